@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Local Elasticsearch + Redis without a Docker engine.
+#   scripts/stack.sh start | stop | status
+# Idempotent: reuses the cached Maven download, the unpacked distribution and
+# nodes that are already answering on the configured ports.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+STACK_DIR="${STACK_DIR:-$ROOT/.stack}"
+ES_VERSION="${ES_VERSION:-8.19.7}"
+ES_PORT="${ES_PORT:-9200}"
+ES_HEAP="${ES_HEAP:-512m}"
+REDIS_PORT="${REDIS_PORT:-6379}"
+ES_USER="${ES_USER:-wallcat-es}"
+ES_WAIT_SECONDS="${ES_WAIT_SECONDS:-180}"
+ES_HOME="$STACK_DIR/elasticsearch-$ES_VERSION"
+ES_DATA="$STACK_DIR/es-data"
+ES_PIDFILE="$ES_HOME/es.pid"
+REDIS_DIR="$STACK_DIR/redis"
+REDIS_PIDFILE="$STACK_DIR/redis.pid"
+ARTIFACT="org.elasticsearch.distribution.integ-test-zip:elasticsearch:$ES_VERSION:zip"
+M2_ZIP="${HOME}/.m2/repository/org/elasticsearch/distribution/integ-test-zip/elasticsearch/$ES_VERSION/elasticsearch-$ES_VERSION.zip"
+
+say() { printf '[stack] %s\n' "$*" >&2; }
+die() { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+es_answers() {
+  curl -fsS --max-time 2 "http://127.0.0.1:$ES_PORT/_cluster/health" 2>/dev/null | grep -q '"cluster_name"'
+}
+
+redis_answers() {
+  [ "$(redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping 2>/dev/null || true)" = "PONG" ]
+}
+
+find_java_home() {
+  if [ -n "${ES_JAVA_HOME:-}" ]; then echo "$ES_JAVA_HOME"; return; fi
+  for candidate in /usr/lib/jvm/java-17-openjdk-amd64 /usr/lib/jvm/java-17-openjdk-arm64 /usr/lib/jvm/java-17-openjdk; do
+    if [ -x "$candidate/bin/java" ]; then echo "$candidate"; return; fi
+  done
+  if command -v java >/dev/null 2>&1; then
+    dirname "$(dirname "$(readlink -f "$(command -v java)")")"
+    return
+  fi
+  return 1
+}
+
+fetch_es() {
+  if [ -d "$ES_HOME/bin" ]; then return; fi
+  if [ ! -f "$M2_ZIP" ]; then
+    command -v mvn >/dev/null 2>&1 || die "mvn not found: install Maven (apt-get install maven) to fetch $ARTIFACT"
+    say "fetching $ARTIFACT from Maven Central"
+    mvn -q -B dependency:get -Dartifact="$ARTIFACT" -Dtransitive=false >"$STACK_DIR/mvn.log" 2>&1 \
+      || { tail -20 "$STACK_DIR/mvn.log" >&2; die "could not fetch $ARTIFACT (see $STACK_DIR/mvn.log)"; }
+  fi
+  command -v unzip >/dev/null 2>&1 || die "unzip not found: apt-get install unzip"
+  say "unpacking Elasticsearch $ES_VERSION into $ES_HOME"
+  local tmp="$STACK_DIR/unpack.$$"
+  rm -rf "$tmp"; mkdir -p "$tmp"
+  unzip -q "$M2_ZIP" -d "$tmp"
+  mv "$tmp/elasticsearch-$ES_VERSION" "$ES_HOME"
+  rm -rf "$tmp"
+}
+
+# Elasticsearch refuses to run as root, so as root we run it as a system user.
+run_as_es() {
+  if [ "$(id -u)" -ne 0 ]; then "$@"; return; fi
+  if ! id "$ES_USER" >/dev/null 2>&1; then
+    say "creating system user $ES_USER"
+    useradd --system --no-create-home --shell /usr/sbin/nologin "$ES_USER"
+  fi
+  chown -R "$ES_USER" "$ES_HOME" "$ES_DATA"
+  # The user must be able to traverse into the stack directory.
+  chmod o+x "$STACK_DIR"
+  local dir="$STACK_DIR"
+  while [ "$dir" != "/" ]; do chmod o+x "$dir" 2>/dev/null || true; dir="$(dirname "$dir")"; done
+  runuser -u "$ES_USER" -- "$@"
+}
+
+write_es_config() {
+  cat >"$ES_HOME/config/elasticsearch.yml" <<EOF
+cluster.name: wallpaper-local
+node.name: local-1
+network.host: 127.0.0.1
+http.port: $ES_PORT
+transport.port: $((ES_PORT + 100))
+discovery.type: single-node
+path.data: $ES_DATA
+path.logs: $ES_HOME/logs
+xpack.security.enabled: false
+cluster.routing.allocation.disk.threshold_enabled: false
+action.destructive_requires_name: false
+EOF
+  cat >"$ES_HOME/config/jvm.options.d/heap.options" <<EOF
+-Xms$ES_HEAP
+-Xmx$ES_HEAP
+EOF
+}
+
+start_es() {
+  if es_answers; then say "Elasticsearch already answering on 127.0.0.1:$ES_PORT"; return; fi
+  if port_in_use "$ES_PORT"; then die "port $ES_PORT is taken by something that is not Elasticsearch (set ES_PORT)"; fi
+  local java_home
+  java_home="$(find_java_home)" || die "no Java found: install OpenJDK 17 (apt-get install openjdk-17-jdk-headless) or set ES_JAVA_HOME"
+  [ -x "$java_home/bin/java" ] || die "ES_JAVA_HOME=$java_home has no bin/java"
+  command -v curl >/dev/null 2>&1 || die "curl not found: apt-get install curl"
+  mkdir -p "$STACK_DIR" "$ES_DATA"
+  fetch_es
+  write_es_config
+  say "starting Elasticsearch $ES_VERSION on 127.0.0.1:$ES_PORT (heap $ES_HEAP, java $java_home)"
+  rm -f "$ES_PIDFILE"
+  run_as_es env ES_JAVA_HOME="$java_home" ES_JAVA_OPTS="${ES_JAVA_OPTS:-}" \
+    "$ES_HOME/bin/elasticsearch" -d -p "$ES_PIDFILE" >"$STACK_DIR/es-start.log" 2>&1 \
+    || { tail -30 "$STACK_DIR/es-start.log" >&2; die "Elasticsearch failed to start (logs: $ES_HOME/logs)"; }
+  local waited=0
+  until curl -fsS --max-time 2 "http://127.0.0.1:$ES_PORT/_cluster/health?wait_for_status=yellow&timeout=1s" 2>/dev/null | grep -q '"status":"\(green\|yellow\)"'; do
+    if [ -s "$ES_PIDFILE" ] && ! kill -0 "$(cat "$ES_PIDFILE")" 2>/dev/null; then
+      tail -30 "$ES_HOME/logs/wallpaper-local.log" >&2 || true
+      die "Elasticsearch exited during start-up"
+    fi
+    waited=$((waited + 2))
+    [ "$waited" -ge "$ES_WAIT_SECONDS" ] && die "Elasticsearch not healthy after ${ES_WAIT_SECONDS}s (logs: $ES_HOME/logs)"
+    sleep 2
+  done
+  say "Elasticsearch healthy after ~${waited}s"
+}
+
+start_redis() {
+  if redis_answers; then say "Redis already answering on 127.0.0.1:$REDIS_PORT"; return; fi
+  command -v redis-server >/dev/null 2>&1 || die "redis-server not found: apt-get install redis-server"
+  if port_in_use "$REDIS_PORT"; then die "port $REDIS_PORT is taken by something that is not Redis (set REDIS_PORT)"; fi
+  mkdir -p "$REDIS_DIR"
+  say "starting Redis on 127.0.0.1:$REDIS_PORT"
+  redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes \
+    --pidfile "$REDIS_PIDFILE" --dir "$REDIS_DIR" --logfile "$REDIS_DIR/redis.log" \
+    --save 60 1 --appendonly no >/dev/null
+  local waited=0
+  until redis_answers; do
+    waited=$((waited + 1))
+    [ "$waited" -ge 30 ] && die "Redis did not answer within 15s (log: $REDIS_DIR/redis.log)"
+    sleep 0.5
+  done
+  say "Redis ready"
+}
+
+stop_pidfile() {
+  local name="$1" pidfile="$2"
+  if [ -s "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+    local pid; pid="$(cat "$pidfile")"
+    say "stopping $name (pid $pid)"
+    kill "$pid"
+    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
+  else
+    say "$name not running from $STACK_DIR"
+  fi
+  rm -f "$pidfile"
+}
+
+case "${1:-}" in
+  start)
+    mkdir -p "$STACK_DIR"
+    start_redis
+    start_es
+    say "ready: ELASTICSEARCH_URL=http://127.0.0.1:$ES_PORT REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
+    ;;
+  stop)
+    stop_pidfile Elasticsearch "$ES_PIDFILE"
+    stop_pidfile Redis "$REDIS_PIDFILE"
+    ;;
+  status)
+    es_answers && say "Elasticsearch: up on $ES_PORT" || say "Elasticsearch: down"
+    redis_answers && say "Redis: up on $REDIS_PORT" || say "Redis: down"
+    ;;
+  *)
+    echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac

@@ -1,0 +1,18 @@
+// `<width>x<height>` in pixels, each side 1..99999 without leading zeros.
+export const RESOLUTION_PATTERN = '^[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$';
+const RESOLUTION_RE = new RegExp(RESOLUTION_PATTERN);
+
+export interface Dimensions {
+  width: number;
+  height: number;
+}
+
+export function parseResolution(value: string): Dimensions | null {
+  if (!RESOLUTION_RE.test(value)) return null;
+  const [w, h] = value.split('x');
+  return { width: Number(w), height: Number(h) };
+}
+
+export function formatResolution({ width, height }: Dimensions): string {
+  return `${width}x${height}`;
+}
