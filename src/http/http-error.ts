@@ -1,0 +1,25 @@
+/** The one error type of the API; rendered as `{error, message, status}` by the error handler. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const invalidRequest = (message: string) => new HttpError(400, 'invalid_request', message);
+export const unauthorized = () =>
+  new HttpError(401, 'unauthorized', 'No API key provided', { 'WWW-Authenticate': 'Bearer realm="wallpapers"' });
+export const forbidden = () => new HttpError(403, 'forbidden', 'Invalid API key');
+export const notFound = (message = 'Resource not found') => new HttpError(404, 'not_found', message);
+export const methodNotAllowed = (allowed: string[]) =>
+  new HttpError(405, 'method_not_allowed', `Method not allowed; allowed: ${allowed.join(', ')}`, {
+    Allow: allowed.join(', '),
+  });
+export const serviceUnavailable = (message = 'Service temporarily unavailable, please retry shortly') =>
+  new HttpError(503, 'service_unavailable', message, { 'Retry-After': '1' });
+export const internalError = () => new HttpError(500, 'internal_error', 'Internal server error');

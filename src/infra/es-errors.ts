@@ -1,0 +1,37 @@
+import { errors } from '@elastic/elasticsearch';
+import { HttpError, internalError, serviceUnavailable } from '../http/http-error.js';
+import type { Logger } from '../logger.js';
+
+function esErrorType(err: InstanceType<typeof errors.ResponseError>): string | undefined {
+  const body = err.body as { error?: { type?: string } } | undefined;
+  return body?.error?.type;
+}
+
+/**
+ * Maps an Elasticsearch client failure to the API's error model. Nothing from
+ * Elasticsearch reaches the client: unreachable, overloaded or missing index
+ * become 503, anything else is our bug and becomes a bare 500.
+ */
+export function translateEsError(err: unknown, logger: Logger, operation: string): HttpError {
+  if (err instanceof HttpError) return err;
+  if (
+    err instanceof errors.ConnectionError ||
+    err instanceof errors.TimeoutError ||
+    err instanceof errors.NoLivingConnectionsError ||
+    err instanceof errors.RequestAbortedError
+  ) {
+    logger.warn('elasticsearch unreachable', { operation, reason: err.name });
+    return serviceUnavailable('The search backend is unavailable, please retry shortly');
+  }
+  if (err instanceof errors.ResponseError) {
+    const status = err.statusCode ?? 500;
+    const type = esErrorType(err);
+    logger.error('elasticsearch error', { operation, status, type });
+    if (status === 429 || status >= 500 || type === 'index_not_found_exception') {
+      return serviceUnavailable('The search backend is unavailable, please retry shortly');
+    }
+    return internalError();
+  }
+  logger.error('elasticsearch client failure', { operation, err: err instanceof Error ? err.message : String(err) });
+  return internalError();
+}

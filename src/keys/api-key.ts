@@ -1,0 +1,66 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+// Format: wpc_<account id: 12 base62>_<secret: 40 base62><checksum: 6 base62>
+//  - the prefix makes leaked keys recognisable to secret scanners;
+//  - 40 base62 characters carry ~238 bits of entropy, so an unsalted SHA-256
+//    is a sufficient one-way hash (no password-style stretching needed);
+//  - the account id lets every Redis key of one request share a hash tag, so
+//    authentication and rate limiting run as one script on Redis Cluster;
+//  - the CRC32 checksum rejects typos and garbage without a Redis round trip.
+export const KEY_PREFIX = 'wpc_';
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const ACCOUNT_ID_LENGTH = 12;
+const SECRET_LENGTH = 40;
+const CHECKSUM_LENGTH = 6;
+const KEY_RE = new RegExp(
+  `^${KEY_PREFIX}([0-9A-Za-z]{${ACCOUNT_ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
+);
+
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 4 * 62: rejecting the top bytes keeps every character equally likely.
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+function checksum(body: string): string {
+  let n = crc32(body);
+  let out = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+export function newAccountId(): string {
+  return randomBase62(ACCOUNT_ID_LENGTH);
+}
+
+export function generateApiKey(accountId: string): string {
+  const body = `${KEY_PREFIX}${accountId}_${randomBase62(SECRET_LENGTH)}`;
+  return body + checksum(body);
+}
+
+export interface ParsedKey {
+  accountId: string;
+  hash: string;
+}
+
+/** Returns null for anything that is not a well-formed key with a valid checksum. */
+export function parseApiKey(key: string): ParsedKey | null {
+  const match = KEY_RE.exec(key);
+  if (!match) return null;
+  const body = key.slice(0, -CHECKSUM_LENGTH);
+  if (checksum(body) !== match[3]) return null;
+  return { accountId: match[1] as string, hash: hashApiKey(key) };
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}

@@ -1,0 +1,114 @@
+import type { Redis } from 'ioredis';
+import { generateApiKey, hashApiKey, newAccountId, parseApiKey, randomBase62 } from './api-key.js';
+import { redisKeys } from './redis-keys.js';
+import type { Tier } from './tiers.js';
+
+export interface KeySummary {
+  key_id: string;
+  account: string;
+  account_id: string;
+  tier: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface CreatedKey {
+  apiKey: string;
+  keyId: string;
+  accountId: string;
+  account: string;
+  tier: Tier;
+}
+
+export class KeyStoreError extends Error {}
+
+interface IndexEntry {
+  account_id: string;
+  hash: string;
+}
+
+/** Administrative operations on accounts and keys (used by the keys CLI and tests). */
+export function createKeyStore(redis: Redis) {
+  async function accountIdFor(name: string, tier: Tier): Promise<string> {
+    const existing = await redis.hget(redisKeys.accountNames, name);
+    if (existing) {
+      const current = await redis.hget(redisKeys.account(existing), 'tier');
+      if (current !== tier) {
+        throw new KeyStoreError(`account '${name}' is on tier '${current}', not '${tier}'`);
+      }
+      return existing;
+    }
+    const accountId = newAccountId();
+    const claimed = await redis.hsetnx(redisKeys.accountNames, name, accountId);
+    if (claimed === 0) return accountIdFor(name, tier);
+    await redis.hset(redisKeys.account(accountId), {
+      account_id: accountId,
+      name,
+      tier,
+      created_at: new Date().toISOString(),
+    });
+    return accountId;
+  }
+
+  return {
+    async createKey({ tier, account }: { tier: Tier; account?: string }): Promise<CreatedKey> {
+      const name = account ?? `account-${randomBase62(8).toLowerCase()}`;
+      const accountId = await accountIdFor(name, tier);
+      const apiKey = generateApiKey(accountId);
+      const hash = hashApiKey(apiKey);
+      const keyId = `key_${randomBase62(12)}`;
+      const entry: IndexEntry = { account_id: accountId, hash };
+      await redis
+        .multi()
+        .hset(redisKeys.apiKey(accountId, hash), {
+          key_id: keyId,
+          account_id: accountId,
+          created_at: new Date().toISOString(),
+          revoked_at: '',
+        })
+        .hset(redisKeys.keyIndex, keyId, JSON.stringify(entry))
+        .exec();
+      return { apiKey, keyId, accountId, account: name, tier };
+    },
+
+    async listKeys(): Promise<KeySummary[]> {
+      const index = await redis.hgetall(redisKeys.keyIndex);
+      const out: KeySummary[] = [];
+      for (const [keyId, raw] of Object.entries(index)) {
+        const { account_id, hash } = JSON.parse(raw) as IndexEntry;
+        const [key, account] = await Promise.all([
+          redis.hgetall(redisKeys.apiKey(account_id, hash)),
+          redis.hgetall(redisKeys.account(account_id)),
+        ]);
+        out.push({
+          key_id: keyId,
+          account: account['name'] ?? '?',
+          account_id,
+          tier: account['tier'] ?? '?',
+          created_at: key['created_at'] ?? '',
+          revoked_at: key['revoked_at'] ? key['revoked_at'] : null,
+        });
+      }
+      return out.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.key_id.localeCompare(b.key_id));
+    },
+
+    /** Marks the key revoked; the next request with it is refused. Returns false for an unknown key id. */
+    async revokeKey(keyId: string): Promise<boolean> {
+      const raw = await redis.hget(redisKeys.keyIndex, keyId);
+      if (!raw) return false;
+      const { account_id, hash } = JSON.parse(raw) as IndexEntry;
+      await redis.hset(redisKeys.apiKey(account_id, hash), 'revoked_at', new Date().toISOString());
+      return true;
+    },
+
+    /** True when the key is known, not revoked and its account exists (for tests and tooling). */
+    async isUsable(apiKey: string): Promise<boolean> {
+      const parsed = parseApiKey(apiKey);
+      if (!parsed) return false;
+      const revoked = await redis.hget(redisKeys.apiKey(parsed.accountId, parsed.hash), 'revoked_at');
+      return revoked === '';
+    },
+  };
+}
+
+export type KeyStore = ReturnType<typeof createKeyStore>;

@@ -1,0 +1,78 @@
+import type { estypes } from '@elastic/elasticsearch';
+import { WALLPAPER_FIELDS } from './wallpaper.js';
+import type { Filters, ListParams, Paging, SearchParams } from './param-schemas.js';
+
+/** Documented order of the list: newest first, ties by id descending (matches the index sort). */
+export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
+
+/** Relevance first; equal scores fall back to popularity, then id for a total order. */
+export const SEARCH_SORT: estypes.Sort = ['_score', { downloads: { order: 'desc' } }, { id: { order: 'asc' } }];
+
+export function filterClauses({ category, resolution }: Filters): estypes.QueryDslQueryContainer[] {
+  const clauses: estypes.QueryDslQueryContainer[] = [];
+  if (category !== undefined) clauses.push({ term: { category } });
+  if (resolution !== undefined) clauses.push({ term: { resolution } });
+  return clauses;
+}
+
+function window({ page, per_page }: Paging) {
+  return { from: (page - 1) * per_page, size: per_page };
+}
+
+export function buildListRequest(alias: string, params: ListParams): estypes.SearchRequest {
+  const filters = filterClauses(params);
+  return {
+    index: alias,
+    ...window(params),
+    track_total_hits: true,
+    _source: [...WALLPAPER_FIELDS],
+    sort: LIST_SORT,
+    query: filters.length > 0 ? { bool: { filter: filters } } : { match_all: {} },
+  };
+}
+
+export function buildSearchQuery(q: string, filters: Filters): estypes.QueryDslQueryContainer {
+  return {
+    bool: {
+      must: [
+        {
+          bool: {
+            should: [
+              { multi_match: { query: q, fields: ['title^3', 'description'], type: 'best_fields' } },
+              // Typo tolerance at a lower weight, so exact matches rank above near misses.
+              {
+                multi_match: {
+                  query: q,
+                  fields: ['title^3', 'description'],
+                  type: 'best_fields',
+                  fuzziness: 'AUTO',
+                  prefix_length: 1,
+                  max_expansions: 20,
+                  boost: 0.5,
+                },
+              },
+            ],
+            minimum_should_match: 1,
+          },
+        },
+      ],
+      filter: filterClauses(filters),
+    },
+  };
+}
+
+export function buildSearchRequest(alias: string, params: SearchParams): estypes.SearchRequest {
+  return {
+    index: alias,
+    ...window(params),
+    track_total_hits: true,
+    _source: [...WALLPAPER_FIELDS],
+    sort: SEARCH_SORT,
+    query: buildSearchQuery(params.q, params),
+  };
+}
+
+/** Elasticsearch serves at most `maxResultWindow` hits past `from`; deeper pages are refused up front. */
+export function exceedsResultWindow({ page, per_page }: Paging, maxResultWindow: number): boolean {
+  return page * per_page > maxResultWindow;
+}

@@ -1,0 +1,64 @@
+import Router from '@koa/router';
+import { compileParams } from '../http/query-validator.js';
+import { invalidRequest, notFound } from '../http/http-error.js';
+import {
+  type IdParams,
+  type ListParams,
+  type Paging,
+  type SearchParams,
+  idParamsSchema,
+  listParamsSchema,
+  searchParamsSchema,
+} from './param-schemas.js';
+import { exceedsResultWindow } from './build-queries.js';
+import type { Page, WallpaperRepository } from './repository.js';
+
+const parseList = compileParams<ListParams>(listParamsSchema);
+const parseSearch = compileParams<SearchParams>(searchParamsSchema);
+const parseId = compileParams<IdParams>(idParamsSchema, 'path');
+
+export interface WallpaperRoutesOptions {
+  repository: WallpaperRepository;
+  maxResultWindow: number;
+}
+
+function assertWithinWindow(paging: Paging, maxResultWindow: number): void {
+  if (exceedsResultWindow(paging, maxResultWindow)) {
+    throw invalidRequest(
+      `Invalid query parameter 'page': page × per_page must not exceed ${maxResultWindow} ` +
+        `(got page ${paging.page} × per_page ${paging.per_page}); narrow the query with filters`,
+    );
+  }
+}
+
+function envelope({ items, total }: Page, { page, per_page }: Paging) {
+  return {
+    data: items,
+    meta: { current_page: page, per_page, total_items: total, total_pages: Math.ceil(total / per_page) },
+  };
+}
+
+export function wallpaperRoutes({ repository, maxResultWindow }: WallpaperRoutesOptions): Router {
+  const router = new Router();
+
+  router.get('/wallpapers', async (ctx) => {
+    const params = parseList(ctx.query);
+    assertWithinWindow(params, maxResultWindow);
+    ctx.body = envelope(await repository.list(params), params);
+  });
+
+  router.get('/wallpapers/:id', async (ctx) => {
+    const { id } = parseId({ id: ctx.params['id'] });
+    const wallpaper = await repository.getById(id);
+    if (!wallpaper) throw notFound(`Wallpaper ${id} not found`);
+    ctx.body = wallpaper;
+  });
+
+  router.get('/search', async (ctx) => {
+    const params = parseSearch(ctx.query);
+    assertWithinWindow(params, maxResultWindow);
+    ctx.body = envelope(await repository.search(params), params);
+  });
+
+  return router;
+}
