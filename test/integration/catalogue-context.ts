@@ -1,0 +1,55 @@
+import type { Client } from '@elastic/elasticsearch';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../src/config.js';
+import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { fixtureWallpapers } from '../support/fixtures.js';
+import {
+  type RunningApp,
+  connectEs,
+  connectRedis,
+  createIndexWithDocs,
+  createKey,
+  dropIndicesOf,
+  startApp,
+  testConfig,
+  uniqueName,
+} from '../support/harness.js';
+
+export interface CatalogueContext {
+  es: Client;
+  redis: Redis;
+  alias: string;
+  config: Config;
+  docs: WallpaperDocument[];
+  key: string;
+  app: RunningApp;
+}
+
+/**
+ * Registers hooks that load the fixture catalogue behind a unique alias once
+ * per file and build a fresh app (with a fresh key) for every test.
+ */
+export function useCatalogue(overrides: Partial<Config> = {}): CatalogueContext {
+  const ctx = {} as CatalogueContext;
+  before(async () => {
+    ctx.es = connectEs();
+    ctx.redis = connectRedis();
+    ctx.alias = uniqueName('test-wallpapers');
+    ctx.docs = fixtureWallpapers();
+    await createIndexWithDocs(ctx.es, ctx.alias, ctx.docs);
+  });
+  beforeEach(async () => {
+    ctx.config = testConfig({ indexAlias: ctx.alias, ...overrides });
+    ctx.key = (await createKey(ctx.redis)).apiKey;
+    ctx.app = await startApp({ config: ctx.config, es: ctx.es, redis: ctx.redis });
+  });
+  afterEach(async () => {
+    await ctx.app?.close();
+  });
+  after(async () => {
+    await dropIndicesOf(ctx.es, ctx.alias);
+    await ctx.es.close();
+    ctx.redis.disconnect();
+  });
+  return ctx;
+}

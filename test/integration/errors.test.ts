@@ -1,0 +1,145 @@
+import { expect } from 'chai';
+import { CATEGORIES } from '../../src/wallpapers/categories.js';
+import { generateApiKey } from '../../src/keys/api-key.js';
+import {
+  connectEs,
+  connectRedis,
+  createIndexWithDocs,
+  createKey,
+  request,
+  startApp,
+  testConfig,
+  uniqueName,
+} from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
+import { fixtureWallpapers } from '../support/fixtures.js';
+
+function expectError(res: { status: number; headers: Headers; body: any }, status: number, error: string) {
+  expect(res.status).to.equal(status);
+  expect(res.headers.get('content-type')).to.match(/^application\/json/);
+  expect(res.body).to.have.all.keys('error', 'message', 'status');
+  expect(res.body.error).to.equal(error);
+  expect(res.body.status).to.equal(status);
+  expect(res.body.message).to.be.a('string').and.not.match(/elasticsearch|exception|stack|at \//i);
+}
+
+describe('error responses', () => {
+  describe('with a loaded catalogue', () => {
+    const ctx = useCatalogue();
+    const get = (path: string, method = 'GET') => request(ctx.app.url, path, { key: ctx.key, method });
+
+    const invalid: [string, RegExp][] = [
+      ['/v1/wallpapers?page=abc', /'page': must be an integer/],
+      ['/v1/wallpapers?page=1.5', /'page': must be an integer/],
+      ['/v1/wallpapers?page=', /'page': must be an integer/],
+      ['/v1/wallpapers?page=0', /'page': must be an integer >= 1/],
+      ['/v1/wallpapers?page=-2', /'page': must be an integer >= 1/],
+      ['/v1/wallpapers?per_page=0', /'per_page': must be an integer >= 1/],
+      ['/v1/wallpapers?per_page=ten', /'per_page': must be an integer/],
+      ['/v1/wallpapers?resolution=1920', /'resolution': must have the form <width>x<height>/],
+      ['/v1/wallpapers?resolution=1920X1080', /'resolution': must have the form/],
+      ['/v1/wallpapers?resolution=0x1080', /'resolution': must have the form/],
+      ['/v1/wallpapers?category=Nature', /'category': must be one of abstract, animals/],
+      ['/v1/wallpapers?category=cats', new RegExp(`'category': must be one of ${CATEGORIES.join(', ')}`)],
+      ['/v1/wallpapers?colour=red', /Unknown query parameter 'colour' \(allowed: page, per_page, category, resolution\)/],
+      ['/v1/wallpapers?page=1&page=2', /'page': must be given at most once/],
+      ['/v1/search?q=sky&per_page=-1', /'per_page': must be an integer >= 1/],
+      ['/v1/search?q=sky&category=unknown', /'category': must be one of/],
+    ];
+    for (const [path, message] of invalid) {
+      it(`when requesting ${path}, then 400 invalid_request names the parameter and rule`, async () => {
+        const res = await get(path);
+        expectError(res, 400, 'invalid_request');
+        expect(res.body.message).to.match(message);
+      });
+    }
+
+    it('when several parameters are bad, then every one is named', async () => {
+      const res = await get('/v1/wallpapers?page=0&per_page=x&category=cats');
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.message).to.include("'page'").and.include("'per_page'").and.include("'category'");
+    });
+
+    it('when the path is unknown, then 404 not_found', async () => {
+      expectError(await get('/v1/photos'), 404, 'not_found');
+      expectError(await get('/v2/wallpapers'), 404, 'not_found');
+    });
+
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
+      it(`when ${method} is sent to a GET endpoint, then 405 with an Allow header`, async () => {
+        const res = await get('/v1/wallpapers', method);
+        expectError(res, 405, 'method_not_allowed');
+        expect(res.headers.get('allow')).to.include('GET');
+      });
+    }
+
+    it('when Elasticsearch rejects a query for an internal reason, then 500 internal_error leaks nothing', async () => {
+      const brokenAlias = uniqueName('test-broken');
+      const es = connectEs();
+      await es.indices.create({ index: `${brokenAlias}-1`, mappings: { properties: { created_at: { type: 'text' } } } });
+      await es.indices.putAlias({ index: `${brokenAlias}-1`, name: brokenAlias });
+      const app = await startApp({ config: testConfig({ indexAlias: brokenAlias }), es, redis: ctx.redis });
+      try {
+        const res = await request(app.url, '/v1/wallpapers', { key: ctx.key });
+        expectError(res, 500, 'internal_error');
+        expect(res.body.message).to.equal('Internal server error');
+      } finally {
+        await app.close();
+        await es.indices.delete({ index: `${brokenAlias}-1` });
+        await es.close();
+      }
+    });
+
+    it('when the alias does not exist, then 503 service_unavailable', async () => {
+      const app = await startApp({ config: testConfig({ indexAlias: uniqueName('test-missing') }), es: ctx.es, redis: ctx.redis });
+      try {
+        expectError(await request(app.url, '/v1/wallpapers', { key: ctx.key }), 503, 'service_unavailable');
+        expectError(await request(app.url, '/v1/wallpapers/1', { key: ctx.key }), 503, 'service_unavailable');
+      } finally {
+        await app.close();
+      }
+    });
+  });
+
+  describe('with a backend down', () => {
+    it('when Elasticsearch cannot be reached, then 503 service_unavailable within the timeout', async () => {
+      const redis = connectRedis();
+      const es = connectEs('http://127.0.0.1:9', 500);
+      const { apiKey } = await createKey(redis);
+      const app = await startApp({ config: testConfig(), es, redis });
+      try {
+        const started = Date.now();
+        for (const path of ['/v1/wallpapers', '/v1/wallpapers/1', '/v1/search?q=sky']) {
+          expectError(await request(app.url, path, { key: apiKey }), 503, 'service_unavailable');
+        }
+        expect(Date.now() - started).to.be.lessThan(5000);
+      } finally {
+        await app.close();
+        redis.disconnect();
+        await es.close();
+      }
+    });
+
+    it('when Redis cannot be reached, then a well-formed key gets 503 service_unavailable, not a hang', async () => {
+      const es = connectEs();
+      const alias = uniqueName('test-noredis');
+      await createIndexWithDocs(es, alias, fixtureWallpapers().slice(0, 2));
+      const redis = connectRedis('redis://127.0.0.1:9', 300);
+      const app = await startApp({ config: testConfig({ indexAlias: alias }), es, redis });
+      try {
+        const started = Date.now();
+        const validShape = await request(app.url, '/v1/wallpapers', { key: generateApiKey('AAAAAAAAAAAA') });
+        expectError(validShape, 503, 'service_unavailable');
+        // A malformed key fails its checksum before any Redis call, so it is refused even now.
+        const malformed = await request(app.url, '/v1/wallpapers', { key: `wpc_AAAAAAAAAAAA_${'a'.repeat(46)}` });
+        expectError(malformed, 403, 'forbidden');
+        expect(Date.now() - started).to.be.lessThan(5000);
+      } finally {
+        await app.close();
+        redis.disconnect();
+        await es.indices.delete({ index: `${alias}-*` });
+        await es.close();
+      }
+    });
+  });
+});

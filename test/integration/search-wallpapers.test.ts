@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { request } from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
+
+const ids = (body: { data: { id: number }[] }) => body.data.map((w) => w.id);
+
+describe('GET /v1/search', () => {
+  const ctx = useCatalogue();
+  const get = (path: string) => request(ctx.app.url, path, { key: ctx.key });
+
+  it('when the keyword is in one title and another description, then the title match ranks first', async () => {
+    const res = await get('/v1/search?q=aurora');
+    expect(res.status).to.equal(200);
+    expect(ids(res.body)).to.deep.equal([7, 8]);
+    expect(res.body.meta).to.deep.equal({ current_page: 1, per_page: 20, total_items: 2, total_pages: 1 });
+  });
+
+  it('when two results score the same, then the more downloaded comes first', async () => {
+    const res = await get('/v1/search?q=lighthouse');
+    expect(ids(res.body)).to.deep.equal([14, 13]);
+  });
+
+  it('when the query has a typo, then the intended wallpaper is still found', async () => {
+    const res = await get('/v1/search?q=nebulla');
+    expect(ids(res.body)).to.deep.equal([21]);
+  });
+
+  it('when the query has surrounding spaces and mixed case, then it matches like the trimmed query', async () => {
+    const res = await get('/v1/search?q=%20%20AURORA%20');
+    expect(ids(res.body)).to.deep.equal([7, 8]);
+  });
+
+  it('when a category filter is added, then results outside it are excluded', async () => {
+    const aurora7 = ctx.docs.find((d) => d.id === 7)!;
+    const res = await get(`/v1/search?q=aurora&category=${aurora7.category}`);
+    expect(ids(res.body)).to.deep.equal([7]);
+    expect(res.body.meta.total_items).to.equal(1);
+  });
+
+  it('when a resolution filter is added, then results outside it are excluded', async () => {
+    const res = await get(`/v1/search?q=aurora&resolution=${ctx.docs.find((d) => d.id === 8)!.resolution}`);
+    expect(ids(res.body)).to.deep.equal([8]);
+  });
+
+  it('when the query matches many, then pages and exact totals follow the envelope', async () => {
+    const res = await get('/v1/search?q=desktop&per_page=10&page=2');
+    const expectedTotal = ctx.docs.filter((d) => d.description.includes('desktop')).length;
+    expect(res.body.meta).to.deep.equal({
+      current_page: 2,
+      per_page: 10,
+      total_items: expectedTotal,
+      total_pages: Math.ceil(expectedTotal / 10),
+    });
+    expect(res.body.data).to.have.length(10);
+  });
+
+  it('when the page is past the last page, then 200 with empty data and true meta', async () => {
+    const res = await get('/v1/search?q=aurora&page=3');
+    expect(res.body).to.deep.equal({ data: [], meta: { current_page: 3, per_page: 20, total_items: 2, total_pages: 1 } });
+  });
+
+  it('when the query contains search-syntax characters, then it is treated as plain text', async () => {
+    const res = await get(`/v1/search?q=${encodeURIComponent('aurora" OR (*:*) AND [ { \\ / ~ ^')}`);
+    expect(res.status).to.equal(200);
+    expect(ids(res.body)).to.include(7);
+  });
+
+  it('when q is exactly 200 characters, then it is accepted', async () => {
+    const res = await get(`/v1/search?q=${'a'.repeat(200)}`);
+    expect(res.status).to.equal(200);
+  });
+
+  it('when q is missing, then 400 names q as required', async () => {
+    const res = await get('/v1/search');
+    expect(res.status).to.equal(400);
+    expect(res.body).to.deep.equal({ error: 'invalid_request', message: "Missing required query parameter 'q'", status: 400 });
+  });
+
+  for (const [label, q] of [
+    ['empty', ''],
+    ['only spaces', '%20%20%20'],
+    ['201 characters', 'b'.repeat(201)],
+  ] as const) {
+    it(`when q is ${label}, then 400 names q and its length rule`, async () => {
+      const res = await get(`/v1/search?q=${q}`);
+      expect(res.status).to.equal(400);
+      expect(res.body.error).to.equal('invalid_request');
+      expect(res.body.message).to.match(/'q': must be at (least 1|most 200) character/);
+    });
+  }
+
+  it('when page × per_page exceeds the result window, then 400 states the limit', async () => {
+    const res = await get('/v1/search?q=aurora&page=201&per_page=50');
+    expect(res.status).to.equal(400);
+    expect(res.body.message).to.include('10000');
+  });
+});

@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@elastic/elasticsearch';
+import type { Redis } from 'ioredis';
+import type Koa from 'koa';
+import { createApp, type AppDependencies } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { createEsClient } from '../../src/infra/elasticsearch.js';
+import { createRedis } from '../../src/infra/redis.js';
+import { createKeyStore } from '../../src/keys/key-store.js';
+import type { Tier } from '../../src/keys/tiers.js';
+import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+
+const MAPPING = JSON.parse(readFileSync(new URL('../../index-mappings/wallpapers.json', import.meta.url), 'utf8'));
+
+export function uniqueName(prefix: string): string {
+  return `${prefix}-${randomBytes(4).toString('hex')}`;
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...loadConfig({ ...process.env, LOG_LEVEL: 'silent' }), ...overrides };
+}
+
+export function connectEs(url = testConfig().elasticsearchUrl, requestTimeoutMs = 10_000): Client {
+  return createEsClient({ url, requestTimeoutMs });
+}
+
+export function connectRedis(url = testConfig().redisUrl, commandTimeoutMs = 2000): Redis {
+  const redis = createRedis({ url, commandTimeoutMs });
+  redis.on('error', () => undefined);
+  return redis;
+}
+
+/** A concrete index from the real mapping, loaded with `docs` and refreshed, behind `alias`. */
+export async function createIndexWithDocs(
+  es: Client,
+  alias: string,
+  docs: WallpaperDocument[],
+  mapping: object = MAPPING,
+): Promise<string> {
+  const index = `${alias}-${Date.now()}`;
+  await es.indices.create({ index, ...(mapping as object) });
+  if (docs.length > 0) {
+    const operations = docs.flatMap((doc) => [{ index: { _index: index, _id: String(doc.id) } }, doc]);
+    const res = await es.bulk({ operations, refresh: true });
+    if (res.errors) throw new Error(`fixture load failed: ${JSON.stringify(res.items.find((i) => i.index?.error))}`);
+  }
+  await es.indices.updateAliases({ actions: [{ add: { index, alias } }] });
+  return index;
+}
+
+export async function dropIndicesOf(es: Client, alias: string): Promise<void> {
+  await es.indices.delete({ index: `${alias}-*`, ignore_unavailable: true, allow_no_indices: true });
+}
+
+export async function createKey(redis: Redis, tier: Tier = 'free', account = uniqueName('acct')) {
+  return createKeyStore(redis).createKey({ tier, account });
+}
+
+export interface RunningApp {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function listen(app: Koa): Promise<RunningApp> {
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function startApp(deps: AppDependencies): Promise<RunningApp> {
+  return listen(createApp(deps));
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function request(
+  baseUrl: string,
+  path: string,
+  { key, method = 'GET', headers = {} }: { key?: string; method?: string; headers?: Record<string, string> } = {},
+): Promise<TestResponse> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { ...(key !== undefined ? { Authorization: `Bearer ${key}` } : {}), ...headers },
+    signal: AbortSignal.timeout(15_000),
+  });
+  const text = await res.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: res.status, headers: res.headers, body, text };
+}
