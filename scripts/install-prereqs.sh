@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian machine lacks for the local stack and the tests:
+# redis-server (Debian), unzip and curl; npm dependencies when node_modules is missing.
+# Java 17, Maven and Node 20 are expected on the machine; their absence is reported.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+say() { printf '[prereqs] %s\n' "$*" >&2; }
+
+missing=()
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
+command -v unzip >/dev/null 2>&1 || missing+=(unzip)
+command -v curl >/dev/null 2>&1 || missing+=(curl)
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing ${missing[*]} from Debian"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    say "missing: ${missing[*]} (install them with your package manager)"; exit 1
+  fi
+fi
+for tool in java mvn node npm; do
+  command -v "$tool" >/dev/null 2>&1 || { say "missing: $tool (Java 17, Maven and Node 20 are required)"; exit 1; }
+done
+if [ ! -d "$ROOT/node_modules" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
+  say "installing npm dependencies"
+  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+fi

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# All tests: unit tests, then integration tests against a real Elasticsearch and Redis.
+# With ELASTICSEARCH_URL/REDIS_URL set, those are used; otherwise testcontainers when a
+# Docker engine answers; otherwise the local stack (started here if it is not running).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+bash scripts/install-prereqs.sh
+if [ -z "${ELASTICSEARCH_URL:-}${REDIS_URL:-}" ] && ! docker info >/dev/null 2>&1; then
+  bash scripts/stack.sh start
+fi
+npx tsc --noEmit -p tsconfig.json
+npx mocha 'test/unit/**/*.test.ts'
+npx mocha --require test/support/integration-setup.ts 'test/integration/**/*.test.ts'
