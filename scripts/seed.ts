@@ -1,0 +1,92 @@
+import { errors } from '@elastic/elasticsearch';
+import { parseSeedArgs, SEED_USAGE, UsageError, type SeedArgs } from '../src/catalogue/seed-args.js';
+import { seedCatalogue, SeedError } from '../src/catalogue/seed-catalogue.js';
+import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
+import { ConfigError, loadConfig, type Config } from '../src/config.js';
+import { createEsClient } from '../src/infra/elasticsearch.js';
+
+const say = (line: string) => process.stderr.write(`seed: ${line}\n`);
+
+function parseInputs(): { args: SeedArgs; config: Config } | number {
+  try {
+    const args = parseSeedArgs(process.argv.slice(2));
+    if (args.help) {
+      process.stdout.write(`${SEED_USAGE}\n`);
+      return 0;
+    }
+    return { args, config: loadConfig() };
+  } catch (error) {
+    if (error instanceof UsageError) say(`${error.message}\n${SEED_USAGE}`);
+    else if (error instanceof ConfigError) say(error.message);
+    else throw error;
+    return 2;
+  }
+}
+
+function unreachable(error: unknown): boolean {
+  return error instanceof errors.ConnectionError || error instanceof errors.TimeoutError;
+}
+
+async function main(): Promise<number> {
+  const inputs = parseInputs();
+  if (typeof inputs === 'number') return inputs;
+  const { args, config } = inputs;
+  // Bulk requests and refreshes on a large index take far longer than the API's per-request budget.
+  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 120_000 });
+  try {
+    try {
+      await es.cluster.health({}, { requestTimeout: 5000 });
+    } catch (error) {
+      say(`cannot reach Elasticsearch at ${config.elasticsearchUrl}: ${error instanceof Error ? error.message : String(error)}`);
+      return 1;
+    }
+    say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${config.elasticsearchUrl}`);
+    const display: { progress?: ProgressReporter } = {};
+    try {
+      const result = await seedCatalogue(es, {
+        alias: config.indexAlias,
+        count: args.count,
+        seed: args.seed,
+        imageBaseUrl: config.imageBaseUrl,
+        keep: args.keep,
+        batchSize: args.batchSize,
+        concurrency: args.concurrency,
+        forceMerge: args.forceMerge,
+        onIndexCreated: (index) => {
+          say(`created ${index}`);
+          display.progress = createProgress({ total: args.count });
+        },
+        onProgress: ({ indexed, failed }) => {
+          display.progress?.update(indexed + failed, failed);
+          // The summary's rate covers the load alone, not the refresh and alias switch after it.
+          if (indexed + failed >= args.count) display.progress?.finish();
+        },
+      });
+      display.progress?.finish();
+      say(`alias ${config.indexAlias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
+      say(`pruned: ${result.pruned.join(', ') || 'none'}`);
+      say(`done: ${result.indexed} docs in ${result.seconds.toFixed(1)}s (${Math.round(result.indexed / result.seconds)} docs/s overall)`);
+      return 0;
+    } catch (error) {
+      display.progress?.finish();
+      if (!(error instanceof SeedError)) throw error;
+      for (const { id, status, reason } of error.failed) say(`failed id ${id}${status === undefined ? '' : ` (HTTP ${status})`}: ${reason}`);
+      const cause = unreachable(error.cause) ? ` (Elasticsearch at ${config.elasticsearchUrl} unreachable)` : '';
+      const leftover = error.discarded ? `${error.index} deleted` : `${error.index} could not be deleted`;
+      say(`${error.message}${cause}; alias ${config.indexAlias} left unchanged, ${leftover}`);
+      return 1;
+    }
+  } finally {
+    await es.close();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    say(error instanceof Error ? error.message : String(error));
+    process.exitCode = 1;
+  },
+);

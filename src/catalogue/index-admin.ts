@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+
+export interface IndexDefinition {
+  settings: estypes.IndicesIndexSettings;
+  mappings: estypes.MappingTypeMapping;
+}
+
+export interface VersionedIndex {
+  name: string;
+  createdAt: Date;
+  /** Null while the index is closed. */
+  docs: number | null;
+  /** True when the alias points at this index. */
+  live: boolean;
+}
+
+const DEFINITION_URL = new URL('../../index-mappings/wallpapers.json', import.meta.url);
+const MAX_NAME_ATTEMPTS = 50;
+const DEFAULT_REFRESH_INTERVAL = '1s';
+
+/** A fresh copy of index-mappings/wallpapers.json on every call, so callers may mutate it. */
+export function readIndexDefinition(): IndexDefinition {
+  const parsed = JSON.parse(readFileSync(DEFINITION_URL, 'utf8')) as Partial<IndexDefinition>;
+  if (typeof parsed.settings !== 'object' || typeof parsed.mappings !== 'object') {
+    throw new Error(`${DEFINITION_URL.pathname} must have "settings" and "mappings" objects`);
+  }
+  return parsed as IndexDefinition;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Matches only names this module creates, not any index that happens to share the prefix. */
+function versionedNamePattern(alias: string): RegExp {
+  return new RegExp(`^${escapeRegExp(alias)}-\\d{17}(?:-\\d+)?$`);
+}
+
+function utcStamp(now: Date): string {
+  return now.toISOString().replace(/\D/g, '').slice(0, 17);
+}
+
+function isErrorType(error: unknown, type: string): boolean {
+  return error instanceof errors.ResponseError && (error.body as { error?: { type?: string } })?.error?.type === type;
+}
+
+/** Creates `${alias}-yyyyMMddHHmmssSSS` (plus `-N` when taken) with refresh disabled for bulk loading. */
+export async function createVersionedIndex(es: Client, alias: string, { now = new Date() }: { now?: Date } = {}): Promise<string> {
+  const { settings, mappings } = readIndexDefinition();
+  const base = `${alias.toLowerCase()}-${utcStamp(now)}`;
+  for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
+    const index = attempt === 1 ? base : `${base}-${attempt}`;
+    try {
+      await es.indices.create({ index, settings: { ...settings, refresh_interval: '-1' }, mappings });
+      return index;
+    } catch (error) {
+      if (!isErrorType(error, 'resource_already_exists_exception')) throw error;
+    }
+  }
+  throw new Error(`could not find a free index name after ${MAX_NAME_ATTEMPTS} attempts starting at ${base}`);
+}
+
+/** Makes a loaded index searchable: refresh interval back to the mapping file's value, then a refresh. */
+export async function finishLoading(es: Client, index: string, { forceMerge = false }: { forceMerge?: boolean } = {}): Promise<void> {
+  const { settings } = readIndexDefinition();
+  await es.indices.putSettings({ index, settings: { refresh_interval: settings.refresh_interval ?? DEFAULT_REFRESH_INTERVAL } });
+  await es.indices.refresh({ index });
+  if (forceMerge) await es.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
+}
+
+async function aliasedIndices(es: Client, alias: string): Promise<string[]> {
+  const response = await es.indices.getAlias({ name: alias }, { ignore: [404], meta: true });
+  if (response.statusCode === 404) return [];
+  return Object.keys(response.body);
+}
+
+interface AliasActionResult {
+  action: { type: string };
+  status: number;
+  error?: { type?: string; reason?: string };
+}
+
+/**
+ * Points the alias at newIndex only, in one atomic _aliases call, so readers never see
+ * zero or two indices. Returns the indices the alias pointed at before.
+ */
+export async function swapAlias(es: Client, alias: string, newIndex: string): Promise<string[]> {
+  const previous = await aliasedIndices(es, alias);
+  const actions: estypes.IndicesUpdateAliasesAction[] = [];
+  // A wildcard remove also catches an index that gained the alias after the read above.
+  if (previous.length > 0) actions.push({ remove: { index: '*', alias, must_exist: false } });
+  actions.push({ add: { index: newIndex, alias } });
+  const response = (await es.indices.updateAliases({ actions })) as { action_results?: AliasActionResult[] };
+  const failed = (response.action_results ?? []).filter(
+    (result) => result.status >= 300 && !(result.action.type === 'remove' && result.status === 404),
+  );
+  if (failed.length > 0) {
+    const reasons = failed.map((r) => `${r.action.type}: ${r.error?.reason ?? r.status}`).join('; ');
+    throw new Error(`alias ${alias} -> ${newIndex} not applied cleanly: ${reasons}`);
+  }
+  return previous.filter((name) => name !== newIndex);
+}
+
+/** Versioned indices of this alias, newest first, each marked live when the alias points at it. */
+export async function listVersionedIndices(es: Client, alias: string): Promise<VersionedIndex[]> {
+  const pattern = versionedNamePattern(alias);
+  const [indices, cat] = await Promise.all([
+    es.indices.get({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'], features: ['aliases', 'settings'] }),
+    es.cat.indices({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'], format: 'json', h: 'index,docs.count' }),
+  ]);
+  const docsByIndex = new Map(cat.map((row) => [row.index, row['docs.count']]));
+  return Object.entries(indices)
+    .filter(([name]) => pattern.test(name))
+    .map(([name, state]) => {
+      const docs = docsByIndex.get(name);
+      return {
+        name,
+        createdAt: new Date(Number(state.settings?.index?.creation_date ?? 0)),
+        docs: docs === undefined || docs === null ? null : Number(docs),
+        live: Object.hasOwn(state.aliases ?? {}, alias),
+      };
+    })
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+}
+
+/** Deletes versioned indices older than the `keep` newest, never one the alias points at. Returns the deleted names. */
+export async function pruneOldIndices(es: Client, alias: string, keep: number): Promise<string[]> {
+  if (!Number.isInteger(keep) || keep < 0) throw new RangeError(`keep must be a non-negative integer, got ${keep}`);
+  const doomed = (await listVersionedIndices(es, alias)).slice(keep).filter((index) => !index.live);
+  for (const { name } of doomed) await es.indices.delete({ index: name });
+  return doomed.map(({ name }) => name);
+}

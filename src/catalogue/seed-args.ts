@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+
+export interface SeedArgs {
+  count: number;
+  seed: number;
+  keep: number;
+  batchSize: number;
+  concurrency: number;
+  forceMerge: boolean;
+  help: boolean;
+}
+
+export const SEED_USAGE = `usage: npm run seed -- [--count N] [--seed S] [--keep K] [--batch-size B] [--concurrency C] [--force-merge]
+  --count N        wallpapers to generate and load (default 1000)
+  --seed S         generator seed, 0..4294967295 (default 42); same count and seed give the same data
+  --keep K         versioned indices to keep, the live one included (default 2)
+  --batch-size B   documents per bulk request (default 2000)
+  --concurrency C  bulk requests in flight (default 2)
+  --force-merge    merge the new index to one segment before switching the alias
+environment: ELASTICSEARCH_URL, INDEX_ALIAS, IMAGE_BASE_URL`;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+export function parseSeedArgs(argv: readonly string[]): SeedArgs {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        count: { type: 'string' },
+        seed: { type: 'string' },
+        keep: { type: 'string' },
+        'batch-size': { type: 'string' },
+        concurrency: { type: 'string' },
+        'force-merge': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  return {
+    count: integer('count', values.count, 1000, 1, 100_000_000),
+    seed: integer('seed', values.seed, 42, 0, 0xffffffff),
+    keep: integer('keep', values.keep, 2, 1, 1000),
+    batchSize: integer('batch-size', values['batch-size'], 2000, 1, 100_000),
+    concurrency: integer('concurrency', values.concurrency, 2, 1, 64),
+    forceMerge: values['force-merge'] === true,
+    help: values.help === true,
+  };
+}
