@@ -10,5 +10,5 @@ if [ -z "${ELASTICSEARCH_URL:-}${REDIS_URL:-}" ] && ! docker info >/dev/null 2>&
   bash scripts/stack.sh start
 fi
 npx tsc --noEmit -p tsconfig.json
-npx mocha 'test/unit/**/*.test.ts'
-npx mocha --require test/support/integration-setup.ts 'test/integration/**/*.test.ts'
+timeout 300 npx mocha 'test/unit/**/*.test.ts'
+timeout 1200 npx mocha --require test/support/integration-setup.ts 'test/integration/**/*.test.ts'

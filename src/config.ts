@@ -14,6 +14,21 @@ export interface Config {
   imageBaseUrl: string;
   maxResultWindow: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  trustProxy: boolean;
+  rateLimit: RateLimitConfig;
+}
+
+export interface RateLimitConfig {
+  /** Requests per window for each tier. */
+  tiers: Record<string, number>;
+  windowSeconds: number;
+  /** Sub-buckets per window; capacity returns at most one bucket (window / buckets) late. */
+  buckets: number;
+  /** Failed authentications allowed per client IP per authFailureWindowSeconds. */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
+  /** How long a key verified by Redis stays usable when Redis stops answering. */
+  authGraceMs: number;
 }
 
 const ENV_SCHEMA = {
@@ -29,6 +44,17 @@ const ENV_SCHEMA = {
     IMAGE_BASE_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'https://images.wallpapers.example' },
     MAX_RESULT_WINDOW: { type: 'integer', minimum: 100, maximum: 1000000, default: 10000 },
     LOG_LEVEL: { type: 'string', enum: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info' },
+    TRUST_PROXY: { type: 'boolean', default: false },
+    RATE_LIMIT_TIERS: {
+      type: 'string',
+      pattern: '^[a-z][a-z0-9_-]{0,31}:[0-9]{1,9}(,[a-z][a-z0-9_-]{0,31}:[0-9]{1,9})*$',
+      default: 'free:1000,premium:10000',
+    },
+    RATE_LIMIT_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86400, default: 3600 },
+    RATE_LIMIT_BUCKETS: { type: 'integer', minimum: 1, maximum: 3600, default: 60 },
+    AUTH_FAILURE_LIMIT: { type: 'integer', minimum: 1, maximum: 1000000, default: 100 },
+    AUTH_FAILURE_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86400, default: 3600 },
+    AUTH_GRACE_MS: { type: 'integer', minimum: 0, maximum: 60000, default: 1000 },
   },
 } as const;
 
@@ -41,6 +67,15 @@ export class ConfigError extends Error {
     super(`invalid configuration:\n  ${problems.join('\n  ')}`);
     this.name = 'ConfigError';
   }
+}
+
+function parseTiers(spec: string): Record<string, number> {
+  return Object.fromEntries(
+    spec.split(',').map((pair) => {
+      const [tier, limit] = pair.split(':');
+      return [tier as string, Number(limit)];
+    }),
+  );
 }
 
 /** Reads the known keys from an environment, applies defaults, and fails naming every bad key. */
@@ -69,5 +104,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageBaseUrl: String(v.IMAGE_BASE_URL).replace(/\/+$/, ''),
     maxResultWindow: v.MAX_RESULT_WINDOW,
     logLevel: v.LOG_LEVEL,
+    trustProxy: v.TRUST_PROXY,
+    rateLimit: {
+      tiers: parseTiers(v.RATE_LIMIT_TIERS),
+      windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,
+      buckets: v.RATE_LIMIT_BUCKETS,
+      authFailureLimit: v.AUTH_FAILURE_LIMIT,
+      authFailureWindowSeconds: v.AUTH_FAILURE_WINDOW_SECONDS,
+      authGraceMs: v.AUTH_GRACE_MS,
+    },
   };
 }

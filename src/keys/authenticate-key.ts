@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { parseApiKey } from './api-key.js';
 import { redisKeys } from './redis-keys.js';
 
@@ -8,30 +7,35 @@ export interface Principal {
   tier: string;
 }
 
-// One round trip: key record and account tier read atomically.
-const AUTHENTICATE_LUA = `
+/**
+ * Lua fragment: with KEYS[1] the key record and KEYS[2] its account, leaves
+ * `key_id` and `tier` set, or returns {0} from the script when the key is
+ * unknown or revoked. Composed into the admission script so authentication
+ * and rate limiting share one round trip.
+ */
+export const AUTHENTICATE_LUA = `
 local key = redis.call('HMGET', KEYS[1], 'key_id', 'revoked_at')
-if not key[1] or (key[2] and key[2] ~= '') then return false end
+if not key[1] or (key[2] and key[2] ~= '') then return {0} end
+local key_id = key[1]
 local tier = redis.call('HGET', KEYS[2], 'tier')
-if not tier then return false end
-return {key[1], tier}
+if not tier then return {0} end
 `;
 
-type AuthRedis = Redis & { wpcAuthenticate(keyRecord: string, account: string): Promise<[string, string] | null> };
-
-export function createKeyAuthenticator(redis: Redis) {
-  if (!('wpcAuthenticate' in redis)) {
-    redis.defineCommand('wpcAuthenticate', { numberOfKeys: 2, lua: AUTHENTICATE_LUA });
-  }
-  const r = redis as AuthRedis;
-  /** Null for an unknown, malformed or revoked key; throws when Redis cannot answer. */
-  return async function authenticateKey(apiKey: string): Promise<Principal | null> {
-    const parsed = parseApiKey(apiKey);
-    if (!parsed) return null;
-    const result = await r.wpcAuthenticate(redisKeys.apiKey(parsed.accountId, parsed.hash), redisKeys.account(parsed.accountId));
-    if (!result) return null;
-    return { keyId: result[0], accountId: parsed.accountId, tier: result[1] };
-  };
+export interface KeyLocation {
+  accountId: string;
+  hash: string;
+  /** The Redis keys the script reads for this API key. */
+  keyRecord: string;
+  account: string;
 }
 
-export type KeyAuthenticator = ReturnType<typeof createKeyAuthenticator>;
+/** Where an API key would live in Redis, or null when it is malformed (no Redis call needed). */
+export function locateKey(apiKey: string): KeyLocation | null {
+  const parsed = parseApiKey(apiKey);
+  if (!parsed) return null;
+  return {
+    ...parsed,
+    keyRecord: redisKeys.apiKey(parsed.accountId, parsed.hash),
+    account: redisKeys.account(parsed.accountId),
+  };
+}

@@ -6,3 +6,5 @@ export const redisKeys = {
   accountNames: 'wpc:account-names',
   keyIndex: 'wpc:key-index',
 };
+
+export const rateLimitKey = (accountId: string) => `wpc:{${accountId}}:rl`;

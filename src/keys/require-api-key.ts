@@ -1,7 +1,10 @@
 import type { Context, Next } from 'koa';
-import { forbidden, serviceUnavailable, unauthorized } from '../http/http-error.js';
-import type { Logger } from '../logger.js';
-import type { KeyAuthenticator, Principal } from './authenticate-key.js';
+import { HttpError, forbidden, unauthorized } from '../http/http-error.js';
+import type { Admission, Admit } from '../rate-limit/admission.js';
+import type { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter.js';
+import { tooManyRequests } from '../rate-limit/too-many-requests.js';
+import type { Metrics } from '../metrics.js';
+import type { Principal } from './authenticate-key.js';
 
 const BEARER = /^Bearer(?:\s+(.*))?$/i;
 
@@ -15,21 +18,35 @@ export function bearerToken(header: string | undefined): string | null {
 
 export interface AuthState {
   principal: Principal;
+  admission: Exclude<Admission, { outcome: 'invalid' }>;
 }
 
-export function requireApiKey(authenticateKey: KeyAuthenticator, logger: Logger) {
+/**
+ * Authenticates `Authorization: Bearer <key>` and leaves the rate-limit
+ * decision in ctx.state for the quota middleware. Failures are counted per
+ * client IP; an IP over its failure limit gets 429 for every request.
+ */
+export function requireApiKey(admit: Admit, authFailures: AuthFailureLimiter, metrics: Metrics) {
+  function blockedIp(wait: number): HttpError {
+    metrics.rateLimitRejections.inc({ reason: 'auth_failures' });
+    return tooManyRequests(wait);
+  }
+
+  async function refuse(ip: string, err: HttpError): Promise<never> {
+    const wait = await authFailures.recordFailure(ip);
+    throw wait > 0 ? blockedIp(wait) : err;
+  }
+
   return async function authenticate(ctx: Context, next: Next): Promise<void> {
+    const blocked = authFailures.blockedFor(ctx.ip);
+    if (blocked > 0) throw blockedIp(blocked);
     const token = bearerToken(ctx.get('Authorization') || undefined);
-    if (!token) throw unauthorized();
-    let principal: Principal | null;
-    try {
-      principal = await authenticateKey(token);
-    } catch (err) {
-      logger.warn('redis unavailable during authentication', { reason: err instanceof Error ? err.message : String(err) });
-      throw serviceUnavailable('Authentication is temporarily unavailable, please retry shortly');
-    }
-    if (!principal) throw forbidden();
-    (ctx.state as AuthState).principal = principal;
+    if (!token) return refuse(ctx.ip, unauthorized());
+    const admission = await admit(token);
+    if (admission.outcome === 'invalid') return refuse(ctx.ip, forbidden());
+    const state = ctx.state as AuthState;
+    state.principal = admission.principal;
+    state.admission = admission;
     await next();
   };
 }

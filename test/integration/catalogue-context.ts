@@ -6,7 +6,7 @@ import { fixtureWallpapers } from '../support/fixtures.js';
 import {
   type RunningApp,
   connectEs,
-  connectRedis,
+  readyRedis,
   createIndexWithDocs,
   createKey,
   dropIndicesOf,
@@ -33,7 +33,7 @@ export function useCatalogue(overrides: Partial<Config> = {}): CatalogueContext 
   const ctx = {} as CatalogueContext;
   before(async () => {
     ctx.es = connectEs();
-    ctx.redis = connectRedis();
+    ctx.redis = await readyRedis();
     ctx.alias = uniqueName('test-wallpapers');
     ctx.docs = fixtureWallpapers();
     await createIndexWithDocs(ctx.es, ctx.alias, ctx.docs);

@@ -6,6 +6,7 @@ import {
   connectRedis,
   createIndexWithDocs,
   createKey,
+  readyRedis,
   request,
   startApp,
   testConfig,
@@ -103,11 +104,11 @@ describe('error responses', () => {
 
   describe('with a backend down', () => {
     it('when Elasticsearch cannot be reached, then 503 service_unavailable within the timeout', async () => {
-      const redis = connectRedis();
+      const redis = await readyRedis();
       const es = connectEs('http://127.0.0.1:9', 500);
-      const { apiKey } = await createKey(redis);
       const app = await startApp({ config: testConfig(), es, redis });
       try {
+        const { apiKey } = await createKey(redis);
         const started = Date.now();
         for (const path of ['/v1/wallpapers', '/v1/wallpapers/1', '/v1/search?q=sky']) {
           expectError(await request(app.url, path, { key: apiKey }), 503, 'service_unavailable');

@@ -19,8 +19,18 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
 }
 
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({ ...process.env, LOG_LEVEL: 'silent' }), ...overrides };
+/**
+ * Configuration for tests: the environment's endpoints, silent logs, and a
+ * failed-authentication limit high enough that suites sharing 127.0.0.1 never
+ * trip it unless a test lowers it on purpose.
+ */
+export function testConfig(overrides: Partial<Config> = {}, rateLimit: Partial<Config['rateLimit']> = {}): Config {
+  const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
+  return {
+    ...base,
+    ...overrides,
+    rateLimit: { ...base.rateLimit, authFailureLimit: 1_000_000, ...overrides.rateLimit, ...rateLimit },
+  };
 }
 
 export function connectEs(url = testConfig().elasticsearchUrl, requestTimeoutMs = 10_000): Client {
@@ -30,6 +40,13 @@ export function connectEs(url = testConfig().elasticsearchUrl, requestTimeoutMs 
 export function connectRedis(url = testConfig().redisUrl, commandTimeoutMs = 2000): Redis {
   const redis = createRedis({ url, commandTimeoutMs });
   redis.on('error', () => undefined);
+  return redis;
+}
+
+/** A Redis connection that has finished connecting (commands are not queued before that). */
+export async function readyRedis(url = testConfig().redisUrl): Promise<Redis> {
+  const redis = connectRedis(url);
+  if (redis.status !== 'ready') await new Promise((resolve) => redis.once('ready', resolve));
   return redis;
 }
 

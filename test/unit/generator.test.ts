@@ -102,18 +102,4 @@ describe('generateWallpapers', () => {
     expect(() => generate(1, 1, 0)).to.throw(RangeError);
     expect(() => [...generateWallpapers({ count: 1, seed: 1, imageBaseUrl: '/images' })]).to.throw(RangeError);
   });
-
-  // The 200k docs/s target is measured by bench/generator-throughput.ts on an idle machine; this
-  // bound only catches a gross regression without flaking on a busy CI host.
-  it('when generation is timed, then it sustains at least 50k docs/s (best of 3 warm runs)', () => {
-    const rate = (count: number): number => {
-      const started = performance.now();
-      let ids = 0;
-      for (const doc of generateWallpapers({ count, seed: 9, imageBaseUrl: BASE })) ids += doc.id;
-      expect(ids).to.be.above(0);
-      return count / ((performance.now() - started) / 1000);
-    };
-    rate(50_000);
-    expect(Math.max(rate(100_000), rate(100_000), rate(100_000))).to.be.at.least(50_000);
-  });
 });

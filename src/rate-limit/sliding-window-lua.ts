@@ -1,0 +1,52 @@
+/**
+ * Sliding-window counter over sub-buckets (Lua fragment, runs after
+ * AUTHENTICATE_LUA has set `key_id` and `tier`).
+ *
+ * KEYS[3] is a hash of bucket index -> count for one account. A request is
+ * counted against the current bucket plus the `n` buckets before it, so the
+ * counted span is at least one full window: the limit is never exceeded in
+ * any window, and capacity comes back at most one bucket late. Time is Redis's
+ * own clock (TIME), so API instances need no clock agreement.
+ *
+ * ARGV[1] window ms, ARGV[2] buckets per window, ARGV[3..] tier, limit pairs.
+ * Returns {1 allowed | 2 limited | 3 unknown tier, key_id, tier, limit, remaining, reset ms, now ms}.
+ */
+export const SLIDING_WINDOW_LUA = `
+local window = tonumber(ARGV[1])
+local n = tonumber(ARGV[2])
+local limit = nil
+for i = 3, #ARGV, 2 do
+  if ARGV[i] == tier then limit = tonumber(ARGV[i + 1]) end
+end
+if not limit then return {3, key_id, tier} end
+local size = math.ceil(window / n)
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local current = math.floor(now / size)
+local oldest = current - n
+local fields = redis.call('HGETALL', KEYS[3])
+local used = 0
+local first = nil
+local stale = {}
+for i = 1, #fields, 2 do
+  local bucket = tonumber(fields[i])
+  if bucket < oldest then
+    stale[#stale + 1] = fields[i]
+  else
+    used = used + tonumber(fields[i + 1])
+    if first == nil or bucket < first then first = bucket end
+  end
+end
+if #stale > 0 then redis.call('HDEL', KEYS[3], unpack(stale)) end
+local status = 2
+if used < limit then
+  redis.call('HINCRBY', KEYS[3], string.format('%d', current), 1)
+  redis.call('PEXPIRE', KEYS[3], window + 2 * size)
+  used = used + 1
+  status = 1
+  if first == nil then first = current end
+end
+local reset
+if first == nil then reset = now + window else reset = (first + n + 1) * size end
+return {status, key_id, tier, limit, limit - used, reset, now}
+`;
