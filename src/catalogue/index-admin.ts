@@ -6,6 +6,13 @@ export interface IndexDefinition {
   mappings: estypes.MappingTypeMapping;
 }
 
+/**
+ * Lifecycle marker kept in the mapping's `_meta.state`. An index is `building` from creation
+ * until just before the alias first points at it, so one left `building` and not live was
+ * abandoned by a killed run. Indices without the marker predate it and count as complete.
+ */
+export type IndexState = 'building' | 'complete' | 'rolled-back';
+
 export interface VersionedIndex {
   name: string;
   createdAt: Date;
@@ -13,6 +20,7 @@ export interface VersionedIndex {
   docs: number | null;
   /** True when the alias points at this index. */
   live: boolean;
+  state: IndexState;
 }
 
 const DEFINITION_URL = new URL('../../index-mappings/wallpapers.json', import.meta.url);
@@ -45,14 +53,23 @@ function isErrorType(error: unknown, type: string): boolean {
   return error instanceof errors.ResponseError && (error.body as { error?: { type?: string } })?.error?.type === type;
 }
 
-/** Creates `${alias}-yyyyMMddHHmmssSSS` (plus `-N` when taken) with refresh disabled for bulk loading. */
+/** The name createVersionedIndex would try first at `now`. */
+export function versionedIndexName(alias: string, now = new Date()): string {
+  return `${alias.toLowerCase()}-${utcStamp(now)}`;
+}
+
+/**
+ * Creates `${alias}-yyyyMMddHHmmssSSS` (plus `-N` when taken) with refresh disabled for bulk
+ * loading, marked `building`.
+ */
 export async function createVersionedIndex(es: Client, alias: string, { now = new Date() }: { now?: Date } = {}): Promise<string> {
   const { settings, mappings } = readIndexDefinition();
-  const base = `${alias.toLowerCase()}-${utcStamp(now)}`;
+  const base = versionedIndexName(alias, now);
+  const building = { ...mappings, _meta: { ...mappings._meta, state: 'building' satisfies IndexState } };
   for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
     const index = attempt === 1 ? base : `${base}-${attempt}`;
     try {
-      await es.indices.create({ index, settings: { ...settings, refresh_interval: '-1' }, mappings });
+      await es.indices.create({ index, settings: { ...settings, refresh_interval: '-1' }, mappings: building });
       return index;
     } catch (error) {
       if (!isErrorType(error, 'resource_already_exists_exception')) throw error;
@@ -69,10 +86,40 @@ export async function finishLoading(es: Client, index: string, { forceMerge = fa
   if (forceMerge) await es.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
 }
 
-async function aliasedIndices(es: Client, alias: string): Promise<string[]> {
+export async function markIndexState(es: Client, index: string, state: IndexState): Promise<void> {
+  await es.indices.putMapping({ index, _meta: { state } });
+}
+
+/** Deletes an index that must not stay around; false when even that failed. */
+export async function discardIndex(es: Client, index: string): Promise<boolean> {
+  try {
+    await es.indices.delete({ index }, { ignore: [404] });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The concrete indices the alias points at; empty when the alias does not exist. */
+export async function aliasedIndices(es: Client, alias: string): Promise<string[]> {
   const response = await es.indices.getAlias({ name: alias }, { ignore: [404], meta: true });
   if (response.statusCode === 404) return [];
   return Object.keys(response.body);
+}
+
+/** The alias is missing or points at more than one index. */
+export class AliasStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AliasStateError';
+  }
+}
+
+/** The one index the alias points at; throws AliasStateError naming the problem otherwise. */
+export async function liveIndex(es: Client, alias: string): Promise<string> {
+  const targets = await aliasedIndices(es, alias);
+  if (targets.length === 1) return targets[0] as string;
+  throw new AliasStateError(targets.length === 0 ? `alias ${alias} does not exist` : `alias ${alias} points at ${targets.length} indices (${targets.join(', ')})`);
 }
 
 interface AliasActionResult {
@@ -82,10 +129,11 @@ interface AliasActionResult {
 }
 
 /**
- * Points the alias at newIndex only, in one atomic _aliases call, so readers never see
- * zero or two indices. Returns the indices the alias pointed at before.
+ * Marks newIndex complete, then points the alias at it only, in one atomic _aliases call, so
+ * readers never see zero or two indices. Returns the indices the alias pointed at before.
  */
 export async function swapAlias(es: Client, alias: string, newIndex: string): Promise<string[]> {
+  await markIndexState(es, newIndex, 'complete');
   const previous = await aliasedIndices(es, alias);
   const actions: estypes.IndicesUpdateAliasesAction[] = [];
   // A wildcard remove also catches an index that gained the alias after the read above.
@@ -102,11 +150,15 @@ export async function swapAlias(es: Client, alias: string, newIndex: string): Pr
   return previous.filter((name) => name !== newIndex);
 }
 
+function stateOf(marker: unknown): IndexState {
+  return marker === 'building' || marker === 'rolled-back' ? marker : 'complete';
+}
+
 /** Versioned indices of this alias, newest first, each marked live when the alias points at it. */
 export async function listVersionedIndices(es: Client, alias: string): Promise<VersionedIndex[]> {
   const pattern = versionedNamePattern(alias);
   const [indices, cat] = await Promise.all([
-    es.indices.get({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'], features: ['aliases', 'settings'] }),
+    es.indices.get({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'], features: ['aliases', 'settings', 'mappings'] }),
     es.cat.indices({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'], format: 'json', h: 'index,docs.count' }),
   ]);
   const docsByIndex = new Map(cat.map((row) => [row.index, row['docs.count']]));
@@ -119,15 +171,42 @@ export async function listVersionedIndices(es: Client, alias: string): Promise<V
         createdAt: new Date(Number(state.settings?.index?.creation_date ?? 0)),
         docs: docs === undefined || docs === null ? null : Number(docs),
         live: Object.hasOwn(state.aliases ?? {}, alias),
+        state: stateOf(state.mappings?._meta?.['state']),
       };
     })
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
 }
 
-/** Deletes versioned indices older than the `keep` newest, never one the alias points at. Returns the deleted names. */
-export async function pruneOldIndices(es: Client, alias: string, keep: number): Promise<string[]> {
+const KEEP_PRIORITY: Record<IndexState, number> = { complete: 0, 'rolled-back': 1, building: 2 };
+
+/**
+ * The indices beyond the `keep` most worth keeping, never a live one. Complete indices come
+ * first, newest first, so a rolled-back or abandoned index never takes the place of one that
+ * a rollback could return to.
+ */
+export function selectPrunable(indices: readonly VersionedIndex[], keep: number): VersionedIndex[] {
   if (!Number.isInteger(keep) || keep < 0) throw new RangeError(`keep must be a non-negative integer, got ${keep}`);
-  const doomed = (await listVersionedIndices(es, alias)).slice(keep).filter((index) => !index.live);
+  return [...indices]
+    .sort((a, b) => KEEP_PRIORITY[a.state] - KEEP_PRIORITY[b.state] || b.createdAt.getTime() - a.createdAt.getTime())
+    .slice(keep)
+    .filter((index) => !index.live);
+}
+
+/** Deletes the versioned indices selectPrunable picks. Returns the deleted names. */
+export async function pruneOldIndices(es: Client, alias: string, keep: number): Promise<string[]> {
+  const doomed = selectPrunable(await listVersionedIndices(es, alias), keep);
   for (const { name } of doomed) await es.indices.delete({ index: name });
   return doomed.map(({ name }) => name);
+}
+
+/** Indices left `building` by a run that died, never a live one. */
+export function selectOrphans(indices: readonly VersionedIndex[]): VersionedIndex[] {
+  return indices.filter((index) => index.state === 'building' && !index.live);
+}
+
+/** Deletes orphaned `building` indices. Only safe while holding the catalogue lock, which no live build can share. */
+export async function removeOrphans(es: Client, alias: string): Promise<string[]> {
+  const orphans = selectOrphans(await listVersionedIndices(es, alias));
+  for (const { name } of orphans) await es.indices.delete({ index: name }, { ignore: [404] });
+  return orphans.map(({ name }) => name);
 }

@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { WallpaperDocument } from '../wallpapers/wallpaper.js';
 import { bulkLoad, BulkLoadError, type BulkFailure, type BulkProgress } from './bulk-load.js';
 import { generateWallpapers } from './generator.js';
-import { createVersionedIndex, finishLoading, pruneOldIndices, swapAlias } from './index-admin.js';
+import { createVersionedIndex, discardIndex, finishLoading, pruneOldIndices, swapAlias } from './index-admin.js';
 
 export interface SeedOptions {
   alias: string;
@@ -45,15 +45,6 @@ export class SeedError extends Error {
   }
 }
 
-async function discard(es: Client, index: string): Promise<boolean> {
-  try {
-    await es.indices.delete({ index }, { ignore: [404] });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Load into a fresh versioned index, check it, then switch the alias and prune: readers only ever see a complete index. */
 export async function seedCatalogue(es: Client, options: SeedOptions): Promise<SeedResult> {
   const { alias, count, seed, imageBaseUrl, keep } = options;
@@ -77,7 +68,7 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
     const failed = error instanceof BulkLoadError ? error.failed : [];
     const seedError =
       error instanceof SeedError ? error : new SeedError(error instanceof Error ? error.message : String(error), index, failed, { cause: error });
-    seedError.discarded = await discard(es, index);
+    seedError.discarded = await discardIndex(es, index);
     throw seedError;
   }
   const previous = await swapAlias(es, alias, index);
