@@ -6,6 +6,7 @@ export interface BulkFailure {
   /** HTTP status of the item, absent when it was never sent. */
   status?: number;
   reason: string;
+  document: WallpaperDocument;
 }
 
 export interface BulkProgress {
@@ -96,7 +97,7 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
   async function send(batch: WallpaperDocument[]): Promise<void> {
     let pending = batch.filter((doc) => {
       if (Number.isSafeInteger(doc.id)) return true;
-      failed.push({ id: doc.id, reason: `id must be an integer, got ${JSON.stringify(doc.id)}` });
+      failed.push({ id: doc.id, reason: `id must be an integer, got ${JSON.stringify(doc.id)}`, document: doc });
       return false;
     });
     for (let attempt = 0; pending.length > 0; attempt++) {
@@ -122,10 +123,10 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
       response.items.forEach((item, i) => {
         const doc = pending[i] as WallpaperDocument;
         const result = item.index;
-        if (result === undefined) failed.push({ id: doc.id, reason: `unexpected bulk item ${JSON.stringify(item)}` });
+        if (result === undefined) failed.push({ id: doc.id, reason: `unexpected bulk item ${JSON.stringify(item)}`, document: doc });
         else if (result.error === undefined) indexed++;
         else if (result.status === 429 && attempt < retries) rejected.push(doc);
-        else failed.push({ id: doc.id, status: result.status, reason: describe(result.error) });
+        else failed.push({ id: doc.id, status: result.status, reason: describe(result.error), document: doc });
       });
       pending = rejected;
     }

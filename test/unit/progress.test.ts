@@ -30,6 +30,19 @@ describe('createProgress', () => {
     expect(progress.finish()).to.match(/\(2 failed\)$/);
   });
 
+  it('when the total is unknown, then lines and summary show the count and rate without an ETA', async () => {
+    const out = capture();
+    const progress = createProgress({ stream: out.stream, tty: false, intervalMs: 20, label: 'imported', unit: 'records', failedWord: 'rejected' });
+    progress.update(300, 2);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    progress.log('import: line 7 rejected');
+    const summary = progress.finish();
+    expect(out.text()).to.match(/^imported 300 records \d+ records\/s \(2 rejected\)$/m);
+    expect(out.text()).to.match(/^import: line 7 rejected$/m);
+    expect(out.text()).not.to.match(/eta/);
+    expect(summary).to.match(/^imported 300 records in \d+\.\ds \(\d+ records\/s\) \(2 rejected\)$/);
+  });
+
   it('when durations are formatted, then they read as s, m or h', () => {
     expect(formatDuration(21.4)).to.equal('21s');
     expect(formatDuration(192)).to.equal('3m12s');
