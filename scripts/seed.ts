@@ -1,4 +1,5 @@
-import { errors } from '@elastic/elasticsearch';
+import { errors, type Client } from '@elastic/elasticsearch';
+import { withCatalogueLock } from '../src/catalogue/catalogue-cli.js';
 import { parseSeedArgs, SEED_USAGE, UsageError, type SeedArgs } from '../src/catalogue/seed-args.js';
 import { seedCatalogue, SeedError } from '../src/catalogue/seed-catalogue.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
@@ -40,44 +41,48 @@ async function main(): Promise<number> {
       say(`cannot reach Elasticsearch at ${config.elasticsearchUrl}: ${error instanceof Error ? error.message : String(error)}`);
       return 1;
     }
-    say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${config.elasticsearchUrl}`);
-    const display: { progress?: ProgressReporter } = {};
-    try {
-      const result = await seedCatalogue(es, {
-        alias: config.indexAlias,
-        count: args.count,
-        seed: args.seed,
-        imageBaseUrl: config.imageBaseUrl,
-        keep: args.keep,
-        batchSize: args.batchSize,
-        concurrency: args.concurrency,
-        forceMerge: args.forceMerge,
-        onIndexCreated: (index) => {
-          say(`created ${index}`);
-          display.progress = createProgress({ total: args.count });
-        },
-        onProgress: ({ indexed, failed }) => {
-          display.progress?.update(indexed + failed, failed);
-          // The summary's rate covers the load alone, not the refresh and alias switch after it.
-          if (indexed + failed >= args.count) display.progress?.finish();
-        },
-      });
-      display.progress?.finish();
-      say(`alias ${config.indexAlias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
-      say(`pruned: ${result.pruned.join(', ') || 'none'}`);
-      say(`done: ${result.indexed} docs in ${result.seconds.toFixed(1)}s (${Math.round(result.indexed / result.seconds)} docs/s overall)`);
-      return 0;
-    } catch (error) {
-      display.progress?.finish();
-      if (!(error instanceof SeedError)) throw error;
-      for (const { id, status, reason } of error.failed) say(`failed id ${id}${status === undefined ? '' : ` (HTTP ${status})`}: ${reason}`);
-      const cause = unreachable(error.cause) ? ` (Elasticsearch at ${config.elasticsearchUrl} unreachable)` : '';
-      const leftover = error.discarded ? `${error.index} deleted` : `${error.index} could not be deleted`;
-      say(`${error.message}${cause}; alias ${config.indexAlias} left unchanged, ${leftover}`);
-      return 1;
-    }
+    return await withCatalogueLock(config, 'seed', say, () => seed(es, args, config));
   } finally {
     await es.close();
+  }
+}
+
+async function seed(es: Client, args: SeedArgs, config: Config): Promise<number> {
+  say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${config.elasticsearchUrl}`);
+  const display: { progress?: ProgressReporter } = {};
+  try {
+    const result = await seedCatalogue(es, {
+      alias: config.indexAlias,
+      count: args.count,
+      seed: args.seed,
+      imageBaseUrl: config.imageBaseUrl,
+      keep: args.keep,
+      batchSize: args.batchSize,
+      concurrency: args.concurrency,
+      forceMerge: args.forceMerge,
+      onIndexCreated: (index) => {
+        say(`created ${index}`);
+        display.progress = createProgress({ total: args.count });
+      },
+      onProgress: ({ indexed, failed }) => {
+        display.progress?.update(indexed + failed, failed);
+        // The summary's rate covers the load alone, not the refresh and alias switch after it.
+        if (indexed + failed >= args.count) display.progress?.finish();
+      },
+    });
+    display.progress?.finish();
+    say(`alias ${config.indexAlias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
+    say(`pruned: ${result.pruned.join(', ') || 'none'}`);
+    say(`done: ${result.indexed} docs in ${result.seconds.toFixed(1)}s (${Math.round(result.indexed / result.seconds)} docs/s overall)`);
+    return 0;
+  } catch (error) {
+    display.progress?.finish();
+    if (!(error instanceof SeedError)) throw error;
+    for (const { id, status, reason } of error.failed) say(`failed id ${id}${status === undefined ? '' : ` (HTTP ${status})`}: ${reason}`);
+    const cause = unreachable(error.cause) ? ` (Elasticsearch at ${config.elasticsearchUrl} unreachable)` : '';
+    const leftover = error.discarded ? `${error.index} deleted` : `${error.index} could not be deleted`;
+    say(`${error.message}${cause}; alias ${config.indexAlias} left unchanged, ${leftover}`);
+    return 1;
   }
 }
 

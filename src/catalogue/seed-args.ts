@@ -26,7 +26,7 @@ export class UsageError extends Error {
   }
 }
 
-function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+export function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
   const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(value) || value < min || value > max) {
