@@ -1,0 +1,79 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { failureCode, main, type CatalogueCommand } from '../src/catalogue/catalogue-cli.js';
+import { countLines } from '../src/catalogue/count-lines.js';
+import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from '../src/catalogue/import-args.js';
+import { importCatalogue, ImportError } from '../src/catalogue/import-catalogue.js';
+import { removeOrphans } from '../src/catalogue/index-admin.js';
+import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
+import { openRejectLog } from '../src/catalogue/reject-log.js';
+import { UsageError } from '../src/catalogue/seed-args.js';
+
+const command: CatalogueCommand<ImportArgs> = {
+  name: 'import',
+  usage: IMPORT_USAGE,
+  parse: (argv) => parseImportArgs(argv),
+  async check({ input }) {
+    if (input === '-') return;
+    const info = await stat(input).catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`cannot read ${input}: ${error.code ?? error.message}`);
+    });
+    if (!info.isFile()) throw new UsageError(`${input} is not a file`);
+  },
+  locked: () => true,
+  async run({ config, es, say, signal, lock }, args) {
+    const alias = config.indexAlias;
+    for (const orphan of await removeOrphans(es, alias)) say(`removed ${orphan}, left unfinished by an earlier run that was killed`);
+    const total = args.input === '-' ? undefined : await countLines(args.input);
+    const rejects = openRejectLog(args.rejects);
+    const display: { progress?: ProgressReporter } = {};
+    const print = (line: string) => (display.progress ? display.progress.log(`import: ${line}`) : say(line));
+    try {
+      const result = await importCatalogue(es, {
+        alias,
+        input: args.input === '-' ? process.stdin : createReadStream(args.input),
+        incremental: args.incremental,
+        allowRejects: args.allowRejects,
+        keep: args.keep,
+        batchSize: args.batchSize,
+        concurrency: args.concurrency,
+        signal,
+        beforeSwap: () => lock!.confirm(),
+        onTarget: (index) => {
+          const source = args.input === '-' ? 'standard input' : `${args.input} (${total} lines)`;
+          say(args.incremental ? `upserting ${source} into ${index}, the live index of ${alias}` : `loading ${source} into new index ${index}`);
+          display.progress = createProgress({ total, label: 'imported', unit: 'records', failedWord: 'rejected' });
+        },
+        onProgress: ({ lines, rejected }) => display.progress?.update(lines, rejected),
+        onReject: async (reject) => {
+          print(`line ${reject.line}${reject.id === null ? '' : ` (id ${JSON.stringify(reject.id)})`} rejected: ${reject.reason}`);
+          await rejects.write(reject);
+        },
+      });
+      display.progress?.finish();
+      const rejected = result.rejected === 0 ? 'none rejected' : `${result.rejected} rejected (allowed ${args.allowRejects}), listed in ${rejects.path}`;
+      say(`${result.loaded} records loaded from ${result.lines} lines, ${rejected}`);
+      if (!args.incremental) {
+        say(`alias ${alias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
+        say(`pruned: ${result.pruned.join(', ') || 'none'}`);
+      }
+      say(`done in ${result.seconds.toFixed(1)}s (${Math.round(result.lines / result.seconds)} records/s)`);
+      return 0;
+    } catch (error) {
+      display.progress?.finish();
+      if (!(error instanceof ImportError)) throw error;
+      if (error.rejected > 0) say(`${error.rejected} rejected lines listed in ${rejects.path}`);
+      if (args.incremental) {
+        say(`${error.message}; ${error.loaded} records were upserted into ${error.index ?? 'no index'} before it stopped`);
+      } else {
+        const leftover = error.discarded ? `${error.index} deleted` : `${error.index} could not be deleted (marked building, the next run removes it)`;
+        say(`${error.message}; alias ${alias} left unchanged, ${leftover}`);
+      }
+      return failureCode(error);
+    } finally {
+      await rejects.close();
+    }
+  },
+};
+
+main(command);

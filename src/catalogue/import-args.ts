@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import { integer, UsageError } from './seed-args.js';
+
+export interface ImportArgs {
+  /** A path, or `-` for standard input. */
+  input: string;
+  incremental: boolean;
+  allowRejects: number;
+  rejects: string;
+  keep: number;
+  batchSize: number;
+  concurrency: number;
+  help: boolean;
+}
+
+export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incremental] [--allow-rejects N] [--rejects PATH] [--keep K]
+  <file.ndjson | ->    one Wallpaper JSON object per line (the nine API fields); - reads standard input
+  --incremental        upsert into the live index by id instead of building a new index
+  --allow-rejects N    rejected lines tolerated; more fails the import (default 0)
+  --rejects PATH       where rejected lines go (default <file>.rejects.ndjson, or
+                       import-rejects-<timestamp>.ndjson for standard input)
+  --keep K             versioned indices to keep after a full import, the live one included (default 2)
+  --batch-size B       documents per bulk request (default 2000)
+  --concurrency C      bulk requests in flight (default 2)
+exit codes: 0 done, 1 failed or too many rejects, 2 bad usage or configuration,
+            3 another import/reindex/seed holds the lock, 130/143 interrupted
+environment: ELASTICSEARCH_URL, REDIS_URL, INDEX_ALIAS`;
+
+export function defaultRejectsPath(input: string, now = new Date()): string {
+  if (input !== '-') return `${input}.rejects.ndjson`;
+  return `import-rejects-${now.toISOString().replace(/\D/g, '').slice(0, 14)}.ndjson`;
+}
+
+export function parseImportArgs(argv: readonly string[], now = new Date()): ImportArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: true,
+      options: {
+        incremental: { type: 'boolean', default: false },
+        'allow-rejects': { type: 'string' },
+        rejects: { type: 'string' },
+        keep: { type: 'string' },
+        'batch-size': { type: 'string' },
+        concurrency: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  const help = values.help === true;
+  if (!help && positionals.length !== 1) {
+    throw new UsageError(positionals.length === 0 ? 'name the NDJSON file to import, or - for standard input' : `one input only, got ${positionals.length}`);
+  }
+  const input = positionals[0] ?? '-';
+  if (values.rejects === '') throw new UsageError('--rejects needs a path');
+  return {
+    input,
+    incremental: values.incremental === true,
+    allowRejects: integer('allow-rejects', values['allow-rejects'], 0, 0, Number.MAX_SAFE_INTEGER),
+    rejects: values.rejects ?? defaultRejectsPath(input, now),
+    keep: integer('keep', values.keep, 2, 1, 1000),
+    batchSize: integer('batch-size', values['batch-size'], 2000, 1, 100_000),
+    concurrency: integer('concurrency', values.concurrency, 2, 1, 64),
+    help,
+  };
+}
