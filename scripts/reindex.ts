@@ -1,0 +1,92 @@
+import { EXIT_FAILED, failureCode, main, type CommandContext, type CatalogueCommand } from '../src/catalogue/catalogue-cli.js';
+import { describeHolder, isAbandoned, readLockHolder } from '../src/catalogue/catalogue-lock.js';
+import { AliasStateError, removeOrphans } from '../src/catalogue/index-admin.js';
+import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
+import { parseReindexArgs, REINDEX_USAGE, type ReindexArgs } from '../src/catalogue/reindex-args.js';
+import { planReindex, reindexCatalogue, ReindexError } from '../src/catalogue/reindex-catalogue.js';
+import { planRollback, rollbackCatalogue, RollbackError } from '../src/catalogue/rollback.js';
+
+const list = (names: string[]) => names.join(', ') || 'none';
+
+async function dryRun({ config, es, redis, say }: CommandContext, args: ReindexArgs): Promise<number> {
+  const alias = config.indexAlias;
+  say('dry run: nothing will be changed');
+  const holder = await readLockHolder(redis, alias);
+  if (holder !== null) {
+    const outcome = isAbandoned(holder) ? 'that process is gone, so a real run would take the lock over' : 'a real run would be refused now';
+    say(`note: the catalogue lock is held by ${describeHolder(holder)}; ${outcome}`);
+  }
+  if (args.rollback) {
+    const plan = await planRollback(es, alias);
+    say(`would point alias ${alias} back from ${plan.from} to ${plan.to} and mark ${plan.from} rolled back`);
+    return 0;
+  }
+  const plan = await planReindex(es, alias, args.keep);
+  say(`would remove orphaned indices: ${list(plan.orphans)}`);
+  say(`would copy ${plan.docs} documents from ${plan.source} (live behind ${alias}) into a new index named like ${plan.index}`);
+  say(`would verify the copy, switch ${alias} to it, keep ${args.keep} versioned indices and prune: ${list(plan.pruned)}`);
+  return 0;
+}
+
+async function rollback({ config, es, say, lock }: CommandContext): Promise<number> {
+  const plan = await rollbackCatalogue(es, config.indexAlias, { beforeSwap: () => lock!.confirm() });
+  say(`alias ${config.indexAlias} -> ${plan.to} (was: ${plan.from}, now marked rolled back)`);
+  return 0;
+}
+
+async function reindex({ config, es, say, signal, lock }: CommandContext, args: ReindexArgs): Promise<number> {
+  const alias = config.indexAlias;
+  const display: { progress?: ProgressReporter } = {};
+  try {
+    const result = await reindexCatalogue(es, {
+      alias,
+      keep: args.keep,
+      batchSize: args.batchSize,
+      concurrency: args.concurrency,
+      sampleSize: args.sample,
+      signal,
+      beforeSwap: () => lock!.confirm(),
+      onCopyStart: ({ source, index, total }) => {
+        say(`copying ${total} documents from ${source} into new index ${index}`);
+        display.progress = createProgress({ total, label: 'copied' });
+      },
+      onProgress: ({ indexed, failed }) => display.progress?.update(indexed + failed, failed),
+    });
+    display.progress?.finish();
+    for (const check of result.checks) say(`verified ${check.name}: ${check.detail}`);
+    say(`alias ${alias} -> ${result.index} (was: ${list(result.previous)})`);
+    say(`pruned: ${list(result.pruned)}`);
+    say(`done: ${result.docs} documents in ${result.seconds.toFixed(1)}s (${Math.round(result.docs / result.seconds)} docs/s overall)`);
+    return 0;
+  } catch (error) {
+    display.progress?.finish();
+    if (!(error instanceof ReindexError)) throw error;
+    for (const { id, status, reason } of error.failed) say(`failed id ${id}${status === undefined ? '' : ` (HTTP ${status})`}: ${reason}`);
+    const leftover =
+      error.index === null ? 'no new index was created' : error.discarded ? `${error.index} deleted` : `${error.index} could not be deleted (marked building, the next run removes it)`;
+    say(`${error.message}; alias ${alias} left unchanged, ${leftover}`);
+    return failureCode(error);
+  }
+}
+
+const command: CatalogueCommand<ReindexArgs> = {
+  name: 'reindex',
+  usage: REINDEX_USAGE,
+  parse: parseReindexArgs,
+  locked: (args) => !args.dryRun,
+  async run(context, args) {
+    try {
+      if (args.dryRun) return await dryRun(context, args);
+      for (const orphan of await removeOrphans(context.es, context.config.indexAlias)) {
+        context.say(`removed ${orphan}, left unfinished by an earlier run that was killed`);
+      }
+      return await (args.rollback ? rollback(context) : reindex(context, args));
+    } catch (error) {
+      if (!(error instanceof RollbackError || error instanceof AliasStateError)) throw error;
+      context.say(`${error.message}; nothing changed`);
+      return EXIT_FAILED;
+    }
+  },
+};
+
+main(command);

@@ -1,0 +1,41 @@
+import type { Client } from '@elastic/elasticsearch';
+import { listVersionedIndices, markIndexState, swapAlias } from './index-admin.js';
+
+export interface RollbackPlan {
+  from: string;
+  to: string;
+}
+
+export class RollbackError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RollbackError';
+  }
+}
+
+/**
+ * The newest open, complete versioned index older than the live one. Rolled-back and
+ * abandoned indices never qualify, so repeated rollbacks walk back through good versions.
+ */
+export async function planRollback(es: Client, alias: string): Promise<RollbackPlan> {
+  const indices = await listVersionedIndices(es, alias);
+  const live = indices.filter((index) => index.live);
+  if (live.length !== 1) {
+    throw new RollbackError(`alias ${alias} points at ${live.length} versioned indices (${live.map((i) => i.name).join(', ') || 'none'}); rollback needs exactly one`);
+  }
+  const current = live[0]!;
+  const target = indices.find((index) => !index.live && index.state === 'complete' && index.docs !== null && index.createdAt < current.createdAt);
+  if (target === undefined) {
+    throw new RollbackError(`nothing to roll back to: ${current.name} is live and no older complete index of ${alias} is left`);
+  }
+  return { from: current.name, to: target.name };
+}
+
+/** Points the alias back at the previous index in one atomic call, and marks the one it leaves rolled back. */
+export async function rollbackCatalogue(es: Client, alias: string, { beforeSwap }: { beforeSwap?: () => Promise<void> } = {}): Promise<RollbackPlan> {
+  const plan = await planRollback(es, alias);
+  await beforeSwap?.();
+  await swapAlias(es, alias, plan.to);
+  await markIndexState(es, plan.from, 'rolled-back');
+  return plan;
+}

@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { defaultRejectsPath, parseImportArgs } from '../../src/catalogue/import-args.js';
+import { parseReindexArgs } from '../../src/catalogue/reindex-args.js';
+import { UsageError } from '../../src/catalogue/seed-args.js';
+
+const NOW = new Date('2026-03-04T05:06:07.890Z');
+
+describe('parseImportArgs', () => {
+  it('when only a file is given, then a full import with no rejects allowed and the rejects file beside it', () => {
+    expect(parseImportArgs(['data/w.ndjson'], NOW)).to.deep.equal({
+      input: 'data/w.ndjson',
+      incremental: false,
+      allowRejects: 0,
+      rejects: 'data/w.ndjson.rejects.ndjson',
+      keep: 2,
+      batchSize: 2000,
+      concurrency: 2,
+      help: false,
+    });
+  });
+
+  it('when reading standard input, then the rejects file is named by the time', () => {
+    expect(parseImportArgs(['-', '--incremental', '--allow-rejects', '5'], NOW)).to.include({
+      input: '-',
+      incremental: true,
+      allowRejects: 5,
+      rejects: 'import-rejects-20260304050607.ndjson',
+    });
+    expect(defaultRejectsPath('-', NOW)).to.equal('import-rejects-20260304050607.ndjson');
+  });
+
+  it('when no input or two inputs are named, or a number is malformed, then it is a usage error', () => {
+    expect(() => parseImportArgs([])).to.throw(UsageError, /name the NDJSON file/);
+    expect(() => parseImportArgs(['a', 'b'])).to.throw(UsageError, /one input only/);
+    expect(() => parseImportArgs(['a', '--allow-rejects', 'some'])).to.throw(UsageError, /--allow-rejects must be an integer/);
+    expect(() => parseImportArgs(['a', '--bogus'])).to.throw(UsageError);
+  });
+});
+
+describe('parseReindexArgs', () => {
+  it('when no flags are given, then it keeps 2 and copies for real', () => {
+    expect(parseReindexArgs([])).to.deep.equal({ keep: 2, dryRun: false, rollback: false, batchSize: 2000, concurrency: 2, sample: 200, help: false });
+  });
+
+  it('when --keep is below 2, then it is refused because the rollback target must survive', () => {
+    expect(() => parseReindexArgs(['--keep', '1'])).to.throw(UsageError, /--keep must be an integer from 2/);
+  });
+
+  it('when --rollback and --dry-run are combined, then both are set', () => {
+    expect(parseReindexArgs(['--rollback', '--dry-run'])).to.include({ rollback: true, dryRun: true });
+  });
+});
