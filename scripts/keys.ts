@@ -5,10 +5,10 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { createRedis } from '../src/infra/redis.js';
 import { KeyStoreError, createKeyStore } from '../src/keys/key-store.js';
-import { TIERS, isTier } from '../src/keys/tiers.js';
 
 const USAGE = `usage:
-  keys create --tier ${TIERS.join('|')} [--account NAME]   prints the new API key alone on stdout (shown once)
+  keys create --tier TIER [--account NAME]             prints the new API key alone on stdout (shown once);
+                                                       TIER is one of RATE_LIMIT_TIERS (default free, premium)
   keys list                                            key ids, accounts, tiers, created and revoked times
   keys revoke <key-id>                                 revokes the key; takes effect on the next request`;
 
@@ -42,7 +42,8 @@ async function main(): Promise<void> {
   try {
     switch (command) {
       case 'create': {
-        if (!values.tier || !isTier(values.tier)) fail(`--tier must be one of ${TIERS.join(', ')}\n${USAGE}`);
+        const tiers = Object.keys(config.rateLimit.tiers);
+        if (!values.tier || !tiers.includes(values.tier)) fail(`--tier must be one of ${tiers.join(', ')}\n${USAGE}`);
         if (values.account !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/.test(values.account)) {
           fail('--account must be 1-100 characters of letters, digits, . _ @ -');
         }

@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import { generateApiKey, hashApiKey, newAccountId, parseApiKey, randomBase62 } from './api-key.js';
 import { redisKeys } from './redis-keys.js';
-import type { Tier } from './tiers.js';
 
 export interface KeySummary {
   key_id: string;
@@ -17,7 +16,7 @@ export interface CreatedKey {
   keyId: string;
   accountId: string;
   account: string;
-  tier: Tier;
+  tier: string;
 }
 
 export class KeyStoreError extends Error {}
@@ -29,7 +28,7 @@ interface IndexEntry {
 
 /** Administrative operations on accounts and keys (used by the keys CLI and tests). */
 export function createKeyStore(redis: Redis) {
-  async function accountIdFor(name: string, tier: Tier): Promise<string> {
+  async function accountIdFor(name: string, tier: string): Promise<string> {
     const existing = await redis.hget(redisKeys.accountNames, name);
     if (existing) {
       const current = await redis.hget(redisKeys.account(existing), 'tier');
@@ -51,7 +50,7 @@ export function createKeyStore(redis: Redis) {
   }
 
   return {
-    async createKey({ tier, account }: { tier: Tier; account?: string }): Promise<CreatedKey> {
+    async createKey({ tier, account }: { tier: string; account?: string }): Promise<CreatedKey> {
       const name = account ?? `account-${randomBase62(8).toLowerCase()}`;
       const accountId = await accountIdFor(name, tier);
       const apiKey = generateApiKey(accountId);

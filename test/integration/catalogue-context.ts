@@ -4,6 +4,7 @@ import type { Config } from '../../src/config.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import {
+  type ConfigOverrides,
   type RunningApp,
   connectEs,
   readyRedis,
@@ -29,7 +30,7 @@ export interface CatalogueContext {
  * Registers hooks that load the fixture catalogue behind a unique alias once
  * per file and build a fresh app (with a fresh key) for every test.
  */
-export function useCatalogue(overrides: Partial<Config> = {}): CatalogueContext {
+export function useCatalogue(overrides: ConfigOverrides = {}): CatalogueContext {
   const ctx = {} as CatalogueContext;
   before(async () => {
     ctx.es = connectEs();
@@ -39,7 +40,7 @@ export function useCatalogue(overrides: Partial<Config> = {}): CatalogueContext 
     await createIndexWithDocs(ctx.es, ctx.alias, ctx.docs);
   });
   beforeEach(async () => {
-    ctx.config = testConfig({ indexAlias: ctx.alias, ...overrides });
+    ctx.config = testConfig({ ...overrides, indexAlias: ctx.alias });
     ctx.key = (await createKey(ctx.redis)).apiKey;
     ctx.app = await startApp({ config: ctx.config, es: ctx.es, redis: ctx.redis });
   });

@@ -10,7 +10,6 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { createRedis } from '../../src/infra/redis.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
-import type { Tier } from '../../src/keys/tiers.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 
 const MAPPING = JSON.parse(readFileSync(new URL('../../index-mappings/wallpapers.json', import.meta.url), 'utf8'));
@@ -24,7 +23,9 @@ export function uniqueName(prefix: string): string {
  * failed-authentication limit high enough that suites sharing 127.0.0.1 never
  * trip it unless a test lowers it on purpose.
  */
-export function testConfig(overrides: Partial<Config> = {}, rateLimit: Partial<Config['rateLimit']> = {}): Config {
+export type ConfigOverrides = Partial<Omit<Config, 'rateLimit'>> & { rateLimit?: Partial<Config['rateLimit']> };
+
+export function testConfig(overrides: ConfigOverrides = {}, rateLimit: Partial<Config['rateLimit']> = {}): Config {
   const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
   return {
     ...base,
@@ -72,7 +73,7 @@ export async function dropIndicesOf(es: Client, alias: string): Promise<void> {
   await es.indices.delete({ index: `${alias}-*`, ignore_unavailable: true, allow_no_indices: true });
 }
 
-export async function createKey(redis: Redis, tier: Tier = 'free', account = uniqueName('acct')) {
+export async function createKey(redis: Redis, tier = 'free', account = uniqueName('acct')) {
   return createKeyStore(redis).createKey({ tier, account });
 }
 
