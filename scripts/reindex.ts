@@ -1,6 +1,7 @@
 import { EXIT_FAILED, failureCode, main, type CommandContext, type CatalogueCommand } from '../src/catalogue/catalogue-cli.js';
 import { describeHolder, isAbandoned, readLockHolder } from '../src/catalogue/catalogue-lock.js';
 import { AliasStateError, removeOrphans } from '../src/catalogue/index-admin.js';
+import type { BulkProgress } from '../src/catalogue/bulk-load.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
 import { parseReindexArgs, REINDEX_USAGE, type ReindexArgs } from '../src/catalogue/reindex-args.js';
 import { planReindex, reindexCatalogue, ReindexError } from '../src/catalogue/reindex-catalogue.js';
@@ -36,7 +37,7 @@ async function rollback({ config, es, say, lock }: CommandContext): Promise<numb
 
 async function reindex({ config, es, say, signal, lock }: CommandContext, args: ReindexArgs): Promise<number> {
   const alias = config.indexAlias;
-  const display: { progress?: ProgressReporter } = {};
+  const display: { progress?: ProgressReporter; onProgress?: (progress: BulkProgress) => void } = {};
   try {
     const result = await reindexCatalogue(es, {
       alias,
@@ -48,9 +49,15 @@ async function reindex({ config, es, say, signal, lock }: CommandContext, args: 
       beforeSwap: () => lock!.confirm(),
       onCopyStart: ({ source, index, total }) => {
         say(`copying ${total} documents from ${source} into new index ${index}`);
-        display.progress = createProgress({ total, label: 'copied' });
+        const progress = createProgress({ total, label: 'copied' });
+        display.progress = progress;
+        display.onProgress = ({ indexed, failed }) => {
+          progress.update(indexed + failed, failed);
+          // The summary's rate covers the copy alone, not the refresh, checks and switch after it.
+          if (indexed + failed >= total) progress.finish();
+        };
       },
-      onProgress: ({ indexed, failed }) => display.progress?.update(indexed + failed, failed),
+      onProgress: (progress) => display.onProgress?.(progress),
     });
     display.progress?.finish();
     for (const check of result.checks) say(`verified ${check.name}: ${check.detail}`);
