@@ -1,0 +1,232 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { createVersionedIndex } from '../../src/catalogue/index-admin.js';
+import type { Reject } from '../../src/catalogue/ndjson-records.js';
+import type { Wallpaper, WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { aliasTargets, indicesOf, runScript, stateOf, toNdjson, wallpapers } from '../support/catalogue-cli.js';
+import { connectEs, dropIndicesOf, uniqueName } from '../support/harness.js';
+
+const es = connectEs(undefined, 60_000);
+const dir = mkdtempSync(join(tmpdir(), 'wpc-import-'));
+const aliases: string[] = [];
+
+function freshAlias(): string {
+  const alias = uniqueName('test-import');
+  aliases.push(alias);
+  return alias;
+}
+
+function file(name: string, lines: readonly unknown[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, toNdjson(lines));
+  return path;
+}
+
+const importFile = (alias: string, args: string[], input?: string) => runScript('import', args, { env: { INDEX_ALIAS: alias }, input, cwd: dir });
+
+function readRejects(path: string): Reject[] {
+  return readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Reject);
+}
+
+async function count(alias: string): Promise<number> {
+  return (await es.count({ index: alias })).count;
+}
+
+describe('npm run import', function () {
+  this.timeout(60_000);
+
+  after(async () => {
+    for (const alias of aliases) await dropIndicesOf(es, alias);
+    await es.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when every line is valid, then a new index holds them behind the alias, with width and height, and no rejects file is left', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(500);
+    const path = file('valid.ndjson', records);
+    const run = await importFile(alias, [path]);
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stderr).to.match(/500 records loaded from 500 lines, none rejected/);
+    const [live] = await aliasTargets(es, alias);
+    expect(live).to.match(new RegExp(`^${alias}-\\d{17}$`));
+    expect(await stateOf(es, live as string)).to.equal('complete');
+    expect(await count(alias)).to.equal(500);
+    const stored = await es.get<WallpaperDocument>({ index: alias, id: '321' });
+    expect(stored._source).to.deep.equal({ ...records[320], width: stored._source?.width, height: stored._source?.height });
+    expect(`${stored._source?.width}x${stored._source?.height}`).to.equal(records[320]?.resolution);
+    expect(existsSync(`${path}.rejects.ndjson`)).to.equal(false);
+  });
+
+  describe('rejected lines', () => {
+    const alias = freshAlias();
+    const good = wallpapers(20);
+    const base = good[0] as Wallpaper;
+    const bad = (changes: Record<string, unknown>, drop?: string) => {
+      const record: Record<string, unknown> = { ...base, id: 1000 + Object.keys(changes).length, ...changes };
+      if (drop !== undefined) delete record[drop];
+      return JSON.stringify(record);
+    };
+    // Each entry: the line, and what its report must say.
+    const cases: [string, Partial<Reject>, RegExp][] = [
+      ['', { code: 'blank_line', id: null }, /blank line/],
+      ['{"id": 7, "title": ', { code: 'invalid_json', id: null }, /invalid JSON/],
+      ['[1, 2, 3]', { code: 'invalid_record', id: null }, /must be a JSON object/],
+      [bad({ id: 2001 }, 'title'), { code: 'invalid_record', id: 2001 }, /missing field "title"/],
+      [bad({ id: 2002, colour: 'teal' }), { code: 'invalid_record', id: 2002 }, /unknown field "colour"/],
+      [bad({ id: -3 }), { code: 'invalid_record', id: -3 }, /id must be a positive safe integer/],
+      [bad({ id: '2004' }), { code: 'invalid_record', id: '2004' }, /id must be an integer/],
+      [bad({ id: 2005, downloads: -1 }), { code: 'invalid_record', id: 2005 }, /downloads must be a non-negative/],
+      [bad({ id: 2006, downloads: 1.5 }), { code: 'invalid_record', id: 2006 }, /downloads must be an integer/],
+      [bad({ id: 2007, resolution: '1920*1080' }), { code: 'invalid_record', id: 2007 }, /resolution must be <width>x<height>/],
+      [bad({ id: 2008, url: '/relative.jpg' }), { code: 'invalid_record', id: 2008 }, /url must be an absolute http\(s\) URL/],
+      [bad({ id: 2009, thumbnail: 'ftp://host/t.jpg' }), { code: 'invalid_record', id: 2009 }, /thumbnail must be an absolute http\(s\) URL/],
+      [bad({ id: 2010, created_at: '2023-02-29T10:00:00Z' }), { code: 'invalid_record', id: 2010 }, /created_at must be a real date/],
+      [bad({ id: 2011, created_at: '2024-01-01T10:00:00+02:00' }), { code: 'invalid_record', id: 2011 }, /created_at must be a real date/],
+      [bad({ id: 2012, category: 'vehicles' }), { code: 'invalid_record', id: 2012 }, /category must be one of abstract/],
+      [bad({ id: 2013, title: 42 }), { code: 'invalid_record', id: 2013 }, /title must be a string/],
+      [JSON.stringify({ ...good[4], title: 'Same id again' }), { code: 'duplicate_id', id: 5 }, /duplicate id 5, first seen on line 5/],
+    ];
+    const lines = [...good, ...cases.map(([line]) => line)];
+    const path = file('mixed.ndjson', lines);
+    let live = '';
+    let run: Awaited<ReturnType<typeof importFile>>;
+
+    before(async () => {
+      const first = await importFile(alias, [file('base.ndjson', wallpapers(30, { seed: 7 }))]);
+      expect(first.status, first.stderr).to.equal(0);
+      live = (await aliasTargets(es, alias))[0] as string;
+      run = await importFile(alias, [path]);
+    });
+
+    it('when lines break the rules, then it exits 1, the alias stays on the previous index and the new index is deleted', async () => {
+      expect(run.status, run.stderr).to.equal(1);
+      expect(run.stderr).to.match(new RegExp(`${cases.length} lines rejected, more than --allow-rejects 0; alias ${alias} left unchanged, ${alias}-\\d{17} deleted`));
+      expect(await aliasTargets(es, alias)).to.deep.equal([live]);
+      expect(await indicesOf(es, alias)).to.deep.equal([live]);
+      expect(await count(alias)).to.equal(30);
+    });
+
+    it('when lines are rejected, then the rejects file has one object per line with number, id, code, reason and the original text', () => {
+      const rejects = readRejects(`${path}.rejects.ndjson`);
+      expect(rejects).to.have.lengthOf(cases.length);
+      cases.forEach(([text, expected, reason], i) => {
+        const reject = rejects[i] as Reject;
+        expect(reject, text).to.include({ line: good.length + i + 1, text, ...expected });
+        expect(reject.reason, text).to.match(reason);
+      });
+    });
+
+    it('when lines are rejected, then stderr names each by line number, id and reason', () => {
+      cases.forEach(([, expected, reason], i) => {
+        const id = expected.id === null ? '' : ` \\(id ${JSON.stringify(expected.id).replace(/"/g, '"')}\\)`;
+        expect(run.stderr).to.match(new RegExp(`^import: line ${good.length + i + 1}${id} rejected: .*${reason.source}`, 'm'));
+      });
+    });
+
+    it('when as many rejects as --allow-rejects allows occur, then the import succeeds, keeps the first of a duplicate and reports the rest', async () => {
+      const allowed = await importFile(alias, [path, '--allow-rejects', String(cases.length)]);
+      expect(allowed.status, allowed.stderr).to.equal(0);
+      expect(allowed.stderr).to.match(new RegExp(`20 records loaded from ${lines.length} lines, ${cases.length} rejected \\(allowed ${cases.length}\\)`));
+      expect(await aliasTargets(es, alias)).not.to.deep.equal([live]);
+      expect(await count(alias)).to.equal(20);
+      expect((await es.get<Wallpaper>({ index: alias, id: '5' }))._source?.title).to.equal(good[4]?.title);
+      expect(readRejects(`${path}.rejects.ndjson`)).to.have.lengthOf(cases.length);
+    });
+
+    it('when one reject more than allowed occurs, then it exits 1 and the alias does not move', async () => {
+      const before = await aliasTargets(es, alias);
+      const refused = await importFile(alias, [path, '--allow-rejects', String(cases.length - 1), '--rejects', join(dir, 'custom.rejects')]);
+      expect(refused.status).to.equal(1);
+      expect(await aliasTargets(es, alias)).to.deep.equal(before);
+      expect(readRejects(join(dir, 'custom.rejects'))).to.have.lengthOf(cases.length);
+    });
+  });
+
+  it('when the records come on standard input, then they are imported and rejects go to a timestamped file', async () => {
+    const alias = freshAlias();
+    const run = await importFile(alias, ['-', '--allow-rejects', '1'], toNdjson([...wallpapers(40), 'not json']));
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stderr).to.match(/loading standard input into new index/);
+    expect(await count(alias)).to.equal(40);
+    const written = readdirSync(dir).filter((name) => /^import-rejects-\d{14}\.ndjson$/.test(name));
+    expect(written).to.have.lengthOf(1);
+    const rejects = readRejects(join(dir, written[0] as string));
+    expect(rejects).to.have.lengthOf(1);
+    expect(rejects[0]).to.include({ line: 41, id: null, code: 'invalid_json', text: 'not json' });
+  });
+
+  it('when no line holds a valid record, then nothing is swapped in', async () => {
+    const alias = freshAlias();
+    const run = await importFile(alias, [file('empty.ndjson', []), '--allow-rejects', '5']);
+    expect(run.status).to.equal(1);
+    expect(run.stderr).to.match(/no valid records to import; alias .* left unchanged/);
+    expect(await aliasTargets(es, alias)).to.deep.equal([]);
+  });
+
+  it('when the file does not exist, then it exits 2 naming it', async () => {
+    const run = await importFile(freshAlias(), [join(dir, 'missing.ndjson')]);
+    expect(run.status).to.equal(2);
+    expect(run.stderr).to.match(/cannot read .*missing\.ndjson: ENOENT/);
+  });
+
+  it('when an earlier run left an index building, then the next import removes it and says so', async () => {
+    const alias = freshAlias();
+    const orphan = await createVersionedIndex(es, alias, { now: new Date(Date.UTC(2020, 0, 1)) });
+    const run = await importFile(alias, [file('after-orphan.ndjson', wallpapers(10))]);
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stderr).to.include(`removed ${orphan}, left unfinished by an earlier run that was killed`);
+    expect(await es.indices.exists({ index: orphan })).to.equal(false);
+  });
+
+  describe('--incremental', () => {
+    const alias = freshAlias();
+    const original = wallpapers(50);
+    const changed = original.slice(0, 10).map((record) => ({ ...record, downloads: record.downloads + 1000, title: `${record.title} (remastered)` }));
+    const added = wallpapers(5, { startId: 51 });
+    const updates = file('updates.ndjson', [...changed, ...added]);
+    let live = '';
+
+    before(async () => {
+      const first = await importFile(alias, [file('original.ndjson', original)]);
+      expect(first.status, first.stderr).to.equal(0);
+      live = (await aliasTargets(es, alias))[0] as string;
+    });
+
+    it('when updates and new records are imported, then they are upserted by id into the live index', async () => {
+      const run = await importFile(alias, [updates, '--incremental']);
+      expect(run.status, run.stderr).to.equal(0);
+      expect(run.stderr).to.include(`into ${live}, the live index of ${alias}`);
+      expect(await aliasTargets(es, alias)).to.deep.equal([live]);
+      expect(await count(alias)).to.equal(55);
+      const doc = await es.get<WallpaperDocument>({ index: alias, id: '3' });
+      expect(doc._source).to.include({ downloads: changed[2]?.downloads, title: changed[2]?.title });
+    });
+
+    it('when the same file is imported again, then nothing changes: same count, same documents', async () => {
+      const before = await es.search<WallpaperDocument>({ index: alias, size: 100, sort: [{ id: 'asc' }] });
+      const run = await importFile(alias, [updates, '--incremental']);
+      expect(run.status, run.stderr).to.equal(0);
+      const after = await es.search<WallpaperDocument>({ index: alias, size: 100, sort: [{ id: 'asc' }] });
+      expect(after.hits.hits.map((hit) => hit._source)).to.deep.equal(before.hits.hits.map((hit) => hit._source));
+      expect(await count(alias)).to.equal(55);
+      expect(await indicesOf(es, alias)).to.deep.equal([live]);
+    });
+
+    it('when an incremental file has rejects beyond the allowance, then they are reported and it exits 1', async () => {
+      const path = file('incremental-bad.ndjson', [...wallpapers(2, { startId: 60 }), '{"id": 99}']);
+      const run = await importFile(alias, [path, '--incremental']);
+      expect(run.status).to.equal(1);
+      expect(run.stderr).to.match(/line 3 \(id 99\) rejected: missing field "title"/);
+      expect(readRejects(`${path}.rejects.ndjson`).map((r) => r.line)).to.deep.equal([3]);
+    });
+
+    it('when the alias does not exist, then an incremental import refuses', async () => {
+      const run = await importFile(freshAlias(), [updates, '--incremental']);
+      expect(run.status).to.equal(1);
+      expect(run.stderr).to.match(/alias \S+ does not exist; an incremental import needs exactly one live index/);
+    });
+  });
+});
