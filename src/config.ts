@@ -15,6 +15,9 @@ export interface Config {
   maxResultWindow: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   trustProxy: boolean;
+  /** Serve /metrics on this port instead of the API port (0: on the API port). */
+  metricsPort: number;
+  shutdownTimeoutMs: number;
   rateLimit: RateLimitConfig;
 }
 
@@ -45,6 +48,8 @@ const ENV_SCHEMA = {
     MAX_RESULT_WINDOW: { type: 'integer', minimum: 100, maximum: 1000000, default: 10000 },
     LOG_LEVEL: { type: 'string', enum: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info' },
     TRUST_PROXY: { type: 'boolean', default: false },
+    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 0 },
+    SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 10000 },
     RATE_LIMIT_TIERS: {
       type: 'string',
       pattern: '^[a-z][a-z0-9_-]{0,31}:[0-9]{1,9}(,[a-z][a-z0-9_-]{0,31}:[0-9]{1,9})*$',
@@ -105,6 +110,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxResultWindow: v.MAX_RESULT_WINDOW,
     logLevel: v.LOG_LEVEL,
     trustProxy: v.TRUST_PROXY,
+    metricsPort: v.METRICS_PORT,
+    shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     rateLimit: {
       tiers: parseTiers(v.RATE_LIMIT_TIERS),
       windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,

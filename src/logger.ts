@@ -1,3 +1,6 @@
+import { pino } from 'pino';
+import { requestContext } from './http/request-context.js';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Logger {
@@ -7,16 +10,31 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
-const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
-
-/** One JSON object per line on the given stream. Never pass API keys in fields. */
+/**
+ * Structured JSON lines (pino). Every line written while a request is being
+ * served carries its request id (and key id once known), never the key itself.
+ */
 export function createLogger(level: LogLevel, stream: NodeJS.WritableStream = process.stdout): Logger {
-  const threshold = ORDER[level];
-  const write = (lvl: Exclude<LogLevel, 'silent'>) => (msg: string, fields?: Record<string, unknown>) => {
-    if (ORDER[lvl] < threshold) return;
-    stream.write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
+  const log = pino(
+    {
+      level,
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      mixin: () => {
+        const ctx = requestContext.getStore();
+        if (!ctx) return {};
+        return ctx.keyId ? { request_id: ctx.requestId, key_id: ctx.keyId } : { request_id: ctx.requestId };
+      },
+    },
+    stream as pino.DestinationStream,
+  );
+  return {
+    debug: (msg, fields) => log.debug(fields ?? {}, msg),
+    info: (msg, fields) => log.info(fields ?? {}, msg),
+    warn: (msg, fields) => log.warn(fields ?? {}, msg),
+    error: (msg, fields) => log.error(fields ?? {}, msg),
   };
-  return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
 
 export const silentLogger: Logger = createLogger('silent');

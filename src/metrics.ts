@@ -1,10 +1,40 @@
-import { Counter, Registry } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** Process metrics, one registry per app so tests do not share counters. */
-export function createMetrics() {
+export function createMetrics({ defaults = false }: { defaults?: boolean } = {}) {
   const registry = new Registry();
+  if (defaults) collectDefaultMetrics({ register: registry });
   return {
     registry,
+    httpRequests: new Counter({
+      name: 'wallpapers_http_requests_total',
+      help: 'HTTP requests by method, route and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'wallpapers_http_request_duration_seconds',
+      help: 'HTTP request latency by method, route and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    elasticsearchDuration: new Histogram({
+      name: 'wallpapers_elasticsearch_request_duration_seconds',
+      help: 'Elasticsearch call latency by operation and outcome',
+      labelNames: ['operation', 'outcome'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    redisDuration: new Histogram({
+      name: 'wallpapers_redis_command_duration_seconds',
+      help: 'Redis call latency by operation and outcome',
+      labelNames: ['operation', 'outcome'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
     rateLimitRejections: new Counter({
       name: 'wallpapers_rate_limit_rejections_total',
       help: 'Requests refused with 429, by reason',
@@ -22,7 +52,30 @@ export function createMetrics() {
       labelNames: ['operation'] as const,
       registers: [registry],
     }),
+    cacheLookups: new Counter({
+      name: 'wallpapers_response_cache_lookups_total',
+      help: 'In-process response cache lookups, by result (hit or miss)',
+      labelNames: ['result'] as const,
+      registers: [registry],
+    }),
   };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** Times an async call into a histogram labelled with the operation and whether it succeeded. */
+export async function timed<T>(
+  histogram: Histogram<'operation' | 'outcome'>,
+  operation: string,
+  call: () => Promise<T>,
+): Promise<T> {
+  const end = histogram.startTimer({ operation });
+  try {
+    const result = await call();
+    end({ outcome: 'ok' });
+    return result;
+  } catch (err) {
+    end({ outcome: 'error' });
+    throw err;
+  }
+}

@@ -4,7 +4,7 @@ import type { WallpaperDocument } from '../wallpapers/wallpaper.js';
 import { formatIsoSeconds } from './iso-seconds.js';
 import { normal, pickWeighted, Random, weightedTable } from './prng.js';
 import { SCREEN_SIZES } from './screen-sizes.js';
-import { VOCABULARY } from './vocabulary.js';
+import { vocabularyOf } from './vocabulary.js';
 import { composeDescription, composeTitleParts, slugOf, titleOf } from './wording.js';
 
 export interface GenerateOptions {
@@ -23,7 +23,7 @@ const SPAN_SECONDS = END_SECOND - FIRST_SECOND;
 const DOWNLOADS_LOG_MEDIAN = Math.log(260);
 const DOWNLOADS_LOG_SIGMA = 2.2;
 
-const CATEGORY_TABLE = weightedTable(CATEGORIES.map((c): [Category, number] => [c, VOCABULARY[c].popularity]));
+const CATEGORY_TABLE = weightedTable(CATEGORIES.map((c): [Category, number] => [c, vocabularyOf(c).popularity]));
 
 function createdAtSecond(random: Random): number {
   // Uploads grow over time: the power below 1 skews the draw towards recent dates.

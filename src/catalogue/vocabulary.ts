@@ -170,3 +170,10 @@ export const VOCABULARY: Readonly<Record<Category, CategoryVocabulary>> = {
 };
 
 export const MOODS = ['calm', 'moody', 'dreamy', 'vivid', 'serene', 'dramatic', 'quiet', 'bright', 'atmospheric', 'striking', 'peaceful', 'bold'] as const;
+
+/** The word lists of a category; every category of the OpenAPI document must have them (a unit test checks). */
+export function vocabularyOf(category: Category): CategoryVocabulary {
+  const words = VOCABULARY[category];
+  if (!words) throw new Error(`no vocabulary for category '${category}'`);
+  return words;
+}

@@ -1,7 +1,7 @@
 import type { Category } from '../wallpapers/categories.js';
 import { pick, type Random } from './prng.js';
 import type { ScreenKind } from './screen-sizes.js';
-import { MOODS, VOCABULARY } from './vocabulary.js';
+import { MOODS, vocabularyOf } from './vocabulary.js';
 
 // Words that keep their capital inside a sentence.
 const PROPER_NOUNS = new Set([
@@ -57,7 +57,7 @@ export interface TitleParts {
 }
 
 export function composeTitleParts(random: Random, category: Category): TitleParts {
-  const words = VOCABULARY[category];
+  const words = vocabularyOf(category);
   const subject = pick(random, words.subjects);
   let adjective: string | null = pick(random, words.adjectives);
   let setting: string | null = pick(random, words.settings);
@@ -97,7 +97,7 @@ const SCREEN_SENTENCES: Readonly<Record<ScreenKind, readonly string[]>> = {
 };
 
 export function composeDescription(random: Random, category: Category, parts: TitleParts, screen: ScreenKind): string {
-  const words = VOCABULARY[category];
+  const words = vocabularyOf(category);
   const medium = pick(random, words.media);
   const mood = pick(random, MOODS);
   const detail = pick(random, words.details);

@@ -5,6 +5,7 @@ import type { Logger } from '../logger.js';
 function render(ctx: Context, err: HttpError): void {
   ctx.status = err.status;
   for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
+  ctx.set('Cache-Control', 'no-store');
   ctx.type = 'application/json';
   ctx.body = { error: err.code, message: err.message, status: err.status };
 }

@@ -6,13 +6,12 @@ type ParamSchema = {
   default?: unknown;
   minimum?: number;
   maximum?: number;
-  clampMaximum?: number;
+  'x-clamp-maximum'?: number;
   minLength?: number;
   maxLength?: number;
   pattern?: string;
   enum?: readonly string[];
-  formatHint?: string;
-  description?: string;
+  'x-format-hint'?: string;
 };
 
 export interface ParamsSchema {
@@ -29,7 +28,7 @@ const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, st
 // Values above the clamp are served at the clamp (the spec's "maximum 100" for
 // per_page is read as a cap on the size used, reported back in meta.per_page).
 ajv.addKeyword({
-  keyword: 'clampMaximum',
+  keyword: 'x-clamp-maximum',
   type: 'number',
   modifying: true,
   schemaType: 'number',
@@ -38,7 +37,7 @@ ajv.addKeyword({
     return true;
   },
 });
-ajv.addKeyword({ keyword: 'formatHint', schemaType: 'string' });
+ajv.addKeyword({ keyword: 'x-format-hint', schemaType: 'string' });
 
 const INTEGER_TEXT = /^[+-]?\d+$/;
 
@@ -65,7 +64,7 @@ function describe(error: ErrorObject, schema: ParamsSchema, location: string): s
     case 'enum':
       return `Invalid ${location} parameter '${name}': must be one of ${(prop?.enum ?? []).join(', ')}`;
     case 'pattern':
-      return `Invalid ${location} parameter '${name}': must have the form ${prop?.formatHint ?? error.params['pattern']}`;
+      return `Invalid ${location} parameter '${name}': must have the form ${prop?.['x-format-hint'] ?? String(error.params['pattern'])}`;
     default:
       return `Invalid ${location} parameter '${name}': ${error.message ?? 'is invalid'}`;
   }
@@ -97,7 +96,16 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
       data[key] = integerKeys.has(key) && INTEGER_TEXT.test(text) ? Number(text) : text;
     }
     const messages = repeated.map((k) => `Invalid ${location} parameter '${k}': must be given at most once`);
-    if (!validate(data)) messages.push(...(validate.errors ?? []).map((e) => describe(e, schema, location)));
+    if (!validate(data)) {
+      // One message per parameter: its first broken rule.
+      const seen = new Set<string>();
+      for (const error of validate.errors ?? []) {
+        const subject = error.instancePath || `${error.keyword}:${JSON.stringify(error.params)}`;
+        if (seen.has(subject)) continue;
+        seen.add(subject);
+        messages.push(describe(error, schema, location));
+      }
+    }
     if (messages.length > 0) throw invalidRequest(messages.join('; '));
     return data as T;
   };

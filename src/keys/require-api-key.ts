@@ -3,6 +3,7 @@ import { HttpError, forbidden, unauthorized } from '../http/http-error.js';
 import type { Admission, Admit } from '../rate-limit/admission.js';
 import type { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter.js';
 import { tooManyRequests } from '../rate-limit/too-many-requests.js';
+import { requestContext } from '../http/request-context.js';
 import type { Metrics } from '../metrics.js';
 import type { Principal } from './authenticate-key.js';
 
@@ -47,6 +48,8 @@ export function requireApiKey(admit: Admit, authFailures: AuthFailureLimiter, me
     const state = ctx.state as AuthState;
     state.principal = admission.principal;
     state.admission = admission;
+    const context = requestContext.getStore();
+    if (context) context.keyId = admission.principal.keyId;
     await next();
   };
 }

@@ -4,7 +4,7 @@ import { internalError, serviceUnavailable } from '../http/http-error.js';
 import { AUTHENTICATE_LUA, type Principal, locateKey } from '../keys/authenticate-key.js';
 import { rateLimitKey } from '../keys/redis-keys.js';
 import type { Logger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import { type Metrics, timed } from '../metrics.js';
 import { createFallbackLimiter } from './fallback-limiter.js';
 import type { Quota } from './quota.js';
 import { SLIDING_WINDOW_LUA } from './sliding-window-lua.js';
@@ -75,13 +75,8 @@ export function createAdmission({ redis, config, logger, metrics }: AdmissionOpt
     if (!location) return { outcome: 'invalid' };
     let reply: ScriptReply;
     try {
-      reply = await r.wpcAdmit(
-        location.keyRecord,
-        location.account,
-        rateLimitKey(location.accountId),
-        windowMs,
-        config.buckets,
-        ...tierArgs,
+      reply = await timed(metrics.redisDuration, 'admit', () =>
+        r.wpcAdmit(location.keyRecord, location.account, rateLimitKey(location.accountId), windowMs, config.buckets, ...tierArgs),
       );
     } catch (err) {
       return admitWithoutRedis(location.hash, err);

@@ -1,5 +1,7 @@
-// `<width>x<height>` in pixels, each side 1..99999 without leading zeros.
-export const RESOLUTION_PATTERN = '^[1-9][0-9]{0,4}x[1-9][0-9]{0,4}$';
+import { componentSchema } from '../openapi/document.js';
+
+/** `<width>x<height>` in pixels, each side 1..99999 without leading zeros (from the OpenAPI document). */
+export const RESOLUTION_PATTERN: string = componentSchema('Resolution')['pattern'];
 const RESOLUTION_RE = new RegExp(RESOLUTION_PATTERN);
 
 export interface Dimensions {

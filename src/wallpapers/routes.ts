@@ -41,6 +41,15 @@ function envelope({ items, total }: Page, { page, per_page }: Paging) {
 export function wallpaperRoutes({ repository, maxResultWindow }: WallpaperRoutesOptions): Router {
   const router = new Router();
 
+  // Catalogue pages change only when the catalogue is reloaded; a minute of private caching is safe.
+  router.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 200) {
+      ctx.set('Cache-Control', 'private, max-age=60');
+      ctx.vary('Authorization');
+    }
+  });
+
   router.get('/wallpapers', async (ctx) => {
     const params = parseList(ctx.query);
     assertWithinWindow(params, maxResultWindow);

@@ -11,6 +11,7 @@ import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { createRedis } from '../../src/infra/redis.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { contractViolations } from './contract.js';
 
 const MAPPING = JSON.parse(readFileSync(new URL('../../index-mappings/wallpapers.json', import.meta.url), 'utf8'));
 
@@ -108,10 +109,21 @@ export interface TestResponse {
   text: string;
 }
 
+export interface RequestOptions {
+  key?: string;
+  method?: string;
+  headers?: Record<string, string>;
+  /** Every response is checked against the OpenAPI document unless a test opts out. */
+  contract?: boolean;
+}
+
+/** Contract violations seen by any request() in this process (also thrown at once). */
+export const contractFailures: string[] = [];
+
 export async function request(
   baseUrl: string,
   path: string,
-  { key, method = 'GET', headers = {} }: { key?: string; method?: string; headers?: Record<string, string> } = {},
+  { key, method = 'GET', headers = {}, contract = true }: RequestOptions = {},
 ): Promise<TestResponse> {
   const res = await fetch(`${baseUrl}${path}`, {
     method,
@@ -124,6 +136,13 @@ export async function request(
     body = text ? JSON.parse(text) : undefined;
   } catch {
     body = undefined;
+  }
+  if (contract) {
+    const violations = contractViolations({ method, path, status: res.status, headers: res.headers, body });
+    if (violations.length > 0) {
+      contractFailures.push(...violations);
+      throw new Error(`response breaks the OpenAPI contract (${method} ${path}):\n  ${violations.join('\n  ')}`);
+    }
   }
   return { status: res.status, headers: res.headers, body, text };
 }

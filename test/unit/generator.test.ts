@@ -1,3 +1,4 @@
+import { vocabularyOf } from '../../src/catalogue/vocabulary.js';
 import { expect } from 'chai';
 import { generateWallpaper, generateWallpapers } from '../../src/catalogue/generator.js';
 import { CATEGORIES } from '../../src/wallpapers/categories.js';
@@ -101,5 +102,11 @@ describe('generateWallpapers', () => {
     expect(() => generate(1, 1.5)).to.throw(RangeError);
     expect(() => generate(1, 1, 0)).to.throw(RangeError);
     expect(() => [...generateWallpapers({ count: 1, seed: 1, imageBaseUrl: '/images' })]).to.throw(RangeError);
+  });
+});
+
+describe('generator vocabulary', () => {
+  it('when a category is in the OpenAPI document, then the generator has word lists for it', () => {
+    for (const category of CATEGORIES) expect(() => vocabularyOf(category), category).to.not.throw();
   });
 });

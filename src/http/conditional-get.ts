@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import type { Context, Next } from 'koa';
+
+const ENCODING_SUFFIX = /-(gzip|br|deflate)$/;
+
+function opaque(tag: string): string {
+  return tag.trim().replace(/^W\//, '').replace(/^"|"$/g, '').replace(ENCODING_SUFFIX, '');
+}
+
+/** If-None-Match uses weak comparison; a tag we suffixed for a content coding matches its identity form. */
+export function ifNoneMatchHits(header: string, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const wanted = opaque(etag);
+  return header.split(',').some((candidate) => opaque(candidate) === wanted);
+}
+
+/**
+ * Strong ETag (a hash of the JSON representation) on successful GET/HEAD JSON
+ * responses, and 304 Not Modified when If-None-Match still matches. The body
+ * is serialized here once; the hash covers exactly the bytes sent.
+ */
+export async function conditionalGet(ctx: Context, next: Next): Promise<void> {
+  await next();
+  if (ctx.status !== 200 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return;
+  const body = ctx.body;
+  if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
+  const json = JSON.stringify(body);
+  const etag = `"${createHash('sha1').update(json).digest('base64url')}"`;
+  ctx.body = json;
+  ctx.type = 'application/json; charset=utf-8';
+  ctx.set('ETag', etag);
+  if (ifNoneMatchHits(ctx.get('If-None-Match'), etag)) {
+    ctx.status = 304;
+    ctx.body = null;
+  }
+}
+
+/**
+ * Runs outside compression: a strong ETag must differ between content codings,
+ * so the coding is appended to the tag (the identity tag still matches).
+ */
+export async function etagPerEncoding(ctx: Context, next: Next): Promise<void> {
+  await next();
+  const encoding = ctx.response.get('Content-Encoding');
+  const etag = ctx.response.get('ETag');
+  if (encoding && encoding !== 'identity' && etag.endsWith('"') && !ENCODING_SUFFIX.test(etag.slice(0, -1))) {
+    ctx.set('ETag', `${etag.slice(0, -1)}-${encoding}"`);
+  }
+}

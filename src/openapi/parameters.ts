@@ -1,0 +1,27 @@
+import type { ParamsSchema } from '../http/query-validator.js';
+import { type JsonObject, openApiDocument, resolveRef } from './document.js';
+
+// Validation keywords carried over from the document; annotations (description, examples) are dropped.
+const KEPT = ['type', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', 'default', 'x-clamp-maximum', 'x-format-hint'];
+
+function validationSchema(schema: JsonObject): JsonObject {
+  const resolved = resolveRef(schema);
+  return Object.fromEntries(KEPT.filter((k) => k in resolved).map((k) => [k, resolved[k]]));
+}
+
+/**
+ * The parameters of one operation in one location (query or path), as a
+ * schema for compileParams: defaults, bounds and patterns come from the
+ * OpenAPI document alone.
+ */
+export function parametersSchema(path: string, method: string, location: 'query' | 'path'): ParamsSchema {
+  const operation = openApiDocument['paths']?.[path]?.[method];
+  if (!operation) throw new Error(`OpenAPI document has no ${method.toUpperCase()} ${path}`);
+  const params = (operation['parameters'] as JsonObject[]).map((p) => resolveRef(p)).filter((p) => p['in'] === location);
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: params.filter((p) => p['required'] === true).map((p) => p['name'] as string),
+    properties: Object.fromEntries(params.map((p) => [p['name'] as string, validationSchema(p['schema'])])),
+  } as unknown as ParamsSchema;
+}
