@@ -36,15 +36,33 @@ describe('reindex crash safety', function () {
     redis.disconnect();
   });
 
-  it('when a reindex is stopped with SIGTERM mid-copy, then it deletes the new index, releases the lock and leaves the alias', async () => {
-    const { child, done, index } = await reindexUnderway(alias);
-    child.kill('SIGTERM');
-    const run = await done;
-    expect(run.status, run.stderr).to.equal(143);
-    expect(run.stderr).to.include(`interrupted by SIGTERM; alias ${alias} left unchanged, ${index} deleted`);
-    expect(await es.indices.exists({ index })).to.equal(false);
-    expect(await aliasTargets(es, alias)).to.deep.equal([live]);
-    expect(await readLockHolder(redis, alias)).to.equal(null);
+  describe('while a reindex is copying', () => {
+    let underway: Awaited<ReturnType<typeof reindexUnderway>>;
+
+    before(async () => {
+      underway = await reindexUnderway(alias);
+    });
+
+    after(() => {
+      if (underway?.child.exitCode === null) underway.child.kill('SIGKILL');
+    });
+
+    it('when a second reindex starts, then it is refused with exit 3 naming the running one', async () => {
+      const second = await runScript('reindex', [], { env: { INDEX_ALIAS: alias } });
+      expect(second.status, second.stderr).to.equal(3);
+      expect(second.stderr).to.include(`holds wpc:catalogue-lock:${alias}: reindex (pid ${underway.child.pid} on`);
+      expect(await aliasTargets(es, alias)).to.deep.equal([live]);
+    });
+
+    it('when it is stopped with SIGTERM, then it deletes the new index, releases the lock and leaves the alias', async () => {
+      underway.child.kill('SIGTERM');
+      const run = await underway.done;
+      expect(run.status, run.stderr).to.equal(143);
+      expect(run.stderr).to.include(`interrupted by SIGTERM; alias ${alias} left unchanged, ${underway.index} deleted`);
+      expect(await es.indices.exists({ index: underway.index })).to.equal(false);
+      expect(await aliasTargets(es, alias)).to.deep.equal([live]);
+      expect(await readLockHolder(redis, alias)).to.equal(null);
+    });
   });
 
   describe('killed with SIGKILL mid-copy', () => {
