@@ -44,7 +44,7 @@ describe('reindex crash safety', function () {
     });
 
     after(() => {
-      if (underway?.child.exitCode === null) underway.child.kill('SIGKILL');
+      if (underway?.child.exitCode === null && underway.child.signalCode === null) underway.child.kill('SIGKILL');
     });
 
     it('when a second reindex starts, then it is refused with exit 3 naming the running one', async () => {
