@@ -54,7 +54,9 @@ export function createApp({ config, es, redis, logger = silentLogger, metrics = 
   v1.use(wallpapers.routes());
 
   app.use(withRequestId);
-  app.use(accessLog(logger, metrics));
+  const resolveRoute = (path: string, method: string) =>
+    v1.match(path, method === 'HEAD' ? 'GET' : method).pathAndMethod.find((layer) => layer.methods.length > 0)?.path as string | undefined;
+  app.use(accessLog(logger, metrics, resolveRoute));
   app.use(corsPolicy());
   app.use(etagPerEncoding);
   app.use(compression());

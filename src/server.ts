@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import Koa from 'koa';
 import { createApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -7,6 +8,11 @@ import { createRedis } from './infra/redis.js';
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
 import { metricsHandler } from './ops/routes.js';
+
+// Idle keep-alive sockets are kept this long after SIGTERM (a request may already be
+// on its way on one), then swept every IDLE_SWEEP_MS.
+const IDLE_GRACE_MS = 2000;
+const IDLE_SWEEP_MS = 500;
 
 function readConfig(): Config {
   try {
@@ -43,6 +49,13 @@ async function main(): Promise<void> {
     redisDown = false;
   });
 
+  // Commands are not queued while disconnected, so give the first connection a moment before serving.
+  const connected = await Promise.race([
+    new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000).unref()),
+  ]);
+  if (!connected) logger.warn('redis not ready after 5 s; serving anyway (authentication answers 503 until it is)');
+
   const app = createApp({ config, es, redis, logger, metrics });
   let stopping = false;
   // Once shutdown starts, responses ask keep-alive clients to reconnect elsewhere.
@@ -78,12 +91,22 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     force.unref();
     metricsServer?.close();
-    server.close(async () => {
+    // Stop accepting without http.Server#close's immediate sweep of idle keep-alive
+    // sockets: a request already written to such a socket would be reset. Requests
+    // arriving in the next moments are served with `Connection: close`; idle
+    // sockets are swept after that grace.
+    net.Server.prototype.close.call(server, async () => {
+      clearTimeout(grace);
+      clearInterval(sweeper);
       await Promise.allSettled([es.close(), redis.quit()]);
       logger.info('stopped');
       process.exit(0);
     });
-    server.closeIdleConnections();
+    let sweeper: NodeJS.Timeout | undefined;
+    const grace = setTimeout(() => {
+      server.closeIdleConnections();
+      sweeper = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+    }, IDLE_GRACE_MS);
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

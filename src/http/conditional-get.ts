@@ -42,8 +42,17 @@ export async function conditionalGet(ctx: Context, next: Next): Promise<void> {
  */
 export async function etagPerEncoding(ctx: Context, next: Next): Promise<void> {
   await next();
-  const encoding = ctx.response.get('Content-Encoding');
-  const etag = ctx.response.get('ETag');
+  const etag = ctx.response.get('ETag') || '';
+  if (ctx.status === 304 && etag) {
+    // A 304 carries no body to encode: repeat the tag of the variant the client holds.
+    const held = ctx.get('If-None-Match')
+      .split(',')
+      .map((t) => t.trim().replace(/^W\//, ''))
+      .find((t) => opaque(t) === opaque(etag));
+    if (held) ctx.set('ETag', held);
+    return;
+  }
+  const encoding = ctx.response.get('Content-Encoding') || '';
   if (encoding && encoding !== 'identity' && etag.endsWith('"') && !ENCODING_SUFFIX.test(etag.slice(0, -1))) {
     ctx.set('ETag', `${etag.slice(0, -1)}-${encoding}"`);
   }

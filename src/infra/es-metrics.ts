@@ -8,11 +8,21 @@ function operationOf(path: string): string {
   return 'other';
 }
 
+const registered = new WeakMap<Client, Set<Metrics>>();
+
 /**
  * Observes every Elasticsearch call's latency from the client's diagnostic
- * events, so call sites need no timing code.
+ * events, so call sites need no timing code. One listener pair per client,
+ * however many apps share it (tests build many).
  */
-export function instrumentElasticsearch(es: Client, metrics: Metrics): () => void {
+export function instrumentElasticsearch(es: Client, metrics: Metrics): void {
+  const existing = registered.get(es);
+  if (existing) {
+    existing.add(metrics);
+    return;
+  }
+  const sinks = new Set([metrics]);
+  registered.set(es, sinks);
   const started = new Map<unknown, bigint>();
   const onRequest = (_err: unknown, event: { meta: { request: { id: unknown } } } | null) => {
     if (event) started.set(event.meta.request.id, process.hrtime.bigint());
@@ -25,15 +35,10 @@ export function instrumentElasticsearch(es: Client, metrics: Metrics): () => voi
     const begin = started.get(event.meta.request.id);
     started.delete(event.meta.request.id);
     if (begin === undefined) return;
-    metrics.elasticsearchDuration.observe(
-      { operation: operationOf(event.meta.request.params.path), outcome: err ? 'error' : 'ok' },
-      Number(process.hrtime.bigint() - begin) / 1e9,
-    );
+    const labels = { operation: operationOf(event.meta.request.params.path), outcome: err ? 'error' : 'ok' };
+    const seconds = Number(process.hrtime.bigint() - begin) / 1e9;
+    for (const sink of sinks) sink.elasticsearchDuration.observe(labels, seconds);
   };
   es.diagnostic.on('request', onRequest as never);
   es.diagnostic.on('response', onResponse as never);
-  return () => {
-    es.diagnostic.off('request', onRequest as never);
-    es.diagnostic.off('response', onResponse as never);
-  };
 }

@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { request } from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function waitForLine(child: ChildProcess, text: string, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`no '${text}' within ${timeoutMs} ms:\n${seen}`)), timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes(text)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+}
+
+describe('graceful shutdown', function () {
+  this.timeout(60_000);
+  const ctx = useCatalogue({ rateLimit: { tiers: { free: 100000, premium: 100000 } } });
+
+  it('when SIGTERM arrives with requests in flight, then every one completes, new connections are refused and it exits 0', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        INDEX_ALIAS: ctx.alias,
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_TIERS: 'free:100000,premium:100000',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await waitForLine(child, '"msg":"listening"', 30_000);
+      await exercise(port, child, exited, () => output);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  async function exercise(port: number, child: ChildProcess, exited: Promise<number | null>, output: () => string) {
+    const base = `http://127.0.0.1:${port}`;
+    expect((await request(base, '/v1/wallpapers', { key: ctx.key })).status).to.equal(200);
+
+    // Warm 60 keep-alive connections first, so the batch below is written to
+    // accepted sockets: requests still in the kernel's accept queue when the
+    // listener closes are refused by the OS, not "in flight".
+    await Promise.all(Array.from({ length: 60 }, () => request(base, '/healthz')));
+    const inFlight = Array.from({ length: 60 }, (_, i) =>
+      request(base, `/v1/search?q=harbor%20aurora%20nebula&page=${(i % 3) + 1}`, { key: ctx.key }).then((res) => ({
+        res,
+        at: Date.now(),
+      })),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    const signalledAt = Date.now();
+    child.kill('SIGTERM');
+    const results = await Promise.all(inFlight);
+    expect(results.map((r) => r.res.status)).to.deep.equal(Array(60).fill(200));
+    for (const { res } of results) expect(res.body.meta.total_items).to.be.a('number');
+    expect(results.filter((r) => r.at > signalledAt).length, 'responses finished after the signal').to.be.greaterThan(0);
+
+    expect(await exited).to.equal(0);
+    expect(output()).to.include('shutting down').and.include('"msg":"stopped"');
+    let refused = false;
+    try {
+      await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2000) });
+    } catch {
+      refused = true;
+    }
+    expect(refused).to.equal(true);
+  }
+});

@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { createMetrics } from '../../src/metrics.js';
+import { connectRedis, request, startApp, testConfig, uniqueName } from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
+
+describe('operational endpoints', () => {
+  const ctx = useCatalogue();
+
+  it('when /healthz is asked without a key, then 200 {status: ok}', async () => {
+    const res = await request(ctx.app.url, '/healthz');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ status: 'ok' });
+  });
+
+  it('when Elasticsearch, the alias and Redis are all there, then /readyz is 200 with every check ok', async () => {
+    const res = await request(ctx.app.url, '/readyz');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ status: 'ready', checks: { elasticsearch: 'ok', alias: 'ok', redis: 'ok' } });
+  });
+
+  it('when the alias is missing, then /readyz is 503 naming it', async () => {
+    const app = await startApp({ config: testConfig({ indexAlias: uniqueName('test-absent') }), es: ctx.es, redis: ctx.redis });
+    try {
+      const res = await request(app.url, '/readyz');
+      expect(res.status).to.equal(503);
+      expect(res.body).to.deep.equal({
+        error: 'service_unavailable',
+        message: 'Not ready: alias failing',
+        status: 503,
+        checks: { elasticsearch: 'ok', alias: 'failing', redis: 'ok' },
+      });
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('when Redis cannot be reached, then /readyz is 503 naming redis, promptly', async () => {
+    const redis = connectRedis('redis://127.0.0.1:9', 300);
+    const app = await startApp({ config: ctx.config, es: ctx.es, redis });
+    try {
+      const started = Date.now();
+      const res = await request(app.url, '/readyz');
+      expect(res.status).to.equal(503);
+      expect(res.body.checks).to.deep.equal({ elasticsearch: 'ok', alias: 'ok', redis: 'failing' });
+      expect(Date.now() - started).to.be.lessThan(3000);
+    } finally {
+      await app.close();
+      redis.disconnect();
+    }
+  });
+
+  it('when /v1/openapi.json is asked without a key, then the repository document is served', async () => {
+    const res = await request(ctx.app.url, '/v1/openapi.json');
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal(JSON.parse(readFileSync('openapi/openapi.json', 'utf8')));
+    expect(res.body.openapi).to.equal('3.1.0');
+  });
+
+  it('when traffic has been served, then /metrics reports requests, latencies, backend calls and rejections', async () => {
+    const metrics = createMetrics({ defaults: true });
+    const config = testConfig({ indexAlias: ctx.alias }, { tiers: { free: 2, premium: 20 } });
+    const app = await startApp({ config, es: ctx.es, redis: ctx.redis, metrics });
+    try {
+      await request(app.url, '/v1/wallpapers', { key: ctx.key });
+      await request(app.url, '/v1/search?q=aurora', { key: ctx.key });
+      await request(app.url, '/v1/wallpapers/1', { key: ctx.key });
+      const res = await fetch(`${app.url}/metrics`);
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.include('text/plain');
+      const text = await res.text();
+      expect(text).to.match(/wallpapers_http_requests_total\{method="GET",route="\/v1\/wallpapers",status="200"\} 1/);
+      expect(text).to.match(/wallpapers_http_requests_total\{method="GET",route="\/v1\/wallpapers\/:id",status="429"\} 1/);
+      expect(text).to.match(/wallpapers_http_request_duration_seconds_bucket\{le="0\.05",method="GET",route="\/v1\/search",status="200"\} \d/);
+      expect(text).to.match(/wallpapers_elasticsearch_request_duration_seconds_count\{operation="search",outcome="ok"\} 2/);
+      expect(text).to.match(/wallpapers_redis_command_duration_seconds_count\{operation="admit",outcome="ok"\} 3/);
+      expect(text).to.match(/wallpapers_rate_limit_rejections_total\{reason="quota"\} 1/);
+      expect(text).to.include('process_resident_memory_bytes');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('when metrics are configured on their own port, then the API port does not serve them', async () => {
+    const app = await startApp({ config: testConfig({ indexAlias: ctx.alias, metricsPort: 9464 }), es: ctx.es, redis: ctx.redis });
+    try {
+      expect((await request(app.url, '/metrics')).status).to.equal(404);
+    } finally {
+      await app.close();
+    }
+  });
+});
