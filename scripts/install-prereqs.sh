@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks for the local stack and the tests:
-# redis-server (Debian), unzip and curl; npm dependencies when node_modules is missing.
+# redis-server (Debian), unzip, curl and chromium (docs page test); schemathesis
+# (PyPI, API fuzzing); npm dependencies when node_modules is missing.
 # Java 17, Maven and Node 20 are expected on the machine; their absence is reported.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,6 +12,8 @@ command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+# The docs page test drives Debian's Chromium (playwright-core does not download browsers here).
+if [ "${SKIP_BROWSER:-}" != "1" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     say "installing ${missing[*]} from Debian"
@@ -24,6 +27,10 @@ fi
 for tool in java mvn node npm; do
   command -v "$tool" >/dev/null 2>&1 || { say "missing: $tool (Java 17, Maven and Node 20 are required)"; exit 1; }
 done
+if ! command -v st >/dev/null 2>&1 && [ "${SKIP_FUZZ:-}" != "1" ]; then
+  say "installing schemathesis from PyPI (API fuzzing)"
+  python3 -m pip install --quiet --disable-pip-version-check 'schemathesis>=4,<5'
+fi
 if [ ! -d "$ROOT/node_modules" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
   say "installing npm dependencies"
   (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# All tests: unit tests, then integration tests against a real Elasticsearch and Redis.
+# All tests: type check, unit tests, integration tests against a real Elasticsearch and
+# Redis (including the docs page in headless Chromium), then schemathesis fuzzing.
 # With ELASTICSEARCH_URL/REDIS_URL set, those are used; otherwise testcontainers when a
 # Docker engine answers; otherwise the local stack (started here if it is not running).
 set -euo pipefail
@@ -11,4 +12,6 @@ if [ -z "${ELASTICSEARCH_URL:-}${REDIS_URL:-}" ] && ! docker info >/dev/null 2>&
 fi
 npx tsc --noEmit -p tsconfig.json
 timeout 300 npx mocha 'test/unit/**/*.test.ts'
-timeout 1200 npx mocha --require test/support/integration-setup.ts 'test/integration/**/*.test.ts'
+timeout 1500 npx mocha --require test/support/integration-setup.ts 'test/integration/**/*.test.ts'
+# Schemathesis against the OpenAPI document: zero 5xx, every response conforming.
+if [ "${SKIP_FUZZ:-}" != "1" ]; then timeout 600 bash scripts/fuzz.sh; fi

@@ -54,5 +54,7 @@ export async function resolveStack(env = process.env): Promise<StackEndpoints> {
     };
   }
   if (dockerEngineAvailable()) return startContainers();
-  return { elasticsearchUrl: 'http://127.0.0.1:9200', redisUrl: 'redis://127.0.0.1:6379', stop: async () => undefined };
+  // Database 15 keeps test keys and counters (e.g. failed logins from 127.0.0.1)
+  // away from a demo server using database 0 on the same Redis.
+  return { elasticsearchUrl: 'http://127.0.0.1:9200', redisUrl: 'redis://127.0.0.1:6379/15', stop: async () => undefined };
 }
