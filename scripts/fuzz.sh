@@ -22,6 +22,7 @@ if ! command -v st >/dev/null 2>&1; then
 fi
 ST="$(command -v st || echo "python3 -m schemathesis.cli")"
 
+[ -n "${ELASTICSEARCH_URL:-}" ] || bash scripts/stack.sh start
 npx tsx scripts/seed.ts --count 500 --seed 7 --keep 1 >&2
 KEY="$(npx tsx scripts/keys.ts create --tier fuzz --account fuzz-runner)"
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"

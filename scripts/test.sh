@@ -10,8 +10,21 @@ bash scripts/install-prereqs.sh
 if [ -z "${ELASTICSEARCH_URL:-}${REDIS_URL:-}" ] && ! docker info >/dev/null 2>&1; then
   bash scripts/stack.sh start
 fi
+LOG="$(mktemp)"
+trap 'rm -f "$LOG"' EXIT
+summary() {
+  local passed failed
+  passed=$(grep -Eo '^ +[0-9]+ passing' "$LOG" | awk '{s+=$1} END {print s+0}')
+  failed=$(grep -Eo '^ +[0-9]+ failing' "$LOG" | awk '{s+=$1} END {print s+0}')
+  echo "tests: $passed passed, $failed failed"
+}
 npx tsc --noEmit -p tsconfig.json
-timeout 300 npx mocha 'test/unit/**/*.test.ts'
-timeout 1500 npx mocha --require test/support/integration-setup.ts 'test/integration/**/*.test.ts'
+status=0
+timeout 300 npx mocha 'test/unit/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
+if [ "$status" -eq 0 ]; then
+  timeout 1500 npx mocha --require test/support/integration-setup.ts 'test/integration/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
+fi
+summary
+[ "$status" -eq 0 ] || exit 1
 # Schemathesis against the OpenAPI document: zero 5xx, every response conforming.
 if [ "${SKIP_FUZZ:-}" != "1" ]; then timeout 600 bash scripts/fuzz.sh; fi
