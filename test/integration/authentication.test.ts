@@ -1,9 +1,8 @@
 import { expect } from 'chai';
-import { PassThrough } from 'node:stream';
-import { createLogger } from '../../src/logger.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
 import { generateApiKey } from '../../src/keys/api-key.js';
 import { createKey, request, startApp } from '../support/harness.js';
+import { captureLogs } from '../support/log-capture.js';
 import { useCatalogue } from './catalogue-context.js';
 
 const UNAUTHORIZED = { error: 'unauthorized', message: 'No API key provided', status: 401 };
@@ -88,15 +87,13 @@ describe('authentication', () => {
   });
 
   it('when requests succeed and fail, then no log line contains the key', async () => {
-    const stream = new PassThrough();
-    let logged = '';
-    stream.on('data', (chunk: Buffer) => (logged += chunk.toString()));
-    const app = await startApp({ config: ctx.config, es: ctx.es, redis: ctx.redis, logger: createLogger('debug', stream) });
+    const logs = captureLogs();
+    const app = await startApp({ config: ctx.config, es: ctx.es, redis: ctx.redis, logger: logs.logger });
     try {
       await request(app.url, '/v1/wallpapers', { key: ctx.key });
       await request(app.url, '/v1/wallpapers?page=0', { key: ctx.key });
       await request(app.url, '/v1/wallpapers', { key: ctx.key.slice(0, -1) + 'x' });
-      expect(logged).to.not.include(ctx.key.slice(17));
+      expect(logs.text()).to.not.include(ctx.key.slice(17));
     } finally {
       await app.close();
     }

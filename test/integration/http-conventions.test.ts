@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import http from 'node:http';
-import { PassThrough } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { createLogger } from '../../src/logger.js';
 import { request, startApp } from '../support/harness.js';
+import { captureLogs } from '../support/log-capture.js';
 import { useCatalogue } from './catalogue-context.js';
 
 function raw(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
@@ -140,16 +139,15 @@ describe('HTTP conventions', () => {
     }
 
     it('when requests are logged, then every line carries the request id and the key id, never the key', async () => {
-      const stream = new PassThrough();
-      let logged = '';
-      stream.on('data', (chunk: Buffer) => (logged += chunk.toString()));
-      const app = await startApp({ config: ctx.config, es: ctx.es, redis: ctx.redis, logger: createLogger('info', stream) });
+      const logs = captureLogs('info');
+      const app = await startApp({ config: ctx.config, es: ctx.es, redis: ctx.redis, logger: logs.logger });
       try {
         await request(app.url, '/v1/search?q=aurora', { key: ctx.key, headers: { 'X-Request-Id': 'trace-1' } });
         await request(app.url, '/v1/wallpapers?page=0', { key: ctx.key, headers: { 'X-Request-Id': 'trace-2' } });
       } finally {
         await app.close();
       }
+      const logged = logs.text();
       const lines = logged.trim().split('\n').map((l) => JSON.parse(l));
       const requests = lines.filter((l) => l.msg === 'request');
       expect(requests).to.have.length(2);

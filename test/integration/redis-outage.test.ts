@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import { PassThrough } from 'node:stream';
 import type { Redis } from 'ioredis';
-import { createLogger } from '../../src/logger.js';
 import { type Metrics, createMetrics } from '../../src/metrics.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import {
@@ -16,6 +14,7 @@ import {
   testConfig,
   uniqueName,
 } from '../support/harness.js';
+import { type CapturedLogs, captureLogs } from '../support/log-capture.js';
 import { RedisServer } from '../support/redis-server.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -33,21 +32,20 @@ describe('when Redis stops and comes back', function () {
   let redis: Redis;
   let app: RunningApp;
   let metrics: Metrics;
-  let logged = '';
+  let logs: CapturedLogs;
 
   before(async () => {
     await createIndexWithDocs(es, alias, fixtureWallpapers().slice(0, 5));
     server = await RedisServer.start();
     redis = connectRedis(server.url, 300);
     await new Promise((resolve) => redis.once('ready', resolve));
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) => (logged += chunk.toString()));
+    logs = captureLogs('info');
     metrics = createMetrics();
     app = await startApp({
       config: testConfig({ indexAlias: alias }, { tiers: { free: 1000, premium: 10000 }, authGraceMs: 1000 }),
       es,
       redis,
-      logger: createLogger('info', stream),
+      logger: logs.logger,
       metrics,
     });
   });
@@ -72,7 +70,7 @@ describe('when Redis stops and comes back', function () {
     expect(duringGrace.status).to.equal(200);
     expect(duringGrace.headers.get('x-ratelimit-limit')).to.equal('1000');
     expect(await metricValue(metrics, 'wallpapers_rate_limit_fallback_total')).to.be.at.least(1);
-    expect(logged).to.include('falls back to the in-process limiter');
+    expect(logs.text()).to.include('falls back to the in-process limiter');
 
     const neverVerified = await request(app.url, '/v1/wallpapers/1', { key: unverified.apiKey });
     expect(neverVerified.status).to.equal(503);
@@ -101,7 +99,7 @@ describe('when Redis stops and comes back', function () {
       await sleep(100);
     }
     expect(recovered).to.equal(200);
-    expect(logged).to.include('redis answering again');
+    expect(logs.text()).to.include('redis answering again');
     const shared = await request(app.url, '/v1/wallpapers/1', { key: verified.apiKey });
     // The shared counter survived the restart (AOF): one request before the outage, this one now.
     expect(shared.headers.get('x-ratelimit-remaining')).to.equal('998');
