@@ -23,8 +23,9 @@ describe('graceful shutdown', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({ rateLimit: { tiers: { free: 100000, premium: 100000 } } });
 
-  it('when SIGTERM arrives with requests in flight, then every one completes, new connections are refused and it exits 0', async () => {
+  it('when SIGTERM arrives with requests in flight (metrics on their own port), then every one completes, new connections are refused and it exits 0', async () => {
     const port = await freePort();
+    const metricsPort = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: {
         ...process.env,
@@ -33,6 +34,7 @@ describe('graceful shutdown', function () {
         INDEX_ALIAS: ctx.alias,
         LOG_LEVEL: 'info',
         RATE_LIMIT_TIERS: 'free:100000,premium:100000',
+        METRICS_PORT: String(metricsPort),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -41,15 +43,25 @@ describe('graceful shutdown', function () {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       await waitForLine(child, '"msg":"listening"', 30_000);
-      await exercise(port, child, exited, () => output);
+      await exercise(port, metricsPort, child, exited, () => output);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
 
-  async function exercise(port: number, child: ChildProcess, exited: Promise<number | null>, output: () => string) {
+  async function exercise(
+    port: number,
+    metricsPort: number,
+    child: ChildProcess,
+    exited: Promise<number | null>,
+    output: () => string,
+  ) {
     const base = `http://127.0.0.1:${port}`;
     expect((await request(base, '/v1/wallpapers', { key: ctx.key })).status).to.equal(200);
+    const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(scraped.status).to.equal(200);
+    expect(await scraped.text()).to.match(/wallpapers_http_requests_total\{method="GET",route="\/v1\/wallpapers",status="200"\} 1/);
+    expect((await request(base, '/metrics')).status).to.equal(404);
 
     // Warm 60 keep-alive connections first, so the batch below is written to
     // accepted sockets: requests still in the kernel's accept queue when the
