@@ -1,0 +1,91 @@
+// Open-model load generator: node --import tsx bench/api/fixed-rate-client.ts <config json>
+// Requests leave on a fixed schedule whatever the responses do, and each latency is counted
+// from the moment its request was due (no coordinated omission, as wrk2 does). Prints one JSON line.
+import { Agent, request } from 'node:http';
+import { readFileSync } from 'node:fs';
+
+interface Config {
+  url: string;
+  file: string;
+  key: string;
+  rate: number;
+  seconds: number;
+  connections: number;
+}
+
+interface Line {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const config = JSON.parse(process.argv[2] as string) as Config;
+const target = new URL(config.url);
+const lines: Line[] = readFileSync(config.file, 'utf8')
+  .split('\n')
+  .filter(Boolean)
+  .map((text) => {
+    const [method = 'GET', path = '/', headerText = '', body = ''] = text.split('\t');
+    const headers: Record<string, string> = {};
+    for (const pair of headerText.split('|').filter(Boolean)) {
+      const at = pair.indexOf(':');
+      headers[pair.slice(0, at)] = pair.slice(at + 1).trim();
+    }
+    if (config.key) headers['authorization'] = `Bearer ${config.key}`;
+    if (body) headers['content-length'] = String(Buffer.byteLength(body));
+    return { method, path, headers, body };
+  });
+const agent = new Agent({ keepAlive: true, maxSockets: config.connections });
+const latencies: number[] = [];
+let errors = 0;
+let non2xx = 0;
+let sent = 0;
+let pending = 0;
+const total = Math.round(config.rate * config.seconds);
+const start = performance.now();
+
+function fire(due: number): void {
+  const line = lines[sent % lines.length] as Line;
+  sent++;
+  pending++;
+  const req = request(
+    { host: target.hostname, port: target.port, method: line.method, path: line.path, headers: line.headers, agent },
+    (res) => {
+      res.on('data', () => undefined);
+      res.on('end', () => {
+        if ((res.statusCode ?? 0) >= 400) non2xx++;
+        latencies.push(performance.now() - due);
+        pending--;
+      });
+    },
+  );
+  req.on('error', () => {
+    errors++;
+    pending--;
+  });
+  req.end(line.body || undefined);
+}
+
+function tick(): void {
+  const now = performance.now();
+  while (sent < total && start + (sent * 1000) / config.rate <= now) fire(start + (sent * 1000) / config.rate);
+  if (sent < total) setTimeout(tick, 1);
+  else finish();
+}
+
+function finish(): void {
+  if (pending > 0 && performance.now() - start < (config.seconds + 10) * 1000) {
+    setTimeout(finish, 10);
+    return;
+  }
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0;
+  const seconds = (performance.now() - start) / 1000;
+  process.stdout.write(
+    `${JSON.stringify({ sent, completed: latencies.length, seconds, errors, non2xx, p50Ms: at(50), p90Ms: at(90), p99Ms: at(99), maxMs: latencies.at(-1) ?? 0 })}\n`,
+  );
+  agent.destroy();
+}
+
+tick();

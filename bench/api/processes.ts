@@ -1,0 +1,160 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
+export const BENCH_TIERS = 'free:1000,premium:10000,bench:999999999';
+
+export interface Running {
+  pid: number;
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const force = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.once('exit', () => {
+        clearTimeout(force);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+}
+
+async function waitFor(what: string, child: ChildProcess, ready: () => Promise<boolean>, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}:\n${stderr()}`);
+    if (await ready().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${what} not ready after 30 s:\n${stderr()}`);
+}
+
+function collect(child: ChildProcess): () => string {
+  let text = '';
+  const append = (chunk: Buffer) => {
+    text = (text + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', append);
+  child.stderr?.on('data', append);
+  return () => text;
+}
+
+export async function hasCommand(name: string): Promise<boolean> {
+  try {
+    await execFileAsync('sh', ['-c', `command -v ${name}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A Redis of its own, so INFO commandstats counts the API's calls and nobody else's. */
+export async function startRedis(): Promise<Running> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = collect(child);
+  const url = `redis://127.0.0.1:${port}`;
+  await waitFor('redis-server', child, async () => (await execFileAsync('redis-cli', ['-p', String(port), 'ping'])).stdout.trim() === 'PONG', output);
+  return { pid: child.pid!, url, stop: stopper(child) };
+}
+
+export async function createBenchKey(cwd: string, redisUrl: string): Promise<string> {
+  const { stdout } = await execFileAsync('npx', ['tsx', 'scripts/keys.ts', 'create', '--tier', 'bench', '--account', 'bench'], {
+    cwd,
+    env: { ...process.env, REDIS_URL: redisUrl, RATE_LIMIT_TIERS: BENCH_TIERS },
+  });
+  const key = stdout.trim();
+  if (!/^wpc_\S+$/.test(key)) throw new Error(`keys create printed no key: ${stdout}`);
+  return key;
+}
+
+export interface ApiProcessOptions {
+  /** The tree whose src/server.ts runs (the working tree, or a --compare copy). */
+  cwd: string;
+  alias: string;
+  redisUrl: string;
+  key: string;
+  env?: Record<string, string>;
+  /** Extra node flags, e.g. --cpu-prof. */
+  nodeArgs?: string[];
+}
+
+export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs = [] }: ApiProcessOptions): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      INDEX_ALIAS: alias,
+      LOG_LEVEL: 'warn',
+      REDIS_URL: redisUrl,
+      RATE_LIMIT_TIERS: BENCH_TIERS,
+      ...env,
+    },
+  });
+  const output = collect(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`API on ${alias}`, child, async () => {
+    const res = await fetch(`${url}/v1/wallpapers?per_page=1`, { headers: { Authorization: `Bearer ${key}` } });
+    await res.arrayBuffer();
+    return res.status === 200;
+  }, output);
+  return { pid: child.pid!, url, stop: stopper(child) };
+}
+
+/** The framework's ceiling: Koa answering a fixed JSON body, no authentication, no backend. */
+export async function startBareKoa(cwd: string, bodyFile: string): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/api/bare-koa.ts', String(port), bodyFile], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = collect(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor('bare Koa', child, async () => (await fetch(url)).ok, output);
+  return { pid: child.pid!, url, stop: stopper(child) };
+}
+
+export function rssKb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) : 0;
+}
+
+/** Samples VmRSS every 100 ms until stopped; returns the peak in MB. */
+export function sampleRss(pid: number): { stop(): number } {
+  let peak = rssKb(pid);
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssKb(pid));
+    } catch {
+      // the process is gone; keep the peak seen so far
+    }
+  }, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      return peak / 1024;
+    },
+  };
+}

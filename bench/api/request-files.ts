@@ -1,0 +1,27 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EsWireRequest } from './capture-es.js';
+import type { RequestFiles } from './measure.js';
+import { type Workload, apiPath, specKey } from './workloads.js';
+
+function line(method: string, path: string, headers: Record<string, string>, body: string): string {
+  const headerText = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('|');
+  if (/[\t\n]/.test(path + headerText + body)) throw new Error(`request does not fit one line: ${path}`);
+  return `${method}\t${path}\t${headerText}\t${body}`;
+}
+
+/** The workload as two request files for replay.lua: API paths, and the same requests sent to Elasticsearch. */
+export function writeRequestFiles(dir: string, name: string, workload: Workload, captured: Map<string, EsWireRequest>): RequestFiles {
+  const api = workload.map((spec) => line('GET', apiPath(spec), {}, ''));
+  const es = workload.map((spec) => {
+    const request = captured.get(specKey(spec));
+    if (!request) throw new Error(`no captured request for ${specKey(spec)}`);
+    return line(request.method, request.path, request.headers, request.body);
+  });
+  const files = { api: join(dir, `${name}.api.txt`), es: join(dir, `${name}.es.txt`) };
+  writeFileSync(files.api, `${api.join('\n')}\n`);
+  writeFileSync(files.es, `${es.join('\n')}\n`);
+  return files;
+}

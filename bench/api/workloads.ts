@@ -1,0 +1,140 @@
+import { Random, pick, pickWeighted } from '../../src/catalogue/prng.js';
+import { SCREEN_SIZES } from '../../src/catalogue/screen-sizes.js';
+import { type CategoryVocabulary, VOCABULARY } from '../../src/catalogue/vocabulary.js';
+import { CATEGORIES } from '../../src/wallpapers/categories.js';
+import type { ListParams, SearchParams } from '../../src/wallpapers/param-schemas.js';
+import type { Scenario } from './options.js';
+
+export type RequestSpec =
+  | { kind: 'list'; params: ListParams }
+  | { kind: 'search'; params: SearchParams }
+  | { kind: 'get'; id: number };
+
+/** The request sequence a scenario replays, in order, cycling. */
+export type Workload = RequestSpec[];
+
+const PER_PAGE = 20;
+const DEEP_PAGE = 400;
+
+// Resolutions as often as the catalogue holds them, so filters select realistic shares.
+function resolution(random: Random): string {
+  const { width, height } = pickWeighted(random, SCREEN_SIZES);
+  return `${width}x${height}`;
+}
+
+const words = (phrases: readonly string[]) => phrases.flatMap((phrase) => phrase.toLowerCase().split(' '));
+
+// Keeps the first letter, as the fuzzy clause does (prefix_length 1), and swaps two letters after it.
+function typo(random: Random, word: string): string {
+  const at = 1 + Math.floor(random.next() * (word.length - 2));
+  return word.slice(0, at) + word[at + 1] + word[at] + word.slice(at + 2);
+}
+
+/** What people type: one word (half), an adjective and a subject (a third), a misspelt word (the rest). */
+export function searchQuery(random: Random): string {
+  const vocabulary = VOCABULARY[pick(random, CATEGORIES)] as CategoryVocabulary;
+  const roll = random.next();
+  if (roll < 0.5) return pick(random, words(random.next() < 0.6 ? vocabulary.subjects : vocabulary.adjectives));
+  if (roll < 0.85) return `${pick(random, words(vocabulary.adjectives))} ${pick(random, words(vocabulary.subjects))}`;
+  const long = words(vocabulary.subjects).filter((word) => word.length >= 5);
+  return typo(random, pick(random, long.length > 0 ? long : ['mountain']));
+}
+
+function filtered(random: Random): ListParams {
+  const roll = random.next();
+  const category = roll < 0.8 ? pick(random, CATEGORIES) : undefined;
+  const size = roll >= 0.3 ? resolution(random) : undefined;
+  return { page: 1, per_page: PER_PAGE, ...(category ? { category } : {}), ...(size ? { resolution: size } : {}) };
+}
+
+function randomId(random: Random, docs: number): number {
+  return 1 + Math.floor(random.next() * docs);
+}
+
+function times<T>(count: number, make: () => T): T[] {
+  return Array.from({ length: count }, make);
+}
+
+/** A mixed universe of distinct requests, in popularity order (rank 0 is the most requested). */
+function zipfUniverse(random: Random, docs: number, size: number): RequestSpec[] {
+  return times(size, (): RequestSpec => {
+    const roll = random.next();
+    const page = 1 + Math.floor(Math.pow(random.next(), 3) * 20);
+    if (roll < 0.35) {
+      const params = random.next() < 0.4 ? { ...filtered(random), page } : { page, per_page: PER_PAGE };
+      return { kind: 'list', params };
+    }
+    if (roll < 0.55) return { kind: 'get', id: randomId(random, docs) };
+    const filters = random.next() < 0.2 ? { category: pick(random, CATEGORIES) } : {};
+    return { kind: 'search', params: { q: searchQuery(random), page: page <= 3 ? page : 1, per_page: PER_PAGE, ...filters } };
+  });
+}
+
+/** Draws `count` requests with P(rank k) proportional to 1 / (k + 1)^exponent. */
+export function zipfSample<T>(random: Random, universe: readonly T[], count: number, exponent = 1): T[] {
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let k = 0; k < universe.length; k++) cumulative.push((total += 1 / Math.pow(k + 1, exponent)));
+  return times(count, () => {
+    const target = random.next() * total;
+    let low = 0;
+    let high = cumulative.length - 1;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((cumulative[mid] as number) < target) low = mid + 1;
+      else high = mid;
+    }
+    return universe[low] as T;
+  });
+}
+
+export interface WorkloadSizes {
+  filtered: number;
+  gets: number;
+  searches: number;
+  zipfUniverse: number;
+  zipfRequests: number;
+}
+
+export const FULL_SIZES: WorkloadSizes = { filtered: 1000, gets: 5000, searches: 2000, zipfUniverse: 2000, zipfRequests: 20000 };
+export const SMOKE_SIZES: WorkloadSizes = { filtered: 50, gets: 100, searches: 50, zipfUniverse: 50, zipfRequests: 200 };
+
+/** Deterministic for (scenario, docs, seed). */
+export function buildWorkload(scenario: Scenario, docs: number, seed: number, sizes: WorkloadSizes = FULL_SIZES): Workload {
+  const random = new Random(seed, docs);
+  switch (scenario) {
+    case 'list-page1':
+      return [{ kind: 'list', params: { page: 1, per_page: PER_PAGE } }];
+    case 'list-filtered':
+      return times(sizes.filtered, () => ({ kind: 'list', params: filtered(random) }));
+    case 'list-deep':
+      return [{ kind: 'list', params: { page: DEEP_PAGE, per_page: PER_PAGE } }];
+    case 'get-random':
+      return times(sizes.gets, () => ({ kind: 'get', id: randomId(random, docs) }));
+    case 'search-mix':
+      return times(sizes.searches, () => ({ kind: 'search', params: { q: searchQuery(random), page: 1, per_page: PER_PAGE } }));
+    case 'zipf-mix':
+      return zipfSample(random, zipfUniverse(random, docs, sizes.zipfUniverse), sizes.zipfRequests);
+  }
+}
+
+/** One request kind at a given page: the latency-vs-size and latency-vs-depth series. */
+export function seriesWorkload(kind: 'list' | 'get' | 'search', docs: number, seed: number, page = 1): Workload {
+  const random = new Random(seed, docs + 7);
+  if (kind === 'list') return [{ kind, params: { page, per_page: PER_PAGE } }];
+  if (kind === 'get') return times(2000, () => ({ kind, id: randomId(random, docs) }));
+  return times(500, () => ({ kind, params: { q: searchQuery(random), page, per_page: PER_PAGE } }));
+}
+
+export function apiPath(spec: RequestSpec): string {
+  if (spec.kind === 'get') return `/v1/wallpapers/${spec.id}`;
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(spec.params)) {
+    if (value !== undefined) query.set(name, String(value));
+  }
+  return `${spec.kind === 'list' ? '/v1/wallpapers' : '/v1/search'}?${query}`;
+}
+
+export function specKey(spec: RequestSpec): string {
+  return spec.kind === 'get' ? `get ${spec.id}` : `${spec.kind} ${JSON.stringify(spec.params)}`;
+}

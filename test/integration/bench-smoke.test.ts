@@ -1,0 +1,53 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+
+const run = promisify(execFile);
+
+async function hasWrk(): Promise<boolean> {
+  try {
+    await run('sh', ['-c', 'command -v wrk']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Measured {
+  target: string;
+  requests: number;
+  errors: number;
+  non2xx: number;
+}
+
+// Checks that the harness runs end to end; speed is measured by `npm run bench`, never asserted here.
+describe('benchmark harness (smoke)', function () {
+  this.timeout(180_000);
+  const out = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  it('when run in smoke mode, then it writes a results table with requests on every target and no errors', async function () {
+    if (!(await hasWrk())) this.skip();
+    await run(process.execPath, ['--import', 'tsx', 'bench/api/run.ts', '--smoke', '--out', out], { env: process.env, maxBuffer: 16 * 1024 * 1024 });
+    const results = JSON.parse(readFileSync(join(out, 'api-bench-500.json'), 'utf8')) as {
+      scenarios: { scenario: string; measurements: Record<string, Measured>; roundTrips: Record<string, { perRequest: number }> }[];
+      koa: Measured;
+    };
+    expect(results.scenarios.map((s) => s.scenario)).to.deep.equal(['list-page1', 'get-random']);
+    for (const { scenario, measurements, roundTrips } of results.scenarios) {
+      expect(Object.keys(measurements).sort(), scenario).to.deep.equal(['api', 'api-cached', 'es']);
+      for (const m of Object.values(measurements)) {
+        expect(m.requests, `${scenario} ${m.target}`).to.be.greaterThan(0);
+        expect(m.errors + m.non2xx, `${scenario} ${m.target}`).to.equal(0);
+      }
+      expect(roundTrips['api']?.perRequest, scenario).to.be.greaterThan(0);
+    }
+    expect(results.koa.requests).to.be.greaterThan(0);
+    const table = readFileSync(join(out, 'api-bench-500.md'), 'utf8');
+    expect(table).to.include('## Throughput').and.include('| list-page1 |').and.include('| get-random |');
+    expect(readFileSync(join(out, 'api-bench-500.svg'), 'utf8')).to.match(/^<svg /);
+  });
+});
