@@ -46,7 +46,7 @@ export function createApp({ config, es, redis, logger = silentLogger, metrics = 
   const authFailures = createAuthFailureLimiter(redis, config.rateLimit);
   const authenticate = requireApiKey(admit, authFailures, metrics);
   const quota = enforceQuota(metrics);
-  const repository = createWallpaperRepository(es, config.indexAlias, logger);
+  const repository = createWallpaperRepository(es, config.indexAlias, logger, config.responseCache);
 
   const ops = opsRoutes({ es, redis, alias: config.indexAlias, metrics, serveMetrics: config.metricsPort === 0 });
   const v1 = new Router({ prefix: API_PREFIX });

@@ -19,6 +19,15 @@ export interface Config {
   metricsPort: number;
   shutdownTimeoutMs: number;
   rateLimit: RateLimitConfig;
+  responseCache: ResponseCacheConfig;
+}
+
+export interface ResponseCacheConfig {
+  /** Bytes of repository results kept in process; 0 turns the cache off. */
+  maxBytes: number;
+  ttlMs: number;
+  /** A cached result is served only if the catalogue was confirmed unchanged this recently. */
+  checkIntervalMs: number;
 }
 
 export interface RateLimitConfig {
@@ -60,6 +69,9 @@ const ENV_SCHEMA = {
     AUTH_FAILURE_LIMIT: { type: 'integer', minimum: 1, maximum: 1000000, default: 100 },
     AUTH_FAILURE_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86400, default: 3600 },
     AUTH_GRACE_MS: { type: 'integer', minimum: 0, maximum: 60000, default: 1000 },
+    RESPONSE_CACHE_MB: { type: 'integer', minimum: 0, maximum: 4096, default: 16 },
+    RESPONSE_CACHE_TTL_MS: { type: 'integer', minimum: 100, maximum: 3600000, default: 5000 },
+    RESPONSE_CACHE_CHECK_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 1000 },
   },
 } as const;
 
@@ -119,6 +131,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authFailureLimit: v.AUTH_FAILURE_LIMIT,
       authFailureWindowSeconds: v.AUTH_FAILURE_WINDOW_SECONDS,
       authGraceMs: v.AUTH_GRACE_MS,
+    },
+    responseCache: {
+      maxBytes: Number(v.RESPONSE_CACHE_MB) * 1024 * 1024,
+      ttlMs: v.RESPONSE_CACHE_TTL_MS,
+      checkIntervalMs: v.RESPONSE_CACHE_CHECK_MS,
     },
   };
 }

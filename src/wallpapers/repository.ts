@@ -1,5 +1,7 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { errors } from '@elastic/elasticsearch';
+import { withResponseCache } from '../cache/response-cache.js';
+import type { ResponseCacheConfig } from '../config.js';
 import { translateEsError } from '../infra/es-errors.js';
 import type { Logger } from '../logger.js';
 import { buildListRequest, buildSearchRequest } from './build-queries.js';
@@ -33,7 +35,13 @@ function isDocumentMissing(err: unknown): boolean {
   );
 }
 
-export function createWallpaperRepository(es: Client, alias: string, logger: Logger): WallpaperRepository {
+/** Reads the catalogue behind `alias`; with `cache`, recent results are kept in process (see withResponseCache). */
+export function createWallpaperRepository(es: Client, alias: string, logger: Logger, cache?: ResponseCacheConfig): WallpaperRepository {
+  const repository = elasticsearchRepository(es, alias, logger);
+  return cache ? withResponseCache(repository, { es, alias, logger, ...cache }) : repository;
+}
+
+function elasticsearchRepository(es: Client, alias: string, logger: Logger): WallpaperRepository {
   async function run<T>(operation: string, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
