@@ -1,8 +1,7 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { failureCode, main, type CatalogueCommand } from '../src/catalogue/catalogue-cli.js';
+import { open, stat } from 'node:fs/promises';
+import { EXIT_USAGE, failureCode, main, type CatalogueCommand } from '../src/catalogue/catalogue-cli.js';
 import { countLines } from '../src/catalogue/count-lines.js';
-import { IMPORT_USAGE, parseImportArgs, type ImportArgs } from '../src/catalogue/import-args.js';
+import { defaultRejectsPath, IMPORT_USAGE, parseImportArgs, type ImportArgs } from '../src/catalogue/import-args.js';
 import { importCatalogue, ImportError } from '../src/catalogue/import-catalogue.js';
 import { removeOrphans } from '../src/catalogue/index-admin.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
@@ -18,29 +17,37 @@ const command: CatalogueCommand<ImportArgs> = {
     const info = await stat(input).catch((error: NodeJS.ErrnoException) => {
       throw new UsageError(`cannot read ${input}: ${error.code ?? error.message}`);
     });
-    if (!info.isFile()) throw new UsageError(`${input} is not a file`);
+    if (info.isDirectory()) throw new UsageError(`${input} is a directory`);
   },
   locked: () => true,
   async run({ config, es, say, signal, lock }, args) {
     const alias = config.indexAlias;
     for (const orphan of await removeOrphans(es, alias)) say(`removed ${orphan}, left unfinished by an earlier run that was killed`);
-    const total = args.input === '-' ? undefined : await countLines(args.input);
-    const rejects = openRejectLog(args.rejects);
+    // Opened before anything is created, so an unreadable input fails cleanly and changes nothing.
+    const file = args.input === '-' ? null : await open(args.input, 'r').catch((error: NodeJS.ErrnoException) => error);
+    if (file instanceof Error) {
+      say(`cannot read ${args.input}: ${file.code ?? file.message}`);
+      return EXIT_USAGE;
+    }
+    // A pipe (`<(zcat file.gz)`, /dev/stdin) can be read once only: no line count, so no ETA.
+    const regularFile = file !== null && (await file.stat()).isFile();
+    const total = regularFile ? await countLines(args.input) : undefined;
+    const rejects = openRejectLog(args.rejects ?? defaultRejectsPath(args.input, { regularFile }));
     const display: { progress?: ProgressReporter } = {};
     const print = (line: string) => (display.progress ? display.progress.log(`import: ${line}`) : say(line));
     try {
       const result = await importCatalogue(es, {
         alias,
-        input: args.input === '-' ? process.stdin : createReadStream(args.input),
+        input: file === null ? process.stdin : file.createReadStream(),
         incremental: args.incremental,
         allowRejects: args.allowRejects,
         keep: args.keep,
         batchSize: args.batchSize,
         concurrency: args.concurrency,
         signal,
-        beforeSwap: () => lock!.confirm(),
+        beforeSwap: async () => lock?.confirm(),
         onTarget: (index) => {
-          const source = args.input === '-' ? 'standard input' : `${args.input} (${total} lines)`;
+          const source = args.input === '-' ? 'standard input' : total === undefined ? args.input : `${args.input} (${total} lines)`;
           say(args.incremental ? `upserting ${source} into ${index}, the live index of ${alias}` : `loading ${source} into new index ${index}`);
           display.progress = createProgress({ total, label: 'imported', unit: 'records', failedWord: 'rejected' });
         },
@@ -63,8 +70,10 @@ const command: CatalogueCommand<ImportArgs> = {
       display.progress?.finish();
       if (!(error instanceof ImportError)) throw error;
       if (error.rejected > 0) say(`${error.rejected} rejected lines listed in ${rejects.path}`);
-      if (args.incremental) {
-        say(`${error.message}; ${error.loaded} records were upserted into ${error.index ?? 'no index'} before it stopped`);
+      if (error.index === null) {
+        say(`${error.message}; nothing changed`);
+      } else if (args.incremental) {
+        say(`${error.message}; ${error.loaded} records were upserted into ${error.index} before it stopped`);
       } else {
         const leftover = error.discarded ? `${error.index} deleted` : `${error.index} could not be deleted (marked building, the next run removes it)`;
         say(`${error.message}; alias ${alias} left unchanged, ${leftover}`);
@@ -72,6 +81,7 @@ const command: CatalogueCommand<ImportArgs> = {
       return failureCode(error);
     } finally {
       await rejects.close();
+      await file?.close().catch(() => undefined);
     }
   },
 };

@@ -135,17 +135,22 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
 
   const inFlight = new Set<Promise<void>>();
   let fatal: { error: unknown } | null = null;
-  for await (const batch of inBatches(docs, batchSize)) {
-    const task: Promise<void> = send(batch)
-      .catch((error: unknown) => {
-        fatal ??= { error };
-      })
-      .finally(() => inFlight.delete(task));
-    inFlight.add(task);
-    if (inFlight.size >= concurrency) await Promise.race(inFlight);
-    if (fatal !== null) break;
+  try {
+    for await (const batch of inBatches(docs, batchSize)) {
+      const task: Promise<void> = send(batch)
+        .catch((error: unknown) => {
+          fatal ??= { error };
+        })
+        .finally(() => inFlight.delete(task));
+      inFlight.add(task);
+      if (inFlight.size >= concurrency) await Promise.race(inFlight);
+      if (fatal !== null) break;
+    }
+  } finally {
+    // Also when the source throws: a request still in flight after the caller deletes the
+    // index would recreate it with a dynamic mapping.
+    await Promise.all(inFlight);
   }
-  await Promise.all(inFlight);
   const stop = fatal as { error: unknown } | null;
   if (stop !== null) {
     const reason = stop.error instanceof Error ? stop.error.message : String(stop.error);

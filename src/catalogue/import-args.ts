@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { integer, UsageError } from './seed-args.js';
 
@@ -6,7 +7,8 @@ export interface ImportArgs {
   input: string;
   incremental: boolean;
   allowRejects: number;
-  rejects: string;
+  /** Undefined for the default, which depends on what the input is: see defaultRejectsPath. */
+  rejects: string | undefined;
   keep: number;
   batchSize: number;
   concurrency: number;
@@ -18,7 +20,7 @@ export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incre
   --incremental        upsert into the live index by id instead of building a new index
   --allow-rejects N    rejected lines tolerated; more fails the import (default 0)
   --rejects PATH       where rejected lines go (default <file>.rejects.ndjson, or
-                       import-rejects-<timestamp>.ndjson for standard input)
+                       import-rejects-<timestamp>.ndjson for standard input or a pipe)
   --keep K             versioned indices to keep after a full import, the live one included (default 2)
   --batch-size B       documents per bulk request (default 2000)
   --concurrency C      bulk requests in flight (default 2)
@@ -26,12 +28,13 @@ exit codes: 0 done, 1 failed or too many rejects, 2 bad usage or configuration,
             3 another import/reindex/seed holds the lock, 130/143 interrupted
 environment: ELASTICSEARCH_URL, REDIS_URL, INDEX_ALIAS`;
 
-export function defaultRejectsPath(input: string, now = new Date()): string {
-  if (input !== '-') return `${input}.rejects.ndjson`;
+/** Beside a regular file; in the working directory for standard input or a pipe, where nothing can be written beside it. */
+export function defaultRejectsPath(input: string, { regularFile, now = new Date() }: { regularFile: boolean; now?: Date }): string {
+  if (input !== '-' && regularFile) return `${input}.rejects.ndjson`;
   return `import-rejects-${now.toISOString().replace(/\D/g, '').slice(0, 14)}.ndjson`;
 }
 
-export function parseImportArgs(argv: readonly string[], now = new Date()): ImportArgs {
+export function parseImportArgs(argv: readonly string[]): ImportArgs {
   let parsed;
   try {
     parsed = parseArgs({
@@ -58,11 +61,14 @@ export function parseImportArgs(argv: readonly string[], now = new Date()): Impo
   }
   const input = positionals[0] ?? '-';
   if (values.rejects === '') throw new UsageError('--rejects needs a path');
+  if (values.rejects !== undefined && input !== '-' && resolve(values.rejects) === resolve(input)) {
+    throw new UsageError('--rejects must not be the input file, which it would overwrite');
+  }
   return {
     input,
     incremental: values.incremental === true,
     allowRejects: integer('allow-rejects', values['allow-rejects'], 0, 0, Number.MAX_SAFE_INTEGER),
-    rejects: values.rejects ?? defaultRejectsPath(input, now),
+    rejects: values.rejects,
     keep: integer('keep', values.keep, 2, 1, 1000),
     batchSize: integer('batch-size', values['batch-size'], 2000, 1, 100_000),
     concurrency: integer('concurrency', values.concurrency, 2, 1, 64),

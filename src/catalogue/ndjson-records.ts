@@ -42,8 +42,15 @@ export class NdjsonRecords {
     await this.onReject(reject);
   }
 
+  /** Ends with the input's error, if reading it fails. */
   async *documents(): AsyncGenerator<WallpaperDocument, void, undefined> {
     const reader = createInterface({ input: this.input, crlfDelay: Infinity });
+    let failure: Error | null = null;
+    const onError = (error: Error) => {
+      failure ??= error;
+      reader.close();
+    };
+    this.input.on('error', onError);
     try {
       for await (const raw of reader) {
         const line = ++this.lines;
@@ -67,7 +74,9 @@ export class NdjsonRecords {
         this.accepted++;
         yield verdict.document;
       }
+      if (failure !== null) throw failure;
     } finally {
+      this.input.off('error', onError);
       reader.close();
     }
   }

@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -156,6 +157,29 @@ describe('npm run import', function () {
     const rejects = readRejects(join(dir, written[0] as string));
     expect(rejects).to.have.lengthOf(1);
     expect(rejects[0]).to.include({ line: 41, id: null, code: 'invalid_json', text: 'not json' });
+  });
+
+  it('when the input is a named pipe, then it is read once, without a line count, and rejects go to the working directory', async () => {
+    const alias = freshAlias();
+    const fifo = join(dir, 'records.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const before = readdirSync(dir).filter((name) => name.startsWith('import-rejects-')).length;
+    const running = importFile(alias, [fifo, '--allow-rejects', '1']);
+    createWriteStream(fifo).end(toNdjson([...wallpapers(25), '']));
+    const run = await running;
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stderr).to.include(`loading ${fifo} into new index`);
+    expect(await count(alias)).to.equal(25);
+    expect(readdirSync(dir).filter((name) => name.startsWith('import-rejects-')).length).to.equal(before + 1);
+  });
+
+  it('when the input exists but cannot be opened, then it exits 2 before creating anything', async () => {
+    const alias = freshAlias();
+    // The child's standard input is a socket here, which /dev/stdin cannot open.
+    const run = await importFile(alias, ['/dev/stdin']);
+    expect(run.status).to.equal(2);
+    expect(run.stderr).to.match(/cannot read \/dev\/stdin: E[A-Z]+/);
+    expect(await indicesOf(es, alias)).to.deep.equal([]);
   });
 
   it('when no line holds a valid record, then nothing is swapped in', async () => {

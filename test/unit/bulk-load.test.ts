@@ -93,4 +93,23 @@ describe('bulkLoad against a stubbed client', () => {
     );
     expect(error).to.be.instanceOf(BulkLoadError);
   });
+  it('when the source fails, then requests in flight settle before the error surfaces', async () => {
+    let settled = 0;
+    async function* failing() {
+      yield* docs(20);
+      throw new Error('disk gone');
+    }
+    const error = await bulkLoad(
+      stubClient(async (params) => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        settled++;
+        return ok(params);
+      }),
+      'idx',
+      failing(),
+      { batchSize: 10, concurrency: 2 },
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).to.equal('disk gone');
+    expect(settled).to.equal(2);
+  });
 });

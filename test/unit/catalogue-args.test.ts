@@ -6,12 +6,12 @@ import { UsageError } from '../../src/catalogue/seed-args.js';
 const NOW = new Date('2026-03-04T05:06:07.890Z');
 
 describe('parseImportArgs', () => {
-  it('when only a file is given, then a full import with no rejects allowed and the rejects file beside it', () => {
-    expect(parseImportArgs(['data/w.ndjson'], NOW)).to.deep.equal({
+  it('when only a file is given, then a full import with no rejects allowed and the default rejects file', () => {
+    expect(parseImportArgs(['data/w.ndjson'])).to.deep.equal({
       input: 'data/w.ndjson',
       incremental: false,
       allowRejects: 0,
-      rejects: 'data/w.ndjson.rejects.ndjson',
+      rejects: undefined,
       keep: 2,
       batchSize: 2000,
       concurrency: 2,
@@ -19,14 +19,15 @@ describe('parseImportArgs', () => {
     });
   });
 
-  it('when reading standard input, then the rejects file is named by the time', () => {
-    expect(parseImportArgs(['-', '--incremental', '--allow-rejects', '5'], NOW)).to.include({
-      input: '-',
-      incremental: true,
-      allowRejects: 5,
-      rejects: 'import-rejects-20260304050607.ndjson',
-    });
-    expect(defaultRejectsPath('-', NOW)).to.equal('import-rejects-20260304050607.ndjson');
+  it('when the input is a regular file, then rejects go beside it; for standard input or a pipe, to a file named by the time', () => {
+    expect(parseImportArgs(['-', '--incremental', '--allow-rejects', '5'])).to.include({ input: '-', incremental: true, allowRejects: 5 });
+    expect(defaultRejectsPath('data/w.ndjson', { regularFile: true, now: NOW })).to.equal('data/w.ndjson.rejects.ndjson');
+    expect(defaultRejectsPath('-', { regularFile: false, now: NOW })).to.equal('import-rejects-20260304050607.ndjson');
+    expect(defaultRejectsPath('/dev/fd/63', { regularFile: false, now: NOW })).to.equal('import-rejects-20260304050607.ndjson');
+  });
+
+  it('when --rejects names the input file, then it is refused rather than overwriting the input', () => {
+    expect(() => parseImportArgs(['data/w.ndjson', '--rejects', './data/../data/w.ndjson'])).to.throw(UsageError, /must not be the input file/);
   });
 
   it('when no input or two inputs are named, or a number is malformed, then it is a usage error', () => {

@@ -59,4 +59,16 @@ describe('NdjsonRecords', () => {
     expect(rejects).to.deep.equal([]);
     expect(records.lineOf(3)).to.equal(3);
   });
+  it('when the input fails while being read, then the documents end with its error', async () => {
+    const input = new Readable({ read() {} });
+    const records = new NdjsonRecords(input, () => undefined);
+    const ids: number[] = [];
+    input.push(`${record(1)}\n`);
+    setImmediate(() => input.destroy(new Error('EIO: read failed')));
+    const error = await (async () => {
+      for await (const doc of records.documents()) ids.push(doc.id);
+    })().catch((e: unknown) => e);
+    expect((error as Error).message).to.equal('EIO: read failed');
+    expect(ids).to.deep.equal([1]);
+  });
 });
