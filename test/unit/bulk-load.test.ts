@@ -93,6 +93,7 @@ describe('bulkLoad against a stubbed client', () => {
     );
     expect(error).to.be.instanceOf(BulkLoadError);
   });
+
   it('when the source fails, then requests in flight settle before the error surfaces', async () => {
     let settled = 0;
     async function* failing() {

@@ -59,6 +59,7 @@ describe('NdjsonRecords', () => {
     expect(rejects).to.deep.equal([]);
     expect(records.lineOf(3)).to.equal(3);
   });
+
   it('when the input fails while being read, then the documents end with its error', async () => {
     const input = new Readable({ read() {} });
     const records = new NdjsonRecords(input, () => undefined);
