@@ -195,7 +195,9 @@ describe('seeding the catalogue into Elasticsearch', function () {
     });
 
     it('when the live index is older than keep allows, then prune deletes the others but never the live one', async () => {
-      const names = await Promise.all([1, 2, 3].map((minute) => createVersionedIndex(es, alias, { now: new Date(Date.UTC(2027, 0, 1, 0, minute)) })));
+      // One after another: the creation dates, which order the indices, must follow the names.
+      const names: string[] = [];
+      for (const minute of [1, 2, 3]) names.push(await createVersionedIndex(es, alias, { now: new Date(Date.UTC(2027, 0, 1, 0, minute)) }));
       // Complete, as indices that were live once are; a `building` one would be pruned first as abandoned.
       await Promise.all(names.map((name) => markIndexState(es, name, 'complete')));
       await swapAlias(es, alias, names[0] as string);
