@@ -22,7 +22,7 @@ npx tsc --noEmit -p tsconfig.json
 status=0
 timeout 300 npx mocha 'test/unit/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
 if [ "$status" -eq 0 ]; then
-  timeout 1500 npx mocha --require test/support/integration-setup.ts 'test/integration/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
+  timeout 1500 npx mocha --exit --require test/support/integration-setup.ts 'test/integration/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
 fi
 summary
 [ "$status" -eq 0 ] || exit 1

@@ -6,6 +6,7 @@ import {
   connectRedis,
   createIndexWithDocs,
   createKey,
+  dropIndicesOf,
   readyRedis,
   request,
   startApp,
@@ -138,7 +139,7 @@ describe('error responses', () => {
       } finally {
         await app.close();
         redis.disconnect();
-        await es.indices.delete({ index: `${alias}-*` });
+        await dropIndicesOf(es, alias);
         await es.close();
       }
     });

@@ -70,8 +70,11 @@ export async function createIndexWithDocs(
   return index;
 }
 
+/** Deletes the test's indices by name (Elasticsearch's default refuses wildcard deletes). */
 export async function dropIndicesOf(es: Client, alias: string): Promise<void> {
-  await es.indices.delete({ index: `${alias}-*`, ignore_unavailable: true, allow_no_indices: true });
+  const found = await es.indices.get({ index: `${alias}-*`, ignore_unavailable: true, allow_no_indices: true });
+  const names = Object.keys(found);
+  if (names.length > 0) await es.indices.delete({ index: names.join(','), ignore_unavailable: true });
 }
 
 export async function createKey(redis: Redis, tier = 'free', account = uniqueName('acct')) {
