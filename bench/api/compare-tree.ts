@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The files performance work changes; everything else runs as in the working tree. */
@@ -19,8 +19,10 @@ export function buildCompareTree(root: string, ref: string, dir: string): string
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   cpSync(join(root, 'src'), join(dir, 'src'), { recursive: true });
-  for (const file of ['package.json', 'tsconfig.json']) cpSync(join(root, file), join(dir, file));
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  // Everything else the server reads at start-up (mappings, the OpenAPI document, node_modules) is shared.
+  for (const entry of readdirSync(root)) {
+    if (!['src', 'bench', '.git'].includes(entry)) symlinkSync(join(root, entry), join(dir, entry));
+  }
   for (const path of PERFORMANCE_FILES) {
     for (const file of filesAt(root, sha, path)) {
       const text = execFileSync('git', ['show', `${sha}:${file}`], { cwd: root, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });

@@ -6,7 +6,7 @@ import { sizeLabel } from './options.js';
 export const DATASET_SEED = 2026;
 
 export function datasetAlias(count: number): string {
-  return `bench-${sizeLabel(count)}`;
+  return `api-bench-${sizeLabel(count)}`;
 }
 
 async function aliasCount(es: Client, alias: string): Promise<number | null> {
@@ -14,7 +14,7 @@ async function aliasCount(es: Client, alias: string): Promise<number | null> {
   return (await es.count({ index: alias })).count;
 }
 
-/** Behind `bench-<size>`: `count` generated wallpapers, reused when an earlier run left them. */
+/** Behind `api-bench-<size>`: `count` generated wallpapers, reused when an earlier run left them. */
 export async function ensureDataset(es: Client, count: number, imageBaseUrl: string, say: (line: string) => void): Promise<string> {
   const alias = datasetAlias(count);
   if ((await aliasCount(es, alias)) === count) return alias;

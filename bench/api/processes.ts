@@ -7,6 +7,19 @@ const execFileAsync = promisify(execFile);
 
 export const BENCH_TIERS = 'free:1000,premium:10000,bench:999999999';
 
+const children = new Set<ChildProcess>();
+// A harness that dies (Ctrl-C, a test timeout) must not leave servers behind.
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 export interface Running {
   pid: number;
   url: string;
@@ -67,9 +80,9 @@ export async function hasCommand(name: string): Promise<boolean> {
 /** A Redis of its own, so INFO commandstats counts the API's calls and nobody else's. */
 export async function startRedis(): Promise<Running> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  const child = track(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   const output = collect(child);
   const url = `redis://127.0.0.1:${port}`;
   await waitFor('redis-server', child, async () => (await execFileAsync('redis-cli', ['-p', String(port), 'ping'])).stdout.trim() === 'PONG', output);
@@ -99,7 +112,7 @@ export interface ApiProcessOptions {
 
 export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs = [] }: ApiProcessOptions): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
+  const child = track(spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -112,7 +125,7 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
       RATE_LIMIT_TIERS: BENCH_TIERS,
       ...env,
     },
-  });
+  }));
   const output = collect(child);
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`API on ${alias}`, child, async () => {
@@ -126,10 +139,10 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
 /** The framework's ceiling: Koa answering a fixed JSON body, no authentication, no backend. */
 export async function startBareKoa(cwd: string, bodyFile: string): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/api/bare-koa.ts', String(port), bodyFile], {
+  const child = track(spawn(process.execPath, ['--import', 'tsx', 'bench/api/bare-koa.ts', String(port), bodyFile], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   const output = collect(child);
   const url = `http://127.0.0.1:${port}`;
   await waitFor('bare Koa', child, async () => (await fetch(url)).ok, output);

@@ -67,8 +67,8 @@ function latencyTable(results: BenchResults): string[] {
 
 function resourceTable(results: BenchResults): string[] {
   const lines = [
-    row(['scenario', 'target', 'requests', 'errors', 'non-2xx', 'peak RSS MB', 'EVALSHA/req', 'Redis commands/req (scripts included)', 'Redis round trips/req (MONITOR)', 'CPU ms/req API / ES / Redis']),
-    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
+    row(['scenario', 'target', 'requests', 'errors', 'non-2xx', 'peak RSS MB', 'EVALSHA/req', 'Redis commands/req (scripts included)', 'Redis round trips/req (MONITOR)', 'CPU ms/req API / ES / Redis', 'ES calls/req', 'ES request-cache hits', 'ES connections opened']),
+    row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   const add = (scenario: string, m: Measurement, audit?: RoundTripAudit) =>
     lines.push(
@@ -83,6 +83,9 @@ function resourceTable(results: BenchResults): string[] {
         m.redisPerRequest ? f2(m.redisPerRequest.total) : '–',
         audit ? `${f2(audit.perRequest)} (${Object.entries(audit.commands).map(([c, n]) => `${c} ${n}`).join(', ')} in ${audit.requests})` : '–',
         `${m.cpuMsPerRequest.api === null ? '–' : f2(m.cpuMsPerRequest.api)} / ${f2(m.cpuMsPerRequest.es)} / ${f2(m.cpuMsPerRequest.redis)}`,
+        m.esCallsPerRequest === null ? '–' : f2(m.esCallsPerRequest),
+        m.esRequestCacheHitRatio === null ? '–' : `${Math.round(m.esRequestCacheHitRatio * 100)}%`,
+        m.esConnectionsOpened,
       ]),
     );
   for (const { scenario, measurements, roundTrips } of results.scenarios) for (const m of Object.values(measurements)) add(scenario, m, roundTrips[m.target]);
