@@ -1,5 +1,4 @@
 import type { estypes } from '@elastic/elasticsearch';
-import { WALLPAPER_FIELDS } from './wallpaper.js';
 import type { Filters, ListParams, Paging, SearchParams } from './param-schemas.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
@@ -15,6 +14,19 @@ export function filterClauses({ category, resolution }: Filters): estypes.QueryD
   return clauses;
 }
 
+/**
+ * The whole stored document: copying it costs Elasticsearch less than parsing and filtering
+ * each one, and toWallpaper keeps the nine spec fields (width and height stay behind).
+ */
+export const SOURCE = true;
+
+/** Only the total and the documents come back: less for Elasticsearch to write and for the client to parse. */
+export const SEARCH_RESPONSE_FILTER = ['hits.total.value', 'hits.hits._source'];
+
+// The shard request cache skips requests with size > 0 unless asked. Asked, a repeated page or
+// search costs only its fetch phase; entries are dropped whenever a refresh changes the index.
+const READ_OPTIONS = { _source: SOURCE, filter_path: SEARCH_RESPONSE_FILTER, request_cache: true } as const;
+
 function window({ page, per_page }: Paging) {
   return { from: (page - 1) * per_page, size: per_page };
 }
@@ -25,7 +37,7 @@ export function buildListRequest(alias: string, params: ListParams): estypes.Sea
     index: alias,
     ...window(params),
     track_total_hits: true,
-    _source: [...WALLPAPER_FIELDS],
+    ...READ_OPTIONS,
     sort: LIST_SORT,
     query: filters.length > 0 ? { bool: { filter: filters } } : { match_all: {} },
   };
@@ -66,7 +78,7 @@ export function buildSearchRequest(alias: string, params: SearchParams): estypes
     index: alias,
     ...window(params),
     track_total_hits: true,
-    _source: [...WALLPAPER_FIELDS],
+    ...READ_OPTIONS,
     sort: SEARCH_SORT,
     query: buildSearchQuery(params.q, params),
   };

@@ -4,9 +4,9 @@ import { withResponseCache } from '../cache/response-cache.js';
 import type { ResponseCacheConfig } from '../config.js';
 import { translateEsError } from '../infra/es-errors.js';
 import type { Logger } from '../logger.js';
-import { buildListRequest, buildSearchRequest } from './build-queries.js';
+import { SOURCE, buildListRequest, buildSearchRequest } from './build-queries.js';
 import type { ListParams, SearchParams } from './param-schemas.js';
-import { WALLPAPER_FIELDS, type Wallpaper, toWallpaper } from './wallpaper.js';
+import { type Wallpaper, toWallpaper } from './wallpaper.js';
 
 export interface Page {
   items: Wallpaper[];
@@ -19,10 +19,13 @@ export interface WallpaperRepository {
   getById(id: number): Promise<Wallpaper | null>;
 }
 
+const GET_RESPONSE_FILTER = ['found', '_source'];
+
 function toPage(response: estypes.SearchResponse<Wallpaper>): Page {
   const total = response.hits.total;
+  // filter_path drops hits.hits altogether when nothing matched.
   return {
-    items: response.hits.hits.map((hit) => toWallpaper(hit._source as Wallpaper)),
+    items: (response.hits.hits ?? []).map((hit) => toWallpaper(hit._source as Wallpaper)),
     total: typeof total === 'number' ? total : (total?.value ?? 0),
   };
 }
@@ -56,7 +59,7 @@ function elasticsearchRepository(es: Client, alias: string, logger: Logger): Wal
     getById: (id) =>
       run('get', async () => {
         try {
-          const doc = await es.get<Wallpaper>({ index: alias, id: String(id), _source: [...WALLPAPER_FIELDS] });
+          const doc = await es.get<Wallpaper>({ index: alias, id: String(id), _source: SOURCE, filter_path: GET_RESPONSE_FILTER });
           return doc.found && doc._source ? toWallpaper(doc._source) : null;
         } catch (err) {
           if (isDocumentMissing(err)) return null;

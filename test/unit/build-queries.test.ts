@@ -6,14 +6,32 @@ import {
   buildSearchRequest,
   exceedsResultWindow,
 } from '../../src/wallpapers/build-queries.js';
-import { WALLPAPER_FIELDS } from '../../src/wallpapers/wallpaper.js';
+import { WALLPAPER_FIELDS, toWallpaper } from '../../src/wallpapers/wallpaper.js';
 
 describe('Elasticsearch query building', () => {
-  it('when listing without filters, then match_all with exact totals, newest-first sort and the spec fields only', () => {
+  it('when listing without filters, then match_all with exact totals and newest-first sort', () => {
     const req = buildListRequest('wallpapers', { page: 3, per_page: 25 });
     expect(req).to.deep.include({ index: 'wallpapers', from: 50, size: 25, track_total_hits: true, query: { match_all: {} } });
     expect(req.sort).to.deep.equal(LIST_SORT);
-    expect(req._source).to.deep.equal([...WALLPAPER_FIELDS]);
+  });
+
+  for (const [name, req] of [
+    ['listing', buildListRequest('w', { page: 1, per_page: 20 })],
+    ['searching', buildSearchRequest('w', { q: 'red car', page: 1, per_page: 20 })],
+  ] as const) {
+    it(`when ${name}, then the whole source comes back with only the total and the hits, through the request cache`, () => {
+      expect(req._source).to.equal(true);
+      expect(req.filter_path).to.deep.equal(['hits.total.value', 'hits.hits._source']);
+      expect(req.request_cache).to.equal(true);
+    });
+  }
+
+  it('when a stored document is turned into a Wallpaper, then only the spec fields remain', () => {
+    const doc = {
+      id: 1, title: 't', description: 'd', url: 'u', thumbnail: 'th', resolution: '1920x1080',
+      width: 1920, height: 1080, category: 'nature', downloads: 3, created_at: '2024-01-01T00:00:00Z',
+    };
+    expect(Object.keys(toWallpaper(doc))).to.deep.equal([...WALLPAPER_FIELDS]);
   });
 
   it('when listing with filters, then they are term clauses in filter context', () => {
