@@ -8,6 +8,8 @@ import { type WrkResult, runWrk } from './wrk.js';
 export interface Target {
   name: string;
   kind: 'api' | 'es' | 'koa';
+  /** Which request file it replays. */
+  file: keyof RequestFiles;
   url: string;
   /** The API process, for memory and CPU. */
   pid?: number;
@@ -17,6 +19,8 @@ export interface Target {
 export interface RequestFiles {
   api: string;
   es: string;
+  /** The same Elasticsearch requests with request_cache=false: what the queries cost without that cache. */
+  esNoRequestCache: string;
 }
 
 export interface Measurement extends WrkResult {
@@ -50,7 +54,7 @@ export async function measure(
     connections = ctx.connections,
   }: { seconds: number; warmupSeconds: number; alias?: string; connections?: number },
 ): Promise<Measurement> {
-  const file = target.kind === 'es' ? files.es : files.api;
+  const file = files[target.file];
   const run = (runSeconds: number) => runWrk({ url: target.url, file, key: target.key, seconds: runSeconds, connections, threads: ctx.threads });
   // Every target starts from the same cold shard request cache and query cache; otherwise the
   // first target would pay the misses and the next ones ride on its work.

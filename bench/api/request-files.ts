@@ -12,7 +12,7 @@ function line(method: string, path: string, headers: Record<string, string>, bod
   return `${method}\t${path}\t${headerText}\t${body}`;
 }
 
-/** The workload as two request files for replay.lua: API paths, and the same requests sent to Elasticsearch. */
+/** The workload as request files for replay.lua: API paths, and the same requests sent to Elasticsearch. */
 export function writeRequestFiles(dir: string, name: string, workload: Workload, captured: Map<string, EsWireRequest>): RequestFiles {
   const api = workload.map((spec) => line('GET', apiPath(spec), {}, ''));
   const es = workload.map((spec) => {
@@ -20,8 +20,10 @@ export function writeRequestFiles(dir: string, name: string, workload: Workload,
     if (!request) throw new Error(`no captured request for ${specKey(spec)}`);
     return line(request.method, request.path, request.headers, request.body);
   });
-  const files = { api: join(dir, `${name}.api.txt`), es: join(dir, `${name}.es.txt`) };
+  const esNoRequestCache = es.map((text) => text.replace(/([?&])request_cache=true/, '$1request_cache=false'));
+  const files = { api: join(dir, `${name}.api.txt`), es: join(dir, `${name}.es.txt`), esNoRequestCache: join(dir, `${name}.es-no-rc.txt`) };
   writeFileSync(files.api, `${api.join('\n')}\n`);
   writeFileSync(files.es, `${es.join('\n')}\n`);
+  writeFileSync(files.esNoRequestCache, `${esNoRequestCache.join('\n')}\n`);
   return files;
 }

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { captureEsRequests } from './capture-es.js';
+import { coldLatency } from './cold-latency.js';
 import { buildCompareTree } from './compare-tree.js';
 import { datasetAlias, dropDataset, ensureDataset } from './datasets.js';
 import { runFixedRate } from './fixed-rate.js';
@@ -19,6 +20,7 @@ import { FULL_SIZES, SMOKE_SIZES, type Workload, buildWorkload, seriesWorkload }
 
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const ROOT = resolve(import.meta.dirname, '../..');
+const COLD_SAMPLES = 30;
 
 async function filesFor(dir: string, name: string, alias: string, workload: Workload): Promise<RequestFiles> {
   const captured = await captureEsRequests(alias, workload);
@@ -51,8 +53,9 @@ async function main(options: BenchOptions): Promise<void> {
     redis.on('error', () => undefined);
     const key = await createBenchKey(ROOT, redisServer.url);
     const ctx: MeasureContext = { es, redis, connections: options.connections, threads: options.threads };
-    const esTarget: Target = { name: 'es', kind: 'es', url: config.elasticsearchUrl };
-    const api = (running: Running, name: string): Target => ({ name, kind: 'api', url: running.url, pid: running.pid, key });
+    const esTarget: Target = { name: 'es', kind: 'es', file: 'es', url: config.elasticsearchUrl };
+    const esNoRequestCache: Target = { name: 'es-no-rc', kind: 'es', file: 'esNoRequestCache', url: config.elasticsearchUrl };
+    const api = (running: Running, name: string): Target => ({ name, kind: 'api', file: 'api', url: running.url, pid: running.pid, key });
     const launch = async (alias: string, env: Record<string, string>, cwd = ROOT) => {
       const running = await startApi({ cwd, alias, redisUrl: redisServer.url, key, env });
       stops.push(running);
@@ -61,13 +64,14 @@ async function main(options: BenchOptions): Promise<void> {
     const uncached = { RESPONSE_CACHE_MB: '0' };
 
     const mainAlias = datasetAlias(options.size);
-    const targets: Target[] = [esTarget, api(await launch(mainAlias, uncached), 'api')];
+    const targets: Target[] = [esTarget, esNoRequestCache, api(await launch(mainAlias, uncached), 'api')];
     if (options.cache) targets.push(api(await launch(mainAlias, {}), 'api-cached'));
     let compareSha: string | null = null;
     if (options.compare) {
       const tree = join(runDir, 'compare-tree');
       compareSha = buildCompareTree(ROOT, options.compare, tree);
       targets.push(api(await launch(mainAlias, uncached, tree), `api@${compareSha}`));
+      if (options.cache) targets.push(api(await launch(mainAlias, {}, tree), `api-cached@${compareSha}`));
     }
 
     const workloadSizes = options.smoke ? SMOKE_SIZES : FULL_SIZES;
@@ -85,19 +89,19 @@ async function main(options: BenchOptions): Promise<void> {
       const lines = readFileSync(files.api, 'utf8').split('\n').filter(Boolean);
       const paths = Array.from({ length: 50 }, (_, n) => (lines[n % lines.length] as string).split('\t')[1] as string);
       const roundTrips: Record<string, RoundTripAudit> = {};
-      for (const target of targets) if (target.kind === 'api') roundTrips[target.name] = await auditRoundTrips(redis, target.url, key, paths);
+      for (const target of targets) if (target.kind === 'api') roundTrips[target.name] = await auditRoundTrips(redisServer.url, target.url, key, paths);
       scenarios.push({ scenario: scenario as Scenario, files, measurements, roundTrips });
     }
 
     let koa: Measurement | null = null;
     if (listPage1Files) {
       const bodyFile = join(runDir, 'koa-body.json');
-      const res = await fetch(`${targets[1]!.url}/v1/wallpapers`, { headers: { Authorization: `Bearer ${key}` } });
+      const res = await fetch(`${(targets.find((t) => t.name === 'api') as Target).url}/v1/wallpapers`, { headers: { Authorization: `Bearer ${key}` } });
       writeFileSync(bodyFile, await res.text());
       const bare = await startBareKoa(ROOT, bodyFile);
       stops.push(bare);
       say('bare Koa');
-      koa = await measure(ctx, { name: 'koa', kind: 'koa', url: bare.url, pid: bare.pid }, listPage1Files, {
+      koa = await measure(ctx, { name: 'koa', kind: 'koa', file: 'api', url: bare.url, pid: bare.pid }, listPage1Files, {
         seconds: options.durationSeconds,
         warmupSeconds: options.warmupSeconds,
       });
@@ -107,9 +111,9 @@ async function main(options: BenchOptions): Promise<void> {
     if (options.fixedRateSeconds > 0) {
       for (const { scenario, files, measurements } of scenarios) {
         const rate = Math.max(1, Math.round((measurements['api']?.rps ?? 0) / 2));
-        for (const target of targets.slice(0, 2)) {
+        for (const target of targets.filter((t) => t.name === 'es' || t.name === 'api')) {
           say(`${scenario} at ${rate}/s on ${target.name}`);
-          const file = target.kind === 'es' ? files.es : files.api;
+          const file = files[target.file];
           const result = await runFixedRate(ROOT, { url: target.url, file, key: target.key, rate, seconds: options.fixedRateSeconds, connections: 64 });
           fixedRate.push({ scenario, target: target.name, ...result });
         }
@@ -122,7 +126,8 @@ async function main(options: BenchOptions): Promise<void> {
       const points: SeriesPoint[] = [];
       for (const target of [esTarget, apiTarget]) {
         const m = await measure(ctx, target, files, { seconds: options.seriesSeconds, warmupSeconds: 1, connections: 1, alias });
-        points.push({ ...label, docs, target: target.name, p50Ms: m.p50Ms, p90Ms: m.p90Ms, p99Ms: m.p99Ms, rps: m.rps, errors: m.errors + m.non2xx });
+        const cold = await coldLatency(es, alias, target, files[target.file], COLD_SAMPLES);
+        points.push({ ...label, docs, target: target.name, p50Ms: m.p50Ms, p90Ms: m.p90Ms, p99Ms: m.p99Ms, rps: m.rps, errors: m.errors + m.non2xx, cold });
       }
       return points;
     };

@@ -38,7 +38,7 @@ describe('benchmark harness (smoke)', function () {
     };
     expect(results.scenarios.map((s) => s.scenario)).to.deep.equal(['list-page1', 'get-random']);
     for (const { scenario, measurements, roundTrips } of results.scenarios) {
-      expect(Object.keys(measurements).sort(), scenario).to.deep.equal(['api', 'api-cached', 'es']);
+      expect(Object.keys(measurements).sort(), scenario).to.deep.equal(['api', 'api-cached', 'es', 'es-no-rc']);
       for (const m of Object.values(measurements)) {
         expect(m.requests, `${scenario} ${m.target}`).to.be.greaterThan(0);
         expect(m.errors + m.non2xx, `${scenario} ${m.target}`).to.equal(0);
