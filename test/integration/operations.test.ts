@@ -75,7 +75,6 @@ describe('operational endpoints', () => {
       // At least the list and the search; the response cache may add its own freshness checks.
       const searches = /wallpapers_elasticsearch_request_duration_seconds_count\{operation="search",outcome="ok"\} (\d+)/.exec(text);
       expect(Number(searches?.[1])).to.be.at.least(2);
-      expect(text).to.match(/wallpapers_elasticsearch_request_duration_seconds_count\{operation="get",outcome="ok"\} 1/);
       expect(text).to.match(/wallpapers_redis_command_duration_seconds_count\{operation="admit",outcome="ok"\} 3/);
       expect(text).to.match(/wallpapers_rate_limit_rejections_total\{reason="quota"\} 1/);
       expect(text).to.include('process_resident_memory_bytes');
