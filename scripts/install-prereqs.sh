@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks for the local stack and the tests:
-# redis-server (Debian), unzip, curl and chromium (docs page test); schemathesis
+# redis-server (Debian), unzip, curl, wrk (benchmark smoke test) and chromium (docs page test); schemathesis
 # (PyPI, API fuzzing); npm dependencies when node_modules is missing.
 # Java 17, Maven and Node 20 are expected on the machine; their absence is reported.
 set -euo pipefail
@@ -12,6 +12,7 @@ command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
+command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 # The docs page test drives Debian's Chromium (playwright-core does not download browsers here).
 if [ "${SKIP_BROWSER:-}" != "1" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 if [ "${#missing[@]}" -gt 0 ]; then

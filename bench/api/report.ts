@@ -57,7 +57,7 @@ export function markdownReport(results: BenchResults): string {
     `wrk over loopback, ${o.connections} connections, ${o.threads} thread(s), ${o.durationSeconds} s per run after ${o.warmupSeconds} s of warm-up; every target in the same run, one after the other, the order rotated per scenario.`,
     'Targets: `es` replays the very HTTP requests the API sends to Elasticsearch (captured from the repository); `es-no-rc` the same with request_cache=false, i.e. Elasticsearch doing the query work every time; `api` is the API with its response cache off',
     '(RESPONSE_CACHE_MB=0), `api-cached` with it on' +
-      (results.compareSha ? `, \`api@${results.compareSha}\` the API with the performance files (repository, query builders, client, cache) of ${results.compareSha}, cache off.` : '.'),
+      (results.compareSha ? `; \`api@${results.compareSha}\` and \`api-cached@${results.compareSha}\` the same with the performance files (repository, query builders, client, cache) as they were at ${results.compareSha}.` : '.'),
     "Elasticsearch's request and query caches are emptied before each target's warm-up, so no target rides on another's work.",
     '',
     '## Targets',
