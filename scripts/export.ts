@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { generateWallpapers } from '../src/catalogue/generator.js';
-import { integer, UsageError } from '../src/catalogue/seed-args.js';
+import { integer, UsageError } from '../src/catalogue/cli-args.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { toWallpaper } from '../src/wallpapers/wallpaper.js';
 

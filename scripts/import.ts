@@ -6,7 +6,7 @@ import { importCatalogue, ImportError } from '../src/catalogue/import-catalogue.
 import { removeOrphans } from '../src/catalogue/index-admin.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
 import { openRejectLog } from '../src/catalogue/reject-log.js';
-import { UsageError } from '../src/catalogue/seed-args.js';
+import { UsageError } from '../src/catalogue/cli-args.js';
 
 const command: CatalogueCommand<ImportArgs> = {
   name: 'import',

@@ -1,6 +1,7 @@
 import { errors, type Client } from '@elastic/elasticsearch';
 import { withCatalogueLock } from '../src/catalogue/catalogue-cli.js';
-import { parseSeedArgs, SEED_USAGE, UsageError, type SeedArgs } from '../src/catalogue/seed-args.js';
+import { UsageError } from '../src/catalogue/cli-args.js';
+import { parseSeedArgs, SEED_USAGE, type SeedArgs } from '../src/catalogue/seed-args.js';
 import { seedCatalogue, SeedError } from '../src/catalogue/seed-catalogue.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
 import { ConfigError, loadConfig, type Config } from '../src/config.js';

@@ -5,7 +5,7 @@ import { createEsClient } from '../infra/elasticsearch.js';
 import { createRedis } from '../infra/redis.js';
 import { acquireCatalogueLock, describeHolder, LockHeldError, type CatalogueLock } from './catalogue-lock.js';
 import { interruptionOf, trapInterrupts } from './interrupt.js';
-import { UsageError } from './seed-args.js';
+import { UsageError } from './cli-args.js';
 
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { integer, UsageError } from './seed-args.js';
+import { UsageError, integer, parseCliArgs } from './cli-args.js';
 
 export interface ImportArgs {
   /** A path, or `-` for standard input. */
@@ -35,25 +34,19 @@ export function defaultRejectsPath(input: string, { regularFile, now = new Date(
 }
 
 export function parseImportArgs(argv: readonly string[]): ImportArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: true,
-      options: {
-        incremental: { type: 'boolean', default: false },
-        'allow-rejects': { type: 'string' },
-        rejects: { type: 'string' },
-        keep: { type: 'string' },
-        'batch-size': { type: 'string' },
-        concurrency: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const parsed = parseCliArgs(
+    argv,
+    {
+      incremental: { type: 'boolean', default: false },
+      'allow-rejects': { type: 'string' },
+      rejects: { type: 'string' },
+      keep: { type: 'string' },
+      'batch-size': { type: 'string' },
+      concurrency: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    true,
+  );
   const { values, positionals } = parsed;
   const help = values.help === true;
   if (!help && positionals.length !== 1) {

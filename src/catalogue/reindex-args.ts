@@ -1,5 +1,4 @@
-import { parseArgs } from 'node:util';
-import { integer, UsageError } from './seed-args.js';
+import { integer, parseCliArgs } from './cli-args.js';
 
 export interface ReindexArgs {
   keep: number;
@@ -26,25 +25,19 @@ exit codes: 0 done, 1 failed (alias unchanged), 2 bad usage or configuration,
 environment: ELASTICSEARCH_URL, REDIS_URL, INDEX_ALIAS`;
 
 export function parseReindexArgs(argv: readonly string[]): ReindexArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        keep: { type: 'string' },
-        'dry-run': { type: 'boolean', default: false },
-        rollback: { type: 'boolean', default: false },
-        'batch-size': { type: 'string' },
-        concurrency: { type: 'string' },
-        sample: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const { values } = parseCliArgs(
+    argv,
+    {
+      keep: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
+      rollback: { type: 'boolean', default: false },
+      'batch-size': { type: 'string' },
+      concurrency: { type: 'string' },
+      sample: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    false,
+  );
   return {
     keep: integer('keep', values.keep, 2, 2, 1000),
     dryRun: values['dry-run'] === true,

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { integer, parseCliArgs } from './cli-args.js';
 
 export interface SeedArgs {
   count: number;
@@ -19,42 +19,20 @@ export const SEED_USAGE = `usage: npm run seed -- [--count N] [--seed S] [--keep
   --force-merge    merge the new index to one segment before switching the alias
 environment: ELASTICSEARCH_URL, INDEX_ALIAS, IMAGE_BASE_URL`;
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
-export function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
-  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < min || value > max) {
-    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
-  }
-  return value;
-}
-
 export function parseSeedArgs(argv: readonly string[]): SeedArgs {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        count: { type: 'string' },
-        seed: { type: 'string' },
-        keep: { type: 'string' },
-        'batch-size': { type: 'string' },
-        concurrency: { type: 'string' },
-        'force-merge': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }));
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
+  const { values } = parseCliArgs(
+    argv,
+    {
+      count: { type: 'string' },
+      seed: { type: 'string' },
+      keep: { type: 'string' },
+      'batch-size': { type: 'string' },
+      concurrency: { type: 'string' },
+      'force-merge': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    false,
+  );
   return {
     count: integer('count', values.count, 1000, 1, 100_000_000),
     seed: integer('seed', values.seed, 42, 0, 0xffffffff),

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { defaultRejectsPath, parseImportArgs } from '../../src/catalogue/import-args.js';
 import { parseReindexArgs } from '../../src/catalogue/reindex-args.js';
-import { UsageError } from '../../src/catalogue/seed-args.js';
+import { UsageError } from '../../src/catalogue/cli-args.js';
 
 const NOW = new Date('2026-03-04T05:06:07.890Z');
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { parseSeedArgs, UsageError } from '../../src/catalogue/seed-args.js';
+import { UsageError } from '../../src/catalogue/cli-args.js';
+import { parseSeedArgs } from '../../src/catalogue/seed-args.js';
 
 describe('parseSeedArgs', () => {
   it('when no arguments are given, then the defaults apply', () => {
