@@ -46,7 +46,10 @@ export function createApp({ config, es, redis, logger = silentLogger, metrics = 
   const authFailures = createAuthFailureLimiter(redis, config.rateLimit);
   const authenticate = requireApiKey(admit, authFailures, metrics);
   const quota = enforceQuota(metrics);
-  const repository = createWallpaperRepository(es, config.indexAlias, logger, config.responseCache);
+  const repository = createWallpaperRepository(es, config.indexAlias, logger, {
+    ...config.responseCache,
+    onLookup: (result) => metrics.cacheLookups.inc({ result }),
+  });
 
   const ops = opsRoutes({ es, redis, alias: config.indexAlias, metrics, serveMetrics: config.metricsPort === 0 });
   const v1 = new Router({ prefix: API_PREFIX });

@@ -54,7 +54,7 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
     }),
     cacheLookups: new Counter({
       name: 'wallpapers_response_cache_lookups_total',
-      help: 'In-process response cache lookups, by result (hit or miss)',
+      help: 'In-process response cache lookups, by result (hit, miss, or bypass while freshness is unconfirmed)',
       labelNames: ['result'] as const,
       registers: [registry],
     }),

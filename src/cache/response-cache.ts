@@ -16,6 +16,8 @@ export interface ResponseCacheOptions {
   checkIntervalMs: number;
   logger?: Logger;
   now?: () => number;
+  /** Told of every lookup: served from the cache, loaded, or bypassed while freshness is unconfirmed. */
+  onLookup?: (result: 'hit' | 'miss' | 'bypass') => void;
   /** Where the fingerprint comes from; tests replace it. */
   version?: (es: Client, alias: string) => Promise<string>;
 }
@@ -63,6 +65,7 @@ const searchKey = ({ q, page, per_page, category, resolution }: SearchParams) =>
 export function withResponseCache(repository: WallpaperRepository, options: ResponseCacheOptions): WallpaperRepository {
   if (options.maxBytes <= 0) return repository;
   const { es, alias, checkIntervalMs, logger = silentLogger, now = Date.now, version = catalogueVersion } = options;
+  const onLookup = options.onLookup ?? (() => undefined);
   const lru = new ByteBudgetLru<Result>(options.maxBytes, options.ttlMs);
   const inFlight = new Map<string, Promise<Result>>();
   let fingerprint: string | null = null;
@@ -100,9 +103,16 @@ export function withResponseCache(repository: WallpaperRepository, options: Resp
   function cached<R extends Result>(key: string, load: () => Promise<R>): Promise<R> {
     const at = now();
     if (at - attemptedAt >= checkIntervalMs / 2) void check();
-    if (at - confirmedAt > checkIntervalMs) return load();
+    if (at - confirmedAt > checkIntervalMs) {
+      onLookup('bypass');
+      return load();
+    }
     const hit = lru.get(key, at);
-    if (hit !== undefined) return Promise.resolve(hit as R);
+    if (hit !== undefined) {
+      onLookup('hit');
+      return Promise.resolve(hit as R);
+    }
+    onLookup('miss');
     const pending = inFlight.get(key);
     if (pending) return pending as Promise<R>;
     const startedIn = generation;

@@ -1,6 +1,6 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { errors } from '@elastic/elasticsearch';
-import { withResponseCache } from '../cache/response-cache.js';
+import { type ResponseCacheOptions, withResponseCache } from '../cache/response-cache.js';
 import type { ResponseCacheConfig } from '../config.js';
 import { translateEsError } from '../infra/es-errors.js';
 import type { Logger } from '../logger.js';
@@ -39,7 +39,12 @@ function isDocumentMissing(err: unknown): boolean {
 }
 
 /** Reads the catalogue behind `alias`; with `cache`, recent results are kept in process (see withResponseCache). */
-export function createWallpaperRepository(es: Client, alias: string, logger: Logger, cache?: ResponseCacheConfig): WallpaperRepository {
+export function createWallpaperRepository(
+  es: Client,
+  alias: string,
+  logger: Logger,
+  cache?: ResponseCacheConfig & Pick<ResponseCacheOptions, 'onLookup'>,
+): WallpaperRepository {
   const repository = elasticsearchRepository(es, alias, logger);
   return cache ? withResponseCache(repository, { es, alias, logger, ...cache }) : repository;
 }

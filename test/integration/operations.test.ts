@@ -77,6 +77,7 @@ describe('operational endpoints', () => {
       expect(Number(searches?.[1])).to.be.at.least(2);
       expect(text).to.match(/wallpapers_redis_command_duration_seconds_count\{operation="admit",outcome="ok"\} 3/);
       expect(text).to.match(/wallpapers_rate_limit_rejections_total\{reason="quota"\} 1/);
+      expect(text).to.match(/wallpapers_response_cache_lookups_total\{result="(miss|bypass)"\} [12]/);
       expect(text).to.include('process_resident_memory_bytes');
     } finally {
       await app.close();
