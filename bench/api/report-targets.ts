@@ -54,13 +54,15 @@ export function targetsTable(results: BenchResults): string[] {
     const growth = ['list', 'get', 'search'].flatMap((kind) => {
       const at = (docs: number | undefined) => results.sizeSeries.find((p) => p.kind === kind && p.target === 'api' && p.docs === docs);
       const [a, b] = [at(small), at(big)];
-      return a && b ? [{ kind, warm: b.p50Ms / a.p50Ms, cold: b.cold.p50Ms / a.cold.p50Ms }] : [];
+      return a && b ? [{ kind, warm: b.p50Ms / a.p50Ms, cold: b.cold.p50Ms / a.cold.p50Ms, cold90: b.cold.p90Ms / a.cold.p90Ms }] : [];
     });
+    // Cold requests pay the whole query at every size; warm ones are answered by the request cache
+    // as often as the run repeats them, which depends on how fast the size lets them come round.
     lines.push(
       row([
-        'API latency at 1M ≤ 2 × at 10k (list, get, search page 1; p50)',
-        growth.map((g) => `${requestName(g.kind)} ${f2(g.warm)}× warm, ${f2(g.cold)}× cold`).join('; '),
-        verdict(growth.every((g) => g.warm <= 2 && g.cold <= 2)),
+        'API latency at 1M ≤ 2 × at 10k (list, get, search page 1; cold p50 and p90)',
+        growth.map((g) => `${requestName(g.kind)} ${f2(g.cold)}× / ${f2(g.cold90)}× cold (${f2(g.warm)}× warm p50)`).join('; '),
+        verdict(growth.every((g) => g.cold <= 2 && g.cold90 <= 2)),
       ]),
     );
   }
