@@ -14,8 +14,8 @@ LOG="$(mktemp)"
 trap 'rm -f "$LOG"' EXIT
 summary() {
   local passed failed
-  passed=$(grep -Eo '^ +[0-9]+ passing' "$LOG" | awk '{s+=$1} END {print s+0}')
-  failed=$(grep -Eo '^ +[0-9]+ failing' "$LOG" | awk '{s+=$1} END {print s+0}')
+  passed=$( (grep -Eo '^ +[0-9]+ passing' "$LOG" || true) | awk '{s+=$1} END {print s+0}')
+  failed=$( (grep -Eo '^ +[0-9]+ failing' "$LOG" || true) | awk '{s+=$1} END {print s+0}')
   echo "tests: $passed passed, $failed failed"
 }
 npx tsc --noEmit -p tsconfig.json
