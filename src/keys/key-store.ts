@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { generateApiKey, hashApiKey, newAccountId, parseApiKey, randomBase62 } from './api-key.js';
+import { generateApiKey, hashApiKey, newAccountId, randomBase62 } from './api-key.js';
 import { redisKeys } from './redis-keys.js';
 
 export interface KeySummary {
@@ -99,15 +99,6 @@ export function createKeyStore(redis: Redis) {
       await redis.hset(redisKeys.apiKey(account_id, hash), 'revoked_at', new Date().toISOString());
       return true;
     },
-
-    /** True when the key is known, not revoked and its account exists (for tests and tooling). */
-    async isUsable(apiKey: string): Promise<boolean> {
-      const parsed = parseApiKey(apiKey);
-      if (!parsed) return false;
-      const revoked = await redis.hget(redisKeys.apiKey(parsed.accountId, parsed.hash), 'revoked_at');
-      return revoked === '';
-    },
   };
 }
 
-export type KeyStore = ReturnType<typeof createKeyStore>;

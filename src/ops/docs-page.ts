@@ -36,13 +36,15 @@ const INIT_JS = `window.ui = SwaggerUIBundle({
 });
 `;
 
+let assets: Map<string, StaticAsset> | undefined;
+
 /**
  * The human-readable reference: Swagger UI from the swagger-ui-dist npm
  * package, served from this process (no CDN, works offline), rendering
- * /v1/openapi.json. Files are read once at start-up.
+ * /v1/openapi.json. Files are read once per process, however many apps it builds.
  */
 export function loadDocsAssets(): Map<string, StaticAsset> {
-  return new Map<string, StaticAsset>([
+  assets ??= new Map<string, StaticAsset>([
     ['/docs', { type: 'text/html; charset=utf-8', body: INDEX_HTML }],
     ['/docs/init.js', { type: 'application/javascript; charset=utf-8', body: INIT_JS }],
     ['/docs/swagger-ui.css', { type: 'text/css; charset=utf-8', body: readFileSync(join(SWAGGER_DIR, 'swagger-ui.css')) }],
@@ -51,4 +53,5 @@ export function loadDocsAssets(): Map<string, StaticAsset> {
       { type: 'application/javascript; charset=utf-8', body: readFileSync(join(SWAGGER_DIR, 'swagger-ui-bundle.js')) },
     ],
   ]);
+  return assets;
 }

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
 import type { Metrics } from '../metrics.js';
-import { OPENAPI_DOCUMENT_TEXT } from '../openapi/document.js';
+import { openApiDocument } from '../openapi/document.js';
 import { loadDocsAssets } from './docs-page.js';
 import { checkReadiness } from './readiness.js';
 
@@ -19,7 +19,6 @@ export interface OpsRoutesOptions {
 /** Endpoints that need no API key: health, readiness, metrics, the OpenAPI document and its rendered reference. */
 export function opsRoutes({ es, redis, alias, metrics, serveMetrics }: OpsRoutesOptions): Router {
   const router = new Router();
-  const openApi = JSON.parse(OPENAPI_DOCUMENT_TEXT) as object;
 
   router.get('/healthz', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
@@ -42,7 +41,7 @@ export function opsRoutes({ es, redis, alias, metrics, serveMetrics }: OpsRoutes
 
   router.get('/v1/openapi.json', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.body = openApi;
+    ctx.body = openApiDocument;
   });
 
   const assets = loadDocsAssets();

@@ -8,7 +8,3 @@ import { componentSchema } from '../openapi/document.js';
 export const CATEGORIES: readonly string[] = Object.freeze([...(componentSchema('Category')['enum'] as string[])]);
 
 export type Category = string;
-
-export function isCategory(value: string): boolean {
-  return CATEGORIES.includes(value);
-}

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -6,6 +5,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
 import type Koa from 'koa';
 import { createApp, type AppDependencies } from '../../src/app.js';
+import { readIndexDefinition } from '../../src/catalogue/index-admin.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { createRedis } from '../../src/infra/redis.js';
@@ -13,7 +13,7 @@ import { createKeyStore } from '../../src/keys/key-store.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { contractViolations } from './contract.js';
 
-const MAPPING = JSON.parse(readFileSync(new URL('../../index-mappings/wallpapers.json', import.meta.url), 'utf8'));
+const MAPPING = readIndexDefinition();
 
 export function uniqueName(prefix: string): string {
   return `${prefix}-${randomBytes(4).toString('hex')}`;
