@@ -47,8 +47,8 @@ export function createApp({ config, es, redis, logger = silentLogger, metrics = 
   const authenticate = requireApiKey(admit, authFailures, metrics);
   const quota = enforceQuota(metrics);
   const repository = createWallpaperRepository(es, config.indexAlias, logger, {
-    ...config.responseCache,
-    onLookup: (result) => metrics.cacheLookups.inc({ result }),
+    cache: { ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },
+    batching: { ...config.elasticsearchBatching, onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size) },
   });
 
   const ops = opsRoutes({ es, redis, alias: config.indexAlias, metrics, serveMetrics: config.metricsPort === 0 });

@@ -20,6 +20,14 @@ export interface Config {
   shutdownTimeoutMs: number;
   rateLimit: RateLimitConfig;
   responseCache: ResponseCacheConfig;
+  elasticsearchBatching: ElasticsearchBatchingConfig;
+}
+
+export interface ElasticsearchBatchingConfig {
+  /** Multi-gets and multi-searches in flight at once, each kind; requests arriving meanwhile wait and go together. */
+  maxInFlight: number;
+  /** Gets or searches per Elasticsearch call at most. */
+  maxBatchSize: number;
 }
 
 export interface ResponseCacheConfig {
@@ -50,6 +58,8 @@ const ENV_SCHEMA = {
     HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
     ELASTICSEARCH_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:9200' },
     ELASTICSEARCH_TIMEOUT_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 5000 },
+    ELASTICSEARCH_BATCH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: 4 },
+    ELASTICSEARCH_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: 32 },
     REDIS_URL: { type: 'string', format: 'uri', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
     REDIS_TIMEOUT_MS: { type: 'integer', minimum: 10, maximum: 60000, default: 1000 },
     INDEX_ALIAS: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,100}$', default: 'wallpapers' },
@@ -136,6 +146,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: Number(v.RESPONSE_CACHE_MB) * 1024 * 1024,
       ttlMs: v.RESPONSE_CACHE_TTL_MS,
       checkIntervalMs: v.RESPONSE_CACHE_CHECK_MS,
+    },
+    elasticsearchBatching: {
+      maxInFlight: v.ELASTICSEARCH_BATCH_CONCURRENCY,
+      maxBatchSize: v.ELASTICSEARCH_BATCH_SIZE,
     },
   };
 }

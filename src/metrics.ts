@@ -28,6 +28,13 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
       buckets: LATENCY_BUCKETS,
       registers: [registry],
     }),
+    elasticsearchBatchSize: new Histogram({
+      name: 'wallpapers_elasticsearch_batch_size',
+      help: 'Gets per multi-get and searches per multi-search sent to Elasticsearch',
+      labelNames: ['operation'] as const,
+      buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
     redisDuration: new Histogram({
       name: 'wallpapers_redis_command_duration_seconds',
       help: 'Redis call latency by operation and outcome',

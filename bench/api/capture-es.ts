@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
-import { silentLogger } from '../../src/logger.js';
-import { createWallpaperRepository } from '../../src/wallpapers/repository.js';
+import { buildGetRequest, buildListRequest, buildSearchRequest } from '../../src/wallpapers/build-queries.js';
 import { type RequestSpec, specKey } from './workloads.js';
 
 /** One HTTP request as the API's Elasticsearch client puts it on the wire. */
@@ -20,9 +19,10 @@ const EMPTY_SEARCH = JSON.stringify({ took: 0, timed_out: false, hits: { total: 
 const MISSING_DOC = JSON.stringify({ _index: 'x', _id: '0', found: false });
 
 /**
- * Runs each spec through the project's repository with a client pointed at a recorder, so the
- * direct-Elasticsearch baseline replays byte for byte what the API sends (path, query string,
- * body), whatever the query builders and client settings are at the time.
+ * Sends each spec's query through the project's client and query builders, pointed at a
+ * recorder, one request per spec: the direct-Elasticsearch baseline replays byte for byte what a
+ * client asking Elasticsearch itself would send (path, query string, body, the same queries the
+ * API runs). The API batches these into _mget/_msearch under load; the baseline does not.
  */
 export async function captureEsRequests(alias: string, specs: Iterable<RequestSpec>): Promise<Map<string, EsWireRequest>> {
   const seen: { last: EsWireRequest | null } = { last: null };
@@ -44,16 +44,15 @@ export async function captureEsRequests(alias: string, specs: Iterable<RequestSp
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const es = createEsClient({ url: `http://127.0.0.1:${port}`, requestTimeoutMs: 5000 });
-  const repository = createWallpaperRepository(es, alias, silentLogger);
   const captured = new Map<string, EsWireRequest>();
   try {
     for (const spec of specs) {
       const key = specKey(spec);
       if (captured.has(key)) continue;
       seen.last = null;
-      if (spec.kind === 'get') await repository.getById(spec.id);
-      else if (spec.kind === 'list') await repository.list(spec.params);
-      else await repository.search(spec.params);
+      if (spec.kind === 'get') await es.get(buildGetRequest(alias, spec.id), { ignore: [404] });
+      else if (spec.kind === 'list') await es.search(buildListRequest(alias, spec.params));
+      else await es.search(buildSearchRequest(alias, spec.params));
       const request = seen.last as EsWireRequest | null;
       if (!request) throw new Error(`no Elasticsearch request captured for ${key}`);
       captured.set(key, request);

@@ -7,6 +7,25 @@ function esErrorType(err: InstanceType<typeof errors.ResponseError>): string | u
   return body?.error?.type;
 }
 
+/** A failure Elasticsearch reported for one item of a multi-get or multi-search, not for the whole call. */
+export class EsItemError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string | undefined,
+  ) {
+    super(`elasticsearch item failed: ${status} ${type ?? 'unknown'}`);
+    this.name = 'EsItemError';
+  }
+}
+
+function fromStatus(status: number, type: string | undefined, logger: Logger, operation: string): HttpError {
+  logger.error('elasticsearch error', { operation, status, type });
+  if (status === 429 || status >= 500 || type === 'index_not_found_exception') {
+    return serviceUnavailable('The search backend is unavailable, please retry shortly');
+  }
+  return internalError();
+}
+
 /**
  * Maps an Elasticsearch client failure to the API's error model. Nothing from
  * Elasticsearch reaches the client: unreachable, overloaded or missing index
@@ -23,15 +42,8 @@ export function translateEsError(err: unknown, logger: Logger, operation: string
     logger.warn('elasticsearch unreachable', { operation, reason: err.name });
     return serviceUnavailable('The search backend is unavailable, please retry shortly');
   }
-  if (err instanceof errors.ResponseError) {
-    const status = err.statusCode ?? 500;
-    const type = esErrorType(err);
-    logger.error('elasticsearch error', { operation, status, type });
-    if (status === 429 || status >= 500 || type === 'index_not_found_exception') {
-      return serviceUnavailable('The search backend is unavailable, please retry shortly');
-    }
-    return internalError();
-  }
+  if (err instanceof errors.ResponseError) return fromStatus(err.statusCode ?? 500, esErrorType(err), logger, operation);
+  if (err instanceof EsItemError) return fromStatus(err.status, err.type, logger, operation);
   logger.error('elasticsearch client failure', { operation, err: err instanceof Error ? err.message : String(err) });
   return internalError();
 }

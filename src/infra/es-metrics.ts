@@ -2,6 +2,8 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Metrics } from '../metrics.js';
 
 function operationOf(path: string): string {
+  if (path.includes('/_msearch')) return 'msearch';
+  if (path.includes('/_mget')) return 'mget';
   if (path.includes('/_search')) return 'search';
   if (path.includes('/_doc/')) return 'get';
   if (path.includes('/_count')) return 'count';

@@ -25,22 +25,38 @@ export const SEARCH_RESPONSE_FILTER = ['hits.total.value', 'hits.hits._source'];
 
 // The shard request cache skips requests with size > 0 unless asked. Asked, a repeated page or
 // search costs only its fetch phase; entries are dropped whenever a refresh changes the index.
-const READ_OPTIONS = { _source: SOURCE, filter_path: SEARCH_RESPONSE_FILTER, request_cache: true } as const;
+export const REQUEST_CACHE = true;
+
+/** What one search asks, whether it goes alone (_search) or in a batch (_msearch). */
+export type SearchBody = Required<Pick<estypes.MsearchMultisearchBody, 'from' | 'size' | 'track_total_hits' | '_source' | 'sort' | 'query'>>;
+
+/** A single get, as a client would send it straight to Elasticsearch. */
+export function buildGetRequest(alias: string, id: number): estypes.GetRequest {
+  return { index: alias, id: String(id), _source: SOURCE, filter_path: ['found', '_source'] };
+}
+
+/** A single search, as a client would send it straight to Elasticsearch. */
+function searchRequest(alias: string, body: SearchBody): estypes.SearchRequest {
+  return { index: alias, filter_path: SEARCH_RESPONSE_FILTER, request_cache: REQUEST_CACHE, ...body };
+}
 
 function window({ page, per_page }: Paging) {
   return { from: (page - 1) * per_page, size: per_page };
 }
 
-export function buildListRequest(alias: string, params: ListParams): estypes.SearchRequest {
+export function listBody(params: ListParams): SearchBody {
   const filters = filterClauses(params);
   return {
-    index: alias,
     ...window(params),
     track_total_hits: true,
-    ...READ_OPTIONS,
+    _source: SOURCE,
     sort: LIST_SORT,
     query: filters.length > 0 ? { bool: { filter: filters } } : { match_all: {} },
   };
+}
+
+export function buildListRequest(alias: string, params: ListParams): estypes.SearchRequest {
+  return searchRequest(alias, listBody(params));
 }
 
 export function buildSearchQuery(q: string, filters: Filters): estypes.QueryDslQueryContainer {
@@ -73,15 +89,18 @@ export function buildSearchQuery(q: string, filters: Filters): estypes.QueryDslQ
   };
 }
 
-export function buildSearchRequest(alias: string, params: SearchParams): estypes.SearchRequest {
+export function searchBody(params: SearchParams): SearchBody {
   return {
-    index: alias,
     ...window(params),
     track_total_hits: true,
-    ...READ_OPTIONS,
+    _source: SOURCE,
     sort: SEARCH_SORT,
     query: buildSearchQuery(params.q, params),
   };
+}
+
+export function buildSearchRequest(alias: string, params: SearchParams): estypes.SearchRequest {
+  return searchRequest(alias, searchBody(params));
 }
 
 /** Elasticsearch serves at most `maxResultWindow` hits past `from`; deeper pages are refused up front. */

@@ -1,10 +1,10 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { errors } from '@elastic/elasticsearch';
 import { type ResponseCacheOptions, withResponseCache } from '../cache/response-cache.js';
-import type { ResponseCacheConfig } from '../config.js';
-import { translateEsError } from '../infra/es-errors.js';
+import type { ElasticsearchBatchingConfig, ResponseCacheConfig } from '../config.js';
+import { EsItemError, translateEsError } from '../infra/es-errors.js';
+import { createNaturalBatcher } from '../infra/natural-batcher.js';
 import type { Logger } from '../logger.js';
-import { SOURCE, buildListRequest, buildSearchRequest } from './build-queries.js';
+import { REQUEST_CACHE, SOURCE, type SearchBody, listBody, searchBody } from './build-queries.js';
 import type { ListParams, SearchParams } from './param-schemas.js';
 import { type Wallpaper, toWallpaper } from './wallpaper.js';
 
@@ -19,37 +19,93 @@ export interface WallpaperRepository {
   getById(id: number): Promise<Wallpaper | null>;
 }
 
-const GET_RESPONSE_FILTER = ['found', '_source'];
+export interface BatchingOptions extends ElasticsearchBatchingConfig {
+  onBatch?: (operation: 'mget' | 'msearch', size: number) => void;
+}
 
-function toPage(response: estypes.SearchResponse<Wallpaper>): Page {
-  const total = response.hits.total;
-  // filter_path drops hits.hits altogether when nothing matched.
+export const DEFAULT_BATCHING: BatchingOptions = { maxInFlight: 4, maxBatchSize: 32 };
+
+export interface RepositoryOptions {
+  cache?: ResponseCacheConfig & Pick<ResponseCacheOptions, 'onLookup'>;
+  batching?: BatchingOptions;
+}
+
+// Every item keeps a field, so filtering never drops one and positions still match the request.
+const MGET_RESPONSE_FILTER = ['docs._id', 'docs.found', 'docs._source', 'docs.error.type'];
+const MSEARCH_RESPONSE_FILTER = ['responses.status', 'responses.error.type', 'responses.hits.total.value', 'responses.hits.hits._source'];
+
+interface MgetItem {
+  _id: string;
+  found?: boolean;
+  _source?: Wallpaper;
+  error?: { type?: string };
+}
+
+interface MsearchItem {
+  status?: number;
+  error?: { type?: string };
+  hits?: { total?: { value: number }; hits?: { _source: Wallpaper }[] };
+}
+
+function toPage(item: MsearchItem): Page | Error {
+  if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error?.type);
   return {
-    items: (response.hits.hits ?? []).map((hit) => toWallpaper(hit._source as Wallpaper)),
-    total: typeof total === 'number' ? total : (total?.value ?? 0),
+    // filter_path drops hits.hits altogether when nothing matched.
+    items: (item.hits?.hits ?? []).map((hit) => toWallpaper(hit._source)),
+    total: item.hits?.total?.value ?? 0,
   };
 }
 
-function isDocumentMissing(err: unknown): boolean {
-  return (
-    err instanceof errors.ResponseError &&
-    err.statusCode === 404 &&
-    (err.body as { found?: boolean } | undefined)?.found === false
-  );
+function toDocument(item: MgetItem | undefined, id: string): Wallpaper | null | Error {
+  if (!item || item._id !== id) return new Error(`multi-get answered ${item?._id ?? 'nothing'} for ${id}`);
+  // A document-level failure has no status of its own; it means a shard could not answer.
+  if (item.error) return new EsItemError(item.error.type === 'index_not_found_exception' ? 404 : 503, item.error.type);
+  return item.found && item._source ? toWallpaper(item._source) : null;
 }
 
-/** Reads the catalogue behind `alias`; with `cache`, recent results are kept in process (see withResponseCache). */
-export function createWallpaperRepository(
-  es: Client,
-  alias: string,
-  logger: Logger,
-  cache?: ResponseCacheConfig & Pick<ResponseCacheOptions, 'onLookup'>,
-): WallpaperRepository {
-  const repository = elasticsearchRepository(es, alias, logger);
-  return cache ? withResponseCache(repository, { es, alias, logger, ...cache }) : repository;
+/**
+ * Reads the catalogue behind `alias`. Gets go out as multi-gets and lists and searches as
+ * multi-searches, naturally batched (see createNaturalBatcher): alone when Elasticsearch has a
+ * free slot, together under load, so a busy API pays Elasticsearch's per-call cost once per
+ * batch instead of once per request. With `cache`, recent results are kept in process (see
+ * withResponseCache).
+ */
+export function createWallpaperRepository(es: Client, alias: string, logger: Logger, options: RepositoryOptions = {}): WallpaperRepository {
+  const repository = elasticsearchRepository(es, alias, logger, options.batching ?? DEFAULT_BATCHING);
+  return options.cache ? withResponseCache(repository, { es, alias, logger, ...options.cache }) : repository;
 }
 
-function elasticsearchRepository(es: Client, alias: string, logger: Logger): WallpaperRepository {
+function elasticsearchRepository(es: Client, alias: string, logger: Logger, batching: BatchingOptions): WallpaperRepository {
+  const { maxInFlight, maxBatchSize, onBatch } = batching;
+
+  const get = createNaturalBatcher<string, Wallpaper | null>({
+    maxInFlight,
+    maxBatchSize,
+    keyOf: (id) => id,
+    onBatch: (size) => onBatch?.('mget', size),
+    run: async (ids) => {
+      const response = await es.mget<Wallpaper>({ index: alias, ids, _source: SOURCE, filter_path: MGET_RESPONSE_FILTER });
+      const docs = (response.docs ?? []) as MgetItem[];
+      return ids.map((id, position) => toDocument(docs[position], id));
+    },
+  });
+
+  const search = createNaturalBatcher<SearchBody, Page>({
+    maxInFlight,
+    maxBatchSize,
+    keyOf: (body) => JSON.stringify(body),
+    onBatch: (size) => onBatch?.('msearch', size),
+    run: async (bodies) => {
+      const searches = bodies.flatMap((body): estypes.MsearchRequestItem[] => [{ request_cache: REQUEST_CACHE }, body]);
+      const response = await es.msearch<Wallpaper>({ index: alias, searches, filter_path: MSEARCH_RESPONSE_FILTER });
+      const items = (response.responses ?? []) as MsearchItem[];
+      return bodies.map((_, position) => {
+        const item = items[position];
+        return item ? toPage(item) : new Error(`multi-search answered ${items.length} of ${bodies.length}`);
+      });
+    },
+  });
+
   async function run<T>(operation: string, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
@@ -59,17 +115,8 @@ function elasticsearchRepository(es: Client, alias: string, logger: Logger): Wal
   }
 
   return {
-    list: (params) => run('list', async () => toPage(await es.search<Wallpaper>(buildListRequest(alias, params)))),
-    search: (params) => run('search', async () => toPage(await es.search<Wallpaper>(buildSearchRequest(alias, params)))),
-    getById: (id) =>
-      run('get', async () => {
-        try {
-          const doc = await es.get<Wallpaper>({ index: alias, id: String(id), _source: SOURCE, filter_path: GET_RESPONSE_FILTER });
-          return doc.found && doc._source ? toWallpaper(doc._source) : null;
-        } catch (err) {
-          if (isDocumentMissing(err)) return null;
-          throw err;
-        }
-      }),
+    list: (params) => run('list', () => search(listBody(params))),
+    search: (params) => run('search', () => search(searchBody(params))),
+    getById: (id) => run('get', () => get(String(id))),
   };
 }

@@ -72,9 +72,9 @@ describe('operational endpoints', () => {
       expect(text).to.match(/wallpapers_http_requests_total\{method="GET",route="\/v1\/wallpapers",status="200"\} 1/);
       expect(text).to.match(/wallpapers_http_requests_total\{method="GET",route="\/v1\/wallpapers\/:id",status="429"\} 1/);
       expect(text).to.match(/wallpapers_http_request_duration_seconds_bucket\{le="0\.05",method="GET",route="\/v1\/search",status="200"\} \d/);
-      // At least the list and the search; the response cache may add its own freshness checks.
-      const searches = /wallpapers_elasticsearch_request_duration_seconds_count\{operation="search",outcome="ok"\} (\d+)/.exec(text);
-      expect(Number(searches?.[1])).to.be.at.least(2);
+      // The list and the search go out as multi-searches, the get as a multi-get; the response cache adds its own size-0 searches.
+      expect(text).to.match(/wallpapers_elasticsearch_request_duration_seconds_count\{operation="msearch",outcome="ok"\} 2/);
+      expect(text).to.match(/wallpapers_elasticsearch_batch_size_count\{operation="msearch"\} 2/);
       expect(text).to.match(/wallpapers_redis_command_duration_seconds_count\{operation="admit",outcome="ok"\} 3/);
       expect(text).to.match(/wallpapers_rate_limit_rejections_total\{reason="quota"\} 1/);
       expect(text).to.match(/wallpapers_response_cache_lookups_total\{result="(miss|bypass)"\} [12]/);

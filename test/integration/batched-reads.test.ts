@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import type { Client } from '@elastic/elasticsearch';
+import { HttpError } from '../../src/http/http-error.js';
+import { silentLogger } from '../../src/logger.js';
+import { buildGetRequest, buildListRequest, buildSearchRequest } from '../../src/wallpapers/build-queries.js';
+import type { ListParams, SearchParams } from '../../src/wallpapers/param-schemas.js';
+import { type Page, createWallpaperRepository } from '../../src/wallpapers/repository.js';
+import { type Wallpaper, type WallpaperDocument, toWallpaper } from '../../src/wallpapers/wallpaper.js';
+import { FIXTURE_CATEGORIES, FIXTURE_RESOLUTIONS, fixtureWallpapers } from '../support/fixtures.js';
+import { connectEs, createIndexWithDocs, dropIndicesOf, uniqueName } from '../support/harness.js';
+
+/** What one direct request to Elasticsearch answers: the reference the batched repository must equal. */
+async function directSearch(es: Client, request: ReturnType<typeof buildListRequest>): Promise<Page> {
+  const response = await es.search<WallpaperDocument>(request);
+  const total = response.hits.total;
+  return {
+    items: (response.hits.hits ?? []).map((hit) => toWallpaper(hit._source as WallpaperDocument)),
+    total: typeof total === 'number' ? total : (total?.value ?? 0),
+  };
+}
+
+async function directGet(es: Client, alias: string, id: number): Promise<Wallpaper | null> {
+  const doc = await es.get<WallpaperDocument>(buildGetRequest(alias, id), { ignore: [404] });
+  return doc.found && doc._source ? toWallpaper(doc._source) : null;
+}
+
+describe('batched reads on Elasticsearch', function () {
+  this.timeout(60_000);
+  let es: Client;
+  let alias: string;
+  let docs: WallpaperDocument[];
+
+  before(async () => {
+    es = connectEs();
+    alias = uniqueName('test-batched');
+    docs = fixtureWallpapers();
+    await createIndexWithDocs(es, alias, docs);
+  });
+
+  after(async () => {
+    await dropIndicesOf(es, alias);
+    await es.close();
+  });
+
+  function recording(maxInFlight = 1, maxBatchSize = 32) {
+    const batches: { operation: string; size: number }[] = [];
+    const repository = createWallpaperRepository(es, alias, silentLogger, {
+      batching: { maxInFlight, maxBatchSize, onBatch: (operation, size) => batches.push({ operation, size }) },
+    });
+    return { repository, batches };
+  }
+
+  it('when many gets of existing and unknown ids arrive at once, then they share multi-gets and each answer equals a direct get', async () => {
+    const { repository, batches } = recording();
+    const ids = [...docs.map((doc) => doc.id), 999_001, 999_002, docs[0]!.id, docs[3]!.id];
+    const batched = await Promise.all(ids.map((id) => repository.getById(id)));
+    const direct = await Promise.all(ids.map((id) => directGet(es, alias, id)));
+    expect(batched).to.deep.equal(direct);
+    expect(batched.filter((doc) => doc === null)).to.have.length(2);
+    const mgets = batches.filter((b) => b.operation === 'mget');
+    expect(Math.max(...mgets.map((b) => b.size)), 'some multi-get carried several ids').to.be.greaterThan(1);
+    expect(mgets.reduce((sum, b) => sum + b.size, 0), 'repeated ids waiting together are asked once').to.be.lessThan(ids.length);
+  });
+
+  it('when many lists and searches arrive at once, then they share multi-searches and each page equals a direct search', async () => {
+    const { repository, batches } = recording();
+    const lists: ListParams[] = [];
+    const searches: SearchParams[] = [];
+    for (const [i, category] of FIXTURE_CATEGORIES.entries()) {
+      const resolution = FIXTURE_RESOLUTIONS[i % FIXTURE_RESOLUTIONS.length];
+      lists.push({ page: 1, per_page: 20, category }, { page: 2, per_page: 3, category, resolution }, { page: 1 + i, per_page: 7 });
+      searches.push({ q: 'aurora', page: 1, per_page: 20, category }, { q: 'lighthuose', page: 1, per_page: 5 }, { q: 'nebula harbor', page: 1 + i, per_page: 2 });
+    }
+    lists.push({ page: 1, per_page: 20, resolution: '7680x4320' }, { page: 40, per_page: 20 });
+    searches.push({ q: 'zzzzqqq', page: 1, per_page: 20 });
+
+    const [batchedLists, batchedSearches] = await Promise.all([
+      Promise.all(lists.map((params) => repository.list(params))),
+      Promise.all(searches.map((params) => repository.search(params))),
+    ]);
+    const directLists = await Promise.all(lists.map((params) => directSearch(es, buildListRequest(alias, params))));
+    const directSearches = await Promise.all(searches.map((params) => directSearch(es, buildSearchRequest(alias, params))));
+    expect(batchedLists).to.deep.equal(directLists);
+    expect(batchedSearches).to.deep.equal(directSearches);
+    expect(batchedLists.some((page) => page.items.length === 0 && page.total > 0), 'a page past the end').to.equal(true);
+    expect(batchedSearches.at(-1), 'a search matching nothing').to.deep.equal({ items: [], total: 0 });
+    expect(Math.max(...batches.filter((b) => b.operation === 'msearch').map((b) => b.size))).to.be.greaterThan(1);
+  });
+
+  it('when Elasticsearch refuses one search of a batch, then only its caller fails (500, nothing leaked) and the others are answered', async () => {
+    const { repository, batches } = recording();
+    // Past max_result_window: the routes refuse this up front, so only a direct repository call can send it.
+    const tooDeep = repository.list({ page: 600, per_page: 20 }).then(
+      () => 'answered',
+      (err: unknown) => err,
+    );
+    const fine = [repository.list({ page: 1, per_page: 5 }), repository.search({ q: 'aurora', page: 1, per_page: 5 })];
+    const [refused, ...answered] = await Promise.all([tooDeep, ...fine]);
+    expect(batches[0], 'all three went in one multi-search').to.deep.equal({ operation: 'msearch', size: 3 });
+    expect(refused).to.be.instanceOf(HttpError);
+    expect((refused as HttpError).status).to.equal(500);
+    expect((refused as HttpError).message).to.not.match(/result window|elasticsearch/i);
+    expect(answered).to.deep.equal([
+      await directSearch(es, buildListRequest(alias, { page: 1, per_page: 5 })),
+      await directSearch(es, buildSearchRequest(alias, { q: 'aurora', page: 1, per_page: 5 })),
+    ]);
+    expect((answered[0] as Page).items).to.have.length(5);
+  });
+
+  it('when the alias does not exist, then gets, lists and searches fail with 503 as unbatched calls did', async () => {
+    const missing = createWallpaperRepository(es, uniqueName('test-batched-missing'), silentLogger);
+    const outcomes = await Promise.all(
+      [missing.getById(1), missing.getById(2), missing.list({ page: 1, per_page: 20 }), missing.search({ q: 'sky', page: 1, per_page: 20 })].map((call) =>
+        call.then(
+          () => 'answered',
+          (err: unknown) => (err instanceof HttpError ? err.status : String(err)),
+        ),
+      ),
+    );
+    expect(outcomes).to.deep.equal([503, 503, 503, 503]);
+  });
+
+  it('when requests arrive one at a time, then each goes alone (no waiting for company)', async () => {
+    const { repository, batches } = recording(4);
+    await repository.getById(docs[0]!.id);
+    await repository.list({ page: 1, per_page: 20 });
+    await repository.search({ q: 'aurora', page: 1, per_page: 20 });
+    expect(batches).to.deep.equal([
+      { operation: 'mget', size: 1 },
+      { operation: 'msearch', size: 1 },
+      { operation: 'msearch', size: 1 },
+    ]);
+  });
+});
