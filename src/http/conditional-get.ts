@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context, Next } from 'koa';
 
 const ENCODING_SUFFIX = /-(gzip|br|deflate)$/;
@@ -15,6 +15,24 @@ export function ifNoneMatchHits(header: string, etag: string): boolean {
   return header.split(',').some((candidate) => opaque(candidate) === wanted);
 }
 
+interface Representation {
+  json: string;
+  etag: string;
+}
+
+// Frozen bodies are shared (the response cache hands the same object to every hit), so their
+// bytes and tag are computed once and live exactly as long as the object does.
+const representations = new WeakMap<object, Representation>();
+
+function represent(body: object): Representation {
+  const known = representations.get(body);
+  if (known) return known;
+  const json = JSON.stringify(body);
+  const representation = { json, etag: `"${hash('sha1', json, 'base64url')}"` };
+  if (Object.isFrozen(body)) representations.set(body, representation);
+  return representation;
+}
+
 /**
  * Strong ETag (a hash of the JSON representation) on successful GET/HEAD JSON
  * responses, and 304 Not Modified when If-None-Match still matches. The body
@@ -25,8 +43,7 @@ export async function conditionalGet(ctx: Context, next: Next): Promise<void> {
   if (ctx.status !== 200 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return;
   const body = ctx.body;
   if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
-  const json = JSON.stringify(body);
-  const etag = `"${createHash('sha1').update(json).digest('base64url')}"`;
+  const { json, etag } = represent(body);
   ctx.body = json;
   ctx.type = 'application/json; charset=utf-8';
   ctx.set('ETag', etag);

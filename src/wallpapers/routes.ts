@@ -31,11 +31,25 @@ function assertWithinWindow(paging: Paging, maxResultWindow: number): void {
   }
 }
 
-function envelope({ items, total }: Page, { page, per_page }: Paging) {
-  return {
+interface Envelope {
+  data: Page['items'];
+  meta: { current_page: number; per_page: number; total_items: number; total_pages: number };
+}
+
+// A frozen page is a cached one, shared by every hit on the same parameters: its envelope is
+// built and frozen once, so the serialized form can be kept with it (see conditionalGet).
+const sharedEnvelopes = new WeakMap<Page, Envelope>();
+
+function envelope(result: Page, { page, per_page }: Paging): Envelope {
+  const shared = sharedEnvelopes.get(result);
+  if (shared) return shared;
+  const { items, total } = result;
+  const built = {
     data: items,
     meta: { current_page: page, per_page, total_items: total, total_pages: Math.ceil(total / per_page) },
   };
+  if (Object.isFrozen(result)) sharedEnvelopes.set(result, Object.freeze(built));
+  return built;
 }
 
 export function wallpaperRoutes({ repository, maxResultWindow }: WallpaperRoutesOptions): Router {
