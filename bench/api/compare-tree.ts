@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-/** The files performance work changes; everything else runs as in the working tree. */
-export const PERFORMANCE_FILES = ['src/wallpapers/repository.ts', 'src/wallpapers/build-queries.ts', 'src/infra/elasticsearch.ts', 'src/cache'];
+/**
+ * What is taken from the ref: the whole server source. Performance work has reached the app
+ * factory, the HTTP layer and the configuration, so swapping a few files no longer builds.
+ */
+export const PERFORMANCE_FILES = ['src'];
 
 function filesAt(root: string, ref: string, path: string): string[] {
   const out = execFileSync('git', ['ls-tree', '-r', '--name-only', ref, '--', path], { cwd: root, encoding: 'utf8' });
@@ -11,21 +14,23 @@ function filesAt(root: string, ref: string, path: string): string[] {
 }
 
 /**
- * A copy of the working tree's src/ with the performance files as they were at `ref`, so a
- * run can measure the effect of those changes alone, side by side with the current code.
+ * A tree whose src/ is as it was at `ref` and everything else (mappings, the OpenAPI document,
+ * node_modules, build settings) is the working tree's, so a run measures the server code of
+ * then and now side by side.
  */
 export function buildCompareTree(root: string, ref: string, dir: string): string {
   const sha = execFileSync('git', ['rev-parse', '--short', ref], { cwd: root, encoding: 'utf8' }).trim();
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  cpSync(join(root, 'src'), join(dir, 'src'), { recursive: true });
-  // Everything else the server reads at start-up (mappings, the OpenAPI document, node_modules) is shared.
+  // Everything else the server reads at start-up (mappings, the OpenAPI document, node_modules) is
+  // shared; build output is not, or compiling the old source would overwrite the current build.
   for (const entry of readdirSync(root)) {
-    if (!['src', 'bench', '.git'].includes(entry)) symlinkSync(join(root, entry), join(dir, entry));
+    if (!['src', 'bench', '.git', 'dist'].includes(entry)) symlinkSync(join(root, entry), join(dir, entry));
   }
   for (const path of PERFORMANCE_FILES) {
     for (const file of filesAt(root, sha, path)) {
       const text = execFileSync('git', ['show', `${sha}:${file}`], { cwd: root, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+      mkdirSync(dirname(join(dir, file)), { recursive: true });
       writeFileSync(join(dir, file), text);
     }
   }

@@ -34,7 +34,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [options]
   --fixed-rate 10            seconds per fixed-rate run at half the API maximum (0 skips)
   --series 5                 seconds per run of the size and depth series
   --no-cache                 skip the cached-API target
-  --compare <git-ref>        also run the API with the performance files taken from <git-ref>
+  --compare <git-ref>        also run the API with its src/ as at <git-ref>
   --out bench/results        where the table, chart and JSON go
   --keep-datasets            keep bench aliases of 1M documents (deleted by default)
   --smoke                    ~500 documents, 1 s per run, two scenarios, no series (CI)`;

@@ -55,9 +55,9 @@ export function markdownReport(results: BenchResults): string {
     '',
     `Run ${results.startedAt} → ${results.finishedAt} on ${o.smoke ? 'smoke settings' : 'full settings'}; load average (1, 5, 15 min) before ${load(results.loadAverage.before)}, after ${load(results.loadAverage.after)}.`,
     `wrk over loopback, ${o.connections} connections, ${o.threads} thread(s), ${o.durationSeconds} s per run after ${o.warmupSeconds} s of warm-up; every target in the same run, one after the other, the order rotated per scenario.`,
-    'Targets: `es` replays the very HTTP requests the API sends to Elasticsearch (captured from the repository); `es-no-rc` the same with request_cache=false, i.e. Elasticsearch doing the query work every time; `api` is the API with its response cache off',
+    'Targets: `es` sends Elasticsearch, one request per API request, the very query the API runs (built by its query builders and client, captured on the wire) as a direct `_search` or `_doc` get; `es-no-rc` the same with request_cache=false, i.e. Elasticsearch doing the query work every time; `api` is the API with its response cache off',
     '(RESPONSE_CACHE_MB=0), `api-cached` with it on' +
-      (results.compareSha ? `; \`api@${results.compareSha}\` and \`api-cached@${results.compareSha}\` the same with the performance files (repository, query builders, client, cache) as they were at ${results.compareSha}.` : '.'),
+      (results.compareSha ? `; \`api@${results.compareSha}\` and \`api-cached@${results.compareSha}\` the same with the server source (\`src/\`) as it was at ${results.compareSha}.` : '.'),
     "Elasticsearch's request and query caches are emptied before each target's warm-up, so no target rides on another's work.",
     '',
     '## Targets',
