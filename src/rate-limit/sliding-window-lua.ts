@@ -2,11 +2,17 @@
  * Sliding-window counter over sub-buckets (Lua fragment, runs after
  * AUTHENTICATE_LUA has set `key_id` and `tier`).
  *
- * KEYS[3] is a hash of bucket index -> count for one account. A request is
- * counted against the current bucket plus the `n` buckets before it, so the
- * counted span is at least one full window: the limit is never exceeded in
- * any window, and capacity comes back at most one bucket late. Time is Redis's
- * own clock (TIME), so API instances need no clock agreement.
+ * KEYS[3] is a hash of bucket index -> count for one account, plus `t`, the sum
+ * of those counts, and `f`, the oldest bucket present. A request is counted
+ * against the current bucket plus the `n` buckets before it, so the counted span
+ * is at least one full window: the limit is never exceeded in any window, and
+ * capacity comes back at most one bucket late. Time is Redis's own clock (TIME),
+ * so API instances need no clock agreement.
+ *
+ * Cost: a request reads `t` and `f` only. The whole hash is read, and buckets
+ * that left the window deleted, only when `f` has left the window (about once a
+ * bucket for a busy account) or `t`/`f` are missing; every write leaves `t`
+ * equal to the sum of the buckets present.
  *
  * ARGV[1] window ms, ARGV[2] buckets per window, ARGV[3..] tier, limit pairs.
  * Returns {1 allowed | 2 limited | 3 unknown tier, key_id, tier, limit, remaining, reset ms, now ms}.
@@ -24,27 +30,44 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local current = math.floor(now / size)
 local oldest = current - n
-local fields = redis.call('HGETALL', KEYS[3])
-local used = 0
-local first = nil
-local stale = {}
-for i = 1, #fields, 2 do
-  local bucket = tonumber(fields[i])
-  if bucket < oldest then
-    stale[#stale + 1] = fields[i]
-  else
-    used = used + tonumber(fields[i + 1])
-    if first == nil or bucket < first then first = bucket end
+local kept = redis.call('HMGET', KEYS[3], 't', 'f')
+local used = tonumber(kept[1])
+local first = tonumber(kept[2])
+local dirty = false
+if used == nil or first == nil or first < oldest then
+  local fields = redis.call('HGETALL', KEYS[3])
+  used = 0
+  first = nil
+  local stale = {}
+  for i = 1, #fields, 2 do
+    local bucket = tonumber(fields[i])
+    if bucket ~= nil then
+      if bucket < oldest then
+        stale[#stale + 1] = fields[i]
+      else
+        used = used + tonumber(fields[i + 1])
+        if first == nil or bucket < first then first = bucket end
+      end
+    end
   end
+  if #stale > 0 then redis.call('HDEL', KEYS[3], unpack(stale)) end
+  dirty = true
 end
-if #stale > 0 then redis.call('HDEL', KEYS[3], unpack(stale)) end
 local status = 2
 if used < limit then
   redis.call('HINCRBY', KEYS[3], string.format('%d', current), 1)
-  redis.call('PEXPIRE', KEYS[3], window + 2 * size)
   used = used + 1
   status = 1
-  if first == nil then first = current end
+  if first == nil or current < first then first = current end
+  dirty = true
+end
+if dirty then
+  if first == nil then
+    redis.call('HDEL', KEYS[3], 't', 'f')
+  else
+    redis.call('HSET', KEYS[3], 't', used, 'f', string.format('%d', first))
+    redis.call('PEXPIRE', KEYS[3], window + 2 * size)
+  end
 end
 local reset
 if first == nil then reset = now + window else reset = (first + n + 1) * size end

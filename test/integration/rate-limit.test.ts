@@ -8,9 +8,16 @@ import { useCatalogue } from './catalogue-context.js';
 
 const HEADER_NAMES = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit'];
 
+/** The sum of the account's bucket counts; checks that the kept total `t` agrees with it. */
 async function countedInRedis(redis: Redis, accountId: string): Promise<number> {
-  const buckets = await redis.hgetall(rateLimitKey(accountId));
-  return Object.values(buckets).reduce((sum, n) => sum + Number(n), 0);
+  const { t, f, ...buckets } = await redis.hgetall(rateLimitKey(accountId));
+  const counted = Object.values(buckets).reduce((sum, n) => sum + Number(n), 0);
+  expect(Object.keys(buckets).every((bucket) => /^\d+$/.test(bucket)), 'only bucket fields besides t and f').to.equal(true);
+  if (counted > 0) {
+    expect(Number(t), 'the kept total equals the sum of the buckets').to.equal(counted);
+    expect(Number(f), 'f is the oldest bucket present').to.equal(Math.min(...Object.keys(buckets).map(Number)));
+  }
+  return counted;
 }
 
 async function redisNowMs(redis: Redis): Promise<number> {
@@ -117,6 +124,28 @@ describe('rate limiting', function () {
     expect((await request(app.url, '/v1/wallpapers/1', { key: apiKey })).status).to.equal(200);
   });
 
+  it('when requests keep coming while buckets leave the window, then the kept total stays exact and old buckets are deleted', async function () {
+    this.timeout(30_000);
+    // 2 s window of 20 buckets of 100 ms; the limit is never reached, so every request is counted.
+    const app = await appWith({ tiers: { free: 1000, premium: 10000 }, windowSeconds: 2, buckets: 20 });
+    const { apiKey, accountId } = await createKey(ctx.redis, 'free');
+    const sent: number[] = [];
+    const until = Date.now() + 4500;
+    while (Date.now() < until) {
+      const res = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
+      expect(res.status).to.equal(200);
+      sent.push(await redisNowMs(ctx.redis));
+      const counted = await countedInRedis(ctx.redis, accountId);
+      expect(Number(res.headers.get('x-ratelimit-remaining')), 'remaining = limit - counted').to.equal(1000 - counted);
+      const buckets = Object.keys(await ctx.redis.hgetall(rateLimitKey(accountId))).filter((field) => /^\d+$/.test(field)).map(Number);
+      const oldestAllowed = Math.floor(sent.at(-1)! / 100) - 20 - 1;
+      expect(Math.min(...buckets), 'no bucket older than the window survives a request').to.be.at.least(oldestAllowed);
+      await sleep(15);
+    }
+    // Well past the first window: early requests must have left the count.
+    expect(await countedInRedis(ctx.redis, accountId)).to.be.lessThan(sent.length);
+  });
+
   it('when two keys belong to one account, then they share its quota and another account is unaffected', async () => {
     const app = await appWith({ tiers: { free: 6, premium: 60 } });
     const first = await createKey(ctx.redis, 'free');
@@ -209,7 +238,7 @@ describe('rate limiting', function () {
 
   it('when requests are served, then authentication and the rate-limit decision cost one Redis round trip each', async () => {
     const app = await appWith({ tiers: { free: 100, premium: 1000 } });
-    const { apiKey } = await createKey(ctx.redis, 'free');
+    const { apiKey, accountId } = await createKey(ctx.redis, 'free');
     await request(app.url, '/v1/wallpapers/1', { key: apiKey });
     const observer = ctx.redis.duplicate();
     const monitor = await observer.monitor();
@@ -221,10 +250,11 @@ describe('rate limiting', function () {
     await sleep(200);
     monitor.disconnect();
     observer.disconnect();
-    const ours = commands.filter((c) => c.source !== 'lua' && c.args.some((a) => a.includes('}:key:')));
+    // MONITOR sees every client of the server; only this account's commands count.
+    const ours = commands.filter((c) => c.source !== 'lua' && c.args.some((a) => a.includes(`{${accountId}}:key:`)));
     expect(ours).to.have.length(n);
     expect(new Set(ours.map((c) => c.args[0]!.toLowerCase()))).to.deep.equal(new Set(['evalsha']));
-    const fromAppConnection = commands.filter((c) => c.source !== 'lua' && c.source === commands.find((x) => x.args[0]!.toLowerCase() === 'evalsha')!.source);
+    const fromAppConnection = commands.filter((c) => c.source !== 'lua' && c.source === ours[0]!.source);
     expect(fromAppConnection).to.have.length(n);
   });
 });
