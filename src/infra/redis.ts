@@ -9,9 +9,6 @@ export interface RedisOptions {
 /**
  * Commands fail after a bounded time and are not queued while disconnected,
  * so a dead Redis turns into a prompt error rather than a hung request.
- * Commands issued in the same turn of the event loop share one write (auto-pipelining):
- * under load many requests' admission scripts cost Redis and the API one read and one
- * write together, and each request still makes exactly one call.
  */
 export function createRedis({ url, commandTimeoutMs, lazyConnect = false }: RedisOptions): Redis {
   return new Redis(url, {
@@ -20,7 +17,6 @@ export function createRedis({ url, commandTimeoutMs, lazyConnect = false }: Redi
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
     lazyConnect,
-    enableAutoPipelining: true,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
 }
