@@ -1,4 +1,13 @@
-# The API image: Node 20, production dependencies plus tsx (a runtime dependency).
+# The API image: Node 20. The API runs as compiled JavaScript (dist/, built in the first stage);
+# tsx stays a runtime dependency for the operator CLIs (scripts/seed.ts, scripts/keys.ts).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
@@ -7,7 +16,11 @@ RUN npm ci --omit=dev --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY scripts ./scripts
+COPY openapi ./openapi
 COPY index-mappings ./index-mappings
+COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-CMD ["npx", "tsx", "src/server.ts"]
+# Node flags as in package.json's "start" script (kept equal; see README "Running in production").
+# node runs as the container's main process (not under npm), so docker stop's SIGTERM reaches the server's graceful shutdown.
+CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "dist/server.js"]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command from a fresh clone to a running API with demo data:
 # installs prerequisites, starts Elasticsearch and Redis, seeds demo wallpapers,
-# creates a demo key, prints it with a ready-to-paste request, then serves the API.
+# creates a demo key, prints it with a ready-to-paste request, then serves the API
+# (compiled, as `npm start` does).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -29,4 +30,5 @@ cat >&2 <<MSG
   Stop the API with Ctrl-C; stop Elasticsearch and Redis with: npm run stack:stop
 
 MSG
-exec npx tsx src/server.ts
+# The production way: compile src/ to dist/ and run it with node (package.json "start").
+exec npm --silent start

@@ -1,4 +1,4 @@
-// node --import tsx bench/api/bare-koa.ts <port> <json body file>
+// Compiled and started by startBareKoa (bench/api/processes.ts): node bench/tmp/bare-koa/bare-koa.js <port> <json body file>
 import { readFileSync } from 'node:fs';
 import Koa from 'koa';
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -100,19 +101,51 @@ export async function createBenchKey(cwd: string, redisUrl: string): Promise<str
 }
 
 export interface ApiProcessOptions {
-  /** The tree whose src/server.ts runs (the working tree, or a --compare copy). */
+  /** The tree whose src/ is compiled and run (the working tree, or a --compare copy). */
   cwd: string;
   alias: string;
   redisUrl: string;
   key: string;
   env?: Record<string, string>;
-  /** Extra node flags, e.g. --cpu-prof. */
+  /** Extra node flags, e.g. --cpu-prof; after the production flags, so they can override them. */
   nodeArgs?: string[];
 }
 
+/**
+ * The node flags `npm start` runs the compiled server with (package.json's `start` script:
+ * `... node <flags> dist/server.js`), so the benchmark measures the production process.
+ */
+export function productionNodeFlags(cwd: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  const match = /\bnode((?:\s+--\S+)*)\s+dist\/server\.js\b/.exec(scripts?.['start'] ?? '');
+  if (!match) throw new Error(`package.json in ${cwd}: the start script does not run "node [flags] dist/server.js"`);
+  return (match[1] as string).split(/\s+/).filter(Boolean);
+}
+
+const builds = new Map<string, Promise<void>>();
+
+/** Compiles the tree's src/ into its dist/ (`npm run build`), once per tree per harness run. */
+function buildServer(cwd: string): Promise<void> {
+  let build = builds.get(cwd);
+  if (!build) {
+    const dist = join(cwd, 'dist');
+    // A tree whose dist/ links to another tree's would overwrite that build: it gets a dist/ of its own.
+    if (lstatSync(dist, { throwIfNoEntry: false })?.isSymbolicLink()) unlinkSync(dist);
+    build = execFileAsync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd }).then(
+      () => undefined,
+      (err: Error & { stdout?: string }) => {
+        throw new Error(`build of ${cwd} failed: ${err.message}\n${err.stdout ?? ''}`);
+      },
+    );
+    builds.set(cwd, build);
+  }
+  return build;
+}
+
 export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs = [] }: ApiProcessOptions): Promise<Running> {
+  await buildServer(cwd);
   const port = await freePort();
-  const child = track(spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/server.ts'], {
+  const child = track(spawn(process.execPath, [...productionNodeFlags(cwd), ...nodeArgs, 'dist/server.js'], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -136,10 +169,17 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
   return { pid: child.pid!, url, stop: stopper(child) };
 }
 
-/** The framework's ceiling: Koa answering a fixed JSON body, no authentication, no backend. */
+/** The framework's ceiling: Koa answering a fixed JSON body, no authentication, no backend; compiled like the API. */
 export async function startBareKoa(cwd: string, bodyFile: string): Promise<Running> {
+  const outDir = join(cwd, 'bench/tmp/bare-koa');
+  mkdirSync(outDir, { recursive: true });
+  await execFileAsync(
+    'npx',
+    ['tsc', 'bench/api/bare-koa.ts', '--outDir', outDir, '--rootDir', 'bench/api', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--strict', '--skipLibCheck', '--types', 'node'],
+    { cwd },
+  );
   const port = await freePort();
-  const child = track(spawn(process.execPath, ['--import', 'tsx', 'bench/api/bare-koa.ts', String(port), bodyFile], {
+  const child = track(spawn(process.execPath, [...productionNodeFlags(cwd), join(outDir, 'bare-koa.js'), String(port), bodyFile], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   }));

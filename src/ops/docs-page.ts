@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
-const require = createRequire(import.meta.url);
-const SWAGGER_DIR: string = (require('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+// The package's directory, resolved through its package.json: importing the package itself
+// (its main, index.js) would evaluate the whole 1.7 MB swagger-ui-bundle.js in this process,
+// when the browser is the only thing that runs it.
+const SWAGGER_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 export interface StaticAsset {
   type: string;
@@ -36,22 +38,32 @@ const INIT_JS = `window.ui = SwaggerUIBundle({
 });
 `;
 
-let assets: Map<string, StaticAsset> | undefined;
+/** The paths of the reference page and, for each, how to produce its content. */
+const SOURCES = new Map<string, { type: string; body: string | { file: string } }>([
+  ['/docs', { type: 'text/html; charset=utf-8', body: INDEX_HTML }],
+  ['/docs/init.js', { type: 'application/javascript; charset=utf-8', body: INIT_JS }],
+  ['/docs/swagger-ui.css', { type: 'text/css; charset=utf-8', body: { file: 'swagger-ui.css' } }],
+  ['/docs/swagger-ui-bundle.js', { type: 'application/javascript; charset=utf-8', body: { file: 'swagger-ui-bundle.js' } }],
+]);
+
+export const DOCS_PATHS: readonly string[] = [...SOURCES.keys()];
+
+const loaded = new Map<string, StaticAsset>();
 
 /**
  * The human-readable reference: Swagger UI from the swagger-ui-dist npm
  * package, served from this process (no CDN, works offline), rendering
- * /v1/openapi.json. Files are read once per process, however many apps it builds.
+ * /v1/openapi.json. A file is read on its first request and kept for the
+ * life of the process, however many apps it builds; a process nobody asks for
+ * /docs never holds them.
  */
-export function loadDocsAssets(): Map<string, StaticAsset> {
-  assets ??= new Map<string, StaticAsset>([
-    ['/docs', { type: 'text/html; charset=utf-8', body: INDEX_HTML }],
-    ['/docs/init.js', { type: 'application/javascript; charset=utf-8', body: INIT_JS }],
-    ['/docs/swagger-ui.css', { type: 'text/css; charset=utf-8', body: readFileSync(join(SWAGGER_DIR, 'swagger-ui.css')) }],
-    [
-      '/docs/swagger-ui-bundle.js',
-      { type: 'application/javascript; charset=utf-8', body: readFileSync(join(SWAGGER_DIR, 'swagger-ui-bundle.js')) },
-    ],
-  ]);
-  return assets;
+export function docsAsset(path: string): StaticAsset | undefined {
+  let asset = loaded.get(path);
+  if (asset) return asset;
+  const source = SOURCES.get(path);
+  if (!source) return undefined;
+  const { type, body } = source;
+  asset = { type, body: typeof body === 'string' ? body : readFileSync(join(SWAGGER_DIR, body.file)) };
+  loaded.set(path, asset);
+  return asset;
 }

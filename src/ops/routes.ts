@@ -4,7 +4,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
 import type { Metrics } from '../metrics.js';
 import { openApiDocument } from '../openapi/document.js';
-import { loadDocsAssets } from './docs-page.js';
+import { DOCS_PATHS, docsAsset } from './docs-page.js';
 import { checkReadiness } from './readiness.js';
 
 export interface OpsRoutesOptions {
@@ -44,9 +44,8 @@ export function opsRoutes({ es, redis, alias, metrics, serveMetrics }: OpsRoutes
     ctx.body = openApiDocument;
   });
 
-  const assets = loadDocsAssets();
-  router.get(['/docs', '/docs/init.js', '/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js'], (ctx) => {
-    const asset = assets.get(ctx.path);
+  router.get([...DOCS_PATHS], (ctx) => {
+    const asset = docsAsset(ctx.path);
     if (!asset) return;
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.type = asset.type;
