@@ -3,19 +3,21 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../src/config.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
 import { rateLimitKey } from '../../src/keys/redis-keys.js';
+import { AUTHENTICATE_LUA, locateKey } from '../../src/keys/authenticate-key.js';
+import { PREVIOUS_SLIDING_WINDOW_LUA } from '../support/previous-sliding-window-lua.js';
 import { type RunningApp, type TestResponse, createKey, request, startApp, testConfig } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 
 const HEADER_NAMES = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit'];
 
-/** The sum of the account's bucket counts; checks that the kept total `t` agrees with it. */
+/** The sum of the account's bucket counts; checks that the kept total (-1) and oldest bucket (-2) agree with them. */
 async function countedInRedis(redis: Redis, accountId: string): Promise<number> {
-  const { t, f, ...buckets } = await redis.hgetall(rateLimitKey(accountId));
+  const { '-1': total, '-2': oldest, ...buckets } = await redis.hgetall(rateLimitKey(accountId));
   const counted = Object.values(buckets).reduce((sum, n) => sum + Number(n), 0);
-  expect(Object.keys(buckets).every((bucket) => /^\d+$/.test(bucket)), 'only bucket fields besides t and f').to.equal(true);
+  expect(Object.keys(buckets).every((bucket) => /^\d+$/.test(bucket)), 'only bucket fields besides -1 and -2').to.equal(true);
   if (counted > 0) {
-    expect(Number(t), 'the kept total equals the sum of the buckets').to.equal(counted);
-    expect(Number(f), 'f is the oldest bucket present').to.equal(Math.min(...Object.keys(buckets).map(Number)));
+    expect(Number(total), 'the kept total equals the sum of the buckets').to.equal(counted);
+    expect(Number(oldest), 'the oldest bucket present').to.equal(Math.min(...Object.keys(buckets).map(Number)));
   }
   return counted;
 }
@@ -144,6 +146,33 @@ describe('rate limiting', function () {
     }
     // Well past the first window: early requests must have left the count.
     expect(await countedInRedis(ctx.redis, accountId)).to.be.lessThan(sent.length);
+  });
+
+  it('when the previous version of the script shares an account (rolling deploy, rollback), then neither fails and the count stays exact', async () => {
+    const tiers = { free: 100, premium: 1000 };
+    const app = await appWith({ tiers });
+    const { apiKey, accountId } = await createKey(ctx.redis, 'free');
+    const location = locateKey(apiKey)!;
+    const previous = (): Promise<unknown[]> =>
+      ctx.redis.eval(
+        AUTHENTICATE_LUA + PREVIOUS_SLIDING_WINDOW_LUA,
+        3,
+        location.keyRecord,
+        location.account,
+        rateLimitKey(accountId),
+        3_600_000,
+        60,
+        'free',
+        100,
+        'premium',
+        1000,
+      ) as Promise<unknown[]>;
+    for (let i = 0; i < 3; i++) expect((await request(app.url, '/v1/wallpapers/1', { key: apiKey })).status).to.equal(200);
+    for (let i = 0; i < 2; i++) expect((await previous())[0], 'the previous script admits').to.equal(1);
+    expect((await previous())[4], 'the previous script counts 3 + 3').to.equal(100 - 6);
+    const next = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
+    expect(Number(next.headers.get('x-ratelimit-remaining')), 'this version counts 3 + 3 + 1').to.equal(100 - 7);
+    expect(await countedInRedis(ctx.redis, accountId)).to.equal(7);
   });
 
   it('when two keys belong to one account, then they share its quota and another account is unaffected', async () => {
