@@ -27,8 +27,14 @@ type Result = Page | Wallpaper | null;
 // Per-object overhead of a V8 object with a handful of properties, roughly.
 const OBJECT_BYTES = 120;
 
+// Field names, numbers and punctuation of one wallpaper in JSON, roughly.
+const JSON_ITEM_BYTES = 200;
+
+// The object's strings (two bytes a character at most) plus its serialized form, which a shared
+// result keeps alongside (see conditionalGet): one byte a character of ASCII JSON.
 function wallpaperBytes(w: Wallpaper): number {
-  return OBJECT_BYTES + 2 * (w.title.length + w.description.length + w.url.length + w.thumbnail.length + w.resolution.length + w.category.length + w.created_at.length);
+  const chars = w.title.length + w.description.length + w.url.length + w.thumbnail.length + w.resolution.length + w.category.length + w.created_at.length;
+  return OBJECT_BYTES + 2 * chars + chars + JSON_ITEM_BYTES;
 }
 
 function estimateBytes(key: string, result: Result): number {

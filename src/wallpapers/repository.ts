@@ -47,20 +47,22 @@ interface MsearchItem {
   hits?: { total?: { value: number }; hits?: { _source: Wallpaper }[] };
 }
 
+// Results are frozen: requests coalesced into one call (and cache hits) share the same object,
+// so its envelope and serialized bytes are built once for all of them (see conditionalGet).
 function toPage(item: MsearchItem): Page | Error {
   if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error?.type);
-  return {
+  return Object.freeze({
     // filter_path drops hits.hits altogether when nothing matched.
-    items: (item.hits?.hits ?? []).map((hit) => toWallpaper(hit._source)),
+    items: Object.freeze((item.hits?.hits ?? []).map((hit) => Object.freeze(toWallpaper(hit._source)))) as Wallpaper[],
     total: item.hits?.total?.value ?? 0,
-  };
+  });
 }
 
 function toDocument(item: MgetItem | undefined, id: string): Wallpaper | null | Error {
   if (!item || item._id !== id) return new Error(`multi-get answered ${item?._id ?? 'nothing'} for ${id}`);
   // A document-level failure has no status of its own; it means a shard could not answer.
   if (item.error) return new EsItemError(item.error.type === 'index_not_found_exception' ? 404 : 503, item.error.type);
-  return item.found && item._source ? toWallpaper(item._source) : null;
+  return item.found && item._source ? Object.freeze(toWallpaper(item._source)) : null;
 }
 
 /**
