@@ -48,7 +48,7 @@ export function createApp({ config, es, redis, logger = silentLogger, metrics = 
   const quota = enforceQuota(metrics);
   const repository = createWallpaperRepository(es, config.indexAlias, logger, {
     cache: { ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },
-    batching: { ...config.elasticsearchBatching, onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size) },
+    batching: { ...config.elasticsearchBatching, timeoutMs: config.elasticsearchTimeoutMs, onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size) },
   });
 
   const ops = opsRoutes({ es, redis, alias: config.indexAlias, metrics, serveMetrics: config.metricsPort === 0 });

@@ -5,14 +5,26 @@ export interface NaturalBatcherOptions<I, R> {
   maxBatchSize: number;
   /** Inputs with equal keys that are waiting together are sent once and share the answer. */
   keyOf: (input: I) => string;
-  /** Answers one batch, position by position; an Error at a position fails that input alone. */
-  run: (inputs: I[]) => Promise<(R | Error)[]>;
+  /**
+   * Answers one batch, position by position; an Error at a position fails that input alone.
+   * `remainingMs` is what is left of the oldest input's time budget: the call must not outlast it.
+   */
+  run: (inputs: I[], remainingMs: number) => Promise<(R | Error)[]>;
+  /**
+   * Each input's time budget, from when it was submitted: one that is still waiting when its
+   * budget is spent fails with `expired()` instead of being sent, and a batch is given what is
+   * left of its oldest input's budget. So waiting for a slot never adds to the backend's timeout.
+   */
+  budgetMs: number;
+  expired: () => Error;
   /** Told the size of every batch sent (after coalescing). */
   onBatch?: (size: number) => void;
+  now?: () => number;
 }
 
 interface Waiting<I, R> {
   input: I;
+  since: number;
   resolvers: { resolve: (value: R) => void; reject: (err: unknown) => void }[];
 }
 
@@ -24,7 +36,7 @@ interface Waiting<I, R> {
  * what a call of its own would have returned at that moment.
  */
 export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>): (input: I) => Promise<R> {
-  const { maxInFlight, maxBatchSize, keyOf, run, onBatch } = options;
+  const { maxInFlight, maxBatchSize, keyOf, run, budgetMs, expired, onBatch, now = Date.now } = options;
   const queue = new Map<string, Waiting<I, R>>();
   let inFlight = 0;
   let scheduled = false;
@@ -43,17 +55,28 @@ export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>)
   function dispatch(): void {
     scheduled = false;
     while (inFlight < maxInFlight && queue.size > 0) {
+      const at = now();
       const batch: Waiting<I, R>[] = [];
+      let oldest = Infinity;
       for (const [key, waiting] of queue) {
         queue.delete(key);
+        if (at - waiting.since >= budgetMs) {
+          for (const { reject } of waiting.resolvers) reject(expired());
+          continue;
+        }
         batch.push(waiting);
+        oldest = Math.min(oldest, waiting.since);
         if (batch.length === maxBatchSize) break;
       }
+      if (batch.length === 0) continue;
       inFlight++;
       onBatch?.(batch.length);
       let sent: Promise<(R | Error)[]>;
       try {
-        sent = run(batch.map((waiting) => waiting.input));
+        sent = run(
+          batch.map((waiting) => waiting.input),
+          budgetMs - (at - oldest),
+        );
       } catch (err) {
         sent = Promise.reject(err);
       }
@@ -74,7 +97,7 @@ export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>)
       const key = keyOf(input);
       const waiting = queue.get(key);
       if (waiting) waiting.resolvers.push({ resolve, reject });
-      else queue.set(key, { input, resolvers: [{ resolve, reject }] });
+      else queue.set(key, { input, since: now(), resolvers: [{ resolve, reject }] });
       // Inputs that arrive in the same turn of the event loop leave in one batch.
       if (!scheduled && inFlight < maxInFlight) {
         scheduled = true;

@@ -1,4 +1,4 @@
-import type { Client, estypes } from '@elastic/elasticsearch';
+import { type Client, type estypes, errors } from '@elastic/elasticsearch';
 import { type ResponseCacheOptions, withResponseCache } from '../cache/response-cache.js';
 import type { ElasticsearchBatchingConfig, ResponseCacheConfig } from '../config.js';
 import { EsItemError, translateEsError } from '../infra/es-errors.js';
@@ -20,10 +20,12 @@ export interface WallpaperRepository {
 }
 
 export interface BatchingOptions extends ElasticsearchBatchingConfig {
+  /** A read's whole time budget, waiting for a free call included (the client's request timeout). */
+  timeoutMs: number;
   onBatch?: (operation: 'mget' | 'msearch', size: number) => void;
 }
 
-export const DEFAULT_BATCHING: BatchingOptions = { maxInFlight: 4, maxBatchSize: 32 };
+export const DEFAULT_BATCHING: BatchingOptions = { maxInFlight: 4, maxBatchSize: 32, timeoutMs: 5000 };
 
 export interface RepositoryOptions {
   cache?: ResponseCacheConfig & Pick<ResponseCacheOptions, 'onLookup'>;
@@ -79,14 +81,22 @@ export function createWallpaperRepository(es: Client, alias: string, logger: Log
 
 function elasticsearchRepository(es: Client, alias: string, logger: Logger, batching: BatchingOptions): WallpaperRepository {
   const { maxInFlight, maxBatchSize, onBatch } = batching;
+  const budget = {
+    budgetMs: batching.timeoutMs,
+    expired: () => new errors.TimeoutError('waited for a free Elasticsearch call past the request timeout'),
+  };
 
   const get = createNaturalBatcher<string, Wallpaper | null>({
     maxInFlight,
     maxBatchSize,
+    ...budget,
     keyOf: (id) => id,
     onBatch: (size) => onBatch?.('mget', size),
-    run: async (ids) => {
-      const response = await es.mget<Wallpaper>({ index: alias, ids, _source: SOURCE, filter_path: MGET_RESPONSE_FILTER });
+    run: async (ids, remainingMs) => {
+      const response = await es.mget<Wallpaper>(
+        { index: alias, ids, _source: SOURCE, filter_path: MGET_RESPONSE_FILTER },
+        { requestTimeout: remainingMs },
+      );
       const docs = (response.docs ?? []) as MgetItem[];
       return ids.map((id, position) => toDocument(docs[position], id));
     },
@@ -95,11 +105,12 @@ function elasticsearchRepository(es: Client, alias: string, logger: Logger, batc
   const search = createNaturalBatcher<SearchBody, Page>({
     maxInFlight,
     maxBatchSize,
+    ...budget,
     keyOf: (body) => JSON.stringify(body),
     onBatch: (size) => onBatch?.('msearch', size),
-    run: async (bodies) => {
+    run: async (bodies, remainingMs) => {
       const searches = bodies.flatMap((body): estypes.MsearchRequestItem[] => [{ request_cache: REQUEST_CACHE }, body]);
-      const response = await es.msearch<Wallpaper>({ index: alias, searches, filter_path: MSEARCH_RESPONSE_FILTER });
+      const response = await es.msearch<Wallpaper>({ index: alias, searches, filter_path: MSEARCH_RESPONSE_FILTER }, { requestTimeout: remainingMs });
       const items = (response.responses ?? []) as MsearchItem[];
       return bodies.map((_, position) => {
         const item = items[position];

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import { HttpError } from '../../src/http/http-error.js';
@@ -45,7 +46,7 @@ describe('batched reads on Elasticsearch', function () {
   function recording(maxInFlight = 1, maxBatchSize = 32) {
     const batches: { operation: string; size: number }[] = [];
     const repository = createWallpaperRepository(es, alias, silentLogger, {
-      batching: { maxInFlight, maxBatchSize, onBatch: (operation, size) => batches.push({ operation, size }) },
+      batching: { maxInFlight, maxBatchSize, timeoutMs: 10_000, onBatch: (operation, size) => batches.push({ operation, size }) },
     });
     return { repository, batches };
   }
@@ -130,5 +131,41 @@ describe('batched reads on Elasticsearch', function () {
       { operation: 'msearch', size: 1 },
       { operation: 'msearch', size: 1 },
     ]);
+  });
+
+  it('when Elasticsearch stops answering, then every read fails with 503 within its own timeout, time spent waiting for a free call included', async function () {
+    this.timeout(20_000);
+    // Accepts connections and never answers: a hung node, not a refused one.
+    const sockets = new Set<Socket>();
+    const hung = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const { port } = hung.address() as AddressInfo;
+    const silent = connectEs(`http://127.0.0.1:${port}`, 60_000);
+    const timeoutMs = 600;
+    const repository = createWallpaperRepository(silent, alias, silentLogger, { batching: { maxInFlight: 1, maxBatchSize: 32, timeoutMs } });
+    const timed = async (call: () => Promise<unknown>) => {
+      const started = Date.now();
+      const outcome = await call().then(
+        () => 'answered',
+        (err: unknown) => (err instanceof HttpError ? err.status : String(err)),
+      );
+      return { outcome, ms: Date.now() - started };
+    };
+    try {
+      const first = timed(() => repository.getById(1));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // These wait 300 ms for the one call slot before they can be sent.
+      const queued = [timed(() => repository.getById(2)), timed(() => repository.getById(3)), timed(() => repository.getById(4))];
+      const results = await Promise.all([first, ...queued]);
+      expect(results.map((r) => r.outcome)).to.deep.equal([503, 503, 503, 503]);
+      for (const { ms } of results) expect(ms, 'each read ends about one timeout after it was asked').to.be.within(timeoutMs - 50, timeoutMs + 200);
+    } finally {
+      await silent.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => hung.close(resolve));
+    }
   });
 });

@@ -3,20 +3,26 @@ import { createNaturalBatcher } from '../../src/infra/natural-batcher.js';
 
 interface Deferred {
   inputs: string[];
+  remainingMs: number;
   answer(results: (string | Error)[]): void;
   fail(err: Error): void;
 }
 
+const BUDGET = { budgetMs: 60_000, expired: () => new Error('expired') };
+
 /** A batcher whose backend answers only when the test says so, recording every batch it was sent. */
-function controlled(maxInFlight: number, maxBatchSize: number) {
+function controlled(maxInFlight: number, maxBatchSize: number, clock = { now: 0 }, budgetMs = BUDGET.budgetMs) {
   const calls: Deferred[] = [];
   const submit = createNaturalBatcher<string, string>({
+    ...BUDGET,
+    budgetMs,
+    now: () => clock.now,
     maxInFlight,
     maxBatchSize,
     keyOf: (input) => input,
-    run: (inputs) =>
+    run: (inputs, remainingMs) =>
       new Promise((resolve, reject) => {
-        calls.push({ inputs, answer: resolve, fail: reject });
+        calls.push({ inputs, remainingMs, answer: resolve, fail: reject });
       }),
   });
   return { calls, submit };
@@ -114,6 +120,7 @@ describe('natural batching', () => {
   it('when the backend throws before returning a promise, then the callers fail and the slot is released', async () => {
     let attempts = 0;
     const submit = createNaturalBatcher<string, string>({
+      ...BUDGET,
       maxInFlight: 1,
       maxBatchSize: 10,
       keyOf: (input) => input,
@@ -130,6 +137,7 @@ describe('natural batching', () => {
   it('when batches are reported, then each report is the number of distinct inputs sent', async () => {
     const sizes: number[] = [];
     const submit = createNaturalBatcher<string, string>({
+      ...BUDGET,
       maxInFlight: 1,
       maxBatchSize: 10,
       keyOf: (input) => input,
@@ -139,5 +147,39 @@ describe('natural batching', () => {
     await Promise.all(['a', 'a', 'b'].map(submit));
     await submit('c');
     expect(sizes).to.deep.equal([2, 1]);
+  });
+
+  it('when an input waits for a free slot past its time budget, then it fails as expired and is never sent', async () => {
+    const clock = { now: 0 };
+    const { calls, submit } = controlled(1, 10, clock, 1000);
+    const first = submit('a');
+    await turn();
+    const late = submit('b').then((v) => v, (err: Error) => `failed:${err.message}`);
+    clock.now = 1000;
+    echo(calls[0]!);
+    await first;
+    await turn();
+    expect(await late).to.equal('failed:expired');
+    expect(calls.map((c) => c.inputs)).to.deep.equal([['a']]);
+  });
+
+  it('when a batch is sent, then it gets what is left of its oldest input\'s budget', async () => {
+    const clock = { now: 0 };
+    const { calls, submit } = controlled(1, 10, clock, 1000);
+    const first = submit('a');
+    await turn();
+    expect(calls[0]!.remainingMs).to.equal(1000);
+    clock.now = 100;
+    const waiting = [submit('b')];
+    clock.now = 300;
+    waiting.push(submit('c'));
+    clock.now = 700;
+    echo(calls[0]!);
+    await first;
+    await turn();
+    expect(calls[1]!.inputs).to.deep.equal(['b', 'c']);
+    expect(calls[1]!.remainingMs, 'b has waited 600 of its 1000 ms').to.equal(400);
+    echo(calls[1]!);
+    expect(await Promise.all(waiting)).to.deep.equal(['answer:b', 'answer:c']);
   });
 });
