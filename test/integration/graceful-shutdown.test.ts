@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { freePort } from '../support/free-port.js';
 import { request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
@@ -16,6 +17,27 @@ function waitForLine(child: ChildProcess, text: string, timeoutMs: number): Prom
         resolve();
       }
     });
+  });
+}
+
+interface Answer {
+  status: number;
+  body: { meta?: { total_items?: unknown } };
+  at: number;
+}
+
+/** GET over a given keep-alive agent, so the test decides which sockets carry which requests. */
+function get(agent: Agent, url: string, key?: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { agent, headers: key ? { Authorization: `Bearer ${key}` } : {} }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : {}, at: Date.now() }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -63,23 +85,26 @@ describe('graceful shutdown', function () {
     expect(await scraped.text()).to.match(/wallpapers_http_requests_total\{method="GET",route="\/v1\/wallpapers",status="200"\} 1/);
     expect((await request(base, '/metrics')).status).to.equal(404);
 
-    // Warm 60 keep-alive connections first, so the batch below is written to
-    // accepted sockets: requests still in the kernel's accept queue when the
-    // listener closes are refused by the OS, not "in flight".
-    await Promise.all(Array.from({ length: 60 }, () => request(base, '/healthz')));
-    const inFlight = Array.from({ length: 60 }, (_, i) =>
-      request(base, `/v1/search?q=harbor%20aurora%20nebula&page=${(i % 3) + 1}`, { key: ctx.key }).then((res) => ({
-        res,
-        at: Date.now(),
-      })),
-    );
-    await new Promise((r) => setTimeout(r, 30));
-    const signalledAt = Date.now();
-    child.kill('SIGTERM');
-    const results = await Promise.all(inFlight);
-    expect(results.map((r) => r.res.status)).to.deep.equal(Array(60).fill(200));
-    for (const { res } of results) expect(res.body.meta.total_items).to.be.a('number');
-    expect(results.filter((r) => r.at > signalledAt).length, 'responses finished after the signal').to.be.greaterThan(0);
+    // 60 keep-alive sockets that have each served a request, so the batch below is written to
+    // accepted sockets: a connection still in the kernel's accept queue when the listener closes
+    // is reset by the OS, which is not "in flight". The 60 warm-up requests are issued in one go,
+    // so the agent opens a socket for each; the batch then reuses exactly those.
+    const agent = new Agent({ keepAlive: true, maxSockets: 60, maxFreeSockets: 60 });
+    try {
+      const warm = await Promise.all(Array.from({ length: 60 }, () => get(agent, `${base}/healthz`)));
+      expect(warm.every((r) => r.status === 200)).to.equal(true);
+      expect(Object.values(agent.freeSockets).flat(), 'one warm socket per request').to.have.length(60);
+      const inFlight = Array.from({ length: 60 }, (_, i) => get(agent, `${base}/v1/search?q=harbor%20aurora%20nebula&page=${(i % 3) + 1}`, ctx.key));
+      await new Promise((r) => setTimeout(r, 30));
+      const signalledAt = Date.now();
+      child.kill('SIGTERM');
+      const results = await Promise.all(inFlight);
+      expect(results.map((r) => r.status)).to.deep.equal(Array(60).fill(200));
+      for (const { body } of results) expect(body.meta?.total_items).to.be.a('number');
+      expect(results.filter((r) => r.at > signalledAt).length, 'responses finished after the signal').to.be.greaterThan(0);
+    } finally {
+      agent.destroy();
+    }
 
     expect(await exited).to.equal(0);
     expect(output()).to.include('shutting down').and.include('"msg":"stopped"');
