@@ -51,15 +51,18 @@ export interface RateLimitConfig {
   authGraceMs: number;
 }
 
+/** Defaults of the Elasticsearch read settings, shared with repositories built outside the app (tests, tools). */
+export const ELASTICSEARCH_READ_DEFAULTS = { timeoutMs: 5000, maxInFlight: 4, maxBatchSize: 32 } as const;
+
 const ENV_SCHEMA = {
   type: 'object',
   properties: {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
     HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
     ELASTICSEARCH_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:9200' },
-    ELASTICSEARCH_TIMEOUT_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 5000 },
-    ELASTICSEARCH_BATCH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: 4 },
-    ELASTICSEARCH_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: 32 },
+    ELASTICSEARCH_TIMEOUT_MS: { type: 'integer', minimum: 50, maximum: 60000, default: ELASTICSEARCH_READ_DEFAULTS.timeoutMs },
+    ELASTICSEARCH_BATCH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: ELASTICSEARCH_READ_DEFAULTS.maxInFlight },
+    ELASTICSEARCH_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: ELASTICSEARCH_READ_DEFAULTS.maxBatchSize },
     REDIS_URL: { type: 'string', format: 'uri', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
     REDIS_TIMEOUT_MS: { type: 'integer', minimum: 10, maximum: 60000, default: 1000 },
     INDEX_ALIAS: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,100}$', default: 'wallpapers' },

@@ -2,7 +2,7 @@
 // Requests leave on a fixed schedule whatever the responses do, and each latency is counted
 // from the moment its request was due (no coordinated omission, as wrk2 does). Prints one JSON line.
 import { Agent, request } from 'node:http';
-import { readFileSync } from 'node:fs';
+import { type RequestLine, readRequestFile } from './request-files.js';
 
 interface Config {
   url: string;
@@ -13,29 +13,10 @@ interface Config {
   connections: number;
 }
 
-interface Line {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
 
 const config = JSON.parse(process.argv[2] as string) as Config;
 const target = new URL(config.url);
-const lines: Line[] = readFileSync(config.file, 'utf8')
-  .split('\n')
-  .filter(Boolean)
-  .map((text) => {
-    const [method = 'GET', path = '/', headerText = '', body = ''] = text.split('\t');
-    const headers: Record<string, string> = {};
-    for (const pair of headerText.split('|').filter(Boolean)) {
-      const at = pair.indexOf(':');
-      headers[pair.slice(0, at)] = pair.slice(at + 1).trim();
-    }
-    if (config.key) headers['authorization'] = `Bearer ${config.key}`;
-    if (body) headers['content-length'] = String(Buffer.byteLength(body));
-    return { method, path, headers, body };
-  });
+const lines = readRequestFile(config.file, config.key);
 const agent = new Agent({ keepAlive: true, maxSockets: config.connections });
 const latencies: number[] = [];
 let errors = 0;
@@ -46,7 +27,7 @@ const total = Math.round(config.rate * config.seconds);
 const start = performance.now();
 
 function fire(due: number): void {
-  const line = lines[sent % lines.length] as Line;
+  const line = lines[sent % lines.length] as RequestLine;
   sent++;
   pending++;
   const req = request(

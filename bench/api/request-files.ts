@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EsWireRequest } from './capture-es.js';
 import type { RequestFiles } from './measure.js';
@@ -10,6 +10,32 @@ function line(method: string, path: string, headers: Record<string, string>, bod
     .join('|');
   if (/[\t\n]/.test(path + headerText + body)) throw new Error(`request does not fit one line: ${path}`);
   return `${method}\t${path}\t${headerText}\t${body}`;
+}
+
+/** One request of a request file, ready to send with node:http. */
+export interface RequestLine {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Reads a request file back (the inverse of `line`), with the API key as a bearer token when given. */
+export function readRequestFile(file: string, key?: string): RequestLine[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((text) => {
+      const [method = 'GET', path = '/', headerText = '', body = ''] = text.split('\t');
+      const headers: Record<string, string> = {};
+      for (const pair of headerText.split('|').filter(Boolean)) {
+        const at = pair.indexOf(':');
+        headers[pair.slice(0, at)] = pair.slice(at + 1).trim();
+      }
+      if (key) headers['authorization'] = `Bearer ${key}`;
+      if (body) headers['content-length'] = String(Buffer.byteLength(body));
+      return { method, path, headers, body };
+    });
 }
 
 /** The workload as request files for replay.lua: API paths, and the same requests sent to Elasticsearch. */

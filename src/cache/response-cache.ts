@@ -46,7 +46,8 @@ function estimateBytes(key: string, result: Result): number {
 
 // Shared between requests: a handler that mutated one would corrupt the next answer, so fail loudly instead.
 function freeze<R extends Result>(result: R): R {
-  if (result === null) return result;
+  // The Elasticsearch repository already hands out frozen results.
+  if (result === null || Object.isFrozen(result)) return result;
   if ('items' in result) {
     for (const item of result.items) Object.freeze(item);
     Object.freeze(result.items);

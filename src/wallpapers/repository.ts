@@ -1,6 +1,6 @@
 import { type Client, type estypes, errors } from '@elastic/elasticsearch';
 import { type ResponseCacheOptions, withResponseCache } from '../cache/response-cache.js';
-import type { ElasticsearchBatchingConfig, ResponseCacheConfig } from '../config.js';
+import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig, type ResponseCacheConfig } from '../config.js';
 import { EsItemError, translateEsError } from '../infra/es-errors.js';
 import { createNaturalBatcher } from '../infra/natural-batcher.js';
 import type { Logger } from '../logger.js';
@@ -25,7 +25,7 @@ export interface BatchingOptions extends ElasticsearchBatchingConfig {
   onBatch?: (operation: 'mget' | 'msearch', size: number) => void;
 }
 
-export const DEFAULT_BATCHING: BatchingOptions = { maxInFlight: 4, maxBatchSize: 32, timeoutMs: 5000 };
+export const DEFAULT_BATCHING: BatchingOptions = { ...ELASTICSEARCH_READ_DEFAULTS };
 
 export interface RepositoryOptions {
   cache?: ResponseCacheConfig & Pick<ResponseCacheOptions, 'onLookup'>;
@@ -62,8 +62,8 @@ function toPage(item: MsearchItem): Page | Error {
 
 function toDocument(item: MgetItem | undefined, id: string): Wallpaper | null | Error {
   if (!item || item._id !== id) return new Error(`multi-get answered ${item?._id ?? 'nothing'} for ${id}`);
-  // A document-level failure has no status of its own; it means a shard could not answer.
-  if (item.error) return new EsItemError(item.error.type === 'index_not_found_exception' ? 404 : 503, item.error.type);
+  // A document-level failure has no status of its own: a missing index or a shard that could not answer.
+  if (item.error) return new EsItemError(503, item.error.type);
   return item.found && item._source ? Object.freeze(toWallpaper(item._source)) : null;
 }
 

@@ -91,6 +91,15 @@ describe('response cache on Elasticsearch', function () {
     return alias;
   }
 
+  /** An uncached repository and a cached one over the same alias, the cached one already serving from memory. */
+  async function warmedPair(alias: string, checkIntervalMs: number) {
+    const uncached = createWallpaperRepository(es, alias, silentLogger);
+    const { counter, wrapped } = counting(createWallpaperRepository(es, alias, silentLogger));
+    const cached = withResponseCache(wrapped, { es, alias, maxBytes: 8 << 20, ttlMs: 60_000, checkIntervalMs });
+    await warm(cached, counter);
+    return { uncached, counter, cached };
+  }
+
   before(async () => {
     es = connectEs();
     redis = await readyRedis();
@@ -104,10 +113,7 @@ describe('response cache on Elasticsearch', function () {
 
   it('when requests are answered from the cache, then every result equals the uncached one', async () => {
     const alias = await catalogue();
-    const uncached = createWallpaperRepository(es, alias, silentLogger);
-    const { counter, wrapped } = counting(createWallpaperRepository(es, alias, silentLogger));
-    const cached = withResponseCache(wrapped, { es, alias, maxBytes: 8 << 20, ttlMs: 60_000, checkIntervalMs: 60_000 });
-    await warm(cached, counter);
+    const { uncached, counter, cached } = await warmedPair(alias, 60_000);
     const before = counter.calls;
     for (const [name, call] of CALLS) {
       const first = await call(cached);
@@ -142,10 +148,7 @@ describe('response cache on Elasticsearch', function () {
   it('when the alias moves to another index, then cached results give way to the new index within the check interval', async () => {
     const docs = fixtureWallpapers();
     const alias = await catalogue(docs);
-    const uncached = createWallpaperRepository(es, alias, silentLogger);
-    const { counter, wrapped } = counting(createWallpaperRepository(es, alias, silentLogger));
-    const cached = withResponseCache(wrapped, { es, alias, maxBytes: 8 << 20, ttlMs: 60_000, checkIntervalMs: 200 });
-    await warm(cached, counter);
+    const { uncached, cached } = await warmedPair(alias, 200);
     const oldPage = await cached.list({ page: 1, per_page: 20 });
     const oldHit = await cached.search({ q: 'aurora', page: 1, per_page: 20 });
     const oldDoc = await cached.getById(7);
@@ -165,10 +168,7 @@ describe('response cache on Elasticsearch', function () {
   it('when a document is rewritten in place, then the cached answer follows once the write is visible', async () => {
     const docs = fixtureWallpapers();
     const alias = await catalogue(docs);
-    const uncached = createWallpaperRepository(es, alias, silentLogger);
-    const { counter, wrapped } = counting(createWallpaperRepository(es, alias, silentLogger));
-    const cached = withResponseCache(wrapped, { es, alias, maxBytes: 8 << 20, ttlMs: 60_000, checkIntervalMs: 200 });
-    await warm(cached, counter);
+    const { uncached, cached } = await warmedPair(alias, 200);
     await cached.getById(21);
     const target = docs.find((doc) => doc.id === 21) as WallpaperDocument;
     await es.index({ index: alias, id: '21', document: { ...target, title: 'Rewritten Nebula' }, refresh: 'wait_for' });
