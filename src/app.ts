@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import Router from '@koa/router';
 import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -10,6 +9,8 @@ import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { routeFallbacks } from './http/fallbacks.js';
 import { withRequestId } from './http/request-context.js';
+import { createRouter } from './http/router.js';
+import { securityHeaders } from './http/security-headers.js';
 import { instrumentElasticsearch } from './infra/es-metrics.js';
 import { requireApiKey } from './keys/require-api-key.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -30,11 +31,6 @@ export interface AppDependencies {
 }
 
 const API_PREFIX = '/v1';
-const PUBLIC_API_PATHS = new Set(['/v1/openapi.json']);
-
-function needsApiKey(path: string): boolean {
-  return (path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) && !PUBLIC_API_PATHS.has(path);
-}
 
 /** Builds the Koa application from its dependencies; opens no sockets and reads no environment. */
 export function createApp({ config, es, redis, logger = silentLogger, metrics = createMetrics() }: AppDependencies): Koa {
@@ -52,10 +48,13 @@ export function createApp({ config, es, redis, logger = silentLogger, metrics = 
   });
 
   const ops = opsRoutes({ es, redis, alias: config.indexAlias, metrics, serveMetrics: config.metricsPort === 0 });
-  const v1 = new Router({ prefix: API_PREFIX });
-  const wallpapers = wallpaperRoutes({ repository, maxResultWindow: config.maxResultWindow });
-  v1.use(wallpapers.routes());
+  // The key check and the quota belong to the /v1 router itself: they run for every request that
+  // reaches one of its routes, whatever else the path looked like on the way in.
+  const v1 = createRouter({ prefix: API_PREFIX });
+  v1.use(authenticate, quota);
+  v1.use(wallpaperRoutes({ repository, maxResultWindow: config.maxResultWindow }).routes());
 
+  app.use(securityHeaders);
   app.use(withRequestId);
   const resolveRoute = (path: string, method: string) =>
     v1.match(path, method === 'HEAD' ? 'GET' : method).pathAndMethod.find((layer) => layer.methods.length > 0)?.path as string | undefined;
@@ -67,7 +66,6 @@ export function createApp({ config, es, redis, logger = silentLogger, metrics = 
   app.use(conditionalGet);
   app.use(routeFallbacks);
   app.use(ops.routes());
-  app.use((ctx, next) => (needsApiKey(ctx.path) ? authenticate(ctx, () => quota(ctx, next)) : next()));
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   return app;

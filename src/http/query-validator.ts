@@ -83,7 +83,9 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
       .map(([k]) => k),
   );
   return (raw) => {
-    const data: Record<string, unknown> = {};
+    // No prototype: a parameter named __proto__ or constructor is then an own property like any
+    // other, which the schema refuses as unknown instead of the assignment swallowing it.
+    const data: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     const repeated: string[] = [];
     for (const [key, value] of Object.entries(raw)) {
       if (value === undefined) continue;

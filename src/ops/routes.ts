@@ -1,7 +1,8 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
+import { createRouter } from '../http/router.js';
 import type { Metrics } from '../metrics.js';
 import { openApiDocument } from '../openapi/document.js';
 import { DOCS_PATHS, docsAsset } from './docs-page.js';
@@ -18,7 +19,7 @@ export interface OpsRoutesOptions {
 
 /** Endpoints that need no API key: health, readiness, metrics, the OpenAPI document and its rendered reference. */
 export function opsRoutes({ es, redis, alias, metrics, serveMetrics }: OpsRoutesOptions): Router {
-  const router = new Router();
+  const router = createRouter();
 
   router.get('/healthz', (ctx) => {
     ctx.set('Cache-Control', 'no-store');

@@ -1,5 +1,6 @@
-import Router from '@koa/router';
+import type Router from '@koa/router';
 import { compileParams } from '../http/query-validator.js';
+import { createRouter } from '../http/router.js';
 import { invalidRequest, notFound } from '../http/http-error.js';
 import {
   type IdParams,
@@ -53,7 +54,7 @@ function envelope(result: Page, { page, per_page }: Paging): Envelope {
 }
 
 export function wallpaperRoutes({ repository, maxResultWindow }: WallpaperRoutesOptions): Router {
-  const router = new Router();
+  const router = createRouter();
 
   // Catalogue pages change only when the catalogue is reloaded; a minute of private caching is safe.
   router.use(async (ctx, next) => {

@@ -10,7 +10,7 @@ const FORBIDDEN = { error: 'forbidden', message: 'Invalid API key', status: 403 
 
 describe('authentication', () => {
   const ctx = useCatalogue();
-  const endpoints = ['/v1/wallpapers', '/v1/wallpapers/1', '/v1/search?q=aurora', '/v1/unknown'];
+  const endpoints = ['/v1/wallpapers', '/v1/wallpapers/1', '/v1/search?q=aurora'];
 
   for (const path of endpoints) {
     it(`when ${path} is requested without Authorization, then 401 with the spec's exact body`, async () => {
@@ -20,6 +20,13 @@ describe('authentication', () => {
       expect(res.headers.get('www-authenticate')).to.equal('Bearer realm="wallpapers"');
     });
   }
+
+  it('when an unknown /v1 path is requested without Authorization, then 404: no route, so nothing to guard or count', async () => {
+    const res = await request(ctx.app.url, '/v1/unknown');
+    expect(res.status).to.equal(404);
+    expect(res.body).to.include({ error: 'not_found', status: 404 });
+    expect(res.headers.get('x-ratelimit-remaining')).to.equal(null);
+  });
 
   for (const header of ['Bearer', 'Bearer ', 'Bearer    ', `Basic ${Buffer.from('a:b').toString('base64')}`, 'Token abc', '']) {
     it(`when Authorization is '${header}', then 401 No API key provided`, async () => {

@@ -45,6 +45,9 @@ describe('error responses', () => {
       ['/v1/wallpapers?category=cats', new RegExp(`'category': must be one of ${CATEGORIES.join(', ')}`)],
       ['/v1/wallpapers?colour=red', /Unknown query parameter 'colour' \(allowed: page, per_page, category, resolution\)/],
       ['/v1/wallpapers?page=1&page=2', /'page': must be given at most once/],
+      ['/v1/wallpapers?__proto__=x', /Unknown query parameter '__proto__'/],
+      ['/v1/wallpapers?constructor=x', /Unknown query parameter 'constructor'/],
+      ['/v1/search?q=sky&__proto__[a]=1', /Unknown query parameter '__proto__\[a\]'/],
       ['/v1/search?q=sky&per_page=-1', /'per_page': must be an integer >= 1/],
       ['/v1/search?q=sky&category=unknown', /'category': must be one of/],
     ];
@@ -72,6 +75,8 @@ describe('error responses', () => {
         const res = await get('/v1/wallpapers', method);
         expectError(res, 405, 'method_not_allowed');
         expect(res.headers.get('allow')).to.include('GET');
+        // Answered before the key is checked: no rate-limit headers, nothing counted.
+        expect(res.headers.get('x-ratelimit-remaining')).to.equal(null);
       });
     }
 

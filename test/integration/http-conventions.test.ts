@@ -22,6 +22,19 @@ describe('HTTP conventions', () => {
   const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
     request(ctx.app.url, path, { key: ctx.key, headers, method });
 
+  it('when any kind of response is sent, then it carries X-Content-Type-Options: nosniff', async () => {
+    const responses = [
+      await get('/v1/wallpapers'),
+      await get('/v1/wallpapers?page=0'),
+      await request(ctx.app.url, '/v1/wallpapers'),
+      await request(ctx.app.url, '/nowhere', { contract: false }),
+      await request(ctx.app.url, '/healthz'),
+      await request(ctx.app.url, '/v1/openapi.json'),
+      await request(ctx.app.url, '/docs', { contract: false }),
+    ];
+    for (const res of responses) expect(res.headers.get('x-content-type-options'), String(res.status)).to.equal('nosniff');
+  });
+
   describe('ETag and conditional requests', () => {
     for (const path of ['/v1/wallpapers?per_page=5', '/v1/wallpapers/7', '/v1/search?q=aurora']) {
       it(`when ${path} is fetched again with its ETag, then 304 without a body, keeping the headers`, async () => {
