@@ -132,9 +132,8 @@ start_redis() {
   if port_in_use "$REDIS_PORT"; then die "port $REDIS_PORT is taken by something that is not Redis (set REDIS_PORT)"; fi
   mkdir -p "$REDIS_DIR"
   say "starting Redis on 127.0.0.1:$REDIS_PORT"
-  redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes \
-    --pidfile "$REDIS_PIDFILE" --dir "$REDIS_DIR" --logfile "$REDIS_DIR/redis.log" \
-    --save 60 1 --appendonly no >/dev/null
+  redis-server "$ROOT/scripts/redis.conf" --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes \
+    --pidfile "$REDIS_PIDFILE" --dir "$REDIS_DIR" --logfile "$REDIS_DIR/redis.log" >/dev/null
   local waited=0
   until redis_answers; do
     waited=$((waited + 1))

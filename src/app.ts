@@ -11,6 +11,7 @@ import { routeFallbacks } from './http/fallbacks.js';
 import { withRequestId } from './http/request-context.js';
 import { createRouter } from './http/router.js';
 import { securityHeaders } from './http/security-headers.js';
+import { createCircuitBreaker } from './infra/circuit-breaker.js';
 import { instrumentElasticsearch } from './infra/es-metrics.js';
 import { requireApiKey } from './keys/require-api-key.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -34,13 +35,29 @@ const API_PREFIX = '/v1';
 
 /** Builds the Koa application from its dependencies; opens no sockets and reads no environment. */
 export function createApp({ config, es, redis, logger = silentLogger, metrics = createMetrics() }: AppDependencies): Koa {
-  const app = new Koa({ proxy: config.trustProxy });
+  const app = new Koa();
   app.silent = true;
   instrumentElasticsearch(es, metrics);
 
-  const admit = createAdmission({ redis, config: config.rateLimit, logger, metrics });
-  const authFailures = createAuthFailureLimiter(redis, config.rateLimit);
-  const authenticate = requireApiKey(admit, authFailures, metrics);
+  const redisBreaker = createCircuitBreaker({
+    backend: 'redis',
+    ...config.redisBreaker,
+    probe: () => redis.ping(),
+    onOpen: (reason) => {
+      metrics.redisCircuitOpen.set(1);
+      logger.warn('redis circuit open: not asking Redis until a probe answers', {
+        reason: reason instanceof Error ? reason.message : String(reason),
+        probeEveryMs: config.redisBreaker.openMs,
+      });
+    },
+    onClose: () => {
+      metrics.redisCircuitOpen.set(0);
+      logger.info('redis circuit closed: a probe answered');
+    },
+  });
+  const admit = createAdmission({ redis, breaker: redisBreaker, config: config.rateLimit, logger, metrics });
+  const authFailures = createAuthFailureLimiter(redis, config.rateLimit, redisBreaker);
+  const authenticate = requireApiKey({ admit, authFailures, metrics, trustProxyHops: config.trustProxyHops });
   const quota = enforceQuota(metrics);
   const repository = createWallpaperRepository(es, config.indexAlias, logger, {
     cache: { ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },
@@ -56,9 +73,7 @@ export function createApp({ config, es, redis, logger = silentLogger, metrics = 
 
   app.use(securityHeaders);
   app.use(withRequestId);
-  const resolveRoute = (path: string, method: string) =>
-    v1.match(path, method === 'HEAD' ? 'GET' : method).pathAndMethod.find((layer) => layer.methods.length > 0)?.path as string | undefined;
-  app.use(accessLog(logger, metrics, resolveRoute));
+  app.use(accessLog(logger, metrics));
   app.use(corsPolicy());
   app.use(etagPerEncoding);
   app.use(compression());

@@ -14,11 +14,13 @@ export interface Config {
   imageBaseUrl: string;
   maxResultWindow: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
-  trustProxy: boolean;
+  /** Proxies in front of the API that append to X-Forwarded-For; 0: the peer address is the client. */
+  trustProxyHops: number;
   /** Serve /metrics on this port instead of the API port (0: on the API port). */
   metricsPort: number;
   shutdownTimeoutMs: number;
   rateLimit: RateLimitConfig;
+  redisBreaker: RedisBreakerConfig;
   responseCache: ResponseCacheConfig;
   elasticsearchBatching: ElasticsearchBatchingConfig;
 }
@@ -47,8 +49,18 @@ export interface RateLimitConfig {
   /** Failed authentications allowed per client IP per authFailureWindowSeconds. */
   authFailureLimit: number;
   authFailureWindowSeconds: number;
-  /** How long a key verified by Redis stays usable when Redis stops answering. */
+  /**
+   * While Redis does not answer, a key is still admitted (by the in-process limiter) if Redis
+   * verified it no more than this long before Redis last answered.
+   */
   authGraceMs: number;
+}
+
+export interface RedisBreakerConfig {
+  /** Consecutive failed Redis calls (timeouts, refused connections) that open the breaker. */
+  failureThreshold: number;
+  /** While open, calls fail at once; a background PING probes Redis this often. */
+  openMs: number;
 }
 
 /** Defaults of the Elasticsearch read settings, shared with repositories built outside the app (tests, tools). */
@@ -69,7 +81,7 @@ const ENV_SCHEMA = {
     IMAGE_BASE_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'https://images.wallpapers.example' },
     MAX_RESULT_WINDOW: { type: 'integer', minimum: 100, maximum: 1000000, default: 10000 },
     LOG_LEVEL: { type: 'string', enum: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info' },
-    TRUST_PROXY: { type: 'boolean', default: false },
+    TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 16, default: 0 },
     METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 0 },
     SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 10000 },
     RATE_LIMIT_TIERS: {
@@ -80,8 +92,10 @@ const ENV_SCHEMA = {
     RATE_LIMIT_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86400, default: 3600 },
     RATE_LIMIT_BUCKETS: { type: 'integer', minimum: 1, maximum: 3600, default: 60 },
     AUTH_FAILURE_LIMIT: { type: 'integer', minimum: 1, maximum: 1000000, default: 100 },
-    AUTH_FAILURE_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86400, default: 3600 },
-    AUTH_GRACE_MS: { type: 'integer', minimum: 0, maximum: 60000, default: 1000 },
+    AUTH_FAILURE_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 3600, default: 60 },
+    AUTH_GRACE_MS: { type: 'integer', minimum: 0, maximum: 3600000, default: 60000 },
+    REDIS_BREAKER_FAILURES: { type: 'integer', minimum: 1, maximum: 1000, default: 3 },
+    REDIS_BREAKER_OPEN_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 3000 },
     RESPONSE_CACHE_MB: { type: 'integer', minimum: 0, maximum: 4096, default: 16 },
     RESPONSE_CACHE_TTL_MS: { type: 'integer', minimum: 100, maximum: 3600000, default: 5000 },
     RESPONSE_CACHE_CHECK_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 1000 },
@@ -91,6 +105,11 @@ const ENV_SCHEMA = {
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: true });
 addFormats(ajv);
 const validateEnv = ajv.compile(ENV_SCHEMA);
+
+// Keys that changed meaning: set, they would be silently ignored, so they are refused by name.
+const REPLACED: Record<string, string> = {
+  TRUST_PROXY: 'replaced by TRUST_PROXY_HOPS, the number of proxies in front of the API (X-Forwarded-For is read from the right)',
+};
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -115,13 +134,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const value = env[key];
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  const problems = Object.entries(REPLACED)
+    .filter(([key]) => env[key] !== undefined && env[key] !== '')
+    .map(([key, why]) => `${key}: ${why}`);
   if (!validateEnv(raw)) {
-    const problems = (validateEnv.errors ?? []).map((e) => {
+    for (const e of validateEnv.errors ?? []) {
       const key = e.instancePath.replace(/^\//, '') || String(e.params['missingProperty'] ?? '');
-      return `${key}: ${e.message} (got ${JSON.stringify(env[key])})`;
-    });
-    throw new ConfigError(problems);
+      problems.push(`${key}: ${e.message} (got ${JSON.stringify(env[key])})`);
+    }
   }
+  if (problems.length > 0) throw new ConfigError(problems);
   const v = raw as Record<keyof typeof ENV_SCHEMA.properties, never>;
   return {
     port: v.PORT,
@@ -134,7 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageBaseUrl: String(v.IMAGE_BASE_URL).replace(/\/+$/, ''),
     maxResultWindow: v.MAX_RESULT_WINDOW,
     logLevel: v.LOG_LEVEL,
-    trustProxy: v.TRUST_PROXY,
+    trustProxyHops: v.TRUST_PROXY_HOPS,
     metricsPort: v.METRICS_PORT,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     rateLimit: {
@@ -144,6 +166,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       authFailureLimit: v.AUTH_FAILURE_LIMIT,
       authFailureWindowSeconds: v.AUTH_FAILURE_WINDOW_SECONDS,
       authGraceMs: v.AUTH_GRACE_MS,
+    },
+    redisBreaker: {
+      failureThreshold: v.REDIS_BREAKER_FAILURES,
+      openMs: v.REDIS_BREAKER_OPEN_MS,
     },
     responseCache: {
       maxBytes: Number(v.RESPONSE_CACHE_MB) * 1024 * 1024,

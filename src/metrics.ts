@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
@@ -51,6 +51,11 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
     rateLimitFallbacks: new Counter({
       name: 'wallpapers_rate_limit_fallback_total',
       help: 'Requests admitted by the in-process limiter because Redis did not answer',
+      registers: [registry],
+    }),
+    redisCircuitOpen: new Gauge({
+      name: 'wallpapers_redis_circuit_open',
+      help: '1 while the Redis circuit breaker is open (Redis not asked; admission falls back), else 0',
       registers: [registry],
     }),
     redisFailures: new Counter({

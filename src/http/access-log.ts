@@ -2,22 +2,30 @@ import type { Context, Next } from 'koa';
 import type { Logger } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 
-/** The route pattern for a path that was refused before routing (e.g. 401, 429), or undefined. */
-export type RouteResolver = (path: string, method: string) => string | undefined;
+interface MatchedLayer {
+  path: string;
+  methods: string[];
+}
 
-export function routeOf(ctx: Context, resolve: RouteResolver): string {
-  return (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? resolve(ctx.path, ctx.method) ?? 'unmatched';
+/**
+ * The route pattern that served the request (e.g. `/v1/wallpapers/:id`), from the layers the
+ * routers matched, so a request refused by a router's own middleware (401, 429) is still
+ * labelled with its route; `unmatched` when no route has this path and method.
+ */
+export function routeOf(ctx: Context): string {
+  const matched = (ctx as Context & { matched?: MatchedLayer[] }).matched;
+  return matched?.findLast((layer) => layer.methods.includes(ctx.method))?.path ?? 'unmatched';
 }
 
 /** One log line and one histogram observation per request, after the error handler has set the final status. */
-export function accessLog(logger: Logger, metrics: Metrics, resolve: RouteResolver) {
+export function accessLog(logger: Logger, metrics: Metrics) {
   return async function logRequest(ctx: Context, next: Next): Promise<void> {
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = routeOf(ctx, resolve);
+      const route = routeOf(ctx);
       const labels = { method: ctx.method, route, status: String(ctx.status) };
       metrics.httpRequests.inc(labels);
       metrics.httpDuration.observe(labels, seconds);

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { HttpError, forbidden, unauthorized } from '../http/http-error.js';
+import { clientAddress } from '../http/client-address.js';
 import type { Admission, Admit } from '../rate-limit/admission.js';
 import type { AuthFailureLimiter } from '../rate-limit/auth-failure-limiter.js';
 import { tooManyRequests } from '../rate-limit/too-many-requests.js';
@@ -22,29 +23,36 @@ export interface AuthState {
   admission: Exclude<Admission, { outcome: 'invalid' }>;
 }
 
-/**
- * Authenticates `Authorization: Bearer <key>` and leaves the rate-limit
- * decision in ctx.state for the quota middleware. Failures are counted per
- * client IP; an IP over its failure limit gets 429 for every request.
- */
-export function requireApiKey(admit: Admit, authFailures: AuthFailureLimiter, metrics: Metrics) {
-  function blockedIp(wait: number): HttpError {
-    metrics.rateLimitRejections.inc({ reason: 'auth_failures' });
-    return tooManyRequests(wait);
-  }
+export interface RequireApiKeyOptions {
+  admit: Admit;
+  authFailures: AuthFailureLimiter;
+  metrics: Metrics;
+  /** Proxies in front that append to X-Forwarded-For (see clientAddress). */
+  trustProxyHops: number;
+}
 
-  async function refuse(ip: string, err: HttpError): Promise<never> {
-    const wait = await authFailures.recordFailure(ip);
-    throw wait > 0 ? blockedIp(wait) : err;
+/**
+ * Authenticates `Authorization: Bearer <key>` and leaves the rate-limit decision in ctx.state
+ * for the quota middleware. Failures are counted per client; a client over its failure limit
+ * gets 429 instead of 401/403 on its failing requests, while a valid key is always served.
+ */
+export function requireApiKey({ admit, authFailures, metrics, trustProxyHops }: RequireApiKeyOptions) {
+  async function refuse(client: string, err: HttpError): Promise<never> {
+    const blocked = authFailures.blockedFor(client);
+    const wait = blocked > 0 ? blocked : await authFailures.recordFailure(client);
+    if (wait > 0) {
+      metrics.rateLimitRejections.inc({ reason: 'auth_failures' });
+      throw tooManyRequests(wait);
+    }
+    throw err;
   }
 
   return async function authenticate(ctx: Context, next: Next): Promise<void> {
-    const blocked = authFailures.blockedFor(ctx.ip);
-    if (blocked > 0) throw blockedIp(blocked);
+    const client = () => clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trustProxyHops);
     const token = bearerToken(ctx.get('Authorization') || undefined);
-    if (!token) return refuse(ctx.ip, unauthorized());
+    if (!token) return refuse(client(), unauthorized());
     const admission = await admit(token);
-    if (admission.outcome === 'invalid') return refuse(ctx.ip, forbidden());
+    if (admission.outcome === 'invalid') return refuse(client(), forbidden());
     const state = ctx.state as AuthState;
     state.principal = admission.principal;
     state.admission = admission;

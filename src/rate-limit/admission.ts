@@ -3,6 +3,7 @@ import type { RateLimitConfig } from '../config.js';
 import { internalError, serviceUnavailable } from '../http/http-error.js';
 import { AUTHENTICATE_LUA, type Principal, locateKey } from '../keys/authenticate-key.js';
 import { rateLimitKey } from '../keys/redis-keys.js';
+import { type CircuitBreaker, CircuitOpenError } from '../infra/circuit-breaker.js';
 import type { Logger } from '../logger.js';
 import { type Metrics, timed } from '../metrics.js';
 import { createFallbackLimiter } from './fallback-limiter.js';
@@ -22,18 +23,23 @@ const RECENT_KEYS_MAX = 10_000;
 
 export interface AdmissionOptions {
   redis: Redis;
+  /** Shared by every Redis call on the request path; open, admission falls back at once. */
+  breaker: CircuitBreaker;
   config: RateLimitConfig;
   logger: Logger;
   metrics: Metrics;
 }
 
 /**
- * Authenticates a key and makes the rate-limit decision in one Redis round
- * trip (one EVALSHA). When Redis does not answer, a key that Redis verified
- * within `authGraceMs` is admitted by the in-process fallback limiter; any
- * other key fails closed with 503.
+ * Authenticates a key and makes the rate-limit decision in one Redis round trip (one
+ * EVALSHA). When Redis does not answer (or its breaker is open, so it is not even asked), a
+ * key that Redis verified no more than `authGraceMs` before Redis last answered is admitted
+ * by the in-process fallback limiter; any other key fails closed with 503. The grace is
+ * counted back from Redis's last answer, not from now, so an outage does not shrink it: the
+ * keys in use when Redis stopped keep working, and a key revoked more than `authGraceMs`
+ * before the outage began never comes back.
  */
-export function createAdmission({ redis, config, logger, metrics }: AdmissionOptions) {
+export function createAdmission({ redis, breaker, config, logger, metrics }: AdmissionOptions) {
   if (!('wpcAdmit' in redis)) {
     redis.defineCommand('wpcAdmit', { numberOfKeys: 3, lua: AUTHENTICATE_LUA + SLIDING_WINDOW_LUA });
   }
@@ -53,7 +59,7 @@ export function createAdmission({ redis, config, logger, metrics }: AdmissionOpt
   }
 
   async function admitWithoutRedis(hash: string, err: unknown): Promise<Admission> {
-    metrics.redisFailures.inc({ operation: 'admit' });
+    if (!(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'admit' });
     if (!degraded) {
       degraded = true;
       logger.warn('redis unavailable: admission falls back to the in-process limiter', {
@@ -62,7 +68,7 @@ export function createAdmission({ redis, config, logger, metrics }: AdmissionOpt
       });
     }
     const recent = recentlyVerified.get(hash);
-    if (!recent || Date.now() - recent.at > config.authGraceMs) {
+    if (!recent || breaker.lastSuccessAt - recent.at > config.authGraceMs) {
       throw serviceUnavailable('Authentication is temporarily unavailable, please retry shortly');
     }
     metrics.rateLimitFallbacks.inc();
@@ -75,8 +81,10 @@ export function createAdmission({ redis, config, logger, metrics }: AdmissionOpt
     if (!location) return { outcome: 'invalid' };
     let reply: ScriptReply;
     try {
-      reply = await timed(metrics.redisDuration, 'admit', () =>
-        r.wpcAdmit(location.keyRecord, location.account, rateLimitKey(location.accountId), windowMs, config.buckets, ...tierArgs),
+      reply = await breaker.run(() =>
+        timed(metrics.redisDuration, 'admit', () =>
+          r.wpcAdmit(location.keyRecord, location.account, rateLimitKey(location.accountId), windowMs, config.buckets, ...tierArgs),
+        ),
       );
     } catch (err) {
       return admitWithoutRedis(location.hash, err);

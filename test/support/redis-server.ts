@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './free-port.js';
 
-
 async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -32,18 +31,26 @@ async function answers(port: number): Promise<boolean> {
   });
 }
 
+export interface RedisServerOptions {
+  /** A redis.conf to start from (the project's own, say); otherwise AOF with fsync on every write. */
+  configFile?: string;
+}
+
 /**
- * A private, real redis-server (Debian's binary) that a test can stop and
- * start again on the same port; data survives restarts through an AOF file.
+ * A private, real redis-server (Debian's binary) that a test can stop, kill, freeze and start
+ * again on the same port, keeping its data directory.
  */
 export class RedisServer {
   private process: ChildProcess | undefined;
   private readonly dir = mkdtempSync(join(tmpdir(), 'wpc-redis-'));
 
-  private constructor(readonly port: number) {}
+  private constructor(
+    readonly port: number,
+    private readonly options: RedisServerOptions,
+  ) {}
 
-  static async start(): Promise<RedisServer> {
-    const server = new RedisServer(await freePort());
+  static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
+    const server = new RedisServer(await freePort(), options);
     await server.start();
     return server;
   }
@@ -53,24 +60,44 @@ export class RedisServer {
   }
 
   async start(): Promise<void> {
-    this.process = spawn(
-      'redis-server',
-      ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''],
-      { stdio: 'ignore' },
-    );
+    const persistence = this.options.configFile ? [this.options.configFile] : [];
+    const defaults = this.options.configFile ? [] : ['--appendonly', 'yes', '--appendfsync', 'always', '--save', ''];
+    this.process = spawn('redis-server', [...persistence, '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, ...defaults], {
+      stdio: 'ignore',
+    });
     await waitFor(() => answers(this.port), 10_000, `redis-server on ${this.port}`);
   }
 
-  async stop(): Promise<void> {
+  private async signal(signal: NodeJS.Signals): Promise<void> {
     const child = this.process;
-    if (!child || child.exitCode !== null) return;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
+    child.kill(signal);
     await exited;
     this.process = undefined;
   }
 
+  /** SIGTERM: Redis shuts down cleanly. */
+  stop(): Promise<void> {
+    return this.signal('SIGTERM');
+  }
+
+  /** SIGKILL: a crash; only what Redis had already written survives. */
+  kill(): Promise<void> {
+    return this.signal('SIGKILL');
+  }
+
+  /** SIGSTOP: the process keeps its connections open and answers nothing, as a hung server does. */
+  pause(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   async destroy(): Promise<void> {
+    this.resume();
     await this.stop();
     rmSync(this.dir, { recursive: true, force: true });
   }

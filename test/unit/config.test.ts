@@ -35,4 +35,22 @@ describe('configuration', () => {
       for (const key of ['PORT', 'REDIS_URL', 'LOG_LEVEL', 'INDEX_ALIAS']) expect(problems).to.include(key);
     }
   });
+
+  it('when TRUST_PROXY (replaced by TRUST_PROXY_HOPS) is set, then start-up fails naming it and its replacement, with the other bad keys', () => {
+    try {
+      loadConfig({ TRUST_PROXY: 'true', PORT: 'eighty' });
+      expect.fail('expected ConfigError');
+    } catch (err) {
+      const problems = (err as ConfigError).problems.join('\n');
+      expect(problems).to.include('TRUST_PROXY: replaced by TRUST_PROXY_HOPS').and.include('PORT');
+    }
+    expect(loadConfig({ TRUST_PROXY_HOPS: '2' }).trustProxyHops).to.equal(2);
+  });
+
+  it('when left alone, then failed authentications are counted per minute and Redis is given up on after 3 failures for 3 s', () => {
+    const config = loadConfig({});
+    expect(config.rateLimit).to.include({ authFailureWindowSeconds: 60, authGraceMs: 60_000 });
+    expect(config.redisBreaker).to.deep.equal({ failureThreshold: 3, openMs: 3000 });
+    expect(config.trustProxyHops).to.equal(0);
+  });
 });

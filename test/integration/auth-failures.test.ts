@@ -1,0 +1,96 @@
+import { expect } from 'chai';
+import type { Config } from '../../src/config.js';
+import { type RunningApp, createKey, request, startApp, testConfig } from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('failed authentications per client', function () {
+  this.timeout(30_000);
+  const ctx = useCatalogue();
+  const apps: RunningApp[] = [];
+
+  async function appWith(rateLimit: Partial<Config['rateLimit']>, trustProxyHops: number): Promise<RunningApp> {
+    const app = await startApp({ config: testConfig({ indexAlias: ctx.alias, trustProxyHops }, rateLimit), es: ctx.es, redis: ctx.redis });
+    apps.push(app);
+    return app;
+  }
+
+  afterEach(async () => {
+    await Promise.all(apps.splice(0).map((a) => a.close()));
+  });
+
+  const randomV4 = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+  const via = (forwardedFor: string) => ({ 'X-Forwarded-For': forwardedFor });
+  const guess = (app: RunningApp, headers: Record<string, string>, i = 0) => request(app.url, '/v1/wallpapers', { key: `guess-${i}`, headers });
+
+  it('when a client behind one trusted proxy forges the left of X-Forwarded-For, then its failures still count against the address the proxy saw', async () => {
+    const app = await appWith({ authFailureLimit: 3 }, 1);
+    const client = randomV4();
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await guess(app, via(`10.${i}.0.1, ${client}`), i)).status);
+    expect(statuses).to.deep.equal([403, 403, 403, 429]);
+  });
+
+  it('when a client is blocked, then its failing requests get 429, while a valid key from it and other clients are served', async () => {
+    const app = await appWith({ authFailureLimit: 3 }, 1);
+    const client = randomV4();
+    for (let i = 0; i < 3; i++) await guess(app, via(client), i);
+    const blocked = await request(app.url, '/v1/wallpapers', { headers: via(client) });
+    expect(blocked.status).to.equal(429);
+    expect(blocked.body.message).to.match(/^Rate limit exceeded\. Please try again in \d+ seconds?$/);
+    expect(Number(blocked.headers.get('retry-after'))).to.be.within(1, 60);
+    const { apiKey } = await createKey(ctx.redis, 'free');
+    const validFromBlocked = await request(app.url, '/v1/wallpapers', { key: apiKey, headers: via(client) });
+    expect(validFromBlocked.status).to.equal(200);
+    expect((await guess(app, via('203.0.113.9'))).status).to.equal(403);
+  });
+
+  it('when failures come from one IPv6 /64, then they count as one client; the next /64 is another', async () => {
+    const app = await appWith({ authFailureLimit: 3 }, 1);
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:1`;
+    for (const host of ['::1', '::2', ':ffff:ffff:ffff:ffff']) expect((await guess(app, via(`${prefix}${host}`))).status).to.equal(403);
+    expect((await guess(app, via(`${prefix}::abcd`))).status).to.equal(429);
+    expect((await guess(app, via(`${prefix.slice(0, -1)}2::1`))).status).to.equal(403);
+  });
+
+  it('when no proxy is trusted, then X-Forwarded-For is ignored and the peer address counts', async () => {
+    for (const key of await ctx.redis.keys('wpc:auth-failures:*')) await ctx.redis.del(key);
+    const app = await appWith({ authFailureLimit: 3, authFailureWindowSeconds: 2 }, 0);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await guess(app, via(randomV4()), i)).status);
+    expect(statuses).to.deep.equal([403, 403, 403, 429]);
+    await sleep(2100);
+  });
+
+  it('when the chosen X-Forwarded-For entry is not an address, then the peer address counts', async () => {
+    for (const key of await ctx.redis.keys('wpc:auth-failures:*')) await ctx.redis.del(key);
+    const app = await appWith({ authFailureLimit: 2, authFailureWindowSeconds: 2 }, 1);
+    const statuses = [];
+    for (const entry of ['garbage', '<script>', '1.2.3.4.5']) statuses.push((await guess(app, via(`${randomV4()}, ${entry}`))).status);
+    expect(statuses).to.deep.equal([403, 403, 429]);
+    await sleep(2100);
+  });
+
+  it('when the window of a block ends, then the client is refused with 403 again rather than 429', async () => {
+    const app = await appWith({ authFailureLimit: 2, authFailureWindowSeconds: 2 }, 1);
+    const client = randomV4();
+    await guess(app, via(client));
+    await guess(app, via(client));
+    expect((await guess(app, via(client))).status).to.equal(429);
+    await sleep(2200);
+    expect((await guess(app, via(client))).status).to.equal(403);
+  });
+
+  it('when failures are counted in Redis, then the counter names carry no client address', async () => {
+    const app = await appWith({ authFailureLimit: 100 }, 1);
+    const client = randomV4();
+    await guess(app, via(client));
+    const names = await ctx.redis.keys('wpc:auth-failures:*');
+    expect(names.length).to.be.greaterThan(0);
+    for (const name of names) {
+      expect(name).to.not.include(client);
+      expect(name).to.match(/^wpc:auth-failures:[A-Za-z0-9_-]{22}$/);
+    }
+  });
+});
