@@ -30,6 +30,8 @@ export interface ElasticsearchBatchingConfig {
   maxInFlight: number;
   /** Gets or searches per Elasticsearch call at most. */
   maxBatchSize: number;
+  /** Distinct reads of each kind waiting for a call; past it a request is refused with 503 at once. */
+  maxQueued: number;
 }
 
 export interface ResponseCacheConfig {
@@ -64,7 +66,7 @@ export interface RedisBreakerConfig {
 }
 
 /** Defaults of the Elasticsearch read settings, shared with repositories built outside the app (tests, tools). */
-export const ELASTICSEARCH_READ_DEFAULTS = { timeoutMs: 5000, maxInFlight: 4, maxBatchSize: 32 } as const;
+export const ELASTICSEARCH_READ_DEFAULTS = { timeoutMs: 5000, maxInFlight: 4, maxBatchSize: 32, maxQueued: 1000 } as const;
 
 const ENV_SCHEMA = {
   type: 'object',
@@ -75,6 +77,7 @@ const ENV_SCHEMA = {
     ELASTICSEARCH_TIMEOUT_MS: { type: 'integer', minimum: 50, maximum: 60000, default: ELASTICSEARCH_READ_DEFAULTS.timeoutMs },
     ELASTICSEARCH_BATCH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: ELASTICSEARCH_READ_DEFAULTS.maxInFlight },
     ELASTICSEARCH_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: ELASTICSEARCH_READ_DEFAULTS.maxBatchSize },
+    ELASTICSEARCH_QUEUE_MAX: { type: 'integer', minimum: 1, maximum: 100000, default: ELASTICSEARCH_READ_DEFAULTS.maxQueued },
     REDIS_URL: { type: 'string', format: 'uri', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
     REDIS_TIMEOUT_MS: { type: 'integer', minimum: 10, maximum: 60000, default: 1000 },
     INDEX_ALIAS: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,100}$', default: 'wallpapers' },
@@ -179,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     elasticsearchBatching: {
       maxInFlight: v.ELASTICSEARCH_BATCH_CONCURRENCY,
       maxBatchSize: v.ELASTICSEARCH_BATCH_SIZE,
+      maxQueued: v.ELASTICSEARCH_QUEUE_MAX,
     },
   };
 }

@@ -1,6 +1,7 @@
 import { errors } from '@elastic/elasticsearch';
 import { HttpError, internalError, serviceUnavailable } from '../http/http-error.js';
 import type { Logger } from '../logger.js';
+import { QueueFullError } from './natural-batcher.js';
 
 function esErrorType(err: InstanceType<typeof errors.ResponseError>): string | undefined {
   const body = err.body as { error?: { type?: string } } | undefined;
@@ -33,6 +34,10 @@ function fromStatus(status: number, type: string | undefined, logger: Logger, op
  */
 export function translateEsError(err: unknown, logger: Logger, operation: string): HttpError {
   if (err instanceof HttpError) return err;
+  if (err instanceof QueueFullError) {
+    logger.warn('elasticsearch reads shed: queue full', { operation });
+    return serviceUnavailable('The service is busy, please retry shortly');
+  }
   if (
     err instanceof errors.ConnectionError ||
     err instanceof errors.TimeoutError ||

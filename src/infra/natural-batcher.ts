@@ -3,29 +3,50 @@ export interface NaturalBatcherOptions<I, R> {
   maxInFlight: number;
   /** Inputs per batch at most. */
   maxBatchSize: number;
+  /**
+   * Distinct inputs allowed to wait for a slot; past it an input is refused at once with
+   * `overloaded()` (load shedding), so waiting never grows without bound.
+   */
+  maxQueued: number;
   /** Inputs with equal keys that are waiting together are sent once and share the answer. */
   keyOf: (input: I) => string;
   /**
    * Answers one batch, position by position; an Error at a position fails that input alone.
-   * `remainingMs` is what is left of the oldest input's time budget: the call must not outlast it.
+   * `remainingMs` is what is left of the youngest caller's budget: the call must not outlast it.
    */
   run: (inputs: I[], remainingMs: number) => Promise<(R | Error)[]>;
   /**
-   * Each input's time budget, from when it was submitted: one that is still waiting when its
-   * budget is spent fails with `expired()` instead of being sent, and a batch is given what is
-   * left of its oldest input's budget. So waiting for a slot never adds to the backend's timeout.
+   * Each caller's own time budget, from when it asked: at its deadline the caller fails with
+   * `expired()`, whether it is still waiting (then it is never sent) or its batch is still
+   * running. A batch runs as long as its youngest caller may wait, so an old caller in a batch
+   * never cuts a fresh one short.
    */
   budgetMs: number;
   expired: () => Error;
+  overloaded: () => Error;
   /** Told the size of every batch sent (after coalescing). */
   onBatch?: (size: number) => void;
   now?: () => number;
+  /** Runs `fn` after `ms`; returns a cancel function. Tests replace it with a fake clock. */
+  schedule?: (fn: () => void, ms: number) => () => void;
+}
+
+interface Caller<R> {
+  resolve: (value: R) => void;
+  reject: (err: unknown) => void;
+  deadline: number;
+  settled: boolean;
+  cancel: () => void;
 }
 
 interface Waiting<I, R> {
   input: I;
-  since: number;
-  resolvers: { resolve: (value: R) => void; reject: (err: unknown) => void }[];
+  callers: Caller<R>[];
+}
+
+function realTimer(fn: () => void, ms: number): () => void {
+  const timer = setTimeout(fn, ms);
+  return () => clearTimeout(timer);
 }
 
 /**
@@ -36,36 +57,40 @@ interface Waiting<I, R> {
  * what a call of its own would have returned at that moment.
  */
 export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>): (input: I) => Promise<R> {
-  const { maxInFlight, maxBatchSize, keyOf, run, budgetMs, expired, onBatch, now = Date.now } = options;
+  const { maxInFlight, maxBatchSize, maxQueued, keyOf, run, budgetMs, expired, overloaded, onBatch, now = Date.now, schedule = realTimer } = options;
   const queue = new Map<string, Waiting<I, R>>();
   let inFlight = 0;
   let scheduled = false;
 
+  const live = (waiting: Waiting<I, R>) => waiting.callers.some((caller) => !caller.settled);
+
+  function settleCaller(caller: Caller<R>, result: R | Error | undefined, batchSize: number, answered: number): void {
+    if (caller.settled) return;
+    caller.settled = true;
+    caller.cancel();
+    if (result instanceof Error) caller.reject(result);
+    else if (result === undefined) caller.reject(new Error(`batch answered ${answered} of ${batchSize} inputs`));
+    else caller.resolve(result);
+  }
+
   function settle(batch: Waiting<I, R>[], results: (R | Error)[] | Error): void {
+    const answered = results instanceof Error ? 0 : results.length;
     batch.forEach((waiting, position) => {
       const result = results instanceof Error ? results : results[position];
-      for (const { resolve, reject } of waiting.resolvers) {
-        if (result instanceof Error) reject(result);
-        else if (result === undefined) reject(new Error(`batch answered ${(results as unknown[]).length} of ${batch.length} inputs`));
-        else resolve(result);
-      }
+      for (const caller of waiting.callers) settleCaller(caller, result, batch.length, answered);
     });
   }
 
   function dispatch(): void {
     scheduled = false;
     while (inFlight < maxInFlight && queue.size > 0) {
-      const at = now();
       const batch: Waiting<I, R>[] = [];
-      let oldest = Infinity;
+      let latest = -Infinity;
       for (const [key, waiting] of queue) {
         queue.delete(key);
-        if (at - waiting.since >= budgetMs) {
-          for (const { reject } of waiting.resolvers) reject(expired());
-          continue;
-        }
+        if (!live(waiting)) continue;
         batch.push(waiting);
-        oldest = Math.min(oldest, waiting.since);
+        for (const caller of waiting.callers) if (!caller.settled) latest = Math.max(latest, caller.deadline);
         if (batch.length === maxBatchSize) break;
       }
       if (batch.length === 0) continue;
@@ -75,7 +100,7 @@ export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>)
       try {
         sent = run(
           batch.map((waiting) => waiting.input),
-          budgetMs - (at - oldest),
+          Math.max(1, latest - now()),
         );
       } catch (err) {
         sent = Promise.reject(err);
@@ -95,9 +120,25 @@ export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>)
   return function submit(input: I): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       const key = keyOf(input);
-      const waiting = queue.get(key);
-      if (waiting) waiting.resolvers.push({ resolve, reject });
-      else queue.set(key, { input, since: now(), resolvers: [{ resolve, reject }] });
+      let waiting = queue.get(key);
+      if (!waiting) {
+        if (queue.size >= maxQueued) {
+          reject(overloaded());
+          return;
+        }
+        waiting = { input, callers: [] };
+        queue.set(key, waiting);
+      }
+      const entry = waiting;
+      const caller: Caller<R> = { resolve, reject, deadline: now() + budgetMs, settled: false, cancel: () => undefined };
+      caller.cancel = schedule(() => {
+        if (caller.settled) return;
+        caller.settled = true;
+        reject(expired());
+        // A waiting input whose callers have all given up is never sent.
+        if (queue.get(key) === entry && !live(entry)) queue.delete(key);
+      }, budgetMs);
+      entry.callers.push(caller);
       // Inputs that arrive in the same turn of the event loop leave in one batch.
       if (!scheduled && inFlight < maxInFlight) {
         scheduled = true;
@@ -105,4 +146,12 @@ export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>)
       }
     });
   };
+}
+
+/** Refused at once because too many reads are already waiting (load shedding). */
+export class QueueFullError extends Error {
+  constructor(what: string) {
+    super(`${what}: too many reads waiting for Elasticsearch`);
+    this.name = 'QueueFullError';
+  }
 }

@@ -2,7 +2,7 @@ import { type Client, type estypes, errors } from '@elastic/elasticsearch';
 import { type ResponseCacheOptions, withResponseCache } from '../cache/response-cache.js';
 import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig, type ResponseCacheConfig } from '../config.js';
 import { EsItemError, translateEsError } from '../infra/es-errors.js';
-import { createNaturalBatcher } from '../infra/natural-batcher.js';
+import { QueueFullError, createNaturalBatcher } from '../infra/natural-batcher.js';
 import type { Logger } from '../logger.js';
 import { REQUEST_CACHE, SOURCE, type SearchBody, listBody, searchBody } from './build-queries.js';
 import type { ListParams, SearchParams } from './param-schemas.js';
@@ -80,16 +80,18 @@ export function createWallpaperRepository(es: Client, alias: string, logger: Log
 }
 
 function elasticsearchRepository(es: Client, alias: string, logger: Logger, batching: BatchingOptions): WallpaperRepository {
-  const { maxInFlight, maxBatchSize, onBatch } = batching;
-  const budget = {
+  const { maxInFlight, maxBatchSize, maxQueued, onBatch } = batching;
+  const limits = {
+    maxInFlight,
+    maxBatchSize,
+    maxQueued,
     budgetMs: batching.timeoutMs,
-    expired: () => new errors.TimeoutError('waited for a free Elasticsearch call past the request timeout'),
+    expired: () => new errors.TimeoutError('no Elasticsearch answer within the request timeout'),
   };
 
   const get = createNaturalBatcher<string, Wallpaper | null>({
-    maxInFlight,
-    maxBatchSize,
-    ...budget,
+    ...limits,
+    overloaded: () => new QueueFullError('get'),
     keyOf: (id) => id,
     onBatch: (size) => onBatch?.('mget', size),
     run: async (ids, remainingMs) => {
@@ -103,9 +105,8 @@ function elasticsearchRepository(es: Client, alias: string, logger: Logger, batc
   });
 
   const search = createNaturalBatcher<SearchBody, Page>({
-    maxInFlight,
-    maxBatchSize,
-    ...budget,
+    ...limits,
+    overloaded: () => new QueueFullError('search'),
     keyOf: (body) => JSON.stringify(body),
     onBatch: (size) => onBatch?.('msearch', size),
     run: async (bodies, remainingMs) => {

@@ -46,7 +46,7 @@ describe('batched reads on Elasticsearch', function () {
   function recording(maxInFlight = 1, maxBatchSize = 32) {
     const batches: { operation: string; size: number }[] = [];
     const repository = createWallpaperRepository(es, alias, silentLogger, {
-      batching: { maxInFlight, maxBatchSize, timeoutMs: 10_000, onBatch: (operation, size) => batches.push({ operation, size }) },
+      batching: { maxInFlight, maxBatchSize, maxQueued: 1000, timeoutMs: 10_000, onBatch: (operation, size) => batches.push({ operation, size }) },
     });
     return { repository, batches };
   }
@@ -145,7 +145,7 @@ describe('batched reads on Elasticsearch', function () {
     const { port } = hung.address() as AddressInfo;
     const silent = connectEs(`http://127.0.0.1:${port}`, 60_000);
     const timeoutMs = 600;
-    const repository = createWallpaperRepository(silent, alias, silentLogger, { batching: { maxInFlight: 1, maxBatchSize: 32, timeoutMs } });
+    const repository = createWallpaperRepository(silent, alias, silentLogger, { batching: { maxInFlight: 1, maxBatchSize: 32, maxQueued: 1000, timeoutMs } });
     const timed = async (call: () => Promise<unknown>) => {
       const started = Date.now();
       const outcome = await call().then(
@@ -162,6 +162,39 @@ describe('batched reads on Elasticsearch', function () {
       const results = await Promise.all([first, ...queued]);
       expect(results.map((r) => r.outcome)).to.deep.equal([503, 503, 503, 503]);
       for (const { ms } of results) expect(ms, 'each read ends about one timeout after it was asked').to.be.within(timeoutMs - 50, timeoutMs + 200);
+    } finally {
+      await silent.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => hung.close(resolve));
+    }
+  });
+
+  it('when Elasticsearch hangs and the wait queue is full, then further reads are refused with 503 at once instead of waiting', async function () {
+    this.timeout(20_000);
+    const sockets = new Set<Socket>();
+    const hung = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+    const { port } = hung.address() as AddressInfo;
+    const silent = connectEs(`http://127.0.0.1:${port}`, 60_000);
+    const repository = createWallpaperRepository(silent, alias, silentLogger, { batching: { maxInFlight: 1, maxBatchSize: 32, maxQueued: 2, timeoutMs: 800 } });
+    const outcome = (call: Promise<unknown>) =>
+      call.then(
+        () => 'answered',
+        (err: unknown) => (err instanceof HttpError ? `${err.status} ${err.message}` : String(err)),
+      );
+    try {
+      const sent = outcome(repository.getById(1));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const queued = [outcome(repository.getById(2)), outcome(repository.getById(3))];
+      const started = Date.now();
+      const shed = await outcome(repository.getById(4));
+      expect(Date.now() - started).to.be.lessThan(100);
+      expect(shed).to.equal('503 The service is busy, please retry shortly');
+      expect(await outcome(repository.getById(2)).then(String), 'an equal read joins the waiting one rather than being shed').to.match(/^503 The search backend/);
+      expect((await Promise.all([sent, ...queued])).every((o) => o.startsWith('503 The search backend'))).to.equal(true);
     } finally {
       await silent.close();
       for (const socket of sockets) socket.destroy();

@@ -8,15 +8,38 @@ interface Deferred {
   fail(err: Error): void;
 }
 
-const BUDGET = { budgetMs: 60_000, expired: () => new Error('expired') };
+const BUDGET = { budgetMs: 60_000, maxQueued: 1000, expired: () => new Error('expired'), overloaded: () => new Error('overloaded') };
+
+/** Time that moves only when a test advances it, running the timers that fall due. */
+class FakeClock {
+  now = 0;
+  private timers: { at: number; fn: () => void; cancelled: boolean }[] = [];
+
+  schedule = (fn: () => void, ms: number): (() => void) => {
+    const timer = { at: this.now + ms, fn, cancelled: false };
+    this.timers.push(timer);
+    return () => {
+      timer.cancelled = true;
+    };
+  };
+
+  advanceTo(at: number): void {
+    this.now = at;
+    const due = this.timers.filter((t) => t.at <= at && !t.cancelled).sort((a, b) => a.at - b.at);
+    this.timers = this.timers.filter((t) => !due.includes(t));
+    for (const timer of due) timer.fn();
+  }
+}
 
 /** A batcher whose backend answers only when the test says so, recording every batch it was sent. */
-function controlled(maxInFlight: number, maxBatchSize: number, clock = { now: 0 }, budgetMs = BUDGET.budgetMs) {
+function controlled(maxInFlight: number, maxBatchSize: number, clock = new FakeClock(), budgetMs = BUDGET.budgetMs, maxQueued = BUDGET.maxQueued) {
   const calls: Deferred[] = [];
   const submit = createNaturalBatcher<string, string>({
     ...BUDGET,
     budgetMs,
+    maxQueued,
     now: () => clock.now,
+    schedule: clock.schedule,
     maxInFlight,
     maxBatchSize,
     keyOf: (input) => input,
@@ -149,37 +172,59 @@ describe('natural batching', () => {
     expect(sizes).to.deep.equal([2, 1]);
   });
 
-  it('when an input waits for a free slot past its time budget, then it fails as expired and is never sent', async () => {
-    const clock = { now: 0 };
+  it('when an input waits for a free slot past its time budget, then it fails as expired at its deadline and is never sent', async () => {
+    const clock = new FakeClock();
     const { calls, submit } = controlled(1, 10, clock, 1000);
-    const first = submit('a');
+    const first = submit('a').then((v) => v, (err: Error) => `failed:${err.message}`);
     await turn();
+    clock.advanceTo(100);
     const late = submit('b').then((v) => v, (err: Error) => `failed:${err.message}`);
-    clock.now = 1000;
-    echo(calls[0]!);
-    await first;
-    await turn();
+    clock.advanceTo(1099);
+    expect(await Promise.race([late, turn().then(() => 'pending')])).to.equal('pending');
+    clock.advanceTo(1100);
     expect(await late).to.equal('failed:expired');
+    echo(calls[0]!);
+    expect(await first, 'a failed at its own deadline, 1000').to.equal('failed:expired');
+    await turn();
     expect(calls.map((c) => c.inputs)).to.deep.equal([['a']]);
   });
 
-  it('when a batch is sent, then it gets what is left of its oldest input\'s budget', async () => {
-    const clock = { now: 0 };
+  it('when a batch holds old and fresh callers, then it runs for the freshest budget and each caller fails at its own deadline', async () => {
+    const clock = new FakeClock();
     const { calls, submit } = controlled(1, 10, clock, 1000);
-    const first = submit('a');
+    const blocker = submit('x').catch((err: Error) => `failed:${err.message}`);
     await turn();
-    expect(calls[0]!.remainingMs).to.equal(1000);
-    clock.now = 100;
-    const waiting = [submit('b')];
-    clock.now = 300;
-    waiting.push(submit('c'));
-    clock.now = 700;
+    const old = submit('a').then((v) => v, (err: Error) => `failed:${err.message}`);
+    clock.advanceTo(600);
+    const fresh = submit('b');
+    const joined = submit('a');
     echo(calls[0]!);
-    await first;
+    await blocker;
     await turn();
-    expect(calls[1]!.inputs).to.deep.equal(['b', 'c']);
-    expect(calls[1]!.remainingMs, 'b has waited 600 of its 1000 ms').to.equal(400);
+    expect(calls[1]!.inputs).to.deep.equal(['a', 'b']);
+    expect(calls[1]!.remainingMs, 'the fresh callers asked at 600 and may wait until 1600').to.equal(1000);
+    clock.advanceTo(1000);
+    expect(await old).to.equal('failed:expired');
     echo(calls[1]!);
-    expect(await Promise.all(waiting)).to.deep.equal(['answer:b', 'answer:c']);
+    expect(await fresh).to.equal('answer:b');
+    expect(await joined, 'an equal input that joined later keeps its own budget').to.equal('answer:a');
+  });
+
+  it('when maxQueued distinct inputs already wait, then a new one is refused at once, while equal inputs still join', async () => {
+    const { calls, submit } = controlled(1, 10, new FakeClock(), 1000, 2);
+    const busy = submit('x');
+    await turn();
+    const waiting = [submit('a'), submit('b')];
+    const refused = await submit('c').catch((err: Error) => err.message);
+    expect(refused).to.equal('overloaded');
+    const joined = submit('a');
+    echo(calls[0]!);
+    await busy;
+    await turn();
+    expect(calls[1]!.inputs).to.deep.equal(['a', 'b']);
+    echo(calls[1]!);
+    expect(await Promise.all([...waiting, joined])).to.deep.equal(['answer:a', 'answer:b', 'answer:a']);
+    const again = submit('c').then(() => 'answered', () => 'refused');
+    expect(await Promise.race([again, turn().then(() => 'queued')]), 'room again once the queue drained').to.equal('queued');
   });
 });
