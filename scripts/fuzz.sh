@@ -29,7 +29,7 @@ PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); p
 # The production build, started as one process: through npx the trap killed only the wrapper and
 # left the server running after the fuzz.
 npm run --silent build >&2
-PORT="$PORT" HOST=127.0.0.1 node dist/server.js > "${TMPDIR:-/tmp}/fuzz-api.log" 2>&1 &
+PORT="$PORT" HOST=127.0.0.1 METRICS_PORT=0 node dist/server.js > "${TMPDIR:-/tmp}/fuzz-api.log" 2>&1 &
 API_PID=$!
 trap 'kill "$API_PID" 2>/dev/null || true; wait "$API_PID" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do

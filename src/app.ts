@@ -16,6 +16,7 @@ import { instrumentElasticsearch } from './infra/es-metrics.js';
 import { requireApiKey } from './keys/require-api-key.js';
 import { type Logger, silentLogger } from './logger.js';
 import { type Metrics, createMetrics } from './metrics.js';
+import { type Readiness, createReadiness } from './ops/readiness.js';
 import { opsRoutes } from './ops/routes.js';
 import { createAdmission } from './rate-limit/admission.js';
 import { createAuthFailureLimiter } from './rate-limit/auth-failure-limiter.js';
@@ -29,12 +30,14 @@ export interface AppDependencies {
   redis: Redis;
   logger?: Logger;
   metrics?: Metrics;
+  /** The server passes its own, to drain it at shutdown. */
+  readiness?: Readiness;
 }
 
 const API_PREFIX = '/v1';
 
 /** Builds the Koa application from its dependencies; opens no sockets and reads no environment. */
-export function createApp({ config, es, redis, logger = silentLogger, metrics = createMetrics() }: AppDependencies): Koa {
+export function createApp({ config, es, redis, logger = silentLogger, metrics = createMetrics(), readiness }: AppDependencies): Koa {
   const app = new Koa();
   app.silent = true;
   instrumentElasticsearch(es, metrics);
@@ -64,7 +67,7 @@ export function createApp({ config, es, redis, logger = silentLogger, metrics = 
     batching: { ...config.elasticsearchBatching, timeoutMs: config.elasticsearchTimeoutMs, onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size) },
   });
 
-  const ops = opsRoutes({ es, redis, alias: config.indexAlias, metrics, serveMetrics: config.metricsPort === 0 });
+  const ops = opsRoutes({ readiness: readiness ?? createReadiness({ es, redis, alias: config.indexAlias }) });
   // The key check and the quota belong to the /v1 router itself: they run for every request that
   // reaches one of its routes, whatever else the path looked like on the way in.
   const v1 = createRouter({ prefix: API_PREFIX });

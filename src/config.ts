@@ -16,9 +16,12 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Proxies in front of the API that append to X-Forwarded-For; 0: the peer address is the client. */
   trustProxyHops: number;
-  /** Serve /metrics on this port instead of the API port (0: on the API port). */
+  /** /metrics is served on this address and port only, never on the API listener; port 0 turns it off. */
+  metricsHost: string;
   metricsPort: number;
   shutdownTimeoutMs: number;
+  /** After SIGTERM, readiness reports draining for this long before the listener closes. */
+  shutdownDrainMs: number;
   rateLimit: RateLimitConfig;
   redisBreaker: RedisBreakerConfig;
   responseCache: ResponseCacheConfig;
@@ -85,8 +88,10 @@ const ENV_SCHEMA = {
     MAX_RESULT_WINDOW: { type: 'integer', minimum: 100, maximum: 1000000, default: 10000 },
     LOG_LEVEL: { type: 'string', enum: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info' },
     TRUST_PROXY_HOPS: { type: 'integer', minimum: 0, maximum: 16, default: 0 },
-    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 0 },
+    METRICS_HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    METRICS_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 9464 },
     SHUTDOWN_TIMEOUT_MS: { type: 'integer', minimum: 100, maximum: 120000, default: 10000 },
+    SHUTDOWN_DRAIN_MS: { type: 'integer', minimum: 0, maximum: 60000, default: 2000 },
     RATE_LIMIT_TIERS: {
       type: 'string',
       pattern: '^[a-z][a-z0-9_-]{0,31}:[0-9]{1,9}(,[a-z][a-z0-9_-]{0,31}:[0-9]{1,9})*$',
@@ -160,8 +165,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxResultWindow: v.MAX_RESULT_WINDOW,
     logLevel: v.LOG_LEVEL,
     trustProxyHops: v.TRUST_PROXY_HOPS,
+    metricsHost: v.METRICS_HOST,
     metricsPort: v.METRICS_PORT,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,
     rateLimit: {
       tiers: parseTiers(v.RATE_LIMIT_TIERS),
       windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,

@@ -1,13 +1,13 @@
 import http from 'node:http';
 import net from 'node:net';
-import Koa from 'koa';
 import { createApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createEsClient } from './infra/elasticsearch.js';
 import { createRedis } from './infra/redis.js';
 import { createLogger } from './logger.js';
 import { createMetrics } from './metrics.js';
-import { metricsHandler } from './ops/routes.js';
+import { createMetricsApp } from './ops/metrics-app.js';
+import { createReadiness } from './ops/readiness.js';
 
 // Idle keep-alive sockets are kept this long after SIGTERM (a request may already be
 // on its way on one), then swept every IDLE_SWEEP_MS.
@@ -56,7 +56,8 @@ async function main(): Promise<void> {
   ]);
   if (!connected) logger.warn('redis not ready after 5 s; serving anyway (authentication answers 503 until it is)');
 
-  const app = createApp({ config, es, redis, logger, metrics });
+  const readiness = createReadiness({ es, redis, alias: config.indexAlias });
+  const app = createApp({ config, es, redis, logger, metrics, readiness });
   let stopping = false;
   // Once shutdown starts, responses ask keep-alive clients to reconnect elsewhere.
   app.middleware.unshift(async (ctx, next) => {
@@ -70,20 +71,27 @@ async function main(): Promise<void> {
 
   let metricsServer: http.Server | undefined;
   if (config.metricsPort !== 0) {
-    const metricsApp = new Koa();
-    metricsApp.use(async (ctx, next) => (ctx.path === '/metrics' ? metricsHandler(metrics)(ctx) : next()));
-    metricsServer = http.createServer(metricsApp.callback());
-    await listen(metricsServer, config.metricsPort, config.host);
-    logger.info('metrics listening', { port: config.metricsPort });
+    metricsServer = http.createServer(createMetricsApp(metrics).callback());
+    await listen(metricsServer, config.metricsPort, config.metricsHost);
+    logger.info('metrics listening', { host: config.metricsHost, port: config.metricsPort });
   }
 
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info('shutting down: no new connections, finishing in-flight requests', {
+    readiness.drain();
+    // SIGTERM comes from an orchestrator: readiness reports draining while the listener still
+    // serves, so load balancers stop sending before connections are refused. Ctrl-C stops at once.
+    const drainMs = signal === 'SIGTERM' ? config.shutdownDrainMs : 0;
+    logger.info('shutting down: draining, then no new connections, finishing in-flight requests', {
       signal,
+      drainMs,
       timeoutMs: config.shutdownTimeoutMs,
     });
+    setTimeout(() => closeListener(), drainMs).unref();
+  };
+
+  const closeListener = () => {
     const force = setTimeout(() => {
       logger.warn('shutdown timeout reached: closing remaining connections');
       server.closeAllConnections();

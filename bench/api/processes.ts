@@ -156,6 +156,8 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
       LOG_LEVEL: 'warn',
       REDIS_URL: redisUrl,
       RATE_LIMIT_TIERS: BENCH_TIERS,
+      // Several APIs run side by side; none needs the metrics listener.
+      METRICS_PORT: '0',
       ...env,
     },
   }));

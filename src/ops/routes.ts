@@ -1,24 +1,11 @@
 import type Router from '@koa/router';
-import type { Context } from 'koa';
-import type { Client } from '@elastic/elasticsearch';
-import type { Redis } from 'ioredis';
 import { createRouter } from '../http/router.js';
-import type { Metrics } from '../metrics.js';
 import { openApiDocument } from '../openapi/document.js';
 import { DOCS_PATHS, docsAsset } from './docs-page.js';
-import { checkReadiness } from './readiness.js';
+import type { Readiness } from './readiness.js';
 
-export interface OpsRoutesOptions {
-  es: Client;
-  redis: Redis;
-  alias: string;
-  metrics: Metrics;
-  /** False when metrics are served on their own port instead. */
-  serveMetrics: boolean;
-}
-
-/** Endpoints that need no API key: health, readiness, metrics, the OpenAPI document and its rendered reference. */
-export function opsRoutes({ es, redis, alias, metrics, serveMetrics }: OpsRoutesOptions): Router {
+/** Endpoints that need no API key: health, readiness, the OpenAPI document and its rendered reference. */
+export function opsRoutes({ readiness }: { readiness: Readiness }): Router {
   const router = createRouter();
 
   router.get('/healthz', (ctx) => {
@@ -27,7 +14,7 @@ export function opsRoutes({ es, redis, alias, metrics, serveMetrics }: OpsRoutes
   });
 
   router.get('/readyz', async (ctx) => {
-    const { ready, checks } = await checkReadiness(es, redis, alias);
+    const { ready, checks } = await readiness.check();
     ctx.set('Cache-Control', 'no-store');
     if (ready) {
       ctx.body = { status: 'ready', checks };
@@ -35,9 +22,9 @@ export function opsRoutes({ es, redis, alias, metrics, serveMetrics }: OpsRoutes
     }
     const failing = Object.entries(checks)
       .filter(([, v]) => v !== 'ok')
-      .map(([k]) => k);
+      .map(([k, v]) => (v === 'draining' ? 'draining' : `${k} failing`));
     ctx.status = 503;
-    ctx.body = { error: 'service_unavailable', message: `Not ready: ${failing.join(', ')} failing`, status: 503, checks };
+    ctx.body = { error: 'service_unavailable', message: `Not ready: ${failing.join(', ')}`, status: 503, checks };
   });
 
   router.get('/v1/openapi.json', (ctx) => {
@@ -53,14 +40,5 @@ export function opsRoutes({ es, redis, alias, metrics, serveMetrics }: OpsRoutes
     ctx.body = asset.body;
   });
 
-  if (serveMetrics) router.get('/metrics', metricsHandler(metrics));
   return router;
-}
-
-export function metricsHandler(metrics: Metrics) {
-  return async (ctx: Context) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = metrics.registry.contentType;
-    ctx.body = await metrics.registry.metrics();
-  };
 }

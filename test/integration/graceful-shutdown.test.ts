@@ -57,6 +57,7 @@ describe('graceful shutdown', function () {
         LOG_LEVEL: 'info',
         RATE_LIMIT_TIERS: 'free:100000,premium:100000',
         METRICS_PORT: String(metricsPort),
+        SHUTDOWN_DRAIN_MS: '1500',
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -98,6 +99,11 @@ describe('graceful shutdown', function () {
       await new Promise((r) => setTimeout(r, 30));
       const signalledAt = Date.now();
       child.kill('SIGTERM');
+      // Draining: still accepting connections, but telling load balancers to stop sending.
+      await new Promise((r) => setTimeout(r, 200));
+      const drainingReady = await request(base, '/readyz');
+      expect(drainingReady.status).to.equal(503);
+      expect(drainingReady.body.checks.serving).to.equal('draining');
       const results = await Promise.all(inFlight);
       expect(results.map((r) => r.status)).to.deep.equal(Array(60).fill(200));
       for (const { body } of results) expect(body.meta?.total_items).to.be.a('number');

@@ -1,7 +1,9 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { createMetrics } from '../../src/metrics.js';
-import { connectRedis, request, startApp, testConfig, uniqueName } from '../support/harness.js';
+import { createMetricsApp } from '../../src/ops/metrics-app.js';
+import { createReadiness } from '../../src/ops/readiness.js';
+import { connectRedis, listen, request, startApp, testConfig, uniqueName } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 
 describe('operational endpoints', () => {
@@ -16,7 +18,59 @@ describe('operational endpoints', () => {
   it('when Elasticsearch, the alias and Redis are all there, then /readyz is 200 with every check ok', async () => {
     const res = await request(ctx.app.url, '/readyz');
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ status: 'ready', checks: { elasticsearch: 'ok', alias: 'ok', redis: 'ok' } });
+    expect(res.body).to.deep.equal({ status: 'ready', checks: { elasticsearch: 'ok', alias: 'ok', redis: 'ok', serving: 'ok' } });
+  });
+
+  it('when the alias points at two indices, then /readyz is 503 naming the alias', async () => {
+    const alias = uniqueName('test-two');
+    await ctx.es.indices.create({ index: `${alias}-a` });
+    await ctx.es.indices.create({ index: `${alias}-b` });
+    await ctx.es.indices.updateAliases({ actions: [{ add: { index: `${alias}-a`, alias } }, { add: { index: `${alias}-b`, alias } }] });
+    const app = await startApp({ config: testConfig({ indexAlias: alias }), es: ctx.es, redis: ctx.redis });
+    try {
+      const res = await request(app.url, '/readyz');
+      expect(res.status).to.equal(503);
+      expect(res.body.message).to.equal('Not ready: alias failing');
+    } finally {
+      await app.close();
+      await ctx.es.indices.delete({ index: `${alias}-a,${alias}-b` });
+    }
+  });
+
+  it('when /readyz is polled many times within a second, then the backends are checked once', async () => {
+    const calls: string[] = [];
+    const count = (_err: unknown, event: { meta: { request: { params: { path: string } } } } | null) => {
+      if (event) calls.push(event.meta.request.params.path);
+    };
+    ctx.es.diagnostic.on('request', count as never);
+    try {
+      const app = await startApp({ config: ctx.config, es: ctx.es, redis: ctx.redis });
+      try {
+        const answers = await Promise.all(Array.from({ length: 10 }, () => request(app.url, '/readyz')));
+        for (let i = 0; i < 5; i++) answers.push(await request(app.url, '/readyz'));
+        expect(answers.every((r) => r.status === 200)).to.equal(true);
+        expect(calls.filter((path) => path.includes('_cluster/health'))).to.have.length(1);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      ctx.es.diagnostic.off('request', count as never);
+    }
+  });
+
+  it('when the process drains, then /readyz is 503 draining while the backends are fine', async () => {
+    const readiness = createReadiness({ es: ctx.es, redis: ctx.redis, alias: ctx.alias });
+    const app = await startApp({ config: ctx.config, es: ctx.es, redis: ctx.redis, readiness });
+    try {
+      expect((await request(app.url, '/readyz')).status).to.equal(200);
+      readiness.drain();
+      const res = await request(app.url, '/readyz');
+      expect(res.status).to.equal(503);
+      expect(res.body.message).to.equal('Not ready: draining');
+      expect(res.body.checks).to.deep.equal({ elasticsearch: 'ok', alias: 'ok', redis: 'ok', serving: 'draining' });
+    } finally {
+      await app.close();
+    }
   });
 
   it('when the alias is missing, then /readyz is 503 naming it', async () => {
@@ -28,7 +82,7 @@ describe('operational endpoints', () => {
         error: 'service_unavailable',
         message: 'Not ready: alias failing',
         status: 503,
-        checks: { elasticsearch: 'ok', alias: 'failing', redis: 'ok' },
+        checks: { elasticsearch: 'ok', alias: 'failing', redis: 'ok', serving: 'ok' },
       });
     } finally {
       await app.close();
@@ -42,7 +96,7 @@ describe('operational endpoints', () => {
       const started = Date.now();
       const res = await request(app.url, '/readyz');
       expect(res.status).to.equal(503);
-      expect(res.body.checks).to.deep.equal({ elasticsearch: 'ok', alias: 'ok', redis: 'failing' });
+      expect(res.body.checks).to.deep.equal({ elasticsearch: 'ok', alias: 'ok', redis: 'failing', serving: 'ok' });
       expect(Date.now() - started).to.be.lessThan(3000);
     } finally {
       await app.close();
@@ -61,11 +115,13 @@ describe('operational endpoints', () => {
     const metrics = createMetrics({ defaults: true });
     const config = testConfig({ indexAlias: ctx.alias }, { tiers: { free: 2, premium: 20 } });
     const app = await startApp({ config, es: ctx.es, redis: ctx.redis, metrics });
+    const metricsListener = await listen(createMetricsApp(metrics));
     try {
       await request(app.url, '/v1/wallpapers', { key: ctx.key });
       await request(app.url, '/v1/search?q=aurora', { key: ctx.key });
       await request(app.url, '/v1/wallpapers/1', { key: ctx.key });
-      const res = await fetch(`${app.url}/metrics`);
+      const res = await fetch(`${metricsListener.url}/metrics`, { headers: { Origin: 'https://example.org' } });
+      expect(res.headers.get('access-control-allow-origin'), 'outside CORS').to.equal(null);
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.include('text/plain');
       const text = await res.text();
@@ -81,15 +137,13 @@ describe('operational endpoints', () => {
       expect(text).to.include('process_resident_memory_bytes');
     } finally {
       await app.close();
+      await metricsListener.close();
     }
   });
 
-  it('when metrics are configured on their own port, then the API port does not serve them', async () => {
-    const app = await startApp({ config: testConfig({ indexAlias: ctx.alias, metricsPort: 9464 }), es: ctx.es, redis: ctx.redis });
-    try {
-      expect((await request(app.url, '/metrics')).status).to.equal(404);
-    } finally {
-      await app.close();
-    }
+  it('when /metrics is asked on the API listener, then it is 404: metrics have a listener of their own', async () => {
+    const res = await request(ctx.app.url, '/metrics', { headers: { Origin: 'https://example.org' } });
+    expect(res.status).to.equal(404);
+    expect(res.text).to.not.include('wallpapers_http_requests_total');
   });
 });
