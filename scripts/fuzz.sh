@@ -9,7 +9,7 @@ cd "$ROOT"
 FUZZ_EXAMPLES="${FUZZ_EXAMPLES:-25}"
 FUZZ_MAX_SECONDS="${FUZZ_MAX_SECONDS:-150}"
 export INDEX_ALIAS="${FUZZ_ALIAS:-fuzz-wallpapers}"
-export RATE_LIMIT_TIERS="free:1000,premium:10000,fuzz:999999999"
+export RATE_LIMIT_TIERS="free:1000,premium:10000,fuzz:9999999"
 export LOG_LEVEL=warn
 # Its own Redis database, and no per-IP block: the fuzzer sends thousands of
 # requests without keys on purpose (the block itself is covered by the tests).

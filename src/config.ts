@@ -49,8 +49,6 @@ export interface RateLimitConfig {
   /** Requests per window for each tier. */
   tiers: Record<string, number>;
   windowSeconds: number;
-  /** Sub-buckets per window; capacity returns at most one bucket (window / buckets) late. */
-  buckets: number;
   /** Failed authentications allowed per client IP per authFailureWindowSeconds. */
   authFailureLimit: number;
   authFailureWindowSeconds: number;
@@ -94,11 +92,11 @@ const ENV_SCHEMA = {
     SHUTDOWN_DRAIN_MS: { type: 'integer', minimum: 0, maximum: 60000, default: 2000 },
     RATE_LIMIT_TIERS: {
       type: 'string',
-      pattern: '^[a-z][a-z0-9_-]{0,31}:[0-9]{1,9}(,[a-z][a-z0-9_-]{0,31}:[0-9]{1,9})*$',
+      // Limits 1..9,999,999: the limiter keeps 4 bytes per request in the window.
+      pattern: '^[a-z][a-z0-9_-]{0,31}:[1-9][0-9]{0,6}(,[a-z][a-z0-9_-]{0,31}:[1-9][0-9]{0,6})*$',
       default: 'free:1000,premium:10000',
     },
     RATE_LIMIT_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 86400, default: 3600 },
-    RATE_LIMIT_BUCKETS: { type: 'integer', minimum: 1, maximum: 3600, default: 60 },
     AUTH_FAILURE_LIMIT: { type: 'integer', minimum: 1, maximum: 1000000, default: 100 },
     AUTH_FAILURE_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 3600, default: 60 },
     AUTH_GRACE_MS: { type: 'integer', minimum: 0, maximum: 3600000, default: 60000 },
@@ -117,6 +115,7 @@ const validateEnv = ajv.compile(ENV_SCHEMA);
 // Keys that changed meaning: set, they would be silently ignored, so they are refused by name.
 const REPLACED: Record<string, string> = {
   TRUST_PROXY: 'replaced by TRUST_PROXY_HOPS, the number of proxies in front of the API (X-Forwarded-For is read from the right)',
+  RATE_LIMIT_BUCKETS: 'no longer used: the limiter keeps the time of each request in the window (an exact sliding window)',
 };
 
 export class ConfigError extends Error {
@@ -172,7 +171,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimit: {
       tiers: parseTiers(v.RATE_LIMIT_TIERS),
       windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,
-      buckets: v.RATE_LIMIT_BUCKETS,
       authFailureLimit: v.AUTH_FAILURE_LIMIT,
       authFailureWindowSeconds: v.AUTH_FAILURE_WINDOW_SECONDS,
       authGraceMs: v.AUTH_GRACE_MS,

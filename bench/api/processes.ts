@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
 
-export const BENCH_TIERS = 'free:1000,premium:10000,bench:999999999';
+export const BENCH_TIERS = 'free:1000,premium:10000,bench:9999999';
 
 const children = new Set<ChildProcess>();
 // A harness that dies (Ctrl-C, a test timeout) must not leave servers behind.

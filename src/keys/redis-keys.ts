@@ -7,4 +7,6 @@ export const redisKeys = {
   keyIndex: 'wpc:key-index',
 };
 
-export const rateLimitKey = (accountId: string) => `wpc:{${accountId}}:rl`;
+// The account's log of admission times (see SLIDING_WINDOW_LUA). The bucketed counters of
+// earlier versions lived in `wpc:{<id>}:rl`; they are no longer read and expire on their own.
+export const rateLimitKey = (accountId: string) => `wpc:{${accountId}}:rl:log`;

@@ -83,7 +83,7 @@ export function createAdmission({ redis, breaker, config, logger, metrics }: Adm
     try {
       reply = await breaker.run(() =>
         timed(metrics.redisDuration, 'admit', () =>
-          r.wpcAdmit(location.keyRecord, location.account, rateLimitKey(location.accountId), windowMs, config.buckets, ...tierArgs),
+          r.wpcAdmit(location.keyRecord, location.account, rateLimitKey(location.accountId), windowMs, ...tierArgs),
         ),
       );
     } catch (err) {

@@ -1,79 +1,108 @@
 /**
- * Sliding-window counter over sub-buckets (Lua fragment, runs after
+ * Exact sliding window, kept as a log of admission times (Lua fragment, runs after
  * AUTHENTICATE_LUA has set `key_id` and `tier`).
  *
- * KEYS[3] is a hash of bucket index -> count for one account, plus field `-1`,
- * the sum of those counts, and `-2`, the oldest bucket present. They are named as
- * negative bucket indices so that a previous version of this script, which sums
- * the whole hash (during a rolling deploy or after a rollback), takes them for
- * buckets long past the window and deletes them; this version then rebuilds them
- * from the buckets, so mixed versions never miscount. A request is counted
- * against the current bucket plus the `n` buckets before it, so the counted span
- * is at least one full window: the limit is never exceeded in any window, and
- * capacity comes back at most one bucket late. Time is Redis's own clock (TIME),
- * so API instances need no clock agreement.
+ * KEYS[3] is one string per account: a 20-byte header (base time as a double in ms, then the
+ * ring's start slot, length and capacity as unsigned 32-bit ints) followed by a ring of 4-byte
+ * slots, each an admitted request's time in ms after the base. The ring holds the requests of
+ * the last window, oldest first. A request is admitted while fewer than `limit` requests were
+ * admitted in the window ending now, and it is released exactly one window after it was
+ * admitted, so:
+ *  - the limit is never exceeded in any window, and capacity returns exactly on time: Reset and
+ *    Retry-After are never more than one window away;
+ *  - nothing depends on how time is cut into buckets: instances with different windows or limits
+ *    (a configuration change, a rolling deploy) read and write the same true times, so none
+ *    leaves a counter overcharged;
+ *  - after a tier downgrade the log may hold more requests than the new limit: remaining is 0
+ *    until enough of them leave, never negative.
+ * Cost per request: the header, the oldest entry (and the second oldest when the oldest left),
+ * a binary search only when several left at once, one 4-byte write and the header. Memory: 4
+ * bytes per request in the window, the ring doubling as needed up to the limit (4 KB for 1,000
+ * an hour, 40 KB for 10,000). Time is Redis's own clock (TIME), so API instances need no clock
+ * agreement.
  *
- * Cost: a request reads those two fields only. The whole hash is read, and
- * buckets that left the window deleted, only when the oldest bucket has left the
- * window (about once a bucket for a busy account) or the fields are missing;
- * every write leaves the total equal to the sum of the buckets present.
- *
- * ARGV[1] window ms, ARGV[2] buckets per window, ARGV[3..] tier, limit pairs.
+ * ARGV[1] window ms, ARGV[2..] tier, limit pairs.
  * Returns {1 allowed | 2 limited | 3 unknown tier, key_id, tier, limit, remaining, reset ms, now ms}.
  */
 export const SLIDING_WINDOW_LUA = `
 local window = tonumber(ARGV[1])
-local n = tonumber(ARGV[2])
 local limit = nil
-for i = 3, #ARGV, 2 do
+for i = 2, #ARGV, 2 do
   if ARGV[i] == tier then limit = tonumber(ARGV[i + 1]) end
 end
 if not limit then return {3, key_id, tier} end
-local size = math.ceil(window / n)
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local current = math.floor(now / size)
-local oldest = current - n
-local kept = redis.call('HMGET', KEYS[3], '-1', '-2')
-local used = tonumber(kept[1])
-local first = tonumber(kept[2])
+local log = KEYS[3]
+local HEADER = 20
+local base, start, len, cap = now, 0, 0, 0
+local raw = redis.call('GETRANGE', log, 0, HEADER - 1)
+if #raw == HEADER then base, start, len, cap = struct.unpack('>dI4I4I4', raw) end
 local dirty = false
-if used == nil or first == nil or first < oldest then
-  local fields = redis.call('HGETALL', KEYS[3])
-  used = 0
-  first = nil
-  local stale = {}
-  for i = 1, #fields, 2 do
-    local bucket = tonumber(fields[i])
-    if bucket ~= nil and bucket >= 0 then
-      if bucket < oldest then
-        stale[#stale + 1] = fields[i]
-      else
-        used = used + tonumber(fields[i + 1])
-        if first == nil or bucket < first then first = bucket end
-      end
+
+local function at(i)
+  local offset = HEADER + ((start + i) % cap) * 4
+  return base + struct.unpack('>I4', redis.call('GETRANGE', log, offset, offset + 3))
+end
+
+local cutoff = now - window
+if len > 0 and at(0) <= cutoff then
+  local gone = 1
+  if len > 1 and at(1) <= cutoff then
+    local lo, hi = 2, len
+    while lo < hi do
+      local mid = math.floor((lo + hi) / 2)
+      if at(mid) <= cutoff then lo = mid + 1 else hi = mid end
     end
+    gone = lo
   end
-  if #stale > 0 then redis.call('HDEL', KEYS[3], unpack(stale)) end
+  start = (start + gone) % cap
+  len = len - gone
   dirty = true
 end
+
+if len == 0 and base ~= now then
+  base, start, dirty = now, 0, true
+elseif now - base > 2147483647 then
+  local newbase = now - window
+  for i = 0, len - 1 do
+    local offset = HEADER + ((start + i) % cap) * 4
+    redis.call('SETRANGE', log, offset, struct.pack('>I4', math.max(0, at(i) - newbase)))
+  end
+  base, dirty = newbase, true
+end
+
 local status = 2
-if used < limit then
-  redis.call('HINCRBY', KEYS[3], string.format('%d', current), 1)
-  used = used + 1
+if len < limit then
+  if len == cap then
+    local grown = math.min(math.max(cap * 2, 16), limit)
+    local ring = ''
+    if cap > 0 then
+      local slots = redis.call('GETRANGE', log, HEADER, HEADER + cap * 4 - 1)
+      ring = string.sub(slots, start * 4 + 1) .. string.sub(slots, 1, start * 4)
+    end
+    redis.call('SET', log, struct.pack('>dI4I4I4', base, 0, len, grown) .. ring .. string.rep('\\0', (grown - cap) * 4))
+    start, cap = 0, grown
+  end
+  local offset = HEADER + ((start + len) % cap) * 4
+  redis.call('SETRANGE', log, offset, struct.pack('>I4', math.max(0, now - base)))
+  len = len + 1
   status = 1
-  if first == nil or current < first then first = current end
   dirty = true
 end
+
 if dirty then
-  if first == nil then
-    redis.call('HDEL', KEYS[3], '-1', '-2')
-  else
-    redis.call('HSET', KEYS[3], '-1', used, '-2', string.format('%d', first))
-    redis.call('PEXPIRE', KEYS[3], window + 2 * size)
-  end
+  redis.call('SETRANGE', log, 0, struct.pack('>dI4I4I4', base, start, len, cap))
+  redis.call('PEXPIRE', log, window + 1000)
 end
+
 local reset
-if first == nil then reset = now + window else reset = (first + n + 1) * size end
-return {status, key_id, tier, limit, limit - used, reset, now}
+if len >= limit then
+  reset = at(len - limit) + window
+elseif len > 0 then
+  reset = at(0) + window
+else
+  reset = now + window
+end
+return {status, key_id, tier, limit, math.max(0, limit - len), reset, now}
 `;

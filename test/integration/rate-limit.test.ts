@@ -3,23 +3,34 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../src/config.js';
 import { createKeyStore } from '../../src/keys/key-store.js';
 import { rateLimitKey } from '../../src/keys/redis-keys.js';
-import { AUTHENTICATE_LUA, locateKey } from '../../src/keys/authenticate-key.js';
-import { PREVIOUS_SLIDING_WINDOW_LUA } from '../support/previous-sliding-window-lua.js';
+import { redisKeys } from '../../src/keys/redis-keys.js';
 import { type RunningApp, type TestResponse, createKey, request, startApp, testConfig } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 
 const HEADER_NAMES = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit'];
 
-/** The sum of the account's bucket counts; checks that the kept total (-1) and oldest bucket (-2) agree with them. */
+interface AdmissionLog {
+  /** Admission times (Redis clock, ms), oldest first. */
+  times: number[];
+  capacity: number;
+}
+
+/** The account's admission log as the script keeps it: a 20-byte header, then a ring of 4-byte offsets. */
+async function admissionLog(redis: Redis, accountId: string): Promise<AdmissionLog> {
+  const raw = await redis.getBuffer(rateLimitKey(accountId));
+  if (raw === null) return { times: [], capacity: 0 };
+  const base = raw.readDoubleBE(0);
+  const start = raw.readUInt32BE(8);
+  const length = raw.readUInt32BE(12);
+  const capacity = raw.readUInt32BE(16);
+  expect(raw.length, 'header plus one 4-byte slot per unit of capacity').to.equal(20 + 4 * capacity);
+  const times = Array.from({ length }, (_, i) => base + raw.readUInt32BE(20 + ((start + i) % capacity) * 4));
+  expect([...times].sort((a, b) => a - b), 'kept in admission order').to.deep.equal(times);
+  return { times, capacity };
+}
+
 async function countedInRedis(redis: Redis, accountId: string): Promise<number> {
-  const { '-1': total, '-2': oldest, ...buckets } = await redis.hgetall(rateLimitKey(accountId));
-  const counted = Object.values(buckets).reduce((sum, n) => sum + Number(n), 0);
-  expect(Object.keys(buckets).every((bucket) => /^\d+$/.test(bucket)), 'only bucket fields besides -1 and -2').to.equal(true);
-  if (counted > 0) {
-    expect(Number(total), 'the kept total equals the sum of the buckets').to.equal(counted);
-    expect(Number(oldest), 'the oldest bucket present').to.equal(Math.min(...Object.keys(buckets).map(Number)));
-  }
-  return counted;
+  return (await admissionLog(redis, accountId)).times.length;
 }
 
 async function redisNowMs(redis: Redis): Promise<number> {
@@ -49,7 +60,7 @@ function expectConsistentHeaders(res: TestResponse, tier: string, limit: number,
   expect(h.policy).to.deep.equal({ tier, q: limit, w: windowSeconds });
   expect(h.current.tier).to.equal(tier);
   expect(h.current.r).to.equal(h.remaining);
-  expect(h.current.t).to.be.within(1, windowSeconds * 2);
+  expect(h.current.t, 'never more than one window away').to.be.within(1, windowSeconds);
   expect(Math.abs(h.reset - (Date.now() / 1000 + h.current.t))).to.be.at.most(2);
   return h;
 }
@@ -104,8 +115,8 @@ describe('rate limiting', function () {
   it('when the quota is spent late in a window, then the start of the next window does not refill it', async function () {
     this.timeout(30_000);
     const windowSeconds = 3;
-    const app = await appWith({ tiers: { free: 5, premium: 50 }, windowSeconds, buckets: 30 });
-    const { apiKey } = await createKey(ctx.redis, 'free');
+    const app = await appWith({ tiers: { free: 5, premium: 50 }, windowSeconds });
+    const { apiKey, accountId } = await createKey(ctx.redis, 'free');
     const windowMs = windowSeconds * 1000;
     // Spend the quota 2.2 s into a fixed 3 s window (by Redis's clock).
     const now = await redisNowMs(ctx.redis);
@@ -119,60 +130,110 @@ describe('rate limiting', function () {
     const atBoundary = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
     expect(atBoundary.status).to.equal(429);
     const retryAfter = Number(atBoundary.headers.get('retry-after'));
-    expect(retryAfter).to.be.within(1, windowSeconds + 1);
-    // Once the spent requests have left the sliding window (plus one 100 ms bucket), capacity is back.
-    const waitMs = spentAt + windowMs + 100 + 400 - (await redisNowMs(ctx.redis));
-    await sleep(Math.max(0, waitMs));
-    expect((await request(app.url, '/v1/wallpapers/1', { key: apiKey })).status).to.equal(200);
+    expect(retryAfter).to.be.within(1, windowSeconds);
+    // The first of the spent requests leaves exactly one window after it was admitted.
+    const { times } = await admissionLog(ctx.redis, accountId);
+    await sleep(Math.max(0, times[0]! + windowMs - 150 - (await redisNowMs(ctx.redis))));
+    expect((await request(app.url, '/v1/wallpapers/1', { key: apiKey })).status, '150 ms before it leaves').to.equal(429);
+    await sleep(Math.max(0, times[0]! + windowMs + 100 - (await redisNowMs(ctx.redis))));
+    expect((await request(app.url, '/v1/wallpapers/1', { key: apiKey })).status, '100 ms after it left').to.equal(200);
   });
 
-  it('when requests keep coming while buckets leave the window, then the kept total stays exact and old buckets are deleted', async function () {
+  it('when requests keep coming while earlier ones leave the window, then the log holds exactly the last window and remaining agrees', async function () {
     this.timeout(30_000);
-    // 2 s window of 20 buckets of 100 ms; the limit is never reached, so every request is counted.
-    const app = await appWith({ tiers: { free: 1000, premium: 10000 }, windowSeconds: 2, buckets: 20 });
+    const windowMs = 2000;
+    const app = await appWith({ tiers: { free: 1000, premium: 10000 }, windowSeconds: windowMs / 1000 });
     const { apiKey, accountId } = await createKey(ctx.redis, 'free');
-    const sent: number[] = [];
-    const until = Date.now() + 4500;
+    let sent = 0;
+    const until = Date.now() + 4000;
     while (Date.now() < until) {
       const res = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
       expect(res.status).to.equal(200);
-      sent.push(await redisNowMs(ctx.redis));
-      const counted = await countedInRedis(ctx.redis, accountId);
-      expect(Number(res.headers.get('x-ratelimit-remaining')), 'remaining = limit - counted').to.equal(1000 - counted);
-      const buckets = Object.keys(await ctx.redis.hgetall(rateLimitKey(accountId))).filter((field) => /^\d+$/.test(field)).map(Number);
-      const oldestAllowed = Math.floor(sent.at(-1)! / 100) - 20 - 1;
-      expect(Math.min(...buckets), 'no bucket older than the window survives a request').to.be.at.least(oldestAllowed);
-      await sleep(15);
+      sent++;
+      const now = await redisNowMs(ctx.redis);
+      const { times, capacity } = await admissionLog(ctx.redis, accountId);
+      expect(Number(res.headers.get('x-ratelimit-remaining')), 'remaining = limit - logged').to.equal(1000 - times.length);
+      expect(times[0]!, 'nothing older than the window was kept at the last request').to.be.greaterThan(now - windowMs - 100);
+      expect(capacity, 'the ring grows with what the window holds, not with every request ever').to.be.at.most(Math.max(16, 2 * times.length));
+      await sleep(10);
     }
-    // Well past the first window: early requests must have left the count.
-    expect(await countedInRedis(ctx.redis, accountId)).to.be.lessThan(sent.length);
+    expect(await countedInRedis(ctx.redis, accountId)).to.be.lessThan(sent);
   });
 
-  it('when the previous version of the script shares an account (rolling deploy, rollback), then neither fails and the count stays exact', async () => {
-    const tiers = { free: 100, premium: 1000 };
-    const app = await appWith({ tiers });
+  it('when a fresh request and a spent quota are reported, then Reset and Retry-After never exceed the window', async () => {
+    const app = await appWith({ tiers: { free: 3, premium: 30 }, windowSeconds: 600 });
+    const { apiKey } = await createKey(ctx.redis, 'free');
+    const fresh = parseRateLimit(await request(app.url, '/v1/wallpapers/1', { key: apiKey }));
+    expect(fresh.current.t).to.be.within(599, 600);
+    expect(fresh.reset - Date.now() / 1000).to.be.at.most(601);
+    await burst(app, apiKey, 2);
+    const limited = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
+    expect(limited.status).to.equal(429);
+    expect(Number(limited.headers.get('retry-after'))).to.be.within(598, 600);
+  });
+
+  it('when an account is downgraded below what it used, then Remaining is 0, never negative, until enough requests leave', async () => {
+    const app = await appWith({ tiers: { free: 3, premium: 10 }, windowSeconds: 600 });
+    const { apiKey, accountId } = await createKey(ctx.redis, 'premium');
+    await burst(app, apiKey, 8);
+    await ctx.redis.hset(redisKeys.account(accountId), 'tier', 'free');
+    const res = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
+    expect(res.status).to.equal(429);
+    const h = expectConsistentHeaders(res, 'free', 3, 600);
+    expect(h.remaining).to.equal(0);
+    expect(h.current.t).to.be.within(1, 600);
+    expect(await countedInRedis(ctx.redis, accountId)).to.equal(8);
+  });
+
+  it('when instances run with different windows on one account, then each counts true times and no count stays charged past the longest window', async function () {
+    this.timeout(20_000);
+    const short = await appWith({ tiers: { free: 4, premium: 40 }, windowSeconds: 1 });
+    const long = await appWith({ tiers: { free: 4, premium: 40 }, windowSeconds: 2 });
+    const { apiKey } = await createKey(ctx.redis, 'free');
+    await burst(short, apiKey, 2);
+    await burst(long, apiKey, 2);
+    expect((await request(long.url, '/v1/wallpapers/1', { key: apiKey })).status, 'both instances count every request').to.equal(429);
+    await sleep(1200);
+    const shortAfter = await request(short.url, '/v1/wallpapers/1', { key: apiKey });
+    expect(shortAfter.status, 'the 1 s instance sees them gone').to.equal(200);
+    expect(shortAfter.headers.get('x-ratelimit-remaining')).to.equal('3');
+    await sleep(2100);
+    const longAfter = await request(long.url, '/v1/wallpapers/1', { key: apiKey });
+    expect(longAfter.status).to.equal(200);
+    expect(longAfter.headers.get('x-ratelimit-remaining'), 'only this request is left in the window').to.equal('3');
+  });
+
+  it('when the log has been in use for weeks (offsets near 2^31 ms), then it is rebased without losing or moving a request', async () => {
+    const app = await appWith({ tiers: { free: 10, premium: 100 }, windowSeconds: 600 });
     const { apiKey, accountId } = await createKey(ctx.redis, 'free');
-    const location = locateKey(apiKey)!;
-    const previous = (): Promise<unknown[]> =>
-      ctx.redis.eval(
-        AUTHENTICATE_LUA + PREVIOUS_SLIDING_WINDOW_LUA,
-        3,
-        location.keyRecord,
-        location.account,
-        rateLimitKey(accountId),
-        3_600_000,
-        60,
-        'free',
-        100,
-        'premium',
-        1000,
-      ) as Promise<unknown[]>;
-    for (let i = 0; i < 3; i++) expect((await request(app.url, '/v1/wallpapers/1', { key: apiKey })).status).to.equal(200);
-    for (let i = 0; i < 2; i++) expect((await previous())[0], 'the previous script admits').to.equal(1);
-    expect((await previous())[4], 'the previous script counts 3 + 3').to.equal(100 - 6);
-    const next = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
-    expect(Number(next.headers.get('x-ratelimit-remaining')), 'this version counts 3 + 3 + 1').to.equal(100 - 7);
-    expect(await countedInRedis(ctx.redis, accountId)).to.equal(7);
+    const now = await redisNowMs(ctx.redis);
+    const base = now - 2 ** 31 - 5000;
+    const earlier = [now - 3000, now - 2000, now - 1000];
+    const raw = Buffer.alloc(20 + 4 * 16);
+    raw.writeDoubleBE(base, 0);
+    raw.writeUInt32BE(14, 8);
+    raw.writeUInt32BE(3, 12);
+    raw.writeUInt32BE(16, 16);
+    earlier.forEach((time, i) => raw.writeUInt32BE(time - base, 20 + ((14 + i) % 16) * 4));
+    await ctx.redis.set(rateLimitKey(accountId), raw, 'PX', 600_000);
+    const res = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
+    expect(res.headers.get('x-ratelimit-remaining')).to.equal('6');
+    const { times } = await admissionLog(ctx.redis, accountId);
+    expect(times.slice(0, 3)).to.deep.equal(earlier);
+    expect(times[3]! - now).to.be.within(0, 1000);
+    const rebased = (await ctx.redis.getBuffer(rateLimitKey(accountId)))!.readDoubleBE(0);
+    expect(now - rebased).to.be.at.most(600_000 + 1000);
+  });
+
+  it('when the limit changes between instances, then the log serves both and neither overcharges', async () => {
+    const small = await appWith({ tiers: { free: 2, premium: 20 }, windowSeconds: 600 });
+    const large = await appWith({ tiers: { free: 40, premium: 400 }, windowSeconds: 600 });
+    const { apiKey, accountId } = await createKey(ctx.redis, 'free');
+    expect((await burst(large, apiKey, 20)).every((r) => r.status === 200)).to.equal(true);
+    expect((await request(small.url, '/v1/wallpapers/1', { key: apiKey })).status).to.equal(429);
+    const next = await request(large.url, '/v1/wallpapers/1', { key: apiKey });
+    expect(next.headers.get('x-ratelimit-remaining')).to.equal('19');
+    expect(await countedInRedis(ctx.redis, accountId)).to.equal(21);
   });
 
   it('when two keys belong to one account, then they share its quota and another account is unaffected', async () => {
