@@ -12,6 +12,7 @@ type ParamSchema = {
   pattern?: string;
   enum?: readonly string[];
   'x-format-hint'?: string;
+  'x-max-words'?: number;
 };
 
 export interface ParamsSchema {
@@ -39,6 +40,22 @@ ajv.addKeyword({
 });
 ajv.addKeyword({ keyword: 'x-format-hint', schemaType: 'string' });
 
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** Words as Elasticsearch's standard tokenizer roughly sees them: runs of letters and digits. */
+export function countWords(text: string): number {
+  return text.match(WORD)?.length ?? 0;
+}
+
+// A bound on the words of a search: each becomes exact and typo-tolerant clauses on several
+// fields, and Elasticsearch refuses a query past its clause limit.
+ajv.addKeyword({
+  keyword: 'x-max-words',
+  type: 'string',
+  schemaType: 'number',
+  validate: (limit: number, data: string) => countWords(data) <= limit,
+});
+
 const INTEGER_TEXT = /^[+-]?\d+$/;
 
 function describe(error: ErrorObject, schema: ParamsSchema, location: string): string {
@@ -63,6 +80,8 @@ function describe(error: ErrorObject, schema: ParamsSchema, location: string): s
       return `Invalid ${location} parameter '${name}': must be at most ${String(error.params['limit'])} characters`;
     case 'enum':
       return `Invalid ${location} parameter '${name}': must be one of ${(prop?.enum ?? []).join(', ')}`;
+    case 'x-max-words':
+      return `Invalid ${location} parameter '${name}': must have at most ${String(prop?.['x-max-words'])} words`;
     case 'pattern':
       return `Invalid ${location} parameter '${name}': must have the form ${prop?.['x-format-hint'] ?? String(error.params['pattern'])}`;
     default:
@@ -99,13 +118,17 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
     }
     const messages = repeated.map((k) => `Invalid ${location} parameter '${k}': must be given at most once`);
     if (!validate(data)) {
-      // One message per parameter: its first broken rule.
+      // Every broken rule of every parameter, except that a value of the wrong type is only
+      // said to be of the wrong type (its bounds mean nothing then).
+      const errors = validate.errors ?? [];
+      const mistyped = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
       const seen = new Set<string>();
-      for (const error of validate.errors ?? []) {
-        const subject = error.instancePath || `${error.keyword}:${JSON.stringify(error.params)}`;
-        if (seen.has(subject)) continue;
-        seen.add(subject);
-        messages.push(describe(error, schema, location));
+      for (const error of errors) {
+        if (mistyped.has(error.instancePath) && error.keyword !== 'type') continue;
+        const message = describe(error, schema, location);
+        if (seen.has(message)) continue;
+        seen.add(message);
+        messages.push(message);
       }
     }
     if (messages.length > 0) throw invalidRequest(messages.join('; '));

@@ -1,25 +1,49 @@
 import { errors } from '@elastic/elasticsearch';
-import { HttpError, internalError, serviceUnavailable } from '../http/http-error.js';
+import { HttpError, internalError, invalidRequest, serviceUnavailable } from '../http/http-error.js';
 import type { Logger } from '../logger.js';
 import { QueueFullError } from './natural-batcher.js';
 
-function esErrorType(err: InstanceType<typeof errors.ResponseError>): string | undefined {
-  const body = err.body as { error?: { type?: string } } | undefined;
-  return body?.error?.type;
+/** What Elasticsearch says of a failure: its type and the root causes (never shown to clients). */
+export interface EsFailure {
+  type?: string;
+  root_cause?: { type?: string; reason?: string }[];
 }
 
 /** A failure Elasticsearch reported for one item of a multi-get or multi-search, not for the whole call. */
 export class EsItemError extends Error {
   constructor(
     readonly status: number,
-    readonly type: string | undefined,
+    readonly failure: EsFailure | undefined,
   ) {
-    super(`elasticsearch item failed: ${status} ${type ?? 'unknown'}`);
+    super(`elasticsearch item failed: ${status} ${failure?.type ?? 'unknown'}`);
     this.name = 'EsItemError';
   }
 }
 
-function fromStatus(status: number, type: string | undefined, logger: Logger, operation: string): HttpError {
+// Refusals a client's request can cause despite validation: a query past the clause limit, or
+// a page past the index's result window (an index built with a smaller max_result_window).
+const TOO_COMPLEX = /maxClauseCount|too[_ ]many[_ ](nested[_ ])?clauses/i;
+const WINDOW_TOO_LARGE = /Result window is too large/i;
+
+function clientCaused(status: number, failure: EsFailure | undefined): HttpError | null {
+  if (status !== 400 || !failure) return null;
+  const causes = [failure, ...(failure.root_cause ?? [])].map((c) => `${c.type ?? ''} ${'reason' in c ? (c.reason ?? '') : ''}`).join(' ');
+  if (TOO_COMPLEX.test(causes)) {
+    return invalidRequest("Invalid query parameter 'q': the search has too many terms to run; use fewer words");
+  }
+  if (WINDOW_TOO_LARGE.test(causes)) {
+    return invalidRequest("Invalid query parameter 'page': page × per_page goes past the deepest result the catalogue serves");
+  }
+  return null;
+}
+
+function fromStatus(status: number, failure: EsFailure | undefined, logger: Logger, operation: string): HttpError {
+  const type = failure?.type;
+  const client = clientCaused(status, failure);
+  if (client) {
+    logger.info('elasticsearch refused a request as too large', { operation, status, type, root: failure?.root_cause?.[0]?.type });
+    return client;
+  }
   logger.error('elasticsearch error', { operation, status, type });
   if (status === 429 || status >= 500 || type === 'index_not_found_exception') {
     return serviceUnavailable('The search backend is unavailable, please retry shortly');
@@ -28,9 +52,9 @@ function fromStatus(status: number, type: string | undefined, logger: Logger, op
 }
 
 /**
- * Maps an Elasticsearch client failure to the API's error model. Nothing from
- * Elasticsearch reaches the client: unreachable, overloaded or missing index
- * become 503, anything else is our bug and becomes a bare 500.
+ * Maps an Elasticsearch client failure to the API's error model. Nothing from Elasticsearch
+ * reaches the client: unreachable, overloaded or missing index become 503, a request too large
+ * to run becomes 400 naming the parameter, anything else is our bug and becomes a bare 500.
  */
 export function translateEsError(err: unknown, logger: Logger, operation: string): HttpError {
   if (err instanceof HttpError) return err;
@@ -47,8 +71,10 @@ export function translateEsError(err: unknown, logger: Logger, operation: string
     logger.warn('elasticsearch unreachable', { operation, reason: err.name });
     return serviceUnavailable('The search backend is unavailable, please retry shortly');
   }
-  if (err instanceof errors.ResponseError) return fromStatus(err.statusCode ?? 500, esErrorType(err), logger, operation);
-  if (err instanceof EsItemError) return fromStatus(err.status, err.type, logger, operation);
+  if (err instanceof errors.ResponseError) {
+    return fromStatus(err.statusCode ?? 500, (err.body as { error?: EsFailure } | undefined)?.error, logger, operation);
+  }
+  if (err instanceof EsItemError) return fromStatus(err.status, err.failure, logger, operation);
   logger.error('elasticsearch client failure', { operation, err: err instanceof Error ? err.message : String(err) });
   return internalError();
 }

@@ -2,7 +2,7 @@ import type { ParamsSchema } from '../http/query-validator.js';
 import { type JsonObject, openApiDocument, resolveRef } from './document.js';
 
 // Validation keywords carried over from the document; annotations (description, examples) are dropped.
-const KEPT = ['type', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', 'default', 'x-clamp-maximum', 'x-format-hint'];
+const KEPT = ['type', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', 'default', 'x-clamp-maximum', 'x-format-hint', 'x-max-words'];
 
 function validationSchema(schema: JsonObject): JsonObject {
   const resolved = resolveRef(schema);

@@ -1,7 +1,7 @@
 import { type Client, type estypes, errors } from '@elastic/elasticsearch';
 import { type ResponseCacheOptions, withResponseCache } from '../cache/response-cache.js';
 import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig, type ResponseCacheConfig } from '../config.js';
-import { EsItemError, translateEsError } from '../infra/es-errors.js';
+import { EsItemError, type EsFailure, translateEsError } from '../infra/es-errors.js';
 import { QueueFullError, createNaturalBatcher } from '../infra/natural-batcher.js';
 import type { Logger } from '../logger.js';
 import { REQUEST_CACHE, SOURCE, type SearchBody, listBody, searchBody } from './build-queries.js';
@@ -34,7 +34,14 @@ export interface RepositoryOptions {
 
 // Every item keeps a field, so filtering never drops one and positions still match the request.
 const MGET_RESPONSE_FILTER = ['docs._id', 'docs.found', 'docs._source', 'docs.error.type'];
-const MSEARCH_RESPONSE_FILTER = ['responses.status', 'responses.error.type', 'responses.hits.total.value', 'responses.hits.hits._source'];
+const MSEARCH_RESPONSE_FILTER = [
+  'responses.status',
+  'responses.error.type',
+  'responses.error.root_cause.type',
+  'responses.error.root_cause.reason',
+  'responses.hits.total.value',
+  'responses.hits.hits._source',
+];
 
 interface MgetItem {
   _id: string;
@@ -45,14 +52,14 @@ interface MgetItem {
 
 interface MsearchItem {
   status?: number;
-  error?: { type?: string };
+  error?: EsFailure;
   hits?: { total?: { value: number }; hits?: { _source: Wallpaper }[] };
 }
 
 // Results are frozen: requests coalesced into one call (and cache hits) share the same object,
 // so its envelope and serialized bytes are built once for all of them (see conditionalGet).
 function toPage(item: MsearchItem): Page | Error {
-  if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error?.type);
+  if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
   return Object.freeze({
     // filter_path drops hits.hits altogether when nothing matched.
     items: Object.freeze((item.hits?.hits ?? []).map((hit) => Object.freeze(toWallpaper(hit._source)))) as Wallpaper[],
@@ -63,7 +70,7 @@ function toPage(item: MsearchItem): Page | Error {
 function toDocument(item: MgetItem | undefined, id: string): Wallpaper | null | Error {
   if (!item || item._id !== id) return new Error(`multi-get answered ${item?._id ?? 'nothing'} for ${id}`);
   // A document-level failure has no status of its own: a missing index or a shard that could not answer.
-  if (item.error) return new EsItemError(503, item.error.type);
+  if (item.error) return new EsItemError(503, item.error);
   return item.found && item._source ? Object.freeze(toWallpaper(item._source)) : null;
 }
 

@@ -88,7 +88,7 @@ describe('batched reads on Elasticsearch', function () {
     expect(Math.max(...batches.filter((b) => b.operation === 'msearch').map((b) => b.size))).to.be.greaterThan(1);
   });
 
-  it('when Elasticsearch refuses one search of a batch, then only its caller fails (500, nothing leaked) and the others are answered', async () => {
+  it('when Elasticsearch refuses one search of a batch, then only its caller fails (400 naming page, nothing leaked) and the others are answered', async () => {
     const { repository, batches } = recording();
     // Past max_result_window: the routes refuse this up front, so only a direct repository call can send it.
     const tooDeep = repository.list({ page: 600, per_page: 20 }).then(
@@ -99,8 +99,8 @@ describe('batched reads on Elasticsearch', function () {
     const [refused, ...answered] = await Promise.all([tooDeep, ...fine]);
     expect(batches[0], 'all three went in one multi-search').to.deep.equal({ operation: 'msearch', size: 3 });
     expect(refused).to.be.instanceOf(HttpError);
-    expect((refused as HttpError).status).to.equal(500);
-    expect((refused as HttpError).message).to.not.match(/result window|elasticsearch/i);
+    expect((refused as HttpError).status, 'a page the index cannot serve is the client\'s to change').to.equal(400);
+    expect((refused as HttpError).message).to.include("'page'").and.not.match(/result window|elasticsearch/i);
     expect(answered).to.deep.equal([
       await directSearch(es, buildListRequest(alias, { page: 1, per_page: 5 })),
       await directSearch(es, buildSearchRequest(alias, { q: 'aurora', page: 1, per_page: 5 })),

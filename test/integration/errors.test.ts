@@ -14,6 +14,9 @@ import {
   uniqueName,
 } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
+import { HttpError } from '../../src/http/http-error.js';
+import { silentLogger } from '../../src/logger.js';
+import { createWallpaperRepository } from '../../src/wallpapers/repository.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 
 function expectError(res: { status: number; headers: Headers; body: any }, status: number, error: string) {
@@ -94,6 +97,38 @@ describe('error responses', () => {
         await app.close();
         await es.indices.delete({ index: `${brokenAlias}-1` });
         await es.close();
+      }
+    });
+
+    it('when a search has 200 distinct short words, then 400 names q and the 32-word cap before Elasticsearch is asked', async () => {
+      const words = Array.from({ length: 200 }, (_, i) => `w${i.toString(36)}`).join(' ');
+      const res = await get(`/v1/search?q=${encodeURIComponent(words)}`);
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.message).to.include("'q': must have at most 32 words");
+      const at33 = await get(`/v1/search?q=${encodeURIComponent(Array.from({ length: 33 }, (_, i) => `w${i}`).join(' '))}`);
+      expectError(at33, 400, 'invalid_request');
+      const at32 = await get(`/v1/search?q=${encodeURIComponent(Array.from({ length: 32 }, (_, i) => `w${i}`).join(' '))}`);
+      expect(at32.status).to.equal(200);
+    });
+
+    it('when Elasticsearch refuses a search as past its clause limit, then the client gets 400 naming q, not a 500', async function () {
+      this.timeout(30_000);
+      // 3,000 distinct five-letter words from a five-letter alphabet: exact and typo-tolerant
+      // clauses on two fields come to more than the 8,192 clauses Elasticsearch allows here.
+      const alphabet = 'abcde';
+      const word = (n: number) => Array.from({ length: 5 }, (_, i) => alphabet[Math.floor(n / 5 ** i) % 5]).join('');
+      const alias = uniqueName('test-clauses');
+      const docs = fixtureWallpapers().slice(0, 200).map((doc, i) => ({ ...doc, title: Array.from({ length: 8 }, (_, j) => word(i * 8 + j)).join(' ') }));
+      await createIndexWithDocs(ctx.es, alias, docs);
+      const repository = createWallpaperRepository(ctx.es, alias, silentLogger);
+      try {
+        const q = Array.from({ length: 3000 }, (_, i) => word(i)).join(' ');
+        const err = await repository.search({ q, page: 1, per_page: 1 }).then(() => null, (e: unknown) => e);
+        expect(err).to.be.instanceOf(HttpError);
+        expect((err as HttpError).status).to.equal(400);
+        expect((err as HttpError).message).to.equal("Invalid query parameter 'q': the search has too many terms to run; use fewer words");
+      } finally {
+        await dropIndicesOf(ctx.es, alias);
       }
     });
 
