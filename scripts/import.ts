@@ -45,7 +45,7 @@ const command: CatalogueCommand<ImportArgs> = {
         batchSize: args.batchSize,
         concurrency: args.concurrency,
         signal,
-        beforeSwap: async () => lock?.confirm(),
+        confirmLock: async () => lock?.confirm(),
         onTarget: (index) => {
           const source = args.input === '-' ? 'standard input' : total === undefined ? args.input : `${args.input} (${total} lines)`;
           say(args.incremental ? `upserting ${source} into ${index}, the live index of ${alias}` : `loading ${source} into new index ${index}`);

@@ -30,7 +30,7 @@ async function dryRun({ config, es, redis, say }: CommandContext, args: ReindexA
 }
 
 async function rollback({ config, es, say, lock }: CommandContext): Promise<number> {
-  const plan = await rollbackCatalogue(es, config.indexAlias, { beforeSwap: async () => lock?.confirm() });
+  const plan = await rollbackCatalogue(es, config.indexAlias, { confirmLock: async () => lock?.confirm() });
   say(`alias ${config.indexAlias} -> ${plan.to} (was: ${plan.from}, now marked rolled back)`);
   return 0;
 }
@@ -46,7 +46,7 @@ async function reindex({ config, es, say, signal, lock }: CommandContext, args: 
       concurrency: args.concurrency,
       sampleSize: args.sample,
       signal,
-      beforeSwap: async () => lock?.confirm(),
+      confirmLock: async () => lock?.confirm(),
       onCopyStart: ({ source, index, total }) => {
         say(`copying ${total} documents from ${source} into new index ${index}`);
         const progress = createProgress({ total, label: 'copied' });

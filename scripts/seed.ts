@@ -1,5 +1,6 @@
 import { errors, type Client } from '@elastic/elasticsearch';
 import { withCatalogueLock } from '../src/catalogue/catalogue-cli.js';
+import type { CatalogueLock } from '../src/catalogue/catalogue-lock.js';
 import { UsageError } from '../src/catalogue/cli-args.js';
 import { parseSeedArgs, SEED_USAGE, type SeedArgs } from '../src/catalogue/seed-args.js';
 import { seedCatalogue, SeedError } from '../src/catalogue/seed-catalogue.js';
@@ -42,13 +43,13 @@ async function main(): Promise<number> {
       say(`cannot reach Elasticsearch at ${config.elasticsearchUrl}: ${error instanceof Error ? error.message : String(error)}`);
       return 1;
     }
-    return await withCatalogueLock(config, 'seed', say, () => seed(es, args, config));
+    return await withCatalogueLock(config, 'seed', say, (lock) => seed(es, args, config, lock));
   } finally {
     await es.close();
   }
 }
 
-async function seed(es: Client, args: SeedArgs, config: Config): Promise<number> {
+async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueLock): Promise<number> {
   say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${config.elasticsearchUrl}`);
   const display: { progress?: ProgressReporter } = {};
   try {
@@ -61,6 +62,7 @@ async function seed(es: Client, args: SeedArgs, config: Config): Promise<number>
       batchSize: args.batchSize,
       concurrency: args.concurrency,
       forceMerge: args.forceMerge,
+      confirmLock: () => lock.confirm(),
       onIndexCreated: (index) => {
         say(`created ${index}`);
         display.progress = createProgress({ total: args.count });

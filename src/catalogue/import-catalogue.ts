@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Client } from '@elastic/elasticsearch';
 import { toWallpaper, type WallpaperDocument } from '../wallpapers/wallpaper.js';
 import { bulkLoad } from './bulk-load.js';
-import { createVersionedIndex, discardIndex, finishLoading, liveIndex, pruneOldIndices, swapAlias } from './index-admin.js';
+import { createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from './index-admin.js';
 import { NdjsonRecords, type RejectHandler } from './ndjson-records.js';
 
 export interface ImportProgress {
@@ -27,8 +27,8 @@ export interface ImportOptions {
   /** The index being written: a new one, or the live one when incremental. */
   onTarget?: (index: string) => void;
   onProgress?: (progress: ImportProgress) => void;
-  /** Last check before the alias moves; throwing stops the import. */
-  beforeSwap?: () => Promise<void>;
+  /** Throws unless the run still holds the catalogue lock: asked before the alias moves and again before pruning. */
+  confirmLock?: () => Promise<void>;
 }
 
 export interface ImportResult {
@@ -117,14 +117,13 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     const stored = (await es.count({ index })).count;
     if (stored !== counts.loaded) throw new Error(`index ${index} holds ${stored} documents, expected ${counts.loaded}`);
     signal?.throwIfAborted();
-    await options.beforeSwap?.();
+    await options.confirmLock?.();
   } catch (error) {
     const failure = new ImportError(error instanceof Error ? error.message : String(error), index, counts.loaded, counts.rejected, { cause: error });
     failure.discarded = await discardIndex(es, index);
     throw failure;
   }
-  const previous = await swapAlias(es, alias, index);
-  const pruned = await pruneOldIndices(es, alias, options.keep);
+  const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
   return { index, ...counts, previous, pruned, seconds: (performance.now() - started) / 1000 };
 }
 

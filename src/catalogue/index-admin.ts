@@ -129,25 +129,65 @@ interface AliasActionResult {
 }
 
 /**
- * Marks newIndex complete, then points the alias at it only, in one atomic _aliases call, so
- * readers never see zero or two indices. Returns the indices the alias pointed at before.
+ * Points the alias at `newIndex` only, in one atomic _aliases call, so readers never see zero or
+ * two indices, then marks it complete. Returns the indices the alias pointed at before.
+ *
+ * Marked only once live: a swap that fails leaves the new index `building`, an orphan that is
+ * never a rollback target nor kept in place of one. The indices being left are marked complete
+ * first (they served traffic), which repairs one left `building` by a run killed between its
+ * swap and its mark. When the call fails ambiguously (a timeout), the alias is read back: the
+ * swap counts as done exactly when the alias points at the new index.
  */
 export async function swapAlias(es: Client, alias: string, newIndex: string): Promise<string[]> {
-  await markIndexState(es, newIndex, 'complete');
   const previous = await aliasedIndices(es, alias);
+  for (const index of previous) if (index !== newIndex) await markIndexState(es, index, 'complete');
   const actions: estypes.IndicesUpdateAliasesAction[] = [];
   // A wildcard remove also catches an index that gained the alias after the read above.
   if (previous.length > 0) actions.push({ remove: { index: '*', alias, must_exist: false } });
   actions.push({ add: { index: newIndex, alias } });
-  const response = (await es.indices.updateAliases({ actions })) as { action_results?: AliasActionResult[] };
-  const failed = (response.action_results ?? []).filter(
-    (result) => result.status >= 300 && !(result.action.type === 'remove' && result.status === 404),
-  );
-  if (failed.length > 0) {
-    const reasons = failed.map((r) => `${r.action.type}: ${r.error?.reason ?? r.status}`).join('; ');
-    throw new Error(`alias ${alias} -> ${newIndex} not applied cleanly: ${reasons}`);
+  try {
+    const response = (await es.indices.updateAliases({ actions })) as { action_results?: AliasActionResult[] };
+    const failed = (response.action_results ?? []).filter(
+      (result) => result.status >= 300 && !(result.action.type === 'remove' && result.status === 404),
+    );
+    if (failed.length > 0) {
+      const reasons = failed.map((r) => `${r.action.type}: ${r.error?.reason ?? r.status}`).join('; ');
+      throw new Error(`alias ${alias} -> ${newIndex} not applied cleanly: ${reasons}`);
+    }
+  } catch (error) {
+    const now = await aliasedIndices(es, alias).catch(() => []);
+    if (!(now.length === 1 && now[0] === newIndex)) throw error;
   }
+  await markIndexState(es, newIndex, 'complete');
   return previous.filter((name) => name !== newIndex);
+}
+
+export interface PublishOptions {
+  /** Versioned indices to keep afterwards, the new live one included. */
+  keep: number;
+  /** Throws unless the run still holds the catalogue lock; asked before the swap and again before pruning. */
+  confirmLock?: () => Promise<void>;
+}
+
+/**
+ * Makes a loaded, checked index live and prunes beyond `keep`. If the swap fails, the new index
+ * is deleted (or, when even that fails, left `building` for the next run to remove), so it can
+ * never take the place of the true rollback target.
+ */
+export async function publishIndex(es: Client, alias: string, index: string, { keep, confirmLock }: PublishOptions): Promise<{ previous: string[]; pruned: string[] }> {
+  let previous: string[];
+  try {
+    await confirmLock?.();
+    previous = await swapAlias(es, alias, index);
+  } catch (error) {
+    // Deleted only when it is certainly not live; otherwise it stays `building` for the next run.
+    const live = await aliasedIndices(es, alias).catch(() => null);
+    if (live !== null && !live.includes(index)) await discardIndex(es, index);
+    throw error;
+  }
+  await confirmLock?.();
+  const pruned = await pruneOldIndices(es, alias, keep);
+  return { previous, pruned };
 }
 
 function stateOf(marker: unknown): IndexState {
@@ -171,7 +211,8 @@ export async function listVersionedIndices(es: Client, alias: string): Promise<V
         createdAt: new Date(Number(state.settings?.index?.creation_date ?? 0)),
         docs: docs === undefined || docs === null ? null : Number(docs),
         live: Object.hasOwn(state.aliases ?? {}, alias),
-        state: stateOf(state.mappings?._meta?.['state']),
+        // A live index served traffic: complete, even if a run died between its swap and its mark.
+        state: Object.hasOwn(state.aliases ?? {}, alias) ? 'complete' : stateOf(state.mappings?._meta?.['state']),
       };
     })
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));

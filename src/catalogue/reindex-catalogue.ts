@@ -6,10 +6,9 @@ import {
   finishLoading,
   listVersionedIndices,
   liveIndex,
-  pruneOldIndices,
-  selectOrphans,
+    selectOrphans,
   selectPrunable,
-  swapAlias,
+  publishIndex,
   versionedIndexName,
   type VersionedIndex,
 } from './index-admin.js';
@@ -27,8 +26,8 @@ export interface ReindexOptions {
   signal?: AbortSignal;
   onCopyStart?: (copy: { source: string; index: string; total: number }) => void;
   onProgress?: (progress: BulkProgress) => void;
-  /** Last check before the alias moves; throwing stops the reindex. */
-  beforeSwap?: () => Promise<void>;
+  /** Throws unless the run still holds the catalogue lock: asked before the alias moves and again before pruning. */
+  confirmLock?: () => Promise<void>;
 }
 
 export interface ReindexResult {
@@ -109,7 +108,7 @@ export async function reindexCatalogue(es: Client, options: ReindexOptions): Pro
     const failing = checks.filter((check) => !check.ok);
     if (failing.length > 0) throw new Error(`verification failed: ${failing.map((check) => `${check.name}: ${check.detail}`).join('; ')}`);
     signal?.throwIfAborted();
-    await options.beforeSwap?.();
+    await options.confirmLock?.();
   } catch (error) {
     const failure =
       error instanceof ReindexError ? error : new ReindexError(error instanceof Error ? error.message : String(error), index, [], checks, { cause: error });
@@ -118,7 +117,6 @@ export async function reindexCatalogue(es: Client, options: ReindexOptions): Pro
   } finally {
     await snapshot.close();
   }
-  const previous = await swapAlias(es, alias, index);
-  const pruned = await pruneOldIndices(es, alias, options.keep);
+  const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
   return { source, index, docs: snapshot.total, checks, previous, pruned, seconds: (performance.now() - started) / 1000 };
 }

@@ -32,9 +32,9 @@ export async function planRollback(es: Client, alias: string): Promise<RollbackP
 }
 
 /** Points the alias back at the previous index in one atomic call, and marks the one it leaves rolled back. */
-export async function rollbackCatalogue(es: Client, alias: string, { beforeSwap }: { beforeSwap?: () => Promise<void> } = {}): Promise<RollbackPlan> {
+export async function rollbackCatalogue(es: Client, alias: string, { confirmLock }: { confirmLock?: () => Promise<void> } = {}): Promise<RollbackPlan> {
   const plan = await planRollback(es, alias);
-  await beforeSwap?.();
+  await confirmLock?.();
   await swapAlias(es, alias, plan.to);
   await markIndexState(es, plan.from, 'rolled-back');
   return plan;

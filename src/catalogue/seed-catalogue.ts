@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { WallpaperDocument } from '../wallpapers/wallpaper.js';
 import { bulkLoad, BulkLoadError, type BulkFailure, type BulkProgress } from './bulk-load.js';
 import { generateWallpapers } from './generator.js';
-import { createVersionedIndex, discardIndex, finishLoading, pruneOldIndices, swapAlias } from './index-admin.js';
+import { createVersionedIndex, discardIndex, finishLoading, publishIndex } from './index-admin.js';
 
 export interface SeedOptions {
   alias: string;
@@ -17,6 +17,8 @@ export interface SeedOptions {
   documents?: Iterable<WallpaperDocument> | AsyncIterable<WallpaperDocument>;
   onIndexCreated?: (index: string) => void;
   onProgress?: (progress: BulkProgress) => void;
+  /** Throws unless the run still holds the catalogue lock: asked before the alias moves and again before pruning. */
+  confirmLock?: () => Promise<void>;
 }
 
 export interface SeedResult {
@@ -71,7 +73,6 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
     seedError.discarded = await discardIndex(es, index);
     throw seedError;
   }
-  const previous = await swapAlias(es, alias, index);
-  const pruned = await pruneOldIndices(es, alias, keep);
+  const { previous, pruned } = await publishIndex(es, alias, index, { keep, confirmLock: options.confirmLock });
   return { index, indexed: count, seconds: (performance.now() - started) / 1000, previous, pruned };
 }

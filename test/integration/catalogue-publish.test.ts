@@ -1,0 +1,107 @@
+import { type Client, errors } from '@elastic/elasticsearch';
+import { expect } from 'chai';
+import { LockLostError } from '../../src/catalogue/catalogue-lock.js';
+import { aliasedIndices, createVersionedIndex, finishLoading, listVersionedIndices } from '../../src/catalogue/index-admin.js';
+import { planRollback } from '../../src/catalogue/rollback.js';
+import { seedCatalogue } from '../../src/catalogue/seed-catalogue.js';
+import { bulkLoad } from '../../src/catalogue/bulk-load.js';
+import { generateWallpapers } from '../../src/catalogue/generator.js';
+import { connectEs, dropIndicesOf, uniqueName } from '../support/harness.js';
+
+const IMAGES = 'https://images.wallpapers.example';
+
+/**
+ * The real client with one fault injected into `_aliases`: the call fails before reaching
+ * Elasticsearch, or is applied and then reported as failed (a timeout after the fact).
+ */
+function failingAliasSwap(es: Client, mode: 'refused' | 'applied-then-lost'): Client {
+  const bind = (target: object, prop: string | symbol) => {
+    const value = Reflect.get(target, prop) as unknown;
+    return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+  };
+  const indices = new Proxy(es.indices, {
+    get(target, prop) {
+      if (prop !== 'updateAliases') return bind(target, prop);
+      return async (...args: Parameters<Client['indices']['updateAliases']>) => {
+        if (mode === 'applied-then-lost') await target.updateAliases(...args);
+        throw new errors.ConnectionError('injected: the _aliases call failed');
+      };
+    },
+  });
+  return new Proxy(es, { get: (target, prop) => (prop === 'indices' ? indices : bind(target, prop)) });
+}
+
+describe('publishing a new catalogue index', function () {
+  this.timeout(60_000);
+  const es = connectEs();
+  let alias: string;
+  const seed = (client: Client, extra: Partial<Parameters<typeof seedCatalogue>[1]> = {}) =>
+    seedCatalogue(client, { alias, count: 20, seed: 7, imageBaseUrl: IMAGES, keep: 2, ...extra });
+
+  beforeEach(() => {
+    alias = uniqueName('test-publish');
+  });
+
+  afterEach(async () => {
+    await dropIndicesOf(es, alias);
+  });
+
+  after(async () => {
+    await es.close();
+  });
+
+  it('when the alias swap fails, then the new index is removed, and the next run keeps the true rollback target', async () => {
+    await seed(es);
+    const second = await seed(es);
+    const failed = await seed(failingAliasSwap(es, 'refused')).then(() => null, (e: unknown) => e);
+    expect(failed).to.be.instanceOf(Error);
+    expect(await aliasedIndices(es, alias)).to.deep.equal([second.index]);
+    const left = await listVersionedIndices(es, alias);
+    expect(left.filter((index) => !index.live && index.state === 'complete').length, 'no complete index that never went live').to.equal(1);
+
+    const fourth = await seed(es);
+    expect(fourth.previous).to.deep.equal([second.index]);
+    expect((await planRollback(es, alias)).to, 'the rollback target is the index that served before').to.equal(second.index);
+  });
+
+  it('when the swap was applied but its answer was lost, then the run counts it as done', async () => {
+    await seed(es);
+    const result = await seed(failingAliasSwap(es, 'applied-then-lost'));
+    expect(await aliasedIndices(es, alias)).to.deep.equal([result.index]);
+    const live = (await listVersionedIndices(es, alias)).find((index) => index.live)!;
+    expect(live.name).to.equal(result.index);
+    expect(live.state).to.equal('complete');
+  });
+
+  it('when a run died between its swap and its mark, then the live index counts as complete and survives as the next rollback target', async () => {
+    await seed(es);
+    // A run killed right after the swap: live, still marked building.
+    const index = await createVersionedIndex(es, alias);
+    await bulkLoad(es, index, generateWallpapers({ count: 20, seed: 8, imageBaseUrl: IMAGES }), {});
+    await finishLoading(es, index);
+    await es.indices.updateAliases({ actions: [{ remove: { index: '*', alias, must_exist: false } }, { add: { index, alias } }] });
+    expect((await es.indices.getMapping({ index }))[index]!.mappings._meta?.['state']).to.equal('building');
+
+    const next = await seed(es);
+    expect(next.previous).to.deep.equal([index]);
+    expect((await es.indices.getMapping({ index }))[index]!.mappings._meta?.['state'], 'repaired when the alias left it').to.equal('complete');
+    expect((await planRollback(es, alias)).to).to.equal(index);
+    await seed(es, { keep: 3 });
+    expect(await es.indices.exists({ index }), 'never taken for an orphan').to.equal(true);
+  });
+
+  it('when the lock is lost after the swap, then nothing is pruned', async () => {
+    const first = await seed(es);
+    const second = await seed(es);
+    let asked = 0;
+    const confirmLock = async () => {
+      asked++;
+      if (asked > 1) throw new LockLostError('wpc:catalogue-lock:test');
+    };
+    const err = await seed(es, { keep: 1, confirmLock }).then(() => null, (e: unknown) => e);
+    expect(err).to.be.instanceOf(LockLostError);
+    expect(asked, 'asked before the swap and again before pruning').to.equal(2);
+    const names = (await listVersionedIndices(es, alias)).map((index) => index.name);
+    expect(names).to.include(first.index).and.include(second.index);
+  });
+});
