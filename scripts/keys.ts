@@ -2,7 +2,7 @@
 // npm run --silent keys -- list
 // npm run --silent keys -- revoke <key-id>
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, displayUrl, loadConfig } from '../src/config.js';
 import { createRedis } from '../src/infra/redis.js';
 import { KeyStoreError, createKeyStore } from '../src/keys/key-store.js';
 
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   try {
     await redis.connect();
   } catch (err) {
-    fail(`cannot reach Redis at ${config.redisUrl}: ${err instanceof Error ? err.message : String(err)}`, 1);
+    fail(`cannot reach Redis at ${displayUrl(config.redisUrl)}: ${err instanceof Error ? err.message : String(err)}`, 1);
   }
   const store = createKeyStore(redis);
   try {

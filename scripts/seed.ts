@@ -5,7 +5,7 @@ import { UsageError } from '../src/catalogue/cli-args.js';
 import { parseSeedArgs, SEED_USAGE, type SeedArgs } from '../src/catalogue/seed-args.js';
 import { seedCatalogue, SeedError } from '../src/catalogue/seed-catalogue.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
-import { ConfigError, loadConfig, type Config } from '../src/config.js';
+import { ConfigError, displayUrl, loadConfig, type Config } from '../src/config.js';
 import { createEsClient } from '../src/infra/elasticsearch.js';
 
 const say = (line: string) => process.stderr.write(`seed: ${line}\n`);
@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     try {
       await es.cluster.health({}, { requestTimeout: 5000 });
     } catch (error) {
-      say(`cannot reach Elasticsearch at ${config.elasticsearchUrl}: ${error instanceof Error ? error.message : String(error)}`);
+      say(`cannot reach Elasticsearch at ${displayUrl(config.elasticsearchUrl)}: ${error instanceof Error ? error.message : String(error)}`);
       return 1;
     }
     return await withCatalogueLock(config, 'seed', say, (lock) => seed(es, args, config, lock));
@@ -50,7 +50,7 @@ async function main(): Promise<number> {
 }
 
 async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueLock): Promise<number> {
-  say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${config.elasticsearchUrl}`);
+  say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${displayUrl(config.elasticsearchUrl)}`);
   const display: { progress?: ProgressReporter } = {};
   try {
     const result = await seedCatalogue(es, {
@@ -82,7 +82,7 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
     display.progress?.finish();
     if (!(error instanceof SeedError)) throw error;
     for (const { id, status, reason } of error.failed) say(`failed id ${id}${status === undefined ? '' : ` (HTTP ${status})`}: ${reason}`);
-    const cause = unreachable(error.cause) ? ` (Elasticsearch at ${config.elasticsearchUrl} unreachable)` : '';
+    const cause = unreachable(error.cause) ? ` (Elasticsearch at ${displayUrl(config.elasticsearchUrl)} unreachable)` : '';
     const leftover = error.discarded ? `${error.index} deleted` : `${error.index} could not be deleted`;
     say(`${error.message}${cause}; alias ${config.indexAlias} left unchanged, ${leftover}`);
     return 1;

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import type { Client } from '@elastic/elasticsearch';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './infra/redis.js';
 import type { Config } from './config.js';
 import { accessLog } from './http/access-log.js';
 import { compression } from './http/compression.js';
@@ -27,7 +27,7 @@ import { wallpaperRoutes } from './wallpapers/routes.js';
 export interface AppDependencies {
   config: Config;
   es: Client;
-  redis: Redis;
+  redis: RedisClient;
   logger?: Logger;
   metrics?: Metrics;
   /** The server passes its own, to drain it at shutdown. */

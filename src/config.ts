@@ -112,6 +112,21 @@ const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: true });
 addFormats(ajv);
 const validateEnv = ajv.compile(ENV_SCHEMA);
 
+/** A URL as it may be shown or logged: user and password replaced, so no credential is ever printed. */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.username === '' && parsed.password === '') return url;
+    parsed.username = '***';
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+const URL_KEYS = new Set(['ELASTICSEARCH_URL', 'REDIS_URL', 'IMAGE_BASE_URL']);
+
 // Keys that changed meaning: set, they would be silently ignored, so they are refused by name.
 const REPLACED: Record<string, string> = {
   TRUST_PROXY: 'replaced by TRUST_PROXY_HOPS, the number of proxies in front of the API (X-Forwarded-For is read from the right)',
@@ -147,7 +162,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!validateEnv(raw)) {
     for (const e of validateEnv.errors ?? []) {
       const key = e.instancePath.replace(/^\//, '') || String(e.params['missingProperty'] ?? '');
-      problems.push(`${key}: ${e.message} (got ${JSON.stringify(env[key])})`);
+      const got = URL_KEYS.has(key) && env[key] !== undefined ? displayUrl(env[key]) : env[key];
+      problems.push(`${key}: ${e.message} (got ${JSON.stringify(got)})`);
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);

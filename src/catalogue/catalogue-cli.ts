@@ -1,6 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
-import type { Redis } from 'ioredis';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import type { RedisClient } from '../infra/redis.js';
+import { ConfigError, displayUrl, loadConfig, type Config } from '../config.js';
 import { createEsClient } from '../infra/elasticsearch.js';
 import { createRedis } from '../infra/redis.js';
 import { acquireCatalogueLock, describeHolder, LockHeldError, type CatalogueLock } from './catalogue-lock.js';
@@ -16,7 +16,7 @@ export type Say = (line: string) => void;
 export interface CommandContext {
   config: Config;
   es: Client;
-  redis: Redis;
+  redis: RedisClient;
   say: Say;
   /** Null for runs that change nothing. */
   lock: CatalogueLock | null;
@@ -36,18 +36,6 @@ export interface CatalogueCommand<A extends { help: boolean }> {
 }
 
 /** A URL fit for a log line: credentials are never printed. */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.username === '' && parsed.password === '') return url;
-    parsed.username = '***';
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
-
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** The exit code for a run that failed with this error: 130/143 when interrupted, 1 otherwise. */
@@ -55,7 +43,7 @@ export function failureCode(error: unknown): number {
   return interruptionOf(error)?.exitCode ?? EXIT_FAILED;
 }
 
-async function connectRedis(config: Config): Promise<Redis> {
+async function connectRedis(config: Config): Promise<RedisClient> {
   const redis = createRedis({ url: config.redisUrl, commandTimeoutMs: Math.max(config.redisTimeoutMs, 2000), lazyConnect: true });
   redis.on('error', () => undefined);
   try {
@@ -75,9 +63,9 @@ export async function withCatalogueLock(
   config: Config,
   command: string,
   say: Say,
-  work: (lock: CatalogueLock, redis: Redis) => Promise<number>,
+  work: (lock: CatalogueLock, redis: RedisClient) => Promise<number>,
 ): Promise<number> {
-  let redis: Redis;
+  let redis: RedisClient;
   try {
     redis = await connectRedis(config);
   } catch (error) {
@@ -132,7 +120,7 @@ export async function runCatalogueCommand<A extends { help: boolean }>(command: 
       say(`cannot reach Elasticsearch at ${displayUrl(config.elasticsearchUrl)}: ${message(error)}`);
       return EXIT_FAILED;
     }
-    const run = async (lock: CatalogueLock | null, redis: Redis) => {
+    const run = async (lock: CatalogueLock | null, redis: RedisClient) => {
       const interrupts = trapInterrupts((signal) => say(`${signal} received: stopping and cleaning up (again to quit at once)`));
       try {
         const signal = lock === null ? interrupts.signal : AbortSignal.any([interrupts.signal, lock.lost]);
@@ -142,7 +130,7 @@ export async function runCatalogueCommand<A extends { help: boolean }>(command: 
       }
     };
     if (command.locked(args)) return await withCatalogueLock(config, command.name, say, run);
-    let redis: Redis;
+    let redis: RedisClient;
     try {
       redis = await connectRedis(config);
     } catch (error) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.js';
 
 /** Who holds the lock, stored as the key's JSON value. */
 export interface LockHolder {
@@ -82,7 +82,7 @@ export function isAbandoned(holder: LockHolder | string): boolean {
 }
 
 /** The current holder, or null when the lock is free. */
-export async function readLockHolder(redis: Redis, alias: string): Promise<LockHolder | string | null> {
+export async function readLockHolder(redis: RedisClient, alias: string): Promise<LockHolder | string | null> {
   const raw = await redis.get(lockKey(alias));
   return raw === null ? null : parseHolder(raw);
 }
@@ -92,7 +92,7 @@ export async function readLockHolder(redis: Redis, alias: string): Promise<LockH
  * taken over at once rather than after its TTL; `tookOver` names its holder.
  */
 export async function acquireCatalogueLock(
-  redis: Redis,
+  redis: RedisClient,
   alias: string,
   command: string,
   { ttlMs = DEFAULT_LOCK_TTL_MS, renewEveryMs = Math.floor(ttlMs / 3) }: LockOptions = {},

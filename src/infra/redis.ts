@@ -1,4 +1,7 @@
-import { Redis } from 'ioredis';
+import { type Cluster, Redis } from 'ioredis';
+
+/** A single Redis or a Redis Cluster: every command the service sends keeps to one slot. */
+export type RedisClient = Redis | Cluster;
 
 export interface RedisOptions {
   url: string;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { generateApiKey, hashApiKey, newAccountId, randomBase62 } from './api-key.js';
 import { redisKeys } from './redis-keys.js';
 
@@ -26,8 +26,16 @@ interface IndexEntry {
   hash: string;
 }
 
-/** Administrative operations on accounts and keys (used by the keys CLI and tests). */
-export function createKeyStore(redis: Redis) {
+/**
+ * Administrative operations on accounts and keys (used by the keys CLI and tests).
+ *
+ * An account's records and its keys share one hash tag, while the name index and the key index
+ * are global, so no write spans two of them in one command: on Redis Cluster those are different
+ * slots. Each change is instead ordered so that a crash between its writes leaves nothing that
+ * works half-way: a name is claimed only for an account whose record is complete, and a key is
+ * listed (so it can be revoked) before it can authenticate.
+ */
+export function createKeyStore(redis: Redis | Cluster) {
   async function accountIdFor(name: string, tier: string): Promise<string> {
     const existing = await redis.hget(redisKeys.accountNames, name);
     if (existing) {
@@ -38,15 +46,12 @@ export function createKeyStore(redis: Redis) {
       return existing;
     }
     const accountId = newAccountId();
+    await redis.hset(redisKeys.account(accountId), { account_id: accountId, name, tier, created_at: new Date().toISOString() });
     const claimed = await redis.hsetnx(redisKeys.accountNames, name, accountId);
-    if (claimed === 0) return accountIdFor(name, tier);
-    await redis.hset(redisKeys.account(accountId), {
-      account_id: accountId,
-      name,
-      tier,
-      created_at: new Date().toISOString(),
-    });
-    return accountId;
+    if (claimed === 1) return accountId;
+    // Another run claimed the name first: its account is the one; ours was never reachable.
+    await redis.del(redisKeys.account(accountId));
+    return accountIdFor(name, tier);
   }
 
   return {
@@ -57,16 +62,13 @@ export function createKeyStore(redis: Redis) {
       const hash = hashApiKey(apiKey);
       const keyId = `key_${randomBase62(12)}`;
       const entry: IndexEntry = { account_id: accountId, hash };
-      await redis
-        .multi()
-        .hset(redisKeys.apiKey(accountId, hash), {
-          key_id: keyId,
-          account_id: accountId,
-          created_at: new Date().toISOString(),
-          revoked_at: '',
-        })
-        .hset(redisKeys.keyIndex, keyId, JSON.stringify(entry))
-        .exec();
+      await redis.hset(redisKeys.keyIndex, keyId, JSON.stringify(entry));
+      await redis.hset(redisKeys.apiKey(accountId, hash), {
+        key_id: keyId,
+        account_id: accountId,
+        created_at: new Date().toISOString(),
+        revoked_at: '',
+      });
       return { apiKey, keyId, accountId, account: name, tier };
     },
 
@@ -79,6 +81,8 @@ export function createKeyStore(redis: Redis) {
           redis.hgetall(redisKeys.apiKey(account_id, hash)),
           redis.hgetall(redisKeys.account(account_id)),
         ]);
+        // Listed, never written: its creation died before the key was shown to anyone.
+        if (!key['key_id']) continue;
         out.push({
           key_id: keyId,
           account: account['name'] ?? '?',

@@ -1,5 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.js';
 
 export type CheckResult = 'ok' | 'failing';
 
@@ -24,7 +24,7 @@ export interface Readiness {
 
 export interface ReadinessOptions {
   es: Client;
-  redis: Redis;
+  redis: RedisClient;
   alias: string;
   cacheMs?: number;
   now?: () => number;

@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.js';
 import type { RateLimitConfig } from '../config.js';
 import { internalError, serviceUnavailable } from '../http/http-error.js';
 import { AUTHENTICATE_LUA, type Principal, locateKey } from '../keys/authenticate-key.js';
@@ -15,14 +15,14 @@ export type Admission =
   | { outcome: 'allowed' | 'limited'; principal: Principal; quota: Quota; source: 'redis' | 'fallback' };
 
 type ScriptReply = [number, string?, string?, number?, number?, number?, number?];
-type AdmissionRedis = Redis & {
+type AdmissionRedis = RedisClient & {
   wpcAdmit(keyRecord: string, account: string, counters: string, ...args: (string | number)[]): Promise<ScriptReply>;
 };
 
 const RECENT_KEYS_MAX = 10_000;
 
 export interface AdmissionOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Shared by every Redis call on the request path; open, admission falls back at once. */
   breaker: CircuitBreaker;
   config: RateLimitConfig;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../infra/redis.js';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../config.js';
 import type { CircuitBreaker } from '../infra/circuit-breaker.js';
@@ -32,7 +32,7 @@ async function consume(limiter: RateLimiterMemory | RateLimiterRedis, key: strin
  * neighbour behind the same address cannot lock customers out. While the Redis breaker is
  * open, failures are counted in process instead.
  */
-export function createAuthFailureLimiter(redis: Redis, config: RateLimitConfig, breaker: CircuitBreaker) {
+export function createAuthFailureLimiter(redis: RedisClient, config: RateLimitConfig, breaker: CircuitBreaker) {
   const options = { points: config.authFailureLimit, duration: config.authFailureWindowSeconds };
   const shared = new RateLimiterRedis({ ...options, storeClient: redis, keyPrefix: 'wpc:auth-failures', rejectIfRedisNotReady: true });
   const local = new RateLimiterMemory({ ...options, keyPrefix: 'auth-failures-local' });

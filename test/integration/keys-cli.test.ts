@@ -7,9 +7,9 @@ import { useCatalogue } from './catalogue-context.js';
 
 const run = promisify(execFile);
 
-async function keys(...args: string[]) {
+async function keysWith(env: Record<string, string>, ...args: string[]) {
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/keys.ts', ...args], { env: process.env, timeout: 30_000 });
+    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/keys.ts', ...args], { env: { ...process.env, ...env }, timeout: 30_000 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -17,9 +17,21 @@ async function keys(...args: string[]) {
   }
 }
 
+const keys = (...args: string[]) => keysWith({}, ...args);
+
 describe('keys CLI', function () {
   this.timeout(60_000);
   const ctx = useCatalogue();
+
+  it('when Redis cannot be reached or its URL is malformed, then the password in REDIS_URL is never printed', async () => {
+    const unreachable = await keysWith({ REDIS_URL: 'redis://admin:s3cr3t-pw@127.0.0.1:9/0' }, 'list');
+    expect(unreachable.code).to.equal(1);
+    expect(unreachable.stderr).to.include('cannot reach Redis at redis://***@127.0.0.1:9/0');
+    const malformed = await keysWith({ REDIS_URL: 'http://admin:s3cr3t-pw@127.0.0.1:9' }, 'list');
+    expect(malformed.code).to.equal(2);
+    expect(malformed.stderr).to.include('REDIS_URL');
+    for (const res of [unreachable, malformed]) expect(res.stdout + res.stderr).to.not.include('s3cr3t-pw');
+  });
 
   it('when a key is created, then stdout holds the key alone and it authenticates', async () => {
     const account = uniqueName('cli');

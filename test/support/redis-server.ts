@@ -34,6 +34,11 @@ async function answers(port: number): Promise<boolean> {
 export interface RedisServerOptions {
   /** A redis.conf to start from (the project's own, say); otherwise AOF with fsync on every write. */
   configFile?: string;
+  /**
+   * Cluster mode, one node owning all 16,384 slots: a real Redis Cluster as far as clients see
+   * it, refusing any command or script whose keys span slots (CROSSSLOT).
+   */
+  cluster?: boolean;
 }
 
 /**
@@ -62,10 +67,27 @@ export class RedisServer {
   async start(): Promise<void> {
     const persistence = this.options.configFile ? [this.options.configFile] : [];
     const defaults = this.options.configFile ? [] : ['--appendonly', 'yes', '--appendfsync', 'always', '--save', ''];
-    this.process = spawn('redis-server', [...persistence, '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, ...defaults], {
+    const cluster = this.options.cluster
+      ? ['--cluster-enabled', 'yes', '--cluster-config-file', join(this.dir, 'nodes.conf'), '--cluster-announce-ip', '127.0.0.1']
+      : [];
+    this.process = spawn('redis-server', [...persistence, '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, ...defaults, ...cluster], {
       stdio: 'ignore',
     });
     await waitFor(() => answers(this.port), 10_000, `redis-server on ${this.port}`);
+    if (this.options.cluster) await this.claimAllSlots();
+  }
+
+  private async claimAllSlots(): Promise<void> {
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(this.port, '127.0.0.1', { lazyConnect: true });
+    try {
+      await admin.connect();
+      const info = await admin.cluster('INFO');
+      if (!info.includes('cluster_state:ok')) await admin.call('CLUSTER', 'ADDSLOTSRANGE', '0', '16383');
+      await waitFor(async () => (await admin.cluster('INFO')).includes('cluster_state:ok'), 10_000, 'cluster_state:ok');
+    } finally {
+      admin.disconnect();
+    }
   }
 
   private async signal(signal: NodeJS.Signals): Promise<void> {
