@@ -1,0 +1,132 @@
+// Server-side cost of the admission script, current version against an earlier one, side by side:
+//   npx tsx bench/redis/admission-script.ts [--compare <git ref>] [--rounds N] [--calls N]
+// Runs on a private redis-server. Many accounts, each paced within its tier's limit over a short
+// window, so logs fill up and requests keep leaving the window, as they would over an hour.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { AUTHENTICATE_LUA } from '../../src/keys/authenticate-key.js';
+import { createKeyStore } from '../../src/keys/key-store.js';
+import { locateKey } from '../../src/keys/authenticate-key.js';
+import { SLIDING_WINDOW_LUA } from '../../src/rate-limit/sliding-window-lua.js';
+import { freePort } from '../../test/support/free-port.js';
+
+const { values } = parseArgs({
+  options: {
+    compare: { type: 'string', default: '7c50f20' },
+    rounds: { type: 'string', default: '4' },
+    calls: { type: 'string', default: '40000' },
+  },
+});
+const ROUNDS = Number(values.rounds);
+const CALLS = Number(values.calls);
+// A run lasts a few seconds: a 2 s window keeps requests leaving it all the time. Many light
+// accounts (a short log each) and a few heavy ones (about a thousand entries each).
+const WINDOW_MS = 2000;
+const LIMIT = 2000;
+const SCENARIOS = [400, 20];
+
+interface Variant {
+  name: string;
+  lua: string;
+  /** Arguments after the three keys. */
+  args: (string | number)[];
+  counterKey: (accountId: string) => string;
+}
+
+function earlierScript(ref: string): string {
+  const source = execFileSync('git', ['show', `${ref}:src/rate-limit/sliding-window-lua.ts`], { encoding: 'utf8' });
+  const match = /SLIDING_WINDOW_LUA = `([\s\S]*?)`;/.exec(source);
+  if (!match) throw new Error(`no SLIDING_WINDOW_LUA in ${ref}`);
+  return match[1]!;
+}
+
+async function startRedis(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'bench-redis-'));
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => 50 });
+  probe.on('error', () => undefined);
+  for (let i = 0; i < 100; i++) {
+    try {
+      await probe.connect();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  probe.disconnect();
+  return { url: `redis://127.0.0.1:${port}`, stop: () => { child.kill(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+async function run(redis: Redis, variant: Variant, keys: { apiKey: string; accountId: string }[]): Promise<{ usPerCall: number; allowed: number; memoryPerAccount: number }> {
+  const sha = (await redis.script('LOAD', AUTHENTICATE_LUA + variant.lua)) as string;
+  for (const { accountId } of keys) await redis.del(variant.counterKey(accountId));
+  await redis.config('RESETSTAT');
+  let allowed = 0;
+  // Accounts take turns, so each one's requests are spread over the run like paced clients.
+  const started = Date.now();
+  const concurrency = 16;
+  let next = 0;
+  async function worker(): Promise<void> {
+    while (next < CALLS) {
+      const i = next++;
+      const { apiKey, accountId } = keys[i % keys.length]!;
+      const at = locateKey(apiKey)!;
+      const reply = (await redis.evalsha(sha, 3, at.keyRecord, at.account, variant.counterKey(accountId), ...variant.args)) as number[];
+      if (reply[0] === 1) allowed++;
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const stats = (await redis.info('commandstats')).split('\n').find((line) => line.startsWith('cmdstat_evalsha:')) ?? '';
+  const usPerCall = Number(/usec_per_call=([\d.]+)/.exec(stats)?.[1] ?? NaN);
+  let bytes = 0;
+  for (const { accountId } of keys.slice(0, 50)) bytes += Number((await redis.call('MEMORY', 'USAGE', variant.counterKey(accountId))) ?? 0);
+  process.stderr.write(`  ${variant.name}: ${usPerCall} µs/call, ${allowed}/${CALLS} allowed, ${Date.now() - started} ms\n`);
+  return { usPerCall, allowed, memoryPerAccount: bytes / 50 };
+}
+
+async function scenario(redis: Redis, accounts: number): Promise<void> {
+  {
+    const store = createKeyStore(redis);
+    const keys = [];
+    for (let i = 0; i < accounts; i++) keys.push(await store.createKey({ tier: 'bench', account: `bench-${accounts}-${i}` }));
+    const tiers = ['bench', LIMIT];
+    const variants: Variant[] = [
+      { name: 'current (log)', lua: SLIDING_WINDOW_LUA, args: [WINDOW_MS, ...tiers], counterKey: (id) => `wpc:{${id}}:rl:log` },
+      { name: `${values.compare} (buckets)`, lua: earlierScript(values.compare!), args: [WINDOW_MS, 60, ...tiers], counterKey: (id) => `wpc:{${id}}:rl` },
+    ];
+    const results = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+    const memory = new Map<string, number>();
+    for (let round = 0; round < ROUNDS; round++) {
+      process.stderr.write(`round ${round + 1}\n`);
+      for (const variant of round % 2 === 0 ? variants : [...variants].reverse()) {
+        const { usPerCall, memoryPerAccount } = await run(redis, variant, keys);
+        results.get(variant.name)!.push(usPerCall);
+        memory.set(variant.name, memoryPerAccount);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const [current, earlier] = variants.map((v) => median(results.get(v.name)!));
+    console.log(`| script | µs per EVALSHA (median of ${ROUNDS}) | runs | bytes per account (MEMORY USAGE) |`);
+    console.log('|---|--:|---|--:|');
+    for (const v of variants) console.log(`| ${v.name} | ${median(results.get(v.name)!).toFixed(2)} | ${results.get(v.name)!.join(', ')} | ${Math.round(memory.get(v.name)!)} |`);
+    console.log(`\ncurrent / earlier: ${(current! / earlier!).toFixed(2)} (${accounts} accounts, ${CALLS} calls a run, window ${WINDOW_MS / 1000} s, limit ${LIMIT})\n`);
+  }
+}
+
+async function main(): Promise<void> {
+  const server = await startRedis();
+  const redis = new Redis(server.url);
+  try {
+    for (const accounts of SCENARIOS) await scenario(redis, accounts);
+  } finally {
+    redis.disconnect();
+    server.stop();
+  }
+}
+
+await main();
