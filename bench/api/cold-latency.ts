@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import type { Client } from '@elastic/elasticsearch';
 import type { Target } from './measure.js';
-import { type RequestLine, readRequestFile } from './request-files.js';
+import { type RequestLine, readKeys, readRequestFile, withKey } from './request-files.js';
 
 export interface ColdLatency {
   samples: number;
@@ -31,7 +31,8 @@ const at = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, M
  * are emptied before each of `samples` sequential requests, which a wrk run cannot do.
  */
 export async function coldLatency(es: Client, alias: string, target: Target, file: string, samples: number): Promise<ColdLatency> {
-  const lines = readRequestFile(file, target.key);
+  const keys = readKeys(target.keysFile);
+  const lines = readRequestFile(file).map((line, i) => withKey(line, keys, i));
   const url = new URL(target.url);
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   const times: number[] = [];

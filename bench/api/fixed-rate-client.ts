@@ -2,12 +2,13 @@
 // Requests leave on a fixed schedule whatever the responses do, and each latency is counted
 // from the moment its request was due (no coordinated omission, as wrk2 does). Prints one JSON line.
 import { Agent, request } from 'node:http';
-import { type RequestLine, readRequestFile } from './request-files.js';
+import { type RequestLine, readKeys, readRequestFile, withKey } from './request-files.js';
 
 interface Config {
   url: string;
   file: string;
-  key: string;
+  /** API keys, one per line, taken in turn; empty for Elasticsearch. */
+  keysFile: string;
   rate: number;
   seconds: number;
   connections: number;
@@ -16,7 +17,8 @@ interface Config {
 
 const config = JSON.parse(process.argv[2] as string) as Config;
 const target = new URL(config.url);
-const lines = readRequestFile(config.file, config.key);
+const lines = readRequestFile(config.file);
+const keys = readKeys(config.keysFile);
 const agent = new Agent({ keepAlive: true, maxSockets: config.connections });
 const latencies: number[] = [];
 let errors = 0;
@@ -27,7 +29,7 @@ const total = Math.round(config.rate * config.seconds);
 const start = performance.now();
 
 function fire(due: number): void {
-  const line = lines[sent % lines.length] as RequestLine;
+  const line = withKey(lines[sent % lines.length] as RequestLine, keys, sent);
   sent++;
   pending++;
   const req = request(

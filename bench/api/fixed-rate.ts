@@ -18,15 +18,15 @@ export interface FixedRateResult {
 export interface FixedRateRun {
   url: string;
   file: string;
-  key?: string;
+  keysFile?: string;
   rate: number;
   seconds: number;
   connections: number;
 }
 
 /** Runs bench/api/fixed-rate-client.ts in its own process (wrk has no fixed-rate mode). */
-export async function runFixedRate(cwd: string, { url, file, key = '', rate, seconds, connections }: FixedRateRun): Promise<FixedRateResult> {
-  const config = JSON.stringify({ url, file, key, rate, seconds, connections });
+export async function runFixedRate(cwd: string, { url, file, keysFile = '', rate, seconds, connections }: FixedRateRun): Promise<FixedRateResult> {
+  const config = JSON.stringify({ url, file, keysFile, rate, seconds, connections });
   const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/api/fixed-rate-client.ts', config], {
     cwd,
     maxBuffer: 4 * 1024 * 1024,

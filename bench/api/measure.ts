@@ -13,7 +13,8 @@ export interface Target {
   url: string;
   /** The API process, for memory and CPU. */
   pid?: number;
-  key?: string;
+  /** API keys, one per line, taken in turn (see createBenchKeys). */
+  keysFile?: string;
 }
 
 export interface RequestFiles {
@@ -55,7 +56,7 @@ export async function measure(
   }: { seconds: number; warmupSeconds: number; alias?: string; connections?: number },
 ): Promise<Measurement> {
   const file = files[target.file];
-  const run = (runSeconds: number) => runWrk({ url: target.url, file, key: target.key, seconds: runSeconds, connections, threads: ctx.threads });
+  const run = (runSeconds: number) => runWrk({ url: target.url, file, keysFile: target.keysFile, seconds: runSeconds, connections, threads: ctx.threads });
   // Every target starts from the same cold shard request cache and query cache; otherwise the
   // first target would pay the misses and the next ones ride on its work.
   if (alias) await ctx.es.indices.clearCache({ index: alias, request: true, query: true });

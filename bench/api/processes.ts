@@ -1,12 +1,15 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { createKeyStore } from '../../src/keys/key-store.js';
 
 const execFileAsync = promisify(execFile);
 
-export const BENCH_TIERS = 'free:1000,premium:10000,bench:9999999';
+/** Keys the load is spread over: at 3,000 requests/s through a run of several targets, each stays under 3 requests/s. */
+export const BENCH_KEYS = 2000;
 
 const children = new Set<ChildProcess>();
 // A harness that dies (Ctrl-C, a test timeout) must not leave servers behind.
@@ -90,14 +93,22 @@ export async function startRedis(): Promise<Running> {
   return { pid: child.pid!, url, stop: stopper(child) };
 }
 
-export async function createBenchKey(cwd: string, redisUrl: string): Promise<string> {
-  const { stdout } = await execFileAsync('npx', ['tsx', 'scripts/keys.ts', 'create', '--tier', 'bench', '--account', 'bench'], {
-    cwd,
-    env: { ...process.env, REDIS_URL: redisUrl, RATE_LIMIT_TIERS: BENCH_TIERS },
-  });
-  const key = stdout.trim();
-  if (!/^wpc_\S+$/.test(key)) throw new Error(`keys create printed no key: ${stdout}`);
-  return key;
+/**
+ * Real traffic comes from many keys, each within its tier: `count` premium keys (10,000 requests
+ * an hour each), written one per line to `file` for the load generators to take in turn. Created
+ * through the key store, in the format every version of the API reads.
+ */
+export async function createBenchKeys(redisUrl: string, file: string, count = BENCH_KEYS): Promise<string[]> {
+  const redis = new Redis(redisUrl);
+  try {
+    const store = createKeyStore(redis);
+    const keys: string[] = [];
+    for (let i = 0; i < count; i++) keys.push((await store.createKey({ tier: 'premium', account: `bench-${i}` })).apiKey);
+    writeFileSync(file, `${keys.join('\n')}\n`);
+    return keys;
+  } finally {
+    redis.disconnect();
+  }
 }
 
 export interface ApiProcessOptions {
@@ -155,7 +166,6 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
       INDEX_ALIAS: alias,
       LOG_LEVEL: 'warn',
       REDIS_URL: redisUrl,
-      RATE_LIMIT_TIERS: BENCH_TIERS,
       // Several APIs run side by side; none needs the metrics listener.
       METRICS_PORT: '0',
       ...env,

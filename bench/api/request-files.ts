@@ -20,8 +20,8 @@ export interface RequestLine {
   body: string;
 }
 
-/** Reads a request file back (the inverse of `line`), with the API key as a bearer token when given. */
-export function readRequestFile(file: string, key?: string): RequestLine[] {
+/** Reads a request file back (the inverse of `line`). */
+export function readRequestFile(file: string): RequestLine[] {
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)
@@ -32,10 +32,20 @@ export function readRequestFile(file: string, key?: string): RequestLine[] {
         const at = pair.indexOf(':');
         headers[pair.slice(0, at)] = pair.slice(at + 1).trim();
       }
-      if (key) headers['authorization'] = `Bearer ${key}`;
       if (body) headers['content-length'] = String(Buffer.byteLength(body));
       return { method, path, headers, body };
     });
+}
+
+/** API keys from a keys file (one per line), empty when there is none. */
+export function readKeys(file: string | undefined): string[] {
+  return file ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** The line with the n-th key of `keys` (in turn) as its bearer token, or as it is without keys. */
+export function withKey(line: RequestLine, keys: readonly string[], n: number): RequestLine {
+  if (keys.length === 0) return line;
+  return { ...line, headers: { ...line.headers, authorization: `Bearer ${keys[n % keys.length]}` } };
 }
 
 /** The workload as request files for replay.lua: API paths, and the same requests sent to Elasticsearch. */

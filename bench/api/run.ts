@@ -12,7 +12,7 @@ import { datasetAlias, dropDataset, ensureDataset } from './datasets.js';
 import { runFixedRate } from './fixed-rate.js';
 import { type MeasureContext, type Measurement, type RequestFiles, type Target, measure } from './measure.js';
 import { BENCH_USAGE, type BenchOptions, type Scenario, parseBenchArgs, sizeLabel } from './options.js';
-import { type Running, createBenchKey, hasCommand, startApi, startBareKoa, startRedis } from './processes.js';
+import { type Running, createBenchKeys, hasCommand, startApi, startBareKoa, startRedis } from './processes.js';
 import { type RoundTripAudit, auditRoundTrips } from './redis-stats.js';
 import { writeRequestFiles } from './request-files.js';
 import { type BenchResults, type SeriesPoint, writeReports } from './report.js';
@@ -51,11 +51,12 @@ async function main(options: BenchOptions): Promise<void> {
     stops.push(redisServer);
     redis = new Redis(redisServer.url, { maxRetriesPerRequest: 1 });
     redis.on('error', () => undefined);
-    const key = await createBenchKey(ROOT, redisServer.url);
+    const keysFile = join(runDir, 'keys.txt');
+    const [key] = (await createBenchKeys(redisServer.url, keysFile)) as [string];
     const ctx: MeasureContext = { es, redis, connections: options.connections, threads: options.threads };
     const esTarget: Target = { name: 'es', kind: 'es', file: 'es', url: config.elasticsearchUrl };
     const esNoRequestCache: Target = { name: 'es-no-rc', kind: 'es', file: 'esNoRequestCache', url: config.elasticsearchUrl };
-    const api = (running: Running, name: string): Target => ({ name, kind: 'api', file: 'api', url: running.url, pid: running.pid, key });
+    const api = (running: Running, name: string): Target => ({ name, kind: 'api', file: 'api', url: running.url, pid: running.pid, keysFile });
     const launch = async (alias: string, env: Record<string, string>, cwd = ROOT) => {
       const running = await startApi({ cwd, alias, redisUrl: redisServer.url, key, env });
       stops.push(running);
@@ -114,7 +115,7 @@ async function main(options: BenchOptions): Promise<void> {
         for (const target of targets.filter((t) => t.name === 'es' || t.name === 'api')) {
           say(`${scenario} at ${rate}/s on ${target.name}`);
           const file = files[target.file];
-          const result = await runFixedRate(ROOT, { url: target.url, file, key: target.key, rate, seconds: options.fixedRateSeconds, connections: 64 });
+          const result = await runFixedRate(ROOT, { url: target.url, file, keysFile: target.keysFile, rate, seconds: options.fixedRateSeconds, connections: 64 });
           fixedRate.push({ scenario, target: target.name, ...result });
         }
       }

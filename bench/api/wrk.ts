@@ -22,7 +22,7 @@ export interface WrkResult {
 export interface WrkRun {
   url: string;
   file: string;
-  key?: string;
+  keysFile?: string;
   seconds: number;
   connections: number;
   threads: number;
@@ -36,7 +36,7 @@ interface DoneLine {
 }
 
 /** One closed-loop wrk run over loopback, replaying a request file (see replay.lua). */
-export async function runWrk({ url, file, key = '', seconds, connections, threads }: WrkRun): Promise<WrkResult> {
+export async function runWrk({ url, file, keysFile = '', seconds, connections, threads }: WrkRun): Promise<WrkResult> {
   const args = [
     `-t${threads}`,
     `-c${connections}`,
@@ -48,7 +48,7 @@ export async function runWrk({ url, file, key = '', seconds, connections, thread
     url,
     '--',
     file,
-    key,
+    keysFile,
   ];
   const { stdout } = await run('wrk', args, { maxBuffer: 16 * 1024 * 1024 });
   const line = stdout.split('\n').find((l) => l.startsWith('{"requests"'));
