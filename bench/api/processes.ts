@@ -120,6 +120,8 @@ export interface ApiProcessOptions {
   env?: Record<string, string>;
   /** Extra node flags, e.g. --cpu-prof; after the production flags, so they can override them. */
   nodeArgs?: string[];
+  /** The node binary to run it with; the harness's own by default. */
+  node?: string;
 }
 
 /**
@@ -153,10 +155,10 @@ function buildServer(cwd: string): Promise<void> {
   return build;
 }
 
-export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs = [] }: ApiProcessOptions): Promise<Running> {
+export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs = [], node = process.execPath }: ApiProcessOptions): Promise<Running> {
   await buildServer(cwd);
   const port = await freePort();
-  const child = track(spawn(process.execPath, [...productionNodeFlags(cwd), ...nodeArgs, 'dist/server.js'], {
+  const child = track(spawn(node, [...productionNodeFlags(cwd), ...nodeArgs, 'dist/server.js'], {
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

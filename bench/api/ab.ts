@@ -1,0 +1,88 @@
+// Alternating A/B runs of the uncached (or cached) API on one scenario, to tell a change from noise:
+//   npx tsx bench/api/ab.ts --scenario get-random [--compare <git ref>] [--node-b <node binary>]
+//                           [--rounds 5] [--duration 5] [--size 1m] [--cache]
+// A is the working tree on this node; B is the tree at --compare, or the working tree on --node-b.
+// Both servers stay up; wrk alternates between them (ABAB...), so drift in the machine's load
+// falls on both. Prints each round and the median ratio B/A.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../src/config.js';
+import { createEsClient } from '../../src/infra/elasticsearch.js';
+import { captureEsRequests } from './capture-es.js';
+import { buildCompareTree } from './compare-tree.js';
+import { ensureDataset } from './datasets.js';
+import { parseSize, type Scenario } from './options.js';
+import { type Running, createBenchKeys, startApi, startRedis } from './processes.js';
+import { writeRequestFiles } from './request-files.js';
+import { buildWorkload } from './workloads.js';
+import { runWrk } from './wrk.js';
+
+const say = (line: string) => process.stderr.write(`ab: ${line}\n`);
+const ROOT = resolve(import.meta.dirname, '../..');
+
+const { values } = parseArgs({
+  options: {
+    scenario: { type: 'string', default: 'get-random' },
+    compare: { type: 'string' },
+    'node-b': { type: 'string' },
+    rounds: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '5' },
+    size: { type: 'string', default: '1m' },
+    cache: { type: 'boolean', default: false },
+    connections: { type: 'string', default: '16' },
+  },
+});
+if (!values.compare && !values['node-b']) throw new Error('give --compare <ref> or --node-b <node binary>');
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 300_000 });
+  const dir = mkdtempSync(join(tmpdir(), 'wallpaper-ab-'));
+  const stops: Running[] = [];
+  try {
+    const size = parseSize(values.size!);
+    const alias = await ensureDataset(es, size, config.imageBaseUrl, say);
+    const redis = await startRedis();
+    stops.push(redis);
+    const keysFile = join(dir, 'keys.txt');
+    const [key] = (await createBenchKeys(redis.url, keysFile)) as [string];
+    const workload = buildWorkload(values.scenario as Scenario, size, 1);
+    const files = writeRequestFiles(dir, 'ab', workload, await captureEsRequests(alias, workload));
+    const env: Record<string, string> = values.cache ? {} : { RESPONSE_CACHE_MB: '0' };
+    const treeB = values.compare ? join(dir, 'tree-b') : ROOT;
+    const labelB = values.compare ? `@${buildCompareTree(ROOT, values.compare, treeB)}` : `node ${values['node-b']}`;
+    const a = await startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env });
+    stops.push(a);
+    const b = await startApi({ cwd: treeB, alias, redisUrl: redis.url, key, env, node: values['node-b'] ?? process.execPath });
+    stops.push(b);
+    const run = (url: string, seconds: number) =>
+      runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });
+    await run(a.url, 2);
+    await run(b.url, 2);
+    const rps: { a: number[]; b: number[] } = { a: [], b: [] };
+    for (let round = 0; round < Number(values.rounds); round++) {
+      const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
+      for (const which of order) {
+        const result = await run(which === 'a' ? a.url : b.url, Number(values.duration));
+        if (result.errors + result.non2xx > 0) throw new Error(`${which}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+        rps[which].push(result.rps);
+      }
+      say(`round ${round + 1}: A ${rps.a.at(-1)!.toFixed(0)} req/s, B ${rps.b.at(-1)!.toFixed(0)} req/s`);
+    }
+    const ratios = rps.a.map((x, i) => rps.b[i]! / x);
+    console.log(`${values.scenario} (${values.cache ? 'cached' : 'uncached'}, ${values.size}): A = working tree on ${process.version}, B = ${labelB}`);
+    console.log(`A req/s: ${rps.a.map((x) => x.toFixed(0)).join(', ')} (median ${median(rps.a).toFixed(0)})`);
+    console.log(`B req/s: ${rps.b.map((x) => x.toFixed(0)).join(', ')} (median ${median(rps.b).toFixed(0)})`);
+    console.log(`B/A per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`);
+  } finally {
+    for (const running of stops.reverse()) await running.stop();
+    await es.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
