@@ -1,8 +1,8 @@
 // Compares bulkLoad (hand-batched _bulk) with the client's helpers.bulk on the same generated docs.
 //   npx tsx bench/bulk-vs-helpers.ts [count] [rounds]
-import { bulkLoad } from '../src/catalogue/bulk-load.js';
-import { generateWallpapers } from '../src/catalogue/generator.js';
-import { createVersionedIndex, finishLoading } from '../src/catalogue/index-admin.js';
+import { bulkLoad } from '../src/catalogue/ingest/bulk-load.js';
+import { generateWallpapers } from '../src/catalogue/generation/generator.js';
+import { createVersionedIndex, finishLoading } from '../src/catalogue/admin/index-admin.js';
 import { loadConfig } from '../src/config.js';
 import { createEsClient } from '../src/infra/elasticsearch.js';
 

@@ -1,5 +1,5 @@
 // Generation speed alone, no I/O: npx tsx bench/generator-throughput.ts [count] [rounds]
-import { generateWallpapers } from '../src/catalogue/generator.js';
+import { generateWallpapers } from '../src/catalogue/generation/generator.js';
 
 const count = Number(process.argv[2] ?? 1_000_000);
 const rounds = Number(process.argv[3] ?? 3);

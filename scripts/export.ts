@@ -4,8 +4,8 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
-import { generateWallpapers } from '../src/catalogue/generator.js';
-import { integer, UsageError } from '../src/catalogue/cli-args.js';
+import { generateWallpapers } from '../src/catalogue/generation/generator.js';
+import { integer, UsageError } from '../src/catalogue/cli/cli-args.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { toWallpaper } from '../src/wallpapers/wallpaper.js';
 

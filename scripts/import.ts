@@ -1,12 +1,12 @@
 import { open, stat } from 'node:fs/promises';
-import { EXIT_USAGE, failureCode, main, type CatalogueCommand } from '../src/catalogue/catalogue-cli.js';
-import { countLines } from '../src/catalogue/count-lines.js';
-import { defaultRejectsPath, IMPORT_USAGE, parseImportArgs, type ImportArgs } from '../src/catalogue/import-args.js';
-import { importCatalogue, ImportError } from '../src/catalogue/import-catalogue.js';
-import { removeOrphans } from '../src/catalogue/index-admin.js';
-import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
-import { openRejectLog } from '../src/catalogue/reject-log.js';
-import { UsageError } from '../src/catalogue/cli-args.js';
+import { EXIT_USAGE, failureCode, main, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
+import { countLines } from '../src/catalogue/cli/count-lines.js';
+import { defaultRejectsPath, IMPORT_USAGE, parseImportArgs, type ImportArgs } from '../src/catalogue/cli/import-args.js';
+import { importCatalogue, ImportError } from '../src/catalogue/ingest/import-catalogue.js';
+import { removeOrphans } from '../src/catalogue/admin/index-admin.js';
+import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
+import { openRejectLog } from '../src/catalogue/ingest/reject-log.js';
+import { UsageError } from '../src/catalogue/cli/cli-args.js';
 
 const command: CatalogueCommand<ImportArgs> = {
   name: 'import',

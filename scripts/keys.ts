@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, displayUrl, loadConfig } from '../src/config.js';
 import { createRedis } from '../src/infra/redis.js';
-import { KeyStoreError, createKeyStore } from '../src/keys/key-store.js';
+import { KeyStoreError, createKeyStore } from '../src/access/key-store.js';
 
 const USAGE = `usage:
   keys create --tier TIER [--account NAME]             prints the new API key alone on stdout (shown once);

@@ -1,11 +1,11 @@
-import { EXIT_FAILED, failureCode, main, type CommandContext, type CatalogueCommand } from '../src/catalogue/catalogue-cli.js';
-import { describeHolder, isAbandoned, readLockHolder } from '../src/catalogue/catalogue-lock.js';
-import { AliasStateError, removeOrphans } from '../src/catalogue/index-admin.js';
-import type { BulkProgress } from '../src/catalogue/bulk-load.js';
-import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
-import { parseReindexArgs, REINDEX_USAGE, type ReindexArgs } from '../src/catalogue/reindex-args.js';
-import { planReindex, reindexCatalogue, ReindexError } from '../src/catalogue/reindex-catalogue.js';
-import { planRollback, rollbackCatalogue, RollbackError } from '../src/catalogue/rollback.js';
+import { EXIT_FAILED, failureCode, main, type CommandContext, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
+import { describeHolder, isAbandoned, readLockHolder } from '../src/catalogue/admin/catalogue-lock.js';
+import { AliasStateError, removeOrphans } from '../src/catalogue/admin/index-admin.js';
+import type { BulkProgress } from '../src/catalogue/ingest/bulk-load.js';
+import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
+import { parseReindexArgs, REINDEX_USAGE, type ReindexArgs } from '../src/catalogue/cli/reindex-args.js';
+import { planReindex, reindexCatalogue, ReindexError } from '../src/catalogue/ingest/reindex-catalogue.js';
+import { planRollback, rollbackCatalogue, RollbackError } from '../src/catalogue/admin/rollback.js';
 
 const list = (names: string[]) => names.join(', ') || 'none';
 

@@ -1,10 +1,10 @@
 import { errors, type Client } from '@elastic/elasticsearch';
-import { withCatalogueLock } from '../src/catalogue/catalogue-cli.js';
-import type { CatalogueLock } from '../src/catalogue/catalogue-lock.js';
-import { UsageError } from '../src/catalogue/cli-args.js';
-import { parseSeedArgs, SEED_USAGE, type SeedArgs } from '../src/catalogue/seed-args.js';
-import { seedCatalogue, SeedError } from '../src/catalogue/seed-catalogue.js';
-import { createProgress, type ProgressReporter } from '../src/catalogue/progress.js';
+import { withCatalogueLock } from '../src/catalogue/cli/catalogue-cli.js';
+import type { CatalogueLock } from '../src/catalogue/admin/catalogue-lock.js';
+import { UsageError } from '../src/catalogue/cli/cli-args.js';
+import { parseSeedArgs, SEED_USAGE, type SeedArgs } from '../src/catalogue/cli/seed-args.js';
+import { seedCatalogue, SeedError } from '../src/catalogue/ingest/seed-catalogue.js';
+import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { ConfigError, displayUrl, loadConfig, type Config } from '../src/config.js';
 import { createEsClient } from '../src/infra/elasticsearch.js';
 

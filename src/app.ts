@@ -8,20 +8,20 @@ import { conditionalGet, etagPerEncoding } from './http/conditional-get.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { routeFallbacks } from './http/fallbacks.js';
-import { withRequestId } from './http/request-context.js';
+import { withRequestId } from './infra/request-context.js';
 import { createRouter } from './http/router.js';
 import { securityHeaders } from './http/security-headers.js';
 import { createCircuitBreaker } from './infra/circuit-breaker.js';
 import { instrumentElasticsearch } from './infra/es-metrics.js';
-import { requireApiKey } from './keys/require-api-key.js';
-import { type Logger, silentLogger } from './logger.js';
-import { type Metrics, createMetrics } from './metrics.js';
+import { requireApiKey } from './http/require-api-key.js';
+import { type Logger, silentLogger } from './infra/logger.js';
+import { type Metrics, createMetrics } from './infra/metrics.js';
 import { type Readiness, createReadiness } from './ops/readiness.js';
 import { opsRoutes } from './ops/routes.js';
-import { createAdmission } from './rate-limit/admission.js';
-import { createAuthFailureLimiter } from './rate-limit/auth-failure-limiter.js';
-import { enforceQuota } from './rate-limit/enforce-quota.js';
-import { createWallpaperRepository } from './wallpapers/repository.js';
+import { createAdmission } from './access/admission.js';
+import { createAuthFailureLimiter } from './access/auth-failures.js';
+import { enforceQuota } from './http/enforce-quota.js';
+import { createWallpaperRepository } from './wallpapers/es-repository.js';
 import { wallpaperRoutes } from './wallpapers/routes.js';
 
 export interface AppDependencies {

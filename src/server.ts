@@ -4,8 +4,8 @@ import { createApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createEsClient } from './infra/elasticsearch.js';
 import { createRedis } from './infra/redis.js';
-import { createLogger } from './logger.js';
-import { createMetrics } from './metrics.js';
+import { createLogger } from './infra/logger.js';
+import { createMetrics } from './infra/metrics.js';
 import { createMetricsApp } from './ops/metrics-app.js';
 import { createReadiness } from './ops/readiness.js';
 

@@ -1,6 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
-import { aliasedIndices } from '../../src/catalogue/index-admin.js';
-import { seedCatalogue } from '../../src/catalogue/seed-catalogue.js';
+import { aliasedIndices } from '../../src/catalogue/admin/index-admin.js';
+import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { sizeLabel } from './options.js';
 
 export const DATASET_SEED = 2026;

@@ -1,8 +1,8 @@
-import { Random, pick, pickWeighted } from '../../src/catalogue/prng.js';
-import { SCREEN_SIZES } from '../../src/catalogue/screen-sizes.js';
-import { type CategoryVocabulary, VOCABULARY } from '../../src/catalogue/vocabulary.js';
+import { Random, pick, pickWeighted } from '../../src/catalogue/generation/prng.js';
+import { SCREEN_SIZES } from '../../src/catalogue/generation/screen-sizes.js';
+import { type CategoryVocabulary, VOCABULARY } from '../../src/catalogue/generation/vocabulary.js';
 import { CATEGORIES } from '../../src/wallpapers/categories.js';
-import type { ListParams, SearchParams } from '../../src/wallpapers/param-schemas.js';
+import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
 import type { Scenario } from './options.js';
 
 export type RequestSpec =

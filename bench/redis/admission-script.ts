@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { AUTHENTICATE_LUA } from '../../src/keys/authenticate-key.js';
-import { createKeyStore } from '../../src/keys/key-store.js';
-import { locateKey } from '../../src/keys/authenticate-key.js';
-import { SLIDING_WINDOW_LUA } from '../../src/rate-limit/sliding-window-lua.js';
+import { AUTHENTICATE_LUA } from '../../src/access/authenticate-lua.js';
+import { createKeyStore } from '../../src/access/key-store.js';
+import { locateKey } from '../../src/access/authenticate-lua.js';
+import { SLIDING_WINDOW_LUA } from '../../src/access/sliding-window-lua.js';
 import { freePort } from '../../test/support/free-port.js';
 
 const { values } = parseArgs({

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
-import type { Logger } from '../logger.js';
-import type { Metrics } from '../metrics.js';
+import type { Logger } from '../infra/logger.js';
+import type { Metrics } from '../infra/metrics.js';
 
 interface MatchedLayer {
   path: string;

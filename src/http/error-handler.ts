@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { HttpError, internalError } from './http-error.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../infra/logger.js';
 
 function render(ctx: Context, err: HttpError): void {
   ctx.status = err.status;

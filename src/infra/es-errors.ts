@@ -1,6 +1,6 @@
 import { errors } from '@elastic/elasticsearch';
 import { HttpError, internalError, invalidRequest, serviceUnavailable } from '../http/http-error.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from './logger.js';
 import { QueueFullError } from './natural-batcher.js';
 
 /** What Elasticsearch says of a failure: its type and the root causes (never shown to clients). */

@@ -1,5 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from './metrics.js';
 
 function operationOf(path: string): string {
   if (path.includes('/_msearch')) return 'msearch';

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../infra/metrics.js';
 import { createRouter } from '../http/router.js';
 
 /**

@@ -10,9 +10,9 @@ import {
   idParamsSchema,
   listParamsSchema,
   searchParamsSchema,
-} from './param-schemas.js';
+} from './params.js';
 import { exceedsResultWindow } from './build-queries.js';
-import type { Page, WallpaperRepository } from './repository.js';
+import type { Page, WallpaperRepository } from './es-repository.js';
 
 const parseList = compileParams<ListParams>(listParamsSchema);
 const parseSearch = compileParams<SearchParams>(searchParamsSchema);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createKeyStore } from '../../src/keys/key-store.js';
-import { generateApiKey } from '../../src/keys/api-key.js';
+import { createKeyStore } from '../../src/access/key-store.js';
+import { generateApiKey } from '../../src/access/api-key.js';
 import { createKey, request, startApp } from '../support/harness.js';
 import { captureLogs } from '../support/log-capture.js';
 import { useCatalogue } from './catalogue-context.js';

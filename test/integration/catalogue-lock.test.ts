@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { expect } from 'chai';
-import { acquireCatalogueLock, LockHeldError, LockLostError, lockKey, readLockHolder } from '../../src/catalogue/catalogue-lock.js';
-import { seedCatalogue } from '../../src/catalogue/seed-catalogue.js';
+import { acquireCatalogueLock, LockHeldError, LockLostError, lockKey, readLockHolder } from '../../src/catalogue/admin/catalogue-lock.js';
+import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { aliasTargets, runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
 import { connectEs, dropIndicesOf, readyRedis, uniqueName } from '../support/harness.js';
 

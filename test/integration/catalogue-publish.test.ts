@@ -1,11 +1,11 @@
 import { type Client, errors } from '@elastic/elasticsearch';
 import { expect } from 'chai';
-import { LockLostError } from '../../src/catalogue/catalogue-lock.js';
-import { aliasedIndices, createVersionedIndex, finishLoading, listVersionedIndices } from '../../src/catalogue/index-admin.js';
-import { planRollback } from '../../src/catalogue/rollback.js';
-import { seedCatalogue } from '../../src/catalogue/seed-catalogue.js';
-import { bulkLoad } from '../../src/catalogue/bulk-load.js';
-import { generateWallpapers } from '../../src/catalogue/generator.js';
+import { LockLostError } from '../../src/catalogue/admin/catalogue-lock.js';
+import { aliasedIndices, createVersionedIndex, finishLoading, listVersionedIndices } from '../../src/catalogue/admin/index-admin.js';
+import { planRollback } from '../../src/catalogue/admin/rollback.js';
+import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
+import { bulkLoad } from '../../src/catalogue/ingest/bulk-load.js';
+import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { connectEs, dropIndicesOf, uniqueName } from '../support/harness.js';
 
 const IMAGES = 'https://images.wallpapers.example';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { CATEGORIES } from '../../src/wallpapers/categories.js';
-import { generateApiKey } from '../../src/keys/api-key.js';
+import { generateApiKey } from '../../src/access/api-key.js';
 import {
   connectEs,
   connectRedis,
@@ -15,8 +15,8 @@ import {
 } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 import { HttpError } from '../../src/http/http-error.js';
-import { silentLogger } from '../../src/logger.js';
-import { createWallpaperRepository } from '../../src/wallpapers/repository.js';
+import { silentLogger } from '../../src/infra/logger.js';
+import { createWallpaperRepository } from '../../src/wallpapers/es-repository.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 
 function expectError(res: { status: number; headers: Headers; body: any }, status: number, error: string) {

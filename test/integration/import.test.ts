@@ -3,8 +3,8 @@ import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { createVersionedIndex } from '../../src/catalogue/index-admin.js';
-import type { Reject } from '../../src/catalogue/ndjson-records.js';
+import { createVersionedIndex } from '../../src/catalogue/admin/index-admin.js';
+import type { Reject } from '../../src/catalogue/ingest/ndjson-records.js';
 import type { Wallpaper, WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { aliasTargets, indicesOf, runScript, stateOf, toNdjson, wallpapers } from '../support/catalogue-cli.js';
 import { connectEs, dropIndicesOf, uniqueName } from '../support/harness.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createKeyStore } from '../../src/keys/key-store.js';
-import { redisKeys } from '../../src/keys/redis-keys.js';
+import { createKeyStore } from '../../src/access/key-store.js';
+import { redisKeys } from '../../src/access/redis-keys.js';
 import { readyRedis, uniqueName } from '../support/harness.js';
 
 describe('key store', () => {

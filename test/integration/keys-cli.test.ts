@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { parseApiKey } from '../../src/keys/api-key.js';
+import { parseApiKey } from '../../src/access/api-key.js';
 import { request, uniqueName } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { createMetrics } from '../../src/metrics.js';
+import { createMetrics } from '../../src/infra/metrics.js';
 import { createMetricsApp } from '../../src/ops/metrics-app.js';
 import { createReadiness } from '../../src/ops/readiness.js';
 import { connectRedis, listen, request, startApp, testConfig, uniqueName } from '../support/harness.js';

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../src/config.js';
-import { createKeyStore } from '../../src/keys/key-store.js';
-import { rateLimitKey } from '../../src/keys/redis-keys.js';
-import { redisKeys } from '../../src/keys/redis-keys.js';
+import { createKeyStore } from '../../src/access/key-store.js';
+import { rateLimitKey } from '../../src/access/redis-keys.js';
+import { redisKeys } from '../../src/access/redis-keys.js';
 import { type RunningApp, type TestResponse, createKey, request, startApp, testConfig } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { type Metrics, createMetrics } from '../../src/metrics.js';
+import { type Metrics, createMetrics } from '../../src/infra/metrics.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import {
   type RunningApp,

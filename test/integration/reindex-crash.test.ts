@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { expect } from 'chai';
-import { readLockHolder } from '../../src/catalogue/catalogue-lock.js';
-import { seedCatalogue } from '../../src/catalogue/seed-catalogue.js';
+import { readLockHolder } from '../../src/catalogue/admin/catalogue-lock.js';
+import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { aliasTargets, finished, runScript, spawnScript, stateOf, waitForOutput } from '../support/catalogue-cli.js';
 import { connectEs, dropIndicesOf, readyRedis, uniqueName } from '../support/harness.js';
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { expect } from 'chai';
-import { seedCatalogue } from '../../src/catalogue/seed-catalogue.js';
+import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { CATEGORIES } from '../../src/wallpapers/categories.js';
 import { aliasTargets, runScript } from '../support/catalogue-cli.js';
 import { connectEs, createKey, dropIndicesOf, readyRedis, request, startApp, testConfig, uniqueName, type RunningApp } from '../support/harness.js';

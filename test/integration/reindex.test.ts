@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { bulkLoad } from '../../src/catalogue/bulk-load.js';
-import { generateWallpapers } from '../../src/catalogue/generator.js';
-import { createVersionedIndex, finishLoading } from '../../src/catalogue/index-admin.js';
-import { seedCatalogue } from '../../src/catalogue/seed-catalogue.js';
-import { verifyCopy } from '../../src/catalogue/verify-copy.js';
+import { bulkLoad } from '../../src/catalogue/ingest/bulk-load.js';
+import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
+import { createVersionedIndex, finishLoading } from '../../src/catalogue/admin/index-admin.js';
+import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
+import { verifyCopy } from '../../src/catalogue/ingest/verify-copy.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { aliasTargets, indicesOf, runScript, stateOf } from '../support/catalogue-cli.js';
 import { connectEs, dropIndicesOf, uniqueName } from '../support/harness.js';

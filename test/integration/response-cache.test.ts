@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
-import { withResponseCache } from '../../src/cache/response-cache.js';
-import { silentLogger } from '../../src/logger.js';
-import { type WallpaperRepository, createWallpaperRepository } from '../../src/wallpapers/repository.js';
+import { withResponseCache } from '../../src/wallpapers/cached-repository.js';
+import { silentLogger } from '../../src/infra/logger.js';
+import { type WallpaperRepository, createWallpaperRepository } from '../../src/wallpapers/es-repository.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import {

@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
-import { bulkLoad } from '../../src/catalogue/bulk-load.js';
-import { generateWallpaper, generateWallpapers } from '../../src/catalogue/generator.js';
+import { bulkLoad } from '../../src/catalogue/ingest/bulk-load.js';
+import { generateWallpaper, generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import {
   createVersionedIndex,
   finishLoading,
@@ -13,8 +13,8 @@ import {
   pruneOldIndices,
   readIndexDefinition,
   swapAlias,
-} from '../../src/catalogue/index-admin.js';
-import { seedCatalogue, SeedError } from '../../src/catalogue/seed-catalogue.js';
+} from '../../src/catalogue/admin/index-admin.js';
+import { seedCatalogue, SeedError } from '../../src/catalogue/ingest/seed-catalogue.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 
 const ES_URL = process.env['ELASTICSEARCH_URL'] ?? 'http://127.0.0.1:9200';

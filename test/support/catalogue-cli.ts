@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@elastic/elasticsearch';
-import { generateWallpapers } from '../../src/catalogue/generator.js';
+import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { toWallpaper, type Wallpaper } from '../../src/wallpapers/wallpaper.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));

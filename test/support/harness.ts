@@ -5,11 +5,11 @@ import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
 import type Koa from 'koa';
 import { createApp, type AppDependencies } from '../../src/app.js';
-import { readIndexDefinition } from '../../src/catalogue/index-admin.js';
+import { readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { createRedis } from '../../src/infra/redis.js';
-import { createKeyStore } from '../../src/keys/key-store.js';
+import { createKeyStore } from '../../src/access/key-store.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { contractViolations } from './contract.js';
 

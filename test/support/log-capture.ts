@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { type LogLevel, type Logger, createLogger } from '../../src/logger.js';
+import { type LogLevel, type Logger, createLogger } from '../../src/infra/logger.js';
 
 export interface CapturedLogs {
   logger: Logger;

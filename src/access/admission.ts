@@ -1,0 +1,120 @@
+import type { RedisClient } from '../infra/redis.js';
+import type { RateLimitConfig } from '../config.js';
+import { internalError, serviceUnavailable } from '../http/http-error.js';
+import { AUTHENTICATE_LUA, type Principal, locateKey } from './authenticate-lua.js';
+import { rateLimitKey } from './redis-keys.js';
+import { type CircuitBreaker, CircuitOpenError } from '../infra/circuit-breaker.js';
+import type { Logger } from '../infra/logger.js';
+import { type Metrics, timed } from '../infra/metrics.js';
+import { createFallbackLimiter } from './fallback-limiter.js';
+import type { Quota } from './quota.js';
+import { SLIDING_WINDOW_LUA } from './sliding-window-lua.js';
+
+export type Admission =
+  | { outcome: 'invalid' }
+  | { outcome: 'allowed' | 'limited'; principal: Principal; quota: Quota; source: 'redis' | 'fallback' };
+
+type ScriptReply = [number, string?, string?, number?, number?, number?, number?];
+type AdmissionRedis = RedisClient & {
+  wpcAdmit(keyRecord: string, account: string, counters: string, ...args: (string | number)[]): Promise<ScriptReply>;
+};
+
+const RECENT_KEYS_MAX = 10_000;
+
+export interface AdmissionOptions {
+  redis: RedisClient;
+  /** Shared by every Redis call on the request path; open, admission falls back at once. */
+  breaker: CircuitBreaker;
+  config: RateLimitConfig;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * Authenticates a key and makes the rate-limit decision in one Redis round trip (one
+ * EVALSHA). When Redis does not answer (or its breaker is open, so it is not even asked), a
+ * key that Redis verified no more than `authGraceMs` before Redis last answered is admitted
+ * by the in-process fallback limiter; any other key fails closed with 503. The grace is
+ * counted back from Redis's last answer, not from now, so an outage does not shrink it: the
+ * keys in use when Redis stopped keep working, and a key revoked more than `authGraceMs`
+ * before the outage began never comes back.
+ */
+export function createAdmission({ redis, breaker, config, logger, metrics }: AdmissionOptions) {
+  if (!('wpcAdmit' in redis)) {
+    redis.defineCommand('wpcAdmit', { numberOfKeys: 3, lua: AUTHENTICATE_LUA + SLIDING_WINDOW_LUA });
+  }
+  const r = redis as AdmissionRedis;
+  const windowMs = config.windowSeconds * 1000;
+  const tierArgs = Object.entries(config.tiers).flatMap(([tier, limit]) => [tier, limit]);
+  const recentlyVerified = new Map<string, { principal: Principal; at: number }>();
+  const fallback = createFallbackLimiter(config);
+  let degraded = false;
+
+  function remember(hash: string, principal: Principal): void {
+    recentlyVerified.delete(hash);
+    recentlyVerified.set(hash, { principal, at: Date.now() });
+    if (recentlyVerified.size > RECENT_KEYS_MAX) {
+      recentlyVerified.delete(recentlyVerified.keys().next().value as string);
+    }
+  }
+
+  async function admitWithoutRedis(hash: string, err: unknown): Promise<Admission> {
+    if (!(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'admit' });
+    if (!degraded) {
+      degraded = true;
+      logger.warn('redis unavailable: admission falls back to the in-process limiter', {
+        reason: err instanceof Error ? err.message : String(err),
+        graceMs: config.authGraceMs,
+      });
+    }
+    const recent = recentlyVerified.get(hash);
+    if (!recent || breaker.lastSuccessAt - recent.at > config.authGraceMs) {
+      throw serviceUnavailable('Authentication is temporarily unavailable, please retry shortly');
+    }
+    metrics.rateLimitFallbacks.inc();
+    const { allowed, quota } = await fallback(recent.principal.accountId, recent.principal.tier);
+    return { outcome: allowed ? 'allowed' : 'limited', principal: recent.principal, quota, source: 'fallback' };
+  }
+
+  return async function admit(apiKey: string): Promise<Admission> {
+    const location = locateKey(apiKey);
+    if (!location) return { outcome: 'invalid' };
+    let reply: ScriptReply;
+    try {
+      reply = await breaker.run(() =>
+        timed(metrics.redisDuration, 'admit', () =>
+          r.wpcAdmit(location.keyRecord, location.account, rateLimitKey(location.accountId), windowMs, ...tierArgs),
+        ),
+      );
+    } catch (err) {
+      return admitWithoutRedis(location.hash, err);
+    }
+    if (degraded) {
+      degraded = false;
+      logger.info('redis answering again: admission back on the shared limiter');
+    }
+    const [status, keyId, tier, limit, remaining, resetMs, nowMs] = reply;
+    if (status === 0) return { outcome: 'invalid' };
+    if (status === 3) {
+      logger.error('account tier has no configured limit', { keyId, tier });
+      throw internalError();
+    }
+    const principal: Principal = { keyId: keyId!, accountId: location.accountId, tier: tier! };
+    remember(location.hash, principal);
+    return {
+      outcome: status === 1 ? 'allowed' : 'limited',
+      principal,
+      quota: {
+        tier: tier!,
+        limit: limit!,
+        remaining: remaining!,
+        windowSeconds: config.windowSeconds,
+        resetMs: resetMs!,
+        nowMs: nowMs!,
+      },
+      source: 'redis',
+    };
+  };
+}
+
+export type Admit = ReturnType<typeof createAdmission>;

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { RedisClient } from '../../infra/redis.js';
+
+/** Who holds the lock, stored as the key's JSON value. */
+export interface LockHolder {
+  command: string;
+  host: string;
+  pid: number;
+  since: string;
+  token: string;
+}
+
+export interface CatalogueLock {
+  readonly key: string;
+  readonly holder: LockHolder;
+  /** Aborted when a renewal finds the lock gone or taken: the run must not switch the alias then. */
+  readonly lost: AbortSignal;
+  /** Throws unless the lock is still ours; extends it on success. */
+  confirm(): Promise<void>;
+  /** Deletes the key only if it is still ours. */
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  ttlMs?: number;
+  renewEveryMs?: number;
+}
+
+// Compare-and-act in one step, so a run whose lock expired never touches its successor's.
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+export const DEFAULT_LOCK_TTL_MS = 30_000;
+
+/** One lock per alias: runs on different aliases touch different indices and need not wait for each other. */
+export function lockKey(alias: string): string {
+  return `wpc:catalogue-lock:${alias}`;
+}
+
+export class LockHeldError extends Error {
+  constructor(
+    readonly key: string,
+    readonly holder: LockHolder | string,
+  ) {
+    super(`another catalogue run holds ${key}: ${describeHolder(holder)}`);
+    this.name = 'LockHeldError';
+  }
+}
+
+export class LockLostError extends Error {
+  constructor(readonly key: string) {
+    super(`the catalogue lock ${key} expired or was taken over; stopping without switching the alias`);
+    this.name = 'LockLostError';
+  }
+}
+
+export function describeHolder(holder: LockHolder | string): string {
+  if (typeof holder === 'string') return holder;
+  return `${holder.command} (pid ${holder.pid} on ${holder.host}, since ${holder.since})`;
+}
+
+function parseHolder(raw: string): LockHolder | string {
+  try {
+    const value = JSON.parse(raw) as Partial<LockHolder>;
+    if (typeof value.command === 'string' && typeof value.host === 'string' && typeof value.pid === 'number') return value as LockHolder;
+  } catch {
+    // Not ours to interpret: shown as it is.
+  }
+  return raw;
+}
+
+/** Held by a process of this host that no longer exists, such as one killed with SIGKILL. */
+export function isAbandoned(holder: LockHolder | string): boolean {
+  if (typeof holder === 'string' || holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** The current holder, or null when the lock is free. */
+export async function readLockHolder(redis: RedisClient, alias: string): Promise<LockHolder | string | null> {
+  const raw = await redis.get(lockKey(alias));
+  return raw === null ? null : parseHolder(raw);
+}
+
+/**
+ * `SET key holder NX PX ttl`, renewed every `renewEveryMs` while held. An abandoned lock is
+ * taken over at once rather than after its TTL; `tookOver` names its holder.
+ */
+export async function acquireCatalogueLock(
+  redis: RedisClient,
+  alias: string,
+  command: string,
+  { ttlMs = DEFAULT_LOCK_TTL_MS, renewEveryMs = Math.floor(ttlMs / 3) }: LockOptions = {},
+): Promise<CatalogueLock & { tookOver: LockHolder | null }> {
+  const key = lockKey(alias);
+  const holder: LockHolder = { command, host: hostname(), pid: process.pid, since: new Date().toISOString(), token: randomBytes(8).toString('hex') };
+  const value = JSON.stringify(holder);
+  let tookOver: LockHolder | null = null;
+  for (let attempt = 1; (await redis.set(key, value, 'PX', ttlMs, 'NX')) !== 'OK'; attempt++) {
+    const raw = await redis.get(key);
+    // Released between the SET and the GET: try again, a few times at most.
+    if (raw === null && attempt < 3) continue;
+    const current = raw === null ? 'a run that keeps taking and releasing it' : parseHolder(raw);
+    if (raw === null || tookOver !== null || !isAbandoned(current)) throw new LockHeldError(key, current);
+    await redis.eval(RELEASE, 1, key, raw);
+    tookOver = current as LockHolder;
+  }
+
+  const lost = new AbortController();
+  const renew = async (): Promise<boolean> => (await redis.eval(RENEW, 1, key, value, ttlMs)) === 1;
+  const timer = setInterval(() => {
+    renew().then(
+      (held) => {
+        if (!held) lost.abort(new LockLostError(key));
+      },
+      // A missed renewal is retried at the next tick; the TTL covers the gap.
+      () => undefined,
+    );
+  }, renewEveryMs);
+  timer.unref();
+
+  return {
+    key,
+    holder,
+    tookOver,
+    lost: lost.signal,
+    async confirm() {
+      if (lost.signal.aborted || !(await renew())) {
+        lost.abort(new LockLostError(key));
+        throw new LockLostError(key);
+      }
+    },
+    async release() {
+      clearInterval(timer);
+      await redis.eval(RELEASE, 1, key, value);
+    },
+  };
+}

@@ -1,0 +1,253 @@
+import { readFileSync } from 'node:fs';
+import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+
+export interface IndexDefinition {
+  settings: estypes.IndicesIndexSettings;
+  mappings: estypes.MappingTypeMapping;
+}
+
+/**
+ * Lifecycle marker kept in the mapping's `_meta.state`. An index is `building` from creation
+ * until just before the alias first points at it, so one left `building` and not live was
+ * abandoned by a killed run. Indices without the marker predate it and count as complete.
+ */
+export type IndexState = 'building' | 'complete' | 'rolled-back';
+
+export interface VersionedIndex {
+  name: string;
+  createdAt: Date;
+  /** Null while the index is closed. */
+  docs: number | null;
+  /** True when the alias points at this index. */
+  live: boolean;
+  state: IndexState;
+}
+
+const DEFINITION_URL = new URL('../../../index-mappings/wallpapers.json', import.meta.url);
+const MAX_NAME_ATTEMPTS = 50;
+const DEFAULT_REFRESH_INTERVAL = '1s';
+
+/** A fresh copy of index-mappings/wallpapers.json on every call, so callers may mutate it. */
+export function readIndexDefinition(): IndexDefinition {
+  const parsed = JSON.parse(readFileSync(DEFINITION_URL, 'utf8')) as Partial<IndexDefinition>;
+  if (typeof parsed.settings !== 'object' || typeof parsed.mappings !== 'object') {
+    throw new Error(`${DEFINITION_URL.pathname} must have "settings" and "mappings" objects`);
+  }
+  return parsed as IndexDefinition;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Matches only names this module creates, not any index that happens to share the prefix. */
+function versionedNamePattern(alias: string): RegExp {
+  return new RegExp(`^${escapeRegExp(alias)}-\\d{17}(?:-\\d+)?$`);
+}
+
+function utcStamp(now: Date): string {
+  return now.toISOString().replace(/\D/g, '').slice(0, 17);
+}
+
+function isErrorType(error: unknown, type: string): boolean {
+  return error instanceof errors.ResponseError && (error.body as { error?: { type?: string } })?.error?.type === type;
+}
+
+/** The name createVersionedIndex would try first at `now`. */
+export function versionedIndexName(alias: string, now = new Date()): string {
+  return `${alias.toLowerCase()}-${utcStamp(now)}`;
+}
+
+/**
+ * Creates `${alias}-yyyyMMddHHmmssSSS` (plus `-N` when taken) with refresh disabled for bulk
+ * loading, marked `building`.
+ */
+export async function createVersionedIndex(es: Client, alias: string, { now = new Date() }: { now?: Date } = {}): Promise<string> {
+  const { settings, mappings } = readIndexDefinition();
+  const base = versionedIndexName(alias, now);
+  const building = { ...mappings, _meta: { ...mappings._meta, state: 'building' satisfies IndexState } };
+  for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
+    const index = attempt === 1 ? base : `${base}-${attempt}`;
+    try {
+      await es.indices.create({ index, settings: { ...settings, refresh_interval: '-1' }, mappings: building });
+      return index;
+    } catch (error) {
+      if (!isErrorType(error, 'resource_already_exists_exception')) throw error;
+    }
+  }
+  throw new Error(`could not find a free index name after ${MAX_NAME_ATTEMPTS} attempts starting at ${base}`);
+}
+
+/** Makes a loaded index searchable: refresh interval back to the mapping file's value, then a refresh. */
+export async function finishLoading(es: Client, index: string, { forceMerge = false }: { forceMerge?: boolean } = {}): Promise<void> {
+  const { settings } = readIndexDefinition();
+  await es.indices.putSettings({ index, settings: { refresh_interval: settings.refresh_interval ?? DEFAULT_REFRESH_INTERVAL } });
+  await es.indices.refresh({ index });
+  if (forceMerge) await es.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
+}
+
+export async function markIndexState(es: Client, index: string, state: IndexState): Promise<void> {
+  await es.indices.putMapping({ index, _meta: { state } });
+}
+
+/** Deletes an index that must not stay around; false when even that failed. */
+export async function discardIndex(es: Client, index: string): Promise<boolean> {
+  try {
+    await es.indices.delete({ index }, { ignore: [404] });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The concrete indices the alias points at; empty when the alias does not exist. */
+export async function aliasedIndices(es: Client, alias: string): Promise<string[]> {
+  const response = await es.indices.getAlias({ name: alias }, { ignore: [404], meta: true });
+  if (response.statusCode === 404) return [];
+  return Object.keys(response.body);
+}
+
+/** The alias is missing or points at more than one index. */
+export class AliasStateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AliasStateError';
+  }
+}
+
+/** The one index the alias points at; throws AliasStateError naming the problem otherwise. */
+export async function liveIndex(es: Client, alias: string): Promise<string> {
+  const targets = await aliasedIndices(es, alias);
+  if (targets.length === 1) return targets[0] as string;
+  throw new AliasStateError(targets.length === 0 ? `alias ${alias} does not exist` : `alias ${alias} points at ${targets.length} indices (${targets.join(', ')})`);
+}
+
+interface AliasActionResult {
+  action: { type: string };
+  status: number;
+  error?: { type?: string; reason?: string };
+}
+
+/**
+ * Points the alias at `newIndex` only, in one atomic _aliases call, so readers never see zero or
+ * two indices, then marks it complete. Returns the indices the alias pointed at before.
+ *
+ * Marked only once live: a swap that fails leaves the new index `building`, an orphan that is
+ * never a rollback target nor kept in place of one. The indices being left are marked complete
+ * first (they served traffic), which repairs one left `building` by a run killed between its
+ * swap and its mark. When the call fails ambiguously (a timeout), the alias is read back: the
+ * swap counts as done exactly when the alias points at the new index.
+ */
+export async function swapAlias(es: Client, alias: string, newIndex: string): Promise<string[]> {
+  const previous = await aliasedIndices(es, alias);
+  for (const index of previous) if (index !== newIndex) await markIndexState(es, index, 'complete');
+  const actions: estypes.IndicesUpdateAliasesAction[] = [];
+  // A wildcard remove also catches an index that gained the alias after the read above.
+  if (previous.length > 0) actions.push({ remove: { index: '*', alias, must_exist: false } });
+  actions.push({ add: { index: newIndex, alias } });
+  try {
+    const response = (await es.indices.updateAliases({ actions })) as { action_results?: AliasActionResult[] };
+    const failed = (response.action_results ?? []).filter(
+      (result) => result.status >= 300 && !(result.action.type === 'remove' && result.status === 404),
+    );
+    if (failed.length > 0) {
+      const reasons = failed.map((r) => `${r.action.type}: ${r.error?.reason ?? r.status}`).join('; ');
+      throw new Error(`alias ${alias} -> ${newIndex} not applied cleanly: ${reasons}`);
+    }
+  } catch (error) {
+    const now = await aliasedIndices(es, alias).catch(() => []);
+    if (!(now.length === 1 && now[0] === newIndex)) throw error;
+  }
+  await markIndexState(es, newIndex, 'complete');
+  return previous.filter((name) => name !== newIndex);
+}
+
+export interface PublishOptions {
+  /** Versioned indices to keep afterwards, the new live one included. */
+  keep: number;
+  /** Throws unless the run still holds the catalogue lock; asked before the swap and again before pruning. */
+  confirmLock?: () => Promise<void>;
+}
+
+/**
+ * Makes a loaded, checked index live and prunes beyond `keep`. If the swap fails, the new index
+ * is deleted (or, when even that fails, left `building` for the next run to remove), so it can
+ * never take the place of the true rollback target.
+ */
+export async function publishIndex(es: Client, alias: string, index: string, { keep, confirmLock }: PublishOptions): Promise<{ previous: string[]; pruned: string[] }> {
+  let previous: string[];
+  try {
+    await confirmLock?.();
+    previous = await swapAlias(es, alias, index);
+  } catch (error) {
+    // Deleted only when it is certainly not live; otherwise it stays `building` for the next run.
+    const live = await aliasedIndices(es, alias).catch(() => null);
+    if (live !== null && !live.includes(index)) await discardIndex(es, index);
+    throw error;
+  }
+  await confirmLock?.();
+  const pruned = await pruneOldIndices(es, alias, keep);
+  return { previous, pruned };
+}
+
+function stateOf(marker: unknown): IndexState {
+  return marker === 'building' || marker === 'rolled-back' ? marker : 'complete';
+}
+
+/** Versioned indices of this alias, newest first, each marked live when the alias points at it. */
+export async function listVersionedIndices(es: Client, alias: string): Promise<VersionedIndex[]> {
+  const pattern = versionedNamePattern(alias);
+  const [indices, cat] = await Promise.all([
+    es.indices.get({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'], features: ['aliases', 'settings', 'mappings'] }),
+    es.cat.indices({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'], format: 'json', h: 'index,docs.count' }),
+  ]);
+  const docsByIndex = new Map(cat.map((row) => [row.index, row['docs.count']]));
+  return Object.entries(indices)
+    .filter(([name]) => pattern.test(name))
+    .map(([name, state]) => {
+      const docs = docsByIndex.get(name);
+      return {
+        name,
+        createdAt: new Date(Number(state.settings?.index?.creation_date ?? 0)),
+        docs: docs === undefined || docs === null ? null : Number(docs),
+        live: Object.hasOwn(state.aliases ?? {}, alias),
+        // A live index served traffic: complete, even if a run died between its swap and its mark.
+        state: Object.hasOwn(state.aliases ?? {}, alias) ? 'complete' : stateOf(state.mappings?._meta?.['state']),
+      };
+    })
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
+}
+
+const KEEP_PRIORITY: Record<IndexState, number> = { complete: 0, 'rolled-back': 1, building: 2 };
+
+/**
+ * The indices beyond the `keep` most worth keeping, never a live one. Complete indices come
+ * first, newest first, so a rolled-back or abandoned index never takes the place of one that
+ * a rollback could return to.
+ */
+export function selectPrunable(indices: readonly VersionedIndex[], keep: number): VersionedIndex[] {
+  if (!Number.isInteger(keep) || keep < 0) throw new RangeError(`keep must be a non-negative integer, got ${keep}`);
+  return [...indices]
+    .sort((a, b) => KEEP_PRIORITY[a.state] - KEEP_PRIORITY[b.state] || b.createdAt.getTime() - a.createdAt.getTime())
+    .slice(keep)
+    .filter((index) => !index.live);
+}
+
+/** Deletes the versioned indices selectPrunable picks. Returns the deleted names. */
+export async function pruneOldIndices(es: Client, alias: string, keep: number): Promise<string[]> {
+  const doomed = selectPrunable(await listVersionedIndices(es, alias), keep);
+  for (const { name } of doomed) await es.indices.delete({ index: name });
+  return doomed.map(({ name }) => name);
+}
+
+/** Indices left `building` by a run that died, never a live one. */
+export function selectOrphans(indices: readonly VersionedIndex[]): VersionedIndex[] {
+  return indices.filter((index) => index.state === 'building' && !index.live);
+}
+
+/** Deletes orphaned `building` indices. Only safe while holding the catalogue lock, which no live build can share. */
+export async function removeOrphans(es: Client, alias: string): Promise<string[]> {
+  const orphans = selectOrphans(await listVersionedIndices(es, alias));
+  for (const { name } of orphans) await es.indices.delete({ index: name }, { ignore: [404] });
+  return orphans.map(({ name }) => name);
+}

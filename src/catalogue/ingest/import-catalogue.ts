@@ -1,0 +1,155 @@
+import type { Readable } from 'node:stream';
+import type { Client } from '@elastic/elasticsearch';
+import { toWallpaper, type WallpaperDocument } from '../../wallpapers/wallpaper.js';
+import { bulkLoad } from './bulk-load.js';
+import { createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from '../admin/index-admin.js';
+import { NdjsonRecords, type RejectHandler } from './ndjson-records.js';
+
+export interface ImportProgress {
+  lines: number;
+  rejected: number;
+}
+
+export interface ImportOptions {
+  alias: string;
+  input: Readable;
+  /** Upsert into the live index instead of building a new one. */
+  incremental: boolean;
+  /** Rejected lines tolerated before the import counts as failed. */
+  allowRejects: number;
+  /** Versioned indices to keep after a full import, the live one included. */
+  keep: number;
+  batchSize?: number;
+  concurrency?: number;
+  /** Stops the import; it ends with signal.reason. */
+  signal?: AbortSignal;
+  onReject: RejectHandler;
+  /** The index being written: a new one, or the live one when incremental. */
+  onTarget?: (index: string) => void;
+  onProgress?: (progress: ImportProgress) => void;
+  /** Throws unless the run still holds the catalogue lock: asked before the alias moves and again before pruning. */
+  confirmLock?: () => Promise<void>;
+}
+
+export interface ImportResult {
+  index: string;
+  lines: number;
+  loaded: number;
+  rejected: number;
+  /** Where the alias pointed before a full import. */
+  previous: string[];
+  pruned: string[];
+  seconds: number;
+}
+
+export class ImportError extends Error {
+  /** A full import's new index was deleted; false also when there was none to delete. */
+  discarded = false;
+
+  constructor(
+    message: string,
+    readonly index: string | null,
+    readonly loaded: number,
+    readonly rejected: number,
+    options?: { cause: unknown },
+  ) {
+    super(message, options);
+    this.name = 'ImportError';
+  }
+}
+
+const PROGRESS_EVERY_MS = 250;
+
+async function load(es: Client, index: string, options: ImportOptions) {
+  const { allowRejects, signal, onReject, onProgress } = options;
+  const records = new NdjsonRecords(options.input, onReject);
+  async function* loadable(): AsyncGenerator<WallpaperDocument> {
+    for await (const doc of records.documents()) {
+      if (signal?.aborted) return;
+      // Past the limit the import has failed: keep reading only to report every reject.
+      if (records.rejected <= allowRejects) yield doc;
+    }
+  }
+  const report = () => onProgress?.({ lines: records.lines, rejected: records.rejected });
+  const timer = setInterval(report, PROGRESS_EVERY_MS);
+  // A stalled pipe would otherwise keep an interrupted import waiting for its next line.
+  const stopReading = () => options.input.destroy();
+  signal?.addEventListener('abort', stopReading, { once: true });
+  try {
+    const loaded = await bulkLoad(es, index, loadable(), { batchSize: options.batchSize, concurrency: options.concurrency });
+    for (const failure of loaded.failed) {
+      await records.reject({
+        line: records.lineOf(failure.id) ?? 0,
+        id: failure.id,
+        code: 'refused_by_elasticsearch',
+        reason: failure.reason,
+        text: JSON.stringify(toWallpaper(failure.document)),
+      });
+    }
+    return { lines: records.lines, loaded: loaded.indexed, rejected: records.rejected };
+  } finally {
+    signal?.removeEventListener('abort', stopReading);
+    clearInterval(timer);
+    report();
+  }
+}
+
+function tooManyRejects(rejected: number, allowRejects: number): string {
+  return `${rejected} line${rejected === 1 ? '' : 's'} rejected, more than --allow-rejects ${allowRejects}`;
+}
+
+/**
+ * Full import: every valid record into a new versioned index, which replaces the live one only
+ * when the load succeeded, the count matches and the rejects are within `allowRejects`;
+ * otherwise the new index is deleted and the alias never moves.
+ */
+async function importFull(es: Client, options: ImportOptions, started: number): Promise<ImportResult> {
+  const { alias, allowRejects, signal } = options;
+  const index = await createVersionedIndex(es, alias);
+  options.onTarget?.(index);
+  let counts = { lines: 0, loaded: 0, rejected: 0 };
+  try {
+    counts = await load(es, index, options);
+    signal?.throwIfAborted();
+    if (counts.rejected > allowRejects) throw new Error(tooManyRejects(counts.rejected, allowRejects));
+    if (counts.loaded === 0) throw new Error('no valid records to import');
+    await finishLoading(es, index);
+    const stored = (await es.count({ index })).count;
+    if (stored !== counts.loaded) throw new Error(`index ${index} holds ${stored} documents, expected ${counts.loaded}`);
+    signal?.throwIfAborted();
+    await options.confirmLock?.();
+  } catch (error) {
+    const failure = new ImportError(error instanceof Error ? error.message : String(error), index, counts.loaded, counts.rejected, { cause: error });
+    failure.discarded = await discardIndex(es, index);
+    throw failure;
+  }
+  const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
+  return { index, ...counts, previous, pruned, seconds: (performance.now() - started) / 1000 };
+}
+
+/**
+ * Incremental import: upserts valid records into the live index by id, so running it twice
+ * changes nothing more. Writes are visible as they land; past `allowRejects` it stops writing.
+ */
+async function importIncremental(es: Client, options: ImportOptions, started: number): Promise<ImportResult> {
+  const { alias, allowRejects, signal } = options;
+  const index = await liveIndex(es, alias).catch((error: Error) => {
+    throw new ImportError(`${error.message}; an incremental import needs exactly one live index`, null, 0, 0, { cause: error });
+  });
+  options.onTarget?.(index);
+  let counts = { lines: 0, loaded: 0, rejected: 0 };
+  try {
+    counts = await load(es, index, options);
+    await es.indices.refresh({ index });
+    signal?.throwIfAborted();
+    if (counts.rejected > allowRejects) throw new Error(`${tooManyRejects(counts.rejected, allowRejects)}; writing stopped at that point`);
+  } catch (error) {
+    throw new ImportError(error instanceof Error ? error.message : String(error), index, counts.loaded, counts.rejected, { cause: error });
+  }
+  return { index, ...counts, previous: [], pruned: [], seconds: (performance.now() - started) / 1000 };
+}
+
+export function importCatalogue(es: Client, options: ImportOptions): Promise<ImportResult> {
+  const started = performance.now();
+  return options.incremental ? importIncremental(es, options, started) : importFull(es, options, started);
+}

@@ -1,0 +1,78 @@
+import type { Client } from '@elastic/elasticsearch';
+import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
+import { bulkLoad, BulkLoadError, type BulkFailure, type BulkProgress } from './bulk-load.js';
+import { generateWallpapers } from '../generation/generator.js';
+import { createVersionedIndex, discardIndex, finishLoading, publishIndex } from '../admin/index-admin.js';
+
+export interface SeedOptions {
+  alias: string;
+  count: number;
+  seed: number;
+  imageBaseUrl: string;
+  keep: number;
+  batchSize?: number;
+  concurrency?: number;
+  forceMerge?: boolean;
+  /** Replaces the generated documents; `count` must still say how many there are. */
+  documents?: Iterable<WallpaperDocument> | AsyncIterable<WallpaperDocument>;
+  onIndexCreated?: (index: string) => void;
+  onProgress?: (progress: BulkProgress) => void;
+  /** Throws unless the run still holds the catalogue lock: asked before the alias moves and again before pruning. */
+  confirmLock?: () => Promise<void>;
+}
+
+export interface SeedResult {
+  index: string;
+  indexed: number;
+  seconds: number;
+  previous: string[];
+  pruned: string[];
+}
+
+/**
+ * The new index was not made live. It is deleted (`discarded`) so that a later prune
+ * never keeps it in place of a good one.
+ */
+export class SeedError extends Error {
+  discarded = false;
+
+  constructor(
+    message: string,
+    readonly index: string,
+    readonly failed: BulkFailure[] = [],
+    options?: { cause: unknown },
+  ) {
+    super(message, options);
+    this.name = 'SeedError';
+  }
+}
+
+/** Load into a fresh versioned index, check it, then switch the alias and prune: readers only ever see a complete index. */
+export async function seedCatalogue(es: Client, options: SeedOptions): Promise<SeedResult> {
+  const { alias, count, seed, imageBaseUrl, keep } = options;
+  const started = performance.now();
+  const index = await createVersionedIndex(es, alias);
+  options.onIndexCreated?.(index);
+  try {
+    const documents = options.documents ?? generateWallpapers({ count, seed, imageBaseUrl });
+    const loaded = await bulkLoad(es, index, documents, {
+      batchSize: options.batchSize,
+      concurrency: options.concurrency,
+      onProgress: options.onProgress,
+    });
+    if (loaded.failed.length > 0) {
+      throw new SeedError(`${loaded.failed.length} of ${count} documents failed to index`, index, loaded.failed);
+    }
+    await finishLoading(es, index, { forceMerge: options.forceMerge });
+    const stored = (await es.count({ index })).count;
+    if (stored !== count) throw new SeedError(`index ${index} holds ${stored} documents, expected ${count}`, index);
+  } catch (error) {
+    const failed = error instanceof BulkLoadError ? error.failed : [];
+    const seedError =
+      error instanceof SeedError ? error : new SeedError(error instanceof Error ? error.message : String(error), index, failed, { cause: error });
+    seedError.discarded = await discardIndex(es, index);
+    throw seedError;
+  }
+  const { previous, pruned } = await publishIndex(es, alias, index, { keep, confirmLock: options.confirmLock });
+  return { index, indexed: count, seconds: (performance.now() - started) / 1000, previous, pruned };
+}

@@ -1,0 +1,108 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import { CATEGORIES } from '../../wallpapers/categories.js';
+import { parseResolution, RESOLUTION_PATTERN } from '../../wallpapers/resolution.js';
+import { WALLPAPER_FIELDS, type Wallpaper, type WallpaperDocument } from '../../wallpapers/wallpaper.js';
+
+export const MAX_TITLE_LENGTH = 500;
+export const MAX_DESCRIPTION_LENGTH = 10_000;
+export const MAX_URL_LENGTH = 2048;
+
+// Milliseconds at most: Elasticsearch's `date` keeps no finer precision.
+const UTC_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,3})?Z$/;
+
+/** `YYYY-MM-DDTHH:MM:SS[.mmm]Z` naming a day and time that exist (no 31 April, no leap seconds). */
+export function isUtcTimestamp(value: string): boolean {
+  const match = UTC_TIMESTAMP.exec(value);
+  if (match === null) return false;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+export function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\/[^\s/?#]+[^\s]*$/i.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+const SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: [...WALLPAPER_FIELDS],
+  properties: {
+    id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    title: { type: 'string', maxLength: MAX_TITLE_LENGTH, pattern: '\\S' },
+    description: { type: 'string', maxLength: MAX_DESCRIPTION_LENGTH },
+    url: { type: 'string', maxLength: MAX_URL_LENGTH, format: 'http-url' },
+    thumbnail: { type: 'string', maxLength: MAX_URL_LENGTH, format: 'http-url' },
+    resolution: { type: 'string', pattern: RESOLUTION_PATTERN },
+    category: { type: 'string', enum: [...CATEGORIES] },
+    downloads: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+    created_at: { type: 'string', format: 'utc-timestamp' },
+  },
+} as const;
+
+const ajv = new Ajv({ allErrors: true, strict: true });
+ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
+ajv.addFormat('utc-timestamp', { type: 'string', validate: isUtcTimestamp });
+const validateWallpaper = ajv.compile<Wallpaper>(SCHEMA);
+
+function describeError(error: ErrorObject): string {
+  const field = error.instancePath.slice(1);
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `missing field "${String(params['missingProperty'])}"`;
+    case 'additionalProperties':
+      return `unknown field "${String(params['additionalProperty'])}"`;
+    case 'type':
+      return field === '' ? 'the record must be a JSON object' : `${field} must be ${params['type'] === 'integer' ? 'an integer' : `a ${String(params['type'])}`}`;
+    case 'enum':
+      return `category must be one of ${CATEGORIES.join(', ')}`;
+    case 'format':
+      return params['format'] === 'utc-timestamp'
+        ? `${field} must be a real date and time in ISO 8601 UTC, like 2024-05-01T12:00:00Z`
+        : `${field} must be an absolute http(s) URL`;
+    case 'pattern':
+      return field === 'resolution' ? 'resolution must be <width>x<height> in pixels, like 1920x1080' : `${field} must not be blank`;
+    case 'minimum':
+    case 'maximum':
+      return `${field} must be ${field === 'id' ? 'a positive' : 'a non-negative'} safe integer`;
+    case 'maxLength':
+      return `${field} must be at most ${String(params['limit'])} characters`;
+    default:
+      return `${field || 'the record'} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+export type RecordVerdict =
+  | { ok: true; document: WallpaperDocument }
+  | { ok: false; code: 'invalid_json' | 'invalid_record'; reason: string; id: number | string | null };
+
+function idOf(value: unknown): number | string | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'number' || typeof id === 'string' ? id : null;
+}
+
+/**
+ * Checks one NDJSON line as a Wallpaper (exactly the spec's nine fields) and derives the
+ * stored document. Every problem of the record is named, not just the first.
+ */
+export function checkRecord(text: string): RecordVerdict {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, code: 'invalid_json', reason: `invalid JSON: ${error instanceof Error ? error.message : String(error)}`, id: null };
+  }
+  if (!validateWallpaper(value)) {
+    const reasons = [...new Set((validateWallpaper.errors ?? []).map(describeError))];
+    return { ok: false, code: 'invalid_record', reason: reasons.join('; '), id: idOf(value) };
+  }
+  const { width, height } = parseResolution(value.resolution) as { width: number; height: number };
+  return { ok: true, document: { ...value, width, height } };
+}

@@ -1,0 +1,53 @@
+import { expect } from 'chai';
+import { defaultRejectsPath, parseImportArgs } from '../../../../src/catalogue/cli/import-args.js';
+import { parseReindexArgs } from '../../../../src/catalogue/cli/reindex-args.js';
+import { UsageError } from '../../../../src/catalogue/cli/cli-args.js';
+
+const NOW = new Date('2026-03-04T05:06:07.890Z');
+
+describe('parseImportArgs', () => {
+  it('when only a file is given, then a full import with no rejects allowed and the default rejects file', () => {
+    expect(parseImportArgs(['data/w.ndjson'])).to.deep.equal({
+      input: 'data/w.ndjson',
+      incremental: false,
+      allowRejects: 0,
+      rejects: undefined,
+      keep: 2,
+      batchSize: 2000,
+      concurrency: 2,
+      help: false,
+    });
+  });
+
+  it('when the input is a regular file, then rejects go beside it; for standard input or a pipe, to a file named by the time', () => {
+    expect(parseImportArgs(['-', '--incremental', '--allow-rejects', '5'])).to.include({ input: '-', incremental: true, allowRejects: 5 });
+    expect(defaultRejectsPath('data/w.ndjson', { regularFile: true, now: NOW })).to.equal('data/w.ndjson.rejects.ndjson');
+    expect(defaultRejectsPath('-', { regularFile: false, now: NOW })).to.equal('import-rejects-20260304050607.ndjson');
+    expect(defaultRejectsPath('/dev/fd/63', { regularFile: false, now: NOW })).to.equal('import-rejects-20260304050607.ndjson');
+  });
+
+  it('when --rejects names the input file, then it is refused rather than overwriting the input', () => {
+    expect(() => parseImportArgs(['data/w.ndjson', '--rejects', './data/../data/w.ndjson'])).to.throw(UsageError, /must not be the input file/);
+  });
+
+  it('when no input or two inputs are named, or a number is malformed, then it is a usage error', () => {
+    expect(() => parseImportArgs([])).to.throw(UsageError, /name the NDJSON file/);
+    expect(() => parseImportArgs(['a', 'b'])).to.throw(UsageError, /one input only/);
+    expect(() => parseImportArgs(['a', '--allow-rejects', 'some'])).to.throw(UsageError, /--allow-rejects must be an integer/);
+    expect(() => parseImportArgs(['a', '--bogus'])).to.throw(UsageError);
+  });
+});
+
+describe('parseReindexArgs', () => {
+  it('when no flags are given, then it keeps 2 and copies for real', () => {
+    expect(parseReindexArgs([])).to.deep.equal({ keep: 2, dryRun: false, rollback: false, batchSize: 2000, concurrency: 2, sample: 200, help: false });
+  });
+
+  it('when --keep is below 2, then it is refused because the rollback target must survive', () => {
+    expect(() => parseReindexArgs(['--keep', '1'])).to.throw(UsageError, /--keep must be an integer from 2/);
+  });
+
+  it('when --rollback and --dry-run are combined, then both are set', () => {
+    expect(parseReindexArgs(['--rollback', '--dry-run'])).to.include({ rollback: true, dryRun: true });
+  });
+});

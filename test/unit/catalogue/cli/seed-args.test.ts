@@ -1,0 +1,19 @@
+import { expect } from 'chai';
+import { UsageError } from '../../../../src/catalogue/cli/cli-args.js';
+import { parseSeedArgs } from '../../../../src/catalogue/cli/seed-args.js';
+
+describe('parseSeedArgs', () => {
+  it('when no arguments are given, then the defaults apply', () => {
+    expect(parseSeedArgs([])).to.include({ count: 1000, seed: 42, keep: 2, batchSize: 2000, concurrency: 2, forceMerge: false, help: false });
+  });
+
+  it('when count, seed and keep are given, then they are parsed as integers', () => {
+    expect(parseSeedArgs(['--count', '500', '--seed=0', '--keep', '3'])).to.include({ count: 500, seed: 0, keep: 3 });
+  });
+
+  for (const argv of [['--count', '0'], ['--count', '-5'], ['--count', '1e3'], ['--count', '2.5'], ['--count', 'abc'], ['--keep', '0'], ['--seed', '4294967296'], ['--colour', 'red'], ['extra']]) {
+    it(`when given ${argv.join(' ')}, then a UsageError explains it`, () => {
+      expect(() => parseSeedArgs(argv)).to.throw(UsageError);
+    });
+  }
+});

@@ -1,0 +1,75 @@
+import { Readable } from 'node:stream';
+import { expect } from 'chai';
+import { NdjsonRecords, type Reject } from '../../../../src/catalogue/ingest/ndjson-records.js';
+
+const record = (id: number) =>
+  JSON.stringify({
+    id,
+    title: `Wallpaper ${id}`,
+    description: '',
+    url: `https://img.example/full/${id}.jpg`,
+    thumbnail: `https://img.example/thumb/${id}.jpg`,
+    resolution: '1920x1080',
+    category: 'nature',
+    downloads: id,
+    created_at: '2024-01-01T00:00:00Z',
+  });
+
+async function read(text: string) {
+  const rejects: Reject[] = [];
+  const records = new NdjsonRecords(Readable.from([text]), (reject) => void rejects.push(reject));
+  const ids: number[] = [];
+  for await (const doc of records.documents()) ids.push(doc.id);
+  return { ids, rejects, records };
+}
+
+describe('NdjsonRecords', () => {
+  it('when every line is a valid record, then each is yielded in order and nothing is rejected', async () => {
+    const { ids, rejects, records } = await read(`${record(1)}\n${record(2)}\n${record(3)}\n`);
+    expect(ids).to.deep.equal([1, 2, 3]);
+    expect(rejects).to.deep.equal([]);
+    expect(records).to.include({ lines: 3, accepted: 3, rejected: 0 });
+  });
+
+  it('when an id repeats, then the later line is rejected naming the line of the first', async () => {
+    const { ids, rejects } = await read(`${record(1)}\n${record(2)}\n${record(1)}\n`);
+    expect(ids).to.deep.equal([1, 2]);
+    expect(rejects).to.deep.equal([{ line: 3, id: 1, code: 'duplicate_id', reason: 'duplicate id 1, first seen on line 1', text: record(1) }]);
+  });
+
+  it('when an invalid line carries an id, then a later valid record with that id is accepted', async () => {
+    const broken = record(5).replace('"nature"', '"nope"');
+    const { ids, rejects } = await read(`${broken}\n${record(5)}\n`);
+    expect(ids).to.deep.equal([5]);
+    expect(rejects.map((r) => [r.line, r.id, r.code])).to.deep.equal([[1, 5, 'invalid_record']]);
+  });
+
+  it('when lines are blank or whitespace, then each is reported as blank_line with its number', async () => {
+    const { ids, rejects } = await read(`${record(1)}\n\n   \n${record(2)}\n`);
+    expect(ids).to.deep.equal([1, 2]);
+    expect(rejects.map((r) => [r.line, r.code, r.text])).to.deep.equal([
+      [2, 'blank_line', ''],
+      [3, 'blank_line', '   '],
+    ]);
+  });
+
+  it('when the file has CRLF line ends, a byte order mark and no final newline, then all records are read', async () => {
+    const { ids, rejects, records } = await read(`\uFEFF${record(1)}\r\n${record(2)}\r\n${record(3)}`);
+    expect(ids).to.deep.equal([1, 2, 3]);
+    expect(rejects).to.deep.equal([]);
+    expect(records.lineOf(3)).to.equal(3);
+  });
+
+  it('when the input fails while being read, then the documents end with its error', async () => {
+    const input = new Readable({ read() {} });
+    const records = new NdjsonRecords(input, () => undefined);
+    const ids: number[] = [];
+    input.push(`${record(1)}\n`);
+    setImmediate(() => input.destroy(new Error('EIO: read failed')));
+    const error = await (async () => {
+      for await (const doc of records.documents()) ids.push(doc.id);
+    })().catch((e: unknown) => e);
+    expect((error as Error).message).to.equal('EIO: read failed');
+    expect(ids).to.deep.equal([1]);
+  });
+});

@@ -1,0 +1,115 @@
+import { expect } from 'chai';
+import { checkRecord, isHttpUrl, isUtcTimestamp } from '../../../../src/catalogue/ingest/wallpaper-record.js';
+
+const VALID = {
+  id: 42,
+  title: 'Crimson Nebula Drift',
+  description: 'Gas clouds over a dark sky.',
+  url: 'https://images.example/full/42.jpg',
+  thumbnail: 'http://images.example/thumb/42.jpg',
+  resolution: '3840x2160',
+  category: 'space',
+  downloads: 0,
+  created_at: '2024-02-29T23:59:59Z',
+};
+
+const line = (changes: Record<string, unknown>, drop: string[] = []) => {
+  const record: Record<string, unknown> = { ...VALID, ...changes };
+  for (const field of drop) delete record[field];
+  return JSON.stringify(record);
+};
+
+function rejection(text: string) {
+  const verdict = checkRecord(text);
+  if (verdict.ok) throw new Error(`expected a rejection for ${text}`);
+  return verdict;
+}
+
+describe('checkRecord', () => {
+  it('when the record has the nine valid fields, then it yields the document with width and height derived', () => {
+    const verdict = checkRecord(line({}));
+    expect(verdict).to.deep.equal({ ok: true, document: { ...VALID, width: 3840, height: 2160 } });
+  });
+
+  it('when the line is not JSON, then it is rejected as invalid_json without an id', () => {
+    expect(rejection('{"id": 1,')).to.include({ code: 'invalid_json', id: null });
+  });
+
+  it('when the JSON is not an object, then the reason says a record must be an object', () => {
+    for (const text of ['[1]', 'null', '"x"', '7']) expect(rejection(text).reason).to.equal('the record must be a JSON object');
+  });
+
+  it('when a field is missing or unknown, then the reason names it', () => {
+    expect(rejection(line({}, ['thumbnail'])).reason).to.equal('missing field "thumbnail"');
+    expect(rejection(line({ colour: 'red' })).reason).to.equal('unknown field "colour"');
+    expect(rejection(line({ width: 3840 })).reason).to.equal('unknown field "width"');
+  });
+
+  it('when the id is not a positive safe integer, then it is rejected and the raw id is kept for the report', () => {
+    expect(rejection(line({ id: '42' }))).to.include({ id: '42', reason: 'id must be an integer' });
+    expect(rejection(line({ id: 0 })).reason).to.equal('id must be a positive safe integer');
+    expect(rejection(line({ id: 1.5 })).reason).to.equal('id must be an integer');
+    expect(rejection(line({ id: 2 ** 53 })).reason).to.equal('id must be a positive safe integer');
+  });
+
+  it('when downloads is negative or fractional, then it is rejected', () => {
+    expect(rejection(line({ downloads: -1 })).reason).to.equal('downloads must be a non-negative safe integer');
+    expect(rejection(line({ downloads: 2.5 })).reason).to.equal('downloads must be an integer');
+  });
+
+  it('when the resolution is not <w>x<h>, then it is rejected with the expected form', () => {
+    for (const resolution of ['1920X1080', '1920x', '0x1080', '01920x1080', '1920 x 1080']) {
+      expect(rejection(line({ resolution })).reason).to.match(/^resolution must be <width>x<height>/);
+    }
+  });
+
+  it('when url or thumbnail is not an absolute http(s) URL, then it is rejected', () => {
+    for (const url of ['ftp://host/a.jpg', '/full/a.jpg', 'https://', 'https:///a.jpg', 'https://host/a b.jpg', 'images.example/a.jpg']) {
+      expect(rejection(line({ url })).reason, url).to.equal('url must be an absolute http(s) URL');
+    }
+    expect(rejection(line({ thumbnail: 'mailto:a@b' })).reason).to.equal('thumbnail must be an absolute http(s) URL');
+  });
+
+  it('when the category is not one of the set, then the reason lists the allowed ones', () => {
+    expect(rejection(line({ category: 'Space' })).reason).to.match(/^category must be one of abstract, animals, .*technology$/);
+  });
+
+  it('when created_at is not a real ISO 8601 UTC time, then it is rejected', () => {
+    for (const created_at of ['2023-02-29T00:00:00Z', '2024-04-31T00:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T00:00:00+01:00', '2024-01-01', 'yesterday']) {
+      expect(rejection(line({ created_at })).reason, created_at).to.match(/^created_at must be a real date and time in ISO 8601 UTC/);
+    }
+  });
+
+  it('when the title is blank or a text field is not a string, then it is rejected', () => {
+    expect(rejection(line({ title: '  ' })).reason).to.equal('title must not be blank');
+    expect(rejection(line({ description: 5 })).reason).to.equal('description must be a string');
+  });
+
+  it('when a record has several problems, then every one is named', () => {
+    const { reason } = rejection(line({ downloads: -1, category: 'x', extra: 1 }));
+    expect(reason.split('; ')).to.have.members([
+      'unknown field "extra"',
+      `category must be one of ${'abstract, animals, anime, architecture, cars, cityscapes, fantasy, flowers, food, games, landscapes, minimalist, movies, music, nature, ocean, space, sports, technology'}`,
+      'downloads must be a non-negative safe integer',
+    ]);
+  });
+});
+
+describe('isUtcTimestamp', () => {
+  it('when the day exists and the zone is Z, then it is accepted, milliseconds included', () => {
+    for (const value of ['2024-02-29T00:00:00Z', '1999-12-31T23:59:59Z', '2026-06-30T12:00:00.123Z']) expect(isUtcTimestamp(value), value).to.equal(true);
+  });
+
+  it('when the time is a leap second, lowercase, or finer than milliseconds, then it is refused', () => {
+    for (const value of ['2016-12-31T23:59:60Z', '2024-01-01t00:00:00z', '2024-01-01T00:00:00.1234Z', '2024-13-01T00:00:00Z', '2024-00-10T00:00:00Z']) {
+      expect(isUtcTimestamp(value), value).to.equal(false);
+    }
+  });
+});
+
+describe('isHttpUrl', () => {
+  it('when the URL is absolute http or https with a host, then it is accepted', () => {
+    expect(isHttpUrl('https://images.example/full/1-a.jpg?x=1')).to.equal(true);
+    expect(isHttpUrl('HTTP://localhost:8080/a.jpg')).to.equal(true);
+  });
+});

@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import {
+  LIST_SORT,
+  SEARCH_SORT,
+  buildListRequest,
+  buildSearchRequest,
+  exceedsResultWindow,
+} from '../../../src/wallpapers/build-queries.js';
+import { WALLPAPER_FIELDS, toWallpaper } from '../../../src/wallpapers/wallpaper.js';
+
+describe('Elasticsearch query building', () => {
+  it('when listing without filters, then match_all with exact totals and newest-first sort', () => {
+    const req = buildListRequest('wallpapers', { page: 3, per_page: 25 });
+    expect(req).to.deep.include({ index: 'wallpapers', from: 50, size: 25, track_total_hits: true, query: { match_all: {} } });
+    expect(req.sort).to.deep.equal(LIST_SORT);
+  });
+
+  for (const [name, req] of [
+    ['listing', buildListRequest('w', { page: 1, per_page: 20 })],
+    ['searching', buildSearchRequest('w', { q: 'red car', page: 1, per_page: 20 })],
+  ] as const) {
+    it(`when ${name}, then the whole source comes back with only the total and the hits, through the request cache`, () => {
+      expect(req._source).to.equal(true);
+      expect(req.filter_path).to.deep.equal(['hits.total.value', 'hits.hits._source']);
+      expect(req.request_cache).to.equal(true);
+    });
+  }
+
+  it('when a stored document is turned into a Wallpaper, then only the spec fields remain', () => {
+    const doc = {
+      id: 1, title: 't', description: 'd', url: 'u', thumbnail: 'th', resolution: '1920x1080',
+      width: 1920, height: 1080, category: 'nature', downloads: 3, created_at: '2024-01-01T00:00:00Z',
+    };
+    expect(Object.keys(toWallpaper(doc))).to.deep.equal([...WALLPAPER_FIELDS]);
+  });
+
+  it('when listing with filters, then they are term clauses in filter context', () => {
+    const req = buildListRequest('w', { page: 1, per_page: 20, category: 'space', resolution: '1920x1080' });
+    expect(req.query).to.deep.equal({
+      bool: { filter: [{ term: { category: 'space' } }, { term: { resolution: '1920x1080' } }] },
+    });
+  });
+
+  it('when searching, then title is boosted, a fuzzy clause is weaker and filters do not score', () => {
+    const req = buildSearchRequest('w', { q: 'red car', page: 2, per_page: 10, category: 'cars' });
+    expect(req).to.deep.include({ from: 10, size: 10, track_total_hits: true });
+    const bool = (req.query as any).bool;
+    expect(bool.filter).to.deep.equal([{ term: { category: 'cars' } }]);
+    const [exact, fuzzy] = bool.must[0].bool.should;
+    expect(exact.multi_match).to.include({ query: 'red car' });
+    expect(exact.multi_match.fields).to.deep.equal(['title^3', 'description']);
+    expect(fuzzy.multi_match).to.include({ query: 'red car', fuzziness: 'AUTO' });
+    expect(fuzzy.multi_match.boost).to.be.lessThan(1);
+    expect(req.sort).to.deep.equal(SEARCH_SORT);
+  });
+
+  it('when the query text has search syntax, then it is passed verbatim to multi_match (no query_string)', () => {
+    const req = buildSearchRequest('w', { q: 'a:b OR (c*)', page: 1, per_page: 20 });
+    expect(JSON.stringify(req)).to.not.include('query_string');
+    expect((req.query as any).bool.must[0].bool.should[0].multi_match.query).to.equal('a:b OR (c*)');
+  });
+
+  it('when page × per_page reaches past the window, then it is flagged', () => {
+    expect(exceedsResultWindow({ page: 100, per_page: 100 }, 10_000)).to.equal(false);
+    expect(exceedsResultWindow({ page: 101, per_page: 100 }, 10_000)).to.equal(true);
+    expect(exceedsResultWindow({ page: 501, per_page: 20 }, 10_000)).to.equal(true);
+  });
+});
