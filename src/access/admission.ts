@@ -1,28 +1,21 @@
-import type { RedisClient } from '../infra/redis.js';
 import type { RateLimitConfig } from '../config.js';
-import { internalError, serviceUnavailable } from '../http/http-error.js';
-import { AUTHENTICATE_LUA, type Principal, locateKey } from './authenticate-lua.js';
-import { rateLimitKey } from './redis-keys.js';
+import { BackendUnavailable } from '../errors.js';
 import { type CircuitBreaker, CircuitOpenError } from '../infra/circuit-breaker.js';
 import type { Logger } from '../infra/logger.js';
 import { type Metrics, timed } from '../infra/metrics.js';
+import type { AdmissionReply, AdmissionStore } from './admission-store.js';
+import { type Principal, locateKey } from './authenticate-lua.js';
 import { createFallbackLimiter } from './fallback-limiter.js';
 import type { Quota } from './quota.js';
-import { SLIDING_WINDOW_LUA } from './sliding-window-lua.js';
 
 export type Admission =
   | { outcome: 'invalid' }
   | { outcome: 'allowed' | 'limited'; principal: Principal; quota: Quota; source: 'redis' | 'fallback' };
 
-type ScriptReply = [number, string?, string?, number?, number?, number?, number?];
-type AdmissionRedis = RedisClient & {
-  wpcAdmit(keyRecord: string, account: string, counters: string, ...args: (string | number)[]): Promise<ScriptReply>;
-};
-
 const RECENT_KEYS_MAX = 10_000;
 
 export interface AdmissionOptions {
-  redis: RedisClient;
+  store: AdmissionStore;
   /** Shared by every Redis call on the request path; open, admission falls back at once. */
   breaker: CircuitBreaker;
   config: RateLimitConfig;
@@ -39,13 +32,7 @@ export interface AdmissionOptions {
  * keys in use when Redis stopped keep working, and a key revoked more than `authGraceMs`
  * before the outage began never comes back.
  */
-export function createAdmission({ redis, breaker, config, logger, metrics }: AdmissionOptions) {
-  if (!('wpcAdmit' in redis)) {
-    redis.defineCommand('wpcAdmit', { numberOfKeys: 3, lua: AUTHENTICATE_LUA + SLIDING_WINDOW_LUA });
-  }
-  const r = redis as AdmissionRedis;
-  const windowMs = config.windowSeconds * 1000;
-  const tierArgs = Object.entries(config.tiers).flatMap(([tier, limit]) => [tier, limit]);
+export function createAdmission({ store, breaker, config, logger, metrics }: AdmissionOptions) {
   const recentlyVerified = new Map<string, { principal: Principal; at: number }>();
   const fallback = createFallbackLimiter(config);
   let degraded = false;
@@ -69,7 +56,7 @@ export function createAdmission({ redis, breaker, config, logger, metrics }: Adm
     }
     const recent = recentlyVerified.get(hash);
     if (!recent || breaker.lastSuccessAt - recent.at > config.authGraceMs) {
-      throw serviceUnavailable('Authentication is temporarily unavailable, please retry shortly');
+      throw new BackendUnavailable('redis', 'Authentication is temporarily unavailable, please retry shortly');
     }
     metrics.rateLimitFallbacks.inc();
     const { allowed, quota } = await fallback(recent.principal.accountId, recent.principal.tier);
@@ -79,13 +66,9 @@ export function createAdmission({ redis, breaker, config, logger, metrics }: Adm
   return async function admit(apiKey: string): Promise<Admission> {
     const location = locateKey(apiKey);
     if (!location) return { outcome: 'invalid' };
-    let reply: ScriptReply;
+    let reply: AdmissionReply;
     try {
-      reply = await breaker.run(() =>
-        timed(metrics.redisDuration, 'admit', () =>
-          r.wpcAdmit(location.keyRecord, location.account, rateLimitKey(location.accountId), windowMs, ...tierArgs),
-        ),
-      );
+      reply = await breaker.run(() => timed(metrics.redisDuration, 'admit', () => store(location)));
     } catch (err) {
       return admitWithoutRedis(location.hash, err);
     }
@@ -97,7 +80,7 @@ export function createAdmission({ redis, breaker, config, logger, metrics }: Adm
     if (status === 0) return { outcome: 'invalid' };
     if (status === 3) {
       logger.error('account tier has no configured limit', { keyId, tier });
-      throw internalError();
+      throw new Error(`account tier '${tier}' has no configured limit`);
     }
     const principal: Principal = { keyId: keyId!, accountId: location.accountId, tier: tier! };
     remember(location.hash, principal);

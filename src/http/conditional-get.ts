@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Context, Next } from 'koa';
+import { isShared } from '../infra/shared.js';
 
 const ENCODING_SUFFIX = /-(gzip|br|deflate)$/;
 
@@ -20,8 +21,8 @@ interface Representation {
   etag: string;
 }
 
-// Frozen bodies are shared (the response cache hands the same object to every hit), so their
-// bytes and tag are computed once and live exactly as long as the object does.
+// Shared bodies (coalesced reads, cache hits) are answered many times, so their bytes and tag are
+// computed once and live exactly as long as the object does.
 const representations = new WeakMap<object, Representation>();
 
 function represent(body: object): Representation {
@@ -29,7 +30,7 @@ function represent(body: object): Representation {
   if (known) return known;
   const json = JSON.stringify(body);
   const representation = { json, etag: `"${hash('sha1', json, 'base64url')}"` };
-  if (Object.isFrozen(body)) representations.set(body, representation);
+  if (isShared(body)) representations.set(body, representation);
   return representation;
 }
 

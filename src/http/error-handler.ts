@@ -1,6 +1,14 @@
 import type { Context, Next } from 'koa';
-import { HttpError, internalError } from './http-error.js';
+import { BackendUnavailable, DomainError, InvalidInput, Overloaded } from '../errors.js';
 import type { Logger } from '../infra/logger.js';
+import { HttpError, internalError, invalidRequest, serviceUnavailable } from './http-error.js';
+
+/** The one place where the domain's failures become statuses. */
+function toHttp(err: DomainError): HttpError {
+  if (err instanceof InvalidInput) return invalidRequest(err.message);
+  if (err instanceof BackendUnavailable || err instanceof Overloaded) return serviceUnavailable(err.message);
+  return internalError();
+}
 
 function render(ctx: Context, err: HttpError): void {
   ctx.status = err.status;
@@ -11,23 +19,21 @@ function render(ctx: Context, err: HttpError): void {
 }
 
 /**
- * Renders every failure as `{error, message, status}`. Anything that is not an
- * HttpError is a bug: it is logged and answered with a bare 500, never its details.
+ * Renders every failure as `{error, message, status}`: HTTP errors as they are, domain errors
+ * by their kind, Koa's own client errors (a malformed request) as 400-class. Anything else is
+ * a bug: it is logged and answered with a bare 500, never its details.
  */
 export function errorHandler(logger: Logger) {
   return async function handleErrors(ctx: Context, next: Next): Promise<void> {
     try {
       await next();
     } catch (err) {
-      if (err instanceof HttpError) {
-        render(ctx, err);
-        return;
-      }
+      if (err instanceof HttpError) return render(ctx, err);
+      if (err instanceof DomainError) return render(ctx, toHttp(err));
       const expose = (err as { expose?: boolean; status?: number }).expose === true;
       const status = (err as { status?: number }).status;
       if (expose && typeof status === 'number' && status >= 400 && status < 500) {
-        render(ctx, new HttpError(status, 'invalid_request', (err as Error).message));
-        return;
+        return render(ctx, new HttpError(status, 'invalid_request', (err as Error).message));
       }
       logger.error('unhandled error', { err: err instanceof Error ? err.stack : String(err), path: ctx.path });
       render(ctx, internalError());

@@ -1,26 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
+import type { ParamsSchema } from '../openapi/parameters.js';
 import { invalidRequest } from './http-error.js';
-
-type ParamSchema = {
-  type: 'integer' | 'string';
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  'x-clamp-maximum'?: number;
-  minLength?: number;
-  maxLength?: number;
-  pattern?: string;
-  enum?: readonly string[];
-  'x-format-hint'?: string;
-  'x-max-words'?: number;
-};
-
-export interface ParamsSchema {
-  type: 'object';
-  properties: Record<string, ParamSchema>;
-  required?: readonly string[];
-  additionalProperties: false;
-}
 
 export type RawParams = Record<string, string | string[] | undefined>;
 

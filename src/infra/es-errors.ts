@@ -1,7 +1,6 @@
 import { errors } from '@elastic/elasticsearch';
-import { HttpError, internalError, invalidRequest, serviceUnavailable } from '../http/http-error.js';
+import { BackendUnavailable, DomainError, InvalidInput } from '../errors.js';
 import type { Logger } from './logger.js';
-import { QueueFullError } from './natural-batcher.js';
 
 /** What Elasticsearch says of a failure: its type and the root causes (never shown to clients). */
 export interface EsFailure {
@@ -20,24 +19,24 @@ export class EsItemError extends Error {
   }
 }
 
+const UNAVAILABLE = 'The search backend is unavailable, please retry shortly';
+
 // Refusals a client's request can cause despite validation: a query past the clause limit, or
 // a page past the index's result window (an index built with a smaller max_result_window).
 const TOO_COMPLEX = /maxClauseCount|too[_ ]many[_ ](nested[_ ])?clauses/i;
 const WINDOW_TOO_LARGE = /Result window is too large/i;
 
-function clientCaused(status: number, failure: EsFailure | undefined): HttpError | null {
+function clientCaused(status: number, failure: EsFailure | undefined): InvalidInput | null {
   if (status !== 400 || !failure) return null;
-  const causes = [failure, ...(failure.root_cause ?? [])].map((c) => `${c.type ?? ''} ${'reason' in c ? (c.reason ?? '') : ''}`).join(' ');
-  if (TOO_COMPLEX.test(causes)) {
-    return invalidRequest("Invalid query parameter 'q': the search has too many terms to run; use fewer words");
-  }
+  const causes = [failure.type ?? '', ...(failure.root_cause ?? []).map((c) => `${c.type ?? ''} ${c.reason ?? ''}`)].join(' ');
+  if (TOO_COMPLEX.test(causes)) return new InvalidInput('q', "Invalid query parameter 'q': the search has too many terms to run; use fewer words");
   if (WINDOW_TOO_LARGE.test(causes)) {
-    return invalidRequest("Invalid query parameter 'page': page × per_page goes past the deepest result the catalogue serves");
+    return new InvalidInput('page', "Invalid query parameter 'page': page × per_page goes past the deepest result the catalogue serves");
   }
   return null;
 }
 
-function fromStatus(status: number, failure: EsFailure | undefined, logger: Logger, operation: string): HttpError {
+function fromStatus(status: number, failure: EsFailure | undefined, logger: Logger, operation: string): Error {
   const type = failure?.type;
   const client = clientCaused(status, failure);
   if (client) {
@@ -45,23 +44,18 @@ function fromStatus(status: number, failure: EsFailure | undefined, logger: Logg
     return client;
   }
   logger.error('elasticsearch error', { operation, status, type });
-  if (status === 429 || status >= 500 || type === 'index_not_found_exception') {
-    return serviceUnavailable('The search backend is unavailable, please retry shortly');
-  }
-  return internalError();
+  if (status === 429 || status >= 500 || type === 'index_not_found_exception') return new BackendUnavailable('elasticsearch', UNAVAILABLE);
+  return new Error(`elasticsearch refused ${operation}: ${status} ${type ?? 'unknown'}`);
 }
 
 /**
- * Maps an Elasticsearch client failure to the API's error model. Nothing from Elasticsearch
- * reaches the client: unreachable, overloaded or missing index become 503, a request too large
- * to run becomes 400 naming the parameter, anything else is our bug and becomes a bare 500.
+ * Turns an Elasticsearch client failure into the domain's terms, where it happens: unreachable,
+ * overloaded or a missing index is BackendUnavailable, a request too large to run is
+ * InvalidInput naming the parameter, anything else is a plain Error (our bug: a bare 500).
+ * What Elasticsearch said is logged, never passed on.
  */
-export function translateEsError(err: unknown, logger: Logger, operation: string): HttpError {
-  if (err instanceof HttpError) return err;
-  if (err instanceof QueueFullError) {
-    logger.warn('elasticsearch reads shed: queue full', { operation });
-    return serviceUnavailable('The service is busy, please retry shortly');
-  }
+export function translateEsError(err: unknown, logger: Logger, operation: string): Error {
+  if (err instanceof DomainError) return err;
   if (
     err instanceof errors.ConnectionError ||
     err instanceof errors.TimeoutError ||
@@ -69,12 +63,12 @@ export function translateEsError(err: unknown, logger: Logger, operation: string
     err instanceof errors.RequestAbortedError
   ) {
     logger.warn('elasticsearch unreachable', { operation, reason: err.name });
-    return serviceUnavailable('The search backend is unavailable, please retry shortly');
+    return new BackendUnavailable('elasticsearch', UNAVAILABLE);
   }
   if (err instanceof errors.ResponseError) {
     return fromStatus(err.statusCode ?? 500, (err.body as { error?: EsFailure } | undefined)?.error, logger, operation);
   }
   if (err instanceof EsItemError) return fromStatus(err.status, err.failure, logger, operation);
   logger.error('elasticsearch client failure', { operation, err: err instanceof Error ? err.message : String(err) });
-  return internalError();
+  return err instanceof Error ? err : new Error(String(err));
 }

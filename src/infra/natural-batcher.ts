@@ -147,11 +147,3 @@ export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>)
     });
   };
 }
-
-/** Refused at once because too many reads are already waiting (load shedding). */
-export class QueueFullError extends Error {
-  constructor(what: string) {
-    super(`${what}: too many reads waiting for Elasticsearch`);
-    this.name = 'QueueFullError';
-  }
-}

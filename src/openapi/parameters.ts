@@ -1,5 +1,26 @@
-import type { ParamsSchema } from '../http/query-validator.js';
 import { type JsonObject, openApiDocument, resolveRef } from './document.js';
+
+export type ParamSchema = {
+  type: 'integer' | 'string';
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  'x-clamp-maximum'?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  enum?: readonly string[];
+  'x-format-hint'?: string;
+  'x-max-words'?: number;
+};
+
+export interface ParamsSchema {
+  type: 'object';
+  properties: Record<string, ParamSchema>;
+  required?: readonly string[];
+  additionalProperties: false;
+}
+
 
 // Validation keywords carried over from the document; annotations (description, examples) are dropped.
 const KEPT = ['type', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', 'default', 'x-clamp-maximum', 'x-format-hint', 'x-max-words'];

@@ -102,8 +102,3 @@ export function searchBody(params: SearchParams): SearchBody {
 export function buildSearchRequest(alias: string, params: SearchParams): estypes.SearchRequest {
   return searchRequest(alias, searchBody(params));
 }
-
-/** Elasticsearch serves at most `maxResultWindow` hits past `from`; deeper pages are refused up front. */
-export function exceedsResultWindow({ page, per_page }: Paging, maxResultWindow: number): boolean {
-  return page * per_page > maxResultWindow;
-}

@@ -1,7 +1,8 @@
 import type { Client } from '@elastic/elasticsearch';
 import { type Logger, silentLogger } from '../infra/logger.js';
 import type { ListParams, SearchParams } from './params.js';
-import type { Page, WallpaperRepository } from './es-repository.js';
+import type { Page, WallpaperRepository } from './repository.js';
+import type { Shared } from '../infra/shared.js';
 import type { Wallpaper } from './wallpaper.js';
 import { ByteBudgetLru } from '../infra/byte-budget-lru.js';
 import { catalogueVersion } from './catalogue-version.js';
@@ -22,7 +23,7 @@ export interface ResponseCacheOptions {
   version?: (es: Client, alias: string) => Promise<string>;
 }
 
-type Result = Page | Wallpaper | null;
+type Result = Shared<Page> | Shared<Wallpaper> | null;
 
 // Per-object overhead of a V8 object with a handful of properties, roughly.
 const OBJECT_BYTES = 120;
@@ -42,17 +43,6 @@ function estimateBytes(key: string, result: Result): number {
   if (result === null) return base;
   if ('items' in result) return result.items.reduce((sum, item) => sum + wallpaperBytes(item), base + OBJECT_BYTES);
   return base + wallpaperBytes(result);
-}
-
-// Shared between requests: a handler that mutated one would corrupt the next answer, so fail loudly instead.
-function freeze<R extends Result>(result: R): R {
-  // The Elasticsearch repository already hands out frozen results.
-  if (result === null || Object.isFrozen(result)) return result;
-  if ('items' in result) {
-    for (const item of result.items) Object.freeze(item);
-    Object.freeze(result.items);
-  }
-  return Object.freeze(result);
 }
 
 const listKey = ({ page, per_page, category, resolution }: ListParams) => JSON.stringify(['list', page, per_page, category ?? null, resolution ?? null]);
@@ -126,7 +116,7 @@ export function withResponseCache(repository: WallpaperRepository, options: Resp
     const loading = load().then(
       (result) => {
         if (inFlight.get(key) === loading) inFlight.delete(key);
-        if (generation === startedIn) lru.set(key, freeze(result), estimateBytes(key, result), now());
+        if (generation === startedIn) lru.set(key, result, estimateBytes(key, result), now());
         return result;
       },
       (err: unknown) => {

@@ -1,23 +1,13 @@
 import { type Client, type estypes, errors } from '@elastic/elasticsearch';
-import { type ResponseCacheOptions, withResponseCache } from './cached-repository.js';
-import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig, type ResponseCacheConfig } from '../config.js';
+import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig } from '../config.js';
+import { Overloaded } from '../errors.js';
 import { EsItemError, type EsFailure, translateEsError } from '../infra/es-errors.js';
-import { QueueFullError, createNaturalBatcher } from '../infra/natural-batcher.js';
-import type { Logger } from '../infra/logger.js';
+import { type Logger, silentLogger } from '../infra/logger.js';
+import { createNaturalBatcher } from '../infra/natural-batcher.js';
+import { type Shared, share } from '../infra/shared.js';
 import { REQUEST_CACHE, SOURCE, type SearchBody, listBody, searchBody } from './build-queries.js';
-import type { ListParams, SearchParams } from './params.js';
+import type { Page, WallpaperRepository } from './repository.js';
 import { type Wallpaper, toWallpaper } from './wallpaper.js';
-
-export interface Page {
-  items: Wallpaper[];
-  total: number;
-}
-
-export interface WallpaperRepository {
-  list(params: ListParams): Promise<Page>;
-  search(params: SearchParams): Promise<Page>;
-  getById(id: number): Promise<Wallpaper | null>;
-}
 
 export interface BatchingOptions extends ElasticsearchBatchingConfig {
   /** A read's whole time budget, waiting for a free call included (the client's request timeout). */
@@ -27,8 +17,8 @@ export interface BatchingOptions extends ElasticsearchBatchingConfig {
 
 export const DEFAULT_BATCHING: BatchingOptions = { ...ELASTICSEARCH_READ_DEFAULTS };
 
-export interface RepositoryOptions {
-  cache?: ResponseCacheConfig & Pick<ResponseCacheOptions, 'onLookup'>;
+export interface EsRepositoryOptions {
+  logger?: Logger;
   batching?: BatchingOptions;
 }
 
@@ -56,37 +46,31 @@ interface MsearchItem {
   hits?: { total?: { value: number }; hits?: { _source: Wallpaper }[] };
 }
 
-// Results are frozen: requests coalesced into one call (and cache hits) share the same object,
-// so its envelope and serialized bytes are built once for all of them (see conditionalGet).
-function toPage(item: MsearchItem): Page | Error {
+// Requests coalesced into one call share the same result, so its envelope and serialized bytes
+// are built once for all of them (see conditionalGet).
+function toPage(item: MsearchItem): Shared<Page> | Error {
   if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
-  return Object.freeze({
+  return share({
     // filter_path drops hits.hits altogether when nothing matched.
-    items: Object.freeze((item.hits?.hits ?? []).map((hit) => Object.freeze(toWallpaper(hit._source)))) as Wallpaper[],
+    items: (item.hits?.hits ?? []).map((hit) => toWallpaper(hit._source)),
     total: item.hits?.total?.value ?? 0,
   });
 }
 
-function toDocument(item: MgetItem | undefined, id: string): Wallpaper | null | Error {
+function toDocument(item: MgetItem | undefined, id: string): Shared<Wallpaper> | null | Error {
   if (!item || item._id !== id) return new Error(`multi-get answered ${item?._id ?? 'nothing'} for ${id}`);
   // A document-level failure has no status of its own: a missing index or a shard that could not answer.
   if (item.error) return new EsItemError(503, item.error);
-  return item.found && item._source ? Object.freeze(toWallpaper(item._source)) : null;
+  return item.found && item._source ? share(toWallpaper(item._source)) : null;
 }
 
 /**
  * Reads the catalogue behind `alias`. Gets go out as multi-gets and lists and searches as
  * multi-searches, naturally batched (see createNaturalBatcher): alone when Elasticsearch has a
  * free slot, together under load, so a busy API pays Elasticsearch's per-call cost once per
- * batch instead of once per request. With `cache`, recent results are kept in process (see
- * withResponseCache).
+ * batch instead of once per request. Failures come out as domain errors (see translateEsError).
  */
-export function createWallpaperRepository(es: Client, alias: string, logger: Logger, options: RepositoryOptions = {}): WallpaperRepository {
-  const repository = elasticsearchRepository(es, alias, logger, options.batching ?? DEFAULT_BATCHING);
-  return options.cache ? withResponseCache(repository, { es, alias, logger, ...options.cache }) : repository;
-}
-
-function elasticsearchRepository(es: Client, alias: string, logger: Logger, batching: BatchingOptions): WallpaperRepository {
+export function createEsRepository(es: Client, alias: string, { logger = silentLogger, batching = DEFAULT_BATCHING }: EsRepositoryOptions = {}): WallpaperRepository {
   const { maxInFlight, maxBatchSize, maxQueued, onBatch } = batching;
   const limits = {
     maxInFlight,
@@ -96,9 +80,10 @@ function elasticsearchRepository(es: Client, alias: string, logger: Logger, batc
     expired: () => new errors.TimeoutError('no Elasticsearch answer within the request timeout'),
   };
 
-  const get = createNaturalBatcher<string, Wallpaper | null>({
+  const overloaded = () => new Overloaded('The service is busy, please retry shortly');
+  const get = createNaturalBatcher<string, Shared<Wallpaper> | null>({
     ...limits,
-    overloaded: () => new QueueFullError('get'),
+    overloaded,
     keyOf: (id) => id,
     onBatch: (size) => onBatch?.('mget', size),
     run: async (ids, remainingMs) => {
@@ -111,9 +96,9 @@ function elasticsearchRepository(es: Client, alias: string, logger: Logger, batc
     },
   });
 
-  const search = createNaturalBatcher<SearchBody, Page>({
+  const search = createNaturalBatcher<SearchBody, Shared<Page>>({
     ...limits,
-    overloaded: () => new QueueFullError('search'),
+    overloaded,
     keyOf: (body) => JSON.stringify(body),
     onBatch: (size) => onBatch?.('msearch', size),
     run: async (bodies, remainingMs) => {

@@ -1,9 +1,4 @@
-import { parametersSchema } from '../openapi/parameters.js';
-
-export const listParamsSchema = parametersSchema('/v1/wallpapers', 'get', 'query');
-export const searchParamsSchema = parametersSchema('/v1/search', 'get', 'query');
-export const idParamsSchema = parametersSchema('/v1/wallpapers/{id}', 'get', 'path');
-
+/** What a list, a search and a get ask for, once the edge has validated the request. */
 export interface Paging {
   page: number;
   per_page: number;

@@ -2,21 +2,20 @@ import type Router from '@koa/router';
 import { compileParams } from '../http/query-validator.js';
 import { createRouter } from '../http/router.js';
 import { invalidRequest, notFound } from '../http/http-error.js';
-import {
-  type IdParams,
-  type ListParams,
-  type Paging,
-  type SearchParams,
-  idParamsSchema,
-  listParamsSchema,
-  searchParamsSchema,
-} from './params.js';
-import { exceedsResultWindow } from './build-queries.js';
-import type { Page, WallpaperRepository } from './es-repository.js';
+import { type Shared, isShared, share } from '../infra/shared.js';
+import { parametersSchema } from '../openapi/parameters.js';
+import type { IdParams, ListParams, Paging, SearchParams } from './params.js';
+import type { Page, WallpaperRepository } from './repository.js';
 
-const parseList = compileParams<ListParams>(listParamsSchema);
-const parseSearch = compileParams<SearchParams>(searchParamsSchema);
-const parseId = compileParams<IdParams>(idParamsSchema, 'path');
+// Validators compiled once from the OpenAPI document: defaults and bounds live there.
+const parseList = compileParams<ListParams>(parametersSchema('/v1/wallpapers', 'get', 'query'));
+const parseSearch = compileParams<SearchParams>(parametersSchema('/v1/search', 'get', 'query'));
+const parseId = compileParams<IdParams>(parametersSchema('/v1/wallpapers/{id}', 'get', 'path'), 'path');
+
+/** Elasticsearch serves at most `maxResultWindow` hits past `from`; deeper pages are refused up front. */
+export function exceedsResultWindow({ page, per_page }: Paging, maxResultWindow: number): boolean {
+  return page * per_page > maxResultWindow;
+}
 
 export interface WallpaperRoutesOptions {
   repository: WallpaperRepository;
@@ -37,20 +36,22 @@ interface Envelope {
   meta: { current_page: number; per_page: number; total_items: number; total_pages: number };
 }
 
-// A frozen page is a cached one, shared by every hit on the same parameters: its envelope is
-// built and frozen once, so the serialized form can be kept with it (see conditionalGet).
-const sharedEnvelopes = new WeakMap<Page, Envelope>();
+// A shared page is answered to every request with the same parameters: its envelope is built
+// and shared once, so the serialized form is kept with it too (see conditionalGet).
+const sharedEnvelopes = new WeakMap<Shared<Page>, Shared<Envelope>>();
 
-function envelope(result: Page, { page, per_page }: Paging): Envelope {
-  const shared = sharedEnvelopes.get(result);
-  if (shared) return shared;
+function envelope(result: Shared<Page>, { page, per_page }: Paging): Envelope {
+  const known = sharedEnvelopes.get(result);
+  if (known) return known;
   const { items, total } = result;
   const built = {
     data: items,
     meta: { current_page: page, per_page, total_items: total, total_pages: Math.ceil(total / per_page) },
   };
-  if (Object.isFrozen(result)) sharedEnvelopes.set(result, Object.freeze(built));
-  return built;
+  if (!isShared(result)) return built;
+  const shared = share(built);
+  sharedEnvelopes.set(result, shared);
+  return shared;
 }
 
 export function wallpaperRoutes({ repository, maxResultWindow }: WallpaperRoutesOptions): Router {

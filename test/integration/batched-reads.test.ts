@@ -1,11 +1,11 @@
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
-import { HttpError } from '../../src/http/http-error.js';
-import { silentLogger } from '../../src/infra/logger.js';
+import { BackendUnavailable, DomainError, InvalidInput } from '../../src/errors.js';
 import { buildGetRequest, buildListRequest, buildSearchRequest } from '../../src/wallpapers/build-queries.js';
 import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
-import { type Page, createWallpaperRepository } from '../../src/wallpapers/es-repository.js';
+import { createEsRepository } from '../../src/wallpapers/es-repository.js';
+import type { Page } from '../../src/wallpapers/repository.js';
 import { type Wallpaper, type WallpaperDocument, toWallpaper } from '../../src/wallpapers/wallpaper.js';
 import { FIXTURE_CATEGORIES, FIXTURE_RESOLUTIONS, fixtureWallpapers } from '../support/fixtures.js';
 import { connectEs, createIndexWithDocs, dropIndicesOf, uniqueName } from '../support/harness.js';
@@ -45,7 +45,7 @@ describe('batched reads on Elasticsearch', function () {
 
   function recording(maxInFlight = 1, maxBatchSize = 32) {
     const batches: { operation: string; size: number }[] = [];
-    const repository = createWallpaperRepository(es, alias, silentLogger, {
+    const repository = createEsRepository(es, alias, {
       batching: { maxInFlight, maxBatchSize, maxQueued: 1000, timeoutMs: 10_000, onBatch: (operation, size) => batches.push({ operation, size }) },
     });
     return { repository, batches };
@@ -98,9 +98,9 @@ describe('batched reads on Elasticsearch', function () {
     const fine = [repository.list({ page: 1, per_page: 5 }), repository.search({ q: 'aurora', page: 1, per_page: 5 })];
     const [refused, ...answered] = await Promise.all([tooDeep, ...fine]);
     expect(batches[0], 'all three went in one multi-search').to.deep.equal({ operation: 'msearch', size: 3 });
-    expect(refused).to.be.instanceOf(HttpError);
-    expect((refused as HttpError).status, 'a page the index cannot serve is the client\'s to change').to.equal(400);
-    expect((refused as HttpError).message).to.include("'page'").and.not.match(/result window|elasticsearch/i);
+    expect(refused, 'a page the index cannot serve is the client\'s to change').to.be.instanceOf(InvalidInput);
+    expect((refused as InvalidInput).parameter).to.equal('page');
+    expect((refused as InvalidInput).message).to.include("'page'").and.not.match(/result window|elasticsearch/i);
     expect(answered).to.deep.equal([
       await directSearch(es, buildListRequest(alias, { page: 1, per_page: 5 })),
       await directSearch(es, buildSearchRequest(alias, { q: 'aurora', page: 1, per_page: 5 })),
@@ -109,12 +109,12 @@ describe('batched reads on Elasticsearch', function () {
   });
 
   it('when the alias does not exist, then gets, lists and searches fail with 503 as unbatched calls did', async () => {
-    const missing = createWallpaperRepository(es, uniqueName('test-batched-missing'), silentLogger);
+    const missing = createEsRepository(es, uniqueName('test-batched-missing'));
     const outcomes = await Promise.all(
       [missing.getById(1), missing.getById(2), missing.list({ page: 1, per_page: 20 }), missing.search({ q: 'sky', page: 1, per_page: 20 })].map((call) =>
         call.then(
           () => 'answered',
-          (err: unknown) => (err instanceof HttpError ? err.status : String(err)),
+          (err: unknown) => (err instanceof BackendUnavailable ? 503 : String(err)),
         ),
       ),
     );
@@ -145,12 +145,12 @@ describe('batched reads on Elasticsearch', function () {
     const { port } = hung.address() as AddressInfo;
     const silent = connectEs(`http://127.0.0.1:${port}`, 60_000);
     const timeoutMs = 600;
-    const repository = createWallpaperRepository(silent, alias, silentLogger, { batching: { maxInFlight: 1, maxBatchSize: 32, maxQueued: 1000, timeoutMs } });
+    const repository = createEsRepository(silent, alias, { batching: { maxInFlight: 1, maxBatchSize: 32, maxQueued: 1000, timeoutMs } });
     const timed = async (call: () => Promise<unknown>) => {
       const started = Date.now();
       const outcome = await call().then(
         () => 'answered',
-        (err: unknown) => (err instanceof HttpError ? err.status : String(err)),
+        (err: unknown) => (err instanceof BackendUnavailable ? 503 : String(err)),
       );
       return { outcome, ms: Date.now() - started };
     };
@@ -179,11 +179,11 @@ describe('batched reads on Elasticsearch', function () {
     await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
     const { port } = hung.address() as AddressInfo;
     const silent = connectEs(`http://127.0.0.1:${port}`, 60_000);
-    const repository = createWallpaperRepository(silent, alias, silentLogger, { batching: { maxInFlight: 1, maxBatchSize: 32, maxQueued: 2, timeoutMs: 800 } });
+    const repository = createEsRepository(silent, alias, { batching: { maxInFlight: 1, maxBatchSize: 32, maxQueued: 2, timeoutMs: 800 } });
     const outcome = (call: Promise<unknown>) =>
       call.then(
         () => 'answered',
-        (err: unknown) => (err instanceof HttpError ? `${err.status} ${err.message}` : String(err)),
+        (err: unknown) => (err instanceof DomainError ? `${err.name} ${err.message}` : String(err)),
       );
     try {
       const sent = outcome(repository.getById(1));
@@ -192,9 +192,9 @@ describe('batched reads on Elasticsearch', function () {
       const started = Date.now();
       const shed = await outcome(repository.getById(4));
       expect(Date.now() - started).to.be.lessThan(100);
-      expect(shed).to.equal('503 The service is busy, please retry shortly');
-      expect(await outcome(repository.getById(2)).then(String), 'an equal read joins the waiting one rather than being shed').to.match(/^503 The search backend/);
-      expect((await Promise.all([sent, ...queued])).every((o) => o.startsWith('503 The search backend'))).to.equal(true);
+      expect(shed).to.equal('Overloaded The service is busy, please retry shortly');
+      expect(await outcome(repository.getById(2)).then(String), 'an equal read joins the waiting one rather than being shed').to.match(/^BackendUnavailable The search backend/);
+      expect((await Promise.all([sent, ...queued])).every((o) => o.startsWith('BackendUnavailable The search backend'))).to.equal(true);
     } finally {
       await silent.close();
       for (const socket of sockets) socket.destroy();

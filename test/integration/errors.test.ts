@@ -14,9 +14,8 @@ import {
   uniqueName,
 } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
-import { HttpError } from '../../src/http/http-error.js';
-import { silentLogger } from '../../src/infra/logger.js';
-import { createWallpaperRepository } from '../../src/wallpapers/es-repository.js';
+import { InvalidInput } from '../../src/errors.js';
+import { createEsRepository } from '../../src/wallpapers/es-repository.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 
 function expectError(res: { status: number; headers: Headers; body: any }, status: number, error: string) {
@@ -120,13 +119,13 @@ describe('error responses', () => {
       const alias = uniqueName('test-clauses');
       const docs = fixtureWallpapers().slice(0, 200).map((doc, i) => ({ ...doc, title: Array.from({ length: 8 }, (_, j) => word(i * 8 + j)).join(' ') }));
       await createIndexWithDocs(ctx.es, alias, docs);
-      const repository = createWallpaperRepository(ctx.es, alias, silentLogger);
+      const repository = createEsRepository(ctx.es, alias);
       try {
         const q = Array.from({ length: 3000 }, (_, i) => word(i)).join(' ');
         const err = await repository.search({ q, page: 1, per_page: 1 }).then(() => null, (e: unknown) => e);
-        expect(err).to.be.instanceOf(HttpError);
-        expect((err as HttpError).status).to.equal(400);
-        expect((err as HttpError).message).to.equal("Invalid query parameter 'q': the search has too many terms to run; use fewer words");
+        expect(err).to.be.instanceOf(InvalidInput);
+        expect((err as InvalidInput).parameter).to.equal('q');
+        expect((err as InvalidInput).message).to.equal("Invalid query parameter 'q': the search has too many terms to run; use fewer words");
       } finally {
         await dropIndicesOf(ctx.es, alias);
       }

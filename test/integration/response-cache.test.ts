@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
 import { withResponseCache } from '../../src/wallpapers/cached-repository.js';
-import { silentLogger } from '../../src/infra/logger.js';
-import { type WallpaperRepository, createWallpaperRepository } from '../../src/wallpapers/es-repository.js';
+import { createEsRepository } from '../../src/wallpapers/es-repository.js';
+import type { WallpaperRepository } from '../../src/wallpapers/repository.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import {
@@ -93,8 +93,8 @@ describe('response cache on Elasticsearch', function () {
 
   /** An uncached repository and a cached one over the same alias, the cached one already serving from memory. */
   async function warmedPair(alias: string, checkIntervalMs: number) {
-    const uncached = createWallpaperRepository(es, alias, silentLogger);
-    const { counter, wrapped } = counting(createWallpaperRepository(es, alias, silentLogger));
+    const uncached = createEsRepository(es, alias);
+    const { counter, wrapped } = counting(createEsRepository(es, alias));
     const cached = withResponseCache(wrapped, { es, alias, maxBytes: 8 << 20, ttlMs: 60_000, checkIntervalMs });
     await warm(cached, counter);
     return { uncached, counter, cached };
@@ -178,8 +178,8 @@ describe('response cache on Elasticsearch', function () {
 
   it('when the alias does not exist, then the cached repository fails exactly like the uncached one', async () => {
     const alias = uniqueName('test-cache-missing');
-    const uncached = createWallpaperRepository(es, alias, silentLogger);
-    const cached = withResponseCache(createWallpaperRepository(es, alias, silentLogger), { es, alias, maxBytes: 8 << 20, ttlMs: 60_000, checkIntervalMs: 200 });
+    const uncached = createEsRepository(es, alias);
+    const cached = withResponseCache(createEsRepository(es, alias), { es, alias, maxBytes: 8 << 20, ttlMs: 60_000, checkIntervalMs: 200 });
     const outcome = async (repository: WallpaperRepository) => {
       try {
         await repository.list({ page: 1, per_page: 20 });

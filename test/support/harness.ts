@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
 import type Koa from 'koa';
-import { createApp, type AppDependencies } from '../../src/app.js';
+import { createApp } from '../../src/app.js';
+import { type Clients, buildServices } from '../../src/services.js';
 import { readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
@@ -101,8 +102,13 @@ export async function listen(app: Koa): Promise<RunningApp> {
   };
 }
 
-export async function startApp(deps: AppDependencies): Promise<RunningApp> {
-  return listen(createApp(deps));
+export interface AppDependencies extends Clients {
+  config: Config;
+}
+
+/** The real app on the real backends (the default services), listening on a free port. */
+export async function startApp({ config, ...clients }: AppDependencies): Promise<RunningApp> {
+  return listen(createApp(buildServices(config, clients), config));
 }
 
 export interface TestResponse {

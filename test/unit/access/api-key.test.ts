@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import { KEY_PREFIX, generateApiKey, hashApiKey, newAccountId, parseApiKey } from '../../../src/access/api-key.js';
-import { bearerToken } from '../../../src/http/require-api-key.js';
 
 describe('API key format', () => {
   it('when a key is generated, then it has the prefix, the account id and parses back', () => {
@@ -35,18 +34,5 @@ describe('API key format', () => {
 
   it('when hashing, then the SHA-256 hex digest is stored instead of the key', () => {
     expect(hashApiKey('abc')).to.equal('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
-  });
-});
-
-describe('Authorization header parsing', () => {
-  it('when the Bearer scheme carries a token, then the token is returned', () => {
-    expect(bearerToken('Bearer abc')).to.equal('abc');
-    expect(bearerToken('bearer   abc  ')).to.equal('abc');
-  });
-
-  it('when the header is absent, empty, bare or another scheme, then there is no token', () => {
-    for (const h of [undefined, '', 'Bearer', 'Bearer   ', 'Basic abc', 'Bearerabc', 'Token abc']) {
-      expect(bearerToken(h), String(h)).to.equal(null);
-    }
   });
 });

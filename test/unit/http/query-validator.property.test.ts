@@ -3,7 +3,10 @@ import fc from 'fast-check';
 import { HttpError } from '../../../src/http/http-error.js';
 import { compileParams } from '../../../src/http/query-validator.js';
 import { CATEGORIES } from '../../../src/wallpapers/categories.js';
-import { type SearchParams, searchParamsSchema } from '../../../src/wallpapers/params.js';
+import { parametersSchema } from '../../../src/openapi/parameters.js';
+import type { SearchParams } from '../../../src/wallpapers/params.js';
+
+const searchParamsSchema = parametersSchema('/v1/search', 'get', 'query');
 
 const parse = compileParams<SearchParams>(searchParamsSchema);
 const KNOWN = ['q', 'page', 'per_page', 'category', 'resolution'];

@@ -1,7 +1,10 @@
 import { expect } from 'chai';
 import { HttpError } from '../../../src/http/http-error.js';
 import { compileParams } from '../../../src/http/query-validator.js';
-import { listParamsSchema, searchParamsSchema } from '../../../src/wallpapers/params.js';
+import { parametersSchema } from '../../../src/openapi/parameters.js';
+
+const listParamsSchema = parametersSchema('/v1/wallpapers', 'get', 'query');
+const searchParamsSchema = parametersSchema('/v1/search', 'get', 'query');
 
 const parseList = compileParams<Record<string, unknown>>(listParamsSchema);
 const parseSearch = compileParams<Record<string, unknown>>(searchParamsSchema);

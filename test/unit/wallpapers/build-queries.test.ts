@@ -4,8 +4,8 @@ import {
   SEARCH_SORT,
   buildListRequest,
   buildSearchRequest,
-  exceedsResultWindow,
 } from '../../../src/wallpapers/build-queries.js';
+import { exceedsResultWindow } from '../../../src/wallpapers/routes.js';
 import { WALLPAPER_FIELDS, toWallpaper } from '../../../src/wallpapers/wallpaper.js';
 
 describe('Elasticsearch query building', () => {

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import { withResponseCache } from '../../../src/wallpapers/cached-repository.js';
-import type { Page, WallpaperRepository } from '../../../src/wallpapers/es-repository.js';
+import type { Page, WallpaperRepository } from '../../../src/wallpapers/repository.js';
 import type { Wallpaper } from '../../../src/wallpapers/wallpaper.js';
+import { type Shared, isShared, share } from '../../../src/infra/shared.js';
 
 const wallpaper = (id: number, title = `Title ${id}`): Wallpaper => ({
   id,
@@ -19,18 +20,18 @@ const wallpaper = (id: number, title = `Title ${id}`): Wallpaper => ({
 /** A repository that counts its calls and answers from a mutable catalogue. */
 function fakeRepository() {
   const state = { calls: 0, title: 'A', fail: false, delayMs: 0 };
-  const answer = async (): Promise<Page> => {
+  const answer = async (): Promise<Shared<Page>> => {
     state.calls++;
     if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     if (state.fail) throw new Error('backend down');
-    return { items: [wallpaper(1, state.title)], total: 1 };
+    return share({ items: [wallpaper(1, state.title)], total: 1 });
   };
   const repository: WallpaperRepository = {
     list: answer,
     search: answer,
     getById: async (id) => {
       state.calls++;
-      return id === 404 ? null : wallpaper(id, state.title);
+      return id === 404 ? null : share(wallpaper(id, state.title));
     },
   };
   return { state, repository };
@@ -169,12 +170,14 @@ describe('response cache', () => {
     expect(state.calls).to.equal(3);
   });
 
-  it('when a cached result is shared, then it cannot be modified', async () => {
+  it('when a hit is served, then it is the very shared result the repository gave, not a copy', async () => {
     const { cached, settle } = setup();
     await cached.list(params);
     await settle();
-    const page = await cached.list(params);
-    expect(Object.isFrozen(page) && Object.isFrozen(page.items) && Object.isFrozen(page.items[0])).to.equal(true);
+    const loaded = await cached.list(params);
+    const hit = await cached.list(params);
+    expect(hit).to.equal(loaded);
+    expect(isShared(hit)).to.equal(true);
   });
 
   it('when the budget is 0, then the repository is returned as it is', () => {

@@ -1,12 +1,13 @@
 import type { Context, Next } from 'koa';
-import { HttpError, forbidden, unauthorized } from './http-error.js';
-import { clientAddress } from './client-address.js';
-import type { Admission, Admit } from '../access/admission.js';
-import type { AuthFailureLimiter } from '../access/auth-failures.js';
-import { tooManyRequests } from './too-many-requests.js';
+import type { Access } from '../access/access.js';
+import type { Admission } from '../access/admission.js';
+import type { Principal } from '../access/authenticate-lua.js';
+import { secondsUntilReset } from '../access/quota.js';
 import { requestContext } from '../infra/request-context.js';
 import type { Metrics } from '../infra/metrics.js';
-import type { Principal } from '../access/authenticate-lua.js';
+import { clientAddress } from './client-address.js';
+import { HttpError, forbidden, unauthorized } from './http-error.js';
+import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
 
 const BEARER = /^Bearer(?:\s+(.*))?$/i;
 
@@ -23,23 +24,24 @@ export interface AuthState {
   admission: Exclude<Admission, { outcome: 'invalid' }>;
 }
 
-export interface RequireApiKeyOptions {
-  admit: Admit;
-  authFailures: AuthFailureLimiter;
+export interface AccessGuardOptions {
+  access: Access;
   metrics: Metrics;
   /** Proxies in front that append to X-Forwarded-For (see clientAddress). */
   trustProxyHops: number;
 }
 
 /**
- * Authenticates `Authorization: Bearer <key>` and leaves the rate-limit decision in ctx.state
- * for the quota middleware. Failures are counted per client; a client over its failure limit
- * gets 429 instead of 401/403 on its failing requests, while a valid key is always served.
+ * The one gate in front of every /v1 route (attached to that router, never to a path test):
+ * authenticates `Authorization: Bearer <key>`, puts the rate-limit headers on the response
+ * (before the handler runs, so errors keep them) and refuses with 429 when over quota.
+ * Failures are counted per client; a client over its failure limit gets 429 instead of
+ * 401/403 on its failing requests, while a valid key is always served.
  */
-export function requireApiKey({ admit, authFailures, metrics, trustProxyHops }: RequireApiKeyOptions) {
+export function accessGuard({ access, metrics, trustProxyHops }: AccessGuardOptions) {
   async function refuse(client: string, err: HttpError): Promise<never> {
-    const blocked = authFailures.blockedFor(client);
-    const wait = blocked > 0 ? blocked : await authFailures.recordFailure(client);
+    const blocked = access.blockedFor(client);
+    const wait = blocked > 0 ? blocked : await access.recordFailure(client);
     if (wait > 0) {
       metrics.rateLimitRejections.inc({ reason: 'auth_failures' });
       throw tooManyRequests(wait);
@@ -47,17 +49,23 @@ export function requireApiKey({ admit, authFailures, metrics, trustProxyHops }: 
     throw err;
   }
 
-  return async function authenticate(ctx: Context, next: Next): Promise<void> {
+  return async function guard(ctx: Context, next: Next): Promise<void> {
     const client = () => clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trustProxyHops);
     const token = bearerToken(ctx.get('Authorization') || undefined);
     if (!token) return refuse(client(), unauthorized());
-    const admission = await admit(token);
+    const admission = await access.admit(token);
     if (admission.outcome === 'invalid') return refuse(client(), forbidden());
     const state = ctx.state as AuthState;
     state.principal = admission.principal;
     state.admission = admission;
     const context = requestContext.getStore();
     if (context) context.keyId = admission.principal.keyId;
+    const headers = quotaHeaders(admission.quota);
+    ctx.set(headers);
+    if (admission.outcome === 'limited') {
+      metrics.rateLimitRejections.inc({ reason: admission.source === 'redis' ? 'quota' : 'fallback_quota' });
+      throw tooManyRequests(secondsUntilReset(admission.quota), headers);
+    }
     await next();
   };
 }

@@ -1,0 +1,34 @@
+/**
+ * Failures that the layers below the HTTP edge report in their own terms. The edge maps each
+ * kind to a status and a body in one place (http/error-handler.ts); nothing below it knows HTTP.
+ * Anything else that escapes is a bug, answered with a bare 500.
+ */
+export abstract class DomainError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** A backend the request needs does not answer, or refuses for a reason of its own. */
+export class BackendUnavailable extends DomainError {
+  constructor(
+    readonly backend: 'elasticsearch' | 'redis',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Too much is already waiting: the request is shed at once rather than queued without bound. */
+export class Overloaded extends DomainError {}
+
+/** The request asks for something that cannot be served as given; `parameter` names what to change. */
+export class InvalidInput extends DomainError {
+  constructor(
+    readonly parameter: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

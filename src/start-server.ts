@@ -1,0 +1,123 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import { createApp } from './app.js';
+import type { Config } from './config.js';
+import { createEsClient } from './infra/elasticsearch.js';
+import { type Logger, createLogger } from './infra/logger.js';
+import { createMetrics } from './infra/metrics.js';
+import { createRedis } from './infra/redis.js';
+import { createMetricsApp } from './ops/metrics-app.js';
+import { createReadiness } from './ops/readiness.js';
+import { buildServices } from './services.js';
+
+// Idle keep-alive sockets are kept this long after the listener closes (a request may already
+// be on its way on one), then swept every IDLE_SWEEP_MS.
+const IDLE_GRACE_MS = 2000;
+const IDLE_SWEEP_MS = 500;
+const REDIS_FIRST_CONNECT_MS = 5000;
+
+export interface RunningServer {
+  /** The API listener, e.g. http://127.0.0.1:3000. */
+  url: string;
+  /** The metrics listener, or null when METRICS_PORT is 0. */
+  metricsUrl: string | null;
+  /**
+   * Shuts down: readiness reports draining for `drainMs` while the listener still serves, then
+   * no new connections; requests already received are served (with `Connection: close`), idle
+   * keep-alive sockets are swept after a grace, and the clients are closed. Resolves true when
+   * everything finished within `shutdownTimeoutMs`, false when the rest had to be cut.
+   */
+  close(options?: { drainMs?: number }): Promise<boolean>;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const { address, port: bound } = server.address() as AddressInfo;
+      resolve(`http://${address.includes(':') ? `[${address}]` : address}:${bound}`);
+    });
+  });
+}
+
+/** Opens the clients and listeners of one API process. The only place that opens sockets. */
+export async function startServer(config: Config, { logger = createLogger(config.logLevel) }: { logger?: Logger } = {}): Promise<RunningServer> {
+  const metrics = createMetrics({ defaults: true });
+  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: config.elasticsearchTimeoutMs });
+  const redis = createRedis({ url: config.redisUrl, commandTimeoutMs: config.redisTimeoutMs });
+  let redisDown = false;
+  redis.on('error', (err: Error) => {
+    if (!redisDown) logger.warn('redis connection error', { reason: err.message });
+    redisDown = true;
+  });
+  redis.on('ready', () => {
+    if (redisDown) logger.info('redis connection restored');
+    redisDown = false;
+  });
+  // Commands are not queued while disconnected, so give the first connection a moment before serving.
+  const connected = await Promise.race([
+    new Promise<boolean>((resolve) => redis.once('ready', () => resolve(true))),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), REDIS_FIRST_CONNECT_MS).unref()),
+  ]);
+  if (!connected) logger.warn('redis not ready after 5 s; serving anyway (authentication answers 503 until it is)');
+
+  const readiness = createReadiness({ es, redis, alias: config.indexAlias });
+  const app = createApp(buildServices(config, { es, redis, logger, metrics, readiness }), config);
+  const handle = app.callback();
+  let stopping = false;
+  // Once shutdown starts, responses ask keep-alive clients to reconnect elsewhere.
+  const server = http.createServer((req, res) => {
+    if (stopping) res.setHeader('Connection', 'close');
+    void handle(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  const url = await listen(server, config.port, config.host);
+  logger.info('listening', { host: config.host, port: config.port, alias: config.indexAlias });
+
+  let metricsServer: http.Server | null = null;
+  let metricsUrl: string | null = null;
+  if (config.metricsPort !== 0) {
+    metricsServer = http.createServer(createMetricsApp(metrics).callback());
+    metricsUrl = await listen(metricsServer, config.metricsPort, config.metricsHost);
+    logger.info('metrics listening', { host: config.metricsHost, port: config.metricsPort });
+  }
+
+  let closing: Promise<boolean> | null = null;
+  async function shutdown(drainMs: number): Promise<boolean> {
+    stopping = true;
+    readiness.drain();
+    logger.info('shutting down: draining, then no new connections, finishing in-flight requests', { drainMs, timeoutMs: config.shutdownTimeoutMs });
+    await new Promise((resolve) => setTimeout(resolve, drainMs));
+    metricsServer?.close();
+    const finished = await new Promise<boolean>((resolve) => {
+      const force = setTimeout(() => {
+        logger.warn('shutdown timeout reached: closing remaining connections');
+        server.closeAllConnections();
+        resolve(false);
+      }, config.shutdownTimeoutMs);
+      // Stop accepting without http.Server#close's immediate sweep of idle keep-alive sockets: a
+      // request already written to such a socket would be reset. Idle sockets are swept after a grace.
+      let sweeper: NodeJS.Timeout | undefined;
+      const grace = setTimeout(() => {
+        server.closeIdleConnections();
+        sweeper = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      }, IDLE_GRACE_MS);
+      net.Server.prototype.close.call(server, () => {
+        clearTimeout(force);
+        clearTimeout(grace);
+        clearInterval(sweeper);
+        resolve(true);
+      });
+    });
+    await Promise.allSettled([es.close(), redis.quit()]);
+    logger.info('stopped', { clean: finished });
+    return finished;
+  }
+
+  return {
+    url,
+    metricsUrl,
+    close: ({ drainMs = 0 } = {}) => (closing ??= shutdown(drainMs)),
+  };
+}
