@@ -4,9 +4,16 @@ import { type CircuitBreaker, CircuitOpenError } from '../infra/circuit-breaker.
 import type { Logger } from '../infra/logger.js';
 import { type Metrics, timed } from '../infra/metrics.js';
 import type { AdmissionReply, AdmissionStore } from './admission-store.js';
-import { type Principal, locateKey } from './authenticate-lua.js';
+import { locateKey } from './authenticate-lua.js';
 import { createFallbackLimiter } from './fallback-limiter.js';
 import type { Quota } from './quota.js';
+
+/** Who a request acts for, once its key is known. */
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  tier: string;
+}
 
 export type Admission =
   | { outcome: 'invalid' }

@@ -1,12 +1,6 @@
 import { parseApiKey } from './api-key.js';
 import { redisKeys } from './redis-keys.js';
 
-export interface Principal {
-  keyId: string;
-  accountId: string;
-  tier: string;
-}
-
 /**
  * Lua fragment: with KEYS[1] the key record and KEYS[2] its account, leaves
  * `key_id` and `tier` set, or returns {0} from the script when the key is

@@ -1,7 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Access } from '../access/access.js';
-import type { Admission } from '../access/admission.js';
-import type { Principal } from '../access/authenticate-lua.js';
+import type { Admission, Principal } from '../access/admission.js';
 import { secondsUntilReset } from '../access/quota.js';
 import { requestContext } from '../infra/request-context.js';
 import type { Metrics } from '../infra/metrics.js';
