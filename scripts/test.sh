@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# All tests: type check, unit tests, integration tests against a real Elasticsearch and
+# All tests: type check, lint (eslint, prettier, layer rules), unit tests, integration tests against a real Elasticsearch and
 # Redis (including the docs page in headless Chromium), then schemathesis fuzzing.
 # With ELASTICSEARCH_URL/REDIS_URL set, those are used; otherwise testcontainers when a
 # Docker engine answers; otherwise the local stack (started here if it is not running).
@@ -19,6 +19,7 @@ summary() {
   echo "tests: $passed passed, $failed failed"
 }
 npx tsc --noEmit -p tsconfig.json
+npm run --silent lint
 status=0
 timeout 300 npx mocha 'test/unit/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
 if [ "$status" -eq 0 ]; then

@@ -78,7 +78,8 @@ export async function startServer(config: Config, { logger = createLogger(config
   let metricsServer: http.Server | null = null;
   let metricsUrl: string | null = null;
   if (config.metricsPort !== 0) {
-    metricsServer = http.createServer(createMetricsApp(metrics).callback());
+    const handleMetrics = createMetricsApp(metrics).callback();
+    metricsServer = http.createServer((req, res) => void handleMetrics(req, res));
     metricsUrl = await listen(metricsServer, config.metricsPort, config.metricsHost);
     logger.info('metrics listening', { host: config.metricsHost, port: config.metricsPort });
   }

@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'wallpaper-ab-'));
   const stops: Running[] = [];
   try {
-    const size = parseSize(values.size!);
+    const size = parseSize(values.size);
     const alias = await ensureDataset(es, size, config.imageBaseUrl, say);
     const redis = await startRedis();
     stops.push(redis);

@@ -11,7 +11,7 @@ import { buildCompareTree } from './compare-tree.js';
 import { datasetAlias, dropDataset, ensureDataset } from './datasets.js';
 import { runFixedRate } from './fixed-rate.js';
 import { type MeasureContext, type Measurement, type RequestFiles, type Target, measure } from './measure.js';
-import { BENCH_USAGE, type BenchOptions, type Scenario, parseBenchArgs, sizeLabel } from './options.js';
+import { BENCH_USAGE, type BenchOptions, parseBenchArgs, sizeLabel } from './options.js';
 import { type Running, createBenchKeys, hasCommand, startApi, startBareKoa, startRedis } from './processes.js';
 import { type RoundTripAudit, auditRoundTrips } from './redis-stats.js';
 import { writeRequestFiles } from './request-files.js';
@@ -91,7 +91,7 @@ async function main(options: BenchOptions): Promise<void> {
       const paths = Array.from({ length: 50 }, (_, n) => (lines[n % lines.length] as string).split('\t')[1] as string);
       const roundTrips: Record<string, RoundTripAudit> = {};
       for (const target of targets) if (target.kind === 'api') roundTrips[target.name] = await auditRoundTrips(redisServer.url, target.url, key, paths);
-      scenarios.push({ scenario: scenario as Scenario, files, measurements, roundTrips });
+      scenarios.push({ scenario, files, measurements, roundTrips });
     }
 
     let koa: Measurement | null = null;

@@ -97,7 +97,7 @@ async function scenario(redis: Redis, accounts: number): Promise<void> {
     const tiers = ['bench', LIMIT];
     const variants: Variant[] = [
       { name: 'current (log)', lua: SLIDING_WINDOW_LUA, args: [WINDOW_MS, ...tiers], counterKey: (id) => `wpc:{${id}}:rl:log` },
-      { name: `${values.compare} (buckets)`, lua: earlierScript(values.compare!), args: [WINDOW_MS, 60, ...tiers], counterKey: (id) => `wpc:{${id}}:rl` },
+      { name: `${values.compare} (buckets)`, lua: earlierScript(values.compare), args: [WINDOW_MS, 60, ...tiers], counterKey: (id) => `wpc:{${id}}:rl` },
     ];
     const results = new Map<string, number[]>(variants.map((v) => [v.name, []]));
     const memory = new Map<string, number>();

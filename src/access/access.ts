@@ -48,5 +48,5 @@ export function createAccess({ redis, rateLimit, redisBreaker, logger, metrics }
   const store = createAdmissionStore(redis, { windowMs: rateLimit.windowSeconds * 1000, tiers: rateLimit.tiers });
   const admit = createAdmission({ store, breaker, config: rateLimit, logger, metrics });
   const failures = createAuthFailureLimiter(redis, rateLimit, breaker);
-  return { admit, blockedFor: failures.blockedFor, recordFailure: failures.recordFailure };
+  return { admit, blockedFor: (client) => failures.blockedFor(client), recordFailure: (client) => failures.recordFailure(client) };
 }

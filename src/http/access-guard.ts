@@ -5,7 +5,7 @@ import { secondsUntilReset } from '../access/quota.js';
 import { requestContext } from '../infra/request-context.js';
 import type { Metrics } from '../infra/metrics.js';
 import { clientAddress } from './client-address.js';
-import { HttpError, forbidden, unauthorized } from './http-error.js';
+import { type HttpError, forbidden, unauthorized } from './http-error.js';
 import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
 
 const BEARER = /^Bearer(?:\s+(.*))?$/i;

@@ -103,7 +103,7 @@ export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>)
           Math.max(1, latest - now()),
         );
       } catch (err) {
-        sent = Promise.reject(err);
+        sent = Promise.reject(err instanceof Error ? err : new Error(String(err)));
       }
       sent
         .then(

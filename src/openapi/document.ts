@@ -12,7 +12,7 @@ export const openApiDocument: JsonObject = JSON.parse(OPENAPI_DOCUMENT_TEXT);
 export function resolveRef(node: JsonObject, doc: JsonObject = openApiDocument): JsonObject {
   let current = node;
   while (typeof current['$ref'] === 'string') {
-    const path = (current['$ref'] as string).replace(/^#\//, '').split('/');
+    const path = (current['$ref']).replace(/^#\//, '').split('/');
     current = path.reduce<JsonObject>((obj, part) => obj[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
     if (current === undefined) throw new Error(`unresolvable $ref ${node['$ref']}`);
   }

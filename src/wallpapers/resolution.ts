@@ -1,7 +1,7 @@
 import { componentSchema } from '../openapi/document.js';
 
 /** `<width>x<height>` in pixels, each side 1..99999 without leading zeros (from the OpenAPI document). */
-export const RESOLUTION_PATTERN: string = componentSchema('Resolution')['pattern'];
+export const RESOLUTION_PATTERN = componentSchema('Resolution')['pattern'] as string;
 const RESOLUTION_RE = new RegExp(RESOLUTION_PATTERN);
 
 export interface Dimensions {

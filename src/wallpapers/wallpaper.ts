@@ -8,7 +8,7 @@ export interface Wallpaper {
   url: string;
   thumbnail: string;
   resolution: string;
-  category: Category | string;
+  category: Category;
   downloads: number;
   created_at: string;
 }

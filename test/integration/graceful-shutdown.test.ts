@@ -62,7 +62,7 @@ describe('graceful shutdown', function () {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
       await waitForLine(child, '"msg":"listening"', 30_000);

@@ -43,7 +43,11 @@ function counting(repository: WallpaperRepository) {
       counter.calls++;
       return fn(...args);
     };
-  const wrapped: WallpaperRepository = { list: count(repository.list), search: count(repository.search), getById: count(repository.getById) };
+  const wrapped: WallpaperRepository = {
+    list: count((params) => repository.list(params)),
+    search: count((params) => repository.search(params)),
+    getById: count((id) => repository.getById(id)),
+  };
   return { counter, wrapped };
 }
 

@@ -55,7 +55,7 @@ describe('seeding the catalogue into Elasticsearch', function () {
     try {
       await es.cluster.health({ wait_for_status: 'yellow', timeout: '10s' });
     } catch (error) {
-      throw new Error(`Elasticsearch not reachable at ${ES_URL} (run: bash scripts/stack.sh start): ${String(error)}`);
+      throw new Error(`Elasticsearch not reachable at ${ES_URL} (run: bash scripts/stack.sh start): ${String(error)}`, { cause: error });
     }
   });
 

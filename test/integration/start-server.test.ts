@@ -18,7 +18,7 @@ describe('startServer', function () {
     expect(await (await fetch(`${server.metricsUrl}/metrics`)).text()).to.include('wallpapers_http_requests_total');
     expect(await server.close({ drainMs: 0 })).to.equal(true);
     expect(logs.text()).to.include('"msg":"stopped"');
-    for (const url of [server.url, server.metricsUrl]) {
+    for (const url of [server.url, server.metricsUrl!]) {
       const refused = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(() => false, () => true);
       expect(refused, url).to.equal(true);
     }

@@ -61,7 +61,7 @@ export async function createIndexWithDocs(
   mapping: object = MAPPING,
 ): Promise<string> {
   const index = `${alias}-${Date.now()}`;
-  await es.indices.create({ index, ...(mapping as object) });
+  await es.indices.create({ index, ...(mapping) });
   if (docs.length > 0) {
     const operations = docs.flatMap((doc) => [{ index: { _index: index, _id: String(doc.id) } }, doc]);
     const res = await es.bulk({ operations, refresh: true });
@@ -140,7 +140,7 @@ export async function request(
     signal: AbortSignal.timeout(15_000),
   });
   const text = await res.text();
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {

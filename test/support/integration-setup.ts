@@ -9,6 +9,7 @@ async function assertReachable(url: string, what: string, probe: () => Promise<u
     throw new Error(
       `${what} is not reachable at ${url} (${err instanceof Error ? err.message : String(err)}). ` +
         'Start the local stack with `npm run stack:start`, or set ELASTICSEARCH_URL / REDIS_URL.',
+      { cause: err },
     );
   }
 }

@@ -11,7 +11,11 @@ export interface RawResponse {
  * normalise dot segments and some escapes before sending, which would hide what a server
  * does with them.
  */
-export function rawRequest(baseUrl: string, target: string, { method = 'GET', headers = {} as Record<string, string> } = {}): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  target: string,
+  { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);

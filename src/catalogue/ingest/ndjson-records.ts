@@ -45,9 +45,9 @@ export class NdjsonRecords {
   /** Ends with the input's error, if reading it fails. */
   async *documents(): AsyncGenerator<WallpaperDocument, void, undefined> {
     const reader = createInterface({ input: this.input, crlfDelay: Infinity });
-    let failure: Error | null = null;
+    const failed: { error?: Error } = {};
     const onError = (error: Error) => {
-      failure ??= error;
+      failed.error ??= error;
       reader.close();
     };
     this.input.on('error', onError);
@@ -74,7 +74,7 @@ export class NdjsonRecords {
         this.accepted++;
         yield verdict.document;
       }
-      if (failure !== null) throw failure;
+      if (failed.error) throw failed.error;
     } finally {
       this.input.off('error', onError);
       reader.close();
