@@ -5,7 +5,7 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.stack/', 'bench/results/', 'bench/tmp/', 'test-output/', 'clients/*/dist/', 'coverage/'] },
+  { ignores: ['.dependency-cruiser.cjs', 'dist/', 'node_modules/', '.stack/', 'bench/results/', 'bench/tmp/', 'test-output/', 'clients/*/dist/', 'coverage/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -50,6 +50,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-expressions': 'off',
     },
   },
-  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.js', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
   prettier,
 );

@@ -66,7 +66,10 @@ for (let round = 0; round <= rounds; round++) {
       const clientCpu = (used.user + used.system) / 1e6;
       await finishLoading(es, index);
       const stored = (await es.count({ index })).count;
-      if (round > 0) console.log(`round ${round} ${name.padEnd(20)} ${seconds.toFixed(1)}s ${Math.round(count / seconds)} docs/s client-cpu=${clientCpu.toFixed(1)}s indexed=${indexed} failed=${failed} stored=${stored}`);
+      if (round > 0)
+        console.log(
+          `round ${round} ${name.padEnd(20)} ${seconds.toFixed(1)}s ${Math.round(count / seconds)} docs/s client-cpu=${clientCpu.toFixed(1)}s indexed=${indexed} failed=${failed} stored=${stored}`,
+        );
     } finally {
       await es.indices.delete({ index });
     }

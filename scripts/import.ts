@@ -58,7 +58,8 @@ const command: CatalogueCommand<ImportArgs> = {
         },
       });
       display.progress?.finish();
-      const rejected = result.rejected === 0 ? 'none rejected' : `${result.rejected} rejected (allowed ${args.allowRejects}), listed in ${rejects.path}`;
+      const rejected =
+        result.rejected === 0 ? 'none rejected' : `${result.rejected} rejected (allowed ${args.allowRejects}), listed in ${rejects.path}`;
       say(`${result.loaded} records loaded from ${result.lines} lines, ${rejected}`);
       if (!args.incremental) {
         say(`alias ${alias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
@@ -75,7 +76,9 @@ const command: CatalogueCommand<ImportArgs> = {
       } else if (args.incremental) {
         say(`${error.message}; ${error.loaded} records were upserted into ${error.index} before it stopped`);
       } else {
-        const leftover = error.discarded ? `${error.index} deleted` : `${error.index} could not be deleted (marked building, the next run removes it)`;
+        const leftover = error.discarded
+          ? `${error.index} deleted`
+          : `${error.index} could not be deleted (marked building, the next run removes it)`;
         say(`${error.message}; alias ${alias} left unchanged, ${leftover}`);
       }
       return failureCode(error);

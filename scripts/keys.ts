@@ -48,9 +48,7 @@ async function main(): Promise<void> {
           fail('--account must be 1-100 characters of letters, digits, . _ @ -');
         }
         const created = await store.createKey({ tier: values.tier, account: values.account });
-        process.stderr.write(
-          `created ${created.keyId} for account '${created.account}' (${created.tier}); the key is shown once:\n`,
-        );
+        process.stderr.write(`created ${created.keyId} for account '${created.account}' (${created.tier}); the key is shown once:\n`);
         process.stdout.write(`${created.apiKey}\n`);
         break;
       }
@@ -63,7 +61,13 @@ async function main(): Promise<void> {
         const rows = [['KEY ID', 'ACCOUNT', 'TIER', 'CREATED', 'REVOKED']];
         for (const k of keys) rows.push([k.key_id, k.account, k.tier, k.created_at, k.revoked_at ?? '-']);
         const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-        for (const r of rows) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()}\n`);
+        for (const r of rows)
+          process.stdout.write(
+            `${r
+              .map((c, i) => c.padEnd(widths[i]!))
+              .join('  ')
+              .trimEnd()}\n`,
+          );
         break;
       }
       case 'revoke': {

@@ -70,7 +70,11 @@ async function reindex({ config, es, say, signal, lock }: CommandContext, args: 
     if (!(error instanceof ReindexError)) throw error;
     for (const { id, status, reason } of error.failed) say(`failed id ${id}${status === undefined ? '' : ` (HTTP ${status})`}: ${reason}`);
     const leftover =
-      error.index === null ? 'no new index was created' : error.discarded ? `${error.index} deleted` : `${error.index} could not be deleted (marked building, the next run removes it)`;
+      error.index === null
+        ? 'no new index was created'
+        : error.discarded
+          ? `${error.index} deleted`
+          : `${error.index} could not be deleted (marked building, the next run removes it)`;
     say(`${error.message}; alias ${alias} left unchanged, ${leftover}`);
     return failureCode(error);
   }

@@ -74,7 +74,9 @@ async function main(): Promise<void> {
       say(`round ${round + 1}: A ${rps.a.at(-1)!.toFixed(0)} req/s, B ${rps.b.at(-1)!.toFixed(0)} req/s`);
     }
     const ratios = rps.a.map((x, i) => rps.b[i]! / x);
-    console.log(`${values.scenario} (${values.cache ? 'cached' : 'uncached'}, ${values.size}): A = working tree on ${process.version}, B = ${labelB}`);
+    console.log(
+      `${values.scenario} (${values.cache ? 'cached' : 'uncached'}, ${values.size}): A = working tree on ${process.version}, B = ${labelB}`,
+    );
     console.log(`A req/s: ${rps.a.map((x) => x.toFixed(0)).join(', ')} (median ${median(rps.a).toFixed(0)})`);
     console.log(`B req/s: ${rps.b.map((x) => x.toFixed(0)).join(', ')} (median ${median(rps.b).toFixed(0)})`);
     console.log(`B/A per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`);

@@ -22,7 +22,10 @@ export function throughputChart(results: BenchResults): string {
   ];
   for (let i = 0; i <= 4; i++) {
     const v = (top / 1.12) * (i / 4);
-    out.push(`<line x1="${left}" x2="${width - 10}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`, `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${Math.round(v)}</text>`);
+    out.push(
+      `<line x1="${left}" x2="${width - 10}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`,
+      `<text x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${Math.round(v)}</text>`,
+    );
   }
   results.scenarios.forEach(({ scenario, measurements }, g) => {
     const x0 = left + g * group + 15;
@@ -32,7 +35,8 @@ export function throughputChart(results: BenchResults): string {
       if (!m) return;
       const x = x0 + t * 26;
       out.push(`<rect x="${x}" y="${y(m.rps)}" width="22" height="${plotTop + plotHeight - y(m.rps)}" fill="${COLOURS[t % COLOURS.length]}"/>`);
-      if (!target.startsWith('es') && es > 0) out.push(`<text x="${x + 11}" y="${y(m.rps) - 4}" text-anchor="middle" font-size="9">${(m.rps / es).toFixed(2)}×</text>`);
+      if (!target.startsWith('es') && es > 0)
+        out.push(`<text x="${x + 11}" y="${y(m.rps) - 4}" text-anchor="middle" font-size="9">${(m.rps / es).toFixed(2)}×</text>`);
     });
     out.push(`<text x="${x0 + (targets.length * 26) / 2}" y="${plotTop + plotHeight + 16}" text-anchor="middle">${escape(scenario)}</text>`);
   });
@@ -45,8 +49,14 @@ export function throughputChart(results: BenchResults): string {
   targets.forEach((target, t) => {
     const x = left + t * 140;
     const yy = plotTop + plotHeight + 40;
-    out.push(`<rect x="${x}" y="${yy}" width="12" height="12" fill="${COLOURS[t % COLOURS.length]}"/>`, `<text x="${x + 18}" y="${yy + 10}">${escape(target)}</text>`);
+    out.push(
+      `<rect x="${x}" y="${yy}" width="12" height="12" fill="${COLOURS[t % COLOURS.length]}"/>`,
+      `<text x="${x + 18}" y="${yy + 10}">${escape(target)}</text>`,
+    );
   });
-  out.push(`<text x="${left}" y="${plotTop + plotHeight + 72}" fill="#555">ratios over the bars: target / es (direct Elasticsearch, the same requests), same run</text>`, '</svg>');
+  out.push(
+    `<text x="${left}" y="${plotTop + plotHeight + 72}" fill="#555">ratios over the bars: target / es (direct Elasticsearch, the same requests), same run</text>`,
+    '</svg>',
+  );
   return `${out.join('\n')}\n`;
 }

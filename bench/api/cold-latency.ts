@@ -10,14 +10,14 @@ export interface ColdLatency {
   maxMs: number;
 }
 
-
-
 function send(agent: Agent, url: URL, line: RequestLine): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = request({ host: url.hostname, port: url.port, method: line.method, path: line.path, headers: line.headers, agent }, (res) => {
       res.resume();
-      res.on('end', () => ((res.statusCode ?? 500) < 400 ? resolve(performance.now() - started) : reject(new Error(`${res.statusCode} ${line.path}`))));
+      res.on('end', () =>
+        (res.statusCode ?? 500) < 400 ? resolve(performance.now() - started) : reject(new Error(`${res.statusCode} ${line.path}`)),
+      );
     });
     req.on('error', reject);
     req.end(line.body || undefined);

@@ -14,7 +14,6 @@ interface Config {
   connections: number;
 }
 
-
 const config = JSON.parse(process.argv[2] as string) as Config;
 const target = new URL(config.url);
 const lines = readRequestFile(config.file);
@@ -32,17 +31,14 @@ function fire(due: number): void {
   const line = withKey(lines[sent % lines.length] as RequestLine, keys, sent);
   sent++;
   pending++;
-  const req = request(
-    { host: target.hostname, port: target.port, method: line.method, path: line.path, headers: line.headers, agent },
-    (res) => {
-      res.on('data', () => undefined);
-      res.on('end', () => {
-        if ((res.statusCode ?? 0) >= 400) non2xx++;
-        latencies.push(performance.now() - due);
-        pending--;
-      });
-    },
-  );
+  const req = request({ host: target.hostname, port: target.port, method: line.method, path: line.path, headers: line.headers, agent }, (res) => {
+    res.on('data', () => undefined);
+    res.on('end', () => {
+      if ((res.statusCode ?? 0) >= 400) non2xx++;
+      latencies.push(performance.now() - due);
+      pending--;
+    });
+  });
   req.on('error', () => {
     errors++;
     pending--;

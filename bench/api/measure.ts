@@ -48,15 +48,11 @@ export async function measure(
   ctx: MeasureContext,
   target: Target,
   files: RequestFiles,
-  {
-    seconds,
-    warmupSeconds,
-    alias,
-    connections = ctx.connections,
-  }: { seconds: number; warmupSeconds: number; alias?: string; connections?: number },
+  { seconds, warmupSeconds, alias, connections = ctx.connections }: { seconds: number; warmupSeconds: number; alias?: string; connections?: number },
 ): Promise<Measurement> {
   const file = files[target.file];
-  const run = (runSeconds: number) => runWrk({ url: target.url, file, keysFile: target.keysFile, seconds: runSeconds, connections, threads: ctx.threads });
+  const run = (runSeconds: number) =>
+    runWrk({ url: target.url, file, keysFile: target.keysFile, seconds: runSeconds, connections, threads: ctx.threads });
   // Every target starts from the same cold shard request cache and query cache; otherwise the
   // first target would pay the misses and the next ones ride on its work.
   if (alias) await ctx.es.indices.clearCache({ index: alias, request: true, query: true });
@@ -70,20 +66,26 @@ export async function measure(
   const apiCpu = target.pid ? processCpuSeconds(target.pid) - apiCpuBefore : null;
   const [callsAfter, esAfter, redisCpuAfter] = await Promise.all([commandCalls(ctx.redis), esNodeStats(ctx.es), redisCpuSeconds(ctx.redis)]);
   const indexAfter = alias ? await indexStats(ctx.es, alias) : null;
-  const cacheLookups = indexBefore && indexAfter ? indexAfter.requestCacheHits + indexAfter.requestCacheMisses - indexBefore.requestCacheHits - indexBefore.requestCacheMisses : 0;
+  const cacheLookups =
+    indexBefore && indexAfter
+      ? indexAfter.requestCacheHits + indexAfter.requestCacheMisses - indexBefore.requestCacheHits - indexBefore.requestCacheMisses
+      : 0;
   const perRequest = (seconds: number) => (result.requests > 0 ? (seconds * 1000) / result.requests : 0);
   const delta = redisDelta(callsBefore, callsAfter);
   return {
     target: target.name,
     ...result,
     rssPeakMb,
-    cpuMsPerRequest: { api: apiCpu === null ? null : perRequest(apiCpu), es: perRequest(esAfter.cpuSeconds - esBefore.cpuSeconds), redis: perRequest(redisCpuAfter - redisCpuBefore) },
+    cpuMsPerRequest: {
+      api: apiCpu === null ? null : perRequest(apiCpu),
+      es: perRequest(esAfter.cpuSeconds - esBefore.cpuSeconds),
+      redis: perRequest(redisCpuAfter - redisCpuBefore),
+    },
     redisPerRequest:
-      target.kind === 'api' && result.requests > 0
-        ? { evalsha: delta.evalsha / result.requests, total: delta.total / result.requests }
-        : null,
+      target.kind === 'api' && result.requests > 0 ? { evalsha: delta.evalsha / result.requests, total: delta.total / result.requests } : null,
     esConnectionsOpened: esAfter.httpOpened - esBefore.httpOpened,
     esCallsPerRequest: indexBefore && indexAfter && result.requests > 0 ? (indexAfter.calls - indexBefore.calls) / result.requests : null,
-    esRequestCacheHitRatio: indexBefore && indexAfter && cacheLookups > 0 ? (indexAfter.requestCacheHits - indexBefore.requestCacheHits) / cacheLookups : null,
+    esRequestCacheHitRatio:
+      indexBefore && indexAfter && cacheLookups > 0 ? (indexAfter.requestCacheHits - indexBefore.requestCacheHits) / cacheLookups : null,
   };
 }

@@ -84,9 +84,11 @@ export async function hasCommand(name: string): Promise<boolean> {
 /** A Redis of its own, so INFO commandstats counts the API's calls and nobody else's. */
 export async function startRedis(): Promise<Running> {
   const port = await freePort();
-  const child = track(spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }));
+  const child = track(
+    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   const output = collect(child);
   const url = `redis://127.0.0.1:${port}`;
   await waitFor('redis-server', child, async () => (await execFileAsync('redis-cli', ['-p', String(port), 'ping'])).stdout.trim() === 'PONG', output);
@@ -158,28 +160,35 @@ function buildServer(cwd: string): Promise<void> {
 export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs = [], node = process.execPath }: ApiProcessOptions): Promise<Running> {
   await buildServer(cwd);
   const port = await freePort();
-  const child = track(spawn(node, [...productionNodeFlags(cwd), ...nodeArgs, 'dist/server.js'], {
-    cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      INDEX_ALIAS: alias,
-      LOG_LEVEL: 'warn',
-      REDIS_URL: redisUrl,
-      // Several APIs run side by side; none needs the metrics listener.
-      METRICS_PORT: '0',
-      ...env,
-    },
-  }));
+  const child = track(
+    spawn(node, [...productionNodeFlags(cwd), ...nodeArgs, 'dist/server.js'], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        INDEX_ALIAS: alias,
+        LOG_LEVEL: 'warn',
+        REDIS_URL: redisUrl,
+        // Several APIs run side by side; none needs the metrics listener.
+        METRICS_PORT: '0',
+        ...env,
+      },
+    }),
+  );
   const output = collect(child);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`API on ${alias}`, child, async () => {
-    const res = await fetch(`${url}/v1/wallpapers?per_page=1`, { headers: { Authorization: `Bearer ${key}` } });
-    await res.arrayBuffer();
-    return res.status === 200;
-  }, output);
+  await waitFor(
+    `API on ${alias}`,
+    child,
+    async () => {
+      const res = await fetch(`${url}/v1/wallpapers?per_page=1`, { headers: { Authorization: `Bearer ${key}` } });
+      await res.arrayBuffer();
+      return res.status === 200;
+    },
+    output,
+  );
   return { pid: child.pid!, url, stop: stopper(child) };
 }
 
@@ -189,14 +198,33 @@ export async function startBareKoa(cwd: string, bodyFile: string): Promise<Runni
   mkdirSync(outDir, { recursive: true });
   await execFileAsync(
     'npx',
-    ['tsc', 'bench/api/bare-koa.ts', '--outDir', outDir, '--rootDir', 'bench/api', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--strict', '--skipLibCheck', '--types', 'node'],
+    [
+      'tsc',
+      'bench/api/bare-koa.ts',
+      '--outDir',
+      outDir,
+      '--rootDir',
+      'bench/api',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--strict',
+      '--skipLibCheck',
+      '--types',
+      'node',
+    ],
     { cwd },
   );
   const port = await freePort();
-  const child = track(spawn(process.execPath, [...productionNodeFlags(cwd), join(outDir, 'bare-koa.js'), String(port), bodyFile], {
-    cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }));
+  const child = track(
+    spawn(process.execPath, [...productionNodeFlags(cwd), join(outDir, 'bare-koa.js'), String(port), bodyFile], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   const output = collect(child);
   const url = `http://127.0.0.1:${port}`;
   await waitFor('bare Koa', child, async () => (await fetch(url)).ok, output);

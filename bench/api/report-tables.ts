@@ -25,7 +25,11 @@ export function throughputTable(results: BenchResults): string[] {
   for (const { scenario, measurements } of results.scenarios) {
     const es = measurements['es']?.rps;
     const noCache = measurements['es-no-rc']?.rps;
-    const cells = apis.flatMap((name) => [f0(measurements[name]?.rps ?? 0), ratio(measurements[name]?.rps, es), ratio(measurements[name]?.rps, noCache)]);
+    const cells = apis.flatMap((name) => [
+      f0(measurements[name]?.rps ?? 0),
+      ratio(measurements[name]?.rps, es),
+      ratio(measurements[name]?.rps, noCache),
+    ]);
     lines.push(row([scenario, f0(es ?? 0), noCache === undefined ? '–' : f0(noCache), ...cells]));
   }
   return lines;
@@ -40,7 +44,21 @@ export function latencyTable(results: BenchResults): string[] {
 
 export function resourceTable(results: BenchResults): string[] {
   const lines = [
-    row(['scenario', 'target', 'requests', 'errors', 'non-2xx', 'peak RSS MB', 'EVALSHA/req', 'Redis commands/req (scripts included)', 'Redis round trips/req (MONITOR)', 'CPU ms/req API / ES / Redis', 'ES calls/req', 'ES request-cache hits', 'ES connections opened']),
+    row([
+      'scenario',
+      'target',
+      'requests',
+      'errors',
+      'non-2xx',
+      'peak RSS MB',
+      'EVALSHA/req',
+      'Redis commands/req (scripts included)',
+      'Redis round trips/req (MONITOR)',
+      'CPU ms/req API / ES / Redis',
+      'ES calls/req',
+      'ES request-cache hits',
+      'ES connections opened',
+    ]),
     row(['---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:']),
   ];
   const add = (scenario: string, m: Measurement, audit?: RoundTripAudit) =>
@@ -54,20 +72,28 @@ export function resourceTable(results: BenchResults): string[] {
         m.rssPeakMb === null ? '–' : f0(m.rssPeakMb),
         m.redisPerRequest ? f2(m.redisPerRequest.evalsha) : '–',
         m.redisPerRequest ? f2(m.redisPerRequest.total) : '–',
-        audit ? `${f2(audit.perRequest)} (${Object.entries(audit.commands).map(([c, n]) => `${c} ${n}`).join(', ')} in ${audit.requests})` : '–',
+        audit
+          ? `${f2(audit.perRequest)} (${Object.entries(audit.commands)
+              .map(([c, n]) => `${c} ${n}`)
+              .join(', ')} in ${audit.requests})`
+          : '–',
         `${m.cpuMsPerRequest.api === null ? '–' : f2(m.cpuMsPerRequest.api)} / ${f2(m.cpuMsPerRequest.es)} / ${f2(m.cpuMsPerRequest.redis)}`,
         m.esCallsPerRequest === null ? '–' : f2(m.esCallsPerRequest),
         m.esRequestCacheHitRatio === null ? '–' : `${Math.round(m.esRequestCacheHitRatio * 100)}%`,
         m.esConnectionsOpened,
       ]),
     );
-  for (const { scenario, measurements, roundTrips } of results.scenarios) for (const m of Object.values(measurements)) add(scenario, m, roundTrips[m.target]);
+  for (const { scenario, measurements, roundTrips } of results.scenarios)
+    for (const m of Object.values(measurements)) add(scenario, m, roundTrips[m.target]);
   if (results.koa) add('fixed body', results.koa);
   return lines;
 }
 
 export function fixedRateTable(results: BenchResults): string[] {
-  const lines = [row(['scenario', 'rate req/s', 'ES p50 / p90 / p99 ms', 'API p50 / p90 / p99 ms', 'API errors + non-2xx']), row(['---', '---:', '---:', '---:', '---:'])];
+  const lines = [
+    row(['scenario', 'rate req/s', 'ES p50 / p90 / p99 ms', 'API p50 / p90 / p99 ms', 'API errors + non-2xx']),
+    row(['---', '---:', '---:', '---:', '---:']),
+  ];
   for (const { scenario } of results.scenarios) {
     const es = results.fixedRate.find((r) => r.scenario === scenario && r.target === 'es');
     const api = results.fixedRate.find((r) => r.scenario === scenario && r.target === 'api');
@@ -106,7 +132,10 @@ export function growthTable(points: SeriesPoint[]): string[] {
       const at = (docs: number) => points.find((p) => p.kind === kind && p.target === target && p.docs === docs);
       const small = at(smallest);
       const big = at(largest);
-      if (small && big) lines.push(row([requestName(kind), target, ratio(big.p50Ms, small.p50Ms), ratio(big.p99Ms, small.p99Ms), ratio(big.cold.p50Ms, small.cold.p50Ms)]));
+      if (small && big)
+        lines.push(
+          row([requestName(kind), target, ratio(big.p50Ms, small.p50Ms), ratio(big.p99Ms, small.p99Ms), ratio(big.cold.p50Ms, small.cold.p50Ms)]),
+        );
     }
   }
   return lines;

@@ -24,17 +24,33 @@ export function targetsTable(results: BenchResults): string[] {
   }
   const fixed = results.fixedRate.filter((r) => r.target === 'api');
   if (fixed.length > 0) {
-    lines.push(row(['p99 ≤ 20 ms at half the maximum load (uncached API, fixed rate)', fixed.map((r) => `${r.scenario} ${f1(r.p99Ms)} ms at ${f0(r.rate)}/s`).join(', '), verdict(fixed.every((r) => r.p99Ms <= 20))]));
+    lines.push(
+      row([
+        'p99 ≤ 20 ms at half the maximum load (uncached API, fixed rate)',
+        fixed.map((r) => `${r.scenario} ${f1(r.p99Ms)} ms at ${f0(r.rate)}/s`).join(', '),
+        verdict(fixed.every((r) => r.p99Ms <= 20)),
+      ]),
+    );
   }
   const zipf = results.scenarios.find((s) => s.scenario === 'zipf-mix')?.measurements;
   if (zipf?.['api-cached'] && zipf['es']) {
     const r = versus(zipf, 'api-cached', 'es');
-    lines.push(row(['Zipf mix, cached API ≥ 3 × direct Elasticsearch', `vs es ${f2(r)}×; vs es-no-rc ${f2(versus(zipf, 'api-cached', 'es-no-rc'))}×`, verdict(r >= 3)]));
+    lines.push(
+      row([
+        'Zipf mix, cached API ≥ 3 × direct Elasticsearch',
+        `vs es ${f2(r)}×; vs es-no-rc ${f2(versus(zipf, 'api-cached', 'es-no-rc'))}×`,
+        verdict(r >= 3),
+      ]),
+    );
   }
-  const audits = results.scenarios.flatMap(({ scenario, roundTrips }) => Object.entries(roundTrips).map(([target, a]) => ({ scenario, target, perRequest: a.perRequest })));
+  const audits = results.scenarios.flatMap(({ scenario, roundTrips }) =>
+    Object.entries(roundTrips).map(([target, a]) => ({ scenario, target, perRequest: a.perRequest })),
+  );
   if (audits.length > 0) {
     const worst = Math.max(...audits.map((a) => a.perRequest));
-    const evalsha = results.scenarios.flatMap(({ measurements }) => Object.values(measurements).flatMap((m) => (m.redisPerRequest ? [m.redisPerRequest.evalsha] : [])));
+    const evalsha = results.scenarios.flatMap(({ measurements }) =>
+      Object.values(measurements).flatMap((m) => (m.redisPerRequest ? [m.redisPerRequest.evalsha] : [])),
+    );
     lines.push(
       row([
         'one Redis round trip per request',
@@ -49,7 +65,9 @@ export function targetsTable(results: BenchResults): string[] {
   );
   if (rss.length > 0) {
     const peak = Math.max(...rss);
-    lines.push(row(['API resident memory ≤ 150 MB under load', `peak ${f0(peak)} MB (lowest peak of a run ${f0(Math.min(...rss))} MB)`, verdict(peak <= 150)]));
+    lines.push(
+      row(['API resident memory ≤ 150 MB under load', `peak ${f0(peak)} MB (lowest peak of a run ${f0(Math.min(...rss))} MB)`, verdict(peak <= 150)]),
+    );
   }
   const sizes = [...new Set(results.sizeSeries.map((p) => p.docs))].sort((a, b) => a - b);
   if (sizes.length > 1) {

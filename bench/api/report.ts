@@ -5,17 +5,7 @@ import type { ColdLatency } from './cold-latency.js';
 import type { FixedRateResult } from './fixed-rate.js';
 import type { Measurement, RequestFiles } from './measure.js';
 import type { RoundTripAudit } from './redis-stats.js';
-import {
-  f0,
-  fixedRateTable,
-  growthTable,
-  latencyTable,
-  ratio,
-  requestName,
-  resourceTable,
-  seriesTable,
-  throughputTable,
-} from './report-tables.js';
+import { f0, fixedRateTable, growthTable, latencyTable, ratio, requestName, resourceTable, seriesTable, throughputTable } from './report-tables.js';
 import { targetsTable } from './report-targets.js';
 import { type BenchOptions, type Scenario, sizeLabel } from './options.js';
 
@@ -57,7 +47,9 @@ export function markdownReport(results: BenchResults): string {
     `wrk over loopback, ${o.connections} connections, ${o.threads} thread(s), ${o.durationSeconds} s per run after ${o.warmupSeconds} s of warm-up; every target in the same run, one after the other, the order rotated per scenario.`,
     'Targets: `es` sends Elasticsearch, one request per API request, the very query the API runs (built by its query builders and client, captured on the wire) as a direct `_search` or `_doc` get; `es-no-rc` the same with request_cache=false, i.e. Elasticsearch doing the query work every time; `api` is the API with its response cache off',
     '(RESPONSE_CACHE_MB=0), `api-cached` with it on' +
-      (results.compareSha ? `; \`api@${results.compareSha}\` and \`api-cached@${results.compareSha}\` the same with the server source (\`src/\`) as it was at ${results.compareSha}.` : '.'),
+      (results.compareSha
+        ? `; \`api@${results.compareSha}\` and \`api-cached@${results.compareSha}\` the same with the server source (\`src/\`) as it was at ${results.compareSha}.`
+        : '.'),
     "Elasticsearch's request and query caches are emptied before each target's warm-up, so no target rides on another's work.",
     '',
     '## Targets',
@@ -80,7 +72,10 @@ export function markdownReport(results: BenchResults): string {
   ];
   if (results.koa) {
     const api = results.scenarios.find((s) => s.scenario === 'list-page1')?.measurements['api'];
-    parts.push('', `Framework ceiling: bare Koa answering the list-page1 body (fixed object, serialised per request, no authentication, no backend): ${f0(results.koa.rps)} req/s; the uncached API's list-page1 is ${ratio(api?.rps, results.koa.rps)} of it.`);
+    parts.push(
+      '',
+      `Framework ceiling: bare Koa answering the list-page1 body (fixed object, serialised per request, no authentication, no backend): ${f0(results.koa.rps)} req/s; the uncached API's list-page1 is ${ratio(api?.rps, results.koa.rps)} of it.`,
+    );
   }
   if (results.fixedRate.length > 0) {
     parts.push(
@@ -94,10 +89,26 @@ export function markdownReport(results: BenchResults): string {
   }
   const series = `One connection, ${o.seriesSeconds} s per point after 1 s of warm-up ("warm": repeated requests, which Elasticsearch's request cache can answer); "cold": 30 sequential requests, each after emptying the request and query caches, i.e. the full cost of the query.`;
   if (results.sizeSeries.length > 0) {
-    parts.push('', '## Latency vs collection size', '', series, '', ...seriesTable(results.sizeSeries, (p) => `${requestName(p.kind)}, ${sizeLabel(p.docs)}`), '', ...growthTable(results.sizeSeries));
+    parts.push(
+      '',
+      '## Latency vs collection size',
+      '',
+      series,
+      '',
+      ...seriesTable(results.sizeSeries, (p) => `${requestName(p.kind)}, ${sizeLabel(p.docs)}`),
+      '',
+      ...growthTable(results.sizeSeries),
+    );
   }
   if (results.depthSeries.length > 0) {
-    parts.push('', `## Latency vs page depth (list, per_page 20, ${sizeLabel(results.docs)})`, '', series, '', ...seriesTable(results.depthSeries, (p) => `page ${p.page}`));
+    parts.push(
+      '',
+      `## Latency vs page depth (list, per_page 20, ${sizeLabel(results.docs)})`,
+      '',
+      series,
+      '',
+      ...seriesTable(results.depthSeries, (p) => `page ${p.page}`),
+    );
   }
   return `${parts.join('\n')}\n`;
 }

@@ -84,20 +84,26 @@ async function main(options: BenchOptions): Promise<void> {
       const measured = new Map<string, Measurement>();
       for (const target of rotate(targets, i)) {
         say(`${scenario} on ${target.name}`);
-        measured.set(target.name, await measure(ctx, target, files, { seconds: options.durationSeconds, warmupSeconds: options.warmupSeconds, alias: mainAlias }));
+        measured.set(
+          target.name,
+          await measure(ctx, target, files, { seconds: options.durationSeconds, warmupSeconds: options.warmupSeconds, alias: mainAlias }),
+        );
       }
       const measurements = Object.fromEntries(targets.map(({ name }) => [name, measured.get(name) as Measurement]));
       const lines = readFileSync(files.api, 'utf8').split('\n').filter(Boolean);
       const paths = Array.from({ length: 50 }, (_, n) => (lines[n % lines.length] as string).split('\t')[1] as string);
       const roundTrips: Record<string, RoundTripAudit> = {};
-      for (const target of targets) if (target.kind === 'api') roundTrips[target.name] = await auditRoundTrips(redisServer.url, target.url, key, paths);
+      for (const target of targets)
+        if (target.kind === 'api') roundTrips[target.name] = await auditRoundTrips(redisServer.url, target.url, key, paths);
       scenarios.push({ scenario, files, measurements, roundTrips });
     }
 
     let koa: Measurement | null = null;
     if (listPage1Files) {
       const bodyFile = join(runDir, 'koa-body.json');
-      const res = await fetch(`${(targets.find((t) => t.name === 'api') as Target).url}/v1/wallpapers`, { headers: { Authorization: `Bearer ${key}` } });
+      const res = await fetch(`${(targets.find((t) => t.name === 'api') as Target).url}/v1/wallpapers`, {
+        headers: { Authorization: `Bearer ${key}` },
+      });
       writeFileSync(bodyFile, await res.text());
       const bare = await startBareKoa(ROOT, bodyFile);
       stops.push(bare);
@@ -115,20 +121,44 @@ async function main(options: BenchOptions): Promise<void> {
         for (const target of targets.filter((t) => t.name === 'es' || t.name === 'api')) {
           say(`${scenario} at ${rate}/s on ${target.name}`);
           const file = files[target.file];
-          const result = await runFixedRate(ROOT, { url: target.url, file, keysFile: target.keysFile, rate, seconds: options.fixedRateSeconds, connections: 64 });
+          const result = await runFixedRate(ROOT, {
+            url: target.url,
+            file,
+            keysFile: target.keysFile,
+            rate,
+            seconds: options.fixedRateSeconds,
+            connections: 64,
+          });
           fixedRate.push({ scenario, target: target.name, ...result });
         }
       }
     }
     for (const running of stops.splice(1)) await running.stop();
 
-    const series = async (alias: string, docs: number, name: string, workload: Workload, label: Record<string, string | number>, apiTarget: Target) => {
+    const series = async (
+      alias: string,
+      docs: number,
+      name: string,
+      workload: Workload,
+      label: Record<string, string | number>,
+      apiTarget: Target,
+    ) => {
       const files = await filesFor(runDir, name, alias, workload);
       const points: SeriesPoint[] = [];
       for (const target of [esTarget, apiTarget]) {
         const m = await measure(ctx, target, files, { seconds: options.seriesSeconds, warmupSeconds: 1, connections: 1, alias });
         const cold = await coldLatency(es, alias, target, files[target.file], COLD_SAMPLES);
-        points.push({ ...label, docs, target: target.name, p50Ms: m.p50Ms, p90Ms: m.p90Ms, p99Ms: m.p99Ms, rps: m.rps, errors: m.errors + m.non2xx, cold });
+        points.push({
+          ...label,
+          docs,
+          target: target.name,
+          p50Ms: m.p50Ms,
+          p90Ms: m.p90Ms,
+          p99Ms: m.p99Ms,
+          rps: m.rps,
+          errors: m.errors + m.non2xx,
+          cold,
+        });
       }
       return points;
     };
@@ -139,7 +169,9 @@ async function main(options: BenchOptions): Promise<void> {
       const running = await launch(alias, uncached);
       for (const kind of ['list', 'get', 'search'] as const) {
         say(`${kind} page 1 at ${sizeLabel(docs)}`);
-        sizeSeries.push(...(await series(alias, docs, `size-${kind}-${sizeLabel(docs)}`, seriesWorkload(kind, docs, options.seed), { kind }, api(running, 'api'))));
+        sizeSeries.push(
+          ...(await series(alias, docs, `size-${kind}-${sizeLabel(docs)}`, seriesWorkload(kind, docs, options.seed), { kind }, api(running, 'api'))),
+        );
       }
       await running.stop();
     }
@@ -149,7 +181,16 @@ async function main(options: BenchOptions): Promise<void> {
       const running = await launch(mainAlias, uncached);
       for (const page of options.depthPages) {
         say(`list page ${page}`);
-        depthSeries.push(...(await series(mainAlias, options.size, `depth-${page}`, seriesWorkload('list', options.size, options.seed, page), { page }, api(running, 'api'))));
+        depthSeries.push(
+          ...(await series(
+            mainAlias,
+            options.size,
+            `depth-${page}`,
+            seriesWorkload('list', options.size, options.seed, page),
+            { page },
+            api(running, 'api'),
+          )),
+        );
       }
       await running.stop();
     }

@@ -5,10 +5,7 @@ import { CATEGORIES } from '../../src/wallpapers/categories.js';
 import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
 import type { Scenario } from './options.js';
 
-export type RequestSpec =
-  | { kind: 'list'; params: ListParams }
-  | { kind: 'search'; params: SearchParams }
-  | { kind: 'get'; id: number };
+export type RequestSpec = { kind: 'list'; params: ListParams } | { kind: 'search'; params: SearchParams } | { kind: 'get'; id: number };
 
 /** The request sequence a scenario replays, in order, cycling. */
 export type Workload = RequestSpec[];

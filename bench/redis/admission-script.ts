@@ -47,7 +47,9 @@ function earlierScript(ref: string): string {
 async function startRedis(): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'bench-redis-'));
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: 'ignore',
+  });
   const probe = new Redis(port, '127.0.0.1', { lazyConnect: true, retryStrategy: () => 50 });
   probe.on('error', () => undefined);
   for (let i = 0; i < 100; i++) {
@@ -59,10 +61,20 @@ async function startRedis(): Promise<{ url: string; stop: () => void }> {
     }
   }
   probe.disconnect();
-  return { url: `redis://127.0.0.1:${port}`, stop: () => { child.kill(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () => {
+      child.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
-async function run(redis: Redis, variant: Variant, keys: { apiKey: string; accountId: string }[]): Promise<{ usPerCall: number; allowed: number; memoryPerAccount: number }> {
+async function run(
+  redis: Redis,
+  variant: Variant,
+  keys: { apiKey: string; accountId: string }[],
+): Promise<{ usPerCall: number; allowed: number; memoryPerAccount: number }> {
   const sha = (await redis.script('LOAD', AUTHENTICATE_LUA + variant.lua)) as string;
   for (const { accountId } of keys) await redis.del(variant.counterKey(accountId));
   await redis.config('RESETSTAT');
@@ -97,7 +109,12 @@ async function scenario(redis: Redis, accounts: number): Promise<void> {
     const tiers = ['bench', LIMIT];
     const variants: Variant[] = [
       { name: 'current (log)', lua: SLIDING_WINDOW_LUA, args: [WINDOW_MS, ...tiers], counterKey: (id) => `wpc:{${id}}:rl:log` },
-      { name: `${values.compare} (buckets)`, lua: earlierScript(values.compare), args: [WINDOW_MS, 60, ...tiers], counterKey: (id) => `wpc:{${id}}:rl` },
+      {
+        name: `${values.compare} (buckets)`,
+        lua: earlierScript(values.compare),
+        args: [WINDOW_MS, 60, ...tiers],
+        counterKey: (id) => `wpc:{${id}}:rl`,
+      },
     ];
     const results = new Map<string, number[]>(variants.map((v) => [v.name, []]));
     const memory = new Map<string, number>();
@@ -113,8 +130,13 @@ async function scenario(redis: Redis, accounts: number): Promise<void> {
     const [current, earlier] = variants.map((v) => median(results.get(v.name)!));
     console.log(`| script | µs per EVALSHA (median of ${ROUNDS}) | runs | bytes per account (MEMORY USAGE) |`);
     console.log('|---|--:|---|--:|');
-    for (const v of variants) console.log(`| ${v.name} | ${median(results.get(v.name)!).toFixed(2)} | ${results.get(v.name)!.join(', ')} | ${Math.round(memory.get(v.name)!)} |`);
-    console.log(`\ncurrent / earlier: ${(current! / earlier!).toFixed(2)} (${accounts} accounts, ${CALLS} calls a run, window ${WINDOW_MS / 1000} s, limit ${LIMIT})\n`);
+    for (const v of variants)
+      console.log(
+        `| ${v.name} | ${median(results.get(v.name)!).toFixed(2)} | ${results.get(v.name)!.join(', ')} | ${Math.round(memory.get(v.name)!)} |`,
+      );
+    console.log(
+      `\ncurrent / earlier: ${(current! / earlier!).toFixed(2)} (${accounts} accounts, ${CALLS} calls a run, window ${WINDOW_MS / 1000} s, limit ${LIMIT})\n`,
+    );
   }
 }
 

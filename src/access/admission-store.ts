@@ -18,8 +18,7 @@ export function createAdmissionStore(redis: RedisClient, { windowMs, tiers }: { 
   if (!('wpcAdmit' in redis)) redis.defineCommand('wpcAdmit', { numberOfKeys: 3, lua: AUTHENTICATE_LUA + SLIDING_WINDOW_LUA });
   const scripted = redis as ScriptedRedis;
   const tierArgs = Object.entries(tiers).flatMap(([tier, limit]) => [tier, limit]);
-  return (at: KeyLocation): Promise<AdmissionReply> =>
-    scripted.wpcAdmit(at.keyRecord, at.account, rateLimitKey(at.accountId), windowMs, ...tierArgs);
+  return (at: KeyLocation): Promise<AdmissionReply> => scripted.wpcAdmit(at.keyRecord, at.account, rateLimitKey(at.accountId), windowMs, ...tierArgs);
 }
 
 export type AdmissionStore = ReturnType<typeof createAdmissionStore>;

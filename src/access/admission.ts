@@ -15,9 +15,7 @@ export interface Principal {
   tier: string;
 }
 
-export type Admission =
-  | { outcome: 'invalid' }
-  | { outcome: 'allowed' | 'limited'; principal: Principal; quota: Quota; source: 'redis' | 'fallback' };
+export type Admission = { outcome: 'invalid' } | { outcome: 'allowed' | 'limited'; principal: Principal; quota: Quota; source: 'redis' | 'fallback' };
 
 const RECENT_KEYS_MAX = 10_000;
 

@@ -13,9 +13,7 @@ const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 const ACCOUNT_ID_LENGTH = 12;
 const SECRET_LENGTH = 40;
 const CHECKSUM_LENGTH = 6;
-const KEY_RE = new RegExp(
-  `^${KEY_PREFIX}([0-9A-Za-z]{${ACCOUNT_ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`,
-);
+const KEY_RE = new RegExp(`^${KEY_PREFIX}([0-9A-Za-z]{${ACCOUNT_ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
 
 export function randomBase62(length: number): string {
   let out = '';

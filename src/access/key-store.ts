@@ -77,10 +77,7 @@ export function createKeyStore(redis: Redis | Cluster) {
       const out: KeySummary[] = [];
       for (const [keyId, raw] of Object.entries(index)) {
         const { account_id, hash } = JSON.parse(raw) as IndexEntry;
-        const [key, account] = await Promise.all([
-          redis.hgetall(redisKeys.apiKey(account_id, hash)),
-          redis.hgetall(redisKeys.account(account_id)),
-        ]);
+        const [key, account] = await Promise.all([redis.hgetall(redisKeys.apiKey(account_id, hash)), redis.hgetall(redisKeys.account(account_id))]);
         // Listed, never written: its creation died before the key was shown to anyone.
         if (!key['key_id']) continue;
         out.push({
@@ -105,4 +102,3 @@ export function createKeyStore(redis: Redis | Cluster) {
     },
   };
 }
-

@@ -63,7 +63,8 @@ export async function etagPerEncoding(ctx: Context, next: Next): Promise<void> {
   const etag = ctx.response.get('ETag') || '';
   if (ctx.status === 304 && etag) {
     // A 304 carries no body to encode: repeat the tag of the variant the client holds.
-    const held = ctx.get('If-None-Match')
+    const held = ctx
+      .get('If-None-Match')
       .split(',')
       .map((t) => t.trim().replace(/^W\//, ''))
       .find((t) => opaque(t) === opaque(etag));

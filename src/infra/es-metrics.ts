@@ -29,10 +29,7 @@ export function instrumentElasticsearch(es: Client, metrics: Metrics): void {
   const onRequest = (_err: unknown, event: { meta: { request: { id: unknown } } } | null) => {
     if (event) started.set(event.meta.request.id, process.hrtime.bigint());
   };
-  const onResponse = (
-    err: unknown,
-    event: { meta: { request: { id: unknown; params: { path: string } } } } | null,
-  ) => {
+  const onResponse = (err: unknown, event: { meta: { request: { id: unknown; params: { path: string } } } } | null) => {
     if (!event) return;
     const begin = started.get(event.meta.request.id);
     started.delete(event.meta.request.id);

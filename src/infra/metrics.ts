@@ -76,11 +76,7 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /** Times an async call into a histogram labelled with the operation and whether it succeeded. */
-export async function timed<T>(
-  histogram: Histogram<'operation' | 'outcome'>,
-  operation: string,
-  call: () => Promise<T>,
-): Promise<T> {
+export async function timed<T>(histogram: Histogram<'operation' | 'outcome'>, operation: string, call: () => Promise<T>): Promise<T> {
   const end = histogram.startTimer({ operation });
   try {
     const result = await call();

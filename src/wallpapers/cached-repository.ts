@@ -34,7 +34,8 @@ const JSON_ITEM_BYTES = 200;
 // The object's strings (two bytes a character at most) plus its serialized form, which a shared
 // result keeps alongside (see conditionalGet): one byte a character of ASCII JSON.
 function wallpaperBytes(w: Wallpaper): number {
-  const chars = w.title.length + w.description.length + w.url.length + w.thumbnail.length + w.resolution.length + w.category.length + w.created_at.length;
+  const chars =
+    w.title.length + w.description.length + w.url.length + w.thumbnail.length + w.resolution.length + w.category.length + w.created_at.length;
   return OBJECT_BYTES + 2 * chars + chars + JSON_ITEM_BYTES;
 }
 
@@ -45,7 +46,8 @@ function estimateBytes(key: string, result: Result): number {
   return base + wallpaperBytes(result);
 }
 
-const listKey = ({ page, per_page, category, resolution }: ListParams) => JSON.stringify(['list', page, per_page, category ?? null, resolution ?? null]);
+const listKey = ({ page, per_page, category, resolution }: ListParams) =>
+  JSON.stringify(['list', page, per_page, category ?? null, resolution ?? null]);
 const searchKey = ({ q, page, per_page, category, resolution }: SearchParams) =>
   JSON.stringify(['search', q, page, per_page, category ?? null, resolution ?? null]);
 

@@ -70,7 +70,11 @@ function toDocument(item: MgetItem | undefined, id: string): Shared<Wallpaper> |
  * free slot, together under load, so a busy API pays Elasticsearch's per-call cost once per
  * batch instead of once per request. Failures come out as domain errors (see translateEsError).
  */
-export function createEsRepository(es: Client, alias: string, { logger = silentLogger, batching = DEFAULT_BATCHING }: EsRepositoryOptions = {}): WallpaperRepository {
+export function createEsRepository(
+  es: Client,
+  alias: string,
+  { logger = silentLogger, batching = DEFAULT_BATCHING }: EsRepositoryOptions = {},
+): WallpaperRepository {
   const { maxInFlight, maxBatchSize, maxQueued, onBatch } = batching;
   const limits = {
     maxInFlight,

@@ -60,7 +60,10 @@ describe('batched reads on Elasticsearch', function () {
     expect(batched.filter((doc) => doc === null)).to.have.length(2);
     const mgets = batches.filter((b) => b.operation === 'mget');
     expect(Math.max(...mgets.map((b) => b.size)), 'some multi-get carried several ids').to.be.greaterThan(1);
-    expect(mgets.reduce((sum, b) => sum + b.size, 0), 'repeated ids waiting together are asked once').to.be.lessThan(ids.length);
+    expect(
+      mgets.reduce((sum, b) => sum + b.size, 0),
+      'repeated ids waiting together are asked once',
+    ).to.be.lessThan(ids.length);
   });
 
   it('when many lists and searches arrive at once, then they share multi-searches and each page equals a direct search', async () => {
@@ -70,7 +73,11 @@ describe('batched reads on Elasticsearch', function () {
     for (const [i, category] of FIXTURE_CATEGORIES.entries()) {
       const resolution = FIXTURE_RESOLUTIONS[i % FIXTURE_RESOLUTIONS.length];
       lists.push({ page: 1, per_page: 20, category }, { page: 2, per_page: 3, category, resolution }, { page: 1 + i, per_page: 7 });
-      searches.push({ q: 'aurora', page: 1, per_page: 20, category }, { q: 'lighthuose', page: 1, per_page: 5 }, { q: 'nebula harbor', page: 1 + i, per_page: 2 });
+      searches.push(
+        { q: 'aurora', page: 1, per_page: 20, category },
+        { q: 'lighthuose', page: 1, per_page: 5 },
+        { q: 'nebula harbor', page: 1 + i, per_page: 2 },
+      );
     }
     lists.push({ page: 1, per_page: 20, resolution: '7680x4320' }, { page: 40, per_page: 20 });
     searches.push({ q: 'zzzzqqq', page: 1, per_page: 20 });
@@ -83,7 +90,10 @@ describe('batched reads on Elasticsearch', function () {
     const directSearches = await Promise.all(searches.map((params) => directSearch(es, buildSearchRequest(alias, params))));
     expect(batchedLists).to.deep.equal(directLists);
     expect(batchedSearches).to.deep.equal(directSearches);
-    expect(batchedLists.some((page) => page.items.length === 0 && page.total > 0), 'a page past the end').to.equal(true);
+    expect(
+      batchedLists.some((page) => page.items.length === 0 && page.total > 0),
+      'a page past the end',
+    ).to.equal(true);
     expect(batchedSearches.at(-1), 'a search matching nothing').to.deep.equal({ items: [], total: 0 });
     expect(Math.max(...batches.filter((b) => b.operation === 'msearch').map((b) => b.size))).to.be.greaterThan(1);
   });
@@ -98,9 +108,11 @@ describe('batched reads on Elasticsearch', function () {
     const fine = [repository.list({ page: 1, per_page: 5 }), repository.search({ q: 'aurora', page: 1, per_page: 5 })];
     const [refused, ...answered] = await Promise.all([tooDeep, ...fine]);
     expect(batches[0], 'all three went in one multi-search').to.deep.equal({ operation: 'msearch', size: 3 });
-    expect(refused, 'a page the index cannot serve is the client\'s to change').to.be.instanceOf(InvalidInput);
+    expect(refused, "a page the index cannot serve is the client's to change").to.be.instanceOf(InvalidInput);
     expect((refused as InvalidInput).parameter).to.equal('page');
-    expect((refused as InvalidInput).message).to.include("'page'").and.not.match(/result window|elasticsearch/i);
+    expect((refused as InvalidInput).message)
+      .to.include("'page'")
+      .and.not.match(/result window|elasticsearch/i);
     expect(answered).to.deep.equal([
       await directSearch(es, buildListRequest(alias, { page: 1, per_page: 5 })),
       await directSearch(es, buildSearchRequest(alias, { q: 'aurora', page: 1, per_page: 5 })),
@@ -111,11 +123,12 @@ describe('batched reads on Elasticsearch', function () {
   it('when the alias does not exist, then gets, lists and searches fail with 503 as unbatched calls did', async () => {
     const missing = createEsRepository(es, uniqueName('test-batched-missing'));
     const outcomes = await Promise.all(
-      [missing.getById(1), missing.getById(2), missing.list({ page: 1, per_page: 20 }), missing.search({ q: 'sky', page: 1, per_page: 20 })].map((call) =>
-        call.then(
-          () => 'answered',
-          (err: unknown) => (err instanceof BackendUnavailable ? 503 : String(err)),
-        ),
+      [missing.getById(1), missing.getById(2), missing.list({ page: 1, per_page: 20 }), missing.search({ q: 'sky', page: 1, per_page: 20 })].map(
+        (call) =>
+          call.then(
+            () => 'answered',
+            (err: unknown) => (err instanceof BackendUnavailable ? 503 : String(err)),
+          ),
       ),
     );
     expect(outcomes).to.deep.equal([503, 503, 503, 503]);
@@ -193,7 +206,9 @@ describe('batched reads on Elasticsearch', function () {
       const shed = await outcome(repository.getById(4));
       expect(Date.now() - started).to.be.lessThan(100);
       expect(shed).to.equal('Overloaded The service is busy, please retry shortly');
-      expect(await outcome(repository.getById(2)).then(String), 'an equal read joins the waiting one rather than being shed').to.match(/^BackendUnavailable The search backend/);
+      expect(await outcome(repository.getById(2)).then(String), 'an equal read joins the waiting one rather than being shed').to.match(
+        /^BackendUnavailable The search backend/,
+      );
       expect((await Promise.all([sent, ...queued])).every((o) => o.startsWith('BackendUnavailable The search backend'))).to.equal(true);
     } finally {
       await silent.close();

@@ -31,7 +31,12 @@ describe('benchmark harness (smoke)', function () {
 
   it('when run in smoke mode, then it writes a results table with requests on every target and no errors', async function () {
     if (!(await hasWrk())) this.skip();
-    await run(process.execPath, ['--import', 'tsx', 'bench/api/run.ts', '--smoke', '--out', out], { env: process.env, maxBuffer: 16 * 1024 * 1024, timeout: 170_000, killSignal: 'SIGTERM' });
+    await run(process.execPath, ['--import', 'tsx', 'bench/api/run.ts', '--smoke', '--out', out], {
+      env: process.env,
+      maxBuffer: 16 * 1024 * 1024,
+      timeout: 170_000,
+      killSignal: 'SIGTERM',
+    });
     const results = JSON.parse(readFileSync(join(out, 'api-bench-500.json'), 'utf8')) as {
       scenarios: { scenario: string; measurements: Record<string, Measured>; roundTrips: Record<string, { perRequest: number }> }[];
       koa: Measured;

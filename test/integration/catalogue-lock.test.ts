@@ -40,7 +40,7 @@ describe('the catalogue lock', function () {
       expect((error as LockHeldError).message).to.include(`reindex (pid ${process.pid} on ${hostname()}`);
       await first.release();
       const second = await acquireCatalogueLock(redis, alias, 'import');
-      expect((await readLockHolder(redis, alias))).to.include({ command: 'import', token: second.holder.token });
+      expect(await readLockHolder(redis, alias)).to.include({ command: 'import', token: second.holder.token });
       await second.release();
       expect(await readLockHolder(redis, alias)).to.equal(null);
     });

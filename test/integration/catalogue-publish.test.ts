@@ -53,7 +53,10 @@ describe('publishing a new catalogue index', function () {
   it('when the alias swap fails, then the new index is removed, and the next run keeps the true rollback target', async () => {
     await seed(es);
     const second = await seed(es);
-    const failed = await seed(failingAliasSwap(es, 'refused')).then(() => null, (e: unknown) => e);
+    const failed = await seed(failingAliasSwap(es, 'refused')).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(failed).to.be.instanceOf(Error);
     expect(await aliasedIndices(es, alias)).to.deep.equal([second.index]);
     const left = await listVersionedIndices(es, alias);
@@ -98,7 +101,10 @@ describe('publishing a new catalogue index', function () {
       asked++;
       if (asked > 1) throw new LockLostError('wpc:catalogue-lock:test');
     };
-    const err = await seed(es, { keep: 1, confirmLock }).then(() => null, (e: unknown) => e);
+    const err = await seed(es, { keep: 1, confirmLock }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).to.be.instanceOf(LockLostError);
     expect(asked, 'asked before the swap and again before pruning').to.equal(2);
     const names = (await listVersionedIndices(es, alias)).map((index) => index.name);

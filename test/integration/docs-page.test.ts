@@ -14,14 +14,7 @@ describe('the /docs reference page in a real browser', function () {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 2000 } });

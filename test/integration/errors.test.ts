@@ -24,7 +24,9 @@ function expectError(res: { status: number; headers: Headers; body: any }, statu
   expect(res.body).to.have.all.keys('error', 'message', 'status');
   expect(res.body.error).to.equal(error);
   expect(res.body.status).to.equal(status);
-  expect(res.body.message).to.be.a('string').and.not.match(/elasticsearch|exception|stack|at \//i);
+  expect(res.body.message)
+    .to.be.a('string')
+    .and.not.match(/elasticsearch|exception|stack|at \//i);
 }
 
 describe('error responses', () => {
@@ -117,12 +119,17 @@ describe('error responses', () => {
       const alphabet = 'abcde';
       const word = (n: number) => Array.from({ length: 5 }, (_, i) => alphabet[Math.floor(n / 5 ** i) % 5]).join('');
       const alias = uniqueName('test-clauses');
-      const docs = fixtureWallpapers().slice(0, 200).map((doc, i) => ({ ...doc, title: Array.from({ length: 8 }, (_, j) => word(i * 8 + j)).join(' ') }));
+      const docs = fixtureWallpapers()
+        .slice(0, 200)
+        .map((doc, i) => ({ ...doc, title: Array.from({ length: 8 }, (_, j) => word(i * 8 + j)).join(' ') }));
       await createIndexWithDocs(ctx.es, alias, docs);
       const repository = createEsRepository(ctx.es, alias);
       try {
         const q = Array.from({ length: 3000 }, (_, i) => word(i)).join(' ');
-        const err = await repository.search({ q, page: 1, per_page: 1 }).then(() => null, (e: unknown) => e);
+        const err = await repository.search({ q, page: 1, per_page: 1 }).then(
+          () => null,
+          (e: unknown) => e,
+        );
         expect(err).to.be.instanceOf(InvalidInput);
         expect((err as InvalidInput).parameter).to.equal('q');
         expect((err as InvalidInput).message).to.equal("Invalid query parameter 'q': the search has too many terms to run; use fewer words");

@@ -5,7 +5,6 @@ import { freePort } from '../support/free-port.js';
 import { request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 
-
 function waitForLine(child: ChildProcess, text: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let seen = '';
@@ -72,13 +71,7 @@ describe('graceful shutdown', function () {
     }
   });
 
-  async function exercise(
-    port: number,
-    metricsPort: number,
-    child: ChildProcess,
-    exited: Promise<number | null>,
-    output: () => string,
-  ) {
+  async function exercise(port: number, metricsPort: number, child: ChildProcess, exited: Promise<number | null>, output: () => string) {
     const base = `http://127.0.0.1:${port}`;
     expect((await request(base, '/v1/wallpapers', { key: ctx.key })).status).to.equal(200);
     const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);

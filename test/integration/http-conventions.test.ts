@@ -19,8 +19,7 @@ function raw(url: string, headers: Record<string, string>): Promise<{ status: nu
 
 describe('HTTP conventions', () => {
   const ctx = useCatalogue();
-  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
-    request(ctx.app.url, path, { key: ctx.key, headers, method });
+  const get = (path: string, headers: Record<string, string> = {}, method = 'GET') => request(ctx.app.url, path, { key: ctx.key, headers, method });
 
   it('when any kind of response is sent, then it carries X-Content-Type-Options: nosniff', async () => {
     const responses = [
@@ -128,7 +127,15 @@ describe('HTTP conventions', () => {
       const res = await get('/v1/wallpapers', { Origin: 'https://app.example' });
       expect(res.headers.get('access-control-allow-origin')).to.equal('*');
       const exposed = res.headers.get('access-control-expose-headers')!.split(/,\s*/);
-      for (const h of ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id']) {
+      for (const h of [
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'RateLimit',
+        'RateLimit-Policy',
+        'Retry-After',
+        'X-Request-Id',
+      ]) {
         expect(exposed).to.include(h);
       }
     });
@@ -161,7 +168,10 @@ describe('HTTP conventions', () => {
         await app.close();
       }
       const logged = logs.text();
-      const lines = logged.trim().split('\n').map((l) => JSON.parse(l));
+      const lines = logged
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       const requests = lines.filter((l) => l.msg === 'request');
       expect(requests).to.have.length(2);
       expect(requests[0]).to.include({ method: 'GET', route: '/v1/search', status: 200, request_id: 'trace-1' });

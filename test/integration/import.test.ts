@@ -28,7 +28,10 @@ function file(name: string, lines: readonly unknown[]): string {
 const importFile = (alias: string, args: string[], input?: string) => runScript('import', args, { env: { INDEX_ALIAS: alias }, input, cwd: dir });
 
 function readRejects(path: string): Reject[] {
-  return readFileSync(path, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Reject);
+  return readFileSync(path, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Reject);
 }
 
 async function count(alias: string): Promise<number> {
@@ -104,7 +107,9 @@ describe('npm run import', function () {
 
     it('when lines break the rules, then it exits 1, the alias stays on the previous index and the new index is deleted', async () => {
       expect(run.status, run.stderr).to.equal(1);
-      expect(run.stderr).to.match(new RegExp(`${cases.length} lines rejected, more than --allow-rejects 0; alias ${alias} left unchanged, ${alias}-\\d{17} deleted`));
+      expect(run.stderr).to.match(
+        new RegExp(`${cases.length} lines rejected, more than --allow-rejects 0; alias ${alias} left unchanged, ${alias}-\\d{17} deleted`),
+      );
       expect(await aliasTargets(es, alias)).to.deep.equal([live]);
       expect(await indicesOf(es, alias)).to.deep.equal([live]);
       expect(await count(alias)).to.equal(30);
@@ -130,7 +135,9 @@ describe('npm run import', function () {
     it('when as many rejects as --allow-rejects allows occur, then the import succeeds, keeps the first of a duplicate and reports the rest', async () => {
       const allowed = await importFile(alias, [path, '--allow-rejects', String(cases.length)]);
       expect(allowed.status, allowed.stderr).to.equal(0);
-      expect(allowed.stderr).to.match(new RegExp(`20 records loaded from ${lines.length} lines, ${cases.length} rejected \\(allowed ${cases.length}\\)`));
+      expect(allowed.stderr).to.match(
+        new RegExp(`20 records loaded from ${lines.length} lines, ${cases.length} rejected \\(allowed ${cases.length}\\)`),
+      );
       expect(await aliasTargets(es, alias)).not.to.deep.equal([live]);
       expect(await count(alias)).to.equal(20);
       expect((await es.get<Wallpaper>({ index: alias, id: '5' }))._source?.title).to.equal(good[4]?.title);

@@ -82,9 +82,17 @@ describe('GET /v1/wallpapers', () => {
   it('when every wallpaper is returned, then each has exactly the nine spec fields in their formats', async () => {
     const res = await get('/v1/wallpapers?per_page=100');
     for (const w of res.body.data) {
-      expect(Object.keys(w).sort()).to.deep.equal(
-        ['category', 'created_at', 'description', 'downloads', 'id', 'resolution', 'thumbnail', 'title', 'url'],
-      );
+      expect(Object.keys(w).sort()).to.deep.equal([
+        'category',
+        'created_at',
+        'description',
+        'downloads',
+        'id',
+        'resolution',
+        'thumbnail',
+        'title',
+        'url',
+      ]);
       expect(w.id).to.be.a('number');
       expect(w.downloads).to.be.a('number');
       expect(w.created_at).to.match(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/);

@@ -25,7 +25,10 @@ async function admissionLog(redis: Redis, accountId: string): Promise<AdmissionL
   const capacity = raw.readUInt32BE(16);
   expect(raw.length, 'header plus one 4-byte slot per unit of capacity').to.equal(20 + 4 * capacity);
   const times = Array.from({ length }, (_, i) => base + raw.readUInt32BE(20 + ((start + i) % capacity) * 4));
-  expect([...times].sort((a, b) => a - b), 'kept in admission order').to.deep.equal(times);
+  expect(
+    [...times].sort((a, b) => a - b),
+    'kept in admission order',
+  ).to.deep.equal(times);
   return { times, capacity };
 }
 

@@ -82,7 +82,7 @@ describe('reindex crash safety', function () {
       expect((await es.count({ index: alias })).count).to.equal(DOCS);
       expect(await stateOf(es, orphan)).to.equal('building');
       expect((await es.count({ index: orphan })).count).to.be.below(DOCS);
-      expect((await readLockHolder(redis, alias))).to.include({ command: 'reindex', pid });
+      expect(await readLockHolder(redis, alias)).to.include({ command: 'reindex', pid });
     });
 
     it('when the next reindex runs, then it takes over the dead run`s lock, removes the orphan, reports both and completes', async () => {

@@ -37,7 +37,9 @@ describe('scripts/reindex', function () {
     const run = await reindex(alias, ['--dry-run']);
     expect(run.status, run.stderr).to.equal(0);
     expect(run.stderr).to.include('dry run: nothing will be changed');
-    expect(run.stderr).to.match(new RegExp(`would copy 3000 documents from ${seeded} \\(live behind ${alias}\\) into a new index named like ${alias}-\\d{17}`));
+    expect(run.stderr).to.match(
+      new RegExp(`would copy 3000 documents from ${seeded} \\(live behind ${alias}\\) into a new index named like ${alias}-\\d{17}`),
+    );
     expect(run.stderr).to.include('would remove orphaned indices: none');
     expect(run.stderr).to.include('keep 2 versioned indices and prune: none');
     expect(await indicesOf(es, alias)).to.deep.equal(before);

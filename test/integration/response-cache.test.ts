@@ -132,10 +132,21 @@ describe('response cache on Elasticsearch', function () {
   it('when the same HTTP requests go to a cached and an uncached app, then the bodies are byte for byte the same', async () => {
     const alias = await catalogue();
     const key = (await createKey(redis)).apiKey;
-    const plain = await startApp({ config: testConfig({ indexAlias: alias, responseCache: { maxBytes: 0, ttlMs: 1000, checkIntervalMs: 1000 } }), es, redis });
+    const plain = await startApp({
+      config: testConfig({ indexAlias: alias, responseCache: { maxBytes: 0, ttlMs: 1000, checkIntervalMs: 1000 } }),
+      es,
+      redis,
+    });
     const cachedApp = await startApp({ config: testConfig({ indexAlias: alias }), es, redis });
     try {
-      const paths = ['/v1/wallpapers', '/v1/wallpapers?category=space&per_page=5&page=2', '/v1/search?q=nebula', '/v1/search?q=aurora&per_page=1', '/v1/wallpapers/21', '/v1/wallpapers/999999'];
+      const paths = [
+        '/v1/wallpapers',
+        '/v1/wallpapers?category=space&per_page=5&page=2',
+        '/v1/search?q=nebula',
+        '/v1/search?q=aurora&per_page=1',
+        '/v1/wallpapers/21',
+        '/v1/wallpapers/999999',
+      ];
       for (let round = 0; round < 3; round++) {
         for (const path of paths) {
           const [a, b] = [await request(cachedApp.url, path, { key }), await request(plain.url, path, { key })];

@@ -12,14 +12,19 @@ describe('startServer', function () {
   it('when started in process, then it serves the API and metrics on their listeners and close() stops both cleanly', async () => {
     const logs = captureLogs('info');
     const metricsPort = await freePort();
-    const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort, metricsHost: '127.0.0.1' }), { logger: logs.logger });
+    const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort, metricsHost: '127.0.0.1' }), {
+      logger: logs.logger,
+    });
     expect((await request(server.url, '/v1/wallpapers', { key: ctx.key })).status).to.equal(200);
     expect(server.metricsUrl).to.equal(`http://127.0.0.1:${metricsPort}`);
     expect(await (await fetch(`${server.metricsUrl}/metrics`)).text()).to.include('wallpapers_http_requests_total');
     expect(await server.close({ drainMs: 0 })).to.equal(true);
     expect(logs.text()).to.include('"msg":"stopped"');
     for (const url of [server.url, server.metricsUrl!]) {
-      const refused = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(() => false, () => true);
+      const refused = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+        () => false,
+        () => true,
+      );
       expect(refused, url).to.equal(true);
     }
   });

@@ -66,9 +66,7 @@ export function contractViolations({ method, path, status, headers, body }: Obse
   const refTarget = (responseSpec['$ref'] as string | undefined)?.replace(/^#/, '');
   if (response['content'] && method !== 'HEAD' && status !== 304) {
     if (!isJson) violations.push(`${status} on ${match.template} is not application/json`);
-    const pointer = refTarget
-      ? `${refTarget}/content/application~1json/schema`
-      : pointerOf(match.template, opMethod, String(status));
+    const pointer = refTarget ? `${refTarget}/content/application~1json/schema` : pointerOf(match.template, opMethod, String(status));
     const validate = validatorFor(pointer);
     if (!validate(body)) violations.push(`${status} body on ${match.template}: ${ajv.errorsText(validate.errors)}`);
   }

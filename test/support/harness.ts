@@ -54,14 +54,9 @@ export async function readyRedis(url = testConfig().redisUrl): Promise<Redis> {
 }
 
 /** A concrete index from the real mapping, loaded with `docs` and refreshed, behind `alias`. */
-export async function createIndexWithDocs(
-  es: Client,
-  alias: string,
-  docs: WallpaperDocument[],
-  mapping: object = MAPPING,
-): Promise<string> {
+export async function createIndexWithDocs(es: Client, alias: string, docs: WallpaperDocument[], mapping: object = MAPPING): Promise<string> {
   const index = `${alias}-${Date.now()}`;
-  await es.indices.create({ index, ...(mapping) });
+  await es.indices.create({ index, ...mapping });
   if (docs.length > 0) {
     const operations = docs.flatMap((doc) => [{ index: { _index: index, _id: String(doc.id) } }, doc]);
     const res = await es.bulk({ operations, refresh: true });

@@ -40,7 +40,10 @@ export function inMemoryRepository(docs: readonly Wallpaper[]): InMemoryReposito
       answer();
       const words = params.q.toLowerCase().split(/\s+/);
       const hits = filtered(docs, params).filter((w) => words.some((word) => `${w.title} ${w.description}`.toLowerCase().includes(word)));
-      return page(hits.sort((a, b) => b.downloads - a.downloads || a.id - b.id), params);
+      return page(
+        hits.sort((a, b) => b.downloads - a.downloads || a.id - b.id),
+        params,
+      );
     },
     async getById(id: number) {
       answer();
@@ -66,7 +69,10 @@ export interface InMemoryAccess extends Access {
  * requests in a window that never ends. Clients fail authentication `failureLimit` times before
  * their failing requests are blocked for a minute.
  */
-export function inMemoryAccess(keys: Record<string, { tier: string; limit: number }>, { failureLimit = 100, windowSeconds = 3600 } = {}): InMemoryAccess {
+export function inMemoryAccess(
+  keys: Record<string, { tier: string; limit: number }>,
+  { failureLimit = 100, windowSeconds = 3600 } = {},
+): InMemoryAccess {
   const failures = new Map<string, number>();
   const access: InMemoryAccess = {
     failWith: null,
@@ -84,7 +90,14 @@ export function inMemoryAccess(keys: Record<string, { tier: string; limit: numbe
         outcome: allowed ? 'allowed' : 'limited',
         principal,
         source: 'redis',
-        quota: { tier: key.tier, limit: key.limit, remaining: key.limit - (allowed ? used + 1 : used), windowSeconds, resetMs: nowMs + windowSeconds * 1000, nowMs },
+        quota: {
+          tier: key.tier,
+          limit: key.limit,
+          remaining: key.limit - (allowed ? used + 1 : used),
+          windowSeconds,
+          resetMs: nowMs + windowSeconds * 1000,
+          nowMs,
+        },
       };
     },
     blockedFor(client: string) {
@@ -112,9 +125,7 @@ export function fixedReadiness(ready = true): FixedReadiness {
       checks: { elasticsearch: ready ? 'ok' : 'failing', alias: 'ok', redis: 'ok', serving: 'ok' },
     },
     async check() {
-      return readiness.drained
-        ? { ready: false, checks: { ...readiness.report.checks, serving: 'draining' } }
-        : readiness.report;
+      return readiness.drained ? { ready: false, checks: { ...readiness.report.checks, serving: 'draining' } } : readiness.report;
     },
     drain() {
       readiness.drained = true;

@@ -70,9 +70,13 @@ export class RedisServer {
     const cluster = this.options.cluster
       ? ['--cluster-enabled', 'yes', '--cluster-config-file', join(this.dir, 'nodes.conf'), '--cluster-announce-ip', '127.0.0.1']
       : [];
-    this.process = spawn('redis-server', [...persistence, '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, ...defaults, ...cluster], {
-      stdio: 'ignore',
-    });
+    this.process = spawn(
+      'redis-server',
+      [...persistence, '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, ...defaults, ...cluster],
+      {
+        stdio: 'ignore',
+      },
+    );
     await waitFor(() => answers(this.port), 10_000, `redis-server on ${this.port}`);
     if (this.options.cluster) await this.claimAllSlots();
   }

@@ -24,7 +24,8 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
     await app.close();
   });
 
-  const get = (path: string, key: string | null = KEY, headers: Record<string, string> = {}) => request(app.url, path, { key: key ?? undefined, headers });
+  const get = (path: string, key: string | null = KEY, headers: Record<string, string> = {}) =>
+    request(app.url, path, { key: key ?? undefined, headers });
 
   function expectError(res: TestResponse, status: number, error: string): void {
     expect(res.status).to.equal(status);
@@ -105,9 +106,19 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
 
   describe('domain errors', () => {
     for (const [label, error, status, message] of [
-      ['a backend is unavailable', new BackendUnavailable('elasticsearch', 'The search backend is unavailable, please retry shortly'), 503, 'The search backend is unavailable, please retry shortly'],
+      [
+        'a backend is unavailable',
+        new BackendUnavailable('elasticsearch', 'The search backend is unavailable, please retry shortly'),
+        503,
+        'The search backend is unavailable, please retry shortly',
+      ],
       ['reads are being shed', new Overloaded('The service is busy, please retry shortly'), 503, 'The service is busy, please retry shortly'],
-      ['the input cannot be run', new InvalidInput('q', "Invalid query parameter 'q': too many terms"), 400, "Invalid query parameter 'q': too many terms"],
+      [
+        'the input cannot be run',
+        new InvalidInput('q', "Invalid query parameter 'q': too many terms"),
+        400,
+        "Invalid query parameter 'q': too many terms",
+      ],
       ['something unexpected breaks', new Error('index wallpapers-1 has no field x (a stack trace)'), 500, 'Internal server error'],
     ] as const) {
       it(`when ${label}, then ${status} with the error model and nothing internal`, async () => {

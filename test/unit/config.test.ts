@@ -20,9 +20,15 @@ describe('configuration', () => {
 
   it('when Elasticsearch batching is left alone or set, then it is four calls in flight of up to 32, or what was set', () => {
     expect(loadConfig({}).elasticsearchBatching).to.deep.equal({ maxInFlight: 4, maxBatchSize: 32, maxQueued: 1000 });
-    expect(loadConfig({ ELASTICSEARCH_BATCH_CONCURRENCY: '2', ELASTICSEARCH_BATCH_SIZE: '1' }).elasticsearchBatching).to.deep.equal({ maxInFlight: 2, maxBatchSize: 1, maxQueued: 1000 });
-    expect(() => loadConfig({ ELASTICSEARCH_BATCH_CONCURRENCY: '0', ELASTICSEARCH_BATCH_SIZE: '1.5' }))
-      .to.throw(ConfigError, /ELASTICSEARCH_BATCH_CONCURRENCY[\s\S]*ELASTICSEARCH_BATCH_SIZE|ELASTICSEARCH_BATCH_SIZE[\s\S]*ELASTICSEARCH_BATCH_CONCURRENCY/);
+    expect(loadConfig({ ELASTICSEARCH_BATCH_CONCURRENCY: '2', ELASTICSEARCH_BATCH_SIZE: '1' }).elasticsearchBatching).to.deep.equal({
+      maxInFlight: 2,
+      maxBatchSize: 1,
+      maxQueued: 1000,
+    });
+    expect(() => loadConfig({ ELASTICSEARCH_BATCH_CONCURRENCY: '0', ELASTICSEARCH_BATCH_SIZE: '1.5' })).to.throw(
+      ConfigError,
+      /ELASTICSEARCH_BATCH_CONCURRENCY[\s\S]*ELASTICSEARCH_BATCH_SIZE|ELASTICSEARCH_BATCH_SIZE[\s\S]*ELASTICSEARCH_BATCH_CONCURRENCY/,
+    );
   });
 
   it('when several keys are bad, then every one is named', () => {

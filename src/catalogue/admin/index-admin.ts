@@ -119,7 +119,9 @@ export class AliasStateError extends Error {
 export async function liveIndex(es: Client, alias: string): Promise<string> {
   const targets = await aliasedIndices(es, alias);
   if (targets.length === 1) return targets[0] as string;
-  throw new AliasStateError(targets.length === 0 ? `alias ${alias} does not exist` : `alias ${alias} points at ${targets.length} indices (${targets.join(', ')})`);
+  throw new AliasStateError(
+    targets.length === 0 ? `alias ${alias} does not exist` : `alias ${alias} points at ${targets.length} indices (${targets.join(', ')})`,
+  );
 }
 
 interface AliasActionResult {
@@ -174,7 +176,12 @@ export interface PublishOptions {
  * is deleted (or, when even that fails, left `building` for the next run to remove), so it can
  * never take the place of the true rollback target.
  */
-export async function publishIndex(es: Client, alias: string, index: string, { keep, confirmLock }: PublishOptions): Promise<{ previous: string[]; pruned: string[] }> {
+export async function publishIndex(
+  es: Client,
+  alias: string,
+  index: string,
+  { keep, confirmLock }: PublishOptions,
+): Promise<{ previous: string[]; pruned: string[] }> {
   let previous: string[];
   try {
     await confirmLock?.();

@@ -21,7 +21,9 @@ export async function planRollback(es: Client, alias: string): Promise<RollbackP
   const indices = await listVersionedIndices(es, alias);
   const live = indices.filter((index) => index.live);
   if (live.length !== 1) {
-    throw new RollbackError(`alias ${alias} points at ${live.length} versioned indices (${live.map((i) => i.name).join(', ') || 'none'}); rollback needs exactly one`);
+    throw new RollbackError(
+      `alias ${alias} points at ${live.length} versioned indices (${live.map((i) => i.name).join(', ') || 'none'}); rollback needs exactly one`,
+    );
   }
   const current = live[0]!;
   const target = indices.find((index) => !index.live && index.state === 'complete' && index.docs !== null && index.createdAt < current.createdAt);
@@ -32,7 +34,11 @@ export async function planRollback(es: Client, alias: string): Promise<RollbackP
 }
 
 /** Points the alias back at the previous index in one atomic call, and marks the one it leaves rolled back. */
-export async function rollbackCatalogue(es: Client, alias: string, { confirmLock }: { confirmLock?: () => Promise<void> } = {}): Promise<RollbackPlan> {
+export async function rollbackCatalogue(
+  es: Client,
+  alias: string,
+  { confirmLock }: { confirmLock?: () => Promise<void> } = {},
+): Promise<RollbackPlan> {
   const plan = await planRollback(es, alias);
   await confirmLock?.();
   await swapAlias(es, alias, plan.to);

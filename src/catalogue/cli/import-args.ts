@@ -50,7 +50,9 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
   const { values, positionals } = parsed;
   const help = values.help === true;
   if (!help && positionals.length !== 1) {
-    throw new UsageError(positionals.length === 0 ? 'name the NDJSON file to import, or - for standard input' : `one input only, got ${positionals.length}`);
+    throw new UsageError(
+      positionals.length === 0 ? 'name the NDJSON file to import, or - for standard input' : `one input only, got ${positionals.length}`,
+    );
   }
   const input = positionals[0] ?? '-';
   if (values.rejects === '') throw new UsageError('--rejects needs a path');

@@ -41,7 +41,8 @@ function validate({ count, seed, imageBaseUrl, startId = 1 }: GenerateOptions): 
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new RangeError(`seed must be an integer in 0..4294967295, got ${seed}`);
   if (!Number.isSafeInteger(startId) || startId < 1) throw new RangeError(`startId must be a positive integer, got ${startId}`);
   if (!Number.isSafeInteger(startId + count)) throw new RangeError('startId + count exceeds the safe integer range');
-  if (!/^https?:\/\/[^/]/.test(imageBaseUrl)) throw new RangeError(`imageBaseUrl must be an absolute http(s) URL, got ${JSON.stringify(imageBaseUrl)}`);
+  if (!/^https?:\/\/[^/]/.test(imageBaseUrl))
+    throw new RangeError(`imageBaseUrl must be an absolute http(s) URL, got ${JSON.stringify(imageBaseUrl)}`);
   return imageBaseUrl.replace(/\/+$/, '');
 }
 

@@ -5,12 +5,45 @@ import { MOODS, vocabularyOf } from './vocabulary.js';
 
 // Words that keep their capital inside a sentence.
 const PROPER_NOUNS = new Set([
-  'Alps', 'Andromeda', 'Barcelona', 'Berlin', 'Earth', 'Hollywood', 'Hong', 'HUD', 'Iceland', 'Kong',
-  'Lisbon', 'Maldives', 'Milky', 'New', 'Paris', 'Patagonia', 'Saturn', 'Tokyo', 'Way', 'York', 'Dolomites',
+  'Alps',
+  'Andromeda',
+  'Barcelona',
+  'Berlin',
+  'Earth',
+  'Hollywood',
+  'Hong',
+  'HUD',
+  'Iceland',
+  'Kong',
+  'Lisbon',
+  'Maldives',
+  'Milky',
+  'New',
+  'Paris',
+  'Patagonia',
+  'Saturn',
+  'Tokyo',
+  'Way',
+  'York',
+  'Dolomites',
 ]);
 
 // Uncountable subjects take no article: "a photograph of smoke", not "of a smoke".
-const MASS_NOUNS = new Set(['Citrus', 'Code', 'Coffee', 'Glass', 'Lavender', 'Marble', 'Pizza', 'Ramen', 'Smoke', 'Sourdough', 'Surf', 'Sushi', 'Tea']);
+const MASS_NOUNS = new Set([
+  'Citrus',
+  'Code',
+  'Coffee',
+  'Glass',
+  'Lavender',
+  'Marble',
+  'Pizza',
+  'Ramen',
+  'Smoke',
+  'Sourdough',
+  'Surf',
+  'Sushi',
+  'Tea',
+]);
 
 // The vocabulary is finite, so derived strings are computed once per phrase.
 function memoise(derive: (phrase: string) => string): (phrase: string) => string {
@@ -76,15 +109,8 @@ export function titleOf({ adjective, subject, setting }: TitleParts): string {
 }
 
 const SCREEN_SENTENCES: Readonly<Record<ScreenKind, readonly string[]>> = {
-  desktop: [
-    'Leaves room on the left for desktop icons.',
-    'Works well behind a busy desktop.',
-    'A good fit for a laptop or desktop monitor.',
-  ],
-  ultrawide: [
-    'Composed for ultrawide monitors, with room to spare on both sides.',
-    'Spans a full ultrawide screen without stretching.',
-  ],
+  desktop: ['Leaves room on the left for desktop icons.', 'Works well behind a busy desktop.', 'A good fit for a laptop or desktop monitor.'],
+  ultrawide: ['Composed for ultrawide monitors, with room to spare on both sides.', 'Spans a full ultrawide screen without stretching.'],
   '4k': ['Rendered at full 4K detail for high-density displays.', 'Sharp enough for a 4K monitor.'],
   '5k': ['Rendered at full 5K detail for Retina displays.', 'Sharp enough for a 5K monitor.'],
   '8k': ['Rendered at full 8K detail, so it stays crisp when cropped.', 'Sharp enough for an 8K display.'],

@@ -6,7 +6,7 @@ import {
   finishLoading,
   listVersionedIndices,
   liveIndex,
-    selectOrphans,
+  selectOrphans,
   selectPrunable,
   publishIndex,
   versionedIndexName,
@@ -101,7 +101,8 @@ export async function reindexCatalogue(es: Client, options: ReindexOptions): Pro
       onProgress: options.onProgress,
     });
     signal?.throwIfAborted();
-    if (copied.failed.length > 0) throw new ReindexError(`${copied.failed.length} of ${snapshot.total} documents failed to copy`, index, copied.failed);
+    if (copied.failed.length > 0)
+      throw new ReindexError(`${copied.failed.length} of ${snapshot.total} documents failed to copy`, index, copied.failed);
     if (copied.indexed !== snapshot.total) throw new Error(`copied ${copied.indexed} documents, the source snapshot holds ${snapshot.total}`);
     await finishLoading(es, index);
     checks = await verifyCopy(es, source, index, { sampleSize: options.sampleSize });
@@ -111,7 +112,9 @@ export async function reindexCatalogue(es: Client, options: ReindexOptions): Pro
     await options.confirmLock?.();
   } catch (error) {
     const failure =
-      error instanceof ReindexError ? error : new ReindexError(error instanceof Error ? error.message : String(error), index, [], checks, { cause: error });
+      error instanceof ReindexError
+        ? error
+        : new ReindexError(error instanceof Error ? error.message : String(error), index, [], checks, { cause: error });
     if (index !== null) failure.discarded = await discardIndex(es, index);
     throw failure;
   } finally {

@@ -22,7 +22,13 @@ function totalOf(response: estypes.SearchResponse): number {
   return typeof total === 'number' ? total : (total?.value ?? 0);
 }
 
-async function sameHits(es: Client, name: string, source: string, target: string, request: (index: string) => estypes.SearchRequest): Promise<CopyCheck> {
+async function sameHits(
+  es: Client,
+  name: string,
+  source: string,
+  target: string,
+  request: (index: string) => estypes.SearchRequest,
+): Promise<CopyCheck> {
   const [a, b] = await Promise.all([es.search(request(source)), es.search(request(target))]);
   const ids = (response: estypes.SearchResponse) => response.hits.hits.map((hit) => hit._id);
   const ok = totalOf(a) === totalOf(b) && isDeepStrictEqual(ids(a), ids(b));
@@ -53,7 +59,10 @@ async function sameDocuments(es: Client, source: string, target: string, sample:
   return {
     name: 'sampled documents',
     ok: differing.length === 0,
-    detail: differing.length === 0 ? `${ids.length} random documents identical` : `${differing.length} of ${ids.length} differ or are missing: ${differing.slice(0, 10).join(', ')}`,
+    detail:
+      differing.length === 0
+        ? `${ids.length} random documents identical`
+        : `${differing.length} of ${ids.length} differ or are missing: ${differing.slice(0, 10).join(', ')}`,
   };
 }
 

@@ -59,7 +59,9 @@ function describeError(error: ErrorObject): string {
     case 'additionalProperties':
       return `unknown field "${String(params['additionalProperty'])}"`;
     case 'type':
-      return field === '' ? 'the record must be a JSON object' : `${field} must be ${params['type'] === 'integer' ? 'an integer' : `a ${String(params['type'])}`}`;
+      return field === ''
+        ? 'the record must be a JSON object'
+        : `${field} must be ${params['type'] === 'integer' ? 'an integer' : `a ${String(params['type'])}`}`;
     case 'enum':
       return `category must be one of ${CATEGORIES.join(', ')}`;
     case 'format':
@@ -79,8 +81,7 @@ function describeError(error: ErrorObject): string {
 }
 
 export type RecordVerdict =
-  | { ok: true; document: WallpaperDocument }
-  | { ok: false; code: 'invalid_json' | 'invalid_record'; reason: string; id: number | string | null };
+  { ok: true; document: WallpaperDocument } | { ok: false; code: 'invalid_json' | 'invalid_record'; reason: string; id: number | string | null };
 
 function idOf(value: unknown): number | string | null {
   if (typeof value !== 'object' || value === null) return null;

@@ -47,9 +47,7 @@ describe('query parameter validation', () => {
   });
 
   it('when q is longer than 200 characters, then the rule is named', () => {
-    expect(rejection(() => parseSearch({ q: 'x'.repeat(201) })).message).to.equal(
-      "Invalid query parameter 'q': must be at most 200 characters",
-    );
+    expect(rejection(() => parseSearch({ q: 'x'.repeat(201) })).message).to.equal("Invalid query parameter 'q': must be at most 200 characters");
   });
 
   it('when a parameter is repeated, then it is rejected rather than one value silently chosen', () => {

@@ -114,7 +114,12 @@ describe('natural batching', () => {
 
   it('when the backend fails one position, then only that caller fails', async () => {
     const { calls, submit } = controlled(1, 10);
-    const answers = ['a', 'b', 'c'].map((input) => submit(input).then((v) => v, (err: Error) => `failed:${err.message}`));
+    const answers = ['a', 'b', 'c'].map((input) =>
+      submit(input).then(
+        (v) => v,
+        (err: Error) => `failed:${err.message}`,
+      ),
+    );
     await turn();
     calls[0]!.answer(['A', new Error('boom'), 'C']);
     expect(await Promise.all(answers)).to.deep.equal(['A', 'failed:boom', 'C']);
@@ -122,7 +127,12 @@ describe('natural batching', () => {
 
   it('when the whole call fails, then every caller in the batch fails with that error and the next batch still goes', async () => {
     const { calls, submit } = controlled(1, 10);
-    const answers = ['a', 'b'].map((input) => submit(input).then((v) => v, (err: Error) => `failed:${err.message}`));
+    const answers = ['a', 'b'].map((input) =>
+      submit(input).then(
+        (v) => v,
+        (err: Error) => `failed:${err.message}`,
+      ),
+    );
     await turn();
     const later = submit('c');
     calls[0]!.fail(new Error('down'));
@@ -134,7 +144,12 @@ describe('natural batching', () => {
 
   it('when the backend answers fewer positions than it was asked, then the unanswered callers fail instead of hanging', async () => {
     const { calls, submit } = controlled(1, 10);
-    const answers = ['a', 'b'].map((input) => submit(input).then((v) => v, () => 'failed'));
+    const answers = ['a', 'b'].map((input) =>
+      submit(input).then(
+        (v) => v,
+        () => 'failed',
+      ),
+    );
     await turn();
     calls[0]!.answer(['A']);
     expect(await Promise.all(answers)).to.deep.equal(['A', 'failed']);
@@ -175,10 +190,16 @@ describe('natural batching', () => {
   it('when an input waits for a free slot past its time budget, then it fails as expired at its deadline and is never sent', async () => {
     const clock = new FakeClock();
     const { calls, submit } = controlled(1, 10, clock, 1000);
-    const first = submit('a').then((v) => v, (err: Error) => `failed:${err.message}`);
+    const first = submit('a').then(
+      (v) => v,
+      (err: Error) => `failed:${err.message}`,
+    );
     await turn();
     clock.advanceTo(100);
-    const late = submit('b').then((v) => v, (err: Error) => `failed:${err.message}`);
+    const late = submit('b').then(
+      (v) => v,
+      (err: Error) => `failed:${err.message}`,
+    );
     clock.advanceTo(1099);
     expect(await Promise.race([late, turn().then(() => 'pending')])).to.equal('pending');
     clock.advanceTo(1100);
@@ -194,7 +215,10 @@ describe('natural batching', () => {
     const { calls, submit } = controlled(1, 10, clock, 1000);
     const blocker = submit('x').catch((err: Error) => `failed:${err.message}`);
     await turn();
-    const old = submit('a').then((v) => v, (err: Error) => `failed:${err.message}`);
+    const old = submit('a').then(
+      (v) => v,
+      (err: Error) => `failed:${err.message}`,
+    );
     clock.advanceTo(600);
     const fresh = submit('b');
     const joined = submit('a');
@@ -224,7 +248,10 @@ describe('natural batching', () => {
     expect(calls[1]!.inputs).to.deep.equal(['a', 'b']);
     echo(calls[1]!);
     expect(await Promise.all([...waiting, joined])).to.deep.equal(['answer:a', 'answer:b', 'answer:a']);
-    const again = submit('c').then(() => 'answered', () => 'refused');
+    const again = submit('c').then(
+      () => 'answered',
+      () => 'refused',
+    );
     expect(await Promise.race([again, turn().then(() => 'queued')]), 'room again once the queue drained').to.equal('queued');
   });
 });

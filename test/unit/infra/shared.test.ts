@@ -4,7 +4,9 @@ import { isShared, share } from '../../../src/infra/shared.js';
 describe('shared results', () => {
   it('when a result is shared, then it and everything it holds are frozen', () => {
     const page = share({ items: [{ id: 1, tags: ['a'] }], total: 1 });
-    expect(Object.isFrozen(page) && Object.isFrozen(page.items) && Object.isFrozen(page.items[0]) && Object.isFrozen(page.items[0]!.tags)).to.equal(true);
+    expect(Object.isFrozen(page) && Object.isFrozen(page.items) && Object.isFrozen(page.items[0]) && Object.isFrozen(page.items[0]!.tags)).to.equal(
+      true,
+    );
     expect(() => {
       (page as { total: number }).total = 2;
     }).to.throw(TypeError);

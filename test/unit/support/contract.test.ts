@@ -25,9 +25,9 @@ const ok = (headers: Record<string, string>) =>
 
 describe('the contract checker used by the integration suite', () => {
   it('when a get response conforms, then there are no violations', () => {
-    expect(
-      contractViolations({ method: 'GET', path: '/v1/wallpapers/1', status: 200, headers: ok(RATE_HEADERS), body: WALLPAPER }),
-    ).to.deep.equal([]);
+    expect(contractViolations({ method: 'GET', path: '/v1/wallpapers/1', status: 200, headers: ok(RATE_HEADERS), body: WALLPAPER })).to.deep.equal(
+      [],
+    );
   });
 
   it('when a wallpaper has an extra field or a bad date, then the body is flagged', () => {

@@ -1,10 +1,5 @@
 import { expect } from 'chai';
-import {
-  LIST_SORT,
-  SEARCH_SORT,
-  buildListRequest,
-  buildSearchRequest,
-} from '../../../src/wallpapers/build-queries.js';
+import { LIST_SORT, SEARCH_SORT, buildListRequest, buildSearchRequest } from '../../../src/wallpapers/build-queries.js';
 import { exceedsResultWindow } from '../../../src/wallpapers/routes.js';
 import { WALLPAPER_FIELDS, toWallpaper } from '../../../src/wallpapers/wallpaper.js';
 
@@ -28,8 +23,17 @@ describe('Elasticsearch query building', () => {
 
   it('when a stored document is turned into a Wallpaper, then only the spec fields remain', () => {
     const doc = {
-      id: 1, title: 't', description: 'd', url: 'u', thumbnail: 'th', resolution: '1920x1080',
-      width: 1920, height: 1080, category: 'nature', downloads: 3, created_at: '2024-01-01T00:00:00Z',
+      id: 1,
+      title: 't',
+      description: 'd',
+      url: 'u',
+      thumbnail: 'th',
+      resolution: '1920x1080',
+      width: 1920,
+      height: 1080,
+      category: 'nature',
+      downloads: 3,
+      created_at: '2024-01-01T00:00:00Z',
     };
     expect(Object.keys(toWallpaper(doc))).to.deep.equal([...WALLPAPER_FIELDS]);
   });

@@ -40,7 +40,15 @@ describe('parseImportArgs', () => {
 
 describe('parseReindexArgs', () => {
   it('when no flags are given, then it keeps 2 and copies for real', () => {
-    expect(parseReindexArgs([])).to.deep.equal({ keep: 2, dryRun: false, rollback: false, batchSize: 2000, concurrency: 2, sample: 200, help: false });
+    expect(parseReindexArgs([])).to.deep.equal({
+      keep: 2,
+      dryRun: false,
+      rollback: false,
+      batchSize: 2000,
+      concurrency: 2,
+      sample: 200,
+      help: false,
+    });
   });
 
   it('when --keep is below 2, then it is refused because the rollback target must survive', () => {

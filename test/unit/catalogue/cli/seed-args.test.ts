@@ -11,7 +11,17 @@ describe('parseSeedArgs', () => {
     expect(parseSeedArgs(['--count', '500', '--seed=0', '--keep', '3'])).to.include({ count: 500, seed: 0, keep: 3 });
   });
 
-  for (const argv of [['--count', '0'], ['--count', '-5'], ['--count', '1e3'], ['--count', '2.5'], ['--count', 'abc'], ['--keep', '0'], ['--seed', '4294967296'], ['--colour', 'red'], ['extra']]) {
+  for (const argv of [
+    ['--count', '0'],
+    ['--count', '-5'],
+    ['--count', '1e3'],
+    ['--count', '2.5'],
+    ['--count', 'abc'],
+    ['--keep', '0'],
+    ['--seed', '4294967296'],
+    ['--colour', 'red'],
+    ['extra'],
+  ]) {
     it(`when given ${argv.join(' ')}, then a UsageError explains it`, () => {
       expect(() => parseSeedArgs(argv)).to.throw(UsageError);
     });

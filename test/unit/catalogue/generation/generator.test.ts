@@ -49,7 +49,10 @@ describe('generateWallpapers', () => {
 
   it('when documents are generated, then url and thumbnail are absolute and built from id and title slug', () => {
     for (const doc of sample) {
-      const slug = doc.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+      const slug = doc.title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-|-$/g, '');
       expect(doc.url).to.equal(`${BASE}/full/${doc.id}-${slug}.jpg`);
       expect(doc.thumbnail).to.equal(`${BASE}/thumb/${doc.id}-${slug}.jpg`);
       expect(new URL(doc.url).protocol).to.equal('https:');

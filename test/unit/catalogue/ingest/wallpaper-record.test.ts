@@ -75,7 +75,14 @@ describe('checkRecord', () => {
   });
 
   it('when created_at is not a real ISO 8601 UTC time, then it is rejected', () => {
-    for (const created_at of ['2023-02-29T00:00:00Z', '2024-04-31T00:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T00:00:00+01:00', '2024-01-01', 'yesterday']) {
+    for (const created_at of [
+      '2023-02-29T00:00:00Z',
+      '2024-04-31T00:00:00Z',
+      '2024-01-01T24:00:00Z',
+      '2024-01-01T00:00:00+01:00',
+      '2024-01-01',
+      'yesterday',
+    ]) {
       expect(rejection(line({ created_at })).reason, created_at).to.match(/^created_at must be a real date and time in ISO 8601 UTC/);
     }
   });
@@ -97,11 +104,18 @@ describe('checkRecord', () => {
 
 describe('isUtcTimestamp', () => {
   it('when the day exists and the zone is Z, then it is accepted, milliseconds included', () => {
-    for (const value of ['2024-02-29T00:00:00Z', '1999-12-31T23:59:59Z', '2026-06-30T12:00:00.123Z']) expect(isUtcTimestamp(value), value).to.equal(true);
+    for (const value of ['2024-02-29T00:00:00Z', '1999-12-31T23:59:59Z', '2026-06-30T12:00:00.123Z'])
+      expect(isUtcTimestamp(value), value).to.equal(true);
   });
 
   it('when the time is a leap second, lowercase, or finer than milliseconds, then it is refused', () => {
-    for (const value of ['2016-12-31T23:59:60Z', '2024-01-01t00:00:00z', '2024-01-01T00:00:00.1234Z', '2024-13-01T00:00:00Z', '2024-00-10T00:00:00Z']) {
+    for (const value of [
+      '2016-12-31T23:59:60Z',
+      '2024-01-01t00:00:00z',
+      '2024-01-01T00:00:00.1234Z',
+      '2024-13-01T00:00:00Z',
+      '2024-00-10T00:00:00Z',
+    ]) {
       expect(isUtcTimestamp(value), value).to.equal(false);
     }
   });
