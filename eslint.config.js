@@ -5,7 +5,19 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['.dependency-cruiser.cjs', 'dist/', 'node_modules/', '.stack/', 'bench/results/', 'bench/tmp/', 'test-output/', 'clients/*/dist/', 'coverage/'] },
+  {
+    ignores: [
+      '.dependency-cruiser.cjs',
+      'dist/',
+      'node_modules/',
+      '.stack/',
+      'bench/results/',
+      'bench/tmp/',
+      'test-output/',
+      'clients/*/dist/',
+      'coverage/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
