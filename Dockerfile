@@ -1,6 +1,6 @@
-# The API image: Node 20. The API runs as compiled JavaScript (dist/, built in the first stage);
+# The API image: Node 24 LTS (the version package.json pins through the `node` package). The API runs as compiled JavaScript (dist/, built in the first stage);
 # tsx stays a runtime dependency for the operator CLIs (scripts/seed.ts, scripts/keys.ts).
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -8,7 +8,7 @@ COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./

@@ -2,7 +2,9 @@
 # Installs what a fresh Debian machine lacks for the local stack and the tests:
 # redis-server (Debian), unzip, curl, wrk (benchmark smoke test) and chromium (docs page test); schemathesis
 # (PyPI, API fuzzing); npm dependencies when node_modules is missing.
-# Java 17, Maven and Node 20 are expected on the machine; their absence is reported.
+# Java 17, Maven, and a Node.js with npm to bootstrap are expected on the machine; their absence is
+# reported. The project's own Node.js (24 LTS) comes from npm as the `node` package, into
+# node_modules/.bin, which npm scripts put first on PATH.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 say() { printf '[prereqs] %s\n' "$*" >&2; }
@@ -26,7 +28,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   fi
 fi
 for tool in java mvn node npm; do
-  command -v "$tool" >/dev/null 2>&1 || { say "missing: $tool (Java 17, Maven and Node 20 are required)"; exit 1; }
+  command -v "$tool" >/dev/null 2>&1 || { say "missing: $tool (Java 17, Maven and a Node.js with npm are required)"; exit 1; }
 done
 if ! command -v st >/dev/null 2>&1 && [ "${SKIP_FUZZ:-}" != "1" ]; then
   say "installing schemathesis from PyPI (API fuzzing)"
