@@ -21,6 +21,6 @@ COPY index-mappings ./index-mappings
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000
-# Node flags as in package.json's "start" script (kept equal; see README "Running in production").
+# Node flags as in package.json's "start" script (kept equal; see docs/operations.md, "Running in production").
 # node runs as the container's main process (not under npm), so docker stop's SIGTERM reaches the server's graceful shutdown.
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=50", "dist/server.js"]

@@ -18,6 +18,8 @@ export interface BenchOptions {
   seriesSeconds: number;
   cache: boolean;
   compare: string | null;
+  /** Another node binary to run the working tree's API with, as more targets (e.g. /usr/bin/node for Node 20). */
+  compareNode: string | null;
   outDir: string;
   keepDatasets: boolean;
   smoke: boolean;
@@ -35,6 +37,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [options]
   --series 5                 seconds per run of the size and depth series
   --no-cache                 skip the cached-API target
   --compare <git-ref>        also run the API with its src/ as at <git-ref>
+  --compare-node <binary>    also run the working tree's API on another node binary (e.g. /usr/bin/node)
   --out bench/results        where the table, chart and JSON go
   --keep-datasets            keep bench aliases of 1M documents (deleted by default)
   --smoke                    ~500 documents, 1 s per run, two scenarios, no series (CI)`;
@@ -82,6 +85,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
       series: { type: 'string' },
       'no-cache': { type: 'boolean', default: false },
       compare: { type: 'string' },
+      'compare-node': { type: 'string' },
       out: { type: 'string' },
       'keep-datasets': { type: 'boolean', default: false },
       smoke: { type: 'boolean', default: false },
@@ -108,6 +112,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     seriesSeconds: positive('series', values.series ?? '5'),
     cache: !values['no-cache'],
     compare: values.compare ?? null,
+    compareNode: values['compare-node'] ?? null,
     outDir: values.out ?? (smoke ? 'bench/tmp/smoke-results' : 'bench/results'),
     keepDatasets: values['keep-datasets'],
     smoke,

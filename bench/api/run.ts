@@ -1,4 +1,5 @@
 // The API benchmark: npm run bench -- --help
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -57,8 +58,8 @@ async function main(options: BenchOptions): Promise<void> {
     const esTarget: Target = { name: 'es', kind: 'es', file: 'es', url: config.elasticsearchUrl };
     const esNoRequestCache: Target = { name: 'es-no-rc', kind: 'es', file: 'esNoRequestCache', url: config.elasticsearchUrl };
     const api = (running: Running, name: string): Target => ({ name, kind: 'api', file: 'api', url: running.url, pid: running.pid, keysFile });
-    const launch = async (alias: string, env: Record<string, string>, cwd = ROOT) => {
-      const running = await startApi({ cwd, alias, redisUrl: redisServer.url, key, env });
+    const launch = async (alias: string, env: Record<string, string>, cwd = ROOT, node = process.execPath) => {
+      const running = await startApi({ cwd, alias, redisUrl: redisServer.url, key, env, node });
       stops.push(running);
       return running;
     };
@@ -73,6 +74,11 @@ async function main(options: BenchOptions): Promise<void> {
       compareSha = buildCompareTree(ROOT, options.compare, tree);
       targets.push(api(await launch(mainAlias, uncached, tree), `api@${compareSha}`));
       if (options.cache) targets.push(api(await launch(mainAlias, {}, tree), `api-cached@${compareSha}`));
+    }
+    if (options.compareNode) {
+      const version = execFileSync(options.compareNode, ['--version'], { encoding: 'utf8' }).trim();
+      targets.push(api(await launch(mainAlias, uncached, ROOT, options.compareNode), `api@node${version}`));
+      if (options.cache) targets.push(api(await launch(mainAlias, {}, ROOT, options.compareNode), `api-cached@node${version}`));
     }
 
     const workloadSizes = options.smoke ? SMOKE_SIZES : FULL_SIZES;

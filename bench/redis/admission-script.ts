@@ -37,8 +37,18 @@ interface Variant {
   counterKey: (accountId: string) => string;
 }
 
+// Where the script lived: src/access/ since the layers were cut, src/rate-limit/ before.
+const SCRIPT_PATHS = ['src/access/sliding-window-lua.ts', 'src/rate-limit/sliding-window-lua.ts'];
+
 function earlierScript(ref: string): string {
-  const source = execFileSync('git', ['show', `${ref}:src/rate-limit/sliding-window-lua.ts`], { encoding: 'utf8' });
+  const source = SCRIPT_PATHS.map((path) => {
+    try {
+      return execFileSync('git', ['show', `${ref}:${path}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch {
+      return null;
+    }
+  }).find((text) => text !== null);
+  if (!source) throw new Error(`no admission script at ${ref} (looked in ${SCRIPT_PATHS.join(', ')})`);
   const match = /SLIDING_WINDOW_LUA = `([\s\S]*?)`;/.exec(source);
   if (!match) throw new Error(`no SLIDING_WINDOW_LUA in ${ref}`);
   return match[1]!;

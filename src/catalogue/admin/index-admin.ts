@@ -8,8 +8,9 @@ export interface IndexDefinition {
 
 /**
  * Lifecycle marker kept in the mapping's `_meta.state`. An index is `building` from creation
- * until just before the alias first points at it, so one left `building` and not live was
- * abandoned by a killed run. Indices without the marker predate it and count as complete.
+ * until the alias points at it (see swapAlias), so one left `building` and not live was
+ * abandoned by a killed run or a failed swap. A live index always counts as complete. Indices
+ * without the marker predate it and count as complete.
  */
 export type IndexState = 'building' | 'complete' | 'rolled-back';
 
