@@ -50,7 +50,9 @@ export function markdownReport(results: BenchResults): string {
       (results.compareSha
         ? `; \`api@${results.compareSha}\` and \`api-cached@${results.compareSha}\` the same with the server source (\`src/\`) as it was at ${results.compareSha}.`
         : '.') +
-      (o.compareNode ? ` Targets ending in \`@node<version>\` are the working tree's API run by ${o.compareNode} instead of ${process.version}.` : ''),
+      (o.compareNode
+        ? ` Targets ending in \`@node<version>\` are the working tree's API run by ${o.compareNode} instead of ${process.version}.`
+        : ''),
     `The load comes from many API keys taken in turn, each within its tier; the API runs on Node ${process.version} unless a target says otherwise.`,
     "Elasticsearch's request and query caches are emptied before each target's warm-up, so no target rides on another's work.",
     '',
