@@ -1,7 +1,8 @@
 // Alternating A/B runs of the uncached (or cached) API on one scenario, to tell a change from noise:
 //   npx tsx bench/api/ab.ts --scenario get-random [--compare <git ref>] [--node-b <node binary>]
-//                           [--rounds 5] [--duration 5] [--size 1m] [--cache]
-// A is the working tree on this node; B is the tree at --compare, or the working tree on --node-b.
+//                           [--node-args-b "<flags>"] [--rounds 5] [--duration 5] [--size 1m] [--cache]
+// A is the working tree on this node; B is the tree at --compare, or the working tree on --node-b
+// and/or with extra node flags (after the production flags, so they override them).
 // Both servers stay up; wrk alternates between them (ABAB...), so drift in the machine's load
 // falls on both. Prints each round and the median ratio B/A.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { captureEsRequests } from './capture-es.js';
 import { buildCompareTree } from './compare-tree.js';
 import { ensureDataset } from './datasets.js';
 import { parseSize, type Scenario } from './options.js';
-import { type Running, createBenchKeys, startApi, startRedis } from './processes.js';
+import { type Running, createBenchKeys, sampleRss, startApi, startRedis } from './processes.js';
 import { writeRequestFiles } from './request-files.js';
 import { buildWorkload } from './workloads.js';
 import { runWrk } from './wrk.js';
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'get-random' },
     compare: { type: 'string' },
     'node-b': { type: 'string' },
+    'node-args-b': { type: 'string' },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '5' },
     size: { type: 'string', default: '1m' },
@@ -34,7 +36,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
   },
 });
-if (!values.compare && !values['node-b']) throw new Error('give --compare <ref> or --node-b <node binary>');
+if (!values.compare && !values['node-b'] && !values['node-args-b'])
+  throw new Error('give --compare <ref>, --node-b <node binary> or --node-args-b <flags>');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -54,24 +57,37 @@ async function main(): Promise<void> {
     const files = writeRequestFiles(dir, 'ab', workload, await captureEsRequests(alias, workload));
     const env: Record<string, string> = values.cache ? {} : { RESPONSE_CACHE_MB: '0' };
     const treeB = values.compare ? join(dir, 'tree-b') : ROOT;
-    const labelB = values.compare ? `@${buildCompareTree(ROOT, values.compare, treeB)}` : `node ${values['node-b']}`;
+    const nodeArgsB = (values['node-args-b'] ?? '').split(/\s+/).filter(Boolean);
+    const labelB = [
+      values.compare ? `@${buildCompareTree(ROOT, values.compare, treeB)}` : 'the working tree',
+      values['node-b'] ? `on ${values['node-b']}` : '',
+      nodeArgsB.length > 0 ? `with ${nodeArgsB.join(' ')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
     const a = await startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env });
     stops.push(a);
-    const b = await startApi({ cwd: treeB, alias, redisUrl: redis.url, key, env, node: values['node-b'] ?? process.execPath });
+    const b = await startApi({ cwd: treeB, alias, redisUrl: redis.url, key, env, node: values['node-b'] ?? process.execPath, nodeArgs: nodeArgsB });
     stops.push(b);
     const run = (url: string, seconds: number) =>
       runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });
     await run(a.url, 2);
     await run(b.url, 2);
     const rps: { a: number[]; b: number[] } = { a: [], b: [] };
+    const rss: { a: number[]; b: number[] } = { a: [], b: [] };
     for (let round = 0; round < Number(values.rounds); round++) {
       const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
       for (const which of order) {
-        const result = await run(which === 'a' ? a.url : b.url, Number(values.duration));
+        const target = which === 'a' ? a : b;
+        const sampler = sampleRss(target.pid);
+        const result = await run(target.url, Number(values.duration));
+        rss[which].push(sampler.stop());
         if (result.errors + result.non2xx > 0) throw new Error(`${which}: ${result.errors} errors, ${result.non2xx} non-2xx`);
         rps[which].push(result.rps);
       }
-      say(`round ${round + 1}: A ${rps.a.at(-1)!.toFixed(0)} req/s, B ${rps.b.at(-1)!.toFixed(0)} req/s`);
+      say(
+        `round ${round + 1}: A ${rps.a.at(-1)!.toFixed(0)} req/s ${rss.a.at(-1)!.toFixed(0)} MB, B ${rps.b.at(-1)!.toFixed(0)} req/s ${rss.b.at(-1)!.toFixed(0)} MB`,
+      );
     }
     const ratios = rps.a.map((x, i) => rps.b[i]! / x);
     console.log(
@@ -80,6 +96,7 @@ async function main(): Promise<void> {
     console.log(`A req/s: ${rps.a.map((x) => x.toFixed(0)).join(', ')} (median ${median(rps.a).toFixed(0)})`);
     console.log(`B req/s: ${rps.b.map((x) => x.toFixed(0)).join(', ')} (median ${median(rps.b).toFixed(0)})`);
     console.log(`B/A per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`);
+    console.log(`peak RSS MB, A: ${rss.a.map((x) => x.toFixed(0)).join(', ')}; B: ${rss.b.map((x) => x.toFixed(0)).join(', ')}`);
   } finally {
     for (const running of stops.reverse()) await running.stop();
     await es.close();
