@@ -25,6 +25,26 @@ async function directGet(es: Client, alias: string, id: number): Promise<Wallpap
   return doc.found && doc._source ? toWallpaper(doc._source) : null;
 }
 
+/** A node that accepts connections and never answers: hung, not refused. */
+async function hungElasticsearch() {
+  const sockets = new Set<Socket>();
+  const hung = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+  const { port } = hung.address() as AddressInfo;
+  const client = connectEs(`http://127.0.0.1:${port}`, 60_000);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => hung.close(resolve));
+    },
+  };
+}
+
 describe('batched reads on Elasticsearch', function () {
   this.timeout(60_000);
   let es: Client;
@@ -148,15 +168,7 @@ describe('batched reads on Elasticsearch', function () {
 
   it('when Elasticsearch stops answering, then every read fails with 503 within its own timeout, time spent waiting for a free call included', async function () {
     this.timeout(20_000);
-    // Accepts connections and never answers: a hung node, not a refused one.
-    const sockets = new Set<Socket>();
-    const hung = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-    });
-    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
-    const { port } = hung.address() as AddressInfo;
-    const silent = connectEs(`http://127.0.0.1:${port}`, 60_000);
+    const { client: silent, close } = await hungElasticsearch();
     const timeoutMs = 600;
     const repository = createEsRepository(silent, alias, { batching: { maxInFlight: 1, maxBatchSize: 32, maxQueued: 1000, timeoutMs } });
     const timed = async (call: () => Promise<unknown>) => {
@@ -176,22 +188,13 @@ describe('batched reads on Elasticsearch', function () {
       expect(results.map((r) => r.outcome)).to.deep.equal([503, 503, 503, 503]);
       for (const { ms } of results) expect(ms, 'each read ends about one timeout after it was asked').to.be.within(timeoutMs - 50, timeoutMs + 200);
     } finally {
-      await silent.close();
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => hung.close(resolve));
+      await close();
     }
   });
 
   it('when Elasticsearch hangs and the wait queue is full, then further reads are refused with 503 at once instead of waiting', async function () {
     this.timeout(20_000);
-    const sockets = new Set<Socket>();
-    const hung = createServer((socket) => {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-    });
-    await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
-    const { port } = hung.address() as AddressInfo;
-    const silent = connectEs(`http://127.0.0.1:${port}`, 60_000);
+    const { client: silent, close } = await hungElasticsearch();
     const repository = createEsRepository(silent, alias, { batching: { maxInFlight: 1, maxBatchSize: 32, maxQueued: 2, timeoutMs: 800 } });
     const outcome = (call: Promise<unknown>) =>
       call.then(
@@ -211,9 +214,7 @@ describe('batched reads on Elasticsearch', function () {
       );
       expect((await Promise.all([sent, ...queued])).every((o) => o.startsWith('BackendUnavailable The search backend'))).to.equal(true);
     } finally {
-      await silent.close();
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => hung.close(resolve));
+      await close();
     }
   });
 });

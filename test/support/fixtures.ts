@@ -1,3 +1,4 @@
+import type { Quota } from '../../src/access/quota.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { parseResolution } from '../../src/wallpapers/resolution.js';
 
@@ -46,3 +47,14 @@ export function fixtureWallpapers(): WallpaperDocument[] {
 export function byNewestThenId(a: WallpaperDocument, b: WallpaperDocument): number {
   return b.created_at.localeCompare(a.created_at) || b.id - a.id;
 }
+
+/** A free-tier quota 42 s from its reset, with what a test overrides. */
+export const quotaFixture = (over: Partial<Quota> = {}): Quota => ({
+  tier: 'free',
+  limit: 1000,
+  remaining: 0,
+  windowSeconds: 3600,
+  nowMs: 1_700_000_000_250,
+  resetMs: 1_700_000_042_100,
+  ...over,
+});

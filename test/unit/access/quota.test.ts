@@ -1,15 +1,8 @@
 import { expect } from 'chai';
-import { type Quota, secondsUntilReset } from '../../../src/access/quota.js';
+import { secondsUntilReset } from '../../../src/access/quota.js';
+import { quotaFixture } from '../../support/fixtures.js';
 
-const quota = (over: Partial<Quota> = {}): Quota => ({
-  tier: 'free',
-  limit: 1000,
-  remaining: 0,
-  windowSeconds: 3600,
-  nowMs: 1_700_000_000_250,
-  resetMs: 1_700_000_042_100,
-  ...over,
-});
+const quota = quotaFixture;
 
 describe('quota', () => {
   it('when the reset is in less than a second or already passed, then the delay is 1 second, never 0', () => {

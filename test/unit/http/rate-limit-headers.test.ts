@@ -1,16 +1,8 @@
 import { expect } from 'chai';
-import type { Quota } from '../../../src/access/quota.js';
+import { quotaFixture } from '../../support/fixtures.js';
 import { quotaHeaders, retryMessage, tooManyRequests } from '../../../src/http/rate-limit-headers.js';
 
-const quota = (over: Partial<Quota> = {}): Quota => ({
-  tier: 'free',
-  limit: 1000,
-  remaining: 0,
-  windowSeconds: 3600,
-  nowMs: 1_700_000_000_250,
-  resetMs: 1_700_000_042_100,
-  ...over,
-});
+const quota = quotaFixture;
 
 describe('rate-limit headers', () => {
   it('when a quota is rendered, then the X-RateLimit trio and the IETF draft pair agree', () => {
