@@ -11,7 +11,7 @@
 //   infra         infra/: clients, logger, metrics, request context, batching, circuit breaker,
 //                 LRU, shared results; knows nothing of the domain
 //   kernel        config, domain errors, the OpenAPI contract and the types it defines
-//                 (wallpaper, parameters, categories, resolution): importable from every layer
+//                 (wallpaper, parameters, categories, resolution, search syntax): importable from every layer
 //   tools         catalogue/: the operators' CLIs (cli -> ingest -> admin; generation alone)
 //
 // A layer may import any layer below it, skipping some, never one above.
@@ -21,7 +21,7 @@ const layer = {
   domain: '^src/access/(access|admission|fallback-limiter|quota)\\.ts$',
   data: '^src/(wallpapers/(repository|es-repository|cached-repository|build-queries|catalogue-version)|access/(admission-store|authenticate-lua|sliding-window-lua|key-store|redis-keys|api-key|auth-failures)|ops/readiness)\\.ts$',
   infra: '^src/infra/',
-  kernel: '^src/(config|errors|wallpapers/(wallpaper|params|categories|resolution)|openapi/[^/]+)\\.ts$',
+  kernel: '^src/(config|errors|wallpapers/(wallpaper|params|categories|resolution|search-query|index-document)|openapi/[^/]+)\\.ts$',
   tools: '^src/catalogue/',
 };
 

@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { Filters, ListParams, Paging, SearchParams } from './params.js';
+import type { Filters, ListParams, Paging, SearchParams, SuggestParams } from './params.js';
+import { type SearchQuery, type Term, parseSearchQuery, searchableGroups } from './search-query.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
 export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
@@ -59,31 +60,54 @@ export function buildListRequest(alias: string, params: ListParams): estypes.Sea
   return searchRequest(alias, listBody(params));
 }
 
-export function buildSearchQuery(q: string, filters: Filters): estypes.QueryDslQueryContainer {
+// Where words are looked for, and how much each field weighs in the relevance score: the title
+// over the description, the unstemmed title (`.exact`) over the stemmed one so an exact word ranks
+// above an inflection, and the category's name ("ocean waves") as text.
+const MATCH_FIELDS = ['title.exact^4', 'title^3', 'description', 'category.text^2'];
+const FUZZY_FIELDS = ['title^3', 'description', 'category.text^2'];
+const PHRASE_FIELDS = ['title^3', 'description'];
+
+// Score tiers, far apart so that BM25 only orders results within a tier: matching every group
+// beats matching some, and a group matched as typed beats one matched only through a typo.
+const ALL_GROUPS = 1000;
+const GROUP_EXACT = 100;
+const GROUP_FUZZY = 10;
+
+type Clause = estypes.QueryDslQueryContainer;
+
+function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none'): Clause {
+  if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
+  if (mode === 'fuzzy') {
+    return { multi_match: { query: text, fields: FUZZY_FIELDS, operator: 'and', fuzziness: 'AUTO', prefix_length: 1, max_expansions: 20 } };
+  }
+  return { multi_match: { query: text, fields: MATCH_FIELDS, operator: 'and', zero_terms_query: zeroTerms } };
+}
+
+function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none'): Clause {
+  const clauses = group.map((term) => termClause(term, mode, zeroTerms));
+  return clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
+}
+
+const tier = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
+
+/**
+ * The search for a parsed query: a result must match at least one group (as typed or with a
+ * typo) and no excluded term. Its score is a tier (every group; then, per group, as typed or by a
+ * typo) plus BM25 over the fields above, which orders results within a tier.
+ */
+export function buildSearchQuery(query: SearchQuery, filters: Filters): Clause {
+  const groups = searchableGroups(query);
   return {
     bool: {
-      must: [
-        {
-          bool: {
-            should: [
-              { multi_match: { query: q, fields: ['title^3', 'description'], type: 'best_fields' } },
-              // Typo tolerance at a lower weight, so exact matches rank above near misses.
-              {
-                multi_match: {
-                  query: q,
-                  fields: ['title^3', 'description'],
-                  type: 'best_fields',
-                  fuzziness: 'AUTO',
-                  prefix_length: 1,
-                  max_expansions: 20,
-                  boost: 0.5,
-                },
-              },
-            ],
-            minimum_should_match: 1,
-          },
-        },
+      must: [{ bool: { should: groups.map((group) => groupClause(group, 'fuzzy')), minimum_should_match: 1 } }],
+      should: [
+        // Common words in a group are dropped by the analyzer; such a group stands aside here.
+        tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS),
+        ...groups.map((group) => tier(groupClause(group, 'exact'), GROUP_EXACT)),
+        ...groups.map((group) => tier(groupClause(group, 'fuzzy'), GROUP_FUZZY)),
+        { bool: { should: groups.flatMap((group) => group.map((term) => termClause(term, 'exact'))) } },
       ],
+      must_not: query.excluded.map((term) => termClause(term, 'exact')),
       filter: filterClauses(filters),
     },
   };
@@ -95,10 +119,45 @@ export function searchBody(params: SearchParams): SearchBody {
     track_total_hits: true,
     _source: SOURCE,
     sort: SEARCH_SORT,
-    query: buildSearchQuery(params.q, params),
+    query: buildSearchQuery(parseSearchQuery(params.q), params),
   };
 }
 
 export function buildSearchRequest(alias: string, params: SearchParams): estypes.SearchRequest {
   return searchRequest(alias, searchBody(params));
+}
+
+/** What one suggestion request asks: completions only, no hits. */
+export type SuggestBody = Required<Pick<estypes.MsearchMultisearchBody, 'size' | '_source' | 'suggest'>>;
+
+// Fuzzy completion forgives one typo past the first letter once a prefix is long enough to mean
+// something; exact prefix matches still come first (Elasticsearch ranks them above fuzzy ones).
+const FUZZY_SUGGEST_FROM = 4;
+
+/**
+ * As-you-type completions from the `suggest` completion field (every title, from each of its words
+ * on): a few more than asked, as the titles are made distinct afterwards.
+ */
+export function suggestBody({ q, limit }: SuggestParams): SuggestBody {
+  const prefix = q.trim();
+  return {
+    size: 0,
+    _source: ['title'],
+    suggest: {
+      titles: {
+        prefix,
+        completion: {
+          field: 'suggest',
+          size: limit * 2,
+          skip_duplicates: true,
+          ...(prefix.length >= FUZZY_SUGGEST_FROM ? { fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } } : {}),
+        },
+      },
+    },
+  };
+}
+
+/** A single suggestion request, as a client would send it straight to Elasticsearch. */
+export function buildSuggestRequest(alias: string, params: SuggestParams): estypes.SearchRequest {
+  return { index: alias, filter_path: ['suggest.titles.options._source.title'], ...suggestBody(params) };
 }

@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { type Logger, silentLogger } from '../infra/logger.js';
-import type { ListParams, SearchParams } from './params.js';
-import type { Page, WallpaperRepository } from './repository.js';
+import type { ListParams, SearchParams, SuggestParams } from './params.js';
+import type { Page, Suggestions, WallpaperRepository } from './repository.js';
 import type { Shared } from '../infra/shared.js';
 import type { Wallpaper } from './wallpaper.js';
 import { ByteBudgetLru } from '../infra/byte-budget-lru.js';
@@ -23,7 +23,7 @@ export interface ResponseCacheOptions {
   version?: (es: Client, alias: string) => Promise<string>;
 }
 
-type Result = Shared<Page> | Shared<Wallpaper> | null;
+type Result = Shared<Page> | Shared<Wallpaper> | Shared<Suggestions> | null;
 
 // Per-object overhead of a V8 object with a handful of properties, roughly.
 const OBJECT_BYTES = 120;
@@ -43,9 +43,11 @@ function estimateBytes(key: string, result: Result): number {
   const base = OBJECT_BYTES + 2 * key.length;
   if (result === null) return base;
   if ('items' in result) return result.items.reduce((sum, item) => sum + wallpaperBytes(item), base + OBJECT_BYTES);
+  if ('texts' in result) return result.texts.reduce((sum, text) => sum + OBJECT_BYTES + 3 * text.length, base + OBJECT_BYTES);
   return base + wallpaperBytes(result);
 }
 
+const suggestKey = ({ q, limit }: SuggestParams) => JSON.stringify(['suggest', q, limit]);
 const listKey = ({ page, per_page, category, resolution }: ListParams) =>
   JSON.stringify(['list', page, per_page, category ?? null, resolution ?? null]);
 const searchKey = ({ q, page, per_page, category, resolution }: SearchParams) =>
@@ -134,5 +136,6 @@ export function withResponseCache(repository: WallpaperRepository, options: Resp
     list: (params) => cached(listKey(params), () => repository.list(params)),
     search: (params) => cached(searchKey(params), () => repository.search(params)),
     getById: (id) => cached(`get ${id}`, () => repository.getById(id)),
+    suggest: (params) => cached(suggestKey(params), () => repository.suggest(params)),
   };
 }

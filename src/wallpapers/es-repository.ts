@@ -5,8 +5,9 @@ import { EsItemError, type EsFailure, translateEsError } from '../infra/es-error
 import { type Logger, silentLogger } from '../infra/logger.js';
 import { createNaturalBatcher } from '../infra/natural-batcher.js';
 import { type Shared, share } from '../infra/shared.js';
-import { REQUEST_CACHE, SOURCE, type SearchBody, listBody, searchBody } from './build-queries.js';
-import type { Page, WallpaperRepository } from './repository.js';
+import { REQUEST_CACHE, SOURCE, type SearchBody, listBody, searchBody, suggestBody } from './build-queries.js';
+import type { SuggestParams } from './params.js';
+import type { Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type Wallpaper, toWallpaper } from './wallpaper.js';
 
 export interface BatchingOptions extends ElasticsearchBatchingConfig {
@@ -55,6 +56,23 @@ function toPage(item: MsearchItem): Shared<Page> | Error {
     items: (item.hits?.hits ?? []).map((hit) => toWallpaper(hit._source)),
     total: item.hits?.total?.value ?? 0,
   });
+}
+
+interface SuggestItem {
+  status?: number;
+  error?: EsFailure;
+  suggest?: { titles?: { options?: { _source?: { title?: string } }[] }[] };
+}
+
+const MSUGGEST_RESPONSE_FILTER = ['responses.status', 'responses.error.type', 'responses.error.root_cause.type', 'responses.suggest.titles.options._source.title'];
+
+// Several inputs of one title, or equal titles of several wallpapers, can complete the same
+// prefix: the answer keeps each title once, in the suggester's order.
+function toSuggestions(item: SuggestItem, limit: number): Shared<Suggestions> | Error {
+  if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
+  const titles = (item.suggest?.titles ?? []).flatMap((entry) => entry.options ?? []).map((option) => option._source?.title);
+  const texts = [...new Set(titles.filter((title): title is string => typeof title === 'string'))].slice(0, limit);
+  return share({ texts });
 }
 
 function toDocument(item: MgetItem | undefined, id: string): Shared<Wallpaper> | null | Error {
@@ -116,6 +134,22 @@ export function createEsRepository(
     },
   });
 
+  const suggest = createNaturalBatcher<SuggestParams, Shared<Suggestions>>({
+    ...limits,
+    overloaded,
+    keyOf: ({ q, limit }) => JSON.stringify([q.trim(), limit]),
+    onBatch: (size) => onBatch?.('msearch', size),
+    run: async (requests, remainingMs) => {
+      const searches = requests.flatMap((params): estypes.MsearchRequestItem[] => [{}, suggestBody(params)]);
+      const response = await es.msearch({ index: alias, searches, filter_path: MSUGGEST_RESPONSE_FILTER }, { requestTimeout: remainingMs });
+      const items = (response.responses ?? []) as SuggestItem[];
+      return requests.map(({ limit }, position) => {
+        const item = items[position];
+        return item ? toSuggestions(item, limit) : new Error(`multi-search answered ${items.length} of ${requests.length}`);
+      });
+    },
+  });
+
   async function run<T>(operation: string, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
@@ -128,5 +162,6 @@ export function createEsRepository(
     list: (params) => run('list', () => search(listBody(params))),
     search: (params) => run('search', () => search(searchBody(params))),
     getById: (id) => run('get', () => get(String(id))),
+    suggest: (params) => run('suggest', () => suggest(params)),
   };
 }

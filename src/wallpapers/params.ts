@@ -14,3 +14,8 @@ export type SearchParams = Paging & Filters & { q: string };
 export interface IdParams {
   id: number;
 }
+
+export interface SuggestParams {
+  q: string;
+  limit: number;
+}

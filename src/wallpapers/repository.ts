@@ -1,10 +1,15 @@
 import type { Shared } from '../infra/shared.js';
-import type { ListParams, SearchParams } from './params.js';
+import type { ListParams, SearchParams, SuggestParams } from './params.js';
 import type { Wallpaper } from './wallpaper.js';
 
 export interface Page {
   items: readonly Wallpaper[];
   total: number;
+}
+
+/** Titles completing what was typed, best first, without repeats. */
+export interface Suggestions {
+  texts: readonly string[];
 }
 
 /**
@@ -17,4 +22,5 @@ export interface WallpaperRepository {
   list(params: ListParams): Promise<Shared<Page>>;
   search(params: SearchParams): Promise<Shared<Page>>;
   getById(id: number): Promise<Shared<Wallpaper> | null>;
+  suggest(params: SuggestParams): Promise<Shared<Suggestions>>;
 }

@@ -4,13 +4,17 @@ import { createRouter } from '../http/router.js';
 import { invalidRequest, notFound } from '../http/http-error.js';
 import { type Shared, isShared, share } from '../infra/shared.js';
 import { parametersSchema } from '../openapi/parameters.js';
-import type { IdParams, ListParams, Paging, SearchParams } from './params.js';
+import type { IdParams, ListParams, Paging, SearchParams, SuggestParams } from './params.js';
 import type { Page, WallpaperRepository } from './repository.js';
+import { parseSearchQuery, searchableGroups } from './search-query.js';
 
 // Validators compiled once from the OpenAPI document: defaults and bounds live there.
 const parseList = compileParams<ListParams>(parametersSchema('/v1/wallpapers', 'get', 'query'));
 const parseSearch = compileParams<SearchParams>(parametersSchema('/v1/search', 'get', 'query'));
 const parseId = compileParams<IdParams>(parametersSchema('/v1/wallpapers/{id}', 'get', 'path'), 'path');
+const parseSuggest = compileParams<SuggestParams>(parametersSchema('/v1/search/suggest', 'get', 'query'));
+
+const HAS_WORD = /[\p{L}\p{N}]/u;
 
 /** Elasticsearch serves at most `maxResultWindow` hits past `from`; deeper pages are refused up front. */
 export function exceedsResultWindow({ page, per_page }: Paging, maxResultWindow: number): boolean {
@@ -82,8 +86,29 @@ export function wallpaperRoutes({ repository, maxResultWindow }: WallpaperRoutes
   router.get('/search', async (ctx) => {
     const params = parseSearch(ctx.query);
     assertWithinWindow(params, maxResultWindow);
+    if (searchableGroups(parseSearchQuery(params.q)).length === 0) {
+      throw invalidRequest(
+        "Invalid query parameter 'q': must contain a word to search for; only excluded words, operators (OR, -, quotes) or common words such as 'the' were given",
+      );
+    }
     ctx.body = envelope(await repository.search(params), params);
   });
 
+  router.get('/search/suggest', async (ctx) => {
+    const params = parseSuggest(ctx.query);
+    if (!HAS_WORD.test(params.q)) throw invalidRequest("Invalid query parameter 'q': must contain at least one letter or digit");
+    const { texts } = await repository.suggest(params);
+    ctx.body = suggestions(texts, params);
+  });
+
   return router;
+}
+
+interface SuggestionList {
+  data: { text: string }[];
+  meta: { q: string; limit: number };
+}
+
+function suggestions(texts: readonly string[], { q, limit }: SuggestParams): SuggestionList {
+  return { data: texts.map((text) => ({ text })), meta: { q, limit } };
 }

@@ -47,6 +47,7 @@ function counting(repository: WallpaperRepository) {
     list: count((params) => repository.list(params)),
     search: count((params) => repository.search(params)),
     getById: count((id) => repository.getById(id)),
+    suggest: count((params) => repository.suggest(params)),
   };
   return { counter, wrapped };
 }

@@ -11,6 +11,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { createRedis } from '../../src/infra/redis.js';
 import { createKeyStore } from '../../src/access/key-store.js';
+import { toIndexDocument } from '../../src/wallpapers/index-document.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { contractViolations } from './contract.js';
 
@@ -58,7 +59,7 @@ export async function createIndexWithDocs(es: Client, alias: string, docs: Wallp
   const index = `${alias}-${Date.now()}`;
   await es.indices.create({ index, ...mapping });
   if (docs.length > 0) {
-    const operations = docs.flatMap((doc) => [{ index: { _index: index, _id: String(doc.id) } }, doc]);
+    const operations = docs.flatMap((doc) => [{ index: { _index: index, _id: String(doc.id) } }, toIndexDocument(doc)]);
     const res = await es.bulk({ operations, refresh: true });
     if (res.errors) throw new Error(`fixture load failed: ${JSON.stringify(res.items.find((i) => i.index?.error))}`);
   }

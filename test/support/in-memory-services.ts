@@ -3,7 +3,7 @@ import type { Admission, Principal } from '../../src/access/admission.js';
 import type { AppServices } from '../../src/app.js';
 import { type Shared, share } from '../../src/infra/shared.js';
 import type { Readiness, ReadinessReport } from '../../src/ops/readiness.js';
-import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
+import type { ListParams, SearchParams, SuggestParams } from '../../src/wallpapers/params.js';
 import type { Page, WallpaperRepository } from '../../src/wallpapers/repository.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 
@@ -44,6 +44,12 @@ export function inMemoryRepository(docs: readonly Wallpaper[]): InMemoryReposito
         hits.sort((a, b) => b.downloads - a.downloads || a.id - b.id),
         params,
       );
+    },
+    async suggest({ q, limit }: SuggestParams) {
+      answer();
+      const prefix = q.trim().toLowerCase();
+      const titles = docs.map((w) => w.title).filter((title) => title.toLowerCase().split(/\s+/).some((word) => word.startsWith(prefix)));
+      return share({ texts: [...new Set(titles)].slice(0, limit) });
     },
     async getById(id: number) {
       answer();

@@ -1,4 +1,5 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import { toIndexDocument } from '../../wallpapers/index-document.js';
 import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
 
 export interface BulkFailure {
@@ -103,7 +104,7 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await sleep(Math.min(250 * 2 ** attempt, 8000));
       const operations: unknown[] = [];
-      for (const doc of pending) operations.push({ index: { _id: String(doc.id) } }, doc);
+      for (const doc of pending) operations.push({ index: { _id: String(doc.id) } }, toIndexDocument(doc));
       let response: estypes.BulkResponse;
       try {
         response = await es.bulk({ index, operations }, { requestTimeout: requestTimeoutMs, maxRetries: 0 });

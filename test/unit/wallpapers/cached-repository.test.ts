@@ -33,6 +33,10 @@ function fakeRepository() {
       state.calls++;
       return id === 404 ? null : share(wallpaper(id, state.title));
     },
+    suggest: async () => {
+      state.calls++;
+      return share({ texts: [state.title] });
+    },
   };
   return { state, repository };
 }

@@ -1,6 +1,8 @@
 package example.wallpapers.analysis;
 
 import java.io.IOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.apache.lucene.analysis.CharArrayMap;
@@ -97,11 +99,11 @@ public final class AmericanSpellingFilter extends TokenFilter {
 
     /** The built-in word list (British to American), for documentation and tests. */
     public static Map<String, String> wordList() {
-        Map<String, String> words = new java.util.LinkedHashMap<>();
+        Map<String, String> words = new LinkedHashMap<>();
         for (String[] pair : WORDS) {
             words.put(pair[0], pair[1]);
         }
-        return java.util.Collections.unmodifiableMap(words);
+        return Collections.unmodifiableMap(words);
     }
 
     private static CharArrayMap<char[]> buildMap() {

@@ -1,0 +1,112 @@
+/**
+ * The search syntax of `q`, in the spirit of Elasticsearch's simple_query_string, read by the API
+ * itself so that nothing a user types can make a query fail:
+ *
+ *   sunset beach          words; a wallpaper matching all of them ranks above one matching some
+ *   "alpine lake"         a phrase (an unbalanced quote runs to the end of the query)
+ *   forest -pine          excludes a word; -"castle level" excludes a phrase
+ *   sunrise OR sunset     either one (also `|`); OR binds the words or phrases on each side
+ *
+ * A lone `-`, a leading or trailing OR, and any other punctuation are read as nothing. A query
+ * with nothing left to look for (only exclusions, operators or common words such as "the") is
+ * refused by the caller with a 400.
+ */
+
+export interface Term {
+  text: string;
+  phrase: boolean;
+}
+
+export interface SearchQuery {
+  /** What to look for: every group is wanted, and a group matches when any of its terms does. */
+  groups: Term[][];
+  /** Terms no result may match. */
+  excluded: Term[];
+}
+
+/**
+ * Lucene's English stop words (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET), which the index drops as
+ * well: a query made only of these has nothing to search for.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not',
+  'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
+]); // prettier-ignore
+
+const WORD = /[\p{L}\p{N}]+/gu;
+
+type Token = { kind: 'term'; term: Term; excluded: boolean } | { kind: 'or' };
+
+function tokenize(q: string): Token[] {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < q.length) {
+    if (/\s/.test(q[i]!)) {
+      i++;
+      continue;
+    }
+    if (q[i] === '|') {
+      tokens.push({ kind: 'or' });
+      i++;
+      continue;
+    }
+    let excluded = false;
+    while (q[i] === '-' || q[i] === '+') {
+      excluded ||= q[i] === '-';
+      i++;
+    }
+    let text: string;
+    let quoted = false;
+    if (q[i] === '"') {
+      const close = q.indexOf('"', i + 1);
+      const end = close === -1 ? q.length : close;
+      text = q.slice(i + 1, end);
+      i = end + 1;
+      quoted = true;
+    } else {
+      let end = i;
+      while (end < q.length && !/[\s"|]/.test(q[end]!)) end++;
+      text = q.slice(i, end);
+      i = end;
+      if (text === 'OR' && !excluded) {
+        tokens.push({ kind: 'or' });
+        continue;
+      }
+    }
+    const words = text.match(WORD);
+    if (words) tokens.push({ kind: 'term', term: { text: words.join(' '), phrase: quoted && words.length > 1 }, excluded });
+  }
+  return tokens;
+}
+
+/** Reads `q` into groups of alternatives and exclusions; never throws. */
+export function parseSearchQuery(q: string): SearchQuery {
+  const groups: Term[][] = [];
+  const excluded: Term[] = [];
+  let joinNext = false;
+  for (const token of tokenize(q)) {
+    if (token.kind === 'or') {
+      joinNext = groups.length > 0;
+      continue;
+    }
+    if (token.excluded) {
+      excluded.push(token.term);
+      joinNext = false;
+      continue;
+    }
+    if (joinNext) groups.at(-1)!.push(token.term);
+    else groups.push([token.term]);
+    joinNext = false;
+  }
+  return { groups, excluded };
+}
+
+/** A term that still means something once common words are dropped. */
+function searchable(term: Term): boolean {
+  return (term.text.match(WORD) ?? []).some((word) => !STOP_WORDS.has(word.toLowerCase()));
+}
+
+/** Groups whose terms are all common words are dropped: they would match everything or nothing. */
+export function searchableGroups(query: SearchQuery): Term[][] {
+  return query.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0);
+}

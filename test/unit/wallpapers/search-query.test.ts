@@ -1,0 +1,56 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { parseSearchQuery, searchableGroups } from '../../../src/wallpapers/search-query.js';
+
+const word = (text: string) => ({ text, phrase: false });
+const phrase = (text: string) => ({ text, phrase: true });
+
+describe('search query syntax', () => {
+  it('when plain words are given, then each is a group of its own', () => {
+    expect(parseSearchQuery('mountain  sunset')).to.deep.equal({ groups: [[word('mountain')], [word('sunset')]], excluded: [] });
+  });
+
+  it('when a phrase is quoted, then it is one term; an unbalanced quote runs to the end', () => {
+    expect(parseSearchQuery('"alpine lake" red').groups).to.deep.equal([[phrase('alpine lake')], [word('red')]]);
+    expect(parseSearchQuery('red "alpine lake').groups).to.deep.equal([[word('red')], [phrase('alpine lake')]]);
+    expect(parseSearchQuery('"fox"').groups, 'a one-word phrase is a word').to.deep.equal([[word('fox')]]);
+  });
+
+  it('when a word or a phrase starts with a minus, then it is excluded; a lone minus is nothing', () => {
+    expect(parseSearchQuery('forest -pine - -"castle level"')).to.deep.equal({
+      groups: [[word('forest')]],
+      excluded: [word('pine'), phrase('castle level')],
+    });
+  });
+
+  it('when a minus sits inside a word, then it joins the word rather than excluding', () => {
+    expect(parseSearchQuery('post-apocalyptic').groups).to.deep.equal([[word('post apocalyptic')]]);
+  });
+
+  it('when OR or | joins terms, then they form one group of alternatives', () => {
+    expect(parseSearchQuery('sunrise OR sunset beach').groups).to.deep.equal([[word('sunrise'), word('sunset')], [word('beach')]]);
+    expect(parseSearchQuery('fox|wolf | "red panda"').groups).to.deep.equal([[word('fox'), word('wolf'), phrase('red panda')]]);
+  });
+
+  it('when OR leads, trails or repeats, then it is read as nothing', () => {
+    expect(parseSearchQuery('OR fox OR OR wolf OR').groups).to.deep.equal([[word('fox'), word('wolf')]]);
+    expect(parseSearchQuery('fox or wolf').groups, 'lower-case or is a word').to.deep.equal([[word('fox')], [word('or')], [word('wolf')]]);
+  });
+
+  it('when only common words, exclusions or operators remain, then nothing is searchable', () => {
+    for (const q of ['the', 'the OR a', '-pine', '"', '-', 'OR', '| |', '!!!', 'at the "of a"']) {
+      expect(searchableGroups(parseSearchQuery(q)), q).to.deep.equal([]);
+    }
+    expect(searchableGroups(parseSearchQuery('lighthouses at night'))).to.deep.equal([[word('lighthouses')], [word('night')]]);
+  });
+
+  it('when any text at all is parsed, then it never throws and every term has words', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (q) => {
+        const parsed = parseSearchQuery(q);
+        for (const term of [...parsed.groups.flat(), ...parsed.excluded]) expect(term.text).to.match(/^[\p{L}\p{N}]+( [\p{L}\p{N}]+)*$/u);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
