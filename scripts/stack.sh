@@ -19,6 +19,13 @@ ES_PIDFILE="$ES_HOME/es.pid"
 REDIS_DIR="$STACK_DIR/redis"
 REDIS_PIDFILE="$STACK_DIR/redis.pid"
 ARTIFACT="org.elasticsearch.distribution.integ-test-zip:elasticsearch:$ES_VERSION:zip"
+# Our English analysis (stemming, stop words, folding, spellings): a stable-API plugin built with
+# Maven from plugins/analysis-english and installed into the node (docs/operations.md).
+PLUGIN_NAME=analysis-english
+PLUGIN_DIR="$ROOT/plugins/$PLUGIN_NAME"
+PLUGIN_ZIP="$PLUGIN_DIR/target/$PLUGIN_NAME-1.0.0.zip"
+PLUGIN_BUILT="$PLUGIN_DIR/target/.fingerprint"
+PLUGIN_INSTALLED="$STACK_DIR/$PLUGIN_NAME.installed"
 M2_ZIP="${HOME}/.m2/repository/org/elasticsearch/distribution/integ-test-zip/elasticsearch/$ES_VERSION/elasticsearch-$ES_VERSION.zip"
 
 say() { printf '[stack] %s\n' "$*" >&2; }
@@ -78,6 +85,39 @@ run_as_es() {
   runuser -u "$ES_USER" -- "$@"
 }
 
+plugin_fingerprint() {
+  (cd "$PLUGIN_DIR" && find pom.xml src -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+}
+
+# Builds the plugin (its tests included) when its sources changed since the last build.
+build_plugin() {
+  local fingerprint
+  fingerprint="$(plugin_fingerprint)"
+  if [ -f "$PLUGIN_ZIP" ] && [ "$(cat "$PLUGIN_BUILT" 2>/dev/null)" = "$fingerprint" ]; then return; fi
+  command -v mvn >/dev/null 2>&1 || die "mvn not found: install Maven (apt-get install maven) to build $PLUGIN_DIR"
+  say "building the $PLUGIN_NAME plugin (mvn package, with its tests)"
+  (cd "$PLUGIN_DIR" && mvn -q -B package) >"$STACK_DIR/plugin-build.log" 2>&1 \
+    || { tail -40 "$STACK_DIR/plugin-build.log" >&2; die "the $PLUGIN_NAME plugin did not build (see $STACK_DIR/plugin-build.log)"; }
+  echo "$fingerprint" >"$PLUGIN_BUILT"
+}
+
+plugin_current() {
+  [ -d "$ES_HOME/plugins/$PLUGIN_NAME" ] && [ "$(cat "$PLUGIN_INSTALLED" 2>/dev/null)" = "$(cat "$PLUGIN_BUILT" 2>/dev/null)" ]
+}
+
+# Installs the built plugin into the (stopped) node, replacing an older build of it.
+install_plugin() {
+  local java_home="$1"
+  plugin_current && return
+  if [ -d "$ES_HOME/plugins/$PLUGIN_NAME" ]; then
+    ES_JAVA_HOME="$java_home" "$ES_HOME/bin/elasticsearch-plugin" remove --purge "$PLUGIN_NAME" >"$STACK_DIR/plugin-install.log" 2>&1 || true
+  fi
+  say "installing the $PLUGIN_NAME plugin into Elasticsearch"
+  ES_JAVA_HOME="$java_home" "$ES_HOME/bin/elasticsearch-plugin" install --batch "file://$PLUGIN_ZIP" >>"$STACK_DIR/plugin-install.log" 2>&1 \
+    || { tail -20 "$STACK_DIR/plugin-install.log" >&2; die "could not install $PLUGIN_ZIP"; }
+  cp "$PLUGIN_BUILT" "$PLUGIN_INSTALLED"
+}
+
 write_es_config() {
   cat >"$ES_HOME/config/elasticsearch.yml" <<EOF
 cluster.name: wallpaper-local
@@ -99,7 +139,17 @@ EOF
 }
 
 start_es() {
-  if es_answers; then say "Elasticsearch already answering on 127.0.0.1:$ES_PORT"; return; fi
+  mkdir -p "$STACK_DIR"
+  build_plugin
+  if es_answers; then
+    if plugin_current && curl -fsS --max-time 2 "http://127.0.0.1:$ES_PORT/_cat/plugins?h=component" 2>/dev/null | grep -qx "$PLUGIN_NAME"; then
+      say "Elasticsearch already answering on 127.0.0.1:$ES_PORT"
+      return
+    fi
+    [ -s "$ES_PIDFILE" ] || die "Elasticsearch on 127.0.0.1:$ES_PORT lacks the current $PLUGIN_NAME plugin and was not started from $STACK_DIR: stop it first"
+    say "restarting Elasticsearch to load the current $PLUGIN_NAME plugin"
+    stop_pidfile Elasticsearch "$ES_PIDFILE"
+  fi
   if port_in_use "$ES_PORT"; then die "port $ES_PORT is taken by something that is not Elasticsearch (set ES_PORT)"; fi
   local java_home
   java_home="$(find_java_home)" || die "no Java found: install OpenJDK 17 (apt-get install openjdk-17-jdk-headless) or set ES_JAVA_HOME"
@@ -107,6 +157,7 @@ start_es() {
   command -v curl >/dev/null 2>&1 || die "curl not found: apt-get install curl"
   mkdir -p "$STACK_DIR" "$ES_DATA"
   fetch_es
+  install_plugin "$java_home"
   write_es_config
   say "starting Elasticsearch $ES_VERSION on 127.0.0.1:$ES_PORT (heap $ES_HEAP, java $java_home)"
   rm -f "$ES_PIDFILE"

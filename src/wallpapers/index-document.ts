@@ -4,7 +4,7 @@ import { type Wallpaper, type WallpaperDocument, toWallpaper } from './wallpaper
 
 /** What the index stores per wallpaper: the resource, its dimensions, and the as-you-type inputs. */
 export interface IndexDocument extends WallpaperDocument {
-  suggest: { input: string[]; weight: number };
+  suggest?: { input: string[]; weight: number };
 }
 
 // Suggestions complete any word of a title, not only its first: "light" finds "Wild Lighthouse".
@@ -24,15 +24,28 @@ export function suggestInputs(title: string): string[] {
 /**
  * The one place a stored document is derived from a wallpaper, whatever loads it (seed, import,
  * reindex): the nine fields of the resource are the source of truth, everything else follows.
- * More popular wallpapers weigh more among suggestions.
+ * `suggest` says whether this document carries its title's completion inputs: a completion field
+ * is costly to index (it nearly tripled load time at one input set per document), and a title
+ * needs only one carrier, so loaders set it on the first document of each title (see
+ * createTitleCarriers). More popular carriers weigh more among suggestions.
  */
-export function toIndexDocument(source: Wallpaper): IndexDocument {
+export function toIndexDocument(source: Wallpaper, { suggest = true }: { suggest?: boolean } = {}): IndexDocument {
   const wallpaper = toWallpaper(source);
   const { width, height } = parseResolution(wallpaper.resolution) ?? { width: 0, height: 0 };
-  return {
-    ...wallpaper,
-    width,
-    height,
-    suggest: { input: suggestInputs(wallpaper.title), weight: Math.min(Math.max(0, Math.floor(wallpaper.downloads)), MAX_WEIGHT) },
+  const document: IndexDocument = { ...wallpaper, width, height };
+  if (suggest) {
+    document.suggest = { input: suggestInputs(wallpaper.title), weight: Math.min(Math.max(0, Math.floor(wallpaper.downloads)), MAX_WEIGHT) };
+  }
+  return document;
+}
+
+/** Says, title by title, whether a document is the first of its title in this load (the carrier). */
+export function createTitleCarriers(): (title: string) => boolean {
+  const seen = new Set<string>();
+  return (title) => {
+    const key = title.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   };
 }

@@ -89,6 +89,36 @@ describe('GET /v1/search', () => {
     });
   }
 
+  it('when a word is excluded with a minus, then results containing it are left out', async () => {
+    expect(ids((await get('/v1/search?q=aurora%20-cabin')).body)).to.deep.equal([7]);
+  });
+
+  it('when a phrase is quoted, then only that word sequence matches', async () => {
+    expect(ids((await get(`/v1/search?q=${encodeURIComponent('"frozen lake"')}`)).body)).to.deep.equal([7]);
+    expect((await get(`/v1/search?q=${encodeURIComponent('"lake frozen"')}`)).body.meta.total_items).to.equal(0);
+  });
+
+  it('when alternatives are joined with OR, then either one matches', async () => {
+    expect(ids((await get('/v1/search?q=nebula%20OR%20lighthouse')).body)).to.have.members([21, 14, 13]);
+  });
+
+  it('when a wallpaper matches every word, then it ranks above one that matches some', async () => {
+    expect(ids((await get('/v1/search?q=aurora%20cabin')).body)).to.deep.equal([8, 7]);
+  });
+
+  it('when the query uses an inflection or an irregular plural, then the wallpaper is found', async () => {
+    expect(ids((await get('/v1/search?q=lighthouses')).body)).to.deep.equal([14, 13]);
+    expect(ids((await get('/v1/search?q=nebulae')).body)).to.deep.equal([21]);
+  });
+
+  for (const q of ['the', '-aurora', '"', 'OR', '- | "of the"']) {
+    it(`when q is ${JSON.stringify(q)}, with nothing left to search for, then 400 names the rule`, async () => {
+      const res = await get(`/v1/search?q=${encodeURIComponent(q)}`);
+      expect(res.status).to.equal(400);
+      expect(res.body.message).to.include("'q': must contain a word to search for");
+    });
+  }
+
   it('when page × per_page exceeds the result window, then 400 states the limit', async () => {
     const res = await get('/v1/search?q=aurora&page=201&per_page=50');
     expect(res.status).to.equal(400);

@@ -7,7 +7,7 @@ import type { Config } from '../../src/config.js';
 import type { RedisClient } from '../../src/infra/redis.js';
 import { buildServices } from '../../src/services.js';
 import { type Wallpaper, toWallpaper } from '../../src/wallpapers/wallpaper.js';
-import { listen } from '../support/harness.js';
+import { createIndexWithDocs, listen } from '../support/harness.js';
 import type { SearchAnswer } from './evaluate.js';
 
 /** The demo catalogue of `npm run up`: 10,000 wallpapers from seed 42. */
@@ -23,9 +23,12 @@ export interface DemoSearch {
  * Loads the demo catalogue behind `alias` with the current mapping, and serves searches through
  * the real app in process (real Elasticsearch and Redis), as a client would send them.
  */
-export async function demoSearch(es: Client, redis: RedisClient, config: Config, alias: string): Promise<DemoSearch> {
-  await seedCatalogue(es, { alias, ...DEMO, imageBaseUrl: config.imageBaseUrl, keep: 1 });
-  const catalogue = [...generateWallpapers({ ...DEMO, imageBaseUrl: config.imageBaseUrl })].map(toWallpaper);
+export async function demoSearch(es: Client, redis: RedisClient, config: Config, alias: string, mapping?: object): Promise<DemoSearch> {
+  const documents = [...generateWallpapers({ ...DEMO, imageBaseUrl: config.imageBaseUrl })];
+  // Another mapping (to compare analysis chains) is loaded as it is; the project's goes through the seed.
+  if (mapping) await createIndexWithDocs(es, alias, documents, mapping);
+  else await seedCatalogue(es, { alias, ...DEMO, imageBaseUrl: config.imageBaseUrl, keep: 1 });
+  const catalogue = documents.map(toWallpaper);
   const { apiKey } = await createKeyStore(redis).createKey({ tier: 'premium', account: `relevance-${alias}` });
   const app = await listen(createApp(buildServices({ ...config, indexAlias: alias }, { es, redis }), config));
   return {

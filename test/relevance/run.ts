@@ -1,6 +1,7 @@
-// npm run relevance [-- --markdown]
+// npm run relevance [-- --markdown] [--mapping <index definition file>]
 // Loads the demo catalogue into its own alias, searches it through the real app for every judged
 // query, and prints precision@k and nDCG@10 per query and overall.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
@@ -9,13 +10,16 @@ import { dropIndicesOf } from '../support/harness.js';
 import { demoSearch } from './demo-search.js';
 import { evaluate, markdownReport, readJudgments } from './evaluate.js';
 
-const { values } = parseArgs({ options: { markdown: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { markdown: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, mapping: { type: 'string' } },
+});
 const config = { ...loadConfig(), logLevel: 'silent' as const };
 const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 60_000 });
 const redis = createRedis({ url: config.redisUrl, commandTimeoutMs: 5000 });
 const alias = 'relevance-demo';
 const judgments = readJudgments();
-const demo = await demoSearch(es, redis, config, alias);
+const mapping = values.mapping ? (JSON.parse(readFileSync(values.mapping, 'utf8')) as object) : undefined;
+const demo = await demoSearch(es, redis, config, alias, mapping);
 try {
   const report = await evaluate(judgments, demo.catalogue, (q) => demo.search(q));
   if (values.markdown) {

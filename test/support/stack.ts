@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 export interface StackEndpoints {
   elasticsearchUrl: string;
@@ -17,8 +18,10 @@ function dockerEngineAvailable(): boolean {
 
 async function startContainers(): Promise<StackEndpoints> {
   const { GenericContainer, Wait } = await import('testcontainers');
+  // The official image with the project's analysis plugin, as docker-compose builds it.
+  const esImage = await GenericContainer.fromDockerfile(fileURLToPath(new URL('../..', import.meta.url)), 'docker/elasticsearch/Dockerfile').build();
   const [es, redis] = await Promise.all([
-    new GenericContainer('docker.elastic.co/elasticsearch/elasticsearch:8.19.7')
+    esImage
       .withEnvironment({
         'discovery.type': 'single-node',
         'xpack.security.enabled': 'false',

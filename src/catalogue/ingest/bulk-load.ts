@@ -1,5 +1,5 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
-import { toIndexDocument } from '../../wallpapers/index-document.js';
+import { createTitleCarriers, toIndexDocument } from '../../wallpapers/index-document.js';
 import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
 
 export interface BulkFailure {
@@ -94,8 +94,11 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
   let indexed = 0;
   const failed: BulkFailure[] = [];
   const report = () => onProgress?.({ indexed, failed: failed.length });
+  const carriesTitle = createTitleCarriers();
 
   async function send(batch: WallpaperDocument[]): Promise<void> {
+    // Decided once per document, so a retried carrier still carries its title's suggestions.
+    const stored = new Map(batch.map((doc) => [doc, toIndexDocument(doc, { suggest: carriesTitle(doc.title) })]));
     let pending = batch.filter((doc) => {
       if (Number.isSafeInteger(doc.id)) return true;
       failed.push({ id: doc.id, reason: `id must be an integer, got ${JSON.stringify(doc.id)}`, document: doc });
@@ -104,7 +107,7 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await sleep(Math.min(250 * 2 ** attempt, 8000));
       const operations: unknown[] = [];
-      for (const doc of pending) operations.push({ index: { _id: String(doc.id) } }, toIndexDocument(doc));
+      for (const doc of pending) operations.push({ index: { _id: String(doc.id) } }, stored.get(doc));
       let response: estypes.BulkResponse;
       try {
         response = await es.bulk({ index, operations }, { requestTimeout: requestTimeoutMs, maxRetries: 0 });

@@ -68,9 +68,21 @@ async function sameDocuments(es: Client, source: string, target: string, sample:
   };
 }
 
+/** How the title is analysed in an index: its field mapping and the analysis settings it uses. */
+async function titleAnalysis(es: Client, index: string): Promise<string> {
+  const [settings, mapping] = await Promise.all([
+    es.indices.getSettings({ index, name: 'index.analysis', flat_settings: true }),
+    es.indices.getFieldMapping({ index, fields: ['title', 'title.*'] }),
+  ]);
+  const concrete = Object.keys(settings)[0] ?? index;
+  return JSON.stringify([settings[concrete]?.settings ?? {}, Object.values(mapping)[0]?.mappings ?? {}]);
+}
+
 /**
  * Compares a copy with its source: counts, a random sample of documents field by field, and
- * fixed queries (the list's first page, a category filter, a title match) hit for hit.
+ * fixed queries (the list's first page, a category filter, a title match) hit for hit. A title
+ * match is compared only when both analyse titles alike: moving to a new analysis (the point of
+ * such a reindex) changes which titles match a word, by design.
  */
 export async function verifyCopy(es: Client, source: string, target: string, { sampleSize = 200 }: VerifyOptions = {}): Promise<CopyCheck[]> {
   const [sourceCount, targetCount] = await Promise.all([es.count({ index: source }), es.count({ index: target })]);
@@ -86,13 +98,15 @@ export async function verifyCopy(es: Client, source: string, target: string, { s
     await sameDocuments(es, source, target, sample),
     await sameHits(es, 'list page 1, newest first', source, target, (index) => buildListRequest(index, { page: 1, per_page: QUERY_SIZE })),
     await sameHits(es, `category ${category}`, source, target, (index) => buildListRequest(index, { page: 1, per_page: QUERY_SIZE, category })),
-    await sameHits(es, `title match "${word}"`, source, target, (index) => ({
-      index,
-      size: QUERY_SIZE,
-      track_total_hits: true,
-      _source: false,
-      query: { match: { title: word } },
-      sort: [{ id: { order: 'asc' } }],
-    })),
+    (await titleAnalysis(es, source)) === (await titleAnalysis(es, target))
+      ? await sameHits(es, `title match "${word}"`, source, target, (index) => ({
+          index,
+          size: QUERY_SIZE,
+          track_total_hits: true,
+          _source: false,
+          query: { match: { title: word } },
+          sort: [{ id: { order: 'asc' } }],
+        }))
+      : { name: `title match "${word}"`, ok: true, detail: 'not compared: the copy analyses titles differently (a new mapping)' },
   ];
 }

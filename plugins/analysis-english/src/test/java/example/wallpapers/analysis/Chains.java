@@ -59,6 +59,7 @@ final class Chains {
             new AsciiFoldingTokenFilterFactory(),
             new AmericanSpellingTokenFilterFactory(),
             new EnglishStopTokenFilterFactory(),
+            new IrregularPluralTokenFilterFactory(),
             new KStemTokenFilterFactory() };
     }
 

@@ -35,7 +35,8 @@ class PluginMetadataTest {
         "wpc_kstem", KStemTokenFilterFactory.class.getName(),
         "wpc_porter_stem", PorterStemTokenFilterFactory.class.getName(),
         "wpc_ascii_folding", AsciiFoldingTokenFilterFactory.class.getName(),
-        "wpc_american_spelling", AmericanSpellingTokenFilterFactory.class.getName());
+        "wpc_american_spelling", AmericanSpellingTokenFilterFactory.class.getName(),
+        "wpc_english_irregular", IrregularPluralTokenFilterFactory.class.getName());
 
     private static Path metadataDir() {
         String dir = System.getProperty("plugin.metadata.dir", "src/main/plugin-metadata");

@@ -1,0 +1,37 @@
+import { expect } from 'chai';
+import { connectEs, dropIndicesOf, readyRedis, testConfig, uniqueName } from '../support/harness.js';
+import { type DemoSearch, demoSearch } from '../relevance/demo-search.js';
+import { type RelevanceReport, evaluate, markdownReport, readJudgments } from '../relevance/evaluate.js';
+
+// The bar of issue 12: over the judged queries on the demo catalogue, mean precision@k at least
+// 0.95, and no query returns nothing while the catalogue holds a match.
+const MIN_MEAN_PRECISION = 0.95;
+
+describe('search relevance on the demo catalogue', function () {
+  this.timeout(120_000);
+  const es = connectEs();
+  const alias = uniqueName('test-relevance');
+  let demo: DemoSearch;
+  let report: RelevanceReport;
+
+  before(async () => {
+    const redis = await readyRedis();
+    demo = await demoSearch(es, redis, testConfig(), alias);
+    report = await evaluate(readJudgments(), demo.catalogue, (q) => demo.search(q));
+    redis.disconnect();
+  });
+
+  after(async () => {
+    await demo?.close();
+    await dropIndicesOf(es, alias);
+    await es.close();
+  });
+
+  it(`when every judged query is searched, then mean precision@k is at least ${MIN_MEAN_PRECISION}`, () => {
+    expect(report.meanPrecision, markdownReport(report, readJudgments().k)).to.be.at.least(MIN_MEAN_PRECISION);
+  });
+
+  it('when the catalogue holds a match for a query, then the search never returns nothing', () => {
+    expect(report.missed).to.deep.equal([]);
+  });
+});

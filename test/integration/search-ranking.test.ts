@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { fixtureWallpapers } from '../support/fixtures.js';
+import { type RunningApp, connectEs, createIndexWithDocs, createKey, dropIndicesOf, readyRedis, request, startApp, testConfig, uniqueName } from '../support/harness.js';
+
+// A small catalogue built for each ranking rule: the ids say what must come first.
+const [template] = fixtureWallpapers() as [WallpaperDocument];
+const doc = (id: number, title: string, description: string, category = 'nature'): WallpaperDocument => ({ ...template, id, title, description, category, downloads: 0 });
+const DOCS = [
+  doc(1, 'Wolves at Night', 'A picture.'),
+  doc(2, 'Lone Wolf', 'A picture.'),
+  doc(3, 'Mountain Lake', 'A long description about the view from the shore, with many words that make the field long and dilute the score of the one word that matters.'),
+  doc(4, 'Fountain Garden', 'Fountain, fountain and fountain.'),
+  doc(5, 'Harbor', 'A picture.'),
+  doc(6, 'Quiet Evening', 'Boats in the harbor.'),
+  doc(7, 'Waves', 'Foam on the rocks.', 'ocean'),
+  doc(8, 'Waves', 'Foam on the rocks.', 'abstract'),
+];
+
+describe('search ranking rules', function () {
+  this.timeout(30_000);
+  const es = connectEs();
+  const alias = uniqueName('test-ranking');
+  let app: RunningApp;
+  let key: string;
+
+  before(async () => {
+    await createIndexWithDocs(es, alias, DOCS);
+    const redis = await readyRedis();
+    key = (await createKey(redis, 'premium')).apiKey;
+    redis.disconnect();
+    app = await startApp({ config: testConfig({ indexAlias: alias }), es, redis: await readyRedis() });
+  });
+
+  after(async () => {
+    await app.close();
+    await dropIndicesOf(es, alias);
+    await es.close();
+  });
+
+  const ids = async (q: string) => ((await request(app.url, `/v1/search?q=${encodeURIComponent(q)}`, { key })).body.data as { id: number }[]).map((w) => w.id);
+
+  it('when a word matches one title exactly and another through its stem, then the exact match ranks first', async () => {
+    expect(await ids('wolves')).to.deep.equal([1, 2]);
+    expect(await ids('wolf')).to.deep.equal([2, 1]);
+  });
+
+  it('when one wallpaper matches as typed and another only through a typo, then the typo never ranks first', async () => {
+    expect((await ids('mountain'))[0]).to.equal(3);
+    expect(await ids('mountain')).to.include(4);
+  });
+
+  it('when the word is in one title and another description, then the title ranks first', async () => {
+    expect(await ids('harbor')).to.deep.equal([5, 6]);
+  });
+
+  it('when the query names a category, then wallpapers of that category rank first', async () => {
+    expect(await ids('ocean waves')).to.deep.equal([7, 8]);
+  });
+});

@@ -1,0 +1,58 @@
+import { expect } from 'chai';
+import { request } from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
+
+describe('GET /v1/search/suggest', () => {
+  const ctx = useCatalogue();
+  const suggest = (query: string, key: string | undefined = ctx.key) => request(ctx.app.url, `/v1/search/suggest?${query}`, { key });
+  const texts = (body: { data: { text: string }[] }) => body.data.map((s) => s.text);
+
+  it('when the start of a title is typed, then the title is suggested with the meta of the request', async () => {
+    const res = await suggest('q=auro');
+    expect(res.status).to.equal(200);
+    expect(texts(res.body)).to.deep.equal(['Aurora Borealis over Frozen Lake']);
+    expect(res.body.meta).to.deep.equal({ q: 'auro', limit: 5 });
+  });
+
+  it('when a later word of a title is typed, then the whole title is suggested', async () => {
+    expect(texts((await suggest('q=borea')).body)).to.deep.equal(['Aurora Borealis over Frozen Lake']);
+    expect(texts((await suggest('q=harb')).body)).to.deep.equal(['Lighthouse Harbor']);
+  });
+
+  it('when several wallpapers share a title, then it is suggested once', async () => {
+    expect(texts((await suggest('q=lighthouse')).body)).to.deep.equal(['Lighthouse Harbor']);
+  });
+
+  it('when the prefix has a typo past its first letter, then the title is still suggested', async () => {
+    expect(texts((await suggest('q=nebla')).body)).to.include('Crab Nebula');
+  });
+
+  it('when more titles match than the limit, then the limit is kept', async () => {
+    const res = await suggest('q=calm&limit=2');
+    expect(res.body.data).to.have.length(2);
+    expect(res.body.meta).to.deep.equal({ q: 'calm', limit: 2 });
+  });
+
+  it('when it is asked without a key, then 401; with one, it counts against the quota', async () => {
+    expect((await suggest('q=auro', undefined)).status).to.equal(401);
+    const first = await suggest('q=auro');
+    const second = await suggest('q=aur');
+    expect(Number(second.headers.get('x-ratelimit-remaining'))).to.equal(Number(first.headers.get('x-ratelimit-remaining')) - 1);
+  });
+
+  for (const [query, rule] of [
+    ['', /Missing required query parameter 'q'/],
+    ['q=%20%20', /'q': must be at least 1/],
+    ['q=!!!', /'q': must contain at least one letter or digit/],
+    [`q=${'a'.repeat(51)}`, /'q': must be at most 50/],
+    ['q=sky&limit=11', /'limit': must be an integer <= 10/],
+    ['q=sky&limit=0', /'limit': must be an integer >= 1/],
+    ['q=sky&size=3', /Unknown query parameter 'size'/],
+  ] as const) {
+    it(`when the request is ${JSON.stringify(query)}, then 400 names the parameter and its rule`, async () => {
+      const res = await suggest(query);
+      expect(res.status).to.equal(400);
+      expect(res.body.message).to.match(rule);
+    });
+  }
+});
