@@ -16,19 +16,28 @@ import { createTitleCarriers, toIndexDocument } from '../../src/wallpapers/index
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const { values } = parseArgs({ options: { docs: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '3' }, before: { type: 'string', default: 'a26ddb8' } } });
+const { values } = parseArgs({
+  options: { docs: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '3' }, before: { type: 'string', default: 'a26ddb8' } },
+});
 
 interface Variant {
   name: string;
-  definition: { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping & { properties: Record<string, estypes.MappingProperty> } };
+  definition: {
+    settings: estypes.IndicesIndexSettings;
+    mappings: estypes.MappingTypeMapping & { properties: Record<string, estypes.MappingProperty> };
+  };
 }
 
+const definition = (text: string) => JSON.parse(text) as Variant['definition'];
 const variants: Variant[] = [
-  { name: `before (${values.before})`, definition: JSON.parse(execFileSync('git', ['show', `${values.before}:index-mappings/wallpapers.json`], { cwd: ROOT, encoding: 'utf8' })) },
-  { name: 'project (plugin, KStem)', definition: JSON.parse(readFileSync(join(ROOT, 'index-mappings/wallpapers.json'), 'utf8')) },
+  {
+    name: `before (${values.before})`,
+    definition: definition(execFileSync('git', ['show', `${values.before}:index-mappings/wallpapers.json`], { cwd: ROOT, encoding: 'utf8' })),
+  },
+  { name: 'project (plugin, KStem)', definition: definition(readFileSync(join(ROOT, 'index-mappings/wallpapers.json'), 'utf8')) },
   ...readdirSync(join(ROOT, 'bench/search/mappings')).map((file) => ({
     name: basename(file, '.json'),
-    definition: JSON.parse(readFileSync(join(ROOT, 'bench/search/mappings', file), 'utf8')),
+    definition: definition(readFileSync(join(ROOT, 'bench/search/mappings', file), 'utf8')),
   })),
 ];
 
@@ -82,7 +91,9 @@ async function main(): Promise<void> {
         const bytes = Number(stats?.['store.size'] ?? 0);
         results.get(variant.name)!.seconds.push(seconds);
         results.get(variant.name)!.bytes.push(bytes);
-        process.stderr.write(`round ${round + 1} ${variant.name}: ${seconds.toFixed(1)} s, ${(docs.length / seconds).toFixed(0)} docs/s, ${(bytes / 1e6).toFixed(1)} MB\n`);
+        process.stderr.write(
+          `round ${round + 1} ${variant.name}: ${seconds.toFixed(1)} s, ${(docs.length / seconds).toFixed(0)} docs/s, ${(bytes / 1e6).toFixed(1)} MB\n`,
+        );
         await es.indices.delete({ index });
       }
     }

@@ -64,7 +64,12 @@ interface SuggestItem {
   suggest?: { titles?: { options?: { _source?: { title?: string } }[] }[] };
 }
 
-const MSUGGEST_RESPONSE_FILTER = ['responses.status', 'responses.error.type', 'responses.error.root_cause.type', 'responses.suggest.titles.options._source.title'];
+const MSUGGEST_RESPONSE_FILTER = [
+  'responses.status',
+  'responses.error.type',
+  'responses.error.root_cause.type',
+  'responses.suggest.titles.options._source.title',
+];
 
 // Several inputs of one title, or equal titles of several wallpapers, can complete the same
 // prefix: the answer keeps each title once, in the suggester's order.

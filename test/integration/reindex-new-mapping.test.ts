@@ -29,7 +29,11 @@ describe('moving a catalogue to the new mapping with scripts/reindex', function 
     await es.indices.putAlias({ index: old, name: alias });
     const redis = await readyRedis();
     key = (await createKey(redis, 'premium')).apiKey;
-    app = await startApp({ config: testConfig({ indexAlias: alias, responseCache: { maxBytes: 0, ttlMs: 1000, checkIntervalMs: 1000 } }), es, redis });
+    app = await startApp({
+      config: testConfig({ indexAlias: alias, responseCache: { maxBytes: 0, ttlMs: 1000, checkIntervalMs: 1000 } }),
+      es,
+      redis,
+    });
   });
 
   after(async () => {

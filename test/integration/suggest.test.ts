@@ -4,7 +4,7 @@ import { useCatalogue } from './catalogue-context.js';
 
 describe('GET /v1/search/suggest', () => {
   const ctx = useCatalogue();
-  const suggest = (query: string, key: string | undefined = ctx.key) => request(ctx.app.url, `/v1/search/suggest?${query}`, { key });
+  const suggest = (query: string, key: string | null = ctx.key) => request(ctx.app.url, `/v1/search/suggest?${query}`, { key: key ?? undefined });
   const texts = (body: { data: { text: string }[] }) => body.data.map((s) => s.text);
 
   it('when the start of a title is typed, then the title is suggested with the meta of the request', async () => {
@@ -34,7 +34,7 @@ describe('GET /v1/search/suggest', () => {
   });
 
   it('when it is asked without a key, then 401; with one, it counts against the quota', async () => {
-    expect((await suggest('q=auro', undefined)).status).to.equal(401);
+    expect((await suggest('q=auro', null)).status).to.equal(401);
     const first = await suggest('q=auro');
     const second = await suggest('q=aur');
     expect(Number(second.headers.get('x-ratelimit-remaining'))).to.equal(Number(first.headers.get('x-ratelimit-remaining')) - 1);

@@ -86,7 +86,16 @@ export async function evaluate(
       const ideal = dcg(gradesInCatalogue.sort((a, b) => b - a).slice(0, 10));
       ndcg = dcg(gains) / ideal;
     }
-    queries.push({ kind: judgment.kind, q: judgment.q, relevant, total: answer.total, k, precision, ndcg, missed: relevant > 0 && answer.total === 0 });
+    queries.push({
+      kind: judgment.kind,
+      q: judgment.q,
+      relevant,
+      total: answer.total,
+      k,
+      precision,
+      ndcg,
+      missed: relevant > 0 && answer.total === 0,
+    });
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   return {
@@ -100,7 +109,8 @@ export async function evaluate(
 /** The report as a Markdown table, one row per query, then the means. */
 export function markdownReport(report: RelevanceReport, k: number): string {
   const rows = report.queries.map(
-    (s) => `| ${s.kind} | \`${s.q.replace(/\|/g, '\\|')}\` | ${s.relevant} | ${s.total} | ${s.precision.toFixed(2)} (@${s.k || k}) | ${s.ndcg.toFixed(2)} |${s.missed ? ' **missed** |' : ' |'}`,
+    (s) =>
+      `| ${s.kind} | \`${s.q.replace(/\|/g, '\\|')}\` | ${s.relevant} | ${s.total} | ${s.precision.toFixed(2)} (@${s.k || k}) | ${s.ndcg.toFixed(2)} |${s.missed ? ' **missed** |' : ' |'}`,
   );
   return [
     '| kind | query | relevant in catalogue | returned | precision@k | nDCG@10 | |',

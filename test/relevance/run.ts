@@ -26,9 +26,13 @@ try {
     process.stdout.write(`${markdownReport(report, judgments.k)}\n`);
   } else {
     for (const s of report.queries) {
-      process.stdout.write(`${s.kind.padEnd(11)} ${s.q.padEnd(32)} relevant ${String(s.relevant).padStart(4)}  returned ${String(s.total).padStart(5)}  p@${s.k} ${s.precision.toFixed(2)}  nDCG@10 ${s.ndcg.toFixed(2)}${s.missed ? '  MISSED' : ''}\n`);
+      process.stdout.write(
+        `${s.kind.padEnd(11)} ${s.q.padEnd(32)} relevant ${String(s.relevant).padStart(4)}  returned ${String(s.total).padStart(5)}  p@${s.k} ${s.precision.toFixed(2)}  nDCG@10 ${s.ndcg.toFixed(2)}${s.missed ? '  MISSED' : ''}\n`,
+      );
     }
-    process.stdout.write(`\nmean precision@k ${report.meanPrecision.toFixed(3)}, mean nDCG@10 ${report.meanNdcg.toFixed(3)}, missed: ${report.missed.join(', ') || 'none'}\n`);
+    process.stdout.write(
+      `\nmean precision@k ${report.meanPrecision.toFixed(3)}, mean nDCG@10 ${report.meanNdcg.toFixed(3)}, missed: ${report.missed.join(', ') || 'none'}\n`,
+    );
   }
 } finally {
   await demo.close();

@@ -48,7 +48,14 @@ export function inMemoryRepository(docs: readonly Wallpaper[]): InMemoryReposito
     async suggest({ q, limit }: SuggestParams) {
       answer();
       const prefix = q.trim().toLowerCase();
-      const titles = docs.map((w) => w.title).filter((title) => title.toLowerCase().split(/\s+/).some((word) => word.startsWith(prefix)));
+      const titles = docs
+        .map((w) => w.title)
+        .filter((title) =>
+          title
+            .toLowerCase()
+            .split(/\s+/)
+            .some((word) => word.startsWith(prefix)),
+        );
       return share({ texts: [...new Set(titles)].slice(0, limit) });
     },
     async getById(id: number) {

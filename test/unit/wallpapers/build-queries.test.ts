@@ -45,23 +45,28 @@ describe('Elasticsearch query building', () => {
     });
   });
 
-  it('when searching, then title is boosted, a fuzzy clause is weaker and filters do not score', () => {
-    const req = buildSearchRequest('w', { q: 'red car', page: 2, per_page: 10, category: 'cars' });
+  it('when searching, then filters do not score, every group is wanted in tiers, and excluded terms are must_not', () => {
+    const req = buildSearchRequest('w', { q: 'red car -truck', page: 2, per_page: 10, category: 'cars' });
     expect(req).to.deep.include({ from: 10, size: 10, track_total_hits: true });
     const bool = (req.query as any).bool;
     expect(bool.filter).to.deep.equal([{ term: { category: 'cars' } }]);
-    const [exact, fuzzy] = bool.must[0].bool.should;
-    expect(exact.multi_match).to.include({ query: 'red car' });
-    expect(exact.multi_match.fields).to.deep.equal(['title^3', 'description']);
-    expect(fuzzy.multi_match).to.include({ query: 'red car', fuzziness: 'AUTO' });
-    expect(fuzzy.multi_match.boost).to.be.lessThan(1);
+    const [all, ...rest] = bool.should;
+    expect(all.constant_score.boost).to.equal(1000);
+    expect(all.constant_score.filter.bool.must.map((c: any) => c.multi_match.query)).to.deep.equal(['red', 'car']);
+    expect(rest.filter((c: any) => c.constant_score?.boost === 100)).to.have.length(2);
+    expect(rest.filter((c: any) => c.constant_score?.boost === 10).map((c: any) => c.constant_score.filter.multi_match.fuzziness)).to.deep.equal([
+      'AUTO',
+      'AUTO',
+    ]);
+    expect(bool.must_not.map((c: any) => c.multi_match.query)).to.deep.equal(['truck']);
     expect(req.sort).to.deep.equal(SEARCH_SORT);
   });
 
-  it('when the query text has search syntax, then it is passed verbatim to multi_match (no query_string)', () => {
-    const req = buildSearchRequest('w', { q: 'a:b OR (c*)', page: 1, per_page: 20 });
+  it('when the query text has characters of other syntaxes, then only words reach Elasticsearch (no query_string)', () => {
+    const req = buildSearchRequest('w', { q: 'a:b OR (c*) ^2 title:x', page: 1, per_page: 20 });
     expect(JSON.stringify(req)).to.not.include('query_string');
-    expect((req.query as any).bool.must[0].bool.should[0].multi_match.query).to.equal('a:b OR (c*)');
+    const queries = JSON.stringify(req).match(/"query":"[^"]*"/g) ?? [];
+    for (const query of queries) expect(query).to.match(/^"query":"[\p{L}\p{N} ]*"$/u);
   });
 
   it('when page × per_page reaches past the window, then it is flagged', () => {
