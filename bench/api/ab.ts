@@ -1,6 +1,7 @@
 // Alternating A/B runs of the uncached (or cached) API on one scenario, to tell a change from noise:
 //   npx tsx bench/api/ab.ts --scenario get-random [--compare <git ref>] [--node-b <node binary>]
-//                           [--node-args-b "<flags>"] [--rounds 5] [--duration 5] [--size 1m] [--cache]
+//                           [--node-args-b "<flags>"] [--mapping-b <git ref>] [--rounds 5] [--duration 5] [--size 1m] [--cache]
+// --mapping-b gives B its own copy of the catalogue, stored with the mapping at that ref.
 // A is the working tree on this node; B is the tree at --compare, or the working tree on --node-b
 // and/or with extra node flags (after the production flags, so they override them).
 // Both servers stay up; wrk alternates between them (ABAB...), so drift in the machine's load
@@ -13,7 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { captureEsRequests } from './capture-es.js';
 import { buildCompareTree } from './compare-tree.js';
-import { ensureDataset } from './datasets.js';
+import { ensureDataset, ensureDatasetAt } from './datasets.js';
 import { parseSize, type Scenario } from './options.js';
 import { type Running, createBenchKeys, sampleRss, startApi, startRedis } from './processes.js';
 import { writeRequestFiles } from './request-files.js';
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     compare: { type: 'string' },
     'node-b': { type: 'string' },
     'node-args-b': { type: 'string' },
+    'mapping-b': { type: 'string' },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '5' },
     size: { type: 'string', default: '1m' },
@@ -67,7 +69,8 @@ async function main(): Promise<void> {
       .join(' ');
     const a = await startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env });
     stops.push(a);
-    const b = await startApi({ cwd: treeB, alias, redisUrl: redis.url, key, env, node: values['node-b'] ?? process.execPath, nodeArgs: nodeArgsB });
+    const aliasB = values['mapping-b'] ? await ensureDatasetAt(es, size, config.imageBaseUrl, values['mapping-b'], say) : alias;
+    const b = await startApi({ cwd: treeB, alias: aliasB, redisUrl: redis.url, key, env, node: values['node-b'] ?? process.execPath, nodeArgs: nodeArgsB });
     stops.push(b);
     const run = (url: string, seconds: number) =>
       runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });

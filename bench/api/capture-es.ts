@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
-import { buildGetRequest, buildListRequest, buildSearchRequest } from '../../src/wallpapers/build-queries.js';
+import { buildGetRequest, buildListRequest, buildSearchRequest, buildSuggestRequest } from '../../src/wallpapers/build-queries.js';
 import { type RequestSpec, specKey } from './workloads.js';
 
 /** One HTTP request as the API's Elasticsearch client puts it on the wire. */
@@ -52,6 +52,7 @@ export async function captureEsRequests(alias: string, specs: Iterable<RequestSp
       seen.last = null;
       if (spec.kind === 'get') await es.get(buildGetRequest(alias, spec.id), { ignore: [404] });
       else if (spec.kind === 'list') await es.search(buildListRequest(alias, spec.params));
+      else if (spec.kind === 'suggest') await es.search(buildSuggestRequest(alias, spec.params));
       else await es.search(buildSearchRequest(alias, spec.params));
       const request = seen.last as EsWireRequest | null;
       if (!request) throw new Error(`no Elasticsearch request captured for ${key}`);

@@ -1,4 +1,6 @@
-import type { Client } from '@elastic/elasticsearch';
+import { execFileSync } from 'node:child_process';
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { aliasedIndices } from '../../src/catalogue/admin/index-admin.js';
 import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { sizeLabel } from './options.js';
@@ -27,4 +29,38 @@ export async function ensureDataset(es: Client, count: number, imageBaseUrl: str
 export async function dropDataset(es: Client, count: number): Promise<void> {
   const alias = datasetAlias(count);
   await es.indices.delete({ index: `${alias}-*`, ignore_unavailable: true, allow_no_indices: true });
+}
+
+/**
+ * The same `count` generated wallpapers behind `api-bench-<size>-at-<sha>`, stored with the
+ * mapping of `ref` and as documents of that time (no derived fields beyond width and height), for
+ * comparing a build with the catalogue it was written for. Reused when present.
+ */
+export async function ensureDatasetAt(es: Client, count: number, imageBaseUrl: string, ref: string, say: (line: string) => void): Promise<string> {
+  const sha = execFileSync('git', ['rev-parse', '--short', ref], { encoding: 'utf8' }).trim();
+  const alias = `${datasetAlias(count)}-at-${sha}`;
+  if ((await aliasCount(es, alias)) === count) return alias;
+  const { settings, mappings } = JSON.parse(execFileSync('git', ['show', `${sha}:index-mappings/wallpapers.json`], { encoding: 'utf8' })) as {
+    settings: estypes.IndicesIndexSettings;
+    mappings: estypes.MappingTypeMapping;
+  };
+  const index = `${alias}-${Date.now()}`;
+  say(`loading ${count} wallpapers behind ${alias} with the mapping at ${sha}`);
+  await es.indices.create({ index, settings: { ...settings, refresh_interval: '-1' }, mappings });
+  let batch: object[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const response = await es.bulk({ index, operations: batch }, { requestTimeout: 300_000 });
+    if (response.errors) throw new Error(`loading ${alias}: ${JSON.stringify(response.items.find((item) => item.index?.error))}`);
+    batch = [];
+  };
+  for (const doc of generateWallpapers({ count, seed: DATASET_SEED, imageBaseUrl })) {
+    batch.push({ index: { _id: String(doc.id) } }, doc);
+    if (batch.length >= 4000) await flush();
+  }
+  await flush();
+  await es.indices.putSettings({ index, settings: { refresh_interval: '1s' } });
+  await es.indices.refresh({ index });
+  await es.indices.updateAliases({ actions: [{ add: { index, alias } }] });
+  return alias;
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-export const SCENARIOS = ['list-page1', 'list-filtered', 'list-deep', 'get-random', 'search-mix', 'zipf-mix'] as const;
+export const SCENARIOS = ['list-page1', 'list-filtered', 'list-deep', 'get-random', 'search-mix', 'suggest-mix', 'zipf-mix'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -14,6 +14,8 @@ export interface BenchOptions {
   threads: number;
   /** Seconds per fixed-rate run at half the API's maximum; 0 skips them. */
   fixedRateSeconds: number;
+  /** Fixed rates set per scenario instead of half the maximum (a target such as "suggest at 100/s"). */
+  rates: Partial<Record<Scenario, number>>;
   /** Seconds per latency run of the size and depth series. */
   seriesSeconds: number;
   cache: boolean;
@@ -34,6 +36,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [options]
   --duration 10              seconds per measured run (after --warmup 2)
   --connections 16           wrk connections, the same for every target (--threads 1)
   --fixed-rate 10            seconds per fixed-rate run at half the API maximum (0 skips)
+  --rate suggest-mix=100     a scenario's fixed rate instead of half the maximum (repeatable, comma-separated)
   --series 5                 seconds per run of the size and depth series
   --no-cache                 skip the cached-API target
   --compare <git-ref>        also run the API with its src/ as at <git-ref>
@@ -82,6 +85,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
       connections: { type: 'string' },
       threads: { type: 'string' },
       'fixed-rate': { type: 'string' },
+      rate: { type: 'string' },
       series: { type: 'string' },
       'no-cache': { type: 'boolean', default: false },
       compare: { type: 'string' },
@@ -109,6 +113,13 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     connections: positive('connections', values.connections ?? '16'),
     threads: positive('threads', values.threads ?? '1'),
     fixedRateSeconds: positive('fixed-rate', values['fixed-rate'] ?? (smoke ? '0' : '10')),
+    rates: Object.fromEntries(
+      list(values.rate ?? '', (pair) => {
+        const [name = '', rps = ''] = pair.split('=');
+        if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`--rate: unknown scenario ${name}`);
+        return [name, positive('rate', rps)] as const;
+      }),
+    ),
     seriesSeconds: positive('series', values.series ?? '5'),
     cache: !values['no-cache'],
     compare: values.compare ?? null,

@@ -32,6 +32,16 @@ export function targetsTable(results: BenchResults): string[] {
       ]),
     );
   }
+  const suggest = results.fixedRate.find((r) => r.target === 'api' && r.scenario === 'suggest-mix');
+  if (suggest) {
+    lines.push(
+      row([
+        'suggestions: p50 ≤ 5 ms and p99 ≤ 20 ms at 100 requests/s (uncached API)',
+        `p50 ${f1(suggest.p50Ms)} ms, p99 ${f1(suggest.p99Ms)} ms at ${f0(suggest.rate)}/s`,
+        verdict(suggest.rate >= 100 && suggest.p50Ms <= 5 && suggest.p99Ms <= 20),
+      ]),
+    );
+  }
   const zipf = results.scenarios.find((s) => s.scenario === 'zipf-mix')?.measurements;
   if (zipf?.['api-cached'] && zipf['es']) {
     const r = versus(zipf, 'api-cached', 'es');

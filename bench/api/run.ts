@@ -123,7 +123,7 @@ async function main(options: BenchOptions): Promise<void> {
     const fixedRate: BenchResults['fixedRate'] = [];
     if (options.fixedRateSeconds > 0) {
       for (const { scenario, files, measurements } of scenarios) {
-        const rate = Math.max(1, Math.round((measurements['api']?.rps ?? 0) / 2));
+        const rate = options.rates[scenario] ?? Math.max(1, Math.round((measurements['api']?.rps ?? 0) / 2));
         for (const target of targets.filter((t) => t.name === 'es' || t.name === 'api')) {
           say(`${scenario} at ${rate}/s on ${target.name}`);
           const file = files[target.file];

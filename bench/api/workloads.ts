@@ -2,10 +2,14 @@ import { Random, pick, pickWeighted } from '../../src/catalogue/generation/prng.
 import { SCREEN_SIZES } from '../../src/catalogue/generation/screen-sizes.js';
 import { type CategoryVocabulary, VOCABULARY } from '../../src/catalogue/generation/vocabulary.js';
 import { CATEGORIES } from '../../src/wallpapers/categories.js';
-import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
+import type { ListParams, SearchParams, SuggestParams } from '../../src/wallpapers/params.js';
 import type { Scenario } from './options.js';
 
-export type RequestSpec = { kind: 'list'; params: ListParams } | { kind: 'search'; params: SearchParams } | { kind: 'get'; id: number };
+export type RequestSpec =
+  | { kind: 'list'; params: ListParams }
+  | { kind: 'search'; params: SearchParams }
+  | { kind: 'suggest'; params: SuggestParams }
+  | { kind: 'get'; id: number };
 
 /** The request sequence a scenario replays, in order, cycling. */
 export type Workload = RequestSpec[];
@@ -35,6 +39,15 @@ export function searchQuery(random: Random): string {
   if (roll < 0.85) return `${pick(random, words(vocabulary.adjectives))} ${pick(random, words(vocabulary.subjects))}`;
   const long = words(vocabulary.subjects).filter((word) => word.length >= 5);
   return typo(random, pick(random, long.length > 0 ? long : ['mountain']));
+}
+
+/** What someone has typed so far: the first 1 to 6 letters of a word of a title, now and then with a second word begun. */
+export function suggestPrefix(random: Random): string {
+  const vocabulary = VOCABULARY[pick(random, CATEGORIES)] as CategoryVocabulary;
+  const word = pick(random, words(random.next() < 0.6 ? vocabulary.subjects : vocabulary.adjectives));
+  const typed = word.slice(0, 1 + Math.floor(random.next() * Math.min(6, word.length)));
+  if (random.next() < 0.15 && typed === word) return `${word} ${pick(random, words(vocabulary.subjects)).slice(0, 2)}`;
+  return typed;
 }
 
 function filtered(random: Random): ListParams {
@@ -89,12 +102,13 @@ export interface WorkloadSizes {
   filtered: number;
   gets: number;
   searches: number;
+  suggestions: number;
   zipfUniverse: number;
   zipfRequests: number;
 }
 
-export const FULL_SIZES: WorkloadSizes = { filtered: 1000, gets: 5000, searches: 2000, zipfUniverse: 2000, zipfRequests: 20000 };
-export const SMOKE_SIZES: WorkloadSizes = { filtered: 50, gets: 100, searches: 50, zipfUniverse: 50, zipfRequests: 200 };
+export const FULL_SIZES: WorkloadSizes = { filtered: 1000, gets: 5000, searches: 2000, suggestions: 2000, zipfUniverse: 2000, zipfRequests: 20000 };
+export const SMOKE_SIZES: WorkloadSizes = { filtered: 50, gets: 100, searches: 50, suggestions: 50, zipfUniverse: 50, zipfRequests: 200 };
 
 /** Deterministic for (scenario, docs, seed). */
 export function buildWorkload(scenario: Scenario, docs: number, seed: number, sizes: WorkloadSizes = FULL_SIZES): Workload {
@@ -110,6 +124,8 @@ export function buildWorkload(scenario: Scenario, docs: number, seed: number, si
       return times(sizes.gets, () => ({ kind: 'get', id: randomId(random, docs) }));
     case 'search-mix':
       return times(sizes.searches, () => ({ kind: 'search', params: { q: searchQuery(random), page: 1, per_page: PER_PAGE } }));
+    case 'suggest-mix':
+      return times(sizes.suggestions, () => ({ kind: 'suggest', params: { q: suggestPrefix(random), limit: 5 } }));
     case 'zipf-mix':
       return zipfSample(random, zipfUniverse(random, docs, sizes.zipfUniverse), sizes.zipfRequests);
   }
@@ -129,7 +145,8 @@ export function apiPath(spec: RequestSpec): string {
   for (const [name, value] of Object.entries(spec.params)) {
     if (value !== undefined) query.set(name, String(value));
   }
-  return `${spec.kind === 'list' ? '/v1/wallpapers' : '/v1/search'}?${query}`;
+  const path = { list: '/v1/wallpapers', search: '/v1/search', suggest: '/v1/search/suggest' }[spec.kind];
+  return `${path}?${query}`;
 }
 
 export function specKey(spec: RequestSpec): string {

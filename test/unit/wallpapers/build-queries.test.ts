@@ -45,21 +45,29 @@ describe('Elasticsearch query building', () => {
     });
   });
 
-  it('when searching, then filters do not score, every group is wanted in tiers, and excluded terms are must_not', () => {
+  it('when searching, then filters do not score, all groups form the top tier, typed matches outweigh typos, and exclusions are must_not', () => {
     const req = buildSearchRequest('w', { q: 'red car -truck', page: 2, per_page: 10, category: 'cars' });
     expect(req).to.deep.include({ from: 10, size: 10, track_total_hits: true });
     const bool = (req.query as any).bool;
     expect(bool.filter).to.deep.equal([{ term: { category: 'cars' } }]);
+    expect(bool.minimum_should_match).to.equal(1);
     const [all, ...rest] = bool.should;
-    expect(all.constant_score.boost).to.equal(1000);
+    expect(all.constant_score.boost).to.equal(100_000);
     expect(all.constant_score.filter.bool.must.map((c: any) => c.multi_match.query)).to.deep.equal(['red', 'car']);
-    expect(rest.filter((c: any) => c.constant_score?.boost === 100)).to.have.length(2);
-    expect(rest.filter((c: any) => c.constant_score?.boost === 10).map((c: any) => c.constant_score.filter.multi_match.fuzziness)).to.deep.equal([
-      'AUTO',
-      'AUTO',
+    const typed = rest.filter((c: any) => c.bool?.boost === 100);
+    expect(typed.map((c: any) => c.bool.should[0].multi_match.query)).to.deep.equal(['red', 'car']);
+    const fuzzy = rest.filter((c: any) => c.multi_match?.fuzziness);
+    expect(fuzzy.map((c: any) => [c.multi_match.query, c.multi_match.fuzziness])).to.deep.equal([
+      ['red', 'AUTO:4,8'],
+      ['car', 'AUTO:4,8'],
     ]);
     expect(bool.must_not.map((c: any) => c.multi_match.query)).to.deep.equal(['truck']);
     expect(req.sort).to.deep.equal(SEARCH_SORT);
+  });
+
+  it('when the query has one group, then there is no separate every-group tier', () => {
+    const bool = (buildSearchRequest('w', { q: 'lighthouses', page: 1, per_page: 20 }).query as any).bool;
+    expect(bool.should.some((c: any) => c.constant_score)).to.equal(false);
   });
 
   it('when the query text has characters of other syntaxes, then only words reach Elasticsearch (no query_string)', () => {
