@@ -35,6 +35,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '5' },
     size: { type: 'string', default: '1m' },
     cache: { type: 'boolean', default: false },
+    // Empties Elasticsearch's request and query caches before every run, as the main harness does.
+    cold: { type: 'boolean', default: false },
     connections: { type: 'string', default: '16' },
   },
 });
@@ -70,7 +72,15 @@ async function main(): Promise<void> {
     const a = await startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env });
     stops.push(a);
     const aliasB = values['mapping-b'] ? await ensureDatasetAt(es, size, config.imageBaseUrl, values['mapping-b'], say) : alias;
-    const b = await startApi({ cwd: treeB, alias: aliasB, redisUrl: redis.url, key, env, node: values['node-b'] ?? process.execPath, nodeArgs: nodeArgsB });
+    const b = await startApi({
+      cwd: treeB,
+      alias: aliasB,
+      redisUrl: redis.url,
+      key,
+      env,
+      node: values['node-b'] ?? process.execPath,
+      nodeArgs: nodeArgsB,
+    });
     stops.push(b);
     const run = (url: string, seconds: number) =>
       runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });
@@ -82,6 +92,7 @@ async function main(): Promise<void> {
       const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
       for (const which of order) {
         const target = which === 'a' ? a : b;
+        if (values.cold) await es.indices.clearCache({ index: which === 'a' ? alias : aliasB, request: true, query: true });
         const sampler = sampleRss(target.pid);
         const result = await run(target.url, Number(values.duration));
         rss[which].push(sampler.stop());
