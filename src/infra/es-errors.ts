@@ -26,9 +26,16 @@ const UNAVAILABLE = 'The search backend is unavailable, please retry shortly';
 const TOO_COMPLEX = /maxClauseCount|too[_ ]many[_ ](nested[_ ])?clauses/i;
 const WINDOW_TOO_LARGE = /Result window is too large/i;
 
+// An index built before the completion field existed: the code was upgraded and the catalogue
+// not yet reindexed. Suggestions are unavailable until it is; everything else still serves.
+const NO_COMPLETION_FIELD = /no mapping found for field \[suggest\]|field \[suggest\] is not a completion suggest field/i;
+
+const causesOf = (failure: EsFailure) =>
+  [failure.type ?? '', ...(failure.root_cause ?? []).map((c) => `${c.type ?? ''} ${c.reason ?? ''}`)].join(' ');
+
 function clientCaused(status: number, failure: EsFailure | undefined): InvalidInput | null {
   if (status !== 400 || !failure) return null;
-  const causes = [failure.type ?? '', ...(failure.root_cause ?? []).map((c) => `${c.type ?? ''} ${c.reason ?? ''}`)].join(' ');
+  const causes = causesOf(failure);
   if (TOO_COMPLEX.test(causes)) return new InvalidInput('q', "Invalid query parameter 'q': the search has too many terms to run; use fewer words");
   if (WINDOW_TOO_LARGE.test(causes)) {
     return new InvalidInput('page', "Invalid query parameter 'page': page × per_page goes past the deepest result the catalogue serves");
@@ -42,6 +49,10 @@ function fromStatus(status: number, failure: EsFailure | undefined, logger: Logg
   if (client) {
     logger.info('elasticsearch refused a request as too large', { operation, status, type, root: failure?.root_cause?.[0]?.type });
     return client;
+  }
+  if (status === 400 && failure && NO_COMPLETION_FIELD.test(causesOf(failure))) {
+    logger.error('the catalogue index has no completion field: reindex it (scripts/reindex) to serve suggestions', { operation });
+    return new BackendUnavailable('elasticsearch', 'Suggestions are not available for this catalogue yet, please retry later');
   }
   logger.error('elasticsearch error', { operation, status, type });
   if (status === 429 || status >= 500 || type === 'index_not_found_exception') return new BackendUnavailable('elasticsearch', UNAVAILABLE);

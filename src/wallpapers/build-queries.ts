@@ -140,33 +140,32 @@ export function buildSearchRequest(alias: string, params: SearchParams): estypes
 export type SuggestBody = Required<Pick<estypes.MsearchMultisearchBody, 'size' | '_source' | 'suggest'>>;
 
 // Fuzzy completion forgives one typo past the first letter once a prefix is long enough to mean
-// something; exact prefix matches still come first (Elasticsearch ranks them above fuzzy ones).
+// something. It runs as a second suggester rather than as an option of the first: Lucene scores a
+// fuzzy completion by weight times the length of the prefix it shares, so a popular "Moon" title
+// would outrank "Mountain" for "moun". Every completion of the prefix as typed comes first.
 const FUZZY_SUGGEST_FROM = 4;
 
 /**
  * As-you-type completions from the `suggest` completion field (every title, from each of its words
- * on): a few more than asked, as the titles are made distinct afterwards.
+ * on): `titles` completes the prefix as typed, `typos` (from four characters) forgives one or two
+ * edits; each asks a few more than the limit, as the titles are made distinct afterwards.
  */
 export function suggestBody({ q, limit }: SuggestParams): SuggestBody {
   const prefix = q.trim();
+  const completion = { field: 'suggest', size: limit * 2, skip_duplicates: true };
   return {
     size: 0,
     _source: ['title'],
     suggest: {
-      titles: {
-        prefix,
-        completion: {
-          field: 'suggest',
-          size: limit * 2,
-          skip_duplicates: true,
-          ...(prefix.length >= FUZZY_SUGGEST_FROM ? { fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } } : {}),
-        },
-      },
+      titles: { prefix, completion },
+      ...(prefix.length >= FUZZY_SUGGEST_FROM
+        ? { typos: { prefix, completion: { ...completion, fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } } } }
+        : {}),
     },
   };
 }
 
 /** A single suggestion request, as a client would send it straight to Elasticsearch. */
 export function buildSuggestRequest(alias: string, params: SuggestParams): estypes.SearchRequest {
-  return { index: alias, filter_path: ['suggest.titles.options._source.title'], ...suggestBody(params) };
+  return { index: alias, filter_path: ['suggest.*.options._source.title'], ...suggestBody(params) };
 }

@@ -61,21 +61,23 @@ function toPage(item: MsearchItem): Shared<Page> | Error {
 interface SuggestItem {
   status?: number;
   error?: EsFailure;
-  suggest?: { titles?: { options?: { _source?: { title?: string } }[] }[] };
+  suggest?: Record<string, { options?: { _source?: { title?: string } }[] }[] | undefined>;
 }
 
 const MSUGGEST_RESPONSE_FILTER = [
   'responses.status',
   'responses.error.type',
   'responses.error.root_cause.type',
-  'responses.suggest.titles.options._source.title',
+  'responses.error.root_cause.reason',
+  'responses.suggest.*.options._source.title',
 ];
 
 // Several inputs of one title, or equal titles of several wallpapers, can complete the same
-// prefix: the answer keeps each title once, in the suggester's order.
+// prefix: the answer keeps each title once, completions as typed before those through a typo.
 function toSuggestions(item: SuggestItem, limit: number): Shared<Suggestions> | Error {
   if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
-  const titles = (item.suggest?.titles ?? []).flatMap((entry) => entry.options ?? []).map((option) => option._source?.title);
+  const options = [...(item.suggest?.titles ?? []), ...(item.suggest?.typos ?? [])].flatMap((entry) => entry.options ?? []);
+  const titles = options.map((option) => option._source?.title);
   const texts = [...new Set(titles.filter((title): title is string => typeof title === 'string'))].slice(0, limit);
   return share({ texts });
 }

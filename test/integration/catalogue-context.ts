@@ -26,18 +26,24 @@ export interface CatalogueContext {
   app: RunningApp;
 }
 
+/** What the catalogue holds: the fixture wallpapers under the project's mapping unless told otherwise. */
+export interface CatalogueSource {
+  docs?: () => WallpaperDocument[];
+  mapping?: object;
+}
+
 /**
  * Registers hooks that load the fixture catalogue behind a unique alias once
  * per file and build a fresh app (with a fresh key) for every test.
  */
-export function useCatalogue(overrides: ConfigOverrides = {}): CatalogueContext {
+export function useCatalogue(overrides: ConfigOverrides = {}, { docs = fixtureWallpapers, mapping }: CatalogueSource = {}): CatalogueContext {
   const ctx = {} as CatalogueContext;
   before(async () => {
     ctx.es = connectEs();
     ctx.redis = await readyRedis();
     ctx.alias = uniqueName('test-wallpapers');
-    ctx.docs = fixtureWallpapers();
-    await createIndexWithDocs(ctx.es, ctx.alias, ctx.docs);
+    ctx.docs = docs();
+    await createIndexWithDocs(ctx.es, ctx.alias, ctx.docs, mapping);
   });
   beforeEach(async () => {
     ctx.config = testConfig({ ...overrides, indexAlias: ctx.alias });

@@ -1,11 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import { fixtureWallpapers } from '../support/fixtures.js';
 import { request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
+
+const texts = (body: { data: { text: string }[] }) => body.data.map((s) => s.text);
 
 describe('GET /v1/search/suggest', () => {
   const ctx = useCatalogue();
   const suggest = (query: string, key: string | null = ctx.key) => request(ctx.app.url, `/v1/search/suggest?${query}`, { key: key ?? undefined });
-  const texts = (body: { data: { text: string }[] }) => body.data.map((s) => s.text);
 
   it('when the start of a title is typed, then the title is suggested with the meta of the request', async () => {
     const res = await suggest('q=auro');
@@ -55,4 +58,33 @@ describe('GET /v1/search/suggest', () => {
       expect(res.body.message).to.match(rule);
     });
   }
+});
+
+describe('GET /v1/search/suggest, completions as typed and through a typo', () => {
+  const popularMoon = () => {
+    const [moon, mountain, ...rest] = fixtureWallpapers();
+    return [{ ...moon!, title: 'Moon over the Bay', downloads: 1_000_000 }, { ...mountain!, title: 'Mountain Pass', downloads: 1 }, ...rest];
+  };
+  const ctx = useCatalogue({}, { docs: popularMoon });
+
+  it('when a prefix completes one title as typed and a far more popular one only through a typo, then the typed completion comes first', async () => {
+    const res = await request(ctx.app.url, '/v1/search/suggest?q=moun', { key: ctx.key });
+    expect(texts(res.body)).to.deep.equal(['Mountain Pass', 'Moon over the Bay']);
+  });
+});
+
+describe('GET /v1/search/suggest on a catalogue indexed before suggestions existed', () => {
+  const before = JSON.parse(readFileSync(new URL('../fixtures/mapping-standard-analyzer.json', import.meta.url), 'utf8')) as object;
+  const ctx = useCatalogue({}, { mapping: before });
+
+  it('when suggestions are asked, then 503 says they are not available yet, and searches still answer', async () => {
+    const res = await request(ctx.app.url, '/v1/search/suggest?q=auro', { key: ctx.key });
+    expect(res.status).to.equal(503);
+    expect(res.body).to.deep.equal({
+      error: 'service_unavailable',
+      message: 'Suggestions are not available for this catalogue yet, please retry later',
+      status: 503,
+    });
+    expect((await request(ctx.app.url, '/v1/search?q=aurora', { key: ctx.key })).status).to.equal(200);
+  });
 });

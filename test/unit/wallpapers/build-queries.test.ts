@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LIST_SORT, SEARCH_SORT, buildListRequest, buildSearchRequest } from '../../../src/wallpapers/build-queries.js';
+import { LIST_SORT, SEARCH_SORT, buildListRequest, buildSearchRequest, suggestBody } from '../../../src/wallpapers/build-queries.js';
 import { exceedsResultWindow } from '../../../src/wallpapers/routes.js';
 import { WALLPAPER_FIELDS, toWallpaper } from '../../../src/wallpapers/wallpaper.js';
 
@@ -81,5 +81,20 @@ describe('Elasticsearch query building', () => {
     expect(exceedsResultWindow({ page: 100, per_page: 100 }, 10_000)).to.equal(false);
     expect(exceedsResultWindow({ page: 101, per_page: 100 }, 10_000)).to.equal(true);
     expect(exceedsResultWindow({ page: 501, per_page: 20 }, 10_000)).to.equal(true);
+  });
+
+  it('when a suggestion prefix is shorter than four characters, then only completions as typed are asked', () => {
+    const body = suggestBody({ q: ' mou ', limit: 5 });
+    expect(Object.keys(body.suggest)).to.deep.equal(['titles']);
+    expect(body.suggest.titles).to.deep.equal({ prefix: 'mou', completion: { field: 'suggest', size: 10, skip_duplicates: true } });
+  });
+
+  it('when a suggestion prefix has four characters or more, then typo completions are a second suggester, not an option of the first', () => {
+    const body = suggestBody({ q: 'moun', limit: 3 });
+    expect(body.suggest.titles).to.deep.equal({ prefix: 'moun', completion: { field: 'suggest', size: 6, skip_duplicates: true } });
+    expect(body.suggest.typos).to.deep.equal({
+      prefix: 'moun',
+      completion: { field: 'suggest', size: 6, skip_duplicates: true, fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } },
+    });
   });
 });
