@@ -91,13 +91,15 @@ export function resourceTable(results: BenchResults): string[] {
 
 export function fixedRateTable(results: BenchResults): string[] {
   const lines = [
-    row(['scenario', 'rate req/s', 'ES p50 / p90 / p99 ms', 'API p50 / p90 / p99 ms', 'API errors + non-2xx']),
-    row(['---', '---:', '---:', '---:', '---:']),
+    row(['scenario', 'rate req/s', 'ES p50 / p90 / p99 ms', 'API p50 / p90 / p99 ms', 'API cached p50 / p90 / p99 ms', 'API errors + non-2xx']),
+    row(['---', '---:', '---:', '---:', '---:', '---:']),
   ];
   for (const { scenario } of results.scenarios) {
     const es = results.fixedRate.find((r) => r.scenario === scenario && r.target === 'es');
     const api = results.fixedRate.find((r) => r.scenario === scenario && r.target === 'api');
-    if (api) lines.push(row([scenario, f0(api.rate), lat(es), lat(api), api.errors + api.non2xx]));
+    const cached = results.fixedRate.find((r) => r.scenario === scenario && r.target === 'api-cached');
+    const failed = [api, cached].reduce((sum, r) => sum + (r ? r.errors + r.non2xx : 0), 0);
+    if (api) lines.push(row([scenario, f0(api.rate), lat(es), lat(api), cached ? lat(cached) : '–', failed]));
   }
   return lines;
 }

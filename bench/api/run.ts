@@ -124,7 +124,7 @@ async function main(options: BenchOptions): Promise<void> {
     if (options.fixedRateSeconds > 0) {
       for (const { scenario, files, measurements } of scenarios) {
         const rate = options.rates[scenario] ?? Math.max(1, Math.round((measurements['api']?.rps ?? 0) / 2));
-        for (const target of targets.filter((t) => t.name === 'es' || t.name === 'api')) {
+        for (const target of targets.filter((t) => t.name === 'es' || t.name === 'api' || t.name === 'api-cached')) {
           say(`${scenario} at ${rate}/s on ${target.name}`);
           const file = files[target.file];
           const result = await runFixedRate(ROOT, {
