@@ -159,7 +159,7 @@ describe('npm run import', function () {
     expect(run.status, run.stderr).to.equal(0);
     expect(run.stderr).to.match(/loading standard input into new index/);
     expect(await count(alias)).to.equal(40);
-    const written = readdirSync(dir).filter((name) => /^import-rejects-\d{14}\.ndjson$/.test(name));
+    const written = readdirSync(dir).filter((name) => /^import-rejects-\d{17}-\d+\.ndjson$/.test(name));
     expect(written).to.have.lengthOf(1);
     const rejects = readRejects(join(dir, written[0] as string));
     expect(rejects).to.have.lengthOf(1);

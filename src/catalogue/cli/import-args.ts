@@ -19,7 +19,7 @@ export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incre
   --incremental        upsert into the live index by id instead of building a new index
   --allow-rejects N    rejected lines tolerated; more fails the import (default 0)
   --rejects PATH       where rejected lines go (default <file>.rejects.ndjson, or
-                       import-rejects-<timestamp>.ndjson for standard input or a pipe)
+                       import-rejects-<timestamp>-<pid>.ndjson for standard input or a pipe)
   --keep K             versioned indices to keep after a full import, the live one included (default 2)
   --batch-size B       documents per bulk request (default 2000)
   --concurrency C      bulk requests in flight (default 2)
@@ -27,10 +27,17 @@ exit codes: 0 done, 1 failed or too many rejects, 2 bad usage or configuration,
             3 another import/reindex/seed holds the lock, 130/143 interrupted
 environment: ELASTICSEARCH_URL, REDIS_URL, INDEX_ALIAS`;
 
-/** Beside a regular file; in the working directory for standard input or a pipe, where nothing can be written beside it. */
-export function defaultRejectsPath(input: string, { regularFile, now = new Date() }: { regularFile: boolean; now?: Date }): string {
+/**
+ * Beside a regular file; in the working directory for standard input or a pipe, where nothing can
+ * be written beside it. That name carries the millisecond and the process id: two imports started
+ * in the same second must not truncate each other's rejects.
+ */
+export function defaultRejectsPath(
+  input: string,
+  { regularFile, now = new Date(), pid = process.pid }: { regularFile: boolean; now?: Date; pid?: number },
+): string {
   if (input !== '-' && regularFile) return `${input}.rejects.ndjson`;
-  return `import-rejects-${now.toISOString().replace(/\D/g, '').slice(0, 14)}.ndjson`;
+  return `import-rejects-${now.toISOString().replace(/\D/g, '').slice(0, 17)}-${pid}.ndjson`;
 }
 
 export function parseImportArgs(argv: readonly string[]): ImportArgs {

@@ -22,8 +22,14 @@ describe('parseImportArgs', () => {
   it('when the input is a regular file, then rejects go beside it; for standard input or a pipe, to a file named by the time', () => {
     expect(parseImportArgs(['-', '--incremental', '--allow-rejects', '5'])).to.include({ input: '-', incremental: true, allowRejects: 5 });
     expect(defaultRejectsPath('data/w.ndjson', { regularFile: true, now: NOW })).to.equal('data/w.ndjson.rejects.ndjson');
-    expect(defaultRejectsPath('-', { regularFile: false, now: NOW })).to.equal('import-rejects-20260304050607.ndjson');
-    expect(defaultRejectsPath('/dev/fd/63', { regularFile: false, now: NOW })).to.equal('import-rejects-20260304050607.ndjson');
+    expect(defaultRejectsPath('-', { regularFile: false, now: NOW, pid: 41 })).to.equal('import-rejects-20260304050607890-41.ndjson');
+    expect(defaultRejectsPath('/dev/fd/63', { regularFile: false, now: NOW, pid: 41 })).to.equal('import-rejects-20260304050607890-41.ndjson');
+  });
+
+  it('when two imports from standard input start in the same second, then their rejects go to different files', () => {
+    const at = (ms: number, pid: number) => defaultRejectsPath('-', { regularFile: false, now: new Date(NOW.getTime() + ms), pid });
+    expect(at(0, 41)).to.not.equal(at(0, 42));
+    expect(at(0, 41)).to.not.equal(at(1, 41));
   });
 
   it('when --rejects names the input file, then it is refused rather than overwriting the input', () => {
