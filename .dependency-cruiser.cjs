@@ -17,11 +17,11 @@
 // A layer may import any layer below it, skipping some, never one above.
 const layer = {
   composition: '^src/(server|start-server|services)\\.ts$',
-  edge: '^src/(app\\.ts|http/|wallpapers/routes\\.ts|ops/(routes|metrics-app|docs-page)\\.ts)',
+  edge: '^src/(app\\.ts|http/|wallpapers/(routes|cursor)\\.ts|ops/(routes|metrics-app|docs-page)\\.ts)',
   domain: '^src/access/(access|admission|fallback-limiter|quota)\\.ts$',
   data: '^src/(wallpapers/(repository|es-repository|cached-repository|build-queries|catalogue-version)|access/(admission-store|authenticate-lua|sliding-window-lua|key-store|redis-keys|api-key|auth-failures)|ops/readiness)\\.ts$',
   infra: '^src/infra/',
-  kernel: '^src/(config|errors|wallpapers/(wallpaper|params|categories|resolution|search-query|index-document)|openapi/[^/]+)\\.ts$',
+  kernel: '^src/(config|errors|wallpapers/(wallpaper|params|categories|resolution|aspect-ratio|search-query|index-document)|openapi/[^/]+)\\.ts$',
   tools: '^src/catalogue/',
 };
 

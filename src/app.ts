@@ -1,4 +1,5 @@
 import Koa from 'koa';
+import { randomBytes } from 'node:crypto';
 import type { Access } from './access/access.js';
 import type { Config } from './config.js';
 import { accessGuard } from './http/access-guard.js';
@@ -16,6 +17,7 @@ import { type Metrics, createMetrics } from './infra/metrics.js';
 import type { Readiness } from './ops/readiness.js';
 import { opsRoutes } from './ops/routes.js';
 import type { WallpaperRepository } from './wallpapers/repository.js';
+import { createCursorCodec } from './wallpapers/cursor.js';
 import { wallpaperRoutes } from './wallpapers/routes.js';
 
 /** What the HTTP edge serves from: built from real clients by buildServices, or in memory by tests. */
@@ -27,7 +29,7 @@ export interface AppServices {
   metrics?: Metrics;
 }
 
-export type AppSettings = Pick<Config, 'maxResultWindow' | 'trustProxyHops'>;
+export type AppSettings = Pick<Config, 'maxResultWindow' | 'trustProxyHops'> & Partial<Pick<Config, 'cursorSecret'>>;
 
 const API_PREFIX = '/v1';
 
@@ -41,7 +43,10 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   // reaches one of its routes, whatever else the path looked like on the way in.
   const v1 = createRouter({ prefix: API_PREFIX });
   v1.use(accessGuard({ access, metrics, trustProxyHops: settings.trustProxyHops }));
-  v1.use(wallpaperRoutes({ repository, maxResultWindow: settings.maxResultWindow }).routes());
+  // Without a configured secret, cursors are signed with one of this app's own: they then work only
+  // against this process (start-up warns).
+  const cursors = createCursorCodec(settings.cursorSecret ?? randomBytes(32).toString('base64url'));
+  v1.use(wallpaperRoutes({ repository, maxResultWindow: settings.maxResultWindow, cursors }).routes());
 
   app.use(securityHeaders);
   app.use(withRequestId);

@@ -22,6 +22,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness reports draining for this long before the listener closes. */
   shutdownDrainMs: number;
+  /** Signs cursors (CURSOR_SECRET); null: the app signs with a random secret of its own. */
+  cursorSecret: string | null;
   rateLimit: RateLimitConfig;
   redisBreaker: RedisBreakerConfig;
   responseCache: ResponseCacheConfig;
@@ -102,6 +104,8 @@ const ENV_SCHEMA = {
     AUTH_GRACE_MS: { type: 'integer', minimum: 0, maximum: 3600000, default: 60000 },
     REDIS_BREAKER_FAILURES: { type: 'integer', minimum: 1, maximum: 1000, default: 3 },
     REDIS_BREAKER_OPEN_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 3000 },
+    // Signs cursors; every instance behind one load balancer needs the same one.
+    CURSOR_SECRET: { type: 'string', minLength: 32, maxLength: 1024 },
     RESPONSE_CACHE_MB: { type: 'integer', minimum: 0, maximum: 4096, default: 16 },
     RESPONSE_CACHE_TTL_MS: { type: 'integer', minimum: 100, maximum: 3600000, default: 5000 },
     RESPONSE_CACHE_CHECK_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 1000 },
@@ -111,6 +115,9 @@ const ENV_SCHEMA = {
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: true });
 addFormats(ajv);
 const validateEnv = ajv.compile(ENV_SCHEMA);
+
+// Never echoed in a configuration error, whatever is wrong with them.
+const SECRET_KEYS = new Set(['CURSOR_SECRET']);
 
 /** A URL as it may be shown or logged: user and password replaced, so no credential is ever printed. */
 export function displayUrl(url: string): string {
@@ -162,6 +169,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!validateEnv(raw)) {
     for (const e of validateEnv.errors ?? []) {
       const key = e.instancePath.replace(/^\//, '') || String(e.params['missingProperty'] ?? '');
+      if (SECRET_KEYS.has(key)) {
+        problems.push(`${key}: ${e.message} (value not shown)`);
+        continue;
+      }
       const got = URL_KEYS.has(key) && env[key] !== undefined ? displayUrl(env[key]) : env[key];
       problems.push(`${key}: ${e.message} (got ${JSON.stringify(got)})`);
     }
@@ -184,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: v.METRICS_PORT,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,
+    cursorSecret: typeof raw['CURSOR_SECRET'] === 'string' ? raw['CURSOR_SECRET'] : null,
     rateLimit: {
       tiers: parseTiers(v.RATE_LIMIT_TIERS),
       windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,

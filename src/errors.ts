@@ -32,3 +32,6 @@ export class InvalidInput extends DomainError {
     super(message);
   }
 }
+
+/** A cursor's walk cannot go on: the catalogue index it began on no longer exists. */
+export class CursorExpired extends DomainError {}

@@ -54,7 +54,7 @@ function filtered(random: Random): ListParams {
   const roll = random.next();
   const category = roll < 0.8 ? pick(random, CATEGORIES) : undefined;
   const size = roll >= 0.3 ? resolution(random) : undefined;
-  return { page: 1, per_page: PER_PAGE, ...(category ? { category } : {}), ...(size ? { resolution: size } : {}) };
+  return { page: 1, per_page: PER_PAGE, ...(category ? { category: [category] } : {}), ...(size ? { resolution: [size] } : {}) };
 }
 
 function randomId(random: Random, docs: number): number {
@@ -75,7 +75,7 @@ function zipfUniverse(random: Random, docs: number, size: number): RequestSpec[]
       return { kind: 'list', params };
     }
     if (roll < 0.55) return { kind: 'get', id: randomId(random, docs) };
-    const filters = random.next() < 0.2 ? { category: pick(random, CATEGORIES) } : {};
+    const filters = random.next() < 0.2 ? { category: [pick(random, CATEGORIES)] } : {};
     return { kind: 'search', params: { q: searchQuery(random), page: page <= 3 ? page : 1, per_page: PER_PAGE, ...filters } };
   });
 }

@@ -1,12 +1,13 @@
 import type { Context, Next } from 'koa';
-import { BackendUnavailable, DomainError, InvalidInput, Overloaded } from '../errors.js';
+import { BackendUnavailable, CursorExpired, DomainError, InvalidInput, Overloaded } from '../errors.js';
 import type { Logger } from '../infra/logger.js';
-import { HttpError, internalError, invalidRequest, serviceUnavailable } from './http-error.js';
+import { HttpError, cursorExpired, internalError, invalidRequest, serviceUnavailable } from './http-error.js';
 
 /** The one place where the domain's failures become statuses. */
 function toHttp(err: DomainError): HttpError {
   if (err instanceof InvalidInput) return invalidRequest(err.message);
   if (err instanceof BackendUnavailable || err instanceof Overloaded) return serviceUnavailable(err.message);
+  if (err instanceof CursorExpired) return cursorExpired(err.message);
   return internalError();
 }
 

@@ -21,4 +21,5 @@ export const methodNotAllowed = (allowed: string[]) =>
   });
 export const serviceUnavailable = (message = 'Service temporarily unavailable, please retry shortly') =>
   new HttpError(503, 'service_unavailable', message, { 'Retry-After': '1' });
+export const cursorExpired = (message: string) => new HttpError(410, 'cursor_expired', message);
 export const internalError = () => new HttpError(500, 'internal_error', 'Internal server error');

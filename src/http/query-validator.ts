@@ -39,8 +39,11 @@ ajv.addKeyword({
 const INTEGER_TEXT = /^[+-]?\d+$/;
 
 function describe(error: ErrorObject, schema: ParamsSchema, location: string): string {
-  const name = error.instancePath.replace(/^\//, '');
-  const prop = schema.properties[name];
+  // A value inside a comma-separated list is /name/index: the rule is the list's item rule.
+  const [name = '', index] = error.instancePath.replace(/^\//, '').split('/');
+  const list = schema.properties[name];
+  const prop = index === undefined ? list : list?.items;
+  const each = index === undefined ? '' : 'each value ';
   switch (error.keyword) {
     case 'required':
       return `Missing required ${location} parameter '${String(error.params['missingProperty'])}'`;
@@ -49,21 +52,25 @@ function describe(error: ErrorObject, schema: ParamsSchema, location: string): s
       return `Unknown ${location} parameter '${String(error.params['additionalProperty'])}' (allowed: ${allowed})`;
     }
     case 'type':
-      return `Invalid ${location} parameter '${name}': must be ${error.params['type'] === 'integer' ? 'an integer' : 'a string'}`;
+      return `Invalid ${location} parameter '${name}': ${each}must be ${error.params['type'] === 'integer' ? 'an integer' : 'a string'}`;
     case 'minimum':
-      return `Invalid ${location} parameter '${name}': must be an integer >= ${String(error.params['limit'])}`;
+      return `Invalid ${location} parameter '${name}': ${each}must be an integer >= ${String(error.params['limit'])}`;
     case 'maximum':
-      return `Invalid ${location} parameter '${name}': must be an integer <= ${String(error.params['limit'])}`;
+      return `Invalid ${location} parameter '${name}': ${each}must be an integer <= ${String(error.params['limit'])}`;
+    case 'minItems':
+      return `Invalid ${location} parameter '${name}': must have at least ${String(error.params['limit'])} comma-separated value(s)`;
+    case 'maxItems':
+      return `Invalid ${location} parameter '${name}': must have at most ${String(error.params['limit'])} comma-separated values`;
     case 'minLength':
       return `Invalid ${location} parameter '${name}': must be at least ${String(error.params['limit'])} character(s) after trimming`;
     case 'maxLength':
       return `Invalid ${location} parameter '${name}': must be at most ${String(error.params['limit'])} characters`;
     case 'enum':
-      return `Invalid ${location} parameter '${name}': must be one of ${(prop?.enum ?? []).join(', ')}`;
+      return `Invalid ${location} parameter '${name}': ${each}must be one of ${(prop?.enum ?? []).join(', ')}`;
     case 'x-max-words':
       return `Invalid ${location} parameter '${name}': must have at most ${String(prop?.['x-max-words'])} words`;
     case 'pattern':
-      return `Invalid ${location} parameter '${name}': must have the form ${prop?.['x-format-hint'] ?? String(error.params['pattern'])}`;
+      return `Invalid ${location} parameter '${name}': ${each}must have the form ${prop?.['x-format-hint'] ?? String(error.params['pattern'])}`;
     default:
       return `Invalid ${location} parameter '${name}': ${error.message ?? 'is invalid'}`;
   }
@@ -81,6 +88,13 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
       .filter(([, p]) => p.type === 'integer')
       .map(([k]) => k),
   );
+  const listKeys = new Map(
+    Object.entries(schema.properties)
+      .filter(([, p]) => p.type === 'array')
+      .map(([k, p]) => [k, p.items?.type === 'integer'] as const),
+  );
+  // Only plain decimal integers are accepted: no "1.0", "0x10", "1e3" or "".
+  const integer = (text: string) => (INTEGER_TEXT.test(text) ? Number(text) : text);
   return (raw) => {
     // No prototype: a parameter named __proto__ or constructor is then an own property like any
     // other, which the schema refuses as unknown instead of the assignment swallowing it.
@@ -93,8 +107,11 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
         continue;
       }
       const text = value.trim();
-      // Only plain decimal integers are accepted: no "1.0", "0x10", "1e3" or "".
-      data[key] = integerKeys.has(key) && INTEGER_TEXT.test(text) ? Number(text) : text;
+      const list = listKeys.get(key);
+      if (list !== undefined) {
+        const values = text.split(',').map((item) => item.trim());
+        data[key] = list ? values.map(integer) : values;
+      } else data[key] = integerKeys.has(key) ? integer(text) : text;
     }
     const messages = repeated.map((k) => `Invalid ${location} parameter '${k}': must be given at most once`);
     if (!validate(data)) {

@@ -1,7 +1,11 @@
 import { type JsonObject, openApiDocument, resolveRef } from './document.js';
 
 export type ParamSchema = {
-  type: 'integer' | 'string';
+  type: 'integer' | 'string' | 'array';
+  /** For a comma-separated list (`style: form, explode: false`): the rule of each value. */
+  items?: ParamSchema;
+  minItems?: number;
+  maxItems?: number;
   default?: unknown;
   minimum?: number;
   maximum?: number;
@@ -23,11 +27,27 @@ export interface ParamsSchema {
 
 
 // Validation keywords carried over from the document; annotations (description, examples) are dropped.
-const KEPT = ['type', 'minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'enum', 'default', 'x-clamp-maximum', 'x-format-hint', 'x-max-words'];
+const KEPT = [
+  'type',
+  'minimum',
+  'maximum',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'enum',
+  'default',
+  'minItems',
+  'maxItems',
+  'x-clamp-maximum',
+  'x-format-hint',
+  'x-max-words',
+];
 
 function validationSchema(schema: JsonObject): JsonObject {
   const resolved = resolveRef(schema);
-  return Object.fromEntries(KEPT.filter((k) => k in resolved).map((k) => [k, resolved[k]]));
+  const kept: JsonObject = Object.fromEntries(KEPT.filter((k) => k in resolved).map((k) => [k, resolved[k]]));
+  if (resolved['items']) kept['items'] = validationSchema(resolved['items'] as JsonObject);
+  return kept;
 }
 
 /**

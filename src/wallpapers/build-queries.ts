@@ -1,5 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { Filters, ListParams, Paging, SearchParams, SuggestParams } from './params.js';
+import type { Facet, Filters, ListParams, SearchParams, SortOrder, SuggestParams } from './params.js';
+import { parseResolution } from './resolution.js';
 import { type SearchQuery, type Term, parseSearchQuery, searchableGroups } from './search-query.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
@@ -8,11 +9,38 @@ export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id:
 /** Relevance first; equal scores fall back to popularity, then id for a total order. */
 export const SEARCH_SORT: estypes.Sort = ['_score', { downloads: { order: 'desc' } }, { id: { order: 'asc' } }];
 
-export function filterClauses({ category, resolution }: Filters): estypes.QueryDslQueryContainer[] {
-  const clauses: estypes.QueryDslQueryContainer[] = [];
-  if (category !== undefined) clauses.push({ term: { category } });
-  if (resolution !== undefined) clauses.push({ term: { resolution } });
-  return clauses;
+// Every order ends with id, so it is total: pages never overlap or skip, and a cursor's position
+// (the sort values of the last hit) is unique.
+const SORTS: Record<SortOrder, estypes.Sort> = {
+  newest: LIST_SORT,
+  oldest: [{ created_at: { order: 'asc' } }, { id: { order: 'asc' } }],
+  downloads: [{ downloads: { order: 'desc' } }, { id: { order: 'asc' } }],
+  relevance: SEARCH_SORT,
+  random: ['_score', { id: { order: 'asc' } }],
+};
+
+type Clause = estypes.QueryDslQueryContainer;
+
+// Filters on these fields can be faceted: with facets asked, they move to the post_filter so each
+// facet can count under every filter but its own.
+const FACET_FIELDS: readonly Facet[] = ['category', 'resolution', 'orientation', 'ratio'];
+// A facet lists at most this many values, most frequent first; only resolution has more.
+const FACET_SIZE: Record<Facet, number> = { category: 50, resolution: 50, orientation: 3, ratio: 20 };
+
+function facetFilter(field: Facet, filters: Filters): Clause | null {
+  const value = filters[field];
+  if (value === undefined) return null;
+  if (typeof value === 'string' || value.length === 1) return { term: { [field]: typeof value === 'string' ? value : value[0]! } };
+  return { terms: { [field]: [...value] } };
+}
+
+function minResolutionClauses({ min_resolution }: Filters): Clause[] {
+  const at = min_resolution === undefined ? null : parseResolution(min_resolution);
+  return at ? [{ range: { width: { gte: at.width } } }, { range: { height: { gte: at.height } } }] : [];
+}
+
+export function filterClauses(filters: Filters): Clause[] {
+  return [...FACET_FIELDS.map((field) => facetFilter(field, filters)).filter((c): c is Clause => c !== null), ...minResolutionClauses(filters)];
 }
 
 /**
@@ -21,43 +49,86 @@ export function filterClauses({ category, resolution }: Filters): estypes.QueryD
  */
 export const SOURCE = true;
 
-/** Only the total and the documents come back: less for Elasticsearch to write and for the client to parse. */
-export const SEARCH_RESPONSE_FILTER = ['hits.total.value', 'hits.hits._source'];
+/** Only the total, the documents and what a cursor needs come back. */
+export const SEARCH_RESPONSE_FILTER = ['hits.total.value', 'hits.hits._source', 'hits.hits._index', 'hits.hits.sort', 'aggregations'];
 
 // The shard request cache skips requests with size > 0 unless asked. Asked, a repeated page or
 // search costs only its fetch phase; entries are dropped whenever a refresh changes the index.
 export const REQUEST_CACHE = true;
 
 /** What one search asks, whether it goes alone (_search) or in a batch (_msearch). */
-export type SearchBody = Required<Pick<estypes.MsearchMultisearchBody, 'from' | 'size' | 'track_total_hits' | '_source' | 'sort' | 'query'>>;
+export type SearchBody = Required<Pick<estypes.MsearchMultisearchBody, 'size' | 'track_total_hits' | '_source' | 'sort' | 'query'>> &
+  Pick<estypes.MsearchMultisearchBody, 'from' | 'search_after' | 'post_filter' | 'aggs'>;
 
 /** A single get, as a client would send it straight to Elasticsearch. */
 export function buildGetRequest(alias: string, id: number): estypes.GetRequest {
   return { index: alias, id: String(id), _source: SOURCE, filter_path: ['found', '_source'] };
 }
 
+/** The index a search reads: the one a cursor walk began on, or the live catalogue. */
+export function searchIndex(alias: string, params: ListParams): string {
+  return params.position?.index ?? alias;
+}
+
 /** A single search, as a client would send it straight to Elasticsearch. */
-function searchRequest(alias: string, body: SearchBody): estypes.SearchRequest {
-  return { index: alias, filter_path: SEARCH_RESPONSE_FILTER, request_cache: REQUEST_CACHE, ...body };
+function searchRequest(alias: string, params: ListParams, body: SearchBody): estypes.SearchRequest {
+  return { index: searchIndex(alias, params), filter_path: SEARCH_RESPONSE_FILTER, request_cache: REQUEST_CACHE, ...body };
 }
 
-function window({ page, per_page }: Paging) {
-  return { from: (page - 1) * per_page, size: per_page };
+function aggregations(facets: readonly Facet[], filters: Filters): Record<string, estypes.AggregationsAggregationContainer> {
+  return Object.fromEntries(
+    facets.map((facet) => {
+      const others = FACET_FIELDS.filter((field) => field !== facet)
+        .map((field) => facetFilter(field, filters))
+        .filter((c): c is Clause => c !== null);
+      const terms = { terms: { field: facet, size: FACET_SIZE[facet], order: [{ _count: 'desc' as const }, { _key: 'asc' as const }] } };
+      return [facet, { filter: others.length > 0 ? { bool: { filter: others } } : { match_all: {} }, aggs: { values: terms } }];
+    }),
+  );
 }
 
-export function listBody(params: ListParams): SearchBody {
-  const filters = filterClauses(params);
+/**
+ * The page, order, filters and facets around a query: page numbers as from/size, or a cursor's
+ * search_after; sort=random scores every match by a hash of its id and the seed instead.
+ */
+function pageBody(params: ListParams, query: Clause | null): SearchBody {
+  const sort = params.sort ?? (query === null ? 'newest' : 'relevance');
+  const facets = params.facets ?? [];
+  const faceted = facets.length > 0;
+  const inQuery = faceted ? minResolutionClauses(params) : filterClauses(params);
+  const postFilter = faceted ? filterClauses({ ...params, min_resolution: undefined }) : [];
+  const filtered: Clause =
+    query === null
+      ? inQuery.length > 0
+        ? { bool: { filter: inQuery } }
+        : { match_all: {} }
+      : inQuery.length === 0
+        ? query
+        : query.bool && query.bool.filter === undefined
+          ? { bool: { ...query.bool, filter: inQuery } }
+          : { bool: { must: [query], filter: inQuery } };
+  const scored: Clause =
+    sort === 'random'
+      ? { function_score: { query: filtered, functions: [{ random_score: { seed: params.seed ?? '', field: 'id' } }], boost_mode: 'replace' } }
+      : filtered;
   return {
-    ...window(params),
+    ...(params.position ? { search_after: [...params.position.after] } : { from: (params.page - 1) * params.per_page }),
+    size: params.per_page,
     track_total_hits: true,
     _source: SOURCE,
-    sort: LIST_SORT,
-    query: filters.length > 0 ? { bool: { filter: filters } } : { match_all: {} },
+    sort: SORTS[sort],
+    query: scored,
+    ...(postFilter.length > 0 ? { post_filter: { bool: { filter: postFilter } } } : {}),
+    ...(faceted ? { aggs: aggregations(facets, params) } : {}),
   };
 }
 
+export function listBody(params: ListParams): SearchBody {
+  return pageBody(params, null);
+}
+
 export function buildListRequest(alias: string, params: ListParams): estypes.SearchRequest {
-  return searchRequest(alias, listBody(params));
+  return searchRequest(alias, params, listBody(params));
 }
 
 // Where words are looked for, and how much each field weighs in the relevance score: the title
@@ -77,8 +148,6 @@ const PHRASE_FIELDS = ['title^3', 'description'];
 // only through a typo (BM25 at weight 1); BM25 orders results within each of those.
 const ALL_GROUPS = 100_000;
 const AS_TYPED = 100;
-
-type Clause = estypes.QueryDslQueryContainer;
 
 function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none'): Clause {
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
@@ -104,7 +173,7 @@ const tier = (filter: Clause, boost: number): Clause => ({ constant_score: { fil
  * Every group matched puts it in the top tier; below that, groups matched as typed count a
  * hundred times those matched through a typo.
  */
-export function buildSearchQuery(query: SearchQuery, filters: Filters): Clause {
+export function buildSearchQuery(query: SearchQuery): Clause {
   const groups = searchableGroups(query);
   return {
     bool: {
@@ -117,23 +186,16 @@ export function buildSearchQuery(query: SearchQuery, filters: Filters): Clause {
         ...groups.map((group) => groupClause(group, 'fuzzy')),
       ],
       must_not: query.excluded.map((term) => termClause(term, 'exact')),
-      filter: filterClauses(filters),
     },
   };
 }
 
 export function searchBody(params: SearchParams): SearchBody {
-  return {
-    ...window(params),
-    track_total_hits: true,
-    _source: SOURCE,
-    sort: SEARCH_SORT,
-    query: buildSearchQuery(parseSearchQuery(params.q), params),
-  };
+  return pageBody(params, buildSearchQuery(parseSearchQuery(params.q)));
 }
 
 export function buildSearchRequest(alias: string, params: SearchParams): estypes.SearchRequest {
-  return searchRequest(alias, searchBody(params));
+  return searchRequest(alias, params, searchBody(params));
 }
 
 /** What one suggestion request asks: completions only, no hits. */

@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { type Logger, silentLogger } from '../infra/logger.js';
 import type { ListParams, SearchParams, SuggestParams } from './params.js';
-import type { Page, Suggestions, WallpaperRepository } from './repository.js';
+import type { Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import type { Shared } from '../infra/shared.js';
 import type { Wallpaper } from './wallpaper.js';
 import { ByteBudgetLru } from '../infra/byte-budget-lru.js';
@@ -23,7 +23,7 @@ export interface ResponseCacheOptions {
   version?: (es: Client, alias: string) => Promise<string>;
 }
 
-type Result = Shared<Page> | Shared<Wallpaper> | Shared<Suggestions> | null;
+type Result = Shared<Page> | Shared<Found> | Shared<Wallpaper> | Shared<Suggestions> | null;
 
 // Per-object overhead of a V8 object with a handful of properties, roughly.
 const OBJECT_BYTES = 120;
@@ -48,10 +48,16 @@ function estimateBytes(key: string, result: Result): number {
 }
 
 const suggestKey = ({ q, limit }: SuggestParams) => JSON.stringify(['suggest', q, limit]);
-const listKey = ({ page, per_page, category, resolution }: ListParams) =>
-  JSON.stringify(['list', page, per_page, category ?? null, resolution ?? null]);
-const searchKey = ({ q, page, per_page, category, resolution }: SearchParams) =>
-  JSON.stringify(['search', q, page, per_page, category ?? null, resolution ?? null]);
+// Every parameter is part of the key, in a fixed order, so a new parameter can never be left
+// out of it: two requests share an entry only when they ask exactly the same thing.
+const paramsKey = (kind: string, params: ListParams | SearchParams) =>
+  JSON.stringify([
+    kind,
+    Object.entries(params)
+      .filter(([, value]) => value !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  ]);
+const idsKey = (ids: readonly number[]) => JSON.stringify(['ids', ids]);
 
 /**
  * Keeps recent repository results in process, keyed by the normalised parameters, so a
@@ -133,9 +139,10 @@ export function withResponseCache(repository: WallpaperRepository, options: Resp
   }
 
   return {
-    list: (params) => cached(listKey(params), () => repository.list(params)),
-    search: (params) => cached(searchKey(params), () => repository.search(params)),
+    list: (params) => cached(paramsKey('list', params), () => repository.list(params)),
+    search: (params) => cached(paramsKey('search', params), () => repository.search(params)),
     getById: (id) => cached(`get ${id}`, () => repository.getById(id)),
+    getByIds: (ids) => cached(idsKey(ids), () => repository.getByIds(ids)),
     suggest: (params) => cached(suggestKey(params), () => repository.suggest(params)),
   };
 }

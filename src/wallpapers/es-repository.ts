@@ -1,13 +1,13 @@
 import { type Client, type estypes, errors } from '@elastic/elasticsearch';
 import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig } from '../config.js';
-import { Overloaded } from '../errors.js';
+import { CursorExpired, Overloaded } from '../errors.js';
 import { EsItemError, type EsFailure, translateEsError } from '../infra/es-errors.js';
 import { type Logger, silentLogger } from '../infra/logger.js';
 import { createNaturalBatcher } from '../infra/natural-batcher.js';
 import { type Shared, share } from '../infra/shared.js';
-import { REQUEST_CACHE, SOURCE, type SearchBody, listBody, searchBody, suggestBody } from './build-queries.js';
-import type { SuggestParams } from './params.js';
-import type { Page, Suggestions, WallpaperRepository } from './repository.js';
+import { REQUEST_CACHE, SOURCE, type SearchBody, listBody, searchBody, searchIndex, suggestBody } from './build-queries.js';
+import type { Facet, ListParams, SuggestParams } from './params.js';
+import type { FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type Wallpaper, toWallpaper } from './wallpaper.js';
 
 export interface BatchingOptions extends ElasticsearchBatchingConfig {
@@ -32,6 +32,10 @@ const MSEARCH_RESPONSE_FILTER = [
   'responses.error.root_cause.reason',
   'responses.hits.total.value',
   'responses.hits.hits._source',
+  'responses.hits.hits._index',
+  'responses.hits.hits.sort',
+  'responses.aggregations.*.values.buckets.key',
+  'responses.aggregations.*.values.buckets.doc_count',
 ];
 
 interface MgetItem {
@@ -44,14 +48,40 @@ interface MgetItem {
 interface MsearchItem {
   status?: number;
   error?: EsFailure;
-  hits?: { total?: { value: number }; hits?: { _source: Wallpaper }[] };
+  hits?: { total?: { value: number }; hits?: { _source: Wallpaper; _index: string; sort?: (string | number)[] }[] };
+  aggregations?: Record<string, { values?: { buckets?: { key: string; doc_count: number }[] } }>;
+}
+
+/** One search of a batch: the index it reads (the live alias, or the one a cursor walk began on) and its body. */
+interface Search {
+  index: string;
+  pinned: boolean;
+  body: SearchBody;
+}
+
+const EXPIRED = 'This cursor walked a catalogue that has since been replaced and deleted; start the walk again without a cursor';
+
+function facetsOf(item: MsearchItem): Page['facets'] {
+  if (!item.aggregations) return undefined;
+  return Object.fromEntries(
+    Object.entries(item.aggregations).map(([facet, agg]): [Facet, FacetCount[]] => [
+      facet as Facet,
+      (agg.values?.buckets ?? []).map((bucket) => ({ value: String(bucket.key), count: bucket.doc_count })),
+    ]),
+  );
 }
 
 // Requests coalesced into one call share the same result, so its envelope and serialized bytes
 // are built once for all of them (see conditionalGet).
-function toPage(item: MsearchItem): Shared<Page> | Error {
+function toPage(item: MsearchItem, { pinned }: Search): Shared<Page> | Error {
+  if (pinned && item.error?.type === 'index_not_found_exception') return new CursorExpired(EXPIRED);
   if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
+  const hits = item.hits?.hits ?? [];
+  const last = hits.at(-1);
+  const facets = facetsOf(item);
   return share({
+    ...(last?.sort ? { last: { index: last._index, after: last.sort } } : {}),
+    ...(facets ? { facets } : {}),
     // filter_path drops hits.hits altogether when nothing matched.
     items: (item.hits?.hits ?? []).map((hit) => toWallpaper(hit._source)),
     total: item.hits?.total?.value ?? 0,
@@ -125,21 +155,45 @@ export function createEsRepository(
     },
   });
 
-  const search = createNaturalBatcher<SearchBody, Shared<Page>>({
+  const search = createNaturalBatcher<Search, Shared<Page>>({
     ...limits,
     overloaded,
-    keyOf: (body) => JSON.stringify(body),
+    keyOf: ({ index, body }) => JSON.stringify([index, body]),
     onBatch: (size) => onBatch?.('msearch', size),
-    run: async (bodies, remainingMs) => {
-      const searches = bodies.flatMap((body): estypes.MsearchRequestItem[] => [{ request_cache: REQUEST_CACHE }, body]);
-      const response = await es.msearch<Wallpaper>({ index: alias, searches, filter_path: MSEARCH_RESPONSE_FILTER }, { requestTimeout: remainingMs });
+    run: async (batch, remainingMs) => {
+      const searches = batch.flatMap(({ index, body }): estypes.MsearchRequestItem[] => [{ index, request_cache: REQUEST_CACHE }, body]);
+      const response = await es.msearch<Wallpaper>({ searches, filter_path: MSEARCH_RESPONSE_FILTER }, { requestTimeout: remainingMs });
       const items = (response.responses ?? []) as MsearchItem[];
-      return bodies.map((_, position) => {
+      return batch.map((one, position) => {
         const item = items[position];
-        return item ? toPage(item) : new Error(`multi-search answered ${items.length} of ${bodies.length}`);
+        return item ? toPage(item, one) : new Error(`multi-search answered ${items.length} of ${batch.length}`);
       });
     },
   });
+  const searchOf = (params: ListParams, body: SearchBody): Search => ({
+    index: searchIndex(alias, params),
+    pinned: params.position !== undefined,
+    body,
+  });
+
+  // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher
+  // would send the first id alone and the rest after it.
+  async function getByIds(ids: readonly number[]): Promise<Shared<Found>> {
+    const response = await es.mget<Wallpaper>(
+      { index: alias, ids: ids.map(String), _source: SOURCE, filter_path: MGET_RESPONSE_FILTER },
+      { requestTimeout: batching.timeoutMs },
+    );
+    const docs = (response.docs ?? []) as MgetItem[];
+    const items: Wallpaper[] = [];
+    const missing: number[] = [];
+    for (const [position, id] of ids.entries()) {
+      const doc = toDocument(docs[position], String(id));
+      if (doc instanceof Error) throw doc;
+      if (doc) items.push(doc);
+      else missing.push(id);
+    }
+    return share({ items, missing });
+  }
 
   const suggest = createNaturalBatcher<SuggestParams, Shared<Suggestions>>({
     ...limits,
@@ -166,9 +220,10 @@ export function createEsRepository(
   }
 
   return {
-    list: (params) => run('list', () => search(listBody(params))),
-    search: (params) => run('search', () => search(searchBody(params))),
+    list: (params) => run('list', () => search(searchOf(params, listBody(params)))),
+    search: (params) => run('search', () => search(searchOf(params, searchBody(params)))),
     getById: (id) => run('get', () => get(String(id))),
+    getByIds: (ids) => run('get', () => getByIds(ids)),
     suggest: (params) => run('suggest', () => suggest(params)),
   };
 }

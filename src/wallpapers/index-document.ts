@@ -1,9 +1,12 @@
+import { type Orientation, nominalRatio, orientationOf } from './aspect-ratio.js';
 import { parseResolution } from './resolution.js';
 import { STOP_WORDS } from './search-query.js';
 import { type Wallpaper, type WallpaperDocument, toWallpaper } from './wallpaper.js';
 
-/** What the index stores per wallpaper: the resource, its dimensions, and the as-you-type inputs. */
+/** What the index stores per wallpaper: the resource, its dimensions and shape, and the as-you-type inputs. */
 export interface IndexDocument extends WallpaperDocument {
+  orientation: Orientation;
+  ratio: string;
   suggest?: { input: string[]; weight: number };
 }
 
@@ -32,7 +35,8 @@ export function suggestInputs(title: string): string[] {
 export function toIndexDocument(source: Wallpaper, { suggest = true }: { suggest?: boolean } = {}): IndexDocument {
   const wallpaper = toWallpaper(source);
   const { width, height } = parseResolution(wallpaper.resolution) ?? { width: 0, height: 0 };
-  const document: IndexDocument = { ...wallpaper, width, height };
+  const shape = { width, height };
+  const document: IndexDocument = { ...wallpaper, width, height, orientation: orientationOf(shape), ratio: nominalRatio(shape) };
   if (suggest) {
     document.suggest = { input: suggestInputs(wallpaper.title), weight: Math.min(Math.max(0, Math.floor(wallpaper.downloads)), MAX_WEIGHT) };
   }

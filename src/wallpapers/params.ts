@@ -1,16 +1,44 @@
+import type { Orientation } from './aspect-ratio.js';
+
 /** What a list, a search and a get ask for, once the edge has validated the request. */
 export interface Paging {
   page: number;
   per_page: number;
 }
 
+/** Filters combine with AND; the values of one list filter with OR. */
 export interface Filters {
-  category?: string;
-  resolution?: string;
+  category?: readonly string[];
+  resolution?: readonly string[];
+  ratio?: readonly string[];
+  orientation?: Orientation;
+  min_resolution?: string;
 }
 
-export type ListParams = Paging & Filters;
-export type SearchParams = Paging & Filters & { q: string };
+export type SortOrder = 'newest' | 'oldest' | 'downloads' | 'relevance' | 'random';
+export type Facet = 'category' | 'resolution' | 'orientation' | 'ratio';
+
+export interface Ordering {
+  /** Absent: newest for a list, relevance for a search (the schema's defaults). */
+  sort?: SortOrder;
+  /** Set whenever sort is random: the client's seed, or one the edge picked. */
+  seed?: string;
+}
+
+/** Where a cursor walk continues: the index it began on and the sort values of the last hit served. */
+export interface Position {
+  index: string;
+  after: readonly (string | number)[];
+}
+
+export interface PageOptions {
+  /** Continue after this position instead of reading page `page`. */
+  position?: Position;
+  facets?: readonly Facet[];
+}
+
+export type ListParams = Paging & Filters & Ordering & PageOptions;
+export type SearchParams = ListParams & { q: string };
 export interface IdParams {
   id: number;
 }

@@ -1,20 +1,27 @@
 import type Router from '@koa/router';
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'koa';
 import { compileParams } from '../http/query-validator.js';
 import { createRouter } from '../http/router.js';
 import { invalidRequest, notFound } from '../http/http-error.js';
 import { type Shared, isShared, share } from '../infra/shared.js';
 import { parametersSchema } from '../openapi/parameters.js';
+import { type CursorCodec, queryDigest } from './cursor.js';
 import type { IdParams, ListParams, Paging, SearchParams, SuggestParams } from './params.js';
-import type { Page, WallpaperRepository } from './repository.js';
+import type { Found, Page, WallpaperRepository } from './repository.js';
 import { parseSearchQuery, searchableGroups } from './search-query.js';
 
+type ListQuery = ListParams & { cursor?: string; ids?: number[] };
+type SearchQuery = SearchParams & { cursor?: string };
+
 // Validators compiled once from the OpenAPI document: defaults and bounds live there.
-const parseList = compileParams<ListParams>(parametersSchema('/v1/wallpapers', 'get', 'query'));
-const parseSearch = compileParams<SearchParams>(parametersSchema('/v1/search', 'get', 'query'));
+const parseList = compileParams<ListQuery>(parametersSchema('/v1/wallpapers', 'get', 'query'));
+const parseSearch = compileParams<SearchQuery>(parametersSchema('/v1/search', 'get', 'query'));
 const parseId = compileParams<IdParams>(parametersSchema('/v1/wallpapers/{id}', 'get', 'path'), 'path');
 const parseSuggest = compileParams<SuggestParams>(parametersSchema('/v1/search/suggest', 'get', 'query'));
 
 const HAS_WORD = /[\p{L}\p{N}]/u;
+const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Elasticsearch serves at most `maxResultWindow` hits past `from`; deeper pages are refused up front. */
 export function exceedsResultWindow({ page, per_page }: Paging, maxResultWindow: number): boolean {
@@ -24,41 +31,146 @@ export function exceedsResultWindow({ page, per_page }: Paging, maxResultWindow:
 export interface WallpaperRoutesOptions {
   repository: WallpaperRepository;
   maxResultWindow: number;
+  cursors: CursorCodec;
 }
 
 function assertWithinWindow(paging: Paging, maxResultWindow: number): void {
   if (exceedsResultWindow(paging, maxResultWindow)) {
     throw invalidRequest(
       `Invalid query parameter 'page': page × per_page must not exceed ${maxResultWindow} ` +
-        `(got page ${paging.page} × per_page ${paging.per_page}); narrow the query with filters`,
+        `(got page ${paging.page} × per_page ${paging.per_page}); continue with meta.next_cursor instead`,
     );
   }
 }
 
+/** A seed for sort=random when the client gave none: 12 characters of the seed parameter's alphabet. */
+function pickSeed(): string {
+  return [...randomBytes(12)].map((byte) => SEED_ALPHABET[byte % SEED_ALPHABET.length]).join('');
+}
+
+interface Meta {
+  current_page: number;
+  per_page: number;
+  total_items: number;
+  total_pages: number;
+  next_cursor: string | null;
+  seed?: string;
+  facets?: Page['facets'];
+  missing?: readonly number[];
+}
+
 interface Envelope {
   data: Page['items'];
-  meta: { current_page: number; per_page: number; total_items: number; total_pages: number };
+  meta: Meta;
+}
+
+/** One page request after validation: what the repository is asked, and what its meta reports. */
+interface PageRequest<P extends ListParams> {
+  params: P;
+  currentPage: number;
+  digest: string;
+  /** The seed the API picked, which the next page's link must carry. */
+  pickedSeed?: string;
 }
 
 // A shared page is answered to every request with the same parameters: its envelope is built
-// and shared once, so the serialized form is kept with it too (see conditionalGet).
-const sharedEnvelopes = new WeakMap<Shared<Page>, Shared<Envelope>>();
+// and shared once, so the serialized form is kept with it too (see conditionalGet). Requests
+// whose queries differ only in spelling can share a page, so envelopes are kept per query.
+const sharedEnvelopes = new WeakMap<Shared<Page>, Map<string, Shared<Envelope>>>();
 
-function envelope(result: Shared<Page>, { page, per_page }: Paging): Envelope {
-  const known = sharedEnvelopes.get(result);
+function envelope(result: Shared<Page>, request: PageRequest<ListParams>, cursors: CursorCodec): Envelope {
+  const key = `${request.digest} ${request.currentPage}`;
+  const known = sharedEnvelopes.get(result)?.get(key);
   if (known) return known;
-  const { items, total } = result;
-  const built = {
+  const { items, total, last, facets } = result;
+  const { per_page, seed } = request.params;
+  const served = (request.currentPage - 1) * per_page + items.length;
+  const next =
+    last && items.length === per_page && served < total
+      ? cursors.encode({ position: last, page: request.currentPage + 1, query: request.digest })
+      : null;
+  const built: Envelope = {
     data: items,
-    meta: { current_page: page, per_page, total_items: total, total_pages: Math.ceil(total / per_page) },
+    meta: {
+      current_page: request.currentPage,
+      per_page,
+      total_items: total,
+      total_pages: Math.ceil(total / per_page),
+      next_cursor: next,
+      ...(request.params.sort === 'random' && seed !== undefined ? { seed } : {}),
+      ...(facets ? { facets } : {}),
+    },
   };
   if (!isShared(result)) return built;
   const shared = share(built);
-  sharedEnvelopes.set(result, shared);
+  const forResult = sharedEnvelopes.get(result) ?? new Map<string, Shared<Envelope>>();
+  forResult.set(key, shared);
+  sharedEnvelopes.set(result, forResult);
   return shared;
 }
 
-export function wallpaperRoutes({ repository, maxResultWindow }: WallpaperRoutesOptions): Router {
+/**
+ * The next page's address: this request's path and parameters as the client spelled them, less
+ * `page`, plus the seed the API picked and the cursor. A path-absolute reference, so a forged
+ * Host header never reaches it.
+ */
+function setNextLink(ctx: Context, body: Envelope, pickedSeed: string | undefined): void {
+  const cursor = body.meta.next_cursor;
+  if (cursor === null) return;
+  const query = new URLSearchParams(ctx.querystring);
+  query.delete('page');
+  query.delete('cursor');
+  if (pickedSeed !== undefined) query.set('seed', pickedSeed);
+  query.set('cursor', cursor);
+  ctx.set('Link', `<${ctx.path}?${query.toString()}>; rel="next"`);
+}
+
+/**
+ * The rules between parameters that a schema of independent parameters cannot say, then the
+ * cursor: checked, bound to the query it was issued for, and turned into a position.
+ */
+function preparePage<P extends ListParams & { cursor?: string }>(
+  route: string,
+  raw: Record<string, unknown>,
+  parsed: P,
+  { cursors, maxResultWindow }: Pick<WallpaperRoutesOptions, 'cursors' | 'maxResultWindow'>,
+): PageRequest<Omit<P, 'cursor'>> {
+  const { cursor, ...params } = parsed;
+  if (params.seed !== undefined && params.sort !== 'random') {
+    throw invalidRequest("Invalid query parameter 'seed': only with sort=random");
+  }
+  let pickedSeed: string | undefined;
+  if (params.sort === 'random' && params.seed === undefined) {
+    if (cursor !== undefined)
+      throw invalidRequest("Invalid query parameter 'seed': a cursor of sort=random needs the seed of its walk (the Link header has it)");
+    pickedSeed = pickSeed();
+    params.seed = pickedSeed;
+  }
+  const digest = queryDigest(route, params);
+  if (cursor === undefined) {
+    assertWithinWindow(params, maxResultWindow);
+    return { params, currentPage: params.page, digest, pickedSeed };
+  }
+  if (raw['page'] !== undefined) {
+    throw invalidRequest("Invalid query parameter 'page': cannot be combined with 'cursor', which already says which page comes next");
+  }
+  const state = cursors.decode(cursor);
+  if (state.query !== digest) {
+    throw invalidRequest(
+      "Invalid query parameter 'cursor': it belongs to a different query; send it with the same parameters as the page it came from (its Link header has them), or start again without a cursor",
+    );
+  }
+  return { params: { ...params, position: state.position }, currentPage: state.page, digest };
+}
+
+function foundEnvelope({ items, missing }: Found, asked: number): Envelope {
+  return {
+    data: items,
+    meta: { current_page: 1, per_page: asked, total_items: items.length, total_pages: 1, next_cursor: null, missing },
+  };
+}
+
+export function wallpaperRoutes({ repository, maxResultWindow, cursors }: WallpaperRoutesOptions): Router {
   const router = createRouter();
 
   // Catalogue pages change only when the catalogue is reloaded; a minute of private caching is safe.
@@ -71,9 +183,19 @@ export function wallpaperRoutes({ repository, maxResultWindow }: WallpaperRoutes
   });
 
   router.get('/wallpapers', async (ctx) => {
-    const params = parseList(ctx.query);
-    assertWithinWindow(params, maxResultWindow);
-    ctx.body = envelope(await repository.list(params), params);
+    const parsed = parseList(ctx.query);
+    if (parsed.ids !== undefined) {
+      const others = Object.keys(ctx.query).filter((name) => name !== 'ids');
+      if (others.length > 0)
+        throw invalidRequest(`Invalid query parameter 'ids': cannot be combined with other parameters (got ${others.join(', ')})`);
+      const ids = [...new Set(parsed.ids)];
+      ctx.body = foundEnvelope(await repository.getByIds(ids), ids.length);
+      return;
+    }
+    const request = preparePage('list', ctx.query, parsed, { cursors, maxResultWindow });
+    const body = envelope(await repository.list(request.params), request, cursors);
+    setNextLink(ctx, body, request.pickedSeed);
+    ctx.body = body;
   });
 
   router.get('/wallpapers/:id', async (ctx) => {
@@ -84,14 +206,16 @@ export function wallpaperRoutes({ repository, maxResultWindow }: WallpaperRoutes
   });
 
   router.get('/search', async (ctx) => {
-    const params = parseSearch(ctx.query);
-    assertWithinWindow(params, maxResultWindow);
-    if (searchableGroups(parseSearchQuery(params.q)).length === 0) {
+    const parsed = parseSearch(ctx.query);
+    if (searchableGroups(parseSearchQuery(parsed.q)).length === 0) {
       throw invalidRequest(
         "Invalid query parameter 'q': must contain a word to search for; only excluded words, operators (OR, -, quotes) or common words such as 'the' were given",
       );
     }
-    ctx.body = envelope(await repository.search(params), params);
+    const request = preparePage('search', ctx.query, parsed, { cursors, maxResultWindow });
+    const body = envelope(await repository.search(request.params), request, cursors);
+    setNextLink(ctx, body, request.pickedSeed);
+    ctx.body = body;
   });
 
   router.get('/search/suggest', async (ctx) => {

@@ -92,14 +92,18 @@ describe('batched reads on Elasticsearch', function () {
     const searches: SearchParams[] = [];
     for (const [i, category] of FIXTURE_CATEGORIES.entries()) {
       const resolution = FIXTURE_RESOLUTIONS[i % FIXTURE_RESOLUTIONS.length];
-      lists.push({ page: 1, per_page: 20, category }, { page: 2, per_page: 3, category, resolution }, { page: 1 + i, per_page: 7 });
+      lists.push(
+        { page: 1, per_page: 20, category: [category] },
+        { page: 2, per_page: 3, category: [category], resolution: [resolution!] },
+        { page: 1 + i, per_page: 7 },
+      );
       searches.push(
-        { q: 'aurora', page: 1, per_page: 20, category },
+        { q: 'aurora', page: 1, per_page: 20, category: [category] },
         { q: 'lighthuose', page: 1, per_page: 5 },
         { q: 'nebula harbor', page: 1 + i, per_page: 2 },
       );
     }
-    lists.push({ page: 1, per_page: 20, resolution: '7680x4320' }, { page: 40, per_page: 20 });
+    lists.push({ page: 1, per_page: 20, resolution: ['7680x4320'] }, { page: 40, per_page: 20 });
     searches.push({ q: 'zzzzqqq', page: 1, per_page: 20 });
 
     const [batchedLists, batchedSearches] = await Promise.all([

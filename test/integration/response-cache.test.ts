@@ -24,12 +24,12 @@ const CALLS: [string, Call][] = [
   ['list page 1', (r) => r.list({ page: 1, per_page: 20 })],
   ['list page 3 of 7', (r) => r.list({ page: 3, per_page: 7 })],
   ['list past the end', (r) => r.list({ page: 9, per_page: 20 })],
-  ['list by category', (r) => r.list({ page: 1, per_page: 5, category: 'space' })],
-  ['list by category and resolution', (r) => r.list({ page: 1, per_page: 100, category: 'nature', resolution: '3840x2160' })],
-  ['list matching nothing', (r) => r.list({ page: 1, per_page: 20, resolution: '7680x4320' })],
+  ['list by category', (r) => r.list({ page: 1, per_page: 5, category: ['space'] })],
+  ['list by category and resolution', (r) => r.list({ page: 1, per_page: 100, category: ['nature'], resolution: ['3840x2160'] })],
+  ['list matching nothing', (r) => r.list({ page: 1, per_page: 20, resolution: ['7680x4320'] })],
   ['search', (r) => r.search({ q: 'aurora', page: 1, per_page: 20 })],
   ['search with a typo', (r) => r.search({ q: 'lighthuose', page: 1, per_page: 20 })],
-  ['search with a filter', (r) => r.search({ q: 'harbor', page: 1, per_page: 20, category: 'animals' })],
+  ['search with a filter', (r) => r.search({ q: 'harbor', page: 1, per_page: 20, category: ['animals'] })],
   ['get', (r) => r.getById(21)],
   ['get unknown', (r) => r.getById(999_999)],
 ];
@@ -47,6 +47,7 @@ function counting(repository: WallpaperRepository) {
     list: count((params) => repository.list(params)),
     search: count((params) => repository.search(params)),
     getById: count((id) => repository.getById(id)),
+    getByIds: count((ids) => repository.getByIds(ids)),
     suggest: count((params) => repository.suggest(params)),
   };
   return { counter, wrapped };

@@ -19,12 +19,21 @@ export interface InMemoryRepository extends WallpaperRepository {
   calls: number;
 }
 
-function page(items: Wallpaper[], { page: number, per_page }: { page: number; per_page: number }): Shared<Page> {
-  return share({ items: items.slice((number - 1) * per_page, number * per_page), total: items.length });
+// A cursor position here is the offset after the page, in an index named 'memory'.
+function page(items: Wallpaper[], { page: number, per_page, position }: ListParams): Shared<Page> {
+  const start = position ? Number(position.after[0]) : (number - 1) * per_page;
+  const slice = items.slice(start, start + per_page);
+  return share({
+    items: slice,
+    total: items.length,
+    ...(slice.length > 0 ? { last: { index: 'memory', after: [start + slice.length] } } : {}),
+  });
 }
 
 function filtered(docs: readonly Wallpaper[], { category, resolution }: ListParams): Wallpaper[] {
-  return docs.filter((w) => (category === undefined || w.category === category) && (resolution === undefined || w.resolution === resolution));
+  return docs.filter(
+    (w) => (category === undefined || category.includes(w.category)) && (resolution === undefined || resolution.includes(w.resolution)),
+  );
 }
 
 export function inMemoryRepository(docs: readonly Wallpaper[]): InMemoryRepository {
@@ -62,6 +71,11 @@ export function inMemoryRepository(docs: readonly Wallpaper[]): InMemoryReposito
       answer();
       const found = docs.find((w) => w.id === id);
       return found ? share({ ...found }) : null;
+    },
+    async getByIds(ids: readonly number[]) {
+      answer();
+      const found = ids.map((id) => docs.find((w) => w.id === id));
+      return share({ items: found.filter((w): w is Wallpaper => w !== undefined), missing: ids.filter((_, i) => found[i] === undefined) });
     },
   };
   function answer(): void {

@@ -59,4 +59,15 @@ describe('configuration', () => {
     expect(config.redisBreaker).to.deep.equal({ failureThreshold: 3, openMs: 3000 });
     expect(config.trustProxyHops).to.equal(0);
   });
+
+  it('when CURSOR_SECRET is set, then it signs cursors; too short, then start-up fails naming it without showing it', () => {
+    expect(loadConfig({}).cursorSecret).to.equal(null);
+    expect(loadConfig({ CURSOR_SECRET: 'k'.repeat(32) }).cursorSecret).to.equal('k'.repeat(32));
+    try {
+      loadConfig({ CURSOR_SECRET: 'short-secret-value' });
+      expect.fail('expected a ConfigError');
+    } catch (err) {
+      expect((err as Error).message).to.include('CURSOR_SECRET').and.include('value not shown').and.not.include('short-secret-value');
+    }
+  });
 });

@@ -97,7 +97,9 @@ export async function verifyCopy(es: Client, source: string, target: string, { s
     },
     await sameDocuments(es, source, target, sample),
     await sameHits(es, 'list page 1, newest first', source, target, (index) => buildListRequest(index, { page: 1, per_page: QUERY_SIZE })),
-    await sameHits(es, `category ${category}`, source, target, (index) => buildListRequest(index, { page: 1, per_page: QUERY_SIZE, category })),
+    await sameHits(es, `category ${category}`, source, target, (index) =>
+      buildListRequest(index, { page: 1, per_page: QUERY_SIZE, category: [category] }),
+    ),
     (await titleAnalysis(es, source)) === (await titleAnalysis(es, target))
       ? await sameHits(es, `title match "${word}"`, source, target, (index) => ({
           index,

@@ -9,14 +9,32 @@ import type { SearchParams } from '../../../src/wallpapers/params.js';
 const searchParamsSchema = parametersSchema('/v1/search', 'get', 'query');
 
 const parse = compileParams<SearchParams>(searchParamsSchema);
-const KNOWN = ['q', 'page', 'per_page', 'category', 'resolution'];
+const KNOWN = ['q', 'page', 'per_page', 'category', 'resolution', 'ratio', 'orientation', 'min_resolution', 'sort', 'seed', 'cursor', 'facets'];
 
 const value = fc.oneof(
   fc.string(),
   fc.integer().map(String),
   fc.bigInt().map(String),
   fc.double().map(String),
-  fc.constantFrom(...CATEGORIES, '1920x1080', '0x0', ' 7 ', '+3', '-0', '007', '1e3', '0x1f'),
+  fc.constantFrom(
+    ...CATEGORIES,
+    '1920x1080',
+    '0x0',
+    ' 7 ',
+    '+3',
+    '-0',
+    '007',
+    '1e3',
+    '0x1f',
+    'space,nature',
+    'newest',
+    'random',
+    'relevance',
+    '16x9,21x9',
+    'landscape',
+    'category,ratio',
+    'abc123',
+  ),
 );
 const rawQuery = fc.dictionary(
   fc.oneof(fc.constantFrom(...KNOWN), fc.string({ maxLength: 8 })),
@@ -37,8 +55,11 @@ describe('query parser properties (fast-check)', () => {
           expect(params.page).to.be.at.least(1);
           expect(params.per_page).to.be.within(1, 100);
           expect(Number.isInteger(params.per_page)).to.equal(true);
-          if (params.category !== undefined) expect(CATEGORIES).to.include(params.category);
-          if (params.resolution !== undefined) expect(params.resolution).to.match(/^[1-9]\d{0,4}x[1-9]\d{0,4}$/);
+          for (const category of params.category ?? []) expect(CATEGORIES).to.include(category);
+          for (const resolution of params.resolution ?? []) expect(resolution).to.match(/^[1-9]\d{0,4}x[1-9]\d{0,4}$/);
+          expect(params.category?.length ?? 1).to.be.within(1, 20);
+          expect(params.resolution?.length ?? 1).to.be.within(1, 20);
+          expect(['relevance', 'newest', 'oldest', 'downloads', 'random']).to.include(params.sort);
         } catch (err) {
           expect(err).to.be.instanceOf(HttpError);
           const e = err as HttpError;
@@ -65,7 +86,7 @@ describe('query parser properties (fast-check)', () => {
           q: once.q,
           page: String(once.page),
           per_page: String(once.per_page),
-          category: once.category!,
+          category: once.category!.join(','),
         });
         expect(twice).to.deep.equal(once);
         expect(once.per_page).to.equal(Math.min(v.per_page, 100));

@@ -21,16 +21,17 @@ function rejection(fn: () => unknown): HttpError {
 
 describe('query parameter validation', () => {
   it('when nothing is given, then the schema defaults apply', () => {
-    expect(parseList({})).to.deep.equal({ page: 1, per_page: 20 });
+    expect(parseList({})).to.deep.equal({ page: 1, per_page: 20, sort: 'newest' });
+    expect(parseSearch({ q: 'sky' })).to.deep.equal({ q: 'sky', page: 1, per_page: 20, sort: 'relevance' });
   });
 
   it('when integers are given as decimal text, then they become numbers', () => {
-    expect(parseList({ page: '3', per_page: '+50' })).to.deep.equal({ page: 3, per_page: 50 });
+    expect(parseList({ page: '3', per_page: '+50' })).to.deep.equal({ page: 3, per_page: 50, sort: 'newest' });
   });
 
   it('when per_page is above 100, then it is served at 100', () => {
-    expect(parseList({ per_page: '101' })).to.deep.equal({ page: 1, per_page: 100 });
-    expect(parseList({ per_page: '100000000000000000000000' })).to.deep.equal({ page: 1, per_page: 100 });
+    expect(parseList({ per_page: '101' })).to.include({ page: 1, per_page: 100 });
+    expect(parseList({ per_page: '100000000000000000000000' })).to.include({ page: 1, per_page: 100 });
   });
 
   for (const text of ['1.0', '0x10', '1e3', '', ' ', '١']) {
@@ -57,8 +58,8 @@ describe('query parameter validation', () => {
   });
 
   it('when an unknown parameter is sent, then it is named with the allowed ones', () => {
-    expect(rejection(() => parseSearch({ q: 'a', sort: 'new' })).message).to.equal(
-      "Unknown query parameter 'sort' (allowed: q, page, per_page, category, resolution)",
+    expect(rejection(() => parseSearch({ q: 'a', order: 'new' })).message).to.equal(
+      "Unknown query parameter 'order' (allowed: q, page, per_page, cursor, sort, seed, category, resolution, ratio, orientation, min_resolution, facets)",
     );
   });
 
@@ -66,7 +67,49 @@ describe('query parameter validation', () => {
     for (const bad of ['1920', '1920x', 'x1080', '01920x1080', '1920x1080x2', '1920×1080', '123456x1']) {
       expect(rejection(() => parseList({ resolution: bad })).message).to.include('<width>x<height>');
     }
-    expect(parseList({ resolution: '3440x1440' })).to.include({ resolution: '3440x1440' });
+    expect(parseList({ resolution: '3440x1440' })).to.deep.include({ resolution: ['3440x1440'] });
+  });
+
+  it('when a list filter has comma-separated values, then each is checked, trimmed, and at most 20 are taken', () => {
+    expect(parseList({ category: 'space, nature' })).to.deep.include({ category: ['space', 'nature'] });
+    expect(parseList({ ratio: '16x9,9x19.5' })).to.deep.include({ ratio: ['16x9', '9x19.5'] });
+    expect(rejection(() => parseList({ category: 'space,planets' })).message).to.match(
+      /^Invalid query parameter 'category': each value must be one of abstract, /,
+    );
+    expect(rejection(() => parseList({ resolution: '1920x1080,big' })).message).to.include(
+      "'resolution': each value must have the form <width>x<height>",
+    );
+    expect(rejection(() => parseList({ category: 'space,' })).message).to.include("'category': each value must be one of");
+    expect(rejection(() => parseList({ resolution: Array(21).fill('1920x1080').join(',') })).message).to.equal(
+      "Invalid query parameter 'resolution': must have at most 20 comma-separated values",
+    );
+  });
+
+  it('when ids are given, then each must be a plain positive integer and at most 100 are taken', () => {
+    expect(parseList({ ids: '3, 1,2' })).to.deep.include({ ids: [3, 1, 2] });
+    expect(rejection(() => parseList({ ids: '1,x' })).message).to.equal("Invalid query parameter 'ids': each value must be an integer");
+    expect(rejection(() => parseList({ ids: '1,0' })).message).to.equal("Invalid query parameter 'ids': each value must be an integer >= 1");
+    expect(rejection(() => parseList({ ids: '1,1.5' })).message).to.equal("Invalid query parameter 'ids': each value must be an integer");
+    expect(rejection(() => parseList({ ids: Array.from({ length: 101 }, (_, i) => i + 1).join(',') })).message).to.equal(
+      "Invalid query parameter 'ids': must have at most 100 comma-separated values",
+    );
+  });
+
+  it('when sort, seed, orientation, min_resolution or facets break their rules, then each rule is named', () => {
+    expect(rejection(() => parseList({ sort: 'relevance' })).message).to.equal(
+      "Invalid query parameter 'sort': must be one of newest, oldest, downloads, random",
+    );
+    expect(rejection(() => parseList({ seed: 'a-b' })).message).to.equal(
+      "Invalid query parameter 'seed': must have the form 1-32 letters and digits",
+    );
+    expect(rejection(() => parseList({ seed: 'a'.repeat(33) })).message).to.equal("Invalid query parameter 'seed': must be at most 32 characters");
+    expect(rejection(() => parseList({ orientation: 'wide' })).message).to.equal(
+      "Invalid query parameter 'orientation': must be one of landscape, portrait, square",
+    );
+    expect(rejection(() => parseList({ min_resolution: '2560' })).message).to.include("'min_resolution': must have the form <width>x<height>");
+    expect(rejection(() => parseList({ facets: 'category,colour' })).message).to.equal(
+      "Invalid query parameter 'facets': each value must be one of category, resolution, orientation, ratio",
+    );
   });
 
   it('when path parameters are validated, then messages say path', () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { SortOrder } from '../../../src/wallpapers/params.js';
 import { LIST_SORT, SEARCH_SORT, buildListRequest, buildSearchRequest, suggestBody } from '../../../src/wallpapers/build-queries.js';
 import { exceedsResultWindow } from '../../../src/wallpapers/routes.js';
 import { WALLPAPER_FIELDS, toWallpaper } from '../../../src/wallpapers/wallpaper.js';
@@ -14,9 +15,9 @@ describe('Elasticsearch query building', () => {
     ['listing', buildListRequest('w', { page: 1, per_page: 20 })],
     ['searching', buildSearchRequest('w', { q: 'red car', page: 1, per_page: 20 })],
   ] as const) {
-    it(`when ${name}, then the whole source comes back with only the total and the hits, through the request cache`, () => {
+    it(`when ${name}, then the whole source comes back with only the total, the hits and what a cursor needs, through the request cache`, () => {
       expect(req._source).to.equal(true);
-      expect(req.filter_path).to.deep.equal(['hits.total.value', 'hits.hits._source']);
+      expect(req.filter_path).to.deep.equal(['hits.total.value', 'hits.hits._source', 'hits.hits._index', 'hits.hits.sort', 'aggregations']);
       expect(req.request_cache).to.equal(true);
     });
   }
@@ -39,14 +40,14 @@ describe('Elasticsearch query building', () => {
   });
 
   it('when listing with filters, then they are term clauses in filter context', () => {
-    const req = buildListRequest('w', { page: 1, per_page: 20, category: 'space', resolution: '1920x1080' });
+    const req = buildListRequest('w', { page: 1, per_page: 20, category: ['space'], resolution: ['1920x1080'] });
     expect(req.query).to.deep.equal({
       bool: { filter: [{ term: { category: 'space' } }, { term: { resolution: '1920x1080' } }] },
     });
   });
 
   it('when searching, then filters do not score, all groups form the top tier, typed matches outweigh typos, and exclusions are must_not', () => {
-    const req = buildSearchRequest('w', { q: 'red car -truck', page: 2, per_page: 10, category: 'cars' });
+    const req = buildSearchRequest('w', { q: 'red car -truck', page: 2, per_page: 10, category: ['cars'] });
     expect(req).to.deep.include({ from: 10, size: 10, track_total_hits: true });
     const bool = (req.query as any).bool;
     expect(bool.filter).to.deep.equal([{ term: { category: 'cars' } }]);
@@ -96,5 +97,64 @@ describe('Elasticsearch query building', () => {
       prefix: 'moun',
       completion: { field: 'suggest', size: 6, skip_duplicates: true, fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } },
     });
+  });
+
+  it('when a sort is asked, then every order ends with id, so it is total', () => {
+    const sortOf = (sort: SortOrder) => buildListRequest('w', { page: 1, per_page: 5, sort }).sort;
+    expect(sortOf('newest')).to.deep.equal([{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }]);
+    expect(sortOf('oldest')).to.deep.equal([{ created_at: { order: 'asc' } }, { id: { order: 'asc' } }]);
+    expect(sortOf('downloads')).to.deep.equal([{ downloads: { order: 'desc' } }, { id: { order: 'asc' } }]);
+    expect(sortOf('random')).to.deep.equal(['_score', { id: { order: 'asc' } }]);
+    expect(buildSearchRequest('w', { q: 'sea', page: 1, per_page: 5 }).sort).to.deep.equal(SEARCH_SORT);
+  });
+
+  it('when sort is random, then the filtered query is scored by a hash of id and seed alone', () => {
+    const req = buildListRequest('w', { page: 1, per_page: 5, sort: 'random', seed: 'abc', category: ['space'] });
+    expect(req.query).to.deep.equal({
+      function_score: {
+        query: { bool: { filter: [{ term: { category: 'space' } }] } },
+        functions: [{ random_score: { seed: 'abc', field: 'id' } }],
+        boost_mode: 'replace',
+      },
+    });
+  });
+
+  it('when a cursor position is given, then the page starts after it, on the index the walk began on', () => {
+    const req = buildListRequest('live', { page: 1, per_page: 5, position: { index: 'live-20260101', after: [1700000000000, 42] } });
+    expect(req.index).to.equal('live-20260101');
+    expect(req.search_after).to.deep.equal([1700000000000, 42]);
+    expect(req).to.not.have.property('from');
+  });
+
+  it('when list filters hold several values or min_resolution is set, then terms and ranges filter', () => {
+    const req = buildListRequest('w', { page: 1, per_page: 5, category: ['space', 'nature'], orientation: 'portrait', min_resolution: '2560x1440' });
+    expect(req.query).to.deep.equal({
+      bool: {
+        filter: [
+          { terms: { category: ['space', 'nature'] } },
+          { term: { orientation: 'portrait' } },
+          { range: { width: { gte: 2560 } } },
+          { range: { height: { gte: 1440 } } },
+        ],
+      },
+    });
+  });
+
+  it('when facets are asked, then faceted filters move to the post_filter and each facet counts under every filter but its own', () => {
+    const req = buildListRequest('w', {
+      page: 1,
+      per_page: 5,
+      category: ['space'],
+      ratio: ['16x9'],
+      min_resolution: '1920x1080',
+      facets: ['category', 'orientation'],
+    });
+    expect(req.query).to.deep.equal({ bool: { filter: [{ range: { width: { gte: 1920 } } }, { range: { height: { gte: 1080 } } }] } });
+    expect(req.post_filter).to.deep.equal({ bool: { filter: [{ term: { category: 'space' } }, { term: { ratio: '16x9' } }] } });
+    const aggs = req.aggs as Record<string, any>;
+    expect(Object.keys(aggs)).to.deep.equal(['category', 'orientation']);
+    expect(aggs['category'].filter).to.deep.equal({ bool: { filter: [{ term: { ratio: '16x9' } }] } });
+    expect(aggs['orientation'].filter).to.deep.equal({ bool: { filter: [{ term: { category: 'space' } }, { term: { ratio: '16x9' } }] } });
+    expect(aggs['category'].aggs.values.terms).to.deep.include({ field: 'category', size: 50 });
   });
 });

@@ -33,6 +33,10 @@ function fakeRepository() {
       state.calls++;
       return id === 404 ? null : share(wallpaper(id, state.title));
     },
+    getByIds: async (ids) => {
+      state.calls++;
+      return share({ items: ids.filter((id) => id !== 404).map((id) => wallpaper(id, state.title)), missing: ids.filter((id) => id === 404) });
+    },
     suggest: async () => {
       state.calls++;
       return share({ texts: [state.title] });
@@ -88,7 +92,7 @@ describe('response cache', () => {
     await cached.list(params);
     await settle();
     await cached.list(params);
-    await cached.list({ ...params, category: 'space' });
+    await cached.list({ ...params, category: ['space'] });
     await cached.list({ ...params, page: 2 });
     await cached.search({ ...params, q: 'a' });
     await cached.search({ ...params, q: 'a ' });

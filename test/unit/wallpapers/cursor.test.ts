@@ -1,0 +1,55 @@
+import { expect } from 'chai';
+import { HttpError } from '../../../src/http/http-error.js';
+import { type CursorState, createCursorCodec, queryDigest } from '../../../src/wallpapers/cursor.js';
+
+const SECRET = 's'.repeat(32);
+const state: CursorState = { position: { index: 'wallpapers-20261122', after: [1700000000000, 42] }, page: 3, query: 'abc' };
+
+function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).to.be.instanceOf(HttpError);
+    expect((err as HttpError).status).to.equal(400);
+    return (err as HttpError).message;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('cursors', () => {
+  const codec = createCursorCodec(SECRET);
+
+  it('when a cursor is encoded and decoded with the same secret, then the state comes back', () => {
+    const text = codec.encode(state);
+    expect(text).to.match(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
+    expect(codec.decode(text)).to.deep.equal(state);
+    expect(createCursorCodec(SECRET).decode(text)).to.deep.equal(state);
+  });
+
+  it('when any character of a cursor is changed, then it is refused as not issued here', () => {
+    const text = codec.encode(state);
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] === '.') continue;
+      const changed = text.slice(0, i) + (text[i] === 'A' ? 'B' : 'A') + text.slice(i + 1);
+      expect(refusal(() => codec.decode(changed))).to.match(/'cursor': not a cursor this API issued/);
+    }
+  });
+
+  it('when a cursor is signed with another secret, forged, or malformed, then it is refused', () => {
+    const foreign = createCursorCodec('t'.repeat(32)).encode(state);
+    const payload = Buffer.from(JSON.stringify({ i: '.security', a: [1], p: 2, q: 'abc' })).toString('base64url');
+    for (const bad of [foreign, `${payload}.AAAAAAAAAAAAAAAAAAAAAA`, 'x', '.', 'a.b.c', `${payload}.`]) {
+      expect(refusal(() => codec.decode(bad))).to.match(/'cursor'/);
+    }
+  });
+
+  it('when the query digest is taken, then cursor, page, facets and position do not count, every other parameter does', () => {
+    const base = { q: 'sea', per_page: 20, sort: 'relevance', category: ['space'] };
+    const digest = queryDigest('search', base);
+    expect(queryDigest('search', { ...base, page: 7, facets: ['category'], position: { index: 'i', after: [1] } })).to.equal(digest);
+    expect(queryDigest('search', { per_page: 20, category: ['space'], sort: 'relevance', q: 'sea' })).to.equal(digest);
+    expect(queryDigest('search', { ...base, category: ['nature'] })).to.not.equal(digest);
+    expect(queryDigest('search', { ...base, per_page: 21 })).to.not.equal(digest);
+    expect(queryDigest('list', base)).to.not.equal(digest);
+  });
+});
