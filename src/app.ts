@@ -4,6 +4,7 @@ import type { Access } from './access/access.js';
 import type { Config } from './config.js';
 import { accessGuard } from './http/access-guard.js';
 import { accessLog } from './http/access-log.js';
+import { usageRoutes } from './http/usage-routes.js';
 import { compression } from './http/compression.js';
 import { conditionalGet, etagPerEncoding } from './http/conditional-get.js';
 import { corsPolicy } from './http/cors.js';
@@ -43,6 +44,8 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   // reaches one of its routes, whatever else the path looked like on the way in.
   const v1 = createRouter({ prefix: API_PREFIX });
   v1.use(accessGuard({ access, metrics, trustProxyHops: settings.trustProxyHops }));
+  // Reading one's usage is free of quota: its route is on a router of its own, with its own guard.
+  const usage = usageRoutes({ access, metrics, trustProxyHops: settings.trustProxyHops, prefix: API_PREFIX });
   // Without a configured secret, cursors are signed with one of this app's own: they then work only
   // against this process (start-up warns).
   const cursors = createCursorCodec(settings.cursorSecret ?? randomBytes(32).toString('base64url'));
@@ -58,6 +61,8 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   app.use(conditionalGet);
   app.use(routeFallbacks);
   app.use(opsRoutes({ readiness }).routes());
+  app.use(usage.routes());
+  app.use(usage.allowedMethods());
   app.use(v1.routes());
   app.use(v1.allowedMethods());
   return app;

@@ -3,7 +3,7 @@ import { createCircuitBreaker } from '../infra/circuit-breaker.js';
 import type { Logger } from '../infra/logger.js';
 import type { Metrics } from '../infra/metrics.js';
 import type { RedisClient } from '../infra/redis.js';
-import { type Admission, createAdmission } from './admission.js';
+import { type Admission, type UsageReading, createAdmission, createUsageReader } from './admission.js';
 import { createAdmissionStore } from './admission-store.js';
 import { createAuthFailureLimiter } from './auth-failures.js';
 
@@ -13,6 +13,8 @@ import { createAuthFailureLimiter } from './auth-failures.js';
  */
 export interface Access {
   admit(apiKey: string): Promise<Admission>;
+  /** The key's quota as the headers report it, admitting nothing (GET /v1/usage). */
+  usage(apiKey: string): Promise<UsageReading>;
   /** Seconds a client must wait because it failed authentication too often, or 0. */
   blockedFor(client: string): number;
   /** Records one failed authentication; seconds to wait when this one crossed the limit, else 0. */
@@ -47,6 +49,7 @@ export function createAccess({ redis, rateLimit, redisBreaker, logger, metrics }
   });
   const store = createAdmissionStore(redis, { windowMs: rateLimit.windowSeconds * 1000, tiers: rateLimit.tiers });
   const admit = createAdmission({ store, breaker, config: rateLimit, logger, metrics });
+  const usage = createUsageReader({ store, breaker, config: rateLimit, logger, metrics });
   const failures = createAuthFailureLimiter(redis, rateLimit, breaker);
-  return { admit, blockedFor: (client) => failures.blockedFor(client), recordFailure: (client) => failures.recordFailure(client) };
+  return { admit, usage, blockedFor: (client) => failures.blockedFor(client), recordFailure: (client) => failures.recordFailure(client) };
 }

@@ -17,6 +17,12 @@ export interface Principal {
 
 export type Admission = { outcome: 'invalid' } | { outcome: 'allowed' | 'limited'; principal: Principal; quota: Quota; source: 'redis' | 'fallback' };
 
+/** A read of a key's quota that admits nothing: its numbers, or how long until reads are allowed again. */
+export type UsageReading =
+  | { outcome: 'invalid' }
+  | { outcome: 'read'; principal: Principal; quota: Quota }
+  | { outcome: 'capped'; principal: Principal; retryAfterSeconds: number };
+
 const RECENT_KEYS_MAX = 10_000;
 
 export interface AdmissionOptions {
@@ -73,7 +79,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     if (!location) return { outcome: 'invalid' };
     let reply: AdmissionReply;
     try {
-      reply = await breaker.run(() => timed(metrics.redisDuration, 'admit', () => store(location)));
+      reply = await breaker.run(() => timed(metrics.redisDuration, 'admit', () => store.admit(location)));
     } catch (err) {
       return admitWithoutRedis(location.hash, err);
     }
@@ -106,3 +112,34 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
 }
 
 export type Admit = ReturnType<typeof createAdmission>;
+
+/**
+ * Reads a key's quota through the same script, admitting nothing (GET /v1/usage). Reads have a
+ * small cap of their own per key. Without Redis there is nothing true to report: 503.
+ */
+export function createUsageReader({ store, breaker, config, logger, metrics }: AdmissionOptions) {
+  return async function readUsage(apiKey: string): Promise<UsageReading> {
+    const location = locateKey(apiKey);
+    if (!location) return { outcome: 'invalid' };
+    let reply: AdmissionReply;
+    try {
+      reply = await breaker.run(() => timed(metrics.redisDuration, 'usage', () => store.peek(location)));
+    } catch (err) {
+      if (!(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'usage' });
+      throw new BackendUnavailable('redis', 'Usage is temporarily unavailable, please retry shortly');
+    }
+    const [status, keyId, tier, limit, remaining, resetMs, nowMs] = reply;
+    if (status === 0) return { outcome: 'invalid' };
+    if (status === 3) {
+      logger.error('account tier has no configured limit', { keyId, tier });
+      throw new Error(`account tier '${tier}' has no configured limit`);
+    }
+    const principal: Principal = { keyId: keyId!, accountId: location.accountId, tier: tier! };
+    if (status === 4) return { outcome: 'capped', principal, retryAfterSeconds: Math.max(1, Math.ceil((resetMs! - nowMs!) / 1000)) };
+    return {
+      outcome: 'read',
+      principal,
+      quota: { tier: tier!, limit: limit!, remaining: remaining!, windowSeconds: config.windowSeconds, resetMs: resetMs!, nowMs: nowMs! },
+    };
+  };
+}

@@ -10,3 +10,6 @@ export const redisKeys = {
 // The account's log of admission times (see SLIDING_WINDOW_LUA). The bucketed counters of
 // earlier versions lived in `wpc:{<id>}:rl`; they are no longer read and expire on their own.
 export const rateLimitKey = (accountId: string) => `wpc:{${accountId}}:rl:log`;
+
+// Reads of GET /v1/usage by one key, in the current minute (see USAGE_CAP).
+export const usageReadsKey = (accountId: string, hash: string) => `wpc:{${accountId}}:usage:${hash}`;

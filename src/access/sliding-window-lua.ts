@@ -1,3 +1,6 @@
+/** GET /v1/usage reads per key in a fixed window of their own: enough to poll, not to hammer Redis. */
+export const USAGE_CAP = { reads: 60, windowMs: 60_000 } as const;
+
 /**
  * Exact sliding window, kept as a log of admission times (Lua fragment, runs after
  * AUTHENTICATE_LUA has set `key_id` and `tier`).
@@ -21,8 +24,12 @@
  * an hour, 40 KB for 10,000). Time is Redis's own clock (TIME), so API instances need no clock
  * agreement.
  *
+ * With a fourth key the script only reads the log (GET /v1/usage): nothing is admitted, and
+ * KEYS[4] counts such reads in a fixed window of their own, refused past USAGE_CAP.
+ *
  * ARGV[1] window ms, ARGV[2..] tier, limit pairs.
- * Returns {1 allowed | 2 limited | 3 unknown tier, key_id, tier, limit, remaining, reset ms, now ms}.
+ * Returns {1 allowed | 2 limited | 3 unknown tier | 4 usage reads capped, key_id, tier, limit,
+ * remaining, reset ms, now ms}; when capped, limit is the cap and reset when reads return.
  */
 export const SLIDING_WINDOW_LUA = `
 local window = tonumber(ARGV[1])
@@ -33,6 +40,14 @@ end
 if not limit then return {3, key_id, tier} end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local peek = #KEYS == 4
+if peek then
+  local reads = redis.call('INCR', KEYS[4])
+  if reads == 1 then redis.call('PEXPIRE', KEYS[4], ${USAGE_CAP.windowMs}) end
+  if reads > ${USAGE_CAP.reads} then
+    return {4, key_id, tier, ${USAGE_CAP.reads}, 0, now + math.max(redis.call('PTTL', KEYS[4]), 0), now}
+  end
+end
 local log = KEYS[3]
 local HEADER = 20
 local base, start, len, cap = now, 0, 0, 0
@@ -73,7 +88,9 @@ elseif now - base > 2147483647 then
 end
 
 local status = 2
-if len < limit then
+if peek then
+  status = 1
+elseif len < limit then
   if len == cap then
     local grown = math.min(math.max(cap * 2, 16), limit)
     local ring = ''

@@ -37,8 +37,13 @@ export interface AccessGuardOptions {
  * Failures are counted per client; a client over its failure limit gets 429 instead of
  * 401/403 on its failing requests, while a valid key is always served.
  */
-export function accessGuard({ access, metrics, trustProxyHops }: AccessGuardOptions) {
-  async function refuse(client: string, err: HttpError): Promise<never> {
+/**
+ * A failed authentication, counted per client: 429 once the client is past its failure limit,
+ * else the error itself. Shared by every guard that takes a key.
+ */
+export function authenticationRefusal({ access, metrics, trustProxyHops }: AccessGuardOptions) {
+  return async function refuse(ctx: Context, err: HttpError): Promise<never> {
+    const client = clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trustProxyHops);
     const blocked = access.blockedFor(client);
     const wait = blocked > 0 ? blocked : await access.recordFailure(client);
     if (wait > 0) {
@@ -46,14 +51,18 @@ export function accessGuard({ access, metrics, trustProxyHops }: AccessGuardOpti
       throw tooManyRequests(wait);
     }
     throw err;
-  }
+  };
+}
+
+export function accessGuard(options: AccessGuardOptions) {
+  const { access, metrics } = options;
+  const refuse = authenticationRefusal(options);
 
   return async function guard(ctx: Context, next: Next): Promise<void> {
-    const client = () => clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trustProxyHops);
     const token = bearerToken(ctx.get('Authorization') || undefined);
-    if (!token) return refuse(client(), unauthorized());
+    if (!token) return refuse(ctx, unauthorized());
     const admission = await access.admit(token);
-    if (admission.outcome === 'invalid') return refuse(client(), forbidden());
+    if (admission.outcome === 'invalid') return refuse(ctx, forbidden());
     const state = ctx.state as AuthState;
     state.principal = admission.principal;
     state.admission = admission;

@@ -14,8 +14,11 @@ import { connectEs, createIndexWithDocs, dropIndicesOf, uniqueName } from '../su
 async function directSearch(es: Client, request: ReturnType<typeof buildListRequest>): Promise<Page> {
   const response = await es.search<WallpaperDocument>(request);
   const total = response.hits.total;
+  const hits = response.hits.hits ?? [];
+  const last = hits.at(-1);
   return {
-    items: (response.hits.hits ?? []).map((hit) => toWallpaper(hit._source as WallpaperDocument)),
+    ...(last?.sort ? { last: { index: last._index, after: last.sort as (string | number)[] } } : {}),
+    items: hits.map((hit) => toWallpaper(hit._source as WallpaperDocument)),
     total: typeof total === 'number' ? total : (total?.value ?? 0),
   };
 }

@@ -42,18 +42,21 @@ describe('error responses', () => {
       ['/v1/wallpapers?page=-2', /'page': must be an integer >= 1/],
       ['/v1/wallpapers?per_page=0', /'per_page': must be an integer >= 1/],
       ['/v1/wallpapers?per_page=ten', /'per_page': must be an integer/],
-      ['/v1/wallpapers?resolution=1920', /'resolution': must have the form <width>x<height>/],
-      ['/v1/wallpapers?resolution=1920X1080', /'resolution': must have the form/],
-      ['/v1/wallpapers?resolution=0x1080', /'resolution': must have the form/],
-      ['/v1/wallpapers?category=Nature', /'category': must be one of abstract, animals/],
-      ['/v1/wallpapers?category=cats', new RegExp(`'category': must be one of ${CATEGORIES.join(', ')}`)],
-      ['/v1/wallpapers?colour=red', /Unknown query parameter 'colour' \(allowed: page, per_page, category, resolution\)/],
+      ['/v1/wallpapers?resolution=1920', /'resolution': each value must have the form <width>x<height>/],
+      ['/v1/wallpapers?resolution=1920X1080', /'resolution': each value must have the form/],
+      ['/v1/wallpapers?resolution=0x1080', /'resolution': each value must have the form/],
+      ['/v1/wallpapers?category=Nature', /'category': each value must be one of abstract, animals/],
+      ['/v1/wallpapers?category=cats', new RegExp(`'category': each value must be one of ${CATEGORIES.join(', ')}`)],
+      [
+        '/v1/wallpapers?colour=red',
+        /Unknown query parameter 'colour' \(allowed: page, per_page, cursor, sort, seed, category, resolution, ratio, orientation, min_resolution, facets, ids\)/,
+      ],
       ['/v1/wallpapers?page=1&page=2', /'page': must be given at most once/],
       ['/v1/wallpapers?__proto__=x', /Unknown query parameter '__proto__'/],
       ['/v1/wallpapers?constructor=x', /Unknown query parameter 'constructor'/],
       ['/v1/search?q=sky&__proto__[a]=1', /Unknown query parameter '__proto__\[a\]'/],
       ['/v1/search?q=sky&per_page=-1', /'per_page': must be an integer >= 1/],
-      ['/v1/search?q=sky&category=unknown', /'category': must be one of/],
+      ['/v1/search?q=sky&category=unknown', /'category': each value must be one of/],
     ];
     for (const [path, message] of invalid) {
       it(`when requesting ${path}, then 400 invalid_request names the parameter and rule`, async () => {

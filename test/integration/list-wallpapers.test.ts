@@ -14,7 +14,8 @@ describe('GET /v1/wallpapers', () => {
     expect(res.headers.get('content-type')).to.match(/^application\/json/);
     const expected = [...ctx.docs].sort(byNewestThenId).slice(0, 20).map(toWallpaper);
     expect(res.body.data).to.deep.equal(expected);
-    expect(res.body.meta).to.deep.equal({ current_page: 1, per_page: 20, total_items: 60, total_pages: 3 });
+    expect(res.body.meta).to.deep.include({ current_page: 1, per_page: 20, total_items: 60, total_pages: 3 });
+    expect(res.body.meta.next_cursor).to.be.a('string');
   });
 
   it('when created_at ties, then the higher id comes first', async () => {
@@ -28,7 +29,8 @@ describe('GET /v1/wallpapers', () => {
     const res = await get('/v1/wallpapers?page=2&per_page=7');
     const expected = [...ctx.docs].sort(byNewestThenId).slice(7, 14).map(toWallpaper);
     expect(res.body.data).to.deep.equal(expected);
-    expect(res.body.meta).to.deep.equal({ current_page: 2, per_page: 7, total_items: 60, total_pages: 9 });
+    expect(res.body.meta).to.deep.include({ current_page: 2, per_page: 7, total_items: 60, total_pages: 9 });
+    expect(res.body.meta.next_cursor).to.be.a('string');
   });
 
   it('when per_page is above 100, then 100 is used and reported in meta.per_page', async () => {
@@ -42,7 +44,7 @@ describe('GET /v1/wallpapers', () => {
   it('when filtering by category, then only that category is returned with its exact total', async () => {
     const res = await get('/v1/wallpapers?category=space&per_page=5');
     const expected = ctx.docs.filter((d) => d.category === 'space').sort(byNewestThenId);
-    expect(res.body.meta).to.deep.equal({ current_page: 1, per_page: 5, total_items: expected.length, total_pages: 3 });
+    expect(res.body.meta).to.deep.include({ current_page: 1, per_page: 5, total_items: expected.length, total_pages: 3 });
     expect(res.body.data).to.deep.equal(expected.slice(0, 5).map(toWallpaper));
   });
 
@@ -57,13 +59,13 @@ describe('GET /v1/wallpapers', () => {
   it('when a well-formed resolution matches nothing, then an empty page with zero totals is returned', async () => {
     const res = await get('/v1/wallpapers?resolution=7680x4320');
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ data: [], meta: { current_page: 1, per_page: 20, total_items: 0, total_pages: 0 } });
+    expect(res.body).to.deep.equal({ data: [], meta: { current_page: 1, per_page: 20, total_items: 0, total_pages: 0, next_cursor: null } });
   });
 
   it('when the page is past the last page, then 200 with empty data and true meta', async () => {
     const res = await get('/v1/wallpapers?page=4');
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal({ data: [], meta: { current_page: 4, per_page: 20, total_items: 60, total_pages: 3 } });
+    expect(res.body).to.deep.equal({ data: [], meta: { current_page: 4, per_page: 20, total_items: 60, total_pages: 3, next_cursor: null } });
   });
 
   it('when page × per_page equals the result window, then Elasticsearch serves it', async () => {

@@ -12,7 +12,7 @@ describe('GET /v1/search', () => {
     const res = await get('/v1/search?q=aurora');
     expect(res.status).to.equal(200);
     expect(ids(res.body)).to.deep.equal([7, 8]);
-    expect(res.body.meta).to.deep.equal({ current_page: 1, per_page: 20, total_items: 2, total_pages: 1 });
+    expect(res.body.meta).to.deep.equal({ current_page: 1, per_page: 20, total_items: 2, total_pages: 1, next_cursor: null });
   });
 
   it('when two results score the same, then the more downloaded comes first', async () => {
@@ -45,18 +45,19 @@ describe('GET /v1/search', () => {
   it('when the query matches many, then pages and exact totals follow the envelope', async () => {
     const res = await get('/v1/search?q=desktop&per_page=10&page=2');
     const expectedTotal = ctx.docs.filter((d) => d.description.includes('desktop')).length;
-    expect(res.body.meta).to.deep.equal({
+    expect(res.body.meta).to.deep.include({
       current_page: 2,
       per_page: 10,
       total_items: expectedTotal,
       total_pages: Math.ceil(expectedTotal / 10),
     });
+    expect(res.body.meta.next_cursor).to.be.a('string');
     expect(res.body.data).to.have.length(10);
   });
 
   it('when the page is past the last page, then 200 with empty data and true meta', async () => {
     const res = await get('/v1/search?q=aurora&page=3');
-    expect(res.body).to.deep.equal({ data: [], meta: { current_page: 3, per_page: 20, total_items: 2, total_pages: 1 } });
+    expect(res.body).to.deep.equal({ data: [], meta: { current_page: 3, per_page: 20, total_items: 2, total_pages: 1, next_cursor: null } });
   });
 
   it('when the query contains search-syntax characters, then it is treated as plain text', async () => {

@@ -32,6 +32,8 @@ export function testConfig(overrides: ConfigOverrides = {}, rateLimit: Partial<C
   const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
   return {
     ...base,
+    // As in a deployment of several instances: every app of a test signs cursors alike.
+    cursorSecret: base.cursorSecret ?? 'test-cursor-secret-of-at-least-32-chars',
     ...overrides,
     rateLimit: { ...base.rateLimit, authFailureLimit: 1_000_000, ...overrides.rateLimit, ...rateLimit },
   };

@@ -1,5 +1,5 @@
 import type { Access } from '../../src/access/access.js';
-import type { Admission, Principal } from '../../src/access/admission.js';
+import type { Admission, Principal, UsageReading } from '../../src/access/admission.js';
 import type { AppServices } from '../../src/app.js';
 import { type Shared, share } from '../../src/infra/shared.js';
 import type { Readiness, ReadinessReport } from '../../src/ops/readiness.js';
@@ -121,6 +121,26 @@ export function inMemoryAccess(
           tier: key.tier,
           limit: key.limit,
           remaining: key.limit - (allowed ? used + 1 : used),
+          windowSeconds,
+          resetMs: nowMs + windowSeconds * 1000,
+          nowMs,
+        },
+      };
+    },
+    async usage(apiKey: string): Promise<UsageReading> {
+      if (access.failWith) throw access.failWith;
+      const key = keys[apiKey];
+      if (!key) return { outcome: 'invalid' };
+      const principal: Principal = { keyId: `key_${apiKey}`, accountId: `acct_${apiKey}`, tier: key.tier };
+      const used = access.used.get(apiKey) ?? 0;
+      const nowMs = Date.now();
+      return {
+        outcome: 'read',
+        principal,
+        quota: {
+          tier: key.tier,
+          limit: key.limit,
+          remaining: Math.max(0, key.limit - used),
           windowSeconds,
           resetMs: nowMs + windowSeconds * 1000,
           nowMs,

@@ -67,7 +67,10 @@ describe('configuration', () => {
       loadConfig({ CURSOR_SECRET: 'short-secret-value' });
       expect.fail('expected a ConfigError');
     } catch (err) {
-      expect((err as Error).message).to.include('CURSOR_SECRET').and.include('value not shown').and.not.include('short-secret-value');
+      expect((err as Error).message)
+        .to.include('CURSOR_SECRET')
+        .and.include('value not shown')
+        .and.not.include('short-secret-value');
     }
   });
 });

@@ -1,0 +1,153 @@
+import { expect } from 'chai';
+import { FIXTURE_CATEGORIES, byNewestThenId } from '../support/fixtures.js';
+import { type TestResponse, createIndexWithDocs, request } from '../support/harness.js';
+import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { useCatalogue } from './catalogue-context.js';
+
+interface Listed {
+  id: number;
+}
+
+function nextLink(res: TestResponse): string | null {
+  const link = res.headers.get('link');
+  return link === null ? null : /^<([^>]+)>; rel="next"$/.exec(link)![1]!;
+}
+
+const ids = (docs: readonly { id: number }[]) => docs.map((d) => d.id);
+const sortedIds = (docs: readonly { id: number }[]) => ids(docs).sort((a, b) => a - b);
+
+describe('discovery on a real catalogue: sorts, cursors, filters, facets, ids', () => {
+  const ctx = useCatalogue();
+  const get = (path: string) => request(ctx.app.url, path, { key: ctx.key });
+
+  /** Follows Link headers from `path` to the end; every page must be 200. */
+  async function walk(path: string): Promise<{ ids: number[]; pages: TestResponse[] }> {
+    const seen: number[] = [];
+    const pages: TestResponse[] = [];
+    let next: string | null = path;
+    while (next !== null) {
+      const res = await get(next);
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      pages.push(res);
+      seen.push(...ids(res.body.data as Listed[]));
+      next = nextLink(res);
+    }
+    return { ids: seen, pages };
+  }
+
+  const orders: [string, (a: WallpaperDocument, b: WallpaperDocument) => number][] = [
+    ['newest', byNewestThenId],
+    ['oldest', (a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id],
+    ['downloads', (a, b) => b.downloads - a.downloads || a.id - b.id],
+  ];
+  for (const [sort, compare] of orders) {
+    it(`when the list is walked by cursor in sort=${sort}, then every wallpaper comes once, in that order`, async () => {
+      const { ids: walked, pages } = await walk(`/v1/wallpapers?sort=${sort}&per_page=7`);
+      expect(walked).to.deep.equal(ids([...ctx.docs].sort(compare)));
+      expect(pages.map((p) => p.body.meta.current_page)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(pages.at(-1)!.body.meta.next_cursor).to.equal(null);
+    });
+  }
+
+  it('when sort=random has a seed, then the order is the same on every request and every page, and another seed gives another', async () => {
+    const first = await walk('/v1/wallpapers?sort=random&seed=tide42&per_page=7');
+    const again = await walk('/v1/wallpapers?sort=random&seed=tide42&per_page=7');
+    expect(first.ids).to.deep.equal(again.ids);
+    expect([...first.ids].sort((a, b) => a - b)).to.deep.equal(sortedIds(ctx.docs));
+    const byPage: number[] = [];
+    for (let page = 1; page <= 9; page++)
+      byPage.push(...ids((await get(`/v1/wallpapers?sort=random&seed=tide42&per_page=7&page=${page}`)).body.data));
+    expect(byPage).to.deep.equal(first.ids);
+    const other = await walk('/v1/wallpapers?sort=random&seed=reef7&per_page=7');
+    expect(other.ids).to.not.deep.equal(first.ids);
+    expect(first.ids).to.not.deep.equal(sortedIds(ctx.docs));
+  });
+
+  it('when a search is walked by cursor, in relevance or random order, then every match comes once', async () => {
+    const matches = ctx.docs.filter((d) => /calm|golden/i.test(`${d.title} ${d.description}`)).length;
+    for (const sort of ['relevance', 'random', 'oldest']) {
+      const { ids: walked, pages } = await walk(`/v1/search?q=calm%20OR%20golden&sort=${sort}&per_page=4`);
+      expect(new Set(walked).size, sort).to.equal(walked.length);
+      expect(walked.length, sort).to.equal(matches);
+      expect(pages[0]!.body.meta.total_items).to.equal(matches);
+    }
+  });
+
+  it('when size and shape filters are given, then only matching wallpapers come, lists within a filter meaning any of them', async () => {
+    const count = async (query: string) => (await get(`/v1/wallpapers?per_page=100&${query}`)).body.meta.total_items as number;
+    const expected = (keep: (d: WallpaperDocument) => boolean) => ctx.docs.filter(keep).length;
+    expect(await count('min_resolution=2000x2000')).to.equal(expected((d) => d.width >= 2000 && d.height >= 2000));
+    expect(await count('min_resolution=1080x2000')).to.equal(expected((d) => d.width >= 1080 && d.height >= 2000));
+    expect(await count('orientation=portrait')).to.equal(expected((d) => d.height > d.width));
+    expect(await count('orientation=square')).to.equal(0);
+    expect(await count('ratio=16x9')).to.equal(expected((d) => d.resolution !== '1080x2340'));
+    expect(await count('ratio=9x19.5,21x9')).to.equal(expected((d) => d.resolution === '1080x2340'));
+    expect(await count('category=space,nature')).to.equal(expected((d) => d.category === 'space' || d.category === 'nature'));
+    expect(await count('category=space&orientation=landscape&resolution=3840x2160,1920x1080')).to.equal(
+      expected((d) => d.category === 'space' && d.width > d.height),
+    );
+  });
+
+  it('when facets are asked under a filter, then each facet counts under the other filters but not its own', async () => {
+    const res = await get('/v1/wallpapers?category=space&orientation=landscape&facets=category,orientation,ratio,resolution');
+    expect(res.status).to.equal(200);
+    const facets = res.body.meta.facets as Record<string, { value: string; count: number }[]>;
+    const counts = (keep: (d: WallpaperDocument) => boolean, field: (d: WallpaperDocument) => string) => {
+      const tally = new Map<string, number>();
+      for (const d of ctx.docs.filter(keep)) tally.set(field(d), (tally.get(field(d)) ?? 0) + 1);
+      return Object.fromEntries(tally);
+    };
+    const asObject = (list: { value: string; count: number }[]) => Object.fromEntries(list.map((f) => [f.value, f.count]));
+    const landscape = (d: WallpaperDocument) => d.width > d.height;
+    expect(asObject(facets['category']!)).to.deep.equal(counts(landscape, (d) => d.category));
+    expect(asObject(facets['orientation']!)).to.deep.equal(
+      counts(
+        (d) => d.category === 'space',
+        (d) => (d.width > d.height ? 'landscape' : 'portrait'),
+      ),
+    );
+    expect(asObject(facets['resolution']!)).to.deep.equal(
+      counts(
+        (d) => d.category === 'space' && landscape(d),
+        (d) => d.resolution,
+      ),
+    );
+    const counted = facets['category']!.map((f) => f.count);
+    expect(counted).to.deep.equal([...counted].sort((a, b) => b - a));
+    expect(res.body.meta.total_items).to.equal(ctx.docs.filter((d) => d.category === 'space' && landscape(d)).length);
+    expect(FIXTURE_CATEGORIES).to.include.members(Object.keys(asObject(facets['category']!)));
+  });
+
+  it('when ids are asked, then the wallpapers come in the order asked with the missing ids named', async () => {
+    const res = await get('/v1/wallpapers?ids=21,424242,7,13,21');
+    expect(res.status).to.equal(200);
+    expect(ids(res.body.data)).to.deep.equal([21, 7, 13]);
+    expect(res.body.meta.missing).to.deep.equal([424242]);
+    expect(res.body.data[0]).to.have.all.keys('id', 'title', 'description', 'url', 'thumbnail', 'resolution', 'category', 'downloads', 'created_at');
+  });
+
+  it('when the catalogue is reindexed in the middle of a walk, then the walk still returns every wallpaper once; once its index is deleted, 410', async () => {
+    const first = await get('/v1/wallpapers?per_page=10');
+    const second = await get(nextLink(first)!);
+    // A walk that will not go on until its index is gone (a page already served may be answered from the response cache).
+    const pending = nextLink(await get('/v1/wallpapers?per_page=11'))!;
+    const old = (await ctx.es.indices.getAlias({ name: ctx.alias })) as Record<string, unknown>;
+    const [oldIndex] = Object.keys(old);
+    const changed = ctx.docs.map((d) => ({ ...d, created_at: '2030-01-01T00:00:00Z' }));
+    const fresh = await createIndexWithDocs(ctx.es, ctx.alias, changed);
+    await ctx.es.indices.updateAliases({ actions: [{ remove: { index: oldIndex!, alias: ctx.alias } }] });
+
+    const rest = await walk(nextLink(second)!);
+    const walked = [...ids(first.body.data), ...ids(second.body.data), ...rest.ids];
+    expect(walked).to.deep.equal(ids([...ctx.docs].sort(byNewestThenId)));
+    const restarted = await get('/v1/wallpapers?per_page=10');
+    expect(restarted.body.data[0].created_at).to.equal('2030-01-01T00:00:00Z');
+
+    await ctx.es.indices.delete({ index: oldIndex! });
+    const expired = await get(pending);
+    expect(expired.status).to.equal(410);
+    expect(expired.body.error).to.equal('cursor_expired');
+    expect(expired.body.message).to.match(/start the walk again without a cursor/);
+    expect(fresh).to.not.equal(oldIndex);
+  });
+});
