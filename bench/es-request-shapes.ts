@@ -4,7 +4,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { loadConfig } from '../src/config.js';
 import { createEsClient } from '../src/infra/elasticsearch.js';
-import { buildListRequest, buildSearchRequest, buildSuggestRequest } from '../src/wallpapers/build-queries.js';
+import { buildIdsRequest, buildListRequest, buildSearchRequest, buildSuggestRequest } from '../src/wallpapers/build-queries.js';
 import { WALLPAPER_FIELDS } from '../src/wallpapers/wallpaper.js';
 import { esNodeStats } from './api/resource-stats.js';
 import { type RequestSpec, buildWorkload } from './api/workloads.js';
@@ -40,6 +40,7 @@ const VARIANTS: Record<string, Variant> = {
 
 function call(variant: Variant, spec: RequestSpec): Promise<unknown> {
   if (spec.kind === 'get') return es.get({ index: alias, id: String(spec.id), ...variant.get }, { ignore: [404] });
+  if (spec.kind === 'ids') return es.mget(buildIdsRequest(alias, spec.ids));
   const request =
     spec.kind === 'list'
       ? buildListRequest(alias, spec.params)

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
-import { buildGetRequest, buildListRequest, buildSearchRequest, buildSuggestRequest } from '../../src/wallpapers/build-queries.js';
+import { buildGetRequest, buildIdsRequest, buildListRequest, buildSearchRequest, buildSuggestRequest } from '../../src/wallpapers/build-queries.js';
 import { type RequestSpec, specKey } from './workloads.js';
 
 /** One HTTP request as the API's Elasticsearch client puts it on the wire. */
@@ -17,6 +17,7 @@ const KEPT_HEADERS = ['content-type', 'accept'];
 
 const EMPTY_SEARCH = JSON.stringify({ took: 0, timed_out: false, hits: { total: { value: 0, relation: 'eq' }, hits: [] } });
 const MISSING_DOC = JSON.stringify({ _index: 'x', _id: '0', found: false });
+const NO_DOCS = JSON.stringify({ docs: [] });
 
 /**
  * Sends each spec's query through the project's client and query builders, pointed at a
@@ -37,8 +38,9 @@ export async function captureEsRequests(alias: string, specs: Iterable<RequestSp
       }
       seen.last = { method: req.method ?? 'GET', path: req.url ?? '/', headers, body: Buffer.concat(chunks).toString('utf8') };
       const isGet = req.url?.includes('/_doc/') ?? false;
+      const isMget = req.url?.includes('/_mget') ?? false;
       res.writeHead(isGet ? 404 : 200, { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch' });
-      res.end(isGet ? MISSING_DOC : EMPTY_SEARCH);
+      res.end(isGet ? MISSING_DOC : isMget ? NO_DOCS : EMPTY_SEARCH);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -51,6 +53,7 @@ export async function captureEsRequests(alias: string, specs: Iterable<RequestSp
       if (captured.has(key)) continue;
       seen.last = null;
       if (spec.kind === 'get') await es.get(buildGetRequest(alias, spec.id), { ignore: [404] });
+      else if (spec.kind === 'ids') await es.mget(buildIdsRequest(alias, spec.ids));
       else if (spec.kind === 'list') await es.search(buildListRequest(alias, spec.params));
       else if (spec.kind === 'suggest') await es.search(buildSuggestRequest(alias, spec.params));
       else await es.search(buildSearchRequest(alias, spec.params));

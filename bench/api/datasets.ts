@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
-import { aliasedIndices } from '../../src/catalogue/admin/index-admin.js';
+import { aliasedIndices, readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
 import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { sizeLabel } from './options.js';
 
@@ -16,10 +16,17 @@ async function aliasCount(es: Client, alias: string): Promise<number | null> {
   return (await es.count({ index: alias })).count;
 }
 
-/** Behind `api-bench-<size>`: `count` generated wallpapers, reused when an earlier run left them. */
+// A dataset left by a run of an older mapping lacks fields the current code filters on.
+async function hasCurrentFields(es: Client, alias: string): Promise<boolean> {
+  const wanted = Object.keys((readIndexDefinition().mappings as { properties: object }).properties).sort();
+  const mappings = await es.indices.getMapping({ index: alias });
+  return Object.values(mappings).every(({ mappings: m }) => JSON.stringify(Object.keys(m.properties ?? {}).sort()) === JSON.stringify(wanted));
+}
+
+/** Behind `api-bench-<size>`: `count` generated wallpapers, reused when an earlier run left them with the current mapping. */
 export async function ensureDataset(es: Client, count: number, imageBaseUrl: string, say: (line: string) => void): Promise<string> {
   const alias = datasetAlias(count);
-  if ((await aliasCount(es, alias)) === count) return alias;
+  if ((await aliasCount(es, alias)) === count && (await hasCurrentFields(es, alias))) return alias;
   say(`loading ${count} wallpapers behind ${alias}`);
   const result = await seedCatalogue(es, { alias, count, seed: DATASET_SEED, imageBaseUrl, keep: 1 });
   say(`${alias} -> ${result.index} in ${result.seconds.toFixed(0)} s`);

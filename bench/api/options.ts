@@ -1,6 +1,18 @@
 import { parseArgs } from 'node:util';
 
-export const SCENARIOS = ['list-page1', 'list-filtered', 'list-deep', 'get-random', 'search-mix', 'suggest-mix', 'zipf-mix'] as const;
+export const SCENARIOS = [
+  'list-page1',
+  'list-filtered',
+  'list-deep',
+  'get-random',
+  'search-mix',
+  'suggest-mix',
+  'zipf-mix',
+  'cursor-deep',
+  'random-mix',
+  'facets-mix',
+  'ids-mix',
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {

@@ -1,3 +1,4 @@
+import { BENCH_CURSOR_SECRET } from './cursor-workload.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -173,6 +174,7 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
         REDIS_URL: redisUrl,
         // Several APIs run side by side; none needs the metrics listener.
         METRICS_PORT: '0',
+        CURSOR_SECRET: BENCH_CURSOR_SECRET,
         ...env,
       },
     }),

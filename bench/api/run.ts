@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { captureEsRequests } from './capture-es.js';
+import { cursorWorkload } from './cursor-workload.js';
 import { coldLatency } from './cold-latency.js';
 import { buildCompareTree } from './compare-tree.js';
 import { datasetAlias, dropDataset, ensureDataset } from './datasets.js';
@@ -85,7 +86,11 @@ async function main(options: BenchOptions): Promise<void> {
     const scenarios: BenchResults['scenarios'] = [];
     let listPage1Files: RequestFiles | null = null;
     for (const [i, scenario] of options.scenarios.entries()) {
-      const files = await filesFor(runDir, scenario, mainAlias, buildWorkload(scenario, options.size, options.seed, workloadSizes));
+      const workload =
+        scenario === 'cursor-deep'
+          ? await cursorWorkload(es, mainAlias, options.size, options.seed, workloadSizes.filtered)
+          : buildWorkload(scenario, options.size, options.seed, workloadSizes);
+      const files = await filesFor(runDir, scenario, mainAlias, workload);
       if (scenario === 'list-page1') listPage1Files = files;
       const measured = new Map<string, Measurement>();
       for (const target of rotate(targets, i)) {

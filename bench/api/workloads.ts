@@ -2,14 +2,16 @@ import { Random, pick, pickWeighted } from '../../src/catalogue/generation/prng.
 import { SCREEN_SIZES } from '../../src/catalogue/generation/screen-sizes.js';
 import { type CategoryVocabulary, VOCABULARY } from '../../src/catalogue/generation/vocabulary.js';
 import { CATEGORIES } from '../../src/wallpapers/categories.js';
-import type { ListParams, SearchParams, SuggestParams } from '../../src/wallpapers/params.js';
+import type { Facet, ListParams, SearchParams, SuggestParams } from '../../src/wallpapers/params.js';
 import type { Scenario } from './options.js';
 
+/** `cursor`: the page is asked by this cursor (its position is in params, for the direct query). */
 export type RequestSpec =
-  | { kind: 'list'; params: ListParams }
+  | { kind: 'list'; params: ListParams; cursor?: string }
   | { kind: 'search'; params: SearchParams }
   | { kind: 'suggest'; params: SuggestParams }
-  | { kind: 'get'; id: number };
+  | { kind: 'get'; id: number }
+  | { kind: 'ids'; ids: number[] };
 
 /** The request sequence a scenario replays, in order, cycling. */
 export type Workload = RequestSpec[];
@@ -98,6 +100,30 @@ export function zipfSample<T>(random: Random, universe: readonly T[], count: num
   });
 }
 
+// A rotator's shuffles: a few hundred seeds, each read a page or three deep, sometimes filtered.
+function randomPage(random: Random): ListParams {
+  const seed = `s${Math.floor(random.next() * 300)}`;
+  const page = 1 + Math.floor(Math.pow(random.next(), 2) * 3);
+  const base = random.next() < 0.3 ? filtered(random) : { page: 1, per_page: PER_PAGE };
+  return { ...base, page, sort: 'random', seed };
+}
+
+// A filter menu: facets of a filtered list or a search, with size and shape filters now and then.
+const MENU: readonly Facet[] = ['category', 'resolution', 'orientation', 'ratio'];
+function facetedPage(random: Random): RequestSpec {
+  const shape = random.next() < 0.5 ? { orientation: random.next() < 0.7 ? ('landscape' as const) : ('portrait' as const) } : {};
+  const size = random.next() < 0.3 ? { min_resolution: '2560x1440' } : {};
+  const params = { ...filtered(random), ...shape, ...size, facets: MENU };
+  if (random.next() < 0.3) return { kind: 'search', params: { ...params, q: searchQuery(random) } };
+  return { kind: 'list', params };
+}
+
+// A client resolving a favourites list: 20 to 100 ids, a few of them gone.
+function idList(random: Random, docs: number): number[] {
+  const count = 20 + Math.floor(random.next() * 81);
+  return [...new Set(times(count, () => (random.next() < 0.05 ? docs + 1 + Math.floor(random.next() * 1000) : randomId(random, docs))))];
+}
+
 export interface WorkloadSizes {
   filtered: number;
   gets: number;
@@ -128,6 +154,14 @@ export function buildWorkload(scenario: Scenario, docs: number, seed: number, si
       return times(sizes.suggestions, () => ({ kind: 'suggest', params: { q: suggestPrefix(random), limit: 5 } }));
     case 'zipf-mix':
       return zipfSample(random, zipfUniverse(random, docs, sizes.zipfUniverse), sizes.zipfRequests);
+    case 'random-mix':
+      return times(sizes.filtered, () => ({ kind: 'list', params: randomPage(random) }));
+    case 'facets-mix':
+      return times(sizes.filtered, () => facetedPage(random));
+    case 'ids-mix':
+      return times(sizes.filtered, () => ({ kind: 'ids', ids: idList(random, docs) }));
+    case 'cursor-deep':
+      throw new Error('cursor-deep needs the catalogue to place its cursors: use cursorWorkload');
   }
 }
 
@@ -141,14 +175,20 @@ export function seriesWorkload(kind: 'list' | 'get' | 'search', docs: number, se
 
 export function apiPath(spec: RequestSpec): string {
   if (spec.kind === 'get') return `/v1/wallpapers/${spec.id}`;
+  if (spec.kind === 'ids') return `/v1/wallpapers?ids=${spec.ids.join(',')}`;
   const query = new URLSearchParams();
+  const cursor = spec.kind === 'list' ? spec.cursor : undefined;
   for (const [name, value] of Object.entries(spec.params)) {
-    if (value !== undefined) query.set(name, String(value));
+    if (value === undefined || name === 'position' || (cursor !== undefined && name === 'page')) continue;
+    query.set(name, String(value));
   }
+  if (cursor !== undefined) query.set('cursor', cursor);
   const path = { list: '/v1/wallpapers', search: '/v1/search', suggest: '/v1/search/suggest' }[spec.kind];
   return `${path}?${query}`;
 }
 
 export function specKey(spec: RequestSpec): string {
-  return spec.kind === 'get' ? `get ${spec.id}` : `${spec.kind} ${JSON.stringify(spec.params)}`;
+  if (spec.kind === 'get') return `get ${spec.id}`;
+  if (spec.kind === 'ids') return `ids ${spec.ids.join(',')}`;
+  return `${spec.kind} ${JSON.stringify(spec.params)}`;
 }

@@ -65,6 +65,14 @@ export function buildGetRequest(alias: string, id: number): estypes.GetRequest {
   return { index: alias, id: String(id), _source: SOURCE, filter_path: ['found', '_source'] };
 }
 
+// Every item keeps a field, so filtering never drops one and positions still match the request.
+export const MGET_RESPONSE_FILTER = ['docs._id', 'docs.found', 'docs._source', 'docs.error.type'];
+
+/** A list of ids in one multi-get, as the API sends it and as a client would send it straight to Elasticsearch. */
+export function buildIdsRequest(alias: string, ids: readonly number[]): estypes.MgetRequest {
+  return { index: alias, ids: ids.map(String), _source: SOURCE, filter_path: MGET_RESPONSE_FILTER };
+}
+
 /** The index a search reads: the one a cursor walk began on, or the live catalogue. */
 export function searchIndex(alias: string, params: ListParams): string {
   return params.position?.index ?? alias;

@@ -5,7 +5,17 @@ import { EsItemError, type EsFailure, translateEsError } from '../infra/es-error
 import { type Logger, silentLogger } from '../infra/logger.js';
 import { createNaturalBatcher } from '../infra/natural-batcher.js';
 import { type Shared, share } from '../infra/shared.js';
-import { REQUEST_CACHE, SOURCE, type SearchBody, listBody, searchBody, searchIndex, suggestBody } from './build-queries.js';
+import {
+  MGET_RESPONSE_FILTER,
+  REQUEST_CACHE,
+  SOURCE,
+  type SearchBody,
+  buildIdsRequest,
+  listBody,
+  searchBody,
+  searchIndex,
+  suggestBody,
+} from './build-queries.js';
 import type { Facet, ListParams, SuggestParams } from './params.js';
 import type { FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type Wallpaper, toWallpaper } from './wallpaper.js';
@@ -23,8 +33,6 @@ export interface EsRepositoryOptions {
   batching?: BatchingOptions;
 }
 
-// Every item keeps a field, so filtering never drops one and positions still match the request.
-const MGET_RESPONSE_FILTER = ['docs._id', 'docs.found', 'docs._source', 'docs.error.type'];
 const MSEARCH_RESPONSE_FILTER = [
   'responses.status',
   'responses.error.type',
@@ -179,10 +187,7 @@ export function createEsRepository(
   // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher
   // would send the first id alone and the rest after it.
   async function getByIds(ids: readonly number[]): Promise<Shared<Found>> {
-    const response = await es.mget<Wallpaper>(
-      { index: alias, ids: ids.map(String), _source: SOURCE, filter_path: MGET_RESPONSE_FILTER },
-      { requestTimeout: batching.timeoutMs },
-    );
+    const response = await es.mget<Wallpaper>(buildIdsRequest(alias, ids), { requestTimeout: batching.timeoutMs });
     const docs = (response.docs ?? []) as MgetItem[];
     const items: Wallpaper[] = [];
     const missing: number[] = [];
