@@ -197,6 +197,19 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
       expect(res.body.message).to.equal('Authentication is temporarily unavailable, please retry shortly');
     });
 
+    it('when a key reads /v1/usage, then the /v1 guard does not run: nothing is spent, and the numbers match the headers', async () => {
+      const spent = await get('/v1/wallpapers/7');
+      const before = services.access.used.get(KEY);
+      const usage = await get('/v1/usage');
+      expect(usage.status).to.equal(200);
+      expect(usage.body).to.deep.include({ tier: 'free', limit: 5, used: 1, remaining: 4, window: 3600 });
+      expect(usage.headers.get('x-ratelimit-remaining')).to.equal(spent.headers.get('x-ratelimit-remaining'));
+      expect((await get('/v1/usage')).status).to.equal(200);
+      expect(services.access.used.get(KEY)).to.equal(before);
+      expect((await get('/v1/usage', null)).status).to.equal(401);
+      expect((await get('/v1/usage', 'nope')).status).to.equal(403);
+    });
+
     it('when a client fails authentication past its limit, then its failing requests get 429, a valid key still 200', async () => {
       await app.close();
       services = inMemoryServices(DOCS, { [KEY]: { tier: 'free', limit: 5 } });

@@ -102,6 +102,32 @@ describe('response cache', () => {
     expect(state.calls).to.equal(8);
   });
 
+  it('when discovery parameters differ (sort, seed, filters, facets, cursor position, ids), then each is an entry of its own; their order does not matter', async () => {
+    const { state, cached, settle } = setup();
+    await cached.list(params);
+    await settle();
+    const variants = [
+      { ...params, sort: 'oldest' as const },
+      { ...params, sort: 'random' as const, seed: 'a' },
+      { ...params, sort: 'random' as const, seed: 'b' },
+      { ...params, ratio: ['16x9'] },
+      { ...params, orientation: 'portrait' as const },
+      { ...params, min_resolution: '2560x1440' },
+      { ...params, facets: ['category' as const] },
+      { ...params, position: { index: 'w-1', after: [1, 2] } },
+      { ...params, position: { index: 'w-2', after: [1, 2] } },
+    ];
+    for (const variant of variants) await cached.list(variant);
+    for (const variant of variants) await cached.list(variant);
+    expect(state.calls).to.equal(1 + variants.length);
+    await cached.list({ ratio: ['16x9'], ...params });
+    expect(state.calls, 'the same parameters in another order').to.equal(1 + variants.length);
+    await cached.getByIds([1, 2]);
+    await cached.getByIds([2, 1]);
+    await cached.getByIds([1, 2]);
+    expect(state.calls).to.equal(3 + variants.length);
+  });
+
   it('when the catalogue fingerprint changes, then the cache is emptied at the next check', async () => {
     const { state, clock, catalogue, cached, settle } = setup();
     await cached.list(params);
