@@ -24,6 +24,7 @@ export async function concreteIndex(es: Client, alias: string): Promise<string> 
  */
 export async function pageStarts(es: Client, alias: string, perPage: number, pages: readonly number[]): Promise<Map<number, Position>> {
   const index = await concreteIndex(es, alias);
+  const { count: total } = await es.count({ index });
   const wanted = new Map(pages.filter((p) => p > 1).map((p) => [(p - 1) * perPage - 1, p]));
   const last = Math.max(-1, ...wanted.keys());
   const starts = new Map<number, Position>();
@@ -42,7 +43,7 @@ export async function pageStarts(es: Client, alias: string, perPage: number, pag
     if (hits.length === 0) break;
     for (const hit of hits) {
       const page = wanted.get(rank);
-      if (page !== undefined) starts.set(page, { index, after: hit.sort as (string | number)[] });
+      if (page !== undefined) starts.set(page, { index, after: hit.sort as (string | number)[], total });
       rank++;
     }
     after = hits.at(-1)!.sort as (string | number)[];

@@ -61,7 +61,9 @@ export function createCursorCodec(secret: string): CursorCodec {
   const mac = (payload: string) => createHmac('sha256', secret).update(payload).digest().subarray(0, MAC_BYTES);
   return {
     encode({ position, page, query }) {
-      const payload = Buffer.from(JSON.stringify({ i: position.index, a: position.after, p: page, q: query })).toString('base64url');
+      const payload = Buffer.from(JSON.stringify({ i: position.index, a: position.after, t: position.total, p: page, q: query })).toString(
+        'base64url',
+      );
       return `${payload}.${mac(payload).toString('base64url')}`;
     },
     decode(text) {
@@ -78,9 +80,10 @@ export function createCursorCodec(secret: string): CursorCodec {
       } catch {
         throw tampered();
       }
-      const { i, a, p, q } = (state ?? {}) as Record<string, unknown>;
-      const position = { index: i, after: a };
+      const { i, a, t, p, q } = (state ?? {}) as Record<string, unknown>;
+      const position = { index: i, after: a, ...(t === undefined ? {} : { total: t }) };
       if (!isPosition(position) || !Number.isSafeInteger(p) || (p as number) < 2 || typeof q !== 'string') throw tampered();
+      if (t !== undefined && (!Number.isSafeInteger(t) || (t as number) < 0)) throw tampered();
       return { position, page: p as number, query: q };
     },
   };

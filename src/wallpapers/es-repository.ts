@@ -65,6 +65,8 @@ interface Search {
   index: string;
   pinned: boolean;
   body: SearchBody;
+  /** The walk's total when the body does not count it. */
+  knownTotal?: number;
 }
 
 const EXPIRED = 'This cursor walked a catalogue that has since been replaced and deleted; start the walk again without a cursor';
@@ -81,7 +83,7 @@ function facetsOf(item: MsearchItem): Page['facets'] {
 
 // Requests coalesced into one call share the same result, so its envelope and serialized bytes
 // are built once for all of them (see conditionalGet).
-function toPage(item: MsearchItem, { pinned }: Search): Shared<Page> | Error {
+function toPage(item: MsearchItem, { pinned, knownTotal }: Search): Shared<Page> | Error {
   if (pinned && item.error?.type === 'index_not_found_exception') return new CursorExpired(EXPIRED);
   if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
   const hits = item.hits?.hits ?? [];
@@ -92,7 +94,7 @@ function toPage(item: MsearchItem, { pinned }: Search): Shared<Page> | Error {
     ...(facets ? { facets } : {}),
     // filter_path drops hits.hits altogether when nothing matched.
     items: (item.hits?.hits ?? []).map((hit) => toWallpaper(hit._source)),
-    total: item.hits?.total?.value ?? 0,
+    total: item.hits?.total?.value ?? knownTotal ?? 0,
   });
 }
 
@@ -182,6 +184,7 @@ export function createEsRepository(
     index: searchIndex(alias, params),
     pinned: params.position !== undefined,
     body,
+    ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
   });
 
   // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher

@@ -29,6 +29,8 @@ export interface Ordering {
 export interface Position {
   index: string;
   after: readonly (string | number)[];
+  /** The walk's total, counted on its first page: its index does not change, so neither does the total. */
+  total?: number;
 }
 
 export interface PageOptions {

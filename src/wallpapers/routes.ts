@@ -87,7 +87,7 @@ function envelope(result: Shared<Page>, request: PageRequest<ListParams>, cursor
   const served = (request.currentPage - 1) * per_page + items.length;
   const next =
     last && items.length === per_page && served < total
-      ? cursors.encode({ position: last, page: request.currentPage + 1, query: request.digest })
+      ? cursors.encode({ position: { ...last, total }, page: request.currentPage + 1, query: request.digest })
       : null;
   const built: Envelope = {
     data: items,

@@ -46,6 +46,7 @@ describe('discovery on a real catalogue: sorts, cursors, filters, facets, ids', 
       expect(walked).to.deep.equal(ids([...ctx.docs].sort(compare)));
       expect(pages.map((p) => p.body.meta.current_page)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9]);
       expect(pages.at(-1)!.body.meta.next_cursor).to.equal(null);
+      expect(new Set(pages.map((p) => p.body.meta.total_items))).to.deep.equal(new Set([ctx.docs.length]));
     });
   }
 

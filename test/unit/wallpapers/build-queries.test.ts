@@ -124,6 +124,24 @@ describe('Elasticsearch query building', () => {
     expect(req.index).to.equal('live-20260101');
     expect(req.search_after).to.deep.equal([1700000000000, 42]);
     expect(req).to.not.have.property('from');
+    expect(req.track_total_hits, 'without the walk total, the page counts it').to.equal(true);
+  });
+
+  it('when a cursor page knows its walk total, then a range on the leading sort field skips what came before, and nothing is counted', () => {
+    const at = (sort: SortOrder, facets?: ['category']) =>
+      buildListRequest('live', {
+        page: 1,
+        per_page: 5,
+        sort,
+        ...(facets ? { facets } : {}),
+        position: { index: 'live-1', after: [1700000000000, 42], total: 900 },
+      });
+    expect(at('newest').query).to.deep.equal({ bool: { filter: [{ range: { created_at: { lte: 1700000000000, format: 'epoch_millis' } } }] } });
+    expect(at('newest').track_total_hits).to.equal(false);
+    expect(at('oldest').query).to.deep.equal({ bool: { filter: [{ range: { created_at: { gte: 1700000000000, format: 'epoch_millis' } } }] } });
+    expect(at('downloads').query).to.deep.equal({ bool: { filter: [{ range: { downloads: { lte: 1700000000000 } } }] } });
+    expect(at('random').track_total_hits, 'a score leads: nothing to range on').to.equal(true);
+    expect(at('newest', ['category']).track_total_hits, 'facets count the whole query').to.equal(true);
   });
 
   it('when list filters hold several values or min_resolution is set, then terms and ranges filter', () => {
