@@ -96,9 +96,12 @@ function aggregations(facets: readonly Facet[], filters: Filters): Record<string
 }
 
 // Where a cursor page starts in an order led by a field: Elasticsearch's search_after alone still
-// walks every document before the position (page 10,000 of 1M cost 9 times page 1, measured), while
-// a range on that field from the position skips them (on created_at, the index sort, by binary
-// search). search_after then settles ties exactly.
+// walks every document before the position (page 10,000 of 1M at 100 a page cost 9 times page 1,
+// measured), while a range on that field from the position skips them; search_after then settles
+// ties exactly. The range has a cost of its own while it still matches most of the catalogue
+// (2.7 times page 1 near the top), so it is used from RANGE_FROM_DEPTH results on, where the two
+// cost the same (measured at 1M: bench/results/discovery).
+const RANGE_FROM_DEPTH = 100_000;
 const LEADING_FIELD: Partial<Record<SortOrder, { field: string; op: 'lte' | 'gte'; format?: string }>> = {
   newest: { field: 'created_at', op: 'lte', format: 'epoch_millis' },
   oldest: { field: 'created_at', op: 'gte', format: 'epoch_millis' },
@@ -109,6 +112,7 @@ function fromPosition(sort: SortOrder, { position, facets }: ListParams): Clause
   const leading = LEADING_FIELD[sort];
   // Facets count the whole query, so their pages keep it whole.
   if (!position || !leading || (facets?.length ?? 0) > 0 || position.total === undefined) return [];
+  if ((position.depth ?? 0) < RANGE_FROM_DEPTH) return [];
   const { field, op, format } = leading;
   return [{ range: { [field]: { [op]: position.after[0], ...(format ? { format } : {}) } } }];
 }

@@ -31,6 +31,8 @@ export interface Position {
   after: readonly (string | number)[];
   /** The walk's total, counted on its first page: its index does not change, so neither does the total. */
   total?: number;
+  /** How many results of the walk come before the position. */
+  depth?: number;
 }
 
 export interface PageOptions {

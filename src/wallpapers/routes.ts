@@ -160,7 +160,8 @@ function preparePage<P extends ListParams & { cursor?: string }>(
       "Invalid query parameter 'cursor': it belongs to a different query; send it with the same parameters as the page it came from (its Link header has them), or start again without a cursor",
     );
   }
-  return { params: { ...params, position: state.position }, currentPage: state.page, digest };
+  const depth = (state.page - 1) * params.per_page;
+  return { params: { ...params, position: { ...state.position, depth } }, currentPage: state.page, digest };
 }
 
 function foundEnvelope({ items, missing }: Found, asked: number): Envelope {

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { FIXTURE_CATEGORIES, byNewestThenId } from '../support/fixtures.js';
 import { type TestResponse, createIndexWithDocs, request } from '../support/harness.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { createEsRepository } from '../../src/wallpapers/es-repository.js';
+import type { SortOrder } from '../../src/wallpapers/params.js';
 import { useCatalogue } from './catalogue-context.js';
 
 interface Listed {
@@ -117,6 +119,22 @@ describe('discovery on a real catalogue: sorts, cursors, filters, facets, ids', 
     expect(counted).to.deep.equal([...counted].sort((a, b) => b - a));
     expect(res.body.meta.total_items).to.equal(ctx.docs.filter((d) => d.category === 'space' && landscape(d)).length);
     expect(FIXTURE_CATEGORIES).to.include.members(Object.keys(asObject(facets['category']!)));
+  });
+
+  it('when a deep cursor page ranges from its position instead of counting, then it returns what search_after alone returns, with the walk total', async () => {
+    const repository = createEsRepository(ctx.es, ctx.alias);
+    for (const sort of ['newest', 'oldest', 'downloads'] as SortOrder[]) {
+      const first = await repository.list({ page: 1, per_page: 7, sort });
+      let position = first.last!;
+      for (let page = 2; page <= 9; page++) {
+        const plain = await repository.list({ page: 1, per_page: 7, sort, position: { ...position, depth: 0 } });
+        const ranged = await repository.list({ page: 1, per_page: 7, sort, position: { ...position, total: first.total, depth: 1_000_000 } });
+        expect(ids(ranged.items), `${sort} page ${page}`).to.deep.equal(ids(plain.items));
+        expect(ranged.total).to.equal(ctx.docs.length);
+        if (!plain.last) break;
+        position = plain.last;
+      }
+    }
   });
 
   it('when ids are asked, then the wallpapers come in the order asked with the missing ids named', async () => {

@@ -134,7 +134,7 @@ describe('Elasticsearch query building', () => {
         per_page: 5,
         sort,
         ...(facets ? { facets } : {}),
-        position: { index: 'live-1', after: [1700000000000, 42], total: 900 },
+        position: { index: 'live-1', after: [1700000000000, 42], total: 900_000, depth: 500_000 },
       });
     expect(at('newest').query).to.deep.equal({ bool: { filter: [{ range: { created_at: { lte: 1700000000000, format: 'epoch_millis' } } }] } });
     expect(at('newest').track_total_hits).to.equal(false);
@@ -142,6 +142,9 @@ describe('Elasticsearch query building', () => {
     expect(at('downloads').query).to.deep.equal({ bool: { filter: [{ range: { downloads: { lte: 1700000000000 } } }] } });
     expect(at('random').track_total_hits, 'a score leads: nothing to range on').to.equal(true);
     expect(at('newest', ['category']).track_total_hits, 'facets count the whole query').to.equal(true);
+    const shallow = buildListRequest('live', { page: 1, per_page: 5, position: { index: 'live-1', after: [1, 2], total: 900_000, depth: 500 } });
+    expect(shallow.query, 'near the top, search_after alone is cheaper').to.deep.equal({ match_all: {} });
+    expect(shallow.track_total_hits).to.equal(true);
   });
 
   it('when list filters hold several values or min_resolution is set, then terms and ranges filter', () => {
