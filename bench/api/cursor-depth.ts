@@ -20,7 +20,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({ options: { size: { type: 'string', default: '1m' }, samples: { type: 'string', default: '40' } } });
 const size = parseSize(values.size);
 const samples = Number(values.samples);
-const DEPTHS = [1, 10, 100, 1_000, 10_000].filter((page) => page * CURSOR_PER_PAGE <= size);
+const DEPTHS = [1, 10, 100, 300, 600, 1_000, 3_000, 10_000].filter((page) => page * CURSOR_PER_PAGE <= size);
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 

@@ -101,7 +101,7 @@ function aggregations(facets: readonly Facet[], filters: Filters): Record<string
 // ties exactly. The range has a cost of its own while it still matches most of the catalogue
 // (2.7 times page 1 near the top), so it is used from RANGE_FROM_DEPTH results on, where the two
 // cost the same (measured at 1M: bench/results/discovery).
-const RANGE_FROM_DEPTH = 100_000;
+const RANGE_FROM_DEPTH = 50_000;
 const LEADING_FIELD: Partial<Record<SortOrder, { field: string; op: 'lte' | 'gte'; format?: string }>> = {
   newest: { field: 'created_at', op: 'lte', format: 'epoch_millis' },
   oldest: { field: 'created_at', op: 'gte', format: 'epoch_millis' },
