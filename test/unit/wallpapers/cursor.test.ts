@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { HttpError } from '../../../src/http/http-error.js';
 import { type CursorState, createCursorCodec, queryDigest } from '../../../src/wallpapers/cursor.js';
 
@@ -51,5 +52,29 @@ describe('cursors', () => {
     expect(queryDigest('search', { ...base, category: ['nature'] })).to.not.equal(digest);
     expect(queryDigest('search', { ...base, per_page: 21 })).to.not.equal(digest);
     expect(queryDigest('list', base)).to.not.equal(digest);
+  });
+
+  it('when any text is decoded (fast-check), then it is a state this codec encoded or a 400 naming cursor, never another error', () => {
+    const issued = codec.encode(state);
+    const text = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.base64String({ maxLength: 200 }).map((b) => `${b.replace(/[+/=]/g, 'A')}.${b.slice(0, 22)}`),
+      fc
+        .nat({ max: issued.length - 1 })
+        .chain((at) => fc.string({ minLength: 1, maxLength: 1 }).map((c) => issued.slice(0, at) + c + issued.slice(at + 1))),
+    );
+    fc.assert(
+      fc.property(text, (candidate) => {
+        try {
+          expect(codec.decode(candidate)).to.deep.equal(state);
+          expect(candidate).to.equal(issued);
+        } catch (err) {
+          if (!(err instanceof HttpError)) throw err;
+          expect(err.status).to.equal(400);
+          expect(err.message).to.include("'cursor'");
+        }
+      }),
+      { numRuns: 2000, seed: 20261123 },
+    );
   });
 });
