@@ -3,10 +3,12 @@ import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync 
 import { dirname, join } from 'node:path';
 
 /**
- * What is taken from the ref: the whole server source. Performance work has reached the app
- * factory, the HTTP layer and the configuration, so swapping a few files no longer builds.
+ * What is taken from the ref: the whole server source and its contract. Performance work has
+ * reached the app factory, the HTTP layer and the configuration, so swapping a few files no longer
+ * builds; and the validator compiles from the OpenAPI document, so old code with a newer contract
+ * refuses what it never knew (comma-separated lists, measured as 100 % non-2xx).
  */
-export const PERFORMANCE_FILES = ['src'];
+export const PERFORMANCE_FILES = ['src', 'openapi'];
 
 function filesAt(root: string, ref: string, path: string): string[] {
   const out = execFileSync('git', ['ls-tree', '-r', '--name-only', ref, '--', path], { cwd: root, encoding: 'utf8' });
@@ -14,7 +16,7 @@ function filesAt(root: string, ref: string, path: string): string[] {
 }
 
 /**
- * A tree whose src/ is as it was at `ref` and everything else (mappings, the OpenAPI document,
+ * A tree whose src/ and openapi/ are as they were at `ref` and everything else (mappings,
  * node_modules, build settings) is the working tree's, so a run measures the server code of
  * then and now side by side.
  */
@@ -25,7 +27,7 @@ export function buildCompareTree(root: string, ref: string, dir: string): string
   // Everything else the server reads at start-up (mappings, the OpenAPI document, node_modules) is
   // shared; build output is not, or compiling the old source would overwrite the current build.
   for (const entry of readdirSync(root)) {
-    if (!['src', 'bench', '.git', 'dist'].includes(entry)) symlinkSync(join(root, entry), join(dir, entry));
+    if (![...PERFORMANCE_FILES, 'bench', '.git', 'dist'].includes(entry)) symlinkSync(join(root, entry), join(dir, entry));
   }
   for (const path of PERFORMANCE_FILES) {
     for (const file of filesAt(root, sha, path)) {
