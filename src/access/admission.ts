@@ -4,9 +4,9 @@ import { type CircuitBreaker, CircuitOpenError } from '../infra/circuit-breaker.
 import type { Logger } from '../infra/logger.js';
 import { type Metrics, timed } from '../infra/metrics.js';
 import type { AdmissionReply, AdmissionStore } from './admission-store.js';
-import { locateKey } from './authenticate-lua.js';
+import { type KeyLocation, locateKey } from './authenticate-lua.js';
 import { createFallbackLimiter } from './fallback-limiter.js';
-import type { Quota } from './quota.js';
+import { type Quota, secondsUntilReset } from './quota.js';
 
 /** Who a request acts for, once its key is known. */
 export interface Principal {
@@ -24,6 +24,25 @@ export type UsageReading =
   | { outcome: 'capped'; principal: Principal; retryAfterSeconds: number };
 
 const RECENT_KEYS_MAX = 10_000;
+
+/** A known key's reply (status 1, 2 or 4) in the domain's terms; null for an unknown key; throws for an unknown tier. */
+function readReply(
+  reply: AdmissionReply,
+  location: KeyLocation,
+  config: RateLimitConfig,
+  logger: Logger,
+): { principal: Principal; quota: Quota } | null {
+  const [status, keyId, tier, limit, remaining, resetMs, nowMs] = reply;
+  if (status === 0) return null;
+  if (status === 3) {
+    logger.error('account tier has no configured limit', { keyId, tier });
+    throw new Error(`account tier '${tier}' has no configured limit`);
+  }
+  return {
+    principal: { keyId: keyId!, accountId: location.accountId, tier: tier! },
+    quota: { tier: tier!, limit: limit!, remaining: remaining!, windowSeconds: config.windowSeconds, resetMs: resetMs!, nowMs: nowMs! },
+  };
+}
 
 export interface AdmissionOptions {
   store: AdmissionStore;
@@ -87,27 +106,10 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
       degraded = false;
       logger.info('redis answering again: admission back on the shared limiter');
     }
-    const [status, keyId, tier, limit, remaining, resetMs, nowMs] = reply;
-    if (status === 0) return { outcome: 'invalid' };
-    if (status === 3) {
-      logger.error('account tier has no configured limit', { keyId, tier });
-      throw new Error(`account tier '${tier}' has no configured limit`);
-    }
-    const principal: Principal = { keyId: keyId!, accountId: location.accountId, tier: tier! };
-    remember(location.hash, principal);
-    return {
-      outcome: status === 1 ? 'allowed' : 'limited',
-      principal,
-      quota: {
-        tier: tier!,
-        limit: limit!,
-        remaining: remaining!,
-        windowSeconds: config.windowSeconds,
-        resetMs: resetMs!,
-        nowMs: nowMs!,
-      },
-      source: 'redis',
-    };
+    const known = readReply(reply, location, config, logger);
+    if (!known) return { outcome: 'invalid' };
+    remember(location.hash, known.principal);
+    return { outcome: reply[0] === 1 ? 'allowed' : 'limited', ...known, source: 'redis' };
   };
 }
 
@@ -128,18 +130,9 @@ export function createUsageReader({ store, breaker, config, logger, metrics }: A
       if (!(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'usage' });
       throw new BackendUnavailable('redis', 'Usage is temporarily unavailable, please retry shortly');
     }
-    const [status, keyId, tier, limit, remaining, resetMs, nowMs] = reply;
-    if (status === 0) return { outcome: 'invalid' };
-    if (status === 3) {
-      logger.error('account tier has no configured limit', { keyId, tier });
-      throw new Error(`account tier '${tier}' has no configured limit`);
-    }
-    const principal: Principal = { keyId: keyId!, accountId: location.accountId, tier: tier! };
-    if (status === 4) return { outcome: 'capped', principal, retryAfterSeconds: Math.max(1, Math.ceil((resetMs! - nowMs!) / 1000)) };
-    return {
-      outcome: 'read',
-      principal,
-      quota: { tier: tier!, limit: limit!, remaining: remaining!, windowSeconds: config.windowSeconds, resetMs: resetMs!, nowMs: nowMs! },
-    };
+    const known = readReply(reply, location, config, logger);
+    if (!known) return { outcome: 'invalid' };
+    if (reply[0] === 4) return { outcome: 'capped', principal: known.principal, retryAfterSeconds: secondsUntilReset(known.quota) };
+    return { outcome: 'read', ...known };
   };
 }

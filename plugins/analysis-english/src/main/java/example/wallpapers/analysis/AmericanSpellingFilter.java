@@ -1,14 +1,9 @@
 package example.wallpapers.analysis;
 
-import java.io.IOException;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.apache.lucene.analysis.CharArrayMap;
-import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * Replaces British spellings with American ones using a fixed, built-in word list.
@@ -18,7 +13,7 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * sensitive against lower-case entries. Only the term text changes; offsets, positions,
  * type and flags are kept.
  */
-public final class AmericanSpellingFilter extends TokenFilter {
+public final class AmericanSpellingFilter extends WordMapFilter {
 
     /** British spelling to American spelling, all lower case. */
     private static final String[][] WORDS = {
@@ -77,42 +72,14 @@ public final class AmericanSpellingFilter extends TokenFilter {
         // deliberately absent (same in both): autumn, dialogue, whisky
     };
 
-    private static final CharArrayMap<char[]> MAP = buildMap();
-
-    private final CharTermAttribute termAtt = addAttribute(CharTermAttribute.class);
+    private static final CharArrayMap<char[]> MAP = buildMap(WORDS, "British spelling");
 
     public AmericanSpellingFilter(TokenStream input) {
-        super(input);
-    }
-
-    @Override
-    public boolean incrementToken() throws IOException {
-        if (input.incrementToken() == false) {
-            return false;
-        }
-        char[] american = MAP.get(termAtt.buffer(), 0, termAtt.length());
-        if (american != null) {
-            termAtt.copyBuffer(american, 0, american.length);
-        }
-        return true;
+        super(input, MAP);
     }
 
     /** The built-in word list (British to American), for documentation and tests. */
     public static Map<String, String> wordList() {
-        Map<String, String> words = new LinkedHashMap<>();
-        for (String[] pair : WORDS) {
-            words.put(pair[0], pair[1]);
-        }
-        return Collections.unmodifiableMap(words);
-    }
-
-    private static CharArrayMap<char[]> buildMap() {
-        CharArrayMap<char[]> map = new CharArrayMap<>(WORDS.length, false);
-        for (String[] pair : WORDS) {
-            if (map.put(pair[0], pair[1].toCharArray()) != null) {
-                throw new IllegalStateException("duplicate British spelling: " + pair[0]);
-            }
-        }
-        return CharArrayMap.unmodifiableMap(map);
+        return asMap(WORDS);
     }
 }

@@ -1,14 +1,9 @@
 package example.wallpapers.analysis;
 
-import java.io.IOException;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.apache.lucene.analysis.CharArrayMap;
-import org.apache.lucene.analysis.TokenFilter;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
  * Replaces irregular English plurals with their singular, from a fixed word list, where the
@@ -16,7 +11,7 @@ import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
  * under Porter, while {@code wolf} stays {@code wolf}). Whole lower-case tokens only; put it
  * after {@code lowercase} and before the stemmer.
  */
-public final class IrregularPluralFilter extends TokenFilter {
+public final class IrregularPluralFilter extends WordMapFilter {
 
     /** Plural to singular, all lower case. */
     private static final String[][] WORDS = {
@@ -36,42 +31,14 @@ public final class IrregularPluralFilter extends TokenFilter {
         { "vertebrae", "vertebra" }, { "stimuli", "stimulus" }, { "radii", "radius" },
     };
 
-    private static final CharArrayMap<char[]> MAP = buildMap();
-
-    private final CharTermAttribute termAtt = addAttribute(CharTermAttribute.class);
+    private static final CharArrayMap<char[]> MAP = buildMap(WORDS, "plural");
 
     public IrregularPluralFilter(TokenStream input) {
-        super(input);
-    }
-
-    @Override
-    public boolean incrementToken() throws IOException {
-        if (input.incrementToken() == false) {
-            return false;
-        }
-        char[] singular = MAP.get(termAtt.buffer(), 0, termAtt.length());
-        if (singular != null) {
-            termAtt.copyBuffer(singular, 0, singular.length);
-        }
-        return true;
+        super(input, MAP);
     }
 
     /** The built-in word list (plural to singular), for documentation and tests. */
     public static Map<String, String> wordList() {
-        Map<String, String> words = new LinkedHashMap<>();
-        for (String[] pair : WORDS) {
-            words.put(pair[0], pair[1]);
-        }
-        return Collections.unmodifiableMap(words);
-    }
-
-    private static CharArrayMap<char[]> buildMap() {
-        CharArrayMap<char[]> map = new CharArrayMap<>(WORDS.length, false);
-        for (String[] pair : WORDS) {
-            if (map.put(pair[0], pair[1].toCharArray()) != null) {
-                throw new IllegalStateException("duplicate plural: " + pair[0]);
-            }
-        }
-        return CharArrayMap.unmodifiableMap(map);
+        return asMap(WORDS);
     }
 }
