@@ -47,7 +47,7 @@ describe('npm run import', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('when every line is valid, then a new index holds them behind the alias, with width and height, and no rejects file is left', async () => {
+  it('when every line is valid, then a new index holds them behind the alias, with width, height, orientation and ratio, and no rejects file is left', async () => {
     const alias = freshAlias();
     const records = wallpapers(500);
     const path = file('valid.ndjson', records);
@@ -59,7 +59,13 @@ describe('npm run import', function () {
     expect(await stateOf(es, live as string)).to.equal('complete');
     expect(await count(alias)).to.equal(500);
     const stored = await es.get<WallpaperDocument>({ index: alias, id: '321' });
-    expect(stored._source).to.deep.equal({ ...records[320], width: stored._source?.width, height: stored._source?.height });
+    expect(stored._source).to.deep.equal({
+      ...records[320],
+      width: stored._source?.width,
+      height: stored._source?.height,
+      orientation: 'landscape',
+      ratio: '16x9',
+    });
     expect(`${stored._source?.width}x${stored._source?.height}`).to.equal(records[320]?.resolution);
     expect(existsSync(`${path}.rejects.ndjson`)).to.equal(false);
   });
