@@ -37,6 +37,8 @@ const { values } = parseArgs({
     cache: { type: 'boolean', default: false },
     // Empties Elasticsearch's request and query caches before every run, as the main harness does.
     cold: { type: 'boolean', default: false },
+    // Starts B's server before A's: the servers started second measured about 11 % faster on identical code.
+    'start-b-first': { type: 'boolean', default: false },
     connections: { type: 'string', default: '16' },
   },
 });
@@ -69,19 +71,14 @@ async function main(): Promise<void> {
     ]
       .filter(Boolean)
       .join(' ');
-    const a = await startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env });
-    stops.push(a);
     const aliasB = values['mapping-b'] ? await ensureDatasetAt(es, size, config.imageBaseUrl, values['mapping-b'], say) : alias;
-    const b = await startApi({
-      cwd: treeB,
-      alias: aliasB,
-      redisUrl: redis.url,
-      key,
-      env,
-      node: values['node-b'] ?? process.execPath,
-      nodeArgs: nodeArgsB,
-    });
-    stops.push(b);
+    const startA = () => startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env });
+    const startB = () =>
+      startApi({ cwd: treeB, alias: aliasB, redisUrl: redis.url, key, env, node: values['node-b'] ?? process.execPath, nodeArgs: nodeArgsB });
+    const [a, b] = values['start-b-first']
+      ? await startB().then(async (bb) => [await startA(), bb] as const)
+      : await startA().then(async (aa) => [aa, await startB()] as const);
+    stops.push(a, b);
     const run = (url: string, seconds: number) =>
       runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });
     await run(a.url, 2);
