@@ -93,7 +93,7 @@ function toPage(item: MsearchItem, { pinned, knownTotal }: Search): Shared<Page>
     ...(last?.sort ? { last: { index: last._index, after: last.sort } } : {}),
     ...(facets ? { facets } : {}),
     // filter_path drops hits.hits altogether when nothing matched.
-    items: (item.hits?.hits ?? []).map((hit) => toWallpaper(hit._source)),
+    items: hits.map((hit) => toWallpaper(hit._source)),
     total: item.hits?.total?.value ?? knownTotal ?? 0,
   });
 }

@@ -1,18 +1,8 @@
 import { expect } from 'chai';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
-import {
-  type RunningApp,
-  connectEs,
-  createIndexWithDocs,
-  createKey,
-  dropIndicesOf,
-  readyRedis,
-  request,
-  startApp,
-  testConfig,
-  uniqueName,
-} from '../support/harness.js';
+import { request } from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
 
 // A small catalogue built for each ranking rule: the ids say what must come first.
 const [template] = fixtureWallpapers() as [WallpaperDocument];
@@ -41,27 +31,10 @@ const DOCS = [
 
 describe('search ranking rules', function () {
   this.timeout(30_000);
-  const es = connectEs();
-  const alias = uniqueName('test-ranking');
-  let app: RunningApp;
-  let key: string;
-
-  before(async () => {
-    await createIndexWithDocs(es, alias, DOCS);
-    const redis = await readyRedis();
-    key = (await createKey(redis, 'premium')).apiKey;
-    redis.disconnect();
-    app = await startApp({ config: testConfig({ indexAlias: alias }), es, redis: await readyRedis() });
-  });
-
-  after(async () => {
-    await app.close();
-    await dropIndicesOf(es, alias);
-    await es.close();
-  });
+  const ctx = useCatalogue({}, { docs: () => DOCS });
 
   const ids = async (q: string) =>
-    ((await request(app.url, `/v1/search?q=${encodeURIComponent(q)}`, { key })).body.data as { id: number }[]).map((w) => w.id);
+    ((await request(ctx.app.url, `/v1/search?q=${encodeURIComponent(q)}`, { key: ctx.key })).body.data as { id: number }[]).map((w) => w.id);
 
   it('when a word matches one title exactly and another through its stem, then the exact match ranks first', async () => {
     expect(await ids('wolves')).to.deep.equal([1, 2]);
