@@ -149,4 +149,23 @@ describe('when Redis fails', function () {
     expect(back.status).to.equal(200);
     expect(back.headers.get('x-ratelimit-remaining')).to.equal('999');
   });
+
+  it('when it hangs (SIGSTOP), then GET /v1/usage answers 503 without waiting past the command timeout, at once when the breaker is open, and reads again when it wakes', async () => {
+    const { apiKey } = await createKey(redis, 'free');
+    const usage = () => request(app.url, '/v1/usage', { key: apiKey });
+    expect((await usage()).status).to.equal(200);
+
+    server.pause();
+    const first = await timed(usage);
+    expect(first.value.status).to.equal(503);
+    expect(first.value.body.message).to.equal('Usage is temporarily unavailable, please retry shortly');
+    expect(first.ms).to.be.lessThan(1000);
+    await Promise.all(Array.from({ length: 3 }, () => usage()));
+    const open = await timed(usage);
+    expect(open.value.status).to.equal(503);
+    expect(open.ms).to.be.lessThan(150);
+
+    server.resume();
+    expect(await until(async () => (await usage()).status === 200, 5000)).to.equal(true);
+  });
 });
