@@ -6,7 +6,7 @@
 // and/or with extra node flags (after the production flags, so they override them).
 // Both servers stay up; wrk alternates between them (ABAB...), so drift in the machine's load
 // falls on both. Prints each round and the median ratio B/A.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -40,12 +40,60 @@ const { values } = parseArgs({
     // Starts B's server before A's: the servers started second measured about 11 % faster on identical code.
     'start-b-first': { type: 'boolean', default: false },
     connections: { type: 'string', default: '16' },
+    // Prints, per run, Elasticsearch's query and fetch time and request-cache hits per API request.
+    'es-stats': { type: 'boolean', default: false },
   },
 });
 if (!values.compare && !values['node-b'] && !values['node-args-b'])
   throw new Error('give --compare <ref>, --node-b <node binary> or --node-args-b <flags>');
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+interface SearchStats {
+  queries: number;
+  queryMs: number;
+  fetchMs: number;
+  cacheHits: number;
+  cacheMisses: number;
+  cpuMs: number;
+  /** Busy CPU of the whole machine, of the API process under test and of Redis, ms. */
+  machineMs: number;
+  apiMs: number;
+  redisMs: number;
+}
+
+const TICK_MS = 10;
+function processMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+}
+function machineMs(): number {
+  const [, user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).map(Number);
+  return (user! + nice! + system! + irq! + softirq!) * TICK_MS;
+}
+
+async function searchStats(es: ReturnType<typeof createEsClient>, index: string, apiPid: number, redisPid: number): Promise<SearchStats> {
+  const stats = await es.indices.stats({ index, metric: ['search', 'request_cache'] });
+  const nodes = await es.nodes.stats({ metric: ['process'] });
+  const { search, request_cache: cache } = stats._all.total!;
+  return {
+    queries: search!.query_total,
+    queryMs: search!.query_time_in_millis,
+    fetchMs: search!.fetch_time_in_millis,
+    cacheHits: cache!.hit_count,
+    cacheMisses: cache!.miss_count,
+    cpuMs: Object.values(nodes.nodes).reduce((sum, node) => sum + (node.process?.cpu?.total_in_millis ?? 0), 0),
+    machineMs: machineMs(),
+    apiMs: processMs(apiPid),
+    redisMs: processMs(redisPid),
+  };
+}
+
+function perRequest(before: SearchStats, after: SearchStats, requests: number): string {
+  const per = (key: keyof SearchStats) => (after[key] - before[key]) / requests;
+  const us = (key: keyof SearchStats) => `${(per(key) * 1000).toFixed(0)} µs`;
+  return `per API request: ${per('queries').toFixed(2)} shard queries, query ${us('queryMs')}, fetch ${us('fetchMs')}, cache hits ${per('cacheHits').toFixed(2)} misses ${per('cacheMisses').toFixed(2)}, CPU: Elasticsearch ${us('cpuMs')}, API ${us('apiMs')}, Redis ${us('redisMs')}, machine ${us('machineMs')}`;
+}
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -91,8 +139,10 @@ async function main(): Promise<void> {
         const target = which === 'a' ? a : b;
         if (values.cold) await es.indices.clearCache({ index: which === 'a' ? alias : aliasB, request: true, query: true });
         const sampler = sampleRss(target.pid);
+        const before = values['es-stats'] ? await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid) : null;
         const result = await run(target.url, Number(values.duration));
         rss[which].push(sampler.stop());
+        if (before) say(`${which}: ${perRequest(before, await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid), result.requests)}`);
         if (result.errors + result.non2xx > 0) throw new Error(`${which}: ${result.errors} errors, ${result.non2xx} non-2xx`);
         rps[which].push(result.rps);
       }
