@@ -5,7 +5,8 @@
 //                 build the services from real clients
 //   edge          app.ts, http/, */routes.ts, ops/ pages and listeners: HTTP in and out, and the
 //                 one place where domain errors become statuses
-//   domain        access/ (authentication + quota): admission, its fallback, the quota
+//   domain        access/ (authentication + quota): admission, its fallback, the quota;
+//                 portal/portal-service (accounts, sign-in, sessions of the developer portal)
 //   data access   the wallpaper repository on Elasticsearch and its cache decorator, the key
 //                 store, the admission script, readiness probes: what reads and writes the stores
 //   infra         infra/: clients, logger, metrics, request context, batching, circuit breaker,
@@ -17,9 +18,9 @@
 // A layer may import any layer below it, skipping some, never one above.
 const layer = {
   composition: '^src/(server|start-server|services)\\.ts$',
-  edge: '^src/(app\\.ts|http/|wallpapers/(routes|cursor)\\.ts|ops/(routes|metrics-app|docs-page)\\.ts)',
-  domain: '^src/access/(access|admission|fallback-limiter|quota)\\.ts$',
-  data: '^src/(wallpapers/(repository|es-repository|cached-repository|build-queries|catalogue-version)|access/(admission-store|authenticate-lua|sliding-window-lua|key-store|redis-keys|api-key|auth-failures)|ops/readiness)\\.ts$',
+  edge: '^src/(app\\.ts|http/|wallpapers/(routes|cursor)\\.ts|ops/(routes|metrics-app|docs-page)\\.ts|portal/(routes|views|html|form|usage-chart|assets)\\.ts)',
+  domain: '^src/(access/(access|admission|fallback-limiter|quota)|portal/portal-service)\\.ts$',
+  data: '^src/(wallpapers/(repository|es-repository|cached-repository|build-queries|catalogue-version)|access/(admission-store|authenticate-lua|sliding-window-lua|key-store|account-store|redis-keys|api-key|auth-failures)|portal/(session-store|throttle-store)|ops/readiness)\\.ts$',
   infra: '^src/infra/',
   kernel: '^src/(config|errors|wallpapers/(wallpaper|params|categories|resolution|aspect-ratio|search-query|index-document)|openapi/[^/]+)\\.ts$',
   tools: '^src/catalogue/',

@@ -1,16 +1,21 @@
 // npm run --silent keys -- create --tier free|premium [--account NAME]
 // npm run --silent keys -- list
 // npm run --silent keys -- revoke <key-id>
+// npm run --silent keys -- tier <account> <tier> | disable <account> | enable <account>
 import { parseArgs } from 'node:util';
 import { ConfigError, displayUrl, loadConfig } from '../src/config.js';
 import { createRedis } from '../src/infra/redis.js';
 import { KeyStoreError, createKeyStore } from '../src/access/key-store.js';
+import { createAccountStore } from '../src/access/account-store.js';
 
 const USAGE = `usage:
   keys create --tier TIER [--account NAME]             prints the new API key alone on stdout (shown once);
                                                        TIER is one of RATE_LIMIT_TIERS (default free, premium)
   keys list                                            key ids, accounts, tiers, created and revoked times
-  keys revoke <key-id>                                 revokes the key; takes effect on the next request`;
+  keys revoke <key-id>                                 revokes the key; takes effect on the next request
+  keys tier <account> <tier>                           moves the account (a portal account is named by its email) to TIER
+  keys disable <account>                               its keys answer 403 and it cannot sign in to the portal
+  keys enable <account>                                undoes disable`;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`keys: ${message}\n`);
@@ -39,6 +44,7 @@ async function main(): Promise<void> {
     fail(`cannot reach Redis at ${displayUrl(config.redisUrl)}: ${err instanceof Error ? err.message : String(err)}`, 1);
   }
   const store = createKeyStore(redis);
+  const accounts = createAccountStore(redis);
   try {
     switch (command) {
       case 'create': {
@@ -58,8 +64,8 @@ async function main(): Promise<void> {
           process.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
           break;
         }
-        const rows = [['KEY ID', 'ACCOUNT', 'TIER', 'CREATED', 'REVOKED']];
-        for (const k of keys) rows.push([k.key_id, k.account, k.tier, k.created_at, k.revoked_at ?? '-']);
+        const rows = [['KEY ID', 'NAME', 'ACCOUNT', 'TIER', 'CREATED', 'REVOKED']];
+        for (const k of keys) rows.push([k.key_id, k.name || '-', k.account, k.tier, k.created_at, k.revoked_at ?? '-']);
         const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
         for (const r of rows)
           process.stdout.write(
@@ -75,6 +81,22 @@ async function main(): Promise<void> {
         if (!keyId) fail(`revoke needs a key id\n${USAGE}`);
         if (!(await store.revokeKey(keyId))) fail(`no key with id ${keyId}`, 1);
         process.stderr.write(`revoked ${keyId}\n`);
+        break;
+      }
+      case 'tier': {
+        const [account, tier] = rest;
+        const tiers = Object.keys(config.rateLimit.tiers);
+        if (!account || !tier || !tiers.includes(tier)) fail(`tier needs an account and one of ${tiers.join(', ')}\n${USAGE}`);
+        if (!(await accounts.setTier(account, tier))) fail(`no account named '${account}'`, 1);
+        process.stderr.write(`account '${account}' is now on tier '${tier}'\n`);
+        break;
+      }
+      case 'disable':
+      case 'enable': {
+        const account = rest[0];
+        if (!account) fail(`${command} needs an account\n${USAGE}`);
+        if (!(await accounts.setDisabled(account, command === 'disable'))) fail(`no account named '${account}'`, 1);
+        process.stderr.write(`account '${account}' is ${command}d\n`);
         break;
       }
       default:

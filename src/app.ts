@@ -16,6 +16,7 @@ import { securityHeaders } from './http/security-headers.js';
 import { type Logger, silentLogger } from './infra/logger.js';
 import { type Metrics, createMetrics } from './infra/metrics.js';
 import type { Readiness } from './ops/readiness.js';
+import { type PortalServices, portalRoutes } from './portal/routes.js';
 import { opsRoutes } from './ops/routes.js';
 import type { WallpaperRepository } from './wallpapers/repository.js';
 import { createCursorCodec } from './wallpapers/cursor.js';
@@ -28,6 +29,8 @@ export interface AppServices {
   readiness: Readiness;
   logger?: Logger;
   metrics?: Metrics;
+  /** The developer portal under /portal; without it, no portal is served. */
+  portal?: PortalServices;
 }
 
 export type AppSettings = Pick<Config, 'maxResultWindow' | 'trustProxyHops'> & Partial<Pick<Config, 'cursorSecret'>>;
@@ -61,6 +64,7 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   app.use(conditionalGet);
   app.use(routeFallbacks);
   app.use(opsRoutes({ readiness }).routes());
+  if (services.portal) app.use(portalRoutes({ ...services.portal, trustProxyHops: settings.trustProxyHops, logger }).routes());
   app.use(usage.routes());
   app.use(usage.allowedMethods());
   app.use(v1.routes());

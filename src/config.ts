@@ -24,6 +24,7 @@ export interface Config {
   shutdownDrainMs: number;
   /** Signs cursors (CURSOR_SECRET); null: the app signs with a random secret of its own. */
   cursorSecret: string | null;
+  portal: { enabled: boolean; defaultTier: string };
   rateLimit: RateLimitConfig;
   redisBreaker: RedisBreakerConfig;
   responseCache: ResponseCacheConfig;
@@ -106,6 +107,9 @@ const ENV_SCHEMA = {
     REDIS_BREAKER_OPEN_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 3000 },
     // Signs cursors; every instance behind one load balancer needs the same one.
     CURSOR_SECRET: { type: 'string', minLength: 32, maxLength: 1024 },
+    // The developer portal under /portal (docs/portal.md); its sign-ups start on this tier.
+    PORTAL_ENABLED: { type: 'boolean', default: true },
+    PORTAL_DEFAULT_TIER: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,31}$', default: 'free' },
     RESPONSE_CACHE_MB: { type: 'integer', minimum: 0, maximum: 4096, default: 16 },
     RESPONSE_CACHE_TTL_MS: { type: 'integer', minimum: 100, maximum: 3600000, default: 5000 },
     RESPONSE_CACHE_CHECK_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 1000 },
@@ -177,6 +181,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`${key}: ${e.message} (got ${JSON.stringify(got)})`);
     }
   }
+  if (typeof raw['PORTAL_DEFAULT_TIER'] === 'string' && typeof raw['RATE_LIMIT_TIERS'] === 'string') {
+    const tiers = Object.keys(parseTiers(raw['RATE_LIMIT_TIERS']));
+    if (!tiers.includes(raw['PORTAL_DEFAULT_TIER'])) {
+      problems.push(`PORTAL_DEFAULT_TIER: must be one of the tiers of RATE_LIMIT_TIERS (${tiers.join(', ')}) (got ${JSON.stringify(raw['PORTAL_DEFAULT_TIER'])})`);
+    }
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   const v = raw as Record<keyof typeof ENV_SCHEMA.properties, never>;
   return {
@@ -196,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,
     cursorSecret: typeof raw['CURSOR_SECRET'] === 'string' ? raw['CURSOR_SECRET'] : null,
+    portal: { enabled: v.PORTAL_ENABLED, defaultTier: v.PORTAL_DEFAULT_TIER },
     rateLimit: {
       tiers: parseTiers(v.RATE_LIMIT_TIERS),
       windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,

@@ -1,5 +1,11 @@
 import type { Client } from '@elastic/elasticsearch';
 import { createAccess } from './access/access.js';
+import { createAccountStore } from './access/account-store.js';
+import { createAccountQuotaReader } from './access/admission-store.js';
+import { createKeyStore } from './access/key-store.js';
+import { createPortalService } from './portal/portal-service.js';
+import { createSessionStore } from './portal/session-store.js';
+import { createThrottleStore } from './portal/throttle-store.js';
 import type { AppServices } from './app.js';
 import type { Config } from './config.js';
 import { instrumentElasticsearch } from './infra/es-metrics.js';
@@ -36,8 +42,21 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
     }),
     { es, alias: config.indexAlias, logger, ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },
   );
+  const keys = createKeyStore(redis);
+  const portal = {
+    service: createPortalService({
+      accounts: createAccountStore(redis),
+      sessions: createSessionStore(redis),
+      throttle: createThrottleStore(redis),
+      defaultTier: config.portal.defaultTier,
+    }),
+    keys,
+    quota: createAccountQuotaReader(redis, { windowMs: config.rateLimit.windowSeconds * 1000, tiers: config.rateLimit.tiers }),
+    windowSeconds: config.rateLimit.windowSeconds,
+  };
   return {
     repository,
+    ...(config.portal.enabled ? { portal } : {}),
     access: createAccess({ redis, rateLimit: config.rateLimit, redisBreaker: config.redisBreaker, logger, metrics }),
     readiness: readiness ?? createReadiness({ es, redis, alias: config.indexAlias }),
     logger,

@@ -1,9 +1,11 @@
 import type { Cluster, Redis } from 'ioredis';
 import { generateApiKey, hashApiKey, newAccountId, randomBase62 } from './api-key.js';
 import { redisKeys } from './redis-keys.js';
+import { HISTORY } from './sliding-window-lua.js';
 
 export interface KeySummary {
   key_id: string;
+  name: string;
   account: string;
   account_id: string;
   tier: string;
@@ -25,6 +27,24 @@ interface IndexEntry {
   account_id: string;
   hash: string;
 }
+
+/** One key of an account as its owner sees it in the portal. */
+export interface AccountKey {
+  key_id: string;
+  name: string;
+  created_at: string;
+  /** ISO time of the last admitted request, or null. */
+  last_used: string | null;
+  /** Requests admitted with this key in the last hour, counted by the minute. */
+  recent_requests: number;
+  revoked_at: string | null;
+  /** ISO time a rotated key stops working, or null. */
+  expires_at: string | null;
+}
+
+/** A rotation's longest grace for the old key. */
+export const MAX_ROTATION_GRACE_SECONDS = 24 * 3600;
+const KEY_NAME_MAX = 64;
 
 /**
  * Administrative operations on accounts and keys (used by the keys CLI and tests).
@@ -54,22 +74,107 @@ export function createKeyStore(redis: Redis | Cluster) {
     return accountIdFor(name, tier);
   }
 
+  // Listed in both indexes (so it can be found and revoked) before its record lets it authenticate.
+  async function addKey(accountId: string, name: string): Promise<{ apiKey: string; keyId: string }> {
+    const apiKey = generateApiKey(accountId);
+    const hash = hashApiKey(apiKey);
+    const keyId = `key_${randomBase62(12)}`;
+    const entry: IndexEntry = { account_id: accountId, hash };
+    await redis.hset(redisKeys.keyIndex, keyId, JSON.stringify(entry));
+    await redis.hset(redisKeys.accountKeys(accountId), keyId, hash);
+    await redis.hset(redisKeys.apiKey(accountId, hash), {
+      key_id: keyId,
+      account_id: accountId,
+      name: name.slice(0, KEY_NAME_MAX),
+      created_at: new Date().toISOString(),
+      revoked_at: '',
+    });
+    return { apiKey, keyId };
+  }
+
+  async function ownedHash(accountId: string, keyId: string): Promise<string | null> {
+    return redis.hget(redisKeys.accountKeys(accountId), keyId);
+  }
+
+  async function redisNowMs(): Promise<number> {
+    const [seconds, micros] = await redis.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  }
+
   return {
-    async createKey({ tier, account }: { tier: string; account?: string }): Promise<CreatedKey> {
-      const name = account ?? `account-${randomBase62(8).toLowerCase()}`;
-      const accountId = await accountIdFor(name, tier);
-      const apiKey = generateApiKey(accountId);
-      const hash = hashApiKey(apiKey);
-      const keyId = `key_${randomBase62(12)}`;
-      const entry: IndexEntry = { account_id: accountId, hash };
-      await redis.hset(redisKeys.keyIndex, keyId, JSON.stringify(entry));
-      await redis.hset(redisKeys.apiKey(accountId, hash), {
-        key_id: keyId,
-        account_id: accountId,
-        created_at: new Date().toISOString(),
-        revoked_at: '',
+    async createKey({ tier, account, name = '' }: { tier: string; account?: string; name?: string }): Promise<CreatedKey> {
+      const accountName = account ?? `account-${randomBase62(8).toLowerCase()}`;
+      const accountId = await accountIdFor(accountName, tier);
+      const { apiKey, keyId } = await addKey(accountId, name);
+      return { apiKey, keyId, accountId, account: accountName, tier };
+    },
+
+    /** A new named key for an existing account (the portal's "generate"). */
+    async createAccountKey(accountId: string, name: string): Promise<{ apiKey: string; keyId: string }> {
+      return addKey(accountId, name);
+    },
+
+    /** The account's keys, newest first, with their recent use. */
+    async listAccountKeys(accountId: string): Promise<AccountKey[]> {
+      const owned = await redis.hgetall(redisKeys.accountKeys(accountId));
+      const nowMinute = Math.floor((await redisNowMs()) / 60_000);
+      const keys = await Promise.all(
+        Object.entries(owned).map(async ([keyId, hash]): Promise<AccountKey | null> => {
+          const [record, use] = await Promise.all([redis.hgetall(redisKeys.apiKey(accountId, hash)), redis.hgetall(redisKeys.keyUse(accountId, hash))]);
+          if (!record['key_id']) return null;
+          let recent = 0;
+          for (const [field, count] of Object.entries(use)) {
+            const minute = field.startsWith('m') ? Number(field.slice(1)) : NaN;
+            if (minute > nowMinute - HISTORY.minutes) recent += Number(count);
+          }
+          return {
+            key_id: keyId,
+            name: record['name'] ?? '',
+            created_at: record['created_at'] ?? '',
+            last_used: use['last'] ? new Date(Number(use['last'])).toISOString() : null,
+            recent_requests: recent,
+            revoked_at: record['revoked_at'] || null,
+            expires_at: record['expires_at'] ? new Date(Number(record['expires_at'])).toISOString() : null,
+          };
+        }),
+      );
+      return keys.filter((k): k is AccountKey => k !== null).sort((a, b) => b.created_at.localeCompare(a.created_at) || a.key_id.localeCompare(b.key_id));
+    },
+
+    /** Revokes one of the account's keys; false when the account has no such key. */
+    async revokeAccountKey(accountId: string, keyId: string): Promise<boolean> {
+      const hash = await ownedHash(accountId, keyId);
+      if (!hash) return false;
+      await redis.hset(redisKeys.apiKey(accountId, hash), 'revoked_at', new Date().toISOString());
+      return true;
+    },
+
+    /**
+     * A new key with the same name; the old one keeps working for `graceSeconds` (Redis's clock,
+     * as the admission script reads it), then answers 403. Null when the account has no such live key.
+     */
+    async rotateAccountKey(accountId: string, keyId: string, graceSeconds: number): Promise<{ apiKey: string; keyId: string; expiresAt: string } | null> {
+      if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
+        throw new KeyStoreError(`grace must be 0 to ${MAX_ROTATION_GRACE_SECONDS} seconds`);
+      }
+      const hash = await ownedHash(accountId, keyId);
+      if (!hash) return null;
+      const old = await redis.hmget(redisKeys.apiKey(accountId, hash), 'name', 'revoked_at', 'expires_at');
+      if (old[1] || old[2]) return null;
+      const created = await addKey(accountId, old[0] ?? '');
+      const expiresAtMs = (await redisNowMs()) + graceSeconds * 1000;
+      await redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String(expiresAtMs));
+      return { ...created, expiresAt: new Date(expiresAtMs).toISOString() };
+    },
+
+    /** The account's admitted requests per hour over the last day, oldest first, ending with the current hour. */
+    async hourlyUsage(accountId: string): Promise<{ hourStartMs: number; requests: number }[]> {
+      const counts = await redis.hgetall(redisKeys.accountHours(accountId));
+      const nowHour = Math.floor((await redisNowMs()) / 3_600_000);
+      return Array.from({ length: HISTORY.hours }, (_, i) => {
+        const hour = nowHour - HISTORY.hours + 1 + i;
+        return { hourStartMs: hour * 3_600_000, requests: Number(counts[String(hour)] ?? 0) };
       });
-      return { apiKey, keyId, accountId, account: name, tier };
     },
 
     async listKeys(): Promise<KeySummary[]> {
@@ -82,6 +187,7 @@ export function createKeyStore(redis: Redis | Cluster) {
         if (!key['key_id']) continue;
         out.push({
           key_id: keyId,
+          name: key['name'] ?? '',
           account: account['name'] ?? '?',
           account_id,
           tier: account['tier'] ?? '?',

@@ -5,6 +5,12 @@ export const redisKeys = {
   apiKey: (accountId: string, hash: string) => `wpc:{${accountId}}:key:${hash}`,
   accountNames: 'wpc:account-names',
   keyIndex: 'wpc:key-index',
+  /** The account's keys: key id -> key hash (the portal's list). */
+  accountKeys: (accountId: string) => `wpc:{${accountId}}:keys`,
+  /** Requests per hour over the last day (see USAGE_HISTORY_LUA). */
+  accountHours: (accountId: string) => `wpc:{${accountId}}:hours`,
+  /** One key's requests per minute over the last hour, and its last use. */
+  keyUse: (accountId: string, hash: string) => `wpc:{${accountId}}:use:${hash}`,
 };
 
 // The account's log of admission times (see SLIDING_WINDOW_LUA). The bucketed counters of

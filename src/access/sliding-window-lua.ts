@@ -1,6 +1,34 @@
 /** GET /v1/usage reads per key in a fixed window of their own: enough to poll, not to hammer Redis. */
 export const USAGE_CAP = { reads: 60, windowMs: 60_000 } as const;
 
+/** How far back the portal's usage history goes, in hours, and a key's recent use in minutes. */
+export const HISTORY = { hours: 24, minutes: 60 } as const;
+
+/**
+ * Lua fragment, run for each admitted request: the account's count for this hour (KEYS[4], a hash
+ * of hour number -> count) and its key's count for this minute and time of last use (KEYS[5],
+ * fields m<minute> and last). The first count of a new hour or minute drops fields older than the
+ * history, so each hash holds at most 26 or 62 fields. These are what the developer portal draws;
+ * they live in the admission script so a request still costs one round trip.
+ */
+const USAGE_HISTORY_LUA = `
+  local hour = math.floor(now / 3600000)
+  if redis.call('HINCRBY', KEYS[4], hour, 1) == 1 then
+    for _, field in ipairs(redis.call('HKEYS', KEYS[4])) do
+      if tonumber(field) <= hour - ${HISTORY.hours} then redis.call('HDEL', KEYS[4], field) end
+    end
+    redis.call('PEXPIRE', KEYS[4], ${(HISTORY.hours + 1) * 3_600_000})
+  end
+  local minute = math.floor(now / 60000)
+  if redis.call('HINCRBY', KEYS[5], 'm' .. minute, 1) == 1 then
+    for _, field in ipairs(redis.call('HKEYS', KEYS[5])) do
+      local m = tonumber(string.sub(field, 2))
+      if m and m <= minute - ${HISTORY.minutes} then redis.call('HDEL', KEYS[5], field) end
+    end
+  end
+  redis.call('HSET', KEYS[5], 'last', now)
+  redis.call('PEXPIRE', KEYS[5], ${HISTORY.hours * 3_600_000})`;
+
 /**
  * Exact sliding window, kept as a log of admission times (Lua fragment, runs after
  * AUTHENTICATE_LUA has set `key_id` and `tier`).
@@ -24,8 +52,11 @@ export const USAGE_CAP = { reads: 60, windowMs: 60_000 } as const;
  * an hour, 40 KB for 10,000). Time is Redis's own clock (TIME), so API instances need no clock
  * agreement.
  *
- * With a fourth key the script only reads the log (GET /v1/usage): nothing is admitted, and
- * KEYS[4] counts such reads in a fixed window of their own, refused past USAGE_CAP.
+ * An admitted request is also counted in the account's hourly history (KEYS[4]) and its key's
+ * minute counts and last use (KEYS[5]): see USAGE_HISTORY_LUA.
+ *
+ * With a sixth key the script only reads the log (GET /v1/usage): nothing is admitted, and
+ * KEYS[6] counts such reads in a fixed window of their own, refused past USAGE_CAP.
  *
  * ARGV[1] window ms, ARGV[2..] tier, limit pairs.
  * Returns {1 allowed | 2 limited | 3 unknown tier | 4 usage reads capped, key_id, tier, limit,
@@ -38,12 +69,10 @@ for i = 2, #ARGV, 2 do
   if ARGV[i] == tier then limit = tonumber(ARGV[i + 1]) end
 end
 if not limit then return {3, key_id, tier} end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local peek = #KEYS == 4
+local peek = #KEYS == 6
 if peek then
-  local reads = redis.call('INCR', KEYS[4])
-  if reads == 1 then redis.call('PEXPIRE', KEYS[4], ${USAGE_CAP.windowMs}) end
+  local reads = redis.call('INCR', KEYS[6])
+  if reads == 1 then redis.call('PEXPIRE', KEYS[6], ${USAGE_CAP.windowMs}) end
   if reads > ${USAGE_CAP.reads} then
     return {4, key_id, tier, ${USAGE_CAP.reads}, 0, now + math.max(redis.call('PTTL', KEYS[4]), 0), now}
   end
@@ -106,6 +135,7 @@ elseif len < limit then
   len = len + 1
   status = 1
   dirty = true
+  ${USAGE_HISTORY_LUA}
 end
 
 if dirty then

@@ -1,0 +1,263 @@
+import { expect } from 'chai';
+import { randomInt } from 'node:crypto';
+import { createAccountStore } from '../../src/access/account-store.js';
+import { THROTTLE } from '../../src/portal/portal-service.js';
+import { request, uniqueName } from '../support/harness.js';
+import { PortalBrowser, type PortalPage, csrfOf, keyIds, shownKey, signedIn } from '../support/portal-browser.js';
+import { useCatalogue } from './catalogue-context.js';
+
+// One proxy hop is trusted, so each browser here is its own client (its own X-Forwarded-For):
+// the per-client throttles of one test never reach another.
+const clientAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+const email = () => `${uniqueName('dev')}@example.com`;
+
+describe('the developer portal', function () {
+  this.timeout(60_000);
+  const ctx = useCatalogue({ trustProxyHops: 1 });
+  const browser = (address = clientAddress()) => new PortalBrowser(ctx.app.url, { 'X-Forwarded-For': address });
+  const generate = async (b: PortalBrowser, keys: PortalPage, name: string) => b.post('/portal/keys', keys, { name });
+  const wallpapers = (key: string) => request(ctx.app.url, '/v1/wallpapers?per_page=1', { key, contract: false });
+
+  it('when a developer signs up, signs in and generates a key, then the key is shown once and the API answers it with 200', async () => {
+    const b = browser();
+    const keys = await signedIn(b, email());
+    const created = await generate(b, keys, 'rotator');
+    expect(created.status).to.equal(201);
+    const key = shownKey(created);
+    expect(key).to.match(/^wpc_/);
+    expect((await wallpapers(key)).status).to.equal(200);
+    const listed = await b.get('/portal/keys');
+    expect(listed.html).not.to.include(key);
+    expect(listed.html).to.include('rotator');
+    expect(keyIds(listed)).to.have.length(1);
+    expect(listed.html).to.match(/<td>1<\/td>/);
+  });
+
+  it('when a key is revoked in the portal, then the next API request with it is 403', async () => {
+    const b = browser();
+    const keys = await signedIn(b, email());
+    const key = shownKey(await generate(b, keys, 'to revoke'));
+    expect((await wallpapers(key)).status).to.equal(200);
+    const page = await b.get('/portal/keys');
+    const revoked = await b.post(`/portal/keys/${keyIds(page)[0]}/revoke`, page, {});
+    expect(revoked.status).to.equal(200);
+    expect(revoked.html).to.include('is revoked');
+    expect((await wallpapers(key)).status).to.equal(403);
+  });
+
+  it('when a key is rotated with a grace period, then both keys work until it ends, and then the old one is 403', async () => {
+    const b = browser();
+    const keys = await signedIn(b, email());
+    const old = shownKey(await generate(b, keys, 'mirror'));
+    const page = await b.get('/portal/keys');
+    const rotated = await b.post(`/portal/keys/${keyIds(page)[0]}/rotate`, page, { grace: '2' });
+    expect(rotated.status).to.equal(201);
+    const fresh = shownKey(rotated);
+    expect(fresh).not.to.equal(old);
+    expect(rotated.html).to.include('keeps working until');
+    expect((await wallpapers(old)).status).to.equal(200);
+    expect((await wallpapers(fresh)).status).to.equal(200);
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    expect((await wallpapers(old)).status).to.equal(403);
+    expect((await wallpapers(fresh)).status).to.equal(200);
+  });
+
+  it('when a rotation asks for more than 24 hours of grace, then it is refused and nothing changes', async () => {
+    const b = browser();
+    const keys = await signedIn(b, email());
+    const key = shownKey(await generate(b, keys, 'k'));
+    const page = await b.get('/portal/keys');
+    const refused = await b.post(`/portal/keys/${keyIds(page)[0]}/rotate`, page, { grace: String(24 * 3600 + 1) });
+    expect(refused.status).to.equal(400);
+    expect(refused.html).to.include('grace period of 0 to 24 hours');
+    expect(keyIds(await b.get('/portal/keys'))).to.have.length(1);
+    expect((await wallpapers(key)).status).to.equal(200);
+  });
+
+  it('when one account posts to revoke a key of another, then it is refused and the key keeps working', async () => {
+    const owner = browser();
+    const ownerKeys = await signedIn(owner, email());
+    const key = shownKey(await generate(owner, ownerKeys, 'mine'));
+    const victimId = keyIds(await owner.get('/portal/keys'))[0]!;
+    const other = browser();
+    const otherKeys = await signedIn(other, email());
+    const refused = await other.post(`/portal/keys/${victimId}/revoke`, otherKeys, {});
+    expect(refused.status).to.equal(404);
+    expect((await wallpapers(key)).status).to.equal(200);
+  });
+
+  describe('CSRF', () => {
+    it('when a signed-in form comes without the token, with a wrong one, or from another origin, then it is 403 and no key is made', async () => {
+      const b = browser();
+      const keys = await signedIn(b, email());
+      const missing = await b.send('/portal/keys', { form: { name: 'x' } });
+      const wrong = await b.send('/portal/keys', { form: { name: 'x', csrf: 'A'.repeat(32) } });
+      const crossOrigin = await b.post('/portal/keys', keys, { name: 'x' }, { Origin: 'https://evil.example' });
+      const crossSite = await b.post('/portal/keys', keys, { name: 'x' }, { 'Sec-Fetch-Site': 'cross-site' });
+      for (const page of [missing, wrong, crossOrigin, crossSite]) {
+        expect(page.status).to.equal(403);
+        expect(page.html).not.to.include('new-key');
+      }
+      expect(keyIds(await b.get('/portal/keys'))).to.deep.equal([]);
+    });
+
+    it('when a sign-in form comes without the token its cookie matches, then it is 403', async () => {
+      const b = browser();
+      const address = email();
+      await signedIn(b, address);
+      const stranger = browser();
+      const refused = await stranger.send('/portal/sign-in', { form: { email: address, password: 'correct horse battery', csrf: 'forged-token-forged-token-forged' } });
+      expect(refused.status).to.equal(403);
+      expect(refused.setCookies.join()).not.to.include('wpc_session');
+    });
+  });
+
+  describe('sign-in', () => {
+    it('when one account fails its password too often, then further sign-ins are 429 with Retry-After, even with the right password', async () => {
+      const address = email();
+      await signedIn(browser(), address);
+      for (let i = 0; i < THROTTLE.perAccount; i++) {
+        const b = browser();
+        expect((await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password: 'wrong password!' })).status).to.equal(401);
+      }
+      const b = browser();
+      const throttled = await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password: 'correct horse battery' });
+      expect(throttled.status).to.equal(429);
+      expect(Number(throttled.headers.get('Retry-After'))).to.be.within(1, THROTTLE.windowSeconds);
+      expect(throttled.html).to.include('Too many failed sign-ins');
+    });
+
+    it('when one client fails with many emails, then it is throttled, and another client is not', async () => {
+      const address = clientAddress();
+      const b = browser(address);
+      const form = await b.get('/portal/sign-in');
+      for (let i = 0; i < THROTTLE.perClient; i++) expect((await b.post('/portal/sign-in', form, { email: email(), password: 'not it at all' })).status).to.equal(401);
+      expect((await b.post('/portal/sign-in', form, { email: email(), password: 'not it at all' })).status).to.equal(429);
+      const other = browser();
+      expect((await other.post('/portal/sign-in', await other.get('/portal/sign-in'), { email: email(), password: 'not it at all' })).status).to.equal(401);
+    });
+
+    it('when the email is unknown or the password wrong, then the answers are the same and both cost a password hash', async () => {
+      const known = email();
+      await signedIn(browser(), known);
+      const attempt = async (address: string) => {
+        const b = browser();
+        const form = await b.get('/portal/sign-in');
+        const started = performance.now();
+        const page = await b.post('/portal/sign-in', form, { email: address, password: 'wrong password!' });
+        return { page, ms: performance.now() - started };
+      };
+      const unknownEmail = `${uniqueName('nobody')}@example.com`;
+      const wrongPassword = await attempt(known);
+      const noAccount = await attempt(unknownEmail);
+      expect(noAccount.page.status).to.equal(wrongPassword.page.status);
+      const sameness = ({ html }: PortalPage, address: string) => html.replace(address, 'E').replace(/name="csrf" value="[^"]*"/, 'T');
+      expect(sameness(noAccount.page, unknownEmail)).to.equal(sameness(wrongPassword.page, known));
+      // A lookup alone takes a few ms; a scrypt hash at these settings takes tens of ms or more.
+      expect(noAccount.ms).to.be.greaterThan(30);
+      expect(wrongPassword.ms).to.be.greaterThan(30);
+    });
+
+    it('when an email that is already registered signs up again, then the answer is the same as for a new one and the password is unchanged', async () => {
+      const taken = email();
+      await signedIn(browser(), taken, 'the first password');
+      const again = browser();
+      const repeat = await again.post('/portal/sign-up', await again.get('/portal/sign-up'), { email: taken, password: 'a second password' });
+      const fresh = browser();
+      const freshEmail = email();
+      const first = await fresh.post('/portal/sign-up', await fresh.get('/portal/sign-up'), { email: freshEmail, password: 'a second password' });
+      expect(repeat.status).to.equal(first.status);
+      expect(repeat.html.replace(taken, 'E').replace(csrfOf(repeat), 'T')).to.equal(first.html.replace(freshEmail, 'E').replace(csrfOf(first), 'T'));
+      const b = browser();
+      expect((await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: taken, password: 'a second password' })).status).to.equal(401);
+      expect((await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: taken, password: 'the first password' })).status).to.equal(303);
+    });
+
+    it('when sign-up gets a bad email or a short password, then 400 names the field', async () => {
+      const b = browser();
+      const form = await b.get('/portal/sign-up');
+      const badEmail = await b.post('/portal/sign-up', form, { email: 'not-an-email', password: 'long enough password' });
+      expect(badEmail.status).to.equal(400);
+      expect(badEmail.html).to.include('id="email-error"');
+      const shortPassword = await b.post('/portal/sign-up', form, { email: email(), password: 'short' });
+      expect(shortPassword.status).to.equal(400);
+      expect(shortPassword.html).to.include('id="password-error"');
+    });
+  });
+
+  it('when a key is named <script>, then the page shows it escaped', async () => {
+    const b = browser();
+    const keys = await signedIn(b, email());
+    await generate(b, keys, '<script>alert(1)</script>');
+    const page = await b.get('/portal/keys');
+    expect(page.html).to.include('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page.html).not.to.include('<script>alert');
+  });
+
+  it('when the usage page is read after some requests, then its numbers agree with the API rate-limit headers', async () => {
+    const b = browser();
+    const keys = await signedIn(b, email());
+    const key = shownKey(await generate(b, keys, 'counter'));
+    let last;
+    for (let i = 0; i < 3; i++) last = await wallpapers(key);
+    const usage = await b.get('/portal/usage');
+    expect(usage.status).to.equal(200);
+    const figure = (id: string) => Number(new RegExp(`id="${id}">(\\d+)`).exec(usage.html)?.[1]);
+    expect(figure('limit')).to.equal(Number(last!.headers.get('X-RateLimit-Limit')));
+    expect(figure('remaining')).to.equal(Number(last!.headers.get('X-RateLimit-Remaining')));
+    expect(figure('used')).to.equal(3);
+    expect(usage.html).to.include('<svg class="chart"');
+    expect(usage.html).to.include('3 requests in total');
+  });
+
+  it('when an operator disables the account, then its keys are 403 and it cannot sign in; enabled again, both work', async () => {
+    const address = email();
+    const b = browser();
+    const keys = await signedIn(b, address);
+    const key = shownKey(await generate(b, keys, 'k'));
+    const accounts = createAccountStore(ctx.redis);
+    await accounts.setDisabled(address, true);
+    expect((await wallpapers(key)).status).to.equal(403);
+    expect((await b.get('/portal/keys')).status).to.equal(302);
+    const again = browser();
+    expect((await again.post('/portal/sign-in', await again.get('/portal/sign-in'), { email: address, password: 'correct horse battery' })).status).to.equal(401);
+    await accounts.setDisabled(address, false);
+    expect((await wallpapers(key)).status).to.equal(200);
+  });
+
+  describe('cookies and headers', () => {
+    it('when signed in over plain HTTP, then the session cookie is HttpOnly, SameSite=Lax, scoped to /portal and not Secure', async () => {
+      const b = browser();
+      const form = await b.get('/portal/sign-up');
+      const address = email();
+      await b.post('/portal/sign-up', form, { email: address, password: 'correct horse battery' });
+      const done = await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password: 'correct horse battery' });
+      const cookie = done.setCookies.find((c) => c.startsWith('wpc_session='))!;
+      expect(cookie).to.match(/httponly/i).and.match(/samesite=lax/i).and.match(/path=\/portal/i);
+      expect(cookie).not.to.match(/secure/i);
+    });
+
+    it('when the trusted proxy says the browser came over TLS, then the cookie is Secure', async () => {
+      const b = browser();
+      const page = await b.send('/portal/sign-in', { headers: { 'X-Forwarded-Proto': 'https' } });
+      expect(page.setCookies.join()).to.match(/secure/i);
+    });
+
+    it('when portal pages are served, then they carry a Content-Security-Policy and no CORS headers', async () => {
+      const page = await browser().send('/portal/sign-in', { headers: { Origin: 'https://elsewhere.example' } });
+      expect(page.headers.get('Content-Security-Policy')).to.include("default-src 'none'");
+      expect(page.headers.get('Access-Control-Allow-Origin')).to.equal(null);
+      expect(page.headers.get('Cache-Control')).to.equal('no-store');
+    });
+  });
+});
+
+describe('the developer portal behind no proxy', function () {
+  this.timeout(30_000);
+  const ctx = useCatalogue();
+
+  it('when a client forges X-Forwarded-Proto, then the cookie is still not Secure', async () => {
+    const page = await new PortalBrowser(ctx.app.url).send('/portal/sign-in', { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(page.setCookies.join()).not.to.match(/secure/i);
+  });
+});
