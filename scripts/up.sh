@@ -19,6 +19,7 @@ KEY="$(npm run --silent keys -- create --tier free --account demo)"
 cat >&2 <<MSG
 
   Wallpaper catalogue API: http://127.0.0.1:$PORT  ($DEMO_COUNT demo wallpapers)
+  Developer portal:        http://127.0.0.1:$PORT/portal  (sign up, generate and rotate keys, usage)
   Demo API key (free tier, shown once):
 
     $KEY

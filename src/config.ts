@@ -184,7 +184,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (typeof raw['PORTAL_DEFAULT_TIER'] === 'string' && typeof raw['RATE_LIMIT_TIERS'] === 'string') {
     const tiers = Object.keys(parseTiers(raw['RATE_LIMIT_TIERS']));
     if (!tiers.includes(raw['PORTAL_DEFAULT_TIER'])) {
-      problems.push(`PORTAL_DEFAULT_TIER: must be one of the tiers of RATE_LIMIT_TIERS (${tiers.join(', ')}) (got ${JSON.stringify(raw['PORTAL_DEFAULT_TIER'])})`);
+      problems.push(
+        `PORTAL_DEFAULT_TIER: must be one of the tiers of RATE_LIMIT_TIERS (${tiers.join(', ')}) (got ${JSON.stringify(raw['PORTAL_DEFAULT_TIER'])})`,
+      );
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -142,7 +142,8 @@ async function main(): Promise<void> {
         const before = values['es-stats'] ? await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid) : null;
         const result = await run(target.url, Number(values.duration));
         rss[which].push(sampler.stop());
-        if (before) say(`${which}: ${perRequest(before, await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid), result.requests)}`);
+        if (before)
+          say(`${which}: ${perRequest(before, await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid), result.requests)}`);
         if (result.errors + result.non2xx > 0) throw new Error(`${which}: ${result.errors} errors, ${result.non2xx} non-2xx`);
         rps[which].push(result.rps);
       }

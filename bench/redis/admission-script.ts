@@ -1,5 +1,7 @@
 // Server-side cost of the admission script, current version against an earlier one, side by side:
-//   npx tsx bench/redis/admission-script.ts [--compare <git ref>] [--rounds N] [--calls N]
+//   npx tsx bench/redis/admission-script.ts [--compare <git ref>] [--compare-kind buckets|log] [--rounds N] [--calls N]
+// --compare-kind log: the earlier version is a sliding log too (from issue 10 on), with its own
+// authentication fragment and three keys; buckets (the default, 7c50f20) takes a bucket count.
 // Runs on a private redis-server. Many accounts, each paced within its tier's limit over a short
 // window, so logs fill up and requests keep leaving the window, as they would over an hour.
 import { execFileSync, spawn } from 'node:child_process';
@@ -10,13 +12,15 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { AUTHENTICATE_LUA } from '../../src/access/authenticate-lua.js';
 import { createKeyStore } from '../../src/access/key-store.js';
-import { locateKey } from '../../src/access/authenticate-lua.js';
-import { SLIDING_WINDOW_LUA } from '../../src/access/sliding-window-lua.js';
+import { type KeyLocation, locateKey } from '../../src/access/authenticate-lua.js';
+import { redisKeys } from '../../src/access/redis-keys.js';
+import { SLIDING_WINDOW_LUA, USAGE_CAP } from '../../src/access/sliding-window-lua.js';
 import { freePort } from '../../test/support/free-port.js';
 
 const { values } = parseArgs({
   options: {
     compare: { type: 'string', default: '7c50f20' },
+    'compare-kind': { type: 'string', default: 'buckets' },
     rounds: { type: 'string', default: '4' },
     calls: { type: 'string', default: '40000' },
   },
@@ -31,7 +35,10 @@ const SCENARIOS = [400, 20];
 
 interface Variant {
   name: string;
+  /** The whole script: authentication and rate limit. */
   lua: string;
+  /** The script's keys for one API key. */
+  keysOf: (at: KeyLocation) => string[];
   /** Arguments after the three keys. */
   args: (string | number)[];
   counterKey: (accountId: string) => string;
@@ -39,6 +46,15 @@ interface Variant {
 
 // Where the script lived: src/access/ since the layers were cut, src/rate-limit/ before.
 const SCRIPT_PATHS = ['src/access/sliding-window-lua.ts', 'src/rate-limit/sliding-window-lua.ts'];
+
+function earlierAuthenticate(ref: string): string {
+  try {
+    const source = execFileSync('git', ['show', `${ref}:src/access/authenticate-lua.ts`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    return /AUTHENTICATE_LUA = `([\s\S]*?)`;/.exec(source)?.[1] ?? AUTHENTICATE_LUA;
+  } catch {
+    return AUTHENTICATE_LUA;
+  }
+}
 
 function earlierScript(ref: string): string {
   const source = SCRIPT_PATHS.map((path) => {
@@ -51,7 +67,8 @@ function earlierScript(ref: string): string {
   if (!source) throw new Error(`no admission script at ${ref} (looked in ${SCRIPT_PATHS.join(', ')})`);
   const match = /SLIDING_WINDOW_LUA = `([\s\S]*?)`;/.exec(source);
   if (!match) throw new Error(`no SLIDING_WINDOW_LUA in ${ref}`);
-  return match[1]!;
+  // The usage cap's numbers were interpolated into the script text; they never run in this bench.
+  return match[1]!.replace(/\$\{USAGE_CAP\.(\w+)\}/g, (_, name: 'reads' | 'windowMs') => String(USAGE_CAP[name]));
 }
 
 async function startRedis(): Promise<{ url: string; stop: () => void }> {
@@ -85,7 +102,7 @@ async function run(
   variant: Variant,
   keys: { apiKey: string; accountId: string }[],
 ): Promise<{ usPerCall: number; allowed: number; memoryPerAccount: number }> {
-  const sha = (await redis.script('LOAD', AUTHENTICATE_LUA + variant.lua)) as string;
+  const sha = (await redis.script('LOAD', variant.lua)) as string;
   for (const { accountId } of keys) await redis.del(variant.counterKey(accountId));
   await redis.config('RESETSTAT');
   let allowed = 0;
@@ -96,9 +113,10 @@ async function run(
   async function worker(): Promise<void> {
     while (next < CALLS) {
       const i = next++;
-      const { apiKey, accountId } = keys[i % keys.length]!;
+      const { apiKey } = keys[i % keys.length]!;
       const at = locateKey(apiKey)!;
-      const reply = (await redis.evalsha(sha, 3, at.keyRecord, at.account, variant.counterKey(accountId), ...variant.args)) as number[];
+      const scriptKeys = variant.keysOf(at);
+      const reply = (await redis.evalsha(sha, scriptKeys.length, ...scriptKeys, ...variant.args)) as number[];
       if (reply[0] === 1) allowed++;
     }
   }
@@ -117,13 +135,22 @@ async function scenario(redis: Redis, accounts: number): Promise<void> {
     const keys = [];
     for (let i = 0; i < accounts; i++) keys.push(await store.createKey({ tier: 'bench', account: `bench-${accounts}-${i}` }));
     const tiers = ['bench', LIMIT];
+    const log = (id: string) => `wpc:{${id}}:rl:log`;
+    const buckets = values['compare-kind'] === 'buckets';
     const variants: Variant[] = [
-      { name: 'current (log)', lua: SLIDING_WINDOW_LUA, args: [WINDOW_MS, ...tiers], counterKey: (id) => `wpc:{${id}}:rl:log` },
       {
-        name: `${values.compare} (buckets)`,
-        lua: earlierScript(values.compare),
-        args: [WINDOW_MS, 60, ...tiers],
-        counterKey: (id) => `wpc:{${id}}:rl`,
+        name: 'current',
+        lua: AUTHENTICATE_LUA + SLIDING_WINDOW_LUA,
+        keysOf: (at) => [at.keyRecord, at.account, log(at.accountId), redisKeys.accountHours(at.accountId), redisKeys.keyUse(at.accountId, at.hash)],
+        args: [WINDOW_MS, ...tiers],
+        counterKey: log,
+      },
+      {
+        name: `${values.compare} (${values['compare-kind']})`,
+        lua: (buckets ? AUTHENTICATE_LUA : earlierAuthenticate(values.compare)) + earlierScript(values.compare),
+        keysOf: (at) => [at.keyRecord, at.account, buckets ? `wpc:{${at.accountId}}:rl` : log(at.accountId)],
+        args: buckets ? [WINDOW_MS, 60, ...tiers] : [WINDOW_MS, ...tiers],
+        counterKey: buckets ? (id) => `wpc:{${id}}:rl` : log,
       },
     ];
     const results = new Map<string, number[]>(variants.map((v) => [v.name, []]));

@@ -8,7 +8,15 @@ export type AdmissionReply = [number, string?, string?, number?, number?, number
 
 type ScriptedRedis = RedisClient & {
   wpcAdmit(keyRecord: string, account: string, log: string, hours: string, use: string, ...args: (string | number)[]): Promise<AdmissionReply>;
-  wpcUsage(keyRecord: string, account: string, log: string, hours: string, use: string, reads: string, ...args: (string | number)[]): Promise<AdmissionReply>;
+  wpcUsage(
+    keyRecord: string,
+    account: string,
+    log: string,
+    hours: string,
+    use: string,
+    reads: string,
+    ...args: (string | number)[]
+  ): Promise<AdmissionReply>;
 };
 
 export interface AdmissionStore {
@@ -55,7 +63,15 @@ if not tier then return {0} end
 `;
 
 type QuotaRedis = RedisClient & {
-  wpcAccountQuota(unused: string, account: string, log: string, hours: string, use: string, reads: string, ...args: (string | number)[]): Promise<AdmissionReply>;
+  wpcAccountQuota(
+    unused: string,
+    account: string,
+    log: string,
+    hours: string,
+    use: string,
+    reads: string,
+    ...args: (string | number)[]
+  ): Promise<AdmissionReply>;
 };
 
 /**

@@ -120,7 +120,10 @@ export function createKeyStore(redis: Redis | Cluster) {
       const nowMinute = Math.floor((await redisNowMs()) / 60_000);
       const keys = await Promise.all(
         Object.entries(owned).map(async ([keyId, hash]): Promise<AccountKey | null> => {
-          const [record, use] = await Promise.all([redis.hgetall(redisKeys.apiKey(accountId, hash)), redis.hgetall(redisKeys.keyUse(accountId, hash))]);
+          const [record, use] = await Promise.all([
+            redis.hgetall(redisKeys.apiKey(accountId, hash)),
+            redis.hgetall(redisKeys.keyUse(accountId, hash)),
+          ]);
           if (!record['key_id']) return null;
           let recent = 0;
           for (const [field, count] of Object.entries(use)) {
@@ -138,7 +141,9 @@ export function createKeyStore(redis: Redis | Cluster) {
           };
         }),
       );
-      return keys.filter((k): k is AccountKey => k !== null).sort((a, b) => b.created_at.localeCompare(a.created_at) || a.key_id.localeCompare(b.key_id));
+      return keys
+        .filter((k): k is AccountKey => k !== null)
+        .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.key_id.localeCompare(b.key_id));
     },
 
     /** Revokes one of the account's keys; false when the account has no such key. */
@@ -153,7 +158,11 @@ export function createKeyStore(redis: Redis | Cluster) {
      * A new key with the same name; the old one keeps working for `graceSeconds` (Redis's clock,
      * as the admission script reads it), then answers 403. Null when the account has no such live key.
      */
-    async rotateAccountKey(accountId: string, keyId: string, graceSeconds: number): Promise<{ apiKey: string; keyId: string; expiresAt: string } | null> {
+    async rotateAccountKey(
+      accountId: string,
+      keyId: string,
+      graceSeconds: number,
+    ): Promise<{ apiKey: string; keyId: string; expiresAt: string } | null> {
       if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
         throw new KeyStoreError(`grace must be 0 to ${MAX_ROTATION_GRACE_SECONDS} seconds`);
       }

@@ -25,9 +25,9 @@ const USAGE_HISTORY_LUA = `
       local m = tonumber(string.sub(field, 2))
       if m and m <= minute - ${HISTORY.minutes} then redis.call('HDEL', KEYS[5], field) end
     end
+    redis.call('PEXPIRE', KEYS[5], ${HISTORY.hours * 3_600_000})
   end
-  redis.call('HSET', KEYS[5], 'last', now)
-  redis.call('PEXPIRE', KEYS[5], ${HISTORY.hours * 3_600_000})`;
+  redis.call('HSET', KEYS[5], 'last', now)`;
 
 /**
  * Exact sliding window, kept as a log of admission times (Lua fragment, runs after

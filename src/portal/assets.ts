@@ -9,7 +9,7 @@ a { color: var(--accent); }
 header { display: flex; gap: 1.5rem; align-items: center; padding: .75rem 1.5rem; border-bottom: 1px solid var(--line); flex-wrap: wrap; }
 header .brand { font-weight: 700; margin-right: auto; color: var(--ink); text-decoration: none; }
 header nav { display: flex; gap: 1rem; align-items: center; }
-main { max-width: 60rem; margin: 0 auto; padding: 1.5rem; }
+main { max-width: 72rem; margin: 0 auto; padding: 1.5rem; }
 h1 { font-size: 1.6rem; margin: 0 0 1rem; }
 h2 { font-size: 1.2rem; margin: 2rem 0 .75rem; }
 form.stack { display: grid; gap: .75rem; max-width: 26rem; }

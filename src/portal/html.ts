@@ -24,5 +24,5 @@ function render(hole: Hole): string {
 
 /** A template tag that escapes every interpolated value unless it is Markup: nothing a user typed reaches the page raw. */
 export function html(strings: TemplateStringsArray, ...holes: Hole[]): Markup {
-  return new Markup(strings.reduce((out, text, i) => out + text + (i < holes.length ? render(holes[i] as Hole) : ''), ''));
+  return new Markup(strings.reduce((out, text, i) => out + text + (i < holes.length ? render(holes[i]) : ''), ''));
 }

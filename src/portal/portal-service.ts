@@ -26,11 +26,10 @@ export const PASSWORD = { min: 10, max: 128 } as const;
 const EMAIL = /^[^\s@<>"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
 
 export type SignInResult =
-  | { outcome: 'signed-in'; token: string; session: Session }
-  | { outcome: 'refused' }
-  | { outcome: 'throttled'; retryAfterSeconds: number };
+  { outcome: 'signed-in'; token: string; session: Session } | { outcome: 'refused' } | { outcome: 'throttled'; retryAfterSeconds: number };
 
-export type SignUpResult = { outcome: 'done' } | { outcome: 'invalid'; field: 'email' | 'password'; message: string } | { outcome: 'throttled'; retryAfterSeconds: number };
+export type SignUpResult =
+  { outcome: 'done' } | { outcome: 'invalid'; field: 'email' | 'password'; message: string } | { outcome: 'throttled'; retryAfterSeconds: number };
 
 /** Lower-case, trimmed; null when it is not an address. */
 export function normalizeEmail(text: string): string | null {

@@ -144,7 +144,6 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
     await next();
   };
 
-
   router.get('/assets/style.css', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.type = 'text/css; charset=utf-8';
@@ -168,7 +167,11 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
     if (result.outcome === 'throttled') {
       ctx.set('Retry-After', String(result.retryAfterSeconds));
       const minutes = Math.ceil(result.retryAfterSeconds / 60);
-      return page(ctx, 429, signInPage(formToken(ctx), { email, error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }));
+      return page(
+        ctx,
+        429,
+        signInPage(formToken(ctx), { email, error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }),
+      );
     }
     page(ctx, 401, signInPage(formToken(ctx), { email, error: 'The email or password is not right, or the account is disabled.' }));
   });

@@ -87,4 +87,19 @@ describe('keys CLI', function () {
     expect(res.stdout).to.equal('');
     expect(res.stderr).to.include(`account '${account}' is on tier 'free'`);
   });
+
+  it('when an operator changes the tier and disables then enables the account, then the API follows each change', async () => {
+    const account = uniqueName('ops');
+    const key = (await keys('create', '--tier', 'free', '--account', account)).stdout.trim();
+    expect((await keys('tier', account, 'premium')).code).to.equal(0);
+    expect((await request(ctx.app.url, '/v1/wallpapers', { key })).headers.get('X-RateLimit-Limit')).to.equal('10000');
+    expect((await keys('disable', account)).code).to.equal(0);
+    expect((await request(ctx.app.url, '/v1/wallpapers', { key })).status).to.equal(403);
+    expect((await keys('enable', account)).code).to.equal(0);
+    expect((await request(ctx.app.url, '/v1/wallpapers', { key })).status).to.equal(200);
+    const unknown = await keys('disable', uniqueName('nobody'));
+    expect(unknown.code).to.equal(1);
+    expect(unknown.stderr).to.include('no account named');
+    expect((await keys('tier', account, 'platinum')).code).to.equal(2);
+  });
 });

@@ -106,7 +106,9 @@ describe('the developer portal', function () {
       const address = email();
       await signedIn(b, address);
       const stranger = browser();
-      const refused = await stranger.send('/portal/sign-in', { form: { email: address, password: 'correct horse battery', csrf: 'forged-token-forged-token-forged' } });
+      const refused = await stranger.send('/portal/sign-in', {
+        form: { email: address, password: 'correct horse battery', csrf: 'forged-token-forged-token-forged' },
+      });
       expect(refused.status).to.equal(403);
       expect(refused.setCookies.join()).not.to.include('wpc_session');
     });
@@ -118,7 +120,9 @@ describe('the developer portal', function () {
       await signedIn(browser(), address);
       for (let i = 0; i < THROTTLE.perAccount; i++) {
         const b = browser();
-        expect((await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password: 'wrong password!' })).status).to.equal(401);
+        expect((await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password: 'wrong password!' })).status).to.equal(
+          401,
+        );
       }
       const b = browser();
       const throttled = await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password: 'correct horse battery' });
@@ -131,10 +135,13 @@ describe('the developer portal', function () {
       const address = clientAddress();
       const b = browser(address);
       const form = await b.get('/portal/sign-in');
-      for (let i = 0; i < THROTTLE.perClient; i++) expect((await b.post('/portal/sign-in', form, { email: email(), password: 'not it at all' })).status).to.equal(401);
+      for (let i = 0; i < THROTTLE.perClient; i++)
+        expect((await b.post('/portal/sign-in', form, { email: email(), password: 'not it at all' })).status).to.equal(401);
       expect((await b.post('/portal/sign-in', form, { email: email(), password: 'not it at all' })).status).to.equal(429);
       const other = browser();
-      expect((await other.post('/portal/sign-in', await other.get('/portal/sign-in'), { email: email(), password: 'not it at all' })).status).to.equal(401);
+      expect(
+        (await other.post('/portal/sign-in', await other.get('/portal/sign-in'), { email: email(), password: 'not it at all' })).status,
+      ).to.equal(401);
     });
 
     it('when the email is unknown or the password wrong, then the answers are the same and both cost a password hash', async () => {
@@ -170,7 +177,9 @@ describe('the developer portal', function () {
       expect(repeat.html.replace(taken, 'E').replace(csrfOf(repeat), 'T')).to.equal(first.html.replace(freshEmail, 'E').replace(csrfOf(first), 'T'));
       const b = browser();
       expect((await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: taken, password: 'a second password' })).status).to.equal(401);
-      expect((await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: taken, password: 'the first password' })).status).to.equal(303);
+      expect((await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: taken, password: 'the first password' })).status).to.equal(
+        303,
+      );
     });
 
     it('when sign-up gets a bad email or a short password, then 400 names the field', async () => {
@@ -203,8 +212,8 @@ describe('the developer portal', function () {
     const usage = await b.get('/portal/usage');
     expect(usage.status).to.equal(200);
     const figure = (id: string) => Number(new RegExp(`id="${id}">(\\d+)`).exec(usage.html)?.[1]);
-    expect(figure('limit')).to.equal(Number(last!.headers.get('X-RateLimit-Limit')));
-    expect(figure('remaining')).to.equal(Number(last!.headers.get('X-RateLimit-Remaining')));
+    expect(figure('limit')).to.equal(Number(last.headers.get('X-RateLimit-Limit')));
+    expect(figure('remaining')).to.equal(Number(last.headers.get('X-RateLimit-Remaining')));
     expect(figure('used')).to.equal(3);
     expect(usage.html).to.include('<svg class="chart"');
     expect(usage.html).to.include('3 requests in total');
@@ -220,7 +229,9 @@ describe('the developer portal', function () {
     expect((await wallpapers(key)).status).to.equal(403);
     expect((await b.get('/portal/keys')).status).to.equal(302);
     const again = browser();
-    expect((await again.post('/portal/sign-in', await again.get('/portal/sign-in'), { email: address, password: 'correct horse battery' })).status).to.equal(401);
+    expect(
+      (await again.post('/portal/sign-in', await again.get('/portal/sign-in'), { email: address, password: 'correct horse battery' })).status,
+    ).to.equal(401);
     await accounts.setDisabled(address, false);
     expect((await wallpapers(key)).status).to.equal(200);
   });
@@ -233,7 +244,10 @@ describe('the developer portal', function () {
       await b.post('/portal/sign-up', form, { email: address, password: 'correct horse battery' });
       const done = await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password: 'correct horse battery' });
       const cookie = done.setCookies.find((c) => c.startsWith('wpc_session='))!;
-      expect(cookie).to.match(/httponly/i).and.match(/samesite=lax/i).and.match(/path=\/portal/i);
+      expect(cookie)
+        .to.match(/httponly/i)
+        .and.match(/samesite=lax/i)
+        .and.match(/path=\/portal/i);
       expect(cookie).not.to.match(/secure/i);
     });
 
