@@ -1,6 +1,6 @@
 // Alternating A/B runs of the uncached (or cached) API on one scenario, to tell a change from noise:
 //   npx tsx bench/api/ab.ts --scenario get-random [--compare <git ref>] [--node-b <node binary>]
-//                           [--node-args-b "<flags>"] [--mapping-b <git ref>] [--rounds 5] [--duration 5] [--size 1m] [--cache]
+//                           [--node-args-b "<flags>"] [--node-args-a "<flags>"] [--mapping-b <git ref>] [--rounds 5] [--duration 5] [--size 1m] [--cache]
 // --mapping-b gives B its own copy of the catalogue, stored with the mapping at that ref.
 // A is the working tree on this node; B is the tree at --compare, or the working tree on --node-b
 // and/or with extra node flags (after the production flags, so they override them).
@@ -30,6 +30,8 @@ const { values } = parseArgs({
     compare: { type: 'string' },
     'node-b': { type: 'string' },
     'node-args-b': { type: 'string' },
+    // Extra node flags for A as well (e.g. a GC setting both builds should run with).
+    'node-args-a': { type: 'string' },
     'mapping-b': { type: 'string' },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '5' },
@@ -120,7 +122,8 @@ async function main(): Promise<void> {
       .filter(Boolean)
       .join(' ');
     const aliasB = values['mapping-b'] ? await ensureDatasetAt(es, size, config.imageBaseUrl, values['mapping-b'], say) : alias;
-    const startA = () => startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env });
+    const nodeArgsA = (values['node-args-a'] ?? '').split(/\s+/).filter(Boolean);
+    const startA = () => startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env, nodeArgs: nodeArgsA });
     const startB = () =>
       startApi({ cwd: treeB, alias: aliasB, redisUrl: redis.url, key, env, node: values['node-b'] ?? process.execPath, nodeArgs: nodeArgsB });
     const [a, b] = values['start-b-first']
@@ -153,7 +156,7 @@ async function main(): Promise<void> {
     }
     const ratios = rps.a.map((x, i) => rps.b[i]! / x);
     console.log(
-      `${values.scenario} (${values.cache ? 'cached' : 'uncached'}, ${values.size}): A = working tree on ${process.version}, B = ${labelB}`,
+      `${values.scenario} (${values.cache ? 'cached' : 'uncached'}, ${values.size}): A = working tree on ${process.version}${nodeArgsA.length > 0 ? ` with ${nodeArgsA.join(' ')}` : ''}, B = ${labelB}`,
     );
     console.log(`A req/s: ${rps.a.map((x) => x.toFixed(0)).join(', ')} (median ${median(rps.a).toFixed(0)})`);
     console.log(`B req/s: ${rps.b.map((x) => x.toFixed(0)).join(', ')} (median ${median(rps.b).toFixed(0)})`);
