@@ -61,13 +61,15 @@ interface SearchStats {
   /** Busy CPU of the whole machine, of the API process under test and of Redis, ms. */
   machineMs: number;
   apiMs: number;
+  /** The API process's kernel time alone (sockets, memory), ms. */
+  apiSysMs: number;
   redisMs: number;
 }
 
 const TICK_MS = 10;
-function processMs(pid: number): number {
+function processMs(pid: number, only?: 'sys'): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  return (only === 'sys' ? Number(fields[12]) : Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }
 function machineMs(): number {
   const [, user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).map(Number);
@@ -87,6 +89,7 @@ async function searchStats(es: ReturnType<typeof createEsClient>, index: string,
     cpuMs: Object.values(nodes.nodes).reduce((sum, node) => sum + (node.process?.cpu?.total_in_millis ?? 0), 0),
     machineMs: machineMs(),
     apiMs: processMs(apiPid),
+    apiSysMs: processMs(apiPid, 'sys'),
     redisMs: processMs(redisPid),
   };
 }
@@ -94,7 +97,7 @@ async function searchStats(es: ReturnType<typeof createEsClient>, index: string,
 function perRequest(before: SearchStats, after: SearchStats, requests: number): string {
   const per = (key: keyof SearchStats) => (after[key] - before[key]) / requests;
   const us = (key: keyof SearchStats) => `${(per(key) * 1000).toFixed(0)} µs`;
-  return `per API request: ${per('queries').toFixed(2)} shard queries, query ${us('queryMs')}, fetch ${us('fetchMs')}, cache hits ${per('cacheHits').toFixed(2)} misses ${per('cacheMisses').toFixed(2)}, CPU: Elasticsearch ${us('cpuMs')}, API ${us('apiMs')}, Redis ${us('redisMs')}, machine ${us('machineMs')}`;
+  return `per API request: ${per('queries').toFixed(2)} shard queries, query ${us('queryMs')}, fetch ${us('fetchMs')}, cache hits ${per('cacheHits').toFixed(2)} misses ${per('cacheMisses').toFixed(2)}, CPU: Elasticsearch ${us('cpuMs')}, API ${us('apiMs')} (kernel ${us('apiSysMs')}), Redis ${us('redisMs')}, machine ${us('machineMs')}`;
 }
 
 async function main(): Promise<void> {
