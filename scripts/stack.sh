@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Local Elasticsearch + Redis without a Docker engine.
-#   scripts/stack.sh start | stop | status
+#   scripts/stack.sh start [--es-nodes N] [--redis-cluster] | stop | status
+# One Elasticsearch node on ES_PORT and one Redis on REDIS_PORT by default. --es-nodes N (N > 1,
+# or ES_NODES) starts an N-node cluster instead, on ES_CLUSTER_PORT and the ports after it (each
+# node its own data directory and an ES_HEAP heap); --redis-cluster (or REDIS_CLUSTER=1) a Redis
+# Cluster of 3 masters and 3 replicas on REDIS_CLUSTER_PORT and the five ports after it.
 # Idempotent: reuses the cached Maven download, the unpacked distribution and
 # nodes that are already answering on the configured ports.
 set -euo pipefail
@@ -11,12 +15,17 @@ ES_VERSION="${ES_VERSION:-8.19.7}"
 ES_PORT="${ES_PORT:-9200}"
 ES_HEAP="${ES_HEAP:-512m}"
 REDIS_PORT="${REDIS_PORT:-6379}"
+ES_NODES="${ES_NODES:-1}"
+ES_CLUSTER_PORT="${ES_CLUSTER_PORT:-9201}"
+REDIS_CLUSTER="${REDIS_CLUSTER:-0}"
+REDIS_CLUSTER_PORT="${REDIS_CLUSTER_PORT:-7001}"
 ES_USER="${ES_USER:-wallcat-es}"
 ES_WAIT_SECONDS="${ES_WAIT_SECONDS:-180}"
 ES_HOME="$STACK_DIR/elasticsearch-$ES_VERSION"
 ES_DATA="$STACK_DIR/es-data"
 ES_PIDFILE="$ES_HOME/es.pid"
 REDIS_DIR="$STACK_DIR/redis"
+CLUSTER_DIR="$STACK_DIR/cluster"
 REDIS_PIDFILE="$STACK_DIR/redis.pid"
 ARTIFACT="org.elasticsearch.distribution.integ-test-zip:elasticsearch:$ES_VERSION:zip"
 # Our English analysis (stemming, stop words, folding, spellings): a stable-API plugin built with
@@ -208,21 +217,172 @@ stop_pidfile() {
   rm -f "$pidfile"
 }
 
+# --- several Elasticsearch nodes ------------------------------------------------------------
+es_node_port() { echo $((ES_CLUSTER_PORT + $1 - 1)); }
+es_node_dir() { echo "$CLUSTER_DIR/es-$1"; }
+es_cluster_urls() {
+  local urls=() i
+  for i in $(seq 1 "$ES_NODES"); do urls+=("http://127.0.0.1:$(es_node_port "$i")"); done
+  (IFS=,; echo "${urls[*]}")
+}
+
+write_es_node_config() {
+  local i="$1" dir seeds="" masters="" j
+  dir="$(es_node_dir "$i")"
+  for j in $(seq 1 "$ES_NODES"); do
+    seeds+="\"127.0.0.1:$(($(es_node_port "$j") + 100))\","
+    masters+="\"es-$j\","
+  done
+  mkdir -p "$dir/data" "$dir/logs"
+  if [ ! -d "$dir/config" ]; then cp -r "$ES_HOME/config" "$dir/config"; fi
+  cat >"$dir/config/elasticsearch.yml" <<EOF
+cluster.name: wallpaper-cluster
+node.name: es-$i
+network.host: 127.0.0.1
+http.port: $(es_node_port "$i")
+transport.port: $(($(es_node_port "$i") + 100))
+discovery.seed_hosts: [${seeds%,}]
+cluster.initial_master_nodes: [${masters%,}]
+path.data: $dir/data
+path.logs: $dir/logs
+xpack.security.enabled: false
+cluster.routing.allocation.disk.threshold_enabled: false
+action.destructive_requires_name: false
+EOF
+  mkdir -p "$dir/config/jvm.options.d"
+  printf -- '-Xms%s\n-Xmx%s\n' "$ES_HEAP" "$ES_HEAP" >"$dir/config/jvm.options.d/heap.options"
+}
+
+es_node_answers() { curl -fsS --max-time 2 "http://127.0.0.1:$(es_node_port "$1")/" >/dev/null 2>&1; }
+
+# Starts node i of the cluster unless it answers; the fault suite calls `stack.sh es-node-start i`.
+start_es_node() {
+  local i="$1" java_home="$2" dir
+  dir="$(es_node_dir "$i")"
+  if es_node_answers "$i"; then return; fi
+  write_es_node_config "$i"
+  if [ "$(id -u)" -eq 0 ]; then
+    id "$ES_USER" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$ES_USER"
+    chown -R "$ES_USER" "$dir" "$CLUSTER_DIR"
+  fi
+  rm -f "$dir/es.pid"
+  run_as_es env ES_JAVA_HOME="$java_home" ES_PATH_CONF="$dir/config" ES_JAVA_OPTS="${ES_JAVA_OPTS:-}" \
+    "$ES_HOME/bin/elasticsearch" -d -p "$dir/es.pid" >"$dir/start.log" 2>&1 \
+    || { tail -30 "$dir/start.log" >&2; die "Elasticsearch node es-$i failed to start (logs: $dir/logs)"; }
+}
+
+start_es_cluster() {
+  mkdir -p "$STACK_DIR" "$CLUSTER_DIR" "$ES_DATA"
+  build_plugin
+  local java_home i
+  java_home="$(find_java_home)" || die "no Java found: install OpenJDK 17 or set ES_JAVA_HOME"
+  fetch_es
+  install_plugin "$java_home"
+  say "starting a $ES_NODES-node Elasticsearch cluster on 127.0.0.1:$(es_node_port 1)-$(es_node_port "$ES_NODES") (heap $ES_HEAP each)"
+  for i in $(seq 1 "$ES_NODES"); do start_es_node "$i" "$java_home"; done
+  local waited=0
+  until curl -fsS --max-time 3 "http://127.0.0.1:$(es_node_port 1)/_cluster/health?wait_for_nodes=$ES_NODES&wait_for_status=yellow&timeout=1s" 2>/dev/null | grep -q '"timed_out":false'; do
+    waited=$((waited + 2))
+    [ "$waited" -ge "$ES_WAIT_SECONDS" ] && die "the Elasticsearch cluster did not form within ${ES_WAIT_SECONDS}s (logs: $CLUSTER_DIR/es-*/logs)"
+    sleep 2
+  done
+  say "Elasticsearch cluster of $ES_NODES nodes healthy after ~${waited}s"
+}
+
+stop_es_cluster() {
+  local pidfile
+  for pidfile in "$CLUSTER_DIR"/es-*/es.pid; do
+    [ -e "$pidfile" ] || continue
+    stop_pidfile "Elasticsearch $(basename "$(dirname "$pidfile")")" "$pidfile"
+  done
+}
+
+# --- Redis Cluster ---------------------------------------------------------------------------
+REDIS_CLUSTER_SIZE=6
+redis_cluster_ports() { seq "$REDIS_CLUSTER_PORT" $((REDIS_CLUSTER_PORT + REDIS_CLUSTER_SIZE - 1)); }
+redis_cluster_urls() {
+  local urls=() port
+  for port in $(redis_cluster_ports); do urls+=("redis://127.0.0.1:$port"); done
+  (IFS=,; echo "${urls[*]}")
+}
+
+# Starts one Redis Cluster node unless it answers; the fault suite calls `stack.sh redis-node-start PORT`.
+start_redis_node() {
+  local port="$1" dir="$CLUSTER_DIR/redis-$1"
+  [ "$(redis-cli -p "$port" ping 2>/dev/null || true)" = "PONG" ] && return
+  mkdir -p "$dir"
+  redis-server "$ROOT/scripts/redis.conf" --bind 127.0.0.1 --port "$port" --daemonize yes \
+    --cluster-enabled yes --cluster-config-file "$dir/nodes.conf" --cluster-node-timeout 2000 \
+    --pidfile "$dir/redis.pid" --dir "$dir" --logfile "$dir/redis.log" >/dev/null
+  local waited=0
+  until [ "$(redis-cli -p "$port" ping 2>/dev/null || true)" = "PONG" ]; do
+    waited=$((waited + 1)); [ "$waited" -ge 30 ] && die "Redis on $port did not answer (log: $dir/redis.log)"; sleep 0.5
+  done
+}
+
+start_redis_cluster() {
+  command -v redis-server >/dev/null 2>&1 || die "redis-server not found: apt-get install redis-server"
+  mkdir -p "$CLUSTER_DIR"
+  local port nodes=()
+  for port in $(redis_cluster_ports); do start_redis_node "$port"; nodes+=("127.0.0.1:$port"); done
+  if ! redis-cli -p "$REDIS_CLUSTER_PORT" cluster info 2>/dev/null | grep -q 'cluster_state:ok'; then
+    say "creating a Redis Cluster of 3 masters and 3 replicas on 127.0.0.1:$REDIS_CLUSTER_PORT-$((REDIS_CLUSTER_PORT + REDIS_CLUSTER_SIZE - 1))"
+    redis-cli --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes >"$CLUSTER_DIR/redis-create.log" 2>&1 \
+      || { tail -20 "$CLUSTER_DIR/redis-create.log" >&2; die "redis-cli --cluster create failed"; }
+  fi
+  local waited=0
+  until redis-cli -p "$REDIS_CLUSTER_PORT" cluster info 2>/dev/null | grep -q 'cluster_state:ok'; do
+    waited=$((waited + 1)); [ "$waited" -ge 60 ] && die "the Redis Cluster did not reach cluster_state:ok"; sleep 0.5
+  done
+  say "Redis Cluster ready"
+}
+
+stop_redis_cluster() {
+  local pidfile
+  for pidfile in "$CLUSTER_DIR"/redis-*/redis.pid; do
+    [ -e "$pidfile" ] || continue
+    stop_pidfile "Redis $(basename "$(dirname "$pidfile")")" "$pidfile"
+  done
+}
+
+parse_start_args() {
+  while [ "$#" -gt 0 ]; do
+    case "$1" in
+      --es-nodes) [ "$#" -ge 2 ] || die "--es-nodes needs a number"; ES_NODES="$2"; shift 2 ;;
+      --es-nodes=*) ES_NODES="${1#*=}"; shift ;;
+      --redis-cluster) REDIS_CLUSTER=1; shift ;;
+      *) die "unknown option $1 (start [--es-nodes N] [--redis-cluster])" ;;
+    esac
+  done
+  [[ "$ES_NODES" =~ ^[1-9]$ ]] || die "--es-nodes must be 1 to 9 (got $ES_NODES)"
+}
+
 case "${1:-}" in
   start)
+    shift
+    parse_start_args "$@"
     mkdir -p "$STACK_DIR"
-    start_redis
-    start_es
-    say "ready: ELASTICSEARCH_URL=http://127.0.0.1:$ES_PORT REDIS_URL=redis://127.0.0.1:$REDIS_PORT"
+    if [ "$REDIS_CLUSTER" = "1" ]; then start_redis_cluster; redis_url="$(redis_cluster_urls)"; else start_redis; redis_url="redis://127.0.0.1:$REDIS_PORT"; fi
+    if [ "$ES_NODES" -gt 1 ]; then start_es_cluster; es_url="$(es_cluster_urls)"; else start_es; es_url="http://127.0.0.1:$ES_PORT"; fi
+    say "ready: ELASTICSEARCH_URL=$es_url REDIS_URL=$redis_url"
+    ;;
+  es-node-start)
+    java_home="$(find_java_home)" || die "no Java found"
+    start_es_node "${2:?node number}" "$java_home"
+    ;;
+  redis-node-start)
+    start_redis_node "${2:?port}"
     ;;
   stop)
     stop_pidfile Elasticsearch "$ES_PIDFILE"
     stop_pidfile Redis "$REDIS_PIDFILE"
+    stop_es_cluster
+    stop_redis_cluster
     ;;
   status)
     es_answers && say "Elasticsearch: up on $ES_PORT" || say "Elasticsearch: down"
     redis_answers && say "Redis: up on $REDIS_PORT" || say "Redis: down"
     ;;
   *)
-    echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+    echo "usage: $0 start [--es-nodes N] [--redis-cluster] | stop | status" >&2; exit 2 ;;
 esac

@@ -77,12 +77,14 @@ const ENV_SCHEMA = {
   properties: {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
     HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
-    ELASTICSEARCH_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'http://127.0.0.1:9200' },
+    // One node, or several separated by commas (a cluster: a read that fails on one is retried on another).
+    ELASTICSEARCH_URL: { type: 'string', pattern: '^https?://[^\\s,]+(,https?://[^\\s,]+)*$', default: 'http://127.0.0.1:9200' },
     ELASTICSEARCH_TIMEOUT_MS: { type: 'integer', minimum: 50, maximum: 60000, default: ELASTICSEARCH_READ_DEFAULTS.timeoutMs },
     ELASTICSEARCH_BATCH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: ELASTICSEARCH_READ_DEFAULTS.maxInFlight },
     ELASTICSEARCH_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: ELASTICSEARCH_READ_DEFAULTS.maxBatchSize },
     ELASTICSEARCH_QUEUE_MAX: { type: 'integer', minimum: 1, maximum: 100000, default: ELASTICSEARCH_READ_DEFAULTS.maxQueued },
-    REDIS_URL: { type: 'string', format: 'uri', pattern: '^rediss?://', default: 'redis://127.0.0.1:6379' },
+    // One Redis, or several seeds of a Redis Cluster separated by commas.
+    REDIS_URL: { type: 'string', pattern: '^rediss?://[^\\s,]+(,rediss?://[^\\s,]+)*$', default: 'redis://127.0.0.1:6379' },
     REDIS_TIMEOUT_MS: { type: 'integer', minimum: 10, maximum: 60000, default: 1000 },
     INDEX_ALIAS: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,100}$', default: 'wallpapers' },
     IMAGE_BASE_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'https://images.wallpapers.example' },
@@ -125,6 +127,7 @@ const SECRET_KEYS = new Set(['CURSOR_SECRET']);
 
 /** A URL as it may be shown or logged: user and password replaced, so no credential is ever printed. */
 export function displayUrl(url: string): string {
+  if (url.includes(',')) return url.split(',').map(displayUrl).join(',');
   try {
     const parsed = new URL(url);
     if (parsed.username === '' && parsed.password === '') return url;
@@ -181,6 +184,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`${key}: ${e.message} (got ${JSON.stringify(got)})`);
     }
   }
+  for (const key of ['ELASTICSEARCH_URL', 'REDIS_URL'] as const) {
+    const value = raw[key];
+    if (typeof value !== 'string') continue;
+    const bad = value.split(',').filter((url) => !URL.canParse(url));
+    if (bad.length > 0) problems.push(`${key}: not a URL: ${bad.map(displayUrl).join(', ')}`);
+  }
   if (typeof raw['PORTAL_DEFAULT_TIER'] === 'string' && typeof raw['RATE_LIMIT_TIERS'] === 'string') {
     const tiers = Object.keys(parseTiers(raw['RATE_LIMIT_TIERS']));
     if (!tiers.includes(raw['PORTAL_DEFAULT_TIER'])) {
@@ -194,7 +203,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: v.PORT,
     host: v.HOST,
-    elasticsearchUrl: String(v.ELASTICSEARCH_URL).replace(/\/+$/, ''),
+    elasticsearchUrl: String(v.ELASTICSEARCH_URL)
+      .split(',')
+      .map((url) => url.replace(/\/+$/, ''))
+      .join(','),
     elasticsearchTimeoutMs: v.ELASTICSEARCH_TIMEOUT_MS,
     redisUrl: v.REDIS_URL,
     redisTimeoutMs: v.REDIS_TIMEOUT_MS,

@@ -1,16 +1,39 @@
-import { Client } from '@elastic/elasticsearch';
+import { Client, SniffingTransport, type TransportOptions } from '@elastic/elasticsearch';
+
+// The client does not pass retryOnTimeout through to its transport, so the transport asks for it.
+class RetryingOnTimeout extends SniffingTransport {
+  constructor(options: TransportOptions) {
+    super({ ...options, retryOnTimeout: true });
+  }
+}
 
 export interface EsClientOptions {
+  /** One node's URL, or several separated by commas. */
   url: string;
   requestTimeoutMs: number;
 }
 
-/** One client per process; retries are off so that a dead node fails fast instead of hanging a request. */
+/**
+ * One client per process. With one node, retries are off, so a dead node fails fast instead of
+ * hanging a request. With several, a request that fails on one node (refused, reset, or no
+ * answer within its attempt's time) is tried once more on another, and the failed node is left
+ * out until it answers again; see attemptTimeoutMs for how the time budget is shared.
+ */
 export function createEsClient({ url, requestTimeoutMs }: EsClientOptions): Client {
+  const nodes = url.split(',');
   return new Client({
-    node: url,
+    nodes,
     requestTimeout: requestTimeoutMs,
-    maxRetries: 0,
+    maxRetries: nodes.length > 1 ? 1 : 0,
+    ...(nodes.length > 1 ? { Transport: RetryingOnTimeout } : {}),
     compression: false,
   });
+}
+
+/**
+ * Each attempt's timeout out of a request's remaining budget: the whole of it with one node;
+ * half with several, so a hung node leaves the retry on another node the other half.
+ */
+export function attemptTimeoutMs(es: Client, remainingMs: number): number {
+  return es.connectionPool.size > 1 ? Math.max(1, Math.floor(remainingMs / 2)) : remainingMs;
 }

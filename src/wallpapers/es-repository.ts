@@ -1,4 +1,5 @@
 import { type Client, type estypes, errors } from '@elastic/elasticsearch';
+import { attemptTimeoutMs } from '../infra/elasticsearch.js';
 import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig } from '../config.js';
 import { CursorExpired, Overloaded } from '../errors.js';
 import { EsItemError, type EsFailure, translateEsError } from '../infra/es-errors.js';
@@ -158,7 +159,7 @@ export function createEsRepository(
     run: async (ids, remainingMs) => {
       const response = await es.mget<Wallpaper>(
         { index: alias, ids, _source: SOURCE, filter_path: MGET_RESPONSE_FILTER },
-        { requestTimeout: remainingMs },
+        { requestTimeout: attemptTimeoutMs(es, remainingMs) },
       );
       const docs = (response.docs ?? []) as MgetItem[];
       return ids.map((id, position) => toDocument(docs[position], id));
@@ -172,7 +173,7 @@ export function createEsRepository(
     onBatch: (size) => onBatch?.('msearch', size),
     run: async (batch, remainingMs) => {
       const searches = batch.flatMap(({ index, body }): estypes.MsearchRequestItem[] => [{ index, request_cache: REQUEST_CACHE }, body]);
-      const response = await es.msearch<Wallpaper>({ searches, filter_path: MSEARCH_RESPONSE_FILTER }, { requestTimeout: remainingMs });
+      const response = await es.msearch<Wallpaper>({ searches, filter_path: MSEARCH_RESPONSE_FILTER }, { requestTimeout: attemptTimeoutMs(es, remainingMs) });
       const items = (response.responses ?? []) as MsearchItem[];
       return batch.map((one, position) => {
         const item = items[position];
@@ -190,7 +191,7 @@ export function createEsRepository(
   // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher
   // would send the first id alone and the rest after it.
   async function getByIds(ids: readonly number[]): Promise<Shared<Found>> {
-    const response = await es.mget<Wallpaper>(buildIdsRequest(alias, ids), { requestTimeout: batching.timeoutMs });
+    const response = await es.mget<Wallpaper>(buildIdsRequest(alias, ids), { requestTimeout: attemptTimeoutMs(es, batching.timeoutMs) });
     const docs = (response.docs ?? []) as MgetItem[];
     const items: Wallpaper[] = [];
     const missing: number[] = [];
@@ -210,7 +211,7 @@ export function createEsRepository(
     onBatch: (size) => onBatch?.('msearch', size),
     run: async (requests, remainingMs) => {
       const searches = requests.flatMap((params): estypes.MsearchRequestItem[] => [{}, suggestBody(params)]);
-      const response = await es.msearch({ index: alias, searches, filter_path: MSUGGEST_RESPONSE_FILTER }, { requestTimeout: remainingMs });
+      const response = await es.msearch({ index: alias, searches, filter_path: MSUGGEST_RESPONSE_FILTER }, { requestTimeout: attemptTimeoutMs(es, remainingMs) });
       const items = (response.responses ?? []) as SuggestItem[];
       return requests.map(({ limit }, position) => {
         const item = items[position];

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
-import type { Redis } from 'ioredis';
+import { Redis } from 'ioredis';
 import type Koa from 'koa';
 import { createApp } from '../../src/app.js';
 import { type Clients, buildServices } from '../../src/services.js';
@@ -46,6 +46,7 @@ export function connectEs(url = testConfig().elasticsearchUrl, requestTimeoutMs 
 export function connectRedis(url = testConfig().redisUrl, commandTimeoutMs = 2000): Redis {
   const redis = createRedis({ url, commandTimeoutMs });
   redis.on('error', () => undefined);
+  if (!(redis instanceof Redis)) throw new Error('the test suite runs on a single Redis (REDIS_URL with one URL)');
   return redis;
 }
 
