@@ -173,7 +173,10 @@ export function createEsRepository(
     onBatch: (size) => onBatch?.('msearch', size),
     run: async (batch, remainingMs) => {
       const searches = batch.flatMap(({ index, body }): estypes.MsearchRequestItem[] => [{ index, request_cache: REQUEST_CACHE }, body]);
-      const response = await es.msearch<Wallpaper>({ searches, filter_path: MSEARCH_RESPONSE_FILTER }, { requestTimeout: attemptTimeoutMs(es, remainingMs) });
+      const response = await es.msearch<Wallpaper>(
+        { searches, filter_path: MSEARCH_RESPONSE_FILTER },
+        { requestTimeout: attemptTimeoutMs(es, remainingMs) },
+      );
       const items = (response.responses ?? []) as MsearchItem[];
       return batch.map((one, position) => {
         const item = items[position];
@@ -211,7 +214,10 @@ export function createEsRepository(
     onBatch: (size) => onBatch?.('msearch', size),
     run: async (requests, remainingMs) => {
       const searches = requests.flatMap((params): estypes.MsearchRequestItem[] => [{}, suggestBody(params)]);
-      const response = await es.msearch({ index: alias, searches, filter_path: MSUGGEST_RESPONSE_FILTER }, { requestTimeout: attemptTimeoutMs(es, remainingMs) });
+      const response = await es.msearch(
+        { index: alias, searches, filter_path: MSUGGEST_RESPONSE_FILTER },
+        { requestTimeout: attemptTimeoutMs(es, remainingMs) },
+      );
       const items = (response.responses ?? []) as SuggestItem[];
       return requests.map(({ limit }, position) => {
         const item = items[position];
