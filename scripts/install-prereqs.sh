@@ -17,6 +17,8 @@ command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
 # The docs page test drives Debian's Chromium (playwright-core does not download browsers here).
 if [ "${SKIP_BROWSER:-}" != "1" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
+# The compose file's test validates it offline with docker-compose when Compose v2 is absent.
+if ! command -v docker-compose >/dev/null 2>&1 && ! docker compose version >/dev/null 2>&1; then missing+=(docker-compose); fi
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
     say "installing ${missing[*]} from Debian"

@@ -253,7 +253,7 @@ EOF
   printf -- '-Xms%s\n-Xmx%s\n' "$ES_HEAP" "$ES_HEAP" >"$dir/config/jvm.options.d/heap.options"
 }
 
-es_node_answers() { curl -fsS --max-time 2 "http://127.0.0.1:$(es_node_port "$1")/" >/dev/null 2>&1; }
+es_node_answers() { curl -fsS --max-time 2 "http://127.0.0.1:$(es_node_port "$1")/_cluster/health?local=true" >/dev/null 2>&1; }
 
 # Starts node i of the cluster unless it answers; the fault suite calls `stack.sh es-node-start i`.
 start_es_node() {
@@ -367,11 +367,17 @@ case "${1:-}" in
     say "ready: ELASTICSEARCH_URL=$es_url REDIS_URL=$redis_url"
     ;;
   es-node-start)
+    # The cluster's size is the number of nodes it was started with.
+    ES_NODES="$(find "$CLUSTER_DIR" -maxdepth 1 -name 'es-*' -type d | wc -l)"
     java_home="$(find_java_home)" || die "no Java found"
     start_es_node "${2:?node number}" "$java_home"
     ;;
   redis-node-start)
     start_redis_node "${2:?port}"
+    ;;
+  stop-cluster)
+    stop_es_cluster
+    stop_redis_cluster
     ;;
   stop)
     stop_pidfile Elasticsearch "$ES_PIDFILE"

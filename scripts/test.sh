@@ -29,3 +29,5 @@ summary
 [ "$status" -eq 0 ] || exit 1
 # Schemathesis against the OpenAPI document: zero 5xx, every response conforming.
 if [ "${SKIP_FUZZ:-}" != "1" ]; then timeout 600 bash scripts/fuzz.sh; fi
+# The fault suite on the cluster topology (3 Elasticsearch nodes, Redis Cluster): about 5 minutes.
+if [ "${SKIP_FAULTS:-}" != "1" ]; then timeout 1200 npm run --silent test:faults; fi
