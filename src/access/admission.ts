@@ -64,15 +64,40 @@ export interface AdmissionOptions {
  */
 export function createAdmission({ store, breaker, config, logger, metrics }: AdmissionOptions) {
   const recentlyVerified = new Map<string, { principal: Principal; at: number }>();
+  // What Redis last reported of each account's quota: during an outage an account gets at most
+  // what was left of it (until that reset), so a failover does not hand an account at its limit
+  // a fresh quota. Past that reset, the in-process limiter takes over.
+  const lastQuota = new Map<string, { remaining: number; resetMs: number }>();
   const fallback = createFallbackLimiter(config);
   let degraded = false;
 
-  function remember(hash: string, principal: Principal): void {
+  function remember(hash: string, principal: Principal, quota: Quota): void {
     recentlyVerified.delete(hash);
     recentlyVerified.set(hash, { principal, at: Date.now() });
     if (recentlyVerified.size > RECENT_KEYS_MAX) {
       recentlyVerified.delete(recentlyVerified.keys().next().value as string);
     }
+    lastQuota.delete(principal.accountId);
+    lastQuota.set(principal.accountId, { remaining: quota.remaining, resetMs: quota.resetMs });
+    if (lastQuota.size > RECENT_KEYS_MAX) lastQuota.delete(lastQuota.keys().next().value as string);
+  }
+
+  function fromLastQuota(principal: Principal): Admission | null {
+    const last = lastQuota.get(principal.accountId);
+    const nowMs = Date.now();
+    if (!last || nowMs >= last.resetMs) return null;
+    const allowed = last.remaining > 0;
+    if (allowed) last.remaining -= 1;
+    const limit = config.tiers[principal.tier] ?? 0;
+    const quota: Quota = {
+      tier: principal.tier,
+      limit,
+      remaining: last.remaining,
+      windowSeconds: config.windowSeconds,
+      resetMs: last.resetMs,
+      nowMs,
+    };
+    return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
   }
 
   async function admitWithoutRedis(hash: string, err: unknown): Promise<Admission> {
@@ -89,6 +114,8 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
       throw new BackendUnavailable('redis', 'Authentication is temporarily unavailable, please retry shortly');
     }
     metrics.rateLimitFallbacks.inc();
+    const seeded = fromLastQuota(recent.principal);
+    if (seeded) return seeded;
     const { allowed, quota } = await fallback(recent.principal.accountId, recent.principal.tier);
     return { outcome: allowed ? 'allowed' : 'limited', principal: recent.principal, quota, source: 'fallback' };
   }
@@ -108,7 +135,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     }
     const known = readReply(reply, location, config, logger);
     if (!known) return { outcome: 'invalid' };
-    remember(location.hash, known.principal);
+    remember(location.hash, known.principal, known.quota);
     return { outcome: reply[0] === 1 ? 'allowed' : 'limited', ...known, source: 'redis' };
   };
 }

@@ -3,9 +3,10 @@ import type { RateLimitConfig } from '../config.js';
 import type { Quota } from './quota.js';
 
 /**
- * In-process, fixed-window insurance used only while Redis does not answer.
- * Each API instance counts on its own, so during an outage a client may get
- * up to the tier limit per instance; that is the documented trade for staying up.
+ * In-process, fixed-window insurance used only while Redis does not answer, and only for an
+ * account whose last reported quota has reset (until then admission spends what Redis last said
+ * remained). Each API instance counts on its own, so in a long outage a client may get up to the
+ * tier limit per instance; that is the documented trade for staying up.
  */
 export function createFallbackLimiter(config: RateLimitConfig) {
   const limiters = new Map(

@@ -53,7 +53,7 @@ describe('when Redis fails', function () {
     app = await startApp({
       config: testConfig(
         { indexAlias: alias, redisBreaker: { failureThreshold: 3, openMs: 400 } },
-        { tiers: { free: 1000, premium: 10000 }, authGraceMs: 500 },
+        { tiers: { free: 1000, premium: 10000, tiny: 3 }, authGraceMs: 500 },
       ),
       es,
       redis,
@@ -117,6 +117,17 @@ describe('when Redis fails', function () {
     expect(logs.text()).to.include('redis answering again');
     // The shared counter survived the restart (AOF): one request before the outage, this one now.
     expect((await get(verified.apiKey)).headers.get('x-ratelimit-remaining')).to.equal('998');
+  });
+
+  it('when it stops while an account has little quota left, then the fallback admits only what Redis last said remained', async () => {
+    const { apiKey } = await createKey(redis, 'tiny');
+    expect((await get(apiKey)).status).to.equal(200);
+    expect((await get(apiKey)).headers.get('x-ratelimit-remaining')).to.equal('1');
+    await server.stop();
+    const during = [await get(apiKey), await get(apiKey), await get(apiKey)];
+    expect(during.map((r) => r.status)).to.deep.equal([200, 429, 429]);
+    expect(during[0]!.headers.get('x-ratelimit-remaining')).to.equal('0');
+    expect(Number(during[1]!.headers.get('retry-after'))).to.be.greaterThan(0);
   });
 
   it('when it hangs (SIGSTOP), then after a few timeouts requests stop waiting for it, and when it wakes the breaker closes', async () => {
