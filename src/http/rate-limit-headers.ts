@@ -18,7 +18,8 @@ export function quotaHeaders(quota: Quota): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(quota.limit),
     'X-RateLimit-Remaining': String(quota.remaining),
-    'X-RateLimit-Reset': String(Math.ceil(quota.nowMs / 1000) + resetIn),
+    // From the reset time itself, so every answer in the same window reports the same second.
+    'X-RateLimit-Reset': String(Math.max(Math.ceil(quota.resetMs / 1000), Math.ceil(quota.nowMs / 1000) + 1)),
     'RateLimit-Policy': `"${quota.tier}";q=${quota.limit};w=${quota.windowSeconds}`,
     RateLimit: `"${quota.tier}";r=${quota.remaining};t=${resetIn}`,
   };
