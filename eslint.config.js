@@ -14,6 +14,8 @@ export default tseslint.config(
       'bench/results/',
       'bench/tmp/',
       'test-output/',
+      'clients/typescript/dist/',
+      'clients/typescript/src/schema.d.ts',
       'clients/*/dist/',
       'coverage/',
     ],

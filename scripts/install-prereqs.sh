@@ -15,6 +15,7 @@ command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v unzip >/dev/null 2>&1 || missing+=(unzip)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v wrk >/dev/null 2>&1 || missing+=(wrk)
+command -v jq >/dev/null 2>&1 || missing+=(jq)
 # The docs page test drives Debian's Chromium (playwright-core does not download browsers here).
 if [ "${SKIP_BROWSER:-}" != "1" ] && [ ! -x /usr/bin/chromium ]; then missing+=(chromium); fi
 # The compose file's test validates it offline with docker-compose when Compose v2 is absent.

@@ -20,6 +20,8 @@ summary() {
 }
 npx tsc --noEmit -p tsconfig.json
 npm run --silent lint
+# The official client builds and packs as its own package.
+(cd clients/typescript && npm pack --dry-run --silent >/dev/null)
 status=0
 timeout 300 npx mocha 'test/unit/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
 if [ "$status" -eq 0 ]; then

@@ -4,7 +4,7 @@ import type { Principal } from '../access/admission.js';
 import type { Quota } from '../access/quota.js';
 import { requestContext } from '../infra/request-context.js';
 import { type AccessGuardOptions, authenticationRefusal, bearerToken } from './access-guard.js';
-import { forbidden, unauthorized } from './http-error.js';
+import { forbidden, invalidRequest, unauthorized } from './http-error.js';
 import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
 import { createRouter } from './router.js';
 
@@ -46,6 +46,9 @@ export function usageRoutes(options: AccessGuardOptions & { prefix: string }): R
     const { quota } = ctx.state as UsageState;
     const headers = quotaHeaders(quota);
     ctx.set(headers);
+    // Nothing a client sends is silently dropped: the endpoint takes no parameters.
+    const [unknown] = Object.keys(ctx.query);
+    if (unknown !== undefined) throw invalidRequest(`Unknown query parameter '${unknown}' (allowed: none)`);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       tier: quota.tier,

@@ -39,6 +39,12 @@ describe('GET /v1/usage on real Redis', () => {
     expect((await usage(wrong)).status).to.equal(403);
   });
 
+  it('when usage is asked with a query parameter, then 400 names it, since the endpoint takes none', async () => {
+    const res = await request(ctx.app.url, '/v1/usage?verbose=1', { key: ctx.key });
+    expect(res.status).to.equal(400);
+    expect(res.body.message).to.equal("Unknown query parameter 'verbose' (allowed: none)");
+  });
+
   it('when usage is asked with another method or spelling, then 405 or 404, never data', async () => {
     expect((await request(ctx.app.url, '/v1/usage', { key: ctx.key, method: 'POST' })).status).to.equal(405);
     for (const path of ['/V1/usage', '/v1/usage/', '/v1/Usage', '/v1/%75sage']) {

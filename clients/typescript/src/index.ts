@@ -1,0 +1,77 @@
+import createClient from 'openapi-fetch';
+import { toApiError } from './errors.js';
+import { type PacingOptions, pacedFetch } from './paced-fetch.js';
+import type { components, operations, paths } from './schema.js';
+
+export { ApiError } from './errors.js';
+export type { PacingOptions } from './paced-fetch.js';
+export type { components, paths } from './schema.js';
+
+export type Wallpaper = components['schemas']['Wallpaper'];
+export type WallpaperList = components['schemas']['WallpaperList'];
+export type ListQuery = NonNullable<operations['listWallpapers']['parameters']['query']>;
+export type SearchQuery = NonNullable<operations['searchWallpapers']['parameters']['query']>;
+
+export interface ClientOptions extends PacingOptions {
+  /** Where the API is, e.g. https://api.example.com (no trailing /v1). */
+  baseUrl: string;
+  apiKey: string;
+  /** The fetch to send with (default: the global one). */
+  fetch?: typeof fetch;
+}
+
+/**
+ * The Wallpaper Catalogue API: typed from its OpenAPI document, paced by its rate-limit headers,
+ * retrying GETs on 503 and network errors, surfacing `{error, message, status}` as ApiError.
+ */
+export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThis.fetch, ...pacing }: ClientOptions) {
+  const http = createClient<paths>({
+    baseUrl,
+    fetch: pacedFetch(base, pacing),
+    headers: { Authorization: `Bearer ${apiKey}` },
+    // Lists are sent as the API reads them: category=space,nature.
+    querySerializer: { array: { style: 'form', explode: false } },
+  });
+
+  async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+    const { data, error, response } = await call;
+    if (!response.ok || data === undefined) throw toApiError(response.status, error);
+    return data;
+  }
+
+  const list = (query: ListQuery = {}) => unwrap(http.GET('/v1/wallpapers', { params: { query } }));
+  const search = (query: SearchQuery) => unwrap(http.GET('/v1/search', { params: { query } }));
+
+  /** Every result from the first page to the last, following meta.next_cursor. */
+  async function* walk<Q extends { page?: number; cursor?: string }>(
+    query: Q,
+    fetchPage: (q: Q) => Promise<WallpaperList>,
+  ): AsyncGenerator<Wallpaper> {
+    const { page: _page, cursor: _cursor, ...rest } = query;
+    let cursor: string | null = null;
+    do {
+      const next: WallpaperList = await fetchPage({ ...rest, ...(cursor ? { cursor } : {}) } as Q);
+      yield* next.data;
+      cursor = next.meta.next_cursor ?? null;
+    } while (cursor);
+  }
+
+  return {
+    wallpapers: {
+      list,
+      get: (id: number) => unwrap(http.GET('/v1/wallpapers/{id}', { params: { path: { id } } })),
+      /** `for await (const w of client.wallpapers.all({ category: ['space'] }))` walks a whole listing. */
+      all: (query: ListQuery = {}) => walk(query, list),
+    },
+    search: {
+      query: search,
+      all: (query: SearchQuery) => walk(query, search),
+      suggest: (q: string, limit?: number) => unwrap(http.GET('/v1/search/suggest', { params: { query: { q, ...(limit ? { limit } : {}) } } })),
+    },
+    usage: () => unwrap(http.GET('/v1/usage')),
+    /** The underlying openapi-fetch client, for anything not wrapped here. */
+    raw: http,
+  };
+}
+
+export type WallpaperClient = ReturnType<typeof createWallpaperClient>;

@@ -1,0 +1,46 @@
+"""The API with Python and requests: list, search, page to the end, and wait out a 429.
+
+    API_URL=http://127.0.0.1:3000 API_KEY=wpc_... python3 docs/examples/client.py [category]
+"""
+import os
+import sys
+import time
+
+import requests
+
+API_URL = os.environ["API_URL"]
+session = requests.Session()
+session.headers["Authorization"] = f"Bearer {os.environ['API_KEY']}"
+
+
+def get(path, **params):
+    """GET a page; on 429 waits Retry-After seconds and asks again; raises on other errors."""
+    while True:
+        response = session.get(f"{API_URL}{path}", params=params, timeout=30)
+        if response.status_code != 429:
+            break
+        wait = int(response.headers.get("Retry-After", "1"))
+        print(f"rate limited: waiting {wait}s", file=sys.stderr)
+        time.sleep(wait)
+    if not response.ok:
+        body = response.json()
+        raise RuntimeError(f"{body['status']} {body['error']}: {body['message']}")
+    return response.json()
+
+
+category = sys.argv[1] if len(sys.argv) > 1 else "space"
+print("newest:", get("/v1/wallpapers", per_page=1)["data"][0]["title"])
+print("search 'mountain':", get("/v1/search", q="mountain", per_page=1)["meta"]["total_items"], "results")
+
+# Every wallpaper of the category: follow meta.next_cursor until it is null.
+count, cursor = 0, None
+while True:
+    params = {"category": category, "per_page": 100}
+    if cursor:
+        params["cursor"] = cursor
+    page = get("/v1/wallpapers", **params)
+    count += len(page["data"])
+    cursor = page["meta"]["next_cursor"]
+    if not cursor:
+        break
+print(f"walked {count} wallpapers in {category}")

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The API with curl and jq: list, search, page to the end, and wait out a 429.
+#   API_URL=http://127.0.0.1:3000 API_KEY=wpc_... bash docs/examples/curl.sh [category]
+set -euo pipefail
+API_URL="${API_URL:?set API_URL}"
+API_KEY="${API_KEY:?set API_KEY}"
+CATEGORY="${1:-space}"
+
+# GET with the key; on 429 waits Retry-After seconds and asks again. Prints the body.
+get() {
+  local url="$1" headers body status
+  headers="$(mktemp)"
+  while :; do
+    body="$(curl -sS -D "$headers" -H "Authorization: Bearer $API_KEY" "$url")"
+    status="$(awk 'NR==1 {print $2}' "$headers")"
+    if [ "$status" != "429" ]; then break; fi
+    wait="$(awk 'tolower($1)=="retry-after:" {print $2+0}' "$headers")"
+    echo "rate limited: waiting ${wait}s" >&2
+    sleep "${wait:-1}"
+  done
+  rm -f "$headers"
+  [ "${status:0:1}" = "2" ] || { echo "HTTP $status: $body" >&2; return 1; }
+  printf '%s' "$body"
+}
+
+echo "newest: $(get "$API_URL/v1/wallpapers?per_page=1" | jq -r '.data[0].title')"
+echo "search 'mountain': $(get "$API_URL/v1/search?q=mountain&per_page=1" | jq -r '.meta.total_items') results"
+
+# Every wallpaper of the category, page by page: follow meta.next_cursor until it is null.
+url="$API_URL/v1/wallpapers?category=$CATEGORY&per_page=100"
+count=0
+while :; do
+  page="$(get "$url")"
+  count=$((count + $(jq '.data | length' <<<"$page")))
+  cursor="$(jq -r '.meta.next_cursor // empty' <<<"$page")"
+  [ -n "$cursor" ] || break
+  url="$API_URL/v1/wallpapers?category=$CATEGORY&per_page=100&cursor=$cursor"
+done
+echo "walked $count wallpapers in $CATEGORY"

@@ -1,0 +1,136 @@
+import { expect } from 'chai';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, type Wallpaper, createWallpaperClient } from '../../clients/typescript/src/index.js';
+import { createKey, startApp } from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
+
+describe('the TypeScript client against the real stack', function () {
+  this.timeout(60_000);
+  const ctx = useCatalogue();
+  const client = (apiKey = ctx.key, extra = {}) => createWallpaperClient({ baseUrl: ctx.app.url, apiKey, ...extra });
+
+  it('when a category is walked with all(), then every wallpaper of it comes once, across pages, by cursor', async () => {
+    const category = ctx.docs[0]!.category as Wallpaper['category'];
+    const expected = ctx.docs.filter((d) => d.category === category).map((d) => d.id);
+    expect(expected.length).to.be.greaterThan(3);
+    const seen: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({ category: [category], per_page: 2, page: 1 })) seen.push(wallpaper.id);
+    expect(seen).to.have.length(expected.length);
+    expect(new Set(seen)).to.deep.equal(new Set(expected));
+  });
+
+  it('when a search is walked to the end, then its pages add up to its total', async () => {
+    const first = await client().search.query({ q: ctx.docs[0]!.title.split(' ')[0]!, per_page: 1 });
+    let count = 0;
+    for await (const _ of client().search.all({ q: ctx.docs[0]!.title.split(' ')[0]!, per_page: 3 })) count++;
+    expect(count).to.equal(first.meta.total_items);
+  });
+
+  it('when the API refuses a request, then the client throws an ApiError with its status, error and message', async () => {
+    const err = await client()
+      .wallpapers.get(9_007_199_254_740_991)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(err).to.be.instanceOf(ApiError);
+    expect(err).to.include({ status: 404, error: 'not_found' });
+    const bad = await client()
+      .wallpapers.list({ per_page: 0 })
+      .catch((e: unknown) => e);
+    expect(bad).to.include({ status: 400, error: 'invalid_request' });
+    expect((bad as ApiError).message).to.include('per_page');
+  });
+
+  describe('on a tier of 3 requests a 2 s window', () => {
+    let app: Awaited<ReturnType<typeof startApp>>;
+    before(async () => {
+      app = await startApp({
+        config: { ...ctx.config, rateLimit: { ...ctx.config.rateLimit, tiers: { ...ctx.config.rateLimit.tiers, tiny: 3 }, windowSeconds: 2 } },
+        es: ctx.es,
+        redis: ctx.redis,
+      });
+    });
+    after(() => app.close());
+
+    it('when another client spent the quota and it meets a 429, then it waits out Retry-After and succeeds', async () => {
+      const { apiKey } = await createKey(ctx.redis, 'tiny');
+      for (let i = 0; i < 3; i++) await fetch(`${app.url}/v1/wallpapers/${ctx.docs[0]!.id}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+      const waits: string[] = [];
+      const tiny = createWallpaperClient({ baseUrl: app.url, apiKey, onWait: (_ms, reason) => waits.push(reason) });
+      expect((await tiny.wallpapers.get(ctx.docs[0]!.id)).id).to.equal(ctx.docs[0]!.id);
+      expect(waits).to.include('rate-limited');
+    });
+
+    it('when its own requests spend the quota, then it waits for the reset instead of sending one that would get 429', async () => {
+      const { apiKey } = await createKey(ctx.redis, 'tiny');
+      const statuses: number[] = [];
+      const observed: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        statuses.push(response.status);
+        return response;
+      };
+      const tiny = createWallpaperClient({ baseUrl: app.url, apiKey, fetch: observed, paceBelow: 0 });
+      for (let i = 0; i < 5; i++) await tiny.wallpapers.get(ctx.docs[0]!.id);
+      expect(statuses).to.deep.equal([200, 200, 200, 200, 200]);
+    });
+
+    it('when Remaining runs low, then it spreads its requests until the reset instead of meeting a 429', async () => {
+      const { apiKey } = await createKey(ctx.redis, 'tiny');
+      const waits: string[] = [];
+      const statuses: number[] = [];
+      const observed: typeof fetch = async (input, init) => {
+        const response = await fetch(input, init);
+        statuses.push(response.status);
+        return response;
+      };
+      const paced = createWallpaperClient({ baseUrl: app.url, apiKey, fetch: observed, paceBelow: 0.5, onWait: (_ms, reason) => waits.push(reason) });
+      for (let i = 0; i < 4; i++) await paced.wallpapers.get(ctx.docs[0]!.id);
+      expect(waits).to.include('pace');
+      expect(statuses.filter((s) => s === 429)).to.have.length.at.most(1);
+    });
+  });
+
+  describe('behind a front that answers 503 at first', () => {
+    let front: Server;
+    let url: string;
+    let refusals = 0;
+    before(async () => {
+      front = createServer((req, res) => {
+        if (refusals > 0) {
+          refusals--;
+          res.writeHead(503, { 'Content-Type': 'application/json', 'Retry-After': '0' });
+          res.end(JSON.stringify({ error: 'service_unavailable', message: 'try again', status: 503 }));
+          return;
+        }
+        void fetch(`${ctx.app.url}${req.url}`, { headers: { Authorization: req.headers.authorization ?? '' } }).then(async (upstream) => {
+          res.writeHead(upstream.status, Object.fromEntries(upstream.headers));
+          res.end(Buffer.from(await upstream.arrayBuffer()));
+        });
+      });
+      await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    });
+    after(() => new Promise((resolve) => front.close(resolve)));
+
+    it('when two 503s come first, then it retries with backoff and returns the page', async () => {
+      refusals = 2;
+      const waits: number[] = [];
+      const page = await createWallpaperClient({ baseUrl: url, apiKey: ctx.key, backoffMs: 10, onWait: (ms) => waits.push(ms) }).wallpapers.list({
+        per_page: 1,
+      });
+      expect(page.data).to.have.length(1);
+      expect(waits).to.have.length(2);
+    });
+
+    it('when 503s outlast its retries, then it gives up with an ApiError 503', async () => {
+      refusals = 10;
+      const err = await createWallpaperClient({ baseUrl: url, apiKey: ctx.key, backoffMs: 1, retries: 2 })
+        .wallpapers.list()
+        .catch((e: unknown) => e);
+      expect(err).to.include({ status: 503, error: 'service_unavailable' });
+      refusals = 0;
+    });
+  });
+});

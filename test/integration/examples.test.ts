@@ -1,0 +1,30 @@
+import { expect } from 'chai';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { useCatalogue } from './catalogue-context.js';
+
+const run = promisify(execFile);
+
+describe('docs/examples, run against the stack', function () {
+  this.timeout(90_000);
+  const ctx = useCatalogue();
+  const examples: [string, string, string[]][] = [
+    ['curl', 'bash', ['docs/examples/curl.sh']],
+    ['TypeScript client', process.execPath, ['--import', 'tsx', 'docs/examples/client.ts']],
+    ['Python requests', 'python3', ['docs/examples/client.py']],
+  ];
+
+  for (const [name, command, args] of examples) {
+    it(`when the ${name} example runs, then it lists, searches and walks the whole category`, async () => {
+      const category = ctx.docs[0]!.category;
+      const expected = ctx.docs.filter((d) => d.category === category).length;
+      const { stdout } = await run(command, [...args, category], {
+        env: { ...process.env, API_URL: ctx.app.url, API_KEY: ctx.key },
+        timeout: 60_000,
+      });
+      expect(stdout).to.match(/^newest: \S/m);
+      expect(stdout).to.match(/^search 'mountain': \d+ results$/m);
+      expect(stdout).to.include(`walked ${expected} wallpapers in ${category}`);
+    });
+  }
+});
