@@ -69,7 +69,38 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   // a fresh quota. Past that reset, the in-process limiter takes over.
   const lastQuota = new Map<string, { remaining: number; resetMs: number }>();
   const fallback = createFallbackLimiter(config);
+  // Requests the fallback admitted, per key, not yet in Redis's log: charged to the account once
+  // Redis answers again, so an outage's admissions still count against the window.
+  const owed = new Map<string, { location: KeyLocation; count: number }>();
+  let settling = false;
   let degraded = false;
+
+  function owe(location: KeyLocation): void {
+    const entry = owed.get(location.hash) ?? { location, count: 0 };
+    entry.count += 1;
+    owed.set(location.hash, entry);
+    if (owed.size > RECENT_KEYS_MAX) owed.delete(owed.keys().next().value as string);
+  }
+
+  // Replays the owed admissions through the admission script, one by one, in the background; each
+  // is recorded at the time it is replayed, which errs towards charging a little late, never less.
+  async function settle(): Promise<void> {
+    if (settling || owed.size === 0) return;
+    settling = true;
+    try {
+      for (const [hash, entry] of owed) {
+        while (entry.count > 0) {
+          await breaker.run(() => store.admit(entry.location));
+          entry.count -= 1;
+        }
+        owed.delete(hash);
+      }
+    } catch {
+      // Redis failed again: what is left stays owed until it answers.
+    } finally {
+      settling = false;
+    }
+  }
 
   function remember(hash: string, principal: Principal, quota: Quota): void {
     recentlyVerified.delete(hash);
@@ -100,7 +131,13 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
   }
 
-  async function admitWithoutRedis(hash: string, err: unknown): Promise<Admission> {
+  async function admitWithoutRedis(location: KeyLocation, err: unknown): Promise<Admission> {
+    const admission = await fallbackAdmission(location.hash, err);
+    if (admission.outcome === 'allowed') owe(location);
+    return admission;
+  }
+
+  async function fallbackAdmission(hash: string, err: unknown): Promise<Admission> {
     if (!(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'admit' });
     if (!degraded) {
       degraded = true;
@@ -127,7 +164,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     try {
       reply = await breaker.run(() => timed(metrics.redisDuration, 'admit', () => store.admit(location)));
     } catch (err) {
-      return admitWithoutRedis(location.hash, err);
+      return admitWithoutRedis(location, err);
     }
     if (degraded) {
       degraded = false;
@@ -136,6 +173,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     const known = readReply(reply, location, config, logger);
     if (!known) return { outcome: 'invalid' };
     remember(location.hash, known.principal, known.quota);
+    void settle();
     return { outcome: reply[0] === 1 ? 'allowed' : 'limited', ...known, source: 'redis' };
   };
 }

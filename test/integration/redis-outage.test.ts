@@ -115,12 +115,15 @@ describe('when Redis fails', function () {
     await server.start();
     expect(await until(async () => (await get(unverified.apiKey)).status === 200, 10_000)).to.equal(true);
     expect(logs.text()).to.include('redis answering again');
-    // The shared counter survived the restart (AOF): one request before the outage, this one now.
-    expect((await get(verified.apiKey)).headers.get('x-ratelimit-remaining')).to.equal('998');
+    // The shared counter survived the restart (AOF), and the two requests the fallback admitted
+    // during the outage were charged to it once Redis answered: one before, two during, this one.
+    await sleep(200);
+    expect((await get(verified.apiKey)).headers.get('x-ratelimit-remaining')).to.equal('996');
   });
 
-  it('when it stops while an account has little quota left, then the fallback admits only what Redis last said remained', async () => {
+  it('when it stops while an account has little quota left, then the fallback admits only what Redis last said remained, and charges it once Redis is back', async () => {
     const { apiKey } = await createKey(redis, 'tiny');
+    const other = await createKey(redis, 'free');
     expect((await get(apiKey)).status).to.equal(200);
     expect((await get(apiKey)).headers.get('x-ratelimit-remaining')).to.equal('1');
     await server.stop();
@@ -128,6 +131,13 @@ describe('when Redis fails', function () {
     expect(during.map((r) => r.status)).to.deep.equal([200, 429, 429]);
     expect(during[0]!.headers.get('x-ratelimit-remaining')).to.equal('0');
     expect(Number(during[1]!.headers.get('retry-after'))).to.be.greaterThan(0);
+
+    // Once Redis answers (here, for another key), the fallback's admission is charged to the
+    // account: the window holds all three, so the key stays limited instead of getting one more.
+    await server.start();
+    expect(await until(async () => (await get(other.apiKey)).status === 200, 10_000)).to.equal(true);
+    await sleep(200);
+    expect((await get(apiKey)).status).to.equal(429);
   });
 
   it('when it hangs (SIGSTOP), then after a few timeouts requests stop waiting for it, and when it wakes the breaker closes', async () => {
