@@ -6,17 +6,20 @@ import { SLIDING_WINDOW_LUA } from './sliding-window-lua.js';
 /** The script's answer: {1 allowed | 2 limited | 3 unknown tier | 4 usage reads capped | 0 invalid key, key_id, tier, limit, remaining, reset ms, now ms}. */
 export type AdmissionReply = [number, string?, string?, number?, number?, number?, number?];
 
+/** The script in read-only mode: key record (or account), account, log, hours, key use, reads counter, then ARGV. */
+type ReadingScript = (
+  keyRecord: string,
+  account: string,
+  log: string,
+  hours: string,
+  use: string,
+  reads: string,
+  ...args: (string | number)[]
+) => Promise<AdmissionReply>;
+
 type ScriptedRedis = RedisClient & {
   wpcAdmit(keyRecord: string, account: string, log: string, hours: string, use: string, ...args: (string | number)[]): Promise<AdmissionReply>;
-  wpcUsage(
-    keyRecord: string,
-    account: string,
-    log: string,
-    hours: string,
-    use: string,
-    reads: string,
-    ...args: (string | number)[]
-  ): Promise<AdmissionReply>;
+  wpcUsage: ReadingScript;
 };
 
 export interface AdmissionStore {
@@ -62,17 +65,7 @@ local tier = redis.call('HGET', KEYS[2], 'tier')
 if not tier then return {0} end
 `;
 
-type QuotaRedis = RedisClient & {
-  wpcAccountQuota(
-    unused: string,
-    account: string,
-    log: string,
-    hours: string,
-    use: string,
-    reads: string,
-    ...args: (string | number)[]
-  ): Promise<AdmissionReply>;
-};
+type QuotaRedis = RedisClient & { wpcAccountQuota: ReadingScript };
 
 /**
  * An account's quota as the API's headers would report it, read by the same script in its

@@ -51,6 +51,20 @@ const fieldError = (id: string, message?: string) => (message ? html`<p class="e
 const describedBy = (id: string, message?: string, hint?: string) =>
   [message ? `${id}-error` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || false;
 
+// The email field of both forms: its error or the form's, when there is one, described by id.
+const emailField = (value: string | undefined, describedByIds: string | false, invalid: boolean) =>
+  html`<label for="email">Email</label
+    ><input
+      id="email"
+      name="email"
+      type="email"
+      autocomplete="username"
+      required
+      value="${value ?? ''}"
+      ${describedByIds ? html` aria-describedby="${describedByIds}"` : ''}
+      ${invalid ? html` aria-invalid="true"` : ''}
+    />`;
+
 export interface FormState {
   email?: string;
   error?: string;
@@ -65,18 +79,7 @@ export function signInPage(formToken: string, state: FormState = {}): string {
       ${state.error ? html`<p class="alert" role="alert" id="form-error">${state.error}</p>` : ''}
       <form class="stack" method="post" action="${PORTAL}/sign-in" novalidate>
         ${csrfField(formToken)}
-        <div>
-          <label for="email">Email</label
-          ><input
-            id="email"
-            name="email"
-            type="email"
-            autocomplete="username"
-            required
-            value="${state.email ?? ''}"
-            ${state.error ? html` aria-describedby="form-error"` : ''}
-          />
-        </div>
+        <div>${emailField(state.email, state.error ? 'form-error' : false, false)}</div>
         <div>
           <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required />
         </div>
@@ -97,18 +100,7 @@ export function signUpPage(formToken: string, state: FormState = {}): string {
     html`${state.error && !state.field ? html`<p class="alert" role="alert">${state.error}</p>` : ''}
       <form class="stack" method="post" action="${PORTAL}/sign-up" novalidate>
         ${csrfField(formToken)}
-        <div>
-          <label for="email">Email</label
-          ><input
-            id="email"
-            name="email"
-            type="email"
-            autocomplete="username"
-            required
-            value="${state.email ?? ''}"
-            ${emailDescribed ? html` aria-describedby="${emailDescribed}" aria-invalid="true"` : ''}
-          />${fieldError('email', emailError)}
-        </div>
+        <div>${emailField(state.email, emailDescribed, Boolean(emailError))}${fieldError('email', emailError)}</div>
         <div>
           <label for="password">Password</label
           ><input

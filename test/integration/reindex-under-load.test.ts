@@ -47,7 +47,7 @@ describe('reindex under load', function () {
     redis = await readyRedis();
     await seedCatalogue(es, { alias, count: DOCS, seed: 2024, imageBaseUrl: 'https://images.wallpapers.example', keep: 2 });
     key = (await createKey(redis)).apiKey;
-    app = await startApp({ config: testConfig({ indexAlias: alias }, { tiers: { free: 100_000_000, premium: 100_000_000 } }), es, redis });
+    app = await startApp({ config: testConfig({ indexAlias: alias }, { tiers: { free: 9_999_999, premium: 9_999_999 } }), es, redis });
   });
 
   after(async () => {
