@@ -289,13 +289,17 @@ start_es_cluster() {
   say "Elasticsearch cluster of $ES_NODES nodes healthy after ~${waited}s"
 }
 
-stop_es_cluster() {
-  local pidfile
-  for pidfile in "$CLUSTER_DIR"/es-*/es.pid; do
+# Stops every node whose pidfile is given, naming each by its directory.
+stop_nodes() {
+  local label="$1" pidfile
+  shift
+  for pidfile in "$@"; do
     [ -e "$pidfile" ] || continue
-    stop_pidfile "Elasticsearch $(basename "$(dirname "$pidfile")")" "$pidfile"
+    stop_pidfile "$label $(basename "$(dirname "$pidfile")")" "$pidfile"
   done
 }
+
+stop_es_cluster() { stop_nodes Elasticsearch "$CLUSTER_DIR"/es-*/es.pid; }
 
 # --- Redis Cluster ---------------------------------------------------------------------------
 REDIS_CLUSTER_SIZE=6
@@ -337,13 +341,7 @@ start_redis_cluster() {
   say "Redis Cluster ready"
 }
 
-stop_redis_cluster() {
-  local pidfile
-  for pidfile in "$CLUSTER_DIR"/redis-*/redis.pid; do
-    [ -e "$pidfile" ] || continue
-    stop_pidfile "Redis $(basename "$(dirname "$pidfile")")" "$pidfile"
-  done
-}
+stop_redis_cluster() { stop_nodes Redis "$CLUSTER_DIR"/redis-*/redis.pid; }
 
 parse_start_args() {
   while [ "$#" -gt 0 ]; do
