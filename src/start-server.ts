@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { answerClientError } from './http/client-errors.js';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { createApp } from './app.js';
@@ -75,6 +76,7 @@ export async function startServer(config: Config, { logger = createLogger(config
     void handle(req, res);
   });
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   const url = await listen(server, config.port, config.host);
   logger.info('listening', { host: config.host, port: config.port, alias: config.indexAlias });
 

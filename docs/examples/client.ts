@@ -15,7 +15,7 @@ const found = await client.search.query({ q: 'mountain', per_page: 1 });
 console.log(`search 'mountain': ${found.meta.total_items} results`);
 
 let count = 0;
-for await (const wallpaper of client.wallpapers.all({ category: [category], per_page: 100 })) {
+for await (const wallpaper of client.wallpapers.all({ category, per_page: 100 })) {
   if (wallpaper.category === category) count++;
 }
 console.log(`walked ${count} wallpapers in ${category}`);

@@ -15,9 +15,15 @@ describe('the TypeScript client against the real stack', function () {
     const expected = ctx.docs.filter((d) => d.category === category).map((d) => d.id);
     expect(expected.length).to.be.greaterThan(3);
     const seen: number[] = [];
-    for await (const wallpaper of client().wallpapers.all({ category: [category], per_page: 2, page: 1 })) seen.push(wallpaper.id);
+    for await (const wallpaper of client().wallpapers.all({ category, per_page: 2, page: 1 })) seen.push(wallpaper.id);
     expect(seen).to.have.length(expected.length);
     expect(new Set(seen)).to.deep.equal(new Set(expected));
+  });
+
+  it('when filters are given as lists, then they are sent comma-separated and OR-ed', async () => {
+    const [a, b] = [...new Set(ctx.docs.map((d) => d.category))] as Wallpaper['category'][];
+    const page = await client().wallpapers.list({ category: [a!, b!], per_page: 1 });
+    expect(page.meta.total_items).to.equal(ctx.docs.filter((d) => d.category === a || d.category === b).length);
   });
 
   it('when a search is walked to the end, then its pages add up to its total', async () => {

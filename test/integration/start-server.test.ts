@@ -28,4 +28,15 @@ describe('startServer', function () {
       expect(refused, url).to.equal(true);
     }
   });
+
+  it('when the request line and headers exceed 16 KB, then the answer is a JSON 431 like every other error', async () => {
+    const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
+    try {
+      const res = await fetch(`${server.url}/v1/wallpapers?ids=${'1,'.repeat(9000)}1`, { headers: { Authorization: `Bearer ${ctx.key}` } });
+      expect(res.status).to.equal(431);
+      expect(await res.json()).to.deep.equal({ error: 'request_too_large', message: 'The request line and headers exceed 16 KB', status: 431 });
+    } finally {
+      await server.close({ drainMs: 0 });
+    }
+  });
 });

@@ -9,8 +9,24 @@ export type { components, paths } from './schema.js';
 
 export type Wallpaper = components['schemas']['Wallpaper'];
 export type WallpaperList = components['schemas']['WallpaperList'];
-export type ListQuery = NonNullable<operations['listWallpapers']['parameters']['query']>;
-export type SearchQuery = NonNullable<operations['searchWallpapers']['parameters']['query']>;
+type OneOrMany<T> = T | T[];
+// The list filters take one value or several: `{ category: 'space' }` or `{ category: ['space', 'ocean'] }`.
+type Lists<Q> = {
+  [K in keyof Q]: NonNullable<Q[K]> extends (infer Item)[] ? OneOrMany<Item> : Q[K];
+};
+type RawListQuery = NonNullable<operations['listWallpapers']['parameters']['query']>;
+type RawSearchQuery = NonNullable<operations['searchWallpapers']['parameters']['query']>;
+export type ListQuery = Lists<RawListQuery>;
+export type SearchQuery = Lists<RawSearchQuery>;
+
+const LIST_PARAMETERS = new Set(['category', 'resolution', 'ratio', 'facets', 'ids']);
+
+/** One value becomes a list of one, as the contract's comma-separated parameters expect. */
+function asLists<Raw>(query: object): Raw {
+  return Object.fromEntries(
+    Object.entries(query).map(([name, value]) => [name, LIST_PARAMETERS.has(name) && !Array.isArray(value) ? [value] : value]),
+  ) as Raw;
+}
 
 export interface ClientOptions extends PacingOptions {
   /** Where the API is, e.g. https://api.example.com (no trailing /v1). */
@@ -39,8 +55,8 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     return data;
   }
 
-  const list = (query: ListQuery = {}) => unwrap(http.GET('/v1/wallpapers', { params: { query } }));
-  const search = (query: SearchQuery) => unwrap(http.GET('/v1/search', { params: { query } }));
+  const list = (query: ListQuery = {}) => unwrap(http.GET('/v1/wallpapers', { params: { query: asLists<RawListQuery>(query) } }));
+  const search = (query: SearchQuery) => unwrap(http.GET('/v1/search', { params: { query: asLists<RawSearchQuery>(query) } }));
 
   /** Every result from the first page to the last, following meta.next_cursor. */
   async function* walk<Q extends { page?: number; cursor?: string }>(
@@ -60,7 +76,7 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     wallpapers: {
       list,
       get: (id: number) => unwrap(http.GET('/v1/wallpapers/{id}', { params: { path: { id } } })),
-      /** `for await (const w of client.wallpapers.all({ category: ['space'] }))` walks a whole listing. */
+      /** `for await (const w of client.wallpapers.all({ category: 'space' }))` walks a whole listing. */
       all: (query: ListQuery = {}) => walk(query, list),
     },
     search: {

@@ -456,6 +456,16 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request line and headers together exceed 16 KB (`request_too_large`), answered before the request is read */
+        RequestTooLarge: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description Page number */
@@ -611,6 +621,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             410: components["responses"]["CursorExpired"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -670,6 +681,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -757,6 +769,7 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             410: components["responses"]["CursorExpired"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -817,6 +830,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -851,6 +865,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -874,6 +889,7 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -896,6 +912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -918,6 +935,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             /** @description Not ready */
             503: {
