@@ -162,7 +162,7 @@ export function createKeyStore(redis: Redis | Cluster) {
       accountId: string,
       keyId: string,
       graceSeconds: number,
-    ): Promise<{ apiKey: string; keyId: string; expiresAt: string } | null> {
+    ): Promise<{ apiKey: string; keyId: string; name: string; expiresAt: string } | null> {
       if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
         throw new KeyStoreError(`grace must be 0 to ${MAX_ROTATION_GRACE_SECONDS} seconds`);
       }
@@ -173,7 +173,7 @@ export function createKeyStore(redis: Redis | Cluster) {
       const created = await addKey(accountId, old[0] ?? '');
       const expiresAtMs = (await redisNowMs()) + graceSeconds * 1000;
       await redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String(expiresAtMs));
-      return { ...created, expiresAt: new Date(expiresAtMs).toISOString() };
+      return { ...created, name: old[0] ?? '', expiresAt: new Date(expiresAtMs).toISOString() };
     },
 
     /** The account's admitted requests per hour over the last day, oldest first, ending with the current hour. */

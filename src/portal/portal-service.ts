@@ -9,7 +9,11 @@ export interface PortalKeys {
   createAccountKey(accountId: string, name: string): Promise<{ apiKey: string; keyId: string }>;
   listAccountKeys(accountId: string): Promise<AccountKey[]>;
   revokeAccountKey(accountId: string, keyId: string): Promise<boolean>;
-  rotateAccountKey(accountId: string, keyId: string, graceSeconds: number): Promise<{ apiKey: string; keyId: string; expiresAt: string } | null>;
+  rotateAccountKey(
+    accountId: string,
+    keyId: string,
+    graceSeconds: number,
+  ): Promise<{ apiKey: string; keyId: string; name: string; expiresAt: string } | null>;
   hourlyUsage(accountId: string): Promise<{ hourStartMs: number; requests: number }[]>;
 }
 

@@ -231,9 +231,8 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
     const signed = (ctx.state as PortalState).signed!;
     const rotated = KEY_ID.test(keyId) ? await keys.rotateAccountKey(signed.account.accountId, keyId, grace) : null;
     if (!rotated) return renderKeys(ctx, 404, { error: 'There is no such active key on this account.' });
-    const old = (await keys.listAccountKeys(signed.account.accountId)).find((k) => k.key_id === keyId);
     await renderKeys(ctx, 201, {
-      shown: { apiKey: rotated.apiKey, keyId: rotated.keyId, name: old?.name ?? '', oldKeyId: keyId, oldExpiresAt: rotated.expiresAt },
+      shown: { apiKey: rotated.apiKey, keyId: rotated.keyId, name: rotated.name, oldKeyId: keyId, oldExpiresAt: rotated.expiresAt },
     });
   });
 
