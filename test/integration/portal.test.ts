@@ -86,6 +86,20 @@ describe('the developer portal', function () {
     expect((await wallpapers(key)).status).to.equal(200);
   });
 
+  it('when the keys page or its form is reached by another spelling of the path, then 404 and nothing is shown or made', async () => {
+    const b = browser();
+    const keys = await signedIn(b, email());
+    await generate(b, keys, 'spelled');
+    for (const path of ['/Portal/keys', '/PORTAL/keys', '/portal/keys/', '/portal//keys', '/portal/%6Beys', '/portal/keys;x']) {
+      const page = await b.get(path);
+      expect(page.status, path).to.equal(404);
+      expect(page.html, path).not.to.include('spelled');
+      const posted = await b.post(path, keys, { name: 'sneaky' });
+      expect(posted.status, path).to.be.oneOf([404, 405]);
+    }
+    expect(keyIds(await b.get('/portal/keys'))).to.have.length(1);
+  });
+
   describe('CSRF', () => {
     it('when a signed-in form comes without the token, with a wrong one, or from another origin, then it is 403 and no key is made', async () => {
       const b = browser();
