@@ -17,7 +17,7 @@ export function ifNoneMatchHits(header: string, etag: string): boolean {
 }
 
 interface Representation {
-  json: string;
+  bytes: Buffer;
   etag: string;
 }
 
@@ -28,8 +28,10 @@ const representations = new WeakMap<object, Representation>();
 function represent(body: object): Representation {
   const known = representations.get(body);
   if (known) return known;
-  const json = JSON.stringify(body);
-  const representation = { json, etag: `"${hash('sha1', json, 'base64url')}"` };
+  // Sent as bytes, not text: Node would otherwise join the headers and a text body into one
+  // string and flatten it on the JavaScript heap to encode it, a copy of every body per response.
+  const bytes = Buffer.from(JSON.stringify(body));
+  const representation = { bytes, etag: `"${hash('sha1', bytes, 'base64url')}"` };
   if (isShared(body)) representations.set(body, representation);
   return representation;
 }
@@ -44,8 +46,8 @@ export async function conditionalGet(ctx: Context, next: Next): Promise<void> {
   if (ctx.status !== 200 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return;
   const body = ctx.body;
   if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
-  const { json, etag } = represent(body);
-  ctx.body = json;
+  const { bytes, etag } = represent(body);
+  ctx.body = bytes;
   ctx.type = 'application/json; charset=utf-8';
   ctx.set('ETag', etag);
   if (ifNoneMatchHits(ctx.get('If-None-Match'), etag)) {

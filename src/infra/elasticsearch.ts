@@ -1,4 +1,5 @@
 import { Client, SniffingTransport, type TransportOptions } from '@elastic/elasticsearch';
+import { BufferedConnection } from './buffered-connection.js';
 
 // The client does not pass retryOnTimeout through to its transport, so the transport asks for it.
 class RetryingOnTimeout extends SniffingTransport {
@@ -27,6 +28,7 @@ export function createEsClient({ url, requestTimeoutMs }: EsClientOptions): Clie
     maxRetries: nodes.length > 1 ? 1 : 0,
     ...(nodes.length > 1 ? { Transport: RetryingOnTimeout } : {}),
     compression: false,
+    Connection: BufferedConnection,
   });
 }
 

@@ -22,4 +22,11 @@ describe('shared results', () => {
     const page = share({ total: 1 });
     expect(share(page)).to.equal(page);
   });
+
+  it('when a result is shared, then only the result is registered, while its parts are frozen', () => {
+    const page = share({ items: [{ id: 1 }], facets: { category: [{ value: 'nature', count: 1 }] } });
+    expect(isShared(page)).to.equal(true);
+    expect(isShared(page.items)).to.equal(false);
+    expect(Object.isFrozen(page.facets.category[0])).to.equal(true);
+  });
 });

@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { Client, errors } from '@elastic/elasticsearch';
+import { BufferedConnection } from '../../../src/infra/buffered-connection.js';
+
+interface Answer {
+  chunks: Buffer[];
+  headers?: Record<string, string>;
+}
+
+// A stand-in HTTP peer for the connection alone: it answers every request with the given chunks,
+// written apart so the client receives them as separate reads.
+async function peer(answer: Answer): Promise<{ client: Client; server: Server }> {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch', ...answer.headers });
+    const [first, ...rest] = answer.chunks;
+    res.write(first);
+    let at = 0;
+    const next = () => {
+      if (at === rest.length) return res.end();
+      res.write(rest[at++]);
+      setTimeout(next, 5);
+    };
+    setTimeout(next, 5);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const client = new Client({ node: `http://127.0.0.1:${port}`, Connection: BufferedConnection, maxRetries: 0 });
+  return { client, server };
+}
+
+describe('buffered Elasticsearch connection', () => {
+  let server: Server | undefined;
+  let client: Client | undefined;
+  afterEach(async () => {
+    await client?.close();
+    server?.close();
+  });
+
+  it('when an answer arrives in chunks that split a character, then it is decoded whole', async () => {
+    const text = Buffer.from(JSON.stringify({ title: 'Fjörd über München — 東京の夜' }));
+    const split = text.indexOf(Buffer.from('ö')) + 1;
+    ({ client, server } = await peer({ chunks: [text.subarray(0, split), text.subarray(split, split + 7), text.subarray(split + 7)] }));
+    const body = await client.transport.request({ method: 'GET', path: '/x' });
+    expect(body).to.deep.equal({ title: 'Fjörd über München — 東京の夜' });
+  });
+
+  it('when an answer is larger than the response size limit, then the request is aborted with the stock error', async () => {
+    const text = Buffer.from(JSON.stringify({ pad: 'x'.repeat(5000) }));
+    ({ client, server } = await peer({ chunks: [text.subarray(0, 2000), text.subarray(2000)] }));
+    const failure = await client.transport.request({ method: 'GET', path: '/x' }, { maxResponseSize: 3000 }).catch((err: unknown) => err);
+    expect(failure).to.be.instanceOf(errors.RequestAbortedError);
+    expect((failure as Error).message).to.match(/bigger than the maximum allowed string \(3000\)/);
+  });
+
+  it('when the declared length is over the limit, then the request is aborted before the body is read', async () => {
+    const text = Buffer.from(JSON.stringify({ pad: 'x'.repeat(5000) }));
+    ({ client, server } = await peer({ chunks: [text], headers: { 'content-length': String(text.length) } }));
+    const failure = await client.transport.request({ method: 'GET', path: '/x' }, { maxResponseSize: 3000 }).catch((err: unknown) => err);
+    expect((failure as Error).message).to.equal(`The content length (${text.length}) is bigger than the maximum allowed string (3000)`);
+  });
+
+  it('when an answer is gzip-compressed, then the transport still inflates and parses it', async () => {
+    const zipped = gzipSync(JSON.stringify({ hits: { total: { value: 3 } } }));
+    ({ client, server } = await peer({ chunks: [zipped.subarray(0, 10), zipped.subarray(10)], headers: { 'content-encoding': 'gzip' } }));
+    expect(await client.transport.request({ method: 'GET', path: '/x' })).to.deep.equal({ hits: { total: { value: 3 } } });
+  });
+});
