@@ -85,7 +85,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   // Replays the owed admissions through the admission script, one by one, in the background; each
   // is recorded at the time it is replayed, which errs towards charging a little late, never less.
   async function settle(): Promise<void> {
-    if (settling || owed.size === 0) return;
+    if (settling) return;
     settling = true;
     try {
       for (const [hash, entry] of owed) {
@@ -173,7 +173,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     const known = readReply(reply, location, config, logger);
     if (!known) return { outcome: 'invalid' };
     remember(location.hash, known.principal, known.quota);
-    void settle();
+    if (owed.size > 0) void settle();
     return { outcome: reply[0] === 1 ? 'allowed' : 'limited', ...known, source: 'redis' };
   };
 }

@@ -170,10 +170,11 @@ export function createKeyStore(redis: Redis | Cluster) {
       if (!hash) return null;
       const old = await redis.hmget(redisKeys.apiKey(accountId, hash), 'name', 'revoked_at', 'expires_at');
       if (old[1] || old[2]) return null;
-      const created = await addKey(accountId, old[0] ?? '');
+      const name = old[0] ?? '';
+      const created = await addKey(accountId, name);
       const expiresAtMs = (await redisNowMs()) + graceSeconds * 1000;
       await redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String(expiresAtMs));
-      return { ...created, name: old[0] ?? '', expiresAt: new Date(expiresAtMs).toISOString() };
+      return { ...created, name, expiresAt: new Date(expiresAtMs).toISOString() };
     },
 
     /** The account's admitted requests per hour over the last day, oldest first, ending with the current hour. */

@@ -30,16 +30,16 @@ export class BufferedConnection extends UndiciConnection {
     const compressed = COMPRESSED.test(String(headers['content-encoding'] ?? ''));
     const limit = compressed ? (options.maxCompressedResponseSize ?? constants.MAX_LENGTH) : (options.maxResponseSize ?? constants.MAX_STRING_LENGTH);
     const kind = compressed ? 'buffer' : 'string';
+    const tooLarge = (length: number) =>
+      new errors.RequestAbortedError(`The content length (${length}) is bigger than the maximum allowed ${kind} (${limit})`);
+    const declared = Number(headers['content-length'] ?? 0);
     const chunks: Buffer[] = [];
-    let length = Number(headers['content-length'] ?? 0);
+    let length = 0;
     try {
-      if (length > limit)
-        throw new errors.RequestAbortedError(`The content length (${length}) is bigger than the maximum allowed ${kind} (${limit})`);
-      length = 0;
+      if (declared > limit) throw tooLarge(declared);
       for await (const chunk of body as unknown as AsyncIterable<Buffer>) {
         length += chunk.length;
-        if (length > limit)
-          throw new errors.RequestAbortedError(`The content length (${length}) is bigger than the maximum allowed ${kind} (${limit})`);
+        if (length > limit) throw tooLarge(length);
         chunks.push(chunk);
       }
     } catch (err) {

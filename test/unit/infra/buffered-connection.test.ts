@@ -8,6 +8,9 @@ import { BufferedConnection } from '../../../src/infra/buffered-connection.js';
 interface Answer {
   chunks: Buffer[];
   headers?: Record<string, string>;
+  /** Leaves the answer unfinished after its chunks: a node that hangs mid-body. */
+  stall?: boolean;
+  requestTimeoutMs?: number;
 }
 
 // A stand-in HTTP peer for the connection alone: it answers every request with the given chunks,
@@ -19,7 +22,7 @@ async function peer(answer: Answer): Promise<{ client: Client; server: Server }>
     res.write(first);
     let at = 0;
     const next = () => {
-      if (at === rest.length) return res.end();
+      if (at === rest.length) return answer.stall ? undefined : res.end();
       res.write(rest[at++]);
       setTimeout(next, 5);
     };
@@ -27,7 +30,12 @@ async function peer(answer: Answer): Promise<{ client: Client; server: Server }>
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const client = new Client({ node: `http://127.0.0.1:${port}`, Connection: BufferedConnection, maxRetries: 0 });
+  const client = new Client({
+    node: `http://127.0.0.1:${port}`,
+    Connection: BufferedConnection,
+    maxRetries: 0,
+    ...(answer.requestTimeoutMs ? { requestTimeout: answer.requestTimeoutMs } : {}),
+  });
   return { client, server };
 }
 
@@ -36,6 +44,7 @@ describe('buffered Elasticsearch connection', () => {
   let client: Client | undefined;
   afterEach(async () => {
     await client?.close();
+    server?.closeAllConnections();
     server?.close();
   });
 
@@ -66,5 +75,14 @@ describe('buffered Elasticsearch connection', () => {
     const zipped = gzipSync(JSON.stringify({ hits: { total: { value: 3 } } }));
     ({ client, server } = await peer({ chunks: [zipped.subarray(0, 10), zipped.subarray(10)], headers: { 'content-encoding': 'gzip' } }));
     expect(await client.transport.request({ method: 'GET', path: '/x' })).to.deep.equal({ hits: { total: { value: 3 } } });
+  });
+
+  it('when a node hangs in the middle of an answer, then the request fails within its timeout instead of waiting', async () => {
+    const text = Buffer.from(JSON.stringify({ pad: 'x'.repeat(5000) }));
+    ({ client, server } = await peer({ chunks: [text.subarray(0, 100)], stall: true, requestTimeoutMs: 300 }));
+    const started = Date.now();
+    const failure = await client.transport.request({ method: 'GET', path: '/x' }).catch((err: unknown) => err);
+    expect(failure).to.be.instanceOf(errors.ConnectionError);
+    expect(Date.now() - started).to.be.below(2000);
   });
 });
