@@ -44,6 +44,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '16' },
     // Prints, per run, Elasticsearch's query and fetch time and request-cache hits per API request.
     'es-stats': { type: 'boolean', default: false },
+    // Seconds of load each server takes before the first round, in alternating slices of at most 5 s.
+    warmup: { type: 'string', default: '2' },
   },
 });
 if (!values.compare && !values['node-b'] && !values['node-args-b'])
@@ -135,8 +137,11 @@ async function main(): Promise<void> {
     stops.push(a, b);
     const run = (url: string, seconds: number) =>
       runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });
-    await run(a.url, 2);
-    await run(b.url, 2);
+    for (let left = Number(values.warmup); left > 0; left -= 5) {
+      const slice = Math.min(5, left);
+      const [first, second] = [await run(a.url, slice), await run(b.url, slice)];
+      say(`warm-up: A ${first.rps.toFixed(0)} req/s, B ${second.rps.toFixed(0)} req/s`);
+    }
     const rps: { a: number[]; b: number[] } = { a: [], b: [] };
     const rss: { a: number[]; b: number[] } = { a: [], b: [] };
     for (let round = 0; round < Number(values.rounds); round++) {

