@@ -20,6 +20,7 @@ import { type Running, createBenchKeys, sampleRss, startApi, startRedis } from '
 import { writeRequestFiles } from './request-files.js';
 import { buildWorkload } from './workloads.js';
 import { runWrk } from './wrk.js';
+import { runFixedRate } from './fixed-rate.js';
 
 const say = (line: string) => process.stderr.write(`ab: ${line}\n`);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -46,6 +47,10 @@ const { values } = parseArgs({
     'es-stats': { type: 'boolean', default: false },
     // Seconds of load each server takes before the first round, in alternating slices of at most 5 s.
     warmup: { type: 'string', default: '2' },
+    // Offers this many requests a second (fixed rate, below saturation) instead of wrk's closed
+    // loop, and compares the API process's CPU per request: on two shared cores, throughput at
+    // saturation moves with whatever else runs, CPU per request at a set rate much less.
+    rate: { type: 'string' },
   },
 });
 if (!values.compare && !values['node-b'] && !values['node-args-b'])
@@ -135,8 +140,13 @@ async function main(): Promise<void> {
       ? await startB().then(async (bb) => [await startA(), bb] as const)
       : await startA().then(async (aa) => [aa, await startB()] as const);
     stops.push(a, b);
-    const run = (url: string, seconds: number) =>
-      runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });
+    const rate = values.rate === undefined ? 0 : Number(values.rate);
+    const run = async (url: string, seconds: number) => {
+      if (rate === 0) return runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });
+      const fixed = await runFixedRate(ROOT, { url, file: files.api, keysFile, rate, seconds, connections: Number(values.connections) });
+      return { requests: fixed.completed, rps: fixed.completed / seconds, errors: fixed.errors, non2xx: fixed.non2xx };
+    };
+    const cpu: { a: number[]; b: number[] } = { a: [], b: [] };
     for (let left = Number(values.warmup); left > 0; left -= 5) {
       const slice = Math.min(5, left);
       const [first, second] = [await run(a.url, slice), await run(b.url, slice)];
@@ -150,9 +160,11 @@ async function main(): Promise<void> {
         const target = which === 'a' ? a : b;
         if (values.cold) await es.indices.clearCache({ index: which === 'a' ? alias : aliasB, request: true, query: true });
         const sampler = sampleRss(target.pid);
+        const cpuBefore = processMs(target.pid);
         const before = values['es-stats'] ? await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid) : null;
         const result = await run(target.url, Number(values.duration));
         rss[which].push(sampler.stop());
+        cpu[which].push(((processMs(target.pid) - cpuBefore) * 1000) / result.requests);
         if (before)
           say(`${which}: ${perRequest(before, await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid), result.requests)}`);
         if (result.errors + result.non2xx > 0) throw new Error(`${which}: ${result.errors} errors, ${result.non2xx} non-2xx`);
@@ -169,6 +181,9 @@ async function main(): Promise<void> {
     console.log(`A req/s: ${rps.a.map((x) => x.toFixed(0)).join(', ')} (median ${median(rps.a).toFixed(0)})`);
     console.log(`B req/s: ${rps.b.map((x) => x.toFixed(0)).join(', ')} (median ${median(rps.b).toFixed(0)})`);
     console.log(`B/A per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`);
+    const cpuRatios = cpu.a.map((x, i) => cpu.b[i]! / x);
+    console.log(`API CPU µs per request, A: ${cpu.a.map((x) => x.toFixed(0)).join(', ')}; B: ${cpu.b.map((x) => x.toFixed(0)).join(', ')}`);
+    console.log(`A/B CPU per request, per round: ${cpuRatios.map((r) => (1 / r).toFixed(2)).join(', ')}; median ${(1 / median(cpuRatios)).toFixed(2)} (above 1: A costs more)`);
     console.log(`peak RSS MB, A: ${rss.a.map((x) => x.toFixed(0)).join(', ')}; B: ${rss.b.map((x) => x.toFixed(0)).join(', ')}`);
   } finally {
     for (const running of stops.reverse()) await running.stop();

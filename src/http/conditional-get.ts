@@ -17,7 +17,7 @@ export function ifNoneMatchHits(header: string, etag: string): boolean {
 }
 
 interface Representation {
-  bytes: Buffer;
+  text: string;
   etag: string;
 }
 
@@ -28,10 +28,12 @@ const representations = new WeakMap<object, Representation>();
 function represent(body: object): Representation {
   const known = representations.get(body);
   if (known) return known;
-  // Sent as bytes, not text: Node would otherwise join the headers and a text body into one
-  // string and flatten it on the JavaScript heap to encode it, a copy of every body per response.
-  const bytes = Buffer.from(JSON.stringify(body));
-  const representation = { bytes, etag: `"${hash('sha1', bytes, 'base64url')}"` };
+  // Kept as text, not bytes. Bytes save the copy Node makes to join the headers and a text body,
+  // but each is an ArrayBuffer outside the heap, which costs the collector more than the copy:
+  // with the response cache holding pages as bytes, scavenges took 58 against 42 µs a request and
+  // the API 12 % more CPU per request (bench/results/discovery-guardrail, fixed-rate runs).
+  const text = JSON.stringify(body);
+  const representation = { text, etag: `"${hash('sha1', text, 'base64url')}"` };
   if (isShared(body)) representations.set(body, representation);
   return representation;
 }
@@ -46,8 +48,8 @@ export async function conditionalGet(ctx: Context, next: Next): Promise<void> {
   if (ctx.status !== 200 || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return;
   const body = ctx.body;
   if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
-  const { bytes, etag } = represent(body);
-  ctx.body = bytes;
+  const { text, etag } = represent(body);
+  ctx.body = text;
   ctx.type = 'application/json; charset=utf-8';
   ctx.set('ETag', etag);
   if (ifNoneMatchHits(ctx.get('If-None-Match'), etag)) {

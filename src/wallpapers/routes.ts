@@ -110,19 +110,53 @@ function envelope(result: Shared<Page>, request: PageRequest<ListParams>, cursor
 }
 
 /**
- * The next page's address: this request's path and parameters as the client spelled them, less
- * `page`, plus the seed the API picked and the cursor. A path-absolute reference, so a forged
- * Host header never reaches it.
+ * The next page's parameters but its cursor: this request's parameters as the client spelled them,
+ * less `page` and `cursor`, plus the seed the API picked.
  */
-function setNextLink(ctx: Context, body: Envelope, pickedSeed: string | undefined): void {
-  const cursor = body.meta.next_cursor;
-  if (cursor === null) return;
-  const query = new URLSearchParams(ctx.querystring);
+function nextLinkQuery(querystring: string, pickedSeed: string | undefined): string {
+  const query = new URLSearchParams(querystring);
   query.delete('page');
   query.delete('cursor');
   if (pickedSeed !== undefined) query.set('seed', pickedSeed);
-  query.set('cursor', cursor);
-  ctx.set('Link', `<${ctx.path}?${query.toString()}>; rel="next"`);
+  return query.toString();
+}
+
+/** The next page's address, path-absolute so a forged Host header never reaches it. */
+function setNextLink(ctx: Context, body: Envelope, linkQuery: string): void {
+  const cursor = body.meta.next_cursor;
+  if (cursor === null) return;
+  // A cursor is base64url and a dot: nothing in it needs escaping in a query.
+  ctx.set('Link', `<${ctx.path}?${linkQuery}${linkQuery === '' ? '' : '&'}cursor=${cursor}>; rel="next"`);
+}
+
+// The validated request of a query string seen before, per route. Hot queries repeat (a cached
+// page is asked again and again), and validating, digesting and spelling the next link cost about
+// 9 µs and 2 KB a request. Only first pages without a picked seed are kept, so a cursor walk
+// never crowds out the hot queries; what is kept is frozen, as it is handed to every request.
+const PREPARED_MAX = 1000;
+const PREPARED_QUERY_MAX = 1024;
+
+interface Prepared {
+  request: PageRequest<ListParams>;
+  linkQuery: string;
+}
+
+function preparedCache() {
+  const known = new Map<string, Prepared>();
+  return {
+    get: (querystring: string) => known.get(querystring),
+    keep(querystring: string, prepared: Prepared): void {
+      if (querystring.length > PREPARED_QUERY_MAX) return;
+      if (known.size >= PREPARED_MAX) known.delete(known.keys().next().value as string);
+      freezeParams(prepared.request.params);
+      known.set(querystring, Object.freeze(prepared));
+    },
+  };
+}
+
+function freezeParams(params: ListParams): void {
+  for (const value of Object.values(params)) if (Array.isArray(value)) Object.freeze(value);
+  Object.freeze(params);
 }
 
 /**
@@ -183,7 +217,30 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
     }
   });
 
+  const listPrepared = preparedCache();
+  const searchPrepared = preparedCache();
+
+  function prepare(
+    known: ReturnType<typeof preparedCache>,
+    route: 'list' | 'search',
+    ctx: Context,
+    parsed: ListQuery | SearchQuery,
+  ): Prepared {
+    const request = preparePage(route, ctx.query, parsed, { cursors, maxResultWindow });
+    const prepared = { request, linkQuery: nextLinkQuery(ctx.querystring, request.pickedSeed) };
+    if (parsed.cursor === undefined && request.pickedSeed === undefined) known.keep(ctx.querystring, prepared);
+    return prepared;
+  }
+
+  async function servePage<P extends ListParams>(ctx: Context, { request, linkQuery }: Prepared, load: (params: P) => Promise<Shared<Page>>) {
+    const body = envelope(await load(request.params as P), request, cursors);
+    setNextLink(ctx, body, linkQuery);
+    ctx.body = body;
+  }
+
   router.get('/wallpapers', async (ctx) => {
+    const known = listPrepared.get(ctx.querystring);
+    if (known) return servePage(ctx, known, (params: ListParams) => repository.list(params));
     const parsed = parseList(ctx.query);
     if (parsed.ids !== undefined) {
       const others = Object.keys(ctx.query).filter((name) => name !== 'ids');
@@ -193,10 +250,7 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
       ctx.body = foundEnvelope(await repository.getByIds(ids), ids.length);
       return;
     }
-    const request = preparePage('list', ctx.query, parsed, { cursors, maxResultWindow });
-    const body = envelope(await repository.list(request.params), request, cursors);
-    setNextLink(ctx, body, request.pickedSeed);
-    ctx.body = body;
+    return servePage(ctx, prepare(listPrepared, 'list', ctx, parsed), (params: ListParams) => repository.list(params));
   });
 
   router.get('/wallpapers/:id', async (ctx) => {
@@ -207,16 +261,15 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
   });
 
   router.get('/search', async (ctx) => {
+    const known = searchPrepared.get(ctx.querystring);
+    if (known) return servePage(ctx, known, (params: SearchParams) => repository.search(params));
     const parsed = parseSearch(ctx.query);
     if (searchableGroups(parseSearchQuery(parsed.q)).length === 0) {
       throw invalidRequest(
         "Invalid query parameter 'q': must contain a word to search for; only excluded words, operators (OR, -, quotes) or common words such as 'the' were given",
       );
     }
-    const request = preparePage('search', ctx.query, parsed, { cursors, maxResultWindow });
-    const body = envelope(await repository.search(request.params), request, cursors);
-    setNextLink(ctx, body, request.pickedSeed);
-    ctx.body = body;
+    return servePage(ctx, prepare(searchPrepared, 'search', ctx, parsed), (params: SearchParams) => repository.search(params));
   });
 
   router.get('/search/suggest', async (ctx) => {

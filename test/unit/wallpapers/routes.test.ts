@@ -122,4 +122,25 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     expect(services.repository.calls).to.equal(1);
     invalid(await get('/v1/wallpapers?ids=1,2&category=space'), /'ids': cannot be combined with other parameters \(got category\)/);
   });
+
+  it('when the same query comes again, then it is answered alike and its next link still continues the walk', async () => {
+    for (const path of ['/v1/wallpapers?per_page=5&category=space,nature&sort=oldest', '/v1/search?q=calm&per_page=2']) {
+      const [first, again] = [await get(path), await get(path)];
+      expect(again.status, JSON.stringify(again.body)).to.equal(200);
+      expect(again.body).to.deep.equal(first.body);
+      expect(again.headers.get('link')).to.equal(first.headers.get('link'));
+      expect(again.headers.get('etag')).to.equal(first.headers.get('etag'));
+      const next = await get(nextLink(again)!);
+      expect(next.status, JSON.stringify(next.body)).to.equal(200);
+      expect(next.body.meta.current_page).to.equal(2);
+    }
+  });
+
+  it('when sort=random comes twice without a seed, or a refused query comes again, then each is decided afresh', async () => {
+    const seeds = new Set<string>();
+    for (let i = 0; i < 3; i++) seeds.add((await get('/v1/wallpapers?sort=random&per_page=5')).body.meta.seed as string);
+    expect(seeds.size).to.equal(3);
+    for (let i = 0; i < 2; i++) invalid(await get('/v1/wallpapers?per_page=7&page=5'), /'page': page × per_page must not exceed 30/);
+  });
 });
+
