@@ -183,7 +183,9 @@ async function main(): Promise<void> {
     console.log(`B/A per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${median(ratios).toFixed(2)}`);
     const cpuRatios = cpu.a.map((x, i) => cpu.b[i]! / x);
     console.log(`API CPU µs per request, A: ${cpu.a.map((x) => x.toFixed(0)).join(', ')}; B: ${cpu.b.map((x) => x.toFixed(0)).join(', ')}`);
-    console.log(`A/B CPU per request, per round: ${cpuRatios.map((r) => (1 / r).toFixed(2)).join(', ')}; median ${(1 / median(cpuRatios)).toFixed(2)} (above 1: A costs more)`);
+    console.log(
+      `A/B CPU per request, per round: ${cpuRatios.map((r) => (1 / r).toFixed(2)).join(', ')}; median ${(1 / median(cpuRatios)).toFixed(2)} (above 1: A costs more)`,
+    );
     console.log(`peak RSS MB, A: ${rss.a.map((x) => x.toFixed(0)).join(', ')}; B: ${rss.b.map((x) => x.toFixed(0)).join(', ')}`);
   } finally {
     for (const running of stops.reverse()) await running.stop();

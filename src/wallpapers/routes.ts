@@ -220,12 +220,7 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
   const listPrepared = preparedCache();
   const searchPrepared = preparedCache();
 
-  function prepare(
-    known: ReturnType<typeof preparedCache>,
-    route: 'list' | 'search',
-    ctx: Context,
-    parsed: ListQuery | SearchQuery,
-  ): Prepared {
+  function prepare(known: ReturnType<typeof preparedCache>, route: 'list' | 'search', ctx: Context, parsed: ListQuery | SearchQuery): Prepared {
     const request = preparePage(route, ctx.query, parsed, { cursors, maxResultWindow });
     const prepared = { request, linkQuery: nextLinkQuery(ctx.querystring, request.pickedSeed) };
     if (parsed.cursor === undefined && request.pickedSeed === undefined) known.keep(ctx.querystring, prepared);

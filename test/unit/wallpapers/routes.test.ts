@@ -143,4 +143,3 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     for (let i = 0; i < 2; i++) invalid(await get('/v1/wallpapers?per_page=7&page=5'), /'page': page × per_page must not exceed 30/);
   });
 });
-
