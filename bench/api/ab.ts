@@ -146,7 +146,6 @@ async function main(): Promise<void> {
       const fixed = await runFixedRate(ROOT, { url, file: files.api, keysFile, rate, seconds, connections: Number(values.connections) });
       return { requests: fixed.completed, rps: fixed.completed / seconds, errors: fixed.errors, non2xx: fixed.non2xx };
     };
-    const cpu: { a: number[]; b: number[] } = { a: [], b: [] };
     for (let left = Number(values.warmup); left > 0; left -= 5) {
       const slice = Math.min(5, left);
       const [first, second] = [await run(a.url, slice), await run(b.url, slice)];
@@ -154,6 +153,7 @@ async function main(): Promise<void> {
     }
     const rps: { a: number[]; b: number[] } = { a: [], b: [] };
     const rss: { a: number[]; b: number[] } = { a: [], b: [] };
+    const cpu: { a: number[]; b: number[] } = { a: [], b: [] };
     for (let round = 0; round < Number(values.rounds); round++) {
       const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
       for (const which of order) {

@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { type Logger, silentLogger } from '../infra/logger.js';
 import type { ListParams, SearchParams, SuggestParams } from './params.js';
 import type { Found, Page, Suggestions, WallpaperRepository } from './repository.js';
-import type { Shared } from '../infra/shared.js';
+import { type Shared, isShared } from '../infra/shared.js';
 import type { Wallpaper } from './wallpaper.js';
 import { ByteBudgetLru } from '../infra/byte-budget-lru.js';
 import { catalogueVersion } from './catalogue-version.js';
@@ -59,13 +59,13 @@ const paramsKey = (kind: string, params: ListParams | SearchParams) =>
   ]);
 const idsKey = (ids: readonly number[]) => JSON.stringify(['ids', ids]);
 
-// Frozen parameters are the routes' prepared ones, handed to every request with the same query
+// Shared parameters are the routes' prepared ones, handed to every request with the same query
 // string: their key is built once (about 3.7 µs otherwise).
-const frozenKeys = new WeakMap<object, string>();
+const sharedKeys = new WeakMap<object, string>();
 function keyOf(kind: string, params: ListParams | SearchParams): string {
-  if (!Object.isFrozen(params)) return paramsKey(kind, params);
-  let key = frozenKeys.get(params);
-  if (key === undefined) frozenKeys.set(params, (key = paramsKey(kind, params)));
+  if (!isShared(params)) return paramsKey(kind, params);
+  let key = sharedKeys.get(params);
+  if (key === undefined) sharedKeys.set(params, (key = paramsKey(kind, params)));
   return key;
 }
 

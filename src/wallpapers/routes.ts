@@ -132,7 +132,7 @@ function setNextLink(ctx: Context, body: Envelope, linkQuery: string): void {
 // The validated request of a query string seen before, per route. Hot queries repeat (a cached
 // page is asked again and again), and validating, digesting and spelling the next link cost about
 // 9 µs and 2 KB a request. Only first pages without a picked seed are kept, so a cursor walk
-// never crowds out the hot queries; what is kept is frozen, as it is handed to every request.
+// never crowds out the hot queries; what is kept is shared (frozen), as it is handed to every request.
 const PREPARED_MAX = 1000;
 const PREPARED_QUERY_MAX = 1024;
 
@@ -148,15 +148,10 @@ function preparedCache() {
     keep(querystring: string, prepared: Prepared): void {
       if (querystring.length > PREPARED_QUERY_MAX) return;
       if (known.size >= PREPARED_MAX) known.delete(known.keys().next().value as string);
-      freezeParams(prepared.request.params);
+      share(prepared.request.params);
       known.set(querystring, Object.freeze(prepared));
     },
   };
-}
-
-function freezeParams(params: ListParams): void {
-  for (const value of Object.values(params)) if (Array.isArray(value)) Object.freeze(value);
-  Object.freeze(params);
 }
 
 /**
