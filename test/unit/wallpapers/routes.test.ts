@@ -142,4 +142,13 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     expect(seeds.size).to.equal(3);
     for (let i = 0; i < 2; i++) invalid(await get('/v1/wallpapers?per_page=7&page=5'), /'page': page × per_page must not exceed 30/);
   });
+
+  it('when a kept query comes again, then the key check and the quota still apply to it', async () => {
+    const path = '/v1/wallpapers?per_page=5&category=space';
+    const remaining = [];
+    for (let i = 0; i < 3; i++) remaining.push(Number((await get(path)).headers.get('x-ratelimit-remaining')));
+    expect(remaining).to.deep.equal([remaining[0], remaining[0]! - 1, remaining[0]! - 2]);
+    expect((await request(app.url, path)).status).to.equal(401);
+    expect((await request(app.url, path, { key: 'not-a-key' })).status).to.equal(403);
+  });
 });
