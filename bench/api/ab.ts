@@ -5,13 +5,15 @@
 // A is the working tree on this node; B is the tree at --compare, or the working tree on --node-b
 // and/or with extra node flags (after the production flags, so they override them).
 // Both servers stay up; wrk alternates between them (ABAB...), so drift in the machine's load
-// falls on both. Prints each round and the median ratio B/A.
+// falls on both. Prints each round and the median ratio B/A. With --pairs N, the whole thing runs
+// N times on freshly started servers and also prints the ratio of each pair and their median.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
+import { bootstrapRatioOfMedians, median } from './ab-stats.js';
 import { captureEsRequests } from './capture-es.js';
 import { buildCompareTree } from './compare-tree.js';
 import { ensureDataset, ensureDatasetAt } from './datasets.js';
@@ -51,12 +53,14 @@ const { values } = parseArgs({
     // loop, and compares the API process's CPU per request: on two shared cores, throughput at
     // saturation moves with whatever else runs, CPU per request at a set rate much less.
     rate: { type: 'string' },
+    // Starts both servers afresh this many times, alternating which starts first. One pair of
+    // processes carries an offset of its own (identical code read 0.87-1.02 from run to run, in
+    // either start order); the median over pairs is what tells a change from that offset.
+    pairs: { type: 'string', default: '1' },
   },
 });
 if (!values.compare && !values['node-b'] && !values['node-args-b'])
   throw new Error('give --compare <ref>, --node-b <node binary> or --node-args-b <flags>');
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 interface SearchStats {
   queries: number;
@@ -136,43 +140,59 @@ async function main(): Promise<void> {
     const startA = () => startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env, nodeArgs: nodeArgsA });
     const startB = () =>
       startApi({ cwd: treeB, alias: aliasB, redisUrl: redis.url, key, env, node: values['node-b'] ?? process.execPath, nodeArgs: nodeArgsB });
-    const [a, b] = values['start-b-first']
-      ? await startB().then(async (bb) => [await startA(), bb] as const)
-      : await startA().then(async (aa) => [aa, await startB()] as const);
-    stops.push(a, b);
     const rate = values.rate === undefined ? 0 : Number(values.rate);
     const run = async (url: string, seconds: number) => {
       if (rate === 0) return runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });
       const fixed = await runFixedRate(ROOT, { url, file: files.api, keysFile, rate, seconds, connections: Number(values.connections) });
       return { requests: fixed.completed, rps: fixed.completed / seconds, errors: fixed.errors, non2xx: fixed.non2xx };
     };
-    for (let left = Number(values.warmup); left > 0; left -= 5) {
-      const slice = Math.min(5, left);
-      const [first, second] = [await run(a.url, slice), await run(b.url, slice)];
-      say(`warm-up: A ${first.rps.toFixed(0)} req/s, B ${second.rps.toFixed(0)} req/s`);
-    }
     const rps: { a: number[]; b: number[] } = { a: [], b: [] };
     const rss: { a: number[]; b: number[] } = { a: [], b: [] };
     const cpu: { a: number[]; b: number[] } = { a: [], b: [] };
-    for (let round = 0; round < Number(values.rounds); round++) {
-      const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
-      for (const which of order) {
-        const target = which === 'a' ? a : b;
-        if (values.cold) await es.indices.clearCache({ index: which === 'a' ? alias : aliasB, request: true, query: true });
-        const sampler = sampleRss(target.pid);
-        const cpuBefore = processMs(target.pid);
-        const before = values['es-stats'] ? await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid) : null;
-        const result = await run(target.url, Number(values.duration));
-        rss[which].push(sampler.stop());
-        cpu[which].push(((processMs(target.pid) - cpuBefore) * 1000) / result.requests);
-        if (before)
-          say(`${which}: ${perRequest(before, await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid), result.requests)}`);
-        if (result.errors + result.non2xx > 0) throw new Error(`${which}: ${result.errors} errors, ${result.non2xx} non-2xx`);
-        rps[which].push(result.rps);
+    const pairCpuRatios: number[] = [];
+    const pairCpu: { a: number[]; b: number[] } = { a: [], b: [] };
+    for (let pair = 0; pair < Number(values.pairs); pair++) {
+      // Each pair is a fresh start of both servers; the start order alternates from pair to pair.
+      const bFirst = values['start-b-first'] !== (pair % 2 === 1);
+      const [a, b] = bFirst
+        ? await startB().then(async (bb) => [await startA(), bb] as const)
+        : await startA().then(async (aa) => [aa, await startB()] as const);
+      try {
+        for (let left = Number(values.warmup); left > 0; left -= 5) {
+          const slice = Math.min(5, left);
+          const [first, second] = [await run(a.url, slice), await run(b.url, slice)];
+          say(`pair ${pair + 1} (${bFirst ? 'B' : 'A'} started first) warm-up: A ${first.rps.toFixed(0)} req/s, B ${second.rps.toFixed(0)} req/s`);
+        }
+        const firstRound = cpu.a.length;
+        for (let round = 0; round < Number(values.rounds); round++) {
+          const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
+          for (const which of order) {
+            const target = which === 'a' ? a : b;
+            if (values.cold) await es.indices.clearCache({ index: which === 'a' ? alias : aliasB, request: true, query: true });
+            const sampler = sampleRss(target.pid);
+            const cpuBefore = processMs(target.pid);
+            const before = values['es-stats'] ? await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid) : null;
+            const result = await run(target.url, Number(values.duration));
+            rss[which].push(sampler.stop());
+            cpu[which].push(((processMs(target.pid) - cpuBefore) * 1000) / result.requests);
+            if (before)
+              say(`${which}: ${perRequest(before, await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid), result.requests)}`);
+            if (result.errors + result.non2xx > 0) throw new Error(`${which}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+            rps[which].push(result.rps);
+          }
+          say(
+            `pair ${pair + 1} round ${round + 1}: A ${rps.a.at(-1)!.toFixed(0)} req/s ${cpu.a.at(-1)!.toFixed(0)} µs/req, B ${rps.b.at(-1)!.toFixed(0)} req/s ${cpu.b.at(-1)!.toFixed(0)} µs/req`,
+          );
+        }
+        const mean = (xs: number[]) => xs.slice(firstRound).reduce((total, x) => total + x, 0) / (xs.length - firstRound);
+        pairCpu.a.push(mean(cpu.a));
+        pairCpu.b.push(mean(cpu.b));
+        pairCpuRatios.push(pairCpu.a.at(-1)! / pairCpu.b.at(-1)!);
+        say(`pair ${pair + 1}: A/B CPU per request ${pairCpuRatios.at(-1)!.toFixed(3)}`);
+      } finally {
+        await a.stop();
+        await b.stop();
       }
-      say(
-        `round ${round + 1}: A ${rps.a.at(-1)!.toFixed(0)} req/s ${rss.a.at(-1)!.toFixed(0)} MB, B ${rps.b.at(-1)!.toFixed(0)} req/s ${rss.b.at(-1)!.toFixed(0)} MB`,
-      );
     }
     const ratios = rps.a.map((x, i) => rps.b[i]! / x);
     console.log(
@@ -186,6 +206,20 @@ async function main(): Promise<void> {
     console.log(
       `A/B CPU per request, per round: ${cpuRatios.map((r) => (1 / r).toFixed(2)).join(', ')}; median ${(1 / median(cpuRatios)).toFixed(2)} (above 1: A costs more)`,
     );
+    if (pairCpuRatios.length > 1) {
+      const sorted = [...pairCpuRatios].sort((x, y) => x - y);
+      console.log(
+        `A/B CPU per request, per pair of fresh servers: ${pairCpuRatios.map((r) => r.toFixed(3)).join(', ')}; median ${median(pairCpuRatios).toFixed(3)}, range ${sorted[0]!.toFixed(3)}-${sorted.at(-1)!.toFixed(3)}`,
+      );
+      // Each process carries its own offset, so each pair gives one sample of A and one of B.
+      console.log(
+        `API CPU µs per request, per process, A: ${pairCpu.a.map((x) => x.toFixed(0)).join(', ')}; B: ${pairCpu.b.map((x) => x.toFixed(0)).join(', ')}`,
+      );
+      const [low, high] = bootstrapRatioOfMedians(pairCpu.a, pairCpu.b);
+      console.log(
+        `median process, A/B: ${(median(pairCpu.a) / median(pairCpu.b)).toFixed(3)} (A ${median(pairCpu.a).toFixed(0)} µs, B ${median(pairCpu.b).toFixed(0)} µs); 90 % bootstrap interval ${low.toFixed(3)}-${high.toFixed(3)}`,
+      );
+    }
     console.log(`peak RSS MB, A: ${rss.a.map((x) => x.toFixed(0)).join(', ')}; B: ${rss.b.map((x) => x.toFixed(0)).join(', ')}`);
   } finally {
     for (const running of stops.reverse()) await running.stop();
