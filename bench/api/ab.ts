@@ -54,7 +54,7 @@ const { values } = parseArgs({
     // saturation moves with whatever else runs, CPU per request at a set rate much less.
     rate: { type: 'string' },
     // Starts both servers afresh this many times, alternating which starts first. One pair of
-    // processes carries an offset of its own (identical code read 0.87-1.02 from run to run, in
+    // processes carries an offset of its own (identical code read 0.81-1.20 from pair to pair, in
     // either start order); the median over pairs is what tells a change from that offset.
     pairs: { type: 'string', default: '1' },
   },
@@ -149,7 +149,6 @@ async function main(): Promise<void> {
     const rps: { a: number[]; b: number[] } = { a: [], b: [] };
     const rss: { a: number[]; b: number[] } = { a: [], b: [] };
     const cpu: { a: number[]; b: number[] } = { a: [], b: [] };
-    const pairCpuRatios: number[] = [];
     const pairCpu: { a: number[]; b: number[] } = { a: [], b: [] };
     for (let pair = 0; pair < Number(values.pairs); pair++) {
       // Each pair is a fresh start of both servers; the start order alternates from pair to pair.
@@ -187,8 +186,7 @@ async function main(): Promise<void> {
         const mean = (xs: number[]) => xs.slice(firstRound).reduce((total, x) => total + x, 0) / (xs.length - firstRound);
         pairCpu.a.push(mean(cpu.a));
         pairCpu.b.push(mean(cpu.b));
-        pairCpuRatios.push(pairCpu.a.at(-1)! / pairCpu.b.at(-1)!);
-        say(`pair ${pair + 1}: A/B CPU per request ${pairCpuRatios.at(-1)!.toFixed(3)}`);
+        say(`pair ${pair + 1}: A/B CPU per request ${(pairCpu.a.at(-1)! / pairCpu.b.at(-1)!).toFixed(3)}`);
       } finally {
         await a.stop();
         await b.stop();
@@ -206,7 +204,8 @@ async function main(): Promise<void> {
     console.log(
       `A/B CPU per request, per round: ${cpuRatios.map((r) => (1 / r).toFixed(2)).join(', ')}; median ${(1 / median(cpuRatios)).toFixed(2)} (above 1: A costs more)`,
     );
-    if (pairCpuRatios.length > 1) {
+    if (pairCpu.a.length > 1) {
+      const pairCpuRatios = pairCpu.a.map((x, i) => x / pairCpu.b[i]!);
       const sorted = [...pairCpuRatios].sort((x, y) => x - y);
       console.log(
         `A/B CPU per request, per pair of fresh servers: ${pairCpuRatios.map((r) => r.toFixed(3)).join(', ')}; median ${median(pairCpuRatios).toFixed(3)}, range ${sorted[0]!.toFixed(3)}-${sorted.at(-1)!.toFixed(3)}`,

@@ -16,6 +16,7 @@ import { type KeyLocation, locateKey } from '../../src/access/authenticate-lua.j
 import { redisKeys } from '../../src/access/redis-keys.js';
 import { SLIDING_WINDOW_LUA, USAGE_CAP } from '../../src/access/sliding-window-lua.js';
 import { freePort } from '../../test/support/free-port.js';
+import { median } from '../api/ab-stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -163,7 +164,6 @@ async function scenario(redis: Redis, accounts: number): Promise<void> {
         memory.set(variant.name, memoryPerAccount);
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const [current, earlier] = variants.map((v) => median(results.get(v.name)!));
     console.log(`| script | µs per EVALSHA (median of ${ROUNDS}) | runs | bytes per account (MEMORY USAGE) |`);
     console.log('|---|--:|---|--:|');

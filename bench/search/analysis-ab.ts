@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { createTitleCarriers, toIndexDocument } from '../../src/wallpapers/index-document.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { median } from '../api/ab-stats.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -97,7 +98,6 @@ async function main(): Promise<void> {
         await es.indices.delete({ index });
       }
     }
-    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const base = results.get(variants[0]!.name)!;
     console.log(`| mapping | load s (${values.rounds} rounds) | docs/s (median) | rate / before | index MB (one segment) | size / before |`);
     console.log('|---|---|--:|--:|--:|--:|');
