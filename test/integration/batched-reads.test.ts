@@ -107,6 +107,11 @@ describe('batched reads on Elasticsearch', function () {
       );
     }
     lists.push({ page: 1, per_page: 20, resolution: ['7680x4320'] }, { page: 40, per_page: 20 });
+    // Every order in one batch: each page, and its cursor position, must still be its own.
+    for (const sort of ['oldest', 'downloads', 'newest'] as const) lists.push({ page: 2, per_page: 9, sort });
+    lists.push({ page: 1, per_page: 9, sort: 'random', seed: 'batch7' });
+    for (const sort of ['oldest', 'downloads', 'relevance'] as const) searches.push({ q: 'aurora', page: 1, per_page: 4, sort });
+    searches.push({ q: 'nebula', page: 2, per_page: 3, sort: 'random', seed: 'batch7' });
     searches.push({ q: 'zzzzqqq', page: 1, per_page: 20 });
 
     const [batchedLists, batchedSearches] = await Promise.all([
