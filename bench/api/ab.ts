@@ -1,6 +1,7 @@
 // Alternating A/B runs of the uncached (or cached) API on one scenario, to tell a change from noise:
 //   npx tsx bench/api/ab.ts --scenario get-random [--compare <git ref>] [--node-b <node binary>]
 //                           [--node-args-b "<flags>"] [--node-args-a "<flags>"] [--mapping-b <git ref>] [--rounds 5] [--duration 5] [--size 1m] [--cache]
+//                           [--pairs N] [--control]
 // --mapping-b gives B its own copy of the catalogue, stored with the mapping at that ref.
 // A is the working tree on this node; B is the tree at --compare, or the working tree on --node-b
 // and/or with extra node flags (after the production flags, so they override them).
@@ -57,6 +58,9 @@ const { values } = parseArgs({
     // processes carries an offset of its own (identical code read 0.81-1.20 from pair to pair, in
     // either start order); the median over pairs is what tells a change from that offset.
     pairs: { type: 'string', default: '1' },
+    // Adds a third server, C: a second process of B's build, measured in the same rounds. C/B is
+    // what identical code reads on this run, so A/B is judged against the spread of the same day.
+    control: { type: 'boolean', default: false },
   },
 });
 if (!values.compare && !values['node-b'] && !values['node-args-b'])
@@ -77,6 +81,7 @@ interface SearchStats {
   redisMs: number;
 }
 
+type Which = 'a' | 'b' | 'c';
 const TICK_MS = 10;
 function processMs(pid: number, only?: 'sys'): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -146,50 +151,54 @@ async function main(): Promise<void> {
       const fixed = await runFixedRate(ROOT, { url, file: files.api, keysFile, rate, seconds, connections: Number(values.connections) });
       return { requests: fixed.completed, rps: fixed.completed / seconds, errors: fixed.errors, non2xx: fixed.non2xx };
     };
-    const rps: { a: number[]; b: number[] } = { a: [], b: [] };
-    const rss: { a: number[]; b: number[] } = { a: [], b: [] };
-    const cpu: { a: number[]; b: number[] } = { a: [], b: [] };
-    const pairCpu: { a: number[]; b: number[] } = { a: [], b: [] };
+    const names: Which[] = values.control ? ['a', 'b', 'c'] : ['a', 'b'];
+    const starters: Record<Which, () => Promise<Awaited<ReturnType<typeof startA>>>> = { a: startA, b: startB, c: startB };
+    const rps: Record<Which, number[]> = { a: [], b: [], c: [] };
+    const rss: Record<Which, number[]> = { a: [], b: [], c: [] };
+    const cpu: Record<Which, number[]> = { a: [], b: [], c: [] };
+    const pairCpu: Record<Which, number[]> = { a: [], b: [], c: [] };
     for (let pair = 0; pair < Number(values.pairs); pair++) {
-      // Each pair is a fresh start of both servers; the start order alternates from pair to pair.
-      const bFirst = values['start-b-first'] !== (pair % 2 === 1);
-      const [a, b] = bFirst
-        ? await startB().then(async (bb) => [await startA(), bb] as const)
-        : await startA().then(async (aa) => [aa, await startB()] as const);
+      // Each pair is a fresh start of every server; the start order rotates from pair to pair.
+      const shift = (values['start-b-first'] ? 1 : 0) + pair;
+      const startOrder = names.map((_, i) => names[(i + shift) % names.length]!);
+      const servers = {} as Record<Which, Awaited<ReturnType<typeof startA>>>;
       try {
+        for (const which of startOrder) servers[which] = await starters[which]();
         for (let left = Number(values.warmup); left > 0; left -= 5) {
           const slice = Math.min(5, left);
-          const [first, second] = [await run(a.url, slice), await run(b.url, slice)];
-          say(`pair ${pair + 1} (${bFirst ? 'B' : 'A'} started first) warm-up: A ${first.rps.toFixed(0)} req/s, B ${second.rps.toFixed(0)} req/s`);
+          const warm: string[] = [];
+          for (const which of names) warm.push(`${which.toUpperCase()} ${(await run(servers[which].url, slice)).rps.toFixed(0)} req/s`);
+          say(`pair ${pair + 1} (${startOrder[0]!.toUpperCase()} started first) warm-up: ${warm.join(', ')}`);
         }
         const firstRound = cpu.a.length;
         for (let round = 0; round < Number(values.rounds); round++) {
-          const order = round % 2 === 0 ? (['a', 'b'] as const) : (['b', 'a'] as const);
+          // Every server takes each position in turn: ABC, BCA, CAB (AB, BA with two).
+          const order = names.map((_, i) => names[(i + round) % names.length]!);
           for (const which of order) {
-            const target = which === 'a' ? a : b;
-            if (values.cold) await es.indices.clearCache({ index: which === 'a' ? alias : aliasB, request: true, query: true });
+            const target = servers[which];
+            const index = which === 'a' ? alias : aliasB;
+            if (values.cold) await es.indices.clearCache({ index, request: true, query: true });
             const sampler = sampleRss(target.pid);
             const cpuBefore = processMs(target.pid);
-            const before = values['es-stats'] ? await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid) : null;
+            const before = values['es-stats'] ? await searchStats(es, index, target.pid, redis.pid) : null;
             const result = await run(target.url, Number(values.duration));
             rss[which].push(sampler.stop());
             cpu[which].push(((processMs(target.pid) - cpuBefore) * 1000) / result.requests);
-            if (before)
-              say(`${which}: ${perRequest(before, await searchStats(es, which === 'a' ? alias : aliasB, target.pid, redis.pid), result.requests)}`);
+            if (before) say(`${which}: ${perRequest(before, await searchStats(es, index, target.pid, redis.pid), result.requests)}`);
             if (result.errors + result.non2xx > 0) throw new Error(`${which}: ${result.errors} errors, ${result.non2xx} non-2xx`);
             rps[which].push(result.rps);
           }
           say(
-            `pair ${pair + 1} round ${round + 1}: A ${rps.a.at(-1)!.toFixed(0)} req/s ${cpu.a.at(-1)!.toFixed(0)} µs/req, B ${rps.b.at(-1)!.toFixed(0)} req/s ${cpu.b.at(-1)!.toFixed(0)} µs/req`,
+            `pair ${pair + 1} round ${round + 1}: ${names.map((w) => `${w.toUpperCase()} ${rps[w].at(-1)!.toFixed(0)} req/s ${cpu[w].at(-1)!.toFixed(0)} µs/req`).join(', ')}`,
           );
         }
         const mean = (xs: number[]) => xs.slice(firstRound).reduce((total, x) => total + x, 0) / (xs.length - firstRound);
-        pairCpu.a.push(mean(cpu.a));
-        pairCpu.b.push(mean(cpu.b));
-        say(`pair ${pair + 1}: A/B CPU per request ${(pairCpu.a.at(-1)! / pairCpu.b.at(-1)!).toFixed(3)}`);
+        for (const which of names) pairCpu[which].push(mean(cpu[which]));
+        say(
+          `pair ${pair + 1}: A/B CPU per request ${(pairCpu.a.at(-1)! / pairCpu.b.at(-1)!).toFixed(3)}${values.control ? `, C/B ${(pairCpu.c.at(-1)! / pairCpu.b.at(-1)!).toFixed(3)}` : ''}`,
+        );
       } finally {
-        await a.stop();
-        await b.stop();
+        for (const which of startOrder) await servers[which]?.stop();
       }
     }
     const ratios = rps.a.map((x, i) => rps.b[i]! / x);
@@ -218,8 +227,28 @@ async function main(): Promise<void> {
       console.log(
         `median process, A/B: ${(median(pairCpu.a) / median(pairCpu.b)).toFixed(3)} (A ${median(pairCpu.a).toFixed(0)} µs, B ${median(pairCpu.b).toFixed(0)} µs); 90 % bootstrap interval ${low.toFixed(3)}-${high.toFixed(3)}`,
       );
+      if (values.control) {
+        const controlRatios = pairCpu.c.map((x, i) => x / pairCpu.b[i]!);
+        const sortedControl = [...controlRatios].sort((x, y) => x - y);
+        const [cLow, cHigh] = bootstrapRatioOfMedians(pairCpu.c, pairCpu.b);
+        console.log(
+          `C/B CPU per request (identical code), per pair: ${controlRatios.map((r) => r.toFixed(3)).join(', ')}; median ${median(controlRatios).toFixed(3)}, range ${sortedControl[0]!.toFixed(3)}-${sortedControl.at(-1)!.toFixed(3)}`,
+        );
+        console.log(`API CPU µs per request, per process, C: ${pairCpu.c.map((x) => x.toFixed(0)).join(', ')}`);
+        console.log(
+          `median process, C/B: ${(median(pairCpu.c) / median(pairCpu.b)).toFixed(3)}; 90 % bootstrap interval ${cLow.toFixed(3)}-${cHigh.toFixed(3)}`,
+        );
+        // B and C are both the build before: the pooled spread of their processes is the day's run-to-run spread.
+        const pooled = [...pairCpu.b, ...pairCpu.c];
+        const [pLow, pHigh] = bootstrapRatioOfMedians(pairCpu.a, pooled);
+        console.log(
+          `median process, A against B and C pooled: ${(median(pairCpu.a) / median(pooled)).toFixed(3)}; 90 % bootstrap interval ${pLow.toFixed(3)}-${pHigh.toFixed(3)}`,
+        );
+      }
     }
-    console.log(`peak RSS MB, A: ${rss.a.map((x) => x.toFixed(0)).join(', ')}; B: ${rss.b.map((x) => x.toFixed(0)).join(', ')}`);
+    console.log(
+      `peak RSS MB, ${names.map((w) => `${w.toUpperCase()}: ${rss[w].map((x) => x.toFixed(0)).join(', ')}`).join('; ')}`,
+    );
   } finally {
     for (const running of stops.reverse()) await running.stop();
     await es.close();

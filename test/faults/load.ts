@@ -5,6 +5,8 @@ export interface Outcome {
   status: number;
   /** A network failure (refused, reset, timeout), not an HTTP status. */
   error?: string;
+  /** The start of an error answer's message, to tell which layer refused. */
+  message?: string;
 }
 
 export interface LoadOptions {
@@ -31,11 +33,20 @@ export function startLoad({ targets, keys, paths, rate, timeoutMs, retryElsewher
   let n = 0;
   let stopped = false;
 
-  async function once(target: string, path: string, key: string): Promise<{ status: number; error?: string }> {
+  async function once(target: string, path: string, key: string): Promise<{ status: number; error?: string; message?: string }> {
     try {
       const res = await fetch(`${target}${path}`, { headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(timeoutMs) });
-      await res.arrayBuffer();
-      return { status: res.status };
+      const body = await res.text();
+      if (res.ok) return { status: res.status };
+      const message = (() => {
+        try {
+          const { message } = JSON.parse(body) as { message?: unknown };
+          return typeof message === 'string' ? message : '';
+        } catch {
+          return body;
+        }
+      })();
+      return { status: res.status, message: message.slice(0, 60) };
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code;
       return { status: 0, error: cause ?? (err as Error).name };
@@ -77,6 +88,8 @@ export interface PhaseStats {
   failed: number;
   /** Failures by kind: an HTTP status or a network error name. */
   kinds: Record<string, number>;
+  /** Error answers by status and the start of their message. */
+  messages: Record<string, number>;
   p50: number;
   p99: number;
 }
@@ -88,16 +101,19 @@ const percentile = (sorted: number[], p: number) =>
 export function phase(outcomes: Outcome[], fromMs: number, toMs: number): PhaseStats {
   const inPhase = outcomes.filter((o) => o.at >= fromMs && o.at < toMs);
   const kinds: Record<string, number> = {};
+  const messages: Record<string, number> = {};
   for (const o of inPhase) {
     if (o.status >= 200 && o.status < 300) continue;
     const kind = o.error ?? String(o.status);
     kinds[kind] = (kinds[kind] ?? 0) + 1;
+    if (o.message !== undefined) messages[`${o.status} ${o.message}`] = (messages[`${o.status} ${o.message}`] ?? 0) + 1;
   }
   const ms = inPhase.map((o) => o.ms).sort((a, b) => a - b);
   return {
     requests: inPhase.length,
     failed: Object.values(kinds).reduce((a, b) => a + b, 0),
     kinds,
+    messages,
     p50: Math.round(percentile(ms, 50)),
     p99: Math.round(percentile(ms, 99)),
   };

@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -128,22 +128,52 @@ export interface ApiProcess {
   stop(): Promise<void>;
 }
 
+/** Where the API on `port` logs, at warn and above; a restart on the same port appends. */
+export const apiLogPath = (port: number) => join(ROOT, 'test-output', `faults-api-${port}.log`);
+
+/** The API's warnings and errors, counted by what they say, most frequent first. */
+export function summarizeApiLogs(ports: number[]): string[] {
+  const counts = new Map<string, number>();
+  for (const port of ports) {
+    if (!existsSync(apiLogPath(port))) continue;
+    for (const line of readFileSync(apiLogPath(port), 'utf8').split('\n')) {
+      if (line === '') continue;
+      let entry: Record<string, unknown>;
+      try {
+        entry = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        entry = { msg: line.slice(0, 120) };
+      }
+      const said = ['level', 'msg', 'operation', 'status', 'type', 'reason']
+        .map((field) => entry[field])
+        .filter((value) => typeof value === 'string' || typeof value === 'number')
+        .join(' ');
+      counts.set(said, (counts.get(said) ?? 0) + 1);
+    }
+  }
+  return [...counts].sort(([, a], [, b]) => b - a).map(([said, count]) => `${count}× ${said}`);
+}
+
 /** The compiled API (dist/server.js) on the cluster topology. */
 export async function startApi(port: number, env: Record<string, string>): Promise<ApiProcess> {
+  // The log goes to a file: a pipe nobody reads fills and then blocks the API's writes.
+  mkdirSync(join(ROOT, 'test-output'), { recursive: true });
+  const log = openSync(apiLogPath(port), 'a');
   const child = spawn(process.execPath, ['dist/server.js'], {
     cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', log, log],
     env: {
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
       METRICS_PORT: '0',
-      LOG_LEVEL: 'error',
+      LOG_LEVEL: 'warn',
       ELASTICSEARCH_URL: ES_URL,
       REDIS_URL,
       ...env,
     },
   });
+  closeSync(log);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     try {
