@@ -24,3 +24,25 @@ export function bootstrapRatioOfMedians(a: number[], b: number[], resamples = 40
   const ratios = Array.from({ length: resamples }, () => median(resample(a)) / median(resample(b))).sort((x, y) => x - y);
   return [ratios[Math.floor(resamples * 0.05)]!, ratios[Math.floor(resamples * 0.95)]!];
 }
+
+/**
+ * Two-sided p-value of an exact sign-flip (paired permutation) test that `logRatios` (one per
+ * pair of fresh processes, e.g. ln(A/C) where C is a second process of B's build) are centred on
+ * zero: under "A costs what identical code costs", each pair's sign is as likely either way. The
+ * statistic is the mean; all 2^n sign patterns are enumerated, so n is limited to 20.
+ */
+export function signFlipPValue(logRatios: number[]): number {
+  const n = logRatios.length;
+  if (n === 0) throw new Error('sign-flip test of no values');
+  if (n > 20) throw new Error('sign-flip test enumerates 2^n patterns: at most 20 values');
+  const observed = Math.abs(logRatios.reduce((sum, x) => sum + x, 0));
+  let atLeast = 0;
+  const patterns = 2 ** n;
+  for (let pattern = 0; pattern < patterns; pattern++) {
+    let sum = 0;
+    for (let i = 0; i < n; i++) sum += pattern & (1 << i) ? -logRatios[i]! : logRatios[i]!;
+    // A tolerance for floating-point sums of the same values in another order.
+    if (Math.abs(sum) >= observed - 1e-12) atLeast++;
+  }
+  return atLeast / patterns;
+}

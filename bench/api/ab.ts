@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
-import { bootstrapRatioOfMedians, median } from './ab-stats.js';
+import { bootstrapRatioOfMedians, median, signFlipPValue } from './ab-stats.js';
 import { captureEsRequests } from './capture-es.js';
 import { buildCompareTree } from './compare-tree.js';
 import { ensureDataset, ensureDatasetAt } from './datasets.js';
@@ -237,6 +237,12 @@ async function main(): Promise<void> {
         console.log(`API CPU µs per request, per process, C: ${pairCpu.c.map((x) => x.toFixed(0)).join(', ')}`);
         console.log(
           `median process, C/B: ${(median(pairCpu.c) / median(pairCpu.b)).toFixed(3)}; 90 % bootstrap interval ${cLow.toFixed(3)}-${cHigh.toFixed(3)}`,
+        );
+        // A and C sit in the same pairs: if A cost what identical code costs, ln(A/C) would lean
+        // either way with equal chance, whatever the day's offset.
+        const aOverC = pairCpu.a.map((x, i) => x / pairCpu.c[i]!);
+        console.log(
+          `A/C per pair: ${aOverC.map((r) => r.toFixed(3)).join(', ')}; median ${median(aOverC).toFixed(3)}; sign-flip test p = ${signFlipPValue(aOverC.map(Math.log)).toFixed(3)}`,
         );
         // B and C are both the build before: the pooled spread of their processes is the day's run-to-run spread.
         const pooled = [...pairCpu.b, ...pairCpu.c];

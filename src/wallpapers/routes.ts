@@ -8,6 +8,7 @@ import { type Shared, isShared, share } from '../infra/shared.js';
 import { parametersSchema } from '../openapi/parameters.js';
 import { type CursorCodec, queryDigest } from './cursor.js';
 import type { IdParams, ListParams, Paging, SearchParams, SuggestParams } from './params.js';
+import { type PreparedQuery, createPreparedQueries } from './prepared-queries.js';
 import type { Found, Page, WallpaperRepository } from './repository.js';
 import { parseSearchQuery, searchableGroups } from './search-query.js';
 
@@ -129,30 +130,11 @@ function setNextLink(ctx: Context, body: Envelope, linkQuery: string): void {
   ctx.set('Link', `<${ctx.path}?${linkQuery}${linkQuery === '' ? '' : '&'}cursor=${cursor}>; rel="next"`);
 }
 
-// The validated request of a query string seen before, per route. Hot queries repeat (a cached
-// page is asked again and again), and validating, digesting and spelling the next link cost about
-// 9 µs and 2 KB a request. Only first pages without a picked seed are kept, so a cursor walk
-// never crowds out the hot queries; what is kept is shared (frozen), as it is handed to every request.
-const PREPARED_MAX = 1000;
-const PREPARED_QUERY_MAX = 1024;
+// The prepared-query memo of each route (see createPreparedQueries). Only first pages without a
+// picked seed are kept, so a cursor walk never crowds out the hot queries.
+const PREPARED = { maxEntries: 1000, maxQueryLength: 1024, admitWhenFull: 1 / 16 } as const;
 
-interface Prepared {
-  request: PageRequest<ListParams>;
-  linkQuery: string;
-}
-
-function preparedCache() {
-  const known = new Map<string, Prepared>();
-  return {
-    get: (querystring: string) => known.get(querystring),
-    keep(querystring: string, prepared: Prepared): void {
-      if (querystring.length > PREPARED_QUERY_MAX) return;
-      if (known.size >= PREPARED_MAX) known.delete(known.keys().next().value as string);
-      share(prepared.request.params);
-      known.set(querystring, Object.freeze(prepared));
-    },
-  };
-}
+type Prepared = PreparedQuery<PageRequest<ListParams>>;
 
 /**
  * The rules between parameters that a schema of independent parameters cannot say, then the
@@ -212,10 +194,10 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
     }
   });
 
-  const listPrepared = preparedCache();
-  const searchPrepared = preparedCache();
+  const listPrepared = createPreparedQueries<PageRequest<ListParams>>(PREPARED);
+  const searchPrepared = createPreparedQueries<PageRequest<ListParams>>(PREPARED);
 
-  function prepare(known: ReturnType<typeof preparedCache>, route: 'list' | 'search', ctx: Context, parsed: ListQuery | SearchQuery): Prepared {
+  function prepare(known: typeof listPrepared, route: 'list' | 'search', ctx: Context, parsed: ListQuery | SearchQuery): Prepared {
     const request = preparePage(route, ctx.query, parsed, { cursors, maxResultWindow });
     const prepared = { request, linkQuery: nextLinkQuery(ctx.querystring, request.pickedSeed) };
     if (parsed.cursor === undefined && request.pickedSeed === undefined) known.keep(ctx.querystring, prepared);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { bootstrapRatioOfMedians, median } from '../../../bench/api/ab-stats.js';
+import { bootstrapRatioOfMedians, median, signFlipPValue } from '../../../bench/api/ab-stats.js';
 
 describe('bench/api/ab-stats', () => {
   describe('median', () => {
@@ -41,6 +41,25 @@ describe('bench/api/ab-stats', () => {
       const a = [1, 2, 3, 4, 5];
       const b = [2, 3, 4, 5, 6];
       expect(bootstrapRatioOfMedians(a, b)).to.deep.equal(bootstrapRatioOfMedians(a, b));
+    });
+  });
+
+  describe('signFlipPValue', () => {
+    it('when every pair leans the same way, then p is the chance of that under fair signs (2 of 2^n)', () => {
+      expect(signFlipPValue([0.05, 0.04, 0.06, 0.05, 0.03])).to.equal(2 / 32);
+    });
+
+    it('when the pairs lean both ways evenly, then p is 1', () => {
+      expect(signFlipPValue([0.05, -0.05, 0.02, -0.02])).to.equal(1);
+    });
+
+    it('when one pair leans hard and the rest balance, then p is well above 0.05', () => {
+      expect(signFlipPValue([0.1, -0.02, 0.03, -0.01, 0.02, -0.03])).to.be.above(0.05);
+    });
+
+    it('when given nothing or more than 20 pairs, then it refuses', () => {
+      expect(() => signFlipPValue([])).to.throw(/no values/);
+      expect(() => signFlipPValue(Array.from({ length: 21 }, () => 0.01))).to.throw(/at most 20/);
     });
   });
 });
