@@ -252,9 +252,7 @@ async function main(): Promise<void> {
         );
       }
     }
-    console.log(
-      `peak RSS MB, ${names.map((w) => `${w.toUpperCase()}: ${rss[w].map((x) => x.toFixed(0)).join(', ')}`).join('; ')}`,
-    );
+    console.log(`peak RSS MB, ${names.map((w) => `${w.toUpperCase()}: ${rss[w].map((x) => x.toFixed(0)).join(', ')}`).join('; ')}`);
   } finally {
     for (const running of stops.reverse()) await running.stop();
     await es.close();
