@@ -116,6 +116,19 @@ function perRequest(before: SearchStats, after: SearchStats, requests: number): 
   return `per API request: ${per('queries').toFixed(2)} shard queries, query ${us('queryMs')}, fetch ${us('fetchMs')}, cache hits ${per('cacheHits').toFixed(2)} misses ${per('cacheMisses').toFixed(2)}, CPU: Elasticsearch ${us('cpuMs')}, API ${us('apiMs')} (kernel ${us('apiSysMs')}), Redis ${us('redisMs')}, machine ${us('machineMs')}`;
 }
 
+/** Per-pair ratios num/den with their median and range, three decimals. */
+function pairRatios(num: number[], den: number[]): string {
+  const ratios = num.map((x, i) => x / den[i]!);
+  const sorted = [...ratios].sort((x, y) => x - y);
+  return `${ratios.map((r) => r.toFixed(3)).join(', ')}; median ${median(ratios).toFixed(3)}, range ${sorted[0]!.toFixed(3)}-${sorted.at(-1)!.toFixed(3)}`;
+}
+
+/** The ratio of the median processes and its 90 % bootstrap interval. */
+function medianProcessRatio(num: number[], den: number[]): { ratio: string; interval: string } {
+  const [low, high] = bootstrapRatioOfMedians(num, den);
+  return { ratio: (median(num) / median(den)).toFixed(3), interval: `90 % bootstrap interval ${low.toFixed(3)}-${high.toFixed(3)}` };
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 300_000 });
@@ -152,7 +165,7 @@ async function main(): Promise<void> {
       return { requests: fixed.completed, rps: fixed.completed / seconds, errors: fixed.errors, non2xx: fixed.non2xx };
     };
     const names: Which[] = values.control ? ['a', 'b', 'c'] : ['a', 'b'];
-    const starters: Record<Which, () => Promise<Awaited<ReturnType<typeof startA>>>> = { a: startA, b: startB, c: startB };
+    const starters: Record<Which, () => Promise<Running>> = { a: startA, b: startB, c: startB };
     const rps: Record<Which, number[]> = { a: [], b: [], c: [] };
     const rss: Record<Which, number[]> = { a: [], b: [], c: [] };
     const cpu: Record<Which, number[]> = { a: [], b: [], c: [] };
@@ -161,7 +174,7 @@ async function main(): Promise<void> {
       // Each pair is a fresh start of every server; the start order rotates from pair to pair.
       const shift = (values['start-b-first'] ? 1 : 0) + pair;
       const startOrder = names.map((_, i) => names[(i + shift) % names.length]!);
-      const servers = {} as Record<Which, Awaited<ReturnType<typeof startA>>>;
+      const servers = {} as Record<Which, Running>;
       try {
         for (const which of startOrder) servers[which] = await starters[which]();
         for (let left = Number(values.warmup); left > 0; left -= 5) {
@@ -214,30 +227,18 @@ async function main(): Promise<void> {
       `A/B CPU per request, per round: ${cpuRatios.map((r) => (1 / r).toFixed(2)).join(', ')}; median ${(1 / median(cpuRatios)).toFixed(2)} (above 1: A costs more)`,
     );
     if (pairCpu.a.length > 1) {
-      const pairCpuRatios = pairCpu.a.map((x, i) => x / pairCpu.b[i]!);
-      const sorted = [...pairCpuRatios].sort((x, y) => x - y);
-      console.log(
-        `A/B CPU per request, per pair of fresh servers: ${pairCpuRatios.map((r) => r.toFixed(3)).join(', ')}; median ${median(pairCpuRatios).toFixed(3)}, range ${sorted[0]!.toFixed(3)}-${sorted.at(-1)!.toFixed(3)}`,
-      );
+      console.log(`A/B CPU per request, per pair of fresh servers: ${pairRatios(pairCpu.a, pairCpu.b)}`);
       // Each process carries its own offset, so each pair gives one sample of A and one of B.
       console.log(
         `API CPU µs per request, per process, A: ${pairCpu.a.map((x) => x.toFixed(0)).join(', ')}; B: ${pairCpu.b.map((x) => x.toFixed(0)).join(', ')}`,
       );
-      const [low, high] = bootstrapRatioOfMedians(pairCpu.a, pairCpu.b);
-      console.log(
-        `median process, A/B: ${(median(pairCpu.a) / median(pairCpu.b)).toFixed(3)} (A ${median(pairCpu.a).toFixed(0)} µs, B ${median(pairCpu.b).toFixed(0)} µs); 90 % bootstrap interval ${low.toFixed(3)}-${high.toFixed(3)}`,
-      );
+      const ab = medianProcessRatio(pairCpu.a, pairCpu.b);
+      console.log(`median process, A/B: ${ab.ratio} (A ${median(pairCpu.a).toFixed(0)} µs, B ${median(pairCpu.b).toFixed(0)} µs); ${ab.interval}`);
       if (values.control) {
-        const controlRatios = pairCpu.c.map((x, i) => x / pairCpu.b[i]!);
-        const sortedControl = [...controlRatios].sort((x, y) => x - y);
-        const [cLow, cHigh] = bootstrapRatioOfMedians(pairCpu.c, pairCpu.b);
-        console.log(
-          `C/B CPU per request (identical code), per pair: ${controlRatios.map((r) => r.toFixed(3)).join(', ')}; median ${median(controlRatios).toFixed(3)}, range ${sortedControl[0]!.toFixed(3)}-${sortedControl.at(-1)!.toFixed(3)}`,
-        );
+        console.log(`C/B CPU per request (identical code), per pair: ${pairRatios(pairCpu.c, pairCpu.b)}`);
         console.log(`API CPU µs per request, per process, C: ${pairCpu.c.map((x) => x.toFixed(0)).join(', ')}`);
-        console.log(
-          `median process, C/B: ${(median(pairCpu.c) / median(pairCpu.b)).toFixed(3)}; 90 % bootstrap interval ${cLow.toFixed(3)}-${cHigh.toFixed(3)}`,
-        );
+        const cb = medianProcessRatio(pairCpu.c, pairCpu.b);
+        console.log(`median process, C/B: ${cb.ratio}; ${cb.interval}`);
         // A and C sit in the same pairs: if A cost what identical code costs, ln(A/C) would lean
         // either way with equal chance, whatever the day's offset.
         const aOverC = pairCpu.a.map((x, i) => x / pairCpu.c[i]!);
@@ -245,11 +246,8 @@ async function main(): Promise<void> {
           `A/C per pair: ${aOverC.map((r) => r.toFixed(3)).join(', ')}; median ${median(aOverC).toFixed(3)}; sign-flip test p = ${signFlipPValue(aOverC.map(Math.log)).toFixed(3)}`,
         );
         // B and C are both the build before: the pooled spread of their processes is the day's run-to-run spread.
-        const pooled = [...pairCpu.b, ...pairCpu.c];
-        const [pLow, pHigh] = bootstrapRatioOfMedians(pairCpu.a, pooled);
-        console.log(
-          `median process, A against B and C pooled: ${(median(pairCpu.a) / median(pooled)).toFixed(3)}; 90 % bootstrap interval ${pLow.toFixed(3)}-${pHigh.toFixed(3)}`,
-        );
+        const pooled = medianProcessRatio(pairCpu.a, [...pairCpu.b, ...pairCpu.c]);
+        console.log(`median process, A against B and C pooled: ${pooled.ratio}; ${pooled.interval}`);
       }
     }
     console.log(`peak RSS MB, ${names.map((w) => `${w.toUpperCase()}: ${rss[w].map((x) => x.toFixed(0)).join(', ')}`).join('; ')}`);

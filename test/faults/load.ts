@@ -21,6 +21,16 @@ export interface LoadOptions {
   retryElsewhere?: boolean;
 }
 
+/** The `message` of an error answer's JSON body, or the body itself when it is not one. */
+function messageOf(body: string): string {
+  try {
+    const { message } = JSON.parse(body) as { message?: unknown };
+    return typeof message === 'string' ? message : '';
+  } catch {
+    return body;
+  }
+}
+
 /**
  * A bounded open-loop load generator on 127.0.0.1: `rate` requests a second from many keys (each
  * within its tier), round-robin over the targets, every request with its own timeout. It keeps
@@ -38,15 +48,7 @@ export function startLoad({ targets, keys, paths, rate, timeoutMs, retryElsewher
       const res = await fetch(`${target}${path}`, { headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(timeoutMs) });
       const body = await res.text();
       if (res.ok) return { status: res.status };
-      const message = (() => {
-        try {
-          const { message } = JSON.parse(body) as { message?: unknown };
-          return typeof message === 'string' ? message : '';
-        } catch {
-          return body;
-        }
-      })();
-      return { status: res.status, message: message.slice(0, 60) };
+      return { status: res.status, message: messageOf(body).slice(0, 60) };
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code;
       return { status: 0, error: cause ?? (err as Error).name };
