@@ -1,14 +1,16 @@
 import { expect } from 'chai';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
+import { type EsGate, startEsGate } from '../support/es-gate.js';
 import { freePort } from '../support/free-port.js';
-import { request } from '../support/harness.js';
+import { request, testConfig } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 
 function waitForLine(child: ChildProcess, text: string, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`no '${text}' within ${timeoutMs} ms:\n${seen}`)), timeoutMs);
+    child.once('exit', (code) => reject(new Error(`exited (${code}) before '${text}':\n${seen}`)));
     child.stdout!.on('data', (chunk: Buffer) => {
       seen += chunk.toString();
       if (seen.includes(text)) {
@@ -40,35 +42,51 @@ function get(agent: Agent, url: string, key?: string): Promise<Answer> {
   });
 }
 
+// Requests are held in flight by construction: the API talks to Elasticsearch through a gate that
+// keeps every search's answer until the test opens it, after the signal. Each of the 60 searches
+// is distinct (no coalescing) and the batcher may send all of them at once, so the gate holding
+// 60 searches means the API has received, admitted and started every one of them.
+const IN_FLIGHT = 60;
+const DRAIN_MS = 3000;
+
 describe('graceful shutdown', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({ rateLimit: { tiers: { free: 100000, premium: 100000 } } });
+  let gate: EsGate;
+  let child: ChildProcess | undefined;
+  before(async () => {
+    gate = await startEsGate(testConfig().elasticsearchUrl);
+  });
+  // Also after a timeout, when the test's own code never resumes.
+  afterEach(() => {
+    gate.open();
+    if (child?.exitCode === null) child.kill('SIGKILL');
+  });
+  after(() => gate.close());
 
   it('when SIGTERM arrives with requests in flight (metrics on their own port), then every one completes, new connections are refused and it exits 0', async () => {
     const port = await freePort();
     const metricsPort = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: {
         ...process.env,
         PORT: String(port),
         HOST: '127.0.0.1',
+        ELASTICSEARCH_URL: gate.url,
+        ELASTICSEARCH_BATCH_CONCURRENCY: String(IN_FLIGHT),
         INDEX_ALIAS: ctx.alias,
         LOG_LEVEL: 'info',
         RATE_LIMIT_TIERS: 'free:100000,premium:100000',
         METRICS_PORT: String(metricsPort),
-        SHUTDOWN_DRAIN_MS: '1500',
+        SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      await waitForLine(child, '"msg":"listening"', 30_000);
-      await exercise(port, metricsPort, child, exited, () => output);
-    } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
+    await waitForLine(child, '"msg":"listening"', 30_000);
+    await exercise(port, metricsPort, child, exited, () => output);
   });
 
   async function exercise(port: number, metricsPort: number, child: ChildProcess, exited: Promise<number | null>, output: () => string) {
@@ -79,34 +97,47 @@ describe('graceful shutdown', function () {
     expect(await scraped.text()).to.match(/wallpapers_http_requests_total\{method="GET",route="\/v1\/wallpapers",status="200"\} 1/);
     expect((await request(base, '/metrics')).status).to.equal(404);
 
-    // 60 keep-alive sockets that have each served a request, so the batch below is written to
+    // Keep-alive sockets that have each served a request, so the batch below is written to
     // accepted sockets: a connection still in the kernel's accept queue when the listener closes
-    // is reset by the OS, which is not "in flight". The 60 warm-up requests are issued in one go,
+    // is reset by the OS, which is not "in flight". The warm-up requests are issued in one go,
     // so the agent opens a socket for each; the batch then reuses exactly those.
-    const agent = new Agent({ keepAlive: true, maxSockets: 60, maxFreeSockets: 60 });
+    const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT, maxFreeSockets: IN_FLIGHT });
     try {
-      const warm = await Promise.all(Array.from({ length: 60 }, () => get(agent, `${base}/healthz`)));
+      const warm = await Promise.all(Array.from({ length: IN_FLIGHT }, () => get(agent, `${base}/healthz`)));
       expect(warm.every((r) => r.status === 200)).to.equal(true);
-      expect(Object.values(agent.freeSockets).flat(), 'one warm socket per request').to.have.length(60);
-      const inFlight = Array.from({ length: 60 }, (_, i) => get(agent, `${base}/v1/search?q=harbor%20aurora%20nebula&page=${(i % 3) + 1}`, ctx.key));
-      await new Promise((r) => setTimeout(r, 30));
+      expect(Object.values(agent.freeSockets).flat(), 'one warm socket per request').to.have.length(IN_FLIGHT);
+      gate.hold();
+      // A dropped request is an answer of status 0, so the assertion below names every one.
+      const inFlight = Array.from({ length: IN_FLIGHT }, (_, i) =>
+        get(agent, `${base}/v1/search?q=harbor%20aurora%20nebula&per_page=1&page=${i + 1}`, ctx.key).catch((): Answer => ({
+          status: 0,
+          body: {},
+          at: Date.now(),
+        })),
+      );
+      await gate.holding(IN_FLIGHT);
+      const shuttingDown = waitForLine(child, 'shutting down', 10_000);
       const signalledAt = Date.now();
       child.kill('SIGTERM');
       // Draining: still accepting connections, but telling load balancers to stop sending.
-      await new Promise((r) => setTimeout(r, 200));
+      await shuttingDown;
       const drainingReady = await request(base, '/readyz');
       expect(drainingReady.status).to.equal(503);
       expect(drainingReady.body.checks.serving).to.equal('draining');
+      gate.open();
       const results = await Promise.all(inFlight);
-      expect(results.map((r) => r.status)).to.deep.equal(Array(60).fill(200));
+      expect(results.map((r) => r.status)).to.deep.equal(Array(IN_FLIGHT).fill(200));
       for (const { body } of results) expect(body.meta?.total_items).to.be.a('number');
-      expect(results.filter((r) => r.at > signalledAt).length, 'responses finished after the signal').to.be.greaterThan(0);
+      expect(
+        results.filter((r) => r.at <= signalledAt),
+        'responses finished before the signal',
+      ).to.deep.equal([]);
     } finally {
       agent.destroy();
     }
 
     expect(await exited).to.equal(0);
-    expect(output()).to.include('shutting down').and.include('"msg":"stopped"');
+    expect(output()).to.include('"msg":"stopped"');
     let refused = false;
     try {
       await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2000) });
