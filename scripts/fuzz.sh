@@ -32,10 +32,18 @@ npm run --silent build >&2
 PORT="$PORT" HOST=127.0.0.1 METRICS_PORT=0 node dist/server.js > "${TMPDIR:-/tmp}/fuzz-api.log" 2>&1 &
 API_PID=$!
 trap 'kill "$API_PID" 2>/dev/null || true; wait "$API_PID" 2>/dev/null || true' EXIT
-for _ in $(seq 1 100); do
-  curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
+# Ready means Elasticsearch, the alias and Redis answer; a server that never gets there fails the run.
+ready=0
+for _ in $(seq 1 300); do
+  if curl -fsS "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1; then ready=1; break; fi
+  kill -0 "$API_PID" 2>/dev/null || break
   sleep 0.2
 done
+if [ "$ready" != 1 ]; then
+  echo "the API did not become ready; its log:" >&2
+  cat "${TMPDIR:-/tmp}/fuzz-api.log" >&2
+  exit 1
+fi
 
 mkdir -p test-output
 # positive_data_acceptance is left out: q is trimmed before its length rule, so a

@@ -175,13 +175,18 @@ export async function startApi(port: number, env: Record<string, string>): Promi
   });
   closeSync(log);
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
+  let ready = false;
+  for (let i = 0; i < 300 && !ready && child.exitCode === null; i++) {
     try {
-      if ((await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) })).ok) break;
+      ready = (await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(1000) })).ok;
     } catch {
       // starting
     }
-    await sleep(200);
+    if (!ready) await sleep(200);
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`the API on port ${port} did not become ready (exit ${child.exitCode}); its log is in test-output`);
   }
   return {
     url,

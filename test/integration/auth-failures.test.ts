@@ -20,7 +20,13 @@ describe('failed authentications per client', function () {
     await Promise.all(apps.splice(0).map((a) => a.close()));
   });
 
-  const randomV4 = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
+  // Failure counters outlive a test by up to a minute, so every client address is new: a run of
+  // addresses from a random place in 100.64.0.0/10 (4 million), never repeated within the run.
+  let nextV4 = Math.floor(Math.random() * 2 ** 21);
+  const randomV4 = () => {
+    const n = nextV4++ % 2 ** 22;
+    return `100.${64 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`;
+  };
   const via = (forwardedFor: string) => ({ 'X-Forwarded-For': forwardedFor });
   const guess = (app: RunningApp, headers: Record<string, string>, i = 0) => request(app.url, '/v1/wallpapers', { key: `guess-${i}`, headers });
 

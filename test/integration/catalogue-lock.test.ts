@@ -47,9 +47,21 @@ describe('the catalogue lock', function () {
 
     it('when the lock is renewed, then it outlives its TTL while held', async () => {
       const alias = uniqueName('test-lock');
-      const lock = await acquireCatalogueLock(redis, alias, 'reindex', { ttlMs: 300, renewEveryMs: 50 });
-      await new Promise((resolve) => setTimeout(resolve, 700));
-      expect(await redis.pttl(lockKey(alias))).to.be.greaterThan(0);
+      // Renewed every 100 ms with 2 s to spare, so only a stall of 1.9 s could let it lapse. It must
+      // be seen renewed twice (its TTL rising) and still held after more than twice its TTL.
+      const ttlMs = 2000;
+      const lock = await acquireCatalogueLock(redis, alias, 'reindex', { ttlMs, renewEveryMs: 100 });
+      const acquiredAt = Date.now();
+      let rises = 0;
+      let last = await redis.pttl(lockKey(alias));
+      while (Date.now() - acquiredAt <= 2 * ttlMs || rises < 2) {
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        const pttl = await redis.pttl(lockKey(alias));
+        expect(pttl, 'the lock never lapses while held').to.be.greaterThan(0);
+        if (pttl > last) rises++;
+        last = pttl;
+      }
+      expect(await readLockHolder(redis, alias)).to.include({ token: lock.holder.token });
       await lock.confirm();
       await lock.release();
     });

@@ -67,7 +67,7 @@ describe('graceful shutdown', function () {
   it('when SIGTERM arrives with requests in flight (metrics on their own port), then every one completes, new connections are refused and it exits 0', async () => {
     const port = await freePort();
     const metricsPort = await freePort();
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: {
         ...process.env,
         PORT: String(port),
@@ -82,11 +82,12 @@ describe('graceful shutdown', function () {
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
+    child = server;
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    await waitForLine(child, '"msg":"listening"', 30_000);
-    await exercise(port, metricsPort, child, exited, () => output);
+    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    await waitForLine(server, '"msg":"listening"', 30_000);
+    await exercise(port, metricsPort, server, exited, () => output);
   });
 
   async function exercise(port: number, metricsPort: number, child: ChildProcess, exited: Promise<number | null>, output: () => string) {

@@ -1,47 +1,13 @@
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
 import type { Config } from '../../src/config.js';
 import { createKeyStore } from '../../src/access/key-store.js';
-import { rateLimitKey } from '../../src/access/redis-keys.js';
-import { redisKeys } from '../../src/access/redis-keys.js';
+import { rateLimitKey, redisKeys } from '../../src/access/redis-keys.js';
 import { type RunningApp, type TestResponse, createKey, request, startApp, testConfig } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
+import { admissionLog, countedInRedis, redisNowMs } from '../support/admission-log.js';
+import { sleep, until } from '../support/until.js';
 
 const HEADER_NAMES = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit'];
-
-interface AdmissionLog {
-  /** Admission times (Redis clock, ms), oldest first. */
-  times: number[];
-  capacity: number;
-}
-
-/** The account's admission log as the script keeps it: a 20-byte header, then a ring of 4-byte offsets. */
-async function admissionLog(redis: Redis, accountId: string): Promise<AdmissionLog> {
-  const raw = await redis.getBuffer(rateLimitKey(accountId));
-  if (raw === null) return { times: [], capacity: 0 };
-  const base = raw.readDoubleBE(0);
-  const start = raw.readUInt32BE(8);
-  const length = raw.readUInt32BE(12);
-  const capacity = raw.readUInt32BE(16);
-  expect(raw.length, 'header plus one 4-byte slot per unit of capacity').to.equal(20 + 4 * capacity);
-  const times = Array.from({ length }, (_, i) => base + raw.readUInt32BE(20 + ((start + i) % capacity) * 4));
-  expect(
-    [...times].sort((a, b) => a - b),
-    'kept in admission order',
-  ).to.deep.equal(times);
-  return { times, capacity };
-}
-
-async function countedInRedis(redis: Redis, accountId: string): Promise<number> {
-  return (await admissionLog(redis, accountId)).times.length;
-}
-
-async function redisNowMs(redis: Redis): Promise<number> {
-  const [s, us] = await redis.time();
-  return Number(s) * 1000 + Math.floor(Number(us) / 1000);
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function parseRateLimit(res: TestResponse) {
   const policy = /^"([a-z0-9_-]+)";q=(\d+);w=(\d+)$/.exec(res.headers.get('ratelimit-policy') ?? '');
@@ -134,11 +100,15 @@ describe('rate limiting', function () {
     expect(atBoundary.status).to.equal(429);
     const retryAfter = Number(atBoundary.headers.get('retry-after'));
     expect(retryAfter).to.be.within(1, windowSeconds);
-    // The first of the spent requests leaves exactly one window after it was admitted.
+    // The first of the spent requests leaves exactly one window after it was admitted. "Before"
+    // is checked a second ahead, and Redis's clock after the answer proves it was still before.
     const { times } = await admissionLog(ctx.redis, accountId);
-    await sleep(Math.max(0, times[0]! + windowMs - 150 - (await redisNowMs(ctx.redis))));
-    expect((await request(app.url, '/v1/wallpapers/1', { key: apiKey })).status, '150 ms before it leaves').to.equal(429);
-    await sleep(Math.max(0, times[0]! + windowMs + 100 - (await redisNowMs(ctx.redis))));
+    const leavesAt = times[0]! + windowMs;
+    await sleep(Math.max(0, leavesAt - 1000 - (await redisNowMs(ctx.redis))));
+    const justBefore = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
+    expect(await redisNowMs(ctx.redis), 'answered before the first admission left').to.be.below(leavesAt);
+    expect(justBefore.status, 'before it leaves').to.equal(429);
+    await sleep(Math.max(0, leavesAt + 100 - (await redisNowMs(ctx.redis))));
     expect((await request(app.url, '/v1/wallpapers/1', { key: apiKey })).status, '100 ms after it left').to.equal(200);
   });
 
@@ -148,15 +118,16 @@ describe('rate limiting', function () {
     const app = await appWith({ tiers: { free: 1000, premium: 10000 }, windowSeconds: windowMs / 1000 });
     const { apiKey, accountId } = await createKey(ctx.redis, 'free');
     let sent = 0;
-    const until = Date.now() + 4000;
-    while (Date.now() < until) {
+    const stopAt = Date.now() + 4000;
+    while (Date.now() < stopAt) {
+      // The script ran at some Redis time after `sentAt`, and kept nothing older than a window before it.
+      const sentAt = await redisNowMs(ctx.redis);
       const res = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
       expect(res.status).to.equal(200);
       sent++;
-      const now = await redisNowMs(ctx.redis);
       const { times, capacity } = await admissionLog(ctx.redis, accountId);
       expect(Number(res.headers.get('x-ratelimit-remaining')), 'remaining = limit - logged').to.equal(1000 - times.length);
-      expect(times[0]!, 'nothing older than the window was kept at the last request').to.be.greaterThan(now - windowMs - 100);
+      expect(times[0]!, 'nothing older than the window was kept at the last request').to.be.at.least(sentAt - windowMs);
       expect(capacity, 'the ring grows with what the window holds, not with every request ever').to.be.at.most(Math.max(16, 2 * times.length));
       await sleep(10);
     }
@@ -165,14 +136,20 @@ describe('rate limiting', function () {
 
   it('when a fresh request and a spent quota are reported, then Reset and Retry-After never exceed the window', async () => {
     const app = await appWith({ tiers: { free: 3, premium: 30 }, windowSeconds: 600 });
-    const { apiKey } = await createKey(ctx.redis, 'free');
+    const { apiKey, accountId } = await createKey(ctx.redis, 'free');
     const fresh = parseRateLimit(await request(app.url, '/v1/wallpapers/1', { key: apiKey }));
     expect(fresh.current.t).to.be.within(599, 600);
     expect(fresh.reset - Date.now() / 1000).to.be.at.most(601);
     await burst(app, apiKey, 2);
+    // Retry-After is the time until the first admission leaves, as Redis's clock saw it while answering.
+    const leavesAt = (await admissionLog(ctx.redis, accountId)).times[0]! + 600_000;
+    const askedAt = await redisNowMs(ctx.redis);
     const limited = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
+    const answeredAt = await redisNowMs(ctx.redis);
     expect(limited.status).to.equal(429);
-    expect(Number(limited.headers.get('retry-after'))).to.be.within(598, 600);
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).to.be.at.most(600);
+    expect(retryAfter).to.be.within(Math.floor((leavesAt - answeredAt) / 1000), Math.ceil((leavesAt - askedAt) / 1000));
   });
 
   it('when an account is downgraded below what it used, then Remaining is 0, never negative, until enough requests leave', async () => {
@@ -316,15 +293,17 @@ describe('rate limiting', function () {
     const monitor = await observer.monitor();
     const commands: { source: string; args: string[] }[] = [];
     monitor.on('monitor', (_time: string, args: string[], source: string) => commands.push({ source, args }));
-    await sleep(100);
     const n = 25;
     for (let i = 0; i < n; i++) await request(app.url, `/v1/wallpapers?per_page=1&page=${i + 1}`, { key: apiKey });
-    await sleep(200);
+    // MONITOR reports in execution order: once it shows this marker, it has shown every earlier command.
+    const marker = `end-of-${accountId}`;
+    await ctx.redis.echo(marker);
+    expect(await until(async () => commands.some((c) => c.args[0]?.toLowerCase() === 'echo' && c.args[1] === marker))).to.equal(true);
     monitor.disconnect();
     observer.disconnect();
     // MONITOR sees every client of the server; only this account's commands count.
     const ours = commands.filter((c) => c.source !== 'lua' && c.args.some((a) => a.includes(`{${accountId}}:key:`)));
-    expect(ours).to.have.length(n);
+    expect(ours.length, JSON.stringify(ours.map((c) => [c.source, ...c.args.slice(0, 3)]))).to.equal(n);
     expect(new Set(ours.map((c) => c.args[0]!.toLowerCase()))).to.deep.equal(new Set(['evalsha']));
     const fromAppConnection = commands.filter((c) => c.source !== 'lua' && c.source === ours[0]!.source);
     expect(fromAppConnection).to.have.length(n);

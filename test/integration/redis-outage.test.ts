@@ -16,12 +16,22 @@ import {
 } from '../support/harness.js';
 import { type CapturedLogs, captureLogs } from '../support/log-capture.js';
 import { RedisServer } from '../support/redis-server.js';
+import { admissionLog } from '../support/admission-log.js';
+import { sleep, until } from '../support/until.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const COMMAND_TIMEOUT_MS = 300;
 
 async function metricValue(metrics: Metrics, name: string): Promise<number> {
   const metric = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === name);
   return (metric?.values ?? []).reduce((sum, v) => sum + Number(v.value), 0);
+}
+
+/** Calls the app made to Redis, answered or not: a request that never asked Redis leaves it unchanged. */
+async function redisCalls(metrics: Metrics): Promise<number> {
+  const metric = (await metrics.registry.getMetricsAsJSON()).find((m) => m.name === 'wallpapers_redis_command_duration_seconds');
+  return (metric?.values ?? [])
+    .filter((v) => (v as { metricName?: string }).metricName?.endsWith('_count'))
+    .reduce((sum, v) => sum + Number(v.value), 0);
 }
 
 async function timed<T>(call: () => Promise<T>): Promise<{ value: T; ms: number }> {
@@ -46,7 +56,7 @@ describe('when Redis fails', function () {
 
   beforeEach(async () => {
     server = await RedisServer.start();
-    redis = connectRedis(server.url, 300);
+    redis = connectRedis(server.url, COMMAND_TIMEOUT_MS);
     await new Promise((resolve) => redis.once('ready', resolve));
     logs = captureLogs('info');
     metrics = createMetrics();
@@ -74,15 +84,6 @@ describe('when Redis fails', function () {
   });
 
   const get = (key?: string) => request(app.url, '/v1/wallpapers/1', { key });
-
-  async function until(condition: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      if (await condition()) return true;
-      await sleep(50);
-    }
-    return false;
-  }
 
   it('when it is stopped, then keys verified just before are served by the fallback, a key verified long before or never fails closed with 503, and it recovers', async () => {
     const stale = await createKey(redis, 'free');
@@ -116,13 +117,14 @@ describe('when Redis fails', function () {
     expect(await until(async () => (await get(unverified.apiKey)).status === 200, 10_000)).to.equal(true);
     expect(logs.text()).to.include('redis answering again');
     // The shared counter survived the restart (AOF), and the two requests the fallback admitted
-    // during the outage were charged to it once Redis answered: one before, two during, this one.
-    await sleep(200);
+    // during the outage are charged to it in the background once Redis answers: one before, two
+    // during, then this one.
+    expect(await until(async () => (await admissionLog(redis, verified.accountId)).times.length === 3)).to.equal(true);
     expect((await get(verified.apiKey)).headers.get('x-ratelimit-remaining')).to.equal('996');
   });
 
   it('when it stops while an account has little quota left, then the fallback admits only what Redis last said remained, and charges it once Redis is back', async () => {
-    const { apiKey } = await createKey(redis, 'tiny');
+    const { apiKey, accountId } = await createKey(redis, 'tiny');
     const other = await createKey(redis, 'free');
     expect((await get(apiKey)).status).to.equal(200);
     expect((await get(apiKey)).headers.get('x-ratelimit-remaining')).to.equal('1');
@@ -136,7 +138,7 @@ describe('when Redis fails', function () {
     // account: the window holds all three, so the key stays limited instead of getting one more.
     await server.start();
     expect(await until(async () => (await get(other.apiKey)).status === 200, 10_000)).to.equal(true);
-    await sleep(200);
+    expect(await until(async () => (await admissionLog(redis, accountId)).times.length === 3)).to.equal(true);
     expect((await get(apiKey)).status).to.equal(429);
   });
 
@@ -146,22 +148,20 @@ describe('when Redis fails', function () {
     expect((await get(verified.apiKey)).status).to.equal(200);
 
     server.pause();
-    // The first requests wait for the 300 ms command timeout, together rather than in a queue.
+    // The first requests wait for the command timeout together rather than in a queue, which
+    // would take 20 timeouts: half of that is a bound no healthy run comes near.
     const together = await timed(() => Promise.all(Array.from({ length: 20 }, () => get(verified.apiKey))));
     expect(together.value.map((r) => r.status)).to.deep.equal(Array(20).fill(200));
-    expect(together.ms).to.be.lessThan(1500);
+    expect(together.ms).to.be.lessThan((20 * COMMAND_TIMEOUT_MS) / 2);
     expect(await metricValue(metrics, 'wallpapers_redis_circuit_open')).to.equal(1);
     expect(logs.text()).to.include('redis circuit open');
 
-    // The breaker is open: nobody waits for Redis any more.
-    for (let i = 0; i < 10; i++) {
-      const served = await timed(() => get(verified.apiKey));
-      expect(served.value.status).to.equal(200);
-      expect(served.ms).to.be.lessThan(150);
-    }
-    const refused = await timed(() => get(unverified.apiKey));
-    expect(refused.value.status).to.equal(503);
-    expect(refused.ms).to.be.lessThan(150);
+    // The breaker is open: nobody waits for Redis any more, because nobody asks it.
+    const callsWhenOpened = await redisCalls(metrics);
+    for (let i = 0; i < 10; i++) expect((await get(verified.apiKey)).status).to.equal(200);
+    const refused = await get(unverified.apiKey);
+    expect(refused.status).to.equal(503);
+    expect(await redisCalls(metrics), 'Redis calls while the breaker is open').to.equal(callsWhenOpened);
 
     server.resume();
     expect(await until(async () => (await metricValue(metrics, 'wallpapers_redis_circuit_open')) === 0, 5000)).to.equal(true);
@@ -177,14 +177,19 @@ describe('when Redis fails', function () {
     expect((await usage()).status).to.equal(200);
 
     server.pause();
+    // Bounded by the command timeout (a read with none would wait until the harness gives up).
+    const failuresBefore = await metricValue(metrics, 'wallpapers_redis_failures_total');
     const first = await timed(usage);
     expect(first.value.status).to.equal(503);
     expect(first.value.body.message).to.equal('Usage is temporarily unavailable, please retry shortly');
-    expect(first.ms).to.be.lessThan(1000);
+    expect(await metricValue(metrics, 'wallpapers_redis_failures_total'), 'the read timed out').to.equal(failuresBefore + 1);
+    expect(first.ms).to.be.lessThan(10 * COMMAND_TIMEOUT_MS);
     await Promise.all(Array.from({ length: 3 }, () => usage()));
-    const open = await timed(usage);
-    expect(open.value.status).to.equal(503);
-    expect(open.ms).to.be.lessThan(150);
+    expect(await metricValue(metrics, 'wallpapers_redis_circuit_open')).to.equal(1);
+    const callsWhenOpened = await redisCalls(metrics);
+    const open = await usage();
+    expect(open.status).to.equal(503);
+    expect(await redisCalls(metrics), 'Redis calls while the breaker is open').to.equal(callsWhenOpened);
 
     server.resume();
     expect(await until(async () => (await usage()).status === 200, 5000)).to.equal(true);

@@ -3,18 +3,24 @@ import { expect } from 'chai';
 import { readLockHolder } from '../../src/catalogue/admin/catalogue-lock.js';
 import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { aliasTargets, finished, runScript, spawnScript, stateOf, waitForOutput } from '../support/catalogue-cli.js';
-import { connectEs, dropIndicesOf, readyRedis, uniqueName } from '../support/harness.js';
+import { type EsGate, startEsGate } from '../support/es-gate.js';
+import { connectEs, dropIndicesOf, readyRedis, testConfig, uniqueName } from '../support/harness.js';
 
 const es = connectEs(undefined, 60_000);
 const DOCS = 60_000;
-// Tiny batches one at a time: the copy lasts long past the first progress line (2 s), so it is caught half-way.
-const SLOW = ['--batch-size', '50', '--concurrency', '1'];
+const SMALL_BATCHES = ['--batch-size', '50', '--concurrency', '1'];
 
-/** Starts a slow reindex and resolves once its progress shows documents copied, with the new index's name. */
-async function reindexUnderway(alias: string) {
-  const child = spawnScript('reindex', SLOW, { env: { INDEX_ALIAS: alias } });
+/**
+ * Starts a reindex through a gate in front of Elasticsearch that lets its count and first two pages
+ * through, then holds the next page: the copy is caught half-way by construction, however fast the
+ * machine. Resolves once the gate holds that page, with the new index's name.
+ */
+async function reindexUnderway(gate: EsGate, alias: string) {
+  gate.hold({ after: 3 });
+  const child = spawnScript('reindex', SMALL_BATCHES, { env: { INDEX_ALIAS: alias, ELASTICSEARCH_URL: gate.url } });
   const done = finished(child);
-  const output = await waitForOutput(child, new RegExp(`^copied [1-9]\\d*/${DOCS} `, 'm'));
+  const output = await waitForOutput(child, /into new index \S+/);
+  await gate.holding(1);
   const index = /into new index (\S+)/.exec(output)?.[1] as string;
   return { child, done, index };
 }
@@ -23,14 +29,17 @@ describe('reindex crash safety', function () {
   this.timeout(120_000);
   const alias = uniqueName('test-reindex-crash');
   let redis: Redis;
+  let gate: EsGate;
   let live = '';
 
   before(async () => {
     redis = await readyRedis();
+    gate = await startEsGate(testConfig().elasticsearchUrl);
     live = (await seedCatalogue(es, { alias, count: DOCS, seed: 3, imageBaseUrl: 'https://images.wallpapers.example', keep: 5 })).index;
   });
 
   after(async () => {
+    await gate.close();
     await dropIndicesOf(es, alias);
     await es.close();
     redis.disconnect();
@@ -40,10 +49,11 @@ describe('reindex crash safety', function () {
     let underway: Awaited<ReturnType<typeof reindexUnderway>>;
 
     before(async () => {
-      underway = await reindexUnderway(alias);
+      underway = await reindexUnderway(gate, alias);
     });
 
     after(() => {
+      gate.open();
       if (underway?.child.exitCode === null && underway.child.signalCode === null) underway.child.kill('SIGKILL');
     });
 
@@ -56,6 +66,7 @@ describe('reindex crash safety', function () {
 
     it('when it is stopped with SIGTERM, then it deletes the new index, releases the lock and leaves the alias', async () => {
       underway.child.kill('SIGTERM');
+      gate.open();
       const run = await underway.done;
       expect(run.status, run.stderr).to.equal(143);
       expect(run.stderr).to.include(`interrupted by SIGTERM; alias ${alias} left unchanged, ${underway.index} deleted`);
@@ -70,11 +81,12 @@ describe('reindex crash safety', function () {
     let pid = 0;
 
     before(async () => {
-      const { child, done, index } = await reindexUnderway(alias);
+      const { child, done, index } = await reindexUnderway(gate, alias);
       orphan = index;
       pid = child.pid as number;
       child.kill('SIGKILL');
       expect((await done).signal).to.equal('SIGKILL');
+      gate.open();
     });
 
     it('when killed, then the alias still points at the old index and the half-built one is marked building', async () => {

@@ -171,11 +171,10 @@ describe('response cache on Elasticsearch', function () {
     const oldDoc = await cached.getById(7);
 
     await moveAlias(es, alias, renamed(docs.slice(0, 50), 'Moved'));
-    const movedAt = Date.now();
     const newPage = await uncached.list({ page: 1, per_page: 20 });
     expect(newPage).to.not.deep.equal(oldPage);
+    // The exact interval is the unit test's (a fake clock); here, only that the move is seen.
     await eventually(async () => JSON.stringify(await cached.list({ page: 1, per_page: 20 })) === JSON.stringify(newPage));
-    expect(Date.now() - movedAt).to.be.below(2000);
     expect(await cached.search({ q: 'aurora', page: 1, per_page: 20 })).to.deep.equal(await uncached.search({ q: 'aurora', page: 1, per_page: 20 }));
     expect(await cached.getById(7)).to.deep.equal(await uncached.getById(7));
     expect(await cached.getById(7)).to.not.deep.equal(oldDoc);

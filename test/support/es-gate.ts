@@ -10,8 +10,11 @@ import type { AddressInfo } from 'node:net';
 export interface EsGate {
   /** The address to give the API as ELASTICSEARCH_URL. */
   url: string;
-  /** From now on, answers to searches wait until open(); the count of held searches starts at 0. */
-  hold(): void;
+  /**
+   * From now on, answers to searches wait until open(), after `after` more have passed (a copy
+   * that has started, then stalls); the count of held searches starts at 0.
+   */
+  hold(options?: { after?: number }): void;
   /** Resolves once the gate has held at least `count` searches (an `_msearch` line pair is one). */
   holding(count: number): Promise<void>;
   /** Lets every held answer through, and every later one at once. */
@@ -46,6 +49,7 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
   const agent = new Agent({ keepAlive: true });
   let held = 0;
   let isOpen = true;
+  let passes = 0;
   const parked: (() => void)[] = [];
   const watchers: { count: number; resolve: () => void }[] = [];
 
@@ -70,6 +74,10 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
           upstreamRes.pipe(res);
         };
         if (searches === 0 || isOpen) return relay();
+        if (passes > 0) {
+          passes--;
+          return relay();
+        }
         parked.push(relay);
         held += searches;
         notify();
@@ -79,27 +87,30 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
     upstreamReq.end(body);
   }
 
+  function open() {
+    isOpen = true;
+    for (const relay of parked.splice(0)) relay();
+  }
+
   const server = createServer((req, res) => void forward(req, res).catch(() => res.destroy()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
     url: `http://127.0.0.1:${port}`,
-    hold() {
+    hold({ after = 0 } = {}) {
       isOpen = false;
       held = 0;
+      passes = after;
     },
     holding: (count) =>
       new Promise((resolve) => {
         watchers.push({ count, resolve });
         notify();
       }),
-    open() {
-      isOpen = true;
-      for (const relay of parked.splice(0)) relay();
-    },
+    open,
     async close() {
-      this.open();
+      open();
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
       agent.destroy();
