@@ -1,25 +1,38 @@
-// npm run --silent keys -- create --tier free|premium [--account NAME]
+// npm run --silent keys -- create --tier free|premium [--account NAME | --account id:ACCOUNT_ID]
 // npm run --silent keys -- list
 // npm run --silent keys -- revoke <key-id>
 // npm run --silent keys -- tier <account> <tier> | disable <account> | enable <account>
+// Every name and email is printed with what does not show escaped (see printable).
 import { parseArgs } from 'node:util';
 import { ConfigError, displayUrl, loadConfig } from '../src/config.js';
 import { createRedis } from '../src/infra/redis.js';
-import { KeyStoreError, createKeyStore } from '../src/access/key-store.js';
-import { createAccountStore } from '../src/access/account-store.js';
+import { KeyStoreError, createKeyStore, portalAccountRefused } from '../src/access/key-store.js';
+import { type AccountRef, type OperatorChange, createAccountStore, parseAccountRef } from '../src/access/account-store.js';
+import { printable, printableJson } from '../src/infra/visible-text.js';
 
 const USAGE = `usage:
-  keys create --tier TIER [--account NAME]             prints the new API key alone on stdout (shown once);
+  keys create --tier TIER [--account ACCOUNT]          prints the new API key alone on stdout (shown once);
                                                        TIER is one of RATE_LIMIT_TIERS (default free, premium)
   keys list                                            key ids, accounts, tiers, created and revoked times
   keys revoke <key-id>                                 revokes the key; takes effect on the next request
-  keys tier <account> <tier>                           moves the account (a portal account is named by its email) to TIER
+  keys tier <account> <tier>                           moves the account to TIER
   keys disable <account>                               its keys answer 403 and it cannot sign in to the portal
-  keys enable <account>                                undoes disable`;
+  keys enable <account>                                undoes disable
+
+ACCOUNT is the name of an account the operators made (created by 'create' on first use), or
+id:<account id> for any account. A portal account is reached only by its id, which its owner
+sees on the portal's API Keys page: its name is an email that anyone could have registered.`;
 
 function fail(message: string, code = 2): never {
   process.stderr.write(`keys: ${message}\n`);
   process.exit(code);
+}
+
+const named = (ref: AccountRef) => ('id' in ref ? `id:${printable(ref.id)}` : `'${printable(ref.name)}'`);
+
+function reportChange(outcome: OperatorChange, ref: AccountRef): void {
+  if (outcome === 'no-account') fail(`no account ${named(ref)}`, 1);
+  if (outcome === 'portal-account') fail(portalAccountRefused('name' in ref ? ref.name : ''), 1);
 }
 
 async function main(): Promise<void> {
@@ -50,22 +63,25 @@ async function main(): Promise<void> {
       case 'create': {
         const tiers = Object.keys(config.rateLimit.tiers);
         if (!values.tier || !tiers.includes(values.tier)) fail(`--tier must be one of ${tiers.join(', ')}\n${USAGE}`);
-        if (values.account !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/.test(values.account)) {
-          fail('--account must be 1-100 characters of letters, digits, . _ @ -');
+        const ref = values.account === undefined ? undefined : parseAccountRef(values.account);
+        if (ref && 'name' in ref && !/^[A-Za-z0-9][A-Za-z0-9._@-]{0,99}$/.test(ref.name)) {
+          fail('--account must be 1-100 characters of letters, digits, . _ @ -, or id:<account id>');
         }
-        const created = await store.createKey({ tier: values.tier, account: values.account });
-        process.stderr.write(`created ${created.keyId} for account '${created.account}' (${created.tier}); the key is shown once:\n`);
+        const created = await store.createKey({ tier: values.tier, ...(ref && ('id' in ref ? { accountId: ref.id } : { account: ref.name })) });
+        process.stderr.write(
+          `created ${created.keyId} for account '${printable(created.account)}' (id ${created.accountId}, ${created.tier}); the key is shown once:\n`,
+        );
         process.stdout.write(`${created.apiKey}\n`);
         break;
       }
       case 'list': {
         const keys = await store.listKeys();
         if (values.json) {
-          process.stdout.write(`${JSON.stringify(keys, null, 2)}\n`);
+          process.stdout.write(`${printableJson(keys)}\n`);
           break;
         }
-        const rows = [['KEY ID', 'NAME', 'ACCOUNT', 'TIER', 'CREATED', 'REVOKED']];
-        for (const k of keys) rows.push([k.key_id, k.name || '-', k.account, k.tier, k.created_at, k.revoked_at ?? '-']);
+        const rows = [['KEY ID', 'NAME', 'ACCOUNT', 'ACCOUNT ID', 'TIER', 'CREATED', 'REVOKED']];
+        for (const k of keys) rows.push([k.key_id, k.name || '-', k.account, k.account_id, k.tier, k.created_at, k.revoked_at ?? '-'].map(printable));
         const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
         for (const r of rows)
           process.stdout.write(
@@ -79,28 +95,30 @@ async function main(): Promise<void> {
       case 'revoke': {
         const keyId = rest[0];
         if (!keyId) fail(`revoke needs a key id\n${USAGE}`);
-        if (!(await store.revokeKey(keyId))) fail(`no key with id ${keyId}`, 1);
-        process.stderr.write(`revoked ${keyId}\n`);
+        if (!(await store.revokeKey(keyId))) fail(`no key with id ${printable(keyId)}`, 1);
+        process.stderr.write(`revoked ${printable(keyId)}\n`);
         break;
       }
       case 'tier': {
         const [account, tier] = rest;
         const tiers = Object.keys(config.rateLimit.tiers);
         if (!account || !tier || !tiers.includes(tier)) fail(`tier needs an account and one of ${tiers.join(', ')}\n${USAGE}`);
-        if (!(await accounts.setTier(account, tier))) fail(`no account named '${account}'`, 1);
-        process.stderr.write(`account '${account}' is now on tier '${tier}'\n`);
+        const ref = parseAccountRef(account);
+        reportChange(await accounts.setTier(ref, tier), ref);
+        process.stderr.write(`account ${named(ref)} is now on tier '${tier}'\n`);
         break;
       }
       case 'disable':
       case 'enable': {
         const account = rest[0];
         if (!account) fail(`${command} needs an account\n${USAGE}`);
-        if (!(await accounts.setDisabled(account, command === 'disable'))) fail(`no account named '${account}'`, 1);
-        process.stderr.write(`account '${account}' is ${command}d\n`);
+        const ref = parseAccountRef(account);
+        reportChange(await accounts.setDisabled(ref, command === 'disable'), ref);
+        process.stderr.write(`account ${named(ref)} is ${command}d\n`);
         break;
       }
       default:
-        fail(`unknown command '${command}'\n${USAGE}`);
+        fail(`unknown command '${printable(command)}'\n${USAGE}`);
     }
   } catch (err) {
     if (err instanceof KeyStoreError) fail(err.message, 1);

@@ -186,14 +186,21 @@ start_es() {
   say "Elasticsearch healthy after ~${waited}s"
 }
 
+# A data folder only its owner reads, files left by an earlier start included.
+private_dir() {
+  mkdir -p "$1"
+  chmod -R go-rwx "$1"
+}
+
 start_redis() {
   if redis_answers; then say "Redis already answering on 127.0.0.1:$REDIS_PORT"; return; fi
   command -v redis-server >/dev/null 2>&1 || die "redis-server not found: apt-get install redis-server"
   if port_in_use "$REDIS_PORT"; then die "port $REDIS_PORT is taken by something that is not Redis (set REDIS_PORT)"; fi
-  mkdir -p "$REDIS_DIR"
+  private_dir "$REDIS_DIR"
   say "starting Redis on 127.0.0.1:$REDIS_PORT"
-  redis-server "$ROOT/scripts/redis.conf" --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes \
-    --pidfile "$REDIS_PIDFILE" --dir "$REDIS_DIR" --logfile "$REDIS_DIR/redis.log" >/dev/null
+  # umask 077: the snapshot and the append-only files hold key hashes and sessions, for no one else.
+  (umask 077 && redis-server "$ROOT/scripts/redis.conf" --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes \
+    --pidfile "$REDIS_PIDFILE" --dir "$REDIS_DIR" --logfile "$REDIS_DIR/redis.log" >/dev/null)
   local waited=0
   until redis_answers; do
     waited=$((waited + 1))
@@ -314,10 +321,10 @@ redis_cluster_urls() {
 start_redis_node() {
   local port="$1" dir="$CLUSTER_DIR/redis-$1"
   [ "$(redis-cli -p "$port" ping 2>/dev/null || true)" = "PONG" ] && return
-  mkdir -p "$dir"
-  redis-server "$ROOT/scripts/redis.conf" --bind 127.0.0.1 --port "$port" --daemonize yes \
+  private_dir "$dir"
+  (umask 077 && redis-server "$ROOT/scripts/redis.conf" --bind 127.0.0.1 --port "$port" --daemonize yes \
     --cluster-enabled yes --cluster-config-file "$dir/nodes.conf" --cluster-node-timeout 2000 \
-    --pidfile "$dir/redis.pid" --dir "$dir" --logfile "$dir/redis.log" >/dev/null
+    --pidfile "$dir/redis.pid" --dir "$dir" --logfile "$dir/redis.log" >/dev/null)
   local waited=0
   until [ "$(redis-cli -p "$port" ping 2>/dev/null || true)" = "PONG" ]; do
     waited=$((waited + 1)); [ "$waited" -ge 30 ] && die "Redis on $port did not answer (log: $dir/redis.log)"; sleep 0.5

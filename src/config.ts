@@ -24,11 +24,31 @@ export interface Config {
   shutdownDrainMs: number;
   /** Signs cursors (CURSOR_SECRET); null: the app signs with a random secret of its own. */
   cursorSecret: string | null;
-  portal: { enabled: boolean; defaultTier: string };
+  portal: PortalConfig;
+  http: HttpLimitsConfig;
   rateLimit: RateLimitConfig;
   redisBreaker: RedisBreakerConfig;
   responseCache: ResponseCacheConfig;
   elasticsearchBatching: ElasticsearchBatchingConfig;
+}
+
+export interface PortalConfig {
+  enabled: boolean;
+  defaultTier: string;
+  /** Origins the portal's forms may come from (PUBLIC_ORIGIN), lower-case; empty: the address connected to. */
+  publicOrigins: string[];
+  /** Password hashes at once (each holds one of libuv's 4 threads and a core), and waiting beyond them. */
+  hashConcurrency: number;
+  hashQueue: number;
+}
+
+export interface HttpLimitsConfig {
+  /** A request's headers must have arrived this long after its connection started to be read. */
+  headersTimeoutMs: number;
+  /** The whole request, body included. */
+  requestTimeoutMs: number;
+  /** Open connections per client address; past it a new one is closed at once. 0: no cap (behind a proxy). */
+  maxConnectionsPerAddress: number;
 }
 
 export interface ElasticsearchBatchingConfig {
@@ -76,7 +96,12 @@ const ENV_SCHEMA = {
   type: 'object',
   properties: {
     PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 3000 },
-    HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
+    // Loopback unless told otherwise: the portal takes passwords, and plain HTTP on every interface
+    // is not a default to ship. The Docker image sets 0.0.0.0 (its port is published by compose).
+    HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 120000, default: 10000 },
+    REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 30000 },
+    MAX_CONNECTIONS_PER_ADDRESS: { type: 'integer', minimum: 0, maximum: 100000, default: 256 },
     // One node, or several separated by commas (a cluster: a read that fails on one is retried on another).
     ELASTICSEARCH_URL: { type: 'string', pattern: '^https?://[^\\s,]+(,https?://[^\\s,]+)*$', default: 'http://127.0.0.1:9200' },
     ELASTICSEARCH_TIMEOUT_MS: { type: 'integer', minimum: 50, maximum: 60000, default: ELASTICSEARCH_READ_DEFAULTS.timeoutMs },
@@ -112,6 +137,10 @@ const ENV_SCHEMA = {
     // The developer portal under /portal (docs/portal.md); its sign-ups start on this tier.
     PORTAL_ENABLED: { type: 'boolean', default: true },
     PORTAL_DEFAULT_TIER: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,31}$', default: 'free' },
+    // The portal's public address(es), as browsers see them: e.g. https://developers.example.com.
+    PUBLIC_ORIGIN: { type: 'string', pattern: '^https?://[^\\s/,]+(,https?://[^\\s/,]+)*$' },
+    PASSWORD_HASH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 1 },
+    PASSWORD_HASH_QUEUE: { type: 'integer', minimum: 0, maximum: 10000, default: 8 },
     RESPONSE_CACHE_MB: { type: 'integer', minimum: 0, maximum: 4096, default: 16 },
     RESPONSE_CACHE_TTL_MS: { type: 'integer', minimum: 100, maximum: 3600000, default: 5000 },
     RESPONSE_CACHE_CHECK_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 1000 },
@@ -220,7 +249,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,
     cursorSecret: typeof raw['CURSOR_SECRET'] === 'string' ? raw['CURSOR_SECRET'] : null,
-    portal: { enabled: v.PORTAL_ENABLED, defaultTier: v.PORTAL_DEFAULT_TIER },
+    portal: {
+      enabled: v.PORTAL_ENABLED,
+      defaultTier: v.PORTAL_DEFAULT_TIER,
+      publicOrigins: typeof raw['PUBLIC_ORIGIN'] === 'string' ? raw['PUBLIC_ORIGIN'].toLowerCase().split(',') : [],
+      hashConcurrency: v.PASSWORD_HASH_CONCURRENCY,
+      hashQueue: v.PASSWORD_HASH_QUEUE,
+    },
+    http: {
+      headersTimeoutMs: v.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
+      maxConnectionsPerAddress: v.MAX_CONNECTIONS_PER_ADDRESS,
+    },
     rateLimit: {
       tiers: parseTiers(v.RATE_LIMIT_TIERS),
       windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,

@@ -6,6 +6,8 @@ import { createKeyStore } from './access/key-store.js';
 import { createPortalService } from './portal/portal-service.js';
 import { createSessionStore } from './portal/session-store.js';
 import { createThrottleStore } from './portal/throttle-store.js';
+import { createDeviceStore } from './portal/device-store.js';
+import { createWorkBudget } from './infra/work-budget.js';
 import type { AppServices } from './app.js';
 import type { Config } from './config.js';
 import { instrumentElasticsearch } from './infra/es-metrics.js';
@@ -48,8 +50,11 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
       accounts: createAccountStore(redis),
       sessions: createSessionStore(redis),
       throttle: createThrottleStore(redis),
+      devices: createDeviceStore(redis),
+      hashing: createWorkBudget({ concurrency: config.portal.hashConcurrency, queue: config.portal.hashQueue }),
       defaultTier: config.portal.defaultTier,
     }),
+    publicOrigins: config.portal.publicOrigins,
     keys,
     quota: createAccountQuotaReader(redis, { windowMs: config.rateLimit.windowSeconds * 1000, tiers: config.rateLimit.tiers }),
     windowSeconds: config.rateLimit.windowSeconds,

@@ -17,6 +17,35 @@ import { buildServices } from './services.js';
 const IDLE_GRACE_MS = 2000;
 const IDLE_SWEEP_MS = 500;
 const REDIS_FIRST_CONNECT_MS = 5000;
+const SLOW_CLIENT_CHECK_MS = 1000;
+
+/**
+ * Closes a new connection at once when its address already holds `max` open ones. Behind a
+ * reverse proxy every connection comes from the proxy: there the proxy caps per client
+ * (docs/operations.md) and MAX_CONNECTIONS_PER_ADDRESS=0 turns this off.
+ */
+function capConnectionsPerAddress(server: http.Server, max: number, logger: Logger): void {
+  const open = new Map<string, number>();
+  let warnedAt = -Infinity;
+  server.on('connection', (socket: net.Socket) => {
+    const address = socket.remoteAddress ?? '';
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      if (Date.now() - warnedAt > 60_000) {
+        warnedAt = Date.now();
+        logger.warn('connections refused: too many open from one address', { max });
+      }
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left > 0) open.set(address, left);
+      else open.delete(address);
+    });
+  });
+}
 
 export interface RunningServer {
   /** The API listener, e.g. http://127.0.0.1:3000. */
@@ -70,13 +99,20 @@ export async function startServer(config: Config, { logger = createLogger(config
   const app = createApp(buildServices(config, { es, redis, logger, metrics, readiness }), config);
   const handle = app.callback();
   let stopping = false;
-  // Once shutdown starts, responses ask keep-alive clients to reconnect elsewhere.
-  const server = http.createServer((req, res) => {
-    if (stopping) res.setHeader('Connection', 'close');
-    void handle(req, res);
-  });
+  // Once shutdown starts, responses ask keep-alive clients to reconnect elsewhere. A client that
+  // trickles its headers or body is cut off at the deadlines (checked every second, not Node's
+  // default 30 s), so a few machines cannot hold every file descriptor with slow requests.
+  const { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerAddress } = config.http;
+  const server = http.createServer(
+    { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: SLOW_CLIENT_CHECK_MS },
+    (req, res) => {
+      if (stopping) res.setHeader('Connection', 'close');
+      void handle(req, res);
+    },
+  );
   server.keepAliveTimeout = 65_000;
   server.on('clientError', answerClientError);
+  if (maxConnectionsPerAddress > 0) capConnectionsPerAddress(server, maxConnectionsPerAddress, logger);
   const url = await listen(server, config.port, config.host);
   logger.info('listening', { host: config.host, port: config.port, alias: config.indexAlias });
 

@@ -14,10 +14,20 @@ export interface Account {
   passwordHash: string | null;
 }
 
+/** How an operator names an account: by its name, or explicitly by its id (`id:<account id>`). */
+export type AccountRef = { name: string } | { id: string };
+
+export function parseAccountRef(text: string): AccountRef {
+  return text.startsWith('id:') ? { id: text.slice(3) } : { name: text };
+}
+
+/** What an operator's change to an account came to. */
+export type OperatorChange = 'done' | 'no-account' | 'portal-account';
+
 /**
  * Accounts in Redis: `wpc:{<id>}:account` (a hash) and the global name index. Portal accounts are
- * named by their email, so an operator's `keys create --account <email>` adds a key to the same
- * account the portal shows.
+ * named by their email and operators' accounts by any name, in one index, so a name is one
+ * account. Operators reach a portal account only by its id (see portalAccountRefused).
  */
 export function createAccountStore(redis: Redis | Cluster) {
   async function byId(accountId: string): Promise<Account | null> {
@@ -36,6 +46,14 @@ export function createAccountStore(redis: Redis | Cluster) {
   async function byName(name: string): Promise<Account | null> {
     const accountId = await redis.hget(redisKeys.accountNames, name);
     return accountId ? byId(accountId) : null;
+  }
+
+  /** The account an operator's command acts on: any account by id; by name, only one without a portal password. */
+  async function operatorAccount(ref: AccountRef): Promise<Account | 'no-account' | 'portal-account'> {
+    const account = 'id' in ref ? await byId(ref.id) : await byName(ref.name);
+    if (!account) return 'no-account';
+    if ('name' in ref && account.passwordHash !== null) return 'portal-account';
+    return account;
   }
 
   return {
@@ -61,20 +79,20 @@ export function createAccountStore(redis: Redis | Cluster) {
       return false;
     },
 
-    /** False when there is no such account. */
-    async setTier(name: string, tier: string): Promise<boolean> {
-      const account = await byName(name);
-      if (!account) return false;
-      await redis.hset(redisKeys.account(account.accountId), 'tier', tier);
-      return true;
+    /** Moves an operator's account to `tier`, or a portal account named by its id. */
+    async setTier(ref: AccountRef, tier: string): Promise<OperatorChange> {
+      const found = await operatorAccount(ref);
+      if (typeof found === 'string') return found;
+      await redis.hset(redisKeys.account(found.accountId), 'tier', tier);
+      return 'done';
     },
 
-    /** A disabled account's keys answer 403 and it cannot sign in; false when there is no such account. */
-    async setDisabled(name: string, disabled: boolean): Promise<boolean> {
-      const account = await byName(name);
-      if (!account) return false;
-      await redis.hset(redisKeys.account(account.accountId), 'disabled_at', disabled ? new Date().toISOString() : '');
-      return true;
+    /** A disabled account's keys answer 403 and it cannot sign in. */
+    async setDisabled(ref: AccountRef, disabled: boolean): Promise<OperatorChange> {
+      const found = await operatorAccount(ref);
+      if (typeof found === 'string') return found;
+      await redis.hset(redisKeys.account(found.accountId), 'disabled_at', disabled ? new Date().toISOString() : '');
+      return 'done';
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { generateApiKey, hashApiKey, newAccountId, randomBase62 } from './api-key.js';
 import { redisKeys } from './redis-keys.js';
 import { HISTORY } from './sliding-window-lua.js';
+import { printable } from '../infra/visible-text.js';
 
 export interface KeySummary {
   key_id: string;
@@ -22,6 +23,19 @@ export interface CreatedKey {
 }
 
 export class KeyStoreError extends Error {}
+
+/**
+ * Why an operator's command by name does not reach a portal account: a portal account is named by
+ * the email its owner typed, and nothing proves that owner holds the mailbox, so a stranger could
+ * register a customer's email first and receive the keys and tiers meant for the customer. The
+ * account id, which only its owner sees (on the portal's API Keys page), names it explicitly.
+ */
+export function portalAccountRefused(name: string): string {
+  return (
+    `account '${printable(name)}' was registered in the developer portal, and a name alone does not reach it (anyone can register any email). ` +
+    "Ask its owner for the account id shown on the portal's API Keys page and name it as id:<account id>."
+  );
+}
 
 interface IndexEntry {
   account_id: string;
@@ -59,7 +73,8 @@ export function createKeyStore(redis: Redis | Cluster) {
   async function accountIdFor(name: string, tier: string): Promise<string> {
     const existing = await redis.hget(redisKeys.accountNames, name);
     if (existing) {
-      const current = await redis.hget(redisKeys.account(existing), 'tier');
+      const [current, password] = await redis.hmget(redisKeys.account(existing), 'tier', 'password');
+      if (password) throw new KeyStoreError(portalAccountRefused(name));
       if (current !== tier) {
         throw new KeyStoreError(`account '${name}' is on tier '${current}', not '${tier}'`);
       }
@@ -72,6 +87,13 @@ export function createKeyStore(redis: Redis | Cluster) {
     // Another run claimed the name first: its account is the one; ours was never reachable.
     await redis.del(redisKeys.account(accountId));
     return accountIdFor(name, tier);
+  }
+
+  async function existingAccount(accountId: string, tier: string): Promise<string> {
+    const [current, name] = await redis.hmget(redisKeys.account(accountId), 'tier', 'name');
+    if (!current) throw new KeyStoreError(`no account with id ${accountId}`);
+    if (current !== tier) throw new KeyStoreError(`account ${accountId} ('${name}') is on tier '${current}', not '${tier}'`);
+    return name ?? '';
   }
 
   // Listed in both indexes (so it can be found and revoked) before its record lets it authenticate.
@@ -102,9 +124,31 @@ export function createKeyStore(redis: Redis | Cluster) {
   }
 
   return {
-    async createKey({ tier, account, name = '' }: { tier: string; account?: string; name?: string }): Promise<CreatedKey> {
-      const accountName = account ?? `account-${randomBase62(8).toLowerCase()}`;
-      const accountId = await accountIdFor(accountName, tier);
+    /**
+     * A key for an operator's account: `account` names one the operators made (created on first
+     * use; a portal account is refused, see portalAccountRefused), `accountId` reaches any existing
+     * account, the portal's included. Neither: a new anonymous account.
+     */
+    async createKey({
+      tier,
+      account,
+      accountId: givenId,
+      name = '',
+    }: {
+      tier: string;
+      account?: string;
+      accountId?: string;
+      name?: string;
+    }): Promise<CreatedKey> {
+      let accountName: string;
+      let accountId: string;
+      if (givenId !== undefined) {
+        accountId = givenId;
+        accountName = await existingAccount(givenId, tier);
+      } else {
+        accountName = account ?? `account-${randomBase62(8).toLowerCase()}`;
+        accountId = await accountIdFor(accountName, tier);
+      }
       const { apiKey, keyId } = await addKey(accountId, name);
       return { apiKey, keyId, accountId, account: accountName, tier };
     },

@@ -77,7 +77,7 @@ if peek then
   local reads = redis.call('INCR', KEYS[6])
   if reads == 1 then redis.call('PEXPIRE', KEYS[6], ${USAGE_CAP.windowMs}) end
   if reads > ${USAGE_CAP.reads} then
-    return {4, key_id, tier, ${USAGE_CAP.reads}, 0, now + math.max(redis.call('PTTL', KEYS[4]), 0), now}
+    return {4, key_id, tier, ${USAGE_CAP.reads}, 0, now + math.max(redis.call('PTTL', KEYS[6]), 0), now}
   end
 end
 local log = KEYS[3]

@@ -2,7 +2,8 @@ import type { Socket } from 'node:net';
 
 /**
  * Requests Node's HTTP parser refuses before the app sees them, answered as the API answers
- * every error, `{error, message, status}`: headers over 16 KB (431) and malformed requests (400).
+ * every error, `{error, message, status}`: headers over 16 KB (431), a request that did not arrive
+ * within its deadline (408) and malformed requests (400).
  * Used as the server's 'clientError' listener.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
@@ -13,7 +14,9 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
   const [status, reason, error, message] =
     err.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', 'request_too_large', 'The request line and headers exceed 16 KB']
-      : [400, 'Bad Request', 'invalid_request', 'Malformed HTTP request'];
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time']
+        : [400, 'Bad Request', 'invalid_request', 'Malformed HTTP request'];
   const body = JSON.stringify({ error, message, status });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +

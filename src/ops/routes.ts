@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { createRouter } from '../http/router.js';
 import { openApiDocument } from '../openapi/document.js';
-import { DOCS_PATHS, docsAsset } from './docs-page.js';
+import { DOCS_CSP, DOCS_PATHS, docsAsset } from './docs-page.js';
 import type { Readiness } from './readiness.js';
 
 /** Endpoints that need no API key: health, readiness, the OpenAPI document and its rendered reference. */
@@ -35,6 +35,8 @@ export function opsRoutes({ readiness }: { readiness: Readiness }): Router {
   router.get([...DOCS_PATHS], (ctx) => {
     const asset = docsAsset(ctx.path);
     if (!asset) return;
+    ctx.set('Content-Security-Policy', DOCS_CSP);
+    ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.type = asset.type;
     ctx.body = asset.body;

@@ -1,6 +1,10 @@
 import type { AccountStore } from '../access/account-store.js';
 import type { AccountKey } from '../access/key-store.js';
 import { hashPassword, verifyPassword } from '../infra/password-hash.js';
+import { hasInvisible } from '../infra/visible-text.js';
+import type { WorkBudget } from '../infra/work-budget.js';
+import type { DeviceStore } from './device-store.js';
+import { passwordProblem } from './password-policy.js';
 import type { Session, SessionStore } from './session-store.js';
 import type { ThrottleStore } from './throttle-store.js';
 
@@ -17,28 +21,35 @@ export interface PortalKeys {
   hourlyUsage(accountId: string): Promise<{ hourStartMs: number; requests: number }[]>;
 }
 
-// Failed sign-ins allowed per client address and per account in a window, and sign-ups per address.
+// Sign-in attempts allowed per client address, per account from browsers it has not seen, and per
+// browser it has seen (a device cookie), in a window; and sign-ups per address.
 export const THROTTLE = {
   windowSeconds: 15 * 60,
   perClient: 20,
   perAccount: 5,
+  perDevice: 10,
   signUpsPerClient: 10,
   signUpWindowSeconds: 3600,
 } as const;
 
-export const PASSWORD = { min: 10, max: 128 } as const;
-const EMAIL = /^[^\s@<>"]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
+const EMAIL = /^[^\s@<>"]{1,64}@[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)+$/;
 
 export type SignInResult =
-  { outcome: 'signed-in'; token: string; session: Session } | { outcome: 'refused' } | { outcome: 'throttled'; retryAfterSeconds: number };
+  | { outcome: 'signed-in'; token: string; session: Session; device: string }
+  | { outcome: 'refused' }
+  | { outcome: 'throttled'; retryAfterSeconds: number };
 
 export type SignUpResult =
   { outcome: 'done' } | { outcome: 'invalid'; field: 'email' | 'password'; message: string } | { outcome: 'throttled'; retryAfterSeconds: number };
 
-/** Lower-case, trimmed; null when it is not an address. */
+/**
+ * One spelling per address: NFKC (full-width letters, compatibility forms and NFC/NFD spellings
+ * become one), trimmed, lower-case. Null when it is not an address, or holds a character that
+ * does not show (a zero-width space would make a second account that looks like the first).
+ */
 export function normalizeEmail(text: string): string | null {
-  const email = text.trim().toLowerCase();
-  return email.length <= 254 && EMAIL.test(email) ? email : null;
+  const email = text.normalize('NFKC').trim().toLowerCase();
+  return email.length <= 254 && EMAIL.test(email) && !hasInvisible(email) ? email : null;
 }
 
 // Verified against when there is no account, so a sign-in for an unknown email costs what a wrong
@@ -49,56 +60,81 @@ const decoy = hashPassword('decoy password, never matches');
  * Accounts, sign-in and sessions of the developer portal. Nothing it answers tells whether an
  * email is registered: sign-up always answers "done" (an existing account is left untouched),
  * sign-in refuses unknown emails, wrong passwords and disabled accounts alike, after the same work.
+ *
+ * Every attempt is counted before its password is hashed, and a hash needs a place in `hashing`
+ * (BudgetFull otherwise, which the edge answers with 503): the order is place, count, hash.
  */
 export function createPortalService({
   accounts,
   sessions,
   throttle,
+  devices,
+  hashing,
   defaultTier,
 }: {
   accounts: AccountStore;
   sessions: SessionStore;
   throttle: ThrottleStore;
+  devices: DeviceStore;
+  hashing: WorkBudget;
   defaultTier: string;
 }) {
-  async function throttled(client: string, email: string): Promise<number> {
-    const [byClient, byAccount] = await Promise.all([throttle.read('sign-in-client', client), throttle.read('sign-in-account', email)]);
-    if (byClient.count >= THROTTLE.perClient) return byClient.retryAfterSeconds;
-    if (byAccount.count >= THROTTLE.perAccount) return byAccount.retryAfterSeconds;
-    return 0;
-  }
-
+  const { windowSeconds } = THROTTLE;
   return {
     async signUp(emailText: string, password: string, client: string): Promise<SignUpResult> {
       const email = normalizeEmail(emailText);
       if (!email) return { outcome: 'invalid', field: 'email', message: 'Enter an email address such as name@example.com.' };
-      if (password.length < PASSWORD.min || password.length > PASSWORD.max) {
-        return { outcome: 'invalid', field: 'password', message: `Use a password of ${PASSWORD.min} to ${PASSWORD.max} characters.` };
+      const problem = passwordProblem(password, { email });
+      if (problem) return { outcome: 'invalid', field: 'password', message: problem };
+      const slot = hashing.reserve();
+      try {
+        const signUps = await throttle.take('sign-up-client', client, THROTTLE.signUpsPerClient, THROTTLE.signUpWindowSeconds);
+        if (!signUps.allowed) return { outcome: 'throttled', retryAfterSeconds: signUps.retryAfterSeconds };
+        // Hashed whether or not the email is taken, so both answers take as long.
+        const passwordHash = await slot.run(() => hashPassword(password));
+        await accounts.create({ name: email, tier: defaultTier, passwordHash });
+        return { outcome: 'done' };
+      } finally {
+        slot.cancel();
       }
-      const signUps = await throttle.read('sign-up-client', client);
-      if (signUps.count >= THROTTLE.signUpsPerClient) return { outcome: 'throttled', retryAfterSeconds: signUps.retryAfterSeconds };
-      await throttle.hit('sign-up-client', client, THROTTLE.signUpWindowSeconds);
-      // Hashed whether or not the email is taken, so both answers take as long.
-      const passwordHash = await hashPassword(password);
-      await accounts.create({ name: email, tier: defaultTier, passwordHash });
-      return { outcome: 'done' };
     },
 
-    async signIn(emailText: string, password: string, client: string): Promise<SignInResult> {
-      const email = normalizeEmail(emailText) ?? emailText.trim().toLowerCase().slice(0, 254);
-      const wait = await throttled(client, email);
-      if (wait > 0) return { outcome: 'throttled', retryAfterSeconds: wait };
-      const account = await accounts.byName(email);
-      const matches = await verifyPassword(password.slice(0, PASSWORD.max), account?.passwordHash ?? (await decoy));
-      if (!account || !matches || account.disabled) {
-        await Promise.all([
-          throttle.hit('sign-in-client', client, THROTTLE.windowSeconds),
-          throttle.hit('sign-in-account', email, THROTTLE.windowSeconds),
+    /**
+     * Counted per client address, and either per account (a browser this account has not seen)
+     * or per device (one that signed in to it before): the owner's browser is not locked out by
+     * someone who guesses from elsewhere.
+     */
+    async signIn(emailText: string, password: string, client: string, device?: string): Promise<SignInResult> {
+      const email = normalizeEmail(emailText) ?? emailText.normalize('NFKC').trim().toLowerCase().slice(0, 254);
+      const slot = hashing.reserve();
+      try {
+        const [account, deviceAccount] = await Promise.all([accounts.byName(email), devices.accountOf(device)]);
+        const known = account !== null && deviceAccount === account.accountId;
+        const [byClient, bySubject] = await Promise.all([
+          throttle.take('sign-in-client', client, THROTTLE.perClient, windowSeconds),
+          known
+            ? throttle.take('sign-in-device', device!, THROTTLE.perDevice, windowSeconds)
+            : throttle.take('sign-in-account', email, THROTTLE.perAccount, windowSeconds),
         ]);
-        return { outcome: 'refused' };
+        if (!byClient.allowed || !bySubject.allowed) {
+          return {
+            outcome: 'throttled',
+            retryAfterSeconds: Math.max(byClient.allowed ? 0 : byClient.retryAfterSeconds, bySubject.allowed ? 0 : bySubject.retryAfterSeconds),
+          };
+        }
+        const stored = account?.passwordHash ?? (await decoy);
+        const matches = await slot.run(() => verifyPassword(password, stored));
+        if (!account || !matches || account.disabled) return { outcome: 'refused' };
+        await Promise.all([
+          throttle.refund('sign-in-client', client),
+          known ? throttle.clear('sign-in-device', device!) : throttle.clear('sign-in-account', email),
+        ]);
+        const [created, issued] = await Promise.all([sessions.create(account.accountId), known ? device! : devices.issue(account.accountId)]);
+        return { outcome: 'signed-in', ...created, device: issued };
+      } finally {
+        // A place never used (throttled, or Redis failed) goes back; after run() this does nothing.
+        slot.cancel();
       }
-      await throttle.clear('sign-in-account', email);
-      return { outcome: 'signed-in', ...(await sessions.create(account.accountId)) };
     },
 
     /** The session and its account, or null when either is gone or the account was disabled. */
@@ -114,6 +150,10 @@ export function createPortalService({
     },
 
     signOut: (token: string) => sessions.destroy(token),
+    issueForm: (token: string) => sessions.issueForm(token),
+    useForm: (token: string, id: string) => sessions.useForm(token, id),
+    handOff: (token: string, value: unknown) => sessions.handOff(token, value),
+    takeHandOff: <T>(token: string) => sessions.takeHandOff<T>(token),
   };
 }
 

@@ -10,10 +10,14 @@ import { COPY_JS, STYLE_CSS } from './assets.js';
 import { FormError, readForm } from './form.js';
 import type { PortalKeys, PortalService } from './portal-service.js';
 import { SESSION_IDLE_SECONDS } from './session-store.js';
-import { PORTAL, keysPage, messagePage, signInPage, signUpPage, usagePage } from './views.js';
+import { DEVICE_DAYS } from './device-store.js';
+import { BudgetFull } from '../infra/work-budget.js';
+import { hasInvisible } from '../infra/visible-text.js';
+import { type KeysPageState, PORTAL, keysPage, messagePage, signInPage, signUpPage, usagePage } from './views.js';
 
 const SESSION_COOKIE = 'wpc_session';
 const FORM_COOKIE = 'wpc_form';
+const DEVICE_COOKIE = 'wpc_device';
 const KEY_ID = /^key_[0-9A-Za-z]{12}$/;
 
 // Nothing but the portal's own files; no inline script or style, no framing, forms post only here.
@@ -33,6 +37,11 @@ export interface PortalServices {
   keys: PortalKeys;
   quota: AccountQuota;
   windowSeconds: number;
+  /**
+   * The origins the portal's forms may be posted from (PUBLIC_ORIGIN). Empty: the address the
+   * connection was made to, never the request's own Host header, which the client chooses.
+   */
+  publicOrigins: readonly string[];
 }
 
 export interface PortalOptions extends PortalServices {
@@ -57,7 +66,7 @@ const sameText = (a: string, b: string) => {
  * port (docs/portal.md says why). Server-rendered pages; sessions in Redis behind an HttpOnly,
  * SameSite=Lax cookie scoped to /portal; every POST checked for its origin and a CSRF token.
  */
-export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHops, logger }: PortalOptions): Router {
+export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHops, publicOrigins, logger }: PortalOptions): Router {
   const router = createRouter({ prefix: PORTAL });
 
   // Secure when the browser's connection is TLS: here, or at a trusted proxy that says so.
@@ -100,19 +109,30 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
       await next();
     } catch (err) {
       if (err instanceof FormError) return page(ctx, err.status, messagePage('The form could not be read', err.message));
+      if (err instanceof BudgetFull) {
+        ctx.set('Retry-After', String(err.retryAfterSeconds));
+        return page(ctx, 503, messagePage('Busy', 'Too many sign-ins are being checked right now. Please try again in a moment.'));
+      }
       logger.error('portal request failed', { path: ctx.path, error: err instanceof Error ? err.message : String(err) });
       ctx.set('Retry-After', '5');
       page(ctx, 503, messagePage('Service unavailable', 'The portal cannot reach its data right now. Please try again in a few seconds.'));
     }
   });
 
+  const ownOrigins = (ctx: Context): readonly string[] => {
+    if (publicOrigins.length > 0) return publicOrigins;
+    const { localAddress = '', localPort } = ctx.req.socket;
+    const host = localAddress.replace(/^::ffff:/, '');
+    const loopback = host === '127.0.0.1' || host === '::1';
+    const names = loopback ? ['127.0.0.1', 'localhost', '[::1]'] : [host.includes(':') ? `[${host}]` : host];
+    return names.map((name) => `http://${name}:${localPort}`);
+  };
+
   // Every POST: not from another site (Fetch metadata, then Origin), and its form read once.
   const checkedPost = async (ctx: Context, next: Next) => {
     const site = ctx.get('Sec-Fetch-Site');
     const origin = ctx.get('Origin');
-    const ownOrigin = `${ctx.protocol}://${ctx.host}`;
-    const forwardedOrigin = `https://${ctx.host}`;
-    if ((site && site !== 'same-origin' && site !== 'none') || (origin && origin !== ownOrigin && !(overTls(ctx) && origin === forwardedOrigin))) {
+    if ((site && site !== 'same-origin' && site !== 'none') || (origin && !ownOrigins(ctx).includes(origin.toLowerCase()))) {
       return page(ctx, 403, messagePage('Request refused', 'This form was sent from another site. Open the portal and try again.'));
     }
     (ctx.state as PortalState).form = await readForm(ctx);
@@ -158,9 +178,10 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
   router.get('/sign-in', (ctx) => page(ctx, 200, signInPage(formToken(ctx))));
   router.post('/sign-in', checkedPost, anonymousForm, async (ctx) => {
     const email = field(ctx, 'email');
-    const result = await service.signIn(email, field(ctx, 'password'), client(ctx));
+    const result = await service.signIn(email, field(ctx, 'password'), client(ctx), ctx.cookies.get(DEVICE_COOKIE));
     if (result.outcome === 'signed-in') {
       setCookie(ctx, SESSION_COOKIE, result.token, SESSION_IDLE_SECONDS);
+      setCookie(ctx, DEVICE_COOKIE, result.device, DEVICE_DAYS * 86400);
       ctx.status = 303;
       return ctx.redirect(`${PORTAL}/keys`);
     }
@@ -203,35 +224,60 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
     ctx.redirect(`${PORTAL}/sign-in`);
   });
 
-  const renderKeys = async (ctx: Context, status: number, state: Parameters<typeof keysPage>[2] = {}) => {
-    const signed = (ctx.state as PortalState).signed!;
-    page(ctx, status, keysPage(account(signed), await keys.listAccountKeys(signed.account.accountId), state));
+  const signedOf = (ctx: Context) => (ctx.state as PortalState).signed!;
+  const sessionToken = (ctx: Context) => ctx.cookies.get(SESSION_COOKIE)!;
+  const renderKeys = async (ctx: Context, status: number, state: KeysPageState = {}) => {
+    const signed = signedOf(ctx);
+    const [list, formId] = await Promise.all([keys.listAccountKeys(signed.account.accountId), service.issueForm(sessionToken(ctx))]);
+    page(ctx, status, keysPage(account(signed), list, { formId, accountId: signed.account.accountId }, state));
+  };
+  // Post, then redirect: what a key form did is handed to the page it redirects to, which shows
+  // it once, so a reload shows the list and makes nothing. A form id used before (a double click,
+  // a resubmitted form) acts not again and goes the same way.
+  const KEYS_DONE = `${PORTAL}/keys/done`;
+  const handOff = async (ctx: Context, state: KeysPageState) => {
+    await service.handOff(sessionToken(ctx), state);
+    ctx.status = 303;
+    ctx.redirect(KEYS_DONE);
+  };
+  const onceOnly = async (ctx: Context, next: Next) => {
+    if (!(await service.useForm(sessionToken(ctx), field(ctx, 'form')))) {
+      ctx.status = 303;
+      return ctx.redirect(KEYS_DONE);
+    }
+    await next();
   };
 
   router.get('/keys', signedIn, (ctx) => renderKeys(ctx, 200));
-  router.post('/keys', signedIn, checkedPost, sessionForm, async (ctx) => {
-    const name = field(ctx, 'name').trim();
-    if (name.length < 1 || name.length > 64) return renderKeys(ctx, 400, { error: 'Give the key a name of 1 to 64 characters.' });
-    const created = await keys.createAccountKey((ctx.state as PortalState).signed!.account.accountId, name);
-    await renderKeys(ctx, 201, { shown: { ...created, name } });
+  router.get('/keys/done', signedIn, async (ctx) => {
+    const state = await service.takeHandOff<KeysPageState>(sessionToken(ctx));
+    if (!state) return ctx.redirect(`${PORTAL}/keys`);
+    await renderKeys(ctx, 200, state);
   });
-  router.post('/keys/:keyId/revoke', signedIn, checkedPost, sessionForm, async (ctx) => {
+  router.post('/keys', signedIn, checkedPost, sessionForm, onceOnly, async (ctx) => {
+    const name = field(ctx, 'name').normalize('NFC').trim();
+    if (name.length < 1 || name.length > 64 || hasInvisible(name)) {
+      return handOff(ctx, { error: 'Give the key a name of 1 to 64 visible characters.' });
+    }
+    const created = await keys.createAccountKey(signedOf(ctx).account.accountId, name);
+    await handOff(ctx, { shown: { ...created, name } });
+  });
+  router.post('/keys/:keyId/revoke', signedIn, checkedPost, sessionForm, onceOnly, async (ctx) => {
     const keyId = ctx.params['keyId'] ?? '';
-    const done = KEY_ID.test(keyId) && (await keys.revokeAccountKey((ctx.state as PortalState).signed!.account.accountId, keyId));
-    if (!done) return renderKeys(ctx, 404, { error: 'There is no such key on this account.' });
-    await renderKeys(ctx, 200, { notice: `Key ${keyId} is revoked: requests with it now get 403.` });
+    const done = KEY_ID.test(keyId) && (await keys.revokeAccountKey(signedOf(ctx).account.accountId, keyId));
+    if (!done) return handOff(ctx, { error: 'There is no such key on this account.' });
+    await handOff(ctx, { notice: `Key ${keyId} is revoked: requests with it now get 403.` });
   });
-  router.post('/keys/:keyId/rotate', signedIn, checkedPost, sessionForm, async (ctx) => {
+  router.post('/keys/:keyId/rotate', signedIn, checkedPost, sessionForm, onceOnly, async (ctx) => {
     const keyId = ctx.params['keyId'] ?? '';
     const graceText = field(ctx, 'grace');
     const grace = /^\d{1,6}$/.test(graceText) ? Number(graceText) : NaN;
     if (!(grace >= 0 && grace <= MAX_ROTATION_GRACE_SECONDS)) {
-      return renderKeys(ctx, 400, { error: `Choose a grace period of 0 to ${MAX_ROTATION_GRACE_SECONDS / 3600} hours.` });
+      return handOff(ctx, { error: `Choose a grace period of 0 to ${MAX_ROTATION_GRACE_SECONDS / 3600} hours.` });
     }
-    const signed = (ctx.state as PortalState).signed!;
-    const rotated = KEY_ID.test(keyId) ? await keys.rotateAccountKey(signed.account.accountId, keyId, grace) : null;
-    if (!rotated) return renderKeys(ctx, 404, { error: 'There is no such active key on this account.' });
-    await renderKeys(ctx, 201, {
+    const rotated = KEY_ID.test(keyId) ? await keys.rotateAccountKey(signedOf(ctx).account.accountId, keyId, grace) : null;
+    if (!rotated) return handOff(ctx, { error: 'There is no such active key on this account.' });
+    await handOff(ctx, {
       shown: { apiKey: rotated.apiKey, keyId: rotated.keyId, name: rotated.name, oldKeyId: keyId, oldExpiresAt: rotated.expiresAt },
     });
   });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Cluster, Redis } from 'ioredis';
 
 /** A signed-in browser: whose it is and the token its forms must carry. */
@@ -9,12 +9,19 @@ export interface Session {
 
 // Sessions end after this long without a request; each request starts the idle time again.
 export const SESSION_IDLE_SECONDS = 8 * 3600;
+// One-time form ids a session keeps at once (one per page view); older ones are dropped first.
+const FORMS_KEPT = 32;
 
 const sessionKey = (token: string) => `wpc:session:${createHash('sha256').update(token).digest('hex')}`;
+// The key that seals what a session hands to its next page: derived from the cookie's token,
+// which Redis never holds, so a copy of Redis reveals no API key shown once.
+const sealKey = (token: string) => createHash('sha256').update(`portal handoff\0${token}`).digest();
 
 /**
  * Server-side sessions in Redis. The cookie holds a random token; Redis holds only its hash, so
- * a copy of Redis does not let anyone sign in as anyone.
+ * a copy of Redis does not let anyone sign in as anyone. A session also holds its one-time form
+ * ids (a form posted twice acts once) and, between a POST and the page it redirects to, what
+ * that page shows once, sealed.
  */
 export function createSessionStore(redis: Redis | Cluster) {
   return {
@@ -39,6 +46,48 @@ export function createSessionStore(redis: Redis | Cluster) {
 
     async destroy(token: string): Promise<void> {
       await redis.del(sessionKey(token));
+    },
+
+    /** A new one-time form id for a page of this session. */
+    async issueForm(token: string): Promise<string> {
+      const id = randomBytes(16).toString('base64url');
+      const key = sessionKey(token);
+      const [, [, fields]] = (await redis.multi().hset(key, `form:${id}`, Date.now()).hlen(key).exec()) as [unknown, [unknown, number]];
+      if (fields > FORMS_KEPT + 8) {
+        const forms = Object.entries(await redis.hgetall(key)).filter(([field]) => field.startsWith('form:'));
+        const oldest = forms.sort(([, a], [, b]) => Number(a) - Number(b)).slice(0, forms.length - FORMS_KEPT);
+        if (oldest.length > 0) await redis.hdel(key, ...oldest.map(([field]) => field));
+      }
+      return id;
+    },
+
+    /** True the first time a form id is used; false for one used before, dropped, or never issued. */
+    async useForm(token: string, id: string): Promise<boolean> {
+      if (!/^[A-Za-z0-9_-]{22}$/.test(id)) return false;
+      return (await redis.hdel(sessionKey(token), `form:${id}`)) === 1;
+    },
+
+    /** Keeps `value` for the next page of this session, sealed with a key only the cookie can derive. */
+    async handOff(token: string, value: unknown): Promise<void> {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', sealKey(token), iv);
+      const sealed = Buffer.concat([iv, cipher.update(JSON.stringify(value), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+      await redis.hset(sessionKey(token), 'handoff', sealed.toString('base64url'));
+    },
+
+    /** What handOff kept, once: it is gone after this read. Null when there is none. */
+    async takeHandOff<T>(token: string): Promise<T | null> {
+      const key = sessionKey(token);
+      const [[, sealedText]] = (await redis.multi().hget(key, 'handoff').hdel(key, 'handoff').exec()) as [[unknown, string | null], unknown];
+      if (!sealedText) return null;
+      const sealed = Buffer.from(sealedText, 'base64url');
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', sealKey(token), sealed.subarray(0, 12));
+        decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+        return JSON.parse(Buffer.concat([decipher.update(sealed.subarray(12, sealed.length - 16)), decipher.final()]).toString('utf8')) as T;
+      } catch {
+        return null;
+      }
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { AccountKey } from '../access/key-store.js';
 import { type Markup, html } from './html.js';
 import { type HourCount, usageChart } from './usage-chart.js';
-import { PASSWORD } from './portal-service.js';
+import { PASSWORD } from './password-policy.js';
 
 export const PORTAL = '/portal';
 
@@ -14,6 +14,9 @@ interface Chrome {
 }
 
 const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}" />`;
+// The keys page's forms carry its one-time form id too: a form posted twice (a double click, a
+// resubmission) acts once.
+const keyFormFields = (csrf: string, formId: string) => html`${csrfField(csrf)}<input type="hidden" name="form" value="${formId}" />`;
 
 function layout({ title, account }: Chrome, body: Markup): string {
   const nav = account
@@ -154,7 +157,7 @@ function shownKey(key: ShownKey): Markup {
   </section>`;
 }
 
-function keyRow(key: AccountKey, csrf: string): Markup {
+function keyRow(key: AccountKey, csrf: string, formId: string): Markup {
   const state = key.revoked_at ? `revoked ${key.revoked_at}` : key.expires_at ? `expires ${key.expires_at}` : 'active';
   const live = !key.revoked_at && !key.expires_at;
   return html`<tr>
@@ -168,13 +171,13 @@ function keyRow(key: AccountKey, csrf: string): Markup {
       ${
         live
           ? html`<form method="post" action="${PORTAL}/keys/${key.key_id}/rotate">
-                ${csrfField(csrf)}<label class="skip" for="grace-${key.key_id}">Grace period for ${key.key_id}</label
+                ${keyFormFields(csrf, formId)}<label class="skip" for="grace-${key.key_id}">Grace period for ${key.key_id}</label
                 ><select id="grace-${key.key_id}" name="grace">
                   ${GRACE_CHOICES.map(([seconds, label]) => html`<option value="${seconds}">${label}</option>`)}</select
                 ><button class="secondary" type="submit">Rotate</button>
               </form>
               <form method="post" action="${PORTAL}/keys/${key.key_id}/revoke">
-                ${csrfField(csrf)}<button class="danger" type="submit" aria-label="Revoke ${key.key_id}">Revoke</button>
+                ${keyFormFields(csrf, formId)}<button class="danger" type="submit" aria-label="Revoke ${key.key_id}">Revoke</button>
               </form>`
           : ''
       }
@@ -182,10 +185,17 @@ function keyRow(key: AccountKey, csrf: string): Markup {
   </tr>`;
 }
 
+export interface KeysPageState {
+  shown?: ShownKey;
+  error?: string;
+  notice?: string;
+}
+
 export function keysPage(
   chrome: Required<Pick<Chrome, 'account'>>,
   keys: readonly AccountKey[],
-  state: { shown?: ShownKey; error?: string; notice?: string } = {},
+  { formId, accountId }: { formId: string; accountId: string },
+  state: KeysPageState = {},
 ): string {
   const { csrf } = chrome.account;
   return layout(
@@ -194,7 +204,7 @@ export function keysPage(
       ${state.error ? html`<p class="alert" role="alert">${state.error}</p>` : ''}
       <h2>Generate a key</h2>
       <form class="stack" method="post" action="${PORTAL}/keys">
-        ${csrfField(csrf)}
+        ${keyFormFields(csrf, formId)}
         <div>
           <label for="name">Name</label><input id="name" name="name" type="text" maxlength="64" required aria-describedby="name-hint" />
           <p class="hint" id="name-hint">What the key is for, such as “wallpaper rotator”: 1 to 64 characters.</p>
@@ -221,10 +231,14 @@ export function keysPage(
                 </tr>
               </thead>
               <tbody>
-                ${keys.map((key) => keyRow(key, csrf))}
+                ${keys.map((key) => keyRow(key, csrf, formId))}
               </tbody>
             </table>`
-      }`,
+      }
+      <p class="muted">
+        Your account id is <code>${accountId}</code>. To change your tier, give it to the operators: they act on portal accounts only by this id,
+        never by email alone.
+      </p>`,
   );
 }
 

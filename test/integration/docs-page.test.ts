@@ -10,7 +10,7 @@ describe('the /docs reference page in a real browser', function () {
   this.timeout(90_000);
   const ctx = useCatalogue();
 
-  it('when opened headless, then it renders the three endpoints and the error model from /v1/openapi.json, offline', async () => {
+  it('when opened headless, then it renders the three endpoints and the error model from /v1/openapi.json, offline, under its CSP and never framed', async () => {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -22,8 +22,17 @@ describe('the /docs reference page in a real browser', function () {
       page.on('request', (req) => {
         if (!req.url().startsWith(ctx.app.url)) offOrigin.push(req.url());
       });
+      // The browser reports every refusal of the policy as a securitypolicyviolation event.
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+      });
       const response = await page.goto(`${ctx.app.url}/docs`);
       expect(response?.status()).to.equal(200);
+      const headers = response!.headers();
+      expect(headers['content-security-policy']).to.include("frame-ancestors 'none'");
+      expect(headers['x-frame-options']).to.equal('DENY');
       await page.waitForSelector('.opblock-summary-path', { timeout: 30_000 });
       const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path')));
       expect(paths).to.include.members(['/v1/wallpapers', '/v1/wallpapers/{id}', '/v1/search']);
@@ -39,6 +48,8 @@ describe('the /docs reference page in a real browser', function () {
       await page.screenshot({ path: SCREENSHOT, fullPage: false });
       expect(statSync(SCREENSHOT).size).to.be.greaterThan(10_000);
       expect(offOrigin, 'requests outside the API origin (a CDN?)').to.deep.equal([]);
+      const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+      expect(violations, 'what the Content-Security-Policy of the page refused').to.deep.equal([]);
     } finally {
       await browser.close();
     }

@@ -18,14 +18,21 @@ describe('the developer portal', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({ trustProxyHops: 1 });
   const browser = (address = clientAddress()) => new PortalBrowser(ctx.app.url, { 'X-Forwarded-For': address });
-  const generate = async (b: PortalBrowser, keys: PortalPage, name: string) => b.post('/portal/keys', keys, { name });
+  // A key form posts, then redirects to the page that shows what it did, once.
+  const submitted = async (b: PortalBrowser, posted: Promise<PortalPage>) => {
+    const answer = await posted;
+    expect(answer.status, 'a key form answers with a redirect').to.equal(303);
+    expect(answer.headers.get('location')).to.equal('/portal/keys/done');
+    return b.follow(answer);
+  };
+  const generate = async (b: PortalBrowser, keys: PortalPage, name: string) => submitted(b, b.post('/portal/keys', keys, { name }));
   const wallpapers = (key: string) => request(ctx.app.url, '/v1/wallpapers?per_page=1', { key, contract: false });
 
   it('when a developer signs up, signs in and generates a key, then the key is shown once and the API answers it with 200', async () => {
     const b = browser();
     const keys = await signedIn(b, email());
     const created = await generate(b, keys, 'rotator');
-    expect(created.status).to.equal(201);
+    expect(created.status).to.equal(200);
     const key = shownKey(created);
     expect(key).to.match(/^wpc_/);
     expect((await wallpapers(key)).status).to.equal(200);
@@ -42,7 +49,7 @@ describe('the developer portal', function () {
     const key = shownKey(await generate(b, keys, 'to revoke'));
     expect((await wallpapers(key)).status).to.equal(200);
     const page = await b.get('/portal/keys');
-    const revoked = await b.post(`/portal/keys/${keyIds(page)[0]}/revoke`, page, {});
+    const revoked = await submitted(b, b.post(`/portal/keys/${keyIds(page)[0]}/revoke`, page, {}));
     expect(revoked.status).to.equal(200);
     expect(revoked.html).to.include('is revoked');
     expect((await wallpapers(key)).status).to.equal(403);
@@ -53,8 +60,8 @@ describe('the developer portal', function () {
     const keys = await signedIn(b, email());
     const old = shownKey(await generate(b, keys, 'mirror'));
     const page = await b.get('/portal/keys');
-    const rotated = await b.post(`/portal/keys/${keyIds(page)[0]}/rotate`, page, { grace: '60' });
-    expect(rotated.status).to.equal(201);
+    const rotated = await submitted(b, b.post(`/portal/keys/${keyIds(page)[0]}/rotate`, page, { grace: '60' }));
+    expect(rotated.status).to.equal(200);
     const fresh = shownKey(rotated);
     expect(fresh).not.to.equal(old);
     expect(rotated.html).to.include('keeps working until');
@@ -72,8 +79,8 @@ describe('the developer portal', function () {
     const keys = await signedIn(b, email());
     const key = shownKey(await generate(b, keys, 'k'));
     const page = await b.get('/portal/keys');
-    const refused = await b.post(`/portal/keys/${keyIds(page)[0]}/rotate`, page, { grace: String(24 * 3600 + 1) });
-    expect(refused.status).to.equal(400);
+    const refused = await submitted(b, b.post(`/portal/keys/${keyIds(page)[0]}/rotate`, page, { grace: String(24 * 3600 + 1) }));
+    expect(refused.html).to.include('role="alert"');
     expect(refused.html).to.include('grace period of 0 to 24 hours');
     expect(keyIds(await b.get('/portal/keys'))).to.have.length(1);
     expect((await wallpapers(key)).status).to.equal(200);
@@ -86,8 +93,8 @@ describe('the developer portal', function () {
     const victimId = keyIds(await owner.get('/portal/keys'))[0]!;
     const other = browser();
     const otherKeys = await signedIn(other, email());
-    const refused = await other.post(`/portal/keys/${victimId}/revoke`, otherKeys, {});
-    expect(refused.status).to.equal(404);
+    const refused = await submitted(other, other.post(`/portal/keys/${victimId}/revoke`, otherKeys, {}));
+    expect(refused.html).to.include('There is no such key on this account.');
     expect((await wallpapers(key)).status).to.equal(200);
   });
 
@@ -245,14 +252,15 @@ describe('the developer portal', function () {
     const keys = await signedIn(b, address);
     const key = shownKey(await generate(b, keys, 'k'));
     const accounts = createAccountStore(ctx.redis);
-    await accounts.setDisabled(address, true);
+    const accountId = (await accounts.byName(address))!.accountId;
+    await accounts.setDisabled({ id: accountId }, true);
     expect((await wallpapers(key)).status).to.equal(403);
     expect((await b.get('/portal/keys')).status).to.equal(302);
     const again = browser();
     expect(
       (await again.post('/portal/sign-in', await again.get('/portal/sign-in'), { email: address, password: 'correct horse battery' })).status,
     ).to.equal(401);
-    await accounts.setDisabled(address, false);
+    await accounts.setDisabled({ id: accountId }, false);
     expect((await wallpapers(key)).status).to.equal(200);
   });
 

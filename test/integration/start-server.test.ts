@@ -1,8 +1,11 @@
 import { expect } from 'chai';
+import { type Socket, createConnection } from 'node:net';
+import type { Config } from '../../src/config.js';
 import { startServer } from '../../src/start-server.js';
 import { freePort } from '../support/free-port.js';
 import { request, testConfig } from '../support/harness.js';
 import { captureLogs } from '../support/log-capture.js';
+import { until } from '../support/until.js';
 import { useCatalogue } from './catalogue-context.js';
 
 describe('startServer', function () {
@@ -38,5 +41,78 @@ describe('startServer', function () {
     } finally {
       await server.close({ drainMs: 0 });
     }
+  });
+
+  describe('slow and greedy clients', () => {
+    const serverWith = (http: Partial<Config['http']>) =>
+      startServer(
+        testConfig({
+          indexAlias: ctx.alias,
+          port: 0,
+          host: '127.0.0.1',
+          metricsPort: 0,
+          http: { headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, maxConnectionsPerAddress: 0, ...http },
+        }),
+        {},
+      );
+    const connect = (url: string) =>
+      new Promise<Socket>((resolve, reject) => {
+        const { hostname, port } = new URL(url);
+        const socket = createConnection({ host: hostname, port: Number(port) }, () => resolve(socket));
+        socket.once('error', reject);
+      });
+    const closed = (socket: Socket) => new Promise<void>((resolve) => (socket.closed ? resolve() : socket.once('close', () => resolve())));
+
+    it('when a client trickles its headers, a line at a time, then the socket is closed at the headers deadline', async () => {
+      const server = await serverWith({ headersTimeoutMs: 1000 });
+      const socket = await connect(server.url);
+      let answer = '';
+      socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+      socket.on('error', () => undefined);
+      socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n');
+      let lines = 0;
+      const trickle = setInterval(() => {
+        if (!socket.destroyed) socket.write(`X-Slow-${lines++}: still coming\r\n`);
+      }, 200);
+      try {
+        const started = Date.now();
+        await closed(socket);
+        expect(Date.now() - started, 'closed while headers were still arriving').to.be.below(30_000);
+        expect(lines, 'header lines sent before the cut').to.be.above(0);
+        expect(answer).to.match(/^HTTP\/1\.1 408/);
+      } finally {
+        clearInterval(trickle);
+        socket.destroy();
+        await server.close({ drainMs: 0 });
+      }
+    });
+
+    it('when one address opens more connections than its cap, then the extra one is closed at once and the others are served', async () => {
+      const server = await serverWith({ maxConnectionsPerAddress: 5 });
+      const sockets: Socket[] = [];
+      try {
+        for (let i = 0; i < 5; i++) sockets.push(await connect(server.url));
+        const extra = await connect(server.url);
+        sockets.push(extra);
+        extra.on('error', () => undefined);
+        await closed(extra);
+        const first = sockets[0]!;
+        const answer = new Promise<string>((resolve) => first.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+        first.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+        expect(await answer).to.match(/^HTTP\/1\.1 200/);
+        for (const socket of sockets) socket.destroy();
+        await Promise.all(sockets.map(closed));
+        // Closed connections give their places back, once the server has seen them close.
+        const served = () =>
+          request(server.url, '/healthz').then(
+            (res) => res.status === 200,
+            () => false,
+          );
+        expect(await until(served)).to.equal(true);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await server.close({ drainMs: 0 });
+      }
+    });
   });
 });

@@ -50,10 +50,21 @@ export class PortalBrowser {
     return this.send(path);
   }
 
-  /** Posts a form with the CSRF token of the page it came from. */
+  /** Posts a form with the CSRF token of the page it came from, and its one-time form id if it has one. */
   post(path: string, page: PortalPage, fields: Record<string, string>, headers: Record<string, string> = {}) {
-    return this.send(path, { form: { csrf: csrfOf(page), ...fields }, headers });
+    const formId = formIdOf(page);
+    return this.send(path, { form: { csrf: csrfOf(page), ...(formId ? { form: formId } : {}), ...fields }, headers });
   }
+
+  /** The page a redirect leads to (the answer itself when it is not one). */
+  async follow(answer: PortalPage): Promise<PortalPage> {
+    const location = answer.headers.get('location');
+    return answer.status >= 300 && answer.status < 400 && location ? this.get(location) : answer;
+  }
+}
+
+export function formIdOf(page: PortalPage): string | undefined {
+  return /name="form" value="([^"]*)"/.exec(page.html)?.[1];
 }
 
 export function csrfOf(page: PortalPage): string {
