@@ -19,8 +19,8 @@
 const layer = {
   composition: '^src/(server|start-server|services)\\.ts$',
   edge: '^src/(app\\.ts|http/|wallpapers/(routes|cursor|prepared-queries)\\.ts|ops/(routes|metrics-app|docs-page)\\.ts|portal/(routes|views|html|form|usage-chart|assets)\\.ts)',
-  domain: '^src/(access/(access|admission|fallback-limiter|quota)|portal/portal-service)\\.ts$',
-  data: '^src/(wallpapers/(repository|es-repository|cached-repository|build-queries|catalogue-version)|access/(admission-store|authenticate-lua|sliding-window-lua|key-store|account-store|redis-keys|api-key|auth-failures)|portal/(session-store|throttle-store)|ops/readiness)\\.ts$',
+  domain: '^src/(access/(access|admission|fallback-limiter|quota)|portal/(portal-service|password-policy))\\.ts$',
+  data: '^src/(wallpapers/(repository|es-repository|cached-repository|build-queries|catalogue-version)|access/(admission-store|authenticate-lua|sliding-window-lua|key-store|account-store|redis-keys|api-key|auth-failures)|portal/(session-store|throttle-store|device-store)|ops/readiness)\\.ts$',
   infra: '^src/infra/',
   kernel: '^src/(config|errors|wallpapers/(wallpaper|params|categories|resolution|aspect-ratio|search-query|index-document)|openapi/[^/]+)\\.ts$',
   tools: '^src/catalogue/',

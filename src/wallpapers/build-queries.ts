@@ -191,6 +191,26 @@ function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 
   return { multi_match: { query: text, fields: MATCH_FIELDS, operator: 'and', zero_terms_query: zeroTerms } };
 }
 
+// Typos are looked for only where a correction can land on a word of the catalogue, which is
+// written in English: words of 4 to 12 Latin letters (and digits; no word of the catalogue is
+// longer), in at most 3 terms of a query.
+// Fuzzy matching builds an automaton per word whose cost grows with its length and alphabet: one
+// 199-syllable Hangul word took Elasticsearch 385 ms at two edits, against 2 ms exact
+// (bench/results/adversarial-review), and can never correct to an English word anyway.
+const TYPO_WORD = /^(?=.*\p{L})[\p{Script=Latin}\p{N}]{4,12}$/u;
+const MAX_TYPO_TERMS = 3;
+const typoTolerant = ({ text, phrase }: Term) => !phrase && text.split(' ').every((word) => TYPO_WORD.test(word));
+
+/** Each group's terms that typos are looked for in, MAX_TYPO_TERMS over the whole query at most. */
+function typoGroups(groups: Term[][]): Term[][] {
+  let left = MAX_TYPO_TERMS;
+  return groups.map((group) => {
+    const terms = group.filter(typoTolerant).slice(0, Math.max(0, left));
+    left -= terms.length;
+    return terms;
+  });
+}
+
 function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {
   const clauses = group.map((term) => termClause(term, mode, zeroTerms));
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
@@ -201,7 +221,8 @@ const tier = (filter: Clause, boost: number): Clause => ({ constant_score: { fil
 
 /**
  * The search for a parsed query: a result must match at least one group (as typed or with a
- * typo: every group's typo clause also matches what matches as typed) and no excluded term.
+ * typo: a group's typo clause also matches what matches as typed; see typoGroups for where typos
+ * are looked for) and no excluded term.
  * Every group matched puts it in the top tier; below that, groups matched as typed count a
  * hundred times those matched through a typo.
  */
@@ -215,7 +236,9 @@ export function buildSearchQuery(query: SearchQuery): Clause {
         // analyzer; such a group stands aside here.
         ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
-        ...groups.map((group) => groupClause(group, 'fuzzy')),
+        ...typoGroups(groups)
+          .filter((terms) => terms.length > 0)
+          .map((terms) => groupClause(terms, 'fuzzy')),
       ],
       must_not: query.excluded.map((term) => termClause(term, 'exact')),
     },

@@ -2,6 +2,10 @@ import { expect } from 'chai';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { parseApiKey } from '../../src/access/api-key.js';
+import { createAccountStore } from '../../src/access/account-store.js';
+import { createKeyStore } from '../../src/access/key-store.js';
+import { hashPassword } from '../../src/infra/password-hash.js';
+import { hasInvisible } from '../../src/infra/visible-text.js';
 import { request, uniqueName } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 
@@ -99,7 +103,65 @@ describe('keys CLI', function () {
     expect((await request(ctx.app.url, '/v1/wallpapers', { key })).status).to.equal(200);
     const unknown = await keys('disable', uniqueName('nobody'));
     expect(unknown.code).to.equal(1);
-    expect(unknown.stderr).to.include('no account named');
+    expect(unknown.stderr).to.include('no account');
     expect((await keys('tier', account, 'platinum')).code).to.equal(2);
+  });
+
+  describe('portal accounts', () => {
+    // A stranger registers a customer's email in the portal before the customer does.
+    async function registeredByStranger() {
+      const email = `${uniqueName('customer')}@corp.example`;
+      await createAccountStore(ctx.redis).create({ name: email, tier: 'free', passwordHash: await hashPassword('the stranger password') });
+      return { email, accountId: (await createAccountStore(ctx.redis).byName(email))!.accountId };
+    }
+
+    it('when an operator creates a key for an email a portal user registered, then it is refused naming the id route, and no key reaches that account', async () => {
+      const { email, accountId } = await registeredByStranger();
+      const refused = await keys('create', '--tier', 'premium', '--account', email);
+      expect(refused.code).to.equal(1);
+      expect(refused.stdout).to.equal('');
+      expect(refused.stderr).to.include('was registered in the developer portal').and.include('id:<account id>');
+      expect(await createKeyStore(ctx.redis).listAccountKeys(accountId)).to.deep.equal([]);
+    });
+
+    it('when an operator changes the tier of, disables or enables such an email, then each is refused and the account is unchanged', async () => {
+      const { email, accountId } = await registeredByStranger();
+      for (const args of [
+        ['tier', email, 'premium'],
+        ['disable', email],
+        ['enable', email],
+      ]) {
+        const refused = await keys(...args);
+        expect(refused.code, args.join(' ')).to.equal(1);
+        expect(refused.stderr, args.join(' ')).to.include('was registered in the developer portal');
+      }
+      const account = (await createAccountStore(ctx.redis).byId(accountId))!;
+      expect(account).to.include({ tier: 'free', disabled: false });
+    });
+
+    it('when the operator names the portal account by its id, then the key, the tier and the disable reach it', async () => {
+      const { accountId } = await registeredByStranger();
+      const created = await keys('create', '--tier', 'free', '--account', `id:${accountId}`);
+      expect(created.code, created.stderr).to.equal(0);
+      const key = created.stdout.trim();
+      expect(parseApiKey(key)!.accountId).to.equal(accountId);
+      expect((await keys('tier', `id:${accountId}`, 'premium')).code).to.equal(0);
+      expect((await request(ctx.app.url, '/v1/wallpapers', { key })).headers.get('X-RateLimit-Limit')).to.equal('10000');
+      expect((await keys('disable', `id:${accountId}`)).code).to.equal(0);
+      expect((await request(ctx.app.url, '/v1/wallpapers', { key })).status).to.equal(403);
+    });
+  });
+
+  it('when names hold terminal escapes or invisible characters, then list prints them escaped, in its table and its JSON', async () => {
+    const store = createKeyStore(ctx.redis);
+    const { accountId } = await store.createKey({ tier: 'free', account: uniqueName('ops') });
+    // Written straight to the store, as a record made before names were checked could be.
+    await store.createAccountKey(accountId, 'evil\u001b]0;owned\u0007\u009b2J\u200bname');
+    for (const args of [['list'], ['list', '--json']]) {
+      const listed = await keys(...args);
+      expect(listed.code).to.equal(0);
+      expect(hasInvisible(listed.stdout.replaceAll('\n', '')), args.join(' ')).to.equal(false);
+      expect(listed.stdout, args.join(' ')).to.match(/evil(\\u\{1b\}|\\u001b)/);
+    }
   });
 });

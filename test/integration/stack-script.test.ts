@@ -3,6 +3,10 @@ import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { readyRedis } from '../support/harness.js';
+import { until } from '../support/until.js';
 
 const run = promisify(execFile);
 
@@ -53,5 +57,25 @@ describe('scripts/stack.sh', function () {
   it('when the stack is already running, then start reuses both nodes', async () => {
     const res = await run('bash', ['scripts/stack.sh', 'start'], { env: process.env, timeout: 60_000 });
     expect(res.stderr).to.include('Redis already answering').and.include('Elasticsearch already answering');
+  });
+
+  it('when the stack`s Redis writes its snapshot and append-only files, then only their owner can read them', async function () {
+    const redis = await readyRedis();
+    try {
+      const [, dir] = (await redis.config('GET', 'dir')) as [string, string];
+      // Only the stack this script started is its to judge (not a Redis of compose or elsewhere).
+      if (!resolve(dir).startsWith(resolve('.stack'))) this.skip();
+      const before = await redis.lastsave();
+      await redis.bgsave();
+      expect(await until(async () => (await redis.lastsave()) !== before, 20_000)).to.equal(true);
+      const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      expect(files.map((f) => f.name)).to.include('dump.rdb');
+      for (const file of files) {
+        const mode = statSync(join(file.parentPath, file.name)).mode & 0o777;
+        expect(mode & 0o077, `${file.name} is ${mode.toString(8)}`).to.equal(0);
+      }
+    } finally {
+      redis.disconnect();
+    }
   });
 });

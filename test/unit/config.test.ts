@@ -13,6 +13,23 @@ describe('configuration', () => {
     });
   });
 
+  it('when HOST is not set, then the server binds loopback only, and the portal checks origins against the address connected to', () => {
+    const config = loadConfig({});
+    expect(config.host).to.equal('127.0.0.1');
+    expect(config.portal.publicOrigins).to.deep.equal([]);
+    expect(config.http).to.deep.equal({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnectionsPerAddress: 256 });
+  });
+
+  it('when PUBLIC_ORIGIN is set, then its origins are kept lower-case, and a path or a bare host is refused naming it', () => {
+    expect(loadConfig({ PUBLIC_ORIGIN: 'https://Developers.Example.com,http://localhost:3000' }).portal.publicOrigins).to.deep.equal([
+      'https://developers.example.com',
+      'http://localhost:3000',
+    ]);
+    for (const bad of ['developers.example.com', 'https://example.com/portal']) {
+      expect(() => loadConfig({ PUBLIC_ORIGIN: bad }), bad).to.throw(ConfigError, /PUBLIC_ORIGIN/);
+    }
+  });
+
   it('when values are set, then they are parsed and trailing slashes removed', () => {
     const config = loadConfig({ PORT: '8080', ELASTICSEARCH_URL: 'http://es:9200/', IMAGE_BASE_URL: 'https://cdn.example/img/' });
     expect(config).to.include({ port: 8080, elasticsearchUrl: 'http://es:9200', imageBaseUrl: 'https://cdn.example/img' });

@@ -37,7 +37,9 @@ describe('work budget', () => {
   it('when concurrency and queue are taken, then the next reserve is refused at once with BudgetFull', () => {
     const budget = createWorkBudget({ concurrency: 1, queue: 2, retryAfterSeconds: 3 });
     const slots = [budget.reserve(), budget.reserve(), budget.reserve()];
-    expect(() => budget.reserve()).to.throw(BudgetFull).with.property('retryAfterSeconds', 3);
+    expect(() => budget.reserve())
+      .to.throw(BudgetFull)
+      .with.property('retryAfterSeconds', 3);
     slots[0]!.cancel();
     expect(() => budget.reserve()).not.to.throw();
   });

@@ -47,23 +47,41 @@ describe('Elasticsearch query building', () => {
   });
 
   it('when searching, then filters do not score, all groups form the top tier, typed matches outweigh typos, and exclusions are must_not', () => {
-    const req = buildSearchRequest('w', { q: 'red car -truck', page: 2, per_page: 10, category: ['cars'] });
+    const req = buildSearchRequest('w', { q: 'ruby coupe -truck', page: 2, per_page: 10, category: ['cars'] });
     expect(req).to.deep.include({ from: 10, size: 10, track_total_hits: true });
     const bool = (req.query as any).bool;
     expect(bool.filter).to.deep.equal([{ term: { category: 'cars' } }]);
     expect(bool.minimum_should_match).to.equal(1);
     const [all, ...rest] = bool.should;
     expect(all.constant_score.boost).to.equal(100_000);
-    expect(all.constant_score.filter.bool.must.map((c: any) => c.multi_match.query)).to.deep.equal(['red', 'car']);
+    expect(all.constant_score.filter.bool.must.map((c: any) => c.multi_match.query)).to.deep.equal(['ruby', 'coupe']);
     const typed = rest.filter((c: any) => c.bool?.boost === 100);
-    expect(typed.map((c: any) => c.bool.should[0].multi_match.query)).to.deep.equal(['red', 'car']);
+    expect(typed.map((c: any) => c.bool.should[0].multi_match.query)).to.deep.equal(['ruby', 'coupe']);
     const fuzzy = rest.filter((c: any) => c.multi_match?.fuzziness);
     expect(fuzzy.map((c: any) => [c.multi_match.query, c.multi_match.fuzziness])).to.deep.equal([
-      ['red', 'AUTO:4,8'],
-      ['car', 'AUTO:4,8'],
+      ['ruby', 'AUTO:4,8'],
+      ['coupe', 'AUTO:4,8'],
     ]);
     expect(bool.must_not.map((c: any) => c.multi_match.query)).to.deep.equal(['truck']);
     expect(req.sort).to.deep.equal(SEARCH_SORT);
+  });
+
+  it('when a word is shorter than 4 letters, longer than 12, or not in Latin script, then no typo clause is built for it', () => {
+    const fuzzyOf = (q: string) =>
+      ((buildSearchRequest('w', { q, page: 1, per_page: 20 }).query as any).bool.should as any[])
+        .filter((c) => c.multi_match?.fuzziness)
+        .map((c) => c.multi_match.query);
+    expect(fuzzyOf('red car')).to.deep.equal([]);
+    expect(fuzzyOf('lighthouse 좤베쮴꽓걅춼쟲톔뙡쳛 ωβλταψσσλβπμ')).to.deep.equal(['lighthouse']);
+    expect(fuzzyOf(`${'x'.repeat(13)} sunset`)).to.deep.equal(['sunset']);
+    expect(fuzzyOf('2024 sunset')).to.deep.equal(['sunset']);
+    expect(fuzzyOf('"misty forest" sunset')).to.deep.equal(['sunset']);
+  });
+
+  it('when a query has more than 3 words that typos could be looked for in, then only the first 3 get a typo clause', () => {
+    const words = Array.from({ length: 14 }, (_, i) => `word${String.fromCharCode(97 + i)}x`);
+    const should = (buildSearchRequest('w', { q: words.join(' '), page: 1, per_page: 20 }).query as any).bool.should as any[];
+    expect(should.filter((c) => c.multi_match?.fuzziness).map((c) => c.multi_match.query)).to.deep.equal(words.slice(0, 3));
   });
 
   it('when the query has one group, then there is no separate every-group tier', () => {

@@ -1,0 +1,97 @@
+import { expect } from 'chai';
+import { randomInt } from 'node:crypto';
+import { THROTTLE } from '../../src/portal/portal-service.js';
+import { testConfig, uniqueName } from '../support/harness.js';
+import { PortalBrowser, signedIn } from '../support/portal-browser.js';
+import { useCatalogue } from './catalogue-context.js';
+
+const PASSWORD = 'correct horse battery';
+const clientAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+const email = () => `${uniqueName('dev')}@example.com`;
+
+describe('the portal under guessing', function () {
+  this.timeout(120_000);
+
+  describe('with room for every hash (the throttles alone decide)', () => {
+    const ctx = useCatalogue({ trustProxyHops: 1, portal: { ...testConfig().portal, hashConcurrency: 2, hashQueue: 200 } });
+    const browser = (address = clientAddress()) => new PortalBrowser(ctx.app.url, { 'X-Forwarded-For': address });
+    const attempt = async (b: PortalBrowser, address: string, password: string) =>
+      (await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password })).status;
+
+    it(`when 30 sign-ins for one account arrive at once, the right password among them, then at most ${THROTTLE.perAccount} passwords are checked`, async () => {
+      const address = email();
+      await signedIn(browser(), address, PASSWORD);
+      const statuses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => attempt(browser(), address, i === 17 ? PASSWORD : `wrong password ${i}`)),
+      );
+      const checked = statuses.filter((s) => s === 401 || s === 303).length;
+      expect(checked, statuses.join(' ')).to.be.at.most(THROTTLE.perAccount);
+      expect(statuses.filter((s) => s === 429).length, statuses.join(' ')).to.be.at.least(30 - THROTTLE.perAccount);
+    });
+
+    it(`when one client sends ${THROTTLE.signUpsPerClient + 5} sign-ups at once, then at most ${THROTTLE.signUpsPerClient} are taken`, async () => {
+      const b = browser();
+      const form = await b.get('/portal/sign-up');
+      const statuses = await Promise.all(
+        Array.from(
+          { length: THROTTLE.signUpsPerClient + 5 },
+          async () => (await b.post('/portal/sign-up', form, { email: email(), password: PASSWORD })).status,
+        ),
+      );
+      expect(statuses.filter((s) => s === 200).length, statuses.join(' ')).to.equal(THROTTLE.signUpsPerClient);
+      expect(statuses.filter((s) => s === 429).length, statuses.join(' ')).to.equal(5);
+    });
+
+    it('when someone who knows only the email fails from elsewhere until the account is locked, then the owner`s browser that signed in before still signs in; a new browser does not', async () => {
+      const address = email();
+      const owner = browser();
+      await signedIn(owner, address, PASSWORD);
+      await owner.post('/portal/sign-out', await owner.get('/portal/keys'), {});
+      expect(owner.cookie('wpc_device'), 'the owner`s browser is known to the account').to.be.a('string');
+      for (let i = 0; i < THROTTLE.perAccount; i++) expect(await attempt(browser(), address, 'a wrong guess!!')).to.equal(401);
+      expect(await attempt(browser(), address, PASSWORD), 'a browser the account has not seen').to.equal(429);
+      expect(await attempt(owner, address, PASSWORD), 'the owner, from the browser that signed in before').to.equal(303);
+    });
+
+    it('when the owner`s device cookie is used to guess, then it has a lockout of its own', async () => {
+      const address = email();
+      const owner = browser();
+      await signedIn(owner, address, PASSWORD);
+      for (let i = 0; i < THROTTLE.perDevice; i++) expect(await attempt(owner, address, 'a wrong guess!!')).to.equal(401);
+      expect(await attempt(owner, address, PASSWORD)).to.equal(429);
+    });
+
+    it('when a device cookie of one account is sent to sign in to another, then that account`s lockout still applies', async () => {
+      const victim = email();
+      await signedIn(browser(), victim, PASSWORD);
+      const attacker = browser();
+      await signedIn(attacker, email(), PASSWORD);
+      for (let i = 0; i < THROTTLE.perAccount; i++) expect(await attempt(attacker, victim, 'a wrong guess!!')).to.equal(401);
+      expect(await attempt(attacker, victim, PASSWORD)).to.equal(429);
+    });
+  });
+
+  describe('with the default hashing budget (one at a time, eight waiting)', () => {
+    const ctx = useCatalogue({ trustProxyHops: 1 });
+    const browser = (address = clientAddress()) => new PortalBrowser(ctx.app.url, { 'X-Forwarded-For': address });
+
+    it('when 50 sign-ins for unknown emails arrive at once, then those past the budget get 503 with Retry-After at once instead of queuing', async () => {
+      const forms = await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          const b = browser();
+          return { b, form: await b.get('/portal/sign-in') };
+        }),
+      );
+      const answers = await Promise.all(
+        forms.map(({ b, form }) => b.post('/portal/sign-in', form, { email: email(), password: 'any password at all' })),
+      );
+      const statuses = answers.map((a) => a.status);
+      const { hashConcurrency, hashQueue } = ctx.config.portal;
+      expect(statuses.filter((s) => s === 401).length, statuses.join(' ')).to.be.at.most(hashConcurrency + hashQueue);
+      const busy = answers.filter((a) => a.status === 503);
+      expect(busy.length, statuses.join(' ')).to.be.at.least(50 - hashConcurrency - hashQueue);
+      for (const a of busy) expect(Number(a.headers.get('retry-after'))).to.be.at.least(1);
+      expect(busy[0]!.html).to.include('Too many sign-ins are being checked right now');
+    });
+  });
+});
