@@ -296,8 +296,11 @@ describe('rate limiting', function () {
     const n = 25;
     for (let i = 0; i < n; i++) await request(app.url, `/v1/wallpapers?per_page=1&page=${i + 1}`, { key: apiKey });
     // MONITOR reports in execution order: once it shows this marker, it has shown every earlier command.
+    // It goes on a connection of its own: the app's connection must carry only the app's commands.
     const marker = `end-of-${accountId}`;
-    await ctx.redis.echo(marker);
+    const marking = ctx.redis.duplicate();
+    await marking.echo(marker);
+    marking.disconnect();
     expect(await until(async () => commands.some((c) => c.args[0]?.toLowerCase() === 'echo' && c.args[1] === marker))).to.equal(true);
     monitor.disconnect();
     observer.disconnect();
