@@ -299,6 +299,7 @@ describe('rate limiting', function () {
     // It goes on a connection of its own: the app's connection must carry only the app's commands.
     const marker = `end-of-${accountId}`;
     const marking = ctx.redis.duplicate();
+    if (marking.status !== 'ready') await new Promise((resolve) => marking.once('ready', resolve));
     await marking.echo(marker);
     marking.disconnect();
     expect(await until(async () => commands.some((c) => c.args[0]?.toLowerCase() === 'echo' && c.args[1] === marker))).to.equal(true);
