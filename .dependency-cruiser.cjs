@@ -1,28 +1,30 @@
 // The layers of src/ and the one direction imports may take between them. `npm run lint`
-// fails on any import that points up, and on any cycle.
+// fails on any import that points up, and on any cycle. A file's layer is the folder it stands
+// in, so a new file has one without an edit here:
 //
 //   composition   server.ts, start-server.ts, services.ts: read the environment, open sockets,
 //                 build the services from real clients
-//   edge          app.ts, http/, */routes.ts, ops/ pages and listeners: HTTP in and out, and the
-//                 one place where domain errors become statuses
-//   domain        access/ (authentication + quota): admission, its fallback, the quota;
-//                 portal/portal-service (accounts, sign-in, sessions of the developer portal)
-//   data access   the wallpaper repository on Elasticsearch and its cache decorator, the key
-//                 store, the admission script, readiness probes: what reads and writes the stores
-//   infra         infra/: clients, logger, metrics, request context, batching, circuit breaker,
-//                 LRU, shared results; knows nothing of the domain
-//   kernel        config, domain errors, the OpenAPI contract and the types it defines
-//                 (wallpaper, parameters, categories, resolution, search syntax): importable from every layer
+//   edge          app.ts, http/ (middleware every feature uses), <feature>/edge/: HTTP in and out,
+//                 and the one place where domain errors become statuses
+//   domain        <feature>/domain/: decisions (admission and its fallback, the portal's accounts
+//                 and sign-in), written against ports, not clients
+//   data          <feature>/store/: what reads and writes Elasticsearch and Redis
+//   infra         infra/: clients, logger, metrics, batching, circuit breaker, LRU, shared
+//                 results; knows nothing of the domain
+//   kernel        config, domain errors, the OpenAPI contract, and each feature's own types at
+//                 the feature's root (wallpaper, parameters, search syntax, quota, key format):
+//                 importable from every layer
 //   tools         catalogue/: the operators' CLIs (cli -> ingest -> admin; generation alone)
 //
 // A layer may import any layer below it, skipping some, never one above.
+const FEATURE = '(?!http/|infra/|catalogue/|openapi/)[^/]+';
 const layer = {
   composition: '^src/(server|start-server|services)\\.ts$',
-  edge: '^src/(app\\.ts|http/|wallpapers/(routes|cursor|prepared-queries)\\.ts|ops/(routes|metrics-app|docs-page)\\.ts|portal/(routes|views|html|form|usage-chart|assets)\\.ts)',
-  domain: '^src/(access/(access|admission|fallback-limiter|quota)|portal/(portal-service|password-policy))\\.ts$',
-  data: '^src/(wallpapers/(repository|es-repository|cached-repository|build-queries|catalogue-version)|access/(admission-store|authenticate-lua|sliding-window-lua|key-store|account-store|redis-keys|api-key|auth-failures)|portal/(session-store|throttle-store|device-store)|ops/readiness)\\.ts$',
+  edge: `^src/(app\\.ts$|http/|${FEATURE}/edge/)`,
+  domain: `^src/${FEATURE}/domain/`,
+  data: `^src/${FEATURE}/store/`,
   infra: '^src/infra/',
-  kernel: '^src/(config|errors|wallpapers/(wallpaper|params|categories|resolution|aspect-ratio|search-query|index-document)|openapi/[^/]+)\\.ts$',
+  kernel: `^src/((config|errors)\\.ts$|openapi/[^/]+\\.ts$|${FEATURE}/[^/]+\\.ts$)`,
   tools: '^src/catalogue/',
 };
 
@@ -47,10 +49,17 @@ module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'A cycle means two modules are one idea split in two, or one layer reaching back up.',
+      comment: 'A cycle means two modules are one idea split in two, or one layer reaching back up (in src/, bench/, scripts/ and test/).',
       severity: 'error',
-      from: { path: '^src/' },
+      from: { path: '^(src|bench|scripts|test)/' },
       to: { circular: true },
+    },
+    {
+      name: 'one-layer-folder-deep',
+      comment: 'A feature has its layers as folders (edge/, domain/, store/) and its own types at its root, nothing deeper or elsewhere.',
+      severity: 'error',
+      from: { path: `^src/${FEATURE}/(?!(edge|domain|store)/)[^/]+/` },
+      to: {},
     },
     {
       name: 'every-module-has-a-layer',

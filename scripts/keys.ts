@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, displayUrl, loadConfig } from '../src/config.js';
 import { createRedis } from '../src/infra/redis.js';
-import { KeyStoreError, createKeyStore, portalAccountRefused } from '../src/access/key-store.js';
-import { type AccountRef, type OperatorChange, createAccountStore, parseAccountRef } from '../src/access/account-store.js';
+import { KeyStoreError, createKeyStore, portalAccountRefused } from '../src/access/store/key-store.js';
+import { type AccountRef, type OperatorChange, createAccountStore, parseAccountRef } from '../src/access/store/account-store.js';
 import { printable, printableJson } from '../src/infra/visible-text.js';
 
 const USAGE = `usage:

@@ -1,26 +1,26 @@
 import Koa from 'koa';
 import { randomBytes } from 'node:crypto';
-import type { Access } from './access/access.js';
+import type { Access } from './access/domain/access.js';
 import type { Config } from './config.js';
-import { accessGuard } from './http/access-guard.js';
+import { accessGuard } from './access/edge/access-guard.js';
 import { accessLog } from './http/access-log.js';
-import { usageRoutes } from './http/usage-routes.js';
+import { usageRoutes } from './access/edge/usage-routes.js';
 import { compression } from './http/compression.js';
 import { conditionalGet, etagPerEncoding } from './http/conditional-get.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
-import { routeFallbacks } from './http/fallbacks.js';
+import { routeFallbacks } from './http/route-fallbacks.js';
 import { withRequestId } from './http/request-id.js';
 import { createRouter } from './http/router.js';
 import { securityHeaders } from './http/security-headers.js';
 import { type Logger, silentLogger } from './infra/logger.js';
 import { type Metrics, createMetrics } from './infra/metrics.js';
-import type { Readiness } from './ops/readiness.js';
-import { type PortalServices, portalRoutes } from './portal/routes.js';
-import { opsRoutes } from './ops/routes.js';
-import type { WallpaperRepository } from './wallpapers/repository.js';
-import { createCursorCodec } from './wallpapers/cursor.js';
-import { wallpaperRoutes } from './wallpapers/routes.js';
+import type { Readiness } from './ops/store/readiness.js';
+import { type PortalServices, portalRoutes } from './portal/edge/routes.js';
+import { opsRoutes } from './ops/edge/routes.js';
+import type { WallpaperRepository } from './wallpapers/store/repository.js';
+import { createCursorCodec } from './wallpapers/edge/cursor.js';
+import { wallpaperRoutes } from './wallpapers/edge/routes.js';
 
 /** What the HTTP edge serves from: built from real clients by buildServices, or in memory by tests. */
 export interface AppServices {

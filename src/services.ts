@@ -1,12 +1,12 @@
 import type { Client } from '@elastic/elasticsearch';
-import { createAccess } from './access/access.js';
-import { createAccountStore } from './access/account-store.js';
-import { createAccountQuotaReader } from './access/admission-store.js';
-import { createKeyStore } from './access/key-store.js';
-import { createPortalService } from './portal/portal-service.js';
-import { createSessionStore } from './portal/session-store.js';
-import { createThrottleStore } from './portal/throttle-store.js';
-import { createDeviceStore } from './portal/device-store.js';
+import { createAccess } from './access/domain/access.js';
+import { createAccountStore } from './access/store/account-store.js';
+import { createAccountQuotaReader } from './access/store/admission-store.js';
+import { createKeyStore } from './access/store/key-store.js';
+import { createPortalService } from './portal/domain/portal-service.js';
+import { createSessionStore } from './portal/store/session-store.js';
+import { createThrottleStore } from './portal/store/throttle-store.js';
+import { createDeviceStore } from './portal/store/device-store.js';
 import { createWorkBudget } from './infra/work-budget.js';
 import type { AppServices } from './app.js';
 import type { Config } from './config.js';
@@ -14,9 +14,9 @@ import { instrumentElasticsearch } from './infra/es-metrics.js';
 import { type Logger, silentLogger } from './infra/logger.js';
 import { type Metrics, createMetrics } from './infra/metrics.js';
 import type { RedisClient } from './infra/redis.js';
-import { type Readiness, createReadiness } from './ops/readiness.js';
-import { withResponseCache } from './wallpapers/cached-repository.js';
-import { createEsRepository } from './wallpapers/es-repository.js';
+import { type Readiness, createReadiness } from './ops/store/readiness.js';
+import { withResponseCache } from './wallpapers/store/cached-repository.js';
+import { createEsRepository } from './wallpapers/store/es-repository.js';
 
 export interface Clients {
   es: Client;

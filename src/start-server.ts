@@ -8,8 +8,8 @@ import { createEsClient } from './infra/elasticsearch.js';
 import { type Logger, createLogger } from './infra/logger.js';
 import { createMetrics } from './infra/metrics.js';
 import { createRedis } from './infra/redis.js';
-import { createMetricsApp } from './ops/metrics-app.js';
-import { createReadiness } from './ops/readiness.js';
+import { createMetricsApp } from './ops/edge/metrics-app.js';
+import { createReadiness } from './ops/store/readiness.js';
 import { buildServices } from './services.js';
 
 // Idle keep-alive sockets are kept this long after the listener closes (a request may already

@@ -1,4 +1,4 @@
-import type { BenchResults } from './report.js';
+import type { BenchResults } from './bench-results.js';
 import { sizeLabel } from './options.js';
 
 const COLOURS = ['#7f8c8d', '#bdc3c7', '#2e86de', '#27ae60', '#e67e22', '#8e44ad'];

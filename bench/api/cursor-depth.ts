@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
-import { buildListRequest } from '../../src/wallpapers/build-queries.js';
+import { buildListRequest } from '../../src/wallpapers/store/build-queries.js';
 import { CURSOR_PER_PAGE, benchCursor, pageStarts } from './cursor-workload.js';
 import { ensureDataset } from './datasets.js';
 import { parseSize } from './options.js';

@@ -1,7 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { Random } from '../../src/catalogue/generation/prng.js';
-import { LIST_SORT } from '../../src/wallpapers/build-queries.js';
-import { createCursorCodec, queryDigest } from '../../src/wallpapers/cursor.js';
+import { LIST_SORT } from '../../src/wallpapers/store/build-queries.js';
+import { createCursorCodec, queryDigest } from '../../src/wallpapers/edge/cursor.js';
 import type { Position } from '../../src/wallpapers/params.js';
 import type { Workload } from './workloads.js';
 

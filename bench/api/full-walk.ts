@@ -8,7 +8,7 @@ import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { ensureDataset } from './datasets.js';
 import { parseSize } from './options.js';
 import { type Running, startApi, startRedis } from './processes.js';
-import { createKeyStore } from '../../src/access/key-store.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
 import { Redis } from 'ioredis';
 
 const say = (line: string) => process.stderr.write(`full-walk: ${line}\n`);

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { createKeyStore } from '../../src/access/key-store.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
 
 const execFileAsync = promisify(execFile);
 

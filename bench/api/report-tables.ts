@@ -1,7 +1,7 @@
 import type { Measurement } from './measure.js';
 import { sizeLabel } from './options.js';
 import type { RoundTripAudit } from './redis-stats.js';
-import type { BenchResults, SeriesPoint } from './report.js';
+import type { BenchResults, SeriesPoint } from './bench-results.js';
 
 export const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
 export const f1 = (n: number) => n.toFixed(1);

@@ -1,6 +1,6 @@
 import type { FixedRateResult } from './fixed-rate.js';
 import type { Measurement } from './measure.js';
-import type { BenchResults } from './report.js';
+import type { BenchResults } from './bench-results.js';
 import { f0, f1, f2, requestName, row } from './report-tables.js';
 
 const verdict = (ok: boolean) => (ok ? 'met' : '**not met**');

@@ -1,41 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { throughputChart } from './chart.js';
-import type { ColdLatency } from './cold-latency.js';
-import type { FixedRateResult } from './fixed-rate.js';
-import type { Measurement, RequestFiles } from './measure.js';
-import type { RoundTripAudit } from './redis-stats.js';
 import { f0, fixedRateTable, growthTable, latencyTable, ratio, requestName, resourceTable, seriesTable, throughputTable } from './report-tables.js';
 import { targetsTable } from './report-targets.js';
-import { type BenchOptions, type Scenario, sizeLabel } from './options.js';
-
-export interface SeriesPoint {
-  kind?: string;
-  page?: number;
-  docs: number;
-  target: string;
-  p50Ms: number;
-  p90Ms: number;
-  p99Ms: number;
-  rps: number;
-  errors: number;
-  /** Sequential requests, each after emptying Elasticsearch's request and query caches. */
-  cold: ColdLatency;
-}
-
-export interface BenchResults {
-  startedAt: string;
-  finishedAt: string;
-  loadAverage: { before: number[]; after: number[] };
-  options: BenchOptions;
-  compareSha: string | null;
-  docs: number;
-  scenarios: { scenario: Scenario; files: RequestFiles; measurements: Record<string, Measurement>; roundTrips: Record<string, RoundTripAudit> }[];
-  koa: Measurement | null;
-  fixedRate: (FixedRateResult & { scenario: Scenario; target: string })[];
-  sizeSeries: SeriesPoint[];
-  depthSeries: SeriesPoint[];
-}
+import { sizeLabel } from './options.js';
+import type { BenchResults } from './bench-results.js';
 
 export function markdownReport(results: BenchResults): string {
   const o = results.options;

@@ -2,7 +2,8 @@
 //   npx tsx bench/api/rewrite-report.ts bench/results/api-bench-1m.json
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { type BenchResults, writeReports } from './report.js';
+import type { BenchResults } from './bench-results.js';
+import { writeReports } from './report.js';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: rewrite-report.ts <results json>');

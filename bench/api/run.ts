@@ -17,7 +17,8 @@ import { BENCH_USAGE, type BenchOptions, parseBenchArgs, sizeLabel } from './opt
 import { type Running, createBenchKeys, hasCommand, startApi, startBareKoa, startRedis } from './processes.js';
 import { type RoundTripAudit, auditRoundTrips } from './redis-stats.js';
 import { writeRequestFiles } from './request-files.js';
-import { type BenchResults, type SeriesPoint, writeReports } from './report.js';
+import type { BenchResults, SeriesPoint } from './bench-results.js';
+import { writeReports } from './report.js';
 import { FULL_SIZES, SMOKE_SIZES, type Workload, buildWorkload, seriesWorkload } from './workloads.js';
 
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);

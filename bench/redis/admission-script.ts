@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { AUTHENTICATE_LUA } from '../../src/access/authenticate-lua.js';
-import { createKeyStore } from '../../src/access/key-store.js';
-import { type KeyLocation, locateKey } from '../../src/access/authenticate-lua.js';
-import { redisKeys } from '../../src/access/redis-keys.js';
-import { SLIDING_WINDOW_LUA, USAGE_CAP } from '../../src/access/sliding-window-lua.js';
+import { AUTHENTICATE_LUA } from '../../src/access/store/authenticate-lua.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
+import { type KeyLocation, locateKey } from '../../src/access/store/authenticate-lua.js';
+import { redisKeys } from '../../src/access/store/redis-keys.js';
+import { SLIDING_WINDOW_LUA, USAGE_CAP } from '../../src/access/store/sliding-window-lua.js';
 import { freePort } from '../../test/support/free-port.js';
 import { median } from '../api/ab-stats.js';
 

@@ -12,7 +12,7 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
-import { createTitleCarriers, toIndexDocument } from '../../src/wallpapers/index-document.js';
+import { createTitleCarriers, toIndexDocument } from '../../src/wallpapers/store/index-document.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { median } from '../api/ab-stats.js';
 

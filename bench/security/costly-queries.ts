@@ -8,7 +8,7 @@
 // mixtures. Each candidate is asked once; the 12 slowest are asked 7 more times, with fresh text of
 // the same shape and size, and ranked by median. With --compare, the same candidates are asked of
 // that build too, one build after the other.
-import { createKeyStore } from '../../src/access/key-store.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
 import { createRedis } from '../../src/infra/redis.js';
 import { type Running, startApi } from '../api/processes.js';
 import { median } from '../api/ab-stats.js';

@@ -9,7 +9,7 @@
 // this one.
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
-import { createKeyStore } from '../../src/access/key-store.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
 import { createRedis } from '../../src/infra/redis.js';
 import { type Running, startApi } from '../api/processes.js';
 import { buildCompareTree } from '../api/compare-tree.js';

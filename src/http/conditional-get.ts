@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { isShared } from '../infra/shared.js';
+import { isShared } from '../infra/shared-result.js';
 
 const ENCODING_SUFFIX = /-(gzip|br|deflate)$/;
 

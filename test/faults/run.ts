@@ -7,8 +7,8 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import { parseApiKey } from '../../src/access/api-key.js';
-import { createKeyStore } from '../../src/access/key-store.js';
-import { rateLimitKey } from '../../src/access/redis-keys.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
+import { rateLimitKey } from '../../src/access/store/redis-keys.js';
 import { createRedis } from '../../src/infra/redis.js';
 import { type PhaseStats, phase, startLoad } from './load.js';
 import {

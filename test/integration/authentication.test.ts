@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createKeyStore } from '../../src/access/key-store.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
 import { generateApiKey } from '../../src/access/api-key.js';
 import { createKey, request, startApp } from '../support/harness.js';
 import { captureLogs } from '../support/log-capture.js';

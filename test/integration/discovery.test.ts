@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { FIXTURE_CATEGORIES, byNewestThenId } from '../support/fixtures.js';
 import { type TestResponse, createIndexWithDocs, request } from '../support/harness.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
-import { createEsRepository } from '../../src/wallpapers/es-repository.js';
+import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
 import type { SortOrder } from '../../src/wallpapers/params.js';
 import { useCatalogue } from './catalogue-context.js';
 

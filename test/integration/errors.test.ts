@@ -15,7 +15,7 @@ import {
 } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 import { InvalidInput } from '../../src/errors.js';
-import { createEsRepository } from '../../src/wallpapers/es-repository.js';
+import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 
 function expectError(res: { status: number; headers: Headers; body: any }, status: number, error: string) {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { createKeyStore } from '../../src/access/key-store.js';
-import { createAdmissionStore } from '../../src/access/admission-store.js';
-import { locateKey } from '../../src/access/authenticate-lua.js';
-import { redisKeys } from '../../src/access/redis-keys.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
+import { createAdmissionStore } from '../../src/access/store/admission-store.js';
+import { locateKey } from '../../src/access/store/authenticate-lua.js';
+import { redisKeys } from '../../src/access/store/redis-keys.js';
 import { readyRedis, uniqueName } from '../support/harness.js';
 
 describe('key store', () => {

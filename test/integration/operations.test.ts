@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { createMetrics } from '../../src/infra/metrics.js';
-import { createMetricsApp } from '../../src/ops/metrics-app.js';
-import { createReadiness } from '../../src/ops/readiness.js';
+import { createMetricsApp } from '../../src/ops/edge/metrics-app.js';
+import { createReadiness } from '../../src/ops/store/readiness.js';
 import { connectRedis, listen, request, startApp, testConfig, uniqueName } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomInt } from 'node:crypto';
-import { createAccountStore } from '../../src/access/account-store.js';
+import { createAccountStore } from '../../src/access/store/account-store.js';
 import { uniqueName } from '../support/harness.js';
 import { PortalBrowser, type PortalPage, keyIds, shownKey, signedIn } from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomInt } from 'node:crypto';
-import { THROTTLE } from '../../src/portal/portal-service.js';
+import { THROTTLE } from '../../src/portal/domain/portal-service.js';
 import { testConfig, uniqueName } from '../support/harness.js';
 import { PortalBrowser, signedIn } from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { randomInt } from 'node:crypto';
-import { createAccountStore } from '../../src/access/account-store.js';
+import { createAccountStore } from '../../src/access/store/account-store.js';
 import { parseApiKey } from '../../src/access/api-key.js';
-import { redisKeys } from '../../src/access/redis-keys.js';
+import { redisKeys } from '../../src/access/store/redis-keys.js';
 import { redisNowMs } from '../support/admission-log.js';
-import { THROTTLE } from '../../src/portal/portal-service.js';
+import { THROTTLE } from '../../src/portal/domain/portal-service.js';
 import { request, uniqueName } from '../support/harness.js';
 import { PortalBrowser, type PortalPage, csrfOf, keyIds, shownKey, signedIn } from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Config } from '../../src/config.js';
-import { createKeyStore } from '../../src/access/key-store.js';
-import { rateLimitKey, redisKeys } from '../../src/access/redis-keys.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
+import { rateLimitKey, redisKeys } from '../../src/access/store/redis-keys.js';
 import { type RunningApp, type TestResponse, createKey, request, startApp, testConfig } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 import { admissionLog, countedInRedis, redisNowMs } from '../support/admission-log.js';

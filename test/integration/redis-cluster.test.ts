@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Cluster } from 'ioredis';
-import { createKeyStore } from '../../src/access/key-store.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { connectEs, createIndexWithDocs, dropIndicesOf, request, startApp, testConfig, uniqueName } from '../support/harness.js';
 import { RedisServer } from '../support/redis-server.js';

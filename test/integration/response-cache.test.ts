@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
-import { withResponseCache } from '../../src/wallpapers/cached-repository.js';
-import { createEsRepository } from '../../src/wallpapers/es-repository.js';
-import type { WallpaperRepository } from '../../src/wallpapers/repository.js';
+import { withResponseCache } from '../../src/wallpapers/store/cached-repository.js';
+import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
+import type { WallpaperRepository } from '../../src/wallpapers/store/repository.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { USAGE_CAP } from '../../src/access/sliding-window-lua.js';
+import { USAGE_CAP } from '../../src/access/store/sliding-window-lua.js';
 import { createKey, request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 

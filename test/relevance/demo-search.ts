@@ -1,6 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import { createApp } from '../../src/app.js';
-import { createKeyStore } from '../../src/access/key-store.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import type { Config } from '../../src/config.js';

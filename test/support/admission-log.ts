@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { rateLimitKey } from '../../src/access/redis-keys.js';
+import { rateLimitKey } from '../../src/access/store/redis-keys.js';
 
 export interface AdmissionLog {
   /** Admission times (Redis clock, ms), oldest first. */

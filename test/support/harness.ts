@@ -10,8 +10,8 @@ import { readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { createRedis } from '../../src/infra/redis.js';
-import { createKeyStore } from '../../src/access/key-store.js';
-import { toIndexDocument } from '../../src/wallpapers/index-document.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
+import { toIndexDocument } from '../../src/wallpapers/store/index-document.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { contractViolations } from './contract.js';
 

@@ -1,10 +1,10 @@
-import type { Access } from '../../src/access/access.js';
-import type { Admission, Principal, UsageReading } from '../../src/access/admission.js';
+import type { Access } from '../../src/access/domain/access.js';
+import type { Admission, Principal, UsageReading } from '../../src/access/domain/admission.js';
 import type { AppServices } from '../../src/app.js';
-import { type Shared, share } from '../../src/infra/shared.js';
-import type { Readiness, ReadinessReport } from '../../src/ops/readiness.js';
+import { type Shared, share } from '../../src/infra/shared-result.js';
+import type { Readiness, ReadinessReport } from '../../src/ops/store/readiness.js';
 import type { ListParams, SearchParams, SuggestParams } from '../../src/wallpapers/params.js';
-import type { Page, WallpaperRepository } from '../../src/wallpapers/repository.js';
+import type { Page, WallpaperRepository } from '../../src/wallpapers/store/repository.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 
 /**

@@ -1,5 +1,5 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
-import { createTitleCarriers, toIndexDocument } from '../../wallpapers/index-document.js';
+import { createTitleCarriers, toIndexDocument } from '../../wallpapers/store/index-document.js';
 import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
 
 export interface BulkFailure {

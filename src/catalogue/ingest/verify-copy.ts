@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { buildListRequest } from '../../wallpapers/build-queries.js';
+import { buildListRequest } from '../../wallpapers/store/build-queries.js';
 import { toWallpaper, type WallpaperDocument } from '../../wallpapers/wallpaper.js';
 
 export interface CopyCheck {

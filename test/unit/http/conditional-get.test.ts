@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { share } from '../../../src/infra/shared.js';
+import { share } from '../../../src/infra/shared-result.js';
 import Koa from 'koa';
 import { conditionalGet } from '../../../src/http/conditional-get.js';
 import { listen } from '../../support/harness.js';

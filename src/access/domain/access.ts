@@ -1,0 +1,55 @@
+import type { RateLimitConfig, RedisBreakerConfig } from '../../config.js';
+import { createCircuitBreaker } from '../../infra/circuit-breaker.js';
+import type { Logger } from '../../infra/logger.js';
+import type { Metrics } from '../../infra/metrics.js';
+import type { RedisClient } from '../../infra/redis.js';
+import { type Admission, type UsageReading, createAdmission, createUsageReader } from './admission.js';
+import { createAdmissionStore } from '../store/admission-store.js';
+import { createAuthFailureLimiter } from '../store/auth-failures.js';
+
+/**
+ * Who may use the API and how much: authentication and quota together, as the HTTP edge asks
+ * for them. A key is admitted, limited or invalid; a client that fails too often is blocked.
+ */
+export interface Access {
+  admit(apiKey: string): Promise<Admission>;
+  /** The key's quota as the headers report it, admitting nothing (GET /v1/usage). */
+  usage(apiKey: string): Promise<UsageReading>;
+  /** Seconds a client must wait because it failed authentication too often, or 0. */
+  blockedFor(client: string): number;
+  /** Records one failed authentication; seconds to wait when this one crossed the limit, else 0. */
+  recordFailure(client: string): Promise<number>;
+}
+
+export interface AccessOptions {
+  redis: RedisClient;
+  rateLimit: RateLimitConfig;
+  redisBreaker: RedisBreakerConfig;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/** Access on Redis: every call on the request path goes through one circuit breaker (see createCircuitBreaker). */
+export function createAccess({ redis, rateLimit, redisBreaker, logger, metrics }: AccessOptions): Access {
+  const breaker = createCircuitBreaker({
+    backend: 'redis',
+    ...redisBreaker,
+    probe: () => redis.ping(),
+    onOpen: (reason) => {
+      metrics.redisCircuitOpen.set(1);
+      logger.warn('redis circuit open: not asking Redis until a probe answers', {
+        reason: reason instanceof Error ? reason.message : String(reason),
+        probeEveryMs: redisBreaker.openMs,
+      });
+    },
+    onClose: () => {
+      metrics.redisCircuitOpen.set(0);
+      logger.info('redis circuit closed: a probe answered');
+    },
+  });
+  const store = createAdmissionStore(redis, { windowMs: rateLimit.windowSeconds * 1000, tiers: rateLimit.tiers });
+  const admit = createAdmission({ store, breaker, config: rateLimit, logger, metrics });
+  const usage = createUsageReader({ store, breaker, config: rateLimit, logger, metrics });
+  const failures = createAuthFailureLimiter(redis, rateLimit, breaker);
+  return { admit, usage, blockedFor: (client) => failures.blockedFor(client), recordFailure: (client) => failures.recordFailure(client) };
+}

@@ -1,0 +1,203 @@
+import type { RateLimitConfig } from '../../config.js';
+import { BackendUnavailable } from '../../errors.js';
+import { type CircuitBreaker, CircuitOpenError } from '../../infra/circuit-breaker.js';
+import type { Logger } from '../../infra/logger.js';
+import { type Metrics, timed } from '../../infra/metrics.js';
+import type { AdmissionReply, AdmissionStore } from '../store/admission-store.js';
+import { type KeyLocation, locateKey } from '../store/authenticate-lua.js';
+import { createFallbackLimiter } from './fallback-limiter.js';
+import { type Quota, secondsUntilReset } from '../quota.js';
+
+/** Who a request acts for, once its key is known. */
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  tier: string;
+}
+
+export type Admission = { outcome: 'invalid' } | { outcome: 'allowed' | 'limited'; principal: Principal; quota: Quota; source: 'redis' | 'fallback' };
+
+/** A read of a key's quota that admits nothing: its numbers, or how long until reads are allowed again. */
+export type UsageReading =
+  | { outcome: 'invalid' }
+  | { outcome: 'read'; principal: Principal; quota: Quota }
+  | { outcome: 'capped'; principal: Principal; retryAfterSeconds: number };
+
+const RECENT_KEYS_MAX = 10_000;
+
+/** A known key's reply (status 1, 2 or 4) in the domain's terms; null for an unknown key; throws for an unknown tier. */
+function readReply(
+  reply: AdmissionReply,
+  location: KeyLocation,
+  config: RateLimitConfig,
+  logger: Logger,
+): { principal: Principal; quota: Quota } | null {
+  const [status, keyId, tier, limit, remaining, resetMs, nowMs] = reply;
+  if (status === 0) return null;
+  if (status === 3) {
+    logger.error('account tier has no configured limit', { keyId, tier });
+    throw new Error(`account tier '${tier}' has no configured limit`);
+  }
+  return {
+    principal: { keyId: keyId!, accountId: location.accountId, tier: tier! },
+    quota: { tier: tier!, limit: limit!, remaining: remaining!, windowSeconds: config.windowSeconds, resetMs: resetMs!, nowMs: nowMs! },
+  };
+}
+
+export interface AdmissionOptions {
+  store: AdmissionStore;
+  /** Shared by every Redis call on the request path; open, admission falls back at once. */
+  breaker: CircuitBreaker;
+  config: RateLimitConfig;
+  logger: Logger;
+  metrics: Metrics;
+}
+
+/**
+ * Authenticates a key and makes the rate-limit decision in one Redis round trip (one
+ * EVALSHA). When Redis does not answer (or its breaker is open, so it is not even asked), a
+ * key that Redis verified no more than `authGraceMs` before Redis last answered is admitted
+ * by the in-process fallback limiter; any other key fails closed with 503. The grace is
+ * counted back from Redis's last answer, not from now, so an outage does not shrink it: the
+ * keys in use when Redis stopped keep working, and a key revoked more than `authGraceMs`
+ * before the outage began never comes back.
+ */
+export function createAdmission({ store, breaker, config, logger, metrics }: AdmissionOptions) {
+  const recentlyVerified = new Map<string, { principal: Principal; at: number }>();
+  // What Redis last reported of each account's quota: during an outage an account gets at most
+  // what was left of it (until that reset), so a failover does not hand an account at its limit
+  // a fresh quota. Past that reset, the in-process limiter takes over.
+  const lastQuota = new Map<string, { remaining: number; resetMs: number }>();
+  const fallback = createFallbackLimiter(config);
+  // Requests the fallback admitted, per key, not yet in Redis's log: charged to the account once
+  // Redis answers again, so an outage's admissions still count against the window.
+  const owed = new Map<string, { location: KeyLocation; count: number }>();
+  let settling = false;
+  let degraded = false;
+
+  function owe(location: KeyLocation): void {
+    const entry = owed.get(location.hash) ?? { location, count: 0 };
+    entry.count += 1;
+    owed.set(location.hash, entry);
+    if (owed.size > RECENT_KEYS_MAX) owed.delete(owed.keys().next().value as string);
+  }
+
+  // Replays the owed admissions through the admission script, one by one, in the background; each
+  // is recorded at the time it is replayed, which errs towards charging a little late, never less.
+  async function settle(): Promise<void> {
+    if (settling) return;
+    settling = true;
+    try {
+      for (const [hash, entry] of owed) {
+        while (entry.count > 0) {
+          await breaker.run(() => store.admit(entry.location));
+          entry.count -= 1;
+        }
+        owed.delete(hash);
+      }
+    } catch {
+      // Redis failed again: what is left stays owed until it answers.
+    } finally {
+      settling = false;
+    }
+  }
+
+  function remember(hash: string, principal: Principal, quota: Quota): void {
+    recentlyVerified.delete(hash);
+    recentlyVerified.set(hash, { principal, at: Date.now() });
+    if (recentlyVerified.size > RECENT_KEYS_MAX) {
+      recentlyVerified.delete(recentlyVerified.keys().next().value as string);
+    }
+    lastQuota.delete(principal.accountId);
+    lastQuota.set(principal.accountId, { remaining: quota.remaining, resetMs: quota.resetMs });
+    if (lastQuota.size > RECENT_KEYS_MAX) lastQuota.delete(lastQuota.keys().next().value as string);
+  }
+
+  function fromLastQuota(principal: Principal): Admission | null {
+    const last = lastQuota.get(principal.accountId);
+    const nowMs = Date.now();
+    if (!last || nowMs >= last.resetMs) return null;
+    const allowed = last.remaining > 0;
+    if (allowed) last.remaining -= 1;
+    const limit = config.tiers[principal.tier] ?? 0;
+    const quota: Quota = {
+      tier: principal.tier,
+      limit,
+      remaining: last.remaining,
+      windowSeconds: config.windowSeconds,
+      resetMs: last.resetMs,
+      nowMs,
+    };
+    return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
+  }
+
+  async function admitWithoutRedis(location: KeyLocation, err: unknown): Promise<Admission> {
+    const admission = await fallbackAdmission(location.hash, err);
+    if (admission.outcome === 'allowed') owe(location);
+    return admission;
+  }
+
+  async function fallbackAdmission(hash: string, err: unknown): Promise<Admission> {
+    if (!(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'admit' });
+    if (!degraded) {
+      degraded = true;
+      logger.warn('redis unavailable: admission falls back to the in-process limiter', {
+        reason: err instanceof Error ? err.message : String(err),
+        graceMs: config.authGraceMs,
+      });
+    }
+    const recent = recentlyVerified.get(hash);
+    if (!recent || breaker.lastSuccessAt - recent.at > config.authGraceMs) {
+      throw new BackendUnavailable('redis', 'Authentication is temporarily unavailable, please retry shortly');
+    }
+    metrics.rateLimitFallbacks.inc();
+    const seeded = fromLastQuota(recent.principal);
+    if (seeded) return seeded;
+    const { allowed, quota } = await fallback(recent.principal.accountId, recent.principal.tier);
+    return { outcome: allowed ? 'allowed' : 'limited', principal: recent.principal, quota, source: 'fallback' };
+  }
+
+  return async function admit(apiKey: string): Promise<Admission> {
+    const location = locateKey(apiKey);
+    if (!location) return { outcome: 'invalid' };
+    let reply: AdmissionReply;
+    try {
+      reply = await breaker.run(() => timed(metrics.redisDuration, 'admit', () => store.admit(location)));
+    } catch (err) {
+      return admitWithoutRedis(location, err);
+    }
+    if (degraded) {
+      degraded = false;
+      logger.info('redis answering again: admission back on the shared limiter');
+    }
+    const known = readReply(reply, location, config, logger);
+    if (!known) return { outcome: 'invalid' };
+    remember(location.hash, known.principal, known.quota);
+    if (owed.size > 0) void settle();
+    return { outcome: reply[0] === 1 ? 'allowed' : 'limited', ...known, source: 'redis' };
+  };
+}
+
+export type Admit = ReturnType<typeof createAdmission>;
+
+/**
+ * Reads a key's quota through the same script, admitting nothing (GET /v1/usage). Reads have a
+ * small cap of their own per key. Without Redis there is nothing true to report: 503.
+ */
+export function createUsageReader({ store, breaker, config, logger, metrics }: AdmissionOptions) {
+  return async function readUsage(apiKey: string): Promise<UsageReading> {
+    const location = locateKey(apiKey);
+    if (!location) return { outcome: 'invalid' };
+    let reply: AdmissionReply;
+    try {
+      reply = await breaker.run(() => timed(metrics.redisDuration, 'usage', () => store.peek(location)));
+    } catch (err) {
+      if (!(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'usage' });
+      throw new BackendUnavailable('redis', 'Usage is temporarily unavailable, please retry shortly');
+    }
+    const known = readReply(reply, location, config, logger);
+    if (!known) return { outcome: 'invalid' };
+    if (reply[0] === 4) return { outcome: 'capped', principal: known.principal, retryAfterSeconds: secondsUntilReset(known.quota) };
+    return { outcome: 'read', ...known };
+  };
+}

@@ -1,0 +1,264 @@
+import type { Cluster, Redis } from 'ioredis';
+import { generateApiKey, hashApiKey, newAccountId, randomBase62 } from '../api-key.js';
+import { redisKeys } from './redis-keys.js';
+import { HISTORY } from './sliding-window-lua.js';
+import { printable } from '../../infra/visible-text.js';
+
+export interface KeySummary {
+  key_id: string;
+  name: string;
+  account: string;
+  account_id: string;
+  tier: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface CreatedKey {
+  apiKey: string;
+  keyId: string;
+  accountId: string;
+  account: string;
+  tier: string;
+}
+
+export class KeyStoreError extends Error {}
+
+/**
+ * Why an operator's command by name does not reach a portal account: a portal account is named by
+ * the email its owner typed, and nothing proves that owner holds the mailbox, so a stranger could
+ * register a customer's email first and receive the keys and tiers meant for the customer. The
+ * account id, which only its owner sees (on the portal's API Keys page), names it explicitly.
+ */
+export function portalAccountRefused(name: string): string {
+  return (
+    `account '${printable(name)}' was registered in the developer portal, and a name alone does not reach it (anyone can register any email). ` +
+    "Ask its owner for the account id shown on the portal's API Keys page and name it as id:<account id>."
+  );
+}
+
+interface IndexEntry {
+  account_id: string;
+  hash: string;
+}
+
+/** One key of an account as its owner sees it in the portal. */
+export interface AccountKey {
+  key_id: string;
+  name: string;
+  created_at: string;
+  /** ISO time of the last admitted request, or null. */
+  last_used: string | null;
+  /** Requests admitted with this key in the last hour, counted by the minute. */
+  recent_requests: number;
+  revoked_at: string | null;
+  /** ISO time a rotated key stops working, or null. */
+  expires_at: string | null;
+}
+
+/** A rotation's longest grace for the old key. */
+export const MAX_ROTATION_GRACE_SECONDS = 24 * 3600;
+const KEY_NAME_MAX = 64;
+
+/**
+ * Administrative operations on accounts and keys (used by the keys CLI and tests).
+ *
+ * An account's records and its keys share one hash tag, while the name index and the key index
+ * are global, so no write spans two of them in one command: on Redis Cluster those are different
+ * slots. Each change is instead ordered so that a crash between its writes leaves nothing that
+ * works half-way: a name is claimed only for an account whose record is complete, and a key is
+ * listed (so it can be revoked) before it can authenticate.
+ */
+export function createKeyStore(redis: Redis | Cluster) {
+  async function accountIdFor(name: string, tier: string): Promise<string> {
+    const existing = await redis.hget(redisKeys.accountNames, name);
+    if (existing) {
+      const [current, password] = await redis.hmget(redisKeys.account(existing), 'tier', 'password');
+      if (password) throw new KeyStoreError(portalAccountRefused(name));
+      if (current !== tier) {
+        throw new KeyStoreError(`account '${name}' is on tier '${current}', not '${tier}'`);
+      }
+      return existing;
+    }
+    const accountId = newAccountId();
+    await redis.hset(redisKeys.account(accountId), { account_id: accountId, name, tier, created_at: new Date().toISOString() });
+    const claimed = await redis.hsetnx(redisKeys.accountNames, name, accountId);
+    if (claimed === 1) return accountId;
+    // Another run claimed the name first: its account is the one; ours was never reachable.
+    await redis.del(redisKeys.account(accountId));
+    return accountIdFor(name, tier);
+  }
+
+  async function existingAccount(accountId: string, tier: string): Promise<string> {
+    const [current, name] = await redis.hmget(redisKeys.account(accountId), 'tier', 'name');
+    if (!current) throw new KeyStoreError(`no account with id ${accountId}`);
+    if (current !== tier) throw new KeyStoreError(`account ${accountId} ('${name}') is on tier '${current}', not '${tier}'`);
+    return name ?? '';
+  }
+
+  // Listed in both indexes (so it can be found and revoked) before its record lets it authenticate.
+  async function addKey(accountId: string, name: string): Promise<{ apiKey: string; keyId: string }> {
+    const apiKey = generateApiKey(accountId);
+    const hash = hashApiKey(apiKey);
+    const keyId = `key_${randomBase62(12)}`;
+    const entry: IndexEntry = { account_id: accountId, hash };
+    await redis.hset(redisKeys.keyIndex, keyId, JSON.stringify(entry));
+    await redis.hset(redisKeys.accountKeys(accountId), keyId, hash);
+    await redis.hset(redisKeys.apiKey(accountId, hash), {
+      key_id: keyId,
+      account_id: accountId,
+      name: name.slice(0, KEY_NAME_MAX),
+      created_at: new Date().toISOString(),
+      revoked_at: '',
+    });
+    return { apiKey, keyId };
+  }
+
+  async function ownedHash(accountId: string, keyId: string): Promise<string | null> {
+    return redis.hget(redisKeys.accountKeys(accountId), keyId);
+  }
+
+  async function redisNowMs(): Promise<number> {
+    const [seconds, micros] = await redis.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  }
+
+  return {
+    /**
+     * A key for an operator's account: `account` names one the operators made (created on first
+     * use; a portal account is refused, see portalAccountRefused), `accountId` reaches any existing
+     * account, the portal's included. Neither: a new anonymous account.
+     */
+    async createKey({
+      tier,
+      account,
+      accountId: givenId,
+      name = '',
+    }: {
+      tier: string;
+      account?: string;
+      accountId?: string;
+      name?: string;
+    }): Promise<CreatedKey> {
+      let accountName: string;
+      let accountId: string;
+      if (givenId !== undefined) {
+        accountId = givenId;
+        accountName = await existingAccount(givenId, tier);
+      } else {
+        accountName = account ?? `account-${randomBase62(8).toLowerCase()}`;
+        accountId = await accountIdFor(accountName, tier);
+      }
+      const { apiKey, keyId } = await addKey(accountId, name);
+      return { apiKey, keyId, accountId, account: accountName, tier };
+    },
+
+    /** A new named key for an existing account (the portal's "generate"). */
+    async createAccountKey(accountId: string, name: string): Promise<{ apiKey: string; keyId: string }> {
+      return addKey(accountId, name);
+    },
+
+    /** The account's keys, newest first, with their recent use. */
+    async listAccountKeys(accountId: string): Promise<AccountKey[]> {
+      const owned = await redis.hgetall(redisKeys.accountKeys(accountId));
+      const nowMinute = Math.floor((await redisNowMs()) / 60_000);
+      const keys = await Promise.all(
+        Object.entries(owned).map(async ([keyId, hash]): Promise<AccountKey | null> => {
+          const [record, use] = await Promise.all([
+            redis.hgetall(redisKeys.apiKey(accountId, hash)),
+            redis.hgetall(redisKeys.keyUse(accountId, hash)),
+          ]);
+          if (!record['key_id']) return null;
+          let recent = 0;
+          for (const [field, count] of Object.entries(use)) {
+            const minute = field.startsWith('m') ? Number(field.slice(1)) : NaN;
+            if (minute > nowMinute - HISTORY.minutes) recent += Number(count);
+          }
+          return {
+            key_id: keyId,
+            name: record['name'] ?? '',
+            created_at: record['created_at'] ?? '',
+            last_used: use['last'] ? new Date(Number(use['last'])).toISOString() : null,
+            recent_requests: recent,
+            revoked_at: record['revoked_at'] || null,
+            expires_at: record['expires_at'] ? new Date(Number(record['expires_at'])).toISOString() : null,
+          };
+        }),
+      );
+      return keys
+        .filter((k): k is AccountKey => k !== null)
+        .sort((a, b) => b.created_at.localeCompare(a.created_at) || a.key_id.localeCompare(b.key_id));
+    },
+
+    /** Revokes one of the account's keys; false when the account has no such key. */
+    async revokeAccountKey(accountId: string, keyId: string): Promise<boolean> {
+      const hash = await ownedHash(accountId, keyId);
+      if (!hash) return false;
+      await redis.hset(redisKeys.apiKey(accountId, hash), 'revoked_at', new Date().toISOString());
+      return true;
+    },
+
+    /**
+     * A new key with the same name; the old one keeps working for `graceSeconds` (Redis's clock,
+     * as the admission script reads it), then answers 403. Null when the account has no such live key.
+     */
+    async rotateAccountKey(
+      accountId: string,
+      keyId: string,
+      graceSeconds: number,
+    ): Promise<{ apiKey: string; keyId: string; name: string; expiresAt: string } | null> {
+      if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
+        throw new KeyStoreError(`grace must be 0 to ${MAX_ROTATION_GRACE_SECONDS} seconds`);
+      }
+      const hash = await ownedHash(accountId, keyId);
+      if (!hash) return null;
+      const old = await redis.hmget(redisKeys.apiKey(accountId, hash), 'name', 'revoked_at', 'expires_at');
+      if (old[1] || old[2]) return null;
+      const name = old[0] ?? '';
+      const created = await addKey(accountId, name);
+      const expiresAtMs = (await redisNowMs()) + graceSeconds * 1000;
+      await redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String(expiresAtMs));
+      return { ...created, name, expiresAt: new Date(expiresAtMs).toISOString() };
+    },
+
+    /** The account's admitted requests per hour over the last day, oldest first, ending with the current hour. */
+    async hourlyUsage(accountId: string): Promise<{ hourStartMs: number; requests: number }[]> {
+      const counts = await redis.hgetall(redisKeys.accountHours(accountId));
+      const nowHour = Math.floor((await redisNowMs()) / 3_600_000);
+      return Array.from({ length: HISTORY.hours }, (_, i) => {
+        const hour = nowHour - HISTORY.hours + 1 + i;
+        return { hourStartMs: hour * 3_600_000, requests: Number(counts[String(hour)] ?? 0) };
+      });
+    },
+
+    async listKeys(): Promise<KeySummary[]> {
+      const index = await redis.hgetall(redisKeys.keyIndex);
+      const out: KeySummary[] = [];
+      for (const [keyId, raw] of Object.entries(index)) {
+        const { account_id, hash } = JSON.parse(raw) as IndexEntry;
+        const [key, account] = await Promise.all([redis.hgetall(redisKeys.apiKey(account_id, hash)), redis.hgetall(redisKeys.account(account_id))]);
+        // Listed, never written: its creation died before the key was shown to anyone.
+        if (!key['key_id']) continue;
+        out.push({
+          key_id: keyId,
+          name: key['name'] ?? '',
+          account: account['name'] ?? '?',
+          account_id,
+          tier: account['tier'] ?? '?',
+          created_at: key['created_at'] ?? '',
+          revoked_at: key['revoked_at'] ? key['revoked_at'] : null,
+        });
+      }
+      return out.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.key_id.localeCompare(b.key_id));
+    },
+
+    /** Marks the key revoked; the next request with it is refused. Returns false for an unknown key id. */
+    async revokeKey(keyId: string): Promise<boolean> {
+      const raw = await redis.hget(redisKeys.keyIndex, keyId);
+      if (!raw) return false;
+      const { account_id, hash } = JSON.parse(raw) as IndexEntry;
+      await redis.hset(redisKeys.apiKey(account_id, hash), 'revoked_at', new Date().toISOString());
+      return true;
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import type { AccountStore } from '../../access/store/account-store.js';
+import type { AccountKey } from '../../access/store/key-store.js';
+import { hashPassword, verifyPassword } from '../../infra/password-hash.js';
+import { hasInvisible } from '../../infra/visible-text.js';
+import type { WorkBudget } from '../../infra/work-budget.js';
+import type { DeviceStore } from '../store/device-store.js';
+import { passwordProblem } from './password-policy.js';
+import type { Session, SessionStore } from '../store/session-store.js';
+import type { ThrottleStore } from '../store/throttle-store.js';
+
+/** What the portal needs of the key store (createKeyStore). */
+export interface PortalKeys {
+  createAccountKey(accountId: string, name: string): Promise<{ apiKey: string; keyId: string }>;
+  listAccountKeys(accountId: string): Promise<AccountKey[]>;
+  revokeAccountKey(accountId: string, keyId: string): Promise<boolean>;
+  rotateAccountKey(
+    accountId: string,
+    keyId: string,
+    graceSeconds: number,
+  ): Promise<{ apiKey: string; keyId: string; name: string; expiresAt: string } | null>;
+  hourlyUsage(accountId: string): Promise<{ hourStartMs: number; requests: number }[]>;
+}
+
+// Sign-in attempts allowed per client address, per account from browsers it has not seen, and per
+// browser it has seen (a device cookie), in a window; and sign-ups per address.
+export const THROTTLE = {
+  windowSeconds: 15 * 60,
+  perClient: 20,
+  perAccount: 5,
+  perDevice: 10,
+  signUpsPerClient: 10,
+  signUpWindowSeconds: 3600,
+} as const;
+
+const EMAIL = /^[^\s@<>"]{1,64}@[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)+$/;
+
+export type SignInResult =
+  | { outcome: 'signed-in'; token: string; session: Session; device: string }
+  | { outcome: 'refused' }
+  | { outcome: 'throttled'; retryAfterSeconds: number };
+
+export type SignUpResult =
+  { outcome: 'done' } | { outcome: 'invalid'; field: 'email' | 'password'; message: string } | { outcome: 'throttled'; retryAfterSeconds: number };
+
+/**
+ * One spelling per address: NFKC (full-width letters, compatibility forms and NFC/NFD spellings
+ * become one), trimmed, lower-case. Null when it is not an address, or holds a character that
+ * does not show (a zero-width space would make a second account that looks like the first).
+ */
+export function normalizeEmail(text: string): string | null {
+  const email = text.normalize('NFKC').trim().toLowerCase();
+  return email.length <= 254 && EMAIL.test(email) && !hasInvisible(email) ? email : null;
+}
+
+// Verified against when there is no account, so a sign-in for an unknown email costs what a wrong
+// password costs (one scrypt): timing does not tell whether an email is registered.
+const decoy = hashPassword('decoy password, never matches');
+
+/**
+ * Accounts, sign-in and sessions of the developer portal. Nothing it answers tells whether an
+ * email is registered: sign-up always answers "done" (an existing account is left untouched),
+ * sign-in refuses unknown emails, wrong passwords and disabled accounts alike, after the same work.
+ *
+ * Every attempt is counted before its password is hashed, and a hash needs a place in `hashing`
+ * (BudgetFull otherwise, which the edge answers with 503): the order is place, count, hash.
+ */
+export function createPortalService({
+  accounts,
+  sessions,
+  throttle,
+  devices,
+  hashing,
+  defaultTier,
+}: {
+  accounts: AccountStore;
+  sessions: SessionStore;
+  throttle: ThrottleStore;
+  devices: DeviceStore;
+  hashing: WorkBudget;
+  defaultTier: string;
+}) {
+  const { windowSeconds } = THROTTLE;
+  return {
+    async signUp(emailText: string, password: string, client: string): Promise<SignUpResult> {
+      const email = normalizeEmail(emailText);
+      if (!email) return { outcome: 'invalid', field: 'email', message: 'Enter an email address such as name@example.com.' };
+      const problem = passwordProblem(password, { email });
+      if (problem) return { outcome: 'invalid', field: 'password', message: problem };
+      const slot = hashing.reserve();
+      try {
+        const signUps = await throttle.take('sign-up-client', client, THROTTLE.signUpsPerClient, THROTTLE.signUpWindowSeconds);
+        if (!signUps.allowed) return { outcome: 'throttled', retryAfterSeconds: signUps.retryAfterSeconds };
+        // Hashed whether or not the email is taken, so both answers take as long.
+        const passwordHash = await slot.run(() => hashPassword(password));
+        await accounts.create({ name: email, tier: defaultTier, passwordHash });
+        return { outcome: 'done' };
+      } finally {
+        slot.cancel();
+      }
+    },
+
+    /**
+     * Counted per client address, and either per account (a browser this account has not seen)
+     * or per device (one that signed in to it before): the owner's browser is not locked out by
+     * someone who guesses from elsewhere.
+     */
+    async signIn(emailText: string, password: string, client: string, device?: string): Promise<SignInResult> {
+      const email = normalizeEmail(emailText) ?? emailText.normalize('NFKC').trim().toLowerCase().slice(0, 254);
+      const slot = hashing.reserve();
+      try {
+        const [account, deviceAccount] = await Promise.all([accounts.byName(email), devices.accountOf(device)]);
+        const known = account !== null && deviceAccount === account.accountId;
+        const [byClient, bySubject] = await Promise.all([
+          throttle.take('sign-in-client', client, THROTTLE.perClient, windowSeconds),
+          known
+            ? throttle.take('sign-in-device', device!, THROTTLE.perDevice, windowSeconds)
+            : throttle.take('sign-in-account', email, THROTTLE.perAccount, windowSeconds),
+        ]);
+        if (!byClient.allowed || !bySubject.allowed) {
+          return {
+            outcome: 'throttled',
+            retryAfterSeconds: Math.max(byClient.allowed ? 0 : byClient.retryAfterSeconds, bySubject.allowed ? 0 : bySubject.retryAfterSeconds),
+          };
+        }
+        const stored = account?.passwordHash ?? (await decoy);
+        const matches = await slot.run(() => verifyPassword(password, stored));
+        if (!account || !matches || account.disabled) return { outcome: 'refused' };
+        await Promise.all([
+          throttle.refund('sign-in-client', client),
+          known ? throttle.clear('sign-in-device', device!) : throttle.clear('sign-in-account', email),
+        ]);
+        const [created, issued] = await Promise.all([sessions.create(account.accountId), known ? device! : devices.issue(account.accountId)]);
+        return { outcome: 'signed-in', ...created, device: issued };
+      } finally {
+        // A place never used (throttled, or Redis failed) goes back; after run() this does nothing.
+        slot.cancel();
+      }
+    },
+
+    /** The session and its account, or null when either is gone or the account was disabled. */
+    async resume(token: string) {
+      const session = await sessions.get(token);
+      if (!session) return null;
+      const account = await accounts.byId(session.accountId);
+      if (!account || account.disabled) {
+        await sessions.destroy(token);
+        return null;
+      }
+      return { session, account };
+    },
+
+    signOut: (token: string) => sessions.destroy(token),
+    issueForm: (token: string) => sessions.issueForm(token),
+    useForm: (token: string, id: string) => sessions.useForm(token, id),
+    handOff: (token: string, value: unknown) => sessions.handOff(token, value),
+    takeHandOff: <T>(token: string) => sessions.takeHandOff<T>(token),
+  };
+}
+
+export type PortalService = ReturnType<typeof createPortalService>;

@@ -1,0 +1,288 @@
+import type { estypes } from '@elastic/elasticsearch';
+import type { Facet, Filters, ListParams, SearchParams, SortOrder, SuggestParams } from '../params.js';
+import { parseResolution } from '../resolution.js';
+import { type SearchQuery, type Term, parseSearchQuery, searchableGroups } from '../search-query.js';
+
+/** Documented order of the list: newest first, ties by id descending (matches the index sort). */
+export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
+
+/** Relevance first; equal scores fall back to popularity, then id for a total order. */
+export const SEARCH_SORT: estypes.Sort = ['_score', { downloads: { order: 'desc' } }, { id: { order: 'asc' } }];
+
+// Every order ends with id, so it is total: pages never overlap or skip, and a cursor's position
+// (the sort values of the last hit) is unique.
+const SORTS: Record<SortOrder, estypes.Sort> = {
+  newest: LIST_SORT,
+  oldest: [{ created_at: { order: 'asc' } }, { id: { order: 'asc' } }],
+  downloads: [{ downloads: { order: 'desc' } }, { id: { order: 'asc' } }],
+  relevance: SEARCH_SORT,
+  random: ['_score', { id: { order: 'asc' } }],
+};
+
+type Clause = estypes.QueryDslQueryContainer;
+
+// Filters on these fields can be faceted: with facets asked, they move to the post_filter so each
+// facet can count under every filter but its own.
+const FACET_FIELDS: readonly Facet[] = ['category', 'resolution', 'orientation', 'ratio'];
+// A facet lists at most this many values, most frequent first; only resolution has more.
+const FACET_SIZE: Record<Facet, number> = { category: 50, resolution: 50, orientation: 3, ratio: 20 };
+
+function facetFilter(field: Facet, filters: Filters): Clause | null {
+  const value = filters[field];
+  if (value === undefined) return null;
+  if (typeof value === 'string' || value.length === 1) return { term: { [field]: typeof value === 'string' ? value : value[0]! } };
+  return { terms: { [field]: [...value] } };
+}
+
+function minResolutionClauses({ min_resolution }: Filters): Clause[] {
+  const at = min_resolution === undefined ? null : parseResolution(min_resolution);
+  return at ? [{ range: { width: { gte: at.width } } }, { range: { height: { gte: at.height } } }] : [];
+}
+
+export function filterClauses(filters: Filters): Clause[] {
+  return [...FACET_FIELDS.map((field) => facetFilter(field, filters)).filter((c): c is Clause => c !== null), ...minResolutionClauses(filters)];
+}
+
+/**
+ * The whole stored document: copying it costs Elasticsearch less than parsing and filtering
+ * each one, and toWallpaper keeps the nine spec fields (width and height stay behind).
+ */
+export const SOURCE = true;
+
+/** Only the total, the documents and what a cursor needs come back. */
+export const SEARCH_RESPONSE_FILTER = ['hits.total.value', 'hits.hits._source', 'hits.hits._index', 'hits.hits.sort', 'aggregations'];
+
+// The shard request cache skips requests with size > 0 unless asked. Asked, a repeated page or
+// search costs only its fetch phase; entries are dropped whenever a refresh changes the index.
+export const REQUEST_CACHE = true;
+
+/** What one search asks, whether it goes alone (_search) or in a batch (_msearch). */
+export type SearchBody = Required<Pick<estypes.MsearchMultisearchBody, 'size' | 'track_total_hits' | '_source' | 'sort' | 'query'>> &
+  Pick<estypes.MsearchMultisearchBody, 'from' | 'search_after' | 'post_filter' | 'aggs'>;
+
+/** A single get, as a client would send it straight to Elasticsearch. */
+export function buildGetRequest(alias: string, id: number): estypes.GetRequest {
+  return { index: alias, id: String(id), _source: SOURCE, filter_path: ['found', '_source'] };
+}
+
+// Every item keeps a field, so filtering never drops one and positions still match the request.
+export const MGET_RESPONSE_FILTER = ['docs._id', 'docs.found', 'docs._source', 'docs.error.type'];
+
+/** A list of ids in one multi-get, as the API sends it and as a client would send it straight to Elasticsearch. */
+export function buildIdsRequest(alias: string, ids: readonly number[]): estypes.MgetRequest {
+  return { index: alias, ids: ids.map(String), _source: SOURCE, filter_path: MGET_RESPONSE_FILTER };
+}
+
+/** The index a search reads: the one a cursor walk began on, or the live catalogue. */
+export function searchIndex(alias: string, params: ListParams): string {
+  return params.position?.index ?? alias;
+}
+
+/** A single search, as a client would send it straight to Elasticsearch. */
+function searchRequest(alias: string, params: ListParams, body: SearchBody): estypes.SearchRequest {
+  return { index: searchIndex(alias, params), filter_path: SEARCH_RESPONSE_FILTER, request_cache: REQUEST_CACHE, ...body };
+}
+
+function aggregations(facets: readonly Facet[], filters: Filters): Record<string, estypes.AggregationsAggregationContainer> {
+  return Object.fromEntries(
+    facets.map((facet) => {
+      const others = FACET_FIELDS.filter((field) => field !== facet)
+        .map((field) => facetFilter(field, filters))
+        .filter((c): c is Clause => c !== null);
+      const terms = { terms: { field: facet, size: FACET_SIZE[facet], order: [{ _count: 'desc' as const }, { _key: 'asc' as const }] } };
+      return [facet, { filter: others.length > 0 ? { bool: { filter: others } } : { match_all: {} }, aggs: { values: terms } }];
+    }),
+  );
+}
+
+// Where a cursor page starts in an order led by a field: Elasticsearch's search_after alone still
+// walks every document before the position (page 10,000 of 1M at 100 a page cost 9 times page 1,
+// measured), while a range on that field from the position skips them; search_after then settles
+// ties exactly. The range has a cost of its own while it still matches most of the catalogue
+// (2.7 times page 1 near the top), so it is used from RANGE_FROM_DEPTH results on, where the two
+// cost the same (measured at 1M: bench/results/discovery).
+const RANGE_FROM_DEPTH = 50_000;
+const LEADING_FIELD: Partial<Record<SortOrder, { field: string; op: 'lte' | 'gte'; format?: string }>> = {
+  newest: { field: 'created_at', op: 'lte', format: 'epoch_millis' },
+  oldest: { field: 'created_at', op: 'gte', format: 'epoch_millis' },
+  downloads: { field: 'downloads', op: 'lte' },
+};
+
+function fromPosition(sort: SortOrder, { position, facets }: ListParams): Clause[] {
+  const leading = LEADING_FIELD[sort];
+  // Facets count the whole query, so their pages keep it whole.
+  if (!position || !leading || (facets?.length ?? 0) > 0 || position.total === undefined) return [];
+  if ((position.depth ?? 0) < RANGE_FROM_DEPTH) return [];
+  const { field, op, format } = leading;
+  return [{ range: { [field]: { [op]: position.after[0], ...(format ? { format } : {}) } } }];
+}
+
+/**
+ * The page, order, filters and facets around a query: page numbers as from/size, or a cursor's
+ * search_after; sort=random scores every match by a hash of its id and the seed instead.
+ */
+function pageBody(params: ListParams, query: Clause | null): SearchBody {
+  const sort = params.sort ?? (query === null ? 'newest' : 'relevance');
+  const facets = params.facets ?? [];
+  const faceted = facets.length > 0;
+  const skip = fromPosition(sort, params);
+  const inQuery = [...(faceted ? minResolutionClauses(params) : filterClauses(params)), ...skip];
+  const postFilter = faceted ? filterClauses({ ...params, min_resolution: undefined }) : [];
+  const filtered: Clause =
+    query === null
+      ? inQuery.length > 0
+        ? { bool: { filter: inQuery } }
+        : { match_all: {} }
+      : inQuery.length === 0
+        ? query
+        : query.bool && query.bool.filter === undefined
+          ? { bool: { ...query.bool, filter: inQuery } }
+          : { bool: { must: [query], filter: inQuery } };
+  const scored: Clause =
+    sort === 'random'
+      ? { function_score: { query: filtered, functions: [{ random_score: { seed: params.seed ?? '', field: 'id' } }], boost_mode: 'replace' } }
+      : filtered;
+  return {
+    ...(params.position ? { search_after: [...params.position.after] } : { from: (params.page - 1) * params.per_page }),
+    size: params.per_page,
+    // A walk's later pages know its total already (see fromPosition).
+    track_total_hits: skip.length === 0,
+    _source: SOURCE,
+    sort: SORTS[sort],
+    query: scored,
+    ...(postFilter.length > 0 ? { post_filter: { bool: { filter: postFilter } } } : {}),
+    ...(faceted ? { aggs: aggregations(facets, params) } : {}),
+  };
+}
+
+export function listBody(params: ListParams): SearchBody {
+  return pageBody(params, null);
+}
+
+export function buildListRequest(alias: string, params: ListParams): estypes.SearchRequest {
+  return searchRequest(alias, params, listBody(params));
+}
+
+// Where words are looked for, and how much each field weighs in the relevance score: the title
+// over the description, the unstemmed title (`.exact`) over the stemmed one so an exact word ranks
+// above an inflection, and the category's name ("ocean waves") as text.
+const MATCH_FIELDS = ['title.exact^4', 'title^3', 'description', 'category.text^2'];
+// Typos are looked for where words are long and varied: not in the 19 category names. One edit
+// from 4 letters, two from 8, ten candidate terms per word: fuzzy clauses are the costliest part
+// of a search, and these bounds brought it back to the cost of the plain search before (measured).
+const FUZZY_FIELDS = ['title^3', 'description'];
+const FUZZINESS = 'AUTO:4,8';
+const MAX_EXPANSIONS = 10;
+const PHRASE_FIELDS = ['title^3', 'description'];
+
+// How matches weigh: matching every group is a tier of its own, far above any sum of the rest; a
+// group matched as typed weighs its BM25 score a hundred times, so it outranks a group matched
+// only through a typo (BM25 at weight 1); BM25 orders results within each of those.
+const ALL_GROUPS = 100_000;
+const AS_TYPED = 100;
+
+function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none'): Clause {
+  if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
+  if (mode === 'fuzzy') {
+    return {
+      multi_match: { query: text, fields: FUZZY_FIELDS, operator: 'and', fuzziness: FUZZINESS, prefix_length: 1, max_expansions: MAX_EXPANSIONS },
+    };
+  }
+  return { multi_match: { query: text, fields: MATCH_FIELDS, operator: 'and', zero_terms_query: zeroTerms } };
+}
+
+// Typos are looked for only where a correction can land on a word of the catalogue, which is
+// written in English: words of 4 to 12 Latin letters (and digits; no word of the catalogue is
+// longer), in at most 3 terms of a query.
+// Fuzzy matching builds an automaton per word whose cost grows with its length and alphabet: one
+// 199-syllable Hangul word took Elasticsearch 385 ms at two edits, against 2 ms exact
+// (bench/results/adversarial-review), and can never correct to an English word anyway.
+const TYPO_WORD = /^(?=.*\p{L})[\p{Script=Latin}\p{N}]{4,12}$/u;
+const MAX_TYPO_TERMS = 3;
+const typoTolerant = ({ text, phrase }: Term) => !phrase && text.split(' ').every((word) => TYPO_WORD.test(word));
+
+/** Each group's terms that typos are looked for in, MAX_TYPO_TERMS over the whole query at most. */
+function typoGroups(groups: Term[][]): Term[][] {
+  let left = MAX_TYPO_TERMS;
+  return groups.map((group) => {
+    const terms = group.filter(typoTolerant).slice(0, Math.max(0, left));
+    left -= terms.length;
+    return terms;
+  });
+}
+
+function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {
+  const clauses = group.map((term) => termClause(term, mode, zeroTerms));
+  const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
+  return boost === undefined ? clause : { bool: { should: [clause], boost } };
+}
+
+const tier = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
+
+/**
+ * The search for a parsed query: a result must match at least one group (as typed or with a
+ * typo: a group's typo clause also matches what matches as typed; see typoGroups for where typos
+ * are looked for) and no excluded term.
+ * Every group matched puts it in the top tier; below that, groups matched as typed count a
+ * hundred times those matched through a typo.
+ */
+export function buildSearchQuery(query: SearchQuery): Clause {
+  const groups = searchableGroups(query);
+  return {
+    bool: {
+      minimum_should_match: 1,
+      should: [
+        // With one group the per-group tier says it all. Common words in a group are dropped by the
+        // analyzer; such a group stands aside here.
+        ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
+        ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
+        ...typoGroups(groups)
+          .filter((terms) => terms.length > 0)
+          .map((terms) => groupClause(terms, 'fuzzy')),
+      ],
+      must_not: query.excluded.map((term) => termClause(term, 'exact')),
+    },
+  };
+}
+
+export function searchBody(params: SearchParams): SearchBody {
+  return pageBody(params, buildSearchQuery(parseSearchQuery(params.q)));
+}
+
+export function buildSearchRequest(alias: string, params: SearchParams): estypes.SearchRequest {
+  return searchRequest(alias, params, searchBody(params));
+}
+
+/** What one suggestion request asks: completions only, no hits. */
+export type SuggestBody = Required<Pick<estypes.MsearchMultisearchBody, 'size' | '_source' | 'suggest'>>;
+
+// Fuzzy completion forgives one typo past the first letter once a prefix is long enough to mean
+// something. It runs as a second suggester rather than as an option of the first: Lucene scores a
+// fuzzy completion by weight times the length of the prefix it shares, so a popular "Moon" title
+// would outrank "Mountain" for "moun". Every completion of the prefix as typed comes first.
+const FUZZY_SUGGEST_FROM = 4;
+
+/**
+ * As-you-type completions from the `suggest` completion field (every title, from each of its words
+ * on): `titles` completes the prefix as typed, `typos` (from four characters) forgives one or two
+ * edits; each asks a few more than the limit, as the titles are made distinct afterwards.
+ */
+export function suggestBody({ q, limit }: SuggestParams): SuggestBody {
+  const prefix = q.trim();
+  const completion = { field: 'suggest', size: limit * 2, skip_duplicates: true };
+  return {
+    size: 0,
+    _source: ['title'],
+    suggest: {
+      titles: { prefix, completion },
+      ...(prefix.length >= FUZZY_SUGGEST_FROM
+        ? { typos: { prefix, completion: { ...completion, fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } } } }
+        : {}),
+    },
+  };
+}
+
+/** A single suggestion request, as a client would send it straight to Elasticsearch. */
+export function buildSuggestRequest(alias: string, params: SuggestParams): estypes.SearchRequest {
+  return { index: alias, filter_path: ['suggest.*.options._source.title'], ...suggestBody(params) };
+}

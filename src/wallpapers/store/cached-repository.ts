@@ -1,0 +1,158 @@
+import type { Client } from '@elastic/elasticsearch';
+import { type Logger, silentLogger } from '../../infra/logger.js';
+import type { ListParams, SearchParams, SuggestParams } from '../params.js';
+import type { Found, Page, Suggestions, WallpaperRepository } from './repository.js';
+import { type Shared, isShared } from '../../infra/shared-result.js';
+import type { Wallpaper } from '../wallpaper.js';
+import { ByteBudgetLru } from '../../infra/byte-budget-lru.js';
+import { catalogueVersion } from './catalogue-version.js';
+
+export interface ResponseCacheOptions {
+  es: Client;
+  alias: string;
+  /** Budget for cached results; 0 turns the cache off. */
+  maxBytes: number;
+  ttlMs: number;
+  /** Cached results are served only while the catalogue was seen unchanged this recently. */
+  checkIntervalMs: number;
+  logger?: Logger;
+  now?: () => number;
+  /** Told of every lookup: served from the cache, loaded, or bypassed while freshness is unconfirmed. */
+  onLookup?: (result: 'hit' | 'miss' | 'bypass') => void;
+  /** Where the fingerprint comes from; tests replace it. */
+  version?: (es: Client, alias: string) => Promise<string>;
+}
+
+type Result = Shared<Page> | Shared<Found> | Shared<Wallpaper> | Shared<Suggestions> | null;
+
+// Per-object overhead of a V8 object with a handful of properties, roughly.
+const OBJECT_BYTES = 120;
+
+// Field names, numbers and punctuation of one wallpaper in JSON, roughly.
+const JSON_ITEM_BYTES = 200;
+
+// The object's strings (two bytes a character at most) plus its serialized form, which a shared
+// result keeps alongside (see conditionalGet): one byte a character of ASCII JSON.
+function wallpaperBytes(w: Wallpaper): number {
+  const chars =
+    w.title.length + w.description.length + w.url.length + w.thumbnail.length + w.resolution.length + w.category.length + w.created_at.length;
+  return OBJECT_BYTES + 2 * chars + chars + JSON_ITEM_BYTES;
+}
+
+function estimateBytes(key: string, result: Result): number {
+  const base = OBJECT_BYTES + 2 * key.length;
+  if (result === null) return base;
+  if ('items' in result) return result.items.reduce((sum, item) => sum + wallpaperBytes(item), base + OBJECT_BYTES);
+  if ('texts' in result) return result.texts.reduce((sum, text) => sum + OBJECT_BYTES + 3 * text.length, base + OBJECT_BYTES);
+  return base + wallpaperBytes(result);
+}
+
+const suggestKey = ({ q, limit }: SuggestParams) => JSON.stringify(['suggest', q, limit]);
+// Every parameter is part of the key, in a fixed order, so a new parameter can never be left
+// out of it: two requests share an entry only when they ask exactly the same thing.
+const paramsKey = (kind: string, params: ListParams | SearchParams) =>
+  JSON.stringify([
+    kind,
+    Object.entries(params)
+      .filter(([, value]) => value !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  ]);
+const idsKey = (ids: readonly number[]) => JSON.stringify(['ids', ids]);
+
+// Shared parameters are the routes' prepared ones, handed to every request with the same query
+// string: their key is built once (about 3.7 µs otherwise).
+const sharedKeys = new WeakMap<object, string>();
+function keyOf(kind: string, params: ListParams | SearchParams): string {
+  if (!isShared(params)) return paramsKey(kind, params);
+  let key = sharedKeys.get(params);
+  if (key === undefined) sharedKeys.set(params, (key = paramsKey(kind, params)));
+  return key;
+}
+
+/**
+ * Keeps recent repository results in process, keyed by the normalised parameters, so a
+ * hot request costs no Elasticsearch call. A hit is served only while the catalogue's
+ * fingerprint (indices behind the alias, visible count, highest sequence number; see
+ * catalogueVersion) was confirmed unchanged within `checkIntervalMs`: a moved alias or an
+ * in-place write empties the cache at most that long after it becomes visible. The check
+ * runs in the background when half the interval has passed, so it adds no latency under
+ * load; when it is overdue or failing, requests go straight to the repository. Identical
+ * concurrent misses share one Elasticsearch call; errors are never cached.
+ */
+export function withResponseCache(repository: WallpaperRepository, options: ResponseCacheOptions): WallpaperRepository {
+  if (options.maxBytes <= 0) return repository;
+  const { es, alias, checkIntervalMs, logger = silentLogger, now = Date.now, version = catalogueVersion } = options;
+  const onLookup = options.onLookup ?? (() => undefined);
+  const lru = new ByteBudgetLru<Result>(options.maxBytes, options.ttlMs);
+  const inFlight = new Map<string, Promise<Result>>();
+  let fingerprint: string | null = null;
+  let generation = 0;
+  let confirmedAt = -Infinity;
+  let attemptedAt = -Infinity;
+  let checking: Promise<void> | null = null;
+
+  function check(): Promise<void> {
+    if (checking) return checking;
+    const issuedAt = now();
+    attemptedAt = issuedAt;
+    checking = version(es, alias)
+      .then(
+        (seen) => {
+          if (seen !== fingerprint) {
+            if (fingerprint !== null) logger.debug('catalogue changed: response cache emptied', { alias });
+            fingerprint = seen;
+            generation++;
+            lru.clear();
+            inFlight.clear();
+          }
+          confirmedAt = issuedAt;
+        },
+        (err: unknown) => {
+          logger.debug('catalogue check failed: response cache bypassed', { alias, reason: err instanceof Error ? err.message : String(err) });
+        },
+      )
+      .finally(() => {
+        checking = null;
+      });
+    return checking;
+  }
+
+  function cached<R extends Result>(key: string, load: () => Promise<R>): Promise<R> {
+    const at = now();
+    if (at - attemptedAt >= checkIntervalMs / 2) void check();
+    if (at - confirmedAt > checkIntervalMs) {
+      onLookup('bypass');
+      return load();
+    }
+    const hit = lru.get(key, at);
+    if (hit !== undefined) {
+      onLookup('hit');
+      return Promise.resolve(hit as R);
+    }
+    onLookup('miss');
+    const pending = inFlight.get(key);
+    if (pending) return pending as Promise<R>;
+    const startedIn = generation;
+    const loading = load().then(
+      (result) => {
+        if (inFlight.get(key) === loading) inFlight.delete(key);
+        if (generation === startedIn) lru.set(key, result, estimateBytes(key, result), now());
+        return result;
+      },
+      (err: unknown) => {
+        if (inFlight.get(key) === loading) inFlight.delete(key);
+        throw err;
+      },
+    );
+    inFlight.set(key, loading);
+    return loading;
+  }
+
+  return {
+    list: (params) => cached(keyOf('list', params), () => repository.list(params)),
+    search: (params) => cached(keyOf('search', params), () => repository.search(params)),
+    getById: (id) => cached(`get ${id}`, () => repository.getById(id)),
+    getByIds: (ids) => cached(idsKey(ids), () => repository.getByIds(ids)),
+    suggest: (params) => cached(suggestKey(params), () => repository.suggest(params)),
+  };
+}

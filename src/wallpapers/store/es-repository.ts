@@ -1,0 +1,244 @@
+import { type Client, type estypes, errors } from '@elastic/elasticsearch';
+import { attemptTimeoutMs } from '../../infra/elasticsearch.js';
+import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig } from '../../config.js';
+import { CursorExpired, Overloaded } from '../../errors.js';
+import { EsItemError, type EsFailure, translateEsError } from '../../infra/es-errors.js';
+import { type Logger, silentLogger } from '../../infra/logger.js';
+import { createNaturalBatcher } from '../../infra/natural-batcher.js';
+import { type Shared, share } from '../../infra/shared-result.js';
+import {
+  MGET_RESPONSE_FILTER,
+  REQUEST_CACHE,
+  SOURCE,
+  type SearchBody,
+  buildIdsRequest,
+  listBody,
+  searchBody,
+  searchIndex,
+  suggestBody,
+} from './build-queries.js';
+import type { Facet, ListParams, SuggestParams } from '../params.js';
+import type { FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
+import { type Wallpaper, toWallpaper } from '../wallpaper.js';
+
+export interface BatchingOptions extends ElasticsearchBatchingConfig {
+  /** A read's whole time budget, waiting for a free call included (the client's request timeout). */
+  timeoutMs: number;
+  onBatch?: (operation: 'mget' | 'msearch', size: number) => void;
+}
+
+export const DEFAULT_BATCHING: BatchingOptions = { ...ELASTICSEARCH_READ_DEFAULTS };
+
+export interface EsRepositoryOptions {
+  logger?: Logger;
+  batching?: BatchingOptions;
+}
+
+const MSEARCH_RESPONSE_FILTER = [
+  'responses.status',
+  'responses.error.type',
+  'responses.error.root_cause.type',
+  'responses.error.root_cause.reason',
+  'responses.hits.total.value',
+  'responses.hits.hits._source',
+  'responses.hits.hits._index',
+  'responses.hits.hits.sort',
+  'responses.aggregations.*.values.buckets.key',
+  'responses.aggregations.*.values.buckets.doc_count',
+];
+
+interface MgetItem {
+  _id: string;
+  found?: boolean;
+  _source?: Wallpaper;
+  error?: { type?: string };
+}
+
+interface MsearchItem {
+  status?: number;
+  error?: EsFailure;
+  hits?: { total?: { value: number }; hits?: { _source: Wallpaper; _index: string; sort?: (string | number)[] }[] };
+  aggregations?: Record<string, { values?: { buckets?: { key: string; doc_count: number }[] } }>;
+}
+
+/** One search of a batch: the index it reads (the live alias, or the one a cursor walk began on) and its body. */
+interface Search {
+  index: string;
+  pinned: boolean;
+  body: SearchBody;
+  /** The walk's total when the body does not count it. */
+  knownTotal?: number;
+}
+
+const EXPIRED = 'This cursor walked a catalogue that has since been replaced and deleted; start the walk again without a cursor';
+
+function facetsOf(item: MsearchItem): Page['facets'] {
+  if (!item.aggregations) return undefined;
+  return Object.fromEntries(
+    Object.entries(item.aggregations).map(([facet, agg]): [Facet, FacetCount[]] => [
+      facet as Facet,
+      (agg.values?.buckets ?? []).map((bucket) => ({ value: String(bucket.key), count: bucket.doc_count })),
+    ]),
+  );
+}
+
+// Requests coalesced into one call share the same result, so its envelope and serialized bytes
+// are built once for all of them (see conditionalGet).
+function toPage(item: MsearchItem, { pinned, knownTotal }: Search): Shared<Page> | Error {
+  if (pinned && item.error?.type === 'index_not_found_exception') return new CursorExpired(EXPIRED);
+  if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
+  const hits = item.hits?.hits ?? [];
+  const last = hits.at(-1);
+  const facets = facetsOf(item);
+  return share({
+    ...(last?.sort ? { last: { index: last._index, after: last.sort } } : {}),
+    ...(facets ? { facets } : {}),
+    // filter_path drops hits.hits altogether when nothing matched.
+    items: hits.map((hit) => toWallpaper(hit._source)),
+    total: item.hits?.total?.value ?? knownTotal ?? 0,
+  });
+}
+
+interface SuggestItem {
+  status?: number;
+  error?: EsFailure;
+  suggest?: Record<string, { options?: { _source?: { title?: string } }[] }[] | undefined>;
+}
+
+const MSUGGEST_RESPONSE_FILTER = [
+  'responses.status',
+  'responses.error.type',
+  'responses.error.root_cause.type',
+  'responses.error.root_cause.reason',
+  'responses.suggest.*.options._source.title',
+];
+
+// Several inputs of one title, or equal titles of several wallpapers, can complete the same
+// prefix: the answer keeps each title once, completions as typed before those through a typo.
+function toSuggestions(item: SuggestItem, limit: number): Shared<Suggestions> | Error {
+  if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
+  const options = [...(item.suggest?.titles ?? []), ...(item.suggest?.typos ?? [])].flatMap((entry) => entry.options ?? []);
+  const titles = options.map((option) => option._source?.title);
+  const texts = [...new Set(titles.filter((title): title is string => typeof title === 'string'))].slice(0, limit);
+  return share({ texts });
+}
+
+function toDocument(item: MgetItem | undefined, id: string): Shared<Wallpaper> | null | Error {
+  if (!item || item._id !== id) return new Error(`multi-get answered ${item?._id ?? 'nothing'} for ${id}`);
+  // A document-level failure has no status of its own: a missing index or a shard that could not answer.
+  if (item.error) return new EsItemError(503, item.error);
+  return item.found && item._source ? share(toWallpaper(item._source)) : null;
+}
+
+/**
+ * Reads the catalogue behind `alias`. Gets go out as multi-gets and lists and searches as
+ * multi-searches, naturally batched (see createNaturalBatcher): alone when Elasticsearch has a
+ * free slot, together under load, so a busy API pays Elasticsearch's per-call cost once per
+ * batch instead of once per request. Failures come out as domain errors (see translateEsError).
+ */
+export function createEsRepository(
+  es: Client,
+  alias: string,
+  { logger = silentLogger, batching = DEFAULT_BATCHING }: EsRepositoryOptions = {},
+): WallpaperRepository {
+  const { maxInFlight, maxBatchSize, maxQueued, onBatch } = batching;
+  const limits = {
+    maxInFlight,
+    maxBatchSize,
+    maxQueued,
+    budgetMs: batching.timeoutMs,
+    expired: () => new errors.TimeoutError('no Elasticsearch answer within the request timeout'),
+  };
+
+  const overloaded = () => new Overloaded('The service is busy, please retry shortly');
+  const get = createNaturalBatcher<string, Shared<Wallpaper> | null>({
+    ...limits,
+    overloaded,
+    keyOf: (id) => id,
+    onBatch: (size) => onBatch?.('mget', size),
+    run: async (ids, remainingMs) => {
+      const response = await es.mget<Wallpaper>(
+        { index: alias, ids, _source: SOURCE, filter_path: MGET_RESPONSE_FILTER },
+        { requestTimeout: attemptTimeoutMs(es, remainingMs) },
+      );
+      const docs = (response.docs ?? []) as MgetItem[];
+      return ids.map((id, position) => toDocument(docs[position], id));
+    },
+  });
+
+  const search = createNaturalBatcher<Search, Shared<Page>>({
+    ...limits,
+    overloaded,
+    keyOf: ({ index, body }) => JSON.stringify([index, body]),
+    onBatch: (size) => onBatch?.('msearch', size),
+    run: async (batch, remainingMs) => {
+      const searches = batch.flatMap(({ index, body }): estypes.MsearchRequestItem[] => [{ index, request_cache: REQUEST_CACHE }, body]);
+      const response = await es.msearch<Wallpaper>(
+        { searches, filter_path: MSEARCH_RESPONSE_FILTER },
+        { requestTimeout: attemptTimeoutMs(es, remainingMs) },
+      );
+      const items = (response.responses ?? []) as MsearchItem[];
+      return batch.map((one, position) => {
+        const item = items[position];
+        return item ? toPage(item, one) : new Error(`multi-search answered ${items.length} of ${batch.length}`);
+      });
+    },
+  });
+  const searchOf = (params: ListParams, body: SearchBody): Search => ({
+    index: searchIndex(alias, params),
+    pinned: params.position !== undefined,
+    body,
+    ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
+  });
+
+  // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher
+  // would send the first id alone and the rest after it.
+  async function getByIds(ids: readonly number[]): Promise<Shared<Found>> {
+    const response = await es.mget<Wallpaper>(buildIdsRequest(alias, ids), { requestTimeout: attemptTimeoutMs(es, batching.timeoutMs) });
+    const docs = (response.docs ?? []) as MgetItem[];
+    const items: Wallpaper[] = [];
+    const missing: number[] = [];
+    for (const [position, id] of ids.entries()) {
+      const doc = toDocument(docs[position], String(id));
+      if (doc instanceof Error) throw doc;
+      if (doc) items.push(doc);
+      else missing.push(id);
+    }
+    return share({ items, missing });
+  }
+
+  const suggest = createNaturalBatcher<SuggestParams, Shared<Suggestions>>({
+    ...limits,
+    overloaded,
+    keyOf: ({ q, limit }) => JSON.stringify([q.trim(), limit]),
+    onBatch: (size) => onBatch?.('msearch', size),
+    run: async (requests, remainingMs) => {
+      const searches = requests.flatMap((params): estypes.MsearchRequestItem[] => [{}, suggestBody(params)]);
+      const response = await es.msearch(
+        { index: alias, searches, filter_path: MSUGGEST_RESPONSE_FILTER },
+        { requestTimeout: attemptTimeoutMs(es, remainingMs) },
+      );
+      const items = (response.responses ?? []) as SuggestItem[];
+      return requests.map(({ limit }, position) => {
+        const item = items[position];
+        return item ? toSuggestions(item, limit) : new Error(`multi-search answered ${items.length} of ${requests.length}`);
+      });
+    },
+  });
+
+  async function run<T>(operation: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      throw translateEsError(err, logger, operation);
+    }
+  }
+
+  return {
+    list: (params) => run('list', () => search(searchOf(params, listBody(params)))),
+    search: (params) => run('search', () => search(searchOf(params, searchBody(params)))),
+    getById: (id) => run('get', () => get(String(id))),
+    getByIds: (ids) => run('get', () => getByIds(ids)),
+    suggest: (params) => run('suggest', () => suggest(params)),
+  };
+}

@@ -1,0 +1,43 @@
+import type { Shared } from '../../infra/shared-result.js';
+import type { Facet, ListParams, Position, SearchParams, SuggestParams } from '../params.js';
+import type { Wallpaper } from '../wallpaper.js';
+
+export interface FacetCount {
+  value: string;
+  count: number;
+}
+
+export interface Page {
+  items: readonly Wallpaper[];
+  total: number;
+  /** Where the page ends, for a cursor: absent when the page is empty. */
+  last?: Position;
+  /** Counts per value of each facet asked for. */
+  facets?: Partial<Record<Facet, readonly FacetCount[]>>;
+}
+
+/** The wallpapers of a list of ids, in the order asked, and the ids that do not exist. */
+export interface Found {
+  items: readonly Wallpaper[];
+  missing: readonly number[];
+}
+
+/** Titles completing what was typed, best first, without repeats. */
+export interface Suggestions {
+  texts: readonly string[];
+}
+
+/**
+ * Where the HTTP edge reads wallpapers from. Results are shared between requests (coalesced
+ * reads, cache hits), so they come frozen and marked as such; failures are domain errors
+ * (errors.ts). Implemented on Elasticsearch (es-repository.ts), optionally behind the response
+ * cache (cached-repository.ts), and in memory for the edge's own tests.
+ */
+export interface WallpaperRepository {
+  list(params: ListParams): Promise<Shared<Page>>;
+  search(params: SearchParams): Promise<Shared<Page>>;
+  getById(id: number): Promise<Shared<Wallpaper> | null>;
+  /** Distinct ids, at most 100, read in one call. */
+  getByIds(ids: readonly number[]): Promise<Shared<Found>>;
+  suggest(params: SuggestParams): Promise<Shared<Suggestions>>;
+}

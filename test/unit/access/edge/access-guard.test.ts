@@ -1,0 +1,15 @@
+import { expect } from 'chai';
+import { bearerToken } from '../../../../src/access/edge/access-guard.js';
+
+describe('Authorization header parsing', () => {
+  it('when the Bearer scheme carries a token, then the token is returned', () => {
+    expect(bearerToken('Bearer abc')).to.equal('abc');
+    expect(bearerToken('bearer   abc  ')).to.equal('abc');
+  });
+
+  it('when the header is absent, empty, bare or another scheme, then there is no token', () => {
+    for (const h of [undefined, '', 'Bearer', 'Bearer   ', 'Basic abc', 'Bearerabc', 'Token abc']) {
+      expect(bearerToken(h), String(h)).to.equal(null);
+    }
+  });
+});

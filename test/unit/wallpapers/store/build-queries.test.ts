@@ -1,0 +1,199 @@
+import { expect } from 'chai';
+import type { SortOrder } from '../../../../src/wallpapers/params.js';
+import { LIST_SORT, SEARCH_SORT, buildListRequest, buildSearchRequest, suggestBody } from '../../../../src/wallpapers/store/build-queries.js';
+import { exceedsResultWindow } from '../../../../src/wallpapers/edge/routes.js';
+import { WALLPAPER_FIELDS, toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
+
+describe('Elasticsearch query building', () => {
+  it('when listing without filters, then match_all with exact totals and newest-first sort', () => {
+    const req = buildListRequest('wallpapers', { page: 3, per_page: 25 });
+    expect(req).to.deep.include({ index: 'wallpapers', from: 50, size: 25, track_total_hits: true, query: { match_all: {} } });
+    expect(req.sort).to.deep.equal(LIST_SORT);
+  });
+
+  for (const [name, req] of [
+    ['listing', buildListRequest('w', { page: 1, per_page: 20 })],
+    ['searching', buildSearchRequest('w', { q: 'red car', page: 1, per_page: 20 })],
+  ] as const) {
+    it(`when ${name}, then the whole source comes back with only the total, the hits and what a cursor needs, through the request cache`, () => {
+      expect(req._source).to.equal(true);
+      expect(req.filter_path).to.deep.equal(['hits.total.value', 'hits.hits._source', 'hits.hits._index', 'hits.hits.sort', 'aggregations']);
+      expect(req.request_cache).to.equal(true);
+    });
+  }
+
+  it('when a stored document is turned into a Wallpaper, then only the spec fields remain', () => {
+    const doc = {
+      id: 1,
+      title: 't',
+      description: 'd',
+      url: 'u',
+      thumbnail: 'th',
+      resolution: '1920x1080',
+      width: 1920,
+      height: 1080,
+      category: 'nature',
+      downloads: 3,
+      created_at: '2024-01-01T00:00:00Z',
+    };
+    expect(Object.keys(toWallpaper(doc))).to.deep.equal([...WALLPAPER_FIELDS]);
+  });
+
+  it('when listing with filters, then they are term clauses in filter context', () => {
+    const req = buildListRequest('w', { page: 1, per_page: 20, category: ['space'], resolution: ['1920x1080'] });
+    expect(req.query).to.deep.equal({
+      bool: { filter: [{ term: { category: 'space' } }, { term: { resolution: '1920x1080' } }] },
+    });
+  });
+
+  it('when searching, then filters do not score, all groups form the top tier, typed matches outweigh typos, and exclusions are must_not', () => {
+    const req = buildSearchRequest('w', { q: 'ruby coupe -truck', page: 2, per_page: 10, category: ['cars'] });
+    expect(req).to.deep.include({ from: 10, size: 10, track_total_hits: true });
+    const bool = (req.query as any).bool;
+    expect(bool.filter).to.deep.equal([{ term: { category: 'cars' } }]);
+    expect(bool.minimum_should_match).to.equal(1);
+    const [all, ...rest] = bool.should;
+    expect(all.constant_score.boost).to.equal(100_000);
+    expect(all.constant_score.filter.bool.must.map((c: any) => c.multi_match.query)).to.deep.equal(['ruby', 'coupe']);
+    const typed = rest.filter((c: any) => c.bool?.boost === 100);
+    expect(typed.map((c: any) => c.bool.should[0].multi_match.query)).to.deep.equal(['ruby', 'coupe']);
+    const fuzzy = rest.filter((c: any) => c.multi_match?.fuzziness);
+    expect(fuzzy.map((c: any) => [c.multi_match.query, c.multi_match.fuzziness])).to.deep.equal([
+      ['ruby', 'AUTO:4,8'],
+      ['coupe', 'AUTO:4,8'],
+    ]);
+    expect(bool.must_not.map((c: any) => c.multi_match.query)).to.deep.equal(['truck']);
+    expect(req.sort).to.deep.equal(SEARCH_SORT);
+  });
+
+  it('when a word is shorter than 4 letters, longer than 12, or not in Latin script, then no typo clause is built for it', () => {
+    const fuzzyOf = (q: string) =>
+      ((buildSearchRequest('w', { q, page: 1, per_page: 20 }).query as any).bool.should as any[])
+        .filter((c) => c.multi_match?.fuzziness)
+        .map((c) => c.multi_match.query);
+    expect(fuzzyOf('red car')).to.deep.equal([]);
+    expect(fuzzyOf('lighthouse 좤베쮴꽓걅춼쟲톔뙡쳛 ωβλταψσσλβπμ')).to.deep.equal(['lighthouse']);
+    expect(fuzzyOf(`${'x'.repeat(13)} sunset`)).to.deep.equal(['sunset']);
+    expect(fuzzyOf('2024 sunset')).to.deep.equal(['sunset']);
+    expect(fuzzyOf('"misty forest" sunset')).to.deep.equal(['sunset']);
+  });
+
+  it('when a query has more than 3 words that typos could be looked for in, then only the first 3 get a typo clause', () => {
+    const words = Array.from({ length: 14 }, (_, i) => `word${String.fromCharCode(97 + i)}x`);
+    const should = (buildSearchRequest('w', { q: words.join(' '), page: 1, per_page: 20 }).query as any).bool.should as any[];
+    expect(should.filter((c) => c.multi_match?.fuzziness).map((c) => c.multi_match.query)).to.deep.equal(words.slice(0, 3));
+  });
+
+  it('when the query has one group, then there is no separate every-group tier', () => {
+    const bool = (buildSearchRequest('w', { q: 'lighthouses', page: 1, per_page: 20 }).query as any).bool;
+    expect(bool.should.some((c: any) => c.constant_score)).to.equal(false);
+  });
+
+  it('when the query text has characters of other syntaxes, then only words reach Elasticsearch (no query_string)', () => {
+    const req = buildSearchRequest('w', { q: 'a:b OR (c*) ^2 title:x', page: 1, per_page: 20 });
+    expect(JSON.stringify(req)).to.not.include('query_string');
+    const queries = JSON.stringify(req).match(/"query":"[^"]*"/g) ?? [];
+    for (const query of queries) expect(query).to.match(/^"query":"[\p{L}\p{N} ]*"$/u);
+  });
+
+  it('when page × per_page reaches past the window, then it is flagged', () => {
+    expect(exceedsResultWindow({ page: 100, per_page: 100 }, 10_000)).to.equal(false);
+    expect(exceedsResultWindow({ page: 101, per_page: 100 }, 10_000)).to.equal(true);
+    expect(exceedsResultWindow({ page: 501, per_page: 20 }, 10_000)).to.equal(true);
+  });
+
+  it('when a suggestion prefix is shorter than four characters, then only completions as typed are asked', () => {
+    const body = suggestBody({ q: ' mou ', limit: 5 });
+    expect(Object.keys(body.suggest)).to.deep.equal(['titles']);
+    expect(body.suggest.titles).to.deep.equal({ prefix: 'mou', completion: { field: 'suggest', size: 10, skip_duplicates: true } });
+  });
+
+  it('when a suggestion prefix has four characters or more, then typo completions are a second suggester, not an option of the first', () => {
+    const body = suggestBody({ q: 'moun', limit: 3 });
+    expect(body.suggest.titles).to.deep.equal({ prefix: 'moun', completion: { field: 'suggest', size: 6, skip_duplicates: true } });
+    expect(body.suggest.typos).to.deep.equal({
+      prefix: 'moun',
+      completion: { field: 'suggest', size: 6, skip_duplicates: true, fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } },
+    });
+  });
+
+  it('when a sort is asked, then every order ends with id, so it is total', () => {
+    const sortOf = (sort: SortOrder) => buildListRequest('w', { page: 1, per_page: 5, sort }).sort;
+    expect(sortOf('newest')).to.deep.equal([{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }]);
+    expect(sortOf('oldest')).to.deep.equal([{ created_at: { order: 'asc' } }, { id: { order: 'asc' } }]);
+    expect(sortOf('downloads')).to.deep.equal([{ downloads: { order: 'desc' } }, { id: { order: 'asc' } }]);
+    expect(sortOf('random')).to.deep.equal(['_score', { id: { order: 'asc' } }]);
+    expect(buildSearchRequest('w', { q: 'sea', page: 1, per_page: 5 }).sort).to.deep.equal(SEARCH_SORT);
+  });
+
+  it('when sort is random, then the filtered query is scored by a hash of id and seed alone', () => {
+    const req = buildListRequest('w', { page: 1, per_page: 5, sort: 'random', seed: 'abc', category: ['space'] });
+    expect(req.query).to.deep.equal({
+      function_score: {
+        query: { bool: { filter: [{ term: { category: 'space' } }] } },
+        functions: [{ random_score: { seed: 'abc', field: 'id' } }],
+        boost_mode: 'replace',
+      },
+    });
+  });
+
+  it('when a cursor position is given, then the page starts after it, on the index the walk began on', () => {
+    const req = buildListRequest('live', { page: 1, per_page: 5, position: { index: 'live-20260101', after: [1700000000000, 42] } });
+    expect(req.index).to.equal('live-20260101');
+    expect(req.search_after).to.deep.equal([1700000000000, 42]);
+    expect(req).to.not.have.property('from');
+    expect(req.track_total_hits, 'without the walk total, the page counts it').to.equal(true);
+  });
+
+  it('when a cursor page knows its walk total, then a range on the leading sort field skips what came before, and nothing is counted', () => {
+    const at = (sort: SortOrder, facets?: ['category']) =>
+      buildListRequest('live', {
+        page: 1,
+        per_page: 5,
+        sort,
+        ...(facets ? { facets } : {}),
+        position: { index: 'live-1', after: [1700000000000, 42], total: 900_000, depth: 500_000 },
+      });
+    expect(at('newest').query).to.deep.equal({ bool: { filter: [{ range: { created_at: { lte: 1700000000000, format: 'epoch_millis' } } }] } });
+    expect(at('newest').track_total_hits).to.equal(false);
+    expect(at('oldest').query).to.deep.equal({ bool: { filter: [{ range: { created_at: { gte: 1700000000000, format: 'epoch_millis' } } }] } });
+    expect(at('downloads').query).to.deep.equal({ bool: { filter: [{ range: { downloads: { lte: 1700000000000 } } }] } });
+    expect(at('random').track_total_hits, 'a score leads: nothing to range on').to.equal(true);
+    expect(at('newest', ['category']).track_total_hits, 'facets count the whole query').to.equal(true);
+    const shallow = buildListRequest('live', { page: 1, per_page: 5, position: { index: 'live-1', after: [1, 2], total: 900_000, depth: 500 } });
+    expect(shallow.query, 'near the top, search_after alone is cheaper').to.deep.equal({ match_all: {} });
+    expect(shallow.track_total_hits).to.equal(true);
+  });
+
+  it('when list filters hold several values or min_resolution is set, then terms and ranges filter', () => {
+    const req = buildListRequest('w', { page: 1, per_page: 5, category: ['space', 'nature'], orientation: 'portrait', min_resolution: '2560x1440' });
+    expect(req.query).to.deep.equal({
+      bool: {
+        filter: [
+          { terms: { category: ['space', 'nature'] } },
+          { term: { orientation: 'portrait' } },
+          { range: { width: { gte: 2560 } } },
+          { range: { height: { gte: 1440 } } },
+        ],
+      },
+    });
+  });
+
+  it('when facets are asked, then faceted filters move to the post_filter and each facet counts under every filter but its own', () => {
+    const req = buildListRequest('w', {
+      page: 1,
+      per_page: 5,
+      category: ['space'],
+      ratio: ['16x9'],
+      min_resolution: '1920x1080',
+      facets: ['category', 'orientation'],
+    });
+    expect(req.query).to.deep.equal({ bool: { filter: [{ range: { width: { gte: 1920 } } }, { range: { height: { gte: 1080 } } }] } });
+    expect(req.post_filter).to.deep.equal({ bool: { filter: [{ term: { category: 'space' } }, { term: { ratio: '16x9' } }] } });
+    const aggs = req.aggs as Record<string, any>;
+    expect(Object.keys(aggs)).to.deep.equal(['category', 'orientation']);
+    expect(aggs['category'].filter).to.deep.equal({ bool: { filter: [{ term: { ratio: '16x9' } }] } });
+    expect(aggs['orientation'].filter).to.deep.equal({ bool: { filter: [{ term: { category: 'space' } }, { term: { ratio: '16x9' } }] } });
+    expect(aggs['category'].aggs.values.terms).to.deep.include({ field: 'category', size: 50 });
+  });
+});
