@@ -4,7 +4,8 @@
 import type { estypes } from '@elastic/elasticsearch';
 import { loadConfig } from '../src/config.js';
 import { createEsClient } from '../src/infra/elasticsearch.js';
-import { buildIdsRequest, buildListRequest, buildSearchRequest, buildSuggestRequest } from '../src/wallpapers/store/build-queries.js';
+import { buildIdsRequest, buildListRequest } from '../src/wallpapers/store/build-queries.js';
+import { buildSearchRequest, buildSuggestRequest } from './api/direct-requests.js';
 import { WALLPAPER_FIELDS } from '../src/wallpapers/wallpaper.js';
 import { esNodeStats } from './api/resource-stats.js';
 import { type RequestSpec, buildWorkload } from './api/workloads.js';

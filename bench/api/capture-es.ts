@@ -1,13 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
-import {
-  buildGetRequest,
-  buildIdsRequest,
-  buildListRequest,
-  buildSearchRequest,
-  buildSuggestRequest,
-} from '../../src/wallpapers/store/build-queries.js';
+import { buildIdsRequest, buildListRequest } from '../../src/wallpapers/store/build-queries.js';
+import { buildGetRequest, buildSearchRequest, buildSuggestRequest } from './direct-requests.js';
 import { type RequestSpec, specKey } from './workloads.js';
 
 /** One HTTP request as the API's Elasticsearch client puts it on the wire. */

@@ -8,7 +8,7 @@ import type { Scenario } from './options.js';
 /** `cursor`: the page is asked by this cursor (its position is in params, for the direct query). */
 export type RequestSpec =
   | { kind: 'list'; params: ListParams; cursor?: string }
-  | { kind: 'search'; params: SearchParams }
+  | { kind: 'search'; params: Omit<SearchParams, 'text'> }
   | { kind: 'suggest'; params: SuggestParams }
   | { kind: 'get'; id: number }
   | { kind: 'ids'; ids: number[] };

@@ -7,6 +7,8 @@
 export type Shared<T> = Readonly<T> & { readonly __shared: unique symbol };
 
 const registry = new WeakSet<object>();
+// What is derived from a shared result, by slot: kept exactly as long as the result is.
+const derived = new WeakMap<object, Map<string, unknown>>();
 
 function freezeDeep(value: object): void {
   // Indexed and for-in loops: Object.values would allocate an array for every object of a page.
@@ -37,4 +39,18 @@ export function share<T extends object>(value: T): Shared<T> {
 
 export function isShared(value: unknown): value is Shared<object> {
   return value !== null && typeof value === 'object' && registry.has(value);
+}
+
+/**
+ * A value computed from `result` once and kept with it, per `slot` (an envelope, its JSON and
+ * ETag, a cache key): many requests are handed the same shared result, so each derivation runs
+ * once for all of them. For a result that is not shared it is computed every time, and not kept.
+ */
+export function deriveOnce<V>(result: object, slot: string, build: () => V): V {
+  if (!registry.has(result)) return build();
+  let values = derived.get(result);
+  if (values === undefined) derived.set(result, (values = new Map<string, unknown>()));
+  let value = values.get(slot) as V | undefined;
+  if (value === undefined) values.set(slot, (value = build()));
+  return value;
 }

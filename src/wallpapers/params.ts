@@ -1,4 +1,5 @@
 import type { Orientation } from './aspect-ratio.js';
+import type { SearchQuery } from './search-query.js';
 
 /** What a list, a search and a get ask for, once the edge has validated the request. */
 export interface Paging {
@@ -42,7 +43,12 @@ export interface PageOptions {
 }
 
 export type ListParams = Paging & Filters & Ordering & PageOptions;
-export type SearchParams = ListParams & { q: string };
+export type SearchParams = ListParams & {
+  /** The text as the client sent it: it names the search in cache keys and cursors. */
+  q: string;
+  /** What `q` looks for, read from it once at the edge (see readSearchText). */
+  text: SearchQuery;
+};
 export interface IdParams {
   id: number;
 }

@@ -106,7 +106,12 @@ function searchable(term: Term): boolean {
   return (term.text.match(WORD) ?? []).some((word) => !STOP_WORDS.has(word.toLowerCase()));
 }
 
-/** Groups whose terms are all common words are dropped: they would match everything or nothing. */
-export function searchableGroups(query: SearchQuery): Term[][] {
-  return query.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0);
+/**
+ * What a search looks for, read from `q` once, at the edge: the groups that still mean something
+ * once common words are dropped, and the exclusions. It travels down with the request's
+ * parameters, so nothing below reads `q` again.
+ */
+export function readSearchText(q: string): SearchQuery {
+  const { groups, excluded } = parseSearchQuery(q);
+  return { groups: groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0), excluded };
 }

@@ -2,13 +2,15 @@ import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import { BackendUnavailable, DomainError, InvalidInput } from '../../src/errors.js';
-import { buildGetRequest, buildListRequest, buildSearchRequest } from '../../src/wallpapers/store/build-queries.js';
+import { buildListRequest } from '../../src/wallpapers/store/build-queries.js';
+import { buildGetRequest, buildSearchRequest } from '../../bench/api/direct-requests.js';
 import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
 import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
 import type { Page } from '../../src/wallpapers/store/repository.js';
 import { type Wallpaper, type WallpaperDocument, toWallpaper } from '../../src/wallpapers/wallpaper.js';
 import { FIXTURE_CATEGORIES, FIXTURE_RESOLUTIONS, fixtureWallpapers } from '../support/fixtures.js';
 import { connectEs, createIndexWithDocs, dropIndicesOf, uniqueName } from '../support/harness.js';
+import { searchParams } from '../support/search-params.js';
 
 /** What one direct request to Elasticsearch answers: the reference the batched repository must equal. */
 async function directSearch(es: Client, request: ReturnType<typeof buildListRequest>): Promise<Page> {
@@ -92,7 +94,7 @@ describe('batched reads on Elasticsearch', function () {
   it('when many lists and searches arrive at once, then they share multi-searches and each page equals a direct search', async () => {
     const { repository, batches } = recording();
     const lists: ListParams[] = [];
-    const searches: SearchParams[] = [];
+    const searches: Omit<SearchParams, 'text'>[] = [];
     for (const [i, category] of FIXTURE_CATEGORIES.entries()) {
       const resolution = FIXTURE_RESOLUTIONS[i % FIXTURE_RESOLUTIONS.length];
       lists.push(
@@ -116,7 +118,7 @@ describe('batched reads on Elasticsearch', function () {
 
     const [batchedLists, batchedSearches] = await Promise.all([
       Promise.all(lists.map((params) => repository.list(params))),
-      Promise.all(searches.map((params) => repository.search(params))),
+      Promise.all(searches.map((params) => repository.search(searchParams(params)))),
     ]);
     const directLists = await Promise.all(lists.map((params) => directSearch(es, buildListRequest(alias, params))));
     const directSearches = await Promise.all(searches.map((params) => directSearch(es, buildSearchRequest(alias, params))));
@@ -137,7 +139,7 @@ describe('batched reads on Elasticsearch', function () {
       () => 'answered',
       (err: unknown) => err,
     );
-    const fine = [repository.list({ page: 1, per_page: 5 }), repository.search({ q: 'aurora', page: 1, per_page: 5 })];
+    const fine = [repository.list({ page: 1, per_page: 5 }), repository.search(searchParams({ q: 'aurora', page: 1, per_page: 5 }))];
     const [refused, ...answered] = await Promise.all([tooDeep, ...fine]);
     expect(batches[0], 'all three went in one multi-search').to.deep.equal({ operation: 'msearch', size: 3 });
     expect(refused, "a page the index cannot serve is the client's to change").to.be.instanceOf(InvalidInput);
@@ -155,12 +157,16 @@ describe('batched reads on Elasticsearch', function () {
   it('when the alias does not exist, then gets, lists and searches fail with 503 as unbatched calls did', async () => {
     const missing = createEsRepository(es, uniqueName('test-batched-missing'));
     const outcomes = await Promise.all(
-      [missing.getById(1), missing.getById(2), missing.list({ page: 1, per_page: 20 }), missing.search({ q: 'sky', page: 1, per_page: 20 })].map(
-        (call) =>
-          call.then(
-            () => 'answered',
-            (err: unknown) => (err instanceof BackendUnavailable ? 503 : String(err)),
-          ),
+      [
+        missing.getById(1),
+        missing.getById(2),
+        missing.list({ page: 1, per_page: 20 }),
+        missing.search(searchParams({ q: 'sky', page: 1, per_page: 20 })),
+      ].map((call) =>
+        call.then(
+          () => 'answered',
+          (err: unknown) => (err instanceof BackendUnavailable ? 503 : String(err)),
+        ),
       ),
     );
     expect(outcomes).to.deep.equal([503, 503, 503, 503]);
@@ -170,7 +176,7 @@ describe('batched reads on Elasticsearch', function () {
     const { repository, batches } = recording(4);
     await repository.getById(docs[0]!.id);
     await repository.list({ page: 1, per_page: 20 });
-    await repository.search({ q: 'aurora', page: 1, per_page: 20 });
+    await repository.search(searchParams({ q: 'aurora', page: 1, per_page: 20 }));
     expect(batches).to.deep.equal([
       { operation: 'mget', size: 1 },
       { operation: 'msearch', size: 1 },

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { searchParams } from '../support/search-params.js';
 import { CATEGORIES } from '../../src/wallpapers/categories.js';
 import { generateApiKey } from '../../src/access/api-key.js';
 import {
@@ -129,7 +130,7 @@ describe('error responses', () => {
       const repository = createEsRepository(ctx.es, alias);
       try {
         const q = Array.from({ length: 3000 }, (_, i) => word(i)).join(' ');
-        const err = await repository.search({ q, page: 1, per_page: 1 }).then(
+        const err = await repository.search(searchParams({ q, page: 1, per_page: 1 })).then(
           () => null,
           (e: unknown) => e,
         );

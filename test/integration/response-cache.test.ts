@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { searchParams } from '../support/search-params.js';
 import type { Client } from '@elastic/elasticsearch';
 import type { Redis } from 'ioredis';
 import { withResponseCache } from '../../src/wallpapers/store/cached-repository.js';
@@ -27,9 +28,9 @@ const CALLS: [string, Call][] = [
   ['list by category', (r) => r.list({ page: 1, per_page: 5, category: ['space'] })],
   ['list by category and resolution', (r) => r.list({ page: 1, per_page: 100, category: ['nature'], resolution: ['3840x2160'] })],
   ['list matching nothing', (r) => r.list({ page: 1, per_page: 20, resolution: ['7680x4320'] })],
-  ['search', (r) => r.search({ q: 'aurora', page: 1, per_page: 20 })],
-  ['search with a typo', (r) => r.search({ q: 'lighthuose', page: 1, per_page: 20 })],
-  ['search with a filter', (r) => r.search({ q: 'harbor', page: 1, per_page: 20, category: ['animals'] })],
+  ['search', (r) => r.search(searchParams({ q: 'aurora', page: 1, per_page: 20 }))],
+  ['search with a typo', (r) => r.search(searchParams({ q: 'lighthuose', page: 1, per_page: 20 }))],
+  ['search with a filter', (r) => r.search(searchParams({ q: 'harbor', page: 1, per_page: 20, category: ['animals'] }))],
   ['get', (r) => r.getById(21)],
   ['get unknown', (r) => r.getById(999_999)],
 ];
@@ -167,7 +168,7 @@ describe('response cache on Elasticsearch', function () {
     const alias = await catalogue(docs);
     const { uncached, cached } = await warmedPair(alias, 200);
     const oldPage = await cached.list({ page: 1, per_page: 20 });
-    const oldHit = await cached.search({ q: 'aurora', page: 1, per_page: 20 });
+    const oldHit = await cached.search(searchParams({ q: 'aurora', page: 1, per_page: 20 }));
     const oldDoc = await cached.getById(7);
 
     await moveAlias(es, alias, renamed(docs.slice(0, 50), 'Moved'));
@@ -175,10 +176,12 @@ describe('response cache on Elasticsearch', function () {
     expect(newPage).to.not.deep.equal(oldPage);
     // The exact interval is the unit test's (a fake clock); here, only that the move is seen.
     await eventually(async () => JSON.stringify(await cached.list({ page: 1, per_page: 20 })) === JSON.stringify(newPage));
-    expect(await cached.search({ q: 'aurora', page: 1, per_page: 20 })).to.deep.equal(await uncached.search({ q: 'aurora', page: 1, per_page: 20 }));
+    expect(await cached.search(searchParams({ q: 'aurora', page: 1, per_page: 20 }))).to.deep.equal(
+      await uncached.search(searchParams({ q: 'aurora', page: 1, per_page: 20 })),
+    );
     expect(await cached.getById(7)).to.deep.equal(await uncached.getById(7));
     expect(await cached.getById(7)).to.not.deep.equal(oldDoc);
-    expect(oldHit).to.not.deep.equal(await cached.search({ q: 'aurora', page: 1, per_page: 20 }));
+    expect(oldHit).to.not.deep.equal(await cached.search(searchParams({ q: 'aurora', page: 1, per_page: 20 })));
   });
 
   it('when a document is rewritten in place, then the cached answer follows once the write is visible', async () => {

@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, SearchParams, SortOrder, SuggestParams } from '../params.js';
 import { parseResolution } from '../resolution.js';
-import { type SearchQuery, type Term, parseSearchQuery, searchableGroups } from '../search-query.js';
+import type { SearchQuery, Term } from '../search-query.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
 export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
@@ -50,7 +50,7 @@ export function filterClauses(filters: Filters): Clause[] {
 export const SOURCE = true;
 
 /** Only the total, the documents and what a cursor needs come back. */
-export const SEARCH_RESPONSE_FILTER = ['hits.total.value', 'hits.hits._source', 'hits.hits._index', 'hits.hits.sort', 'aggregations'];
+const SEARCH_RESPONSE_FILTER = ['hits.total.value', 'hits.hits._source', 'hits.hits._index', 'hits.hits.sort', 'aggregations'];
 
 // The shard request cache skips requests with size > 0 unless asked. Asked, a repeated page or
 // search costs only its fetch phase; entries are dropped whenever a refresh changes the index.
@@ -59,11 +59,6 @@ export const REQUEST_CACHE = true;
 /** What one search asks, whether it goes alone (_search) or in a batch (_msearch). */
 export type SearchBody = Required<Pick<estypes.MsearchMultisearchBody, 'size' | 'track_total_hits' | '_source' | 'sort' | 'query'>> &
   Pick<estypes.MsearchMultisearchBody, 'from' | 'search_after' | 'post_filter' | 'aggs'>;
-
-/** A single get, as a client would send it straight to Elasticsearch. */
-export function buildGetRequest(alias: string, id: number): estypes.GetRequest {
-  return { index: alias, id: String(id), _source: SOURCE, filter_path: ['found', '_source'] };
-}
 
 // Every item keeps a field, so filtering never drops one and positions still match the request.
 export const MGET_RESPONSE_FILTER = ['docs._id', 'docs.found', 'docs._source', 'docs.error.type'];
@@ -78,7 +73,7 @@ export function searchIndex(alias: string, params: ListParams): string {
   return params.position?.index ?? alias;
 }
 
-/** A single search, as a client would send it straight to Elasticsearch. */
+/** A single search, as a client would send it straight to Elasticsearch (the catalogue checks of a copy send them). */
 function searchRequest(alias: string, params: ListParams, body: SearchBody): estypes.SearchRequest {
   return { index: searchIndex(alias, params), filter_path: SEARCH_RESPONSE_FILTER, request_cache: REQUEST_CACHE, ...body };
 }
@@ -226,8 +221,7 @@ const tier = (filter: Clause, boost: number): Clause => ({ constant_score: { fil
  * Every group matched puts it in the top tier; below that, groups matched as typed count a
  * hundred times those matched through a typo.
  */
-export function buildSearchQuery(query: SearchQuery): Clause {
-  const groups = searchableGroups(query);
+export function buildSearchQuery({ groups, excluded }: SearchQuery): Clause {
   return {
     bool: {
       minimum_should_match: 1,
@@ -240,17 +234,13 @@ export function buildSearchQuery(query: SearchQuery): Clause {
           .filter((terms) => terms.length > 0)
           .map((terms) => groupClause(terms, 'fuzzy')),
       ],
-      must_not: query.excluded.map((term) => termClause(term, 'exact')),
+      must_not: excluded.map((term) => termClause(term, 'exact')),
     },
   };
 }
 
 export function searchBody(params: SearchParams): SearchBody {
-  return pageBody(params, buildSearchQuery(parseSearchQuery(params.q)));
-}
-
-export function buildSearchRequest(alias: string, params: SearchParams): estypes.SearchRequest {
-  return searchRequest(alias, params, searchBody(params));
+  return pageBody(params, buildSearchQuery(params.text));
 }
 
 /** What one suggestion request asks: completions only, no hits. */
@@ -280,9 +270,4 @@ export function suggestBody({ q, limit }: SuggestParams): SuggestBody {
         : {}),
     },
   };
-}
-
-/** A single suggestion request, as a client would send it straight to Elasticsearch. */
-export function buildSuggestRequest(alias: string, params: SuggestParams): estypes.SearchRequest {
-  return { index: alias, filter_path: ['suggest.*.options._source.title'], ...suggestBody(params) };
 }

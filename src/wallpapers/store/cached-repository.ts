@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { type Logger, silentLogger } from '../../infra/logger.js';
 import type { ListParams, SearchParams, SuggestParams } from '../params.js';
 import type { Found, Page, Suggestions, WallpaperRepository } from './repository.js';
-import { type Shared, isShared } from '../../infra/shared-result.js';
+import { type Shared, deriveOnce } from '../../infra/shared-result.js';
 import type { Wallpaper } from '../wallpaper.js';
 import { ByteBudgetLru } from '../../infra/byte-budget-lru.js';
 import { catalogueVersion } from './catalogue-version.js';
@@ -49,24 +49,21 @@ function estimateBytes(key: string, result: Result): number {
 
 const suggestKey = ({ q, limit }: SuggestParams) => JSON.stringify(['suggest', q, limit]);
 // Every parameter is part of the key, in a fixed order, so a new parameter can never be left
-// out of it: two requests share an entry only when they ask exactly the same thing.
+// out of it: two requests share an entry only when they ask exactly the same thing. A search's
+// `text` is read from its `q`, which the key holds already.
 const paramsKey = (kind: string, params: ListParams | SearchParams) =>
   JSON.stringify([
     kind,
     Object.entries(params)
-      .filter(([, value]) => value !== undefined)
+      .filter(([name, value]) => value !== undefined && name !== 'text')
       .sort(([a], [b]) => (a < b ? -1 : 1)),
   ]);
 const idsKey = (ids: readonly number[]) => JSON.stringify(['ids', ids]);
 
 // Shared parameters are the routes' prepared ones, handed to every request with the same query
 // string: their key is built once (about 3.7 µs otherwise).
-const sharedKeys = new WeakMap<object, string>();
 function keyOf(kind: string, params: ListParams | SearchParams): string {
-  if (!isShared(params)) return paramsKey(kind, params);
-  let key = sharedKeys.get(params);
-  if (key === undefined) sharedKeys.set(params, (key = paramsKey(kind, params)));
-  return key;
+  return deriveOnce(params, `cache key ${kind}`, () => paramsKey(kind, params));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { parseSearchQuery, searchableGroups } from '../../../src/wallpapers/search-query.js';
+import { parseSearchQuery, readSearchText } from '../../../src/wallpapers/search-query.js';
 
 const word = (text: string) => ({ text, phrase: false });
 const phrase = (text: string) => ({ text, phrase: true });
@@ -39,9 +39,9 @@ describe('search query syntax', () => {
 
   it('when only common words, exclusions or operators remain, then nothing is searchable', () => {
     for (const q of ['the', 'the OR a', '-pine', '"', '-', 'OR', '| |', '!!!', 'at the "of a"']) {
-      expect(searchableGroups(parseSearchQuery(q)), q).to.deep.equal([]);
+      expect(readSearchText(q).groups, q).to.deep.equal([]);
     }
-    expect(searchableGroups(parseSearchQuery('lighthouses at night'))).to.deep.equal([[word('lighthouses')], [word('night')]]);
+    expect(readSearchText('lighthouses at night').groups).to.deep.equal([[word('lighthouses')], [word('night')]]);
   });
 
   it('when any text at all is parsed, then it never throws and every term has words', () => {

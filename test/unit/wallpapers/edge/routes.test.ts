@@ -39,6 +39,11 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     expect(res.body.error).to.equal('invalid_request');
     expect(res.body.message).to.match(rule);
   };
+  it('when page × per_page reaches past the result window (30 here), then it is refused naming page, and up to the window it is served', async () => {
+    expect((await get('/v1/wallpapers?page=3&per_page=10')).status).to.equal(200);
+    invalid(await get('/v1/wallpapers?page=4&per_page=10'), /'page': page × per_page must not exceed 30/);
+    invalid(await get('/v1/search?q=sea&page=31&per_page=1'), /'page': page × per_page must not exceed 30/);
+  });
 
   it('when a walk follows the Link headers, then it returns every wallpaper once, past the page window, and the last page links nowhere', async () => {
     const seen: number[] = [];

@@ -4,6 +4,7 @@ import { withResponseCache } from '../../../../src/wallpapers/store/cached-repos
 import type { Page, WallpaperRepository } from '../../../../src/wallpapers/store/repository.js';
 import type { Wallpaper } from '../../../../src/wallpapers/wallpaper.js';
 import { type Shared, isShared, share } from '../../../../src/infra/shared-result.js';
+import { searchParams } from '../../../support/search-params.js';
 
 const wallpaper = (id: number, title = `Title ${id}`): Wallpaper => ({
   id,
@@ -94,8 +95,8 @@ describe('response cache', () => {
     await cached.list(params);
     await cached.list({ ...params, category: ['space'] });
     await cached.list({ ...params, page: 2 });
-    await cached.search({ ...params, q: 'a' });
-    await cached.search({ ...params, q: 'a ' });
+    await cached.search(searchParams({ ...params, q: 'a' }));
+    await cached.search(searchParams({ ...params, q: 'a ' }));
     await cached.getById(1);
     await cached.getById(404);
     expect(await cached.getById(404)).to.equal(null);
@@ -161,14 +162,14 @@ describe('response cache', () => {
     await cached.list(params);
     await settle();
     state.delayMs = 30;
-    const slow = cached.search({ ...params, q: 'x' });
+    const slow = cached.search(searchParams({ ...params, q: 'x' }));
     catalogue.version = 'v2';
     clock.now = 600;
     await cached.list(params);
     await slow;
     await settle();
     const calls = state.calls;
-    await cached.search({ ...params, q: 'x' });
+    await cached.search(searchParams({ ...params, q: 'x' }));
     expect(state.calls).to.equal(calls + 1);
   });
 
@@ -177,7 +178,7 @@ describe('response cache', () => {
     await cached.list(params);
     await settle();
     state.delayMs = 20;
-    const results = await Promise.all([1, 2, 3].map(() => cached.search({ ...params, q: 'same' })));
+    const results = await Promise.all([1, 2, 3].map(() => cached.search(searchParams({ ...params, q: 'same' }))));
     expect(state.calls).to.equal(2);
     expect(results[0]).to.equal(results[2]);
   });
@@ -187,10 +188,13 @@ describe('response cache', () => {
     await cached.list(params);
     await settle();
     state.fail = true;
-    const outcomes = await Promise.allSettled([cached.search({ ...params, q: 'f' }), cached.search({ ...params, q: 'f' })]);
+    const outcomes = await Promise.allSettled([
+      cached.search(searchParams({ ...params, q: 'f' })),
+      cached.search(searchParams({ ...params, q: 'f' })),
+    ]);
     expect(outcomes.map((o) => o.status)).to.deep.equal(['rejected', 'rejected']);
     state.fail = false;
-    expect((await cached.search({ ...params, q: 'f' })).total).to.equal(1);
+    expect((await cached.search(searchParams({ ...params, q: 'f' }))).total).to.equal(1);
   });
 
   it('when an entry is older than its time to live, then it is fetched again', async () => {

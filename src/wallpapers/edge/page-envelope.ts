@@ -1,0 +1,93 @@
+import type { Context } from 'koa';
+import { type Shared, deriveOnce, isShared, share } from '../../infra/shared-result.js';
+import type { SuggestParams } from '../params.js';
+import type { Found, Page } from '../store/repository.js';
+import type { CursorCodec } from './cursor.js';
+import type { PageRequest } from './request-rules.js';
+
+// The answers' shape: the list envelope (data + meta), its next link, and the suggestion list.
+
+interface Meta {
+  current_page: number;
+  per_page: number;
+  total_items: number;
+  total_pages: number;
+  next_cursor: string | null;
+  seed?: string;
+  facets?: Page['facets'];
+  missing?: readonly number[];
+}
+
+export interface Envelope {
+  data: Page['items'];
+  meta: Meta;
+}
+
+function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: CursorCodec): Envelope {
+  const { items, total, last, facets } = result;
+  const { per_page, seed } = request.params;
+  const served = (request.currentPage - 1) * per_page + items.length;
+  const next =
+    last && items.length === per_page && served < total
+      ? cursors.encode({ position: { ...last, total }, page: request.currentPage + 1, query: request.digest })
+      : null;
+  return {
+    data: items,
+    meta: {
+      current_page: request.currentPage,
+      per_page,
+      total_items: total,
+      total_pages: Math.ceil(total / per_page),
+      next_cursor: next,
+      ...(request.params.sort === 'random' && seed !== undefined ? { seed } : {}),
+      ...(facets ? { facets } : {}),
+    },
+  };
+}
+
+/**
+ * A page's envelope. A shared page is answered to every request with the same parameters, so its
+ * envelope is built and shared once, and its serialized form is kept with it too (see
+ * conditionalGet). Requests whose queries differ only in spelling can share a page, so envelopes
+ * are kept per query and page.
+ */
+export function pageEnvelope(result: Shared<Page>, request: PageRequest, cursors: CursorCodec): Envelope {
+  if (!isShared(result)) return buildEnvelope(result, request, cursors);
+  return deriveOnce(result, `envelope ${request.digest} ${request.currentPage}`, () => share(buildEnvelope(result, request, cursors)));
+}
+
+export function foundEnvelope({ items, missing }: Found, asked: number): Envelope {
+  return {
+    data: items,
+    meta: { current_page: 1, per_page: asked, total_items: items.length, total_pages: 1, next_cursor: null, missing },
+  };
+}
+
+/**
+ * The next page's parameters but its cursor: this request's parameters as the client spelled them,
+ * less `page` and `cursor`, plus the seed the API picked.
+ */
+export function nextLinkQuery(querystring: string, pickedSeed: string | undefined): string {
+  const query = new URLSearchParams(querystring);
+  query.delete('page');
+  query.delete('cursor');
+  if (pickedSeed !== undefined) query.set('seed', pickedSeed);
+  return query.toString();
+}
+
+/** The next page's address, path-absolute so a forged Host header never reaches it. */
+export function setNextLink(ctx: Context, body: Envelope, linkQuery: string): void {
+  const cursor = body.meta.next_cursor;
+  if (cursor === null) return;
+  // A cursor is base64url and a dot: nothing in it needs escaping in a query.
+  ctx.set('Link', `<${ctx.path}?${linkQuery}${linkQuery === '' ? '' : '&'}cursor=${cursor}>; rel="next"`);
+}
+
+interface SuggestionList {
+  data: { text: string }[];
+  meta: { q: string; limit: number };
+}
+
+export function suggestionList(texts: readonly string[], { q, limit }: SuggestParams): SuggestionList {
+  return { data: texts.map((text) => ({ text })), meta: { q, limit } };
+}

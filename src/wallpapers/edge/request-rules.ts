@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'koa';
+import { compileParams } from '../../http/query-validator.js';
+import { invalidRequest } from '../../http/http-error.js';
+import { parametersSchema } from '../../openapi/parameters.js';
+import type { IdParams, ListParams, Paging, SearchParams, SuggestParams } from '../params.js';
+import { readSearchText } from '../search-query.js';
+import { type CursorCodec, queryDigest } from './cursor.js';
+
+// What a catalogue request may ask: the OpenAPI document's schemas (compiled once: defaults and
+// bounds live there), then, here and nowhere else, the rules between parameters that a schema of
+// independent parameters cannot say.
+const parseList = compileParams<ListParams & { cursor?: string; ids?: number[] }>(parametersSchema('/v1/wallpapers', 'get', 'query'));
+const parseSearch = compileParams<Omit<SearchParams, 'text'> & { cursor?: string }>(parametersSchema('/v1/search', 'get', 'query'));
+const parseId = compileParams<IdParams>(parametersSchema('/v1/wallpapers/{id}', 'get', 'path'), 'path');
+const parseSuggest = compileParams<SuggestParams>(parametersSchema('/v1/search/suggest', 'get', 'query'));
+
+const HAS_WORD = /[\p{L}\p{N}]/u;
+const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** One page request after its rules: what the repository is asked, and what its meta reports. */
+export interface PageRequest<P extends ListParams = ListParams> {
+  params: P;
+  currentPage: number;
+  /** Names the query (not the page) in the cursors it issues. */
+  digest: string;
+  /** The seed the API picked, which the next page's link must carry. */
+  pickedSeed?: string;
+}
+
+export interface PageRules {
+  cursors: CursorCodec;
+  /** Elasticsearch serves at most this many hits past `from`; deeper pages are refused up front. */
+  maxResultWindow: number;
+}
+
+/** A seed for sort=random when the client gave none: 12 characters of the seed parameter's alphabet. */
+function pickSeed(): string {
+  return [...randomBytes(12)].map((byte) => SEED_ALPHABET[byte % SEED_ALPHABET.length]).join('');
+}
+
+function assertWithinWindow({ page, per_page }: Paging, maxResultWindow: number): void {
+  if (page * per_page > maxResultWindow) {
+    throw invalidRequest(
+      `Invalid query parameter 'page': page × per_page must not exceed ${maxResultWindow} ` +
+        `(got page ${page} × per_page ${per_page}); continue with meta.next_cursor instead`,
+    );
+  }
+}
+
+/** The seed, then the cursor: checked, bound to the query it was issued for, and turned into a position. */
+function pageRequest<P extends ListParams & { cursor?: string }>(
+  route: 'list' | 'search',
+  ctx: Context,
+  parsed: P,
+  { cursors, maxResultWindow }: PageRules,
+): PageRequest<Omit<P, 'cursor'>> {
+  const { cursor, ...params } = parsed;
+  if (params.seed !== undefined && params.sort !== 'random') {
+    throw invalidRequest("Invalid query parameter 'seed': only with sort=random");
+  }
+  let pickedSeed: string | undefined;
+  if (params.sort === 'random' && params.seed === undefined) {
+    if (cursor !== undefined)
+      throw invalidRequest("Invalid query parameter 'seed': a cursor of sort=random needs the seed of its walk (the Link header has it)");
+    pickedSeed = pickSeed();
+    params.seed = pickedSeed;
+  }
+  const digest = queryDigest(route, params);
+  if (cursor === undefined) {
+    assertWithinWindow(params, maxResultWindow);
+    return { params, currentPage: params.page, digest, pickedSeed };
+  }
+  if (ctx.query['page'] !== undefined) {
+    throw invalidRequest("Invalid query parameter 'page': cannot be combined with 'cursor', which already says which page comes next");
+  }
+  const state = cursors.decode(cursor);
+  if (state.query !== digest) {
+    throw invalidRequest(
+      "Invalid query parameter 'cursor': it belongs to a different query; send it with the same parameters as the page it came from (its Link header has them), or start again without a cursor",
+    );
+  }
+  const depth = (state.page - 1) * params.per_page;
+  return { params: { ...params, position: { ...state.position, depth } }, currentPage: state.page, digest };
+}
+
+/** GET /v1/wallpapers: a page of the list, or, with `ids` (alone), those wallpapers. */
+export function readListRequest(ctx: Context, rules: PageRules): { ids: number[] } | { page: PageRequest; fromCursor: boolean } {
+  const parsed = parseList(ctx.query);
+  if (parsed.ids !== undefined) {
+    const others = Object.keys(ctx.query).filter((name) => name !== 'ids');
+    if (others.length > 0) throw invalidRequest(`Invalid query parameter 'ids': cannot be combined with other parameters (got ${others.join(', ')})`);
+    return { ids: [...new Set(parsed.ids)] };
+  }
+  const { ids: _none, ...rest } = parsed;
+  return { page: pageRequest('list', ctx, rest, rules), fromCursor: parsed.cursor !== undefined };
+}
+
+/** GET /v1/search: a page of results for `q`, which is read here, once, into what it looks for. */
+export function readSearchRequest(ctx: Context, rules: PageRules): { page: PageRequest<SearchParams>; fromCursor: boolean } {
+  const parsed = parseSearch(ctx.query);
+  const text = readSearchText(parsed.q);
+  if (text.groups.length === 0) {
+    throw invalidRequest(
+      "Invalid query parameter 'q': must contain a word to search for; only excluded words, operators (OR, -, quotes) or common words such as 'the' were given",
+    );
+  }
+  const page = pageRequest('search', ctx, parsed, rules);
+  return { page: { ...page, params: { ...page.params, text } }, fromCursor: parsed.cursor !== undefined };
+}
+
+export function readIdRequest(ctx: Context & { params: Record<string, string> }): IdParams {
+  return parseId({ id: ctx.params['id'] });
+}
+
+export function readSuggestRequest(ctx: Context): SuggestParams {
+  const params = parseSuggest(ctx.query);
+  if (!HAS_WORD.test(params.q)) throw invalidRequest("Invalid query parameter 'q': must contain at least one letter or digit");
+  return params;
+}
