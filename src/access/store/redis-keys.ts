@@ -13,8 +13,8 @@ export const redisKeys = {
   keyUse: (accountId: string, hash: string) => `wpc:{${accountId}}:use:${hash}`,
 };
 
-// The account's log of admission times (see SLIDING_WINDOW_LUA). The bucketed counters of
-// earlier versions lived in `wpc:{<id>}:rl`; they are no longer read and expire on their own.
+// The account's log of admission times (see SLIDING_WINDOW_LUA). Its own suffix, `:rl:log`,
+// keeps it apart from any other counter named after the account.
 export const rateLimitKey = (accountId: string) => `wpc:{${accountId}}:rl:log`;
 
 // Reads of GET /v1/usage by one key, in the current minute (see USAGE_CAP).

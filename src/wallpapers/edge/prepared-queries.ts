@@ -35,8 +35,8 @@ interface Entry<R> {
  * - A query string not kept gets in only now and then (`admitWhenFull`). Keeping every miss is
  *   the textbook worst case of a loop over more distinct queries than fit: each is evicted just
  *   before it comes round again, so nothing ever hits, and every request pays to remember its
- *   query on top of preparing it. Measured with 1,240 distinct searches over 1,000 places, that
- *   made searches cost the API 7 % more than before discovery; with this admission, 2–4 %.
+ *   query on top of preparing it (measured with 1,240 distinct searches over 1,000 places: no hit
+ *   at all; bench/results/discovery-guardrail).
  * - What it replaces is the oldest entry not hit since admission last passed over it (second
  *   chance, as in CLOCK). An entry that was hit goes to the back instead. If the oldest
  *   SECOND_CHANCES entries were all hit, nothing is replaced.
