@@ -1,9 +1,9 @@
-import { randomInt } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
 import { expect } from 'chai';
 import { copyFileSync, mkdirSync, statSync } from 'node:fs';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { request, uniqueName } from '../support/harness.js';
+import { newClientAddress } from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -32,7 +32,7 @@ describe('the developer portal in a real browser', function () {
   // Each browser is a client of its own (one trusted proxy hop, an address of its own), so the
   // per-address sign-up throttle of earlier runs against the same Redis never reaches it.
   const ctx = useCatalogue({ trustProxyHops: 1 });
-  const asNewClient = () => ({ 'X-Forwarded-For': `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` });
+  const asNewClient = () => ({ 'X-Forwarded-For': newClientAddress() });
   let browser: Browser;
 
   before(async () => {

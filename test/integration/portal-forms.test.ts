@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import { randomInt } from 'node:crypto';
 import { createAccountStore } from '../../src/access/store/account-store.js';
 import { uniqueName } from '../support/harness.js';
-import { PortalBrowser, type PortalPage, keyIds, shownKey, signedIn } from '../support/portal-browser.js';
+import { PortalBrowser, type PortalPage, keyIds, shownKey, signedIn, newClientAddress, newEmail } from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';
 
 const PASSWORD = 'correct horse battery';
-const clientAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-const email = () => `${uniqueName('dev')}@example.com`;
+const clientAddress = newClientAddress;
+const email = () => newEmail();
 
 describe('the portal`s forms', function () {
   this.timeout(60_000);

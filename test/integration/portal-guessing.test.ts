@@ -1,13 +1,12 @@
 import { expect } from 'chai';
-import { randomInt } from 'node:crypto';
 import { THROTTLE } from '../../src/portal/domain/portal-service.js';
-import { testConfig, uniqueName } from '../support/harness.js';
-import { PortalBrowser, signedIn } from '../support/portal-browser.js';
+import { testConfig } from '../support/harness.js';
+import { PortalBrowser, signedIn, newClientAddress, newEmail } from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';
 
 const PASSWORD = 'correct horse battery';
-const clientAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-const email = () => `${uniqueName('dev')}@example.com`;
+const clientAddress = newClientAddress;
+const email = () => newEmail();
 
 describe('the portal under guessing', function () {
   this.timeout(120_000);

@@ -1,18 +1,17 @@
 import { expect } from 'chai';
-import { randomInt } from 'node:crypto';
 import { createAccountStore } from '../../src/access/store/account-store.js';
 import { parseApiKey } from '../../src/access/api-key.js';
 import { redisKeys } from '../../src/access/store/redis-keys.js';
 import { redisNowMs } from '../support/admission-log.js';
 import { THROTTLE } from '../../src/portal/domain/portal-service.js';
 import { request, uniqueName } from '../support/harness.js';
-import { PortalBrowser, type PortalPage, csrfOf, keyIds, shownKey, signedIn } from '../support/portal-browser.js';
+import { PortalBrowser, type PortalPage, csrfOf, keyIds, shownKey, signedIn, newClientAddress, newEmail } from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';
 
 // One proxy hop is trusted, so each browser here is its own client (its own X-Forwarded-For):
 // the per-client throttles of one test never reach another.
-const clientAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-const email = () => `${uniqueName('dev')}@example.com`;
+const clientAddress = newClientAddress;
+const email = () => newEmail();
 
 describe('the developer portal', function () {
   this.timeout(60_000);

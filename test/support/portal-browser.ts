@@ -1,3 +1,13 @@
+import { randomInt } from 'node:crypto';
+import { uniqueName } from './harness.js';
+
+/**
+ * An address for a browser of its own (the portal trusts one proxy hop in these tests): the
+ * per-client throttles of one test, or of an earlier run against the same Redis, never reach another.
+ */
+export const newClientAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+export const newEmail = (prefix = 'dev') => `${uniqueName(prefix)}@example.com`;
+
 /** A minimal browser for the portal: a cookie jar, redirects followed by hand, forms read from the page. */
 export interface PortalPage {
   status: number;
