@@ -1,0 +1,122 @@
+import { expect } from 'chai';
+import { BackendUnavailable } from '../../../../src/errors.js';
+import { GRACE_MS, admissionKit, admitTimes, outcomes } from '../../../support/admission-kit.js';
+import { until } from '../../../support/until.js';
+
+const redisDown = () => new Error('connect ECONNREFUSED 127.0.0.1:6379');
+
+async function refusal(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('admission while Redis does not answer', () => {
+  it('when a key was never verified, then it fails closed with Redis unavailable', async () => {
+    const { admit, store } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 3 });
+    store.down = redisDown();
+    const err = await refusal(admit(key));
+    expect(err).to.be.instanceOf(BackendUnavailable);
+    expect((err as BackendUnavailable).backend).to.equal('redis');
+  });
+
+  it('when a key was verified just before Redis stopped, then it is admitted by the fallback and counted in the metrics', async () => {
+    const { admit, store, counter, logs } = admissionKit();
+    const key = store.addKey({ tier: 'premium', limit: 5 });
+    await admit(key);
+    store.down = redisDown();
+    const admission = await admit(key);
+    expect(admission).to.include({ outcome: 'allowed', source: 'fallback' });
+    expect(await counter('wallpapers_rate_limit_fallback_total')).to.equal(1);
+    expect(await counter('wallpapers_redis_failures_total')).to.equal(1);
+    expect(logs.text()).to.contain('admission falls back to the in-process limiter');
+  });
+
+  it('when a key was last verified longer than the grace before Redis last answered, then it fails closed', async () => {
+    const { admit, store, breaker } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 3 });
+    await admit(key);
+    // Redis went on answering other keys for longer than the grace after this one was last seen
+    // (e.g. it was revoked then), so this key's verification is too old to trust.
+    breaker.lastSuccessAt = Date.now() + GRACE_MS + 1;
+    store.down = redisDown();
+    expect(await refusal(admit(key))).to.be.instanceOf(BackendUnavailable);
+  });
+
+  it('when the grace is counted, then it runs back from Redis`s last answer, so a long outage does not shrink it', async () => {
+    const { admit, store, breaker } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 3 });
+    await admit(key);
+    breaker.lastSuccessAt = Date.now() + GRACE_MS - 1_000;
+    store.down = redisDown();
+    expect((await admit(key)).outcome).to.equal('allowed');
+  });
+
+  it('when the account had quota left, then the fallback spends only what Redis last said remained', async () => {
+    const { admit, store } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 3 });
+    await admit(key);
+    store.down = redisDown();
+    const answers = await admitTimes(admit, key, 4);
+    expect(outcomes(answers)).to.deep.equal(['allowed', 'allowed', 'limited', 'limited']);
+    expect(answers.map((a) => (a.outcome === 'invalid' ? -1 : a.quota.remaining))).to.deep.equal([1, 0, 0, 0]);
+  });
+
+  it('when the account was at its limit as Redis stopped, then the outage hands it no fresh quota', async () => {
+    const { admit, store } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 1 });
+    await admitTimes(admit, key, 2);
+    store.down = redisDown();
+    expect((await admit(key)).outcome).to.equal('limited');
+  });
+
+  it('when the last reported window has reset, then the in-process limiter takes over at the tier`s limit', async () => {
+    const { admit, store } = admissionKit({ free: 3 });
+    const key = store.addKey({ tier: 'free', limit: 3, resetInMs: -1 });
+    await admit(key);
+    store.down = redisDown();
+    expect(outcomes(await admitTimes(admit, key, 4))).to.deep.equal(['allowed', 'allowed', 'allowed', 'limited']);
+  });
+
+  it('when the breaker is open, then Redis is not asked, the fallback admits and no new Redis failure is counted', async () => {
+    const { admit, store, breaker, counter } = admissionKit();
+    const key = store.addKey({ tier: 'premium', limit: 5 });
+    await admit(key);
+    breaker.open = true;
+    const before = store.admitted.length;
+    expect((await admit(key)).outcome).to.equal('allowed');
+    expect(store.admitted).to.have.length(before);
+    expect(await counter('wallpapers_redis_failures_total')).to.equal(0);
+  });
+
+  it('when Redis answers again, then what the fallback admitted is charged to the account and the log says so', async () => {
+    const { admit, store, logs } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 10 });
+    await admit(key);
+    store.down = redisDown();
+    await admitTimes(admit, key, 3);
+    store.down = null;
+    await admit(key);
+    // 1 before the outage, 1 after it, and the 3 replayed in the background.
+    await until(async () => store.admitted.length === 5);
+    expect(store.admitted).to.have.length(5);
+    expect(logs.text()).to.contain('redis answering again');
+  });
+
+  it('when the fallback refused a request, then nothing is owed for it', async () => {
+    const { admit, store } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 2 });
+    await admit(key);
+    store.down = redisDown();
+    expect(outcomes(await admitTimes(admit, key, 3))).to.deep.equal(['allowed', 'limited', 'limited']);
+    store.down = null;
+    await admit(key);
+    await until(async () => store.admitted.length >= 3);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(store.admitted).to.have.length(3);
+  });
+});

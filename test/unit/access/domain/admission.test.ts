@@ -1,0 +1,50 @@
+import { expect } from 'chai';
+import { admissionKit, admitTimes, outcomes } from '../../../support/admission-kit.js';
+
+describe('admission while Redis answers', () => {
+  it('when the key is malformed, then it is invalid and Redis is not asked', async () => {
+    const { admit, store } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 3 });
+    for (const bad of ['', 'wpc_', key.slice(0, -1), `${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`]) {
+      expect((await admit(bad)).outcome, bad).to.equal('invalid');
+    }
+    expect(store.admitted).to.have.length(0);
+  });
+
+  it('when a well-formed key is unknown or revoked, then it is invalid', async () => {
+    const { admit, store } = admissionKit();
+    const kept = store.addKey({ tier: 'free', limit: 3 });
+    const revoked = store.addKey({ tier: 'free', limit: 3 });
+    store.revoke(revoked);
+    expect((await admit(revoked)).outcome).to.equal('invalid');
+    expect((await admit(kept)).outcome).to.equal('allowed');
+  });
+
+  it('when quota remains, then the request is allowed with the principal and the quota Redis reported', async () => {
+    const { admit, store } = admissionKit();
+    const key = store.addKey({ tier: 'premium', limit: 5, resetInMs: 90_000 });
+    const admission = await admit(key);
+    if (admission.outcome === 'invalid') throw new Error('admitted as invalid');
+    expect(admission).to.include({ outcome: 'allowed', source: 'redis' });
+    expect(admission.principal.tier).to.equal('premium');
+    expect(admission.quota).to.include({ tier: 'premium', limit: 5, remaining: 4, windowSeconds: 3600 });
+    expect(admission.quota.resetMs - admission.quota.nowMs).to.equal(90_000);
+  });
+
+  it('when the account has used its limit, then further requests are limited and still counted by Redis', async () => {
+    const { admit, store } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 3 });
+    expect(outcomes(await admitTimes(admit, key, 5))).to.deep.equal(['allowed', 'allowed', 'allowed', 'limited', 'limited']);
+    expect(store.admitted).to.have.length(5);
+  });
+
+  it('when Redis reports a tier without a configured limit, then admission fails loudly and logs the tier', async () => {
+    const { admit, store, logs } = admissionKit();
+    const key = store.addKey({ tier: 'gold', limit: 3 });
+    store.unknownTier(key);
+    let failure: unknown;
+    await admit(key).catch((err: unknown) => (failure = err));
+    expect(String(failure)).to.contain("tier 'gold'");
+    expect(logs.text()).to.contain('account tier has no configured limit');
+  });
+});
