@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { BackendUnavailable, CursorExpired, DomainError, InvalidInput, Overloaded } from '../errors.js';
 import type { Logger } from '../infra/logger.js';
-import { HttpError, cursorExpired, internalError, invalidRequest, serviceUnavailable } from './http-error.js';
+import { ERROR_MESSAGE_MAX, HttpError, cursorExpired, internalError, invalidRequest, serviceUnavailable } from './http-error.js';
 
 /** The one place where the domain's failures become statuses. */
 function toHttp(err: DomainError): HttpError {
@@ -11,12 +11,20 @@ function toHttp(err: DomainError): HttpError {
   return internalError();
 }
 
+// Messages are built to fit; this keeps the contract's bound even for one that was not.
+function bounded(message: string): string {
+  if (message.length <= ERROR_MESSAGE_MAX) return message;
+  // The bound counts characters (code points), as JSON Schema's maxLength does.
+  const chars = Array.from(message);
+  return chars.length > ERROR_MESSAGE_MAX ? `${chars.slice(0, ERROR_MESSAGE_MAX - 1).join('')}…` : message;
+}
+
 function render(ctx: Context, err: HttpError): void {
   ctx.status = err.status;
   for (const [name, value] of Object.entries(err.headers)) ctx.set(name, value);
   ctx.set('Cache-Control', 'no-store');
   ctx.type = 'application/json';
-  ctx.body = { error: err.code, message: err.message, status: err.status };
+  ctx.body = { error: err.code, message: bounded(err.message), status: err.status };
 }
 
 /**

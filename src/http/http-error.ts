@@ -1,3 +1,8 @@
+import { componentSchema } from '../openapi/document.js';
+
+/** The contract's bound on an error's message, read from the OpenAPI document's Error schema. */
+export const ERROR_MESSAGE_MAX = Number((componentSchema('Error')['properties'] as Record<string, { maxLength: number }>)['message']?.maxLength);
+
 /** The one error type of the API; rendered as `{error, message, status}` by the error handler. */
 export class HttpError extends Error {
   constructor(

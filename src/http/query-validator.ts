@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { ParamsSchema } from '../openapi/parameters.js';
-import { invalidRequest } from './http-error.js';
+import { ERROR_MESSAGE_MAX, invalidRequest } from './http-error.js';
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
@@ -38,6 +38,38 @@ ajv.addKeyword({
 
 const INTEGER_TEXT = /^[+-]?\d+$/;
 
+// A name the client chose is echoed at most this long, and at most this many of them: an error
+// message stays readable, and within the contract's bound on it, whatever the request held.
+const SHOWN_NAME_MAX = 40;
+const SHOWN_NAMES_MAX = 5;
+
+function quoted(name: string): string {
+  const chars = [...name];
+  return `'${chars.length > SHOWN_NAME_MAX ? `${chars.slice(0, SHOWN_NAME_MAX).join('')}…` : name}'`;
+}
+
+function unknownMessage(names: string[], schema: ParamsSchema, location: string): string {
+  const shown = names.slice(0, SHOWN_NAMES_MAX).map(quoted).join(', ');
+  const more = names.length > SHOWN_NAMES_MAX ? ` and ${names.length - SHOWN_NAMES_MAX} more` : '';
+  const allowed = Object.keys(schema.properties).join(', ');
+  return `Unknown ${location} parameter${names.length > 1 ? 's' : ''} ${shown}${more} (allowed: ${allowed})`;
+}
+
+/** The messages joined while they fit in an error message; the rest are counted, not dropped silently. */
+function boundedList(messages: string[]): string {
+  const kept: string[] = [];
+  let length = 0;
+  for (const message of messages) {
+    const added = (kept.length > 0 ? 2 : 0) + message.length;
+    // 40 characters stay free for the count of the rest.
+    if (kept.length > 0 && length + added > ERROR_MESSAGE_MAX - 40) break;
+    kept.push(message);
+    length += added;
+  }
+  const left = messages.length - kept.length;
+  return left > 0 ? `${kept.join('; ')}; and ${left} more problem${left > 1 ? 's' : ''}` : kept.join('; ');
+}
+
 function describe(error: ErrorObject, schema: ParamsSchema, location: string): string {
   // A value inside a comma-separated list is /name/index: the rule is the list's item rule.
   const [name = '', index] = error.instancePath.replace(/^\//, '').split('/');
@@ -47,10 +79,6 @@ function describe(error: ErrorObject, schema: ParamsSchema, location: string): s
   switch (error.keyword) {
     case 'required':
       return `Missing required ${location} parameter '${String(error.params['missingProperty'])}'`;
-    case 'additionalProperties': {
-      const allowed = Object.keys(schema.properties).join(', ');
-      return `Unknown ${location} parameter '${String(error.params['additionalProperty'])}' (allowed: ${allowed})`;
-    }
     case 'type':
       return `Invalid ${location} parameter '${name}': ${each}must be ${error.params['type'] === 'integer' ? 'an integer' : 'a string'}`;
     case 'minimum':
@@ -113,22 +141,25 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
         data[key] = list ? values.map(integer) : values;
       } else data[key] = integerKeys.has(key) ? integer(text) : text;
     }
-    const messages = repeated.map((k) => `Invalid ${location} parameter '${k}': must be given at most once`);
+    const messages = repeated.map((k) => `Invalid ${location} parameter ${quoted(k)}: must be given at most once`);
     if (!validate(data)) {
       // Every broken rule of every parameter, except that a value of the wrong type is only
-      // said to be of the wrong type (its bounds mean nothing then).
+      // said to be of the wrong type (its bounds mean nothing then). Unknown names are named
+      // together, in one message.
       const errors = validate.errors ?? [];
       const mistyped = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+      const unknown = errors.filter((e) => e.keyword === 'additionalProperties').map((e) => String(e.params['additionalProperty']));
+      if (unknown.length > 0) messages.push(unknownMessage(unknown, schema, location));
       const seen = new Set<string>();
       for (const error of errors) {
-        if (mistyped.has(error.instancePath) && error.keyword !== 'type') continue;
+        if (error.keyword === 'additionalProperties' || (mistyped.has(error.instancePath) && error.keyword !== 'type')) continue;
         const message = describe(error, schema, location);
         if (seen.has(message)) continue;
         seen.add(message);
         messages.push(message);
       }
     }
-    if (messages.length > 0) throw invalidRequest(messages.join('; '));
+    if (messages.length > 0) throw invalidRequest(boundedList(messages));
     return data as T;
   };
 }

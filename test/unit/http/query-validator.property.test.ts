@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { HttpError } from '../../../src/http/http-error.js';
+import { ERROR_MESSAGE_MAX, HttpError } from '../../../src/http/http-error.js';
 import { compileParams } from '../../../src/http/query-validator.js';
 import { CATEGORIES } from '../../../src/wallpapers/categories.js';
 import { parametersSchema } from '../../../src/openapi/parameters.js';
@@ -65,7 +65,8 @@ describe('query parser properties (fast-check)', () => {
           const e = err as HttpError;
           expect(e.status).to.equal(400);
           expect(e.code).to.equal('invalid_request');
-          expect(e.message).to.match(/parameter '[^']*'/);
+          expect(e.message).to.match(/parameters? '[^']*'/);
+          expect(Array.from(e.message).length).to.be.at.most(ERROR_MESSAGE_MAX);
         }
       }),
       { numRuns: 3000, seed: 20261121 },

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { HttpError } from '../../../src/http/http-error.js';
+import { ERROR_MESSAGE_MAX, HttpError } from '../../../src/http/http-error.js';
 import { compileParams } from '../../../src/http/query-validator.js';
 import { parametersSchema } from '../../../src/openapi/parameters.js';
 
@@ -61,6 +61,41 @@ describe('query parameter validation', () => {
     expect(rejection(() => parseSearch({ q: 'a', order: 'new' })).message).to.equal(
       "Unknown query parameter 'order' (allowed: q, page, per_page, cursor, sort, seed, category, resolution, ratio, orientation, min_resolution, facets)",
     );
+  });
+
+  it('when many unknown parameters are sent, then five are named, the rest counted, and the allowed ones listed once', () => {
+    const query = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`extra${i}`, 'x']));
+    const message = rejection(() => parseList(query)).message;
+    expect(message).to.match(/^Unknown query parameters 'extra0', 'extra1', 'extra2', 'extra3', 'extra4' and 25 more \(allowed: /);
+    expect(message.match(/allowed:/g)).to.have.length(1);
+  });
+
+  it('when a parameter name is very long, then it is echoed cut to 40 characters', () => {
+    const name = 'n'.repeat(5000);
+    const message = rejection(() => parseList({ [name]: 'x' })).message;
+    expect(message).to.include(`'${'n'.repeat(40)}…'`);
+    expect(message.length).to.be.below(300);
+  });
+
+  it('when every parameter breaks its rules, then the message stays within the contract`s bound and counts what it left out', () => {
+    const everyRule = {
+      page: 'x',
+      per_page: 'y',
+      cursor: '!',
+      sort: 'z',
+      seed: '!',
+      category: 'a,b',
+      resolution: 'q',
+      ratio: 'q',
+      orientation: 'q',
+      min_resolution: 'q',
+      facets: 'q',
+      ids: 'q',
+    };
+    const names = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`${'u'.repeat(60)}${i}`, ['x', 'y']]));
+    const message = rejection(() => parseList({ ...everyRule, ...names })).message;
+    expect(Array.from(message).length).to.be.at.most(ERROR_MESSAGE_MAX);
+    expect(message).to.match(/; and \d+ more problems?$/);
   });
 
   it('when a resolution is malformed, then the expected form is stated', () => {
