@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Context, Next } from 'koa';
-import { deriveOnce } from '../infra/shared-result.js';
+import { derivedOnce } from '../infra/shared-result.js';
 
 const ENCODING_SUFFIX = /-(gzip|br|deflate)$/;
 
@@ -20,6 +20,8 @@ interface Representation {
   text: string;
   etag: string;
 }
+
+const representationOf = derivedOnce<Representation>();
 
 function represent(body: object): Representation {
   // Kept as text, not bytes. Bytes save the copy Node makes to join the headers and a text body,
@@ -41,7 +43,7 @@ export async function conditionalGet(ctx: Context, next: Next): Promise<void> {
   const body = ctx.body;
   if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
   // Shared bodies (coalesced reads, cache hits) are answered many times: serialized and tagged once.
-  const { text, etag } = deriveOnce(body, 'representation', () => represent(body));
+  const { text, etag } = representationOf(body, () => represent(body));
   ctx.body = text;
   ctx.type = 'application/json; charset=utf-8';
   ctx.set('ETag', etag);

@@ -7,8 +7,6 @@
 export type Shared<T> = Readonly<T> & { readonly __shared: unique symbol };
 
 const registry = new WeakSet<object>();
-// What is derived from a shared result, by slot: kept exactly as long as the result is.
-const derived = new WeakMap<object, Map<string, unknown>>();
 
 function freezeDeep(value: object): void {
   // Indexed and for-in loops: Object.values would allocate an array for every object of a page.
@@ -42,15 +40,18 @@ export function isShared(value: unknown): value is Shared<object> {
 }
 
 /**
- * A value computed from `result` once and kept with it, per `slot` (an envelope, its JSON and
- * ETag, a cache key): many requests are handed the same shared result, so each derivation runs
- * once for all of them. For a result that is not shared it is computed every time, and not kept.
+ * One kind of value derived from shared results (an envelope, its JSON and ETag, a cache key),
+ * computed from each result once and kept exactly as long as the result is: many requests are
+ * handed the same shared result, so the derivation runs once for all of them. For a result that
+ * is not shared it is computed every time, and not kept. One weak map per kind, made here, so a
+ * lookup is one weak-map read (a map of kinds per result cost about 1.5 µs more per new result).
  */
-export function deriveOnce<V>(result: object, slot: string, build: () => V): V {
-  if (!registry.has(result)) return build();
-  let values = derived.get(result);
-  if (values === undefined) derived.set(result, (values = new Map<string, unknown>()));
-  let value = values.get(slot) as V | undefined;
-  if (value === undefined) values.set(slot, (value = build()));
-  return value;
+export function derivedOnce<V>(): (result: object, build: () => V) => V {
+  const kept = new WeakMap<object, V>();
+  return (result, build) => {
+    if (!registry.has(result)) return build();
+    let value = kept.get(result);
+    if (value === undefined) kept.set(result, (value = build()));
+    return value;
+  };
 }

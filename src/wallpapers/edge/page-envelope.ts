@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import { type Shared, deriveOnce, isShared, share } from '../../infra/shared-result.js';
+import { type Shared, derivedOnce, isShared, share } from '../../infra/shared-result.js';
 import type { SuggestParams } from '../params.js';
 import type { Found, Page } from '../store/repository.js';
 import type { CursorCodec } from './cursor.js';
@@ -51,9 +51,15 @@ function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: Curs
  * conditionalGet). Requests whose queries differ only in spelling can share a page, so envelopes
  * are kept per query and page.
  */
+const envelopesOf = derivedOnce<Map<string, Envelope>>();
+
 export function pageEnvelope(result: Shared<Page>, request: PageRequest, cursors: CursorCodec): Envelope {
   if (!isShared(result)) return buildEnvelope(result, request, cursors);
-  return deriveOnce(result, `envelope ${request.digest} ${request.currentPage}`, () => share(buildEnvelope(result, request, cursors)));
+  const envelopes = envelopesOf(result, () => new Map());
+  const key = `${request.digest} ${request.currentPage}`;
+  let envelope = envelopes.get(key);
+  if (envelope === undefined) envelopes.set(key, (envelope = share(buildEnvelope(result, request, cursors))));
+  return envelope;
 }
 
 export function foundEnvelope({ items, missing }: Found, asked: number): Envelope {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isShared, share } from '../../../src/infra/shared-result.js';
+import { derivedOnce, isShared, share } from '../../../src/infra/shared-result.js';
 
 describe('shared results', () => {
   it('when a result is shared, then it and everything it holds are frozen', () => {
@@ -28,5 +28,32 @@ describe('shared results', () => {
     expect(isShared(page)).to.equal(true);
     expect(isShared(page.items)).to.equal(false);
     expect(Object.isFrozen(page.facets.category[0])).to.equal(true);
+  });
+
+  it('when a value is derived from a shared result, then it is built once and handed to every later request', () => {
+    const derive = derivedOnce<{ text: string }>();
+    const result = share({ id: 1 });
+    let builds = 0;
+    const first = derive(result, () => ({ text: `built ${++builds}` }));
+    const second = derive(result, () => ({ text: `built ${++builds}` }));
+    expect(second).to.equal(first);
+    expect(builds).to.equal(1);
+  });
+
+  it('when a value is derived from a result that is not shared, then it is built every time and not kept', () => {
+    const derive = derivedOnce<number>();
+    const result = Object.freeze({ id: 1 });
+    let builds = 0;
+    derive(result, () => ++builds);
+    expect(derive(result, () => ++builds)).to.equal(2);
+  });
+
+  it('when two kinds of value are derived from one result, then each keeps its own', () => {
+    const json = derivedOnce<string>();
+    const key = derivedOnce<string>();
+    const result = share({ id: 1 });
+    expect(json(result, () => 'json')).to.equal('json');
+    expect(key(result, () => 'key')).to.equal('key');
+    expect(json(result, () => 'other')).to.equal('json');
   });
 });
