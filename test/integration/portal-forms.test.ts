@@ -2,17 +2,15 @@ import { expect } from 'chai';
 import { randomInt } from 'node:crypto';
 import { createAccountStore } from '../../src/access/store/account-store.js';
 import { uniqueName } from '../support/harness.js';
-import { PortalBrowser, type PortalPage, keyIds, shownKey, signedIn, newClientAddress, newEmail } from '../support/portal-browser.js';
+import { type PortalBrowser, type PortalPage, keyIds, shownKey, signedIn, newEmail, browserFor } from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';
 
 const PASSWORD = 'correct horse battery';
-const clientAddress = newClientAddress;
-const email = () => newEmail();
 
 describe('the portal`s forms', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({ trustProxyHops: 1 });
-  const browser = (address = clientAddress()) => new PortalBrowser(ctx.app.url, { 'X-Forwarded-For': address });
+  const browser = (address?: string) => browserFor(ctx.app.url, address);
   const signUp = async (b: PortalBrowser, address: string, password = PASSWORD) =>
     b.post('/portal/sign-up', await b.get('/portal/sign-up'), { email: address, password });
   const signIn = async (b: PortalBrowser, address: string, password = PASSWORD) =>
@@ -21,7 +19,7 @@ describe('the portal`s forms', function () {
   describe('post, then redirect', () => {
     it('when a key is generated and the page that shows it is reloaded, then the key is not shown again and no second key is made', async () => {
       const b = browser();
-      const keys = await signedIn(b, email());
+      const keys = await signedIn(b, newEmail());
       const posted = await b.post('/portal/keys', keys, { name: 'once' });
       expect(posted.status).to.equal(303);
       const shown = await b.follow(posted);
@@ -34,7 +32,7 @@ describe('the portal`s forms', function () {
 
     it('when the same generate form is posted twice at once, then one key is made', async () => {
       const b = browser();
-      const keys = await signedIn(b, email());
+      const keys = await signedIn(b, newEmail());
       const [first, second] = await Promise.all([b.post('/portal/keys', keys, { name: 'double' }), b.post('/portal/keys', keys, { name: 'double' })]);
       expect([first.status, second.status]).to.deep.equal([303, 303]);
       expect(keyIds(await b.get('/portal/keys'))).to.have.length(1);
@@ -42,7 +40,7 @@ describe('the portal`s forms', function () {
 
     it('when a rotate form is posted again after it acted, then nothing more is rotated', async () => {
       const b = browser();
-      const keys = await signedIn(b, email());
+      const keys = await signedIn(b, newEmail());
       await b.follow(await b.post('/portal/keys', keys, { name: 'rotated once' }));
       const page = await b.get('/portal/keys');
       const keyId = keyIds(page)[0]!;
@@ -54,7 +52,7 @@ describe('the portal`s forms', function () {
 
     it('when the page that shows a new key is asked by other spellings of its path, then 404 and the key stays for the real one', async () => {
       const b = browser();
-      const posted = await b.post('/portal/keys', await signedIn(b, email()), { name: 'spelled' });
+      const posted = await b.post('/portal/keys', await signedIn(b, newEmail()), { name: 'spelled' });
       for (const path of [
         '/Portal/keys/done',
         '/portal/keys/done/',
@@ -72,9 +70,9 @@ describe('the portal`s forms', function () {
 
     it('when the handed-off page is read with another session, then it shows nothing of the first', async () => {
       const b = browser();
-      await b.follow(await b.post('/portal/keys', await signedIn(b, email()), { name: 'mine' }));
+      await b.follow(await b.post('/portal/keys', await signedIn(b, newEmail()), { name: 'mine' }));
       const other = browser();
-      await signedIn(other, email());
+      await signedIn(other, newEmail());
       const page: PortalPage = await other.get('/portal/keys/done');
       expect(page.status).to.equal(302);
     });
@@ -106,7 +104,7 @@ describe('the portal`s forms', function () {
 
     it('when a key name holds control or invisible characters, then it is refused and no key is made', async () => {
       const b = browser();
-      const keys = await signedIn(b, email());
+      const keys = await signedIn(b, newEmail());
       const refused = await b.follow(await b.post('/portal/keys', keys, { name: 'rotator\u001b]0;owned\u0007' }));
       expect(refused.html).to.include('visible characters');
       expect(keyIds(await b.get('/portal/keys'))).to.deep.equal([]);
@@ -116,7 +114,7 @@ describe('the portal`s forms', function () {
   describe('passwords', () => {
     for (const weak of ['aaaaaaaaaa', 'aaaaaaaaaaaaaaaaaaaa', 'password12345678', 'qwertyuiopasdfgh']) {
       it(`when sign-up is asked for the password ${JSON.stringify(weak)}, then it is refused and no account is made`, async () => {
-        const address = email();
+        const address = newEmail();
         const refused = await signUp(browser(), address, weak);
         expect(refused.status).to.equal(400);
         expect(refused.html).to.include('id="password-error"');
@@ -125,7 +123,7 @@ describe('the portal`s forms', function () {
     }
 
     it('when the right password is followed by anything more (past 128 characters or not), then sign-in refuses it', async () => {
-      const address = email();
+      const address = newEmail();
       const long = `${'granite kettle orbit '.repeat(7)}end`;
       expect(long.length).to.be.above(128);
       await signUp(browser(), address, long);
@@ -138,7 +136,7 @@ describe('the portal`s forms', function () {
   describe('origins', () => {
     it('when a form comes from another origin that also sends its own Host header, then it is refused: the connection`s address decides, not the Host', async () => {
       const b = browser();
-      const keys = await signedIn(b, email());
+      const keys = await signedIn(b, newEmail());
       const forged = await b.post('/portal/keys', keys, { name: 'x' }, { Host: 'evil.example', Origin: 'http://evil.example' });
       expect(forged.status).to.equal(403);
       const own = await b.post('/portal/keys', keys, { name: 'x' }, { Origin: ctx.app.url });

@@ -1,24 +1,22 @@
 import { expect } from 'chai';
 import { THROTTLE } from '../../src/portal/domain/portal-service.js';
 import { testConfig } from '../support/harness.js';
-import { PortalBrowser, signedIn, newClientAddress, newEmail } from '../support/portal-browser.js';
+import { type PortalBrowser, signedIn, newEmail, browserFor } from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';
 
 const PASSWORD = 'correct horse battery';
-const clientAddress = newClientAddress;
-const email = () => newEmail();
 
 describe('the portal under guessing', function () {
   this.timeout(120_000);
 
   describe('with room for every hash (the throttles alone decide)', () => {
     const ctx = useCatalogue({ trustProxyHops: 1, portal: { ...testConfig().portal, hashConcurrency: 2, hashQueue: 200 } });
-    const browser = (address = clientAddress()) => new PortalBrowser(ctx.app.url, { 'X-Forwarded-For': address });
+    const browser = (address?: string) => browserFor(ctx.app.url, address);
     const attempt = async (b: PortalBrowser, address: string, password: string) =>
       (await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password })).status;
 
     it(`when 30 sign-ins for one account arrive at once, the right password among them, then at most ${THROTTLE.perAccount} passwords are checked`, async () => {
-      const address = email();
+      const address = newEmail();
       await signedIn(browser(), address, PASSWORD);
       const statuses = await Promise.all(
         Array.from({ length: 30 }, (_, i) => attempt(browser(), address, i === 17 ? PASSWORD : `wrong password ${i}`)),
@@ -34,7 +32,7 @@ describe('the portal under guessing', function () {
       const statuses = await Promise.all(
         Array.from(
           { length: THROTTLE.signUpsPerClient + 5 },
-          async () => (await b.post('/portal/sign-up', form, { email: email(), password: PASSWORD })).status,
+          async () => (await b.post('/portal/sign-up', form, { email: newEmail(), password: PASSWORD })).status,
         ),
       );
       expect(statuses.filter((s) => s === 200).length, statuses.join(' ')).to.equal(THROTTLE.signUpsPerClient);
@@ -42,7 +40,7 @@ describe('the portal under guessing', function () {
     });
 
     it('when someone who knows only the email fails from elsewhere until the account is locked, then the owner`s browser that signed in before still signs in; a new browser does not', async () => {
-      const address = email();
+      const address = newEmail();
       const owner = browser();
       await signedIn(owner, address, PASSWORD);
       await owner.post('/portal/sign-out', await owner.get('/portal/keys'), {});
@@ -53,7 +51,7 @@ describe('the portal under guessing', function () {
     });
 
     it('when the owner`s device cookie is used to guess, then it has a lockout of its own', async () => {
-      const address = email();
+      const address = newEmail();
       const owner = browser();
       await signedIn(owner, address, PASSWORD);
       for (let i = 0; i < THROTTLE.perDevice; i++) expect(await attempt(owner, address, 'a wrong guess!!')).to.equal(401);
@@ -61,10 +59,10 @@ describe('the portal under guessing', function () {
     });
 
     it('when a device cookie of one account is sent to sign in to another, then that account`s lockout still applies', async () => {
-      const victim = email();
+      const victim = newEmail();
       await signedIn(browser(), victim, PASSWORD);
       const attacker = browser();
-      await signedIn(attacker, email(), PASSWORD);
+      await signedIn(attacker, newEmail(), PASSWORD);
       for (let i = 0; i < THROTTLE.perAccount; i++) expect(await attempt(attacker, victim, 'a wrong guess!!')).to.equal(401);
       expect(await attempt(attacker, victim, PASSWORD)).to.equal(429);
     });
@@ -72,7 +70,7 @@ describe('the portal under guessing', function () {
 
   describe('with the default hashing budget (one at a time, eight waiting)', () => {
     const ctx = useCatalogue({ trustProxyHops: 1 });
-    const browser = (address = clientAddress()) => new PortalBrowser(ctx.app.url, { 'X-Forwarded-For': address });
+    const browser = (address?: string) => browserFor(ctx.app.url, address);
 
     it('when 50 sign-ins for unknown emails arrive at once, then those past the budget get 503 with Retry-After at once instead of queuing', async () => {
       const forms = await Promise.all(
@@ -82,7 +80,7 @@ describe('the portal under guessing', function () {
         }),
       );
       const answers = await Promise.all(
-        forms.map(({ b, form }) => b.post('/portal/sign-in', form, { email: email(), password: 'any password at all' })),
+        forms.map(({ b, form }) => b.post('/portal/sign-in', form, { email: newEmail(), password: 'any password at all' })),
       );
       const statuses = answers.map((a) => a.status);
       const { hashConcurrency, hashQueue } = ctx.config.portal;

@@ -5,18 +5,26 @@ import { redisKeys } from '../../src/access/store/redis-keys.js';
 import { redisNowMs } from '../support/admission-log.js';
 import { THROTTLE } from '../../src/portal/domain/portal-service.js';
 import { request, uniqueName } from '../support/harness.js';
-import { PortalBrowser, type PortalPage, csrfOf, keyIds, shownKey, signedIn, newClientAddress, newEmail } from '../support/portal-browser.js';
+import {
+  PortalBrowser,
+  type PortalPage,
+  csrfOf,
+  keyIds,
+  shownKey,
+  signedIn,
+  newClientAddress,
+  newEmail,
+  browserFor,
+} from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';
 
 // One proxy hop is trusted, so each browser here is its own client (its own X-Forwarded-For):
 // the per-client throttles of one test never reach another.
-const clientAddress = newClientAddress;
-const email = () => newEmail();
 
 describe('the developer portal', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({ trustProxyHops: 1 });
-  const browser = (address = clientAddress()) => new PortalBrowser(ctx.app.url, { 'X-Forwarded-For': address });
+  const browser = (address?: string) => browserFor(ctx.app.url, address);
   // A key form posts, then redirects to the page that shows what it did, once.
   const submitted = async (b: PortalBrowser, posted: Promise<PortalPage>) => {
     const answer = await posted;
@@ -29,7 +37,7 @@ describe('the developer portal', function () {
 
   it('when a developer signs up, signs in and generates a key, then the key is shown once and the API answers it with 200', async () => {
     const b = browser();
-    const keys = await signedIn(b, email());
+    const keys = await signedIn(b, newEmail());
     const created = await generate(b, keys, 'rotator');
     expect(created.status).to.equal(200);
     const key = shownKey(created);
@@ -44,7 +52,7 @@ describe('the developer portal', function () {
 
   it('when a key is revoked in the portal, then the next API request with it is 403', async () => {
     const b = browser();
-    const keys = await signedIn(b, email());
+    const keys = await signedIn(b, newEmail());
     const key = shownKey(await generate(b, keys, 'to revoke'));
     expect((await wallpapers(key)).status).to.equal(200);
     const page = await b.get('/portal/keys');
@@ -56,7 +64,7 @@ describe('the developer portal', function () {
 
   it('when a key is rotated with a grace period, then both keys work until it ends, and then the old one is 403', async () => {
     const b = browser();
-    const keys = await signedIn(b, email());
+    const keys = await signedIn(b, newEmail());
     const old = shownKey(await generate(b, keys, 'mirror'));
     const page = await b.get('/portal/keys');
     const rotated = await submitted(b, b.post(`/portal/keys/${keyIds(page)[0]}/rotate`, page, { grace: '60' }));
@@ -75,7 +83,7 @@ describe('the developer portal', function () {
 
   it('when a rotation asks for more than 24 hours of grace, then it is refused and nothing changes', async () => {
     const b = browser();
-    const keys = await signedIn(b, email());
+    const keys = await signedIn(b, newEmail());
     const key = shownKey(await generate(b, keys, 'k'));
     const page = await b.get('/portal/keys');
     const refused = await submitted(b, b.post(`/portal/keys/${keyIds(page)[0]}/rotate`, page, { grace: String(24 * 3600 + 1) }));
@@ -87,11 +95,11 @@ describe('the developer portal', function () {
 
   it('when one account posts to revoke a key of another, then it is refused and the key keeps working', async () => {
     const owner = browser();
-    const ownerKeys = await signedIn(owner, email());
+    const ownerKeys = await signedIn(owner, newEmail());
     const key = shownKey(await generate(owner, ownerKeys, 'mine'));
     const victimId = keyIds(await owner.get('/portal/keys'))[0]!;
     const other = browser();
-    const otherKeys = await signedIn(other, email());
+    const otherKeys = await signedIn(other, newEmail());
     const refused = await submitted(other, other.post(`/portal/keys/${victimId}/revoke`, otherKeys, {}));
     expect(refused.html).to.include('There is no such key on this account.');
     expect((await wallpapers(key)).status).to.equal(200);
@@ -99,7 +107,7 @@ describe('the developer portal', function () {
 
   it('when the keys page or its form is reached by another spelling of the path, then 404 and nothing is shown or made', async () => {
     const b = browser();
-    const keys = await signedIn(b, email());
+    const keys = await signedIn(b, newEmail());
     await generate(b, keys, 'spelled');
     for (const path of ['/Portal/keys', '/PORTAL/keys', '/portal/keys/', '/portal//keys', '/portal/%6Beys', '/portal/keys;x']) {
       const page = await b.get(path);
@@ -114,7 +122,7 @@ describe('the developer portal', function () {
   describe('CSRF', () => {
     it('when a signed-in form comes without the token, with a wrong one, or from another origin, then it is 403 and no key is made', async () => {
       const b = browser();
-      const keys = await signedIn(b, email());
+      const keys = await signedIn(b, newEmail());
       const missing = await b.send('/portal/keys', { form: { name: 'x' } });
       const wrong = await b.send('/portal/keys', { form: { name: 'x', csrf: 'A'.repeat(32) } });
       const crossOrigin = await b.post('/portal/keys', keys, { name: 'x' }, { Origin: 'https://evil.example' });
@@ -128,7 +136,7 @@ describe('the developer portal', function () {
 
     it('when a sign-in form comes without the token its cookie matches, then it is 403', async () => {
       const b = browser();
-      const address = email();
+      const address = newEmail();
       await signedIn(b, address);
       const stranger = browser();
       const refused = await stranger.send('/portal/sign-in', {
@@ -141,7 +149,7 @@ describe('the developer portal', function () {
 
   describe('sign-in', () => {
     it('when one account fails its password too often, then further sign-ins are 429 with Retry-After, even with the right password', async () => {
-      const address = email();
+      const address = newEmail();
       await signedIn(browser(), address);
       for (let i = 0; i < THROTTLE.perAccount; i++) {
         const b = browser();
@@ -157,20 +165,20 @@ describe('the developer portal', function () {
     });
 
     it('when one client fails with many emails, then it is throttled, and another client is not', async () => {
-      const address = clientAddress();
+      const address = newClientAddress();
       const b = browser(address);
       const form = await b.get('/portal/sign-in');
       for (let i = 0; i < THROTTLE.perClient; i++)
-        expect((await b.post('/portal/sign-in', form, { email: email(), password: 'not it at all' })).status).to.equal(401);
-      expect((await b.post('/portal/sign-in', form, { email: email(), password: 'not it at all' })).status).to.equal(429);
+        expect((await b.post('/portal/sign-in', form, { email: newEmail(), password: 'not it at all' })).status).to.equal(401);
+      expect((await b.post('/portal/sign-in', form, { email: newEmail(), password: 'not it at all' })).status).to.equal(429);
       const other = browser();
       expect(
-        (await other.post('/portal/sign-in', await other.get('/portal/sign-in'), { email: email(), password: 'not it at all' })).status,
+        (await other.post('/portal/sign-in', await other.get('/portal/sign-in'), { email: newEmail(), password: 'not it at all' })).status,
       ).to.equal(401);
     });
 
     it('when the email is unknown or the password wrong, then the answers are the same and both cost a password hash', async () => {
-      const known = email();
+      const known = newEmail();
       await signedIn(browser(), known);
       const attempt = async (address: string) => {
         const b = browser();
@@ -191,12 +199,12 @@ describe('the developer portal', function () {
     });
 
     it('when an email that is already registered signs up again, then the answer is the same as for a new one and the password is unchanged', async () => {
-      const taken = email();
+      const taken = newEmail();
       await signedIn(browser(), taken, 'the first password');
       const again = browser();
       const repeat = await again.post('/portal/sign-up', await again.get('/portal/sign-up'), { email: taken, password: 'a second password' });
       const fresh = browser();
-      const freshEmail = email();
+      const freshEmail = newEmail();
       const first = await fresh.post('/portal/sign-up', await fresh.get('/portal/sign-up'), { email: freshEmail, password: 'a second password' });
       expect(repeat.status).to.equal(first.status);
       expect(repeat.html.replace(taken, 'E').replace(csrfOf(repeat), 'T')).to.equal(first.html.replace(freshEmail, 'E').replace(csrfOf(first), 'T'));
@@ -213,7 +221,7 @@ describe('the developer portal', function () {
       const badEmail = await b.post('/portal/sign-up', form, { email: 'not-an-email', password: 'long enough password' });
       expect(badEmail.status).to.equal(400);
       expect(badEmail.html).to.include('id="email-error"');
-      const shortPassword = await b.post('/portal/sign-up', form, { email: email(), password: 'short' });
+      const shortPassword = await b.post('/portal/sign-up', form, { email: newEmail(), password: 'short' });
       expect(shortPassword.status).to.equal(400);
       expect(shortPassword.html).to.include('id="password-error"');
     });
@@ -221,7 +229,7 @@ describe('the developer portal', function () {
 
   it('when a key is named <script>, then the page shows it escaped', async () => {
     const b = browser();
-    const keys = await signedIn(b, email());
+    const keys = await signedIn(b, newEmail());
     await generate(b, keys, '<script>alert(1)</script>');
     const page = await b.get('/portal/keys');
     expect(page.html).to.include('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -230,7 +238,7 @@ describe('the developer portal', function () {
 
   it('when the usage page is read after some requests, then its numbers agree with the API rate-limit headers', async () => {
     const b = browser();
-    const keys = await signedIn(b, email());
+    const keys = await signedIn(b, newEmail());
     const key = shownKey(await generate(b, keys, 'counter'));
     await wallpapers(key);
     await wallpapers(key);
@@ -246,7 +254,7 @@ describe('the developer portal', function () {
   });
 
   it('when an operator disables the account, then its keys are 403 and it cannot sign in; enabled again, both work', async () => {
-    const address = email();
+    const address = newEmail();
     const b = browser();
     const keys = await signedIn(b, address);
     const key = shownKey(await generate(b, keys, 'k'));
@@ -267,7 +275,7 @@ describe('the developer portal', function () {
     it('when signed in over plain HTTP, then the session cookie is HttpOnly, SameSite=Lax, scoped to /portal and not Secure', async () => {
       const b = browser();
       const form = await b.get('/portal/sign-up');
-      const address = email();
+      const address = newEmail();
       await b.post('/portal/sign-up', form, { email: address, password: 'correct horse battery' });
       const done = await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password: 'correct horse battery' });
       const cookie = done.setCookies.find((c) => c.startsWith('wpc_session='))!;

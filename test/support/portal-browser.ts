@@ -103,3 +103,6 @@ export async function signedIn(browser: PortalBrowser, email: string, password =
   if (done.status !== 303) throw new Error(`sign-in answered ${done.status}`);
   return browser.get('/portal/keys');
 }
+
+/** A browser of its own client address (the portal trusts one proxy hop in these tests). */
+export const browserFor = (url: string, address = newClientAddress()) => new PortalBrowser(url, { 'X-Forwarded-For': address });
