@@ -1,7 +1,13 @@
 import { componentSchema } from '../openapi/document.js';
 
 /** The contract's bound on an error's message, read from the OpenAPI document's Error schema. */
-export const ERROR_MESSAGE_MAX = Number((componentSchema('Error')['properties'] as Record<string, { maxLength: number }>)['message']?.maxLength);
+export const ERROR_MESSAGE_MAX = messageBound();
+
+function messageBound(): number {
+  const bound: unknown = (componentSchema('Error')['properties'] as Record<string, { maxLength?: unknown }>)['message']?.maxLength;
+  if (typeof bound !== 'number') throw new Error('the OpenAPI document gives Error.message no maxLength');
+  return bound;
+}
 
 /** The one error type of the API; rendered as `{error, message, status}` by the error handler. */
 export class HttpError extends Error {

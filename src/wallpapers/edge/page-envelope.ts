@@ -45,14 +45,14 @@ function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: Curs
   };
 }
 
+const envelopesOf = derivedOnce<Map<string, Envelope>>();
+
 /**
  * A page's envelope. A shared page is answered to every request with the same parameters, so its
  * envelope is built and shared once, and its serialized form is kept with it too (see
  * conditionalGet). Requests whose queries differ only in spelling can share a page, so envelopes
  * are kept per query and page.
  */
-const envelopesOf = derivedOnce<Map<string, Envelope>>();
-
 export function pageEnvelope(result: Shared<Page>, request: PageRequest, cursors: CursorCodec): Envelope {
   if (!isShared(result)) return buildEnvelope(result, request, cursors);
   const envelopes = envelopesOf(result, () => new Map());
