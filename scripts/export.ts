@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { generateWallpapers } from '../src/catalogue/generation/generator.js';
 import { integer, UsageError } from '../src/catalogue/cli/cli-args.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { toWallpaper } from '../src/wallpapers/wallpaper.js';
+import { toRecord } from '../src/wallpapers/wallpaper.js';
 
 const USAGE = `usage: npm run --silent export -- [--count N] [--seed S] [--out PATH]
   --count N    wallpapers to generate (default 1000)
@@ -39,7 +39,7 @@ async function main(): Promise<number> {
   const out = options.out === undefined ? process.stdout : createWriteStream(options.out);
   let chunk = '';
   for (const doc of generateWallpapers({ count: options.count, seed: options.seed, imageBaseUrl: options.imageBaseUrl })) {
-    chunk += `${JSON.stringify(toWallpaper(doc))}\n`;
+    chunk += `${JSON.stringify(toRecord(doc))}\n`;
     if (chunk.length >= 1 << 20) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';

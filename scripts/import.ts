@@ -7,6 +7,8 @@ import { removeOrphans } from '../src/catalogue/admin/index-admin.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { openRejectLog } from '../src/catalogue/ingest/reject-log.js';
 import { UsageError } from '../src/catalogue/cli/cli-args.js';
+import { type ExtractCounts, withExtractedColors } from '../src/catalogue/pixels/extract-colors.js';
+import { describeExtraction } from '../src/catalogue/cli/extraction-report.js';
 
 const command: CatalogueCommand<ImportArgs> = {
   name: 'import',
@@ -35,6 +37,8 @@ const command: CatalogueCommand<ImportArgs> = {
     const rejects = openRejectLog(args.rejects ?? defaultRejectsPath(args.input, { regularFile }));
     const display: { progress?: ProgressReporter } = {};
     const print = (line: string) => (display.progress ? display.progress.log(`import: ${line}`) : say(line));
+    const images = args.images;
+    const extraction: ExtractCounts = { extracted: 0, failed: 0, kept: 0, seconds: 0 };
     try {
       const result = await importCatalogue(es, {
         alias,
@@ -44,6 +48,16 @@ const command: CatalogueCommand<ImportArgs> = {
         keep: args.keep,
         batchSize: args.batchSize,
         concurrency: args.concurrency,
+        ...(images
+          ? {
+              enrich: (documents) =>
+                withExtractedColors(
+                  documents,
+                  { ...images, onFailure: ({ id, url, reason }) => print(`id ${id}: no palette, picture ${url}: ${reason}`) },
+                  extraction,
+                ),
+            }
+          : {}),
         signal,
         confirmLock: async () => lock?.confirm(),
         onTarget: (index) => {
@@ -61,6 +75,7 @@ const command: CatalogueCommand<ImportArgs> = {
       const rejected =
         result.rejected === 0 ? 'none rejected' : `${result.rejected} rejected (allowed ${args.allowRejects}), listed in ${rejects.path}`;
       say(`${result.loaded} records loaded from ${result.lines} lines, ${rejected}`);
+      if (images) say(describeExtraction(extraction));
       if (!args.incremental) {
         say(`alias ${alias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
         say(`pruned: ${result.pruned.join(', ') || 'none'}`);

@@ -7,6 +7,9 @@ import { seedCatalogue, SeedError } from '../src/catalogue/ingest/seed-catalogue
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { ConfigError, displayUrl, loadConfig, type Config } from '../src/config.js';
 import { createEsClient } from '../src/infra/elasticsearch.js';
+import { generateWallpapers } from '../src/catalogue/generation/generator.js';
+import { type ExtractCounts, withExtractedColors } from '../src/catalogue/pixels/extract-colors.js';
+import { describeExtraction } from '../src/catalogue/cli/extraction-report.js';
 
 const say = (line: string) => process.stderr.write(`seed: ${line}\n`);
 
@@ -52,6 +55,10 @@ async function main(): Promise<number> {
 async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueLock): Promise<number> {
   say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${displayUrl(config.elasticsearchUrl)}`);
   const display: { progress?: ProgressReporter } = {};
+  const print = (line: string) => (display.progress ? display.progress.log(`seed: ${line}`) : say(line));
+  const { images } = args;
+  const extraction: ExtractCounts = { extracted: 0, failed: 0, kept: 0, seconds: 0 };
+  if (images) say(`reading palettes from the pictures at ${config.imageBaseUrl}${images.dir === undefined ? '' : ` (files in ${images.dir})`}`);
   try {
     const result = await seedCatalogue(es, {
       alias: config.indexAlias,
@@ -62,6 +69,15 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
       batchSize: args.batchSize,
       concurrency: args.concurrency,
       forceMerge: args.forceMerge,
+      ...(images
+        ? {
+            documents: withExtractedColors(
+              generateWallpapers({ count: args.count, seed: args.seed, imageBaseUrl: config.imageBaseUrl, palettes: 'none' }),
+              { ...images, onFailure: ({ id, url, reason }) => print(`id ${id}: no palette, picture ${url}: ${reason}`) },
+              extraction,
+            ),
+          }
+        : {}),
       confirmLock: () => lock.confirm(),
       onIndexCreated: (index) => {
         say(`created ${index}`);
@@ -76,6 +92,7 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
     display.progress?.finish();
     say(`alias ${config.indexAlias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
     say(`pruned: ${result.pruned.join(', ') || 'none'}`);
+    if (images) say(describeExtraction(extraction));
     say(`done: ${result.indexed} docs in ${result.seconds.toFixed(1)}s (${Math.round(result.indexed / result.seconds)} docs/s overall)`);
     return 0;
   } catch (error) {

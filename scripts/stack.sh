@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Local Elasticsearch + Redis without a Docker engine.
 #   scripts/stack.sh start [--es-nodes N] [--redis-cluster] | stop | status
+#   scripts/stack.sh pictures-start [SEED]   (npm run up: the demo pictures at IMAGE_BASE_URL)
 # One Elasticsearch node on ES_PORT and one Redis on REDIS_PORT by default. --es-nodes N (N > 1,
 # or ES_NODES) starts an N-node cluster instead, on ES_CLUSTER_PORT and the ports after it (each
 # node its own data directory and an ES_HEAP heap); --redis-cluster (or REDIS_CLUSTER=1) a Redis
@@ -224,6 +225,26 @@ stop_pidfile() {
   rm -f "$pidfile"
 }
 
+# --- the demo catalogue's pictures ----------------------------------------------------------
+PICTURES_PIDFILE="$STACK_DIR/demo-pictures.pid"
+pictures_answer() { [ "$(curl -s -o /dev/null -w '%{http_code}' "$IMAGE_BASE_URL/thumb/0-none.jpg" 2>/dev/null)" = 404 ]; }
+
+# Draws and serves the pictures of the demo catalogue (seed $1) at IMAGE_BASE_URL, in the background.
+start_pictures() {
+  local seed="$1"
+  if pictures_answer; then say "demo pictures already served at $IMAGE_BASE_URL"; return; fi
+  mkdir -p "$STACK_DIR"
+  nohup "$ROOT/node_modules/.bin/tsx" "$ROOT/scripts/demo-pictures.ts" --seed "$seed" > "$STACK_DIR/demo-pictures.log" 2>&1 &
+  echo $! > "$PICTURES_PIDFILE"
+  local waited=0
+  until pictures_answer; do
+    waited=$((waited + 1))
+    [ "$waited" -ge 60 ] && die "the demo pictures did not answer within 30s (log: $STACK_DIR/demo-pictures.log)"
+    sleep 0.5
+  done
+  say "demo pictures served at $IMAGE_BASE_URL"
+}
+
 # --- several Elasticsearch nodes ------------------------------------------------------------
 es_node_port() { echo $((ES_CLUSTER_PORT + $1 - 1)); }
 es_node_dir() { echo "$CLUSTER_DIR/es-$1"; }
@@ -384,7 +405,12 @@ case "${1:-}" in
     stop_es_cluster
     stop_redis_cluster
     ;;
+  pictures-start)
+    IMAGE_BASE_URL="${IMAGE_BASE_URL:?IMAGE_BASE_URL names where the pictures are served}"
+    start_pictures "${2:-42}"
+    ;;
   stop)
+    [ -s "$PICTURES_PIDFILE" ] && stop_pidfile "demo pictures" "$PICTURES_PIDFILE"
     stop_pidfile Elasticsearch "$ES_PIDFILE"
     stop_pidfile Redis "$REDIS_PIDFILE"
     stop_es_cluster

@@ -9,10 +9,14 @@ cd "$ROOT"
 DEMO_COUNT="${DEMO_COUNT:-10000}"
 PORT="${PORT:-3000}"
 export PORT
+# The demo wallpapers' pictures: drawn from their words, served here, and read for their palettes.
+PICTURES_PORT="${PICTURES_PORT:-3100}"
+export IMAGE_BASE_URL="${IMAGE_BASE_URL:-http://127.0.0.1:$PICTURES_PORT}"
 
 bash scripts/install-prereqs.sh
 bash scripts/stack.sh start
-npm run --silent seed -- --count "$DEMO_COUNT" --seed 42
+bash scripts/stack.sh pictures-start 42
+npm run --silent seed -- --count "$DEMO_COUNT" --seed 42 --extract-colors
 KEY="$(npm run --silent keys -- create --tier free --account demo)"
 [ -n "$KEY" ] || { echo "could not create a demo key" >&2; exit 1; }
 
@@ -27,6 +31,9 @@ cat >&2 <<MSG
   Try:
     curl -s -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT/v1/wallpapers?per_page=2"
     curl -s -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT/v1/search?q=mountain+sunset"
+    curl -s -H "Authorization: Bearer $KEY" "http://127.0.0.1:$PORT/v1/wallpapers?color=blue&tone=dark&include=tags,colors&per_page=2"
+
+  Each wallpaper's url and thumbnail open in a browser (drawn at $IMAGE_BASE_URL).
 
   Stop the API with Ctrl-C; stop Elasticsearch and Redis with: npm run stack:stop
 

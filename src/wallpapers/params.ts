@@ -1,4 +1,5 @@
 import type { Orientation } from './aspect-ratio.js';
+import type { Tone } from './colors.js';
 import type { SearchQuery } from './search-query.js';
 
 /** What a list, a search and a get ask for, once the edge has validated the request. */
@@ -14,10 +15,19 @@ export interface Filters {
   ratio?: readonly string[];
   orientation?: Orientation;
   min_resolution?: string;
+  /** Any of these tags (lower-case). */
+  tags?: readonly string[];
+  exclude_tags?: readonly string[];
+  exclude_ids?: readonly number[];
+  /** Any of these colours: a name of NAMED_COLORS or a '#rrggbb', normalised at the edge. */
+  color?: readonly string[];
+  tone?: Tone;
 }
 
 export type SortOrder = 'newest' | 'oldest' | 'downloads' | 'relevance' | 'random';
-export type Facet = 'category' | 'resolution' | 'orientation' | 'ratio';
+export type Facet = 'category' | 'resolution' | 'orientation' | 'ratio' | 'tags' | 'color' | 'tone';
+/** What list items carry beyond the nine fields: `dimensions` is width, height, ratio and orientation; `colors` brings `tone`. */
+export type Include = 'tags' | 'colors' | 'dimensions';
 
 export interface Ordering {
   /** Absent: newest for a list, relevance for a search (the schema's defaults). */
@@ -40,6 +50,7 @@ export interface PageOptions {
   /** Continue after this position instead of reading page `page`. */
   position?: Position;
   facets?: readonly Facet[];
+  include?: readonly Include[];
 }
 
 export type ListParams = Paging & Filters & Ordering & PageOptions;

@@ -1,4 +1,7 @@
+import type { Orientation } from './aspect-ratio.js';
 import type { Category } from './categories.js';
+import type { ColorShare, Tone } from './colors.js';
+import type { Include } from './params.js';
 
 /** The spec's Wallpaper resource, exactly its nine fields. */
 export interface Wallpaper {
@@ -13,10 +16,31 @@ export interface Wallpaper {
   created_at: string;
 }
 
-/** What is stored in Elasticsearch: the resource plus fields derived for filtering and sorting. */
-export interface WallpaperDocument extends Wallpaper {
+/** What a wallpaper is described by beyond the nine fields; absent when nobody said. */
+export interface Description {
+  tags?: readonly string[];
+  /** The palette: at most six colours, shares descending. */
+  colors?: readonly ColorShare[];
+}
+
+/** What an import reads and an export writes: the resource and its description. */
+export type WallpaperRecord = Wallpaper & Description;
+
+/** What loaders hand to the index: the record plus its dimensions. */
+export interface WallpaperDocument extends Wallpaper, Description {
   width: number;
   height: number;
+}
+
+/** The detailed resource of `GET /v1/wallpapers/{id}`, and what lists may `include`. */
+export interface WallpaperDetail extends Wallpaper {
+  width: number;
+  height: number;
+  ratio: string;
+  orientation: Orientation;
+  tags: readonly string[];
+  colors: readonly ColorShare[];
+  tone: Tone | null;
 }
 
 export const WALLPAPER_FIELDS = [
@@ -43,4 +67,32 @@ export function toWallpaper(doc: WallpaperDocument | Wallpaper): Wallpaper {
     downloads: doc.downloads,
     created_at: doc.created_at,
   };
+}
+
+/** The record of a document: the nine fields, then tags and colours when it has any. */
+export function toRecord(doc: WallpaperDocument | WallpaperRecord): WallpaperRecord {
+  const record: WallpaperRecord = toWallpaper(doc);
+  if (doc.tags && doc.tags.length > 0) record.tags = doc.tags;
+  if (doc.colors && doc.colors.length > 0) record.colors = doc.colors;
+  return record;
+}
+
+/** A list item: the nine fields, then what `include` asks, in the detail's order. */
+export type ListItem = Wallpaper & Partial<Omit<WallpaperDetail, keyof Wallpaper>>;
+
+export function toListItem(detail: WallpaperDetail, include: readonly Include[] | undefined): ListItem {
+  const item: ListItem = toWallpaper(detail);
+  if (!include) return item;
+  if (include.includes('dimensions')) {
+    item.width = detail.width;
+    item.height = detail.height;
+    item.ratio = detail.ratio;
+    item.orientation = detail.orientation;
+  }
+  if (include.includes('tags')) item.tags = detail.tags;
+  if (include.includes('colors')) {
+    item.colors = detail.colors;
+    item.tone = detail.tone;
+  }
+  return item;
 }

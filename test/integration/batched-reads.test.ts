@@ -7,7 +7,8 @@ import { buildGetRequest, buildSearchRequest } from '../../bench/api/direct-requ
 import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
 import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
 import type { Page } from '../../src/wallpapers/store/repository.js';
-import { type Wallpaper, type WallpaperDocument, toWallpaper } from '../../src/wallpapers/wallpaper.js';
+import { toDetail } from '../../src/wallpapers/store/index-document.js';
+import type { WallpaperDetail, WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { FIXTURE_CATEGORIES, FIXTURE_RESOLUTIONS, fixtureWallpapers } from '../support/fixtures.js';
 import { connectEs, createIndexWithDocs, dropIndicesOf, uniqueName } from '../support/harness.js';
 import { searchParams } from '../support/search-params.js';
@@ -20,14 +21,14 @@ async function directSearch(es: Client, request: ReturnType<typeof buildListRequ
   const last = hits.at(-1);
   return {
     ...(last?.sort ? { last: { index: last._index, after: last.sort as (string | number)[] } } : {}),
-    items: hits.map((hit) => toWallpaper(hit._source as WallpaperDocument)),
+    items: hits.map((hit) => toDetail(hit._source as WallpaperDocument)),
     total: typeof total === 'number' ? total : (total?.value ?? 0),
   };
 }
 
-async function directGet(es: Client, alias: string, id: number): Promise<Wallpaper | null> {
+async function directGet(es: Client, alias: string, id: number): Promise<WallpaperDetail | null> {
   const doc = await es.get<WallpaperDocument>(buildGetRequest(alias, id), { ignore: [404] });
-  return doc.found && doc._source ? toWallpaper(doc._source) : null;
+  return doc.found && doc._source ? toDetail(doc._source) : null;
 }
 
 /** A node that accepts connections and never answers: hung, not refused. */

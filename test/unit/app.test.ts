@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import { BackendUnavailable, InvalidInput, Overloaded } from '../../src/errors.js';
+import { toDetail } from '../../src/wallpapers/store/index-document.js';
 import { toWallpaper } from '../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { type RunningApp, type TestResponse, listen, request } from '../support/harness.js';
@@ -47,8 +48,8 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
       expect((await get('/v1/wallpapers?per_page=500')).body.meta.per_page).to.equal(100);
     });
 
-    it('when one wallpaper is asked for, then the object itself; an unknown id is 404 naming it', async () => {
-      expect((await get('/v1/wallpapers/7')).body).to.deep.equal(DOCS.find((w) => w.id === 7));
+    it('when one wallpaper is asked for, then it in detail; an unknown id is 404 naming it', async () => {
+      expect((await get('/v1/wallpapers/7')).body).to.deep.equal(toDetail(DOCS.find((w) => w.id === 7)!));
       const missing = await get('/v1/wallpapers/999');
       expectError(missing, 404, 'not_found');
       expect(missing.body.message).to.equal('Wallpaper 999 not found');

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { UsageError, integer, parseCliArgs } from './cli-args.js';
+import { IMAGE_OPTIONS, IMAGE_USAGE, type ImageArgs, parseImageArgs } from './image-args.js';
 
 export interface ImportArgs {
   /** A path, or `-` for standard input. */
@@ -11,11 +12,14 @@ export interface ImportArgs {
   keep: number;
   batchSize: number;
   concurrency: number;
+  /** Read palettes from thumbnails, and how. */
+  images: ImageArgs | null;
   help: boolean;
 }
 
-export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incremental] [--allow-rejects N] [--rejects PATH] [--keep K]
-  <file.ndjson | ->    one Wallpaper JSON object per line (the nine API fields); - reads standard input
+export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incremental] [--allow-rejects N] [--rejects PATH] [--keep K] [--extract-colors]
+  <file.ndjson | ->    one wallpaper JSON object per line (the nine API fields, optionally tags and
+                       colors); - reads standard input
   --incremental        upsert into the live index by id instead of building a new index
   --allow-rejects N    rejected lines tolerated; more fails the import (default 0)
   --rejects PATH       where rejected lines go (default <file>.rejects.ndjson, or
@@ -23,6 +27,7 @@ export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incre
   --keep K             versioned indices to keep after a full import, the live one included (default 2)
   --batch-size B       documents per bulk request (default 2000)
   --concurrency C      bulk requests in flight (default 2)
+${IMAGE_USAGE}
 exit codes: 0 done, 1 failed or too many rejects, 2 bad usage or configuration,
             3 another import/reindex/seed holds the lock, 130/143 interrupted
 environment: ELASTICSEARCH_URL, REDIS_URL, INDEX_ALIAS`;
@@ -50,6 +55,7 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
       keep: { type: 'string' },
       'batch-size': { type: 'string' },
       concurrency: { type: 'string' },
+      ...IMAGE_OPTIONS,
       help: { type: 'boolean', short: 'h', default: false },
     },
     true,
@@ -74,6 +80,7 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
     keep: integer('keep', values.keep, 2, 1, 1000),
     batchSize: integer('batch-size', values['batch-size'], 2000, 1, 100_000),
     concurrency: integer('concurrency', values.concurrency, 2, 1, 64),
+    images: parseImageArgs(values),
     help,
   };
 }

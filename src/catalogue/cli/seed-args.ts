@@ -1,4 +1,5 @@
 import { integer, parseCliArgs } from './cli-args.js';
+import { IMAGE_OPTIONS, IMAGE_USAGE, type ImageArgs, parseImageArgs } from './image-args.js';
 
 export interface SeedArgs {
   count: number;
@@ -7,16 +8,20 @@ export interface SeedArgs {
   batchSize: number;
   concurrency: number;
   forceMerge: boolean;
+  /** Read palettes from the pictures at IMAGE_BASE_URL (see npm run demo:pictures) instead of generating them. */
+  images: ImageArgs | null;
   help: boolean;
 }
 
-export const SEED_USAGE = `usage: npm run seed -- [--count N] [--seed S] [--keep K] [--batch-size B] [--concurrency C] [--force-merge]
+export const SEED_USAGE = `usage: npm run seed -- [--count N] [--seed S] [--keep K] [--batch-size B] [--concurrency C] [--force-merge] [--extract-colors]
   --count N        wallpapers to generate and load (default 1000)
   --seed S         generator seed, 0..4294967295 (default 42); same count and seed give the same data
   --keep K         versioned indices to keep, the live one included (default 2)
   --batch-size B   documents per bulk request (default 2000)
   --concurrency C  bulk requests in flight (default 2)
   --force-merge    merge the new index to one segment before switching the alias
+  (without --extract-colors each wallpaper carries the palette its picture is drawn from)
+${IMAGE_USAGE}
 environment: ELASTICSEARCH_URL, INDEX_ALIAS, IMAGE_BASE_URL`;
 
 export function parseSeedArgs(argv: readonly string[]): SeedArgs {
@@ -29,6 +34,7 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
       'batch-size': { type: 'string' },
       concurrency: { type: 'string' },
       'force-merge': { type: 'boolean', default: false },
+      ...IMAGE_OPTIONS,
       help: { type: 'boolean', short: 'h', default: false },
     },
     false,
@@ -40,6 +46,7 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
     batchSize: integer('batch-size', values['batch-size'], 2000, 1, 100_000),
     concurrency: integer('concurrency', values.concurrency, 2, 1, 64),
     forceMerge: values['force-merge'] === true,
+    images: parseImageArgs(values),
     help: values.help === true,
   };
 }

@@ -5,7 +5,8 @@ import { formatIsoSeconds } from './iso-seconds.js';
 import { normal, pickWeighted, Random, weightedTable } from './prng.js';
 import { SCREEN_SIZES } from './screen-sizes.js';
 import { vocabularyOf } from './vocabulary.js';
-import { composeDescription, composeTitleParts, slugOf, titleOf } from './wording.js';
+import { type Look, generatedPalette, lookOf } from './look.js';
+import { composeDescription, composeTitleParts, slugOf, tagsOf, titleOf } from './wording.js';
 
 export interface GenerateOptions {
   count: number;
@@ -13,7 +14,14 @@ export interface GenerateOptions {
   /** Absolute http(s) base; image URLs are `${imageBaseUrl}/full/...` and `/thumb/...`. */
   imageBaseUrl: string;
   startId?: number;
+  /**
+   * `generated` (the default): each wallpaper carries the palette of its look (look.ts), as a
+   * catalogue without images would; `none`: no palette, for one read from the pictures themselves.
+   */
+  palettes?: PaletteSource;
 }
+
+export type PaletteSource = 'generated' | 'none';
 
 const FIRST_SECOND = Date.UTC(2019, 0, 1) / 1000;
 const END_SECOND = Date.UTC(2026, 6, 1) / 1000;
@@ -47,13 +55,13 @@ function validate({ count, seed, imageBaseUrl, startId = 1 }: GenerateOptions): 
 }
 
 /** The wallpaper with this id for this seed: independent of count and startId. */
-export function generateWallpaper(id: number, seed: number, imageBaseUrl: string): WallpaperDocument {
+export function generateWallpaper(id: number, seed: number, imageBaseUrl: string, palettes: PaletteSource = 'generated'): WallpaperDocument {
   const random = new Random(seed, id);
   const category = pickWeighted(random, CATEGORY_TABLE);
   const screen = pickWeighted(random, SCREEN_SIZES);
   const parts = composeTitleParts(random, category);
   const title = titleOf(parts);
-  const description = composeDescription(random, category, parts, screen.kind);
+  const { text: description, mood } = composeDescription(random, category, parts, screen.kind);
   const createdAt = createdAtSecond(random);
   const file = `${id}-${slugOf(parts)}.jpg`;
   return {
@@ -68,7 +76,17 @@ export function generateWallpaper(id: number, seed: number, imageBaseUrl: string
     category,
     downloads: downloadsFor(random, createdAt),
     created_at: formatIsoSeconds(createdAt),
+    tags: tagsOf(category, parts, mood),
+    ...(palettes === 'generated' ? { colors: generatedPalette(lookOf(category, parts)) } : {}),
   };
+}
+
+/** What a demo wallpaper looks like: what its picture is drawn from (see picture.ts). */
+export function demoLook(id: number, seed: number): Look {
+  const random = new Random(seed, id);
+  const category = pickWeighted(random, CATEGORY_TABLE);
+  pickWeighted(random, SCREEN_SIZES);
+  return lookOf(category, composeTitleParts(random, category));
 }
 
 /** Deterministic: the same options yield the same documents, ids startId..startId+count-1. */
@@ -76,5 +94,5 @@ export function* generateWallpapers(options: GenerateOptions): Generator<Wallpap
   const base = validate(options);
   const first = options.startId ?? 1;
   const end = first + options.count;
-  for (let id = first; id < end; id++) yield generateWallpaper(id, options.seed, base);
+  for (let id = first; id < end; id++) yield generateWallpaper(id, options.seed, base, options.palettes);
 }

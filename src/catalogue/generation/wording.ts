@@ -122,7 +122,12 @@ const SCREEN_SENTENCES: Readonly<Record<ScreenKind, readonly string[]>> = {
   tablet: ['Sized for tablets held upright.', 'Made for a tablet lock screen.'],
 };
 
-export function composeDescription(random: Random, category: Category, parts: TitleParts, screen: ScreenKind): string {
+export interface Composed {
+  text: string;
+  mood: string;
+}
+
+export function composeDescription(random: Random, category: Category, parts: TitleParts, screen: ScreenKind): Composed {
   const words = vocabularyOf(category);
   const medium = pick(random, words.media);
   const mood = pick(random, MOODS);
@@ -135,8 +140,40 @@ export function composeDescription(random: Random, category: Category, parts: Ti
   if (template < 0.4) first = `${capitalise(withArticle(mood))} ${medium} of ${ofSubject}${setting}, ${detail}.`;
   else if (template < 0.7) first = `${capitalise(subject)}${setting}, ${detail}.`;
   else first = `${capitalise(mood)} ${medium} of ${ofSubject}${setting}, ${detail}.`;
-  if (random.next() < 0.4) return first;
-  return `${first} ${pick(random, SCREEN_SENTENCES[screen])}`;
+  if (random.next() < 0.4) return { text: first, mood };
+  return { text: `${first} ${pick(random, SCREEN_SENTENCES[screen])}`, mood };
+}
+
+// Words a setting starts with that say where or when, not what: "at Golden Hour" is tagged
+// "golden hour".
+const LEADING_FILLER = new Set([
+  'a',
+  'after',
+  'at',
+  'before',
+  'behind',
+  'beneath',
+  'beyond',
+  'by',
+  'from',
+  'in',
+  'off',
+  'on',
+  'over',
+  'the',
+  'under',
+]);
+
+function asTag(phrase: string): string {
+  const words = phrase.toLowerCase().split(' ');
+  while (words.length > 1 && LEADING_FILLER.has(words[0]!)) words.shift();
+  return words.join(' ');
+}
+
+/** A demo wallpaper's tags, from its words: its subject, adjective, setting, mood and category. */
+export function tagsOf(category: Category, { adjective, subject, setting }: TitleParts, mood: string): string[] {
+  const tags = [subject, adjective, setting].filter((part): part is string => part !== null).map(asTag);
+  return [...new Set([...tags, mood, category])];
 }
 
 export function slugify(text: string): string {

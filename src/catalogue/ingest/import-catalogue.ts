@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Client } from '@elastic/elasticsearch';
-import { toWallpaper, type WallpaperDocument } from '../../wallpapers/wallpaper.js';
+import { toRecord, type WallpaperDocument } from '../../wallpapers/wallpaper.js';
 import { bulkLoad } from './bulk-load.js';
 import { createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from '../admin/index-admin.js';
 import { NdjsonRecords, type RejectHandler } from './ndjson-records.js';
@@ -21,6 +21,8 @@ export interface ImportOptions {
   keep: number;
   batchSize?: number;
   concurrency?: number;
+  /** Adds to the records what they lack (palettes read from their pictures), keeping their order. */
+  enrich?: (documents: AsyncIterable<WallpaperDocument>) => AsyncIterable<WallpaperDocument>;
   /** Stops the import; it ends with signal.reason. */
   signal?: AbortSignal;
   onReject: RejectHandler;
@@ -76,14 +78,15 @@ async function load(es: Client, index: string, options: ImportOptions) {
   const stopReading = () => options.input.destroy();
   signal?.addEventListener('abort', stopReading, { once: true });
   try {
-    const loaded = await bulkLoad(es, index, loadable(), { batchSize: options.batchSize, concurrency: options.concurrency });
+    const documents = options.enrich ? options.enrich(loadable()) : loadable();
+    const loaded = await bulkLoad(es, index, documents, { batchSize: options.batchSize, concurrency: options.concurrency });
     for (const failure of loaded.failed) {
       await records.reject({
         line: records.lineOf(failure.id) ?? 0,
         id: failure.id,
         code: 'refused_by_elasticsearch',
         reason: failure.reason,
-        text: JSON.stringify(toWallpaper(failure.document)),
+        text: JSON.stringify(toRecord(failure.document)),
       });
     }
     return { lines: records.lines, loaded: loaded.indexed, rejected: records.rejected };

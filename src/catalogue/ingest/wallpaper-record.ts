@@ -1,7 +1,9 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { CATEGORIES } from '../../wallpapers/categories.js';
 import { parseResolution, RESOLUTION_PATTERN } from '../../wallpapers/resolution.js';
-import { WALLPAPER_FIELDS, type Wallpaper, type WallpaperDocument } from '../../wallpapers/wallpaper.js';
+import { MAX_COLORS } from '../../wallpapers/colors.js';
+import { MAX_TAG_LENGTH, MAX_TAGS, TAG_PATTERN } from '../../wallpapers/tags.js';
+import { WALLPAPER_FIELDS, type WallpaperDocument, type WallpaperRecord } from '../../wallpapers/wallpaper.js';
 
 export const MAX_TITLE_LENGTH = 500;
 export const MAX_DESCRIPTION_LENGTH = 10_000;
@@ -42,16 +44,42 @@ const SCHEMA = {
     category: { type: 'string', enum: [...CATEGORIES] },
     downloads: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
     created_at: { type: 'string', format: 'utc-timestamp' },
+    tags: { type: 'array', maxItems: MAX_TAGS, uniqueItems: true, items: { type: 'string', maxLength: MAX_TAG_LENGTH, pattern: TAG_PATTERN } },
+    colors: {
+      type: 'array',
+      maxItems: MAX_COLORS,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['hex', 'share'],
+        properties: { hex: { type: 'string', pattern: '^#[0-9a-f]{6}$' }, share: { type: 'number', minimum: 0, maximum: 1 } },
+      },
+    },
   },
 } as const;
+
+// A rounding error per share, as exporters write shares to a few decimals.
+const SHARE_SLACK = 1e-3;
+
+/** What a schema cannot say about a palette: one entry per colour, shares descending, not above the whole. */
+function paletteProblems(colors: WallpaperRecord['colors']): string[] {
+  if (!colors) return [];
+  const problems: string[] = [];
+  if (new Set(colors.map(({ hex }) => hex)).size !== colors.length) problems.push('colors must name each hex once');
+  if (colors.some(({ share }, i) => i > 0 && share > colors[i - 1]!.share)) problems.push('colors must be in descending order of share');
+  if (colors.reduce((sum, { share }) => sum + share, 0) > 1 + SHARE_SLACK * colors.length) problems.push('colors shares must add up to at most 1');
+  return problems;
+}
 
 const ajv = new Ajv({ allErrors: true, strict: true });
 ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
 ajv.addFormat('utc-timestamp', { type: 'string', validate: isUtcTimestamp });
-const validateWallpaper = ajv.compile<Wallpaper>(SCHEMA);
+const validateWallpaper = ajv.compile<WallpaperRecord>(SCHEMA);
 
 function describeError(error: ErrorObject): string {
-  const field = error.instancePath.slice(1);
+  const path = error.instancePath.slice(1).split('/');
+  const field = path[0] ?? '';
+  if (field === 'tags' || field === 'colors') return describeDescriptionError(error, field);
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
@@ -80,6 +108,33 @@ function describeError(error: ErrorObject): string {
   }
 }
 
+function describeDescriptionError(error: ErrorObject, field: 'tags' | 'colors'): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'type':
+      return field === 'tags' && error.instancePath !== '/tags'
+        ? 'each tag must be a string'
+        : `${field} must be ${field === 'tags' ? 'an array of strings' : 'an array of {hex, share}'}`;
+    case 'maxItems':
+      return `${field} must have at most ${String(params['limit'])} entries`;
+    case 'uniqueItems':
+      return 'tags must not repeat';
+    case 'maxLength':
+    case 'pattern':
+      return field === 'tags'
+        ? `each tag must be at most ${MAX_TAG_LENGTH} characters of lower-case letters a-z and digits, words joined by single spaces or hyphens`
+        : 'each colour hex must be #rrggbb in lower case, like #1e3a5f';
+    case 'minimum':
+    case 'maximum':
+      return 'each colour share must be a number from 0 to 1';
+    case 'required':
+    case 'additionalProperties':
+      return 'each colour must be an object with exactly hex and share';
+    default:
+      return `${field} ${error.message ?? 'is invalid'}`;
+  }
+}
+
 export type RecordVerdict =
   { ok: true; document: WallpaperDocument } | { ok: false; code: 'invalid_json' | 'invalid_record'; reason: string; id: number | string | null };
 
@@ -90,8 +145,8 @@ function idOf(value: unknown): number | string | null {
 }
 
 /**
- * Checks one NDJSON line as a Wallpaper (exactly the spec's nine fields) and derives the
- * stored document. Every problem of the record is named, not just the first.
+ * Checks one NDJSON line as a wallpaper record (the spec's nine fields, and optionally its tags
+ * and palette) and derives the stored document. Every problem of the record is named, not just the first.
  */
 export function checkRecord(text: string): RecordVerdict {
   let value: unknown;
@@ -104,6 +159,8 @@ export function checkRecord(text: string): RecordVerdict {
     const reasons = [...new Set((validateWallpaper.errors ?? []).map(describeError))];
     return { ok: false, code: 'invalid_record', reason: reasons.join('; '), id: idOf(value) };
   }
+  const problems = paletteProblems(value.colors);
+  if (problems.length > 0) return { ok: false, code: 'invalid_record', reason: problems.join('; '), id: value.id };
   const { width, height } = parseResolution(value.resolution) as { width: number; height: number };
   return { ok: true, document: { ...value, width, height } };
 }

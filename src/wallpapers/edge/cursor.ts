@@ -7,7 +7,7 @@ export interface CursorState {
   position: Position;
   /** The page number the next page reports in meta.current_page. */
   page: number;
-  /** A digest of every parameter the walk was asked with, except the cursor itself and facets. */
+  /** A digest of every parameter the walk was asked with, except the cursor itself, facets and include. */
   query: string;
 }
 
@@ -24,13 +24,16 @@ const INDEX_NAME = /^[a-z0-9][a-z0-9_.-]{0,254}$/;
 const tampered = () =>
   invalidRequest("Invalid query parameter 'cursor': not a cursor this API issued; pass meta.next_cursor of the previous page unchanged");
 
+const UNBOUND = new Set(['page', 'facets', 'include', 'position']);
+
 /**
- * The digest a cursor is bound to: the route and every parameter but `cursor`, `page` and `facets`
- * (facets may be asked on any page of a walk), in a fixed order.
+ * The digest a cursor is bound to: the route and every parameter but `cursor`, `page`, `facets`
+ * and `include` (they change what a page tells, not which wallpapers it holds, so they may be
+ * asked on any page of a walk), in a fixed order.
  */
 export function queryDigest(route: string, params: object): string {
   const entries = Object.entries(params)
-    .filter(([name, value]) => value !== undefined && name !== 'page' && name !== 'facets' && name !== 'position')
+    .filter(([name, value]) => value !== undefined && !UNBOUND.has(name))
     .sort(([a], [b]) => (a < b ? -1 : 1));
   return hash('sha256', JSON.stringify([route, entries]), 'base64url').slice(0, 16);
 }

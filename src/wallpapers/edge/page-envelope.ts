@@ -4,6 +4,7 @@ import type { SuggestParams } from '../params.js';
 import type { Found, Page } from '../store/repository.js';
 import type { CursorCodec } from './cursor.js';
 import type { PageRequest } from './request-rules.js';
+import { type ListItem, toListItem } from '../wallpaper.js';
 
 // The answers' shape: the list envelope (data + meta), its next link, and the suggestion list.
 
@@ -19,7 +20,7 @@ interface Meta {
 }
 
 export interface Envelope {
-  data: Page['items'];
+  data: readonly ListItem[];
   meta: Meta;
 }
 
@@ -32,7 +33,7 @@ function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: Curs
       ? cursors.encode({ position: { ...last, total }, page: request.currentPage + 1, query: request.digest })
       : null;
   return {
-    data: items,
+    data: items.map((item) => toListItem(item, request.params.include)),
     meta: {
       current_page: request.currentPage,
       per_page,
@@ -50,13 +51,13 @@ const envelopesOf = derivedOnce<Map<string, Envelope>>();
 /**
  * A page's envelope. A shared page is answered to every request with the same parameters, so its
  * envelope is built and shared once, and its serialized form is kept with it too (see
- * conditionalGet). Requests whose queries differ only in spelling can share a page, so envelopes
- * are kept per query and page.
+ * conditionalGet). Requests whose queries differ only in spelling, or in `include`, can share a
+ * page, so envelopes are kept per query, page and include.
  */
 export function pageEnvelope(result: Shared<Page>, request: PageRequest, cursors: CursorCodec): Envelope {
   if (!isShared(result)) return buildEnvelope(result, request, cursors);
   const envelopes = envelopesOf(result, () => new Map());
-  const key = `${request.digest} ${request.currentPage}`;
+  const key = `${request.digest} ${request.currentPage} ${request.params.include?.join(',') ?? ''}`;
   let envelope = envelopes.get(key);
   if (envelope === undefined) envelopes.set(key, (envelope = share(buildEnvelope(result, request, cursors))));
   return envelope;

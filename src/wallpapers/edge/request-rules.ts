@@ -4,6 +4,7 @@ import { compileParams } from '../../http/query-validator.js';
 import { invalidRequest } from '../../http/http-error.js';
 import { parametersSchema } from '../../openapi/parameters.js';
 import type { IdParams, ListParams, Paging, SearchParams, SuggestParams } from '../params.js';
+import { readColor } from '../colors.js';
 import { readSearchText } from '../search-query.js';
 import { type CursorCodec, queryDigest } from './cursor.js';
 
@@ -48,6 +49,25 @@ function assertWithinWindow({ page, per_page }: Paging, maxResultWindow: number)
   }
 }
 
+/**
+ * Tags compare in lower case, and colours are named once (an alias by its name, a hex with its '#'
+ * and in lower case), so spellings of one filter share cursors, caches and prepared queries.
+ */
+function normaliseFilters(params: ListParams): void {
+  const lower = (values: readonly string[] | undefined) => (values === undefined ? undefined : [...new Set(values.map((v) => v.toLowerCase()))]);
+  if (params.tags) params.tags = lower(params.tags);
+  if (params.exclude_tags) params.exclude_tags = lower(params.exclude_tags);
+  if (params.color)
+    params.color = [
+      ...new Set(
+        params.color.map((value) => {
+          const asked = readColor(value);
+          return 'name' in asked ? asked.name : asked.hex;
+        }),
+      ),
+    ];
+}
+
 /** The seed, then the cursor: checked, bound to the query it was issued for, and turned into a position. */
 function pageRequest<P extends ListParams & { cursor?: string }>(
   route: 'list' | 'search',
@@ -56,6 +76,7 @@ function pageRequest<P extends ListParams & { cursor?: string }>(
   { cursors, maxResultWindow }: PageRules,
 ): PageRequest<Omit<P, 'cursor'>> {
   const { cursor, ...params } = parsed;
+  normaliseFilters(params);
   if (params.seed !== undefined && params.sort !== 'random') {
     throw invalidRequest("Invalid query parameter 'seed': only with sort=random");
   }

@@ -2,6 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, SearchParams, SortOrder, SuggestParams } from '../params.js';
 import { parseResolution } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
+import { AB_UNIT_METRES, COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, abPoint, readColor } from '../colors.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
 export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
@@ -21,17 +22,57 @@ const SORTS: Record<SortOrder, estypes.Sort> = {
 
 type Clause = estypes.QueryDslQueryContainer;
 
+const tier = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
+
 // Filters on these fields can be faceted: with facets asked, they move to the post_filter so each
 // facet can count under every filter but its own.
-const FACET_FIELDS: readonly Facet[] = ['category', 'resolution', 'orientation', 'ratio'];
-// A facet lists at most this many values, most frequent first; only resolution has more.
-const FACET_SIZE: Record<Facet, number> = { category: 50, resolution: 50, orientation: 3, ratio: 20 };
+const FACET_FIELDS: readonly Facet[] = ['category', 'resolution', 'orientation', 'ratio', 'tags', 'color', 'tone'];
+// A facet lists at most this many values, most frequent first.
+const FACET_SIZE: Record<Facet, number> = { category: 50, resolution: 50, orientation: 3, ratio: 20, tags: 50, color: COLOR_NAMES.length, tone: 2 };
+// The indexed field each facet counts; named colours are kept flat beside the palette for it.
+const FACET_INDEX_FIELD: Record<Facet, string> = {
+  category: 'category',
+  resolution: 'resolution',
+  orientation: 'orientation',
+  ratio: 'ratio',
+  tags: 'tags',
+  color: 'color_names',
+  tone: 'tone',
+};
+
+function valuesClause(field: string, values: string | readonly string[]): Clause {
+  if (typeof values === 'string' || values.length === 1) return { term: { [field]: typeof values === 'string' ? values : values[0]! } };
+  return { terms: { [field]: [...values] } };
+}
+
+/** A palette colour that covers a meaningful share and is this colour: named, or near a hex. */
+function paletteColorFilter(color: string): Clause[] {
+  const share: Clause = { range: { 'palette.share': { gte: MIN_SHARE } } };
+  const asked = readColor(color);
+  if ('name' in asked) return [share, { term: { 'palette.names': asked.name } }];
+  const { lab } = asked;
+  return [
+    share,
+    { range: { 'palette.l': { gte: lab.l - HEX_CLOSENESS.lightness, lte: lab.l + HEX_CLOSENESS.lightness } } },
+    { geo_distance: { distance: `${HEX_CLOSENESS.chroma * AB_UNIT_METRES}m`, 'palette.ab': abPoint(lab) } },
+  ];
+}
+
+/** Any of the colours asked: names through the flat field the facet counts, hexes through the palette. */
+function colorFilter(colors: readonly string[]): Clause {
+  const names = colors.filter((color) => !color.startsWith('#'));
+  const hexes = colors.filter((color) => color.startsWith('#'));
+  const clauses: Clause[] = [
+    ...(names.length > 0 ? [valuesClause('color_names', names)] : []),
+    ...hexes.map((hex): Clause => ({ nested: { path: 'palette', query: { bool: { filter: paletteColorFilter(hex) } } } })),
+  ];
+  return clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
+}
 
 function facetFilter(field: Facet, filters: Filters): Clause | null {
   const value = filters[field];
   if (value === undefined) return null;
-  if (typeof value === 'string' || value.length === 1) return { term: { [field]: typeof value === 'string' ? value : value[0]! } };
-  return { terms: { [field]: [...value] } };
+  return field === 'color' ? colorFilter(value as readonly string[]) : valuesClause(FACET_INDEX_FIELD[field], value as string | readonly string[]);
 }
 
 function minResolutionClauses({ min_resolution }: Filters): Clause[] {
@@ -39,8 +80,45 @@ function minResolutionClauses({ min_resolution }: Filters): Clause[] {
   return at ? [{ range: { width: { gte: at.width } } }, { range: { height: { gte: at.height } } }] : [];
 }
 
+/** Filters no facet counts past: the minimum resolution, and what a client never wants to see again. */
+function otherClauses(filters: Filters): Clause[] {
+  const excluded: Clause[] = [
+    ...(filters.exclude_tags ? [valuesClause('tags', filters.exclude_tags)] : []),
+    ...(filters.exclude_ids ? [{ ids: { values: filters.exclude_ids.map(String) } }] : []),
+  ];
+  return [...minResolutionClauses(filters), ...(excluded.length > 0 ? [{ bool: { must_not: excluded } }] : [])];
+}
+
 export function filterClauses(filters: Filters): Clause[] {
-  return [...FACET_FIELDS.map((field) => facetFilter(field, filters)).filter((c): c is Clause => c !== null), ...minResolutionClauses(filters)];
+  return [...FACET_FIELDS.map((field) => facetFilter(field, filters)).filter((c): c is Clause => c !== null), ...otherClauses(filters)];
+}
+
+// What sort=relevance adds for tags and colours asked for. Each tag matched is a tier of its own,
+// above anything text scores (ALL_GROUPS and its sums stay below it), so "any of these tags"
+// ranks by overlap first; the scores stay where a float still tells text scores apart. A colour
+// adds up to COLOR_WEIGHT: its share of the picture, times its closeness for a hex.
+const TAG_TIER = 1_000_000;
+const COLOR_WEIGHT = 1000;
+
+function colorScore(color: string): Clause {
+  const asked = readColor(color);
+  const functions: estypes.QueryDslFunctionScoreContainer[] = [{ field_value_factor: { field: 'palette.share' } }];
+  if ('lab' in asked) {
+    const scale = `${(HEX_CLOSENESS.chroma / 2) * AB_UNIT_METRES}m`;
+    functions.push({ gauss: { 'palette.ab': { origin: abPoint(asked.lab), scale } } });
+  }
+  return {
+    nested: {
+      path: 'palette',
+      score_mode: 'max',
+      query: { function_score: { query: { bool: { filter: paletteColorFilter(color) } }, functions, score_mode: 'multiply', boost_mode: 'replace' } },
+      boost: COLOR_WEIGHT,
+    },
+  };
+}
+
+function relevanceClauses({ tags, color }: Filters): Clause[] {
+  return [...(tags ?? []).map((tag) => tier({ term: { tags: tag } }, TAG_TIER)), ...(color ?? []).map(colorScore)];
 }
 
 /**
@@ -84,7 +162,8 @@ function aggregations(facets: readonly Facet[], filters: Filters): Record<string
       const others = FACET_FIELDS.filter((field) => field !== facet)
         .map((field) => facetFilter(field, filters))
         .filter((c): c is Clause => c !== null);
-      const terms = { terms: { field: facet, size: FACET_SIZE[facet], order: [{ _count: 'desc' as const }, { _key: 'asc' as const }] } };
+      const field = FACET_INDEX_FIELD[facet];
+      const terms = { terms: { field, size: FACET_SIZE[facet], order: [{ _count: 'desc' as const }, { _key: 'asc' as const }] } };
       return [facet, { filter: others.length > 0 ? { bool: { filter: others } } : { match_all: {} }, aggs: { values: terms } }];
     }),
   );
@@ -121,18 +200,21 @@ function pageBody(params: ListParams, query: Clause | null): SearchBody {
   const facets = params.facets ?? [];
   const faceted = facets.length > 0;
   const skip = fromPosition(sort, params);
-  const inQuery = [...(faceted ? minResolutionClauses(params) : filterClauses(params)), ...skip];
-  const postFilter = faceted ? filterClauses({ ...params, min_resolution: undefined }) : [];
+  const inQuery = [...(faceted ? otherClauses(params) : filterClauses(params)), ...skip];
+  const postFilter = faceted ? FACET_FIELDS.map((field) => facetFilter(field, params)).filter((c): c is Clause => c !== null) : [];
+  // Optional clauses: they order what the filters let through and never restrict it (the filters
+  // may sit in the post_filter, where the facets must not see them).
+  const boosts = sort === 'relevance' ? relevanceClauses(params) : [];
   const filtered: Clause =
     query === null
-      ? inQuery.length > 0
-        ? { bool: { filter: inQuery } }
+      ? inQuery.length > 0 || boosts.length > 0
+        ? { bool: { filter: inQuery, ...(boosts.length > 0 ? { should: boosts, minimum_should_match: 0 } : {}) } }
         : { match_all: {} }
-      : inQuery.length === 0
+      : inQuery.length === 0 && boosts.length === 0
         ? query
-        : query.bool && query.bool.filter === undefined
+        : query.bool && query.bool.filter === undefined && boosts.length === 0
           ? { bool: { ...query.bool, filter: inQuery } }
-          : { bool: { must: [query], filter: inQuery } };
+          : { bool: { must: [query], filter: inQuery, ...(boosts.length > 0 ? { should: boosts, minimum_should_match: 0 } : {}) } };
   const scored: Clause =
     sort === 'random'
       ? { function_score: { query: filtered, functions: [{ random_score: { seed: params.seed ?? '', field: 'id' } }], boost_mode: 'replace' } }
@@ -211,8 +293,6 @@ function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
   return boost === undefined ? clause : { bool: { should: [clause], boost } };
 }
-
-const tier = (filter: Clause, boost: number): Clause => ({ constant_score: { filter, boost } });
 
 /**
  * The search for a parsed query: a result must match at least one group (as typed or with a

@@ -3,7 +3,7 @@ import { type Logger, silentLogger } from '../../infra/logger.js';
 import type { ListParams, SearchParams, SuggestParams } from '../params.js';
 import type { Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type Shared, derivedOnce } from '../../infra/shared-result.js';
-import type { Wallpaper } from '../wallpaper.js';
+import type { Wallpaper, WallpaperDetail } from '../wallpaper.js';
 import { ByteBudgetLru } from '../../infra/byte-budget-lru.js';
 import { catalogueVersion } from './catalogue-version.js';
 
@@ -33,10 +33,14 @@ const JSON_ITEM_BYTES = 200;
 
 // The object's strings (two bytes a character at most) plus its serialized form, which a shared
 // result keeps alongside (see conditionalGet): one byte a character of ASCII JSON.
-function wallpaperBytes(w: Wallpaper): number {
+// A palette entry: its object, a 7-character hex and a number.
+const COLOR_BYTES = 2 * OBJECT_BYTES;
+
+function wallpaperBytes(w: Wallpaper | WallpaperDetail): number {
   const chars =
     w.title.length + w.description.length + w.url.length + w.thumbnail.length + w.resolution.length + w.category.length + w.created_at.length;
-  return OBJECT_BYTES + 2 * chars + chars + JSON_ITEM_BYTES;
+  const described = 'tags' in w ? w.tags.reduce((sum, tag) => sum + OBJECT_BYTES + 3 * tag.length, w.colors.length * COLOR_BYTES) : 0;
+  return OBJECT_BYTES + 2 * chars + chars + JSON_ITEM_BYTES + described;
 }
 
 function estimateBytes(key: string, result: Result): number {

@@ -19,7 +19,8 @@ import {
 } from './build-queries.js';
 import type { Facet, ListParams, SuggestParams } from '../params.js';
 import type { FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
-import { type Wallpaper, toWallpaper } from '../wallpaper.js';
+import { type Wallpaper, type WallpaperDetail, toWallpaper } from '../wallpaper.js';
+import { type StoredSource, toDetail } from './index-document.js';
 
 export interface BatchingOptions extends ElasticsearchBatchingConfig {
   /** A read's whole time budget, waiting for a free call included (the client's request timeout). */
@@ -50,14 +51,14 @@ const MSEARCH_RESPONSE_FILTER = [
 interface MgetItem {
   _id: string;
   found?: boolean;
-  _source?: Wallpaper;
+  _source?: StoredSource;
   error?: { type?: string };
 }
 
 interface MsearchItem {
   status?: number;
   error?: EsFailure;
-  hits?: { total?: { value: number }; hits?: { _source: Wallpaper; _index: string; sort?: (string | number)[] }[] };
+  hits?: { total?: { value: number }; hits?: { _source: StoredSource; _index: string; sort?: (string | number)[] }[] };
   aggregations?: Record<string, { values?: { buckets?: { key: string; doc_count: number }[] } }>;
 }
 
@@ -94,7 +95,7 @@ function toPage(item: MsearchItem, { pinned, knownTotal }: Search): Shared<Page>
     ...(last?.sort ? { last: { index: last._index, after: last.sort } } : {}),
     ...(facets ? { facets } : {}),
     // filter_path drops hits.hits altogether when nothing matched.
-    items: hits.map((hit) => toWallpaper(hit._source)),
+    items: hits.map((hit) => toDetail(hit._source)),
     total: item.hits?.total?.value ?? knownTotal ?? 0,
   });
 }
@@ -123,11 +124,11 @@ function toSuggestions(item: SuggestItem, limit: number): Shared<Suggestions> | 
   return share({ texts });
 }
 
-function toDocument(item: MgetItem | undefined, id: string): Shared<Wallpaper> | null | Error {
+function toDocument(item: MgetItem | undefined, id: string): Shared<WallpaperDetail> | null | Error {
   if (!item || item._id !== id) return new Error(`multi-get answered ${item?._id ?? 'nothing'} for ${id}`);
   // A document-level failure has no status of its own: a missing index or a shard that could not answer.
   if (item.error) return new EsItemError(503, item.error);
-  return item.found && item._source ? share(toWallpaper(item._source)) : null;
+  return item.found && item._source ? share(toDetail(item._source)) : null;
 }
 
 /**
@@ -151,7 +152,7 @@ export function createEsRepository(
   };
 
   const overloaded = () => new Overloaded('The service is busy, please retry shortly');
-  const get = createNaturalBatcher<string, Shared<Wallpaper> | null>({
+  const get = createNaturalBatcher<string, Shared<WallpaperDetail> | null>({
     ...limits,
     overloaded,
     keyOf: (id) => id,
@@ -201,7 +202,7 @@ export function createEsRepository(
     for (const [position, id] of ids.entries()) {
       const doc = toDocument(docs[position], String(id));
       if (doc instanceof Error) throw doc;
-      if (doc) items.push(doc);
+      if (doc) items.push(toWallpaper(doc));
       else missing.push(id);
     }
     return share({ items, missing });

@@ -1,12 +1,34 @@
 import { type Orientation, nominalRatio, orientationOf } from '../aspect-ratio.js';
+import { type ColorShare, type Tone, abPoint, colorNamesOf, hexToLab, namesOf, toneOf } from '../colors.js';
 import { parseResolution } from '../resolution.js';
 import { STOP_WORDS } from '../search-query.js';
-import { type Wallpaper, type WallpaperDocument, toWallpaper } from '../wallpaper.js';
+import { type Wallpaper, type WallpaperDetail, type WallpaperDocument, type WallpaperRecord, toWallpaper } from '../wallpaper.js';
 
-/** What the index stores per wallpaper: the resource, its dimensions and shape, and the as-you-type inputs. */
-export interface IndexDocument extends WallpaperDocument {
+/** One colour of the palette as queries see it (not kept in _source: derived from `colors`). */
+export interface PaletteEntry {
+  l: number;
+  /** a* and b* as a point (see abPoint). */
+  ab: { lat: number; lon: number };
+  share: number;
+  names: string[];
+}
+
+/**
+ * What the index stores per wallpaper: the resource, its dimensions and shape, its description
+ * (tags, palette and the tone it implies), and what queries need: the as-you-type inputs and the
+ * palette in CIELAB.
+ */
+export interface IndexDocument extends Wallpaper {
+  width: number;
+  height: number;
   orientation: Orientation;
   ratio: string;
+  tags: readonly string[];
+  colors: readonly ColorShare[];
+  tone?: Tone;
+  /** The named colours the palette shows, flat for the colour facet and named filters. */
+  color_names: string[];
+  palette: PaletteEntry[];
   suggest?: { input: string[]; weight: number };
 }
 
@@ -26,21 +48,40 @@ export function suggestInputs(title: string): string[] {
 
 /**
  * The one place a stored document is derived from a wallpaper, whatever loads it (seed, import,
- * reindex): the nine fields of the resource are the source of truth, everything else follows.
+ * reindex): the nine fields of the resource and its description (tags, colours) are the source of
+ * truth, everything else follows; a document of an older catalogue moves with empty ones.
  * `suggest` says whether this document carries its title's completion inputs: a completion field
  * is costly to index (it nearly tripled load time at one input set per document), and a title
  * needs only one carrier, so loaders set it on the first document of each title (see
  * createTitleCarriers). More popular carriers weigh more among suggestions.
  */
-export function toIndexDocument(source: Wallpaper, { suggest = true }: { suggest?: boolean } = {}): IndexDocument {
+export function toIndexDocument(source: WallpaperRecord | WallpaperDocument, { suggest = true }: { suggest?: boolean } = {}): IndexDocument {
   const wallpaper = toWallpaper(source);
   const { width, height } = parseResolution(wallpaper.resolution) ?? { width: 0, height: 0 };
   const shape = { width, height };
-  const document: IndexDocument = { ...wallpaper, width, height, orientation: orientationOf(shape), ratio: nominalRatio(shape) };
+  const colors = source.colors ?? [];
+  const tone = toneOf(colors);
+  const document: IndexDocument = {
+    ...wallpaper,
+    width,
+    height,
+    orientation: orientationOf(shape),
+    ratio: nominalRatio(shape),
+    tags: source.tags ?? [],
+    colors,
+    ...(tone === null ? {} : { tone }),
+    color_names: colorNamesOf(colors),
+    palette: colors.map(paletteEntry),
+  };
   if (suggest) {
     document.suggest = { input: suggestInputs(wallpaper.title), weight: Math.min(Math.max(0, Math.floor(wallpaper.downloads)), MAX_WEIGHT) };
   }
   return document;
+}
+
+function paletteEntry({ hex, share }: ColorShare): PaletteEntry {
+  const lab = hexToLab(hex);
+  return { l: lab.l, ab: abPoint(lab), share, names: namesOf(lab) };
 }
 
 /** Says, title by title, whether a document is the first of its title in this load (the carrier). */
@@ -51,5 +92,26 @@ export function createTitleCarriers(): (title: string) => boolean {
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
+  };
+}
+
+/** What a stored document's _source may hold: a catalogue indexed before tags and colours has none. */
+export type StoredSource = Wallpaper & Partial<Pick<IndexDocument, 'width' | 'height' | 'orientation' | 'ratio' | 'tags' | 'colors' | 'tone'>>;
+
+/** The detailed wallpaper of a stored document, in the contract's order of fields. */
+export function toDetail(source: StoredSource): WallpaperDetail {
+  const shape =
+    source.width !== undefined && source.height !== undefined
+      ? { width: source.width, height: source.height }
+      : (parseResolution(source.resolution) ?? { width: 0, height: 0 });
+  return {
+    ...toWallpaper(source),
+    width: shape.width,
+    height: shape.height,
+    ratio: source.ratio ?? nominalRatio(shape),
+    orientation: source.orientation ?? orientationOf(shape),
+    tags: source.tags ?? [],
+    colors: source.colors ?? [],
+    tone: source.tone ?? null,
   };
 }

@@ -1,6 +1,6 @@
 import type { Shared } from '../../infra/shared-result.js';
 import type { Facet, ListParams, Position, SearchParams, SuggestParams } from '../params.js';
-import type { Wallpaper } from '../wallpaper.js';
+import type { Wallpaper, WallpaperDetail } from '../wallpaper.js';
 
 export interface FacetCount {
   value: string;
@@ -8,7 +8,8 @@ export interface FacetCount {
 }
 
 export interface Page {
-  items: readonly Wallpaper[];
+  /** Detailed: the edge shows the nine fields, or what `include` asks. */
+  items: readonly WallpaperDetail[];
   total: number;
   /** Where the page ends, for a cursor: absent when the page is empty. */
   last?: Position;
@@ -36,7 +37,7 @@ export interface Suggestions {
 export interface WallpaperRepository {
   list(params: ListParams): Promise<Shared<Page>>;
   search(params: SearchParams): Promise<Shared<Page>>;
-  getById(id: number): Promise<Shared<Wallpaper> | null>;
+  getById(id: number): Promise<Shared<WallpaperDetail> | null>;
   /** Distinct ids, at most 100, read in one call. */
   getByIds(ids: readonly number[]): Promise<Shared<Found>>;
   suggest(params: SuggestParams): Promise<Shared<Suggestions>>;

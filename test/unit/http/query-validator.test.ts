@@ -59,7 +59,7 @@ describe('query parameter validation', () => {
 
   it('when an unknown parameter is sent, then it is named with the allowed ones', () => {
     expect(rejection(() => parseSearch({ q: 'a', order: 'new' })).message).to.equal(
-      "Unknown query parameter 'order' (allowed: q, page, per_page, cursor, sort, seed, category, resolution, ratio, orientation, min_resolution, facets)",
+      "Unknown query parameter 'order' (allowed: q, page, per_page, cursor, sort, seed, category, resolution, ratio, orientation, min_resolution, tags, exclude_tags, exclude_ids, color, tone, facets, include)",
     );
   });
 
@@ -131,8 +131,8 @@ describe('query parameter validation', () => {
   });
 
   it('when sort, seed, orientation, min_resolution or facets break their rules, then each rule is named', () => {
-    expect(rejection(() => parseList({ sort: 'relevance' })).message).to.equal(
-      "Invalid query parameter 'sort': must be one of newest, oldest, downloads, random",
+    expect(rejection(() => parseList({ sort: 'popular' })).message).to.equal(
+      "Invalid query parameter 'sort': must be one of newest, oldest, downloads, relevance, random",
     );
     expect(rejection(() => parseList({ seed: 'a-b' })).message).to.equal(
       "Invalid query parameter 'seed': must have the form 1-32 letters and digits",
@@ -143,7 +143,7 @@ describe('query parameter validation', () => {
     );
     expect(rejection(() => parseList({ min_resolution: '2560' })).message).to.include("'min_resolution': must have the form <width>x<height>");
     expect(rejection(() => parseList({ facets: 'category,colour' })).message).to.equal(
-      "Invalid query parameter 'facets': each value must be one of category, resolution, orientation, ratio",
+      "Invalid query parameter 'facets': each value must be one of category, resolution, orientation, ratio, tags, color, tone",
     );
   });
 

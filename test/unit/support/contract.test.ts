@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { toDetail } from '../../../src/wallpapers/store/index-document.js';
 import { contractViolations } from '../../support/contract.js';
 
 const RATE_HEADERS = {
@@ -9,7 +10,7 @@ const RATE_HEADERS = {
   ratelimit: '"free";r=999;t=3600',
   'x-request-id': 'abc-123',
 };
-const WALLPAPER = {
+const WALLPAPER = toDetail({
   id: 1,
   title: 't',
   description: 'd',
@@ -19,7 +20,7 @@ const WALLPAPER = {
   category: 'space',
   downloads: 3,
   created_at: '2024-01-01T00:00:00Z',
-};
+});
 const ok = (headers: Record<string, string>) =>
   new Headers({ 'content-type': 'application/json', etag: '"abc"', 'cache-control': 'private, max-age=60', ...headers });
 
@@ -36,7 +37,7 @@ describe('the contract checker used by the integration suite', () => {
       path: '/v1/wallpapers/1',
       status: 200,
       headers: ok(RATE_HEADERS),
-      body: { ...WALLPAPER, width: 1920, created_at: '2024-01-01 00:00' },
+      body: { ...WALLPAPER, colour: 'red', created_at: '2024-01-01 00:00' },
     });
     expect(violations.join('\n')).to.include('body');
   });

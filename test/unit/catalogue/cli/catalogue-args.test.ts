@@ -12,6 +12,7 @@ describe('parseImportArgs', () => {
       incremental: false,
       allowRejects: 0,
       rejects: undefined,
+      images: null,
       keep: 2,
       batchSize: 2000,
       concurrency: 2,

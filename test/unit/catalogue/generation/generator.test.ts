@@ -34,8 +34,22 @@ describe('generateWallpapers', () => {
     expect(generate(5, 1, 41).map((doc) => doc.id)).to.deep.equal([41, 42, 43, 44, 45]);
   });
 
-  it('when documents are generated, then they have exactly the nine spec fields plus width and height', () => {
-    const keys = ['id', 'title', 'description', 'url', 'thumbnail', 'resolution', 'width', 'height', 'category', 'downloads', 'created_at'];
+  it('when documents are generated, then they have exactly the nine spec fields plus width, height, tags and colors', () => {
+    const keys = [
+      'id',
+      'title',
+      'description',
+      'url',
+      'thumbnail',
+      'resolution',
+      'width',
+      'height',
+      'category',
+      'downloads',
+      'created_at',
+      'tags',
+      'colors',
+    ];
     for (const doc of sample.slice(0, 100)) expect(Object.keys(doc)).to.have.members(keys).and.have.lengthOf(keys.length);
   });
 

@@ -114,9 +114,9 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     );
   });
 
-  it('when seed comes without sort=random, or relevance is asked of the list, then 400 names the rule', async () => {
+  it('when seed comes without sort=random, or an unknown order is asked, then 400 names the rule', async () => {
     invalid(await get('/v1/wallpapers?seed=abc'), /'seed': only with sort=random/);
-    invalid(await get('/v1/wallpapers?sort=relevance'), /'sort': must be one of newest, oldest, downloads, random/);
+    invalid(await get('/v1/wallpapers?sort=popular'), /'sort': must be one of newest, oldest, downloads, relevance, random/);
   });
 
   it('when ids are asked, then the wallpapers found come in the order asked, each once, with the missing ids', async () => {

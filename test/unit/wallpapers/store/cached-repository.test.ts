@@ -2,21 +2,23 @@ import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import { withResponseCache } from '../../../../src/wallpapers/store/cached-repository.js';
 import type { Page, WallpaperRepository } from '../../../../src/wallpapers/store/repository.js';
-import type { Wallpaper } from '../../../../src/wallpapers/wallpaper.js';
+import { toDetail } from '../../../../src/wallpapers/store/index-document.js';
+import type { WallpaperDetail } from '../../../../src/wallpapers/wallpaper.js';
 import { type Shared, isShared, share } from '../../../../src/infra/shared-result.js';
 import { searchParams } from '../../../support/search-params.js';
 
-const wallpaper = (id: number, title = `Title ${id}`): Wallpaper => ({
-  id,
-  title,
-  description: 'd',
-  url: `https://i.example/full/${id}.jpg`,
-  thumbnail: `https://i.example/thumb/${id}.jpg`,
-  resolution: '1920x1080',
-  category: 'nature',
-  downloads: id,
-  created_at: '2024-01-01T00:00:00Z',
-});
+const wallpaper = (id: number, title = `Title ${id}`): WallpaperDetail =>
+  toDetail({
+    id,
+    title,
+    description: 'd',
+    url: `https://i.example/full/${id}.jpg`,
+    thumbnail: `https://i.example/thumb/${id}.jpg`,
+    resolution: '1920x1080',
+    category: 'nature',
+    downloads: id,
+    created_at: '2024-01-01T00:00:00Z',
+  });
 
 /** A repository that counts its calls and answers from a mutable catalogue. */
 function fakeRepository() {

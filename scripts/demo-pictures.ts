@@ -1,0 +1,24 @@
+import { parseArgs } from 'node:util';
+import { createPictureServer } from '../src/catalogue/generation/picture-server.js';
+
+const USAGE = `usage: npm run demo:pictures -- [--seed S]
+  Serves the pictures of the demo catalogue made with seed S (default 42) at IMAGE_BASE_URL,
+  which must be an http://127.0.0.1:<port> address (default port: the one it names)`;
+
+const { values } = parseArgs({ options: { seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+const imageBaseUrl = process.env['IMAGE_BASE_URL'] ?? 'http://127.0.0.1:3100';
+const base = new URL(imageBaseUrl);
+const seed = Number(values.seed ?? 42);
+if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff || base.protocol !== 'http:') {
+  process.stderr.write(`demo-pictures: ${USAGE}\n`);
+  process.exit(2);
+}
+const server = createPictureServer({ seed, imageBaseUrl });
+server.listen(Number(base.port || 80), base.hostname, () => {
+  process.stderr.write(`demo-pictures: serving the pictures of seed ${seed} at ${imageBaseUrl}\n`);
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));

@@ -1,0 +1,61 @@
+import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
+import { type ImageSource, fetchImage } from './fetch-image.js';
+import { paletteOfImage } from './palette-of-image.js';
+
+export interface ExtractOptions extends ImageSource {
+  /** Pictures fetched and read at once. */
+  concurrency: number;
+  /** A wallpaper whose picture could not be read: it goes on without a palette. */
+  onFailure: (failure: { id: number; url: string; reason: string }) => void;
+  onExtracted?: () => void;
+}
+
+export interface ExtractCounts {
+  extracted: number;
+  failed: number;
+  /** Already had a palette: nothing fetched. */
+  kept: number;
+  seconds: number;
+}
+
+async function withPalette(doc: WallpaperDocument, options: ExtractOptions, counts: ExtractCounts): Promise<WallpaperDocument> {
+  try {
+    const colors = await paletteOfImage(await fetchImage(doc.thumbnail, options));
+    counts.extracted++;
+    options.onExtracted?.();
+    return colors.length > 0 ? { ...doc, colors } : doc;
+  } catch (error) {
+    counts.failed++;
+    options.onFailure({ id: doc.id, url: doc.thumbnail, reason: error instanceof Error ? error.message : String(error) });
+    return doc;
+  }
+}
+
+/**
+ * The documents in their order, each without a palette given one read from its thumbnail:
+ * `concurrency` pictures in flight, the next read as soon as one is done, and no more read ahead
+ * than that (a slow image host holds the load back instead of filling memory). `counts` is
+ * filled in as they go.
+ */
+export async function* withExtractedColors(
+  documents: Iterable<WallpaperDocument> | AsyncIterable<WallpaperDocument>,
+  options: ExtractOptions,
+  counts: ExtractCounts = { extracted: 0, failed: 0, kept: 0, seconds: 0 },
+): AsyncGenerator<WallpaperDocument> {
+  const started = performance.now();
+  const window: Promise<WallpaperDocument>[] = [];
+  try {
+    for await (const doc of documents) {
+      if (doc.colors && doc.colors.length > 0) {
+        counts.kept++;
+        window.push(Promise.resolve(doc));
+      } else {
+        window.push(withPalette(doc, options, counts));
+      }
+      if (window.length >= options.concurrency) yield await window.shift()!;
+    }
+    while (window.length > 0) yield await window.shift()!;
+  } finally {
+    counts.seconds = (performance.now() - started) / 1000;
+  }
+}

@@ -1,0 +1,85 @@
+import sharp from 'sharp';
+import { type ColorShare, type Lab, MAX_COLORS, hexToLab, labToHex } from '../../wallpapers/colors.js';
+
+/** The picture could not be decoded: not an image, a format libvips does not read, or too many pixels. */
+export class UnreadableImage extends Error {
+  constructor(message: string, options?: { cause: unknown }) {
+    super(message, options);
+    this.name = 'UnreadableImage';
+  }
+}
+
+// A palette describes a picture as a whole, so a small copy of it says as much as the original:
+// the long side is scaled to SAMPLE_SIDE pixels (decoding a JPEG shrinks on load, so this is also
+// the cheap way to read it). libimagequant (pngquant's quantiser, inside sharp's libvips) then
+// reduces it to QUANTISED colours without dithering, so each pixel takes its nearest colour.
+const SAMPLE_SIDE = 64;
+const QUANTISED = 16;
+// A decompression bomb is refused before it is decoded.
+const MAX_INPUT_PIXELS = 100_000_000;
+
+// The quantiser keeps shades a person sees as one colour (four oranges of one sunset), so its
+// colours are merged, closest pair first in CIELAB (their share-weighted mean), until at most
+// MAX_COLORS are left and no two are closer than MERGE_BELOW (ΔE*ab; about where people stop
+// calling two colours the same). Colours under MIN_KEPT of the picture are specks, not palette.
+const MERGE_BELOW = 12;
+const MIN_KEPT = 0.01;
+
+interface Weighted extends Lab {
+  share: number;
+}
+
+const distance = (x: Lab, y: Lab) => Math.hypot(x.l - y.l, x.a - y.a, x.b - y.b);
+
+function mergeClosest(colors: Weighted[]): Weighted[] {
+  const merged = [...colors];
+  for (;;) {
+    let best: [number, number, number] | null = null;
+    for (let i = 0; i < merged.length; i++) {
+      for (let j = i + 1; j < merged.length; j++) {
+        const d = distance(merged[i]!, merged[j]!);
+        if (best === null || d < best[2]) best = [i, j, d];
+      }
+    }
+    if (best === null || (merged.length <= MAX_COLORS && best[2] >= MERGE_BELOW)) return merged;
+    const [i, j] = best;
+    const x = merged[i]!;
+    const y = merged[j]!;
+    const share = x.share + y.share;
+    const mean = (key: 'l' | 'a' | 'b') => (x[key] * x.share + y[key] * y.share) / share;
+    merged[i] = { l: mean('l'), a: mean('a'), b: mean('b'), share };
+    merged.splice(j, 1);
+  }
+}
+
+/** How many pixels of the quantised picture have each colour, as shares of the whole. */
+async function quantisedShares(image: Buffer): Promise<Map<string, number>> {
+  const quantised = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
+    .flatten({ background: '#ffffff' })
+    .resize(SAMPLE_SIDE, SAMPLE_SIDE, { fit: 'inside' })
+    .png({ palette: true, colours: QUANTISED, dither: 0 })
+    .toBuffer();
+  const { data, info } = await sharp(quantised).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const counts = new Map<string, number>();
+  for (let p = 0; p < data.length; p += info.channels) {
+    const hex = `#${((data[p]! << 16) | (data[p + 1]! << 8) | data[p + 2]!).toString(16).padStart(6, '0')}`;
+    counts.set(hex, (counts.get(hex) ?? 0) + 1);
+  }
+  const pixels = data.length / info.channels;
+  return new Map([...counts].map(([hex, count]) => [hex, count / pixels]));
+}
+
+/** The palette of a picture: at most MAX_COLORS distinct colours with their shares, largest first. */
+export async function paletteOfImage(image: Buffer): Promise<ColorShare[]> {
+  let shares: Map<string, number>;
+  try {
+    shares = await quantisedShares(image);
+  } catch (error) {
+    throw new UnreadableImage(`not a readable image (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+  const colors = mergeClosest([...shares].map(([hex, share]) => ({ ...hexToLab(hex), share })));
+  return colors
+    .map((color) => ({ hex: labToHex(color), share: Math.round(color.share * 1000) / 1000 }))
+    .filter(({ share }) => share >= MIN_KEPT)
+    .sort((x, y) => y.share - x.share || (x.hex < y.hex ? -1 : 1));
+}
