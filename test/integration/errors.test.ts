@@ -50,7 +50,7 @@ describe('error responses', () => {
       ['/v1/wallpapers?category=cats', new RegExp(`'category': each value must be one of ${CATEGORIES.join(', ')}`)],
       [
         '/v1/wallpapers?colour=red',
-        /Unknown query parameter 'colour' \(allowed: page, per_page, cursor, sort, seed, category, resolution, ratio, orientation, min_resolution, facets, ids\)/,
+        /Unknown query parameter 'colour' \(allowed: page, per_page, cursor, sort, seed, category, resolution, ratio, orientation, min_resolution, tags, exclude_tags, exclude_ids, color, tone, facets, include, ids\)/,
       ],
       ['/v1/wallpapers?page=1&page=2', /'page': must be given at most once/],
       ['/v1/wallpapers?__proto__=x', /Unknown query parameter '__proto__'/],

@@ -7,10 +7,19 @@ describe('GET /v1/wallpapers/{id}', () => {
   const ctx = useCatalogue();
   const get = (path: string) => request(ctx.app.url, path, { key: ctx.key });
 
-  it('when the id exists, then the Wallpaper object itself is returned', async () => {
+  it('when the id exists, then the wallpaper is returned in detail: its nine fields, dimensions and shape, tags, palette and tone', async () => {
     const res = await get('/v1/wallpapers/21');
     expect(res.status).to.equal(200);
-    expect(res.body).to.deep.equal(toWallpaper(ctx.docs.find((d) => d.id === 21)!));
+    expect(res.body).to.deep.equal({
+      ...toWallpaper(ctx.docs.find((d) => d.id === 21)!),
+      width: 1920,
+      height: 1080,
+      ratio: '16x9',
+      orientation: 'landscape',
+      tags: [],
+      colors: [],
+      tone: null,
+    });
   });
 
   it('when the id is unknown, then 404 not_found', async () => {

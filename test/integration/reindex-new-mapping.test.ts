@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
+import { toWallpaper } from '../../src/wallpapers/wallpaper.js';
 import { versionedIndexName } from '../../src/catalogue/admin/index-admin.js';
 import { aliasTargets, runScript } from '../support/catalogue-cli.js';
 import { type RunningApp, connectEs, createKey, dropIndicesOf, readyRedis, request, startApp, testConfig, uniqueName } from '../support/harness.js';
@@ -24,7 +25,12 @@ describe('moving a catalogue to the new mapping with scripts/reindex', function 
   before(async () => {
     old = versionedIndexName(alias, new Date(Date.now() - 60_000));
     await es.indices.create({ index: old, settings: BEFORE.settings, mappings: BEFORE.mappings });
-    const docs = [...generateWallpapers({ count: 2000, seed: 42, imageBaseUrl: IMAGES })];
+    // What the catalogue held then: the nine fields and the dimensions, no tags, no palette.
+    const docs = [...generateWallpapers({ count: 2000, seed: 42, imageBaseUrl: IMAGES })].map((doc) => ({
+      ...toWallpaper(doc),
+      width: doc.width,
+      height: doc.height,
+    }));
     await es.bulk({ index: old, refresh: true, operations: docs.flatMap((doc) => [{ index: { _id: String(doc.id) } }, doc]) });
     await es.indices.putAlias({ index: old, name: alias });
     const redis = await readyRedis();
@@ -48,8 +54,14 @@ describe('moving a catalogue to the new mapping with scripts/reindex', function 
     expect(await total('galaxies'), 'the standard analyzer does not stem').to.equal(0);
     let stop = false;
     const statuses: number[] = [];
+    // Colour, tag and tone filters on a catalogue without palettes find nothing, before and after: never an error.
+    const paths = [
+      '/v1/search?q=galaxy%20nebula',
+      '/v1/wallpapers?color=blue,%23336699&sort=relevance&facets=color,tone,tags',
+      '/v1/wallpapers?tags=space&include=tags,colors',
+    ];
     const traffic = (async () => {
-      while (!stop) statuses.push((await request(app.url, '/v1/search?q=galaxy%20nebula', { key })).status);
+      for (let i = 0; !stop; i++) statuses.push((await request(app.url, paths[i % paths.length]!, { key })).status);
     })();
     const run = await runScript('reindex', [], { env: { INDEX_ALIAS: alias } });
     stop = true;
@@ -64,5 +76,14 @@ describe('moving a catalogue to the new mapping with scripts/reindex', function 
     const suggestion = await request(app.url, '/v1/search/suggest?q=gala', { key });
     expect(suggestion.body.data.length).to.be.greaterThan(0);
     expect(await es.indices.exists({ index: old }), 'the previous index stays for rollback').to.equal(true);
+  });
+
+  it('when the old catalogue has moved, then its wallpapers have empty tags and palettes, in detail and in filters', async () => {
+    const detail = (await request(app.url, '/v1/wallpapers/7', { key })).body;
+    expect([detail.tags, detail.colors, detail.tone, detail.ratio]).to.deep.equal([[], [], null, detail.ratio]);
+    expect(detail.width).to.be.greaterThan(0);
+    for (const query of ['color=blue', 'tone=dark', 'tags=space']) {
+      expect((await request(app.url, `/v1/wallpapers?${query}`, { key })).body.meta.total_items, query).to.equal(0);
+    }
   });
 });

@@ -15,11 +15,8 @@ import {
   swapAlias,
 } from '../../src/catalogue/admin/index-admin.js';
 import { seedCatalogue, SeedError } from '../../src/catalogue/ingest/seed-catalogue.js';
-import { nominalRatio, orientationOf } from '../../src/wallpapers/aspect-ratio.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
-
-// A generated wallpaper as the index stores it: with its orientation and nominal ratio.
-const shaped = <T extends { width: number; height: number }>(doc: T) => ({ ...doc, orientation: orientationOf(doc), ratio: nominalRatio(doc) });
+import { storedSource } from '../support/harness.js';
 
 const ES_URL = process.env['ELASTICSEARCH_URL'] ?? 'http://127.0.0.1:9200';
 const IMAGES = 'https://images.wallpapers.example';
@@ -81,7 +78,7 @@ describe('seeding the catalogue into Elasticsearch', function () {
       expect(await aliasTargets(alias)).to.deep.equal([first]);
       expect((await es.count({ index: alias })).count).to.equal(500);
       const stored = await es.get<WallpaperDocument>({ index: alias, id: '123' });
-      expect(stored._source).to.deep.equal(shaped(generateWallpaper(123, 42, IMAGES)));
+      expect(stored._source).to.deep.equal(storedSource(generateWallpaper(123, 42, IMAGES)));
       const settings = await es.indices.getSettings({ index: first, name: 'index.refresh_interval' });
       expect(settings[first]?.settings?.index?.refresh_interval).to.equal(readIndexDefinition().settings.refresh_interval);
     });
@@ -98,7 +95,7 @@ describe('seeding the catalogue into Elasticsearch', function () {
       expect(await aliasTargets(alias)).to.deep.equal([result.index]);
       expect(counts.length).to.be.greaterThan(0);
       expect(new Set(counts)).to.deep.equal(new Set([500]));
-      expect((await es.get<WallpaperDocument>({ index: alias, id: '1' }))._source).to.deep.equal(shaped(generateWallpaper(1, 43, IMAGES)));
+      expect((await es.get<WallpaperDocument>({ index: alias, id: '1' }))._source).to.deep.equal(storedSource(generateWallpaper(1, 43, IMAGES)));
       expect(await indexExists(first), 'kept: within keep=2').to.equal(true);
     });
 

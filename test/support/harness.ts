@@ -74,6 +74,12 @@ export async function createIndexWithDocs(es: Client, alias: string, docs: Wallp
   return index;
 }
 
+/** A document as the index keeps it in _source: what loaders derive, less what the mapping leaves out of _source. */
+export function storedSource(doc: WallpaperDocument): Record<string, unknown> {
+  const excluded = new Set((MAPPING as { mappings: { _source: { excludes: string[] } } }).mappings._source.excludes);
+  return Object.fromEntries(Object.entries(toIndexDocument(doc)).filter(([field]) => !excluded.has(field)));
+}
+
 /** Deletes the test's indices by name (Elasticsearch's default refuses wildcard deletes). */
 export async function dropIndicesOf(es: Client, alias: string): Promise<void> {
   const found = await es.indices.get({ index: `${alias}-*`, ignore_unavailable: true, allow_no_indices: true });

@@ -8,9 +8,12 @@ export type { PacingOptions } from './paced-fetch.js';
 export type { components, paths } from './schema.js';
 
 export type Wallpaper = components['schemas']['Wallpaper'];
+export type WallpaperDetail = components['schemas']['WallpaperDetail'];
+export type WallpaperListItem = components['schemas']['WallpaperListItem'];
+export type ColorShare = components['schemas']['ColorShare'];
 export type WallpaperList = components['schemas']['WallpaperList'];
 type OneOrMany<T> = T | T[];
-// The list filters take one value or several: `{ category: 'space' }` or `{ category: ['space', 'ocean'] }`.
+// The list filters take one value or several: `{ category: 'space' }` or `{ color: ['blue', '#1e3a5f'] }`.
 type Lists<Q> = {
   [K in keyof Q]: NonNullable<Q[K]> extends (infer Item)[] ? OneOrMany<Item> : Q[K];
 };
@@ -19,7 +22,19 @@ type RawSearchQuery = NonNullable<operations['searchWallpapers']['parameters']['
 export type ListQuery = Lists<RawListQuery>;
 export type SearchQuery = Lists<RawSearchQuery>;
 
-const LIST_PARAMETERS = new Set(['category', 'resolution', 'ratio', 'facets', 'ids']);
+/** The contract's comma-separated parameters (a unit test of the repository holds this to the contract). */
+export const LIST_PARAMETERS: ReadonlySet<string> = new Set([
+  'category',
+  'resolution',
+  'ratio',
+  'tags',
+  'exclude_tags',
+  'exclude_ids',
+  'color',
+  'facets',
+  'include',
+  'ids',
+]);
 
 /** One value becomes a list of one, as the contract's comma-separated parameters expect. */
 function asLists<Raw>(query: object): Raw {
@@ -62,7 +77,7 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
   async function* walk<Q extends { page?: number; cursor?: string }>(
     query: Q,
     fetchPage: (q: Q) => Promise<WallpaperList>,
-  ): AsyncGenerator<Wallpaper> {
+  ): AsyncGenerator<WallpaperListItem> {
     const { page: _page, cursor: _cursor, ...rest } = query;
     let cursor: string | null = null;
     do {

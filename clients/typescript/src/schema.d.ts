@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Get one wallpaper
-         * @description The Wallpaper object itself. An unknown id is 404 `not_found`.
+         * @description The wallpaper in detail: the nine fields of the Wallpaper resource, then `width`, `height`, `ratio`, `orientation`, `tags`, `colors` and `tone`. An unknown id is 404 `not_found`.
          */
         get: operations["getWallpaper"];
         put?: never;
@@ -203,6 +203,66 @@ export interface components {
              */
             created_at: string;
         };
+        /** @description A wallpaper in detail: the nine fields of the resource, its dimensions and shape, its tags, its palette and tone */
+        WallpaperDetail: {
+            id: components["schemas"]["Wallpaper"]["id"];
+            title: components["schemas"]["Wallpaper"]["title"];
+            description: components["schemas"]["Wallpaper"]["description"];
+            url: components["schemas"]["Wallpaper"]["url"];
+            thumbnail: components["schemas"]["Wallpaper"]["thumbnail"];
+            resolution: components["schemas"]["Wallpaper"]["resolution"];
+            category: components["schemas"]["Wallpaper"]["category"];
+            downloads: components["schemas"]["Wallpaper"]["downloads"];
+            created_at: components["schemas"]["Wallpaper"]["created_at"];
+            /**
+             * Format: int32
+             * @description Pixels, from `resolution`
+             */
+            width: number;
+            /**
+             * Format: int32
+             * @description Pixels, from `resolution`
+             */
+            height: number;
+            /** @description The nominal aspect ratio (a value of the Ratio schema), or `other` */
+            ratio: string;
+            orientation: components["schemas"]["Orientation"];
+            /** @description What the wallpaper shows and how it feels; empty when nobody said */
+            tags: components["schemas"]["Tag"][];
+            /** @description The palette: at most six colours, shares descending; empty when unknown */
+            colors: components["schemas"]["ColorShare"][];
+            tone: components["schemas"]["Tone"];
+        };
+        /** @description A wallpaper in a list: the nine fields of the resource, and what `include` asks (`dimensions`: width, height, ratio, orientation; `tags`; `colors`: colors and tone) */
+        WallpaperListItem: {
+            id: components["schemas"]["Wallpaper"]["id"];
+            title: components["schemas"]["Wallpaper"]["title"];
+            description: components["schemas"]["Wallpaper"]["description"];
+            url: components["schemas"]["Wallpaper"]["url"];
+            thumbnail: components["schemas"]["Wallpaper"]["thumbnail"];
+            resolution: components["schemas"]["Wallpaper"]["resolution"];
+            category: components["schemas"]["Wallpaper"]["category"];
+            downloads: components["schemas"]["Wallpaper"]["downloads"];
+            created_at: components["schemas"]["Wallpaper"]["created_at"];
+            /**
+             * Format: int32
+             * @description Pixels, from `resolution`
+             */
+            width?: number;
+            /**
+             * Format: int32
+             * @description Pixels, from `resolution`
+             */
+            height?: number;
+            /** @description The nominal aspect ratio (a value of the Ratio schema), or `other` */
+            ratio?: string;
+            orientation?: components["schemas"]["Orientation"];
+            /** @description What the wallpaper shows and how it feels; empty when nobody said */
+            tags?: components["schemas"]["Tag"][];
+            /** @description The palette: at most six colours, shares descending; empty when unknown */
+            colors?: components["schemas"]["ColorShare"][];
+            tone?: components["schemas"]["Tone"];
+        };
         Pagination: {
             /** Format: int64 */
             current_page: number;
@@ -239,12 +299,29 @@ export interface components {
                     /** Format: int64 */
                     count: number;
                 }[];
+                tags?: {
+                    value: components["schemas"]["Tag"];
+                    /** Format: int64 */
+                    count: number;
+                }[];
+                color?: {
+                    /** @enum {string} */
+                    value: "black" | "white" | "gray" | "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "pink" | "brown";
+                    /** Format: int64 */
+                    count: number;
+                }[];
+                tone?: {
+                    /** @enum {string} */
+                    value: "light" | "dark";
+                    /** Format: int64 */
+                    count: number;
+                }[];
             };
             /** @description With `ids`: the ids asked for that do not exist */
             missing?: number[];
         };
         WallpaperList: {
-            data: components["schemas"]["Wallpaper"][];
+            data: components["schemas"]["WallpaperListItem"][];
             meta: components["schemas"]["Pagination"];
         };
         Error: {
@@ -336,6 +413,20 @@ export interface components {
              */
             reset: number;
         };
+        /** @description Lower-case ASCII letters and digits, words joined by single spaces or hyphens ("pine forest", "sci-fi") */
+        Tag: string;
+        /** @description One colour of the palette */
+        ColorShare: {
+            /** @description sRGB, lower-case */
+            hex: string;
+            /** @description Share of the picture this colour covers */
+            share: number;
+        };
+        /**
+         * @description `light` or `dark` from the palette (its lightness weighted by share above or below the middle of CIELAB L*); null without a palette
+         * @enum {string|null}
+         */
+        Tone: "light" | "dark" | null;
     };
     responses: {
         /** @description A parameter breaks its rule (`invalid_request`); the message names each parameter and rule, or the result window is exceeded */
@@ -496,18 +587,30 @@ export interface components {
         orientation: components["schemas"]["Orientation"];
         /** @description Only wallpapers at least this wide and at least this tall */
         min_resolution: components["schemas"]["Resolution"];
-        /** @description Order: `newest` (created_at descending, ties by id descending), `oldest` (created_at ascending, ties by id ascending), `downloads` (descending, ties by id ascending) or `random` (a shuffle fixed by `seed`, ties by id ascending) */
-        list_sort: "newest" | "oldest" | "downloads" | "random";
-        /** @description Order: `relevance` (the default; see the description of `q`), `newest`, `oldest`, `downloads` or `random` (a shuffle of the matches fixed by `seed`). Every order ends with `id`, so pages never overlap or skip. */
+        /** @description Order: `newest` (created_at descending, ties by id descending), `oldest` (created_at ascending, ties by id ascending), `downloads` (descending, ties by id ascending), `relevance` (with `tags`: more of the tags asked first; with `color`: closer and larger colours first; ties by downloads descending, then id) or `random` (a shuffle fixed by `seed`, ties by id ascending) */
+        list_sort: "newest" | "oldest" | "downloads" | "relevance" | "random";
+        /** @description Order: `relevance` (the default; see the description of `q`; with `tags`, more of the tags asked rank first; with `color`, closer and larger colours rank higher), `newest`, `oldest`, `downloads` or `random` (a shuffle of the matches fixed by `seed`). Every order ends with `id`, so pages never overlap or skip. */
         search_sort: "relevance" | "newest" | "oldest" | "downloads" | "random";
         /** @description With `sort=random`: the shuffle's seed. The same seed on the same catalogue gives the same order on every page; without one the API picks a seed and returns it in `meta.seed`. Only with `sort=random`. */
         seed: string;
-        /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and signed: a modified one is a 400, and so is one sent with any parameter other than `cursor` and `facets` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
+        /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and signed: a modified one is a 400, and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
         cursor: string;
-        /** @description Adds `meta.facets`: counts per value of each named field under the current query and filters, except that a field's own filter is left out of its counts (so a menu shows the alternatives). `resolution` lists the 50 most frequent values. */
-        facets: ("category" | "resolution" | "orientation" | "ratio")[];
+        /** @description Adds `meta.facets`: counts per value of each named field under the current query and filters, except that a field's own filter is left out of its counts (so a menu shows the alternatives). `resolution` lists the 50 most frequent values. `tags` lists the 50 most frequent tags; `color` counts the named colours (see `color`); `tone` counts light and dark. */
+        facets: ("category" | "resolution" | "orientation" | "ratio" | "tags" | "color" | "tone")[];
         /** @description Up to 100 wallpaper ids, comma-separated: the wallpapers found, in the order asked (each once), with `meta.missing` listing the ids that do not exist. One read. Cannot be combined with other parameters. */
         ids: number[];
+        /** @description Wallpapers with any of these tags, comma-separated (at most 10; compared in lower case). With `sort=relevance`, more of them matched ranks higher. */
+        tags: string[];
+        /** @description Leaves out wallpapers with any of these tags, comma-separated (at most 50; compared in lower case) */
+        exclude_tags: string[];
+        /** @description Leaves out these wallpapers, comma-separated ids (at most 100): "never this one again" */
+        exclude_ids: number[];
+        /** @description Wallpapers showing any of these colours, comma-separated (at most 5): a hex (`%23rrggbb` or `rrggbb`) or a name in lower case: black, white, gray, red, orange, yellow, green, teal, blue, purple, pink, brown (`grey` is `gray`). A colour counts when it covers at least 5 % of the picture and is close to the one asked: for a hex, lightness (CIELAB L*) within 15 and hue and chroma (the a*b* plane) within 20; for a name, in the region of that name (docs/api.md has the table). With `sort=relevance`, closer and larger colours rank higher. */
+        color: string[];
+        /** @description Only light or only dark wallpapers (see the Tone schema) */
+        tone: "light" | "dark";
+        /** @description Adds fields to each item, comma-separated: `tags`, `colors` (colors and tone), `dimensions` (width, height, ratio, orientation). Without it an item has the nine fields of the Wallpaper resource. */
+        include: ("tags" | "colors" | "dimensions")[];
     };
     requestBodies: never;
     headers: {
@@ -549,9 +652,9 @@ export interface operations {
                 page?: components["parameters"]["page"];
                 /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
                 per_page?: components["parameters"]["per_page"];
-                /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and signed: a modified one is a 400, and so is one sent with any parameter other than `cursor` and `facets` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
+                /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and signed: a modified one is a 400, and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
                 cursor?: components["parameters"]["cursor"];
-                /** @description Order: `newest` (created_at descending, ties by id descending), `oldest` (created_at ascending, ties by id ascending), `downloads` (descending, ties by id ascending) or `random` (a shuffle fixed by `seed`, ties by id ascending) */
+                /** @description Order: `newest` (created_at descending, ties by id descending), `oldest` (created_at ascending, ties by id ascending), `downloads` (descending, ties by id ascending), `relevance` (with `tags`: more of the tags asked first; with `color`: closer and larger colours first; ties by downloads descending, then id) or `random` (a shuffle fixed by `seed`, ties by id ascending) */
                 sort?: components["parameters"]["list_sort"];
                 /** @description With `sort=random`: the shuffle's seed. The same seed on the same catalogue gives the same order on every page; without one the API picks a seed and returns it in `meta.seed`. Only with `sort=random`. */
                 seed?: components["parameters"]["seed"];
@@ -565,8 +668,20 @@ export interface operations {
                 orientation?: components["parameters"]["orientation"];
                 /** @description Only wallpapers at least this wide and at least this tall */
                 min_resolution?: components["parameters"]["min_resolution"];
-                /** @description Adds `meta.facets`: counts per value of each named field under the current query and filters, except that a field's own filter is left out of its counts (so a menu shows the alternatives). `resolution` lists the 50 most frequent values. */
+                /** @description Wallpapers with any of these tags, comma-separated (at most 10; compared in lower case). With `sort=relevance`, more of them matched ranks higher. */
+                tags?: components["parameters"]["tags"];
+                /** @description Leaves out wallpapers with any of these tags, comma-separated (at most 50; compared in lower case) */
+                exclude_tags?: components["parameters"]["exclude_tags"];
+                /** @description Leaves out these wallpapers, comma-separated ids (at most 100): "never this one again" */
+                exclude_ids?: components["parameters"]["exclude_ids"];
+                /** @description Wallpapers showing any of these colours, comma-separated (at most 5): a hex (`%23rrggbb` or `rrggbb`) or a name in lower case: black, white, gray, red, orange, yellow, green, teal, blue, purple, pink, brown (`grey` is `gray`). A colour counts when it covers at least 5 % of the picture and is close to the one asked: for a hex, lightness (CIELAB L*) within 15 and hue and chroma (the a*b* plane) within 20; for a name, in the region of that name (docs/api.md has the table). With `sort=relevance`, closer and larger colours rank higher. */
+                color?: components["parameters"]["color"];
+                /** @description Only light or only dark wallpapers (see the Tone schema) */
+                tone?: components["parameters"]["tone"];
+                /** @description Adds `meta.facets`: counts per value of each named field under the current query and filters, except that a field's own filter is left out of its counts (so a menu shows the alternatives). `resolution` lists the 50 most frequent values. `tags` lists the 50 most frequent tags; `color` counts the named colours (see `color`); `tone` counts light and dark. */
                 facets?: components["parameters"]["facets"];
+                /** @description Adds fields to each item, comma-separated: `tags`, `colors` (colors and tone), `dimensions` (width, height, ratio, orientation). Without it an item has the nine fields of the Wallpaper resource. */
+                include?: components["parameters"]["include"];
                 /** @description Up to 100 wallpaper ids, comma-separated: the wallpapers found, in the order asked (each once), with `meta.missing` listing the ids that do not exist. One read. Cannot be combined with other parameters. */
                 ids?: components["parameters"]["ids"];
             };
@@ -656,7 +771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Wallpaper"];
+                    "application/json": components["schemas"]["WallpaperDetail"];
                 };
             };
             /** @description Not modified: the `If-None-Match` ETag still matches. Counts against the quota. */
@@ -699,9 +814,9 @@ export interface operations {
                 page?: components["parameters"]["page"];
                 /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
                 per_page?: components["parameters"]["per_page"];
-                /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and signed: a modified one is a 400, and so is one sent with any parameter other than `cursor` and `facets` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
+                /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and signed: a modified one is a 400, and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
                 cursor?: components["parameters"]["cursor"];
-                /** @description Order: `relevance` (the default; see the description of `q`), `newest`, `oldest`, `downloads` or `random` (a shuffle of the matches fixed by `seed`). Every order ends with `id`, so pages never overlap or skip. */
+                /** @description Order: `relevance` (the default; see the description of `q`; with `tags`, more of the tags asked rank first; with `color`, closer and larger colours rank higher), `newest`, `oldest`, `downloads` or `random` (a shuffle of the matches fixed by `seed`). Every order ends with `id`, so pages never overlap or skip. */
                 sort?: components["parameters"]["search_sort"];
                 /** @description With `sort=random`: the shuffle's seed. The same seed on the same catalogue gives the same order on every page; without one the API picks a seed and returns it in `meta.seed`. Only with `sort=random`. */
                 seed?: components["parameters"]["seed"];
@@ -715,8 +830,20 @@ export interface operations {
                 orientation?: components["parameters"]["orientation"];
                 /** @description Only wallpapers at least this wide and at least this tall */
                 min_resolution?: components["parameters"]["min_resolution"];
-                /** @description Adds `meta.facets`: counts per value of each named field under the current query and filters, except that a field's own filter is left out of its counts (so a menu shows the alternatives). `resolution` lists the 50 most frequent values. */
+                /** @description Wallpapers with any of these tags, comma-separated (at most 10; compared in lower case). With `sort=relevance`, more of them matched ranks higher. */
+                tags?: components["parameters"]["tags"];
+                /** @description Leaves out wallpapers with any of these tags, comma-separated (at most 50; compared in lower case) */
+                exclude_tags?: components["parameters"]["exclude_tags"];
+                /** @description Leaves out these wallpapers, comma-separated ids (at most 100): "never this one again" */
+                exclude_ids?: components["parameters"]["exclude_ids"];
+                /** @description Wallpapers showing any of these colours, comma-separated (at most 5): a hex (`%23rrggbb` or `rrggbb`) or a name in lower case: black, white, gray, red, orange, yellow, green, teal, blue, purple, pink, brown (`grey` is `gray`). A colour counts when it covers at least 5 % of the picture and is close to the one asked: for a hex, lightness (CIELAB L*) within 15 and hue and chroma (the a*b* plane) within 20; for a name, in the region of that name (docs/api.md has the table). With `sort=relevance`, closer and larger colours rank higher. */
+                color?: components["parameters"]["color"];
+                /** @description Only light or only dark wallpapers (see the Tone schema) */
+                tone?: components["parameters"]["tone"];
+                /** @description Adds `meta.facets`: counts per value of each named field under the current query and filters, except that a field's own filter is left out of its counts (so a menu shows the alternatives). `resolution` lists the 50 most frequent values. `tags` lists the 50 most frequent tags; `color` counts the named colours (see `color`); `tone` counts light and dark. */
                 facets?: components["parameters"]["facets"];
+                /** @description Adds fields to each item, comma-separated: `tags`, `colors` (colors and tone), `dimensions` (width, height, ratio, orientation). Without it an item has the nine fields of the Wallpaper resource. */
+                include?: components["parameters"]["include"];
             };
             header?: {
                 /** @description An ETag from an earlier response; 304 when it still matches */

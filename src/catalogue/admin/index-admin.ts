@@ -202,14 +202,31 @@ function stateOf(marker: unknown): IndexState {
   return marker === 'building' || marker === 'rolled-back' ? marker : 'complete';
 }
 
+/**
+ * The wallpapers each index holds, in one call; none for an index that cannot answer (closed).
+ * Counted by a search, not read from index statistics: those count Lucene documents, and every
+ * colour of a palette is one of its own (a nested document).
+ */
+async function countWallpapers(es: Client, names: readonly string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const response = await es.msearch({
+    searches: names.flatMap((index) => [{ index }, { size: 0, track_total_hits: true }]),
+    filter_path: ['responses.hits.total.value', 'responses.status'],
+  });
+  const counts = new Map<string, number>();
+  response.responses.forEach((item, i) => {
+    const total = 'hits' in item ? item.hits.total : undefined;
+    if (typeof total === 'object' && names[i] !== undefined) counts.set(names[i], total.value);
+  });
+  return counts;
+}
+
 /** Versioned indices of this alias, newest first, each marked live when the alias points at it. */
 export async function listVersionedIndices(es: Client, alias: string): Promise<VersionedIndex[]> {
   const pattern = versionedNamePattern(alias);
-  const [indices, cat] = await Promise.all([
-    es.indices.get({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'], features: ['aliases', 'settings', 'mappings'] }),
-    es.cat.indices({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'], format: 'json', h: 'index,docs.count' }),
-  ]);
-  const docsByIndex = new Map(cat.map((row) => [row.index, row['docs.count']]));
+  const indices = await es.indices.get({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'], features: ['aliases', 'settings', 'mappings'] });
+  const names = Object.keys(indices).filter((name) => pattern.test(name));
+  const docsByIndex = await countWallpapers(es, names);
   return Object.entries(indices)
     .filter(([name]) => pattern.test(name))
     .map(([name, state]) => {
@@ -217,7 +234,7 @@ export async function listVersionedIndices(es: Client, alias: string): Promise<V
       return {
         name,
         createdAt: new Date(Number(state.settings?.index?.creation_date ?? 0)),
-        docs: docs === undefined || docs === null ? null : Number(docs),
+        docs: docs ?? null,
         live: Object.hasOwn(state.aliases ?? {}, alias),
         // A live index served traffic: complete, even if a run died between its swap and its mark.
         state: Object.hasOwn(state.aliases ?? {}, alias) ? 'complete' : stateOf(state.mappings?._meta?.['state']),

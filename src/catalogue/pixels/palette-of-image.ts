@@ -11,7 +11,8 @@ export class UnreadableImage extends Error {
 
 // A palette describes a picture as a whole, so a small copy of it says as much as the original:
 // the long side is scaled to SAMPLE_SIDE pixels (decoding a JPEG shrinks on load, so this is also
-// the cheap way to read it). libimagequant (pngquant's quantiser, inside sharp's libvips) then
+// the cheap way to read it), sampling pixels rather than blending them, so a palette holds colours
+// the picture has, not the blend at an edge between two of them. libimagequant (pngquant's quantiser, inside sharp's libvips) then
 // reduces it to QUANTISED colours without dithering, so each pixel takes its nearest colour.
 const SAMPLE_SIDE = 64;
 const QUANTISED = 16;
@@ -56,7 +57,7 @@ function mergeClosest(colors: Weighted[]): Weighted[] {
 async function quantisedShares(image: Buffer): Promise<Map<string, number>> {
   const quantised = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
     .flatten({ background: '#ffffff' })
-    .resize(SAMPLE_SIDE, SAMPLE_SIDE, { fit: 'inside' })
+    .resize(SAMPLE_SIDE, SAMPLE_SIDE, { fit: 'inside', kernel: 'nearest' })
     .png({ palette: true, colours: QUANTISED, dither: 0 })
     .toBuffer();
   const { data, info } = await sharp(quantised).removeAlpha().raw().toBuffer({ resolveWithObject: true });

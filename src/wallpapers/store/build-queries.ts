@@ -64,7 +64,7 @@ function colorFilter(colors: readonly string[]): Clause {
   const hexes = colors.filter((color) => color.startsWith('#'));
   const clauses: Clause[] = [
     ...(names.length > 0 ? [valuesClause('color_names', names)] : []),
-    ...hexes.map((hex): Clause => ({ nested: { path: 'palette', query: { bool: { filter: paletteColorFilter(hex) } } } })),
+    ...hexes.map((hex): Clause => ({ nested: { path: 'palette', ignore_unmapped: true, query: { bool: { filter: paletteColorFilter(hex) } } } })),
   ];
   return clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
 }
@@ -72,7 +72,7 @@ function colorFilter(colors: readonly string[]): Clause {
 function facetFilter(field: Facet, filters: Filters): Clause | null {
   const value = filters[field];
   if (value === undefined) return null;
-  return field === 'color' ? colorFilter(value as readonly string[]) : valuesClause(FACET_INDEX_FIELD[field], value as string | readonly string[]);
+  return field === 'color' ? colorFilter(value as readonly string[]) : valuesClause(FACET_INDEX_FIELD[field], value);
 }
 
 function minResolutionClauses({ min_resolution }: Filters): Clause[] {
@@ -110,6 +110,8 @@ function colorScore(color: string): Clause {
   return {
     nested: {
       path: 'palette',
+      // A catalogue indexed before palettes has none: it matches nothing until reindexed, rather than failing.
+      ignore_unmapped: true,
       score_mode: 'max',
       query: { function_score: { query: { bool: { filter: paletteColorFilter(color) } }, functions, score_mode: 'multiply', boost_mode: 'replace' } },
       boost: COLOR_WEIGHT,
