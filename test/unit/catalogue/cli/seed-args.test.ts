@@ -27,3 +27,31 @@ describe('parseSeedArgs', () => {
     });
   }
 });
+
+describe('the image options of seed and import', () => {
+  it('when --extract-colors is given, then pictures are read with the default bounds', () => {
+    expect(parseSeedArgs(['--extract-colors']).images).to.deep.equal({
+      concurrency: 8,
+      timeoutMs: 10_000,
+      retries: 2,
+      maxBytes: 20 * 1024 * 1024,
+      backoffMs: 250,
+    });
+    expect(parseSeedArgs([]).images).to.equal(null);
+  });
+
+  it('when --images-dir is given, then it implies --extract-colors and reads from the folder', () => {
+    expect(parseSeedArgs(['--images-dir', '/srv/mirror', '--image-concurrency', '4']).images).to.include({ dir: '/srv/mirror', concurrency: 4 });
+  });
+
+  for (const argv of [
+    ['--image-concurrency', '4'],
+    ['--extract-colors', '--image-concurrency', '0'],
+    ['--extract-colors', '--image-timeout-ms', '5'],
+    ['--images-dir', ''],
+  ]) {
+    it(`when given ${argv.join(' ')}, then a UsageError explains it`, () => {
+      expect(() => parseSeedArgs(argv)).to.throw(UsageError);
+    });
+  }
+});

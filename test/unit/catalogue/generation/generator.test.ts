@@ -4,6 +4,8 @@ import { generateWallpaper, generateWallpapers } from '../../../../src/catalogue
 import { CATEGORIES } from '../../../../src/wallpapers/categories.js';
 import { parseResolution } from '../../../../src/wallpapers/resolution.js';
 import type { WallpaperDocument } from '../../../../src/wallpapers/wallpaper.js';
+import { colorNamesOf } from '../../../../src/wallpapers/colors.js';
+import { isTag } from '../../../../src/wallpapers/tags.js';
 
 const BASE = 'https://images.wallpapers.example';
 const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
@@ -125,5 +127,44 @@ describe('generateWallpapers', () => {
 describe('generator vocabulary', () => {
   it('when a category is in the OpenAPI document, then the generator has word lists for it', () => {
     for (const category of CATEGORIES) expect(() => vocabularyOf(category), category).to.not.throw();
+  });
+});
+
+describe('what a demo wallpaper looks like', () => {
+  const docs = generate(3000, 42);
+
+  it('when tags are generated, then each is a valid tag, the category is one, and none repeats', () => {
+    for (const doc of docs) {
+      expect(doc.tags!.every(isTag), JSON.stringify(doc.tags)).to.equal(true);
+      expect(doc.tags).to.include(doc.category);
+      expect(new Set(doc.tags).size).to.equal(doc.tags!.length);
+    }
+  });
+
+  it('when a title names a colour, a time of day or a subject, then its palette has a colour of that name', () => {
+    const named = (title: RegExp, name: string) => {
+      const matching = docs.filter((doc) => title.test(doc.title));
+      expect(matching.length, String(title)).to.be.greaterThan(5);
+      const showing = matching.filter((doc) => colorNamesOf(doc.colors!).includes(name));
+      expect(showing.length / matching.length, `${title} shows ${name}`).to.be.above(0.9);
+    };
+    named(/Pine Forest|Bamboo Grove|Fern Valley/, 'green');
+    named(/at Night|at Midnight/, 'black');
+    named(/Golden Hour/, 'orange');
+    named(/Neon/, 'pink');
+  });
+
+  it('when a palette is generated, then it follows the contract: at most six colours, shares descending, adding up to 1', () => {
+    for (const { colors } of docs.slice(0, 500)) {
+      expect(colors!.length).to.be.within(1, 6);
+      expect(colors!.map((c) => c.share)).to.deep.equal([...colors!.map((c) => c.share)].sort((a, b) => b - a));
+      expect(colors!.reduce((sum, c) => sum + c.share, 0)).to.be.closeTo(1, 0.001);
+    }
+  });
+
+  it('when palettes: none is asked, then no palette is generated and nothing else changes', () => {
+    const [without] = [...generateWallpapers({ count: 1, seed: 42, imageBaseUrl: BASE, palettes: 'none' })];
+    const { colors: _colors, ...rest } = docs[0]!;
+    expect(without).to.deep.equal(rest);
   });
 });

@@ -127,3 +127,51 @@ describe('isHttpUrl', () => {
     expect(isHttpUrl('HTTP://localhost:8080/a.jpg')).to.equal(true);
   });
 });
+
+describe('checkRecord: tags and palettes', () => {
+  const palette = [
+    { hex: '#1e3a8a', share: 0.6 },
+    { hex: '#f59e0b', share: 0.3 },
+  ];
+
+  it('when a record carries valid tags and a palette, then the document keeps them', () => {
+    const verdict = checkRecord(line({ tags: ['pine forest', 'sci-fi', 'night'], colors: palette }));
+    expect(verdict).to.deep.equal({
+      ok: true,
+      document: { ...VALID, tags: ['pine forest', 'sci-fi', 'night'], colors: palette, width: 3840, height: 2160 },
+    });
+  });
+
+  const cases: [string, Record<string, unknown>, string][] = [
+    ['a tag in capitals', { tags: ['Night'] }, 'each tag must be at most 32 characters of lower-case letters a-z and digits'],
+    ['a tag too long', { tags: ['a'.repeat(33)] }, 'each tag must be at most 32 characters'],
+    ['a repeated tag', { tags: ['night', 'night'] }, 'tags must not repeat'],
+    ['too many tags', { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags must have at most 20 entries'],
+    ['tags not an array', { tags: 'night' }, 'tags must be an array of strings'],
+    ['a tag not a string', { tags: [7] }, 'each tag must be a string'],
+    ['too many colours', { colors: Array.from({ length: 7 }, (_, i) => ({ hex: `#00000${i}`, share: 0.1 })) }, 'colors must have at most 6 entries'],
+    ['an upper-case hex', { colors: [{ hex: '#1E3A8A', share: 0.5 }] }, 'each colour hex must be #rrggbb in lower case'],
+    ['a share above 1', { colors: [{ hex: '#1e3a8a', share: 1.5 }] }, 'each colour share must be a number from 0 to 1'],
+    ['a colour without share', { colors: [{ hex: '#1e3a8a' }] }, 'each colour must be an object with exactly hex and share'],
+    ['shares ascending', { colors: [...palette].reverse() }, 'colors must be in descending order of share'],
+    ['a hex twice', { colors: [palette[0], palette[0]] }, 'colors must name each hex once'],
+    [
+      'shares above the whole',
+      {
+        colors: [
+          { hex: '#000000', share: 0.7 },
+          { hex: '#ffffff', share: 0.6 },
+        ],
+      },
+      'colors shares must add up to at most 1',
+    ],
+  ];
+  for (const [what, changes, reason] of cases) {
+    it(`when a record has ${what}, then it is rejected naming the rule`, () => {
+      const verdict = rejection(line(changes));
+      expect(verdict.code).to.equal('invalid_record');
+      expect(verdict.id).to.equal(42);
+      expect(verdict.reason).to.include(reason);
+    });
+  }
+});

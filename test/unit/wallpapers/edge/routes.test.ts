@@ -39,6 +39,21 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     expect(res.body.error).to.equal('invalid_request');
     expect(res.body.message).to.match(rule);
   };
+  it('when include names fields, then each item gains exactly those, after the nine; two includes of one query are two answers', async () => {
+    const nine = Object.keys(DOCS[0]!);
+    const keys = async (query: string) => Object.keys((await get(`/v1/wallpapers?per_page=1${query}`)).body.data[0] as object);
+    expect(await keys('')).to.deep.equal(nine);
+    expect(await keys('&include=dimensions')).to.deep.equal([...nine, 'width', 'height', 'ratio', 'orientation']);
+    expect(await keys('&include=colors,tags')).to.deep.equal([...nine, 'tags', 'colors', 'tone']);
+    expect(await keys('')).to.deep.equal(nine);
+  });
+
+  it('when colours and tags are spelled differently, then the spellings are one query: one prepared entry, one cursor walk', async () => {
+    const first = await get('/v1/wallpapers?per_page=2&color=grey&tags=Night');
+    const cursor = first.body.meta.next_cursor as string;
+    expect((await get(`/v1/wallpapers?per_page=2&color=gray&tags=night&cursor=${cursor}`)).status).to.equal(200);
+  });
+
   it('when page × per_page reaches past the result window (30 here), then it is refused naming page, and up to the window it is served', async () => {
     expect((await get('/v1/wallpapers?page=3&per_page=10')).status).to.equal(200);
     invalid(await get('/v1/wallpapers?page=4&per_page=10'), /'page': page × per_page must not exceed 30/);

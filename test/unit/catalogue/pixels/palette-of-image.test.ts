@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import sharp from 'sharp';
+import { UnreadableImage, paletteOfImage } from '../../../../src/catalogue/pixels/palette-of-image.js';
+import { hexToLab } from '../../../../src/wallpapers/colors.js';
+
+const distance = (x: string, y: string) => {
+  const [a, b] = [hexToLab(x), hexToLab(y)];
+  return Math.hypot(a.l - b.l, a.a - b.a, a.b - b.b);
+};
+
+/** A picture of vertical stripes, each a colour over a share of the width. */
+function stripes(colors: readonly (readonly [string, number])[], width = 300, height = 100): Promise<Buffer> {
+  let x = 0;
+  const rects = colors.map(([hex, share]) => {
+    const w = Math.round(share * width);
+    const rect = `<rect x="${x}" width="${w}" height="${height}" fill="${hex}"/>`;
+    x += w;
+    return rect;
+  });
+  return sharp(Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${rects.join('')}</svg>`))
+    .png()
+    .toBuffer();
+}
+
+describe('the palette of a picture', () => {
+  it('when a picture has a few flat colours, then each is named once at its share, largest first', async () => {
+    const palette = await paletteOfImage(
+      await stripes([
+        ['#2a5bd7', 0.5],
+        ['#f2c14e', 0.3],
+        ['#1b1b1b', 0.2],
+      ]),
+    );
+    const drawn = [
+      ['#2a5bd7', 0.5],
+      ['#f2c14e', 0.3],
+      ['#1b1b1b', 0.2],
+    ] as const;
+    expect(palette).to.have.lengthOf(3);
+    drawn.forEach(([hex, share], i) => {
+      expect(distance(palette[i]!.hex, hex), `${palette[i]!.hex} for ${hex}`).to.be.below(3);
+      expect(palette[i]!.share).to.be.closeTo(share, 0.02);
+    });
+  });
+
+  it('when a picture has more than six colours, then at most six remain, the closest merged first', async () => {
+    const many: [string, number][] = ['#ff0000', '#00ff00', '#0000ff', '#ffff00', '#ff00ff', '#00ffff', '#000000', '#ffffff'].map((hex) => [
+      hex,
+      1 / 8,
+    ]);
+    const palette = await paletteOfImage(await stripes(many, 400));
+    expect(palette.length).to.be.at.most(6);
+    expect(palette.reduce((sum, { share }) => sum + share, 0)).to.be.closeTo(1, 0.01);
+  });
+
+  it('when a gradient holds many near shades, then they merge into few colours', async () => {
+    const gradient = await sharp(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><defs><linearGradient id="g"><stop offset="0" stop-color="#ff8a3c"/><stop offset="1" stop-color="#ff6a3c"/></linearGradient></defs><rect width="200" height="100" fill="url(#g)"/></svg>',
+      ),
+    )
+      .png()
+      .toBuffer();
+    const palette = await paletteOfImage(gradient);
+    expect(palette.length).to.equal(1);
+    expect(palette[0]!.share).to.be.closeTo(1, 0.01);
+  });
+
+  it('when the bytes are not a picture, then UnreadableImage says so', async () => {
+    const error = await paletteOfImage(Buffer.from('GIF89a but not really')).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(UnreadableImage);
+    expect((error as Error).message).to.match(/^not a readable image/);
+  });
+
+  it('when a picture has transparent parts, then they count as white', async () => {
+    const transparent = await sharp({ create: { width: 50, height: 50, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
+    const palette = await paletteOfImage(transparent);
+    expect(palette).to.deep.equal([{ hex: '#ffffff', share: 1 }]);
+  });
+});
