@@ -3,6 +3,7 @@ import type { Client, estypes } from '@elastic/elasticsearch';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { aliasedIndices, readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
 import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
+import { createTitleCarriers, toIndexDocument } from '../../src/wallpapers/store/index-document.js';
 import { sizeLabel } from './options.js';
 
 export const DATASET_SEED = 2026;
@@ -40,8 +41,8 @@ export async function dropDataset(es: Client, count: number): Promise<void> {
 
 /**
  * The same `count` generated wallpapers behind `api-bench-<size>-at-<sha>`, stored with the
- * mapping of `ref` and as documents of that time (no derived fields beyond width and height), for
- * comparing a build with the catalogue it was written for. Reused when present.
+ * mapping of `ref`, each as this tree indexes it less the fields that mapping lacks, for comparing
+ * a build with the catalogue it was written for. Reused when present.
  */
 export async function ensureDatasetAt(es: Client, count: number, imageBaseUrl: string, ref: string, say: (line: string) => void): Promise<string> {
   const sha = execFileSync('git', ['rev-parse', '--short', ref], { encoding: 'utf8' }).trim();
@@ -61,8 +62,12 @@ export async function ensureDatasetAt(es: Client, count: number, imageBaseUrl: s
     if (response.errors) throw new Error(`loading ${alias}: ${JSON.stringify(response.items.find((item) => item.index?.error))}`);
     batch = [];
   };
+  // Each document as this tree indexes it, less the fields the older mapping does not have.
+  const known = new Set(Object.keys(mappings.properties ?? {}));
+  const carriesTitle = createTitleCarriers();
   for (const doc of generateWallpapers({ count, seed: DATASET_SEED, imageBaseUrl })) {
-    batch.push({ index: { _id: String(doc.id) } }, doc);
+    const stored = toIndexDocument(doc, { suggest: known.has('suggest') && carriesTitle(doc.title) });
+    batch.push({ index: { _id: String(doc.id) } }, Object.fromEntries(Object.entries(stored).filter(([field]) => known.has(field))));
     if (batch.length >= 4000) await flush();
   }
   await flush();

@@ -12,6 +12,9 @@ export const SCENARIOS = [
   'random-mix',
   'facets-mix',
   'ids-mix',
+  'list-category',
+  'list-color',
+  'list-tags',
 ] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 

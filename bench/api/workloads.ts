@@ -1,6 +1,7 @@
 import { Random, pick, pickWeighted } from '../../src/catalogue/generation/prng.js';
 import { SCREEN_SIZES } from '../../src/catalogue/generation/screen-sizes.js';
-import { type CategoryVocabulary, VOCABULARY } from '../../src/catalogue/generation/vocabulary.js';
+import { type CategoryVocabulary, MOODS, VOCABULARY } from '../../src/catalogue/generation/vocabulary.js';
+import { COLOR_NAMES } from '../../src/wallpapers/colors.js';
 import { CATEGORIES } from '../../src/wallpapers/categories.js';
 import type { Facet, ListParams, SearchParams, SuggestParams } from '../../src/wallpapers/params.js';
 import type { Scenario } from './options.js';
@@ -118,6 +119,17 @@ function facetedPage(random: Random): RequestSpec {
   return { kind: 'list', params };
 }
 
+// Three shapes of one request, to weigh the colour and tag filters against the category filter
+// they sit beside in a client's menu: the first three pages of a list filtered by one of them.
+const COLOR_ASKED = [...COLOR_NAMES, '#1e3a5f', '#f2c14e', '#2f6b35', '#d9824a', '#b8c4c8', '#7b3fb5'];
+const TAG_WORDS = [...new Set([...CATEGORIES, ...MOODS, ...Object.values(VOCABULARY).flatMap((v) => v.subjects.map((s) => s.toLowerCase()))])];
+function describedPage(random: Random, filter: 'category' | 'color' | 'tags'): ListParams {
+  const page = 1 + Math.floor(random.next() * 3);
+  if (filter === 'category') return { page, per_page: PER_PAGE, category: [pick(random, CATEGORIES)] };
+  if (filter === 'color') return { page, per_page: PER_PAGE, color: [pick(random, COLOR_ASKED)] };
+  return { page, per_page: PER_PAGE, tags: times(1 + Math.floor(random.next() * 3), () => pick(random, TAG_WORDS)) };
+}
+
 // A client resolving a favourites list: 20 to 100 ids, a few of them gone.
 function idList(random: Random, docs: number): number[] {
   const count = 20 + Math.floor(random.next() * 81);
@@ -160,6 +172,12 @@ export function buildWorkload(scenario: Scenario, docs: number, seed: number, si
       return times(sizes.filtered, () => facetedPage(random));
     case 'ids-mix':
       return times(sizes.filtered, () => ({ kind: 'ids', ids: idList(random, docs) }));
+    case 'list-category':
+      return times(sizes.filtered, () => ({ kind: 'list', params: describedPage(random, 'category') }));
+    case 'list-color':
+      return times(sizes.filtered, () => ({ kind: 'list', params: describedPage(random, 'color') }));
+    case 'list-tags':
+      return times(sizes.filtered, () => ({ kind: 'list', params: describedPage(random, 'tags') }));
     case 'cursor-deep':
       throw new Error('cursor-deep needs the catalogue to place its cursors: use cursorWorkload');
   }
