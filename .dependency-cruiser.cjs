@@ -86,6 +86,13 @@ module.exports = {
       to: { path: '^src/catalogue/cli/' },
     },
     {
+      name: 'catalogue-pixels-alone',
+      comment: 'Reading pictures needs none of the operators\' tools: cli and ingest use it, it uses none of them.',
+      severity: 'error',
+      from: { path: '^src/catalogue/pixels/' },
+      to: { path: '^src/catalogue/(cli|ingest|admin|generation)/' },
+    },
+    {
       name: 'catalogue-generation-alone',
       severity: 'error',
       from: { path: '^src/catalogue/generation/' },

@@ -25,5 +25,7 @@ measure() {
 node --import tsx scripts/export.ts --count "$COUNT" --out "$WORK/wallpapers.ndjson" 2>/dev/null
 echo "== import of $COUNT records ($(du -h "$WORK/wallpapers.ndjson" | cut -f1) of NDJSON) into alias $ALIAS"
 measure import node --import tsx scripts/import.ts "$WORK/wallpapers.ndjson"
+# Lucene documents count each palette colour too (nested); the size is of the primary, as loaded.
+curl -fsS "$ES/_cat/indices/$ALIAS-*?h=index,docs.count,pri.store.size&bytes=mb" | sed 's/^/  index (name, Lucene documents, MB): /'
 echo "== reindex of $COUNT documents"
 measure reindex node --import tsx scripts/reindex.ts

@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { createPictureServer } from '../src/catalogue/generation/picture-server.js';
 
 const USAGE = `usage: npm run demo:pictures -- [--seed S]
-  Serves the pictures of the demo catalogue made with seed S (default 42) at IMAGE_BASE_URL,
-  which must be an http://127.0.0.1:<port> address (default port: the one it names)`;
+  Serves the pictures of the demo catalogue made with seed S (default 42) at IMAGE_BASE_URL
+  (default http://127.0.0.1:3100), on the host and port it names (HOST overrides the host)`;
 
 const { values } = parseArgs({ options: { seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
 if (values.help) {
@@ -18,7 +18,8 @@ if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff || base.protocol !=
   process.exit(2);
 }
 const server = createPictureServer({ seed, imageBaseUrl });
-server.listen(Number(base.port || 80), base.hostname, () => {
+// HOST widens where it listens (0.0.0.0 in a container), as it does for the API.
+server.listen(Number(base.port || 80), process.env['HOST'] ?? base.hostname, () => {
   process.stderr.write(`demo-pictures: serving the pictures of seed ${seed} at ${imageBaseUrl}\n`);
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));
