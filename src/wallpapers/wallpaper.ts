@@ -1,7 +1,6 @@
 import type { Orientation } from './aspect-ratio.js';
 import type { Category } from './categories.js';
 import type { ColorShare, Tone } from './colors.js';
-import type { Include } from './params.js';
 
 /** The spec's Wallpaper resource, exactly its nine fields. */
 export interface Wallpaper {
@@ -75,24 +74,4 @@ export function toRecord(doc: WallpaperDocument | WallpaperRecord): WallpaperRec
   if (doc.tags && doc.tags.length > 0) record.tags = doc.tags;
   if (doc.colors && doc.colors.length > 0) record.colors = doc.colors;
   return record;
-}
-
-/** A list item: the nine fields, then what `include` asks, in the detail's order. */
-export type ListItem = Wallpaper & Partial<Omit<WallpaperDetail, keyof Wallpaper>>;
-
-export function toListItem(detail: WallpaperDetail, include: readonly Include[] | undefined): ListItem {
-  const item: ListItem = toWallpaper(detail);
-  if (!include) return item;
-  if (include.includes('dimensions')) {
-    item.width = detail.width;
-    item.height = detail.height;
-    item.ratio = detail.ratio;
-    item.orientation = detail.orientation;
-  }
-  if (include.includes('tags')) item.tags = detail.tags;
-  if (include.includes('colors')) {
-    item.colors = detail.colors;
-    item.tone = detail.tone;
-  }
-  return item;
 }

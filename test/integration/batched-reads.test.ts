@@ -7,7 +7,7 @@ import { buildGetRequest, buildSearchRequest } from '../../bench/api/direct-requ
 import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
 import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
 import type { Page } from '../../src/wallpapers/store/repository.js';
-import { toDetail } from '../../src/wallpapers/store/index-document.js';
+import { type CataloguedWallpaper, toDetail } from '../../src/wallpapers/catalogued.js';
 import type { WallpaperDetail, WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { FIXTURE_CATEGORIES, FIXTURE_RESOLUTIONS, fixtureWallpapers } from '../support/fixtures.js';
 import { connectEs, createIndexWithDocs, dropIndicesOf, uniqueName } from '../support/harness.js';
@@ -21,7 +21,7 @@ async function directSearch(es: Client, request: ReturnType<typeof buildListRequ
   const last = hits.at(-1);
   return {
     ...(last?.sort ? { last: { index: last._index, after: last.sort as (string | number)[] } } : {}),
-    items: hits.map((hit) => toDetail(hit._source as WallpaperDocument)),
+    items: hits.map((hit) => hit._source as CataloguedWallpaper),
     total: typeof total === 'number' ? total : (total?.value ?? 0),
   };
 }

@@ -65,8 +65,6 @@ describe('npm run import', function () {
       height: stored._source?.height,
       orientation: 'landscape',
       ratio: '16x9',
-      tags: [],
-      colors: [],
     });
     expect(`${stored._source?.width}x${stored._source?.height}`).to.equal(records[320]?.resolution);
     expect(existsSync(`${path}.rejects.ndjson`)).to.equal(false);

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
-import { WALLPAPER_FIELDS, type ListItem } from '../../src/wallpapers/wallpaper.js';
+import type { ListItem } from '../../src/wallpapers/catalogued.js';
+import { WALLPAPER_FIELDS } from '../../src/wallpapers/wallpaper.js';
 import { request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 

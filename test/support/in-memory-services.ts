@@ -5,7 +5,7 @@ import { type Shared, share } from '../../src/infra/shared-result.js';
 import type { Readiness, ReadinessReport } from '../../src/ops/store/readiness.js';
 import type { ListParams, SearchParams, SuggestParams } from '../../src/wallpapers/params.js';
 import type { Page, WallpaperRepository } from '../../src/wallpapers/store/repository.js';
-import { toDetail } from '../../src/wallpapers/store/index-document.js';
+import { toDetail } from '../../src/wallpapers/catalogued.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 
 /**
@@ -25,7 +25,7 @@ function page(items: Wallpaper[], { page: number, per_page, position }: ListPara
   const start = position ? Number(position.after[0]) : (number - 1) * per_page;
   const slice = items.slice(start, start + per_page);
   return share({
-    items: slice.map(toDetail),
+    items: slice,
     total: items.length,
     ...(slice.length > 0 ? { last: { index: 'memory', after: [start + slice.length] } } : {}),
   });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import { BackendUnavailable, InvalidInput, Overloaded } from '../../src/errors.js';
-import { toDetail } from '../../src/wallpapers/store/index-document.js';
+import { toDetail } from '../../src/wallpapers/catalogued.js';
 import { toWallpaper } from '../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { type RunningApp, type TestResponse, listen, request } from '../support/harness.js';

@@ -1,4 +1,5 @@
 import type { Client, estypes } from '@elastic/elasticsearch';
+import { type CataloguedWallpaper, toDocument } from '../../wallpapers/catalogued.js';
 import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
 
 export interface IndexSnapshot {
@@ -34,7 +35,7 @@ export async function openSnapshot(es: Client, index: string): Promise<IndexSnap
           });
           pitId = page.pit_id ?? pitId;
           const hits = page.hits.hits;
-          for (const hit of hits) yield hit._source as WallpaperDocument;
+          for (const hit of hits) yield toDocument(hit._source as CataloguedWallpaper);
           if (hits.length < pageSize) return;
           after = hits.at(-1)?.sort;
         }

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { buildListRequest } from '../../wallpapers/store/build-queries.js';
+import { toDocument } from '../../wallpapers/catalogued.js';
 import { toRecord, type WallpaperDocument } from '../../wallpapers/wallpaper.js';
 
 export interface CopyCheck {
@@ -56,7 +57,7 @@ async function sameDocuments(es: Client, source: string, target: string, sample:
     const original = sourceOf(a.docs[i] as estypes.MgetResponseItem<WallpaperDocument>);
     const copy = sourceOf(b.docs[i] as estypes.MgetResponseItem<WallpaperDocument>);
     // The resource itself must be identical; fields derived from it may change with the mapping.
-    return original === undefined || copy === undefined || !isDeepStrictEqual(toRecord(original), toRecord(copy));
+    return original === undefined || copy === undefined || !isDeepStrictEqual(toRecord(toDocument(original)), toRecord(toDocument(copy)));
   });
   return {
     name: 'sampled documents',

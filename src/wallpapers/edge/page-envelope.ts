@@ -4,7 +4,7 @@ import type { SuggestParams } from '../params.js';
 import type { Found, Page } from '../store/repository.js';
 import type { CursorCodec } from './cursor.js';
 import type { PageRequest } from './request-rules.js';
-import { type ListItem, toListItem } from '../wallpaper.js';
+import { type ListItem, toListItem } from '../catalogued.js';
 
 // The answers' shape: the list envelope (data + meta), its next link, and the suggestion list.
 

@@ -3,7 +3,8 @@ import { type Logger, silentLogger } from '../../infra/logger.js';
 import type { ListParams, SearchParams, SuggestParams } from '../params.js';
 import type { Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type Shared, derivedOnce } from '../../infra/shared-result.js';
-import type { Wallpaper, WallpaperDetail } from '../wallpaper.js';
+import type { CataloguedWallpaper } from '../catalogued.js';
+import type { WallpaperDetail } from '../wallpaper.js';
 import { ByteBudgetLru } from '../../infra/byte-budget-lru.js';
 import { catalogueVersion } from './catalogue-version.js';
 
@@ -23,7 +24,7 @@ export interface ResponseCacheOptions {
   version?: (es: Client, alias: string) => Promise<string>;
 }
 
-type Result = Shared<Page> | Shared<Found> | Shared<Wallpaper> | Shared<Suggestions> | null;
+type Result = Shared<Page> | Shared<Found> | Shared<WallpaperDetail> | Shared<Suggestions> | null;
 
 // Per-object overhead of a V8 object with a handful of properties, roughly.
 const OBJECT_BYTES = 120;
@@ -33,14 +34,24 @@ const JSON_ITEM_BYTES = 200;
 
 // The object's strings (two bytes a character at most) plus its serialized form, which a shared
 // result keeps alongside (see conditionalGet): one byte a character of ASCII JSON.
-// A palette entry: its object, a 7-character hex and a number.
+// A palette entry of a detail: its object, a 7-character hex and a number.
 const COLOR_BYTES = 2 * OBJECT_BYTES;
 
-function wallpaperBytes(w: Wallpaper | WallpaperDetail): number {
+function wallpaperBytes(w: CataloguedWallpaper | WallpaperDetail): number {
+  const packed =
+    'tags' in w
+      ? w.tags.reduce((sum, tag) => sum + OBJECT_BYTES + tag.length, w.colors.length * COLOR_BYTES)
+      : (w.tag_line?.length ?? 0) + (w.palette_line?.length ?? 0);
   const chars =
-    w.title.length + w.description.length + w.url.length + w.thumbnail.length + w.resolution.length + w.category.length + w.created_at.length;
-  const described = 'tags' in w ? w.tags.reduce((sum, tag) => sum + OBJECT_BYTES + 3 * tag.length, w.colors.length * COLOR_BYTES) : 0;
-  return OBJECT_BYTES + 2 * chars + chars + JSON_ITEM_BYTES + described;
+    w.title.length +
+    w.description.length +
+    w.url.length +
+    w.thumbnail.length +
+    w.resolution.length +
+    w.category.length +
+    w.created_at.length +
+    packed;
+  return OBJECT_BYTES + 2 * chars + chars + JSON_ITEM_BYTES;
 }
 
 function estimateBytes(key: string, result: Result): number {

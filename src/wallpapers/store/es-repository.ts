@@ -19,8 +19,8 @@ import {
 } from './build-queries.js';
 import type { Facet, ListParams, SuggestParams } from '../params.js';
 import type { FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
+import { type CataloguedWallpaper, toDetail } from '../catalogued.js';
 import { type Wallpaper, type WallpaperDetail, toWallpaper } from '../wallpaper.js';
-import { type StoredSource, toDetail } from './index-document.js';
 
 export interface BatchingOptions extends ElasticsearchBatchingConfig {
   /** A read's whole time budget, waiting for a free call included (the client's request timeout). */
@@ -51,14 +51,14 @@ const MSEARCH_RESPONSE_FILTER = [
 interface MgetItem {
   _id: string;
   found?: boolean;
-  _source?: StoredSource;
+  _source?: CataloguedWallpaper;
   error?: { type?: string };
 }
 
 interface MsearchItem {
   status?: number;
   error?: EsFailure;
-  hits?: { total?: { value: number }; hits?: { _source: StoredSource; _index: string; sort?: (string | number)[] }[] };
+  hits?: { total?: { value: number }; hits?: { _source: CataloguedWallpaper; _index: string; sort?: (string | number)[] }[] };
   aggregations?: Record<string, { values?: { buckets?: { key: string; doc_count: number }[] } }>;
 }
 
@@ -95,7 +95,7 @@ function toPage(item: MsearchItem, { pinned, knownTotal }: Search): Shared<Page>
     ...(last?.sort ? { last: { index: last._index, after: last.sort } } : {}),
     ...(facets ? { facets } : {}),
     // filter_path drops hits.hits altogether when nothing matched.
-    items: hits.map((hit) => toDetail(hit._source)),
+    items: hits.map((hit) => hit._source),
     total: item.hits?.total?.value ?? knownTotal ?? 0,
   });
 }

@@ -1,8 +1,9 @@
 import { type Orientation, nominalRatio, orientationOf } from '../aspect-ratio.js';
-import { type ColorShare, type Tone, abPoint, colorNamesOf, hexToLab, namesOf, toneOf } from '../colors.js';
+import { type ColorShare, abPoint, colorNamesOf, hexToLab, namesOf, toneOf } from '../colors.js';
 import { parseResolution } from '../resolution.js';
 import { STOP_WORDS } from '../search-query.js';
-import { type Wallpaper, type WallpaperDetail, type WallpaperDocument, type WallpaperRecord, toWallpaper } from '../wallpaper.js';
+import { type CataloguedWallpaper, packPalette, packTags } from '../catalogued.js';
+import { type WallpaperDocument, type WallpaperRecord, toWallpaper } from '../wallpaper.js';
 
 /** One colour of the palette as queries see it (not kept in _source: derived from `colors`). */
 export interface PaletteEntry {
@@ -14,18 +15,17 @@ export interface PaletteEntry {
 }
 
 /**
- * What the index stores per wallpaper: the resource, its dimensions and shape, its description
- * (tags, palette and the tone it implies), and what queries need: the as-you-type inputs and the
- * palette in CIELAB.
+ * What the index stores per wallpaper: the wallpaper as the catalogue keeps it (CataloguedWallpaper,
+ * its _source), and what queries need beside it, left out of _source: the tags as values, the
+ * named colours, the palette in CIELAB and the as-you-type inputs.
  */
-export interface IndexDocument extends Wallpaper {
+export interface IndexDocument extends CataloguedWallpaper {
   width: number;
   height: number;
   orientation: Orientation;
   ratio: string;
+  /** Indexed for filters and facets, not kept in _source (tag_line keeps them). */
   tags: readonly string[];
-  colors: readonly ColorShare[];
-  tone?: Tone;
   /** The named colours the palette shows, flat for the colour facet and named filters. */
   color_names: string[];
   palette: PaletteEntry[];
@@ -61,15 +61,19 @@ export function toIndexDocument(source: WallpaperRecord | WallpaperDocument, { s
   const shape = { width, height };
   const colors = source.colors ?? [];
   const tone = toneOf(colors);
+  const tags = source.tags ?? [];
+  const tagLine = packTags(tags);
+  const paletteLine = packPalette(colors);
   const document: IndexDocument = {
     ...wallpaper,
     width,
     height,
     orientation: orientationOf(shape),
     ratio: nominalRatio(shape),
-    tags: source.tags ?? [],
-    colors,
     ...(tone === null ? {} : { tone }),
+    ...(tagLine === undefined ? {} : { tag_line: tagLine }),
+    ...(paletteLine === undefined ? {} : { palette_line: paletteLine }),
+    tags,
     color_names: colorNamesOf(colors),
     palette: colors.map(paletteEntry),
   };
@@ -92,26 +96,5 @@ export function createTitleCarriers(): (title: string) => boolean {
     if (seen.has(key)) return false;
     seen.add(key);
     return true;
-  };
-}
-
-/** What a stored document's _source may hold: a catalogue indexed before tags and colours has none. */
-export type StoredSource = Wallpaper & Partial<Pick<IndexDocument, 'width' | 'height' | 'orientation' | 'ratio' | 'tags' | 'colors' | 'tone'>>;
-
-/** The detailed wallpaper of a stored document, in the contract's order of fields. */
-export function toDetail(source: StoredSource): WallpaperDetail {
-  const shape =
-    source.width !== undefined && source.height !== undefined
-      ? { width: source.width, height: source.height }
-      : (parseResolution(source.resolution) ?? { width: 0, height: 0 });
-  return {
-    ...toWallpaper(source),
-    width: shape.width,
-    height: shape.height,
-    ratio: source.ratio ?? nominalRatio(shape),
-    orientation: source.orientation ?? orientationOf(shape),
-    tags: source.tags ?? [],
-    colors: source.colors ?? [],
-    tone: source.tone ?? null,
   };
 }

@@ -1,5 +1,6 @@
 import type { Shared } from '../../infra/shared-result.js';
 import type { Facet, ListParams, Position, SearchParams, SuggestParams } from '../params.js';
+import type { CataloguedWallpaper } from '../catalogued.js';
 import type { Wallpaper, WallpaperDetail } from '../wallpaper.js';
 
 export interface FacetCount {
@@ -8,8 +9,8 @@ export interface FacetCount {
 }
 
 export interface Page {
-  /** Detailed: the edge shows the nine fields, or what `include` asks. */
-  items: readonly WallpaperDetail[];
+  /** As kept: the edge shows the nine fields, or what `include` asks (toListItem). */
+  items: readonly CataloguedWallpaper[];
   total: number;
   /** Where the page ends, for a cursor: absent when the page is empty. */
   last?: Position;

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { toDetail } from '../../../src/wallpapers/store/index-document.js';
+import { toDetail } from '../../../src/wallpapers/catalogued.js';
 import { contractViolations } from '../../support/contract.js';
 
 const RATE_HEADERS = {

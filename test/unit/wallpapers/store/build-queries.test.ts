@@ -15,19 +15,12 @@ describe('Elasticsearch query building', () => {
     ['listing', buildListRequest('w', { page: 1, per_page: 20 })],
     ['searching', buildSearchRequest('w', { q: 'red car', page: 1, per_page: 20 })],
   ] as const) {
-    it(`when ${name}, then the source comes back without tags and palette, with only the total, the hits and what a cursor needs, through the request cache`, () => {
-      expect(req._source).to.deep.equal({ excludes: ['tags', 'colors', 'tone'] });
+    it(`when ${name}, then the whole source comes back with only the total, the hits and what a cursor needs, through the request cache`, () => {
+      expect(req._source).to.equal(true);
       expect(req.filter_path).to.deep.equal(['hits.total.value', 'hits.hits._source', 'hits.hits._index', 'hits.hits.sort', 'aggregations']);
       expect(req.request_cache).to.equal(true);
     });
   }
-
-  it('when include asks for tags or colours, then the source keeps them', () => {
-    const source = (include: ('tags' | 'colors' | 'dimensions')[]) => buildListRequest('w', { page: 1, per_page: 20, include })._source;
-    expect(source(['tags', 'colors'])).to.equal(true);
-    expect(source(['tags'])).to.deep.equal({ excludes: ['colors', 'tone'] });
-    expect(source(['colors', 'dimensions'])).to.deep.equal({ excludes: ['tags'] });
-  });
 
   it('when a stored document is turned into a Wallpaper, then only the spec fields remain', () => {
     const doc = {

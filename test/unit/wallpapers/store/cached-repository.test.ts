@@ -2,23 +2,23 @@ import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import { withResponseCache } from '../../../../src/wallpapers/store/cached-repository.js';
 import type { Page, WallpaperRepository } from '../../../../src/wallpapers/store/repository.js';
-import { toDetail } from '../../../../src/wallpapers/store/index-document.js';
+import { type CataloguedWallpaper, toDetail } from '../../../../src/wallpapers/catalogued.js';
 import type { WallpaperDetail } from '../../../../src/wallpapers/wallpaper.js';
 import { type Shared, isShared, share } from '../../../../src/infra/shared-result.js';
 import { searchParams } from '../../../support/search-params.js';
 
-const wallpaper = (id: number, title = `Title ${id}`): WallpaperDetail =>
-  toDetail({
-    id,
-    title,
-    description: 'd',
-    url: `https://i.example/full/${id}.jpg`,
-    thumbnail: `https://i.example/thumb/${id}.jpg`,
-    resolution: '1920x1080',
-    category: 'nature',
-    downloads: id,
-    created_at: '2024-01-01T00:00:00Z',
-  });
+const kept = (id: number, title = `Title ${id}`): CataloguedWallpaper => ({
+  id,
+  title,
+  description: 'd',
+  url: `https://i.example/full/${id}.jpg`,
+  thumbnail: `https://i.example/thumb/${id}.jpg`,
+  resolution: '1920x1080',
+  category: 'nature',
+  downloads: id,
+  created_at: '2024-01-01T00:00:00Z',
+});
+const wallpaper = (id: number, title = `Title ${id}`): WallpaperDetail => toDetail(kept(id, title));
 
 /** A repository that counts its calls and answers from a mutable catalogue. */
 function fakeRepository() {
@@ -27,7 +27,7 @@ function fakeRepository() {
     state.calls++;
     if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
     if (state.fail) throw new Error('backend down');
-    return share({ items: [wallpaper(1, state.title)], total: 1 });
+    return share({ items: [kept(1, state.title)], total: 1 });
   };
   const repository: WallpaperRepository = {
     list: answer,
@@ -86,7 +86,7 @@ describe('response cache', () => {
     const first = await cached.list(params);
     const second = await cached.list({ page: 1, per_page: 20 });
     expect(second).to.equal(first);
-    expect(second).to.deep.equal({ items: [wallpaper(1, 'A')], total: 1 });
+    expect(second).to.deep.equal({ items: [kept(1, 'A')], total: 1 });
     expect(state.calls).to.equal(2);
   });
 
