@@ -87,7 +87,7 @@ module.exports = {
     },
     {
       name: 'catalogue-pixels-alone',
-      comment: 'Reading pictures needs none of the operators\' tools: cli and ingest use it, it uses none of them.',
+      comment: "Reading pictures needs none of the operators' tools: cli and ingest use it, it uses none of them.",
       severity: 'error',
       from: { path: '^src/catalogue/pixels/' },
       to: { path: '^src/catalogue/(cli|ingest|admin|generation)/' },
