@@ -204,8 +204,8 @@ function stateOf(marker: unknown): IndexState {
 
 /**
  * The wallpapers each index holds, in one call; none for an index that cannot answer (closed).
- * Counted by a search, not read from index statistics: those count Lucene documents, and every
- * colour of a palette is one of its own (a nested document).
+ * Counted by a search, not read from index statistics: those count Lucene documents, several per
+ * wallpaper as soon as a mapping holds nested fields.
  */
 async function countWallpapers(es: Client, names: readonly string[]): Promise<Map<string, number>> {
   if (names.length === 0) return new Map();

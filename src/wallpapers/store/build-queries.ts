@@ -2,7 +2,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, SearchParams, SortOrder, SuggestParams } from '../params.js';
 import { parseResolution } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
-import { AB_UNIT_METRES, COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, abPoint, readColor } from '../colors.js';
+import { AB_UNIT_METRES, COLOR_NAMES, type ColorAsked, HEX_CLOSENESS, abPoint, readColor } from '../colors.js';
+import { PALETTE_SLOTS, type PaletteSlot } from './index-document.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
 export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
@@ -45,26 +46,32 @@ function valuesClause(field: string, values: string | readonly string[]): Clause
   return { terms: { [field]: [...values] } };
 }
 
-/** A palette colour that covers a meaningful share and is this colour: named, or near a hex. */
-function paletteColorFilter(color: string): Clause[] {
-  const share: Clause = { range: { 'palette.share': { gte: MIN_SHARE } } };
-  const asked = readColor(color);
-  if ('name' in asked) return [share, { term: { 'palette.names': asked.name } }];
+/**
+ * A palette colour (every slot holds one of MIN_SHARE or more: see IndexDocument) that is this
+ * colour: named, or near a hex.
+ */
+function slotFilter(slot: PaletteSlot, asked: ColorAsked): Clause {
+  const field = `palette.${slot}`;
+  if ('name' in asked) return { term: { [`${field}.names`]: asked.name } };
   const { lab } = asked;
-  return [
-    share,
-    { range: { 'palette.l': { gte: lab.l - HEX_CLOSENESS.lightness, lte: lab.l + HEX_CLOSENESS.lightness } } },
-    { geo_distance: { distance: `${HEX_CLOSENESS.chroma * AB_UNIT_METRES}m`, 'palette.ab': abPoint(lab) } },
-  ];
+  return {
+    bool: {
+      filter: [
+        { range: { [`${field}.l`]: { gte: lab.l - HEX_CLOSENESS.lightness, lte: lab.l + HEX_CLOSENESS.lightness } } },
+        // A catalogue indexed before palettes has none: it matches nothing until reindexed, rather than failing.
+        { geo_distance: { distance: `${HEX_CLOSENESS.chroma * AB_UNIT_METRES}m`, [`${field}.ab`]: abPoint(lab), ignore_unmapped: true } },
+      ],
+    },
+  };
 }
 
-/** Any of the colours asked: names through the flat field the facet counts, hexes through the palette. */
+/** Any of the colours asked: names through the flat field the facet counts, hexes through the palette's slots. */
 function colorFilter(colors: readonly string[]): Clause {
   const names = colors.filter((color) => !color.startsWith('#'));
   const hexes = colors.filter((color) => color.startsWith('#'));
   const clauses: Clause[] = [
     ...(names.length > 0 ? [valuesClause('color_names', names)] : []),
-    ...hexes.map((hex): Clause => ({ nested: { path: 'palette', ignore_unmapped: true, query: { bool: { filter: paletteColorFilter(hex) } } } })),
+    ...hexes.flatMap((hex) => PALETTE_SLOTS.map((slot) => slotFilter(slot, readColor(hex)))),
   ];
   return clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
 }
@@ -102,21 +109,14 @@ const COLOR_WEIGHT = 1000;
 
 function colorScore(color: string): Clause {
   const asked = readColor(color);
-  const functions: estypes.QueryDslFunctionScoreContainer[] = [{ field_value_factor: { field: 'palette.share' } }];
-  if ('lab' in asked) {
-    const scale = `${(HEX_CLOSENESS.chroma / 2) * AB_UNIT_METRES}m`;
-    functions.push({ gauss: { 'palette.ab': { origin: abPoint(asked.lab), scale } } });
-  }
-  return {
-    nested: {
-      path: 'palette',
-      // A catalogue indexed before palettes has none: it matches nothing until reindexed, rather than failing.
-      ignore_unmapped: true,
-      score_mode: 'max',
-      query: { function_score: { query: { bool: { filter: paletteColorFilter(color) } }, functions, score_mode: 'multiply', boost_mode: 'replace' } },
-      boost: COLOR_WEIGHT,
-    },
-  };
+  const scale = `${(HEX_CLOSENESS.chroma / 2) * AB_UNIT_METRES}m`;
+  // The best slot counts: its share, times its closeness for a hex.
+  const slots = PALETTE_SLOTS.map((slot): Clause => {
+    const functions: estypes.QueryDslFunctionScoreContainer[] = [{ field_value_factor: { field: `palette.${slot}.share`, missing: 0 } }];
+    if ('lab' in asked) functions.push({ gauss: { [`palette.${slot}.ab`]: { origin: abPoint(asked.lab), scale } } });
+    return { function_score: { query: slotFilter(slot, asked), functions, score_mode: 'multiply', boost_mode: 'replace' } };
+  });
+  return { dis_max: { queries: slots, boost: COLOR_WEIGHT } };
 }
 
 function relevanceClauses({ tags, color }: Filters): Clause[] {

@@ -1,11 +1,14 @@
 import { type Orientation, nominalRatio, orientationOf } from '../aspect-ratio.js';
-import { type ColorShare, abPoint, colorNamesOf, hexToLab, namesOf, toneOf } from '../colors.js';
+import { type ColorShare, MAX_COLORS, MIN_SHARE, abPoint, colorNamesOf, hexToLab, namesOf, toneOf } from '../colors.js';
 import { parseResolution } from '../resolution.js';
 import { STOP_WORDS } from '../search-query.js';
 import { type CataloguedWallpaper, packPalette, packTags } from '../catalogued.js';
 import { type WallpaperDocument, type WallpaperRecord, toWallpaper } from '../wallpaper.js';
 
-/** One colour of the palette as queries see it (not kept in _source: derived from `colors`). */
+export const PALETTE_SLOTS = Array.from({ length: MAX_COLORS }, (_, i) => `s${i}` as const);
+export type PaletteSlot = (typeof PALETTE_SLOTS)[number];
+
+/** One colour of the palette as queries see it (not kept in _source: derived from the palette). */
 export interface PaletteEntry {
   l: number;
   /** a* and b* as a point (see abPoint). */
@@ -28,7 +31,13 @@ export interface IndexDocument extends CataloguedWallpaper {
   tags: readonly string[];
   /** The named colours the palette shows, flat for the colour facet and named filters. */
   color_names: string[];
-  palette: PaletteEntry[];
+  /**
+   * The colours of MIN_SHARE or more, one slot each (s0, s1, …, largest first). Slots rather than a
+   * nested list: "one colour both close enough and large enough" stays one exact query either way,
+   * and nested documents (one per colour) made fetching a list page twice as costly for
+   * Elasticsearch (bench/results/descriptions).
+   */
+  palette: Partial<Record<PaletteSlot, PaletteEntry>>;
   suggest?: { input: string[]; weight: number };
 }
 
@@ -75,7 +84,7 @@ export function toIndexDocument(source: WallpaperRecord | WallpaperDocument, { s
     ...(paletteLine === undefined ? {} : { palette_line: paletteLine }),
     tags,
     color_names: colorNamesOf(colors),
-    palette: colors.map(paletteEntry),
+    palette: Object.fromEntries(colors.filter(({ share }) => share >= MIN_SHARE).map((color, i) => [PALETTE_SLOTS[i], paletteEntry(color)])),
   };
   if (suggest) {
     document.suggest = { input: suggestInputs(wallpaper.title), weight: Math.min(Math.max(0, Math.floor(wallpaper.downloads)), MAX_WEIGHT) };

@@ -19,16 +19,17 @@ describe('queries for tags, colours and tone', () => {
     const color = filter.find((c) => json(c).includes('palette'))!;
     expect(color.bool!.minimum_should_match).to.equal(1);
     expect(color.bool!.should).to.deep.include({ term: { color_names: 'blue' } });
-    expect(json(color)).to.include('"geo_distance"').and.include('"ignore_unmapped":true').and.include('"palette.share":{"gte":0.05}');
+    expect(color.bool!.should, 'the name, then the hex in each of six slots').to.have.lengthOf(7);
+    expect(json(color)).to.include('"geo_distance"').and.include('"ignore_unmapped":true');
     expect(query!.bool!.should, 'no scores without sort=relevance').to.equal(undefined);
   });
 
   it('when a hex is asked, then lightness is a range of ±15 and the a*b* plane a distance of 20 units', () => {
     const { query } = list({ color: ['#808080'] });
-    const nested = (query!.bool!.filter as Clause[])[0]!.nested!;
-    const [share, lightness, plane] = nested.query.bool!.filter as Clause[];
-    expect(share).to.deep.equal({ range: { 'palette.share': { gte: 0.05 } } });
-    const range = lightness!.range!['palette.l'] as { gte: number; lte: number };
+    const slots = ((query!.bool!.filter as Clause[])[0]!.bool!.should as Clause[]).map((slot) => slot.bool!.filter as Clause[]);
+    expect(slots.map(([lightness]) => Object.keys(lightness!.range!)[0])).to.deep.equal([0, 1, 2, 3, 4, 5].map((i) => `palette.s${i}.l`));
+    const [lightness, plane] = slots[0]!;
+    const range = lightness!.range!['palette.s0.l'] as { gte: number; lte: number };
     expect(range.lte - range.gte).to.be.closeTo(30, 1e-9);
     expect(plane!.geo_distance!['distance']).to.equal(`${20 * AB_UNIT_METRES}m`);
     expect(AB_UNIT_METRES, 'a thousandth of a degree on the mean Earth radius').to.be.closeTo(111.195, 0.001);
@@ -42,7 +43,10 @@ describe('queries for tags, colours and tone', () => {
       { constant_score: { filter: { term: { tags: 'night' } }, boost: 1_000_000 } },
       { constant_score: { filter: { term: { tags: 'neon' } }, boost: 1_000_000 } },
     ]);
-    expect(should[2]!.nested).to.deep.include({ path: 'palette', score_mode: 'max', boost: 1000, ignore_unmapped: true });
+    expect(should[2]!.dis_max!.boost).to.equal(1000);
+    expect(should[2]!.dis_max!.queries.map((q) => q.function_score!.query)).to.deep.equal(
+      [0, 1, 2, 3, 4, 5].map((i) => ({ term: { [`palette.s${i}.names`]: 'orange' } })),
+    );
   });
 
   it('when a search has tags with sort=relevance, then the text stays a must and the tags add to its score', () => {
