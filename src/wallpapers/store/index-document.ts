@@ -84,12 +84,18 @@ export function toIndexDocument(source: WallpaperRecord | WallpaperDocument, { s
     ...(paletteLine === undefined ? {} : { palette_line: paletteLine }),
     tags,
     color_names: colorNamesOf(colors),
-    palette: Object.fromEntries(colors.filter(({ share }) => share >= MIN_SHARE).map((color, i) => [PALETTE_SLOTS[i], paletteEntry(color)])),
+    palette: paletteSlots(colors),
   };
   if (suggest) {
     document.suggest = { input: suggestInputs(wallpaper.title), weight: Math.min(Math.max(0, Math.floor(wallpaper.downloads)), MAX_WEIGHT) };
   }
   return document;
+}
+
+function paletteSlots(colors: readonly ColorShare[]): IndexDocument['palette'] {
+  const slots: IndexDocument['palette'] = {};
+  colors.filter(({ share }) => share >= MIN_SHARE).forEach((color, i) => (slots[PALETTE_SLOTS[i]!] = paletteEntry(color)));
+  return slots;
 }
 
 function paletteEntry({ hex, share }: ColorShare): PaletteEntry {
