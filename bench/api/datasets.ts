@@ -17,11 +17,22 @@ async function aliasCount(es: Client, alias: string): Promise<number | null> {
   return (await es.count({ index: alias })).count;
 }
 
-// A dataset left by a run of an older mapping lacks fields the current code filters on.
+/** Every field of a mapping as `path:type`, objects and their sub-fields included, sorted. */
+function fieldsOf(properties: Record<string, estypes.MappingProperty> | undefined, prefix = ''): string[] {
+  return Object.entries(properties ?? {})
+    .flatMap(([name, field]) => {
+      const nested = 'properties' in field ? fieldsOf(field.properties, `${prefix}${name}.`) : [];
+      return [`${prefix}${name}:${field.type ?? 'object'}`, ...nested];
+    })
+    .sort();
+}
+
+// A dataset left by a run of an older mapping lacks fields the current code filters on, or holds
+// them in another shape (a nested palette is not an object of slots).
 async function hasCurrentFields(es: Client, alias: string): Promise<boolean> {
-  const wanted = Object.keys((readIndexDefinition().mappings as { properties: object }).properties).sort();
+  const wanted = JSON.stringify(fieldsOf((readIndexDefinition().mappings as estypes.MappingTypeMapping).properties));
   const mappings = await es.indices.getMapping({ index: alias });
-  return Object.values(mappings).every(({ mappings: m }) => JSON.stringify(Object.keys(m.properties ?? {}).sort()) === JSON.stringify(wanted));
+  return Object.values(mappings).every(({ mappings: m }) => JSON.stringify(fieldsOf(m.properties)) === wanted);
 }
 
 /** Behind `api-bench-<size>`: `count` generated wallpapers, reused when an earlier run left them with the current mapping. */

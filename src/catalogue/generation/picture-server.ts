@@ -16,19 +16,12 @@ export interface PictureServerOptions {
 const THUMB_LONG_SIDE = 400;
 const PICTURE = /^\/(full|thumb)\/(\d{1,15})-[a-z0-9-]+\.jpg$/;
 
-let drawingFull: Promise<unknown> = Promise.resolve();
-
-async function draw(id: number, seed: number, kind: 'full' | 'thumb', width: number, height: number): Promise<Buffer> {
+function render(id: number, seed: number, kind: 'full' | 'thumb', width: number, height: number): Promise<Buffer> {
   const scale = kind === 'thumb' ? Math.min(1, THUMB_LONG_SIDE / Math.max(width, height)) : 1;
   const [w, h] = [Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale))];
-  const render = () =>
-    sharp(Buffer.from(pictureSvg(id, demoLook(id, seed), w, h)))
-      .jpeg({ quality: kind === 'thumb' ? 80 : 90 })
-      .toBuffer();
-  if (kind === 'thumb') return render();
-  const drawn = drawingFull.then(render, render);
-  drawingFull = drawn.catch(() => undefined);
-  return drawn;
+  return sharp(Buffer.from(pictureSvg(id, demoLook(id, seed), w, h)))
+    .jpeg({ quality: kind === 'thumb' ? 80 : 90 })
+    .toBuffer();
 }
 
 /**
@@ -39,6 +32,14 @@ async function draw(id: number, seed: number, kind: 'full' | 'thumb', width: num
  */
 export function createPictureServer({ seed, imageBaseUrl }: PictureServerOptions): Server {
   const base = new URL(imageBaseUrl.replace(/\/*$/, '/'));
+  let drawingFull: Promise<unknown> = Promise.resolve();
+  function draw(id: number, kind: 'full' | 'thumb', width: number, height: number): Promise<Buffer> {
+    const drawOne = () => render(id, seed, kind, width, height);
+    if (kind === 'thumb') return drawOne();
+    const drawn = drawingFull.then(drawOne, drawOne);
+    drawingFull = drawn.catch(() => undefined);
+    return drawn;
+  }
   return createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0]!;
     const relative = path.startsWith(base.pathname) ? `/${path.slice(base.pathname.length)}` : '';
@@ -56,7 +57,7 @@ export function createPictureServer({ seed, imageBaseUrl }: PictureServerOptions
       return;
     }
     const { width, height } = parseResolution(wallpaper.resolution)!;
-    draw(id, seed, kind, width, height).then(
+    draw(id, kind, width, height).then(
       (jpeg) => {
         res.writeHead(200, { 'content-type': 'image/jpeg', 'content-length': jpeg.length, 'cache-control': 'public, max-age=86400, immutable' });
         res.end(req.method === 'HEAD' ? undefined : jpeg);

@@ -10,6 +10,20 @@ export interface ExtractOptions extends ImageSource {
   onExtracted?: () => void;
 }
 
+/**
+ * The first pictures all failed: the URLs, the image host or the folder is wrong, and going on
+ * would spend a timeout on every record to load none of their palettes.
+ */
+export class NoPictureReadable extends Error {
+  constructor(tried: number, last: string) {
+    super(`none of the first ${tried} pictures could be read (the last: ${last}); check where they are, or load without --extract-colors`);
+    this.name = 'NoPictureReadable';
+  }
+}
+
+// How many pictures must fail, with none read, before the run stops.
+export const GIVE_UP_AFTER = 50;
+
 export interface ExtractCounts {
   extracted: number;
   failed: number;
@@ -26,7 +40,9 @@ async function withPalette(doc: WallpaperDocument, options: ExtractOptions, coun
     return colors.length > 0 ? { ...doc, colors } : doc;
   } catch (error) {
     counts.failed++;
-    options.onFailure({ id: doc.id, url: doc.thumbnail, reason: error instanceof Error ? error.message : String(error) });
+    const reason = error instanceof Error ? error.message : String(error);
+    options.onFailure({ id: doc.id, url: doc.thumbnail, reason });
+    if (counts.extracted === 0 && counts.failed >= GIVE_UP_AFTER) throw new NoPictureReadable(counts.failed, `${doc.thumbnail}: ${reason}`);
     return doc;
   }
 }
@@ -35,7 +51,7 @@ async function withPalette(doc: WallpaperDocument, options: ExtractOptions, coun
  * The documents in their order, each without a palette given one read from its thumbnail:
  * `concurrency` pictures in flight, the next read as soon as one is done, and no more read ahead
  * than that (a slow image host holds the load back instead of filling memory). `counts` is
- * filled in as they go.
+ * filled in as they go. Stops with NoPictureReadable when the first GIVE_UP_AFTER all fail.
  */
 export async function* withExtractedColors(
   documents: Iterable<WallpaperDocument> | AsyncIterable<WallpaperDocument>,
@@ -50,7 +66,10 @@ export async function* withExtractedColors(
         counts.kept++;
         window.push(Promise.resolve(doc));
       } else {
-        window.push(withPalette(doc, options, counts));
+        const pending = withPalette(doc, options, counts);
+        // Only the first failure in the window is awaited; the others must not go unhandled.
+        pending.catch(() => undefined);
+        window.push(pending);
       }
       if (window.length >= options.concurrency) yield await window.shift()!;
     }

@@ -16,8 +16,9 @@ export class UnreadableImage extends Error {
 // reduces it to QUANTISED colours without dithering, so each pixel takes its nearest colour.
 const SAMPLE_SIDE = 64;
 const QUANTISED = 16;
-// A decompression bomb is refused before it is decoded.
-const MAX_INPUT_PIXELS = 100_000_000;
+// A decompression bomb is refused before it is decoded (an 8K picture is 33 megapixels); libvips
+// reads sequentially, so a picture within the limit is never held whole in memory either.
+const MAX_INPUT_PIXELS = 50_000_000;
 
 // The quantiser keeps shades a person sees as one colour (four oranges of one sunset), so its
 // colours are merged, closest pair first in CIELAB (their share-weighted mean), until at most

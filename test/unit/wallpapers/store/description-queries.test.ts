@@ -44,7 +44,7 @@ describe('queries for tags, colours and tone', () => {
       { constant_score: { filter: { term: { tags: 'neon' } }, boost: 1_000_000 } },
     ]);
     expect(should[2]!.dis_max!.boost).to.equal(1000);
-    expect(should[2]!.dis_max!.queries.map((q) => q.function_score!.query)).to.deep.equal(
+    expect(should[2]!.dis_max!.queries.map((q) => (q.function_score as estypes.QueryDslFunctionScoreQuery).query)).to.deep.equal(
       [0, 1, 2, 3, 4, 5].map((i) => ({ term: { [`palette.s${i}.names`]: 'orange' } })),
     );
   });
