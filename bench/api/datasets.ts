@@ -30,7 +30,7 @@ function fieldsOf(properties: Record<string, estypes.MappingProperty> | undefine
 // A dataset left by a run of an older mapping lacks fields the current code filters on, or holds
 // them in another shape (a nested palette is not an object of slots).
 async function hasCurrentFields(es: Client, alias: string): Promise<boolean> {
-  const wanted = JSON.stringify(fieldsOf((readIndexDefinition().mappings as estypes.MappingTypeMapping).properties));
+  const wanted = JSON.stringify(fieldsOf(readIndexDefinition().mappings.properties));
   const mappings = await es.indices.getMapping({ index: alias });
   return Object.values(mappings).every(({ mappings: m }) => JSON.stringify(fieldsOf(m.properties)) === wanted);
 }
