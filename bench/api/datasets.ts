@@ -84,6 +84,8 @@ export async function ensureDatasetAt(es: Client, count: number, imageBaseUrl: s
   await flush();
   await es.indices.putSettings({ index, settings: { refresh_interval: '1s' } });
   await es.indices.refresh({ index });
+  // Merged as this tree's loads are (finishLoading), so reads compare like with like.
+  await es.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
   await es.indices.updateAliases({ actions: [{ add: { index, alias } }] });
   return alias;
 }

@@ -79,8 +79,14 @@ export async function createVersionedIndex(es: Client, alias: string, { now = ne
   throw new Error(`could not find a free index name after ${MAX_NAME_ATTEMPTS} attempts starting at ${base}`);
 }
 
-/** Makes a loaded index searchable: refresh interval back to the mapping file's value, then a refresh. */
-export async function finishLoading(es: Client, index: string, { forceMerge = false }: { forceMerge?: boolean } = {}): Promise<void> {
+/**
+ * Makes a loaded index searchable: refresh interval back to the mapping file's value, a refresh,
+ * then a merge to one segment. A catalogue index is written once and read many times, and the
+ * merge also drops what Elasticsearch keeps of each document for recovery while its _source
+ * leaves fields out (every document leaves out its tags and palette slots): at 1M wallpapers,
+ * 599 MB before the merge, 333 MB after, and a cheaper fetch of every page (bench/results/descriptions).
+ */
+export async function finishLoading(es: Client, index: string, { forceMerge = true }: { forceMerge?: boolean } = {}): Promise<void> {
   const { settings } = readIndexDefinition();
   await es.indices.putSettings({ index, settings: { refresh_interval: settings.refresh_interval ?? DEFAULT_REFRESH_INTERVAL } });
   await es.indices.refresh({ index });

@@ -13,13 +13,13 @@ export interface SeedArgs {
   help: boolean;
 }
 
-export const SEED_USAGE = `usage: npm run seed -- [--count N] [--seed S] [--keep K] [--batch-size B] [--concurrency C] [--force-merge] [--extract-colors]
+export const SEED_USAGE = `usage: npm run seed -- [--count N] [--seed S] [--keep K] [--batch-size B] [--concurrency C] [--no-force-merge] [--extract-colors]
   --count N        wallpapers to generate and load (default 1000)
   --seed S         generator seed, 0..4294967295 (default 42); same count and seed give the same data
   --keep K         versioned indices to keep, the live one included (default 2)
   --batch-size B   documents per bulk request (default 2000)
   --concurrency C  bulk requests in flight (default 2)
-  --force-merge    merge the new index to one segment before switching the alias
+  --no-force-merge leave the new index in the segments the load made (it is merged to one by default)
   (without --extract-colors each wallpaper carries the palette its picture is drawn from)
 ${IMAGE_USAGE}
 environment: ELASTICSEARCH_URL, INDEX_ALIAS, IMAGE_BASE_URL`;
@@ -33,7 +33,7 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
       keep: { type: 'string' },
       'batch-size': { type: 'string' },
       concurrency: { type: 'string' },
-      'force-merge': { type: 'boolean', default: false },
+      'no-force-merge': { type: 'boolean', default: false },
       ...IMAGE_OPTIONS,
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -45,7 +45,7 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
     keep: integer('keep', values.keep, 2, 1, 1000),
     batchSize: integer('batch-size', values['batch-size'], 2000, 1, 100_000),
     concurrency: integer('concurrency', values.concurrency, 2, 1, 64),
-    forceMerge: values['force-merge'] === true,
+    forceMerge: values['no-force-merge'] !== true,
     images: parseImageArgs(values),
     help: values.help === true,
   };
