@@ -99,10 +99,21 @@ export const COLOR_ALIASES: Readonly<Record<string, string>> = { grey: 'gray' };
 
 const toLab65 = converter('lab65');
 
-export function hexToLab(hex: string): Lab {
-  const lab = toLab65(hex);
-  if (lab === undefined) throw new RangeError(`not a colour: ${hex}`);
-  return { l: lab.l, a: lab.a, b: lab.b };
+// A load converts every palette colour three times (tone, names, slots), and palettes repeat
+// colours: conversions are remembered, up to LAB_MEMO entries at a time (16.7M hexes exist).
+const LAB_MEMO = 65_536;
+const labs = new Map<string, Readonly<Lab>>();
+
+export function hexToLab(hex: string): Readonly<Lab> {
+  let lab = labs.get(hex);
+  if (lab === undefined) {
+    const converted = toLab65(hex);
+    if (converted === undefined) throw new RangeError(`not a colour: ${hex}`);
+    if (labs.size >= LAB_MEMO) labs.clear();
+    lab = Object.freeze({ l: converted.l, a: converted.a, b: converted.b });
+    labs.set(hex, lab);
+  }
+  return lab;
 }
 
 export function labToHex({ l, a, b }: Lab): string {
