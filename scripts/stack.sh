@@ -202,13 +202,18 @@ start_redis() {
   # umask 077: the snapshot and the append-only files hold key hashes and sessions, for no one else.
   (umask 077 && redis-server "$ROOT/scripts/redis.conf" --bind 127.0.0.1 --port "$REDIS_PORT" --daemonize yes \
     --pidfile "$REDIS_PIDFILE" --dir "$REDIS_DIR" --logfile "$REDIS_DIR/redis.log" >/dev/null)
-  local waited=0
-  until redis_answers; do
-    waited=$((waited + 1))
-    [ "$waited" -ge 30 ] && die "Redis did not answer within 15s (log: $REDIS_DIR/redis.log)"
+  wait_until redis_answers 15 Redis "$REDIS_DIR/redis.log"
+  say "Redis ready"
+}
+
+# Polls CHECK every half second for SECONDS, then gives up naming WHAT and its LOG.
+wait_until() {
+  local check="$1" seconds="$2" what="$3" log="$4" tries=0
+  until "$check"; do
+    tries=$((tries + 1))
+    [ "$tries" -ge $((seconds * 2)) ] && die "$what did not answer within ${seconds}s (log: $log)"
     sleep 0.5
   done
-  say "Redis ready"
 }
 
 stop_pidfile() {
@@ -236,12 +241,7 @@ start_pictures() {
   mkdir -p "$STACK_DIR"
   nohup "$ROOT/node_modules/.bin/tsx" "$ROOT/scripts/demo-pictures.ts" --seed "$seed" > "$STACK_DIR/demo-pictures.log" 2>&1 &
   echo $! > "$PICTURES_PIDFILE"
-  local waited=0
-  until pictures_answer; do
-    waited=$((waited + 1))
-    [ "$waited" -ge 60 ] && die "the demo pictures did not answer within 30s (log: $STACK_DIR/demo-pictures.log)"
-    sleep 0.5
-  done
+  wait_until pictures_answer 30 "the demo pictures" "$STACK_DIR/demo-pictures.log"
   say "demo pictures served at $IMAGE_BASE_URL"
 }
 
