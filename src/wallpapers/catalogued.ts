@@ -40,20 +40,20 @@ export function unpackPalette(line: string | undefined): ColorShare[] {
   return line ? line.split(' ').map((entry) => ({ hex: `#${entry.slice(0, 6)}`, share: Number(entry.slice(7)) })) : [];
 }
 
-function shapeOf(kept: CataloguedWallpaper): { width: number; height: number } {
-  if (kept.width !== undefined && kept.height !== undefined) return { width: kept.width, height: kept.height };
-  return parseResolution(kept.resolution) ?? { width: 0, height: 0 };
+/** Width, height, ratio and orientation: as stored, or from the resolution in an older catalogue. */
+function dimensionsOf(kept: CataloguedWallpaper): Pick<WallpaperDetail, 'width' | 'height' | 'ratio' | 'orientation'> {
+  const shape =
+    kept.width !== undefined && kept.height !== undefined
+      ? { width: kept.width, height: kept.height }
+      : (parseResolution(kept.resolution) ?? { width: 0, height: 0 });
+  return { ...shape, ratio: kept.ratio ?? nominalRatio(shape), orientation: kept.orientation ?? orientationOf(shape) };
 }
 
 /** The detailed wallpaper, in the contract's order of fields. */
 export function toDetail(kept: CataloguedWallpaper): WallpaperDetail {
-  const shape = shapeOf(kept);
   return {
     ...toWallpaper(kept),
-    width: shape.width,
-    height: shape.height,
-    ratio: kept.ratio ?? nominalRatio(shape),
-    orientation: kept.orientation ?? orientationOf(shape),
+    ...dimensionsOf(kept),
     tags: unpackTags(kept.tag_line),
     colors: unpackPalette(kept.palette_line),
     tone: kept.tone ?? null,
@@ -66,13 +66,7 @@ export type ListItem = Wallpaper & Partial<Omit<WallpaperDetail, keyof Wallpaper
 export function toListItem(kept: CataloguedWallpaper, include: readonly Include[] | undefined): ListItem {
   const item: ListItem = toWallpaper(kept);
   if (!include) return item;
-  if (include.includes('dimensions')) {
-    const shape = shapeOf(kept);
-    item.width = shape.width;
-    item.height = shape.height;
-    item.ratio = kept.ratio ?? nominalRatio(shape);
-    item.orientation = kept.orientation ?? orientationOf(shape);
-  }
+  if (include.includes('dimensions')) Object.assign(item, dimensionsOf(kept));
   if (include.includes('tags')) item.tags = unpackTags(kept.tag_line);
   if (include.includes('colors')) {
     item.colors = unpackPalette(kept.palette_line);
@@ -85,5 +79,6 @@ export function toListItem(kept: CataloguedWallpaper, include: readonly Include[
 export function toDocument(kept: CataloguedWallpaper): WallpaperDocument {
   const tags = unpackTags(kept.tag_line);
   const colors = unpackPalette(kept.palette_line);
-  return { ...toWallpaper(kept), ...shapeOf(kept), ...(tags.length > 0 ? { tags } : {}), ...(colors.length > 0 ? { colors } : {}) };
+  const { width, height } = dimensionsOf(kept);
+  return { ...toWallpaper(kept), width, height, ...(tags.length > 0 ? { tags } : {}), ...(colors.length > 0 ? { colors } : {}) };
 }

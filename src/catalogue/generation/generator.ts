@@ -54,12 +54,21 @@ function validate({ count, seed, imageBaseUrl, startId = 1 }: GenerateOptions): 
   return imageBaseUrl.replace(/\/+$/, '');
 }
 
-/** The wallpaper with this id for this seed: independent of count and startId. */
-export function generateWallpaper(id: number, seed: number, imageBaseUrl: string, palettes: PaletteSource = 'generated'): WallpaperDocument {
+/**
+ * The first draws of a wallpaper's stream, in their order: what its picture is drawn from too, so
+ * the words and the picture can never fall out of step.
+ */
+function firstDraws(id: number, seed: number) {
   const random = new Random(seed, id);
   const category = pickWeighted(random, CATEGORY_TABLE);
   const screen = pickWeighted(random, SCREEN_SIZES);
   const parts = composeTitleParts(random, category);
+  return { random, category, screen, parts };
+}
+
+/** The wallpaper with this id for this seed: independent of count and startId. */
+export function generateWallpaper(id: number, seed: number, imageBaseUrl: string, palettes: PaletteSource = 'generated'): WallpaperDocument {
+  const { random, category, screen, parts } = firstDraws(id, seed);
   const title = titleOf(parts);
   const { text: description, mood } = composeDescription(random, category, parts, screen.kind);
   const createdAt = createdAtSecond(random);
@@ -83,10 +92,8 @@ export function generateWallpaper(id: number, seed: number, imageBaseUrl: string
 
 /** What a demo wallpaper looks like: what its picture is drawn from (see picture.ts). */
 export function demoLook(id: number, seed: number): Look {
-  const random = new Random(seed, id);
-  const category = pickWeighted(random, CATEGORY_TABLE);
-  pickWeighted(random, SCREEN_SIZES);
-  return lookOf(category, composeTitleParts(random, category));
+  const { category, parts } = firstDraws(id, seed);
+  return lookOf(category, parts);
 }
 
 /** Deterministic: the same options yield the same documents, ids startId..startId+count-1. */

@@ -71,7 +71,10 @@ function colorFilter(colors: readonly string[]): Clause {
   const hexes = colors.filter((color) => color.startsWith('#'));
   const clauses: Clause[] = [
     ...(names.length > 0 ? [valuesClause('color_names', names)] : []),
-    ...hexes.flatMap((hex) => PALETTE_SLOTS.map((slot) => slotFilter(slot, readColor(hex)))),
+    ...hexes.flatMap((hex) => {
+      const asked = readColor(hex);
+      return PALETTE_SLOTS.map((slot) => slotFilter(slot, asked));
+    }),
   ];
   return clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
 }
