@@ -31,6 +31,9 @@ def get(path, **params):
 category = sys.argv[1] if len(sys.argv) > 1 else "space"
 print("newest:", get("/v1/wallpapers", per_page=1)["data"][0]["title"])
 print("search 'mountain':", get("/v1/search", q="mountain", per_page=1)["meta"]["total_items"], "results")
+# By colour (a name or a hex), light or dark, with the palette in each item.
+dark_blue = get("/v1/wallpapers", color="blue,#1e3a5f", tone="dark", include="colors", per_page=1)
+print("dark and blue:", dark_blue["meta"]["total_items"], "wallpapers")
 
 # Every wallpaper of the category: follow meta.next_cursor until it is null.
 count, cursor = 0, None

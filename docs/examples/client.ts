@@ -13,6 +13,9 @@ const newest = await client.wallpapers.list({ per_page: 1 });
 console.log(`newest: ${newest.data[0]?.title}`);
 const found = await client.search.query({ q: 'mountain', per_page: 1 });
 console.log(`search 'mountain': ${found.meta.total_items} results`);
+// By colour (a name or a hex), light or dark, with the palette in each item.
+const darkBlue = await client.wallpapers.list({ color: ['blue', '#1e3a5f'], tone: 'dark', include: ['colors'], per_page: 1 });
+console.log(`dark and blue: ${darkBlue.meta.total_items} wallpapers`);
 
 let count = 0;
 for await (const wallpaper of client.wallpapers.all({ category, per_page: 100 })) {

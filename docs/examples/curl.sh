@@ -25,6 +25,8 @@ get() {
 
 echo "newest: $(get "$API_URL/v1/wallpapers?per_page=1" | jq -r '.data[0].title')"
 echo "search 'mountain': $(get "$API_URL/v1/search?q=mountain&per_page=1" | jq -r '.meta.total_items') results"
+# By colour (a name or a hex, %23 for '#'), light or dark, with the palette in each item.
+echo "dark and blue: $(get "$API_URL/v1/wallpapers?color=blue,%231e3a5f&tone=dark&include=colors&per_page=1" | jq -r '.meta.total_items') wallpapers"
 
 # Every wallpaper of the category, page by page: follow meta.next_cursor until it is null.
 url="$API_URL/v1/wallpapers?category=$CATEGORY&per_page=100"
