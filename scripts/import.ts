@@ -9,6 +9,7 @@ import { openRejectLog } from '../src/catalogue/ingest/reject-log.js';
 import { UsageError } from '../src/catalogue/cli/cli-args.js';
 import { type ExtractCounts, withExtractedColors } from '../src/catalogue/pixels/extract-colors.js';
 import { describeExtraction } from '../src/catalogue/cli/extraction-report.js';
+import { describeCompaction } from '../src/catalogue/cli/compaction-report.js';
 
 const command: CatalogueCommand<ImportArgs> = {
   name: 'import',
@@ -80,7 +81,8 @@ const command: CatalogueCommand<ImportArgs> = {
         say(`alias ${alias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
         say(`pruned: ${result.pruned.join(', ') || 'none'}`);
       }
-      say(`done in ${result.seconds.toFixed(1)}s (${Math.round(result.lines / result.seconds)} records/s)`);
+      say(`${args.incremental ? 'done' : 'live'} in ${result.seconds.toFixed(1)}s (${Math.round(result.lines / result.seconds)} records/s)`);
+      if (result.compaction) say(describeCompaction(result.index, result.compaction));
       return 0;
     } catch (error) {
       display.progress?.finish();

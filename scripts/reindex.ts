@@ -6,6 +6,7 @@ import { createProgress, type ProgressReporter } from '../src/catalogue/cli/prog
 import { parseReindexArgs, REINDEX_USAGE, type ReindexArgs } from '../src/catalogue/cli/reindex-args.js';
 import { planReindex, reindexCatalogue, ReindexError } from '../src/catalogue/ingest/reindex-catalogue.js';
 import { planRollback, rollbackCatalogue, RollbackError } from '../src/catalogue/admin/rollback.js';
+import { describeCompaction } from '../src/catalogue/cli/compaction-report.js';
 
 const list = (names: string[]) => names.join(', ') || 'none';
 
@@ -63,7 +64,8 @@ async function reindex({ config, es, say, signal, lock }: CommandContext, args: 
     for (const check of result.checks) say(`verified ${check.name}: ${check.detail}`);
     say(`alias ${alias} -> ${result.index} (was: ${list(result.previous)})`);
     say(`pruned: ${list(result.pruned)}`);
-    say(`done: ${result.docs} documents in ${result.seconds.toFixed(1)}s (${Math.round(result.docs / result.seconds)} docs/s overall)`);
+    say(`live: ${result.docs} documents in ${result.seconds.toFixed(1)}s (${Math.round(result.docs / result.seconds)} docs/s overall)`);
+    say(describeCompaction(result.index, result.compaction));
     return 0;
   } catch (error) {
     display.progress?.finish();

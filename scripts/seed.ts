@@ -10,6 +10,7 @@ import { createEsClient } from '../src/infra/elasticsearch.js';
 import { generateWallpapers } from '../src/catalogue/generation/generator.js';
 import { type ExtractCounts, withExtractedColors } from '../src/catalogue/pixels/extract-colors.js';
 import { describeExtraction } from '../src/catalogue/cli/extraction-report.js';
+import { describeCompaction } from '../src/catalogue/cli/compaction-report.js';
 
 const say = (line: string) => process.stderr.write(`seed: ${line}\n`);
 
@@ -93,7 +94,8 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
     say(`alias ${config.indexAlias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
     say(`pruned: ${result.pruned.join(', ') || 'none'}`);
     if (images) say(describeExtraction(extraction));
-    say(`done: ${result.indexed} docs in ${result.seconds.toFixed(1)}s (${Math.round(result.indexed / result.seconds)} docs/s overall)`);
+    say(`live: ${result.indexed} docs in ${result.seconds.toFixed(1)}s (${Math.round(result.indexed / result.seconds)} docs/s overall)`);
+    if (result.compaction) say(describeCompaction(result.index, result.compaction));
     return 0;
   } catch (error) {
     display.progress?.finish();

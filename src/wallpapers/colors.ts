@@ -23,7 +23,7 @@ export const HEX_COLOR = /^#[0-9a-f]{6}$/;
  * picture, its lightness is within `lightness` of the colour asked and its hue and chroma (the a*b*
  * plane) within `chroma`. Lightness and chroma have tolerances of their own, as in CIE94 and CMC, because
  * people call a dark and a light blue both "blue" long before they call a blue and a purple the
- * same. Elasticsearch tests both exactly (a range on L*, a distance on a*b*: see build-queries).
+ * same. The index tests both on cells of CIELAB (see cellsNear).
  */
 export interface Closeness {
   lightness: number;
@@ -31,6 +31,17 @@ export interface Closeness {
 }
 
 export const MIN_SHARE = 0.05;
+
+/**
+ * How large a colour is, in the steps a relevance sort tells apart: a colour (or a name, by what
+ * all its colours cover) of a tier's share or more is also indexed as `key@percent` (tierTerm), so
+ * ranking by size is a handful of term queries rather than numbers kept per colour.
+ */
+export const SHARE_TIERS: readonly number[] = [MIN_SHARE, 0.15, 0.3, 0.5];
+
+export function tierTerm(key: string, tier: number): string {
+  return `${key}@${Math.round(tier * 100)}`;
+}
 
 /** Around a hex asked for: about the difference between two shades people still call the same colour. */
 export const HEX_CLOSENESS: Closeness = { lightness: 15, chroma: 20 };
@@ -99,34 +110,94 @@ export const COLOR_ALIASES: Readonly<Record<string, string>> = { grey: 'gray' };
 
 const toLab65 = converter('lab65');
 
-// A load converts every palette colour three times (tone, names, slots), and palettes repeat
-// colours: conversions are remembered, up to LAB_MEMO entries at a time (16.7M hexes exist).
-const LAB_MEMO = 65_536;
-const labs = new Map<string, Readonly<Lab>>();
+/**
+ * Where a colour lies, as the index keeps it: CIELAB cells of CELL units a side in L*, a* and b*
+ * (the cell's id is its three indices, "13,-4,7"), so "near this hex" is one terms query on cell
+ * ids and costs the index one keyword per colour (per-colour points and ranges cost Elasticsearch
+ * 30 % more work per record to index: bench/results/descriptions).
+ */
+export const CELL = 5;
 
-export function hexToLab(hex: string): Readonly<Lab> {
-  let lab = labs.get(hex);
-  if (lab === undefined) {
+/** What a load needs to know of a palette colour, worked out once per hex. */
+export interface ColorFacts {
+  lab: Readonly<Lab>;
+  names: readonly string[];
+  cell: string;
+}
+
+// A load reads every palette colour several times (tone, names, cells), and palettes repeat
+// colours: what a hex gives is remembered, up to FACTS_MEMO hexes at a time (16.7M exist).
+const FACTS_MEMO = 65_536;
+const facts = new Map<string, ColorFacts>();
+
+export function colorFacts(hex: string): ColorFacts {
+  let known = facts.get(hex);
+  if (known === undefined) {
     const converted = toLab65(hex);
     if (converted === undefined) throw new RangeError(`not a colour: ${hex}`);
-    if (labs.size >= LAB_MEMO) labs.clear();
-    lab = Object.freeze({ l: converted.l, a: converted.a, b: converted.b });
-    labs.set(hex, lab);
+    const lab = Object.freeze({ l: converted.l, a: converted.a, b: converted.b });
+    if (facts.size >= FACTS_MEMO) facts.clear();
+    known = Object.freeze({ lab, names: Object.freeze(namesOf(lab)), cell: cellOf(lab) });
+    facts.set(hex, known);
   }
-  return lab;
+  return known;
+}
+
+export function hexToLab(hex: string): Readonly<Lab> {
+  return colorFacts(hex).lab;
 }
 
 export function labToHex({ l, a, b }: Lab): string {
   return formatHex({ mode: 'lab65', l, a, b });
 }
 
-export function isClose(color: Lab, target: Lab, { lightness, chroma }: Closeness = HEX_CLOSENESS): boolean {
-  return Math.abs(color.l - target.l) <= lightness && Math.hypot(color.a - target.a, color.b - target.b) <= chroma;
+function cellIndex(value: number): number {
+  return Math.floor(value / CELL);
+}
+
+function cellCentre(index: number): number {
+  return (index + 0.5) * CELL;
+}
+
+export function cellOf({ l, a, b }: Lab): string {
+  return `${cellIndex(l)},${cellIndex(a)},${cellIndex(b)}`;
+}
+
+/** A cell near a colour asked, and how far its centre is from it in the a*b* plane. */
+export interface NearCell {
+  cell: string;
+  distance: number;
+}
+
+/**
+ * The cells whose centre is close to `target` (HEX_CLOSENESS): a palette colour is near a hex
+ * when its cell is one of these. Measured from the cell's centre, a colour up to CELL / 2 in L*
+ * and CELL / √2 in a*b* past the limits can count as near, or one that far inside them not; the
+ * hex asked itself always counts. About 300 cells.
+ */
+export function cellsNear(target: Lab, { lightness, chroma }: Closeness = HEX_CLOSENESS): NearCell[] {
+  const near: NearCell[] = [];
+  for (let li = cellIndex(target.l - lightness) - 1; li <= cellIndex(target.l + lightness) + 1; li++) {
+    if (Math.abs(cellCentre(li) - target.l) > lightness) continue;
+    for (let ai = cellIndex(target.a - chroma) - 1; ai <= cellIndex(target.a + chroma) + 1; ai++) {
+      for (let bi = cellIndex(target.b - chroma) - 1; bi <= cellIndex(target.b + chroma) + 1; bi++) {
+        const distance = Math.hypot(cellCentre(ai) - target.a, cellCentre(bi) - target.b);
+        if (distance <= chroma) near.push({ cell: `${li},${ai},${bi}`, distance });
+      }
+    }
+  }
+  return near;
+}
+
+/** The rule cellsNear puts into the index's terms, for one colour. */
+export function isNear(color: Lab, target: Lab, closeness: Closeness = HEX_CLOSENESS): boolean {
+  const cell = cellOf(color);
+  return cellsNear(target, closeness).some((near) => near.cell === cell);
 }
 
 /** The named colours a palette shows: those of its colours that cover MIN_SHARE or more. */
 export function colorNamesOf(palette: readonly ColorShare[]): string[] {
-  const shown = new Set(palette.filter(({ share }) => share >= MIN_SHARE).flatMap(({ hex }) => namesOf(hexToLab(hex))));
+  const shown = new Set(palette.filter(({ share }) => share >= MIN_SHARE).flatMap(({ hex }) => colorFacts(hex).names));
   return COLOR_NAMES.filter((name) => shown.has(name));
 }
 
@@ -152,16 +223,4 @@ export function readColor(value: string): ColorAsked {
   const hex = lower.startsWith('#') ? lower : `#${lower}`;
   if (!HEX_COLOR.test(hex)) throw new RangeError(`not a colour: ${value}`);
   return { hex, lab: hexToLab(hex) };
-}
-
-// The a*b* plane is stored as a geo_point, the one two-dimensional point type every distribution of
-// Elasticsearch indexes and measures distances on (no scripts needed): a* and b* become latitude and
-// longitude in thousandths of a degree, where the sphere is flat to one part in a million, and a
-// distance of one unit in the plane is AB_UNIT_METRES on it (Elasticsearch's mean Earth radius).
-const AB_DEGREES_PER_UNIT = 0.001;
-const EARTH_RADIUS_METRES = 6_371_008.7714;
-export const AB_UNIT_METRES = (Math.PI / 180) * EARTH_RADIUS_METRES * AB_DEGREES_PER_UNIT;
-
-export function abPoint({ a, b }: Lab): { lat: number; lon: number } {
-  return { lat: a * AB_DEGREES_PER_UNIT, lon: b * AB_DEGREES_PER_UNIT };
 }

@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { bulkLoad } from '../../src/catalogue/ingest/bulk-load.js';
 import { generateWallpaper, generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import {
+  compactIndex,
   createVersionedIndex,
   finishLoading,
   listVersionedIndices,
@@ -187,6 +188,20 @@ describe('seeding the catalogue into Elasticsearch', function () {
   describe('index administration', () => {
     const alias = freshAlias();
 
+    it('when a seed goes live, then its index is merged to one segment after, and the result says how long that took', async () => {
+      const result = await seed(freshAlias(), 400, { batchSize: 50 });
+      expect(result.compaction).to.have.property('seconds').that.is.a('number');
+      const segments = await es.cat.segments({ index: result.index, format: 'json' });
+      expect(segments.length).to.equal(1);
+      const unmerged = await seed(freshAlias(), 400, { batchSize: 50, forceMerge: false });
+      expect(unmerged.compaction).to.equal(null);
+    });
+
+    it('when a merge cannot happen, then it is reported, not thrown: the index it was for stays as it is', async () => {
+      const compaction = await compactIndex(es, `${RUN}-no-such-index`);
+      expect(compaction).to.have.property('error').that.matches(/no such index|index_not_found/);
+    });
+
     it('when two indices are created in the same millisecond, then the second gets a numeric suffix', async () => {
       const now = new Date('2026-01-02T03:04:05.678Z');
       const a = await createVersionedIndex(es, alias, { now });
@@ -221,6 +236,7 @@ describe('seeding the catalogue into Elasticsearch', function () {
       expect(run.status, run.stderr).to.equal(0);
       expect(run.stdout).to.equal('');
       expect(run.stderr).to.match(/loaded 300\/300 docs in/);
+      expect(run.stderr).to.match(/live: 300 docs in .*\nseed: merged \S+ to one segment in \d+\.\ds, after it went live/);
       expect((await es.count({ index: alias })).count).to.equal(300);
     });
 

@@ -79,19 +79,34 @@ export async function createVersionedIndex(es: Client, alias: string, { now = ne
   throw new Error(`could not find a free index name after ${MAX_NAME_ATTEMPTS} attempts starting at ${base}`);
 }
 
-/**
- * Makes a loaded index searchable: refresh interval back to the mapping file's value, a refresh,
- * then a merge to one segment. A catalogue index is written once and read many times, and the
- * merge also drops what Elasticsearch keeps of each document for recovery while its _source
- * leaves fields out (every document leaves out its tags and palette slots), as far as retention
- * leases let it: at 1M wallpapers, 599 MB unmerged, 415 MB merged straight after the load, 333 MB
- * merged minutes later (bench/results/descriptions).
- */
-export async function finishLoading(es: Client, index: string, { forceMerge = true }: { forceMerge?: boolean } = {}): Promise<void> {
+/** Makes a loaded index searchable: refresh interval back to the mapping file's value, then a refresh. */
+export async function finishLoading(es: Client, index: string): Promise<void> {
   const { settings } = readIndexDefinition();
   await es.indices.putSettings({ index, settings: { refresh_interval: settings.refresh_interval ?? DEFAULT_REFRESH_INTERVAL } });
   await es.indices.refresh({ index });
-  if (forceMerge) await es.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
+}
+
+/** What merging a loaded index to one segment did: how long it took, or why it did not happen. */
+export type Compaction = { seconds: number } | { error: string };
+
+/**
+ * Merges a catalogue index to one segment. A catalogue index is written once and read many
+ * times, and the merge also drops what Elasticsearch keeps of each document for recovery while
+ * its _source leaves fields out (every document leaves out its tags and colour terms), as far as
+ * retention leases let it: at 1M wallpapers, 599 MB unmerged, 415 MB merged straight after the
+ * load, 333 MB merged minutes later (bench/results/descriptions). Loaders call it once the index
+ * is live, so a catalogue is searchable as soon as it is loaded rather than a merge later (the
+ * merge is a quarter of a load). A merge that fails leaves a complete index in more segments,
+ * which Elasticsearch keeps merging on its own: reported, never an error.
+ */
+export async function compactIndex(es: Client, index: string): Promise<Compaction> {
+  const started = performance.now();
+  try {
+    await es.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
+    return { seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 export async function markIndexState(es: Client, index: string, state: IndexState): Promise<void> {

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Client } from '@elastic/elasticsearch';
 import { toRecord, type WallpaperDocument } from '../../wallpapers/wallpaper.js';
 import { bulkLoad } from './bulk-load.js';
-import { createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from '../admin/index-admin.js';
+import { type Compaction, compactIndex, createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from '../admin/index-admin.js';
 import { NdjsonRecords, type RejectHandler } from './ndjson-records.js';
 
 export interface ImportProgress {
@@ -41,7 +41,10 @@ export interface ImportResult {
   /** Where the alias pointed before a full import. */
   previous: string[];
   pruned: string[];
+  /** Until the records were searchable: a full import's new index live. */
   seconds: number;
+  /** The full import's new index merged once live (compactIndex); null for an incremental one. */
+  compaction: Compaction | null;
 }
 
 export class ImportError extends Error {
@@ -127,7 +130,8 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     throw failure;
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
-  return { index, ...counts, previous, pruned, seconds: (performance.now() - started) / 1000 };
+  const seconds = (performance.now() - started) / 1000;
+  return { index, ...counts, previous, pruned, seconds, compaction: await compactIndex(es, index) };
 }
 
 /**
@@ -149,7 +153,7 @@ async function importIncremental(es: Client, options: ImportOptions, started: nu
   } catch (error) {
     throw new ImportError(error instanceof Error ? error.message : String(error), index, counts.loaded, counts.rejected, { cause: error });
   }
-  return { index, ...counts, previous: [], pruned: [], seconds: (performance.now() - started) / 1000 };
+  return { index, ...counts, previous: [], pruned: [], seconds: (performance.now() - started) / 1000, compaction: null };
 }
 
 export function importCatalogue(es: Client, options: ImportOptions): Promise<ImportResult> {

@@ -1,6 +1,8 @@
 import type { Client } from '@elastic/elasticsearch';
 import { bulkLoad, type BulkFailure, type BulkProgress } from './bulk-load.js';
 import {
+  type Compaction,
+  compactIndex,
   createVersionedIndex,
   discardIndex,
   finishLoading,
@@ -37,7 +39,10 @@ export interface ReindexResult {
   checks: CopyCheck[];
   previous: string[];
   pruned: string[];
+  /** Until the copy was live. */
   seconds: number;
+  /** The copy merged once live (compactIndex). */
+  compaction: Compaction;
 }
 
 export interface ReindexPlan {
@@ -121,5 +126,6 @@ export async function reindexCatalogue(es: Client, options: ReindexOptions): Pro
     await snapshot.close();
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
-  return { source, index, docs: snapshot.total, checks, previous, pruned, seconds: (performance.now() - started) / 1000 };
+  const seconds = (performance.now() - started) / 1000;
+  return { source, index, docs: snapshot.total, checks, previous, pruned, seconds, compaction: await compactIndex(es, index) };
 }

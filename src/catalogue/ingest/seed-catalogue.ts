@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
 import { bulkLoad, BulkLoadError, type BulkFailure, type BulkProgress } from './bulk-load.js';
 import { generateWallpapers } from '../generation/generator.js';
-import { createVersionedIndex, discardIndex, finishLoading, publishIndex } from '../admin/index-admin.js';
+import { type Compaction, compactIndex, createVersionedIndex, discardIndex, finishLoading, publishIndex } from '../admin/index-admin.js';
 
 export interface SeedOptions {
   alias: string;
@@ -12,6 +12,7 @@ export interface SeedOptions {
   keep: number;
   batchSize?: number;
   concurrency?: number;
+  /** Merge the new index to one segment once it is live (compactIndex); default true. */
   forceMerge?: boolean;
   /** Replaces the generated documents; `count` must still say how many there are. */
   documents?: Iterable<WallpaperDocument> | AsyncIterable<WallpaperDocument>;
@@ -24,9 +25,12 @@ export interface SeedOptions {
 export interface SeedResult {
   index: string;
   indexed: number;
+  /** Until the catalogue was live. */
   seconds: number;
   previous: string[];
   pruned: string[];
+  /** The new index merged once live (compactIndex); null when not asked to. */
+  compaction: Compaction | null;
 }
 
 /**
@@ -63,7 +67,7 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
     if (loaded.failed.length > 0) {
       throw new SeedError(`${loaded.failed.length} of ${count} documents failed to index`, index, loaded.failed);
     }
-    await finishLoading(es, index, { forceMerge: options.forceMerge });
+    await finishLoading(es, index);
     const stored = (await es.count({ index })).count;
     if (stored !== count) throw new SeedError(`index ${index} holds ${stored} documents, expected ${count}`, index);
   } catch (error) {
@@ -74,5 +78,6 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
     throw seedError;
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep, confirmLock: options.confirmLock });
-  return { index, indexed: count, seconds: (performance.now() - started) / 1000, previous, pruned };
+  const seconds = (performance.now() - started) / 1000;
+  return { index, indexed: count, seconds, previous, pruned, compaction: options.forceMerge === false ? null : await compactIndex(es, index) };
 }

@@ -71,7 +71,8 @@ function paletteProblems(colors: WallpaperRecord['colors']): string[] {
   return problems;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: true });
+// The patterns are ASCII: without the u flag, each test skips decoding surrogate pairs.
+const ajv = new Ajv({ allErrors: true, strict: true, unicodeRegExp: false });
 ajv.addFormat('http-url', { type: 'string', validate: isHttpUrl });
 ajv.addFormat('utc-timestamp', { type: 'string', validate: isUtcTimestamp });
 const validateWallpaper = ajv.compile<WallpaperRecord>(SCHEMA);

@@ -2,8 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, SearchParams, SortOrder, SuggestParams } from '../params.js';
 import { parseResolution } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
-import { AB_UNIT_METRES, COLOR_NAMES, type ColorAsked, HEX_CLOSENESS, abPoint, readColor } from '../colors.js';
-import { PALETTE_SLOTS, type PaletteSlot } from './index-document.js';
+import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, type NearCell, SHARE_TIERS, cellsNear, readColor, tierTerm } from '../colors.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
 export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
@@ -47,34 +46,18 @@ function valuesClause(field: string, values: string | readonly string[]): Clause
 }
 
 /**
- * A palette colour (every slot holds one of MIN_SHARE or more: see IndexDocument) that is this
- * colour: named, or near a hex.
+ * Any of the colours asked: names through the named colours kept per wallpaper, hexes through the
+ * cells their colours lie in (cellsNear: every colour kept there covers MIN_SHARE or more). A
+ * catalogue indexed before palettes has neither field: it matches nothing until reindexed, rather
+ * than failing.
  */
-function slotFilter(slot: PaletteSlot, asked: ColorAsked): Clause {
-  const field = `palette.${slot}`;
-  if ('name' in asked) return { term: { [`${field}.names`]: asked.name } };
-  const { lab } = asked;
-  return {
-    bool: {
-      filter: [
-        { range: { [`${field}.l`]: { gte: lab.l - HEX_CLOSENESS.lightness, lte: lab.l + HEX_CLOSENESS.lightness } } },
-        // A catalogue indexed before palettes has none: it matches nothing until reindexed, rather than failing.
-        { geo_distance: { distance: `${HEX_CLOSENESS.chroma * AB_UNIT_METRES}m`, [`${field}.ab`]: abPoint(lab), ignore_unmapped: true } },
-      ],
-    },
-  };
-}
-
-/** Any of the colours asked: names through the flat field the facet counts, hexes through the palette's slots. */
 function colorFilter(colors: readonly string[]): Clause {
-  const names = colors.filter((color) => !color.startsWith('#'));
-  const hexes = colors.filter((color) => color.startsWith('#'));
+  const asked = colors.map(readColor);
+  const names = asked.flatMap((color) => ('name' in color ? [color.name] : []));
+  const cells = new Set(asked.flatMap((color) => ('lab' in color ? cellsNear(color.lab).map(({ cell }) => cell) : [])));
   const clauses: Clause[] = [
     ...(names.length > 0 ? [valuesClause('color_names', names)] : []),
-    ...hexes.flatMap((hex) => {
-      const asked = readColor(hex);
-      return PALETTE_SLOTS.map((slot) => slotFilter(slot, asked));
-    }),
+    ...(cells.size > 0 ? [{ terms: { color_cells: [...cells] } }] : []),
   ];
   return clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
 }
@@ -106,20 +89,52 @@ export function filterClauses(filters: Filters): Clause[] {
 // What sort=relevance adds for tags and colours asked for. Each tag matched is a tier of its own,
 // above anything text scores (ALL_GROUPS and its sums stay below it), so "any of these tags"
 // ranks by overlap first; the scores stay where a float still tells text scores apart. A colour
-// adds up to COLOR_WEIGHT: its share of the picture, times its closeness for a hex.
+// adds up to COLOR_WEIGHT times the share of the picture it covers (the SHARE_TIERS step reached)
+// and, for a hex, times how close it is (a Gaussian of the a*b* distance, scale HALF_CLOSE, at
+// the middle of the RING-wide ring its cell's centre lies in); the best match counts.
 const TAG_TIER = 1_000_000;
 const COLOR_WEIGHT = 1000;
+const RING = 5;
+const HALF_CLOSE = HEX_CLOSENESS.chroma / 2;
+
+function closeness(distance: number): number {
+  const middle = (Math.floor(distance / RING) + 0.5) * RING;
+  return Math.exp(-Math.LN2 * (middle / HALF_CLOSE) ** 2);
+}
+
+/** Colours (cells or names) covering `share` or more: the plain terms for MIN_SHARE, tier terms above it. */
+function sizedClause(keys: readonly string[], share: number, baseField: string, boost: number): Clause {
+  const filter =
+    share === MIN_SHARE
+      ? valuesClause(baseField, keys)
+      : valuesClause(
+          'color_ranks',
+          keys.map((key) => tierTerm(key, share)),
+        );
+  return tier(filter, boost);
+}
 
 function colorScore(color: string): Clause {
   const asked = readColor(color);
-  const scale = `${(HEX_CLOSENESS.chroma / 2) * AB_UNIT_METRES}m`;
-  // The best slot counts: its share, times its closeness for a hex.
-  const slots = PALETTE_SLOTS.map((slot): Clause => {
-    const functions: estypes.QueryDslFunctionScoreContainer[] = [{ field_value_factor: { field: `palette.${slot}.share`, missing: 0 } }];
-    if ('lab' in asked) functions.push({ gauss: { [`palette.${slot}.ab`]: { origin: abPoint(asked.lab), scale } } });
-    return { function_score: { query: slotFilter(slot, asked), functions, score_mode: 'multiply', boost_mode: 'replace' } };
-  });
-  return { dis_max: { queries: slots, boost: COLOR_WEIGHT } };
+  if ('name' in asked) {
+    return { dis_max: { queries: SHARE_TIERS.map((share) => sizedClause([asked.name], share, 'color_names', COLOR_WEIGHT * share)) } };
+  }
+  const rings = new Map<number, NearCell[]>();
+  for (const near of cellsNear(asked.lab)) {
+    const weight = closeness(near.distance);
+    rings.set(weight, [...(rings.get(weight) ?? []), near]);
+  }
+  const queries = [...rings].flatMap(([weight, cells]) =>
+    SHARE_TIERS.map((share) =>
+      sizedClause(
+        cells.map(({ cell }) => cell),
+        share,
+        'color_cells',
+        COLOR_WEIGHT * share * weight,
+      ),
+    ),
+  );
+  return { dis_max: { queries } };
 }
 
 function relevanceClauses({ tags, color }: Filters): Clause[] {

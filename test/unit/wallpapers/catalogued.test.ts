@@ -41,7 +41,7 @@ describe('a wallpaper as the catalogue keeps it', () => {
         { hex: '#2e6a34', share: 0.338 },
       ],
     };
-    const { tags: _indexed, color_names: _names, palette: _palette, suggest: _suggest, ...kept } = toIndexDocument(described);
+    const { tags: _indexed, color_names: _names, color_cells: _cells, color_ranks: _ranks, suggest: _suggest, ...kept } = toIndexDocument(described);
     expect(kept.tag_line).to.equal('alpine lake|quiet');
     expect(kept.palette_line).to.equal('d7e7f4:0.546 2e6a34:0.338');
     expect(toDocument(kept)).to.deep.equal(described);

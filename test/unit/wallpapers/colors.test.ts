@@ -1,5 +1,20 @@
 import { expect } from 'chai';
-import { COLOR_NAMES, HEX_CLOSENESS, colorNamesOf, hexToLab, isClose, labToHex, namesOf, readColor, toneOf } from '../../../src/wallpapers/colors.js';
+import {
+  CELL,
+  COLOR_NAMES,
+  HEX_CLOSENESS,
+  type Lab,
+  cellOf,
+  cellsNear,
+  colorNamesOf,
+  hexToLab,
+  isNear,
+  labToHex,
+  namesOf,
+  readColor,
+  toneOf,
+} from '../../../src/wallpapers/colors.js';
+import { Random } from '../../../src/catalogue/generation/prng.js';
 
 // CSS colour names and what people call them: each named colour's region must hold the shades of
 // its name, and no region may claim a shade everyone calls something else.
@@ -48,12 +63,43 @@ describe('colours', () => {
     expect(colorNamesOf([])).to.deep.equal([]);
   });
 
-  it('when a hex is compared, then lightness and the a*b* plane have their own tolerances', () => {
+  it('when a hex is compared, then lightness and the a*b* plane have their own tolerances, measured from cell centres', () => {
     const navy = hexToLab('#1e3a8a');
-    expect(isClose({ ...navy, l: navy.l + HEX_CLOSENESS.lightness - 0.01 }, navy)).to.equal(true);
-    expect(isClose({ ...navy, l: navy.l + HEX_CLOSENESS.lightness + 0.01 }, navy)).to.equal(false);
-    expect(isClose({ ...navy, a: navy.a + 12, b: navy.b + 15.9 }, navy)).to.equal(true);
-    expect(isClose({ ...navy, a: navy.a + 12, b: navy.b + 16.1 }, navy)).to.equal(false);
+    const lightnessMargin = CELL / 2;
+    expect(isNear(navy, navy), 'the hex asked itself').to.equal(true);
+    expect(isNear({ ...navy, l: navy.l + HEX_CLOSENESS.lightness - lightnessMargin - 0.01 }, navy)).to.equal(true);
+    expect(isNear({ ...navy, l: navy.l + HEX_CLOSENESS.lightness + lightnessMargin + 0.01 }, navy)).to.equal(false);
+    expect(isNear({ ...navy, a: navy.a + 6, b: navy.b + 8 }, navy), '10 apart in a*b*').to.equal(true);
+    expect(isNear({ ...navy, a: navy.a + 18, b: navy.b + 24 }, navy), '30 apart').to.equal(false);
+  });
+
+  it('when random colours are compared with random targets, then the cell rule agrees with the distances but within half a cell', () => {
+    const prng = new Random(7);
+    const random = () => prng.next();
+    const lab = (): Lab => ({ l: random() * 100, a: random() * 200 - 100, b: random() * 200 - 100 });
+    let agreed = 0;
+    for (let i = 0; i < 3000; i++) {
+      const target = lab();
+      const color = { l: target.l + (random() - 0.5) * 50, a: target.a + (random() - 0.5) * 60, b: target.b + (random() - 0.5) * 60 };
+      const dl = Math.abs(color.l - target.l);
+      const dab = Math.hypot(color.a - target.a, color.b - target.b);
+      const surelyNear = dl <= HEX_CLOSENESS.lightness - CELL / 2 && dab <= HEX_CLOSENESS.chroma - CELL / Math.SQRT2;
+      const surelyFar = dl > HEX_CLOSENESS.lightness + CELL / 2 || dab > HEX_CLOSENESS.chroma + CELL / Math.SQRT2;
+      const near = isNear(color, target);
+      if (surelyNear) expect(near, JSON.stringify({ color, target })).to.equal(true);
+      if (surelyFar) expect(near, JSON.stringify({ color, target })).to.equal(false);
+      if (near === (dl <= HEX_CLOSENESS.lightness && dab <= HEX_CLOSENESS.chroma)) agreed++;
+    }
+    expect(agreed / 3000, 'the same answer as the exact distances for most pairs').to.be.above(0.85);
+  });
+
+  it('when the cells near a hex are listed, then each is one colour cell, listed once, about 300 of them', () => {
+    const target = hexToLab('#808080');
+    const near = cellsNear(target);
+    expect(new Set(near.map(({ cell }) => cell)).size).to.equal(near.length);
+    expect(near.length).to.be.within(250, 350);
+    expect(near.map(({ cell }) => cell)).to.include(cellOf(target));
+    expect(Math.max(...near.map(({ distance }) => distance))).to.be.at.most(HEX_CLOSENESS.chroma);
   });
 
   it('when a tone is derived, then the share-weighted lightness decides it, and no palette has none', () => {

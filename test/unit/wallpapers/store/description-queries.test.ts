@@ -3,7 +3,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { buildListRequest, searchBody } from '../../../../src/wallpapers/store/build-queries.js';
 import { readSearchText } from '../../../../src/wallpapers/search-query.js';
 import type { ListParams } from '../../../../src/wallpapers/params.js';
-import { AB_UNIT_METRES } from '../../../../src/wallpapers/colors.js';
+import { MIN_SHARE, cellOf, cellsNear, hexToLab } from '../../../../src/wallpapers/colors.js';
 
 type Clause = estypes.QueryDslQueryContainer;
 const list = (params: Partial<ListParams>) => buildListRequest('w', { page: 1, per_page: 20, ...params });
@@ -16,23 +16,40 @@ describe('queries for tags, colours and tone', () => {
     expect(filter).to.deep.include({ terms: { tags: ['night', 'neon'] } });
     expect(filter).to.deep.include({ term: { tone: 'dark' } });
     expect(filter).to.deep.include({ bool: { must_not: [{ term: { tags: 'people' } }, { ids: { values: ['4', '9'] } }] } });
-    const color = filter.find((c) => json(c).includes('palette'))!;
+    const color = filter.find((c) => json(c).includes('color_cells'))!;
     expect(color.bool!.minimum_should_match).to.equal(1);
+    expect(color.bool!.should, 'the name, then the cells near the hex').to.have.lengthOf(2);
     expect(color.bool!.should).to.deep.include({ term: { color_names: 'blue' } });
-    expect(color.bool!.should, 'the name, then the hex in each of six slots').to.have.lengthOf(7);
-    expect(json(color)).to.include('"geo_distance"').and.include('"ignore_unmapped":true');
     expect(query!.bool!.should, 'no scores without sort=relevance').to.equal(undefined);
   });
 
-  it('when a hex is asked, then lightness is a range of ±15 and the a*b* plane a distance of 20 units', () => {
-    const { query } = list({ color: ['#808080'] });
-    const slots = ((query!.bool!.filter as Clause[])[0]!.bool!.should as Clause[]).map((slot) => slot.bool!.filter as Clause[]);
-    expect(slots.map(([lightness]) => Object.keys(lightness!.range!)[0])).to.deep.equal([0, 1, 2, 3, 4, 5].map((i) => `palette.s${i}.l`));
-    const [lightness, plane] = slots[0]!;
-    const range = lightness!.range!['palette.s0.l'] as { gte: number; lte: number };
-    expect(range.lte - range.gte).to.be.closeTo(30, 1e-9);
-    expect(plane!.geo_distance!['distance']).to.equal(`${20 * AB_UNIT_METRES}m`);
-    expect(AB_UNIT_METRES, 'a thousandth of a degree on the mean Earth radius').to.be.closeTo(111.195, 0.001);
+  it('when hexes are asked, then one terms query holds the cells near any of them, each once', () => {
+    const { query } = list({ color: ['#808080', '#7f7f7f'] });
+    const cells = (query!.bool!.filter as Clause[])[0]!.terms!['color_cells'] as string[];
+    expect(new Set(cells).size).to.equal(cells.length);
+    expect(cells).to.have.members([...new Set([...cellsNear(hexToLab('#808080')), ...cellsNear(hexToLab('#7f7f7f'))].map(({ cell }) => cell))]);
+    expect(cells).to.include(cellOf(hexToLab('#808080')));
+  });
+
+  it('when a hex is asked with sort=relevance, then closer cells and larger colours score more, the best match counting', () => {
+    const { query } = list({ color: ['#808080'], sort: 'relevance' });
+    const queries = (query!.bool!.should as Clause[])[0]!.dis_max!.queries;
+    const own = cellOf(hexToLab('#808080'));
+    const scoreOf = (field: string, term: string) =>
+      Math.max(
+        ...queries
+          .filter(
+            (q) =>
+              (q.constant_score!.filter.terms?.[field] as string[] | undefined)?.includes(term) ?? q.constant_score!.filter.term?.[field] === term,
+          )
+          .map((q) => q.constant_score!.boost!),
+      );
+    const far = cellsNear(hexToLab('#808080')).sort((a, b) => b.distance - a.distance)[0]!.cell;
+    expect(scoreOf('color_cells', own), 'its own cell, 5 %').to.be.above(scoreOf('color_cells', far));
+    expect(scoreOf('color_ranks', `${own}@50`), 'half the picture').to.be.above(scoreOf('color_ranks', `${own}@15`));
+    expect(scoreOf('color_ranks', `${own}@15`)).to.be.above(scoreOf('color_cells', own));
+    expect(scoreOf('color_ranks', `${own}@50`)).to.be.at.most(1000 * 0.5);
+    expect(scoreOf('color_cells', own)).to.be.closeTo(1000 * MIN_SHARE, 5);
   });
 
   it('when tags and colours are asked with sort=relevance, then each tag is a tier and each colour a score, optional, never a filter', () => {
@@ -43,10 +60,12 @@ describe('queries for tags, colours and tone', () => {
       { constant_score: { filter: { term: { tags: 'night' } }, boost: 1_000_000 } },
       { constant_score: { filter: { term: { tags: 'neon' } }, boost: 1_000_000 } },
     ]);
-    expect(should[2]!.dis_max!.boost).to.equal(1000);
-    expect(should[2]!.dis_max!.queries.map((q) => (q.function_score as estypes.QueryDslFunctionScoreQuery).query)).to.deep.equal(
-      [0, 1, 2, 3, 4, 5].map((i) => ({ term: { [`palette.s${i}.names`]: 'orange' } })),
-    );
+    expect(should[2]!.dis_max!.queries).to.deep.equal([
+      { constant_score: { filter: { term: { color_names: 'orange' } }, boost: 50 } },
+      { constant_score: { filter: { term: { color_ranks: 'orange@15' } }, boost: 150 } },
+      { constant_score: { filter: { term: { color_ranks: 'orange@30' } }, boost: 300 } },
+      { constant_score: { filter: { term: { color_ranks: 'orange@50' } }, boost: 500 } },
+    ]);
   });
 
   it('when a search has tags with sort=relevance, then the text stays a must and the tags add to its score', () => {
