@@ -34,8 +34,9 @@ export const MIN_SHARE = 0.05;
 
 /**
  * How large a colour is, in the steps a relevance sort tells apart: a colour (or a name, by what
- * all its colours cover) of a tier's share or more is also indexed as `key@percent` (tierTerm), so
- * ranking by size is a handful of term queries rather than numbers kept per colour.
+ * all its colours cover) is also indexed as `key@percent` (tierTerm) for the largest tier above
+ * MIN_SHARE it reaches, so ranking by size is a handful of term queries rather than numbers kept
+ * per colour.
  */
 export const SHARE_TIERS: readonly number[] = [MIN_SHARE, 0.15, 0.3, 0.5];
 

@@ -199,7 +199,9 @@ describe('seeding the catalogue into Elasticsearch', function () {
 
     it('when a merge cannot happen, then it is reported, not thrown: the index it was for stays as it is', async () => {
       const compaction = await compactIndex(es, `${RUN}-no-such-index`);
-      expect(compaction).to.have.property('error').that.matches(/no such index|index_not_found/);
+      expect(compaction)
+        .to.have.property('error')
+        .that.matches(/no such index|index_not_found/);
     });
 
     it('when two indices are created in the same millisecond, then the second gets a numeric suffix', async () => {

@@ -23,8 +23,8 @@ export interface IndexDocument extends CataloguedWallpaper {
   color_cells: string[];
   /**
    * For sort=relevance, how large: `cell@tier` for each of those colours and `name@tier` for each
-   * name, by the share its colours cover together, for every tier of SHARE_TIERS above MIN_SHARE
-   * reached.
+   * name (by the share its colours cover together), the largest tier of SHARE_TIERS reached above
+   * MIN_SHARE. The largest only: relevance scores each tier's term by its own size, best first.
    */
   color_ranks: string[];
   suggest?: { input: string[]; weight: number };
@@ -91,7 +91,11 @@ export function toIndexDocument(source: WallpaperRecord | WallpaperDocument, { s
   return document;
 }
 
-const RANK_TIERS = SHARE_TIERS.filter((tier) => tier > MIN_SHARE);
+const RANK_TIERS = SHARE_TIERS.filter((tier) => tier > MIN_SHARE).reverse();
+
+function largestTier(share: number): number | undefined {
+  return RANK_TIERS.find((tier) => share >= tier);
+}
 
 function colorFields(colors: readonly ColorShare[]): Pick<IndexDocument, 'color_names' | 'color_cells' | 'color_ranks'> {
   const cells = new Set<string>();
@@ -101,11 +105,15 @@ function colorFields(colors: readonly ColorShare[]): Pick<IndexDocument, 'color_
     if (share < MIN_SHARE) continue;
     const { cell, names } = colorFacts(hex);
     cells.add(cell);
-    for (const tier of RANK_TIERS) if (share >= tier) ranks.add(tierTerm(cell, tier));
+    const tier = largestTier(share);
+    if (tier !== undefined) ranks.add(tierTerm(cell, tier));
     for (const name of names) nameShares.set(name, (nameShares.get(name) ?? 0) + share);
   }
   const names = COLOR_NAMES.filter((name) => nameShares.has(name));
-  for (const name of names) for (const tier of RANK_TIERS) if (nameShares.get(name)! >= tier) ranks.add(tierTerm(name, tier));
+  for (const name of names) {
+    const tier = largestTier(nameShares.get(name)!);
+    if (tier !== undefined) ranks.add(tierTerm(name, tier));
+  }
   return { color_names: names, color_cells: [...cells], color_ranks: [...ranks] };
 }
 
