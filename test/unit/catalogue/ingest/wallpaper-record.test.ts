@@ -146,6 +146,11 @@ describe('checkRecord: tags and palettes', () => {
     ['a tag in capitals', { tags: ['Night'] }, 'each tag must be at most 32 characters of lower-case letters a-z and digits'],
     ['a tag too long', { tags: ['a'.repeat(33)] }, 'each tag must be at most 32 characters'],
     ['a repeated tag', { tags: ['night', 'night'] }, 'tags must not repeat'],
+    [
+      'a repeated tag beside a bad one',
+      { tags: ['night', 'Night', 'night'] },
+      'each tag must be at most 32 characters of lower-case letters a-z and digits, words joined by single spaces or hyphens; tags must not repeat',
+    ],
     ['too many tags', { tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }, 'tags must have at most 20 entries'],
     ['tags not an array', { tags: 'night' }, 'tags must be an array of strings'],
     ['a tag not a string', { tags: [7] }, 'each tag must be a string'],
