@@ -605,7 +605,7 @@ export interface components {
         exclude_tags: string[];
         /** @description Leaves out these wallpapers, comma-separated ids (at most 100): "never this one again" */
         exclude_ids: number[];
-        /** @description Wallpapers showing any of these colours, comma-separated (at most 5): a hex (`%23rrggbb` or `rrggbb`) or a name in lower case: black, white, gray, red, orange, yellow, green, teal, blue, purple, pink, brown (`grey` is `gray`). A colour counts when it covers at least 5 % of the picture and is close to the one asked: for a hex, lightness (CIELAB L*) within 15 and hue and chroma (the a*b* plane) within 20; for a name, in the region of that name (docs/api.md has the table). With `sort=relevance`, closer and larger colours rank higher. */
+        /** @description Wallpapers showing any of these colours, comma-separated (at most 5): a hex (`%23rrggbb` or `rrggbb`) or a name in lower case: black, white, gray, red, orange, yellow, green, teal, blue, purple, pink, brown (`grey` is `gray`). A colour counts when it covers at least 5 % of the picture and is close to the one asked: for a hex, lightness (CIELAB L*) within 15 and hue and chroma (the a*b* plane) within 20, measured from the centre of the 5-unit CIELAB cell the colour lies in; for a name, in the region of that name (docs/api.md has the table). With `sort=relevance`, closer and larger colours rank higher. */
         color: string[];
         /** @description Only light or only dark wallpapers (see the Tone schema) */
         tone: "light" | "dark";
@@ -674,7 +674,7 @@ export interface operations {
                 exclude_tags?: components["parameters"]["exclude_tags"];
                 /** @description Leaves out these wallpapers, comma-separated ids (at most 100): "never this one again" */
                 exclude_ids?: components["parameters"]["exclude_ids"];
-                /** @description Wallpapers showing any of these colours, comma-separated (at most 5): a hex (`%23rrggbb` or `rrggbb`) or a name in lower case: black, white, gray, red, orange, yellow, green, teal, blue, purple, pink, brown (`grey` is `gray`). A colour counts when it covers at least 5 % of the picture and is close to the one asked: for a hex, lightness (CIELAB L*) within 15 and hue and chroma (the a*b* plane) within 20; for a name, in the region of that name (docs/api.md has the table). With `sort=relevance`, closer and larger colours rank higher. */
+                /** @description Wallpapers showing any of these colours, comma-separated (at most 5): a hex (`%23rrggbb` or `rrggbb`) or a name in lower case: black, white, gray, red, orange, yellow, green, teal, blue, purple, pink, brown (`grey` is `gray`). A colour counts when it covers at least 5 % of the picture and is close to the one asked: for a hex, lightness (CIELAB L*) within 15 and hue and chroma (the a*b* plane) within 20, measured from the centre of the 5-unit CIELAB cell the colour lies in; for a name, in the region of that name (docs/api.md has the table). With `sort=relevance`, closer and larger colours rank higher. */
                 color?: components["parameters"]["color"];
                 /** @description Only light or only dark wallpapers (see the Tone schema) */
                 tone?: components["parameters"]["tone"];
@@ -836,7 +836,7 @@ export interface operations {
                 exclude_tags?: components["parameters"]["exclude_tags"];
                 /** @description Leaves out these wallpapers, comma-separated ids (at most 100): "never this one again" */
                 exclude_ids?: components["parameters"]["exclude_ids"];
-                /** @description Wallpapers showing any of these colours, comma-separated (at most 5): a hex (`%23rrggbb` or `rrggbb`) or a name in lower case: black, white, gray, red, orange, yellow, green, teal, blue, purple, pink, brown (`grey` is `gray`). A colour counts when it covers at least 5 % of the picture and is close to the one asked: for a hex, lightness (CIELAB L*) within 15 and hue and chroma (the a*b* plane) within 20; for a name, in the region of that name (docs/api.md has the table). With `sort=relevance`, closer and larger colours rank higher. */
+                /** @description Wallpapers showing any of these colours, comma-separated (at most 5): a hex (`%23rrggbb` or `rrggbb`) or a name in lower case: black, white, gray, red, orange, yellow, green, teal, blue, purple, pink, brown (`grey` is `gray`). A colour counts when it covers at least 5 % of the picture and is close to the one asked: for a hex, lightness (CIELAB L*) within 15 and hue and chroma (the a*b* plane) within 20, measured from the centre of the 5-unit CIELAB cell the colour lies in; for a name, in the region of that name (docs/api.md has the table). With `sort=relevance`, closer and larger colours rank higher. */
                 color?: components["parameters"]["color"];
                 /** @description Only light or only dark wallpapers (see the Tone schema) */
                 tone?: components["parameters"]["tone"];
