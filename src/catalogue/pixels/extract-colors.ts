@@ -32,26 +32,32 @@ export interface ExtractCounts {
   seconds: number;
 }
 
-async function withPalette(doc: WallpaperDocument, options: ExtractOptions, counts: ExtractCounts): Promise<WallpaperDocument> {
+interface Read {
+  doc: WallpaperDocument;
+  failure?: { id: number; url: string; reason: string };
+}
+
+async function withPalette(doc: WallpaperDocument, options: ExtractOptions, counts: ExtractCounts): Promise<Read> {
   try {
     const colors = await paletteOfImage(await fetchImage(doc.thumbnail, options));
     counts.extracted++;
     options.onExtracted?.();
-    return colors.length > 0 ? { ...doc, colors } : doc;
+    return { doc: colors.length > 0 ? { ...doc, colors } : doc };
   } catch (error) {
     counts.failed++;
     const reason = error instanceof Error ? error.message : String(error);
-    options.onFailure({ id: doc.id, url: doc.thumbnail, reason });
     if (counts.extracted === 0 && counts.failed >= GIVE_UP_AFTER) throw new NoPictureReadable(counts.failed, `${doc.thumbnail}: ${reason}`);
-    return doc;
+    return { doc, failure: { id: doc.id, url: doc.thumbnail, reason } };
   }
 }
 
 /**
  * The documents in their order, each without a palette given one read from its thumbnail:
  * `concurrency` pictures in flight, the next read as soon as one is done, and no more read ahead
- * than that (a slow image host holds the load back instead of filling memory). `counts` is
- * filled in as they go. Stops with NoPictureReadable when the first GIVE_UP_AFTER all fail.
+ * than that (a slow image host holds the load back instead of filling memory). A picture that
+ * could not be read is reported as its document comes out, so reports follow the records' order
+ * whichever picture fails first. `counts` is filled in as they go. Stops with NoPictureReadable
+ * when the first GIVE_UP_AFTER all fail.
  */
 export async function* withExtractedColors(
   documents: Iterable<WallpaperDocument> | AsyncIterable<WallpaperDocument>,
@@ -59,21 +65,26 @@ export async function* withExtractedColors(
   counts: ExtractCounts = { extracted: 0, failed: 0, kept: 0, seconds: 0 },
 ): AsyncGenerator<WallpaperDocument> {
   const started = performance.now();
-  const window: Promise<WallpaperDocument>[] = [];
+  const window: Promise<Read>[] = [];
+  const next = async (): Promise<WallpaperDocument> => {
+    const { doc, failure } = await window.shift()!;
+    if (failure) options.onFailure(failure);
+    return doc;
+  };
   try {
     for await (const doc of documents) {
       if (doc.colors && doc.colors.length > 0) {
         counts.kept++;
-        window.push(Promise.resolve(doc));
+        window.push(Promise.resolve({ doc }));
       } else {
         const pending = withPalette(doc, options, counts);
         // Only the first failure in the window is awaited; the others must not go unhandled.
         pending.catch(() => undefined);
         window.push(pending);
       }
-      if (window.length >= options.concurrency) yield await window.shift()!;
+      if (window.length >= options.concurrency) yield await next();
     }
-    while (window.length > 0) yield await window.shift()!;
+    while (window.length > 0) yield await next();
   } finally {
     counts.seconds = (performance.now() - started) / 1000;
   }
