@@ -2,7 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { EXIT_USAGE, failureCode, main, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
 import { countLines } from '../src/catalogue/cli/count-lines.js';
 import { defaultRejectsPath, IMPORT_USAGE, parseImportArgs, type ImportArgs } from '../src/catalogue/cli/import-args.js';
-import { importCatalogue, ImportError } from '../src/catalogue/ingest/import-catalogue.js';
+import { importCatalogue, ImportError, type ImportResult } from '../src/catalogue/ingest/import-catalogue.js';
 import { removeOrphans } from '../src/catalogue/admin/index-admin.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { openRejectLog } from '../src/catalogue/ingest/reject-log.js';
@@ -40,6 +40,18 @@ const command: CatalogueCommand<ImportArgs> = {
     const print = (line: string) => (display.progress ? display.progress.log(`import: ${line}`) : say(line));
     const images = args.images;
     const extraction: ExtractCounts = { extracted: 0, failed: 0, kept: 0, seconds: 0 };
+    // Said as soon as the records are searchable: a full import's merge to one segment follows.
+    const summarise = (done: ImportResult) => {
+      display.progress?.finish();
+      const rejected = done.rejected === 0 ? 'none rejected' : `${done.rejected} rejected (allowed ${args.allowRejects}), listed in ${rejects.path}`;
+      say(`${done.loaded} records loaded from ${done.lines} lines, ${rejected}`);
+      if (images) say(describeExtraction(extraction));
+      if (!args.incremental) {
+        say(`alias ${alias} -> ${done.index} (was: ${done.previous.join(', ') || 'none'})`);
+        say(`pruned: ${done.pruned.join(', ') || 'none'}`);
+      }
+      say(`${args.incremental ? 'done' : 'live'} in ${done.seconds.toFixed(1)}s (${Math.round(done.lines / done.seconds)} records/s)`);
+    };
     try {
       const result = await importCatalogue(es, {
         alias,
@@ -71,17 +83,9 @@ const command: CatalogueCommand<ImportArgs> = {
           print(`line ${reject.line}${reject.id === null ? '' : ` (id ${JSON.stringify(reject.id)})`} rejected: ${reject.reason}`);
           await rejects.write(reject);
         },
+        onLive: summarise,
       });
-      display.progress?.finish();
-      const rejected =
-        result.rejected === 0 ? 'none rejected' : `${result.rejected} rejected (allowed ${args.allowRejects}), listed in ${rejects.path}`;
-      say(`${result.loaded} records loaded from ${result.lines} lines, ${rejected}`);
-      if (images) say(describeExtraction(extraction));
-      if (!args.incremental) {
-        say(`alias ${alias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
-        say(`pruned: ${result.pruned.join(', ') || 'none'}`);
-      }
-      say(`${args.incremental ? 'done' : 'live'} in ${result.seconds.toFixed(1)}s (${Math.round(result.lines / result.seconds)} records/s)`);
+      if (args.incremental) summarise(result);
       if (result.compaction) say(describeCompaction(result.index, result.compaction));
       return 0;
     } catch (error) {

@@ -59,13 +59,15 @@ async function reindex({ config, es, say, signal, lock }: CommandContext, args: 
         };
       },
       onProgress: (progress) => display.onProgress?.(progress),
+      onLive: (live) => {
+        display.progress?.finish();
+        for (const check of live.checks) say(`verified ${check.name}: ${check.detail}`);
+        say(`alias ${alias} -> ${live.index} (was: ${list(live.previous)})`);
+        say(`pruned: ${list(live.pruned)}`);
+        say(`live: ${live.docs} documents in ${live.seconds.toFixed(1)}s (${Math.round(live.docs / live.seconds)} docs/s overall)`);
+      },
     });
-    display.progress?.finish();
-    for (const check of result.checks) say(`verified ${check.name}: ${check.detail}`);
-    say(`alias ${alias} -> ${result.index} (was: ${list(result.previous)})`);
-    say(`pruned: ${list(result.pruned)}`);
-    say(`live: ${result.docs} documents in ${result.seconds.toFixed(1)}s (${Math.round(result.docs / result.seconds)} docs/s overall)`);
-    say(describeCompaction(result.index, result.compaction));
+    if (result.compaction) say(describeCompaction(result.index, result.compaction));
     return 0;
   } catch (error) {
     display.progress?.finish();

@@ -89,12 +89,14 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
         // The summary's rate covers the load alone, not the refresh and alias switch after it.
         if (indexed + failed >= args.count) display.progress?.finish();
       },
+      onLive: (live) => {
+        display.progress?.finish();
+        say(`alias ${config.indexAlias} -> ${live.index} (was: ${live.previous.join(', ') || 'none'})`);
+        say(`pruned: ${live.pruned.join(', ') || 'none'}`);
+        if (images) say(describeExtraction(extraction));
+        say(`live: ${live.indexed} docs in ${live.seconds.toFixed(1)}s (${Math.round(live.indexed / live.seconds)} docs/s overall)`);
+      },
     });
-    display.progress?.finish();
-    say(`alias ${config.indexAlias} -> ${result.index} (was: ${result.previous.join(', ') || 'none'})`);
-    say(`pruned: ${result.pruned.join(', ') || 'none'}`);
-    if (images) say(describeExtraction(extraction));
-    say(`live: ${result.indexed} docs in ${result.seconds.toFixed(1)}s (${Math.round(result.indexed / result.seconds)} docs/s overall)`);
     if (result.compaction) say(describeCompaction(result.index, result.compaction));
     return 0;
   } catch (error) {

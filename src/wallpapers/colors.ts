@@ -164,7 +164,7 @@ export function cellOf({ l, a, b }: Lab): string {
   return `${cellIndex(l)},${cellIndex(a)},${cellIndex(b)}`;
 }
 
-/** A cell near a colour asked, and how far its centre is from it in the a*b* plane. */
+/** A cell near a colour asked, and how far its centre is from it (CIELAB distance, ΔE*ab). */
 export interface NearCell {
   cell: string;
   distance: number;
@@ -179,11 +179,12 @@ export interface NearCell {
 export function cellsNear(target: Lab, { lightness, chroma }: Closeness = HEX_CLOSENESS): NearCell[] {
   const near: NearCell[] = [];
   for (let li = cellIndex(target.l - lightness) - 1; li <= cellIndex(target.l + lightness) + 1; li++) {
-    if (Math.abs(cellCentre(li) - target.l) > lightness) continue;
+    const dl = cellCentre(li) - target.l;
+    if (Math.abs(dl) > lightness) continue;
     for (let ai = cellIndex(target.a - chroma) - 1; ai <= cellIndex(target.a + chroma) + 1; ai++) {
       for (let bi = cellIndex(target.b - chroma) - 1; bi <= cellIndex(target.b + chroma) + 1; bi++) {
-        const distance = Math.hypot(cellCentre(ai) - target.a, cellCentre(bi) - target.b);
-        if (distance <= chroma) near.push({ cell: `${li},${ai},${bi}`, distance });
+        const plane = Math.hypot(cellCentre(ai) - target.a, cellCentre(bi) - target.b);
+        if (plane <= chroma) near.push({ cell: `${li},${ai},${bi}`, distance: Math.hypot(dl, plane) });
       }
     }
   }

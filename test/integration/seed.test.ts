@@ -197,11 +197,13 @@ describe('seeding the catalogue into Elasticsearch', function () {
       expect(unmerged.compaction).to.equal(null);
     });
 
-    it('when a merge cannot happen, then it is reported, not thrown: the index it was for stays as it is', async () => {
+    it('when a merge cannot happen or is interrupted, then it is reported, not thrown: the index it was for stays as it is', async () => {
       const compaction = await compactIndex(es, `${RUN}-no-such-index`);
       expect(compaction)
         .to.have.property('error')
         .that.matches(/no such index|index_not_found/);
+      const live = await seed(freshAlias(), 50, { forceMerge: false });
+      expect(await compactIndex(es, live.index, AbortSignal.abort()), 'an interrupt stops the wait').to.have.property('error');
     });
 
     it('when two indices are created in the same millisecond, then the second gets a numeric suffix', async () => {

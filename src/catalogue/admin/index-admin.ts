@@ -96,13 +96,16 @@ export type Compaction = { seconds: number } | { error: string };
  * retention leases let it: at 1M wallpapers, 599 MB unmerged, 415 MB merged straight after the
  * load, 333 MB merged minutes later (bench/results/descriptions). Loaders call it once the index
  * is live, so a catalogue is searchable as soon as it is loaded rather than a merge later (the
- * merge is a quarter of a load). A merge that fails leaves a complete index in more segments,
- * which Elasticsearch keeps merging on its own: reported, never an error.
+ * merge is a quarter of a load), and say so before it starts (onLive). A merge that fails or is
+ * interrupted leaves a complete index in more segments, which Elasticsearch keeps merging on its
+ * own: reported, never an error.
  */
-export async function compactIndex(es: Client, index: string): Promise<Compaction> {
+export async function compactIndex(es: Client, index: string, signal?: AbortSignal): Promise<Compaction> {
   const started = performance.now();
   try {
-    await es.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 30 * 60_000 });
+    signal?.throwIfAborted();
+    // An interrupt stops the wait, not the merge: Elasticsearch finishes it on its own.
+    await es.indices.forcemerge({ index, max_num_segments: 1 }, { requestTimeout: 30 * 60_000, signal });
     return { seconds: (performance.now() - started) / 1000 };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };

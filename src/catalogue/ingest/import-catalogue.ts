@@ -28,6 +28,8 @@ export interface ImportOptions {
   onReject: RejectHandler;
   /** The index being written: a new one, or the live one when incremental. */
   onTarget?: (index: string) => void;
+  /** A full import's new index is live; its merge to one segment starts (result.compaction tells how it went). */
+  onLive?: (result: ImportResult) => void;
   onProgress?: (progress: ImportProgress) => void;
   /** Throws unless the run still holds the catalogue lock: asked before the alias moves and again before pruning. */
   confirmLock?: () => Promise<void>;
@@ -130,8 +132,9 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     throw failure;
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
-  const seconds = (performance.now() - started) / 1000;
-  return { index, ...counts, previous, pruned, seconds, compaction: await compactIndex(es, index) };
+  const live: ImportResult = { index, ...counts, previous, pruned, seconds: (performance.now() - started) / 1000, compaction: null };
+  options.onLive?.(live);
+  return { ...live, compaction: await compactIndex(es, index, signal) };
 }
 
 /**

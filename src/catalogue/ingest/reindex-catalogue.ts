@@ -24,8 +24,10 @@ export interface ReindexOptions {
   batchSize?: number;
   concurrency?: number;
   sampleSize?: number;
-  /** Stops the copy; the reindex then ends with signal.reason. */
+  /** Stops the copy; the reindex then ends with signal.reason. Once live, stops waiting for the merge. */
   signal?: AbortSignal;
+  /** The copy is live; its merge to one segment starts (result.compaction tells how it went). */
+  onLive?: (result: ReindexResult) => void;
   onCopyStart?: (copy: { source: string; index: string; total: number }) => void;
   onProgress?: (progress: BulkProgress) => void;
   /** Throws unless the run still holds the catalogue lock: asked before the alias moves and again before pruning. */
@@ -41,8 +43,8 @@ export interface ReindexResult {
   pruned: string[];
   /** Until the copy was live. */
   seconds: number;
-  /** The copy merged once live (compactIndex). */
-  compaction: Compaction;
+  /** The copy merged once live (compactIndex); null until then. */
+  compaction: Compaction | null;
 }
 
 export interface ReindexPlan {
@@ -126,6 +128,16 @@ export async function reindexCatalogue(es: Client, options: ReindexOptions): Pro
     await snapshot.close();
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
-  const seconds = (performance.now() - started) / 1000;
-  return { source, index, docs: snapshot.total, checks, previous, pruned, seconds, compaction: await compactIndex(es, index) };
+  const live: ReindexResult = {
+    source,
+    index,
+    docs: snapshot.total,
+    checks,
+    previous,
+    pruned,
+    seconds: (performance.now() - started) / 1000,
+    compaction: null,
+  };
+  options.onLive?.(live);
+  return { ...live, compaction: await compactIndex(es, index, signal) };
 }

@@ -17,6 +17,10 @@ export interface SeedOptions {
   /** Replaces the generated documents; `count` must still say how many there are. */
   documents?: Iterable<WallpaperDocument> | AsyncIterable<WallpaperDocument>;
   onIndexCreated?: (index: string) => void;
+  /** The new index is live; its merge to one segment starts, unless forceMerge is false. */
+  onLive?: (result: SeedResult) => void;
+  /** Stops waiting for the merge once live. */
+  signal?: AbortSignal;
   onProgress?: (progress: BulkProgress) => void;
   /** Throws unless the run still holds the catalogue lock: asked before the alias moves and again before pruning. */
   confirmLock?: () => Promise<void>;
@@ -78,6 +82,7 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
     throw seedError;
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep, confirmLock: options.confirmLock });
-  const seconds = (performance.now() - started) / 1000;
-  return { index, indexed: count, seconds, previous, pruned, compaction: options.forceMerge === false ? null : await compactIndex(es, index) };
+  const live: SeedResult = { index, indexed: count, seconds: (performance.now() - started) / 1000, previous, pruned, compaction: null };
+  options.onLive?.(live);
+  return { ...live, compaction: options.forceMerge === false ? null : await compactIndex(es, index, options.signal) };
 }

@@ -90,8 +90,9 @@ export function filterClauses(filters: Filters): Clause[] {
 // above anything text scores (ALL_GROUPS and its sums stay below it), so "any of these tags"
 // ranks by overlap first; the scores stay where a float still tells text scores apart. A colour
 // adds up to COLOR_WEIGHT times the share of the picture it covers (the SHARE_TIERS step reached)
-// and, for a hex, times how close it is (a Gaussian of the a*b* distance, scale HALF_CLOSE, at
-// the middle of the RING-wide ring its cell's centre lies in); the best match counts.
+// and, for a hex, times how close it is (a Gaussian of the CIELAB distance, lightness included,
+// scale HALF_CLOSE, at the middle of the RING-wide ring its cell's centre lies in); the best match
+// counts, and each colour asked adds its own.
 const TAG_TIER = 1_000_000;
 const COLOR_WEIGHT = 1000;
 const RING = 5;

@@ -22,9 +22,9 @@ export interface IndexDocument extends CataloguedWallpaper {
   /** The CIELAB cells of those colours (cellOf): filters by hex. */
   color_cells: string[];
   /**
-   * For sort=relevance, how large: `cell@tier` for each of those colours and `name@tier` for each
-   * name (by the share its colours cover together), the largest tier of SHARE_TIERS reached above
-   * MIN_SHARE. The largest only: relevance scores each tier's term by its own size, best first.
+   * For sort=relevance, how large: `cell@tier` for each of those cells and `name@tier` for each
+   * name (by the share their colours cover together), the largest tier of SHARE_TIERS reached
+   * above MIN_SHARE. The largest only: relevance scores each tier's term by its own size, best first.
    */
   color_ranks: string[];
   suggest?: { input: string[]; weight: number };
@@ -98,23 +98,21 @@ function largestTier(share: number): number | undefined {
 }
 
 function colorFields(colors: readonly ColorShare[]): Pick<IndexDocument, 'color_names' | 'color_cells' | 'color_ranks'> {
-  const cells = new Set<string>();
-  const ranks = new Set<string>();
+  const cellShares = new Map<string, number>();
   const nameShares = new Map<string, number>();
   for (const { hex, share } of colors) {
     if (share < MIN_SHARE) continue;
     const { cell, names } = colorFacts(hex);
-    cells.add(cell);
-    const tier = largestTier(share);
-    if (tier !== undefined) ranks.add(tierTerm(cell, tier));
+    cellShares.set(cell, (cellShares.get(cell) ?? 0) + share);
     for (const name of names) nameShares.set(name, (nameShares.get(name) ?? 0) + share);
   }
   const names = COLOR_NAMES.filter((name) => nameShares.has(name));
-  for (const name of names) {
-    const tier = largestTier(nameShares.get(name)!);
-    if (tier !== undefined) ranks.add(tierTerm(name, tier));
+  const ranks: string[] = [];
+  for (const [key, share] of [...cellShares, ...names.map((name) => [name, nameShares.get(name)!] as const)]) {
+    const tier = largestTier(share);
+    if (tier !== undefined) ranks.push(tierTerm(key, tier));
   }
-  return { color_names: names, color_cells: [...cells], color_ranks: [...ranks] };
+  return { color_names: names, color_cells: [...cellShares.keys()], color_ranks: ranks };
 }
 
 /** Says, title by title, whether a document is the first of its title in this load (the carrier). */

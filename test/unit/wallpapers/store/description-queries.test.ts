@@ -3,7 +3,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { buildListRequest, searchBody } from '../../../../src/wallpapers/store/build-queries.js';
 import { readSearchText } from '../../../../src/wallpapers/search-query.js';
 import type { ListParams } from '../../../../src/wallpapers/params.js';
-import { MIN_SHARE, cellOf, cellsNear, hexToLab } from '../../../../src/wallpapers/colors.js';
+import { MIN_SHARE, cellOf, cellsNear, hexToLab, labToHex } from '../../../../src/wallpapers/colors.js';
 
 type Clause = estypes.QueryDslQueryContainer;
 const list = (params: Partial<ListParams>) => buildListRequest('w', { page: 1, per_page: 20, ...params });
@@ -50,6 +50,22 @@ describe('queries for tags, colours and tone', () => {
     expect(scoreOf('color_ranks', `${own}@15`)).to.be.above(scoreOf('color_cells', own));
     expect(scoreOf('color_ranks', `${own}@50`)).to.be.at.most(1000 * 0.5);
     expect(scoreOf('color_cells', own)).to.be.closeTo(1000 * MIN_SHARE, 5);
+  });
+
+  it('when a hex is asked with sort=relevance, then a lighter or darker shade of it scores less than the hex itself', () => {
+    const { query } = list({ color: ['#1e3a5f'], sort: 'relevance' });
+    const queries = (query!.bool!.should as Clause[])[0]!.dis_max!.queries;
+    const scoreOf = (hex: string) => {
+      const cell = cellOf(hexToLab(hex));
+      return Math.max(
+        ...queries
+          .filter((q) => (q.constant_score!.filter.terms?.['color_cells'] as string[] | undefined)?.includes(cell))
+          .map((q) => q.constant_score!.boost!),
+      );
+    };
+    const own = hexToLab('#1e3a5f');
+    expect(scoreOf('#1e3a5f')).to.be.above(scoreOf(labToHex({ ...own, l: own.l + 13 })));
+    expect(scoreOf(labToHex({ ...own, l: own.l + 13 }))).to.be.above(0);
   });
 
   it('when tags and colours are asked with sort=relevance, then each tag is a tier and each colour a score, optional, never a filter', () => {

@@ -39,6 +39,21 @@ describe('what the index keeps of a palette', () => {
     ]);
   });
 
+  it('when shades of one cell share a picture, then their shares add up to its size tier, as the shares of a name do', () => {
+    const document = toIndexDocument({
+      ...WALLPAPER,
+      colors: [
+        { hex: '#000000', share: 0.45 },
+        { hex: '#fefefe', share: 0.3 },
+        { hex: '#fdfdfd', share: 0.25 },
+      ],
+    });
+    const white = cellOf(hexToLab('#fefefe'));
+    expect(cellOf(hexToLab('#fdfdfd'))).to.equal(white);
+    expect(document.color_cells).to.have.lengthOf(2);
+    expect(document.color_ranks).to.include.members([`${white}@50`, 'white@50']);
+  });
+
   it('when a wallpaper has no palette, then it has no colour terms and no tone', () => {
     const document = toIndexDocument(WALLPAPER);
     expect([document.color_cells, document.color_names, document.color_ranks, document.tone]).to.deep.equal([[], [], [], undefined]);
