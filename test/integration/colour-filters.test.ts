@@ -59,4 +59,14 @@ describe('colour filters on the real catalogue, against the documented rule', fu
     ).length;
     expect(await total(`color=green,${encodeURIComponent(target)}`)).to.equal(expected);
   });
+
+  it('when the same colours are asked in another order or spelling, then a cursor from one serves the other', async () => {
+    const first = await request(ctx.app.url, '/v1/wallpapers?color=1E3A5F,blue&sort=relevance&per_page=5', { key: ctx.key });
+    expect(first.status).to.equal(200);
+    const cursor = (first.body as { meta: { next_cursor: string } }).meta.next_cursor;
+    const next = await request(ctx.app.url, `/v1/wallpapers?color=blue,%231e3a5f&sort=relevance&per_page=5&cursor=${encodeURIComponent(cursor)}`, {
+      key: ctx.key,
+    });
+    expect(next.status, JSON.stringify(next.body)).to.equal(200);
+  });
 });

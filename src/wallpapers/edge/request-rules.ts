@@ -51,10 +51,12 @@ function assertWithinWindow({ page, per_page }: Paging, maxResultWindow: number)
 
 /**
  * Tags compare in lower case, and colours are named once (an alias by its name, a hex with its '#'
- * and in lower case), so spellings of one filter share cursors, caches and prepared queries.
+ * and in lower case); each list means "any of" and is kept sorted, so spellings and orders of one
+ * filter share cursors, caches and prepared queries.
  */
 function normaliseFilters(params: ListParams): void {
-  const lower = (values: readonly string[] | undefined) => (values === undefined ? undefined : [...new Set(values.map((v) => v.toLowerCase()))]);
+  const lower = (values: readonly string[] | undefined) =>
+    values === undefined ? undefined : [...new Set(values.map((v) => v.toLowerCase()))].sort();
   if (params.tags) params.tags = lower(params.tags);
   if (params.exclude_tags) params.exclude_tags = lower(params.exclude_tags);
   if (params.color)
@@ -65,7 +67,7 @@ function normaliseFilters(params: ListParams): void {
           return 'name' in asked ? asked.name : asked.hex;
         }),
       ),
-    ];
+    ].sort();
 }
 
 /** The seed, then the cursor: checked, bound to the query it was issued for, and turned into a position. */
