@@ -191,10 +191,10 @@ export function cellsNear(target: Lab, { lightness, chroma }: Closeness = HEX_CL
   return near;
 }
 
-/** The rule cellsNear puts into the index's terms, for one colour. */
-export function isNear(color: Lab, target: Lab, closeness: Closeness = HEX_CLOSENESS): boolean {
-  const cell = cellOf(color);
-  return cellsNear(target, closeness).some((near) => near.cell === cell);
+/** The rule cellsNear lists cells by, for one colour: its cell's centre within the limits of the target. */
+export function isNear(color: Lab, target: Lab, { lightness, chroma }: Closeness = HEX_CLOSENESS): boolean {
+  const centre = { l: cellCentre(cellIndex(color.l)), a: cellCentre(cellIndex(color.a)), b: cellCentre(cellIndex(color.b)) };
+  return Math.abs(centre.l - target.l) <= lightness && Math.hypot(centre.a - target.a, centre.b - target.b) <= chroma;
 }
 
 /** The named colours a palette shows: those of its colours that cover MIN_SHARE or more. */

@@ -112,6 +112,19 @@ export async function compactIndex(es: Client, index: string, signal?: AbortSign
   }
 }
 
+/**
+ * A loader's last step: says the new index is live (onLive), then merges it to one segment unless
+ * told not to, and gives the result with how that went.
+ */
+export async function mergeOnceLive<R extends { index: string; compaction: Compaction | null }>(
+  es: Client,
+  live: R,
+  { onLive, signal, merge = true }: { onLive?: (live: R) => void; signal?: AbortSignal; merge?: boolean },
+): Promise<R> {
+  onLive?.(live);
+  return merge ? { ...live, compaction: await compactIndex(es, live.index, signal) } : live;
+}
+
 export async function markIndexState(es: Client, index: string, state: IndexState): Promise<void> {
   await es.indices.putMapping({ index, _meta: { state } });
 }

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Client } from '@elastic/elasticsearch';
 import { toRecord, type WallpaperDocument } from '../../wallpapers/wallpaper.js';
 import { bulkLoad } from './bulk-load.js';
-import { type Compaction, compactIndex, createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from '../admin/index-admin.js';
+import { type Compaction, mergeOnceLive, createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from '../admin/index-admin.js';
 import { NdjsonRecords, type RejectHandler } from './ndjson-records.js';
 
 export interface ImportProgress {
@@ -133,8 +133,7 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
   const live: ImportResult = { index, ...counts, previous, pruned, seconds: (performance.now() - started) / 1000, compaction: null };
-  options.onLive?.(live);
-  return { ...live, compaction: await compactIndex(es, index, signal) };
+  return mergeOnceLive(es, live, { onLive: options.onLive, signal });
 }
 
 /**

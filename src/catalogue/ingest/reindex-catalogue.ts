@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { bulkLoad, type BulkFailure, type BulkProgress } from './bulk-load.js';
 import {
   type Compaction,
-  compactIndex,
+  mergeOnceLive,
   createVersionedIndex,
   discardIndex,
   finishLoading,
@@ -138,6 +138,5 @@ export async function reindexCatalogue(es: Client, options: ReindexOptions): Pro
     seconds: (performance.now() - started) / 1000,
     compaction: null,
   };
-  options.onLive?.(live);
-  return { ...live, compaction: await compactIndex(es, index, signal) };
+  return mergeOnceLive(es, live, { onLive: options.onLive, signal });
 }

@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
 import { bulkLoad, BulkLoadError, type BulkFailure, type BulkProgress } from './bulk-load.js';
 import { generateWallpapers } from '../generation/generator.js';
-import { type Compaction, compactIndex, createVersionedIndex, discardIndex, finishLoading, publishIndex } from '../admin/index-admin.js';
+import { type Compaction, mergeOnceLive, createVersionedIndex, discardIndex, finishLoading, publishIndex } from '../admin/index-admin.js';
 
 export interface SeedOptions {
   alias: string;
@@ -83,6 +83,5 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep, confirmLock: options.confirmLock });
   const live: SeedResult = { index, indexed: count, seconds: (performance.now() - started) / 1000, previous, pruned, compaction: null };
-  options.onLive?.(live);
-  return { ...live, compaction: options.forceMerge === false ? null : await compactIndex(es, index, options.signal) };
+  return mergeOnceLive(es, live, { onLive: options.onLive, signal: options.signal, merge: options.forceMerge !== false });
 }

@@ -2,7 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, SearchParams, SortOrder, SuggestParams } from '../params.js';
 import { parseResolution } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
-import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, type NearCell, SHARE_TIERS, cellsNear, readColor, tierTerm } from '../colors.js';
+import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, readColor, tierTerm } from '../colors.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
 export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
@@ -120,20 +120,15 @@ function colorScore(color: string): Clause {
   if ('name' in asked) {
     return { dis_max: { queries: SHARE_TIERS.map((share) => sizedClause([asked.name], share, 'color_names', COLOR_WEIGHT * share)) } };
   }
-  const rings = new Map<number, NearCell[]>();
-  for (const near of cellsNear(asked.lab)) {
-    const weight = closeness(near.distance);
-    rings.set(weight, [...(rings.get(weight) ?? []), near]);
+  const rings = new Map<number, string[]>();
+  for (const { cell, distance } of cellsNear(asked.lab)) {
+    const weight = closeness(distance);
+    const ring = rings.get(weight);
+    if (ring) ring.push(cell);
+    else rings.set(weight, [cell]);
   }
   const queries = [...rings].flatMap(([weight, cells]) =>
-    SHARE_TIERS.map((share) =>
-      sizedClause(
-        cells.map(({ cell }) => cell),
-        share,
-        'color_cells',
-        COLOR_WEIGHT * share * weight,
-      ),
-    ),
+    SHARE_TIERS.map((share) => sizedClause(cells, share, 'color_cells', COLOR_WEIGHT * share * weight)),
   );
   return { dis_max: { queries } };
 }
