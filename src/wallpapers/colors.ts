@@ -211,7 +211,11 @@ const LIGHT_FROM = 50;
 export function toneOf(palette: readonly ColorShare[]): Tone | null {
   const covered = palette.reduce((sum, { share }) => sum + share, 0);
   if (palette.length === 0 || covered <= 0) return null;
-  const lightness = palette.reduce((sum, { hex, share }) => sum + hexToLab(hex).l * share, 0) / covered;
+  return toneFromLightness(palette.reduce((sum, { hex, share }) => sum + hexToLab(hex).l * share, 0) / covered);
+}
+
+/** The tone of a palette whose lightness, weighted by share, is `lightness`. */
+export function toneFromLightness(lightness: number): Tone {
   return lightness >= LIGHT_FROM ? 'light' : 'dark';
 }
 

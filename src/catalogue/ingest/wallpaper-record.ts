@@ -167,6 +167,10 @@ export function checkRecord(text: string): RecordVerdict {
   }
   const problems = [...tagProblems(value.tags), ...paletteProblems(value.colors)];
   if (problems.length > 0) return { ok: false, code: 'invalid_record', reason: problems.join('; '), id: value.id };
+  // The parsed value is this call's own: given its shape in place, not copied (a copy per record).
+  const document = value as WallpaperDocument;
   const { width, height } = parseResolution(value.resolution) as { width: number; height: number };
-  return { ok: true, document: { ...value, width, height } };
+  document.width = width;
+  document.height = height;
+  return { ok: true, document };
 }

@@ -1,5 +1,5 @@
 import { type Orientation, nominalRatio, orientationOf } from '../aspect-ratio.js';
-import { COLOR_NAMES, type ColorShare, MIN_SHARE, SHARE_TIERS, colorFacts, tierTerm, toneOf } from '../colors.js';
+import { COLOR_NAMES, type ColorShare, MIN_SHARE, SHARE_TIERS, type Tone, colorFacts, tierTerm, toneFromLightness } from '../colors.js';
 import { parseResolution } from '../resolution.js';
 import { STOP_WORDS } from '../search-query.js';
 import { type CataloguedWallpaper, packPalette, packTags } from '../catalogued.js';
@@ -54,11 +54,15 @@ export function suggestInputs(title: string): string[] {
  * createTitleCarriers). More popular carriers weigh more among suggestions.
  */
 export function toIndexDocument(source: WallpaperRecord | WallpaperDocument, { suggest = true }: { suggest?: boolean } = {}): IndexDocument {
-  const { width, height } = parseResolution(source.resolution) ?? { width: 0, height: 0 };
-  const shape = { width, height };
+  // A checked record carries its shape already; a reindexed document of an older catalogue does not.
+  const shape =
+    'width' in source && typeof source.width === 'number'
+      ? { width: source.width, height: source.height }
+      : (parseResolution(source.resolution) ?? { width: 0, height: 0 });
+  const { width, height } = shape;
   const colors = source.colors ?? [];
   const tags = source.tags ?? [];
-  const { color_names, color_cells, color_ranks } = colorFields(colors);
+  const { color_names, color_cells, color_ranks, tone } = colorFields(colors);
   // One literal, every field named: spreading the wallpaper made this a third of a load's own CPU.
   const document: IndexDocument = {
     id: source.id,
@@ -79,7 +83,6 @@ export function toIndexDocument(source: WallpaperRecord | WallpaperDocument, { s
     color_cells,
     color_ranks,
   };
-  const tone = toneOf(colors);
   if (tone !== null) document.tone = tone;
   const tagLine = packTags(tags);
   if (tagLine !== undefined) document.tag_line = tagLine;
@@ -97,22 +100,48 @@ function largestTier(share: number): number | undefined {
   return RANK_TIERS.find((tier) => share >= tier);
 }
 
-function colorFields(colors: readonly ColorShare[]): Pick<IndexDocument, 'color_names' | 'color_cells' | 'color_ranks'> {
-  const cellShares = new Map<string, number>();
-  const nameShares = new Map<string, number>();
+type ColorFields = Pick<IndexDocument, 'color_names' | 'color_cells' | 'color_ranks'> & { tone: Tone | null };
+
+/**
+ * Everything a palette adds to the index, in one pass over its (at most six) colours: small
+ * arrays, not maps, as this runs once per record of every load. The tone is toneOf's, worked out
+ * here from the same conversions.
+ */
+function colorFields(colors: readonly ColorShare[]): ColorFields {
+  const cells: string[] = [];
+  const cellShares: number[] = [];
+  const nameShares = new Array<number>(COLOR_NAMES.length).fill(0);
+  let covered = 0;
+  let lightness = 0;
   for (const { hex, share } of colors) {
+    const facts = colorFacts(hex);
+    covered += share;
+    lightness += facts.lab.l * share;
     if (share < MIN_SHARE) continue;
-    const { cell, names } = colorFacts(hex);
-    cellShares.set(cell, (cellShares.get(cell) ?? 0) + share);
-    for (const name of names) nameShares.set(name, (nameShares.get(name) ?? 0) + share);
+    const at = cells.indexOf(facts.cell);
+    if (at === -1) {
+      cells.push(facts.cell);
+      cellShares.push(share);
+    } else cellShares[at]! += share;
+    for (const name of facts.names) nameShares[NAME_INDEX.get(name)!]! += share;
   }
-  const names = COLOR_NAMES.filter((name) => nameShares.has(name));
+  const names: string[] = [];
   const ranks: string[] = [];
-  for (const [key, share] of [...cellShares, ...names.map((name) => [name, nameShares.get(name)!] as const)]) {
-    const tier = largestTier(share);
-    if (tier !== undefined) ranks.push(tierTerm(key, tier));
-  }
-  return { color_names: names, color_cells: [...cellShares.keys()], color_ranks: ranks };
+  cells.forEach((cell, i) => pushRank(ranks, cell, cellShares[i]!));
+  COLOR_NAMES.forEach((name, i) => {
+    if (nameShares[i]! <= 0) return;
+    names.push(name);
+    pushRank(ranks, name, nameShares[i]!);
+  });
+  const tone = colors.length === 0 || covered <= 0 ? null : toneFromLightness(lightness / covered);
+  return { color_names: names, color_cells: cells, color_ranks: ranks, tone };
+}
+
+const NAME_INDEX = new Map(COLOR_NAMES.map((name, i) => [name, i]));
+
+function pushRank(ranks: string[], key: string, share: number): void {
+  const tier = largestTier(share);
+  if (tier !== undefined) ranks.push(tierTerm(key, tier));
 }
 
 /** Says, title by title, whether a document is the first of its title in this load (the carrier). */

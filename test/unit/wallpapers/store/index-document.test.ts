@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { cellOf, hexToLab } from '../../../../src/wallpapers/colors.js';
+import { cellOf, hexToLab, toneOf } from '../../../../src/wallpapers/colors.js';
 import { toIndexDocument } from '../../../../src/wallpapers/store/index-document.js';
 
 const WALLPAPER = {
@@ -57,5 +57,24 @@ describe('what the index keeps of a palette', () => {
   it('when a wallpaper has no palette, then it has no colour terms and no tone', () => {
     const document = toIndexDocument(WALLPAPER);
     expect([document.color_cells, document.color_names, document.color_ranks, document.tone]).to.deep.equal([[], [], [], undefined]);
+  });
+
+  it('when any palette is indexed, then its stored tone is the one toneOf gives, and the shape is read from the resolution unless the document carries one', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let round = 0; round < 500; round++) {
+      const shares = Array.from({ length: 1 + Math.floor(random() * 6) }, () => random()).sort((a, b) => b - a);
+      const total = shares.reduce((sum, share) => sum + share, 0) * (1 + random());
+      const colors = shares.map((share) => ({
+        hex: `#${Math.floor(random() * 0xffffff)
+          .toString(16)
+          .padStart(6, '0')}`,
+        share: share / total,
+      }));
+      const document = toIndexDocument({ ...WALLPAPER, colors });
+      expect(document.tone ?? null, JSON.stringify(colors)).to.equal(toneOf(colors));
+    }
+    expect(toIndexDocument({ ...WALLPAPER, resolution: '1080x1920' })).to.include({ width: 1080, height: 1920, orientation: 'portrait' });
+    expect(toIndexDocument({ ...WALLPAPER, width: 640, height: 480 })).to.include({ width: 640, height: 480 });
   });
 });
