@@ -1,3 +1,5 @@
+import { withoutFiller } from './query-filler.js';
+
 /**
  * The search syntax of `q`, in the spirit of Elasticsearch's simple_query_string, read by the API
  * itself so that nothing a user types can make a query fail:
@@ -11,7 +13,6 @@
  * with nothing left to look for (only exclusions, operators or common words such as "the") is
  * refused by the caller with a 400.
  */
-
 export interface Term {
   text: string;
   phrase: boolean;
@@ -108,10 +109,10 @@ function searchable(term: Term): boolean {
 
 /**
  * What a search looks for, read from `q` once, at the edge: the groups that still mean something
- * once common words are dropped, and the exclusions. It travels down with the request's
+ * once common words and filler (query-filler.ts) are dropped, and the exclusions. It travels down with the request's
  * parameters, so nothing below reads `q` again.
  */
 export function readSearchText(q: string): SearchQuery {
   const { groups, excluded } = parseSearchQuery(q);
-  return { groups: groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0), excluded };
+  return { groups: withoutFiller(groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0)), excluded };
 }

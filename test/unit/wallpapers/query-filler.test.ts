@@ -1,0 +1,30 @@
+import { expect } from 'chai';
+import { readSearchText } from '../../../src/wallpapers/search-query.js';
+
+const words = (q: string) => readSearchText(q).groups.map((group) => group.map(({ text, phrase }) => (phrase ? `"${text}"` : text)));
+
+describe('filler in what people type', () => {
+  it('when a query wraps what it wants in filler, then only the wanted words are looked for', () => {
+    expect(words('sunrise over the ocean')).to.deep.equal([['sunrise'], ['ocean']]);
+    expect(words('show me pictures of a dog in the snow')).to.deep.equal([['dog'], ['snow']]);
+    expect(words('HD wallpaper with a red car')).to.deep.equal([['red'], ['car']]);
+    expect(words('cabin near a lake OR behind hills')).to.deep.equal([['cabin'], ['lake'], ['hills']]);
+  });
+
+  it('when filler stands in quotes or inside a word of its own, then it is kept', () => {
+    expect(words('"moon over the earth"')).to.deep.equal([['"moon over the earth"']]);
+    expect(words('overpass underwater')).to.deep.equal([['overpass'], ['underwater']]);
+  });
+
+  it('when a query is nothing but filler, then it is searched as typed, and common words alone still leave nothing', () => {
+    expect(words('over')).to.deep.equal([['over']]);
+    expect(words('dark background')).to.deep.equal([['dark']]);
+    expect(words('background')).to.deep.equal([['background']]);
+    expect(words('wallpapers of the sky')).to.deep.equal([['sky']]);
+    expect(words('the of a')).to.deep.equal([]);
+  });
+
+  it('when filler is excluded, then the exclusion stands', () => {
+    expect(readSearchText('forest -over').excluded.map(({ text }) => text)).to.deep.equal(['over']);
+  });
+});
