@@ -1,5 +1,3 @@
-import type { Term } from './search-query.js';
-
 /**
  * Words people put around what they look for, which say nothing about the picture: the request
  * itself ("show me pictures of", "wallpaper", "hd"), and the small words that place one thing
@@ -22,10 +20,16 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set([
   'beside', 'between', 'among', 'along', 'against', 'onto', 'upon', 'about', 'within', 'toward', 'towards', 'inside', 'outside', 'while',
 ]); // prettier-ignore
 
-const isFiller = ({ text, phrase }: Term): boolean => !phrase && FILLER_WORDS.has(text.toLowerCase());
+/** A term of a parsed query (search-query.ts's Term). */
+interface QueryTerm {
+  text: string;
+  phrase: boolean;
+}
+
+const isFiller = ({ text, phrase }: QueryTerm): boolean => !phrase && FILLER_WORDS.has(text.toLowerCase());
 
 /** The groups without their filler terms, or as given when nothing but filler would be left. */
-export function withoutFiller(groups: readonly Term[][]): Term[][] {
+export function withoutFiller<T extends QueryTerm>(groups: readonly T[][]): T[][] {
   const kept = groups.map((group) => group.filter((term) => !isFiller(term))).filter((group) => group.length > 0);
   return kept.length > 0 ? kept : groups.map((group) => [...group]);
 }
