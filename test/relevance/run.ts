@@ -1,4 +1,4 @@
-// npm run relevance [-- --markdown] [--mapping <index definition file>]
+// npm run relevance [-- --markdown] [--mapping <index definition file>] [--judgments <file>]
 // Loads the demo catalogue into its own alias, searches it through the real app for every judged
 // query, and prints precision@k and nDCG@10 per query and overall.
 import { readFileSync } from 'node:fs';
@@ -11,13 +11,19 @@ import { demoSearch } from './demo-search.js';
 import { evaluate, markdownReport, readJudgments } from './evaluate.js';
 
 const { values } = parseArgs({
-  options: { markdown: { type: 'boolean', default: false }, keep: { type: 'boolean', default: false }, mapping: { type: 'string' } },
+  options: {
+    markdown: { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+    mapping: { type: 'string' },
+    judgments: { type: 'string' },
+  },
 });
 const config = { ...loadConfig(), logLevel: 'silent' as const };
 const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 60_000 });
 const redis = createRedis({ url: config.redisUrl, commandTimeoutMs: 5000 });
 const alias = 'relevance-demo';
-const judgments = readJudgments();
+// judgments.json by default; judgments-people.json holds queries as people type them.
+const judgments = values.judgments ? readJudgments(new URL(values.judgments, `file://${process.cwd()}/`)) : readJudgments();
 const mapping = values.mapping ? (JSON.parse(readFileSync(values.mapping, 'utf8')) as object) : undefined;
 const demo = await demoSearch(es, redis, config, alias, mapping);
 try {
