@@ -34,4 +34,17 @@ describe('search relevance on the demo catalogue', function () {
   it('when the catalogue holds a match for a query, then the search never returns nothing', () => {
     expect(report.missed).to.deep.equal([]);
   });
+
+  it('when a query wraps its words in filler, then no result is there for the filler alone', async () => {
+    const wanted: Record<string, RegExp> = {
+      'sunrise over the ocean': /\b(sunrise|ocean)/i,
+      'pictures of a lighthouse near the sea': /\b(lighthouse|sea)\b/i,
+      'hd wallpaper of a castle behind the hills': /\b(castle|hill)/i,
+    };
+    for (const [q, words] of Object.entries(wanted)) {
+      const { hits } = await demo.search(q);
+      expect(hits.length, q).to.be.greaterThan(0);
+      for (const hit of hits) expect(`${hit.title} ${hit.description} ${hit.category}`, q).to.match(words);
+    }
+  });
 });

@@ -570,7 +570,7 @@ export interface components {
         /**
          * @description Search keywords; 1–200 characters after trimming, at most 32 words (a word is a run of letters and digits).
          *
-         *     Syntax, in the spirit of simple_query_string: words (a wallpaper matching all of them ranks above one matching some; inflections, British spellings and typos match too, below exact matches; typos are looked for in words of 4–12 Latin letters and digits, the first three of a query), `"a phrase"`, `-word` or `-"a phrase"` to exclude, and `OR` (or `|`) between alternatives. Malformed input never fails: an unbalanced quote runs to the end, a lone `-` or a dangling `OR` is ignored. A query left with nothing to look for (only exclusions, operators or common words such as `the`) is a 400.
+         *     Syntax, in the spirit of simple_query_string: words (a wallpaper matching all of them ranks above one matching some; inflections, British spellings and typos match too, below exact matches; typos are looked for in words of 4–12 Latin letters and digits, the first three of a query), `"a phrase"`, `-word` or `-"a phrase"` to exclude, and `OR` (or `|`) between alternatives. Malformed input never fails: an unbalanced quote runs to the end, a lone `-` or a dangling `OR` is ignored. Filler outside quotes (words that ask rather than describe, such as `pictures`, `wallpaper`, `hd`, and words that place one thing against another, such as `over`, `near`, `behind`) is dropped while something else is left to look for. A query left with nothing to look for (only exclusions, operators or common words such as `the`) is a 400.
          */
         q: string;
         /** @description Wallpaper id */
@@ -807,7 +807,7 @@ export interface operations {
                 /**
                  * @description Search keywords; 1–200 characters after trimming, at most 32 words (a word is a run of letters and digits).
                  *
-                 *     Syntax, in the spirit of simple_query_string: words (a wallpaper matching all of them ranks above one matching some; inflections, British spellings and typos match too, below exact matches; typos are looked for in words of 4–12 Latin letters and digits, the first three of a query), `"a phrase"`, `-word` or `-"a phrase"` to exclude, and `OR` (or `|`) between alternatives. Malformed input never fails: an unbalanced quote runs to the end, a lone `-` or a dangling `OR` is ignored. A query left with nothing to look for (only exclusions, operators or common words such as `the`) is a 400.
+                 *     Syntax, in the spirit of simple_query_string: words (a wallpaper matching all of them ranks above one matching some; inflections, British spellings and typos match too, below exact matches; typos are looked for in words of 4–12 Latin letters and digits, the first three of a query), `"a phrase"`, `-word` or `-"a phrase"` to exclude, and `OR` (or `|`) between alternatives. Malformed input never fails: an unbalanced quote runs to the end, a lone `-` or a dangling `OR` is ignored. Filler outside quotes (words that ask rather than describe, such as `pictures`, `wallpaper`, `hd`, and words that place one thing against another, such as `over`, `near`, `behind`) is dropped while something else is left to look for. A query left with nothing to look for (only exclusions, operators or common words such as `the`) is a 400.
                  */
                 q: components["parameters"]["q"];
                 /** @description Page number */
