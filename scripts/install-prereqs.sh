@@ -39,5 +39,7 @@ if ! command -v st >/dev/null 2>&1 && [ "${SKIP_FUZZ:-}" != "1" ]; then
 fi
 if [ ! -d "$ROOT/node_modules" ] || [ "$ROOT/package-lock.json" -nt "$ROOT/node_modules/.package-lock.json" ]; then
   say "installing npm dependencies"
-  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  # onnxruntime-node's install script fetches optional GPU libraries from outside; its CPU build ships in the package.
+  (cd "$ROOT" && ONNXRUNTIME_NODE_INSTALL=skip npm ci --no-audit --no-fund --loglevel=error)
 fi
+bash "$ROOT/scripts/fetch-model.sh"

@@ -30,6 +30,18 @@ export interface Config {
   redisBreaker: RedisBreakerConfig;
   responseCache: ResponseCacheConfig;
   elasticsearchBatching: ElasticsearchBatchingConfig;
+  meaning: MeaningConfig;
+}
+
+export interface MeaningConfig {
+  /** Where scripts/fetch-model.sh put the sentence model (MEANING_MODEL_DIR); null: search matches the words typed only. */
+  modelDir: string | null;
+  /** Cosine similarity a catalogue word needs to stand in for a query word. */
+  floor: number;
+  /** Catalogue words at most per query word. */
+  top: number;
+  /** The catalogue's words are read again this often. */
+  refreshMs: number;
 }
 
 export interface PortalConfig {
@@ -144,6 +156,11 @@ const ENV_SCHEMA = {
     RESPONSE_CACHE_MB: { type: 'integer', minimum: 0, maximum: 4096, default: 16 },
     RESPONSE_CACHE_TTL_MS: { type: 'integer', minimum: 100, maximum: 3600000, default: 5000 },
     RESPONSE_CACHE_CHECK_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 1000 },
+    // 'off' turns meaning off; a relative path is read from the working directory.
+    MEANING_MODEL_DIR: { type: 'string', minLength: 1, default: 'models/minilm' },
+    MEANING_FLOOR: { type: 'number', minimum: 0.3, maximum: 1, default: 0.6 },
+    MEANING_WORDS: { type: 'integer', minimum: 1, maximum: 10, default: 4 },
+    MEANING_REFRESH_MS: { type: 'integer', minimum: 1000, maximum: 86400000, default: 300000 },
   },
 } as const;
 
@@ -281,6 +298,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxInFlight: v.ELASTICSEARCH_BATCH_CONCURRENCY,
       maxBatchSize: v.ELASTICSEARCH_BATCH_SIZE,
       maxQueued: v.ELASTICSEARCH_QUEUE_MAX,
+    },
+    meaning: {
+      modelDir: v.MEANING_MODEL_DIR === 'off' ? null : v.MEANING_MODEL_DIR,
+      floor: v.MEANING_FLOOR,
+      top: v.MEANING_WORDS,
+      refreshMs: v.MEANING_REFRESH_MS,
     },
   };
 }

@@ -17,6 +17,9 @@ import type { RedisClient } from './infra/redis.js';
 import { type Readiness, createReadiness } from './ops/store/readiness.js';
 import { withResponseCache } from './wallpapers/store/cached-repository.js';
 import { createEsRepository } from './wallpapers/store/es-repository.js';
+import { loadCatalogueWords } from './wallpapers/store/catalogue-words.js';
+import { createSearchMeaning, noMeaning } from './wallpapers/domain/search-meaning.js';
+import { withMeaning } from './wallpapers/domain/with-meaning.js';
 
 export interface Clients {
   es: Client;
@@ -33,15 +36,23 @@ export interface Clients {
  */
 export function buildServices(config: Config, { es, redis, logger = silentLogger, metrics = createMetrics(), readiness }: Clients): AppServices {
   instrumentElasticsearch(es, metrics);
+  const { modelDir, ...meaningOptions } = config.meaning;
+  const meaning =
+    modelDir === null
+      ? noMeaning
+      : createSearchMeaning({ modelDir, ...meaningOptions, loadWords: () => loadCatalogueWords(es, config.indexAlias), logger });
   const repository = withResponseCache(
-    createEsRepository(es, config.indexAlias, {
-      logger,
-      batching: {
-        ...config.elasticsearchBatching,
-        timeoutMs: config.elasticsearchTimeoutMs,
-        onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
-      },
-    }),
+    withMeaning(
+      createEsRepository(es, config.indexAlias, {
+        logger,
+        batching: {
+          ...config.elasticsearchBatching,
+          timeoutMs: config.elasticsearchTimeoutMs,
+          onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
+        },
+      }),
+      meaning,
+    ),
     { es, alias: config.indexAlias, logger, ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },
   );
   const keys = createKeyStore(redis);

@@ -59,6 +59,8 @@ export type SearchParams = ListParams & {
   q: string;
   /** What `q` looks for, read from it once at the edge (see readSearchText). */
   text: SearchQuery;
+  /** The same in the catalogue's words, when they add any (domain/query-meaning.ts): ranked below `text`. */
+  meaning?: SearchQuery;
 };
 export interface IdParams {
   id: number;

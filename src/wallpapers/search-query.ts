@@ -16,6 +16,8 @@ import { withoutFiller } from './query-filler.js';
 export interface Term {
   text: string;
   phrase: boolean;
+  /** For a word that stands in for one typed (domain/query-meaning.ts): how close in meaning, 0 to 1; absent, as typed. */
+  similarity?: number;
 }
 
 export interface SearchQuery {

@@ -335,8 +335,33 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery): Clause {
   };
 }
 
+// What a query means, when the words typed alone miss: every group matched by a word of the same
+// meaning (the word typed counts 1, another word its similarity) is a tier below matching every
+// word as typed (ALL_GROUPS) and above matching only some of them (AS_TYPED times BM25, a few
+// thousand at most), ordered by how close the words are. Measured in bench/results/meaning-routes.md.
+const MEANING_TIER = 50_000;
+
+function meaningClause({ groups, excluded }: SearchQuery): Clause {
+  const perGroup = MEANING_TIER / groups.length;
+  return {
+    bool: {
+      must: groups.map((group) => ({
+        dis_max: { queries: group.map((term) => tier(termClause(term, 'exact'), perGroup * (term.similarity ?? 1))) },
+      })),
+      must_not: excluded.map((term) => termClause(term, 'exact')),
+    },
+  };
+}
+
+/** The search for a query and, when it has one, for its meaning in the catalogue's words. */
+export function buildMeaningQuery(text: SearchQuery, meaning: SearchQuery | undefined): Clause {
+  const typed = buildSearchQuery(text);
+  if (meaning === undefined) return typed;
+  return { bool: { should: [typed, meaningClause(meaning)], minimum_should_match: 1 } };
+}
+
 export function searchBody(params: SearchParams): SearchBody {
-  return pageBody(params, buildSearchQuery(params.text));
+  return pageBody(params, buildMeaningQuery(params.text, params.meaning));
 }
 
 /** What one suggestion request asks: completions only, no hits. */

@@ -1,0 +1,42 @@
+import type { SentenceModel } from './sentence-model.js';
+
+/** Words (or short phrases), each with its vector from a sentence model, to find those nearest a vector. */
+export interface Vocabulary {
+  readonly entries: readonly string[];
+  has(entry: string): boolean;
+  /** Entries whose cosine similarity to `vector` is at least `floor`, most similar first, `top` at most. */
+  nearest(vector: Float32Array, floor: number, top: number): { entry: string; similarity: number }[];
+}
+
+const BATCH = 64;
+
+/**
+ * Embeds the entries not embedded before (`known` keeps every vector across rebuilds, so a
+ * catalogue that gains a few tags costs a few embeddings) and lays the vectors out in one array.
+ */
+export async function buildVocabulary(model: SentenceModel, entries: readonly string[], known: Map<string, Float32Array>): Promise<Vocabulary> {
+  const unique = [...new Set(entries)];
+  const missing = unique.filter((entry) => !known.has(entry));
+  for (let i = 0; i < missing.length; i += BATCH) {
+    const batch = missing.slice(i, i + BATCH);
+    (await model.embed(batch)).forEach((vector, j) => known.set(batch[j]!, vector));
+  }
+  const dimensions = unique.length > 0 ? known.get(unique[0]!)!.length : 0;
+  const vectors = new Float32Array(unique.length * dimensions);
+  unique.forEach((entry, i) => vectors.set(known.get(entry)!, i * dimensions));
+  const members = new Set(unique);
+  return {
+    entries: unique,
+    has: (entry) => members.has(entry),
+    nearest(vector, floor, top) {
+      const found: { entry: string; similarity: number }[] = [];
+      for (let i = 0; i < unique.length; i++) {
+        let similarity = 0;
+        const offset = i * dimensions;
+        for (let d = 0; d < dimensions; d++) similarity += vector[d]! * vectors[offset + d]!;
+        if (similarity >= floor) found.push({ entry: unique[i]!, similarity });
+      }
+      return found.sort((a, b) => b.similarity - a.similarity).slice(0, top);
+    },
+  };
+}

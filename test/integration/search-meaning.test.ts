@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
+import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
+import { request } from '../support/harness.js';
+import { type CatalogueContext, useCatalogue } from './catalogue-context.js';
+
+// The demo generator's wallpapers, with the real sentence model (models/minilm, fetched by
+// scripts/fetch-model.sh) and the catalogue's own tags as the words a query can mean.
+const docs = () => [...generateWallpapers({ count: 3000, seed: 42, imageBaseUrl: 'https://images.wallpapers.example' })];
+
+async function search(ctx: CatalogueContext, q: string): Promise<{ data: Wallpaper[]; total: number }> {
+  const res = await request(ctx.app.url, `/v1/search?per_page=10&q=${encodeURIComponent(q)}`, { key: ctx.key });
+  expect(res.status, JSON.stringify(res.body)).to.equal(200);
+  const body = res.body as { data: Wallpaper[]; meta: { total_items: number } };
+  return { data: body.data, total: body.meta.total_items };
+}
+const about = (wallpaper: Wallpaper) => `${wallpaper.title} ${wallpaper.description} ${wallpaper.category}`;
+
+describe('search by meaning, on the real model and catalogue', function () {
+  this.timeout(120_000);
+  const ctx = useCatalogue({}, { docs });
+
+  it('when a word the catalogue never uses is searched, then wallpapers of its meaning are found, best first', async () => {
+    for (const [q, wanted] of [
+      ['kitty', /\bkittens?\b/i],
+      ['automobiles', /\b(cars?|coupe|roadster|racer|truck)\b/i],
+      ['woods', /\b(forests?|woods?|trees?|pines?|redwoods?|grove)\b/i],
+    ] as const) {
+      const { data } = await search(ctx, q);
+      expect(data.length, q).to.be.greaterThan(0);
+      for (const wallpaper of data.slice(0, 5)) expect(about(wallpaper), q).to.match(wanted);
+    }
+  });
+
+  it('when a synonym is misspelt, then it is read as the word it most likely is', async () => {
+    const { data } = await search(ctx, 'kittty');
+    expect(data.length).to.be.greaterThan(0);
+    expect(about(data[0]!)).to.match(/\bkittens?\b/i);
+  });
+
+  it('when the words typed match, then those wallpapers rank above the ones found through meaning', async () => {
+    const { data } = await search(ctx, 'puppy snow');
+    expect(data.length).to.be.greaterThan(0);
+    const asTyped = data.map((wallpaper) => /\bpupp(y|ies)\b/i.test(about(wallpaper)) && /\bsnow/i.test(about(wallpaper)));
+    expect(
+      asTyped.indexOf(false) === -1 || asTyped.slice(asTyped.indexOf(false)).every((matched) => !matched),
+      JSON.stringify(data.map((w) => w.title)),
+    ).to.equal(true);
+  });
+
+  it('when a query has no word the catalogue knows nor anything near one, then it still finds nothing', async () => {
+    expect((await search(ctx, 'qwertyuiop')).total).to.equal(0);
+  });
+
+  it('when excluded words are given, then results found through meaning exclude them too', async () => {
+    const { data } = await search(ctx, 'kitty -snow');
+    expect(data.length).to.be.greaterThan(0);
+    for (const wallpaper of data) expect(about(wallpaper)).not.to.match(/\bsnow\b/i);
+  });
+});
+
+describe('search with meaning turned off', function () {
+  this.timeout(120_000);
+  const ctx = useCatalogue({ meaning: { modelDir: null, floor: 0.6, top: 4, refreshMs: 300_000 } }, { docs });
+
+  it('when a word the catalogue never uses is searched, then nothing is found, as before', async () => {
+    expect((await search(ctx, 'kitty')).total).to.equal(0);
+  });
+});

@@ -1,0 +1,32 @@
+import { expect } from 'chai';
+import { createSpelling, editDistance } from '../../../src/infra/spelling.js';
+
+describe('spelling correction', () => {
+  it('when two words differ by one added, dropped, changed or swapped letter, then they are one edit apart', () => {
+    expect(editDistance('kittty', 'kitty', 3)).to.equal(1);
+    expect(editDistance('automobil', 'automobile', 3)).to.equal(1);
+    expect(editDistance('computor', 'computer', 3)).to.equal(1);
+    expect(editDistance('sakrua', 'sakura', 3)).to.equal(1);
+    expect(editDistance('forest', 'forest', 3)).to.equal(0);
+  });
+
+  it('when words are further apart than the limit, then the distance stops just past it', () => {
+    expect(editDistance('mountain', 'xylophone', 1)).to.equal(2);
+  });
+
+  it('when a word is misspelt, then the closest known words are offered, sharing its first or second letter', () => {
+    const correct = createSpelling(['kitty', 'kitten', 'cosmos', 'computer', 'automobile', 'blooms', 'blows']);
+    expect(correct('kittty')).to.deep.equal(['kitty']);
+    expect(correct('kosmos')).to.deep.equal(['cosmos']);
+    expect(correct('automobil')).to.deep.equal(['automobile']);
+    expect(correct('bloms')).to.have.members(['blooms', 'blows']);
+  });
+
+  it('when a word is known, short, or too far from every known word, then nothing is offered', () => {
+    const correct = createSpelling(['kitty', 'cosmos']);
+    expect(correct('kitty')).to.deep.equal([]);
+    expect(correct('kit')).to.deep.equal([]);
+    expect(correct('xylophone')).to.deep.equal([]);
+    expect(correct('kitty-cat')).to.deep.equal([]);
+  });
+});

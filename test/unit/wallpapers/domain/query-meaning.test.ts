@@ -1,0 +1,88 @@
+import { expect } from 'chai';
+import { buildVocabulary } from '../../../../src/infra/nearest-words.js';
+import type { SentenceModel } from '../../../../src/infra/sentence-model.js';
+import { createQueryExpansion } from '../../../../src/wallpapers/domain/query-meaning.js';
+import { readSearchText } from '../../../../src/wallpapers/search-query.js';
+
+// A model of three meanings (cats, cars, the sea): each word a unit vector along its meaning,
+// bent a little towards the others so similarities are below 1.
+const MEANINGS: Record<string, [number, number, number]> = {
+  kitten: [1, 0, 0],
+  kitty: [0.8, 0.1, 0],
+  cats: [0.9, 0.05, 0],
+  cat: [0.95, 0, 0.05],
+  automobile: [0.05, 0.75, 0],
+  cars: [0, 1, 0],
+  'race car': [0.1, 0.85, 0],
+  ocean: [0, 0, 1],
+  sea: [0, 0.05, 0.95],
+  blue: [0.3, 0.3, 0.4],
+};
+const unit = (v: number[]) => {
+  const norm = Math.hypot(...v);
+  return Float32Array.from(v.map((x) => x / norm));
+};
+function fakeModel(): SentenceModel & { embedded: string[] } {
+  const embedded: string[] = [];
+  return {
+    dimensions: 3,
+    words: Object.keys(MEANINGS).filter((word) => !word.includes(' ')),
+    embedded,
+    embed: (texts) => {
+      embedded.push(...texts);
+      return Promise.resolve(texts.map((text) => unit(MEANINGS[text] ?? [0.34, 0.33, 0.33])));
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+describe('what a query means in the catalogue words', () => {
+  const words = (query: { groups: { text: string }[][] } | null) => query?.groups.map((group) => group.map(({ text }) => text));
+
+  it('when a word the catalogue does not use is asked, then its nearest catalogue words join it, closest first, with their similarity', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'race car', 'ocean'], new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 });
+    const meaning = await expand(readSearchText('kitty'), vocabulary);
+    expect(words(meaning)).to.deep.equal([['kitty', 'kitten']]);
+    expect(meaning!.groups[0]![1]!.similarity).to.be.within(0.9, 1);
+    expect(words(await expand(readSearchText('automobile sea'), vocabulary))).to.deep.equal([
+      ['automobile', 'race car', 'cars'],
+      ['sea', 'ocean'],
+    ]);
+  });
+
+  it('when a plural or a misspelling is asked, then it is looked up as the word it stands for', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 });
+    expect(words(await expand(readSearchText('kitties'), vocabulary))).to.deep.equal([['kitties', 'kitten']]);
+    expect(words(await expand(readSearchText('automobil'), vocabulary))).to.deep.equal([['automobil', 'cars']]);
+  });
+
+  it('when nothing in the catalogue is near enough, or the words are quoted, then the query means what it says', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 });
+    expect(await expand(readSearchText('qwertyuiop'), vocabulary)).to.equal(null);
+    expect(await expand(readSearchText('"kitty automobile"'), vocabulary)).to.equal(null);
+    expect(await expand(readSearchText('kitten'), await buildVocabulary(model, [], new Map()))).to.equal(null);
+  });
+
+  it('when a query excludes words, then its meaning excludes them too', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+    const meaning = await createQueryExpansion(model, { floor: 0.6, top: 4 })(readSearchText('kitty -cars'), vocabulary);
+    expect(meaning!.excluded.map(({ text }) => text)).to.deep.equal(['cars']);
+  });
+
+  it('when the words are built again, then only words not embedded before are embedded', async () => {
+    const model = fakeModel();
+    const known = new Map<string, Float32Array>();
+    await buildVocabulary(model, ['kitten', 'cars'], known);
+    model.embedded.length = 0;
+    const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'ocean', 'ocean'], known);
+    expect(model.embedded).to.deep.equal(['ocean']);
+    expect(vocabulary.entries).to.deep.equal(['kitten', 'cars', 'ocean']);
+  });
+});

@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import { buildMeaningQuery, buildSearchQuery } from '../../../../src/wallpapers/store/build-queries.js';
+import { readSearchText } from '../../../../src/wallpapers/search-query.js';
+
+describe('the search for what a query means', () => {
+  const text = readSearchText('kitty snow -dog');
+  const meaning = {
+    groups: [
+      [
+        { text: 'kitty', phrase: false },
+        { text: 'kitten', phrase: false, similarity: 0.78 },
+      ],
+      [{ text: 'snow', phrase: false }],
+    ],
+    excluded: text.excluded,
+  };
+
+  it('when a query has no meaning beyond its words, then it is searched as typed', () => {
+    expect(buildMeaningQuery(text, undefined)).to.deep.equal(buildSearchQuery(text));
+  });
+
+  it('when it has one, then every group must match through a word of it, each weighing its similarity, and exclusions hold', () => {
+    const query = buildMeaningQuery(text, meaning) as { bool: { should: unknown[]; minimum_should_match: number } };
+    expect(query.bool.minimum_should_match).to.equal(1);
+    expect(query.bool.should[0]).to.deep.equal(buildSearchQuery(text));
+    const byMeaning = query.bool.should[1] as {
+      bool: { must: { dis_max: { queries: { constant_score: { boost: number } }[] } }[]; must_not: unknown[] };
+    };
+    expect(byMeaning.bool.must).to.have.length(2);
+    const [kitty, kitten] = byMeaning.bool.must[0]!.dis_max.queries.map(({ constant_score }) => constant_score.boost);
+    expect(kitty).to.equal(25_000);
+    expect(kitten).to.be.closeTo(25_000 * 0.78, 1e-6);
+    expect(byMeaning.bool.must_not).to.have.length(1);
+  });
+
+  it('when every group matches as typed, then that tier stays above any match through meaning', () => {
+    const typed = JSON.stringify(buildSearchQuery(text));
+    const tiers = [...typed.matchAll(/"boost":(\d+)/g)].map(([, boost]) => Number(boost));
+    const highestByMeaning = 2 * 25_000;
+    expect(Math.max(...tiers)).to.be.greaterThan(highestByMeaning);
+  });
+});
