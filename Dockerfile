@@ -2,6 +2,8 @@
 # tsx stays a runtime dependency for the operator CLIs (scripts/seed.ts, scripts/keys.ts).
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
+# onnxruntime-node's install script would fetch optional GPU libraries; its CPU build is in the package.
+ENV ONNXRUNTIME_NODE_INSTALL=skip
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
@@ -13,6 +15,7 @@ WORKDIR /app
 ENV NODE_ENV=production
 # The server binds loopback unless told otherwise; in a container, traffic arrives on its own interface.
 ENV HOST=0.0.0.0
+ENV ONNXRUNTIME_NODE_INSTALL=skip
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY tsconfig.json ./
@@ -20,6 +23,8 @@ COPY src ./src
 COPY scripts ./scripts
 COPY openapi ./openapi
 COPY index-mappings ./index-mappings
+# The sentence model search reads meaning with: scripts/fetch-model.sh puts it here before a build.
+COPY models ./models
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000

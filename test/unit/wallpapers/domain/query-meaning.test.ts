@@ -69,6 +69,15 @@ describe('what a query means in the catalogue words', () => {
     expect(await expand(readSearchText('kitten'), await buildVocabulary(model, [], new Map()))).to.equal(null);
   });
 
+  it('when a word is one of the catalogue words (or the plural of one), then it means itself', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'race car'], new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 });
+    expect(await expand(readSearchText('kitten'), vocabulary)).to.equal(null);
+    expect(await expand(readSearchText('kittens'), vocabulary)).to.equal(null);
+    expect(words(await expand(readSearchText('cars kitty'), vocabulary))).to.deep.equal([['cars'], ['kitty', 'kitten']]);
+  });
+
   it('when a query excludes words, then its meaning excludes them too', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
