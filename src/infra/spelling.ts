@@ -23,6 +23,7 @@ export function createSpelling(known: readonly string[]): (word: string) => stri
     for (const candidate of new Set([...(byLetter.get(`0${word[0]}`) ?? []), ...(byLetter.get(`1${word[1]}`) ?? [])])) {
       if (Math.abs(candidate.length - word.length) > allowed) continue;
       const distance = editDistance(word, candidate, bestDistance);
+      if (distance > allowed) continue;
       if (distance < bestDistance) {
         best = [candidate];
         bestDistance = distance;

@@ -27,6 +27,8 @@ describe('spelling correction', () => {
     expect(correct('kitty')).to.deep.equal([]);
     expect(correct('kit')).to.deep.equal([]);
     expect(correct('xylophone')).to.deep.equal([]);
+    expect(correct('kittty'), 'two edits in a word of six letters').to.deep.equal(['kitty']);
+    expect(createSpelling(['kitten'])('kittty'), 'two edits in a word of six letters').to.deep.equal([]);
     expect(correct('kitty-cat')).to.deep.equal([]);
   });
 });

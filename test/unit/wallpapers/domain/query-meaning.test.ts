@@ -78,6 +78,14 @@ describe('what a query means in the catalogue words', () => {
     expect(words(await expand(readSearchText('cars kitty'), vocabulary))).to.deep.equal([['cars'], ['kitty', 'kitten']]);
   });
 
+  it('when a word the model does not know is a misspelling of a catalogue word, then it is left to typo matching, unembedded', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+    model.embedded.length = 0;
+    expect(await createQueryExpansion(model, { floor: 0.6, top: 4 })(readSearchText('kittn'), vocabulary)).to.equal(null);
+    expect(model.embedded).to.deep.equal([]);
+  });
+
   it('when a query excludes words, then its meaning excludes them too', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
