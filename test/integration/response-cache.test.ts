@@ -45,6 +45,7 @@ function counting(repository: WallpaperRepository) {
       return fn(...args);
     };
   const wrapped: WallpaperRepository = {
+    similar: count((id, perPage) => repository.similar(id, perPage)),
     list: count((params) => repository.list(params)),
     search: count((params) => repository.search(params)),
     getById: count((id) => repository.getById(id)),

@@ -73,6 +73,13 @@ export function inMemoryRepository(docs: readonly Wallpaper[]): InMemoryReposito
       const found = docs.find((w) => w.id === id);
       return found ? share(toDetail(found)) : null;
     },
+    async similar(id: number, perPage: number) {
+      answer();
+      const seed = docs.find((w) => w.id === id);
+      if (!seed) return null;
+      const alike = docs.filter((w) => w.id !== id && w.category === seed.category).slice(0, perPage);
+      return share({ items: alike, total: alike.length });
+    },
     async getByIds(ids: readonly number[]) {
       answer();
       const found = ids.map((id) => docs.find((w) => w.id === id));

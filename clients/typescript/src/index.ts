@@ -19,6 +19,8 @@ type Lists<Q> = {
 };
 type RawListQuery = NonNullable<operations['listWallpapers']['parameters']['query']>;
 type RawSearchQuery = NonNullable<operations['searchWallpapers']['parameters']['query']>;
+type RawSimilarQuery = NonNullable<operations['getSimilarWallpapers']['parameters']['query']>;
+export type SimilarQuery = Lists<RawSimilarQuery>;
 export type ListQuery = Lists<RawListQuery>;
 export type SearchQuery = Lists<RawSearchQuery>;
 
@@ -91,6 +93,9 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     wallpapers: {
       list,
       get: (id: number) => unwrap(http.GET('/v1/wallpapers/{id}', { params: { path: { id } } })),
+      /** The wallpapers most like wallpaper `id`, best first: one page of `per_page` (at most 100). */
+      similar: (id: number, query: SimilarQuery = {}) =>
+        unwrap(http.GET('/v1/wallpapers/{id}/similar', { params: { path: { id }, query: asLists<RawSimilarQuery>(query) } })),
       /** `for await (const w of client.wallpapers.all({ category: 'space' }))` walks a whole listing. */
       all: (query: ListQuery = {}) => walk(query, list),
     },

@@ -44,6 +44,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/wallpapers/{id}/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wallpapers like this one
+         * @description The wallpapers most like this one, best first, never the wallpaper itself: the same category counts most, then each tag in common (subject, adjective, setting, mood), then the words of title and description in common, then each named colour in common. One page: `per_page` (default 20, at most 100) wallpapers, with `meta.current_page` 1, `meta.total_items` the number returned and `meta.next_cursor` null. Items are the nine fields unless `include` asks for more, as in lists. An unknown id is 404 `not_found`.
+         */
+        get: operations["getSimilarWallpapers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -772,6 +792,71 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WallpaperDetail"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still matches. Counts against the quota. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSimilarWallpapers: {
+        parameters: {
+            query?: {
+                /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
+                per_page?: components["parameters"]["per_page"];
+                /** @description Adds fields to each item, comma-separated: `tags`, `colors` (colors and tone), `dimensions` (width, height, ratio, orientation). Without it an item has the nine fields of the Wallpaper resource. */
+                include?: components["parameters"]["include"];
+            };
+            header?: {
+                /** @description An ETag from an earlier response; 304 when it still matches */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                /** @description Wallpaper id */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WallpaperList"];
                 };
             };
             /** @description Not modified: the `If-None-Match` ETag still matches. Counts against the quota. */

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
 import { type Shared, derivedOnce, isShared, share } from '../../infra/shared-result.js';
-import type { SuggestParams } from '../params.js';
+import type { Include, SuggestParams } from '../params.js';
 import type { Found, Page } from '../store/repository.js';
 import type { CursorCodec } from './cursor.js';
 import type { PageRequest } from './request-rules.js';
@@ -61,6 +61,14 @@ export function pageEnvelope(result: Shared<Page>, request: PageRequest, cursors
   let envelope = envelopes.get(key);
   if (envelope === undefined) envelopes.set(key, (envelope = share(buildEnvelope(result, request, cursors))));
   return envelope;
+}
+
+/** The one page of wallpapers like another: no next page, the total is what it holds. */
+export function similarEnvelope({ items }: Page, perPage: number, include: readonly Include[] | undefined): Envelope {
+  return {
+    data: items.map((item) => toListItem(item, include)),
+    meta: { current_page: 1, per_page: perPage, total_items: items.length, total_pages: items.length > 0 ? 1 : 0, next_cursor: null },
+  };
 }
 
 export function foundEnvelope({ items, missing }: Found, asked: number): Envelope {

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { compileParams } from '../../http/query-validator.js';
 import { invalidRequest } from '../../http/http-error.js';
 import { parametersSchema } from '../../openapi/parameters.js';
-import type { IdParams, ListParams, Paging, SearchParams, SuggestParams } from '../params.js';
+import type { IdParams, Include, ListParams, Paging, SearchParams, SuggestParams } from '../params.js';
 import { readColor } from '../colors.js';
 import { readSearchText } from '../search-query.js';
 import { type CursorCodec, queryDigest } from './cursor.js';
@@ -15,6 +15,8 @@ const parseList = compileParams<ListParams & { cursor?: string; ids?: number[] }
 const parseSearch = compileParams<Omit<SearchParams, 'text'> & { cursor?: string }>(parametersSchema('/v1/search', 'get', 'query'));
 const parseId = compileParams<IdParams>(parametersSchema('/v1/wallpapers/{id}', 'get', 'path'), 'path');
 const parseSuggest = compileParams<SuggestParams>(parametersSchema('/v1/search/suggest', 'get', 'query'));
+const parseSimilarId = compileParams<IdParams>(parametersSchema('/v1/wallpapers/{id}/similar', 'get', 'path'), 'path');
+const parseSimilar = compileParams<SimilarParams>(parametersSchema('/v1/wallpapers/{id}/similar', 'get', 'query'));
 
 const HAS_WORD = /[\p{L}\p{N}]/u;
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -134,6 +136,16 @@ export function readSearchRequest(ctx: Context, rules: PageRules): { page: PageR
 
 export function readIdRequest(ctx: Context & { params: Record<string, string> }): IdParams {
   return parseId({ id: ctx.params['id'] });
+}
+
+export interface SimilarParams {
+  per_page: number;
+  include?: Include[];
+}
+
+/** GET /v1/wallpapers/{id}/similar: whose likes, how many, and what each item shows. */
+export function readSimilarRequest(ctx: Context & { params: Record<string, string> }): IdParams & SimilarParams {
+  return { ...parseSimilarId({ id: ctx.params['id'] }), ...parseSimilar(ctx.query) };
 }
 
 export function readSuggestRequest(ctx: Context): SuggestParams {

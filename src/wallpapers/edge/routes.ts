@@ -6,9 +6,9 @@ import type { Shared } from '../../infra/shared-result.js';
 import type { ListParams, SearchParams } from '../params.js';
 import type { Page, WallpaperRepository } from '../store/repository.js';
 import type { CursorCodec } from './cursor.js';
-import { foundEnvelope, nextLinkQuery, pageEnvelope, setNextLink, suggestionList } from './page-envelope.js';
+import { foundEnvelope, nextLinkQuery, pageEnvelope, setNextLink, similarEnvelope, suggestionList } from './page-envelope.js';
 import { type PreparedQuery, createPreparedQueries } from './prepared-queries.js';
-import { type PageRequest, readIdRequest, readListRequest, readSearchRequest, readSuggestRequest } from './request-rules.js';
+import { type PageRequest, readIdRequest, readListRequest, readSearchRequest, readSimilarRequest, readSuggestRequest } from './request-rules.js';
 
 export interface WallpaperRoutesOptions {
   repository: WallpaperRepository;
@@ -70,6 +70,13 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
     const wallpaper = await repository.getById(id);
     if (!wallpaper) throw notFound(`Wallpaper ${id} not found`);
     ctx.body = wallpaper;
+  });
+
+  router.get('/wallpapers/:id/similar', async (ctx) => {
+    const { id, per_page, include } = readSimilarRequest(ctx);
+    const page = await repository.similar(id, per_page);
+    if (!page) throw notFound(`Wallpaper ${id} not found`);
+    ctx.body = similarEnvelope(page, per_page, include);
   });
 
   router.get('/search', async (ctx) => {

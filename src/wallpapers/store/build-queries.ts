@@ -2,7 +2,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, SearchParams, SortOrder, SuggestParams } from '../params.js';
 import { parseResolution } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
-import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, readColor, tierTerm } from '../colors.js';
+import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNamesOf, readColor, tierTerm } from '../colors.js';
+import type { WallpaperDetail } from '../wallpaper.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
 export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
@@ -362,6 +363,42 @@ export function buildMeaningQuery(text: SearchQuery, meaning: SearchQuery | unde
 
 export function searchBody(params: SearchParams): SearchBody {
   return pageBody(params, buildMeaningQuery(params.text, params.meaning));
+}
+
+// "More like this one": what makes two wallpapers alike, by weight. The same category counts most
+// (a kitten and a lion are both animals; a kitten and a kitten-shaped cloud are not alike); each
+// shared tag (subject, adjective, setting, mood) next, then the words of title and description in
+// common (more_like_this: the seed's most telling words, BM25 over the rest), then each named colour
+// in common. Never the wallpaper itself. Weighed on test/relevance/similar.json.
+const SIMILAR_CATEGORY = 20;
+const SIMILAR_TAG = 6;
+const SIMILAR_COLOR = 2;
+
+/** The one page of wallpapers most like `seed`, best first. */
+export function similarBody(seed: WallpaperDetail, perPage: number): SearchBody {
+  const tags = seed.tags.filter((tag) => tag !== seed.category);
+  const query: Clause = {
+    bool: {
+      should: [
+        tier({ term: { category: seed.category } }, SIMILAR_CATEGORY),
+        ...tags.map((tag) => tier({ term: { tags: tag } }, SIMILAR_TAG)),
+        {
+          more_like_this: {
+            fields: ['title', 'description'],
+            like: `${seed.title}. ${seed.description}`,
+            min_term_freq: 1,
+            min_doc_freq: 2,
+            max_query_terms: 12,
+            minimum_should_match: 1,
+          },
+        },
+        ...colorNamesOf(seed.colors).map((name) => tier({ term: { color_names: name } }, SIMILAR_COLOR)),
+      ],
+      minimum_should_match: 1,
+      must_not: [{ ids: { values: [String(seed.id)] } }],
+    },
+  };
+  return pageBody({ page: 1, per_page: perPage, sort: 'relevance' }, query);
 }
 
 /** What one suggestion request asks: completions only, no hits. */

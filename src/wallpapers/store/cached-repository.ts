@@ -166,6 +166,7 @@ export function withResponseCache(repository: WallpaperRepository, options: Resp
     search: (params) => cached(keyOf('search', params), () => repository.search(params)),
     getById: (id) => cached(`get ${id}`, () => repository.getById(id)),
     getByIds: (ids) => cached(idsKey(ids), () => repository.getByIds(ids)),
+    similar: (id, perPage) => cached(`similar ${id} ${perPage}`, () => repository.similar(id, perPage)),
     suggest: (params) => cached(suggestKey(params), () => repository.suggest(params)),
   };
 }

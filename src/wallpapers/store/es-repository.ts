@@ -16,6 +16,7 @@ import {
   searchBody,
   searchIndex,
   suggestBody,
+  similarBody,
 } from './build-queries.js';
 import type { Facet, ListParams, SuggestParams } from '../params.js';
 import type { FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
@@ -241,5 +242,10 @@ export function createEsRepository(
     getById: (id) => run('get', () => get(String(id))),
     getByIds: (ids) => run('get', () => getByIds(ids)),
     suggest: (params) => run('suggest', () => suggest(params)),
+    similar: (id, perPage) =>
+      run('similar', async () => {
+        const seed = await get(String(id));
+        return seed === null ? null : search(searchOf({ page: 1, per_page: perPage }, similarBody(seed, perPage)));
+      }),
   };
 }

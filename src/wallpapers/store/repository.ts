@@ -42,4 +42,6 @@ export interface WallpaperRepository {
   /** Distinct ids, at most 100, read in one call. */
   getByIds(ids: readonly number[]): Promise<Shared<Found>>;
   suggest(params: SuggestParams): Promise<Shared<Suggestions>>;
+  /** The `perPage` wallpapers most like wallpaper `id`, best first (one page); null for an unknown id. */
+  similar(id: number, perPage: number): Promise<Shared<Page> | null>;
 }

@@ -36,6 +36,10 @@ function fakeRepository() {
       state.calls++;
       return id === 404 ? null : share(wallpaper(id, state.title));
     },
+    similar: async (id) => {
+      state.calls++;
+      return id === 404 ? null : share({ items: [kept(id + 1, state.title)], total: 1 });
+    },
     getByIds: async (ids) => {
       state.calls++;
       return share({ items: ids.filter((id) => id !== 404).map((id) => wallpaper(id, state.title)), missing: ids.filter((id) => id === 404) });
