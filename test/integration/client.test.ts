@@ -26,6 +26,18 @@ describe('the TypeScript client against the real stack', function () {
     expect(page.meta.total_items).to.equal(ctx.docs.filter((d) => d.category === a || d.category === b).length);
   });
 
+  it('when likes of a wallpaper are asked, then they come without it, with what include asks', async () => {
+    const seed = ctx.docs[0]!;
+    const page = await client().wallpapers.similar(seed.id, { per_page: 3, include: 'tags' });
+    expect(page.data.length).to.be.within(1, 3);
+    expect(page.data.map((w) => w.id)).not.to.include(seed.id);
+    expect(page.data[0]!.tags).to.be.an('array');
+    const missing = await client()
+      .wallpapers.similar(999_999_999)
+      .catch((error: unknown) => error);
+    expect(missing).to.be.instanceOf(ApiError).and.include({ status: 404, error: 'not_found' });
+  });
+
   it('when a search is walked to the end, then its pages add up to its total', async () => {
     const first = await client().search.query({ q: ctx.docs[0]!.title.split(' ')[0]!, per_page: 1 });
     let count = 0;

@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Wallpapers like this one
-         * @description The wallpapers most like this one, best first, never the wallpaper itself: the same category counts most, then each tag in common (subject, adjective, setting, mood), then the words of title and description in common, then each named colour in common. One page: `per_page` (default 20, at most 100) wallpapers, with `meta.current_page` 1, `meta.total_items` the number returned and `meta.next_cursor` null. Items are the nine fields unless `include` asks for more, as in lists. An unknown id is 404 `not_found`.
+         * @description The wallpapers most like this one, best first, never the wallpaper itself: the same category counts most, then each tag in common (subject, adjective, setting, mood), then the words of the title in common, then each named colour in common. One page: `per_page` (default 20, at most 100) wallpapers, with `meta.current_page` 1, `meta.total_items` the number returned and `meta.next_cursor` null. Items are the nine fields unless `include` asks for more, as in lists. An unknown id is 404 `not_found`.
          */
         get: operations["getSimilarWallpapers"];
         put?: never;

@@ -367,9 +367,10 @@ export function searchBody(params: SearchParams): SearchBody {
 
 // "More like this one": what makes two wallpapers alike, by weight. The same category counts most
 // (a kitten and a lion are both animals; a kitten and a kitten-shaped cloud are not alike); each
-// shared tag (subject, adjective, setting, mood) next, then the words of title and description in
-// common (more_like_this: the seed's most telling words, BM25 over the rest), then each named colour
-// in common. Never the wallpaper itself. Weighed on test/relevance/similar.json.
+// shared tag (subject, adjective, setting, mood) next, then the words of the title in common
+// (more_like_this: its six most telling words; the description too cost 2.5 times the time at 1M
+// for no better neighbours), then each named colour in common. Never the wallpaper itself.
+// Weighed on test/relevance/similar.json (bench/results/meaning-routes.md).
 const SIMILAR_CATEGORY = 20;
 const SIMILAR_TAG = 6;
 const SIMILAR_COLOR = 2;
@@ -384,11 +385,11 @@ export function similarBody(seed: WallpaperDetail, perPage: number): SearchBody 
         ...tags.map((tag) => tier({ term: { tags: tag } }, SIMILAR_TAG)),
         {
           more_like_this: {
-            fields: ['title', 'description'],
-            like: `${seed.title}. ${seed.description}`,
+            fields: ['title'],
+            like: seed.title,
             min_term_freq: 1,
             min_doc_freq: 2,
-            max_query_terms: 12,
+            max_query_terms: 6,
             minimum_should_match: 1,
           },
         },
@@ -398,7 +399,9 @@ export function similarBody(seed: WallpaperDetail, perPage: number): SearchBody 
       must_not: [{ ids: { values: [String(seed.id)] } }],
     },
   };
-  return pageBody({ page: 1, per_page: perPage, sort: 'relevance' }, query);
+  // No total: the answer is one page, and not counting every wallpaper with a word or a tag in
+  // common lets Elasticsearch skip those that cannot reach the top (measured at 1M: bench/results).
+  return { ...pageBody({ page: 1, per_page: perPage, sort: 'relevance' }, query), track_total_hits: false };
 }
 
 /** What one suggestion request asks: completions only, no hits. */
