@@ -8,7 +8,6 @@ export interface Vocabulary {
   nearest(vector: Float32Array, floor: number, top: number): { entry: string; similarity: number }[];
 }
 
-const BATCH = 64;
 
 /**
  * Embeds the entries not embedded before (`known` keeps every vector across rebuilds, so a
@@ -17,10 +16,10 @@ const BATCH = 64;
 export async function buildVocabulary(model: SentenceModel, entries: readonly string[], known: Map<string, Float32Array>): Promise<Vocabulary> {
   const unique = [...new Set(entries)];
   const missing = unique.filter((entry) => !known.has(entry));
-  for (let i = 0; i < missing.length; i += BATCH) {
-    const batch = missing.slice(i, i + BATCH);
-    (await model.embed(batch)).forEach((vector, j) => known.set(batch[j]!, vector));
-  }
+  // One at a time: the quantised model scales its activations per batch, so a word embedded among
+  // others comes out slightly different (cosine 0.991 to itself alone), enough to move a word across
+  // the floor depending on what it was embedded with. Alone, a word's vector is always the same.
+  for (const entry of missing) known.set(entry, (await model.embed([entry]))[0]!);
   const dimensions = unique.length > 0 ? known.get(unique[0]!)!.length : 0;
   const vectors = new Float32Array(unique.length * dimensions);
   unique.forEach((entry, i) => vectors.set(known.get(entry)!, i * dimensions));

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
+import { buildVocabulary } from '../../src/infra/nearest-words.js';
+import { loadSentenceModel } from '../../src/infra/sentence-model.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 import { request } from '../support/harness.js';
 import { type CatalogueContext, useCatalogue } from './catalogue-context.js';
@@ -56,6 +58,17 @@ describe('search by meaning, on the real model and catalogue', function () {
     const { data } = await search(ctx, 'kitty -snow');
     expect(data.length).to.be.greaterThan(0);
     for (const wallpaper of data) expect(about(wallpaper)).not.to.match(/\bsnow\b/i);
+  });
+});
+
+describe('the catalogue words on the real model', () => {
+  it('when a word is embedded among others, then its similarities are those it has alone', async () => {
+    const model = await loadSentenceModel('models/minilm');
+    const [computer] = await model.embed(['computer']);
+    const alone = await buildVocabulary(model, ['keyboard'], new Map());
+    const among = await buildVocabulary(model, ['a much longer phrase about mountains and lakes at dawn', 'keyboard', 'x'], new Map());
+    const similarity = (vocabulary: typeof alone) => vocabulary.nearest(computer!, -1, 10).find(({ entry }) => entry === 'keyboard')!.similarity;
+    expect(similarity(among)).to.equal(similarity(alone));
   });
 });
 
