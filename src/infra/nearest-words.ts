@@ -8,7 +8,6 @@ export interface Vocabulary {
   nearest(vector: Float32Array, floor: number, top: number): { entry: string; similarity: number }[];
 }
 
-
 /**
  * Embeds the entries not embedded before (`known` keeps every vector across rebuilds, so a
  * catalogue that gains a few tags costs a few embeddings) and lays the vectors out in one array.
