@@ -15,6 +15,10 @@ export type ExpandQuery = (text: SearchQuery, vocabulary: Vocabulary) => Promise
 
 // Query words seen recently: a word's vector and what it stands for are the same every time.
 const MEMO = 10_000;
+// Words looked up per query, at most: a new word costs a few milliseconds of the model and the
+// speller, and a query may hold 32 words; the rest mean what they say (as typos are looked for in
+// the first three words only).
+export const MAX_MEANING_WORDS = 4;
 
 /**
  * Each plain word of the query that is not one of the catalogue's words (its tags and category
@@ -113,10 +117,12 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
   return async (text, vocabulary) => {
     if (vocabulary.entries.length === 0) return null;
     let gained = false;
+    let left = MAX_MEANING_WORDS;
     const groups: Term[][] = [];
     for (const group of text.groups) {
       const expanded = [...group];
       for (const term of group) {
+        if (term.phrase || term.text.includes(' ') || left-- <= 0) continue;
         for (const alternative of await alternatives(term, vocabulary)) {
           if (expanded.some(({ text: known }) => known === alternative.text)) continue;
           expanded.push(alternative);

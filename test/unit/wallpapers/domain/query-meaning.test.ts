@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { buildVocabulary } from '../../../../src/infra/nearest-words.js';
 import type { SentenceModel } from '../../../../src/infra/sentence-model.js';
-import { createQueryExpansion } from '../../../../src/wallpapers/domain/query-meaning.js';
+import { MAX_MEANING_WORDS, createQueryExpansion } from '../../../../src/wallpapers/domain/query-meaning.js';
 import { readSearchText } from '../../../../src/wallpapers/search-query.js';
 
 // A model of three meanings (cats, cars, the sea): each word a unit vector along its meaning,
@@ -84,6 +84,15 @@ describe('what a query means in the catalogue words', () => {
     model.embedded.length = 0;
     expect(await createQueryExpansion(model, { floor: 0.6, top: 4 })(readSearchText('kittn'), vocabulary)).to.equal(null);
     expect(model.embedded).to.deep.equal([]);
+  });
+
+  it('when a query holds many words, then only the first few are looked up', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+    model.embedded.length = 0;
+    const meaning = await createQueryExpansion(model, { floor: 0.6, top: 4 })(readSearchText(`${'zebra '.repeat(30)}kitty automobile`), vocabulary);
+    expect(meaning).to.equal(null);
+    expect(model.embedded.length).to.be.at.most(MAX_MEANING_WORDS);
   });
 
   it('when a query excludes words, then its meaning excludes them too', async () => {
