@@ -24,9 +24,10 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set([
 interface QueryTerm {
   text: string;
   phrase: boolean;
+  quoted?: true;
 }
 
-const isFiller = ({ text, phrase }: QueryTerm): boolean => !phrase && FILLER_WORDS.has(text.toLowerCase());
+const isFiller = ({ text, phrase, quoted }: QueryTerm): boolean => !phrase && !quoted && FILLER_WORDS.has(text.toLowerCase());
 
 /** The groups without their filler terms, or as given when nothing but filler would be left. */
 export function withoutFiller<T extends QueryTerm>(groups: readonly T[][]): T[][] {

@@ -18,6 +18,8 @@ export interface Term {
   phrase: boolean;
   /** For a word that stands in for one typed (domain/query-meaning.ts): how close in meaning, 0 to 1; absent, as typed. */
   similarity?: number;
+  /** A single word in quotes: matched as typed, never dropped as filler nor read for its meaning. */
+  quoted?: true;
 }
 
 export interface SearchQuery {
@@ -77,7 +79,11 @@ function tokenize(q: string): Token[] {
       }
     }
     const words = text.match(WORD);
-    if (words) tokens.push({ kind: 'term', term: { text: words.join(' '), phrase: quoted && words.length > 1 }, excluded });
+    if (words) {
+      const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
+      if (quoted && words.length === 1) term.quoted = true;
+      tokens.push({ kind: 'term', term, excluded });
+    }
   }
   return tokens;
 }

@@ -52,6 +52,20 @@ describe('search by meaning, on the real model and catalogue', function () {
 
   it('when a query has no word the catalogue knows nor anything near one, then it still finds nothing', async () => {
     expect((await search(ctx, 'qwertyuiop')).total).to.equal(0);
+    // Real words the model splits into pieces are not read as the words one edit away.
+    for (const q of ['wombat', 'flamingo', 'marlin']) expect((await search(ctx, q)).total, q).to.equal(0);
+  });
+
+  it('when only some words match, some through meaning, then those partial matches are found too', async () => {
+    const { total: mountains } = await search(ctx, 'mountain');
+    const { total: both } = await search(ctx, 'kitty mountain');
+    const { total: kittens } = await search(ctx, 'kitty');
+    expect(both).to.equal(mountains + kittens);
+    expect((await search(ctx, 'kitty automobile')).total).to.equal(kittens + (await search(ctx, 'automobile')).total);
+  });
+
+  it('when a single word is quoted, then it means only itself', async () => {
+    expect((await search(ctx, '"kitty"')).total).to.equal(0);
   });
 
   it('when excluded words are given, then results found through meaning exclude them too', async () => {

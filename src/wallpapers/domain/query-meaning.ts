@@ -19,6 +19,12 @@ const MEMO = 10_000;
 // speller, and a query may hold 32 words; the rest mean what they say (as typos are looked for in
 // the first three words only).
 export const MAX_MEANING_WORDS = 4;
+// A spelling guess is less sure than a word as typed: its meaning must be closer to count. At the
+// plain floor, real words the model splits into pieces were read as others ("wombat" as combat,
+// "flamingo" as flaming, "marlin" as merlin: 0.62-0.69); the misspellings worth reading land higher
+// ("kittty": kitty, kitten 0.78; "automobil": automobile, cars 0.82).
+const CORRECTED_FLOOR = 0.7;
+const MAX_GUESSES = 3;
 
 /**
  * Each plain word of the query that is not one of the catalogue's words (its tags and category
@@ -47,10 +53,10 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
     return singular === word || singular.length < 3 ? [word] : [word, singular];
   }
 
-  async function nearest(words: readonly string[], vocabulary: Vocabulary): Promise<Map<string, number>> {
+  async function nearest(words: readonly string[], vocabulary: Vocabulary, floor = options.floor): Promise<Map<string, number>> {
     const best = new Map<string, number>();
     for (const word of words) {
-      for (const { entry, similarity } of vocabulary.nearest(await vectorOf(word), options.floor, options.top + 1)) {
+      for (const { entry, similarity } of vocabulary.nearest(await vectorOf(word), Math.max(floor, options.floor), options.top + 1)) {
         best.set(entry, Math.max(best.get(entry) ?? 0, similarity));
       }
     }
@@ -77,7 +83,6 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
   }
 
   async function alternatives(term: Term, vocabulary: Vocabulary): Promise<Term[]> {
-    if (term.phrase || term.text.includes(' ')) return [];
     const typed = term.text.toLowerCase();
     const { terms: known, ownSpelling } = lookupsOf(vocabulary);
     let terms = known.get(typed);
@@ -99,8 +104,9 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
     let near = await nearest(forms(typed), vocabulary);
     if (near.size === 0 && !vocabulary.has(typed)) {
       // Not a word the model knows, or none near the catalogue: a misspelling of one that is?
-      for (const corrected of correct(typed)) {
-        const found = await nearest(forms(corrected), vocabulary);
+      // The first few guesses only: a short non-word can be one edit from dozens of words, each a model run.
+      for (const corrected of correct(typed).slice(0, MAX_GUESSES)) {
+        const found = await nearest(forms(corrected), vocabulary, CORRECTED_FLOOR);
         if (found.size > 0) {
           near = found;
           break;
@@ -122,7 +128,7 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
     for (const group of text.groups) {
       const expanded = [...group];
       for (const term of group) {
-        if (term.phrase || term.text.includes(' ') || left-- <= 0) continue;
+        if (term.phrase || term.quoted || term.text.includes(' ') || left-- <= 0) continue;
         for (const alternative of await alternatives(term, vocabulary)) {
           if (expanded.some(({ text: known }) => known === alternative.text)) continue;
           expanded.push(alternative);

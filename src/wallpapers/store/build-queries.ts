@@ -341,14 +341,28 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery): Clause {
 // word as typed (ALL_GROUPS) and above matching only some of them (AS_TYPED times BM25, a few
 // thousand at most), ordered by how close the words are. Measured in bench/results/meaning-routes.md.
 const MEANING_TIER = 50_000;
+// A group matched through meaning while others are not matched at all: a partial match like one of
+// words as typed (AS_TYPED times BM25, mostly 1,000 to 2,500), a little below it at equal coverage.
+const MEANING_PARTIAL = 1_000;
 
 function meaningClause({ groups, excluded }: SearchQuery): Clause {
   const perGroup = MEANING_TIER / groups.length;
-  return {
+  const everyGroup: Clause = {
     bool: {
       must: groups.map((group) => ({
         dis_max: { queries: group.map((term) => tier(termClause(term, 'exact'), perGroup * (term.similarity ?? 1))) },
       })),
+    },
+  };
+  // Some of the groups through meaning: among the partial matches, below a group matched as typed.
+  const someGroups = groups
+    .map((group) => group.filter((term) => term.similarity !== undefined))
+    .filter((others) => others.length > 0)
+    .map((others) => ({ dis_max: { queries: others.map((term) => tier(termClause(term, 'exact'), MEANING_PARTIAL * term.similarity!)) } }));
+  return {
+    bool: {
+      should: [everyGroup, ...someGroups],
+      minimum_should_match: 1,
       must_not: excluded.map((term) => termClause(term, 'exact')),
     },
   };

@@ -13,6 +13,7 @@ describe('filler in what people type', () => {
 
   it('when filler stands in quotes or inside a word of its own, then it is kept', () => {
     expect(words('"moon over the earth"')).to.deep.equal([['"moon over the earth"']]);
+    expect(words('"over" moon')).to.deep.equal([['over'], ['moon']]);
     expect(words('overpass underwater')).to.deep.equal([['overpass'], ['underwater']]);
   });
 

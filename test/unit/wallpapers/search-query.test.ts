@@ -13,7 +13,7 @@ describe('search query syntax', () => {
   it('when a phrase is quoted, then it is one term; an unbalanced quote runs to the end', () => {
     expect(parseSearchQuery('"alpine lake" red').groups).to.deep.equal([[phrase('alpine lake')], [word('red')]]);
     expect(parseSearchQuery('red "alpine lake').groups).to.deep.equal([[word('red')], [phrase('alpine lake')]]);
-    expect(parseSearchQuery('"fox"').groups, 'a one-word phrase is a word').to.deep.equal([[word('fox')]]);
+    expect(parseSearchQuery('"fox"').groups, 'a one-word phrase is a word, marked as quoted').to.deep.equal([[{ ...word('fox'), quoted: true }]]);
   });
 
   it('when a word or a phrase starts with a minus, then it is excluded; a lone minus is nothing', () => {

@@ -66,6 +66,7 @@ describe('what a query means in the catalogue words', () => {
     const expand = createQueryExpansion(model, { floor: 0.6, top: 4 });
     expect(await expand(readSearchText('qwertyuiop'), vocabulary)).to.equal(null);
     expect(await expand(readSearchText('"kitty automobile"'), vocabulary)).to.equal(null);
+    expect(await expand(readSearchText('"kitty"'), vocabulary), 'one word in quotes').to.equal(null);
     expect(await expand(readSearchText('kitten'), await buildVocabulary(model, [], new Map()))).to.equal(null);
   });
 

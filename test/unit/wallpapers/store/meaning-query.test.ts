@@ -19,18 +19,21 @@ describe('the search for what a query means', () => {
     expect(buildMeaningQuery(text, undefined)).to.deep.equal(buildSearchQuery(text));
   });
 
-  it('when it has one, then every group must match through a word of it, each weighing its similarity, and exclusions hold', () => {
+  it('when it has one, then every group matched through a word of it is a tier, each word weighing its similarity, and exclusions hold', () => {
     const query = buildMeaningQuery(text, meaning) as { bool: { should: unknown[]; minimum_should_match: number } };
     expect(query.bool.minimum_should_match).to.equal(1);
     expect(query.bool.should[0]).to.deep.equal(buildSearchQuery(text));
-    const byMeaning = query.bool.should[1] as {
-      bool: { must: { dis_max: { queries: { constant_score: { boost: number } }[] } }[]; must_not: unknown[] };
-    };
-    expect(byMeaning.bool.must).to.have.length(2);
-    const [kitty, kitten] = byMeaning.bool.must[0]!.dis_max.queries.map(({ constant_score }) => constant_score.boost);
+    type Tiered = { dis_max: { queries: { constant_score: { boost: number } }[] } };
+    const byMeaning = query.bool.should[1] as { bool: { should: [{ bool: { must: Tiered[] } }, ...Tiered[]]; must_not: unknown[] } };
+    const [everyGroup, ...someGroups] = byMeaning.bool.should;
+    expect(everyGroup.bool.must).to.have.length(2);
+    const [kitty, kitten] = everyGroup.bool.must[0]!.dis_max.queries.map(({ constant_score }) => constant_score.boost);
     expect(kitty).to.equal(25_000);
     expect(kitten).to.be.closeTo(25_000 * 0.78, 1e-6);
     expect(byMeaning.bool.must_not).to.have.length(1);
+    // kitten alone, without snow: a partial match, weighed below what a word as typed scores there.
+    expect(someGroups).to.have.length(1);
+    expect(someGroups[0]!.dis_max.queries.map(({ constant_score }) => constant_score.boost)).to.deep.equal([780]);
   });
 
   it('when every group matches as typed, then that tier stays above any match through meaning', () => {
