@@ -39,6 +39,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
 ]); // prettier-ignore
 
 const WORD = /[\p{L}\p{N}]+/gu;
+const POSSESSIVE = /['\u2019]s(?![\p{L}\p{N}])/giu;
 
 type Token = { kind: 'term'; term: Term; excluded: boolean } | { kind: 'or' };
 
@@ -78,7 +79,9 @@ function tokenize(q: string): Token[] {
         continue;
       }
     }
-    const words = text.match(WORD);
+    // A possessive is its word ("galaxy's" is galaxy): split at the apostrophe, its "s" would be a
+    // word of its own that no wallpaper holds.
+    const words = text.replace(POSSESSIVE, '').match(WORD);
     if (words) {
       const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
       if (quoted && words.length === 1) term.quoted = true;

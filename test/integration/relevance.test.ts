@@ -57,4 +57,15 @@ describe('search relevance on the demo catalogue', function () {
       for (const hit of hits) expect(`${hit.title} ${hit.description} ${hit.category}`, q).to.match(words);
     }
   });
+
+  it('when a word is written possessive, then it finds what the word finds', async () => {
+    for (const [possessive, plain] of [
+      ["galaxy's", 'galaxy'],
+      ['kitten\u2019s', 'kitten'],
+    ]) {
+      const [a, b] = [await demo.search(possessive!), await demo.search(plain!)];
+      expect(a.total, possessive).to.be.greaterThan(0);
+      expect(a.total, possessive).to.equal(b.total);
+    }
+  });
 });

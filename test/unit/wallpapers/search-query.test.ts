@@ -27,6 +27,11 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('post-apocalyptic').groups).to.deep.equal([[word('post apocalyptic')]]);
   });
 
+  it('when a word is possessive, then it is the word itself', () => {
+    expect(parseSearchQuery("galaxy's kitten\u2019s").groups).to.deep.equal([[word('galaxy')], [word('kitten')]]);
+    expect(parseSearchQuery("rock'n'roll").groups, 'an apostrophe inside a word still joins it').to.deep.equal([[word('rock n roll')]]);
+  });
+
   it('when OR or | joins terms, then they form one group of alternatives', () => {
     expect(parseSearchQuery('sunrise OR sunset beach').groups).to.deep.equal([[word('sunrise'), word('sunset')], [word('beach')]]);
     expect(parseSearchQuery('fox|wolf | "red panda"').groups).to.deep.equal([[word('fox'), word('wolf'), phrase('red panda')]]);
