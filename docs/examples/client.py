@@ -31,6 +31,9 @@ def get(path, **params):
 category = sys.argv[1] if len(sys.argv) > 1 else "space"
 print("newest:", get("/v1/wallpapers", per_page=1)["data"][0]["title"])
 print("search 'mountain':", get("/v1/search", q="mountain", per_page=1)["meta"]["total_items"], "results")
+# Wallpapers like the newest one (one page, never itself).
+newest_id = get("/v1/wallpapers", per_page=1)["data"][0]["id"]
+print(f"like {newest_id}:", len(get(f"/v1/wallpapers/{newest_id}/similar", per_page=5)["data"]), "wallpapers")
 # By colour (a name or a hex), light or dark, with the palette in each item.
 dark_blue = get("/v1/wallpapers", color="blue,#1e3a5f", tone="dark", include="colors", per_page=1)
 print("dark and blue:", dark_blue["meta"]["total_items"], "wallpapers")

@@ -13,6 +13,9 @@ const newest = await client.wallpapers.list({ per_page: 1 });
 console.log(`newest: ${newest.data[0]?.title}`);
 const found = await client.search.query({ q: 'mountain', per_page: 1 });
 console.log(`search 'mountain': ${found.meta.total_items} results`);
+// Wallpapers like the newest one (one page, never itself).
+const like = await client.wallpapers.similar(newest.data[0]!.id, { per_page: 5 });
+console.log(`like ${newest.data[0]!.id}: ${like.data.length} wallpapers`);
 // By colour (a name or a hex), light or dark, with the palette in each item.
 const darkBlue = await client.wallpapers.list({ color: ['blue', '#1e3a5f'], tone: 'dark', include: ['colors'], per_page: 1 });
 console.log(`dark and blue: ${darkBlue.meta.total_items} wallpapers`);

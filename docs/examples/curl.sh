@@ -26,6 +26,9 @@ get() {
 echo "newest: $(get "$API_URL/v1/wallpapers?per_page=1" | jq -r '.data[0].title')"
 echo "search 'mountain': $(get "$API_URL/v1/search?q=mountain&per_page=1" | jq -r '.meta.total_items') results"
 # By colour (a name or a hex, %23 for '#'), light or dark, with the palette in each item.
+# Wallpapers like the newest one (one page, never itself).
+first="$(get "$API_URL/v1/wallpapers?per_page=1" | jq -r '.data[0].id')"
+echo "like $first: $(get "$API_URL/v1/wallpapers/$first/similar?per_page=5" | jq -r '.data | length') wallpapers"
 echo "dark and blue: $(get "$API_URL/v1/wallpapers?color=blue,%231e3a5f&tone=dark&include=colors&per_page=1" | jq -r '.meta.total_items') wallpapers"
 
 # Every wallpaper of the category, page by page: follow meta.next_cursor until it is null.

@@ -25,6 +25,7 @@ describe('docs/examples, run against the stack', function () {
       expect(stdout).to.match(/^newest: \S/m);
       expect(stdout).to.match(/^search 'mountain': \d+ results$/m);
       expect(stdout).to.match(/^dark and blue: \d+ wallpapers$/m);
+      expect(stdout).to.match(/^like \d+: [1-5] wallpapers$/m);
       expect(stdout).to.include(`walked ${expected} wallpapers in ${category}`);
     });
   }
