@@ -40,7 +40,7 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
   const meaning =
     modelDir === null
       ? noMeaning
-      : createSearchMeaning({ modelDir, ...meaningOptions, loadWords: () => loadCatalogueWords(es, config.indexAlias), logger });
+      : createSearchMeaning({ modelDir, ...meaningOptions, loadWords: (timeoutMs) => loadCatalogueWords(es, config.indexAlias, timeoutMs), logger });
   const repository = withResponseCache(
     withMeaning(
       createEsRepository(es, config.indexAlias, {

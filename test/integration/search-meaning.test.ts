@@ -2,6 +2,9 @@ import { expect } from 'chai';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { buildVocabulary } from '../../src/infra/nearest-words.js';
 import { loadSentenceModel } from '../../src/infra/sentence-model.js';
+import { silentLogger } from '../../src/infra/logger.js';
+import { createSearchMeaning } from '../../src/wallpapers/domain/search-meaning.js';
+import { readSearchText } from '../../src/wallpapers/search-query.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 import { request } from '../support/harness.js';
 import { type CatalogueContext, useCatalogue } from './catalogue-context.js';
@@ -83,6 +86,39 @@ describe('the catalogue words on the real model', () => {
     const among = await buildVocabulary(model, ['a much longer phrase about mountains and lakes at dawn', 'keyboard', 'x'], new Map());
     const similarity = (vocabulary: typeof alone) => vocabulary.nearest(computer!, -1, 10).find(({ entry }) => entry === 'keyboard')!.similarity;
     expect(similarity(among)).to.equal(similarity(alone));
+  });
+});
+
+describe('search meaning when Elasticsearch does not answer at start', function () {
+  this.timeout(30_000);
+  const options = { modelDir: 'models/minilm', floor: 0.6, top: 4, refreshMs: 300_000, logger: silentLogger };
+
+  it('when the catalogue words do not come at start, then searches wait for them a bounded time, once, and go on with the words typed', async () => {
+    const asked: (number | undefined)[] = [];
+    const hanging = (timeoutMs?: number) => {
+      asked.push(timeoutMs);
+      return new Promise<string[]>((_, reject) => setTimeout(() => reject(new Error('no answer')), timeoutMs ?? 60_000));
+    };
+    const meaning = createSearchMeaning({ ...options, loadWords: hanging, firstReadMs: 300 });
+    const started = performance.now();
+    expect(await meaning.expand(readSearchText('kitty'))).to.equal(null);
+    expect(asked[0]).to.equal(300);
+    expect(performance.now() - started).to.be.below(3000);
+    const again = performance.now();
+    await meaning.expand(readSearchText('kitty'));
+    expect(performance.now() - again, 'the wait is paid once').to.be.below(100);
+    await meaning.close();
+  });
+
+  it('when the catalogue words fail at start, then they are read again soon and meaning comes back', async () => {
+    let calls = 0;
+    const loadWords = () => (++calls === 1 ? Promise.reject(new Error('no answer')) : Promise.resolve(['kitten', 'cars']));
+    const meaning = createSearchMeaning({ ...options, loadWords, retryMs: 200 });
+    expect(await meaning.expand(readSearchText('kitty'))).to.equal(null);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const meant = await meaning.expand(readSearchText('kitty'));
+    expect(meant?.groups[0]?.map(({ text }) => text)).to.include('kitten');
+    await meaning.close();
   });
 });
 
