@@ -15,10 +15,7 @@ export interface Vocabulary {
 export async function buildVocabulary(model: SentenceModel, entries: readonly string[], known: Map<string, Float32Array>): Promise<Vocabulary> {
   const unique = [...new Set(entries)];
   const missing = unique.filter((entry) => !known.has(entry));
-  // One at a time: the quantised model scales its activations per batch, so a word embedded among
-  // others comes out slightly different (cosine 0.991 to itself alone), enough to move a word across
-  // the floor depending on what it was embedded with. Alone, a word's vector is always the same.
-  for (const entry of missing) known.set(entry, (await model.embed([entry]))[0]!);
+  (await model.embed(missing)).forEach((vector, i) => known.set(missing[i]!, vector));
   const dimensions = unique.length > 0 ? known.get(unique[0]!)!.length : 0;
   const vectors = new Float32Array(unique.length * dimensions);
   unique.forEach((entry, i) => vectors.set(known.get(entry)!, i * dimensions));

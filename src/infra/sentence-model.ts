@@ -5,7 +5,7 @@ import * as ort from 'onnxruntime-node';
 
 /** A sentence embedding model: texts in, unit vectors out (cosine similarity is their dot product). */
 export interface SentenceModel {
-  readonly dimensions: number;
+  /** Each text's vector, the same whatever texts it is asked with. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /** The whole words of the model's vocabulary: what a misspelt word can be corrected to. */
   readonly words: readonly string[];
@@ -40,44 +40,37 @@ export async function loadSentenceModel(dir: string): Promise<SentenceModel> {
     graphOptimizationLevel: 'all',
   });
   const words = Object.keys(tokenizerJson.model.vocab).filter((word) => WHOLE_WORD.test(word));
-  let dimensions = 0;
-  const model: SentenceModel = {
-    get dimensions() {
-      return dimensions;
-    },
+
+  // One text per run: the quantised model scales its activations per batch, so a text run among
+  // others comes out slightly different (cosine 0.991 to itself alone), enough to move a word across
+  // a similarity floor depending on its company. Alone, a text's vector is always the same.
+  async function embedOne(text: string): Promise<Float32Array> {
+    const ids = BigInt64Array.from(tokenizer.encode(text).ids.slice(0, MAX_TOKENS), BigInt);
+    const shape = [1, ids.length];
+    const output = await session.run({
+      input_ids: new ort.Tensor('int64', ids, shape),
+      attention_mask: new ort.Tensor('int64', new BigInt64Array(ids.length).fill(1n), shape),
+      token_type_ids: new ort.Tensor('int64', new BigInt64Array(ids.length), shape),
+    });
+    const hidden = output['last_hidden_state']!;
+    return meanPooled(hidden.data as Float32Array, ids.length, hidden.dims[2]!);
+  }
+
+  return {
     words,
     async embed(texts) {
-      if (texts.length === 0) return [];
-      const encoded: number[][] = texts.map((text) => tokenizer.encode(text).ids.slice(0, MAX_TOKENS));
-      const width = Math.max(...encoded.map((ids) => ids.length));
-      const ids = new BigInt64Array(texts.length * width);
-      const mask = new BigInt64Array(texts.length * width);
-      encoded.forEach((row, i) =>
-        row.forEach((id, j) => {
-          ids[i * width + j] = BigInt(id);
-          mask[i * width + j] = 1n;
-        }),
-      );
-      const shape = [texts.length, width];
-      const output = await session.run({
-        input_ids: new ort.Tensor('int64', ids, shape),
-        attention_mask: new ort.Tensor('int64', mask, shape),
-        token_type_ids: new ort.Tensor('int64', new BigInt64Array(texts.length * width), shape),
-      });
-      const hidden = output['last_hidden_state']!;
-      const data = hidden.data as Float32Array;
-      dimensions = hidden.dims[2]!;
-      return encoded.map((row, i) => meanPooled(data, i * width, row.length, dimensions));
+      const vectors: Float32Array[] = [];
+      for (const text of texts) vectors.push(await embedOne(text));
+      return vectors;
     },
     close: () => session.release(),
   };
-  return model;
 }
 
-function meanPooled(data: Float32Array, firstToken: number, tokens: number, dimensions: number): Float32Array {
+function meanPooled(data: Float32Array, tokens: number, dimensions: number): Float32Array {
   const vector = new Float32Array(dimensions);
   for (let t = 0; t < tokens; t++) {
-    const offset = (firstToken + t) * dimensions;
+    const offset = t * dimensions;
     for (let d = 0; d < dimensions; d++) vector[d]! += data[offset + d]!;
   }
   let norm = 0;

@@ -56,7 +56,7 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
   async function nearest(words: readonly string[], vocabulary: Vocabulary, floor = options.floor): Promise<Map<string, number>> {
     const best = new Map<string, number>();
     for (const word of words) {
-      for (const { entry, similarity } of vocabulary.nearest(await vectorOf(word), Math.max(floor, options.floor), options.top + 1)) {
+      for (const { entry, similarity } of vocabulary.nearest(await vectorOf(word), Math.max(floor, options.floor), options.top)) {
         best.set(entry, Math.max(best.get(entry) ?? 0, similarity));
       }
     }
@@ -99,10 +99,11 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
     // would cost every such search a wider query for little (one query of 72 in the judged set). So
     // does a misspelling of one (a word the model does not know, an edit or two from one of the
     // catalogue's): the search's own typo matching finds it, without the model.
-    if (forms(typed).some((form) => vocabulary.has(form))) return [];
+    const typedForms = forms(typed);
+    if (typedForms.some((form) => vocabulary.has(form))) return [];
     if (!modelWords.has(typed) && ownSpelling(typed).length > 0) return [];
-    let near = await nearest(forms(typed), vocabulary);
-    if (near.size === 0 && !vocabulary.has(typed)) {
+    let near = await nearest(typedForms, vocabulary);
+    if (near.size === 0) {
       // Not a word the model knows, or none near the catalogue: a misspelling of one that is?
       // The first few guesses only: a short non-word can be one edit from dozens of words, each a model run.
       for (const corrected of correct(typed).slice(0, MAX_GUESSES)) {
@@ -114,7 +115,6 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
       }
     }
     return [...near]
-      .filter(([entry]) => entry !== typed)
       .sort((a, b) => b[1] - a[1])
       .slice(0, options.top)
       .map(([entry, similarity]) => ({ text: entry, phrase: entry.includes(' '), similarity }));

@@ -15,7 +15,6 @@ const parseList = compileParams<ListParams & { cursor?: string; ids?: number[] }
 const parseSearch = compileParams<Omit<SearchParams, 'text'> & { cursor?: string }>(parametersSchema('/v1/search', 'get', 'query'));
 const parseId = compileParams<IdParams>(parametersSchema('/v1/wallpapers/{id}', 'get', 'path'), 'path');
 const parseSuggest = compileParams<SuggestParams>(parametersSchema('/v1/search/suggest', 'get', 'query'));
-const parseSimilarId = compileParams<IdParams>(parametersSchema('/v1/wallpapers/{id}/similar', 'get', 'path'), 'path');
 const parseSimilar = compileParams<SimilarParams>(parametersSchema('/v1/wallpapers/{id}/similar', 'get', 'query'));
 
 const HAS_WORD = /[\p{L}\p{N}]/u;
@@ -145,7 +144,7 @@ export interface SimilarParams {
 
 /** GET /v1/wallpapers/{id}/similar: whose likes, how many, and what each item shows. */
 export function readSimilarRequest(ctx: Context & { params: Record<string, string> }): IdParams & SimilarParams {
-  return { ...parseSimilarId({ id: ctx.params['id'] }), ...parseSimilar(ctx.query) };
+  return { ...readIdRequest(ctx), ...parseSimilar(ctx.query) };
 }
 
 export function readSuggestRequest(ctx: Context): SuggestParams {

@@ -25,7 +25,6 @@ const unit = (v: number[]) => {
 function fakeModel(): SentenceModel & { embedded: string[] } {
   const embedded: string[] = [];
   return {
-    dimensions: 3,
     words: Object.keys(MEANINGS).filter((word) => !word.includes(' ')),
     embedded,
     embed: (texts) => {
