@@ -23,6 +23,7 @@ COPY src ./src
 COPY scripts ./scripts
 COPY openapi ./openapi
 COPY index-mappings ./index-mappings
+COPY thesaurus ./thesaurus
 # The sentence model search reads meaning with: scripts/fetch-model.sh puts it here before a build.
 COPY models ./models
 COPY --from=build /app/dist ./dist

@@ -20,6 +20,7 @@ import { createEsRepository } from './wallpapers/store/es-repository.js';
 import { loadCatalogueWords } from './wallpapers/store/catalogue-words.js';
 import { createSearchMeaning, noMeaning } from './wallpapers/domain/search-meaning.js';
 import { withMeaning } from './wallpapers/domain/with-meaning.js';
+import { wordsOccur } from './wallpapers/store/word-occurrence.js';
 
 export interface Clients {
   es: Client;
@@ -40,7 +41,13 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
   const meaning =
     modelDir === null
       ? noMeaning
-      : createSearchMeaning({ modelDir, ...meaningOptions, loadWords: (timeoutMs) => loadCatalogueWords(es, config.indexAlias, timeoutMs), logger });
+      : createSearchMeaning({
+          modelDir,
+          ...meaningOptions,
+          loadWords: (timeoutMs) => loadCatalogueWords(es, config.indexAlias, timeoutMs),
+          wordsOccur: (words, timeoutMs) => wordsOccur(es, config.indexAlias, words, timeoutMs),
+          logger,
+        });
   const repository = withResponseCache(
     withMeaning(
       createEsRepository(es, config.indexAlias, {

@@ -61,6 +61,8 @@ export type SearchParams = ListParams & {
   text: SearchQuery;
   /** The same in the catalogue's words, when they add any (domain/query-meaning.ts): ranked below `text`. */
   meaning?: SearchQuery;
+  /** The catalogue cannot hold what `text` asks for (domain/search-meaning.ts): the search finds nothing. */
+  nothing?: true;
 };
 export interface IdParams {
   id: number;

@@ -6,10 +6,14 @@ import { type RelevanceReport, evaluate, markdownReport, readJudgments } from '.
 // The bar of issue 12: over the judged queries on the demo catalogue, mean precision@k at least
 // 0.95, and no query returns nothing while the catalogue holds a match.
 const MIN_MEAN_PRECISION = 0.95;
-// Queries as people type them (judgments-people.json): 0.18 before search by meaning, 0.58 with it.
-// Issue 28 asks 0.9; until then this bar keeps what was gained, one query of slack (bench/results/meaning-routes.md).
-const MIN_PEOPLE_PRECISION = 0.56;
+// Queries as people type them: judgments-people.json went 0.18 (keywords) to 0.58 (the model) to
+// 0.785 (the thesaurus, strangers); judgments-people-2.json, written later and measured before any
+// change it could have steered, 0.35 to 0.72. Issue 28 asks 0.9; until then these bars keep what was
+// gained, one query of slack each (bench/results/meaning-routes.md).
+const MIN_PEOPLE_PRECISION = 0.77;
 const PEOPLE = new URL('../relevance/judgments-people.json', import.meta.url);
+const MIN_PEOPLE_2_PRECISION = 0.69;
+const PEOPLE_2 = new URL('../relevance/judgments-people-2.json', import.meta.url);
 
 describe('search relevance on the demo catalogue', function () {
   this.timeout(120_000);
@@ -18,12 +22,14 @@ describe('search relevance on the demo catalogue', function () {
   let demo: DemoSearch;
   let report: RelevanceReport;
   let people: RelevanceReport;
+  let people2: RelevanceReport;
 
   before(async () => {
     const redis = await readyRedis();
     demo = await demoSearch(es, redis, testConfig(), alias);
     report = await evaluate(readJudgments(), demo.catalogue, (q) => demo.search(q));
     people = await evaluate(readJudgments(PEOPLE), demo.catalogue, (q) => demo.search(q));
+    people2 = await evaluate(readJudgments(PEOPLE_2), demo.catalogue, (q) => demo.search(q));
     redis.disconnect();
   });
 
@@ -39,6 +45,10 @@ describe('search relevance on the demo catalogue', function () {
 
   it(`when queries are typed as people type them, then mean precision@k is at least ${MIN_PEOPLE_PRECISION}`, () => {
     expect(people.meanPrecision, markdownReport(people, readJudgments(PEOPLE).k)).to.be.at.least(MIN_PEOPLE_PRECISION);
+  });
+
+  it(`when the second set of people's queries is searched, then mean precision@k is at least ${MIN_PEOPLE_2_PRECISION}`, () => {
+    expect(people2.meanPrecision, markdownReport(people2, readJudgments(PEOPLE_2).k)).to.be.at.least(MIN_PEOPLE_2_PRECISION);
   });
 
   it('when the catalogue holds a match for a query, then the search never returns nothing', () => {

@@ -67,6 +67,33 @@ describe('search by meaning, on the real model and catalogue', function () {
     expect((await search(ctx, 'kitty automobile')).total).to.equal(kittens + (await search(ctx, 'automobile')).total);
   });
 
+  it('when a query names a thing the catalogue holds nowhere, then it finds nothing rather than the rest of the query', async () => {
+    expect((await search(ctx, 'tower')).total).to.be.greaterThan(0);
+    for (const q of ['giraffe tower', 'giraffe on the savanna', 'pink flamingo', 'snowy penguins', 'sunset wombat'])
+      expect((await search(ctx, q)).total, q).to.equal(0);
+  });
+
+  it('when a query holds a describing word the catalogue does not use, then the rest of it is searched', async () => {
+    const { total: sunsets } = await search(ctx, 'sunset');
+    for (const q of ['beautiful sunset', 'gorgeous sunset', 'sunset aesthetic']) expect((await search(ctx, q)).total, q).to.equal(sunsets);
+  });
+
+  it('when the unknown word is one of either, then the other still finds its wallpapers', async () => {
+    expect((await search(ctx, 'giraffe OR tiger')).total).to.equal((await search(ctx, 'tiger')).total);
+  });
+
+  it('when people name a catalogue word in their own words, then its wallpapers are found', async () => {
+    for (const [q, wanted] of [
+      ['northern lights', /\baurora/i],
+      ['the big apple', /\bnew york\b/i],
+      ['northen lights', /\baurora/i],
+    ] as const) {
+      const { data } = await search(ctx, q);
+      expect(data.length, q).to.be.greaterThan(0);
+      for (const wallpaper of data.slice(0, 5)) expect(about(wallpaper), q).to.match(wanted);
+    }
+  });
+
   it('when a single word is quoted, then it means only itself', async () => {
     expect((await search(ctx, '"kitty"')).total).to.equal(0);
   });
@@ -101,7 +128,7 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     };
     const meaning = createSearchMeaning({ ...options, loadWords: hanging, firstReadMs: 300 });
     const started = performance.now();
-    expect(await meaning.expand(readSearchText('kitty'))).to.equal(null);
+    expect((await meaning.expand(readSearchText('kitty'))).query).to.equal(null);
     expect(asked[0]).to.equal(300);
     expect(performance.now() - started).to.be.below(3000);
     const again = performance.now();
@@ -110,14 +137,35 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     await meaning.close();
   });
 
+  it('when whether a word occurs cannot be told, then the search goes on as typed; when it can, it is asked once', async () => {
+    const loadWords = () => Promise.resolve(['kitten', 'cars']);
+    const failing = createSearchMeaning({ ...options, loadWords, wordsOccur: () => Promise.reject(new Error('no answer')) });
+    expect((await failing.expand(readSearchText('giraffe'))).nothing).to.equal(false);
+    await failing.close();
+    const asked: string[][] = [];
+    const answering = createSearchMeaning({
+      ...options,
+      loadWords,
+      wordsOccur: (words) => {
+        asked.push([...words]);
+        return Promise.resolve(words.map(() => false));
+      },
+    });
+    expect((await answering.expand(readSearchText('giraffe'))).nothing).to.equal(true);
+    expect((await answering.expand(readSearchText('giraffe kitty'))).nothing).to.equal(true);
+    expect((await answering.expand(readSearchText('beautiful kitty'))).nothing, 'a describing word').to.equal(false);
+    expect(asked).to.deep.equal([['giraffe']]);
+    await answering.close();
+  });
+
   it('when the catalogue words fail at start, then they are read again soon and meaning comes back', async () => {
     let calls = 0;
     const loadWords = () => (++calls === 1 ? Promise.reject(new Error('no answer')) : Promise.resolve(['kitten', 'cars']));
     const meaning = createSearchMeaning({ ...options, loadWords, retryMs: 200 });
-    expect(await meaning.expand(readSearchText('kitty'))).to.equal(null);
+    expect((await meaning.expand(readSearchText('kitty'))).query).to.equal(null);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const meant = await meaning.expand(readSearchText('kitty'));
-    expect(meant?.groups[0]?.map(({ text }) => text)).to.include('kitten');
+    expect(meant.query?.groups[0]?.map(({ text }) => text)).to.include('kitten');
     await meaning.close();
   });
 });

@@ -1,7 +1,8 @@
-import type { SearchQuery, Term } from '../search-query.js';
+import { STOP_WORDS, type SearchQuery, type Term } from '../search-query.js';
 import type { SentenceModel } from '../../infra/sentence-model.js';
 import { createSpelling } from '../../infra/spelling.js';
 import type { Vocabulary } from '../../infra/nearest-words.js';
+import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
 
 export interface MeaningOptions {
   /** Cosine similarity a catalogue word needs to stand in for a query word. */
@@ -10,8 +11,26 @@ export interface MeaningOptions {
   top: number;
 }
 
-/** What a query means in the catalogue's words: its groups, each word joined by its nearest catalogue words. */
-export type ExpandQuery = (text: SearchQuery, vocabulary: Vocabulary) => Promise<SearchQuery | null>;
+/** What a query means in the catalogue's words. */
+export interface QueryMeaning {
+  /** Its groups, each word joined by the catalogue words it stands for; null when no word gained any. */
+  query: SearchQuery | null;
+  /**
+   * The words of each group that has no word of the catalogue's for it: not one of its words, nor
+   * a misspelling of one, nor near one in meaning. Unless such words occur in the catalogue's
+   * text, it cannot hold what the query asks for (search-meaning.ts checks).
+   */
+  strangers: string[][];
+}
+
+export type ExpandQuery = (text: SearchQuery, vocabulary: Vocabulary) => Promise<QueryMeaning>;
+
+/** What a word stands for in the catalogue's words; `stranger` when it stands for none and is none of them. */
+interface Lookup {
+  terms: Term[];
+  stranger: boolean;
+}
+const OWN: Lookup = { terms: [], stranger: false };
 
 // Query words seen recently: a word's vector and what it stands for are the same every time.
 const MEMO = 10_000;
@@ -25,16 +44,62 @@ export const MAX_MEANING_WORDS = 4;
 // ("kittty": kitty, kitten 0.78; "automobil": automobile, cars 0.82).
 const CORRECTED_FLOOR = 0.7;
 const MAX_GUESSES = 3;
+// A word people use for a catalogue word (everyday-words.ts) stands in for it this closely: above
+// what the model gives all but near-spellings of a word (kitty~kitten 0.78, rooftop~rooftops 0.92),
+// below a word as typed.
+export const EVERYDAY_SIMILARITY = 0.9;
+
+/** A plural's singular by the regular rules ("kitties" kitty, "churches" church, "fortresses" fortress), else the word. */
+export function singularOf(word: string): string {
+  if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (/(?:ch|sh|x|ss|z)es$/.test(word)) return word.slice(0, -2);
+  return word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') ? word.slice(0, -1) : word;
+}
 
 /**
  * Each plain word of the query that is not one of the catalogue's words (its tags and category
- * names) gains the catalogue words nearest in meaning: "kitty" finds kitten, "automobile" cars. A word the model does not know
- * is first corrected to the nearest known word ("kittty" to kitty, "automobil" to automobile).
- * Phrases keep their words as typed. null when no word gained anything: the query means what it says.
+ * names) gains the catalogue words it stands for: those people use it for (everyday-words.ts:
+ * "noms" food, "lambo" supercar), or else the nearest in meaning ("kitty" finds kitten,
+ * "automobile" cars). Neighbouring words that people use together for one catalogue word are read
+ * as one ("northern lights" aurora, "the big apple" new york). A word neither knows is first
+ * corrected to the nearest known word ("kittty" to kitty, "sakrua" to sakura). Phrases keep their
+ * words as typed. null when no word gained anything: the query means what it says.
  */
-export function createQueryExpansion(model: SentenceModel, options: MeaningOptions): ExpandQuery {
-  const correct = createSpelling(model.words);
+export function createQueryExpansion(
+  model: SentenceModel,
+  options: MeaningOptions,
+  everyday: EverydayWords = NO_EVERYDAY_WORDS,
+  /** Words of the language (a dictionary's), which are never read as misspellings of others. */
+  isWord: (word: string) => boolean = () => false,
+): ExpandQuery {
+  const modelSpelling = createSpelling(model.words);
+  const everydaySpelling = createSpelling(everyday.words);
   const modelWords = new Set(model.words);
+  const guessed = new Map<string, string[]>();
+
+  /**
+   * The words a misspelt one may have meant, the model's and the everyday ones, remembered. A word
+   * of the language is not a misspelling, though the model may not know it whole: "flamingo" is not
+   * "flaming", "wombat" not "combat".
+   */
+  function guesses(word: string): string[] {
+    let found = guessed.get(word);
+    if (found === undefined) {
+      found =
+        modelWords.has(word) || isWord(word)
+          ? []
+          : [...new Set([...modelSpelling(word).slice(0, MAX_GUESSES), ...everydaySpelling(word).slice(0, MAX_GUESSES)])];
+      if (guessed.size >= MEMO) guessed.clear();
+      guessed.set(word, found);
+    }
+    return found;
+  }
+
+  /** The catalogue words people use a term for, the catalogue still using them. */
+  function everydayTerms(typedForms: readonly string[], vocabulary: Vocabulary): Term[] {
+    const words = new Set(typedForms.flatMap((form) => everyday.lookUp(form)).filter((word) => vocabulary.has(word)));
+    return [...words].map((word) => ({ text: word, phrase: word.includes(' '), similarity: EVERYDAY_SIMILARITY }));
+  }
   const vectors = new Map<string, Float32Array>();
 
   async function vectorOf(word: string): Promise<Float32Array> {
@@ -49,7 +114,7 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
 
   /** The forms a word is looked up by: as typed, and a plural's singular ("kitties", "kitty"). */
   function forms(word: string): string[] {
-    const singular = word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+    const singular = singularOf(word);
     return singular === word || singular.length < 3 ? [word] : [word, singular];
   }
 
@@ -66,7 +131,7 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
   // What a word stands for, per set of catalogue words: the same on every request until the words
   // are read again, and worth keeping (a lookup compares the word with every catalogue word).
   interface Lookups {
-    terms: Map<string, Term[]>;
+    terms: Map<string, Lookup>;
     /** The catalogue's single words a misspelling may stand for. */
     ownSpelling: (word: string) => string[];
   }
@@ -82,7 +147,7 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
     return lookups;
   }
 
-  async function alternatives(term: Term, vocabulary: Vocabulary): Promise<Term[]> {
+  async function alternatives(term: Term, vocabulary: Vocabulary): Promise<Lookup> {
     const typed = term.text.toLowerCase();
     const { terms: known, ownSpelling } = lookupsOf(vocabulary);
     let terms = known.get(typed);
@@ -94,19 +159,23 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
     return terms;
   }
 
-  async function lookUp(typed: string, vocabulary: Vocabulary, ownSpelling: Lookups['ownSpelling']): Promise<Term[]> {
+  async function lookUp(typed: string, vocabulary: Vocabulary, ownSpelling: Lookups['ownSpelling']): Promise<Lookup> {
     // A word of the catalogue's own means itself: it already matches as typed, and other words for it
     // would cost every such search a wider query for little (one query of 72 in the judged set). So
     // does a misspelling of one (a word the model does not know, an edit or two from one of the
     // catalogue's): the search's own typo matching finds it, without the model.
     const typedForms = forms(typed);
-    if (typedForms.some((form) => vocabulary.has(form))) return [];
-    if (!modelWords.has(typed) && ownSpelling(typed).length > 0) return [];
+    if (typedForms.some((form) => vocabulary.has(form))) return OWN;
+    const said = everydayTerms(typedForms, vocabulary);
+    if (said.length > 0) return { terms: said, stranger: false };
+    if (!modelWords.has(typed) && ownSpelling(typed).length > 0) return OWN;
     let near = await nearest(typedForms, vocabulary);
     if (near.size === 0) {
       // Not a word the model knows, or none near the catalogue: a misspelling of one that is?
       // The first few guesses only: a short non-word can be one edit from dozens of words, each a model run.
-      for (const corrected of correct(typed).slice(0, MAX_GUESSES)) {
+      for (const corrected of guesses(typed)) {
+        const saidCorrected = everydayTerms(forms(corrected), vocabulary);
+        if (saidCorrected.length > 0) return { terms: saidCorrected, stranger: false };
         const found = await nearest(forms(corrected), vocabulary, CORRECTED_FLOOR);
         if (found.size > 0) {
           near = found;
@@ -114,29 +183,83 @@ export function createQueryExpansion(model: SentenceModel, options: MeaningOptio
         }
       }
     }
-    return [...near]
+    const terms = [...near]
       .sort((a, b) => b[1] - a[1])
       .slice(0, options.top)
       .map(([entry, similarity]) => ({ text: entry, phrase: entry.includes(' '), similarity }));
+    return { terms, stranger: terms.length === 0 };
+  }
+
+  const plainWord = (group: readonly Term[]) => group.length === 1 && !group[0]!.phrase && !group[0]!.quoted && !group[0]!.text.includes(' ');
+
+  /** A phrase people type for a catalogue word, as typed or with its unknown words respelt: the catalogue words it stands for. */
+  function everydayPhrase(words: readonly string[], vocabulary: Vocabulary): Term[] {
+    const typed = words.join(' ').toLowerCase();
+    if (vocabulary.has(typed)) return [];
+    const said = everydayTerms([typed], vocabulary);
+    if (said.length > 0) return said;
+    const respelt = words.map((word) => {
+      const lower = word.toLowerCase();
+      return modelWords.has(lower) || vocabulary.has(lower) ? lower : (guesses(lower)[0] ?? lower);
+    });
+    return everydayTerms([respelt.join(' ')], vocabulary);
+  }
+
+  /**
+   * Neighbouring plain words people type together for one catalogue word become one group: the
+   * phrase as typed, or the catalogue words it stands for. The longest such run wins.
+   */
+  function joinPhrases(groups: readonly Term[][], vocabulary: Vocabulary): { groups: Term[][]; joined: boolean } {
+    if (everyday.longest < 2) return { groups: [...groups], joined: false };
+    const out: Term[][] = [];
+    let joined = false;
+    for (let i = 0; i < groups.length; i++) {
+      let merged: Term[] | null = null;
+      let run = 0;
+      while (i + run < groups.length && plainWord(groups[i + run]!) && run < everyday.longest + 2) run++;
+      for (let n = run; n >= 2 && merged === null; n--) {
+        const words = groups.slice(i, i + n).map((group) => group[0]!.text);
+        const key = words.filter((word) => !STOP_WORDS.has(word.toLowerCase()));
+        if (key.length < 2 || key.length > everyday.longest || STOP_WORDS.has(words[0]!.toLowerCase())) continue;
+        const said = everydayPhrase(words, vocabulary);
+        if (said.length === 0) continue;
+        merged = [{ text: words.join(' '), phrase: true }, ...said];
+        i += n - 1;
+      }
+      out.push(merged ?? [...groups[i]!]);
+      joined ||= merged !== null;
+    }
+    return { groups: out, joined };
   }
 
   return async (text, vocabulary) => {
-    if (vocabulary.entries.length === 0) return null;
-    let gained = false;
+    if (vocabulary.entries.length === 0) return { query: null, strangers: [] };
+    const phrased = joinPhrases(text.groups, vocabulary);
+    let gained = phrased.joined;
     let left = MAX_MEANING_WORDS;
     const groups: Term[][] = [];
-    for (const group of text.groups) {
+    const strangers: string[][] = [];
+    for (const group of phrased.groups) {
       const expanded = [...group];
+      // A group is a stranger when every one of its terms is a word looked up and found to be one.
+      let strangerWords: string[] | null = [];
       for (const term of group) {
-        if (term.phrase || term.quoted || term.text.includes(' ') || left-- <= 0) continue;
-        for (const alternative of await alternatives(term, vocabulary)) {
+        if (term.phrase || term.quoted || term.similarity !== undefined || term.text.includes(' ') || left-- <= 0) {
+          strangerWords = null;
+          continue;
+        }
+        const { terms, stranger } = await alternatives(term, vocabulary);
+        if (stranger) strangerWords?.push(term.text.toLowerCase());
+        else strangerWords = null;
+        for (const alternative of terms) {
           if (expanded.some(({ text: known }) => known === alternative.text)) continue;
           expanded.push(alternative);
           gained = true;
         }
       }
+      if (strangerWords !== null && strangerWords.length > 0) strangers.push(strangerWords);
       groups.push(expanded);
     }
-    return gained ? { groups, excluded: text.excluded } : null;
+    return { query: gained ? { groups, excluded: text.excluded } : null, strangers };
   };
 }

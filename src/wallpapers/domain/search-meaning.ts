@@ -1,14 +1,29 @@
 import type { Logger } from '../../infra/logger.js';
 import type { SearchQuery } from '../search-query.js';
 import { type MeaningOptions, createQueryExpansion } from './query-meaning.js';
+import { type EverydayWords, readEverydayWords } from './everyday-words.js';
 import { type SentenceModel, loadSentenceModel } from '../../infra/sentence-model.js';
 import { type Vocabulary, buildVocabulary } from '../../infra/nearest-words.js';
+import { type WordClasses, loadWordClasses } from '../../infra/word-classes.js';
+
+export interface MeaningOfQuery {
+  /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
+  query: SearchQuery | null;
+  /**
+   * The catalogue cannot hold what the query asks for: some group of it has no word of the
+   * catalogue's (its own, a misspelling of one, one near in meaning), and occurs nowhere in its
+   * text either ("eiffel tower", "giraffe on the savanna").
+   */
+  nothing: boolean;
+}
 
 export interface SearchMeaning {
-  /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
-  expand(text: SearchQuery): Promise<SearchQuery | null>;
+  expand(text: SearchQuery): Promise<MeaningOfQuery>;
   close(): Promise<void>;
 }
+
+/** Whether each word matches some wallpaper as a search would match it (as typed or with a typo). */
+export type WordsOccur = (words: readonly string[], timeoutMs: number) => Promise<boolean[]>;
 
 export interface SearchMeaningOptions extends MeaningOptions {
   modelDir: string;
@@ -16,6 +31,12 @@ export interface SearchMeaningOptions extends MeaningOptions {
   loadWords: (timeoutMs?: number) => Promise<string[]>;
   refreshMs: number;
   logger: Logger;
+  /** Asked of words that are none of the catalogue's words; without it, such words never empty a search. */
+  wordsOccur?: WordsOccur;
+  /** What WordNet says of words (read once per process unless given): without it, no word empties a search. */
+  wordClasses?: WordClasses;
+  /** What people type for the catalogue's words: thesaurus/everyday-words.json unless given (tests). */
+  everydayWords?: EverydayWords;
   /** FIRST_READ_MS and RETRY_MS unless given (tests). */
   firstReadMs?: number;
   retryMs?: number;
@@ -35,7 +56,16 @@ function sharedModel(dir: string): Promise<SentenceModel> {
   return model;
 }
 
-export const noMeaning: SearchMeaning = { expand: () => Promise.resolve(null), close: () => Promise.resolve() };
+const AS_TYPED: MeaningOfQuery = { query: null, nothing: false };
+// One reading of WordNet per process, as for the model.
+let sharedClasses: Promise<WordClasses> | null = null;
+function sharedWordClasses(): Promise<WordClasses> {
+  sharedClasses ??= loadWordClasses();
+  sharedClasses.catch(() => (sharedClasses = null));
+  return sharedClasses;
+}
+
+export const noMeaning: SearchMeaning = { expand: () => Promise.resolve(AS_TYPED), close: () => Promise.resolve() };
 
 // Searches wait for the model and the catalogue's words at start (normally 0.3 s and 0.4 s for 530
 // words, all local but the read), so the first answers mean what later ones do. The read of the
@@ -46,6 +76,11 @@ export const noMeaning: SearchMeaning = { expand: () => Promise.resolve(null), c
 const FIRST_READ_MS = 1000;
 // Words that could not be read at start are tried again this soon, not at the next refresh.
 const RETRY_MS = 10_000;
+// Whether a word occurs is asked once per word and set of catalogue words, and given up on this
+// soon: not knowing, the search goes on as if it did (a hung Elasticsearch then fails the search
+// itself, within its own budget, rather than this on top).
+const OCCURS_TIMEOUT_MS = 500;
+const OCCURS_MEMO = 10_000;
 
 /**
  * Loads the sentence model and the catalogue's words at start, then rereads the words in the
@@ -59,6 +94,9 @@ export function createSearchMeaning({
   logger,
   firstReadMs = FIRST_READ_MS,
   retryMs = RETRY_MS,
+  everydayWords,
+  wordsOccur,
+  wordClasses: givenClasses,
   ...options
 }: SearchMeaningOptions): SearchMeaning {
   let known = new Map<string, Float32Array>();
@@ -66,6 +104,7 @@ export function createSearchMeaning({
   let vocabulary: Vocabulary | null = null;
   let expandQuery: ReturnType<typeof createQueryExpansion> | null = null;
   let retry: NodeJS.Timeout | undefined;
+  let classes: WordClasses | null = null;
 
   async function refresh(timeoutMs?: number): Promise<void> {
     if (model === null) return;
@@ -87,11 +126,27 @@ export function createSearchMeaning({
   }
 
   const ready = (async () => {
+    // Both read at once: about 0.3 s each.
+    const readingClasses = givenClasses === undefined ? sharedWordClasses() : Promise.resolve(givenClasses);
+    const loadingModel = sharedModel(modelDir);
     try {
-      model = await sharedModel(modelDir);
+      classes = await readingClasses;
+    } catch (error) {
+      logger.warn('search meaning: WordNet could not be read; no word empties a search, and real words may be read as misspellings', {
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+    try {
+      model = await loadingModel;
       known = wordVectors.get(model) ?? known;
       wordVectors.set(model, known);
-      expandQuery = createQueryExpansion(model, options);
+      const dictionary = classes;
+      expandQuery = createQueryExpansion(
+        model,
+        options,
+        everydayWords ?? readEverydayWords(),
+        dictionary === null ? undefined : (word) => dictionary.knows(word),
+      );
     } catch (error) {
       logger.warn('search meaning is off: search matches the words typed only', {
         modelDir,
@@ -104,10 +159,41 @@ export function createSearchMeaning({
   const timer = setInterval(() => void refreshOrWarn(false), refreshMs);
   timer.unref();
 
+  const occurrences = new WeakMap<Vocabulary, Map<string, boolean>>();
+
+  /**
+   * Whether some group of strangers names a thing that occurs nowhere. Only naming words count: a
+   * word that describes ("beautiful sunset", "relaxing beach") leaves a search to the others when
+   * the catalogue does not use it; a thing it does not hold ("eiffel tower", "pink flamingo") means
+   * the search has nothing to show. Each word is asked once per set of catalogue words.
+   */
+  async function absent(found: string[][], words: Vocabulary): Promise<boolean> {
+    const dictionary = classes;
+    const strangers = dictionary === null ? [] : found.filter((group) => !group.some((word) => dictionary.describes(word)));
+    if (strangers.length === 0 || wordsOccur === undefined) return false;
+    const known = occurrences.get(words) ?? new Map<string, boolean>();
+    occurrences.set(words, known);
+    const asked = [...new Set(strangers.flat())].filter((word) => !known.has(word));
+    if (asked.length > 0) {
+      let found: boolean[];
+      try {
+        found = await wordsOccur(asked, OCCURS_TIMEOUT_MS);
+      } catch {
+        return false;
+      }
+      if (known.size >= OCCURS_MEMO) known.clear();
+      asked.forEach((word, i) => known.set(word, found[i] ?? true));
+    }
+    return strangers.some((group) => group.every((word) => known.get(word) === false));
+  }
+
   return {
     async expand(text) {
       await ready;
-      return expandQuery !== null && vocabulary !== null ? expandQuery(text, vocabulary) : null;
+      const words = vocabulary;
+      if (expandQuery === null || words === null) return AS_TYPED;
+      const { query, strangers } = await expandQuery(text, words);
+      return { query, nothing: await absent(strangers, words) };
     },
     // The model stays loaded for the process (it is shared); only the rereading stops. A load still
     // in flight is not waited for: it may be waiting on an Elasticsearch that does not answer.

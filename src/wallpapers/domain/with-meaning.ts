@@ -6,8 +6,8 @@ export function withMeaning(repository: WallpaperRepository, meaning: SearchMean
   return {
     ...repository,
     async search(params) {
-      const expanded = await meaning.expand(params.text);
-      return repository.search(expanded === null ? params : { ...params, meaning: expanded });
+      const { query, nothing } = await meaning.expand(params.text);
+      return repository.search({ ...params, ...(query === null ? {} : { meaning: query }), ...(nothing ? { nothing } : {}) });
     },
   };
 }

@@ -376,7 +376,14 @@ export function buildMeaningQuery(text: SearchQuery, meaning: SearchQuery | unde
 }
 
 export function searchBody(params: SearchParams): SearchBody {
-  return pageBody(params, buildMeaningQuery(params.text, params.meaning));
+  return pageBody(params, params.nothing ? { match_none: {} } : buildMeaningQuery(params.text, params.meaning));
+}
+
+/** Matches what a word of a query would: as typed, or with a typo where a search looks for typos. */
+export function wordClause(word: string): Clause {
+  const term: Term = { text: word, phrase: false };
+  const exact = termClause(term, 'exact');
+  return typoTolerant(term) ? { bool: { should: [exact, termClause(term, 'fuzzy')], minimum_should_match: 1 } } : exact;
 }
 
 // "More like this one": what makes two wallpapers alike, by weight. The same category counts most

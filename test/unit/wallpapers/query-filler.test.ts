@@ -9,6 +9,12 @@ describe('filler in what people type', () => {
     expect(words('show me pictures of a dog in the snow')).to.deep.equal([['dog'], ['snow']]);
     expect(words('HD wallpaper with a red car')).to.deep.equal([['red'], ['car']]);
     expect(words('cabin near a lake OR behind hills')).to.deep.equal([['cabin'], ['lake'], ['hills']]);
+    expect(words('can you find me a castle')).to.deep.equal([['castle']]);
+  });
+
+  it('when a query names the device or size it is for, then that is left to the filters', () => {
+    expect(words('iphone 1440p sunset')).to.deep.equal([['sunset']]);
+    expect(words('android 2k beach wallpaper')).to.deep.equal([['beach']]);
   });
 
   it('when filler stands in quotes or inside a word of its own, then it is kept', () => {

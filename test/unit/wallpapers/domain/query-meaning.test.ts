@@ -1,7 +1,14 @@
 import { expect } from 'chai';
 import { buildVocabulary } from '../../../../src/infra/nearest-words.js';
 import type { SentenceModel } from '../../../../src/infra/sentence-model.js';
-import { MAX_MEANING_WORDS, createQueryExpansion } from '../../../../src/wallpapers/domain/query-meaning.js';
+import { everydayWords } from '../../../../src/wallpapers/domain/everyday-words.js';
+import {
+  EVERYDAY_SIMILARITY,
+  MAX_MEANING_WORDS,
+  type QueryMeaning,
+  createQueryExpansion,
+  singularOf,
+} from '../../../../src/wallpapers/domain/query-meaning.js';
 import { readSearchText } from '../../../../src/wallpapers/search-query.js';
 
 // A model of three meanings (cats, cars, the sea): each word a unit vector along its meaning,
@@ -17,6 +24,10 @@ const MEANINGS: Record<string, [number, number, number]> = {
   ocean: [0, 0, 1],
   sea: [0, 0.05, 0.95],
   blue: [0.3, 0.3, 0.4],
+  // Far from everything else: only the everyday words join these.
+  northern: [0, 0.3, -0.9],
+  lights: [0.3, 0, -0.9],
+  aurora: [-1, 0, 0],
 };
 const unit = (v: number[]) => {
   const norm = Math.hypot(...v);
@@ -36,7 +47,7 @@ function fakeModel(): SentenceModel & { embedded: string[] } {
 }
 
 describe('what a query means in the catalogue words', () => {
-  const words = (query: { groups: { text: string }[][] } | null) => query?.groups.map((group) => group.map(({ text }) => text));
+  const words = (meaning: QueryMeaning) => meaning.query?.groups.map((group) => group.map(({ text }) => text));
 
   it('when a word the catalogue does not use is asked, then its nearest catalogue words join it, closest first, with their similarity', async () => {
     const model = fakeModel();
@@ -44,7 +55,7 @@ describe('what a query means in the catalogue words', () => {
     const expand = createQueryExpansion(model, { floor: 0.6, top: 4 });
     const meaning = await expand(readSearchText('kitty'), vocabulary);
     expect(words(meaning)).to.deep.equal([['kitty', 'kitten']]);
-    expect(meaning!.groups[0]![1]!.similarity).to.be.within(0.9, 1);
+    expect(meaning.query!.groups[0]![1]!.similarity).to.be.within(0.9, 1);
     expect(words(await expand(readSearchText('automobile sea'), vocabulary))).to.deep.equal([
       ['automobile', 'race car', 'cars'],
       ['sea', 'ocean'],
@@ -63,18 +74,18 @@ describe('what a query means in the catalogue words', () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
     const expand = createQueryExpansion(model, { floor: 0.6, top: 4 });
-    expect(await expand(readSearchText('qwertyuiop'), vocabulary)).to.equal(null);
-    expect(await expand(readSearchText('"kitty automobile"'), vocabulary)).to.equal(null);
-    expect(await expand(readSearchText('"kitty"'), vocabulary), 'one word in quotes').to.equal(null);
-    expect(await expand(readSearchText('kitten'), await buildVocabulary(model, [], new Map()))).to.equal(null);
+    expect((await expand(readSearchText('qwertyuiop'), vocabulary)).query).to.equal(null);
+    expect((await expand(readSearchText('"kitty automobile"'), vocabulary)).query).to.equal(null);
+    expect((await expand(readSearchText('"kitty"'), vocabulary)).query, 'one word in quotes').to.equal(null);
+    expect((await expand(readSearchText('kitten'), await buildVocabulary(model, [], new Map()))).query).to.equal(null);
   });
 
   it('when a word is one of the catalogue words (or the plural of one), then it means itself', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'race car'], new Map());
     const expand = createQueryExpansion(model, { floor: 0.6, top: 4 });
-    expect(await expand(readSearchText('kitten'), vocabulary)).to.equal(null);
-    expect(await expand(readSearchText('kittens'), vocabulary)).to.equal(null);
+    expect((await expand(readSearchText('kitten'), vocabulary)).query).to.equal(null);
+    expect((await expand(readSearchText('kittens'), vocabulary)).query).to.equal(null);
     expect(words(await expand(readSearchText('cars kitty'), vocabulary))).to.deep.equal([['cars'], ['kitty', 'kitten']]);
   });
 
@@ -82,7 +93,7 @@ describe('what a query means in the catalogue words', () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
     model.embedded.length = 0;
-    expect(await createQueryExpansion(model, { floor: 0.6, top: 4 })(readSearchText('kittn'), vocabulary)).to.equal(null);
+    expect((await createQueryExpansion(model, { floor: 0.6, top: 4 })(readSearchText('kittn'), vocabulary)).query).to.equal(null);
     expect(model.embedded).to.deep.equal([]);
   });
 
@@ -91,7 +102,7 @@ describe('what a query means in the catalogue words', () => {
     const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
     model.embedded.length = 0;
     const meaning = await createQueryExpansion(model, { floor: 0.6, top: 4 })(readSearchText(`${'zebra '.repeat(30)}kitty automobile`), vocabulary);
-    expect(meaning).to.equal(null);
+    expect(meaning.query).to.equal(null);
     expect(model.embedded.length).to.be.at.most(MAX_MEANING_WORDS);
   });
 
@@ -99,7 +110,7 @@ describe('what a query means in the catalogue words', () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
     const meaning = await createQueryExpansion(model, { floor: 0.6, top: 4 })(readSearchText('kitty -cars'), vocabulary);
-    expect(meaning!.excluded.map(({ text }) => text)).to.deep.equal(['cars']);
+    expect(meaning.query!.excluded.map(({ text }) => text)).to.deep.equal(['cars']);
   });
 
   it('when the words are built again, then only words not embedded before are embedded', async () => {
@@ -110,5 +121,75 @@ describe('what a query means in the catalogue words', () => {
     const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'ocean', 'ocean'], known);
     expect(model.embedded).to.deep.equal(['ocean']);
     expect(vocabulary.entries).to.deep.equal(['kitten', 'cars', 'ocean']);
+  });
+
+  describe('words people use for the catalogue words', () => {
+    const everyday = everydayWords({
+      kitten: ['noms'],
+      aurora: ['northern lights', 'aurora borealis'],
+      cars: ['sakura', 'kitten'],
+      ocean: ['giraffe'],
+    });
+
+    it('when a word people use for a catalogue word is asked, then it stands for it, before what the model finds', async () => {
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'aurora'], new Map());
+      const meaning = await createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday)(readSearchText('noms'), vocabulary);
+      expect(words(meaning)).to.deep.equal([['noms', 'kitten']]);
+      expect(meaning.query!.groups[0]![1]!.similarity).to.equal(EVERYDAY_SIMILARITY);
+    });
+
+    it('when neighbouring words are a phrase people use, then they are one group: the phrase, or what it stands for', async () => {
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'aurora'], new Map());
+      const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday);
+      const meaning = await expand(readSearchText('the northern lights kitty'), vocabulary);
+      expect(words(meaning)).to.deep.equal([
+        ['northern lights', 'aurora'],
+        ['kitty', 'kitten'],
+      ]);
+      expect(meaning.query!.groups[0]![0]).to.deep.equal({ text: 'northern lights', phrase: true });
+      expect(words(await expand(readSearchText('northen lights'), vocabulary)), 'a word of it misspelt').to.deep.equal([
+        ['northen lights', 'aurora'],
+      ]);
+      expect(words(await expand(readSearchText('"northern lights"'), vocabulary)), 'in quotes').to.deep.equal(undefined);
+      expect(words(await expand(readSearchText('northern -lights'), vocabulary)), 'one excluded').to.deep.equal(undefined);
+    });
+
+    it('when the catalogue does not use the word a term stands for, then the term means what it says', async () => {
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+      const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday);
+      expect((await expand(readSearchText('northern lights'), vocabulary)).query).to.equal(null);
+      expect((await expand(readSearchText('giraffe'), vocabulary)).query).to.equal(null);
+    });
+
+    it('when a catalogue word is also listed as what people say for another, then it still means itself', async () => {
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+      expect((await createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday)(readSearchText('kitten'), vocabulary)).query).to.equal(null);
+    });
+
+    it('when a word people use is misspelt, then it is read as that word', async () => {
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+      expect(words(await createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday)(readSearchText('sakrua'), vocabulary))).to.deep.equal([
+        ['sakrua', 'cars'],
+      ]);
+    });
+  });
+});
+
+describe('the singular a plural is looked up as', () => {
+  it('when a plural is regular, then its singular is read by the rule its ending takes', () => {
+    expect(['kitties', 'churches', 'fortresses', 'boxes', 'cars', 'dishes'].map(singularOf)).to.deep.equal([
+      'kitty',
+      'church',
+      'fortress',
+      'box',
+      'car',
+      'dish',
+    ]);
+    expect(['grass', 'cactus', 'moss'].map(singularOf), 'not plurals').to.deep.equal(['grass', 'cactus', 'moss']);
   });
 });

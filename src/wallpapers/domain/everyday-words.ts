@@ -1,0 +1,58 @@
+import { readFileSync } from 'node:fs';
+import { STOP_WORDS } from '../search-query.js';
+
+/**
+ * What people type for the catalogue's own words, where a sentence model cannot tell: slang
+ * ("noms"), nicknames ("big apple"), sports' short forms ("hoops"), brands for a class of thing
+ * ("lambo"), phrases whose meaning is not their words ("northern lights"). The model reads
+ * everyday words well (kitty, automobile, woods) but places these far from what they mean, or
+ * nearer a word they share ("northern lights" to "winter light", "big cat" to "kitten").
+ *
+ * The file maps a catalogue word (a tag or a category name) to what people type for it. It was
+ * written from the catalogue's words alone, without the judged queries that measure it
+ * (thesaurus/README.md). An entry whose catalogue word the catalogue no longer uses stands for
+ * nothing; a typed term that is itself a catalogue word means itself, as the model's rule has it.
+ */
+export interface EverydayWords {
+  /** The catalogue words a typed word or phrase stands for, as the file lists them; none if it lists none. */
+  lookUp(typed: string): readonly string[];
+  /** Words in the longest phrase the file holds (stop words aside). */
+  readonly longest: number;
+  /** The single words the file lists, for reading a misspelling of one ("sakrua"). */
+  readonly words: readonly string[];
+}
+
+export const EVERYDAY_WORDS_FILE = new URL('../../../thesaurus/everyday-words.json', import.meta.url);
+
+/** A term as it is looked up: lower case, words only, Lucene's stop words left out ("the big apple" is "big apple"). */
+export function termKey(text: string): string {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}']+/u)
+    .filter((word) => word !== '' && !STOP_WORDS.has(word))
+    .join(' ');
+}
+
+/** The file's entries read the other way round: typed term to the catalogue words it stands for. */
+export function everydayWords(entries: Readonly<Record<string, readonly string[]>>): EverydayWords {
+  const byTerm = new Map<string, string[]>();
+  let longest = 1;
+  for (const [catalogueWord, terms] of Object.entries(entries)) {
+    for (const term of terms) {
+      const key = termKey(term);
+      if (key === '') continue;
+      const words = byTerm.get(key) ?? [];
+      if (!words.includes(catalogueWord)) words.push(catalogueWord);
+      byTerm.set(key, words);
+      longest = Math.max(longest, key.split(' ').length);
+    }
+  }
+  const words = [...byTerm.keys()].filter((key) => !key.includes(' '));
+  return { lookUp: (typed) => byTerm.get(termKey(typed)) ?? [], longest, words };
+}
+
+export const NO_EVERYDAY_WORDS: EverydayWords = everydayWords({});
+
+export function readEverydayWords(file: URL | string = EVERYDAY_WORDS_FILE): EverydayWords {
+  return everydayWords(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>);
+}

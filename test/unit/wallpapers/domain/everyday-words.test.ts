@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { EVERYDAY_WORDS_FILE, everydayWords, readEverydayWords, termKey } from '../../../../src/wallpapers/domain/everyday-words.js';
+
+describe('what people type for the catalogue words', () => {
+  it('when a term is looked up, then case, punctuation and stop words do not matter', () => {
+    const words = everydayWords({ 'new york': ['The Big Apple', 'nyc'], aurora: ['northern lights'] });
+    expect(words.lookUp('big apple')).to.deep.equal(['new york']);
+    expect(words.lookUp('the BIG apple!')).to.deep.equal(['new york']);
+    expect(words.lookUp('NYC')).to.deep.equal(['new york']);
+    expect(words.lookUp('northern')).to.deep.equal([]);
+    expect(termKey("  the Big-Apple's  ")).to.equal("big apple's");
+  });
+
+  it('when one term is listed for two catalogue words, then it stands for both, once each', () => {
+    const words = everydayWords({ tiger: ['big cat'], lion: ['big cat', 'big cat'] });
+    expect(words.lookUp('big cat')).to.deep.equal(['tiger', 'lion']);
+  });
+
+  it('when the file is read, then it gives the longest phrase and the single words for respelling', () => {
+    const words = everydayWords({ aurora: ['aurora borealis', 'northern lights'], food: ['noms', 'grub'] });
+    expect(words.longest).to.equal(2);
+    expect(words.words).to.have.members(['noms', 'grub']);
+  });
+
+  it('when the shipped thesaurus is read, then every entry lists lower-case terms, none of them a catalogue word it lists', () => {
+    const raw = JSON.parse(readFileSync(EVERYDAY_WORDS_FILE, 'utf8')) as Record<string, string[]>;
+    const catalogueWords = new Set(Object.keys(raw));
+    for (const [word, terms] of Object.entries(raw)) {
+      expect(terms, word).to.be.an('array');
+      for (const term of terms) {
+        expect(term, word).to.equal(term.trim().toLowerCase()).and.not.equal('');
+        expect(catalogueWords.has(term), `${term} under ${word}`).to.equal(false);
+      }
+    }
+    const file = readEverydayWords();
+    expect(file.longest).to.be.within(2, 6);
+    expect(file.words.length).to.be.greaterThan(100);
+  });
+});
