@@ -46,6 +46,7 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
           ...meaningOptions,
           loadWords: (timeoutMs) => loadCatalogueWords(es, config.indexAlias, timeoutMs),
           wordsOccur: (words, timeoutMs) => wordsOccur(es, config.indexAlias, words, timeoutMs),
+          absentMs: config.responseCache.checkIntervalMs,
           logger,
         });
   const repository = withResponseCache(

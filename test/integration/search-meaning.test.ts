@@ -137,7 +137,7 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     await meaning.close();
   });
 
-  it('when whether a word occurs cannot be told, then the search goes on as typed; when it can, it is asked once', async () => {
+  it('when whether a word occurs cannot be told, then the search goes on as typed; when it can, it is asked once a while', async () => {
     const loadWords = () => Promise.resolve(['kitten', 'cars']);
     const failing = createSearchMeaning({ ...options, loadWords, wordsOccur: () => Promise.reject(new Error('no answer')) });
     expect((await failing.expand(readSearchText('giraffe'))).nothing).to.equal(false);
@@ -156,6 +156,28 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     expect((await answering.expand(readSearchText('beautiful kitty'))).nothing, 'a describing word').to.equal(false);
     expect(asked).to.deep.equal([['giraffe']]);
     await answering.close();
+  });
+
+  it('when a word found absent may since have been imported, then it is asked again once absentMs has passed', async () => {
+    let imported = false;
+    const asked: string[][] = [];
+    const meaning = createSearchMeaning({
+      ...options,
+      loadWords: () => Promise.resolve(['kitten', 'cars']),
+      absentMs: 200,
+      wordsOccur: (words) => {
+        asked.push([...words]);
+        return Promise.resolve(words.map(() => imported));
+      },
+    });
+    expect((await meaning.expand(readSearchText('giraffe'))).nothing).to.equal(true);
+    imported = true;
+    expect((await meaning.expand(readSearchText('giraffe'))).nothing, 'still believed absent').to.equal(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await meaning.expand(readSearchText('giraffe'))).nothing).to.equal(false);
+    expect((await meaning.expand(readSearchText('giraffe'))).nothing, 'found once, remembered').to.equal(false);
+    expect(asked).to.deep.equal([['giraffe'], ['giraffe']]);
+    await meaning.close();
   });
 
   it('when the catalogue words fail at start, then they are read again soon and meaning comes back', async () => {

@@ -12,7 +12,7 @@ export interface MeaningOfQuery {
   /**
    * The catalogue cannot hold what the query asks for: some group of it has no word of the
    * catalogue's (its own, a misspelling of one, one near in meaning), and occurs nowhere in its
-   * text either ("eiffel tower", "giraffe on the savanna").
+   * text either ("giraffe on the savanna", "pink flamingo").
    */
   nothing: boolean;
 }
@@ -33,6 +33,8 @@ export interface SearchMeaningOptions extends MeaningOptions {
   logger: Logger;
   /** Asked of words that are none of the catalogue's words; without it, such words never empty a search. */
   wordsOccur?: WordsOccur;
+  /** How long a word found absent is believed: as long as a cached response may be (RESPONSE_CACHE_CHECK_MS). */
+  absentMs?: number;
   /** What WordNet says of words (read once per process unless given): without it, no word empties a search. */
   wordClasses?: WordClasses;
   /** What people type for the catalogue's words: thesaurus/everyday-words.json unless given (tests). */
@@ -96,6 +98,7 @@ export function createSearchMeaning({
   retryMs = RETRY_MS,
   everydayWords,
   wordsOccur,
+  absentMs = 1000,
   wordClasses: givenClasses,
   ...options
 }: SearchMeaningOptions): SearchMeaning {
@@ -159,32 +162,40 @@ export function createSearchMeaning({
   const timer = setInterval(() => void refreshOrWarn(false), refreshMs);
   timer.unref();
 
-  const occurrences = new WeakMap<Vocabulary, Map<string, boolean>>();
+  // Words found to occur, per set of catalogue words: a word that occurred still does after an
+  // import in all but rare cases, and then the search only goes on as it did before this rule. A word
+  // found absent is believed for absentMs only (as long as a cached response is): an import or a
+  // reindex may bring it, and from then on searches must find it.
+  const occurring = new WeakMap<Vocabulary, Set<string>>();
+  const absentUntil = new Map<string, number>();
 
   /**
    * Whether some group of strangers names a thing that occurs nowhere. Only naming words count: a
    * word that describes ("beautiful sunset", "relaxing beach") leaves a search to the others when
-   * the catalogue does not use it; a thing it does not hold ("eiffel tower", "pink flamingo") means
-   * the search has nothing to show. Each word is asked once per set of catalogue words.
+   * the catalogue does not use it; a thing it does not hold ("giraffe", "pink flamingo") means
+   * the search has nothing to show.
    */
   async function absent(found: string[][], words: Vocabulary): Promise<boolean> {
     const dictionary = classes;
     const strangers = dictionary === null ? [] : found.filter((group) => !group.some((word) => dictionary.describes(word)));
     if (strangers.length === 0 || wordsOccur === undefined) return false;
-    const known = occurrences.get(words) ?? new Map<string, boolean>();
-    occurrences.set(words, known);
-    const asked = [...new Set(strangers.flat())].filter((word) => !known.has(word));
+    const occurs = occurring.get(words) ?? new Set<string>();
+    occurring.set(words, occurs);
+    const now = Date.now();
+    const isAbsent = (word: string) => (absentUntil.get(word) ?? 0) > now;
+    const asked = [...new Set(strangers.flat())].filter((word) => !occurs.has(word) && !isAbsent(word));
     if (asked.length > 0) {
-      let found: boolean[];
+      let answers: boolean[];
       try {
-        found = await wordsOccur(asked, OCCURS_TIMEOUT_MS);
+        answers = await wordsOccur(asked, OCCURS_TIMEOUT_MS);
       } catch {
         return false;
       }
-      if (known.size >= OCCURS_MEMO) known.clear();
-      asked.forEach((word, i) => known.set(word, found[i] ?? true));
+      if (occurs.size >= OCCURS_MEMO) occurs.clear();
+      if (absentUntil.size >= OCCURS_MEMO) absentUntil.clear();
+      asked.forEach((word, i) => (answers[i] === false ? absentUntil.set(word, now + absentMs) : occurs.add(word)));
     }
-    return strangers.some((group) => group.every((word) => known.get(word) === false));
+    return strangers.some((group) => group.every(isAbsent));
   }
 
   return {
