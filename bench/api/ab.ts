@@ -162,7 +162,7 @@ async function main(): Promise<void> {
     const run = async (url: string, seconds: number) => {
       if (rate === 0) return runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });
       const fixed = await runFixedRate(ROOT, { url, file: files.api, keysFile, rate, seconds, connections: Number(values.connections) });
-      return { requests: fixed.completed, rps: fixed.completed / seconds, errors: fixed.errors, non2xx: fixed.non2xx };
+      return { requests: fixed.completed, rps: fixed.completed / seconds, errors: fixed.errors, non2xx: fixed.non2xx, p50Ms: fixed.p50Ms, p99Ms: fixed.p99Ms };
     };
     const names: Which[] = values.control ? ['a', 'b', 'c'] : ['a', 'b'];
     const starters: Record<Which, () => Promise<Running>> = { a: startA, b: startB, c: startB };
@@ -170,6 +170,8 @@ async function main(): Promise<void> {
     const rss: Record<Which, number[]> = { a: [], b: [], c: [] };
     const cpu: Record<Which, number[]> = { a: [], b: [], c: [] };
     const pairCpu: Record<Which, number[]> = { a: [], b: [], c: [] };
+    // Latency at the fixed rate, per round (wrk's closed loop measures throughput instead).
+    const latency: Record<Which, { p50: number; p99: number }[]> = { a: [], b: [], c: [] };
     for (let pair = 0; pair < Number(values.pairs); pair++) {
       // Each pair is a fresh start of every server; the start order rotates from pair to pair.
       const shift = (values['start-b-first'] ? 1 : 0) + pair;
@@ -200,6 +202,7 @@ async function main(): Promise<void> {
             if (before) say(`${which}: ${perRequest(before, await searchStats(es, index, target.pid, redis.pid), result.requests)}`);
             if (result.errors + result.non2xx > 0) throw new Error(`${which}: ${result.errors} errors, ${result.non2xx} non-2xx`);
             rps[which].push(result.rps);
+            if ('p99Ms' in result) latency[which].push({ p50: result.p50Ms, p99: result.p99Ms });
           }
           say(
             `pair ${pair + 1} round ${round + 1}: ${names.map((w) => `${w.toUpperCase()} ${rps[w].at(-1)!.toFixed(0)} req/s ${cpu[w].at(-1)!.toFixed(0)} µs/req`).join(', ')}`,
@@ -212,6 +215,14 @@ async function main(): Promise<void> {
         );
       } finally {
         for (const which of startOrder) await servers[which]?.stop();
+      }
+    }
+    if (latency.a.length > 0) {
+      for (const which of names) {
+        const rounds = latency[which];
+        console.log(
+          `${which.toUpperCase()} at ${rate} req/s, ms per round, p50: ${rounds.map((l) => l.p50.toFixed(1)).join(', ')} (median ${median(rounds.map((l) => l.p50)).toFixed(1)}); p99: ${rounds.map((l) => l.p99.toFixed(1)).join(', ')} (median ${median(rounds.map((l) => l.p99)).toFixed(1)})`,
+        );
       }
     }
     const ratios = rps.a.map((x, i) => rps.b[i]! / x);
