@@ -1,0 +1,20 @@
+import { expect } from 'chai';
+import { wordsOccur } from '../../src/wallpapers/store/word-occurrence.js';
+import { useCatalogue } from './catalogue-context.js';
+
+describe('whether words occur in the catalogue', () => {
+  const ctx = useCatalogue();
+
+  it('when words are asked, then each is answered as a search would match it: as typed, inflected or with a typo', async () => {
+    const words = ['aurora', 'auroras', 'auroa', 'giraffe', 'zxqvbnm'];
+    expect(await wordsOccur(ctx.es, ctx.alias, words, 5000)).to.deep.equal([true, true, true, false, false]);
+  });
+
+  it('when no word is asked, then Elasticsearch is not asked either', async () => {
+    expect(await wordsOccur(ctx.es, 'no-such-alias', [], 5000)).to.deep.equal([]);
+  });
+
+  it('when the catalogue cannot answer for a word, then the word counts as occurring, so no search is emptied by an error', async () => {
+    expect(await wordsOccur(ctx.es, 'no-such-alias', ['giraffe'], 5000)).to.deep.equal([true]);
+  });
+});
