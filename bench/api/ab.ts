@@ -162,7 +162,14 @@ async function main(): Promise<void> {
     const run = async (url: string, seconds: number) => {
       if (rate === 0) return runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });
       const fixed = await runFixedRate(ROOT, { url, file: files.api, keysFile, rate, seconds, connections: Number(values.connections) });
-      return { requests: fixed.completed, rps: fixed.completed / seconds, errors: fixed.errors, non2xx: fixed.non2xx, p50Ms: fixed.p50Ms, p99Ms: fixed.p99Ms };
+      return {
+        requests: fixed.completed,
+        rps: fixed.completed / seconds,
+        errors: fixed.errors,
+        non2xx: fixed.non2xx,
+        p50Ms: fixed.p50Ms,
+        p99Ms: fixed.p99Ms,
+      };
     };
     const names: Which[] = values.control ? ['a', 'b', 'c'] : ['a', 'b'];
     const starters: Record<Which, () => Promise<Running>> = { a: startA, b: startB, c: startB };

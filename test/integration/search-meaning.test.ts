@@ -69,13 +69,24 @@ describe('search by meaning, on the real model and catalogue', function () {
 
   it('when a query names a thing the catalogue holds nowhere, then it finds nothing rather than the rest of the query', async () => {
     expect((await search(ctx, 'tower')).total).to.be.greaterThan(0);
-    for (const q of ['giraffe tower', 'giraffe on the savanna', 'pink flamingo', 'snowy penguins', 'sunset wombat'])
+    for (const q of ['giraffe tower', 'giraffe on the savanna', 'pink flamingo', 'snowy penguins', 'sunset wombat', 'airplane sunset'])
       expect((await search(ctx, q)).total, q).to.equal(0);
   });
 
-  it('when a query holds a describing word the catalogue does not use, then the rest of it is searched', async () => {
+  it('when a query holds a describing or abstract word the catalogue does not use, or one WordNet does not know, then the rest of it is searched', async () => {
     const { total: sunsets } = await search(ctx, 'sunset');
-    for (const q of ['beautiful sunset', 'gorgeous sunset', 'sunset aesthetic']) expect((await search(ctx, q)).total, q).to.equal(sunsets);
+    for (const q of [
+      'beautiful sunset',
+      'gorgeous sunset',
+      'sunset aesthetic',
+      'sunset vibes',
+      'sunset harmony',
+      'sunset 2024',
+      'bosque sunset',
+      'sunset 日落',
+      'oil sunset',
+    ])
+      expect((await search(ctx, q)).total, q).to.equal(sunsets);
   });
 
   it('when the unknown word is one of either, then the other still finds its wallpapers', async () => {
@@ -139,8 +150,18 @@ describe('search meaning when Elasticsearch does not answer at start', function 
 
   it('when whether a word occurs cannot be told, then the search goes on as typed; when it can, it is asked once a while', async () => {
     const loadWords = () => Promise.resolve(['kitten', 'cars']);
-    const failing = createSearchMeaning({ ...options, loadWords, wordsOccur: () => Promise.reject(new Error('no answer')) });
+    let failures = 0;
+    const failing = createSearchMeaning({
+      ...options,
+      loadWords,
+      wordsOccur: () => {
+        failures++;
+        return Promise.reject(new Error('no answer'));
+      },
+    });
     expect((await failing.expand(readSearchText('giraffe'))).nothing).to.equal(false);
+    expect((await failing.expand(readSearchText('giraffe'))).nothing).to.equal(false);
+    expect(failures, 'an unanswered word is not asked again at once').to.equal(1);
     await failing.close();
     const asked: string[][] = [];
     const answering = createSearchMeaning({
@@ -151,7 +172,8 @@ describe('search meaning when Elasticsearch does not answer at start', function 
         return Promise.resolve(words.map(() => false));
       },
     });
-    expect((await answering.expand(readSearchText('giraffe'))).nothing).to.equal(true);
+    const [first, second] = await Promise.all([answering.expand(readSearchText('giraffe')), answering.expand(readSearchText('giraffe'))]);
+    expect([first.nothing, second.nothing], 'asked at once, answered once').to.deep.equal([true, true]);
     expect((await answering.expand(readSearchText('giraffe kitty'))).nothing).to.equal(true);
     expect((await answering.expand(readSearchText('beautiful kitty'))).nothing, 'a describing word').to.equal(false);
     expect(asked).to.deep.equal([['giraffe']]);

@@ -40,7 +40,9 @@ export function everydayWords(entries: Readonly<Record<string, readonly string[]
   for (const [catalogueWord, terms] of Object.entries(entries)) {
     for (const term of terms) {
       const key = termKey(term);
-      if (key === '') continue;
+      // A phrase that its small words make what it is ("no people", "on fire", "at ease") cannot be
+      // told from its one word once they are gone (queries lose them too): it is left out.
+      if (key === '' || (!key.includes(' ') && term.trim().includes(' '))) continue;
       const words = byTerm.get(key) ?? [];
       if (!words.includes(catalogueWord)) words.push(catalogueWord);
       byTerm.set(key, words);

@@ -48,6 +48,9 @@ const MAX_GUESSES = 3;
 // what the model gives all but near-spellings of a word (kitty~kitten 0.78, rooftop~rooftops 0.92),
 // below a word as typed.
 export const EVERYDAY_SIMILARITY = 0.9;
+// The thesaurus holds short forms ("gto", "mobo") one edit from many short words: a word shorter than
+// this is never read as a misspelling of one ("gato", Spanish for cat, is not "gto").
+const MIN_EVERYDAY_GUESS = 5;
 
 /** A plural's singular by the regular rules ("kitties" kitty, "churches" church, "fortresses" fortress), else the word. */
 export function singularOf(word: string): string {
@@ -88,7 +91,12 @@ export function createQueryExpansion(
       found =
         modelWords.has(word) || isWord(word)
           ? []
-          : [...new Set([...modelSpelling(word).slice(0, MAX_GUESSES), ...everydaySpelling(word).slice(0, MAX_GUESSES)])];
+          : [
+              ...new Set([
+                ...modelSpelling(word).slice(0, MAX_GUESSES),
+                ...(word.length >= MIN_EVERYDAY_GUESS ? everydaySpelling(word).slice(0, MAX_GUESSES) : []),
+              ]),
+            ];
       if (guessed.size >= MEMO) guessed.clear();
       guessed.set(word, found);
     }

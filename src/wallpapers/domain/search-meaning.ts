@@ -22,7 +22,7 @@ export interface SearchMeaning {
   close(): Promise<void>;
 }
 
-/** Whether each word matches some wallpaper as a search would match it (as typed or with a typo). */
+/** Whether each word matches some wallpaper as a search would match it typed. */
 export type WordsOccur = (words: readonly string[], timeoutMs: number) => Promise<boolean[]>;
 
 export interface SearchMeaningOptions extends MeaningOptions {
@@ -78,10 +78,11 @@ export const noMeaning: SearchMeaning = { expand: () => Promise.resolve(AS_TYPED
 const FIRST_READ_MS = 1000;
 // Words that could not be read at start are tried again this soon, not at the next refresh.
 const RETRY_MS = 10_000;
-// Whether a word occurs is asked once per word and set of catalogue words, and given up on this
-// soon: not knowing, the search goes on as if it did (a hung Elasticsearch then fails the search
-// itself, within its own budget, rather than this on top).
-const OCCURS_TIMEOUT_MS = 500;
+// Whether a word occurs is asked with a budget of its own, before the search and on top of its
+// budget: a hung Elasticsearch costs a search with such a word this much more, once per word for
+// absentMs, since a word not answered for is taken to occur for that long (later searches neither
+// wait again nor change their answer page by page).
+const OCCURS_TIMEOUT_MS = 200;
 const OCCURS_MEMO = 10_000;
 
 /**
@@ -163,39 +164,68 @@ export function createSearchMeaning({
   timer.unref();
 
   // Words found to occur, per set of catalogue words: a word that occurred still does after an
-  // import in all but rare cases, and then the search only goes on as it did before this rule. A word
-  // found absent is believed for absentMs only (as long as a cached response is): an import or a
-  // reindex may bring it, and from then on searches must find it.
+  // import in all but rare cases, and then the search only goes on as it did before this rule. Any
+  // other answer stands for absentMs only (as long as a cached response does): an import or a
+  // reindex may bring the word, and from then on searches must find it.
   const occurring = new WeakMap<Vocabulary, Set<string>>();
-  const absentUntil = new Map<string, number>();
+  const settled = new Map<string, { absent: boolean; until: number }>();
+  // Questions in flight, per word: searches asking at once share one answer.
+  const asking = new Map<string, Promise<boolean>>();
+
+  function occurringIn(words: Vocabulary): Set<string> {
+    const found = occurring.get(words) ?? new Set<string>();
+    occurring.set(words, found);
+    return found;
+  }
+
+  /** Whether a word is known to be absent (true), to occur (false), or not known now (undefined). */
+  function answerFor(word: string, words: Vocabulary): boolean | undefined {
+    if (occurringIn(words).has(word)) return false;
+    const answer = settled.get(word);
+    return answer !== undefined && answer.until > Date.now() ? answer.absent : undefined;
+  }
+
+  /** Asks Elasticsearch about words in one request; a failure or a timeout counts as occurring. */
+  function ask(batch: readonly string[], words: Vocabulary, occur: WordsOccur): void {
+    const answered = occur(batch, OCCURS_TIMEOUT_MS).catch(() => batch.map(() => null));
+    batch.forEach((word, i) => {
+      const absent = answered.then((answers) => {
+        const occurs = answers[i];
+        const found = occurringIn(words);
+        if (occurs === true) {
+          if (found.size >= OCCURS_MEMO) found.clear();
+          found.add(word);
+        } else {
+          if (settled.size >= OCCURS_MEMO) settled.clear();
+          settled.set(word, { absent: occurs === false, until: Date.now() + absentMs });
+        }
+        asking.delete(word);
+        return occurs === false;
+      });
+      asking.set(word, absent);
+    });
+  }
 
   /**
-   * Whether some group of strangers names a thing that occurs nowhere. Only naming words count: a
-   * word that describes ("beautiful sunset", "relaxing beach") leaves a search to the others when
-   * the catalogue does not use it; a thing it does not hold ("giraffe", "pink flamingo") means
-   * the search has nothing to show.
+   * Whether some group of strangers names a thing the catalogue holds nowhere. Only words that
+   * name a pictured thing count (WordNet's nouns of animals, plants, made things, places…): a word
+   * that describes ("beautiful sunset"), an abstract one ("sunset vibes") or one WordNet does not
+   * know ("sunset 2024", "bosque") leaves the search to the others; a thing the catalogue does not
+   * hold ("giraffe", "pink flamingo") means it has nothing to show.
    */
-  async function absent(found: string[][], words: Vocabulary): Promise<boolean> {
+  async function absent(strangers: string[][], words: Vocabulary): Promise<boolean> {
     const dictionary = classes;
-    const strangers = dictionary === null ? [] : found.filter((group) => !group.some((word) => dictionary.describes(word)));
-    if (strangers.length === 0 || wordsOccur === undefined) return false;
-    const occurs = occurring.get(words) ?? new Set<string>();
-    occurring.set(words, occurs);
-    const now = Date.now();
-    const isAbsent = (word: string) => (absentUntil.get(word) ?? 0) > now;
-    const asked = [...new Set(strangers.flat())].filter((word) => !occurs.has(word) && !isAbsent(word));
-    if (asked.length > 0) {
-      let answers: boolean[];
-      try {
-        answers = await wordsOccur(asked, OCCURS_TIMEOUT_MS);
-      } catch {
-        return false;
-      }
-      if (occurs.size >= OCCURS_MEMO) occurs.clear();
-      if (absentUntil.size >= OCCURS_MEMO) absentUntil.clear();
-      asked.forEach((word, i) => (answers[i] === false ? absentUntil.set(word, now + absentMs) : occurs.add(word)));
-    }
-    return strangers.some((group) => group.every(isAbsent));
+    const occur = wordsOccur;
+    if (strangers.length === 0 || dictionary === null || occur === undefined) return false;
+    const things: string[][] = [];
+    for (const group of strangers) if ((await Promise.all(group.map((word) => dictionary.namesThing(word)))).every(Boolean)) things.push(group);
+    if (things.length === 0) return false;
+    const unique = [...new Set(things.flat())];
+    const toAsk = unique.filter((word) => answerFor(word, words) === undefined && !asking.has(word));
+    if (toAsk.length > 0) ask(toAsk, words, occur);
+    const absentWords = new Set<string>();
+    for (const word of unique) if (answerFor(word, words) ?? (await asking.get(word)) ?? false) absentWords.add(word);
+    return things.some((group) => group.every((word) => absentWords.has(word)));
   }
 
   return {

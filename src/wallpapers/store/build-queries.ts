@@ -379,11 +379,13 @@ export function searchBody(params: SearchParams): SearchBody {
   return pageBody(params, params.nothing ? { match_none: {} } : buildMeaningQuery(params.text, params.meaning));
 }
 
-/** Matches what a word of a query would: as typed, or with a typo where a search looks for typos. */
+/**
+ * Matches a word as a search matches it typed (its inflections and spellings, in every searched
+ * field), not with a typo: the words asked about are real words, and a real word one edit from
+ * another is that other word ("cream" is not "creamy").
+ */
 export function wordClause(word: string): Clause {
-  const term: Term = { text: word, phrase: false };
-  const exact = termClause(term, 'exact');
-  return typoTolerant(term) ? { bool: { should: [exact, termClause(term, 'fuzzy')], minimum_should_match: 1 } } : exact;
+  return termClause({ text: word, phrase: false }, 'exact');
 }
 
 // "More like this one": what makes two wallpapers alike, by weight. The same category counts most

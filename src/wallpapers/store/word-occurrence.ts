@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { wordClause } from './build-queries.js';
 
 /**
- * Whether each word matches some wallpaper, as a search would match it (as typed or with a typo):
+ * Whether each word matches some wallpaper, as a search would match it typed:
  * one request for all of them, each stopping at its first hit. A word whose answer failed counts
  * as occurring, so a search is never emptied by an error.
  */

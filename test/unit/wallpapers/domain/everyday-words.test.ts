@@ -12,6 +12,13 @@ describe('what people type for the catalogue words', () => {
     expect(termKey("  the Big-Apple's  ")).to.equal("big apple's");
   });
 
+  it('when a phrase is what its small words make it, then it is left out rather than read as its one word', () => {
+    const words = everydayWords({ empty: ['no people', 'deserted'], burning: ['on fire'] });
+    expect(words.lookUp('people')).to.deep.equal([]);
+    expect(words.lookUp('fire')).to.deep.equal([]);
+    expect(words.lookUp('deserted')).to.deep.equal(['empty']);
+  });
+
   it('when one term is listed for two catalogue words, then it stands for both, once each', () => {
     const words = everydayWords({ tiger: ['big cat'], lion: ['big cat', 'big cat'] });
     expect(words.lookUp('big cat')).to.deep.equal(['tiger', 'lion']);

@@ -170,6 +170,13 @@ describe('what a query means in the catalogue words', () => {
       expect((await createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday)(readSearchText('kitten'), vocabulary)).query).to.equal(null);
     });
 
+    it('when a short word is one edit from a short form people use, then it is not read as that form', async () => {
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+      const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({ cars: ['gto'] }));
+      expect((await expand(readSearchText('gato'), vocabulary)).query).to.equal(null);
+    });
+
     it('when a word people use is misspelt, then it is read as that word', async () => {
       const model = fakeModel();
       const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
