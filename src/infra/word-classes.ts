@@ -121,7 +121,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
       .map((form) => nouns.firstSense(form))
       .filter((offset) => offset !== undefined);
     if (senses.length === 0) return false;
-    // Every form must name one: "vibes" is a vibraphone, but "vibe" a feeling.
+    // Every form must name one: "vibes" is a vibraphone, but "vibe" an aura.
     for (const offset of senses) if (!PICTURED.has(await lexicographerFile(dir, offset))) return false;
     return true;
   }
