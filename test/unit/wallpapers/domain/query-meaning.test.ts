@@ -156,6 +156,18 @@ describe('what a query means in the catalogue words', () => {
       expect(words(await expand(readSearchText('northern -lights'), vocabulary)), 'one excluded').to.deep.equal(undefined);
     });
 
+    it('when a misspelt phrase comes after the first few words, then it is not respelt (respelling costs a scan)', async () => {
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'aurora'], new Map());
+      const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday);
+      const late = await expand(readSearchText('qwert asdfg zxcvb yuiop northen lights'), vocabulary);
+      expect(late.query?.groups.some((group) => group.some(({ text }) => text === 'aurora')) ?? false).to.equal(false);
+      expect(words(await expand(readSearchText('northern lights qwert asdfg zxcvb yuiop'), vocabulary))![0]).to.deep.equal([
+        'northern lights',
+        'aurora',
+      ]);
+    });
+
     it('when the catalogue does not use the word a term stands for, then the term means what it says', async () => {
       const model = fakeModel();
       const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
