@@ -5,6 +5,7 @@ import { type EverydayWords, readEverydayWords } from './everyday-words.js';
 import { type SentenceModel, loadSentenceModel } from '../../infra/sentence-model.js';
 import { type Vocabulary, buildVocabulary } from '../../infra/nearest-words.js';
 import { type WordClasses, loadWordClasses } from '../../infra/word-classes.js';
+import { type AbsentThings, type WordsOccur, createAbsentThings } from './absent-things.js';
 
 export interface MeaningOfQuery {
   /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
@@ -22,8 +23,7 @@ export interface SearchMeaning {
   close(): Promise<void>;
 }
 
-/** Whether each word matches some wallpaper as a search would match it typed. */
-export type WordsOccur = (words: readonly string[], timeoutMs: number) => Promise<boolean[]>;
+export type { WordsOccur } from './absent-things.js';
 
 export interface SearchMeaningOptions extends MeaningOptions {
   modelDir: string;
@@ -78,12 +78,6 @@ export const noMeaning: SearchMeaning = { expand: () => Promise.resolve(AS_TYPED
 const FIRST_READ_MS = 1000;
 // Words that could not be read at start are tried again this soon, not at the next refresh.
 const RETRY_MS = 10_000;
-// Whether a word occurs is asked with a budget of its own, before the search and on top of its
-// budget: a hung Elasticsearch costs a search with such a word this much more, once per word for
-// absentMs, since a word not answered for is taken to occur for that long (later searches neither
-// wait again nor change their answer page by page).
-const OCCURS_TIMEOUT_MS = 200;
-const OCCURS_MEMO = 10_000;
 
 /**
  * Loads the sentence model and the catalogue's words at start, then rereads the words in the
@@ -108,7 +102,7 @@ export function createSearchMeaning({
   let vocabulary: Vocabulary | null = null;
   let expandQuery: ReturnType<typeof createQueryExpansion> | null = null;
   let retry: NodeJS.Timeout | undefined;
-  let classes: WordClasses | null = null;
+  let absentThings: AbsentThings | null = null;
 
   async function refresh(timeoutMs?: number): Promise<void> {
     if (model === null) return;
@@ -133,8 +127,11 @@ export function createSearchMeaning({
     // Both read at once: about 0.3 s each.
     const readingClasses = givenClasses === undefined ? sharedWordClasses() : Promise.resolve(givenClasses);
     const loadingModel = sharedModel(modelDir);
+    let isWord: ((word: string) => boolean) | undefined;
     try {
-      classes = await readingClasses;
+      const classes = await readingClasses;
+      isWord = (word) => classes.knows(word);
+      if (wordsOccur !== undefined) absentThings = createAbsentThings({ wordsOccur, namesThing: (word) => classes.namesThing(word), absentMs });
     } catch (error) {
       logger.warn('search meaning: WordNet could not be read; no word empties a search, and real words may be read as misspellings', {
         error: error instanceof Error ? error.message : String(error),
@@ -144,13 +141,7 @@ export function createSearchMeaning({
       model = await loadingModel;
       known = wordVectors.get(model) ?? known;
       wordVectors.set(model, known);
-      const dictionary = classes;
-      expandQuery = createQueryExpansion(
-        model,
-        options,
-        everydayWords ?? readEverydayWords(),
-        dictionary === null ? undefined : (word) => dictionary.knows(word),
-      );
+      expandQuery = createQueryExpansion(model, options, everydayWords ?? readEverydayWords(), isWord);
     } catch (error) {
       logger.warn('search meaning is off: search matches the words typed only', {
         modelDir,
@@ -163,78 +154,13 @@ export function createSearchMeaning({
   const timer = setInterval(() => void refreshOrWarn(false), refreshMs);
   timer.unref();
 
-  // Words found to occur, per set of catalogue words: a word that occurred still does after an
-  // import in all but rare cases, and then the search only goes on as it did before this rule. Any
-  // other answer stands for absentMs only (as long as a cached response does): an import or a
-  // reindex may bring the word, and from then on searches must find it.
-  const occurring = new WeakMap<Vocabulary, Set<string>>();
-  const settled = new Map<string, { absent: boolean; until: number }>();
-  // Questions in flight, per word: searches asking at once share one answer.
-  const asking = new Map<string, Promise<boolean>>();
-
-  function occurringIn(words: Vocabulary): Set<string> {
-    const found = occurring.get(words) ?? new Set<string>();
-    occurring.set(words, found);
-    return found;
-  }
-
-  /** Whether a word is known to be absent (true), to occur (false), or not known now (undefined). */
-  function answerFor(word: string, words: Vocabulary): boolean | undefined {
-    if (occurringIn(words).has(word)) return false;
-    const answer = settled.get(word);
-    return answer !== undefined && answer.until > Date.now() ? answer.absent : undefined;
-  }
-
-  /** Asks Elasticsearch about words in one request; a failure or a timeout counts as occurring. */
-  function ask(batch: readonly string[], words: Vocabulary, occur: WordsOccur): void {
-    const answered = occur(batch, OCCURS_TIMEOUT_MS).catch(() => batch.map(() => null));
-    batch.forEach((word, i) => {
-      const absent = answered.then((answers) => {
-        const occurs = answers[i];
-        const found = occurringIn(words);
-        if (occurs === true) {
-          if (found.size >= OCCURS_MEMO) found.clear();
-          found.add(word);
-        } else {
-          if (settled.size >= OCCURS_MEMO) settled.clear();
-          settled.set(word, { absent: occurs === false, until: Date.now() + absentMs });
-        }
-        asking.delete(word);
-        return occurs === false;
-      });
-      asking.set(word, absent);
-    });
-  }
-
-  /**
-   * Whether some group of strangers names a thing the catalogue holds nowhere. Only words that
-   * name a pictured thing count (WordNet's nouns of animals, plants, made things, places…): a word
-   * that describes ("beautiful sunset"), an abstract one ("sunset vibes") or one WordNet does not
-   * know ("sunset 2024", "bosque") leaves the search to the others; a thing the catalogue does not
-   * hold ("giraffe", "pink flamingo") means it has nothing to show.
-   */
-  async function absent(strangers: string[][], words: Vocabulary): Promise<boolean> {
-    const dictionary = classes;
-    const occur = wordsOccur;
-    if (strangers.length === 0 || dictionary === null || occur === undefined) return false;
-    const things: string[][] = [];
-    for (const group of strangers) if ((await Promise.all(group.map((word) => dictionary.namesThing(word)))).every(Boolean)) things.push(group);
-    if (things.length === 0) return false;
-    const unique = [...new Set(things.flat())];
-    const toAsk = unique.filter((word) => answerFor(word, words) === undefined && !asking.has(word));
-    if (toAsk.length > 0) ask(toAsk, words, occur);
-    const absentWords = new Set<string>();
-    for (const word of unique) if (answerFor(word, words) ?? (await asking.get(word)) ?? false) absentWords.add(word);
-    return things.some((group) => group.every((word) => absentWords.has(word)));
-  }
-
   return {
     async expand(text) {
       await ready;
       const words = vocabulary;
       if (expandQuery === null || words === null) return AS_TYPED;
       const { query, strangers } = await expandQuery(text, words);
-      return { query, nothing: await absent(strangers, words) };
+      return { query, nothing: absentThings !== null && (await absentThings(strangers, words)) };
     },
     // The model stays loaded for the process (it is shared); only the rereading stops. A load still
     // in flight is not waited for: it may be waiting on an Elasticsearch that does not answer.
