@@ -11,9 +11,10 @@ export interface MeaningOfQuery {
   /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
   query: SearchQuery | null;
   /**
-   * The catalogue cannot hold what the query asks for: some group of it has no word of the
-   * catalogue's (its own, a misspelling of one, one near in meaning), and occurs nowhere in its
-   * text either ("giraffe on the savanna", "pink flamingo").
+   * The catalogue cannot hold what the query asks for: some group of it names a pictured thing
+   * that has no word of the catalogue's (its own, a misspelling of one, one near in meaning, one
+   * people use for it) and occurs nowhere in its text either ("giraffe on the savanna", "pink
+   * flamingo"); absent-things.ts.
    */
   nothing: boolean;
 }

@@ -2,9 +2,9 @@ import type { Client } from '@elastic/elasticsearch';
 import { wordClause } from './build-queries.js';
 
 /**
- * Whether each word matches some wallpaper, as a search would match it typed:
- * one request for all of them, each stopping at its first hit. A word whose answer failed counts
- * as occurring, so a search is never emptied by an error.
+ * Whether each word matches some wallpaper, as a search would match it typed: one request for all
+ * of them, each stopping at its first hit. A word whose answer failed counts as occurring, so a
+ * search is never emptied by an error.
  */
 export async function wordsOccur(es: Client, alias: string, words: readonly string[], timeoutMs: number): Promise<boolean[]> {
   if (words.length === 0) return [];
