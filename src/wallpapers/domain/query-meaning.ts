@@ -259,6 +259,12 @@ export function createQueryExpansion(
       // A group is a stranger when every one of its terms is a word looked up and found to be one.
       let strangerWords: string[] | null = [];
       for (const term of group) {
+        if (!term.phrase && !term.quoted && term.similarity === undefined && term.text.includes(' ')) {
+          // One word of parts ("b&w", "high-tech", "d&d"): looked up as people write it, not by the model.
+          const said = vocabulary.has(term.text.toLowerCase()) ? [] : everydayTerms([term.text.toLowerCase()], vocabulary);
+          expanded.push(...said.filter((alternative) => !expanded.some(({ text: known }) => known === alternative.text)));
+          gained ||= said.length > 0;
+        }
         if (term.phrase || term.quoted || term.similarity !== undefined || term.text.includes(' ') || left-- <= 0) {
           strangerWords = null;
           continue;

@@ -182,6 +182,14 @@ describe('what a query means in the catalogue words', () => {
       expect((await createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday)(readSearchText('kitten'), vocabulary)).query).to.equal(null);
     });
 
+    it('when one word of parts is what people write for a catalogue word, then it stands for it', async () => {
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+      const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({ cars: ['b&w', 'hi-tech'] }));
+      expect(words(await expand(readSearchText('B&W'), vocabulary))).to.deep.equal([['B W', 'cars']]);
+      expect(words(await expand(readSearchText('hi-tech kitty'), vocabulary))).to.deep.equal([['hi tech', 'cars'], ['kitty', 'kitten']]);
+    });
+
     it('when a short word is one edit from a short form people use, then it is not read as that form', async () => {
       const model = fakeModel();
       const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
