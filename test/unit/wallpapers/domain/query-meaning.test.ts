@@ -187,7 +187,10 @@ describe('what a query means in the catalogue words', () => {
       const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
       const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({ cars: ['b&w', 'hi-tech'] }));
       expect(words(await expand(readSearchText('B&W'), vocabulary))).to.deep.equal([['B W', 'cars']]);
-      expect(words(await expand(readSearchText('hi-tech kitty'), vocabulary))).to.deep.equal([['hi tech', 'cars'], ['kitty', 'kitten']]);
+      expect(words(await expand(readSearchText('hi-tech kitty'), vocabulary))).to.deep.equal([
+        ['hi tech', 'cars'],
+        ['kitty', 'kitten'],
+      ]);
     });
 
     it('when a short word is one edit from a short form people use, then it is not read as that form', async () => {
