@@ -247,32 +247,35 @@ export function createQueryExpansion(
     return { groups: out, joined };
   }
 
+  /**
+   * What a term of a query stands for; null when it is not looked up: phrases, quoted words, words
+   * standing in for others, and plain words past the first few (`budget`). One word of parts
+   * ("b&w", "high-tech") is looked up as people write it, never by the model.
+   */
+  async function standsFor(term: Term, vocabulary: Vocabulary, budget: { left: number }): Promise<Lookup | null> {
+    if (term.phrase || term.quoted || term.similarity !== undefined) return null;
+    const typed = term.text.toLowerCase();
+    if (typed.includes(' ')) return { terms: vocabulary.has(typed) ? [] : everydayTerms([typed], vocabulary), stranger: false };
+    if (budget.left-- <= 0) return null;
+    return alternatives(term, vocabulary);
+  }
+
   return async (text, vocabulary) => {
     if (vocabulary.entries.length === 0) return { query: null, strangers: [] };
     const phrased = joinPhrases(text.groups, vocabulary);
     let gained = phrased.joined;
-    let left = MAX_MEANING_WORDS;
     const groups: Term[][] = [];
     const strangers: string[][] = [];
+    const budget = { left: MAX_MEANING_WORDS };
     for (const group of phrased.groups) {
       const expanded = [...group];
       // A group is a stranger when every one of its terms is a word looked up and found to be one.
       let strangerWords: string[] | null = [];
       for (const term of group) {
-        if (!term.phrase && !term.quoted && term.similarity === undefined && term.text.includes(' ')) {
-          // One word of parts ("b&w", "high-tech", "d&d"): looked up as people write it, not by the model.
-          const said = vocabulary.has(term.text.toLowerCase()) ? [] : everydayTerms([term.text.toLowerCase()], vocabulary);
-          expanded.push(...said.filter((alternative) => !expanded.some(({ text: known }) => known === alternative.text)));
-          gained ||= said.length > 0;
-        }
-        if (term.phrase || term.quoted || term.similarity !== undefined || term.text.includes(' ') || left-- <= 0) {
-          strangerWords = null;
-          continue;
-        }
-        const { terms, stranger } = await alternatives(term, vocabulary);
-        if (stranger) strangerWords?.push(term.text.toLowerCase());
+        const found = await standsFor(term, vocabulary, budget);
+        if (found?.stranger) strangerWords?.push(term.text.toLowerCase());
         else strangerWords = null;
-        for (const alternative of terms) {
+        for (const alternative of found?.terms ?? []) {
           if (expanded.some(({ text: known }) => known === alternative.text)) continue;
           expanded.push(alternative);
           gained = true;
