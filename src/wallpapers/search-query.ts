@@ -41,6 +41,14 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
 const WORD = /[\p{L}\p{N}]+/gu;
 const POSSESSIVE = /['\u2019]s(?![\p{L}\p{N}])/giu;
 
+/**
+ * The words of a text as a query reads them: runs of letters and digits, a possessive read as its
+ * word ("galaxy's" is galaxy; its "s" would be a word of its own that no wallpaper holds).
+ */
+export function wordsOf(text: string): string[] {
+  return text.replace(POSSESSIVE, '').match(WORD) ?? [];
+}
+
 type Token = { kind: 'term'; term: Term; excluded: boolean } | { kind: 'or' };
 
 function tokenize(q: string): Token[] {
@@ -79,10 +87,8 @@ function tokenize(q: string): Token[] {
         continue;
       }
     }
-    // A possessive is its word ("galaxy's" is galaxy): split at the apostrophe, its "s" would be a
-    // word of its own that no wallpaper holds.
-    const words = text.replace(POSSESSIVE, '').match(WORD);
-    if (words) {
+    const words = wordsOf(text);
+    if (words.length > 0) {
       const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
       if (quoted && words.length === 1) term.quoted = true;
       tokens.push({ kind: 'term', term, excluded });

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { STOP_WORDS } from '../search-query.js';
+import { STOP_WORDS, wordsOf } from '../search-query.js';
 
 /**
  * What people type for the catalogue's own words, where a sentence model cannot tell: slang
@@ -24,12 +24,13 @@ export interface EverydayWords {
 
 export const EVERYDAY_WORDS_FILE = new URL('../../../thesaurus/everyday-words.json', import.meta.url);
 
-/** A term as it is looked up: lower case, words only, Lucene's stop words left out ("the big apple" is "big apple"). */
+/**
+ * A term as it is looked up: its words as a query reads them (search-query.ts), in lower case,
+ * Lucene's stop words left out ("the big apple" is "big apple", "halley's comet" "halley comet").
+ */
 export function termKey(text: string): string {
-  return text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}']+/u)
-    .filter((word) => word !== '' && !STOP_WORDS.has(word))
+  return wordsOf(text.toLowerCase())
+    .filter((word) => !STOP_WORDS.has(word))
     .join(' ');
 }
 

@@ -9,7 +9,13 @@ describe('what people type for the catalogue words', () => {
     expect(words.lookUp('the BIG apple!')).to.deep.equal(['new york']);
     expect(words.lookUp('NYC')).to.deep.equal(['new york']);
     expect(words.lookUp('northern')).to.deep.equal([]);
-    expect(termKey("  the Big-Apple's  ")).to.equal("big apple's");
+    expect(termKey("  the Big-Apple's  ")).to.equal('big apple');
+  });
+
+  it('when a term holds a possessive, then it is read as a query reads it, so the words a query joins find it', () => {
+    const words = everydayWords({ comet: ["halley's comet"], above: ['bird’s-eye view'] });
+    expect(words.lookUp('halley comet')).to.deep.equal(['comet']);
+    expect(words.lookUp('bird eye view')).to.deep.equal(['above']);
   });
 
   it('when a phrase is what its small words make it, then it is left out rather than read as its one word', () => {
