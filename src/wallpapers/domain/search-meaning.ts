@@ -45,28 +45,24 @@ export interface SearchMeaningOptions extends MeaningOptions {
   retryMs?: number;
 }
 
-// One model per directory in a process, whatever number of apps it builds (tests build many).
-const models = new Map<string, Promise<SentenceModel>>();
+// What is read from disk once per process, whatever number of apps it builds (tests build many):
+// the model per directory, and WordNet. A load that fails is tried again by the next app.
+const loads = new Map<string, Promise<unknown>>();
 const wordVectors = new WeakMap<SentenceModel, Map<string, Float32Array>>();
 
-function sharedModel(dir: string): Promise<SentenceModel> {
-  let model = models.get(dir);
-  if (model === undefined) {
-    model = loadSentenceModel(dir);
-    model.catch(() => models.delete(dir));
-    models.set(dir, model);
+function oncePerProcess<T>(key: string, load: () => Promise<T>): Promise<T> {
+  let loading = loads.get(key) as Promise<T> | undefined;
+  if (loading === undefined) {
+    loading = load();
+    loading.catch(() => loads.delete(key));
+    loads.set(key, loading);
   }
-  return model;
+  return loading;
 }
+const sharedModel = (dir: string) => oncePerProcess(`model ${dir}`, () => loadSentenceModel(dir));
+const sharedWordClasses = () => oncePerProcess('wordnet', () => loadWordClasses());
 
 const AS_TYPED: MeaningOfQuery = { query: null, nothing: false };
-// One reading of WordNet per process, as for the model.
-let sharedClasses: Promise<WordClasses> | null = null;
-function sharedWordClasses(): Promise<WordClasses> {
-  sharedClasses ??= loadWordClasses();
-  sharedClasses.catch(() => (sharedClasses = null));
-  return sharedClasses;
-}
 
 export const noMeaning: SearchMeaning = { expand: () => Promise.resolve(AS_TYPED), close: () => Promise.resolve() };
 
