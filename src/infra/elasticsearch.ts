@@ -1,5 +1,7 @@
 import { Client, SniffingTransport, type TransportOptions } from '@elastic/elasticsearch';
 import { BufferedConnection } from './buffered-connection.js';
+import { steeredNodeFilter, watchNodes } from './es-nodes.js';
+import { type HedgedReads, createHedgedReads } from './hedged-reads.js';
 
 // The client does not pass retryOnTimeout through to its transport, so the transport asks for it.
 class RetryingOnTimeout extends SniffingTransport {
@@ -29,7 +31,23 @@ export function createEsClient({ url, requestTimeoutMs }: EsClientOptions): Clie
     ...(nodes.length > 1 ? { Transport: RetryingOnTimeout } : {}),
     compression: false,
     Connection: BufferedConnection,
+    nodeFilter: steeredNodeFilter,
   });
+}
+
+const hedging = new WeakMap<Client, HedgedReads>();
+
+/**
+ * The client's hedged reads (hedged-reads.ts), one per client however many repositories share it,
+ * with a watch on its nodes when it has several.
+ */
+export function hedgedReadsOf(es: Client): HedgedReads {
+  let reads = hedging.get(es);
+  if (reads === undefined) {
+    reads = createHedgedReads(es.connectionPool.size > 1 ? watchNodes(es) : null);
+    hedging.set(es, reads);
+  }
+  return reads;
 }
 
 /**

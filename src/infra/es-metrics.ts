@@ -1,5 +1,32 @@
 import type { Client } from '@elastic/elasticsearch';
+import { Counter, Gauge } from 'prom-client';
+import { hedgedReadsOf } from './elasticsearch.js';
 import type { Metrics } from './metrics.js';
+
+const HEDGE_KINDS = ['reads', 'hedges', 'rerouted', 'won', 'skipped'] as const;
+
+/** The client's hedged reads (hedged-reads.ts) as the registry reports them, read when scraped. */
+function reportHedging(es: Client, metrics: Metrics): void {
+  new Counter({
+    name: 'wallpapers_elasticsearch_hedges_total',
+    help: 'Hedged reads since start, by kind: reads, hedges (sent again past the deadline), rerouted (sent again off a node that became a suspect), won (answered by an attempt other than the first), skipped (no hedge budget left)',
+    labelNames: ['kind'] as const,
+    registers: [metrics.registry],
+    collect() {
+      const stats = hedgedReadsOf(es).stats();
+      this.reset();
+      for (const kind of HEDGE_KINDS) this.inc({ kind }, stats[kind]);
+    },
+  });
+  new Gauge({
+    name: 'wallpapers_elasticsearch_hedge_deadline_seconds',
+    help: 'How long a read waits before it is hedged: the 99th percentile of the last minute, within its floor and ceiling',
+    registers: [metrics.registry],
+    collect() {
+      this.set(hedgedReadsOf(es).stats().deadlineMs / 1000);
+    },
+  });
+}
 
 function operationOf(path: string): string {
   if (path.includes('/_msearch')) return 'msearch';
@@ -19,6 +46,8 @@ const registered = new WeakMap<Client, Set<Metrics>>();
  */
 export function instrumentElasticsearch(es: Client, metrics: Metrics): void {
   const existing = registered.get(es);
+  if (existing?.has(metrics)) return;
+  reportHedging(es, metrics);
   if (existing) {
     existing.add(metrics);
     return;

@@ -134,6 +134,10 @@ describe('operational endpoints', () => {
       // The list and the search go out as multi-searches, the get as a multi-get; the response cache adds its own size-0 searches.
       expect(text).to.match(/wallpapers_elasticsearch_request_duration_seconds_count\{operation="msearch",outcome="ok"\} 2/);
       expect(text).to.match(/wallpapers_elasticsearch_batch_size_count\{operation="msearch"\} 2/);
+      // Counted per client, which this suite's apps share; with one node no read is ever hedged.
+      expect(text).to.match(/wallpapers_elasticsearch_hedges_total\{kind="reads"\} [1-9]\d*/);
+      expect(text).to.match(/wallpapers_elasticsearch_hedges_total\{kind="hedges"\} 0/);
+      expect(text).to.match(/wallpapers_elasticsearch_hedge_deadline_seconds 0\.1/);
       expect(text).to.match(/wallpapers_redis_command_duration_seconds_count\{operation="admit",outcome="ok"\} 3/);
       expect(text).to.match(/wallpapers_rate_limit_rejections_total\{reason="quota"\} 1/);
       expect(text).to.match(/wallpapers_response_cache_lookups_total\{result="(miss|bypass)"\} [12]/);

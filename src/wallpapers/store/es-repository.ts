@@ -1,10 +1,11 @@
 import { type Client, type estypes, errors } from '@elastic/elasticsearch';
-import { attemptTimeoutMs } from '../../infra/elasticsearch.js';
+import { attemptTimeoutMs, hedgedReadsOf } from '../../infra/elasticsearch.js';
 import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig } from '../../config.js';
 import { CursorExpired, Overloaded } from '../../errors.js';
 import { EsItemError, type EsFailure, translateEsError } from '../../infra/es-errors.js';
 import { type Logger, silentLogger } from '../../infra/logger.js';
 import { createNaturalBatcher } from '../../infra/natural-batcher.js';
+import type { Attempt } from '../../infra/hedged-reads.js';
 import { type Shared, share } from '../../infra/shared-result.js';
 import {
   MGET_RESPONSE_FILTER,
@@ -153,15 +154,22 @@ export function createEsRepository(
   };
 
   const overloaded = () => new Overloaded('The service is busy, please retry shortly');
+  const hedged = hedgedReadsOf(es);
+  /** The transport options of one attempt: its share of the time left, and its cancellation. */
+  const attemptOptions = ({ remainingMs, signal }: Attempt) => ({ requestTimeout: attemptTimeoutMs(es, remainingMs), ...(signal ? { signal } : {}) });
   const get = createNaturalBatcher<string, Shared<WallpaperDetail> | null>({
     ...limits,
     overloaded,
     keyOf: (id) => id,
     onBatch: (size) => onBatch?.('mget', size),
     run: async (ids, remainingMs) => {
-      const response = await es.mget<Wallpaper>(
-        { index: alias, ids, _source: SOURCE, filter_path: MGET_RESPONSE_FILTER },
-        { requestTimeout: attemptTimeoutMs(es, remainingMs) },
+      const response = await hedged.run(
+        (attempt) =>
+          es.mget<Wallpaper>(
+            { index: alias, ids, _source: SOURCE, filter_path: MGET_RESPONSE_FILTER, preference: attempt.preference },
+            attemptOptions(attempt),
+          ),
+        remainingMs,
       );
       const docs = (response.docs ?? []) as MgetItem[];
       return ids.map((id, position) => toDocument(docs[position], id));
@@ -174,10 +182,19 @@ export function createEsRepository(
     keyOf: ({ index, body }) => JSON.stringify([index, body]),
     onBatch: (size) => onBatch?.('msearch', size),
     run: async (batch, remainingMs) => {
-      const searches = batch.flatMap(({ index, body }): estypes.MsearchRequestItem[] => [{ index, request_cache: REQUEST_CACHE }, body]);
-      const response = await es.msearch<Wallpaper>(
-        { searches, filter_path: MSEARCH_RESPONSE_FILTER },
-        { requestTimeout: attemptTimeoutMs(es, remainingMs) },
+      const response = await hedged.run(
+        (attempt) =>
+          es.msearch<Wallpaper>(
+            {
+              searches: batch.flatMap(({ index, body }): estypes.MsearchRequestItem[] => [
+                { index, request_cache: REQUEST_CACHE, preference: attempt.preference },
+                body,
+              ]),
+              filter_path: MSEARCH_RESPONSE_FILTER,
+            },
+            attemptOptions(attempt),
+          ),
+        remainingMs,
       );
       const items = (response.responses ?? []) as MsearchItem[];
       return batch.map((one, position) => {
@@ -196,7 +213,10 @@ export function createEsRepository(
   // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher
   // would send the first id alone and the rest after it.
   async function getByIds(ids: readonly number[]): Promise<Shared<Found>> {
-    const response = await es.mget<Wallpaper>(buildIdsRequest(alias, ids), { requestTimeout: attemptTimeoutMs(es, batching.timeoutMs) });
+    const response = await hedged.run(
+      (attempt) => es.mget<Wallpaper>({ ...buildIdsRequest(alias, ids), preference: attempt.preference }, attemptOptions(attempt)),
+      batching.timeoutMs,
+    );
     const docs = (response.docs ?? []) as MgetItem[];
     const items: Wallpaper[] = [];
     const missing: number[] = [];
@@ -215,10 +235,17 @@ export function createEsRepository(
     keyOf: ({ q, limit }) => JSON.stringify([q.trim(), limit]),
     onBatch: (size) => onBatch?.('msearch', size),
     run: async (requests, remainingMs) => {
-      const searches = requests.flatMap((params): estypes.MsearchRequestItem[] => [{}, suggestBody(params)]);
-      const response = await es.msearch(
-        { index: alias, searches, filter_path: MSUGGEST_RESPONSE_FILTER },
-        { requestTimeout: attemptTimeoutMs(es, remainingMs) },
+      const response = await hedged.run(
+        (attempt) =>
+          es.msearch(
+            {
+              index: alias,
+              searches: requests.flatMap((params): estypes.MsearchRequestItem[] => [{ preference: attempt.preference }, suggestBody(params)]),
+              filter_path: MSUGGEST_RESPONSE_FILTER,
+            },
+            attemptOptions(attempt),
+          ),
+        remainingMs,
       );
       const items = (response.responses ?? []) as SuggestItem[];
       return requests.map(({ limit }, position) => {

@@ -1,0 +1,221 @@
+import { errors } from '@elastic/elasticsearch';
+import { type NodeWatch, steered } from './es-nodes.js';
+
+/** What one attempt of a read is given: where its shard copies should be read, and its own time. */
+export interface Attempt {
+  /** A `preference` steering shard reads away from suspect nodes, or undefined (Elasticsearch chooses). */
+  preference?: string;
+  /** Aborted when another attempt answered first; absent when the read is never hedged. */
+  signal?: AbortSignal;
+  /** What is left of the read's budget when this attempt starts. */
+  remainingMs: number;
+}
+
+export interface HedgeOptions {
+  /** The hedge deadline is never shorter than this. */
+  floorMs: number;
+  /**
+   * Nor longer than this: during a fault the reads that waited on a stopped node are the slow
+   * percentile, and a deadline learned from them would come too late to help the next ones.
+   */
+  ceilingMs: number;
+  /** Hedges earned by each read (0.05: at most 5 % of reads once a burst is spent). */
+  share: number;
+  /** Hedges that may be spent at once, earned back at `share` a read. */
+  burst: number;
+  /** Attempts per read at most, the first included. */
+  maxAttempts: number;
+  now?: () => number;
+}
+
+export const HEDGE_DEFAULTS: HedgeOptions = { floorMs: 100, ceilingMs: 500, share: 0.05, burst: 10, maxAttempts: 3 };
+
+export interface HedgeStats {
+  reads: number;
+  /** Second attempts sent because the first had not answered by the deadline. */
+  hedges: number;
+  /** Attempts sent because a node that earlier attempts could be waiting on became a suspect. */
+  rerouted: number;
+  /** Reads answered by an attempt other than the first. */
+  won: number;
+  /** Hedges not sent for want of budget. */
+  skipped: number;
+  /** The current deadline, in milliseconds. */
+  deadlineMs: number;
+}
+
+export interface HedgedReads {
+  /**
+   * Runs a read (it must be safe to run twice), with `budgetMs` to answer. See createHedgedReads.
+   * A read's failure is its first attempt's, unless a later attempt answers.
+   */
+  run<T>(read: (attempt: Attempt) => Promise<T>, budgetMs: number): Promise<T>;
+  stats(): HedgeStats;
+}
+
+// Latencies of the last minute decide the deadline: the 99th percentile of at most this many.
+const WINDOW_MS = 60_000;
+const SAMPLES = 2048;
+const PERCENTILE = 0.99;
+const RECOMPUTE_MS = 1000;
+
+/** The deadline: a high percentile of recent read latencies, between `floorMs` and `ceilingMs`. */
+function createDeadline(floorMs: number, ceilingMs: number, now: () => number) {
+  const at = new Float64Array(SAMPLES);
+  const took = new Float64Array(SAMPLES);
+  let next = 0;
+  let deadline = floorMs;
+  let computedAt = -Infinity;
+  return {
+    record(ms: number) {
+      at[next] = now();
+      took[next] = ms;
+      next = (next + 1) % SAMPLES;
+    },
+    current(): number {
+      const t = now();
+      if (t - computedAt >= RECOMPUTE_MS) {
+        computedAt = t;
+        const recent: number[] = [];
+        for (let i = 0; i < SAMPLES; i++) if (at[i]! > 0 && t - at[i]! < WINDOW_MS) recent.push(took[i]!);
+        recent.sort((a, b) => a - b);
+        const high = recent.length === 0 ? 0 : recent[Math.min(recent.length - 1, Math.floor(recent.length * PERCENTILE))]!;
+        deadline = Math.min(ceilingMs, Math.max(floorMs, high));
+      }
+      return deadline;
+    },
+  };
+}
+
+const NO_NODES: ReadonlySet<string> = new Set();
+
+/**
+ * Hedged reads (Dean and Barroso, "The Tail at Scale"). A read that has not answered by the
+ * deadline is sent again, coordinated by another node and steered (`preference`) to shard copies on
+ * other nodes than the first attempt's coordinator and any suspect; the first answer wins and the
+ * others are aborted. A stopped node answers nothing and fails nothing, so without this every read
+ * that reached it waited out its budget (docs/faults.md, case b).
+ *
+ * Hedges are bounded: each read earns `share` of one, and at most `burst` are saved, so a cluster
+ * that is slow everywhere gets at most 5 % more reads, not twice as many. When the node watch makes
+ * a node a suspect, reads that could be waiting on it are sent again at once, whatever the budget
+ * (that is one attempt per read in flight, once per node failure). A node whose reads keep being
+ * won by hedges is blamed, and left out for a while (es-nodes.ts). With one node there is nowhere
+ * else to send a read: it runs once, as it is.
+ */
+export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions = HEDGE_DEFAULTS): HedgedReads {
+  const { floorMs, ceilingMs, share, burst, maxAttempts, now = Date.now } = options;
+  const deadline = createDeadline(floorMs, ceilingMs, now);
+  const stats = { reads: 0, hedges: 0, rerouted: 0, won: 0, skipped: 0 };
+  let tokens = burst;
+  const pending = new Set<() => void>();
+  nodes?.onSuspect(() => {
+    for (const reroute of pending) reroute();
+  });
+
+  async function run<T>(read: (attempt: Attempt) => Promise<T>, budgetMs: number): Promise<T> {
+    stats.reads++;
+    tokens = Math.min(burst, tokens + share);
+    if (nodes === null || nodes.connections().length < 2) {
+      return read({ remainingMs: budgetMs });
+    }
+    const watch = nodes;
+    const started = now();
+    return new Promise<T>((resolve, reject) => {
+      const attempts: { controller: AbortController; route: { avoid: ReadonlySet<string>; coordinator?: string }; done: boolean }[] = [];
+      let settled = false;
+      let firstError: Error | undefined;
+      const timer = setTimeout(hedge, deadline.current());
+
+      const finish = () => {
+        settled = true;
+        clearTimeout(timer);
+        pending.delete(reroute);
+        for (const attempt of attempts) if (!attempt.done) attempt.controller.abort();
+      };
+
+      function launch(avoid: ReadonlySet<string>): void {
+        const remainingMs = budgetMs - (now() - started);
+        if (remainingMs <= 0 || attempts.length >= maxAttempts) return;
+        const controller = new AbortController();
+        const preference = watch.preferenceAvoiding(avoid);
+        const { route, result } = steered(avoid, () => read({ signal: controller.signal, remainingMs, ...(preference ? { preference } : {}) }));
+        const attempt = { controller, route, done: false };
+        const position = attempts.push(attempt) - 1;
+        result.then(
+          (value) => {
+            attempt.done = true;
+            if (settled) return;
+            if (position === 0) deadline.record(now() - started);
+            else {
+              stats.won++;
+              if (attempts[0]!.route.coordinator !== undefined) watch.blame(attempts[0]!.route.coordinator);
+            }
+            finish();
+            resolve(value);
+          },
+          (err: unknown) => {
+            attempt.done = true;
+            if (settled) return;
+            const error = err instanceof Error ? err : new Error(String(err));
+            if (position === 0) firstError = error;
+            else firstError ??= error;
+            // Steered clear of every node the pool would still use: the read goes wherever the client sends it.
+            if (err instanceof errors.NoLivingConnectionsError && attempt.route.avoid.size > 0) {
+              launch(NO_NODES);
+              return;
+            }
+            // A refusal of the read itself (a bad request, a missing index) is the same on every node.
+            if (err instanceof errors.ResponseError && err.statusCode !== undefined && err.statusCode < 500) {
+              finish();
+              reject(err);
+            } else if (attempts.every((a) => a.done)) {
+              finish();
+              reject(firstError);
+            }
+          },
+        );
+      }
+
+      /**
+       * Where the next attempt must not go: the suspects, and with `guess`, the coordinators of the
+       * attempts so far (one of them, or a shard copy they chose, is slow), as long as a node is left.
+       */
+      const avoiding = (guess: boolean): ReadonlySet<string> => {
+        const suspects = watch.suspects();
+        const nodeCount = watch.connections().length;
+        if (suspects.size >= nodeCount) return NO_NODES;
+        if (!guess) return suspects;
+        const avoid = new Set(suspects);
+        for (const { route } of attempts) if (route.coordinator !== undefined && avoid.size + 1 < nodeCount) avoid.add(route.coordinator);
+        return avoid;
+      };
+
+      function hedge(): void {
+        if (settled) return;
+        if (tokens < 1) {
+          stats.skipped++;
+          return;
+        }
+        tokens -= 1;
+        stats.hedges++;
+        launch(avoiding(true));
+      }
+
+      function reroute(): void {
+        if (settled) return;
+        const suspects = watch.suspects();
+        // Sent again only when no attempt in flight was already steered clear of every suspect.
+        const clear = attempts.some((a) => !a.done && [...suspects].every((s) => a.route.avoid.has(s)));
+        if (clear) return;
+        stats.rerouted++;
+        launch(avoiding(false));
+      }
+
+      pending.add(reroute);
+      launch(avoiding(false));
+    });
+  }
+
+  return { run, stats: () => ({ ...stats, deadlineMs: deadline.current() }) };
+}

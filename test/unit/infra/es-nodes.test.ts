@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import type { Client } from '@elastic/elasticsearch';
+import { watchNodes } from '../../../src/infra/es-nodes.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A pool of nodes answering the probe with their ids, unless `hung` (never answers) or `down` (refuses). */
+function fakeClient(ids: string[]) {
+  const hung = new Set<string>();
+  const down = new Set<string>();
+  const connections = ids.map((id) => ({
+    id: `http://${id}/`,
+    request: () =>
+      down.has(id)
+        ? Promise.reject(new Error('ECONNREFUSED'))
+        : new Promise((resolve) => {
+            const answer = () =>
+              hung.has(id) ? setTimeout(answer, 5) : resolve({ statusCode: 200, body: JSON.stringify({ nodes: { [`id-${id}`]: { name: id } } }) });
+            answer();
+          }),
+  }));
+  return { es: { connectionPool: { connections } } as unknown as Client, hung, down };
+}
+
+const OPTIONS = { probeEveryMs: 10, suspectAfterMs: 40, leaveOutMs: 100, blameLimit: 2 };
+
+describe('watchNodes', () => {
+  it('when every node answers its probes, then none is a suspect and preferences name nodes by their ids', async () => {
+    const { es } = fakeClient(['n1', 'n2', 'n3']);
+    const watch = watchNodes(es, OPTIONS);
+    await sleep(50);
+    expect([...watch.suspects()]).to.deep.equal([]);
+    expect(watch.preferenceAvoiding(new Set(['http://n1/']))).to.equal('_prefer_nodes:id-n2,id-n3');
+    expect(watch.preferenceAvoiding(new Set())).to.equal(undefined);
+    watch.close();
+  });
+
+  it('when a node stops answering, then it becomes a suspect soon after, and no longer once it answers again', async () => {
+    const { es, hung } = fakeClient(['n1', 'n2']);
+    const watch = watchNodes(es, OPTIONS);
+    const told: string[] = [];
+    watch.onSuspect((id) => told.push(id));
+    await sleep(30);
+    hung.add('n2');
+    await sleep(100);
+    expect([...watch.suspects()]).to.deep.equal(['http://n2/']);
+    expect(told).to.deep.equal(['http://n2/']);
+    hung.delete('n2');
+    await sleep(50);
+    expect([...watch.suspects()]).to.deep.equal([]);
+    watch.close();
+  });
+
+  it('when a node refuses connections, then it is a suspect at its next probe', async () => {
+    const { es, down } = fakeClient(['n1', 'n2']);
+    down.add('n1');
+    const watch = watchNodes(es, OPTIONS);
+    await sleep(30);
+    expect([...watch.suspects()]).to.deep.equal(['http://n1/']);
+    watch.close();
+  });
+
+  it('when hedges keep winning over one node, then it is left out for a while although it answers probes', async () => {
+    const { es } = fakeClient(['n1', 'n2']);
+    const watch = watchNodes(es, OPTIONS);
+    await sleep(30);
+    watch.blame('http://n1/');
+    expect([...watch.suspects()]).to.deep.equal([]);
+    watch.blame('http://n1/');
+    expect([...watch.suspects()]).to.deep.equal(['http://n1/']);
+    await sleep(150);
+    expect([...watch.suspects()]).to.deep.equal([]);
+    watch.close();
+  });
+
+  it('when a node’s id is not known yet, then no preference is given', () => {
+    const { es } = fakeClient(['n1', 'n2']);
+    const watch = watchNodes(es, OPTIONS);
+    expect(watch.preferenceAvoiding(new Set(['http://n1/']))).to.equal(undefined);
+    watch.close();
+  });
+});

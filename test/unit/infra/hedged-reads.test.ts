@@ -1,0 +1,159 @@
+import { expect } from 'chai';
+import { errors } from '@elastic/elasticsearch';
+import { type NodeWatch, steeredNodeFilter } from '../../../src/infra/es-nodes.js';
+import { type Attempt, HEDGE_DEFAULTS, type HedgeOptions, createHedgedReads } from '../../../src/infra/hedged-reads.js';
+
+const NODES = ['a', 'b', 'c'];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Three nodes; `suspects` is what the probes would say; `becomeSuspect` is a probe going unanswered. */
+function fakeWatch() {
+  const suspects = new Set<string>();
+  const blamed: string[] = [];
+  const listeners: ((id: string) => void)[] = [];
+  const watch: NodeWatch = {
+    suspects: () => new Set(suspects),
+    connections: () => NODES,
+    preferenceAvoiding: (avoid) => (avoid.size === 0 ? undefined : `_prefer_nodes:${NODES.filter((n) => !avoid.has(n)).join(',')}`),
+    blame: (id) => void blamed.push(id),
+    onSuspect: (listener) => void listeners.push(listener),
+    close: () => undefined,
+  };
+  return {
+    watch,
+    blamed,
+    becomeSuspect: (id: string) => {
+      suspects.add(id);
+      for (const listener of listeners) listener(id);
+    },
+  };
+}
+
+interface Sent {
+  coordinator: string;
+  preference: string | undefined;
+  aborted: () => boolean;
+}
+
+/**
+ * A read the way the client runs it: the pool offers its nodes in order and the steered filter
+ * picks the coordinator. `slow` decides how long an attempt takes from where it went (null: never answers).
+ */
+function fakeRead(slow: (sent: Sent) => number | null, sent: Sent[] = []) {
+  return {
+    sent,
+    read: (attempt: Attempt) => {
+      const coordinator = NODES.find((id) => steeredNodeFilter({ id }))!;
+      const one = { coordinator, preference: attempt.preference, aborted: () => attempt.signal?.aborted ?? false };
+      sent.push(one);
+      const ms = slow(one);
+      return new Promise<string>((resolve, reject) => {
+        attempt.signal?.addEventListener('abort', () => reject(new errors.RequestAbortedError('aborted')));
+        if (ms !== null) setTimeout(() => resolve(`answered by ${coordinator}`), ms);
+      });
+    },
+  };
+}
+
+const FAST: HedgeOptions = { ...HEDGE_DEFAULTS, floorMs: 20, ceilingMs: 20 };
+
+describe('createHedgedReads', () => {
+  it('when there is one node, then a read runs once, as it is, with nothing to cancel it', async () => {
+    const hedged = createHedgedReads(null, FAST);
+    const { read, sent } = fakeRead(() => 40);
+    expect(await hedged.run(read, 1000)).to.equal('answered by a');
+    expect(sent).to.have.length(1);
+    expect(hedged.stats().hedges).to.equal(0);
+  });
+
+  it('when the first attempt answers before the deadline, then no hedge is sent', async () => {
+    const hedged = createHedgedReads(fakeWatch().watch, FAST);
+    const { read, sent } = fakeRead(() => 1);
+    for (let i = 0; i < 5; i++) await hedged.run(read, 1000);
+    expect(sent).to.have.length(5);
+    expect(sent.every((s) => s.preference === undefined)).to.equal(true);
+    expect(hedged.stats()).to.include({ reads: 5, hedges: 0, won: 0 });
+  });
+
+  it('when the first attempt has not answered by the deadline, then a hedge goes elsewhere, wins, and the first is aborted', async () => {
+    const { watch, blamed } = fakeWatch();
+    const hedged = createHedgedReads(watch, FAST);
+    const { read, sent } = fakeRead(({ coordinator }) => (coordinator === 'a' ? null : 1));
+    const started = Date.now();
+    expect(await hedged.run(read, 5000)).to.equal('answered by b');
+    expect(Date.now() - started).to.be.below(1000);
+    expect(sent.map((s) => s.coordinator)).to.deep.equal(['a', 'b']);
+    expect(sent[1]!.preference).to.equal('_prefer_nodes:b,c');
+    expect(sent[0]!.aborted()).to.equal(true);
+    expect(blamed).to.deep.equal(['a']);
+    expect(hedged.stats()).to.include({ hedges: 1, won: 1 });
+  });
+
+  it('when the hedge budget is spent, then a slow read waits for its first attempt and the skip is counted', async () => {
+    const hedged = createHedgedReads(fakeWatch().watch, { ...FAST, burst: 1, share: 0 });
+    const { read, sent } = fakeRead(({ coordinator }) => (coordinator === 'a' ? 80 : 1));
+    await hedged.run(read, 5000);
+    sent.length = 0;
+    expect(await hedged.run(read, 5000)).to.equal('answered by a');
+    expect(sent).to.have.length(1);
+    expect(hedged.stats()).to.include({ hedges: 1, skipped: 1 });
+  });
+
+  it('when a node becomes a suspect, then reads that could wait on it are sent again steered clear of it, without budget', async () => {
+    const { watch, becomeSuspect } = fakeWatch();
+    const hedged = createHedgedReads(watch, { ...FAST, floorMs: 10_000, ceilingMs: 10_000, burst: 0 });
+    // The shard copy on c hangs whoever coordinates: only an attempt steered off c answers.
+    const { read, sent } = fakeRead(({ preference }) => (preference?.includes('c') === false ? 1 : null));
+    const answer = hedged.run(read, 5000);
+    await sleep(20);
+    becomeSuspect('c');
+    expect(await answer).to.equal('answered by a');
+    expect(sent.map((s) => s.preference)).to.deep.equal([undefined, '_prefer_nodes:a,b']);
+    expect(hedged.stats()).to.include({ rerouted: 1, hedges: 0 });
+  });
+
+  it('when a node is a suspect already, then first attempts are steered clear of it', async () => {
+    const { watch, becomeSuspect } = fakeWatch();
+    becomeSuspect('a');
+    const hedged = createHedgedReads(watch, FAST);
+    const { read, sent } = fakeRead(() => 1);
+    expect(await hedged.run(read, 1000)).to.equal('answered by b');
+    expect(sent[0]!.preference).to.equal('_prefer_nodes:b,c');
+  });
+
+  it('when every node is a suspect, then the read goes wherever the client sends it', async () => {
+    const { watch, becomeSuspect } = fakeWatch();
+    for (const node of NODES) becomeSuspect(node);
+    const { read, sent } = fakeRead(() => 1);
+    expect(await createHedgedReads(watch, FAST).run(read, 1000)).to.equal('answered by a');
+    expect(sent[0]!.preference).to.equal(undefined);
+  });
+
+  it('when the first attempt is refused as a bad request, then the read fails at once with that refusal', async () => {
+    const hedged = createHedgedReads(fakeWatch().watch, FAST);
+    const refusal = new errors.ResponseError({ statusCode: 400, body: {}, headers: {}, warnings: null, meta: {} as never });
+    const err = await hedged.run(() => Promise.reject(refusal), 1000).catch((e: unknown) => e);
+    expect(err).to.equal(refusal);
+  });
+
+  it('when every attempt fails, then the read fails with the first attempt’s error', async () => {
+    const hedged = createHedgedReads(fakeWatch().watch, FAST);
+    let n = 0;
+    const read = () => {
+      const mine = ++n;
+      return sleep(mine === 1 ? 60 : 5).then(() => Promise.reject(new errors.ConnectionError(`attempt ${mine}`)));
+    };
+    const err = await hedged.run(read, 1000).catch((e: unknown) => e);
+    expect((err as Error).message).to.equal('attempt 1');
+    expect(n).to.equal(2);
+  });
+
+  it('when reads have been slow for a while, then the deadline follows their 99th percentile within its floor and ceiling', async () => {
+    const hedged = createHedgedReads(fakeWatch().watch, { ...HEDGE_DEFAULTS, floorMs: 5, ceilingMs: 30, burst: 0 });
+    expect(hedged.stats().deadlineMs).to.equal(5);
+    const { read } = fakeRead(() => 12);
+    await Promise.all(Array.from({ length: 20 }, () => hedged.run(read, 1000)));
+    await sleep(1000);
+    expect(hedged.stats().deadlineMs).to.be.within(12, 30);
+  });
+});
