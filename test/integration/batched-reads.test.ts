@@ -1,4 +1,3 @@
-import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import { BackendUnavailable, DomainError, InvalidInput } from '../../src/errors.js';
@@ -11,6 +10,7 @@ import { type CataloguedWallpaper, toDetail } from '../../src/wallpapers/catalog
 import type { WallpaperDetail, WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { FIXTURE_CATEGORIES, FIXTURE_RESOLUTIONS, fixtureWallpapers } from '../support/fixtures.js';
 import { connectEs, createIndexWithDocs, dropIndicesOf, uniqueName } from '../support/harness.js';
+import { hungServer } from '../support/hung-server.js';
 import { searchParams } from '../support/search-params.js';
 
 /** What one direct request to Elasticsearch answers: the reference the batched repository must equal. */
@@ -31,22 +31,15 @@ async function directGet(es: Client, alias: string, id: number): Promise<Wallpap
   return doc.found && doc._source ? toDetail(doc._source) : null;
 }
 
-/** A node that accepts connections and never answers: hung, not refused. */
+/** A client of one node that accepts connections and never answers. */
 async function hungElasticsearch() {
-  const sockets = new Set<Socket>();
-  const hung = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
-  const { port } = hung.address() as AddressInfo;
-  const client = connectEs(`http://127.0.0.1:${port}`, 60_000);
+  const hung = await hungServer();
+  const client = connectEs(hung.url, 60_000);
   return {
     client,
     close: async () => {
       await client.close();
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => hung.close(resolve));
+      await hung.close();
     },
   };
 }

@@ -156,6 +156,11 @@ export function createEsRepository(
   const overloaded = () => new Overloaded('The service is busy, please retry shortly');
   const hedged = hedgedReadsOf(es);
   /** The transport options of one attempt: its share of the time left, and its cancellation. */
+  // A shard stops searching when its attempt's time is up rather than work on for nobody, and
+  // a page that some shard could not finish in time is an error, never a short page served as
+  // whole (cursors and totals would be wrong). A stopped node runs no timer at all: hedging
+  // (hedged-reads.ts) is what answers around it.
+  const shardTimeout = ({ remainingMs }: Attempt) => `${attemptTimeoutMs(es, remainingMs)}ms`;
   const attemptOptions = ({ remainingMs, signal }: Attempt) => ({ requestTimeout: attemptTimeoutMs(es, remainingMs), ...(signal ? { signal } : {}) });
   const get = createNaturalBatcher<string, Shared<WallpaperDetail> | null>({
     ...limits,
@@ -187,8 +192,8 @@ export function createEsRepository(
           es.msearch<Wallpaper>(
             {
               searches: batch.flatMap(({ index, body }): estypes.MsearchRequestItem[] => [
-                { index, request_cache: REQUEST_CACHE, preference: attempt.preference },
-                body,
+                { index, request_cache: REQUEST_CACHE, preference: attempt.preference, allow_partial_search_results: false },
+                { ...body, timeout: shardTimeout(attempt) },
               ]),
               filter_path: MSEARCH_RESPONSE_FILTER,
             },
