@@ -80,6 +80,7 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
   };
   return {
     repository,
+    warm: meaning.ready,
     ...(config.portal.enabled ? { portal } : {}),
     access: createAccess({ redis, rateLimit: config.rateLimit, redisBreaker: config.redisBreaker, logger, metrics }),
     readiness: readiness ?? createReadiness({ es, redis, alias: config.indexAlias }),

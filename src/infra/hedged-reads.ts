@@ -1,5 +1,6 @@
 import { errors } from '@elastic/elasticsearch';
 import { type NodeWatch, steered } from './es-nodes.js';
+import { createLatencyDeadline } from './latency-deadline.js';
 
 /** What one attempt of a read is given: where its shard copies should be read, and its own time. */
 export interface Attempt {
@@ -12,12 +13,8 @@ export interface Attempt {
 }
 
 export interface HedgeOptions {
-  /** The hedge deadline is never shorter than this. */
+  /** Bounds of the hedge deadline (latency-deadline.ts). */
   floorMs: number;
-  /**
-   * Nor longer than this: during a fault the reads that waited on a stopped node are the slow
-   * percentile, and a deadline learned from them would come too late to help the next ones.
-   */
   ceilingMs: number;
   /** Hedges earned by each read (0.05: at most 5 % of reads once a burst is spent). */
   share: number;
@@ -53,40 +50,6 @@ export interface HedgedReads {
   stats(): HedgeStats;
 }
 
-// Latencies of the last minute decide the deadline: the 99th percentile of at most this many.
-const WINDOW_MS = 60_000;
-const SAMPLES = 2048;
-const PERCENTILE = 0.99;
-const RECOMPUTE_MS = 1000;
-
-/** The deadline: a high percentile of recent read latencies, between `floorMs` and `ceilingMs`. */
-function createDeadline(floorMs: number, ceilingMs: number, now: () => number) {
-  const at = new Float64Array(SAMPLES);
-  const took = new Float64Array(SAMPLES);
-  let next = 0;
-  let deadline = floorMs;
-  let computedAt = -Infinity;
-  return {
-    record(ms: number) {
-      at[next] = now();
-      took[next] = ms;
-      next = (next + 1) % SAMPLES;
-    },
-    current(): number {
-      const t = now();
-      if (t - computedAt >= RECOMPUTE_MS) {
-        computedAt = t;
-        const recent: number[] = [];
-        for (let i = 0; i < SAMPLES; i++) if (at[i]! > 0 && t - at[i]! < WINDOW_MS) recent.push(took[i]!);
-        recent.sort((a, b) => a - b);
-        const high = recent.length === 0 ? 0 : recent[Math.min(recent.length - 1, Math.floor(recent.length * PERCENTILE))]!;
-        deadline = Math.min(ceilingMs, Math.max(floorMs, high));
-      }
-      return deadline;
-    },
-  };
-}
-
 const NO_NODES: ReadonlySet<string> = new Set();
 
 /**
@@ -105,7 +68,7 @@ const NO_NODES: ReadonlySet<string> = new Set();
  */
 export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions = HEDGE_DEFAULTS): HedgedReads {
   const { floorMs, ceilingMs, share, burst, maxAttempts, now = Date.now } = options;
-  const deadline = createDeadline(floorMs, ceilingMs, now);
+  const deadline = createLatencyDeadline({ floorMs, ceilingMs, now });
   const stats = { reads: 0, hedges: 0, rerouted: 0, won: 0, skipped: 0 };
   let tokens = burst;
   const pending = new Set<() => void>();

@@ -70,7 +70,10 @@ describe('hedged reads', function () {
     } finally {
       es.diagnostic.off('request', listener as never);
     }
-    const [header, body] = sent[0]!.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [header, body] = sent[0]!
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(header).to.include({ allow_partial_search_results: false });
     // One node: the attempt has the whole budget (with several, half, leaving the other half for a retry).
     expect(body).to.include({ timeout: `${BATCHING.timeoutMs}ms` });

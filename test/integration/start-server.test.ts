@@ -32,6 +32,18 @@ describe('startServer', function () {
     }
   });
 
+  it('when started, then it listens only once search meaning is loaded, so a restarted process takes its first searches warm', async () => {
+    const logs = captureLogs('info');
+    const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), { logger: logs.logger });
+    try {
+      const ready = logs.text().indexOf('search meaning: catalogue words ready');
+      expect(ready, 'the words were read').to.be.greaterThan(-1);
+      expect(ready, 'before the listener opened').to.be.below(logs.text().indexOf('"msg":"listening"'));
+    } finally {
+      await server.close({ drainMs: 0 });
+    }
+  });
+
   it('when the request line and headers exceed 16 KB, then the answer is a JSON 431 like every other error', async () => {
     const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
     try {

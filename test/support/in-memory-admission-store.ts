@@ -11,6 +11,8 @@ import { generateApiKey, newAccountId } from '../../src/access/api-key.js';
 export interface InMemoryAdmissionStore extends AdmissionStore {
   /** Every call rejects with this error while it is set. */
   down: Error | null;
+  /** While set, every call waits for it before it answers (a Redis that hangs, then resumes or fails). */
+  stall: Promise<void> | null;
   /** Calls that reached the store, admitting or reading. */
   admitted: KeyLocation[];
   /** Registers a key on an account of its own; returns the key. */
@@ -50,11 +52,14 @@ export function inMemoryAdmissionStore(): InMemoryAdmissionStore {
   };
   const store: InMemoryAdmissionStore = {
     down: null,
+    stall: null,
     admitted: [],
     async admit(at) {
+      if (store.stall) await store.stall;
       return reply(at, true);
     },
     async peek(at) {
+      if (store.stall) await store.stall;
       return reply(at, false);
     },
     addKey({ tier, limit, resetInMs = 3_600_000, usageCapped = false }) {

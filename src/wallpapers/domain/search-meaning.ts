@@ -21,6 +21,8 @@ export interface MeaningOfQuery {
 
 export interface SearchMeaning {
   expand(text: SearchQuery): Promise<MeaningOfQuery>;
+  /** Settles once the model, WordNet and the catalogue's words are loaded, or given up on. */
+  readonly ready: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,7 +66,7 @@ const sharedWordClasses = () => oncePerProcess('wordnet', () => loadWordClasses(
 
 const AS_TYPED: MeaningOfQuery = { query: null, nothing: false };
 
-export const noMeaning: SearchMeaning = { expand: () => Promise.resolve(AS_TYPED), close: () => Promise.resolve() };
+export const noMeaning: SearchMeaning = { expand: () => Promise.resolve(AS_TYPED), ready: Promise.resolve(), close: () => Promise.resolve() };
 
 // Searches wait for the model and the catalogue's words at start (normally 0.3 s and 0.4 s for 530
 // words, all local but the read), so the first answers mean what later ones do. The read of the
@@ -152,6 +154,7 @@ export function createSearchMeaning({
   timer.unref();
 
   return {
+    ready,
     async expand(text) {
       await ready;
       const words = vocabulary;

@@ -119,4 +119,73 @@ describe('admission while Redis does not answer', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(store.admitted).to.have.length(3);
   });
+
+  describe('when Redis hangs rather than refuses', () => {
+    /** A stall the test ends: Redis answering again (`resume`) or the command timing out (`fail`). */
+    function stall(store: { stall: Promise<void> | null; down: Error | null }) {
+      let end!: () => void;
+      store.stall = new Promise<void>((resolve) => (end = resolve));
+      return {
+        resume: () => {
+          store.stall = null;
+          end();
+        },
+        fail: () => {
+          store.down = new Error('Command timed out');
+          store.stall = null;
+          end();
+        },
+      };
+    }
+
+    it('when a recently verified key gets no answer by the deadline, then the fallback admits it then, not at the command timeout', async () => {
+      const { admit, store } = admissionKit({ free: 100 });
+      const key = store.addKey({ tier: 'free', limit: 10 });
+      await admit(key);
+      const hung = stall(store);
+      const started = Date.now();
+      const admission = await admit(key);
+      expect(admission).to.include({ outcome: 'allowed', source: 'fallback' });
+      expect(Date.now() - started).to.be.within(90, 400);
+      hung.resume();
+    });
+
+    it('when Redis answers after the deadline and admits, then it has charged the request and nothing more is owed', async () => {
+      const { admit, store } = admissionKit({ free: 100 });
+      const key = store.addKey({ tier: 'free', limit: 10 });
+      await admit(key);
+      const hung = stall(store);
+      await admit(key);
+      hung.resume();
+      await until(async () => store.admitted.length === 2);
+      await admit(key);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      // Before, during (charged by Redis's late answer) and after: no replay on top.
+      expect(store.admitted).to.have.length(3);
+    });
+
+    it('when the late call fails, then the fallback`s admission is owed and charged once Redis answers again', async () => {
+      const { admit, store } = admissionKit({ free: 100 });
+      const key = store.addKey({ tier: 'free', limit: 10 });
+      await admit(key);
+      const hung = stall(store);
+      await admit(key);
+      hung.fail();
+      await new Promise((resolve) => setImmediate(resolve));
+      store.down = null;
+      await admit(key);
+      // Before, after, and the one replayed for the stall.
+      await until(async () => store.admitted.length === 3);
+      expect(store.admitted).to.have.length(3);
+    });
+
+    it('when a key Redis has not verified gets no answer by the deadline, then it waits for Redis', async () => {
+      const { admit, store } = admissionKit({ free: 100 });
+      const key = store.addKey({ tier: 'free', limit: 10 });
+      const hung = stall(store);
+      const admission = admit(key);
+      setTimeout(hung.resume, 400);
+      expect(await admission).to.include({ outcome: 'allowed', source: 'redis' });
+    });
+  });
 });
