@@ -1,4 +1,4 @@
-// The fault suite: npm run test:faults [-- --cases a,b,c,d,e]
+// The fault suite: npm run test:faults [-- --cases a,b,c,f,d,e]
 // Starts the cluster topology (3 Elasticsearch nodes, a Redis Cluster of 3 masters + 3 replicas)
 // unless it runs, loads a catalogue, and runs each fault under a steady bounded load, reporting
 // requests, failures and p50/p99 before, during and after it. Exits 1 when a case misses its bar.
@@ -6,17 +6,11 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
-import { parseApiKey } from '../../src/access/api-key.js';
-import { createKeyStore } from '../../src/access/store/key-store.js';
-import { rateLimitKey } from '../../src/access/store/redis-keys.js';
-import { createRedis } from '../../src/infra/redis.js';
 import { type PhaseStats, phase, startLoad } from './load.js';
+import { ALIAS, API_ENV, CLI_ENV, admittedOutcome, faultKeys, prepareTopology } from './setup.js';
 import {
-  ES_URL,
-  REDIS_URL,
   ROOT,
   esPid,
-  masterOf,
   primaryNode,
   redisMasters,
   redisPid,
@@ -34,18 +28,8 @@ const { values } = parseArgs({
   options: { cases: { type: 'string', default: 'a,b,c,f,d,e' }, out: { type: 'string', default: 'test-output/faults.md' } },
 });
 const CASES = new Set(values.cases.split(','));
-const ALIAS = 'faults-wallpapers';
 const RATE = 40;
 const API_PORTS = [3401, 3402] as const;
-const TIERS = 'free:1000,premium:10000,faults:100';
-const API_ENV = {
-  INDEX_ALIAS: ALIAS,
-  RATE_LIMIT_TIERS: TIERS,
-  CURSOR_SECRET: 'faults-suite-cursor-secret-0123456789abcdef',
-  SHUTDOWN_DRAIN_MS: '1000',
-  RESPONSE_CACHE_MB: '0',
-};
-const CLI_ENV = { ...process.env, ELASTICSEARCH_URL: ES_URL, REDIS_URL, INDEX_ALIAS: ALIAS, RATE_LIMIT_TIERS: TIERS };
 const PATHS = [
   '/v1/wallpapers?per_page=10',
   '/v1/wallpapers?category=space&per_page=5',
@@ -69,24 +53,7 @@ function row(name: string, label: string, stats: PhaseStats, note = ''): void {
   for (const [message, count] of Object.entries(stats.messages)) say(`  ${count}× ${message}`);
 }
 
-const redis = createRedis({ url: REDIS_URL, commandTimeoutMs: 5000 });
-redis.on('error', () => undefined);
-const keyStore = createKeyStore(redis);
-
-async function keysOn(tier: string, count: number, prefix: string): Promise<string[]> {
-  const keys: string[] = [];
-  for (let i = 0; i < count; i++) keys.push((await keyStore.createKey({ tier, account: `${prefix}-${Date.now()}-${i}` })).apiKey);
-  return keys;
-}
-
-/** A key of `tier` whose account's counters live on the given Redis master. */
-async function keyOnMaster(tier: string, master: number): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const { apiKey } = await keyStore.createKey({ tier, account: `on-${master}-${Date.now()}-${i}` });
-    if ((await masterOf(rateLimitKey(parseApiKey(apiKey)!.accountId))) === master) return apiKey;
-  }
-  throw new Error(`no account landed on master ${master}`);
-}
+const { keysOn, keyOnMaster, close: closeKeys } = faultKeys();
 
 async function count200(url: string, key: string, n: number): Promise<number> {
   let ok = 0;
@@ -165,11 +132,6 @@ async function redisMasterFault(
   await sleep(10_000);
   const outcomes = await load.stop();
   const probeOutcomes = await probeLoad.stop();
-  // Admitted is what the quota let through: a 200, or an error from Elasticsearch after
-  // admission (a request is charged when admitted, whatever the catalogue then answers). Not
-  // admitted: 429, the access layer's own 503 (Redis unknown and no fallback), no answer.
-  const admittedOutcome = (o: { status: number; message?: string }) =>
-    o.status !== 0 && o.status !== 429 && !(o.status === 503 && o.message?.startsWith('Authentication'));
   const admitted = probeOutcomes.filter(admittedOutcome).length;
   const probeErrors = probeOutcomes.filter((o) => admittedOutcome(o) && o.status !== 200).length;
   if (probeErrors > 0) say(`${name}: ${probeErrors} of the probe key's admitted requests failed after admission`);
@@ -206,20 +168,7 @@ async function redisMasterFault(
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const wasRunning = await fetch('http://127.0.0.1:9201/_cluster/health', { signal: AbortSignal.timeout(2000) }).then(
-    (r) => r.ok,
-    () => false,
-  );
-  say('starting the topology (3 Elasticsearch nodes, Redis Cluster 3+3)');
-  await stack('start', '--es-nodes', '3', '--redis-cluster');
-  await waitForCluster('green', 3);
-  say('loading 5,000 wallpapers');
-  await exec(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--count', '5000', '--seed', '11'], {
-    cwd: ROOT,
-    env: CLI_ENV,
-    timeout: 300_000,
-  });
-  await exec('npm', ['run', '--silent', 'build'], { cwd: ROOT, timeout: 300_000 });
+  const wasRunning = await prepareTopology(say);
   const keys = await keysOn('premium', 40, 'load');
   for (const port of API_PORTS) rmSync(apiLogPath(port), { force: true });
   const api = await startApi(API_PORTS[0], API_ENV);
@@ -380,7 +329,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await api.stop();
-    redis.disconnect();
+    closeKeys();
     // A topology this run started is stopped again: four JVMs are not left behind by a test run.
     if (!wasRunning) await stack('stop-cluster');
   }

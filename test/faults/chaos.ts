@@ -1,0 +1,277 @@
+// The chaos soak: npm run test:chaos [-- --minutes 2 --seed 1 --out test-output/chaos.md]
+// On the cluster topology, two API processes behind a front that retries a GET once elsewhere
+// serve the benchmark's scenario mix from many keys, each within its tier, while a seeded schedule
+// kills, stops and resumes random Elasticsearch nodes and Redis masters and restarts one API
+// process, one fault at a time (what the topology survives: one replica per shard, one replica
+// per master). Reports failed requests by kind, p50/p99 per minute, over-admission and the API's
+// RSS over time; exits 1 when a bar is missed.
+import { execFile } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { parseArgs, promisify } from 'node:util';
+import { Random, pick } from '../../src/catalogue/generation/prng.js';
+import { SMOKE_SIZES, apiPath, buildWorkload } from '../../bench/api/workloads.js';
+import type { Scenario } from '../../bench/api/options.js';
+import { type Outcome, phase, startLoad } from './load.js';
+import { API_ENV, admittedOutcome, faultKeys, prepareTopology } from './setup.js';
+import {
+  ES_PORTS,
+  type ApiProcess,
+  apiLogPath,
+  esPid,
+  redisMasters,
+  redisPid,
+  sleep,
+  stack,
+  startApi,
+  summarizeApiLogs,
+  waitForCluster,
+  waitForFailover,
+} from './topology.js';
+
+const exec = promisify(execFile);
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '2' },
+    seed: { type: 'string', default: '1' },
+    out: { type: 'string', default: 'test-output/chaos.md' },
+  },
+});
+const MINUTES = Number(values.minutes);
+const SEED = Number(values.seed);
+if (!(MINUTES > 0) || !Number.isInteger(SEED)) throw new Error('--minutes must be a positive number and --seed an integer');
+const API_PORTS = [3411, 3412] as const;
+// Premium keys at 1 request a second (a tenth of their 10,000 an hour) and free keys at one every
+// 10 s (a third of their 1,000): every key within its tier, 50 requests a second in all.
+const PREMIUM = { keys: 40, rate: 40 };
+const FREE = { keys: 100, rate: 10 };
+// A 100-request key at 2 a second for a minute, a new one each minute: it meets its limit every
+// minute, so a fault's over-admission shows.
+const PROBE_RATE = 2;
+const MIX: Scenario[] = ['search-mix', 'get-random', 'zipf-mix', 'list-filtered', 'random-mix', 'facets-mix', 'suggest-mix', 'ids-mix'];
+// RSS is flat when the API that is never restarted ends within this much of what it held once warm.
+const RSS_GROWTH_MAX = 1.2;
+const P99_MAX_MS = 1000;
+
+const say = (line: string) => process.stderr.write(`chaos: ${line}\n`);
+
+/** The scenario mix of the benchmark, interleaved: one request of each scenario in turn. */
+function scenarioPaths(docs: number): string[] {
+  const workloads = MIX.map((scenario, i) => buildWorkload(scenario, docs, SEED + i, SMOKE_SIZES).map(apiPath));
+  const longest = Math.max(...workloads.map((w) => w.length));
+  const paths: string[] = [];
+  for (let i = 0; i < longest; i++) for (const w of workloads) paths.push(w[i % w.length]!);
+  return paths;
+}
+
+interface Fault {
+  kind: string;
+  /** What it hit and how long it took to recover, for the report. */
+  what: string;
+  from: number;
+  to: number;
+  redis: boolean;
+}
+
+type Clock = () => number;
+
+/** One fault: injected, held, healed, and waited out until the topology is whole again. */
+async function runFault(kind: string, random: Random, now: Clock, api: { restart(): Promise<number> }): Promise<Fault> {
+  const hold = 5000 + Math.floor(random.next() * 7000);
+  const from = now();
+  if (kind === 'es-kill' || kind === 'es-stop') {
+    const node = 1 + Math.floor(random.next() * ES_PORTS.length);
+    process.kill(esPid(node), kind === 'es-kill' ? 'SIGKILL' : 'SIGSTOP');
+    await sleep(hold);
+    if (kind === 'es-kill') await stack('es-node-start', String(node));
+    else process.kill(esPid(node), 'SIGCONT');
+    const green = await waitForCluster('green', 3);
+    return { kind, what: `es-${node}, ${(hold / 1000).toFixed(0)} s, green ${green.toFixed(0)} s later`, from, to: now(), redis: false };
+  }
+  if (kind === 'redis-kill' || kind === 'redis-stop') {
+    const master = pick(random, await redisMasters());
+    process.kill(redisPid(master), kind === 'redis-kill' ? 'SIGKILL' : 'SIGSTOP');
+    const failover = await waitForFailover(master, 30_000).catch(() => NaN);
+    await sleep(Math.max(0, hold - failover * 1000));
+    if (kind === 'redis-kill') await stack('redis-node-start', String(master));
+    else process.kill(redisPid(master), 'SIGCONT');
+    await waitForRedisWhole();
+    return { kind, what: `master ${master}, failed over in ${failover.toFixed(1)} s`, from, to: now(), redis: true };
+  }
+  const took = await api.restart();
+  return { kind, what: `restart took ${(took / 1000).toFixed(1)} s`, from, to: now(), redis: false };
+}
+
+/** Every Redis Cluster node answers and the cluster serves every slot. */
+async function waitForRedisWhole(timeoutMs = 60_000): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const nodes = (await exec('redis-cli', ['-p', String((await redisMasters())[0]), 'cluster', 'nodes'], { timeout: 5000 })).stdout;
+      const lines = nodes.split('\n').filter(Boolean);
+      if (lines.length === 6 && !lines.some((l) => l.includes('fail') || l.includes('disconnected'))) return;
+    } catch {
+      // not yet
+    }
+    await sleep(500);
+  }
+  throw new Error('the Redis Cluster did not become whole again');
+}
+
+async function rssMb(pid: number | undefined): Promise<number> {
+  if (pid === undefined) return NaN;
+  try {
+    return Number((await exec('ps', ['-o', 'rss=', '-p', String(pid)])).stdout.trim()) / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const wasRunning = await prepareTopology(say);
+  const { keysOn, keyOnMaster, close: closeKeys } = faultKeys();
+  const [premium, free] = [await keysOn('premium', PREMIUM.keys, 'chaos-premium'), await keysOn('free', FREE.keys, 'chaos-free')];
+  for (const port of API_PORTS) rmSync(apiLogPath(port), { force: true });
+  const steady = await startApi(API_PORTS[0], API_ENV);
+  let restarting: ApiProcess = await startApi(API_PORTS[1], API_ENV);
+  const targets = [steady.url, restarting.url];
+  const paths = scenarioPaths(5000);
+  const loads = [
+    startLoad({ targets, keys: premium, paths, rate: PREMIUM.rate, timeoutMs: 10_000, retryElsewhere: true }),
+    startLoad({ targets, keys: free, paths: [...paths].reverse(), rate: FREE.rate, timeoutMs: 10_000, retryElsewhere: true }),
+  ];
+  const now = loads[0]!.now;
+  const endAt = MINUTES * 60_000;
+  const random = new Random(SEED, 29);
+
+  const rss: { at: number; steady: number; restarting: number }[] = [];
+  const sampler = setInterval(() => {
+    const at = now();
+    void Promise.all([rssMb(steady.child.pid), rssMb(restarting.child.pid)]).then(([a, b]) => rss.push({ at, steady: a, restarting: b }));
+  }, 5000);
+
+  const probes: { key: string; from: number; load: ReturnType<typeof startLoad> }[] = [];
+  const startProbe = async () => {
+    const key = await keyOnMaster('faults', pick(random, await redisMasters()));
+    probes.push({
+      key,
+      from: now(),
+      load: startLoad({ targets, keys: [key], paths: ['/v1/wallpapers/7'], rate: PROBE_RATE, timeoutMs: 10_000, retryElsewhere: true }),
+    });
+  };
+  await startProbe();
+  const prober = setInterval(() => void startProbe(), 60_000);
+
+  const api = {
+    async restart() {
+      const t = Date.now();
+      await restarting.stop();
+      restarting = await startApi(API_PORTS[1], API_ENV);
+      return Date.now() - t;
+    },
+  };
+  // Each kind once in a shuffled round, then the next round: a short run still sees every kind.
+  const kinds = ['es-kill', 'es-stop', 'redis-kill', 'redis-stop', 'api-restart'];
+  const faults: Fault[] = [];
+  try {
+    await sleep(10_000);
+    let round: string[] = [];
+    while (now() < endAt - 15_000) {
+      if (round.length === 0) round = [...kinds].sort(() => random.next() - 0.5);
+      const kind = round.shift()!;
+      say(`${(now() / 1000).toFixed(0)} s: ${kind}`);
+      const fault = await runFault(kind, random, now, api);
+      faults.push(fault);
+      say(`  ${fault.what}`);
+      await sleep(3000 + Math.floor(random.next() * 5000));
+    }
+    await sleep(Math.max(0, endAt - now()));
+  } finally {
+    clearInterval(sampler);
+    clearInterval(prober);
+  }
+  const outcomes = (await Promise.all(loads.map((l) => l.stop()))).flat().sort((a, b) => a.at - b.at);
+  const probed = await Promise.all(probes.map(async (p) => ({ ...p, outcomes: await p.load.stop() })));
+  await Promise.all([steady.stop(), restarting.stop()]);
+  closeKeys();
+  if (!wasRunning) await stack('stop-cluster');
+
+  const problems: string[] = [];
+  const total = phase(outcomes, 0, Infinity);
+  if (total.failed > 0) problems.push(`${total.failed} failed requests (want 0)`);
+
+  const minuteRows: string[] = [];
+  for (let m = 0; m < Math.ceil(endAt / 60_000); m++) {
+    const [from, to] = [m * 60_000, (m + 1) * 60_000];
+    const stats = phase(outcomes, from, to);
+    const during = faults.filter((f) => f.from < to && f.to > from).map((f) => f.kind);
+    const inMinute = rss.filter((r) => r.at >= from && r.at < to);
+    const maxOf = (pick: (r: (typeof rss)[number]) => number) => Math.max(...inMinute.map(pick).filter(Number.isFinite)).toFixed(0);
+    const kinds = Object.entries(stats.kinds).map(([k, v]) => `${v}× ${k}`);
+    minuteRows.push(
+      `| ${m + 1} | ${stats.requests} | ${stats.failed}${kinds.length ? ` (${kinds.join(', ')})` : ''} | ${stats.p50} | ${stats.p99} | ${during.join(', ')} | ${maxOf((r) => r.steady)} | ${maxOf((r) => r.restarting)} |`,
+    );
+    if (stats.p99 > P99_MAX_MS) problems.push(`minute ${m + 1}: p99 ${stats.p99} ms (want ≤ ${P99_MAX_MS})`);
+  }
+
+  const redisFaulty = (o: Outcome) => faults.some((f) => f.redis && o.at >= f.from && o.at < f.to + 1000);
+  const probeRows = probed.map(({ from, outcomes: answers }) => {
+    const admitted = answers.filter(admittedOutcome).length;
+    const expected = Math.min(answers.length, 100);
+    const bound = answers.filter(redisFaulty).length;
+    const over = admitted - expected;
+    if (over < 0 || over > bound)
+      problems.push(
+        `a 100-request key from ${(from / 1000).toFixed(0)} s admitted ${admitted} of ${answers.length} (want ${expected} to ${expected + bound})`,
+      );
+    return `| ${(from / 1000).toFixed(0)} s | ${answers.length} | ${admitted} | ${over} | ${bound} |`;
+  });
+
+  const warm = rss.filter((r) => r.at >= 30_000 && Number.isFinite(r.steady));
+  const [first, last] = [warm[0]?.steady ?? NaN, warm.at(-1)?.steady ?? NaN];
+  if (last > first * RSS_GROWTH_MAX)
+    problems.push(`the steady API's RSS grew from ${first.toFixed(0)} MB to ${last.toFixed(0)} MB (want ≤ ${RSS_GROWTH_MAX}×)`);
+
+  const report = [
+    `# Chaos soak`,
+    ``,
+    `${new Date().toISOString()}, ${MINUTES} min of load (seed ${SEED}), ${((Date.now() - started) / 1000).toFixed(0)} s in all. Load: ${PREMIUM.rate + FREE.rate} requests/s (${PREMIUM.keys} premium keys at 1/s, ${FREE.keys} free keys at 0.1/s) of the benchmark's scenario mix (${MIX.join(', ')}) over two API processes behind a front that retries a GET once on the other after a network failure.`,
+    ``,
+    `Failed: ${total.failed} of ${total.requests}${
+      Object.keys(total.kinds).length
+        ? ` (${Object.entries(total.kinds)
+            .map(([k, v]) => `${v}× ${k}`)
+            .join(', ')})`
+        : ''
+    }; p50 ${total.p50} ms, p99 ${total.p99} ms. Steady API RSS ${first.toFixed(0)} MB at 30 s, ${last.toFixed(0)} MB at the end.`,
+    ``,
+    `| minute | requests | failed | p50 ms | p99 ms | faults | RSS MB, steady API | RSS MB, restarted API |`,
+    `|--:|--:|---|--:|--:|---|--:|--:|`,
+    ...minuteRows,
+    ``,
+    `Faults, one at a time:`,
+    ``,
+    `| at | kind | what |`,
+    `|--:|---|---|`,
+    ...faults.map((f) => `| ${(f.from / 1000).toFixed(0)} s | ${f.kind} | ${f.what} |`),
+    ``,
+    `Over-admission: a key of 100 requests an hour, a new one each minute, asked at ${PROBE_RATE}/s. It may go over by at most what it asked while a Redis fault lasted.`,
+    ``,
+    `| from | asked | admitted | over | asked during Redis faults |`,
+    `|--:|--:|--:|--:|--:|`,
+    ...probeRows,
+    ``,
+    problems.length === 0 ? 'Every bar met.' : `Missed: ${problems.join('; ')}`,
+  ].join('\n');
+  mkdirSync('test-output', { recursive: true });
+  writeFileSync(values.out, `${report}\n`);
+  console.log(report);
+  if (problems.length > 0) {
+    for (const message of Object.entries(total.messages)) say(`  ${message[1]}× ${message[0]}`);
+    for (const line of summarizeApiLogs([...API_PORTS]).slice(0, 20)) say(`  ${line}`);
+    say(`API logs: ${API_PORTS.map(apiLogPath).join(', ')}`);
+  }
+  process.exitCode = problems.length === 0 ? 0 : 1;
+}
+
+await main();
