@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # All tests: type check, lint (eslint, prettier, layer rules), unit tests, integration tests against a real Elasticsearch and
-# Redis (including the docs page in headless Chromium), then schemathesis fuzzing.
+# Redis (including the docs page in headless Chromium), then schemathesis fuzzing, the fault suite and a short chaos soak.
 # With ELASTICSEARCH_URL/REDIS_URL set, those are used; otherwise testcontainers when a
 # Docker engine answers; otherwise the local stack (started here if it is not running).
 set -euo pipefail
@@ -33,3 +33,6 @@ summary
 if [ "${SKIP_FUZZ:-}" != "1" ]; then timeout 600 bash scripts/fuzz.sh; fi
 # The fault suite on the cluster topology (3 Elasticsearch nodes, Redis Cluster): about 5 minutes.
 if [ "${SKIP_FAULTS:-}" != "1" ]; then timeout 1200 npm run --silent test:faults; fi
+# Two minutes of the chaos soak: random kills and stops of nodes and masters, and an API restart, under
+# the benchmark's scenario mix; 0 failed requests, p99 ≤ 1 s a minute, bounded over-admission, flat RSS.
+if [ "${SKIP_FAULTS:-}" != "1" ]; then timeout 900 npm run --silent test:chaos -- --minutes 2; fi

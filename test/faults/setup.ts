@@ -47,14 +47,18 @@ export function faultKeys() {
   const redis = createRedis({ url: REDIS_URL, commandTimeoutMs: 5000 });
   redis.on('error', () => undefined);
   const keyStore = createKeyStore(redis);
+  // Commands are not queued before the cluster is connected (createRedis).
+  const ready = new Promise((resolve) => redis.once('ready', resolve));
   return {
     keysOn: async (tier: string, count: number, prefix: string): Promise<string[]> => {
+      await ready;
       const keys: string[] = [];
       for (let i = 0; i < count; i++) keys.push((await keyStore.createKey({ tier, account: `${prefix}-${Date.now()}-${i}` })).apiKey);
       return keys;
     },
     /** A key of `tier` whose account's counters live on the given Redis master. */
     keyOnMaster: async (tier: string, master: number): Promise<string> => {
+      await ready;
       for (let i = 0; i < 200; i++) {
         const { apiKey } = await keyStore.createKey({ tier, account: `on-${master}-${Date.now()}-${i}` });
         if ((await masterOf(rateLimitKey(parseApiKey(apiKey)!.accountId))) === master) return apiKey;
