@@ -40,6 +40,7 @@ const MINUTES = Number(values.minutes);
 const SEED = Number(values.seed);
 if (!(MINUTES > 0) || !Number.isInteger(SEED)) throw new Error('--minutes must be a positive number and --seed an integer');
 const API_PORTS = [3411, 3412] as const;
+const STEADY_METRICS_PORT = 3421;
 // Premium keys at 1 request a second (a tenth of their 10,000 an hour) and free keys at one every
 // 10 s (a third of their 1,000): every key within its tier, 50 requests a second in all.
 const PREMIUM = { keys: 40, rate: 40 };
@@ -126,13 +127,26 @@ async function rssMb(pid: number | undefined): Promise<number> {
   }
 }
 
+type HedgeCounts = Record<'reads' | 'hedges' | 'rerouted', number>;
+
+/** The steady API's hedged reads so far (wallpapers_elasticsearch_hedges_total), or null if unread. */
+async function hedgeCounts(): Promise<HedgeCounts | null> {
+  try {
+    const text = await (await fetch(`http://127.0.0.1:${STEADY_METRICS_PORT}/metrics`, { signal: AbortSignal.timeout(2000) })).text();
+    const count = (kind: string) => Number(new RegExp(`wallpapers_elasticsearch_hedges_total\\{kind="${kind}"\\} (\\d+)`).exec(text)?.[1] ?? NaN);
+    return { reads: count('reads'), hedges: count('hedges'), rerouted: count('rerouted') };
+  } catch {
+    return null;
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const wasRunning = await prepareTopology(say);
   const { keysOn, keyOnMaster, close: closeKeys } = faultKeys();
   const [premium, free] = [await keysOn('premium', PREMIUM.keys, 'chaos-premium'), await keysOn('free', FREE.keys, 'chaos-free')];
   for (const port of API_PORTS) rmSync(apiLogPath(port), { force: true });
-  const steady = await startApi(API_PORTS[0], API_ENV);
+  const steady = await startApi(API_PORTS[0], { ...API_ENV, METRICS_PORT: String(STEADY_METRICS_PORT) });
   let restarting: ApiProcess = await startApi(API_PORTS[1], API_ENV);
   const targets = [steady.url, restarting.url];
   const paths = scenarioPaths(5000);
@@ -144,10 +158,12 @@ async function main(): Promise<void> {
   const endAt = MINUTES * 60_000;
   const random = new Random(SEED, 29);
 
-  const rss: { at: number; steady: number; restarting: number }[] = [];
+  const rss: { at: number; steady: number; restarting: number; hedging: HedgeCounts | null }[] = [];
   const sampler = setInterval(() => {
     const at = now();
-    void Promise.all([rssMb(steady.child.pid), rssMb(restarting.child.pid)]).then(([a, b]) => rss.push({ at, steady: a, restarting: b }));
+    void Promise.all([rssMb(steady.child.pid), rssMb(restarting.child.pid), hedgeCounts()]).then(([a, b, hedging]) =>
+      rss.push({ at, steady: a, restarting: b, hedging }),
+    );
   }, 5000);
 
   const probes: { key: string; from: number; load: ReturnType<typeof startLoad> }[] = [];
@@ -208,8 +224,14 @@ async function main(): Promise<void> {
     const inMinute = rss.filter((r) => r.at >= from && r.at < to);
     const maxOf = (pick: (r: (typeof rss)[number]) => number) => Math.max(...inMinute.map(pick).filter(Number.isFinite)).toFixed(0);
     const kinds = Object.entries(stats.kinds).map(([k, v]) => `${v}× ${k}`);
+    const counted = inMinute.map((r) => r.hedging).filter((h): h is HedgeCounts => h !== null);
+    const [start, end] = [counted[0], counted.at(-1)];
+    const hedged =
+      start && end && end.reads > start.reads
+        ? `${end.hedges - start.hedges} + ${end.rerouted - start.rerouted} of ${end.reads - start.reads} (${((100 * (end.hedges - start.hedges + end.rerouted - start.rerouted)) / (end.reads - start.reads)).toFixed(1)} %)`
+        : '';
     minuteRows.push(
-      `| ${m + 1} | ${stats.requests} | ${stats.failed}${kinds.length ? ` (${kinds.join(', ')})` : ''} | ${stats.p50} | ${stats.p99} | ${during.join(', ')} | ${maxOf((r) => r.steady)} | ${maxOf((r) => r.restarting)} |`,
+      `| ${m + 1} | ${stats.requests} | ${stats.failed}${kinds.length ? ` (${kinds.join(', ')})` : ''} | ${stats.p50} | ${stats.p99} | ${during.join(', ')} | ${hedged} | ${maxOf((r) => r.steady)} | ${maxOf((r) => r.restarting)} |`,
     );
     if (stats.p99 > P99_MAX_MS) problems.push(`minute ${m + 1}: p99 ${stats.p99} ms (want ≤ ${P99_MAX_MS})`);
   }
@@ -245,8 +267,8 @@ async function main(): Promise<void> {
         : ''
     }; p50 ${total.p50} ms, p99 ${total.p99} ms. Steady API RSS ${first.toFixed(0)} MB at 30 s, ${last.toFixed(0)} MB at the end.`,
     ``,
-    `| minute | requests | failed | p50 ms | p99 ms | faults | RSS MB, steady API | RSS MB, restarted API |`,
-    `|--:|--:|---|--:|--:|---|--:|--:|`,
+    `| minute | requests | failed | p50 ms | p99 ms | faults | steady API's reads hedged + rerouted | RSS MB, steady API | RSS MB, restarted API |`,
+    `|--:|--:|---|--:|--:|---|--:|--:|--:|`,
     ...minuteRows,
     ``,
     `Faults, one at a time:`,

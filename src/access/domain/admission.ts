@@ -26,6 +26,12 @@ export type UsageReading =
 
 const RECENT_KEYS_MAX = 10_000;
 
+/** Admissions the fallback made for one key while Redis did not answer, not yet in its log. */
+interface Owed {
+  location: KeyLocation;
+  count: number;
+}
+
 // How long a key Redis verified recently waits for Redis before the fallback decides: the 99th
 // percentile of admissions in the last minute (a few milliseconds), between these bounds. A hung
 // master (a stopped process, a frozen VM) answers nothing and fails nothing until the command
@@ -88,7 +94,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   const fallback = createFallbackLimiter(config);
   // Requests the fallback admitted, per key, not yet in Redis's log: charged to the account once
   // Redis answers again, so an outage's admissions still count against the window.
-  const owed = new Map<string, { location: KeyLocation; count: number }>();
+  const owed = new Map<string, Owed>();
   let settling = false;
   let degraded = false;
   const deadline = createLatencyDeadline({ floorMs: LATE_FLOOR_MS, ceilingMs: LATE_CEILING_MS });
@@ -100,19 +106,29 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     if (owed.size > RECENT_KEYS_MAX) owed.delete(owed.keys().next().value as string);
   }
 
-  // Replays the owed admissions through the admission script, one by one, in the background; each
-  // is recorded at the time it is replayed, which errs towards charging a little late, never less.
+  // Replays one key's owed admissions through the admission script. Each is taken off the count
+  // before it is sent, so two replays of the same key (the background one and a request's own)
+  // never charge one admission twice; one that fails is owed again.
+  async function replay(entry: Owed): Promise<void> {
+    while (entry.count > 0) {
+      entry.count -= 1;
+      try {
+        await breaker.run(() => store.admit(entry.location));
+      } catch (err) {
+        entry.count += 1;
+        throw err;
+      }
+    }
+    if (owed.get(entry.location.hash) === entry && entry.count === 0) owed.delete(entry.location.hash);
+  }
+
+  // Replays every owed admission in the background; each is recorded at the time it is replayed,
+  // which errs towards charging a little late, never less.
   async function settle(): Promise<void> {
     if (settling) return;
     settling = true;
     try {
-      for (const [hash, entry] of owed) {
-        while (entry.count > 0) {
-          await breaker.run(() => store.admit(entry.location));
-          entry.count -= 1;
-        }
-        owed.delete(hash);
-      }
+      for (const entry of [...owed.values()]) await replay(entry);
     } catch {
       // Redis failed again: what is left stays owed until it answers.
     } finally {
@@ -202,6 +218,10 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   return async function admit(apiKey: string): Promise<Admission> {
     const location = locateKey(apiKey);
     if (!location) return { outcome: 'invalid' };
+    // What this key owes from an outage reaches Redis before its next admission is decided there,
+    // so that decision counts it (the background replay may not have come to this key yet).
+    const owing = owed.get(location.hash);
+    if (owing !== undefined && !breaker.open) await beforeDeadline(replay(owing), deadline.current()).catch(() => undefined);
     const started = Date.now();
     const call = breaker.run(() => timed(metrics.redisDuration, 'admit', () => store.admit(location)));
     let reply: AdmissionReply;

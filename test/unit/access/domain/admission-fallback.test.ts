@@ -107,6 +107,17 @@ describe('admission while Redis does not answer', () => {
     expect(logs.text()).to.contain('redis answering again');
   });
 
+  it('when a key owes admissions from an outage, then they reach Redis before its next admission is decided there', async () => {
+    const { admit, store } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 4 });
+    await admit(key);
+    store.down = redisDown();
+    expect(outcomes(await admitTimes(admit, key, 3))).to.deep.equal(['allowed', 'allowed', 'allowed']);
+    store.down = null;
+    // 1 + 3 owed: the limit is spent, so Redis refuses the next one rather than admit it and count the debt after.
+    expect((await admit(key)).outcome).to.equal('limited');
+  });
+
   it('when the fallback refused a request, then nothing is owed for it', async () => {
     const { admit, store } = admissionKit({ free: 100 });
     const key = store.addKey({ tier: 'free', limit: 2 });
