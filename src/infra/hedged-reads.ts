@@ -97,12 +97,16 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
         for (const attempt of attempts) if (!attempt.done) attempt.controller.abort();
       };
 
-      function launch(avoid: ReadonlySet<string>): void {
+      /** Sends one more attempt, unless the read is out of time or attempts; says whether it did. */
+      function launch(avoid: ReadonlySet<string>): boolean {
         const remainingMs = budgetMs - (now() - started);
-        if (remainingMs <= 0 || attempts.length >= maxAttempts) return;
+        if (attempts.length > 0 && (remainingMs <= 0 || attempts.length >= maxAttempts)) return false;
         const controller = new AbortController();
         const preference = watch.preferenceAvoiding(avoid);
-        const { route, result } = steered(avoid, () => read({ signal: controller.signal, remainingMs, ...(preference ? { preference } : {}) }));
+        const attemptMs = Math.max(1, remainingMs);
+        const { route, result } = steered(avoid, () =>
+          read({ signal: controller.signal, remainingMs: attemptMs, ...(preference ? { preference } : {}) }),
+        );
         const attempt = { controller, route, done: false };
         const position = attempts.push(attempt) - 1;
         result.then(
@@ -124,10 +128,7 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
             if (position === 0) firstError = error;
             else firstError ??= error;
             // Steered clear of every node the pool would still use: the read goes wherever the client sends it.
-            if (err instanceof errors.NoLivingConnectionsError && attempt.route.avoid.size > 0) {
-              launch(NO_NODES);
-              return;
-            }
+            if (err instanceof errors.NoLivingConnectionsError && attempt.route.avoid.size > 0 && launch(NO_NODES)) return;
             // A refusal of the read itself (a bad request, a missing index) is the same on every node.
             if (err instanceof errors.ResponseError && err.statusCode !== undefined && err.statusCode < 500) {
               finish();
@@ -138,6 +139,7 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
             }
           },
         );
+        return true;
       }
 
       /**

@@ -1,4 +1,4 @@
-// The chaos soak: npm run test:chaos [-- --minutes 2 --seed 1 --out test-output/chaos.md]
+// The chaos soak: npm run test:chaos [-- --minutes 2 --seed 1 --faults on|off --out test-output/chaos.md]
 // On the cluster topology, two API processes behind a front that retries a GET once elsewhere
 // serve the benchmark's scenario mix from many keys, each within its tier, while a seeded schedule
 // kills, stops and resumes random Elasticsearch nodes and Redis masters and restarts one API
@@ -33,12 +33,16 @@ const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '2' },
     seed: { type: 'string', default: '1' },
+    // `off`: the same load and report with no fault, for the steady-state hedge rate and RSS.
+    faults: { type: 'string', default: 'on' },
     out: { type: 'string', default: 'test-output/chaos.md' },
   },
 });
 const MINUTES = Number(values.minutes);
 const SEED = Number(values.seed);
 if (!(MINUTES > 0) || !Number.isInteger(SEED)) throw new Error('--minutes must be a positive number and --seed an integer');
+if (values.faults !== 'on' && values.faults !== 'off') throw new Error('--faults must be on or off');
+const FAULTS = values.faults === 'on';
 const API_PORTS = [3411, 3412] as const;
 const STEADY_METRICS_PORT = 3421;
 // Premium keys at 1 request a second (a tenth of their 10,000 an hour) and free keys at one every
@@ -192,7 +196,7 @@ async function main(): Promise<void> {
   try {
     await sleep(10_000);
     let round: string[] = [];
-    while (now() < endAt - 15_000) {
+    while (FAULTS && now() < endAt - 15_000) {
       if (round.length === 0) round = [...kinds].sort(() => random.next() - 0.5);
       const kind = round.shift()!;
       say(`${(now() / 1000).toFixed(0)} s: ${kind}`);
@@ -257,7 +261,7 @@ async function main(): Promise<void> {
   const report = [
     `# Chaos soak`,
     ``,
-    `${new Date().toISOString()}, ${MINUTES} min of load (seed ${SEED}), ${((Date.now() - started) / 1000).toFixed(0)} s in all. Load: ${PREMIUM.rate + FREE.rate} requests/s (${PREMIUM.keys} premium keys at 1/s, ${FREE.keys} free keys at 0.1/s) of the benchmark's scenario mix (${MIX.join(', ')}) over two API processes behind a front that retries a GET once on the other after a network failure.`,
+    `${new Date().toISOString()}, ${MINUTES} min of load (seed ${SEED}${FAULTS ? '' : ', no faults'}), ${((Date.now() - started) / 1000).toFixed(0)} s in all. Load: ${PREMIUM.rate + FREE.rate} requests/s (${PREMIUM.keys} premium keys at 1/s, ${FREE.keys} free keys at 0.1/s) of the benchmark's scenario mix (${MIX.join(', ')}) over two API processes behind a front that retries a GET once on the other after a network failure.`,
     ``,
     `Failed: ${total.failed} of ${total.requests}${
       Object.keys(total.kinds).length

@@ -129,6 +129,28 @@ describe('createHedgedReads', () => {
     expect(sent[0]!.preference).to.equal(undefined);
   });
 
+  it('when an attempt steered clear of the suspects finds no node left and no attempt may follow, then the read fails rather than waits', async () => {
+    const { watch, becomeSuspect } = fakeWatch();
+    becomeSuspect('a');
+    const hedged = createHedgedReads(watch, { ...FAST, maxAttempts: 1 });
+    const err = await hedged
+      .run(() => Promise.reject(new errors.NoLivingConnectionsError('There are no living connections')), 1000)
+      .catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(errors.NoLivingConnectionsError);
+  });
+
+  it('when an attempt steered clear of the suspects finds no node left, then the read goes again wherever the client sends it', async () => {
+    const { watch, becomeSuspect } = fakeWatch();
+    becomeSuspect('a');
+    const seen: (string | undefined)[] = [];
+    const read = (attempt: Attempt) => {
+      seen.push(attempt.preference);
+      return seen.length === 1 ? Promise.reject(new errors.NoLivingConnectionsError('There are no living connections')) : Promise.resolve('answered');
+    };
+    expect(await createHedgedReads(watch, FAST).run(read, 1000)).to.equal('answered');
+    expect(seen).to.deep.equal(['_prefer_nodes:b,c', undefined]);
+  });
+
   it('when the first attempt is refused as a bad request, then the read fails at once with that refusal', async () => {
     const hedged = createHedgedReads(fakeWatch().watch, FAST);
     const refusal = new errors.ResponseError({ statusCode: 400, body: {}, headers: {}, warnings: null, meta: {} as never });
