@@ -134,7 +134,7 @@ describe('createHedgedReads', () => {
     becomeSuspect('a');
     const hedged = createHedgedReads(watch, { ...FAST, maxAttempts: 1 });
     const err = await hedged
-      .run(() => Promise.reject(new errors.NoLivingConnectionsError('There are no living connections')), 1000)
+      .run(() => Promise.reject(new errors.NoLivingConnectionsError('There are no living connections', {} as never)), 1000)
       .catch((e: unknown) => e);
     expect(err).to.be.instanceOf(errors.NoLivingConnectionsError);
   });
@@ -145,7 +145,9 @@ describe('createHedgedReads', () => {
     const seen: (string | undefined)[] = [];
     const read = (attempt: Attempt) => {
       seen.push(attempt.preference);
-      return seen.length === 1 ? Promise.reject(new errors.NoLivingConnectionsError('There are no living connections')) : Promise.resolve('answered');
+      return seen.length === 1
+        ? Promise.reject(new errors.NoLivingConnectionsError('There are no living connections', {} as never))
+        : Promise.resolve('answered');
     };
     expect(await createHedgedReads(watch, FAST).run(read, 1000)).to.equal('answered');
     expect(seen).to.deep.equal(['_prefer_nodes:b,c', undefined]);
