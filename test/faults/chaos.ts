@@ -82,26 +82,57 @@ interface Fault {
 
 type Clock = () => number;
 
+// Processes this run has stopped and not yet resumed: resumed if the run ends or is interrupted
+// mid-fault, so a stopped node never outlives it (the next start would find its port taken).
+const stopped = new Set<number>();
+function stop(pid: number): void {
+  process.kill(pid, 'SIGSTOP');
+  stopped.add(pid);
+}
+function resume(pid: number): void {
+  process.kill(pid, 'SIGCONT');
+  stopped.delete(pid);
+}
+function resumeAll(): void {
+  for (const pid of stopped) {
+    try {
+      process.kill(pid, 'SIGCONT');
+    } catch {
+      // gone already
+    }
+  }
+  stopped.clear();
+}
+process.on('exit', resumeAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    resumeAll();
+    process.exit(130);
+  });
+}
+
 /** One fault: injected, held, healed, and waited out until the topology is whole again. */
 async function runFault(kind: string, random: Random, now: Clock, api: { restart(): Promise<number> }): Promise<Fault> {
   const hold = 5000 + Math.floor(random.next() * 7000);
   const from = now();
   if (kind === 'es-kill' || kind === 'es-stop') {
     const node = 1 + Math.floor(random.next() * ES_PORTS.length);
-    process.kill(esPid(node), kind === 'es-kill' ? 'SIGKILL' : 'SIGSTOP');
+    if (kind === 'es-kill') process.kill(esPid(node), 'SIGKILL');
+    else stop(esPid(node));
     await sleep(hold);
     if (kind === 'es-kill') await stack('es-node-start', String(node));
-    else process.kill(esPid(node), 'SIGCONT');
+    else resume(esPid(node));
     const green = await waitForCluster('green', 3);
     return { kind, what: `es-${node}, ${(hold / 1000).toFixed(0)} s, green ${green.toFixed(0)} s later`, from, to: now(), redis: false };
   }
   if (kind === 'redis-kill' || kind === 'redis-stop') {
     const master = pick(random, await redisMasters());
-    process.kill(redisPid(master), kind === 'redis-kill' ? 'SIGKILL' : 'SIGSTOP');
+    if (kind === 'redis-kill') process.kill(redisPid(master), 'SIGKILL');
+    else stop(redisPid(master));
     const failover = await waitForFailover(master, 30_000).catch(() => NaN);
     await sleep(Math.max(0, hold - failover * 1000));
     if (kind === 'redis-kill') await stack('redis-node-start', String(master));
-    else process.kill(redisPid(master), 'SIGCONT');
+    else resume(redisPid(master));
     await waitForRedisWhole();
     return { kind, what: `master ${master}, failed over in ${failover.toFixed(1)} s`, from, to: now(), redis: true };
   }
