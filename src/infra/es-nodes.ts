@@ -137,6 +137,8 @@ export function watchNodes(es: Client, options: NodeWatchOptions = NODE_WATCH_DE
   }
 
   const timer = setInterval(() => {
+    // A closed client has emptied its pool: nothing is left to watch.
+    if (pool().length === 0) return clearInterval(timer);
     const at = now();
     for (const connection of pool()) {
       const state = stateOf(connection.id);
