@@ -1,15 +1,15 @@
-import type { Client } from '@elastic/elasticsearch';
+import { type Client, errors } from '@elastic/elasticsearch';
 import { Counter, Gauge } from 'prom-client';
 import { hedgedReadsOf } from './elasticsearch.js';
 import type { Metrics } from './metrics.js';
 
-const HEDGE_KINDS = ['reads', 'hedges', 'rerouted', 'won', 'skipped'] as const;
+const HEDGE_KINDS = ['reads', 'hedges', 'rerouted', 'retried', 'won', 'skipped'] as const;
 
 /** The client's hedged reads (hedged-reads.ts) as the registry reports them, read when scraped. */
 function reportHedging(es: Client, metrics: Metrics): void {
   new Counter({
     name: 'wallpapers_elasticsearch_hedges_total',
-    help: 'Hedged reads since start, by kind: reads, hedges (sent again past the deadline), rerouted (sent again off a node that became a suspect), won (answered by an attempt other than the first), skipped (no hedge budget left)',
+    help: 'Hedged reads since start, by kind: reads, hedges (sent again past the deadline), rerouted (sent again off a node that became a suspect), retried (sent again after a node’s own failure), won (answered by an attempt other than the first), skipped (no hedge budget left)',
     labelNames: ['kind'] as const,
     registers: [metrics.registry],
     collect() {
@@ -63,7 +63,9 @@ export function instrumentElasticsearch(es: Client, metrics: Metrics): void {
     const begin = started.get(event.meta.request.id);
     started.delete(event.meta.request.id);
     if (begin === undefined) return;
-    const labels = { operation: operationOf(event.meta.request.params.path), outcome: err ? 'error' : 'ok' };
+    // A hedged read's losing attempt is aborted by design (hedged-reads.ts): not an error.
+    const outcome = err instanceof errors.RequestAbortedError ? 'aborted' : err ? 'error' : 'ok';
+    const labels = { operation: operationOf(event.meta.request.params.path), outcome };
     const seconds = Number(process.hrtime.bigint() - begin) / 1e9;
     for (const sink of sinks) sink.elasticsearchDuration.observe(labels, seconds);
   };

@@ -111,7 +111,10 @@ export function watchNodes(es: Client, options: NodeWatchOptions = NODE_WATCH_DE
     const suspect = state.failed || state.leftOutUntil > at || (state.probing !== undefined && at - state.probing >= suspectAfterMs);
     if (suspect && !state.suspect) {
       state.suspect = true;
-      for (const listener of listeners) listener(id);
+      // Told after the caller's turn: a read asking for the suspects must not be rerouted inside that call.
+      queueMicrotask(() => {
+        for (const listener of listeners) listener(id);
+      });
     } else if (!suspect) {
       state.suspect = false;
     }
@@ -174,7 +177,10 @@ export function watchNodes(es: Client, options: NodeWatchOptions = NODE_WATCH_DE
       const state = stateOf(connection);
       const at = now();
       state.blames = [...state.blames.filter((t) => at - t < leaveOutMs), at];
-      if (state.blames.length >= blameLimit) {
+      // Never the last node standing: left out too, every node would be a suspect and reads unsteered.
+      const others = pool().filter((c) => c.id !== connection);
+      const lastStanding = others.every((c) => states.get(c.id)?.suspect === true);
+      if (state.blames.length >= blameLimit && !lastStanding) {
         state.blames = [];
         state.leftOutUntil = at + leaveOutMs;
         judge(connection, state, at);

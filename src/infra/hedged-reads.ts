@@ -35,7 +35,9 @@ export interface HedgeStats {
   rerouted: number;
   /** Reads answered by an attempt other than the first. */
   won: number;
-  /** Hedges not sent for want of budget. */
+  /** Attempts sent again after a node's own failure (429, 5xx, no answer), the others having ended. */
+  retried: number;
+  /** Hedges and retries not sent for want of budget. */
   skipped: number;
   /** The current deadline, in milliseconds. */
   deadlineMs: number;
@@ -51,6 +53,31 @@ export interface HedgedReads {
 }
 
 const NO_NODES: ReadonlySet<string> = new Set();
+
+/** Nodes an attempt may not be coordinated by, and nodes whose shard copies it should not read. */
+interface Steering {
+  coordinators: ReadonlySet<string>;
+  copies: ReadonlySet<string>;
+}
+const UNSTEERED: Steering = { coordinators: NO_NODES, copies: NO_NODES };
+
+interface SentAttempt {
+  cause: 'first' | 'hedge' | 'reroute' | 'retry';
+  controller: AbortController;
+  route: { avoid: ReadonlySet<string>; coordinator?: string };
+  copies: ReadonlySet<string>;
+  done: boolean;
+}
+
+/**
+ * Whether another node could answer what this attempt failed: not a refusal of the read itself
+ * (400, 404: the same on every node), but a node's own trouble (429, 5xx, no answer).
+ */
+function retryable(err: unknown): boolean {
+  if (!(err instanceof errors.ResponseError)) return !(err instanceof errors.RequestAbortedError);
+  const status = err.statusCode ?? 500;
+  return status === 429 || status >= 500;
+}
 
 /**
  * Hedged reads (Dean and Barroso, "The Tail at Scale"). A read that has not answered by the
@@ -69,7 +96,7 @@ const NO_NODES: ReadonlySet<string> = new Set();
 export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions = HEDGE_DEFAULTS): HedgedReads {
   const { floorMs, ceilingMs, share, burst, maxAttempts, now = Date.now } = options;
   const deadline = createLatencyDeadline({ floorMs, ceilingMs, now });
-  const stats = { reads: 0, hedges: 0, rerouted: 0, won: 0, skipped: 0 };
+  const stats = { reads: 0, hedges: 0, rerouted: 0, retried: 0, won: 0, skipped: 0 };
   let tokens = burst;
   const pending = new Set<() => void>();
   nodes?.onSuspect(() => {
@@ -85,9 +112,10 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
     const watch = nodes;
     const started = now();
     return new Promise<T>((resolve, reject) => {
-      const attempts: { controller: AbortController; route: { avoid: ReadonlySet<string>; coordinator?: string }; done: boolean }[] = [];
+      const attempts: SentAttempt[] = [];
       let settled = false;
       let firstError: Error | undefined;
+      const suspectsAtStart = watch.suspects();
       const timer = setTimeout(hedge, deadline.current());
 
       const finish = () => {
@@ -98,26 +126,23 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
       };
 
       /** Sends one more attempt, unless the read is out of time or attempts; says whether it did. */
-      function launch(avoid: ReadonlySet<string>): boolean {
+      function launch(cause: SentAttempt['cause'], { coordinators, copies }: Steering): boolean {
         const remainingMs = budgetMs - (now() - started);
         if (attempts.length > 0 && (remainingMs <= 0 || attempts.length >= maxAttempts)) return false;
         const controller = new AbortController();
-        const preference = watch.preferenceAvoiding(avoid);
+        const preference = watch.preferenceAvoiding(copies);
         const attemptMs = Math.max(1, remainingMs);
-        const { route, result } = steered(avoid, () =>
+        const { route, result } = steered(coordinators, () =>
           read({ signal: controller.signal, remainingMs: attemptMs, ...(preference ? { preference } : {}) }),
         );
-        const attempt = { controller, route, done: false };
-        const position = attempts.push(attempt) - 1;
+        const attempt: SentAttempt = { cause, controller, route, copies, done: false };
+        attempts.push(attempt);
         result.then(
           (value) => {
             attempt.done = true;
             if (settled) return;
-            if (position === 0) deadline.record(now() - started);
-            else {
-              stats.won++;
-              if (attempts[0]!.route.coordinator !== undefined) watch.blame(attempts[0]!.route.coordinator);
-            }
+            if (cause === 'first') deadline.record(now() - started);
+            else won(attempt);
             finish();
             resolve(value);
           },
@@ -125,15 +150,25 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
             attempt.done = true;
             if (settled) return;
             const error = err instanceof Error ? err : new Error(String(err));
-            if (position === 0) firstError = error;
+            if (cause === 'first') firstError = error;
             else firstError ??= error;
-            // Steered clear of every node the pool would still use: the read goes wherever the client sends it.
-            if (err instanceof errors.NoLivingConnectionsError && attempt.route.avoid.size > 0 && launch(NO_NODES)) return;
-            // A refusal of the read itself (a bad request, a missing index) is the same on every node.
-            if (err instanceof errors.ResponseError && err.statusCode !== undefined && err.statusCode < 500) {
+            if (err instanceof errors.NoLivingConnectionsError && attempt.route.avoid.size > 0) {
+              // The pool found no node outside those avoided: steer by the suspects alone, else not at all.
+              const suspects = steering(false);
+              if (launch(cause, attempt.route.avoid.size > suspects.coordinators.size ? suspects : UNSTEERED)) return;
+            }
+            if (!retryable(err)) {
               finish();
-              reject(err);
-            } else if (attempts.every((a) => a.done)) {
+              reject(error);
+              return;
+            }
+            // A failure a node caused (a shard that timed out, a full queue): once more elsewhere, on the budget, once.
+            const retried = attempts.some((a) => a.cause === 'retry');
+            if (!retried && attempts.every((a) => a.done) && spend() && launch('retry', steering(true))) {
+              stats.retried++;
+              return;
+            }
+            if (attempts.every((a) => a.done)) {
               finish();
               reject(firstError);
             }
@@ -142,43 +177,59 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
         return true;
       }
 
+      /** An attempt other than the first answered: a hedge that beat its first attempt blames that coordinator. */
+      function won(attempt: SentAttempt): void {
+        stats.won++;
+        const coordinator = attempts[0]!.route.coordinator;
+        // A reroute or a retry says nothing of the first coordinator; nor does a hedge once a suspect
+        // is known, since the first attempt may have waited on that suspect's shard copy.
+        if (attempt.cause !== 'hedge' || coordinator === undefined) return;
+        const suspects = watch.suspects();
+        if ([...suspects].some((node) => !suspectsAtStart.has(node))) return;
+        watch.blame(coordinator);
+      }
+
       /**
-       * Where the next attempt must not go: the suspects, and with `guess`, the coordinators of the
-       * attempts so far (one of them, or a shard copy they chose, is slow), as long as a node is left.
+       * Where the next attempt may not go. As coordinator: the suspects and, with `guess`, the
+       * coordinators of the attempts so far. As shard copy: the suspects, or when none is known
+       * and `guess`, those coordinators (one of them, or a copy it chose, is slow). Never every node.
        */
-      const avoiding = (guess: boolean): ReadonlySet<string> => {
+      function steering(guess: boolean): Steering {
         const suspects = watch.suspects();
         const nodeCount = watch.connections().length;
-        if (suspects.size >= nodeCount) return NO_NODES;
-        if (!guess) return suspects;
-        const avoid = new Set(suspects);
-        for (const { route } of attempts) if (route.coordinator !== undefined && avoid.size + 1 < nodeCount) avoid.add(route.coordinator);
-        return avoid;
-      };
+        if (suspects.size >= nodeCount) return UNSTEERED;
+        if (!guess) return { coordinators: suspects, copies: suspects };
+        const coordinators = new Set(suspects);
+        for (const { route } of attempts)
+          if (route.coordinator !== undefined && coordinators.size + 1 < nodeCount) coordinators.add(route.coordinator);
+        return { coordinators, copies: suspects.size > 0 ? suspects : coordinators };
+      }
 
-      function hedge(): void {
-        if (settled) return;
+      function spend(): boolean {
         if (tokens < 1) {
           stats.skipped++;
-          return;
+          return false;
         }
         tokens -= 1;
-        stats.hedges++;
-        launch(avoiding(true));
+        return true;
+      }
+
+      function hedge(): void {
+        if (settled || !spend()) return;
+        if (launch('hedge', steering(true))) stats.hedges++;
       }
 
       function reroute(): void {
         if (settled) return;
         const suspects = watch.suspects();
         // Sent again only when no attempt in flight was already steered clear of every suspect.
-        const clear = attempts.some((a) => !a.done && [...suspects].every((s) => a.route.avoid.has(s)));
+        const clear = attempts.some((a) => !a.done && [...suspects].every((s) => a.copies.has(s) && a.route.avoid.has(s)));
         if (clear) return;
-        stats.rerouted++;
-        launch(avoiding(false));
+        if (launch('reroute', steering(false))) stats.rerouted++;
       }
 
       pending.add(reroute);
-      launch(avoiding(false));
+      launch('first', steering(false));
     });
   }
 

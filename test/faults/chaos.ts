@@ -207,9 +207,12 @@ async function main(): Promise<void> {
     );
   }, 5000);
 
-  const probes: { key: string; from: number; load: ReturnType<typeof startLoad> }[] = [];
+  const probes: { key: string; from: number; load: ReturnType<typeof startLoad>; stopped?: Promise<Outcome[]> }[] = [];
   const startProbe = async () => {
     const key = await keyOnMaster('faults', pick(random, await redisMasters()));
+    // Each asks for a minute (120 requests), then stops: one probe at a time on top of the load.
+    const last = probes.at(-1);
+    if (last) last.stopped ??= last.load.stop();
     probes.push({
       key,
       from: now(),
@@ -253,7 +256,9 @@ async function main(): Promise<void> {
     .map((o) => ({ ...o, at: o.at - t0 }))
     .filter((o) => o.at >= 0)
     .sort((a, b) => a.at - b.at);
-  const probed = await Promise.all(probes.map(async (p) => ({ ...p, outcomes: (await p.load.stop()).map((o) => ({ ...o, at: o.at + p.from })) })));
+  const probed = await Promise.all(
+    probes.map(async (p) => ({ ...p, outcomes: (await (p.stopped ?? p.load.stop())).map((o) => ({ ...o, at: o.at + p.from })) })),
+  );
   await Promise.all([steady.stop(), restarting.stop()]);
   closeKeys();
   if (!wasRunning) await stack('stop-cluster');

@@ -17,7 +17,7 @@ export interface LoadOptions {
   /** Requests started per second, whatever the answers: a bounded, open-loop load. */
   rate: number;
   timeoutMs: number;
-  /** A front that retries idempotent GETs once on another target after a network failure. */
+  /** A front that retries idempotent GETs once on another target after a connection failure (not a timeout). */
   retryElsewhere?: boolean;
 }
 
@@ -60,7 +60,11 @@ export function startLoad({ targets, keys, paths, rate, timeoutMs, retryElsewher
     const path = paths[i % paths.length]!;
     const key = keys[i % keys.length]!;
     let result = await once(targets[i % targets.length]!, path, key);
-    if (result.error && retryElsewhere && targets.length > 1) result = await once(targets[(i + 1) % targets.length]!, path, key);
+    // A front retries what never reached a server (refused, reset), not what a server was too slow
+    // to answer: that is the client's own timeout, and it counts as a failure.
+    if (result.error && result.error !== 'TimeoutError' && retryElsewhere && targets.length > 1) {
+      result = await once(targets[(i + 1) % targets.length]!, path, key);
+    }
     outcomes.push({ at, ms: performance.now() - started - at, ...result });
   }
 

@@ -167,40 +167,48 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
 
   async function admitWithoutRedis(location: KeyLocation, err: unknown): Promise<Admission> {
     const admission = await fallbackAdmission(location.hash, err);
+    metrics.rateLimitFallbacks.inc();
     if (admission.outcome === 'allowed') owe(location);
     return admission;
   }
 
   /**
-   * Redis has not answered a recently verified key by the deadline: the fallback decides now rather
-   * than the request waiting out the command timeout. If Redis's answer still comes and admits, it
-   * has charged the request; otherwise the fallback's admission is owed, as in an outage. Null when
-   * the fallback may not admit this key (its verification is past the grace): it waits for Redis.
+   * Redis has not answered a recently verified key by the deadline: the fallback admits it now
+   * rather than the request waiting out the command timeout. If Redis's answer still comes and
+   * admits, it has charged the request; otherwise the fallback's admission is owed, as in an
+   * outage. Null when the fallback would not admit (the key's verification is past the grace, or
+   * its quota looks spent): then Redis decides, so no request is refused that Redis then charges.
    */
-  async function admitWhileLate(location: KeyLocation, call: Promise<AdmissionReply>, waitedMs: number): Promise<Admission | null> {
+  async function admitWhileLate(location: KeyLocation, call: Promise<AdmissionReply>): Promise<Admission | null> {
     let admission: Admission;
     try {
-      admission = await fallbackAdmission(location.hash, new Error(`no answer within ${waitedMs} ms`));
+      admission = await fallbackAdmission(location.hash, null);
     } catch {
       return null;
     }
-    if (admission.outcome === 'allowed') {
-      call.then(
-        (reply) => {
-          if (reply[0] !== 1) owe(location);
-        },
-        () => owe(location),
-      );
-    }
+    if (admission.outcome !== 'allowed') return null;
+    metrics.rateLimitFallbacks.inc();
+    call.then(
+      (reply) => {
+        if (reply[0] !== 1) owe(location);
+      },
+      () => owe(location),
+    );
     return admission;
   }
 
+  /**
+   * The in-process decision for a key Redis verified recently; BackendUnavailable for any other.
+   * `err` is Redis's failure, or null when Redis is only late (then no failure is counted or
+   * logged: it may yet answer).
+   */
   async function fallbackAdmission(hash: string, err: unknown): Promise<Admission> {
-    if (!(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'admit' });
-    if (!degraded) {
+    const reason = err instanceof Error ? err.message : String(err);
+    if (err !== null && !(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'admit' });
+    if (err !== null && !degraded) {
       degraded = true;
       logger.warn('redis unavailable: admission falls back to the in-process limiter', {
-        reason: err instanceof Error ? err.message : String(err),
+        reason,
         graceMs: config.authGraceMs,
       });
     }
@@ -208,7 +216,6 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     if (!recent || breaker.lastSuccessAt - recent.at > config.authGraceMs) {
       throw new BackendUnavailable('redis', 'Authentication is temporarily unavailable, please retry shortly');
     }
-    metrics.rateLimitFallbacks.inc();
     const seeded = fromLastQuota(recent.principal);
     if (seeded) return seeded;
     const { allowed, quota } = await fallback(recent.principal.accountId, recent.principal.tier);
@@ -224,17 +231,21 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     if (owing !== undefined && !breaker.open) await beforeDeadline(replay(owing), deadline.current()).catch(() => undefined);
     const started = Date.now();
     const call = breaker.run(() => timed(metrics.redisDuration, 'admit', () => store.admit(location)));
+    // Every answer counts toward the deadline, late ones too: counting only those in time would
+    // hold it below itself for ever.
+    call.then(
+      () => deadline.record(Date.now() - started),
+      () => undefined,
+    );
     let reply: AdmissionReply;
     try {
-      const waitMs = deadline.current();
-      const answer = recentlyVerified.has(location.hash) ? await beforeDeadline(call, waitMs) : await call;
+      const answer = recentlyVerified.has(location.hash) ? await beforeDeadline(call, deadline.current()) : await call;
       if (answer === LATE) {
-        const decided = await admitWhileLate(location, call, waitMs);
+        const decided = await admitWhileLate(location, call);
         if (decided) return decided;
         reply = await call;
       } else {
         reply = answer;
-        deadline.record(Date.now() - started);
       }
     } catch (err) {
       return admitWithoutRedis(location, err);

@@ -73,6 +73,16 @@ interface Search {
   knownTotal?: number;
 }
 
+/** An item that failed for its node's own trouble, which another node may not have. */
+const nodeTrouble = (item: MsearchItem) => item.status === 429 || (item.status !== undefined && item.status >= 500);
+
+/** A multi-search answered with some items failed for the node's own trouble: carries the answer. */
+class NodeTrouble extends Error {
+  constructor(readonly answer: estypes.MsearchResponse<Wallpaper>) {
+    super('multi-search items failed for the node’s own trouble');
+  }
+}
+
 const EXPIRED = 'This cursor walked a catalogue that has since been replaced and deleted; start the walk again without a cursor';
 
 function facetsOf(item: MsearchItem): Page['facets'] {
@@ -155,12 +165,13 @@ export function createEsRepository(
 
   const overloaded = () => new Overloaded('The service is busy, please retry shortly');
   const hedged = hedgedReadsOf(es);
+  // A shard stops searching when an attempt's time is up rather than work on for nobody, and a
+  // page that some shard could not finish in time is an error, never a short page served as whole
+  // (cursors and totals would be wrong). The same for every search, not each attempt's own time
+  // left: the shard request cache keys on the whole body, the timeout included. A stopped node
+  // runs no timer at all: hedging (hedged-reads.ts) is what answers around it.
+  const shardTimeout = `${attemptTimeoutMs(es, batching.timeoutMs)}ms`;
   /** The transport options of one attempt: its share of the time left, and its cancellation. */
-  // A shard stops searching when its attempt's time is up rather than work on for nobody, and
-  // a page that some shard could not finish in time is an error, never a short page served as
-  // whole (cursors and totals would be wrong). A stopped node runs no timer at all: hedging
-  // (hedged-reads.ts) is what answers around it.
-  const shardTimeout = ({ remainingMs }: Attempt) => `${attemptTimeoutMs(es, remainingMs)}ms`;
   const attemptOptions = ({ remainingMs, signal }: Attempt) => ({ requestTimeout: attemptTimeoutMs(es, remainingMs), ...(signal ? { signal } : {}) });
   const get = createNaturalBatcher<string, Shared<WallpaperDetail> | null>({
     ...limits,
@@ -187,20 +198,27 @@ export function createEsRepository(
     keyOf: ({ index, body }) => JSON.stringify([index, body]),
     onBatch: (size) => onBatch?.('msearch', size),
     run: async (batch, remainingMs) => {
-      const response = await hedged.run(
-        (attempt) =>
-          es.msearch<Wallpaper>(
+      const response = await hedged
+        .run(async (attempt) => {
+          const answer = await es.msearch<Wallpaper>(
             {
               searches: batch.flatMap(({ index, body }): estypes.MsearchRequestItem[] => [
                 { index, request_cache: REQUEST_CACHE, preference: attempt.preference, allow_partial_search_results: false },
-                { ...body, timeout: shardTimeout(attempt) },
+                { ...body, timeout: shardTimeout },
               ]),
               filter_path: MSEARCH_RESPONSE_FILTER,
             },
             attemptOptions(attempt),
-          ),
-        remainingMs,
-      );
+          );
+          // A search the node could not finish (a shard timed out, a full queue) is worth another
+          // attempt elsewhere; if none does better, each caller still gets its own item's answer.
+          if ((answer.responses as MsearchItem[]).some(nodeTrouble)) throw new NodeTrouble(answer);
+          return answer;
+        }, remainingMs)
+        .catch((err: unknown) => {
+          if (err instanceof NodeTrouble) return err.answer;
+          throw err;
+        });
       const items = (response.responses ?? []) as MsearchItem[];
       return batch.map((one, position) => {
         const item = items[position];

@@ -73,6 +73,19 @@ describe('watchNodes', () => {
     watch.close();
   });
 
+  it('when every other node is a suspect, then blame never leaves out the last one standing', async () => {
+    const { es, hung } = fakeClient(['n1', 'n2']);
+    const watch = watchNodes(es, OPTIONS);
+    await sleep(30);
+    hung.add('n2');
+    await sleep(80);
+    watch.blame('http://n1/');
+    watch.blame('http://n1/');
+    expect([...watch.suspects()]).to.deep.equal(['http://n2/']);
+    hung.clear();
+    watch.close();
+  });
+
   it('when a node’s id is not known yet, then no preference is given', () => {
     const { es } = fakeClient(['n1', 'n2']);
     const watch = watchNodes(es, OPTIONS);

@@ -112,6 +112,17 @@ describe('createHedgedReads', () => {
     expect(hedged.stats()).to.include({ rerouted: 1, hedges: 0 });
   });
 
+  it('when a reroute answers a read that waited on a stopped node’s shard copy, then its healthy first coordinator is not blamed', async () => {
+    const { watch, becomeSuspect, blamed } = fakeWatch();
+    const hedged = createHedgedReads(watch, { ...FAST, floorMs: 10_000, ceilingMs: 10_000 });
+    const { read } = fakeRead(({ preference }) => (preference?.includes('c') === false ? 1 : null));
+    const answer = hedged.run(read, 5000);
+    await sleep(20);
+    becomeSuspect('c');
+    await answer;
+    expect(blamed).to.deep.equal([]);
+  });
+
   it('when a node is a suspect already, then first attempts are steered clear of it', async () => {
     const { watch, becomeSuspect } = fakeWatch();
     becomeSuspect('a');
@@ -160,16 +171,32 @@ describe('createHedgedReads', () => {
     expect(err).to.equal(refusal);
   });
 
-  it('when every attempt fails, then the read fails with the first attempt’s error', async () => {
+  it('when every attempt fails with a node’s own trouble, then it is tried once more elsewhere and then fails with the first attempt’s error', async () => {
     const hedged = createHedgedReads(fakeWatch().watch, FAST);
+    const { read: where, sent } = fakeRead(() => null);
     let n = 0;
-    const read = () => {
+    const read = (attempt: Attempt) => {
+      void where(attempt).catch(() => undefined);
       const mine = ++n;
       return sleep(mine === 1 ? 60 : 5).then(() => Promise.reject(new errors.ConnectionError(`attempt ${mine}`)));
     };
     const err = await hedged.run(read, 1000).catch((e: unknown) => e);
     expect((err as Error).message).to.equal('attempt 1');
-    expect(n).to.equal(2);
+    // The first, its hedge past the deadline, and one retry once both had failed: each away from the ones before.
+    expect(sent.map((s) => s.coordinator)).to.deep.equal(['a', 'b', 'c']);
+    expect(hedged.stats()).to.include({ hedges: 1, retried: 1 });
+  });
+
+  it('when a node refuses an attempt with 429 while another attempt is in flight, then the read waits for that one', async () => {
+    const hedged = createHedgedReads(fakeWatch().watch, FAST);
+    const busy = new errors.ResponseError({ statusCode: 429, body: {}, headers: {}, warnings: null, meta: {} as never });
+    const { read: where } = fakeRead(() => null);
+    let n = 0;
+    const read = (attempt: Attempt) => {
+      void where(attempt).catch(() => undefined);
+      return ++n === 1 ? sleep(40).then(() => Promise.reject(busy)) : sleep(80).then(() => 'answered by the hedge');
+    };
+    expect(await hedged.run(read, 1000)).to.equal('answered by the hedge');
   });
 
   it('when reads have been slow for a while, then the deadline follows their 99th percentile within its floor and ceiling', async () => {

@@ -3,6 +3,7 @@ import { BackendUnavailable } from '../../../../src/errors.js';
 import { GRACE_MS, admissionKit, admitTimes, outcomes } from '../../../support/admission-kit.js';
 import { until } from '../../../support/until.js';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const redisDown = () => new Error('connect ECONNREFUSED 127.0.0.1:6379');
 
 async function refusal(call: Promise<unknown>): Promise<unknown> {
@@ -188,6 +189,39 @@ describe('admission while Redis does not answer', () => {
       // Before, after, and the one replayed for the stall.
       await until(async () => store.admitted.length === 3);
       expect(store.admitted).to.have.length(3);
+    });
+
+    it('when the fallback would refuse a late key, then Redis decides, so no request is refused that Redis then charges', async () => {
+      const { admit, store } = admissionKit({ free: 100 });
+      const key = store.addKey({ tier: 'free', limit: 1 });
+      await admit(key);
+      const hung = stall(store);
+      setTimeout(hung.resume, 300);
+      const admission = await admit(key);
+      expect(admission).to.include({ outcome: 'limited', source: 'redis' });
+    });
+
+    it('when Redis is slower than the floor for a while, then the deadline learns it from the late answers and Redis decides again', async function () {
+      this.timeout(10_000);
+      const { admit, store } = admissionKit({ free: 100_000 });
+      const key = store.addKey({ tier: 'free', limit: 100_000 });
+      const answer = store.admit.bind(store);
+      let delayMs = 50;
+      store.admit = async (at) => {
+        await sleep(delayMs);
+        return answer(at);
+      };
+      await admit(key);
+      // 160 ms, late at the 100 ms floor: the fallback admits, and Redis's late answers are recorded.
+      delayMs = 160;
+      const early = await Promise.all(Array.from({ length: 10 }, () => admit(key)));
+      expect(early.every((a) => a.outcome === 'allowed' && a.source === 'fallback')).to.equal(true);
+      await sleep(1100);
+      // 130 ms: late at the floor, in time at what the deadline has learned.
+      delayMs = 130;
+      const later = [];
+      for (let i = 0; i < 5; i++) later.push(await admit(key));
+      expect(later.map((a) => ('source' in a ? a.source : a.outcome))).to.deep.equal(['redis', 'redis', 'redis', 'redis', 'redis']);
     });
 
     it('when a key Redis has not verified gets no answer by the deadline, then it waits for Redis', async () => {
