@@ -14,6 +14,10 @@ export interface RedisOptions {
  * Commands fail after a bounded time and are not queued while disconnected,
  * so a dead Redis turns into a prompt error rather than a hung request.
  */
+// How often a Redis Cluster client rereads the slot map: a hung master's slots move to its replica
+// after cluster-node-timeout (2 s here), and the client follows within this.
+const SLOTS_REFRESH_MS = 1000;
+
 export function createRedis({ url, commandTimeoutMs, lazyConnect = false }: RedisOptions): RedisClient {
   const options = {
     commandTimeout: commandTimeoutMs,
@@ -35,6 +39,12 @@ export function createRedis({ url, commandTimeoutMs, lazyConnect = false }: Redi
   return new Cluster(seeds, {
     lazyConnect,
     enableOfflineQueue: false,
+    // A master that dies closes its connections, and the client asks for the slot map at once. One
+    // that hangs (SIGSTOP, a frozen VM) keeps them open: without a periodic refresh the client sends
+    // its slots there until it wakes, though its replica took over seconds before. What it then
+    // acknowledged on waking, before it learned it is a replica, is lost with its data: a fault run
+    // read 21 requests over a key's limit that way (case f, docs/faults.md).
+    slotsRefreshInterval: SLOTS_REFRESH_MS,
     retryDelayOnFailover: 100,
     retryDelayOnClusterDown: 100,
     retryDelayOnTryAgain: 100,
