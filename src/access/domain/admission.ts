@@ -83,7 +83,9 @@ export interface AdmissionOptions {
  * by the in-process fallback limiter; any other key fails closed with 503. The grace is
  * counted back from Redis's last answer, not from now, so an outage does not shrink it: the
  * keys in use when Redis stopped keep working, and a key revoked more than `authGraceMs`
- * before the outage began never comes back.
+ * before the outage began never comes back. Such a key does not wait for a Redis that is merely
+ * slow to answer (a hung master) past the admission deadline either: the fallback admits it then
+ * (see admitWhileLate).
  */
 export function createAdmission({ store, breaker, config, logger, metrics }: AdmissionOptions) {
   const recentlyVerified = new Map<string, { principal: Principal; at: number }>();
