@@ -18,6 +18,7 @@ import {
   type ApiProcess,
   apiLogPath,
   esPid,
+  redisCli,
   redisMasters,
   redisPid,
   sleep,
@@ -145,7 +146,7 @@ async function waitForRedisWhole(timeoutMs = 60_000): Promise<void> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     try {
-      const nodes = (await exec('redis-cli', ['-p', String((await redisMasters())[0]), 'cluster', 'nodes'], { timeout: 5000 })).stdout;
+      const nodes = await redisCli((await redisMasters())[0]!, 'cluster', 'nodes');
       const lines = nodes.split('\n').filter(Boolean);
       if (lines.length === 6 && !lines.some((l) => l.includes('fail') || l.includes('disconnected'))) return;
     } catch {
