@@ -45,6 +45,10 @@ export function createRedis({ url, commandTimeoutMs, lazyConnect = false }: Redi
     // acknowledged on waking, before it learned it is a replica, is lost with its data: a fault run
     // read 21 requests over a key's limit that way (case f, docs/faults.md).
     slotsRefreshInterval: SLOTS_REFRESH_MS,
+    // Every command goes to its slot's master, except a script declared read-only (the only
+    // commands that carry the flag): it goes to a replica, for when the master does not answer
+    // (see verifyOnReplica in the admission store). No replica left: the master.
+    scaleReads: (nodes: Redis[], command: { isReadOnly?: boolean }) => (command.isReadOnly === true && nodes.length > 1 ? nodes.slice(1) : nodes[0]),
     retryDelayOnFailover: 100,
     retryDelayOnClusterDown: 100,
     retryDelayOnTryAgain: 100,

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import type { Config } from '../../src/config.js';
+import { createAdmissionStore } from '../../src/access/store/admission-store.js';
+import { locateKey } from '../../src/access/store/authenticate-lua.js';
 import { createKeyStore } from '../../src/access/store/key-store.js';
 import { rateLimitKey, redisKeys } from '../../src/access/store/redis-keys.js';
 import { type RunningApp, type TestResponse, createKey, request, startApp, testConfig } from '../support/harness.js';
@@ -311,5 +313,30 @@ describe('rate limiting', function () {
     expect(new Set(ours.map((c) => c.args[0]!.toLowerCase()))).to.deep.equal(new Set(['evalsha']));
     const fromAppConnection = commands.filter((c) => c.source !== 'lua' && c.source === ours[0]!.source);
     expect(fromAppConnection).to.have.length(n);
+  });
+});
+
+describe('the admission script`s other modes, on a real Redis', function () {
+  this.timeout(30_000);
+  const ctx = useCatalogue();
+  const tiers = { free: 3, premium: 30 };
+
+  it('when a replay is sent twice under one id (its first answer lost), then it is charged once', async () => {
+    const store = createAdmissionStore(ctx.redis, { windowMs: 3_600_000, tiers });
+    const { apiKey, accountId } = await createKey(ctx.redis, 'free');
+    const at = locateKey(apiKey)!;
+    expect((await store.replay(at, 'replay-a'))[0]).to.equal(1);
+    expect((await store.replay(at, 'replay-a'))[0]).to.equal(5);
+    expect((await store.replay(at, 'replay-b'))[0]).to.equal(1);
+    expect(await countedInRedis(ctx.redis, accountId)).to.equal(2);
+    expect(await ctx.redis.pttl(redisKeys.replay(accountId, 'replay-a'))).to.be.within(1, 600_000);
+  });
+
+  it('when there is no replica to verify a key on (a single Redis), then verification fails at once', async () => {
+    const store = createAdmissionStore(ctx.redis, { windowMs: 3_600_000, tiers });
+    const { apiKey } = await createKey(ctx.redis, 'free');
+    let failure: unknown;
+    await store.verifyOnReplica(locateKey(apiKey)!).catch((err: unknown) => (failure = err));
+    expect(String(failure)).to.contain('no replica');
   });
 });

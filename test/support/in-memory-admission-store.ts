@@ -15,6 +15,12 @@ export interface InMemoryAdmissionStore extends AdmissionStore {
   stall: Promise<void> | null;
   /** Calls that reached the store, admitting or reading. */
   admitted: KeyLocation[];
+  /** While set, verification on a replica fails with it too (no replica answers either). */
+  replicaDown: Error | null;
+  /** Replays that reached the store, by id, whether they charged or not. */
+  replayed: string[];
+  /** The next replay charges, then fails as if its answer were lost on the way back. */
+  loseNextReplayAnswer: boolean;
   /** Registers a key on an account of its own; returns the key. */
   addKey(options: { tier: string; limit: number; resetInMs?: number; usageCapped?: boolean }): string;
   /** Takes a key away, as revocation does. */
@@ -50,10 +56,15 @@ export function inMemoryAdmissionStore(): InMemoryAdmissionStore {
     } else if (account.usageCapped) status = 4;
     return [status, account.keyId, account.tier, account.limit, account.limit - account.used, nowMs + account.resetInMs, nowMs];
   };
+  const replayedIds = new Set<string>();
   const store: InMemoryAdmissionStore = {
     down: null,
     stall: null,
     admitted: [],
+    replicas: true,
+    replicaDown: null,
+    replayed: [],
+    loseNextReplayAnswer: false,
     async admit(at) {
       if (store.stall) await store.stall;
       return reply(at, true);
@@ -61,6 +72,25 @@ export function inMemoryAdmissionStore(): InMemoryAdmissionStore {
     async peek(at) {
       if (store.stall) await store.stall;
       return reply(at, false);
+    },
+    async replay(at, id) {
+      if (store.stall) await store.stall;
+      if (store.down) throw store.down;
+      store.replayed.push(id);
+      if (replayedIds.has(id)) return [5];
+      replayedIds.add(id);
+      const answer = reply(at, true);
+      if (store.loseNextReplayAnswer) {
+        store.loseNextReplayAnswer = false;
+        throw new Error('Command timed out');
+      }
+      return answer;
+    },
+    async verifyOnReplica(at) {
+      if (store.replicaDown) throw store.replicaDown;
+      const account = byAccount.get(at.accountId);
+      if (!account || keyFor.get(at.accountId) !== at.hash) return [0];
+      return [1, account.keyId, account.tier];
     },
     addKey({ tier, limit, resetInMs = 3_600_000, usageCapped = false }) {
       const accountId = newAccountId();

@@ -39,6 +39,12 @@ export interface RedisServerOptions {
    * it, refusing any command or script whose keys span slots (CROSSSLOT).
    */
   cluster?: boolean;
+  /**
+   * Cluster mode as the replica of this node (itself started with `cluster`): it owns no slots,
+   * and no failover happens within a test (a node timeout of a minute), so pausing the master
+   * leaves a master that hangs and a replica that answers.
+   */
+  replicaOf?: RedisServer;
 }
 
 /**
@@ -67,9 +73,19 @@ export class RedisServer {
   async start(): Promise<void> {
     const persistence = this.options.configFile ? [this.options.configFile] : [];
     const defaults = this.options.configFile ? [] : ['--appendonly', 'yes', '--appendfsync', 'always', '--save', ''];
-    const cluster = this.options.cluster
-      ? ['--cluster-enabled', 'yes', '--cluster-config-file', join(this.dir, 'nodes.conf'), '--cluster-announce-ip', '127.0.0.1']
-      : [];
+    const cluster =
+      this.options.cluster || this.options.replicaOf
+        ? [
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            join(this.dir, 'nodes.conf'),
+            '--cluster-announce-ip',
+            '127.0.0.1',
+            '--cluster-node-timeout',
+            '60000',
+          ]
+        : [];
     this.process = spawn(
       'redis-server',
       [...persistence, '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, ...defaults, ...cluster],
@@ -79,6 +95,25 @@ export class RedisServer {
     );
     await waitFor(() => answers(this.port), 10_000, `redis-server on ${this.port}`);
     if (this.options.cluster) await this.claimAllSlots();
+    if (this.options.replicaOf) await this.replicate(this.options.replicaOf);
+  }
+
+  private async replicate(master: RedisServer): Promise<void> {
+    const { Redis } = await import('ioredis');
+    const admin = new Redis(this.port, '127.0.0.1', { lazyConnect: true });
+    const primary = new Redis(master.port, '127.0.0.1', { lazyConnect: true });
+    try {
+      await Promise.all([admin.connect(), primary.connect()]);
+      const masterId = String(await primary.call('CLUSTER', 'MYID'));
+      await admin.call('CLUSTER', 'MEET', '127.0.0.1', String(master.port));
+      await waitFor(async () => String(await admin.call('CLUSTER', 'NODES')).includes(masterId), 10_000, 'the master to be known');
+      await admin.call('CLUSTER', 'REPLICATE', masterId);
+      await waitFor(async () => (await admin.info('replication')).includes('master_link_status:up'), 10_000, 'the replica in sync');
+      await waitFor(async () => String(await primary.call('CLUSTER', 'SLOTS')).includes(String(this.port)), 10_000, 'the replica in the slot map');
+    } finally {
+      admin.disconnect();
+      primary.disconnect();
+    }
   }
 
   private async claimAllSlots(): Promise<void> {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { RateLimitConfig } from '../../config.js';
 import { BackendUnavailable } from '../../errors.js';
 import { type CircuitBreaker, CircuitOpenError } from '../../infra/circuit-breaker.js';
@@ -30,9 +31,16 @@ const RECENT_KEYS_MAX = 10_000;
 interface Owed {
   location: KeyLocation;
   count: number;
+  /** Ids of replays that were sent but not answered: each is sent again under its own id. */
+  unanswered: string[];
 }
 
-// How long a key Redis verified recently waits for Redis before the fallback decides: the 99th
+// Keys verified on a replica at once, across keys: past this, a key Redis has not verified waits
+// for its master like any other. Bounds what a flood of made-up keys can ask of the replicas
+// while a master is down.
+const REPLICA_VERIFICATIONS_MAX = 32;
+
+// How long a request waits for Redis before the fallback decides: the 99th
 // percentile of admissions in the last minute (a few milliseconds), between these bounds. A hung
 // master (a stopped process, a frozen VM) answers nothing and fails nothing until the command
 // timeout (REDIS_TIMEOUT_MS, 1 s), and its replica takes over only after cluster-node-timeout.
@@ -80,12 +88,15 @@ export interface AdmissionOptions {
  * Authenticates a key and makes the rate-limit decision in one Redis round trip (one
  * EVALSHA). When Redis does not answer (or its breaker is open, so it is not even asked), a
  * key that Redis verified no more than `authGraceMs` before Redis last answered is admitted
- * by the in-process fallback limiter; any other key fails closed with 503. The grace is
- * counted back from Redis's last answer, not from now, so an outage does not shrink it: the
- * keys in use when Redis stopped keep working, and a key revoked more than `authGraceMs`
- * before the outage began never comes back. Such a key does not wait for a Redis that is merely
- * slow to answer (a hung master) past the admission deadline either: the fallback admits it then
- * (see admitWhileLate).
+ * by the in-process fallback limiter. The grace is counted back from Redis's last answer, not
+ * from now, so an outage does not shrink it: the keys in use when Redis stopped keep working.
+ * Any other key (one this process never saw, as after a restart, or one past the grace) is
+ * verified on a replica of its slot, which a Redis Cluster has while a master is down or hung:
+ * known there, the fallback admits it too; unknown there, or no replica answers, it fails closed
+ * with 503 (never 403: a replica may not have a key created a moment ago). A key revoked before
+ * the outage therefore never comes back. No key waits for a Redis that is merely slow to answer
+ * (a hung master) past the admission deadline either: the fallback admits it then (see
+ * admitWhileLate).
  */
 export function createAdmission({ store, breaker, config, logger, metrics }: AdmissionOptions) {
   const recentlyVerified = new Map<string, { principal: Principal; at: number }>();
@@ -102,7 +113,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   const deadline = createLatencyDeadline({ floorMs: LATE_FLOOR_MS, ceilingMs: LATE_CEILING_MS });
 
   function owe(location: KeyLocation): void {
-    const entry = owed.get(location.hash) ?? { location, count: 0 };
+    const entry = owed.get(location.hash) ?? { location, count: 0, unanswered: [] };
     entry.count += 1;
     owed.set(location.hash, entry);
     if (owed.size > RECENT_KEYS_MAX) owed.delete(owed.keys().next().value as string);
@@ -110,14 +121,18 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
 
   // Replays one key's owed admissions through the admission script. Each is taken off the count
   // before it is sent, so two replays of the same key (the background one and a request's own)
-  // never charge one admission twice; one that fails is owed again.
+  // never charge one admission twice. One whose answer did not come is owed again under the same
+  // id: if it was charged after all (the answer, not the command, was lost), Redis knows the id
+  // and charges nothing the second time.
   async function replay(entry: Owed): Promise<void> {
     while (entry.count > 0) {
       entry.count -= 1;
+      const id = entry.unanswered.pop() ?? randomBytes(9).toString('base64url');
       try {
-        await breaker.run(() => store.admit(entry.location));
+        await breaker.run(() => store.replay(entry.location, id));
       } catch (err) {
         entry.count += 1;
+        entry.unanswered.push(id);
         throw err;
       }
     }
@@ -138,12 +153,16 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     }
   }
 
-  function remember(hash: string, principal: Principal, quota: Quota): void {
+  function verified(hash: string, principal: Principal): void {
     recentlyVerified.delete(hash);
     recentlyVerified.set(hash, { principal, at: Date.now() });
     if (recentlyVerified.size > RECENT_KEYS_MAX) {
       recentlyVerified.delete(recentlyVerified.keys().next().value as string);
     }
+  }
+
+  function remember(hash: string, principal: Principal, quota: Quota): void {
+    verified(hash, principal);
     lastQuota.delete(principal.accountId);
     lastQuota.set(principal.accountId, { remaining: quota.remaining, resetMs: quota.resetMs });
     if (lastQuota.size > RECENT_KEYS_MAX) lastQuota.delete(lastQuota.keys().next().value as string);
@@ -167,8 +186,34 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
   }
 
+  // One verification on a replica per key at a time, however many of its requests wait for it.
+  const onReplica = new Map<string, Promise<Principal | null>>();
+
+  /**
+   * The key as a replica of its slot knows it, for a key this process has not verified recently
+   * (one a restarted process meets during a failover, or one past the grace): what the master
+   * would say, up to replication lag (milliseconds). Null when the replica does not know the key
+   * either, or there is no replica to ask.
+   */
+  function verifyOnReplica(location: KeyLocation): Promise<Principal | null> {
+    const pending = onReplica.get(location.hash);
+    if (pending) return pending;
+    if (!store.replicas || onReplica.size >= REPLICA_VERIFICATIONS_MAX) return Promise.resolve(null);
+    const asked = timed(metrics.redisDuration, 'verify', () => store.verifyOnReplica(location))
+      .then(([status, keyId, tier]) => {
+        if (status !== 1) return null;
+        const principal = { keyId: keyId!, accountId: location.accountId, tier: tier! };
+        verified(location.hash, principal);
+        return principal;
+      })
+      .catch(() => null)
+      .finally(() => onReplica.delete(location.hash));
+    onReplica.set(location.hash, asked);
+    return asked;
+  }
+
   async function admitWithoutRedis(location: KeyLocation, err: unknown): Promise<Admission> {
-    const admission = await fallbackAdmission(location.hash, err);
+    const admission = await fallbackAdmission(location, err);
     metrics.rateLimitFallbacks.inc();
     if (admission.outcome === 'allowed') owe(location);
     return admission;
@@ -184,7 +229,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   async function admitWhileLate(location: KeyLocation, call: Promise<AdmissionReply>): Promise<Admission | null> {
     let admission: Admission;
     try {
-      admission = await fallbackAdmission(location.hash, null);
+      admission = await fallbackAdmission(location, null);
     } catch {
       return null;
     }
@@ -200,11 +245,11 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   }
 
   /**
-   * The in-process decision for a key Redis verified recently; BackendUnavailable for any other.
-   * `err` is Redis's failure, or null when Redis is only late (then no failure is counted or
-   * logged: it may yet answer).
+   * The in-process decision for a key Redis verified recently, or a replica verifies now;
+   * BackendUnavailable for any other. `err` is Redis's failure, or null when Redis is only late
+   * (then no failure is counted or logged: it may yet answer).
    */
-  async function fallbackAdmission(hash: string, err: unknown): Promise<Admission> {
+  async function fallbackAdmission(location: KeyLocation, err: unknown): Promise<Admission> {
     const reason = err instanceof Error ? err.message : String(err);
     if (err !== null && !(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'admit' });
     if (err !== null && !degraded) {
@@ -214,14 +259,14 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
         graceMs: config.authGraceMs,
       });
     }
-    const recent = recentlyVerified.get(hash);
-    if (!recent || breaker.lastSuccessAt - recent.at > config.authGraceMs) {
-      throw new BackendUnavailable('redis', 'Authentication is temporarily unavailable, please retry shortly');
-    }
-    const seeded = fromLastQuota(recent.principal);
+    const recent = recentlyVerified.get(location.hash);
+    const principal =
+      recent && breaker.lastSuccessAt - recent.at <= config.authGraceMs ? recent.principal : await verifyOnReplica(location);
+    if (!principal) throw new BackendUnavailable('redis', 'Authentication is temporarily unavailable, please retry shortly');
+    const seeded = fromLastQuota(principal);
     if (seeded) return seeded;
-    const { allowed, quota } = await fallback(recent.principal.accountId, recent.principal.tier);
-    return { outcome: allowed ? 'allowed' : 'limited', principal: recent.principal, quota, source: 'fallback' };
+    const { allowed, quota } = await fallback(principal.accountId, principal.tier);
+    return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
   }
 
   return async function admit(apiKey: string): Promise<Admission> {
@@ -241,7 +286,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     );
     let reply: AdmissionReply;
     try {
-      const answer = recentlyVerified.has(location.hash) ? await beforeDeadline(call, deadline.current()) : await call;
+      const answer = await beforeDeadline(call, deadline.current());
       if (answer === LATE) {
         const decided = await admitWhileLate(location, call);
         if (decided) return decided;

@@ -11,6 +11,8 @@ export const redisKeys = {
   accountHours: (accountId: string) => `wpc:{${accountId}}:hours`,
   /** One key's requests per minute over the last hour, and its last use. */
   keyUse: (accountId: string, hash: string) => `wpc:{${accountId}}:use:${hash}`,
+  /** Marks one replayed admission as charged (see MODE_LUA.replayOnce). */
+  replay: (accountId: string, id: string) => `wpc:{${accountId}}:replay:${id}`,
 };
 
 // The account's log of admission times (see SLIDING_WINDOW_LUA). Its own suffix, `:rl:log`,

@@ -58,13 +58,32 @@ const USAGE_HISTORY_LUA = `
  * An admitted request is also counted in the account's hourly history (KEYS[4]) and its key's
  * minute counts and last use (KEYS[5]): see USAGE_HISTORY_LUA.
  *
- * With a sixth key the script only reads the log (GET /v1/usage): nothing is admitted, and
- * KEYS[6] counts such reads in a fixed window of their own, refused past USAGE_CAP.
+ * The prelude that runs before it says what the call is for (see the modes below): with `peek` set
+ * the script only reads the log (GET /v1/usage): nothing is admitted, and KEYS[6] counts such
+ * reads in a fixed window of their own, refused past USAGE_CAP.
  *
  * ARGV[1] window ms, ARGV[2..] tier, limit pairs.
- * Returns {1 allowed | 2 limited | 3 unknown tier | 4 usage reads capped, key_id, tier, limit,
- * remaining, reset ms, now ms}; when capped, limit is the cap and reset when reads return.
+ * Returns {1 allowed | 2 limited | 3 unknown tier | 4 usage reads capped | 5 already replayed,
+ * key_id, tier, limit, remaining, reset ms, now ms}; when capped, limit is the cap and reset when
+ * reads return.
  */
+/** Preludes to SLIDING_WINDOW_LUA: what one call of the script is for. */
+export const MODE_LUA = {
+  /** Admit one request (five keys). */
+  admit: `local peek = false\n`,
+  /** Read the quota, admitting nothing (six keys: the sixth counts the reads). */
+  peek: `local peek = true\n`,
+  /**
+   * Admit one request the in-process fallback admitted while Redis did not answer, at most once
+   * (six keys: the sixth is the replay's id). A replay whose answer was lost is sent again with the
+   * same id, and finds it: the request is not charged twice. Ids are kept ten minutes, far longer
+   * than a replay is retried while Redis answers.
+   */
+  replayOnce: `local peek = false
+if not redis.call('SET', KEYS[6], '1', 'NX', 'PX', 600000) then return {5} end
+`,
+} as const;
+
 export const SLIDING_WINDOW_LUA = `
 local window = tonumber(ARGV[1])
 local limit = nil
@@ -72,7 +91,6 @@ for i = 2, #ARGV, 2 do
   if ARGV[i] == tier then limit = tonumber(ARGV[i + 1]) end
 end
 if not limit then return {3, key_id, tier} end
-local peek = #KEYS == 6
 if peek then
   local reads = redis.call('INCR', KEYS[6])
   if reads == 1 then redis.call('PEXPIRE', KEYS[6], ${USAGE_CAP.windowMs}) end

@@ -16,13 +16,70 @@ async function refusal(call: Promise<unknown>): Promise<unknown> {
 }
 
 describe('admission while Redis does not answer', () => {
-  it('when a key was never verified, then it fails closed with Redis unavailable', async () => {
+  it('when a key was never verified and no replica answers either, then it fails closed with Redis unavailable', async () => {
     const { admit, store } = admissionKit();
     const key = store.addKey({ tier: 'free', limit: 3 });
     store.down = redisDown();
+    store.replicaDown = redisDown();
     const err = await refusal(admit(key));
     expect(err).to.be.instanceOf(BackendUnavailable);
     expect((err as BackendUnavailable).backend).to.equal('redis');
+  });
+
+  it('when a key this process never saw meets a failover, then a replica verifies it and the fallback admits it, owed', async () => {
+    const { admit, store } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 10 });
+    store.down = redisDown();
+    expect(await admit(key)).to.include({ outcome: 'allowed', source: 'fallback' });
+    store.down = null;
+    await admit(key);
+    // The one admitted during the failover is replayed: 2 charged.
+    await until(async () => store.admitted.length === 2);
+  });
+
+  it('when the replica does not know a key either (revoked, or made up), then it fails closed, not 403', async () => {
+    const { admit, store } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 3 });
+    store.revoke(key);
+    store.down = redisDown();
+    expect(await refusal(admit(key))).to.be.instanceOf(BackendUnavailable);
+  });
+
+  it('when many requests of one unknown key meet a failover at once, then the replica is asked once for them all', async () => {
+    const { admit, store } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 50 });
+    store.down = redisDown();
+    let asked = 0;
+    const verify = store.verifyOnReplica.bind(store);
+    store.verifyOnReplica = async (at) => {
+      asked += 1;
+      await sleep(20);
+      return verify(at);
+    };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => admit(key)));
+    expect(outcomes(answers).every((o) => o === 'allowed')).to.equal(true);
+    expect(asked).to.equal(1);
+  });
+
+  it('when made-up keys flood in during a failover, then at most 32 replica verifications run at once', async () => {
+    const { admit, store } = admissionKit({ free: 100 });
+    store.down = redisDown();
+    let inFlight = 0;
+    let most = 0;
+    store.verifyOnReplica = async () => {
+      most = Math.max(most, ++inFlight);
+      await sleep(20);
+      inFlight -= 1;
+      return [0];
+    };
+    const keys = Array.from({ length: 100 }, () => {
+      const key = store.addKey({ tier: 'free', limit: 1 });
+      store.revoke(key);
+      return key;
+    });
+    const refused = await Promise.all(keys.map((key) => refusal(admit(key))));
+    expect(refused.every((err) => err instanceof BackendUnavailable)).to.equal(true);
+    expect(most).to.equal(32);
   });
 
   it('when a key was verified just before Redis stopped, then it is admitted by the fallback and counted in the metrics', async () => {
@@ -44,6 +101,17 @@ describe('admission while Redis does not answer', () => {
     // Redis went on answering other keys for longer than the grace after this one was last seen
     // (e.g. it was revoked then), so this key's verification is too old to trust.
     breaker.lastSuccessAt = Date.now() + GRACE_MS + 1;
+    store.down = redisDown();
+    store.replicaDown = redisDown();
+    expect(await refusal(admit(key))).to.be.instanceOf(BackendUnavailable);
+  });
+
+  it('when a key past the grace was revoked since, then the replica`s verification refuses it', async () => {
+    const { admit, store, breaker } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 3 });
+    await admit(key);
+    breaker.lastSuccessAt = Date.now() + GRACE_MS + 1;
+    store.revoke(key);
     store.down = redisDown();
     expect(await refusal(admit(key))).to.be.instanceOf(BackendUnavailable);
   });
@@ -117,6 +185,21 @@ describe('admission while Redis does not answer', () => {
     store.down = null;
     // 1 + 3 owed: the limit is spent, so Redis refuses the next one rather than admit it and count the debt after.
     expect((await admit(key)).outcome).to.equal('limited');
+  });
+
+  it('when a replay was charged but its answer was lost, then it is sent again under the same id and charged once', async () => {
+    const { admit, store } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 10 });
+    await admit(key);
+    store.down = redisDown();
+    await admit(key);
+    store.down = null;
+    store.loseNextReplayAnswer = true;
+    await admit(key);
+    await until(async () => store.replayed.length === 2);
+    expect(store.replayed[0]).to.equal(store.replayed[1]);
+    // Before, after, and the outage's one, charged once although sent twice.
+    expect(store.admitted).to.have.length(3);
   });
 
   it('when the fallback refused a request, then nothing is owed for it', async () => {
@@ -224,9 +307,20 @@ describe('admission while Redis does not answer', () => {
       expect(later.map((a) => ('source' in a ? a.source : a.outcome))).to.deep.equal(['redis', 'redis', 'redis', 'redis', 'redis']);
     });
 
-    it('when a key Redis has not verified gets no answer by the deadline, then it waits for Redis', async () => {
+    it('when a key Redis has not verified gets no answer by the deadline, then a replica verifies it and the fallback admits it', async () => {
       const { admit, store } = admissionKit({ free: 100 });
       const key = store.addKey({ tier: 'free', limit: 10 });
+      const hung = stall(store);
+      const started = Date.now();
+      expect(await admit(key)).to.include({ outcome: 'allowed', source: 'fallback' });
+      expect(Date.now() - started).to.be.within(90, 400);
+      hung.resume();
+    });
+
+    it('when a key Redis has not verified gets no answer by the deadline and no replica answers, then it waits for Redis', async () => {
+      const { admit, store } = admissionKit({ free: 100 });
+      const key = store.addKey({ tier: 'free', limit: 10 });
+      store.replicaDown = redisDown();
       const hung = stall(store);
       const admission = admit(key);
       setTimeout(hung.resume, 400);
