@@ -260,8 +260,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
       });
     }
     const recent = recentlyVerified.get(location.hash);
-    const principal =
-      recent && breaker.lastSuccessAt - recent.at <= config.authGraceMs ? recent.principal : await verifyOnReplica(location);
+    const principal = recent && breaker.lastSuccessAt - recent.at <= config.authGraceMs ? recent.principal : await verifyOnReplica(location);
     if (!principal) throw new BackendUnavailable('redis', 'Authentication is temporarily unavailable, please retry shortly');
     const seeded = fromLastQuota(principal);
     if (seeded) return seeded;

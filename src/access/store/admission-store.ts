@@ -50,7 +50,8 @@ export interface AdmissionStore {
 export function createAdmissionStore(redis: RedisClient, { windowMs, tiers }: { windowMs: number; tiers: Record<string, number> }): AdmissionStore {
   if (!('wpcAdmit' in redis)) redis.defineCommand('wpcAdmit', { numberOfKeys: 5, lua: AUTHENTICATE_LUA + MODE_LUA.admit + SLIDING_WINDOW_LUA });
   if (!('wpcUsage' in redis)) redis.defineCommand('wpcUsage', { numberOfKeys: 6, lua: AUTHENTICATE_LUA + MODE_LUA.peek + SLIDING_WINDOW_LUA });
-  if (!('wpcReplay' in redis)) redis.defineCommand('wpcReplay', { numberOfKeys: 6, lua: AUTHENTICATE_LUA + MODE_LUA.replayOnce + SLIDING_WINDOW_LUA });
+  if (!('wpcReplay' in redis))
+    redis.defineCommand('wpcReplay', { numberOfKeys: 6, lua: AUTHENTICATE_LUA + MODE_LUA.replayOnce + SLIDING_WINDOW_LUA });
   // Declared read-only: a Redis Cluster client sends it to a replica (see createRedis).
   if (!('wpcVerify' in redis)) redis.defineCommand('wpcVerify', { numberOfKeys: 2, lua: VERIFY_LUA, readOnly: true });
   const scripted = redis as ScriptedRedis;
@@ -72,7 +73,16 @@ export function createAdmissionStore(redis: RedisClient, { windowMs, tiers }: { 
         ...tierArgs,
       ),
     replay: (at, id) =>
-      scripted.wpcReplay(at.keyRecord, at.account, rateLimitKey(at.accountId), hours(at), use(at), redisKeys.replay(at.accountId, id), windowMs, ...tierArgs),
+      scripted.wpcReplay(
+        at.keyRecord,
+        at.account,
+        rateLimitKey(at.accountId),
+        hours(at),
+        use(at),
+        redisKeys.replay(at.accountId, id),
+        windowMs,
+        ...tierArgs,
+      ),
     verifyOnReplica: (at) =>
       redis.isCluster ? scripted.wpcVerify(at.keyRecord, at.account) : Promise.reject(new Error('a single Redis has no replica')),
   };
