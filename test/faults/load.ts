@@ -7,6 +7,9 @@ export interface Outcome {
   error?: string;
   /** The start of an error answer's message, to tell which layer refused. */
   message?: string;
+  /** What was asked, and of which target (the last one tried). */
+  path?: string;
+  target?: string;
 }
 
 export interface LoadOptions {
@@ -43,15 +46,15 @@ export function startLoad({ targets, keys, paths, rate, timeoutMs, retryElsewher
   let n = 0;
   let stopped = false;
 
-  async function once(target: string, path: string, key: string): Promise<{ status: number; error?: string; message?: string }> {
+  async function once(target: string, path: string, key: string): Promise<Omit<Outcome, 'at' | 'ms'>> {
     try {
       const res = await fetch(`${target}${path}`, { headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(timeoutMs) });
       const body = await res.text();
-      if (res.ok) return { status: res.status };
-      return { status: res.status, message: messageOf(body).slice(0, 60) };
+      if (res.ok) return { status: res.status, path, target };
+      return { status: res.status, message: messageOf(body).slice(0, 60), path, target };
     } catch (err) {
       const cause = (err as { cause?: { code?: string } }).cause?.code;
-      return { status: 0, error: cause ?? (err as Error).name };
+      return { status: 0, error: cause ?? (err as Error).name, path, target };
     }
   }
 
