@@ -168,12 +168,16 @@ async function rssMb(pid: number | undefined): Promise<number> {
 
 type HedgeCounts = Record<'reads' | 'hedges' | 'rerouted', number>;
 
-/** The steady API's hedged reads so far (wallpapers_elasticsearch_hedges_total), or null if unread. */
-async function hedgeCounts(): Promise<HedgeCounts | null> {
+/**
+ * The steady API's hedged reads so far (wallpapers_elasticsearch_hedges_total) and its V8 heap in
+ * use, in MB: RSS that grows with a flat heap is native memory, not a leak of objects. Null if unread.
+ */
+async function steadyMetrics(): Promise<{ hedging: HedgeCounts; heapMb: number } | null> {
   try {
     const text = await (await fetch(`http://127.0.0.1:${STEADY_METRICS_PORT}/metrics`, { signal: AbortSignal.timeout(2000) })).text();
     const count = (kind: string) => Number(new RegExp(`wallpapers_elasticsearch_hedges_total\\{kind="${kind}"\\} (\\d+)`).exec(text)?.[1] ?? NaN);
-    return { reads: count('reads'), hedges: count('hedges'), rerouted: count('rerouted') };
+    const heap = Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? NaN);
+    return { hedging: { reads: count('reads'), hedges: count('hedges'), rerouted: count('rerouted') }, heapMb: heap / 2 ** 20 };
   } catch {
     return null;
   }
@@ -200,11 +204,11 @@ async function main(): Promise<void> {
   const endAt = MINUTES * 60_000;
   const random = new Random(SEED, 29);
 
-  const rss: { at: number; steady: number; restarting: number; hedging: HedgeCounts | null }[] = [];
+  const rss: { at: number; steady: number; restarting: number; hedging: HedgeCounts | null; heap: number }[] = [];
   const sampler = setInterval(() => {
     const at = now();
-    void Promise.all([rssMb(steady.child.pid), rssMb(restarting.child.pid), hedgeCounts()]).then(([a, b, hedging]) =>
-      rss.push({ at, steady: a, restarting: b, hedging }),
+    void Promise.all([rssMb(steady.child.pid), rssMb(restarting.child.pid), steadyMetrics()]).then(([a, b, read]) =>
+      rss.push({ at, steady: a, restarting: b, hedging: read?.hedging ?? null, heap: read?.heapMb ?? NaN }),
     );
   }, 5000);
 
@@ -290,7 +294,7 @@ async function main(): Promise<void> {
         ? `${end.hedges - start.hedges} + ${end.rerouted - start.rerouted} of ${end.reads - start.reads} (${((100 * (end.hedges - start.hedges + end.rerouted - start.rerouted)) / (end.reads - start.reads)).toFixed(1)} %)`
         : '';
     minuteRows.push(
-      `| ${m + 1} | ${stats.requests} | ${stats.failed}${kinds.length ? ` (${kinds.join(', ')})` : ''} | ${stats.p50} | ${stats.p99} | ${during.join(', ')} | ${hedged} | ${maxOf((r) => r.steady)} | ${maxOf((r) => r.restarting)} |`,
+      `| ${m + 1} | ${stats.requests} | ${stats.failed}${kinds.length ? ` (${kinds.join(', ')})` : ''} | ${stats.p50} | ${stats.p99} | ${during.join(', ')} | ${hedged} | ${maxOf((r) => r.steady)} | ${maxOf((r) => r.heap)} | ${maxOf((r) => r.restarting)} |`,
     );
     if (stats.p99 > P99_MAX_MS) {
       problems.push(`minute ${m + 1}: p99 ${stats.p99} ms (want ≤ ${P99_MAX_MS})`);
@@ -338,8 +342,8 @@ async function main(): Promise<void> {
         : ''
     }; p50 ${total.p50} ms, p99 ${total.p99} ms. Steady API RSS ${first.toFixed(0)} MB at 30 s, ${last.toFixed(0)} MB at the end.`,
     ``,
-    `| minute | requests | failed | p50 ms | p99 ms | faults | steady API's reads hedged + rerouted | RSS MB, steady API | RSS MB, restarted API |`,
-    `|--:|--:|---|--:|--:|---|--:|--:|--:|`,
+    `| minute | requests | failed | p50 ms | p99 ms | faults | steady API's reads hedged + rerouted | RSS MB, steady API | its heap in use, MB | RSS MB, restarted API |`,
+    `|--:|--:|---|--:|--:|---|--:|--:|--:|--:|`,
     ...minuteRows,
     ``,
     `Faults, one at a time:`,
