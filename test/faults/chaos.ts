@@ -18,7 +18,6 @@ import {
   type ApiProcess,
   apiLogPath,
   esPid,
-  redisCli,
   redisMasters,
   redisPid,
   sleep,
@@ -27,6 +26,7 @@ import {
   summarizeApiLogs,
   waitForCluster,
   waitForFailover,
+  waitForRedisWhole,
 } from './topology.js';
 
 const exec = promisify(execFile);
@@ -131,7 +131,7 @@ async function runFault(kind: string, random: Random, now: Clock, api: { restart
     if (kind === 'redis-kill') process.kill(redisPid(master), 'SIGKILL');
     else stop(redisPid(master));
     const failover = await waitForFailover(master, 30_000).catch(() => NaN);
-    await sleep(Math.max(0, hold - failover * 1000));
+    await sleep(Number.isFinite(failover) ? Math.max(0, hold - failover * 1000) : hold);
     if (kind === 'redis-kill') await stack('redis-node-start', String(master));
     else resume(redisPid(master));
     await waitForRedisWhole();
@@ -139,22 +139,6 @@ async function runFault(kind: string, random: Random, now: Clock, api: { restart
   }
   const took = await api.restart();
   return { kind, what: `restart took ${(took / 1000).toFixed(1)} s`, from, to: now(), redis: false };
-}
-
-/** Every Redis Cluster node answers and the cluster serves every slot. */
-async function waitForRedisWhole(timeoutMs = 60_000): Promise<void> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    try {
-      const nodes = await redisCli((await redisMasters())[0]!, 'cluster', 'nodes');
-      const lines = nodes.split('\n').filter(Boolean);
-      if (lines.length === 6 && !lines.some((l) => l.includes('fail') || l.includes('disconnected'))) return;
-    } catch {
-      // not yet
-    }
-    await sleep(500);
-  }
-  throw new Error('the Redis Cluster did not become whole again');
 }
 
 async function rssMb(pid: number | undefined): Promise<number> {

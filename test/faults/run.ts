@@ -21,6 +21,7 @@ import {
   summarizeApiLogs,
   waitForCluster,
   waitForFailover,
+  waitForRedisWhole,
 } from './topology.js';
 
 const exec = promisify(execFile);
@@ -116,6 +117,7 @@ async function redisMasterFault(
   apiUrl: string,
   keys: string[],
 ): Promise<void> {
+  await waitForRedisWhole();
   const [master] = await redisMasters();
   say(`${name}: Redis master ${master}`);
   const probe = await keyOnMaster('faults', master!);

@@ -122,6 +122,31 @@ export async function waitForFailover(killed: number, timeoutMs = 60_000): Promi
   throw new Error(`the Redis Cluster did not fail over from ${killed}`);
 }
 
+/**
+ * Every Redis Cluster node answers, the cluster serves every slot, and every replica is in sync
+ * with its master: a replica still resynchronising (a stopped master that woke as a replica asks
+ * for a full copy) cannot take over, so a fault before then would be two at once. A run read a
+ * failover that never came for 26 s that way.
+ */
+export async function waitForRedisWhole(timeoutMs = 60_000): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      const nodes = await redisCli((await redisMasters())[0]!, 'cluster', 'nodes');
+      const lines = nodes.split('\n').filter(Boolean);
+      if (lines.length === 6 && !lines.some((l) => l.includes('fail') || l.includes('disconnected'))) {
+        const replicas = lines.filter((l) => l.includes('slave')).map((l) => Number(/:(\d+)@/.exec(l)?.[1]));
+        const links = await Promise.all(replicas.map((port) => redisCli(port, 'info', 'replication')));
+        if (replicas.length === 3 && links.every((info) => info.includes('master_link_status:up'))) return;
+      }
+    } catch {
+      // not yet
+    }
+    await sleep(500);
+  }
+  throw new Error('the Redis Cluster did not become whole again');
+}
+
 export interface ApiProcess {
   url: string;
   child: ChildProcess;
