@@ -54,8 +54,13 @@ const FREE = { keys: 100, rate: 10 };
 // minute, so a fault's over-admission shows.
 const PROBE_RATE = 2;
 const MIX: Scenario[] = ['search-mix', 'get-random', 'zipf-mix', 'list-filtered', 'random-mix', 'facets-mix', 'suggest-mix', 'ids-mix'];
-// RSS is flat when the API that is never restarted ends within this much of what it held once warm.
-const RSS_GROWTH_MAX = 1.2;
+// RSS is flat when the API that is never restarted ends within this much of what it held once
+// warm. Under this mix it warms for about a quarter of an hour (JIT, connection pools, allocator
+// arenas): a 30-minute soak read 395 MB in its first minute and 450 MB from its 16th to its 30th
+// (455 at the end), its heap in use 80-140 MB throughout. So a run of 10 minutes or more is held
+// to its second half (a leak keeps growing there), a shorter one to its first 30 s, more loosely.
+const LONG_RUN_MINUTES = 10;
+const RSS_GROWTH_MAX = MINUTES >= LONG_RUN_MINUTES ? 1.05 : 1.2;
 const P99_MAX_MS = 1000;
 // Load before the measured minutes: a calm 3-minute run read a p99 of 863 ms in its first minute
 // and 26-27 ms after it, with no fault at all.
@@ -308,10 +313,13 @@ async function main(): Promise<void> {
     return `| ${(from / 1000).toFixed(0)} s | ${answers.length} | ${admitted} | ${limited} | ${unanswered} | ${over > 0 ? over : -under} | ${bound} |`;
   });
 
-  const warm = rss.filter((r) => r.at >= 30_000 && Number.isFinite(r.steady));
+  const warmFrom = MINUTES >= LONG_RUN_MINUTES ? endAt / 2 : 30_000;
+  const warm = rss.filter((r) => r.at >= warmFrom && Number.isFinite(r.steady));
   const [first, last] = [warm[0]?.steady ?? NaN, warm.at(-1)?.steady ?? NaN];
   if (last > first * RSS_GROWTH_MAX)
-    problems.push(`the steady API's RSS grew from ${first.toFixed(0)} MB to ${last.toFixed(0)} MB (want ≤ ${RSS_GROWTH_MAX}×)`);
+    problems.push(
+      `the steady API's RSS grew from ${first.toFixed(0)} MB at ${(warmFrom / 1000).toFixed(0)} s to ${last.toFixed(0)} MB (want ≤ ${RSS_GROWTH_MAX}×)`,
+    );
 
   const report = [
     `# Chaos soak`,
@@ -324,7 +332,7 @@ async function main(): Promise<void> {
             .map(([k, v]) => `${v}× ${k}`)
             .join(', ')})`
         : ''
-    }; p50 ${total.p50} ms, p99 ${total.p99} ms. Steady API RSS ${first.toFixed(0)} MB at 30 s, ${last.toFixed(0)} MB at the end.`,
+    }; p50 ${total.p50} ms, p99 ${total.p99} ms. Steady API RSS ${first.toFixed(0)} MB at ${(warmFrom / 1000).toFixed(0)} s, ${last.toFixed(0)} MB at the end.`,
     ``,
     `| minute | requests | failed | p50 ms | p99 ms | faults | steady API's reads hedged + rerouted | RSS MB, steady API | its heap in use, MB | RSS MB, restarted API |`,
     `|--:|--:|---|--:|--:|---|--:|--:|--:|--:|`,

@@ -13,7 +13,12 @@ const run = promisify(execFile);
 
 async function keysWith(env: Record<string, string>, ...args: string[]) {
   try {
-    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/keys.ts', ...args], { env: { ...process.env, ...env }, timeout: 30_000 });
+    const { stdout, stderr } = await run('npx', ['tsx', 'scripts/keys.ts', ...args], {
+      env: { ...process.env, ...env },
+      timeout: 30_000,
+      // `keys list` prints every key of the shared test Redis, which grows with every run.
+      maxBuffer: 256 * 1024 * 1024,
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

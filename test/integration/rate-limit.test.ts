@@ -332,11 +332,11 @@ describe('the admission script`s other modes, on a real Redis', function () {
     expect(await ctx.redis.pttl(redisKeys.replay(accountId, 'replay-a'))).to.be.within(1, 600_000);
   });
 
-  it('when there is no replica to verify a key on (a single Redis), then verification fails at once', async () => {
+  it('when there is no other copy to verify a key on (a single Redis), then verification fails at once', async () => {
     const store = createAdmissionStore(ctx.redis, { windowMs: 3_600_000, tiers });
     const { apiKey } = await createKey(ctx.redis, 'free');
     let failure: unknown;
-    await store.verifyOnReplica(locateKey(apiKey)!).catch((err: unknown) => (failure = err));
-    expect(String(failure)).to.contain('no replica');
+    await store.verifyOnAnyCopy(locateKey(apiKey)!).catch((err: unknown) => (failure = err));
+    expect(String(failure)).to.contain('no other copy');
   });
 });

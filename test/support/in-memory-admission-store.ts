@@ -16,7 +16,7 @@ export interface InMemoryAdmissionStore extends AdmissionStore {
   /** Calls that reached the store, admitting or reading. */
   admitted: KeyLocation[];
   /** While set, verification on a replica fails with it too (no replica answers either). */
-  replicaDown: Error | null;
+  copiesDown: Error | null;
   /** Replays that reached the store, by id, whether they charged or not. */
   replayed: string[];
   /** The next replay charges, then fails as if its answer were lost on the way back. */
@@ -62,7 +62,7 @@ export function inMemoryAdmissionStore(): InMemoryAdmissionStore {
     stall: null,
     admitted: [],
     replicas: true,
-    replicaDown: null,
+    copiesDown: null,
     replayed: [],
     loseNextReplayAnswer: false,
     async admit(at) {
@@ -86,8 +86,8 @@ export function inMemoryAdmissionStore(): InMemoryAdmissionStore {
       }
       return answer;
     },
-    async verifyOnReplica(at) {
-      if (store.replicaDown) throw store.replicaDown;
+    async verifyOnAnyCopy(at) {
+      if (store.copiesDown) throw store.copiesDown;
       const account = byAccount.get(at.accountId);
       if (!account || keyFor.get(at.accountId) !== at.hash) return [0];
       return [1, account.keyId, account.tier];

@@ -35,9 +35,9 @@ interface Owed {
   unanswered: string[];
 }
 
-// Keys verified on a replica at once, across keys: past this, a key Redis has not verified waits
-// for its master like any other. Bounds what a flood of made-up keys can ask of the replicas
-// while a master is down.
+// Keys verified elsewhere at once, across keys: past this, a key Redis has not verified waits for
+// its master like any other. Bounds what a flood of made-up keys can ask of the other nodes while
+// a master is down.
 const REPLICA_VERIFICATIONS_MAX = 32;
 
 // How long a request waits for Redis before the fallback decides: the 99th
@@ -91,8 +91,8 @@ export interface AdmissionOptions {
  * by the in-process fallback limiter. The grace is counted back from Redis's last answer, not
  * from now, so an outage does not shrink it: the keys in use when Redis stopped keep working.
  * Any other key (one this process never saw, as after a restart, or one past the grace) is
- * verified on a replica of its slot, which a Redis Cluster has while a master is down or hung:
- * known there, the fallback admits it too; unknown there, or no replica answers, it fails closed
+ * verified on the other copies of its slot, which a Redis Cluster has while a master is down or
+ * hung: known there, the fallback admits it too; unknown there, or no copy answers, it fails closed
  * with 503 (never 403: a replica may not have a key created a moment ago). A key revoked before
  * the outage therefore never comes back. No key waits for a Redis that is merely slow to answer
  * (a hung master) past the admission deadline either: the fallback admits it then (see
@@ -186,20 +186,20 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
   }
 
-  // One verification on a replica per key at a time, however many of its requests wait for it.
-  const onReplica = new Map<string, Promise<Principal | null>>();
+  // One verification elsewhere per key at a time, however many of its requests wait for it.
+  const elsewhere = new Map<string, Promise<Principal | null>>();
 
   /**
-   * The key as a replica of its slot knows it, for a key this process has not verified recently
-   * (one a restarted process meets during a failover, or one past the grace): what the master
-   * would say, up to replication lag (milliseconds). Null when the replica does not know the key
-   * either, or there is no replica to ask.
+   * The key as the copies of its slot know it (verifyOnAnyCopy), for a key this process has not
+   * verified recently (one a restarted process meets during a failover, or one past the grace):
+   * what the master would say, up to replication lag (milliseconds). Null when no copy knows the
+   * key, or none answers, or there is none to ask.
    */
-  function verifyOnReplica(location: KeyLocation): Promise<Principal | null> {
-    const pending = onReplica.get(location.hash);
+  function verifyElsewhere(location: KeyLocation): Promise<Principal | null> {
+    const pending = elsewhere.get(location.hash);
     if (pending) return pending;
-    if (!store.replicas || onReplica.size >= REPLICA_VERIFICATIONS_MAX) return Promise.resolve(null);
-    const asked = timed(metrics.redisDuration, 'verify', () => store.verifyOnReplica(location))
+    if (!store.replicas || elsewhere.size >= REPLICA_VERIFICATIONS_MAX) return Promise.resolve(null);
+    const asked = timed(metrics.redisDuration, 'verify', () => store.verifyOnAnyCopy(location))
       .then(([status, keyId, tier]) => {
         if (status !== 1) return null;
         const principal = { keyId: keyId!, accountId: location.accountId, tier: tier! };
@@ -207,8 +207,8 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
         return principal;
       })
       .catch(() => null)
-      .finally(() => onReplica.delete(location.hash));
-    onReplica.set(location.hash, asked);
+      .finally(() => elsewhere.delete(location.hash));
+    elsewhere.set(location.hash, asked);
     return asked;
   }
 
@@ -245,7 +245,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   }
 
   /**
-   * The in-process decision for a key Redis verified recently, or a replica verifies now;
+   * The in-process decision for a key Redis verified recently, or another copy verifies now;
    * BackendUnavailable for any other. `err` is Redis's failure, or null when Redis is only late
    * (then no failure is counted or logged: it may yet answer).
    */
@@ -260,7 +260,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
       });
     }
     const recent = recentlyVerified.get(location.hash);
-    const principal = recent && breaker.lastSuccessAt - recent.at <= config.authGraceMs ? recent.principal : await verifyOnReplica(location);
+    const principal = recent && breaker.lastSuccessAt - recent.at <= config.authGraceMs ? recent.principal : await verifyElsewhere(location);
     if (!principal) throw new BackendUnavailable('redis', 'Authentication is temporarily unavailable, please retry shortly');
     const seeded = fromLastQuota(principal);
     if (seeded) return seeded;

@@ -1,3 +1,4 @@
+import type { Cluster } from 'ioredis';
 import type { RedisClient } from '../../infra/redis.js';
 import { AUTHENTICATE_LUA, type KeyLocation, VERIFY_LUA } from './authenticate-lua.js';
 import { rateLimitKey, redisKeys, usageReadsKey } from './redis-keys.js';
@@ -21,7 +22,6 @@ type ScriptedRedis = RedisClient & {
   wpcAdmit(keyRecord: string, account: string, log: string, hours: string, use: string, ...args: (string | number)[]): Promise<AdmissionReply>;
   wpcUsage: ReadingScript;
   wpcReplay: ReadingScript;
-  wpcVerify(keyRecord: string, account: string): Promise<[number, string?, string?]>;
 };
 
 export interface AdmissionStore {
@@ -34,13 +34,46 @@ export interface AdmissionStore {
    * it is sent (5 when that id was charged already).
    */
   replay(at: KeyLocation, id: string): Promise<AdmissionReply>;
-  /** Whether there are replicas to verify keys on: a Redis Cluster. */
+  /** Whether there are other copies to verify keys on: a Redis Cluster's replicas. */
   readonly replicas: boolean;
   /**
-   * Verifies the key on a replica of its slot, admitting nothing: {1, key id, tier} or {0}. For when
-   * the master does not answer. A single Redis has no replica to ask: it fails at once.
+   * Verifies the key, admitting nothing: {1, key id, tier} or {0}, from the first node that holds
+   * its slot to answer, master or replica. For when the master does not answer. A single Redis has
+   * no other copy to ask: it fails at once.
    */
-  verifyOnReplica(at: KeyLocation): Promise<[number, string?, string?]>;
+  verifyOnAnyCopy(at: KeyLocation): Promise<[number, string?, string?]>;
+}
+
+type Verdict = [number, string?, string?];
+
+/**
+ * The verification asked of every node of the cluster at once; the nodes that hold the key's slot
+ * answer (the others refuse with MOVED). The first that knows the key decides; a key no answering
+ * copy knows is unknown once every node has answered or failed (a replica still resynchronising
+ * may not know it yet). Not through the client's slot map: at the moment of a failover it may name
+ * the hung master as the slot's replica, or not yet name the promoted one, and a verification that
+ * followed it waited out the command timeout (a chaos soak met that). A replica answers because
+ * the client put its connection in READONLY mode.
+ */
+function firstAnswer(cluster: Cluster, at: KeyLocation): Promise<Verdict> {
+  return new Promise((resolve, reject) => {
+    const asked = cluster.nodes('all').map((node) => node.eval(VERIFY_LUA, 2, at.keyRecord, at.account) as Promise<Verdict>);
+    let unknown = false;
+    let settled = 0;
+    const done = () => {
+      if (++settled < asked.length) return;
+      if (unknown) resolve([0]);
+      else reject(new Error('no copy of the key`s slot answered'));
+    };
+    for (const answer of asked) {
+      answer.then((verdict) => {
+        if (verdict[0] === 1) resolve(verdict);
+        else unknown = true;
+        done();
+      }, done);
+    }
+    if (asked.length === 0) reject(new Error('no node to ask'));
+  });
 }
 
 /**
@@ -52,8 +85,6 @@ export function createAdmissionStore(redis: RedisClient, { windowMs, tiers }: { 
   if (!('wpcUsage' in redis)) redis.defineCommand('wpcUsage', { numberOfKeys: 6, lua: AUTHENTICATE_LUA + MODE_LUA.peek + SLIDING_WINDOW_LUA });
   if (!('wpcReplay' in redis))
     redis.defineCommand('wpcReplay', { numberOfKeys: 6, lua: AUTHENTICATE_LUA + MODE_LUA.replayOnce + SLIDING_WINDOW_LUA });
-  // Declared read-only: a Redis Cluster client sends it to a replica (see createRedis).
-  if (!('wpcVerify' in redis)) redis.defineCommand('wpcVerify', { numberOfKeys: 2, lua: VERIFY_LUA, readOnly: true });
   const scripted = redis as ScriptedRedis;
   const hours = (at: KeyLocation) => redisKeys.accountHours(at.accountId);
   const use = (at: KeyLocation) => redisKeys.keyUse(at.accountId, at.hash);
@@ -83,8 +114,7 @@ export function createAdmissionStore(redis: RedisClient, { windowMs, tiers }: { 
         windowMs,
         ...tierArgs,
       ),
-    verifyOnReplica: (at) =>
-      redis.isCluster ? scripted.wpcVerify(at.keyRecord, at.account) : Promise.reject(new Error('a single Redis has no replica')),
+    verifyOnAnyCopy: (at) => (redis.isCluster ? firstAnswer(redis as Cluster, at) : Promise.reject(new Error('a single Redis has no other copy'))),
   };
 }
 

@@ -22,7 +22,7 @@ if not tier or (account[2] and account[2] ~= '') then return {0} end
 
 /**
  * The key's verification alone, read-only (flags=no-writes), so a replica can run it: {1, key_id,
- * tier}, or {0} as above. Asked only when the key's master does not answer (see verifyOnReplica).
+ * tier}, or {0} as above. Asked only when the key's master does not answer (see verifyOnAnyCopy).
  */
 export const VERIFY_LUA = `#!lua flags=no-writes
 ${AUTHENTICATE_LUA}

@@ -20,7 +20,7 @@ describe('admission while Redis does not answer', () => {
     const { admit, store } = admissionKit();
     const key = store.addKey({ tier: 'free', limit: 3 });
     store.down = redisDown();
-    store.replicaDown = redisDown();
+    store.copiesDown = redisDown();
     const err = await refusal(admit(key));
     expect(err).to.be.instanceOf(BackendUnavailable);
     expect((err as BackendUnavailable).backend).to.equal('redis');
@@ -50,8 +50,8 @@ describe('admission while Redis does not answer', () => {
     const key = store.addKey({ tier: 'free', limit: 50 });
     store.down = redisDown();
     let asked = 0;
-    const verify = store.verifyOnReplica.bind(store);
-    store.verifyOnReplica = async (at) => {
+    const verify = store.verifyOnAnyCopy.bind(store);
+    store.verifyOnAnyCopy = async (at) => {
       asked += 1;
       await sleep(20);
       return verify(at);
@@ -66,7 +66,7 @@ describe('admission while Redis does not answer', () => {
     store.down = redisDown();
     let inFlight = 0;
     let most = 0;
-    store.verifyOnReplica = async () => {
+    store.verifyOnAnyCopy = async () => {
       most = Math.max(most, ++inFlight);
       await sleep(20);
       inFlight -= 1;
@@ -102,7 +102,7 @@ describe('admission while Redis does not answer', () => {
     // (e.g. it was revoked then), so this key's verification is too old to trust.
     breaker.lastSuccessAt = Date.now() + GRACE_MS + 1;
     store.down = redisDown();
-    store.replicaDown = redisDown();
+    store.copiesDown = redisDown();
     expect(await refusal(admit(key))).to.be.instanceOf(BackendUnavailable);
   });
 
@@ -320,7 +320,7 @@ describe('admission while Redis does not answer', () => {
     it('when a key Redis has not verified gets no answer by the deadline and no replica answers, then it waits for Redis', async () => {
       const { admit, store } = admissionKit({ free: 100 });
       const key = store.addKey({ tier: 'free', limit: 10 });
-      store.replicaDown = redisDown();
+      store.copiesDown = redisDown();
       const hung = stall(store);
       const admission = admit(key);
       setTimeout(hung.resume, 400);
