@@ -45,6 +45,8 @@ const command: CatalogueCommand<ImportArgs> = {
       display.progress?.finish();
       const rejected = done.rejected === 0 ? 'none rejected' : `${done.rejected} rejected (allowed ${args.allowRejects}), listed in ${rejects.path}`;
       say(`${done.loaded} records loaded from ${done.lines} lines, ${rejected}`);
+      const { upserts, deletes, unchanged } = done.changes;
+      say(`change feed: ${upserts} new or changed, ${deletes} deleted, ${unchanged} unchanged`);
       if (images) say(describeExtraction(extraction));
       if (!args.incremental) {
         say(`alias ${alias} -> ${done.index} (was: ${done.previous.join(', ') || 'none'})`);

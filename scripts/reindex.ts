@@ -33,6 +33,7 @@ async function dryRun({ config, es, redis, say }: CommandContext, args: ReindexA
 async function rollback({ config, es, say, lock }: CommandContext): Promise<number> {
   const plan = await rollbackCatalogue(es, config.indexAlias, { confirmLock: async () => lock?.confirm() });
   say(`alias ${config.indexAlias} -> ${plan.to} (was: ${plan.from}, now marked rolled back)`);
+  say(`change feed: ${plan.changes.upserts} wallpapers changed back, ${plan.changes.deletes} deleted`);
   return 0;
 }
 

@@ -22,6 +22,8 @@ npx tsc --noEmit -p tsconfig.json
 npm run --silent lint
 # The official client builds and packs as its own package.
 (cd clients/typescript && npm pack --dry-run --silent >/dev/null)
+# The Python client's virtualenv: the docs' Python examples run in it too.
+bash scripts/python-env.sh
 status=0
 timeout 300 npx mocha 'test/unit/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
 if [ "$status" -eq 0 ]; then
@@ -29,6 +31,8 @@ if [ "$status" -eq 0 ]; then
 fi
 summary
 [ "$status" -eq 0 ] || exit 1
+# The Python client and its tool: models against the contract, mypy --strict, pytest on the real stack.
+timeout 600 bash scripts/python-tests.sh
 # Schemathesis against the OpenAPI document: zero 5xx, every response conforming.
 if [ "${SKIP_FUZZ:-}" != "1" ]; then timeout 600 bash scripts/fuzz.sh; fi
 # The fault suite on the cluster topology (3 Elasticsearch nodes, Redis Cluster): about 5 minutes.

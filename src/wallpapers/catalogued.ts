@@ -22,6 +22,10 @@ export interface CataloguedWallpaper extends Wallpaper {
   tag_line?: string;
   /** The palette as `rrggbb:share` entries joined by spaces, largest first. */
   palette_line?: string;
+  /** Its change stamp (ChangeStamp); absent in a catalogue loaded before the change feed. */
+  change_seq?: number;
+  changed_at?: string;
+  content_hash?: string;
 }
 
 export function packTags(tags: readonly string[]): string | undefined {
@@ -80,5 +84,15 @@ export function toDocument(kept: CataloguedWallpaper): WallpaperDocument {
   const tags = unpackTags(kept.tag_line);
   const colors = unpackPalette(kept.palette_line);
   const { width, height } = dimensionsOf(kept);
-  return { ...toWallpaper(kept), width, height, ...(tags.length > 0 ? { tags } : {}), ...(colors.length > 0 ? { colors } : {}) };
+  const document: WallpaperDocument = {
+    ...toWallpaper(kept),
+    width,
+    height,
+    ...(tags.length > 0 ? { tags } : {}),
+    ...(colors.length > 0 ? { colors } : {}),
+  };
+  if (kept.change_seq !== undefined && kept.changed_at !== undefined && kept.content_hash !== undefined) {
+    document.change = { seq: kept.change_seq, at: kept.changed_at, hash: kept.content_hash };
+  }
+  return document;
 }

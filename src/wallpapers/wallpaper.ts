@@ -25,11 +25,34 @@ export interface Description {
 /** What an import reads and an export writes: the resource and its description. */
 export type WallpaperRecord = Wallpaper & Description;
 
-/** What loaders hand to the index: the record plus its dimensions. */
+/**
+ * Where a wallpaper stands in the change feed (GET /v1/changes): the sequence number of its last
+ * change, when that was, and a digest of its record, by which a load tells a change from a
+ * rewrite of the same record.
+ */
+export interface ChangeStamp {
+  seq: number;
+  at: string;
+  hash: string;
+}
+
+/** What loaders hand to the index: the record plus its dimensions, and its change stamp once given one. */
 export interface WallpaperDocument extends Wallpaper, Description {
   width: number;
   height: number;
+  change?: ChangeStamp;
 }
+
+/** An import line `{"id": N, "deleted": true}`: the wallpaper leaves the catalogue. */
+export interface Deletion {
+  id: number;
+  deleted: true;
+}
+
+/** What a load writes: a wallpaper, or its deletion. */
+export type LoadEntry = WallpaperDocument | Deletion;
+
+export const isDeletion = (entry: LoadEntry): entry is Deletion => 'deleted' in entry && entry.deleted === true;
 
 /** The detailed resource of `GET /v1/wallpapers/{id}`, and what lists may `include`. */
 export interface WallpaperDetail extends Wallpaper {

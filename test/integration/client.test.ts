@@ -38,6 +38,36 @@ describe('the TypeScript client against the real stack', function () {
     expect(missing).to.be.instanceOf(ApiError).and.include({ status: 404, error: 'not_found' });
   });
 
+  it('when the change feed is followed to its end, then every wallpaper comes once, and a saved cursor resumes with nothing new', async () => {
+    const seen: number[] = [];
+    let saved: string | undefined;
+    for await (const { change, cursor } of client().changes.follow({ per_page: 4, untilEnd: true })) {
+      expect(change.change).to.equal('upsert');
+      seen.push(change.id);
+      saved = cursor;
+    }
+    expect(seen.sort((a, b) => a - b)).to.deep.equal(ctx.docs.map((d) => d.id).sort((a, b) => a - b));
+    const again = [];
+    for await (const followed of client().changes.follow({ cursor: saved!, untilEnd: true })) again.push(followed);
+    expect(again).to.deep.equal([]);
+  });
+
+  it('when the feed is followed past its end without untilEnd, then it polls until the signal aborts', async () => {
+    const controller = new AbortController();
+    const pages: number[] = [];
+    const counting = createWallpaperClient({
+      baseUrl: ctx.app.url,
+      apiKey: ctx.key,
+      fetch: (input, init) => {
+        pages.push(Date.now());
+        return fetch(input, init);
+      },
+    });
+    setTimeout(() => controller.abort(), 250);
+    for await (const _ of counting.changes.follow({ per_page: 100, pollMs: 50, signal: controller.signal })) void _;
+    expect(pages.length).to.be.at.least(3);
+  });
+
   it('when a search is walked to the end, then its pages add up to its total', async () => {
     const first = await client().search.query({ q: ctx.docs[0]!.title.split(' ')[0]!, per_page: 1 });
     let count = 0;

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { useCatalogue } from './catalogue-context.js';
 
@@ -29,4 +32,18 @@ describe('docs/examples, run against the stack', function () {
       expect(stdout).to.include(`walked ${expected} wallpapers in ${category}`);
     });
   }
+
+  // The Python client's virtualenv, as scripts/python-env.sh makes it.
+  it('when the mirror example runs twice, then the first copies every wallpaper and the second applies nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wpc-mirror-'));
+    try {
+      const state = join(dir, 'state.json');
+      const env = { ...process.env, API_URL: ctx.app.url, API_KEY: ctx.key };
+      const mirror = () => run('clients/python/.venv/bin/python', ['docs/examples/mirror.py', state], { env, timeout: 60_000 });
+      expect((await mirror()).stdout).to.include(`applied ${ctx.docs.length} changes; the copy holds ${ctx.docs.length} wallpapers`);
+      expect((await mirror()).stdout).to.include(`applied 0 changes; the copy holds ${ctx.docs.length} wallpapers`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -59,13 +59,22 @@ describe('npm run import', function () {
     expect(await stateOf(es, live as string)).to.equal('complete');
     expect(await count(alias)).to.equal(500);
     const stored = await es.get<WallpaperDocument>({ index: alias, id: '321' });
-    expect(stored._source).to.deep.equal({
+    const { change_seq, changed_at, content_hash, ...kept } = stored._source as WallpaperDocument & {
+      change_seq: number;
+      changed_at: string;
+      content_hash: string;
+    };
+    expect(kept).to.deep.equal({
       ...records[320],
       width: stored._source?.width,
       height: stored._source?.height,
       orientation: 'landscape',
       ratio: '16x9',
     });
+    // Its change stamp (the change feed): a number, when, and the digest of its record.
+    expect(change_seq).to.be.a('number');
+    expect(Date.parse(changed_at)).to.be.within(Date.now() - 120_000, Date.now());
+    expect(content_hash).to.match(/^[A-Za-z0-9_-]{22}$/);
     expect(`${stored._source?.width}x${stored._source?.height}`).to.equal(records[320]?.resolution);
     expect(existsSync(`${path}.rejects.ndjson`)).to.equal(false);
   });

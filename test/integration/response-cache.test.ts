@@ -51,6 +51,7 @@ function counting(repository: WallpaperRepository) {
     getById: count((id) => repository.getById(id)),
     getByIds: count((ids) => repository.getByIds(ids)),
     suggest: count((params) => repository.suggest(params)),
+    changes: count((after, perPage) => repository.changes(after, perPage)),
   };
   return { counter, wrapped };
 }

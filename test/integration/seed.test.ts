@@ -17,7 +17,7 @@ import {
 } from '../../src/catalogue/admin/index-admin.js';
 import { seedCatalogue, SeedError } from '../../src/catalogue/ingest/seed-catalogue.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
-import { storedSource } from '../support/harness.js';
+import { storedSource, unstamped } from '../support/harness.js';
 
 const ES_URL = process.env['ELASTICSEARCH_URL'] ?? 'http://127.0.0.1:9200';
 const IMAGES = 'https://images.wallpapers.example';
@@ -79,7 +79,8 @@ describe('seeding the catalogue into Elasticsearch', function () {
       expect(await aliasTargets(alias)).to.deep.equal([first]);
       expect((await es.count({ index: alias })).count).to.equal(500);
       const stored = await es.get<WallpaperDocument>({ index: alias, id: '123' });
-      expect(stored._source).to.deep.equal(storedSource(generateWallpaper(123, 42, IMAGES)));
+      expect(unstamped(stored._source)).to.deep.equal(storedSource(generateWallpaper(123, 42, IMAGES)));
+      expect(stored._source).to.have.property('change_seq').that.is.a('number');
       const settings = await es.indices.getSettings({ index: first, name: 'index.refresh_interval' });
       expect(settings[first]?.settings?.index?.refresh_interval).to.equal(readIndexDefinition().settings.refresh_interval);
     });
@@ -96,7 +97,9 @@ describe('seeding the catalogue into Elasticsearch', function () {
       expect(await aliasTargets(alias)).to.deep.equal([result.index]);
       expect(counts.length).to.be.greaterThan(0);
       expect(new Set(counts)).to.deep.equal(new Set([500]));
-      expect((await es.get<WallpaperDocument>({ index: alias, id: '1' }))._source).to.deep.equal(storedSource(generateWallpaper(1, 43, IMAGES)));
+      expect(unstamped((await es.get<WallpaperDocument>({ index: alias, id: '1' }))._source)).to.deep.equal(
+        storedSource(generateWallpaper(1, 43, IMAGES)),
+      );
       expect(await indexExists(first), 'kept: within keep=2').to.equal(true);
     });
 

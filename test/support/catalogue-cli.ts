@@ -2,6 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@elastic/elasticsearch';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
+import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import { toWallpaper, type Wallpaper } from '../../src/wallpapers/wallpaper.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -85,9 +86,12 @@ export async function aliasTargets(es: Client, alias: string): Promise<string[]>
   return response.statusCode === 404 ? [] : Object.keys(response.body).sort();
 }
 
+/** The catalogue's indices of the alias: its versioned ones, not the change feed's (`<alias>-changes`). */
 export async function indicesOf(es: Client, alias: string): Promise<string[]> {
   const indices = await es.indices.get({ index: `${alias}-*`, expand_wildcards: ['open', 'closed'] });
-  return Object.keys(indices).sort();
+  return Object.keys(indices)
+    .filter((name) => name !== changesIndexOf(alias))
+    .sort();
 }
 
 export async function stateOf(es: Client, index: string): Promise<unknown> {

@@ -74,6 +74,12 @@ export async function createIndexWithDocs(es: Client, alias: string, docs: Wallp
   return index;
 }
 
+/** A stored _source less its change stamp (change_seq, changed_at, content_hash), which each load gives anew. */
+export function unstamped(source: object | undefined): Record<string, unknown> {
+  const { change_seq: _seq, changed_at: _at, content_hash: _hash, ...rest } = (source ?? {}) as Record<string, unknown>;
+  return rest;
+}
+
 /** A document as the index keeps it in _source: what loaders derive, less what the mapping leaves out of _source. */
 export function storedSource(doc: WallpaperDocument): Record<string, unknown> {
   const excluded = new Set((MAPPING as { mappings: { _source: { excludes: string[] } } }).mappings._source.excludes);

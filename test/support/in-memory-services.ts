@@ -80,6 +80,18 @@ export function inMemoryRepository(docs: readonly Wallpaper[]): InMemoryReposito
       const alike = docs.filter((w) => w.id !== id && w.category === seed.category).slice(0, perPage);
       return share({ items: alike, total: alike.length });
     },
+    async changes(after, perPage) {
+      answer();
+      // Every wallpaper once, as if loaded before the feed: number 0, in id order.
+      const byId = [...docs].sort((a, b) => a.id - b.id).filter((w) => after === null || w.id > after.id);
+      const items = byId.slice(0, perPage);
+      const last = items.at(-1);
+      return {
+        items: items.map((w) => ({ id: w.id, change: 'upsert' as const, at: w.created_at, wallpaper: w })),
+        more: byId.length > perPage,
+        ...(last ? { last: { seq: 0, id: last.id } } : {}),
+      };
+    },
     async getByIds(ids: readonly number[]) {
       answer();
       const found = ids.map((id) => docs.find((w) => w.id === id));

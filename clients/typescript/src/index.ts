@@ -12,6 +12,8 @@ export type WallpaperDetail = components['schemas']['WallpaperDetail'];
 export type WallpaperListItem = components['schemas']['WallpaperListItem'];
 export type ColorShare = components['schemas']['ColorShare'];
 export type WallpaperList = components['schemas']['WallpaperList'];
+export type ChangeItem = components['schemas']['ChangeItem'];
+export type ChangeList = components['schemas']['ChangeList'];
 type OneOrMany<T> = T | T[];
 // The list filters take one value or several: `{ category: 'space' }` or `{ color: ['blue', '#1e3a5f'] }`.
 type Lists<Q> = {
@@ -23,6 +25,29 @@ type RawSimilarQuery = NonNullable<operations['getSimilarWallpapers']['parameter
 export type SimilarQuery = Lists<RawSimilarQuery>;
 export type ListQuery = Lists<RawListQuery>;
 export type SearchQuery = Lists<RawSearchQuery>;
+type RawChangesQuery = NonNullable<operations['listChanges']['parameters']['query']>;
+export type ChangesQuery = Lists<RawChangesQuery>;
+
+export interface FollowOptions extends Omit<ChangesQuery, 'cursor'> {
+  /** Where to resume: a cursor `follow` yielded before; from the start of the feed without one. */
+  cursor?: string;
+  /** At the end of the feed, stop (true) or wait `pollMs` and ask again (default). */
+  untilEnd?: boolean;
+  pollMs?: number;
+  signal?: AbortSignal;
+}
+
+/** A change, and the cursor to resume from once it (and the rest of its page) is applied. */
+export interface FollowedChange {
+  change: ChangeItem;
+  cursor: string;
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  });
 
 /** The contract's comma-separated parameters (a unit test of the repository holds this to the contract). */
 export const LIST_PARAMETERS: ReadonlySet<string> = new Set([
@@ -89,6 +114,20 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     } while (cursor);
   }
 
+  const changesPage = (query: ChangesQuery = {}) => unwrap(http.GET('/v1/changes', { params: { query: asLists<RawChangesQuery>(query) } }));
+
+  /** The change feed, page after page; at its end, polls (or stops with `untilEnd`). */
+  async function* follow({ cursor, untilEnd = false, pollMs = 60_000, signal, ...query }: FollowOptions = {}): AsyncGenerator<FollowedChange> {
+    while (!signal?.aborted) {
+      const page: ChangeList = await changesPage({ ...query, ...(cursor ? { cursor } : {}) });
+      cursor = page.meta.next_cursor;
+      for (const change of page.data) yield { change, cursor };
+      if (page.meta.has_more) continue;
+      if (untilEnd) return;
+      await sleep(pollMs, signal);
+    }
+  }
+
   return {
     wallpapers: {
       list,
@@ -103,6 +142,12 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
       query: search,
       all: (query: SearchQuery) => walk(query, search),
       suggest: (q: string, limit?: number) => unwrap(http.GET('/v1/search/suggest', { params: { query: { q, ...(limit ? { limit } : {}) } } })),
+    },
+    changes: {
+      /** One page of the feed: `{ data, meta: { next_cursor, has_more } }`. */
+      page: changesPage,
+      /** `for await (const { change, cursor } of client.changes.follow({ cursor: saved }))` keeps a copy in step. */
+      follow,
     },
     usage: () => unwrap(http.GET('/v1/usage')),
     /** The underlying openapi-fetch client, for anything not wrapped here. */

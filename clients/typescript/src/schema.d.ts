@@ -124,6 +124,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every change to the catalogue, in order
+         * @description Every change to the catalogue in the order it was made: for keeping a copy in step. Without `cursor` the walk starts from the beginning, so one walk is a snapshot of the whole catalogue (each wallpaper once, at its last change) followed by every later change. Each item is an `upsert` (the wallpaper as a list item, as it now is; `include` asks for more fields as in lists) or a `delete` (the wallpaper left the catalogue: it is gone from every other endpoint). `meta.next_cursor` is always present: at the end of the feed (`meta.has_more` false) keep it and ask again later to get what changed since. Guarantees: at least once and in order per wallpaper; a wallpaper changed several times between two reads appears once, at its last change, after the changes older than it. A reload that changes nothing (the same records, a reindex to a new mapping) adds nothing to the feed; a rollback adds the changes it undoes. Wallpapers loaded before the feed existed come first, at their creation time. Never cached: `Cache-Control: no-cache`.
+         */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -447,6 +467,30 @@ export interface components {
          * @enum {string|null}
          */
         Tone: "light" | "dark" | null;
+        /** @description One change: a wallpaper as it now is (`upsert`, with `wallpaper`), or gone (`delete`, without). */
+        ChangeItem: {
+            /** Format: int64 */
+            id: number;
+            /** @enum {string} */
+            change: "upsert" | "delete";
+            /**
+             * Format: date-time
+             * @description When the change was recorded (UTC)
+             */
+            at: string;
+            wallpaper?: components["schemas"]["WallpaperListItem"];
+        };
+        ChangeList: {
+            data: components["schemas"]["ChangeItem"][];
+            meta: {
+                /** Format: int32 */
+                per_page: number;
+                /** @description Pass as `cursor` for the next page; at the end of the feed, keep it and ask again later */
+                next_cursor: string;
+                /** @description Whether more changes follow this page now */
+                has_more: boolean;
+            };
+        };
     };
     responses: {
         /** @description A parameter breaks its rule (`invalid_request`); the message names each parameter and rule, or the result window is exceeded */
@@ -631,6 +675,8 @@ export interface components {
         tone: "light" | "dark";
         /** @description Adds fields to each item, comma-separated: `tags`, `colors` (colors and tone), `dimensions` (width, height, ratio, orientation). Without it an item has the nine fields of the Wallpaper resource. */
         include: ("tags" | "colors" | "dimensions")[];
+        /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and signed: a modified one is a 400. It stays valid across reloads, reindexes and rollbacks of the catalogue. */
+        change_cursor: string;
     };
     requestBodies: never;
     headers: {
@@ -650,7 +696,7 @@ export interface components {
         "X-Request-Id": string;
         /** @description Strong entity tag of the representation */
         ETag: string;
-        /** @description `private, max-age=60` */
+        /** @description `private, max-age=60`; `no-cache` on the change feed, which is revalidated on every read. */
         "Cache-Control": string;
         /** @description Methods the resource supports */
         Allow: string;
@@ -1071,6 +1117,69 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Usage"];
                 };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["RequestTooLarge"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and signed: a modified one is a 400. It stays valid across reloads, reindexes and rollbacks of the catalogue. */
+                cursor?: components["parameters"]["change_cursor"];
+                /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
+                per_page?: components["parameters"]["per_page"];
+                /** @description Adds fields to each item, comma-separated: `tags`, `colors` (colors and tone), `dimensions` (width, height, ratio, orientation). Without it an item has the nine fields of the Wallpaper resource. */
+                include?: components["parameters"]["include"];
+            };
+            header?: {
+                /** @description An ETag from an earlier response; 304 when it still matches */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeList"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still matches. Counts against the quota. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];

@@ -50,7 +50,7 @@ function utcStamp(now: Date): string {
   return now.toISOString().replace(/\D/g, '').slice(0, 17);
 }
 
-function isErrorType(error: unknown, type: string): boolean {
+export function isErrorType(error: unknown, type: string): boolean {
   return error instanceof errors.ResponseError && (error.body as { error?: { type?: string } })?.error?.type === type;
 }
 

@@ -1,9 +1,15 @@
 import type { Client } from '@elastic/elasticsearch';
+import { ChangeRecorder } from './change-recorder.js';
 import { listVersionedIndices, markIndexState, swapAlias } from './index-admin.js';
 
 export interface RollbackPlan {
   from: string;
   to: string;
+}
+
+export interface RollbackResult extends RollbackPlan {
+  /** What the change feed recorded: wallpapers that differ between the two, and those only the one left behind holds. */
+  changes: { upserts: number; deletes: number };
 }
 
 export class RollbackError extends Error {
@@ -33,15 +39,24 @@ export async function planRollback(es: Client, alias: string): Promise<RollbackP
   return { from: current.name, to: target.name };
 }
 
-/** Points the alias back at the previous index in one atomic call, and marks the one it leaves rolled back. */
+/**
+ * Points the alias back at the previous index in one atomic call, and marks the one it leaves
+ * rolled back. The change feed records what that undoes (recordRollback), made visible once the
+ * alias has moved.
+ */
 export async function rollbackCatalogue(
   es: Client,
   alias: string,
   { confirmLock }: { confirmLock?: () => Promise<void> } = {},
-): Promise<RollbackPlan> {
+): Promise<RollbackResult> {
   const plan = await planRollback(es, alias);
+  await confirmLock?.();
+  await ChangeRecorder.prepareLive(es, plan.to);
+  const recorder = await ChangeRecorder.open(es, alias, { against: plan.from, full: false });
+  const changes = await recorder.recordRollback(plan.from, plan.to);
   await confirmLock?.();
   await swapAlias(es, alias, plan.to);
   await markIndexState(es, plan.from, 'rolled-back');
-  return plan;
+  await recorder.commit([plan.to]);
+  return { ...plan, changes };
 }

@@ -1,13 +1,14 @@
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { createTitleCarriers, toIndexDocument } from '../../wallpapers/store/index-document.js';
-import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
+import { type LoadEntry, isDeletion } from '../../wallpapers/wallpaper.js';
+import type { ChangeRecorder, StampedBatch } from '../admin/change-recorder.js';
 
 export interface BulkFailure {
   id: number;
   /** HTTP status of the item, absent when it was never sent. */
   status?: number;
   reason: string;
-  document: WallpaperDocument;
+  entry: LoadEntry;
 }
 
 export interface BulkProgress {
@@ -23,10 +24,17 @@ export interface BulkLoadOptions {
   retries?: number;
   requestTimeoutMs?: number;
   onProgress?: (progress: BulkProgress) => void;
+  /** Stamps each batch for the change feed; without it, documents keep what stamps they carry (a reindex's copy). */
+  changes?: ChangeRecorder;
 }
 
 export interface BulkLoadResult {
+  /** Documents written and wallpapers deleted. */
   indexed: number;
+  /** Entries that changed nothing (with `changes`): the same record again (written all the same to a full load's new index), or the deletion of an absent wallpaper. */
+  unchanged: number;
+  /** Of `indexed`, the deletions. */
+  deleted: number;
   failed: BulkFailure[];
   seconds: number;
 }
@@ -44,10 +52,10 @@ export class BulkLoadError extends Error {
   }
 }
 
-type DocSource = Iterable<WallpaperDocument> | AsyncIterable<WallpaperDocument>;
+type DocSource = Iterable<LoadEntry> | AsyncIterable<LoadEntry>;
 
-async function* inBatches(docs: DocSource, size: number): AsyncGenerator<WallpaperDocument[]> {
-  let batch: WallpaperDocument[] = [];
+async function* inBatches(docs: DocSource, size: number): AsyncGenerator<LoadEntry[]> {
+  let batch: LoadEntry[] = [];
   // A sync source is read synchronously so that a million docs do not cost a million awaits.
   if (Symbol.asyncIterator in docs) {
     for await (const doc of docs) {
@@ -84,58 +92,92 @@ const BULK_RESPONSE_FILTER = ['errors', 'items.*.status', 'items.*.error'];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Indexes docs with _id = String(id) through the _bulk API, a bounded number of requests in flight.
- * Every document ends up either counted in `indexed` or listed in `failed`; a request that keeps
- * failing after retries aborts the load with a BulkLoadError.
+ * Indexes docs with _id = String(id) through the _bulk API, a bounded number of requests in flight,
+ * and deletes what deletions name. Every entry ends up counted in `indexed` (or `unchanged`, with a
+ * change recorder) or listed in `failed`; a request that keeps failing after retries aborts the
+ * load with a BulkLoadError. With a recorder, a deletion's tombstone goes in the same request,
+ * before the deletion itself: a load cut short between the two leaves a wallpaper that still
+ * exists, and deleting it again records it again, rather than a deletion never recorded.
  */
 export async function bulkLoad(es: Client, index: string, docs: DocSource, options: BulkLoadOptions = {}): Promise<BulkLoadResult> {
-  const { batchSize = 2000, concurrency = 2, retries = 3, requestTimeoutMs = 120_000, onProgress } = options;
+  const { batchSize = 2000, concurrency = 2, retries = 3, requestTimeoutMs = 120_000, onProgress, changes } = options;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   const started = performance.now();
   let indexed = 0;
+  let unchanged = 0;
+  let deleted = 0;
   const failed: BulkFailure[] = [];
   const report = () => onProgress?.({ indexed, failed: failed.length });
   const carriesTitle = createTitleCarriers();
 
-  async function send(batch: WallpaperDocument[]): Promise<void> {
-    // Decided once per document, so a retried carrier still carries its title's suggestions.
-    const stored = new Map(batch.map((doc) => [doc, toIndexDocument(doc, { suggest: carriesTitle(doc.title) })]));
-    let pending = batch.filter((doc) => {
-      if (Number.isSafeInteger(doc.id)) return true;
-      failed.push({ id: doc.id, reason: `id must be an integer, got ${JSON.stringify(doc.id)}`, document: doc });
+  /** One entry's actions: an index, or a tombstone and a delete; a returning id's tombstone goes too. */
+  function actionsOf(entry: LoadEntry, stamped: StampedBatch | null, stored: Map<LoadEntry, unknown>): unknown[] {
+    if (isDeletion(entry)) {
+      const tombstone = stamped?.tombstones.get(entry.id);
+      const delete_ = { delete: { _id: String(entry.id) } };
+      return tombstone ? [{ index: { _index: changes!.changesIndex, _id: String(entry.id) } }, tombstone, delete_] : [delete_];
+    }
+    const actions: unknown[] = [{ index: { _id: String(entry.id) } }, stored.get(entry)];
+    if (stamped?.returning.has(entry.id)) actions.push({ delete: { _index: changes!.changesIndex, _id: String(entry.id) } });
+    return actions;
+  }
+
+  const responses = (actions: unknown[]) =>
+    actions.filter((action) => typeof action === 'object' && action !== null && ('index' in action || 'delete' in action)).length;
+
+  async function send(batch: LoadEntry[]): Promise<void> {
+    const checked = batch.filter((entry) => {
+      if (Number.isSafeInteger(entry.id)) return true;
+      failed.push({ id: entry.id, reason: `id must be an integer, got ${JSON.stringify(entry.id)}`, entry });
       return false;
     });
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await sleep(Math.min(250 * 2 ** attempt, 8000));
-      const operations: unknown[] = [];
-      for (const doc of pending) operations.push({ index: { _id: String(doc.id) } }, stored.get(doc));
-      let response: estypes.BulkResponse;
-      try {
-        // Each item's status and error, in order, is all a load reads: not its _id, version, shards, seq_no.
-        response = await es.bulk({ index, operations, filter_path: BULK_RESPONSE_FILTER }, { requestTimeout: requestTimeoutMs, maxRetries: 0 });
-      } catch (error) {
-        if (attempt < retries && isTransient(error)) continue;
-        throw error;
+    const stamped = changes ? await changes.stamp(checked) : null;
+    try {
+      if (stamped) unchanged += stamped.unchanged;
+      // Decided once per document, so a retried carrier still carries its title's suggestions.
+      const stored = new Map<LoadEntry, unknown>();
+      let pending = stamped ? stamped.write : checked;
+      for (const entry of pending) if (!isDeletion(entry)) stored.set(entry, toIndexDocument(entry, { suggest: carriesTitle(entry.title) }));
+      for (let attempt = 0; pending.length > 0; attempt++) {
+        if (attempt > 0) await sleep(Math.min(250 * 2 ** attempt, 8000));
+        const actions = pending.map((entry) => actionsOf(entry, stamped, stored));
+        let response: estypes.BulkResponse;
+        try {
+          // Each item's status and error, in order, is all a load reads: not its _id, version, shards, seq_no.
+          response = await es.bulk(
+            { index, operations: actions.flat(), filter_path: BULK_RESPONSE_FILTER },
+            { requestTimeout: requestTimeoutMs, maxRetries: 0 },
+          );
+        } catch (error) {
+          if (attempt < retries && isTransient(error)) continue;
+          throw error;
+        }
+        const expected = actions.reduce((sum, one) => sum + responses(one), 0);
+        if (response.items.length !== expected) throw new Error(`bulk response has ${response.items.length} items for ${expected} actions`);
+        const rejected: LoadEntry[] = [];
+        let item = 0;
+        pending.forEach((entry, i) => {
+          const results = response.items.slice(item, item + responses(actions[i]!)).map((one) => one.index ?? one.delete);
+          item += results.length;
+          // A deletion of what is already gone is no failure; nor is a returning id whose tombstone went first.
+          const failure = results.find((result) => result === undefined || (result.error !== undefined && result.status !== 404));
+          if (failure === undefined) {
+            indexed++;
+            if (isDeletion(entry)) deleted++;
+          } else if (failure.status === 429 && attempt < retries) rejected.push(entry);
+          else
+            failed.push({
+              id: entry.id,
+              status: failure.status,
+              reason: failure.error ? describe(failure.error) : `unexpected bulk item ${JSON.stringify(failure)}`,
+              entry,
+            });
+        });
+        pending = rejected;
       }
-      if (response.items.length !== pending.length) {
-        throw new Error(`bulk response has ${response.items.length} items for ${pending.length} documents`);
-      }
-      if (!response.errors) {
-        indexed += pending.length;
-        pending = [];
-        break;
-      }
-      const rejected: WallpaperDocument[] = [];
-      response.items.forEach((item, i) => {
-        const doc = pending[i] as WallpaperDocument;
-        const result = item.index;
-        if (result === undefined) failed.push({ id: doc.id, reason: `unexpected bulk item ${JSON.stringify(item)}`, document: doc });
-        else if (result.error === undefined) indexed++;
-        else if (result.status === 429 && attempt < retries) rejected.push(doc);
-        else failed.push({ id: doc.id, status: result.status, reason: describe(result.error), document: doc });
-      });
-      pending = rejected;
+    } finally {
+      if (stamped) changes!.settled(stamped);
     }
     report();
   }
@@ -163,5 +205,5 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
     const reason = stop.error instanceof Error ? stop.error.message : String(stop.error);
     throw new BulkLoadError(`bulk load into ${index} stopped: ${reason}`, indexed, failed, { cause: stop.error });
   }
-  return { indexed, failed, seconds: (performance.now() - started) / 1000 };
+  return { indexed, unchanged, deleted, failed, seconds: (performance.now() - started) / 1000 };
 }

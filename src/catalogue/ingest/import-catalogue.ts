@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { Client } from '@elastic/elasticsearch';
-import { toRecord, type WallpaperDocument } from '../../wallpapers/wallpaper.js';
+import { type LoadEntry, isDeletion, toRecord } from '../../wallpapers/wallpaper.js';
 import { bulkLoad } from './bulk-load.js';
+import { ChangeRecorder } from '../admin/change-recorder.js';
 import { type Compaction, mergeOnceLive, createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from '../admin/index-admin.js';
 import { NdjsonRecords, type RejectHandler } from './ndjson-records.js';
 
@@ -22,7 +23,7 @@ export interface ImportOptions {
   batchSize?: number;
   concurrency?: number;
   /** Adds to the records what they lack (palettes read from their pictures), keeping their order. */
-  enrich?: (documents: AsyncIterable<WallpaperDocument>) => AsyncIterable<WallpaperDocument>;
+  enrich?: (entries: AsyncIterable<LoadEntry>) => AsyncIterable<LoadEntry>;
   /** Stops the import; it ends with signal.reason. */
   signal?: AbortSignal;
   onReject: RejectHandler;
@@ -38,8 +39,11 @@ export interface ImportOptions {
 export interface ImportResult {
   index: string;
   lines: number;
+  /** Records written (every valid one in a full import) and wallpapers deleted (incremental). */
   loaded: number;
   rejected: number;
+  /** What the change feed recorded: new or changed records, deletions, and records the same as before. */
+  changes: { upserts: number; deletes: number; unchanged: number };
   /** Where the alias pointed before a full import. */
   previous: string[];
   pruned: string[];
@@ -66,11 +70,13 @@ export class ImportError extends Error {
 }
 
 const PROGRESS_EVERY_MS = 250;
+// How often an incremental import moves the change feed's watermark while it writes.
+const COMMIT_EVERY_MS = 1000;
 
-async function load(es: Client, index: string, options: ImportOptions) {
+async function load(es: Client, index: string, options: ImportOptions, changes: ChangeRecorder) {
   const { allowRejects, signal, onReject, onProgress } = options;
-  const records = new NdjsonRecords(options.input, onReject);
-  async function* loadable(): AsyncGenerator<WallpaperDocument> {
+  const records = new NdjsonRecords(options.input, onReject, { deletions: options.incremental });
+  async function* loadable(): AsyncGenerator<LoadEntry> {
     for await (const doc of records.documents()) {
       if (signal?.aborted) return;
       // Past the limit the import has failed: keep reading only to report every reject.
@@ -84,17 +90,23 @@ async function load(es: Client, index: string, options: ImportOptions) {
   signal?.addEventListener('abort', stopReading, { once: true });
   try {
     const documents = options.enrich ? options.enrich(loadable()) : loadable();
-    const loaded = await bulkLoad(es, index, documents, { batchSize: options.batchSize, concurrency: options.concurrency });
+    const loaded = await bulkLoad(es, index, documents, { batchSize: options.batchSize, concurrency: options.concurrency, changes });
     for (const failure of loaded.failed) {
       await records.reject({
         line: records.lineOf(failure.id) ?? 0,
         id: failure.id,
         code: 'refused_by_elasticsearch',
         reason: failure.reason,
-        text: JSON.stringify(toRecord(failure.document)),
+        text: JSON.stringify(isDeletion(failure.entry) ? failure.entry : toRecord(failure.entry)),
       });
     }
-    return { lines: records.lines, loaded: loaded.indexed, rejected: records.rejected };
+    const upserts = loaded.indexed - loaded.deleted - (options.incremental ? 0 : loaded.unchanged);
+    return {
+      lines: records.lines,
+      loaded: loaded.indexed,
+      rejected: records.rejected,
+      changes: { upserts, deletes: loaded.deleted, unchanged: loaded.unchanged },
+    };
   } finally {
     signal?.removeEventListener('abort', stopReading);
     clearInterval(timer);
@@ -113,11 +125,13 @@ function tooManyRejects(rejected: number, allowRejects: number): string {
  */
 async function importFull(es: Client, options: ImportOptions, started: number): Promise<ImportResult> {
   const { alias, allowRejects, signal } = options;
+  const replaced = await liveIndex(es, alias).catch(() => null);
+  const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true });
   const index = await createVersionedIndex(es, alias);
   options.onTarget?.(index);
-  let counts = { lines: 0, loaded: 0, rejected: 0 };
+  let counts = { lines: 0, loaded: 0, rejected: 0, changes: { upserts: 0, deletes: 0, unchanged: 0 } };
   try {
-    counts = await load(es, index, options);
+    counts = await load(es, index, options, changes);
     signal?.throwIfAborted();
     if (counts.rejected > allowRejects) throw new Error(tooManyRejects(counts.rejected, allowRejects));
     if (counts.loaded === 0) throw new Error('no valid records to import');
@@ -125,6 +139,9 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     const stored = (await es.count({ index })).count;
     if (stored !== counts.loaded) throw new Error(`index ${index} holds ${stored} documents, expected ${counts.loaded}`);
     signal?.throwIfAborted();
+    // What the file leaves out of the catalogue it replaces is deleted: tombstones, above the
+    // watermark (unseen) until the new index is live.
+    counts.changes.deletes = await changes.recordMissing();
     await options.confirmLock?.();
   } catch (error) {
     const failure = new ImportError(error instanceof Error ? error.message : String(error), index, counts.loaded, counts.rejected, { cause: error });
@@ -132,6 +149,7 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     throw failure;
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
+  await changes.commit([index]);
   const live: ImportResult = { index, ...counts, previous, pruned, seconds: (performance.now() - started) / 1000, compaction: null };
   return mergeOnceLive(es, live, { onLive: options.onLive, signal });
 }
@@ -145,16 +163,29 @@ async function importIncremental(es: Client, options: ImportOptions, started: nu
   const index = await liveIndex(es, alias).catch((error: Error) => {
     throw new ImportError(`${error.message}; an incremental import needs exactly one live index`, null, 0, 0, { cause: error });
   });
+  await ChangeRecorder.prepareLive(es, index);
+  const changes = await ChangeRecorder.open(es, alias, { against: index, full: false });
   options.onTarget?.(index);
-  let counts = { lines: 0, loaded: 0, rejected: 0 };
+  let counts = { lines: 0, loaded: 0, rejected: 0, changes: { upserts: 0, deletes: 0, unchanged: 0 } };
+  // Readers of the feed see the changes as they land, a second or so behind, not only at the end.
+  let committing = Promise.resolve(0);
+  const committer = setInterval(() => {
+    committing = committing.then(() => changes.commit([index])).catch(() => 0);
+  }, COMMIT_EVERY_MS);
   try {
-    counts = await load(es, index, options);
-    await es.indices.refresh({ index });
+    counts = await load(es, index, options, changes);
     signal?.throwIfAborted();
     if (counts.rejected > allowRejects) throw new Error(`${tooManyRejects(counts.rejected, allowRejects)}; writing stopped at that point`);
   } catch (error) {
+    // What was written before it stopped is recorded all the same.
+    clearInterval(committer);
+    await committing;
+    await changes.commit([index]).catch(() => undefined);
     throw new ImportError(error instanceof Error ? error.message : String(error), index, counts.loaded, counts.rejected, { cause: error });
   }
+  clearInterval(committer);
+  await committing;
+  await changes.commit([index]);
   return { index, ...counts, previous: [], pruned: [], seconds: (performance.now() - started) / 1000, compaction: null };
 }
 

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
+import type { LoadEntry } from '../../wallpapers/wallpaper.js';
 import { checkRecord } from './wallpaper-record.js';
 
 export type RejectCode = 'blank_line' | 'invalid_json' | 'invalid_record' | 'duplicate_id' | 'refused_by_elasticsearch';
@@ -18,8 +18,10 @@ export type RejectHandler = (reject: Reject) => void | Promise<void>;
 
 /**
  * Reads NDJSON wallpapers line by line (never the whole input at once), yields the valid ones
- * as documents and hands every other line to `onReject`: blank lines, invalid JSON, records
- * breaking the schema, and ids already accepted on an earlier line.
+ * as documents (and, with `deletions`, the deletions) and hands every other line to `onReject`:
+ * blank lines, invalid JSON, records breaking the schema, and ids already accepted on an earlier
+ * line (an id is written or deleted once per import, so its outcome does not hang on the order of
+ * concurrent batches).
  */
 export class NdjsonRecords {
   lines = 0;
@@ -30,6 +32,7 @@ export class NdjsonRecords {
   constructor(
     private readonly input: Readable,
     private readonly onReject: RejectHandler,
+    private readonly options: { deletions?: boolean } = {},
   ) {}
 
   /** The line an accepted id was read from. */
@@ -43,7 +46,7 @@ export class NdjsonRecords {
   }
 
   /** Ends with the input's error, if reading it fails. */
-  async *documents(): AsyncGenerator<WallpaperDocument, void, undefined> {
+  async *documents(): AsyncGenerator<LoadEntry, void, undefined> {
     const reader = createInterface({ input: this.input, crlfDelay: Infinity });
     const failed: { error?: Error } = {};
     const onError = (error: Error) => {
@@ -59,12 +62,13 @@ export class NdjsonRecords {
           await this.reject({ line, id: null, code: 'blank_line', reason: 'blank line', text });
           continue;
         }
-        const verdict = checkRecord(text);
+        const verdict = checkRecord(text, this.options);
         if (!verdict.ok) {
           await this.reject({ line, id: verdict.id, code: verdict.code, reason: verdict.reason, text });
           continue;
         }
-        const { id } = verdict.document;
+        const entry = 'deletion' in verdict ? verdict.deletion : verdict.document;
+        const { id } = entry;
         const first = this.firstLine.get(id);
         if (first !== undefined) {
           await this.reject({ line, id, code: 'duplicate_id', reason: `duplicate id ${id}, first seen on line ${first}`, text });
@@ -72,7 +76,7 @@ export class NdjsonRecords {
         }
         this.firstLine.set(id, line);
         this.accepted++;
-        yield verdict.document;
+        yield entry;
       }
       if (failed.error) throw failed.error;
     } finally {

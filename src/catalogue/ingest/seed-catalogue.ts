@@ -2,7 +2,8 @@ import type { Client } from '@elastic/elasticsearch';
 import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
 import { bulkLoad, BulkLoadError, type BulkFailure, type BulkProgress } from './bulk-load.js';
 import { generateWallpapers } from '../generation/generator.js';
-import { type Compaction, mergeOnceLive, createVersionedIndex, discardIndex, finishLoading, publishIndex } from '../admin/index-admin.js';
+import { type Compaction, mergeOnceLive, createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from '../admin/index-admin.js';
+import { ChangeRecorder } from '../admin/change-recorder.js';
 
 export interface SeedOptions {
   alias: string;
@@ -55,10 +56,16 @@ export class SeedError extends Error {
   }
 }
 
-/** Load into a fresh versioned index, check it, then switch the alias and prune: readers only ever see a complete index. */
+/**
+ * Load into a fresh versioned index, check it, then switch the alias and prune: readers only ever
+ * see a complete index. Like a full import, it records its differences from the catalogue it
+ * replaces in the change feed: seeding the same catalogue again records nothing.
+ */
 export async function seedCatalogue(es: Client, options: SeedOptions): Promise<SeedResult> {
   const { alias, count, seed, imageBaseUrl, keep } = options;
   const started = performance.now();
+  const replaced = await liveIndex(es, alias).catch(() => null);
+  const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true });
   const index = await createVersionedIndex(es, alias);
   options.onIndexCreated?.(index);
   try {
@@ -67,6 +74,7 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
       batchSize: options.batchSize,
       concurrency: options.concurrency,
       onProgress: options.onProgress,
+      changes,
     });
     if (loaded.failed.length > 0) {
       throw new SeedError(`${loaded.failed.length} of ${count} documents failed to index`, index, loaded.failed);
@@ -74,6 +82,7 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
     await finishLoading(es, index);
     const stored = (await es.count({ index })).count;
     if (stored !== count) throw new SeedError(`index ${index} holds ${stored} documents, expected ${count}`, index);
+    await changes.recordMissing();
   } catch (error) {
     const failed = error instanceof BulkLoadError ? error.failed : [];
     const seedError =
@@ -82,6 +91,7 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
     throw seedError;
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep, confirmLock: options.confirmLock });
+  await changes.commit([index]);
   const live: SeedResult = { index, indexed: count, seconds: (performance.now() - started) / 1000, previous, pruned, compaction: null };
   return mergeOnceLive(es, live, { onLive: options.onLive, signal: options.signal, merge: options.forceMerge !== false });
 }

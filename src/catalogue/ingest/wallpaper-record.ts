@@ -3,7 +3,7 @@ import { CATEGORIES } from '../../wallpapers/categories.js';
 import { parseResolution, RESOLUTION_PATTERN } from '../../wallpapers/resolution.js';
 import { MAX_COLORS } from '../../wallpapers/colors.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, TAG_PATTERN } from '../../wallpapers/tags.js';
-import { WALLPAPER_FIELDS, type WallpaperDocument, type WallpaperRecord } from '../../wallpapers/wallpaper.js';
+import { type Deletion, WALLPAPER_FIELDS, type WallpaperDocument, type WallpaperRecord } from '../../wallpapers/wallpaper.js';
 
 export const MAX_TITLE_LENGTH = 500;
 export const MAX_DESCRIPTION_LENGTH = 10_000;
@@ -141,7 +141,31 @@ function describeDescriptionError(error: ErrorObject, field: 'tags' | 'colors'):
 }
 
 export type RecordVerdict =
-  { ok: true; document: WallpaperDocument } | { ok: false; code: 'invalid_json' | 'invalid_record'; reason: string; id: number | string | null };
+  | { ok: true; document: WallpaperDocument }
+  | { ok: true; deletion: Deletion }
+  | { ok: false; code: 'invalid_json' | 'invalid_record'; reason: string; id: number | string | null };
+
+/** A line with `deleted`: exactly `{"id": N, "deleted": true}`, nothing else beside. */
+function checkDeletion(value: object, deletions: boolean): RecordVerdict {
+  const id = idOf(value);
+  if (!deletions) {
+    return {
+      ok: false,
+      code: 'invalid_record',
+      reason: 'a deletion needs --incremental: a full import replaces the catalogue with its file, so what the file leaves out is deleted',
+      id,
+    };
+  }
+  const fields = value as Record<string, unknown>;
+  const extra = Object.keys(fields).filter((key) => key !== 'id' && key !== 'deleted');
+  const problems = [
+    ...(fields['deleted'] === true ? [] : ['deleted must be true']),
+    ...(Number.isSafeInteger(fields['id']) && (fields['id'] as number) >= 1 ? [] : ['id must be a positive safe integer']),
+    ...extra.map((key) => `a deletion has only id and deleted, not "${key}"`),
+  ];
+  if (problems.length > 0) return { ok: false, code: 'invalid_record', reason: problems.join('; '), id };
+  return { ok: true, deletion: { id: fields['id'] as number, deleted: true } };
+}
 
 function idOf(value: unknown): number | string | null {
   if (typeof value !== 'object' || value === null) return null;
@@ -151,14 +175,18 @@ function idOf(value: unknown): number | string | null {
 
 /**
  * Checks one NDJSON line as a wallpaper record (the spec's nine fields, and optionally its tags
- * and palette) and derives the stored document. Every problem of the record is named, not just the first.
+ * and palette) and derives the stored document, or, where `deletions` are accepted, as a
+ * deletion. Every problem of the record is named, not just the first.
  */
-export function checkRecord(text: string): RecordVerdict {
+export function checkRecord(text: string, { deletions = false }: { deletions?: boolean } = {}): RecordVerdict {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     return { ok: false, code: 'invalid_json', reason: `invalid JSON: ${error instanceof Error ? error.message : String(error)}`, id: null };
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'deleted' in value) {
+    return checkDeletion(value, deletions);
   }
   if (!validateWallpaper(value)) {
     const tags = typeof value === 'object' && value !== null ? (value as { tags?: unknown }).tags : undefined;

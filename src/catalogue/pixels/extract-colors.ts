@@ -1,4 +1,4 @@
-import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
+import { type LoadEntry, type WallpaperDocument, isDeletion } from '../../wallpapers/wallpaper.js';
 import { type ImageSource, fetchImage } from './fetch-image.js';
 import { paletteOfImage } from './palette-of-image.js';
 
@@ -59,21 +59,24 @@ async function withPalette(doc: WallpaperDocument, options: ExtractOptions, coun
  * whichever picture fails first. `counts` is filled in as they go. Stops with NoPictureReadable
  * when the first GIVE_UP_AFTER all fail.
  */
-export async function* withExtractedColors(
-  documents: Iterable<WallpaperDocument> | AsyncIterable<WallpaperDocument>,
+export async function* withExtractedColors<T extends LoadEntry>(
+  documents: Iterable<T> | AsyncIterable<T>,
   options: ExtractOptions,
   counts: ExtractCounts = { extracted: 0, failed: 0, kept: 0, seconds: 0 },
-): AsyncGenerator<WallpaperDocument> {
+): AsyncGenerator<T> {
   const started = performance.now();
-  const window: Promise<Read>[] = [];
-  const next = async (): Promise<WallpaperDocument> => {
+  const window: Promise<Read | { doc: LoadEntry; failure?: undefined }>[] = [];
+  const next = async (): Promise<T> => {
     const { doc, failure } = await window.shift()!;
     if (failure) options.onFailure(failure);
-    return doc;
+    // Each comes out as it went in, a palette added at most.
+    return doc as T;
   };
   try {
     for await (const doc of documents) {
-      if (doc.colors && doc.colors.length > 0) {
+      // A deletion has no picture; it keeps its place in the order.
+      if (isDeletion(doc)) window.push(Promise.resolve({ doc }));
+      else if (doc.colors && doc.colors.length > 0) {
         counts.kept++;
         window.push(Promise.resolve({ doc }));
       } else {

@@ -91,8 +91,7 @@ export function nextLinkQuery(querystring: string, pickedSeed: string | undefine
 }
 
 /** The next page's address, path-absolute so a forged Host header never reaches it. */
-export function setNextLink(ctx: Context, body: Envelope, linkQuery: string): void {
-  const cursor = body.meta.next_cursor;
+export function setNextLink(ctx: Context, cursor: string | null, linkQuery: string): void {
   if (cursor === null) return;
   // A cursor is base64url and a dot: nothing in it needs escaping in a query.
   ctx.set('Link', `<${ctx.path}?${linkQuery}${linkQuery === '' ? '' : '&'}cursor=${cursor}>; rel="next"`);

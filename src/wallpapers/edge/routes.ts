@@ -5,6 +5,7 @@ import { notFound } from '../../http/http-error.js';
 import type { Shared } from '../../infra/shared-result.js';
 import type { ListParams, SearchParams } from '../params.js';
 import type { Page, WallpaperRepository } from '../store/repository.js';
+import { changeList, readChangesRequest } from './change-feed.js';
 import type { CursorCodec } from './cursor.js';
 import { foundEnvelope, nextLinkQuery, pageEnvelope, setNextLink, similarEnvelope, suggestionList } from './page-envelope.js';
 import { type PreparedQuery, createPreparedQueries } from './prepared-queries.js';
@@ -28,9 +29,10 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
   const rules = { cursors, maxResultWindow };
 
   // Catalogue pages change only when the catalogue is reloaded; a minute of private caching is safe.
+  // Not so the feed, which says so itself.
   router.use(async (ctx, next) => {
     await next();
-    if (ctx.status === 200) {
+    if (ctx.status === 200 && !ctx.response.get('Cache-Control')) {
       ctx.set('Cache-Control', 'private, max-age=60');
       ctx.vary('Authorization');
     }
@@ -47,7 +49,7 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
 
   async function servePage<P extends ListParams>(ctx: Context, { request, linkQuery }: Prepared, load: (params: P) => Promise<Shared<Page>>) {
     const body = pageEnvelope(await load(request.params as P), request, cursors);
-    setNextLink(ctx, body, linkQuery);
+    setNextLink(ctx, body.meta.next_cursor, linkQuery);
     ctx.body = body;
   }
 
@@ -77,6 +79,16 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
     const page = await repository.similar(id, per_page);
     if (!page) throw notFound(`Wallpaper ${id} not found`);
     ctx.body = similarEnvelope(page, per_page, include);
+  });
+
+  router.get('/changes', async (ctx) => {
+    const request = readChangesRequest(ctx, cursors);
+    const body = changeList(await repository.changes(request.after, request.per_page), request, cursors);
+    if (body.meta.has_more) setNextLink(ctx, body.meta.next_cursor, nextLinkQuery(ctx.querystring, undefined));
+    // A tail read must see a change as soon as it is recorded: revalidate every time (ETags still spare the body).
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.vary('Authorization');
+    ctx.body = body;
   });
 
   router.get('/search', async (ctx) => {

@@ -168,5 +168,7 @@ export function withResponseCache(repository: WallpaperRepository, options: Resp
     getByIds: (ids) => cached(idsKey(ids), () => repository.getByIds(ids)),
     similar: (id, perPage) => cached(`similar ${id} ${perPage}`, () => repository.similar(id, perPage)),
     suggest: (params) => cached(suggestKey(params), () => repository.suggest(params)),
+    // Never cached: a tail read must see a change as soon as the watermark admits it.
+    changes: (after, perPage) => repository.changes(after, perPage),
   };
 }

@@ -20,7 +20,8 @@ import {
   similarBody,
 } from './build-queries.js';
 import type { Facet, ListParams, SuggestParams } from '../params.js';
-import type { FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
+import type { Change, ChangePage, FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
+import { type ChangeHit, type ChangePosition, WATERMARK_ID, changesBody, changesIndexOf } from './change-log.js';
 import { type CataloguedWallpaper, toDetail } from '../catalogued.js';
 import { type Wallpaper, type WallpaperDetail, toWallpaper } from '../wallpaper.js';
 
@@ -278,6 +279,49 @@ export function createEsRepository(
     },
   });
 
+  // The feed is read whole, not batched or cached: each page depends on the watermark of the moment.
+  const changesIndex = changesIndexOf(alias);
+  async function changes(after: ChangePosition | null, perPage: number): Promise<ChangePage> {
+    const mark = await hedged.run(
+      (attempt) =>
+        es.get<{ change_seq?: number }>(
+          { index: changesIndex, id: WATERMARK_ID, _source: ['change_seq'], preference: attempt.preference },
+          { ...attemptOptions(attempt), ignore: [404] },
+        ),
+      batching.timeoutMs,
+    );
+    const watermark = mark.found ? (mark._source?.change_seq ?? 0) : 0;
+    const response = await hedged.run(
+      (attempt) =>
+        es.search(
+          {
+            index: [alias, changesIndex],
+            ignore_unavailable: true,
+            allow_partial_search_results: false,
+            preference: attempt.preference,
+            timeout: shardTimeout,
+            filter_path: ['hits.hits._index', 'hits.hits._source', 'hits.hits.sort'],
+            ...changesBody(watermark, after, perPage + 1),
+          },
+          attemptOptions(attempt),
+        ),
+      batching.timeoutMs,
+    );
+    const hits = ((response.hits?.hits ?? []) as ChangeHit[]).slice(0, perPage);
+    const items = hits.map((hit): Change => {
+      const source = hit._source!;
+      if (hit._index === changesIndex || source.kind === 'delete') return { id: source.id, change: 'delete', at: source.changed_at! };
+      // A wallpaper loaded before the feed existed: as far as anyone knows, it came with its creation.
+      return { id: source.id, change: 'upsert', at: source.changed_at ?? source.created_at, wallpaper: source };
+    });
+    const last = hits.at(-1)?.sort;
+    return {
+      items,
+      more: (response.hits?.hits ?? []).length > perPage,
+      ...(last ? { last: { seq: Number(last[0]), id: Number(last[1]) } } : {}),
+    };
+  }
+
   async function run<T>(operation: string, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
@@ -297,5 +341,6 @@ export function createEsRepository(
         const seed = await get(String(id));
         return seed === null ? null : search(searchOf({ page: 1, per_page: perPage }, similarBody(seed, perPage)));
       }),
+    changes: (after, perPage) => run('changes', () => changes(after, perPage)),
   };
 }

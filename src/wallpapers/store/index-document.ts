@@ -88,6 +88,11 @@ export function toIndexDocument(source: WallpaperRecord | WallpaperDocument, { s
   if (tagLine !== undefined) document.tag_line = tagLine;
   const paletteLine = packPalette(colors);
   if (paletteLine !== undefined) document.palette_line = paletteLine;
+  if ('change' in source && source.change !== undefined) {
+    document.change_seq = source.change.seq;
+    document.changed_at = source.change.at;
+    document.content_hash = source.change.hash;
+  }
   if (suggest) {
     document.suggest = { input: suggestInputs(source.title), weight: Math.min(Math.max(0, Math.floor(source.downloads)), MAX_WEIGHT) };
   }

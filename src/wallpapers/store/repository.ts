@@ -2,6 +2,7 @@ import type { Shared } from '../../infra/shared-result.js';
 import type { Facet, ListParams, Position, SearchParams, SuggestParams } from '../params.js';
 import type { CataloguedWallpaper } from '../catalogued.js';
 import type { Wallpaper, WallpaperDetail } from '../wallpaper.js';
+import type { ChangePosition } from './change-log.js';
 
 export interface FacetCount {
   value: string;
@@ -29,6 +30,18 @@ export interface Suggestions {
   texts: readonly string[];
 }
 
+/** One change of the feed: a wallpaper as it now is, or gone. */
+export type Change =
+  { id: number; change: 'upsert'; at: string; wallpaper: CataloguedWallpaper } | { id: number; change: 'delete'; at: string; wallpaper?: undefined };
+
+/** A page of the feed, and whether more changes follow it now. */
+export interface ChangePage {
+  items: readonly Change[];
+  /** Where the page ends; absent when it is empty. */
+  last?: ChangePosition;
+  more: boolean;
+}
+
 /**
  * Where the HTTP edge reads wallpapers from. Results are shared between requests (coalesced
  * reads, cache hits), so they come frozen and marked as such; failures are domain errors
@@ -44,4 +57,6 @@ export interface WallpaperRepository {
   suggest(params: SuggestParams): Promise<Shared<Suggestions>>;
   /** The `perPage` wallpapers most like wallpaper `id`, best first (one page); null for an unknown id. */
   similar(id: number, perPage: number): Promise<Shared<Page> | null>;
+  /** Up to `perPage` changes after `after` (from the start when null), oldest first (see change-log.ts). */
+  changes(after: ChangePosition | null, perPage: number): Promise<ChangePage>;
 }

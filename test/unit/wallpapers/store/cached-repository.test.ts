@@ -48,6 +48,10 @@ function fakeRepository() {
       state.calls++;
       return share({ texts: [state.title] });
     },
+    changes: async () => {
+      state.calls++;
+      return { items: [], more: false };
+    },
   };
   return { state, repository };
 }

@@ -1,0 +1,214 @@
+"""``wallpapers``: the catalogue from the command line.
+
+Reads ``API_KEY`` and ``WALLPAPERS_URL`` (default http://127.0.0.1:3000) from the environment.
+Exit codes: 0 done (a sync stopped by a spent quota included: it resumes next time), 1 some
+pictures failed or the API refused, 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from ._pacing import Pacing
+from .client import Client
+from .download import DownloadError, Fetched, fetch_all
+from .errors import ApiError, QuotaExhausted
+from .models import WallpaperListItem
+from .sync import SYNC_FILTERS, SyncError, SyncReport, sync
+
+LIST_FILTERS = ("category", "resolution", "ratio", "tags", "exclude_tags", "exclude_ids", "color")
+SINGLE_FILTERS = ("min_resolution", "orientation", "tone", "sort", "seed")
+
+
+def _add_filters(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
+    for name in names:
+        many = name in LIST_FILTERS
+        parser.add_argument(f"--{name.replace('_', '-')}", dest=name, help="comma-separated" if many else None)
+
+
+def _filters(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]:
+    filters: dict[str, Any] = {}
+    for name in names:
+        value = getattr(args, name, None)
+        if value is not None:
+            filters[name] = [v.strip() for v in value.split(",") if v.strip()] if name in LIST_FILTERS else value
+    return filters
+
+
+def _client(args: argparse.Namespace, *, max_wait: float = 60.0) -> Client:
+    key = os.environ.get("API_KEY")
+    if not key:
+        raise SystemExit("wallpapers: set API_KEY to your API key (the portal gives one)")
+    return Client(base_url=os.environ.get("WALLPAPERS_URL", "http://127.0.0.1:3000"), api_key=key, pacing=Pacing(max_wait=max_wait))
+
+
+def _print_items(items: Iterable[Mapping[str, Any]], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps([dict(item) for item in items], indent=1))
+        return
+    for item in items:
+        print(f"{item['id']:>10}  {item['resolution']:>9}  {item['category']:<14} {item['title']}")
+
+
+def _listing(client: Client, args: argparse.Namespace, names: Sequence[str]) -> Iterator[WallpaperListItem]:
+    filters = _filters(args, names)
+    per_page = min(100, args.limit) if args.limit else 100
+    if getattr(args, "q", None):
+        return client.search.all(args.q, limit=args.limit, per_page=per_page, **filters)
+    return client.wallpapers.all(limit=args.limit, per_page=per_page, **filters)
+
+
+LISTING = LIST_FILTERS + SINGLE_FILTERS
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    with _client(args) as client:
+        _print_items(_listing(client, args, LISTING), args.json)
+    return 0
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    return cmd_list(args)
+
+
+def cmd_get(args: argparse.Namespace) -> int:
+    with _client(args) as client:
+        wallpaper = client.wallpapers.get(args.id)
+    if args.json:
+        print(json.dumps(wallpaper, indent=1))
+    else:
+        for name, value in wallpaper.items():
+            print(f"{name:>12}: {value}")
+    return 0
+
+
+def cmd_download(args: argparse.Namespace) -> int:
+    folder = Path(args.dir)
+    with _client(args) as client:
+        items = list(_listing(client, args, LISTING))
+    bar = tqdm(total=len(items), unit="picture", desc="download", file=sys.stderr, disable=args.quiet)
+    failures: list[str] = []
+
+    def done(result: Fetched | DownloadError) -> None:
+        bar.update(1)
+        if isinstance(result, DownloadError):
+            failures.append(str(result))
+            bar.write(f"wallpapers: {result}", file=sys.stderr)
+
+    fetched, _ = fetch_all([(item["id"], item["url"]) for item in items], folder, parallel=args.parallel, on_done=done)
+    bar.close()
+    new = sum(1 for f in fetched if not f.skipped)
+    print(f"{new} downloaded, {len(fetched) - new} already there, {len(failures)} failed, in {folder}", file=sys.stderr)
+    if args.json:
+        print(json.dumps([{"id": f.wallpaper_id, "file": str(f.path), "bytes": f.size} for f in sorted(fetched, key=lambda f: f.wallpaper_id)], indent=1))
+    return 1 if failures else 0
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    folder = Path(args.dir)
+    bar = tqdm(unit="change", desc="sync", file=sys.stderr, disable=args.quiet)
+    seen = {"changes": 0}
+
+    def progress(report: SyncReport) -> None:
+        bar.update(report.changes - seen["changes"])
+        seen["changes"] = report.changes
+
+    # A spent quota ends the run (to resume next time) rather than waiting out the window.
+    with _client(args, max_wait=args.max_wait) as client:
+        try:
+            report = sync(
+                client,
+                folder,
+                _filters(args, SYNC_FILTERS),
+                restart=args.restart,
+                parallel=args.parallel,
+                page_size=args.page_size,
+                on_progress=progress,
+            )
+        except SyncError as error:
+            bar.close()
+            print(f"wallpapers: {error}", file=sys.stderr)
+            return 2
+    bar.close()
+    for failure in report.failed:
+        print(f"wallpapers: {failure} (tried again next run)", file=sys.stderr)
+    summary = f"{report.changes} changes: {report.fetched} fetched, {report.removed} removed, {report.unchanged} unchanged, {len(report.failed)} failed"
+    if report.quota_spent is not None:
+        summary += f"; the quota is spent for {report.quota_spent:.0f} s: run again then to continue"
+    print(summary, file=sys.stderr)
+    if args.json:
+        print(json.dumps({"changes": report.changes, "fetched": report.fetched, "removed": report.removed, "unchanged": report.unchanged,
+                          "failed": report.failed, "quota_spent": report.quota_spent}))
+    return 1 if report.failed else 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="wallpapers", description="The Wallpaper Catalogue from the command line (API_KEY, WALLPAPERS_URL).")
+    commands = top.add_subparsers(dest="command", required=True)
+
+    def command(name: str, help_text: str, listing: bool) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help_text)
+        sub.add_argument("--json", action="store_true", help="print JSON for scripts")
+        if listing:
+            sub.add_argument("--limit", type=int, help="at most N wallpapers")
+        return sub
+
+    listing = command("list", "list wallpapers (every filter of the API)", True)
+    _add_filters(listing, LISTING)
+    listing.set_defaults(run=cmd_list)
+
+    search = command("search", "search wallpapers by keywords", True)
+    search.add_argument("q", help="what to look for")
+    _add_filters(search, LISTING)
+    search.set_defaults(run=cmd_search)
+
+    get = command("get", "one wallpaper in detail", False)
+    get.add_argument("id", type=int)
+    get.set_defaults(run=cmd_get)
+
+    download = command("download", "download the pictures of a listing (or a search, with --q)", True)
+    download.add_argument("--dir", required=True, help="where to put them (resumes what is there)")
+    download.add_argument("--q", help="a search instead of a listing")
+    download.add_argument("--parallel", type=int, default=4)
+    download.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_filters(download, LISTING)
+    download.set_defaults(run=cmd_download)
+
+    mirror = command("sync", "mirror the wallpapers that match into a folder, kept in step by the change feed", False)
+    mirror.add_argument("--dir", required=True)
+    mirror.add_argument("--restart", action="store_true", help="mirror anew (other filters than the folder's)")
+    mirror.add_argument("--parallel", type=int, default=4)
+    mirror.add_argument("--page-size", type=int, default=100, help="changes per request (1-100)")
+    mirror.add_argument("--max-wait", type=float, default=30.0, help="longest wait for the quota, in seconds, before stopping to resume later")
+    mirror.add_argument("--quiet", action="store_true", help="no progress bar")
+    _add_filters(mirror, SYNC_FILTERS)
+    mirror.set_defaults(run=cmd_sync)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if getattr(args, "limit", None) is not None and args.limit < 1:
+        print("wallpapers: --limit must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        return int(args.run(args))
+    except QuotaExhausted as spent:
+        print(f"wallpapers: the quota is spent for {spent.retry_after:.0f} s", file=sys.stderr)
+        return 1
+    except ApiError as error:
+        print(f"wallpapers: {error.status} {error.error}: {error.message}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

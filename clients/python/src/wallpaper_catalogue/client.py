@@ -1,0 +1,167 @@
+"""The Wallpaper Catalogue API, typed from its OpenAPI document (models.py)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+import httpx
+
+from ._pacing import Pacing
+from .models import ChangeItem, ChangeList, SuggestionList, Usage, WallpaperDetail, WallpaperList, WallpaperListItem
+
+__all__ = ["Client", "FollowedChange"]
+
+Params = Mapping[str, Any]
+T = TypeVar("T")
+
+
+def _query(params: Params) -> dict[str, str]:
+    """The contract's query: lists comma-separated (``category=space,nature``), None left out."""
+    query: dict[str, str] = {}
+    for name, value in params.items():
+        if value is None:
+            continue
+        if isinstance(value, (list, tuple, set, frozenset)):
+            query[name] = ",".join(str(v) for v in value)
+        elif isinstance(value, bool):
+            query[name] = "true" if value else "false"
+        else:
+            query[name] = str(value)
+    return query
+
+
+@dataclass(frozen=True)
+class FollowedChange:
+    """A change, and the cursor to resume from once it (and the rest of its page) is applied."""
+
+    change: ChangeItem
+    cursor: str
+
+
+class _Resource:
+    def __init__(self, client: Client) -> None:
+        self._client = client
+
+    def _get(self, path: str, params: Params, kind: type[T]) -> T:
+        return cast(T, self._client._get(path, params))
+
+    def _walk(self, path: str, params: Params, limit: int | None) -> Iterator[WallpaperListItem]:
+        """Every result from the first page to the last (or `limit`), following meta.next_cursor."""
+        query = {name: value for name, value in params.items() if name not in ("page", "cursor")}
+        if limit is not None and limit < 1:
+            return
+        cursor: str | None = None
+        served = 0
+        while True:
+            page = self._get(path, {**query, **({"cursor": cursor} if cursor else {})}, WallpaperList)
+            for item in page["data"]:
+                served += 1
+                yield item
+                # Stopped here, not at the next page's first item: that page is never asked for.
+                if limit is not None and served >= limit:
+                    return
+            cursor = page["meta"]["next_cursor"]
+            if not cursor:
+                return
+
+
+class Wallpapers(_Resource):
+    def list(self, **params: Any) -> WallpaperList:
+        """One page of the list: every filter of the contract (`category`, `resolution`, `tags`, ...)."""
+        return self._get("/v1/wallpapers", params, WallpaperList)
+
+    def get(self, wallpaper_id: int) -> WallpaperDetail:
+        return self._get(f"/v1/wallpapers/{int(wallpaper_id)}", {}, WallpaperDetail)
+
+    def similar(self, wallpaper_id: int, **params: Any) -> WallpaperList:
+        """The wallpapers most like this one, best first: one page of `per_page` (at most 100)."""
+        return self._get(f"/v1/wallpapers/{int(wallpaper_id)}/similar", params, WallpaperList)
+
+    def all(self, *, limit: int | None = None, **params: Any) -> Iterator[WallpaperListItem]:
+        """``for w in client.wallpapers.all(category="space")`` walks a whole listing."""
+        return self._walk("/v1/wallpapers", params, limit)
+
+
+class Search(_Resource):
+    def query(self, q: str, **params: Any) -> WallpaperList:
+        return self._get("/v1/search", {"q": q, **params}, WallpaperList)
+
+    def all(self, q: str, *, limit: int | None = None, **params: Any) -> Iterator[WallpaperListItem]:
+        return self._walk("/v1/search", {"q": q, **params}, limit)
+
+    def suggest(self, q: str, limit: int | None = None) -> SuggestionList:
+        return self._get("/v1/search/suggest", {"q": q, "limit": limit}, SuggestionList)
+
+
+class Changes(_Resource):
+    def page(self, cursor: str | None = None, **params: Any) -> ChangeList:
+        """One page of the change feed: ``{data, meta: {next_cursor, has_more}}``."""
+        return self._get("/v1/changes", {"cursor": cursor, **params}, ChangeList)
+
+    def follow(
+        self,
+        cursor: str | None = None,
+        *,
+        until_end: bool = False,
+        poll: float = 60.0,
+        **params: Any,
+    ) -> Iterator[FollowedChange]:
+        """The feed from `cursor` (from the start without one), page after page; at its end, waits
+        `poll` seconds and asks again, or stops with `until_end`."""
+        while True:
+            page = self.page(cursor, **params)
+            cursor = page["meta"]["next_cursor"]
+            for change in page["data"]:
+                yield FollowedChange(change, cursor)
+            if page["meta"]["has_more"]:
+                continue
+            if until_end:
+                return
+            time.sleep(poll)
+
+
+class Client:
+    """The Wallpaper Catalogue API: paced by its rate-limit headers, retrying GETs on 503 and
+    network errors, raising ``{error, message, status}`` answers as ApiError.
+
+    ``Client(base_url="https://api.example.com", api_key=...)``: the base URL without ``/v1``.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float = 30.0,
+        pacing: Pacing | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self._http = httpx.Client(
+            base_url=base_url.rstrip("/"),
+            headers={"Authorization": f"Bearer {api_key}", "Accept": "application/json"},
+            timeout=timeout,
+            transport=transport,
+        )
+        self.pacing = pacing or Pacing()
+        self.wallpapers = Wallpapers(self)
+        self.search = Search(self)
+        self.changes = Changes(self)
+
+    def usage(self) -> Usage:
+        """The calling key's quota and use, admitting nothing."""
+        return cast(Usage, self._get("/v1/usage", {}))
+
+    def _get(self, path: str, params: Params) -> Any:
+        return self.pacing.get(self._http, path, _query(params)).json()
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,108 @@
+"""Fetching pictures to a folder: parallel, resumable, checked.
+
+A picture is written to ``<id>.<ext>.part`` and renamed once whole, so a file without ``.part`` is
+always complete and a run cut short resumes where it stopped. It must come as an image
+(Content-Type ``image/*``), within ``max_bytes``, and as long as its Content-Length says.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif", "image/avif": "avif", "image/svg+xml": "svg"}
+MAX_BYTES = 64 * 1024 * 1024
+
+
+class DownloadError(Exception):
+    def __init__(self, wallpaper_id: int, message: str) -> None:
+        super().__init__(message)
+        self.wallpaper_id = wallpaper_id
+
+
+@dataclass(frozen=True)
+class Fetched:
+    wallpaper_id: int
+    path: Path
+    size: int
+    skipped: bool
+
+
+def existing(folder: Path, wallpaper_id: int) -> Path | None:
+    """The complete picture of this wallpaper in the folder, if one is there."""
+    for ext in EXTENSIONS.values():
+        path = folder / f"{wallpaper_id}.{ext}"
+        if path.is_file():
+            return path
+    return None
+
+
+def fetch_picture(http: httpx.Client, url: str, folder: Path, wallpaper_id: int, *, max_bytes: int = MAX_BYTES, replace: bool = False) -> Fetched:
+    """Downloads one picture unless it is there already (or `replace`)."""
+    have = existing(folder, wallpaper_id)
+    if have is not None and not replace:
+        return Fetched(wallpaper_id, have, have.stat().st_size, True)
+    with http.stream("GET", url) as response:
+        if response.status_code != 200:
+            raise DownloadError(wallpaper_id, f"{url}: HTTP {response.status_code}")
+        kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
+        if not kind.startswith("image/"):
+            raise DownloadError(wallpaper_id, f"{url}: not a picture (Content-Type {kind or 'none'})")
+        declared = response.headers.get("Content-Length")
+        if declared is not None and int(declared) > max_bytes:
+            raise DownloadError(wallpaper_id, f"{url}: {declared} bytes, more than {max_bytes}")
+        ext = EXTENSIONS.get(kind, kind.removeprefix("image/").replace("+xml", "") or "img")
+        final = folder / f"{wallpaper_id}.{ext}"
+        part = final.with_name(final.name + ".part")
+        size = 0
+        with open(part, "wb") as out:
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > max_bytes:
+                    out.close()
+                    part.unlink(missing_ok=True)
+                    raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
+                out.write(chunk)
+        if declared is not None and size != int(declared):
+            part.unlink(missing_ok=True)
+            raise DownloadError(wallpaper_id, f"{url}: {size} bytes of the {declared} announced")
+        if have is not None and have != final:
+            have.unlink(missing_ok=True)
+        os.replace(part, final)
+        return Fetched(wallpaper_id, final, size, False)
+
+
+def fetch_all(
+    jobs: Iterable[tuple[int, str]],
+    folder: Path,
+    *,
+    parallel: int = 4,
+    replace: Callable[[int], bool] = lambda _id: False,
+    on_done: Callable[[Fetched | DownloadError], None] = lambda _r: None,
+    timeout: float = 60.0,
+) -> tuple[list[Fetched], list[DownloadError]]:
+    """Downloads each (id, url) with `parallel` at once; every outcome reaches `on_done`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    done: list[Fetched] = []
+    failed: list[DownloadError] = []
+    with httpx.Client(timeout=timeout, follow_redirects=True) as http, ThreadPoolExecutor(max_workers=parallel) as pool:
+        futures = {pool.submit(fetch_picture, http, url, folder, wallpaper_id, replace=replace(wallpaper_id)): wallpaper_id for wallpaper_id, url in jobs}
+        for future in as_completed(futures):
+            result: Fetched | DownloadError
+            try:
+                result = future.result()
+            except DownloadError as error:
+                result = error
+            except (httpx.HTTPError, OSError) as error:
+                result = DownloadError(futures[future], str(error))
+            if isinstance(result, Fetched):
+                done.append(result)
+            else:
+                failed.append(result)
+            on_done(result)
+    return done, failed

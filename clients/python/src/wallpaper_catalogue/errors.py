@@ -1,0 +1,35 @@
+"""The API's answers other than 2xx, as exceptions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class ApiError(Exception):
+    """An answer of the API other than 2xx, as its ``{error, message, status}`` body says."""
+
+    def __init__(self, status: int, error: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error = error
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"ApiError(status={self.status}, error={self.error!r}, message={self.message!r})"
+
+
+class QuotaExhausted(ApiError):
+    """The key's quota is spent, and waiting for it exceeds what the client was told to wait."""
+
+    def __init__(self, status: int, error: str, message: str, retry_after: float) -> None:
+        super().__init__(status, error, message)
+        self.retry_after = retry_after
+
+
+def to_api_error(status: int, body: Any) -> ApiError:
+    """Reads an error body; anything that is not the API's error shape still becomes an ApiError."""
+    if isinstance(body, dict):
+        error, message = body.get("error"), body.get("message")
+        if isinstance(error, str) and isinstance(message, str):
+            return ApiError(status, error, message)
+    return ApiError(status, "unexpected_response", f"HTTP {status}")

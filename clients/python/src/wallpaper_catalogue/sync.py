@@ -1,0 +1,200 @@
+"""Mirroring the catalogue (or the part of it some filters pick) into a folder, kept in step by the
+change feed.
+
+The folder holds one picture per wallpaper (``<id>.<ext>``) and a manifest,
+``.wallpapers-sync.json``: the filters, the feed's cursor, and each picture's wallpaper. A run
+follows ``GET /v1/changes`` from the saved cursor (from the start on the first run, which is then
+a snapshot): it fetches what is new or changed and matches the filters, deletes what was removed
+or no longer matches, and saves the cursor after each page it has applied. A run that meets a
+spent quota saves where it stands and stops; the next run resumes there. Pictures that failed to
+download are kept as pending and tried again at the start of the next run.
+
+The filters are read on each change's wallpaper (asked with ``include=dimensions,tags,colors``),
+so a sync takes those a list item can answer: category, resolution, min_resolution, ratio,
+orientation, tags (any of), exclude_tags (none of) and tone. Colours by name or hex need the
+catalogue's colour model and are refused rather than guessed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .client import Client
+from .download import DownloadError, Fetched, existing, fetch_all
+from .errors import QuotaExhausted
+from .models import ChangeItem, WallpaperListItem
+
+MANIFEST = ".wallpapers-sync.json"
+SYNC_FILTERS = ("category", "resolution", "min_resolution", "ratio", "orientation", "tags", "exclude_tags", "tone")
+PAGE = 100
+
+
+class SyncError(Exception):
+    pass
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, height = text.lower().split("x")
+    return int(width), int(height)
+
+
+def matches(item: WallpaperListItem, filters: Mapping[str, Any]) -> bool:
+    """Whether a wallpaper (with dimensions, tags and colours included) passes the sync's filters."""
+    def listed(name: str) -> list[str] | None:
+        value = filters.get(name)
+        return None if value is None else [str(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
+
+    for name, field_name in (("category", "category"), ("resolution", "resolution"), ("ratio", "ratio")):
+        wanted = listed(name)
+        if wanted is not None and item.get(field_name) not in wanted:
+            return False
+    if filters.get("orientation") is not None and item.get("orientation") != filters["orientation"]:
+        return False
+    if filters.get("tone") is not None and item.get("tone") != filters["tone"]:
+        return False
+    if filters.get("min_resolution") is not None:
+        width, height = _size(str(filters["min_resolution"]))
+        if int(item.get("width") or 0) < width or int(item.get("height") or 0) < height:
+            return False
+    tags = {t.lower() for t in (item.get("tags") or [])}
+    wanted_tags = listed("tags")
+    if wanted_tags is not None and not tags & {t.lower() for t in wanted_tags}:
+        return False
+    unwanted = listed("exclude_tags")
+    if unwanted is not None and tags & {t.lower() for t in unwanted}:
+        return False
+    return True
+
+
+@dataclass
+class Manifest:
+    folder: Path
+    filters: dict[str, Any]
+    cursor: str | None = None
+    files: dict[str, dict[str, Any]] = field(default_factory=dict)
+    pending: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, folder: Path, filters: dict[str, Any], *, restart: bool = False) -> Manifest:
+        path = folder / MANIFEST
+        if not path.exists() or restart:
+            return cls(folder, filters)
+        saved = json.loads(path.read_text("utf-8"))
+        if saved.get("filters") != filters:
+            raise SyncError(
+                f"{folder} mirrors other filters ({json.dumps(saved.get('filters'))}); use another folder, or --restart to mirror these instead"
+            )
+        return cls(folder, filters, saved.get("cursor"), saved.get("files", {}), saved.get("pending", {}))
+
+    def save(self) -> None:
+        """Written whole to a temporary file, then renamed over the old one: never half written."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / MANIFEST
+        temporary = path.with_name(path.name + ".tmp")
+        body = {"version": 1, "filters": self.filters, "cursor": self.cursor, "files": self.files, "pending": self.pending}
+        temporary.write_text(json.dumps(body, indent=1, sort_keys=True), "utf-8")
+        os.replace(temporary, path)
+
+
+@dataclass
+class SyncReport:
+    fetched: int = 0
+    removed: int = 0
+    unchanged: int = 0
+    failed: list[str] = field(default_factory=list)
+    changes: int = 0
+    quota_spent: float | None = None
+    """Seconds until the quota allows more, when the run stopped for it."""
+
+
+def sync(
+    client: Client,
+    folder: Path,
+    filters: dict[str, Any],
+    *,
+    restart: bool = False,
+    parallel: int = 4,
+    page_size: int = PAGE,
+    on_progress: Callable[[SyncReport], None] = lambda _r: None,
+) -> SyncReport:
+    unknown = sorted(set(filters) - set(SYNC_FILTERS))
+    if unknown:
+        raise SyncError(f"sync cannot filter by {', '.join(unknown)}; it takes {', '.join(SYNC_FILTERS)}")
+    manifest = Manifest.open(folder, filters, restart=restart)
+    report = SyncReport()
+
+    def fetch(jobs: dict[str, str], replace: set[str]) -> None:
+        def done(result: Fetched | DownloadError) -> None:
+            key = str(result.wallpaper_id)
+            if isinstance(result, Fetched):
+                manifest.files.setdefault(key, {})["file"] = result.path.name
+                manifest.pending.pop(key, None)
+                report.fetched += 0 if result.skipped else 1
+            else:
+                manifest.pending[key] = jobs[key]
+                report.failed.append(str(result))
+            on_progress(report)
+
+        fetch_all([(int(k), url) for k, url in jobs.items()], folder, parallel=parallel, replace=lambda i: str(i) in replace, on_done=done)
+
+    def remove(key: str) -> None:
+        entry = manifest.files.pop(key, None)
+        manifest.pending.pop(key, None)
+        if entry is not None:
+            report.removed += 1
+        have = existing(folder, int(key))
+        if have is not None:
+            have.unlink()
+
+    if manifest.pending:
+        fetch(dict(manifest.pending), set(manifest.pending))
+        manifest.save()
+    try:
+        while True:
+            page = client.changes.page(manifest.cursor, per_page=page_size, include=["dimensions", "tags", "colors"])
+            jobs: dict[str, str] = {}
+            replace: set[str] = set()
+            for change in page["data"]:
+                report.changes += 1
+                apply(change, manifest, jobs, replace, remove, report, folder)
+            if jobs:
+                fetch(jobs, replace)
+            manifest.cursor = page["meta"]["next_cursor"]
+            manifest.save()
+            on_progress(report)
+            if not page["meta"]["has_more"]:
+                return report
+    except QuotaExhausted as spent:
+        manifest.save()
+        report.quota_spent = spent.retry_after
+        return report
+
+
+def apply(
+    change: ChangeItem,
+    manifest: Manifest,
+    jobs: dict[str, str],
+    replace: set[str],
+    remove: Callable[[str], None],
+    report: SyncReport,
+    folder: Path,
+) -> None:
+    key = str(change["id"])
+    wallpaper = change.get("wallpaper")
+    if change["change"] == "delete" or wallpaper is None or not matches(wallpaper, manifest.filters):
+        remove(key)
+        return
+    known = manifest.files.get(key)
+    have = existing(folder, change["id"])
+    manifest.files[key] = {**(known or {}), "title": wallpaper["title"], "url": wallpaper["url"], "category": wallpaper["category"]}
+    if known is not None and known.get("url") == wallpaper["url"] and have is not None:
+        report.unchanged += 1
+        return
+    jobs[key] = wallpaper["url"]
+    if have is not None:
+        replace.add(key)

@@ -1,0 +1,102 @@
+"""The real stack for the client's tests: the repository's Elasticsearch and Redis (as `npm test`
+runs them), a catalogue under an alias of its own, an API process on it, the demo pictures served
+over 127.0.0.1, and keys. Nothing here stands in for the API."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+SEED = 7
+# A tier small enough that a sync spends it mid-run.
+TIERS = "free:1000,premium:10000,tiny:12"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until(check: callable, what: str, timeout: float = 60.0) -> None:  # type: ignore[valid-type]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise TimeoutError(f"timed out waiting for {what}")
+
+
+@dataclass
+class Stack:
+    url: str
+    alias: str
+    pictures: str
+    env: dict[str, str]
+
+    def npm(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        done = subprocess.run(["npm", "run", "--silent", *args], cwd=ROOT, env=self.env, input=stdin, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return done
+
+    def key(self, tier: str = "premium") -> str:
+        return self.npm("keys", "--", "create", "--tier", tier, "--account", f"py-{uuid.uuid4().hex[:12]}").stdout.strip()
+
+    def records(self, count: int) -> list[dict[str, object]]:
+        out = self.npm("export", "--", "--count", str(count), "--seed", str(SEED)).stdout
+        return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+    def load(self, records: list[dict[str, object]], *, incremental: bool = False) -> None:
+        body = "".join(json.dumps(r) + "\n" for r in records)
+        self.npm("import", "--", *(["--incremental"] if incremental else []), "-", stdin=body)
+
+
+@pytest.fixture(scope="session")
+def stack() -> Iterator[Stack]:
+    alias = f"test-python-{uuid.uuid4().hex[:10]}"
+    pictures_port, api_port = free_port(), free_port()
+    pictures = f"http://127.0.0.1:{pictures_port}"
+    env = {
+        **os.environ,
+        "INDEX_ALIAS": alias,
+        "IMAGE_BASE_URL": pictures,
+        "RATE_LIMIT_TIERS": TIERS,
+        "PORT": str(api_port),
+        "HOST": "127.0.0.1",
+        "METRICS_PORT": "0",
+        "LOG_LEVEL": "warn",
+        "CURSOR_SECRET": "python-client-tests-cursor-secret-0123456789",
+    }
+    tsx = str(ROOT / "node_modules" / ".bin" / "tsx")
+    picture_server = subprocess.Popen([tsx, "scripts/demo-pictures.ts", "--seed", str(SEED)], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    stack = Stack(f"http://127.0.0.1:{api_port}", alias, pictures, env)
+    api = None
+    try:
+        stack.load(stack.records(60))
+        api = subprocess.Popen([tsx, "src/server.ts"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+        wait_until(lambda: httpx.get(f"{stack.url}/readyz").status_code == 200, "the API")
+        wait_until(lambda: httpx.get(f"{pictures}/").status_code < 500, "the demo pictures")
+        yield stack
+    finally:
+        for process in (api, picture_server):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
+        with httpx.Client(base_url=os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200")) as es:
+            names = es.get(f"/{alias}-*", params={"ignore_unavailable": "true", "allow_no_indices": "true"}).json()
+            for name in names if isinstance(names, dict) else []:
+                es.delete(f"/{name}")

@@ -1,0 +1,127 @@
+"""When the `wallpapers` tool runs against the real API, then ..."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from wallpaper_catalogue.download import existing
+from wallpaper_catalogue.sync import MANIFEST
+
+from .conftest import Stack
+
+
+def wallpapers(stack: Stack, key: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**stack.env, "API_KEY": key, "WALLPAPERS_URL": stack.url}
+    return subprocess.run([sys.executable, "-m", "wallpaper_catalogue.cli", *args], env=env, capture_output=True, text=True, timeout=300)
+
+
+def catalogue_ids(stack: Stack, key: str) -> set[int]:
+    listed = wallpapers(stack, key, "list", "--json")
+    assert listed.returncode == 0, listed.stderr
+    return {w["id"] for w in json.loads(listed.stdout)}
+
+
+def pictures_in(folder: Path) -> set[int]:
+    return {int(p.stem) for p in folder.iterdir() if p.is_file() and p.name != MANIFEST and not p.name.endswith((".part", ".tmp"))}
+
+
+def test_when_listing_commands_take_limit_and_json_then_they_print_a_json_array_of_at_most_that_many(stack: Stack) -> None:
+    key = stack.key()
+    listed = wallpapers(stack, key, "list", "--limit", "5", "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert len(json.loads(listed.stdout)) == 5
+    word = json.loads(listed.stdout)[0]["title"].split()[0]
+    found = wallpapers(stack, key, "search", word, "--limit", "2", "--json")
+    assert found.returncode == 0 and 1 <= len(json.loads(found.stdout)) <= 2
+    one = wallpapers(stack, key, "get", str(json.loads(listed.stdout)[0]["id"]), "--json")
+    assert json.loads(one.stdout)["id"] == json.loads(listed.stdout)[0]["id"]
+    plain = wallpapers(stack, key, "list", "--limit", "1").stdout.splitlines()
+    assert len(plain) == 1 and plain[0].split()[0] == str(json.loads(listed.stdout)[0]["id"])
+
+
+def test_when_arguments_are_wrong_then_the_exit_code_is_2_or_the_api_error_is_named(stack: Stack) -> None:
+    key = stack.key()
+    assert wallpapers(stack, key, "list", "--limit", "0").returncode == 2
+    refused = wallpapers(stack, key, "list", "--category", "nonsense")
+    assert refused.returncode == 1 and "400 invalid_request" in refused.stderr and "category" in refused.stderr
+
+
+def test_when_pictures_are_downloaded_then_they_are_pictures_and_a_second_run_resumes(stack: Stack, tmp_path: Path) -> None:
+    key = stack.key()
+    first = wallpapers(stack, key, "download", "--dir", str(tmp_path), "--limit", "4", "--json", "--quiet")
+    assert first.returncode == 0, first.stderr
+    files = json.loads(first.stdout)
+    assert len(files) == 4
+    for entry in files:
+        head = Path(entry["file"]).read_bytes()[:4]
+        assert head[:3] == b"\xff\xd8\xff" or head == b"\x89PNG" or head[:4] == b"RIFF"
+    again = wallpapers(stack, key, "download", "--dir", str(tmp_path), "--limit", "4", "--quiet")
+    assert "0 downloaded, 4 already there" in again.stderr
+
+
+def test_when_a_picture_is_not_one_then_it_is_refused_and_named(stack: Stack, tmp_path: Path) -> None:
+    from wallpaper_catalogue.download import DownloadError, fetch_picture
+
+    with httpx.Client() as http:
+        try:
+            fetch_picture(http, f"{stack.url}/healthz", tmp_path, 1)
+        except DownloadError as refused:
+            assert "not a picture" in str(refused)
+        else:
+            raise AssertionError("a JSON answer was taken for a picture")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_when_a_mirror_meets_an_import_a_deletion_and_a_spent_quota_then_the_folder_matches_the_catalogue(stack: Stack, tmp_path: Path) -> None:
+    key = stack.key()
+    folder = tmp_path / "mirror"
+    first = wallpapers(stack, key, "sync", "--dir", str(folder), "--quiet", "--json")
+    assert first.returncode == 0, first.stderr
+    assert pictures_in(folder) == catalogue_ids(stack, key)
+
+    # The catalogue changes: one record changes picture, one is new, one is deleted.
+    records = stack.records(60)
+    changed = {**records[3], "url": records[4]["url"], "title": "Moved Picture"}
+    added = {**records[5], "id": 90_001, "title": "Newcomer"}
+    stack.load([changed, added, {"id": records[6]["id"], "deleted": True}], incremental=True)
+
+    # A key of 12 requests an hour, 3 changes a page: the quota runs out mid-run, which stops cleanly.
+    tiny = stack.key("tiny")
+    for _ in range(10):
+        spent = wallpapers(stack, tiny, "list", "--limit", "1")
+        assert spent.returncode == 0, (_, spent.stderr)
+    stopped = wallpapers(stack, tiny, "sync", "--dir", str(folder), "--page-size", "1", "--max-wait", "1", "--quiet", "--json")
+    assert stopped.returncode == 0, stopped.stderr
+    assert "the quota is spent" in stopped.stderr
+    assert json.loads(stopped.stdout)["quota_spent"] > 0
+    partial = json.loads(stopped.stdout)["changes"]
+    assert 0 < partial < 3
+
+    resumed = wallpapers(stack, key, "sync", "--dir", str(folder), "--quiet", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["changes"] == 3 - partial
+    assert pictures_in(folder) == catalogue_ids(stack, key)
+    assert records[6]["id"] not in pictures_in(folder) and 90_001 in pictures_in(folder)
+    manifest = json.loads((folder / MANIFEST).read_text())
+    assert manifest["files"][str(records[3]["id"])]["url"] == records[4]["url"]
+    moved = existing(folder, int(records[3]["id"]))
+    assert moved is not None and moved.read_bytes() == httpx.get(str(records[4]["url"])).content
+
+
+def test_when_a_mirror_has_filters_then_only_what_matches_is_kept_and_other_filters_are_refused(stack: Stack, tmp_path: Path) -> None:
+    key = stack.key()
+    records = stack.records(60)
+    category = str(records[0]["category"])
+    mirrored = wallpapers(stack, key, "sync", "--dir", str(tmp_path), "--category", category, "--quiet")
+    assert mirrored.returncode == 0, mirrored.stderr
+    listed = wallpapers(stack, key, "list", "--category", category, "--json")
+    assert pictures_in(tmp_path) == {w["id"] for w in json.loads(listed.stdout)}
+    other = wallpapers(stack, key, "sync", "--dir", str(tmp_path), "--tone", "dark", "--quiet")
+    assert other.returncode == 2 and "mirrors other filters" in other.stderr
+    colour = wallpapers(stack, key, "sync", "--dir", str(tmp_path / "c"), "--color", "red")
+    assert colour.returncode == 2

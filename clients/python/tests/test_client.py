@@ -1,0 +1,83 @@
+"""When the client talks to the real API, then ..."""
+
+from __future__ import annotations
+
+import pytest
+
+from wallpaper_catalogue import ApiError, Client
+
+from .conftest import Stack
+
+
+@pytest.fixture()
+def client(stack: Stack) -> Client:
+    return Client(base_url=stack.url, api_key=stack.key())
+
+
+def test_when_a_listing_is_walked_then_every_wallpaper_comes_once_across_pages(client: Client) -> None:
+    ids = [w["id"] for w in client.wallpapers.all(per_page=7)]
+    assert len(ids) == len(set(ids)) == client.wallpapers.list(per_page=1)["meta"]["total_items"]
+
+
+def test_when_filters_are_lists_then_they_are_sent_comma_separated_and_or_ed(client: Client) -> None:
+    first = client.wallpapers.list(per_page=100)["data"]
+    a, b = sorted({w["category"] for w in first})[:2]
+    page = client.wallpapers.list(category=[a, b], per_page=100)
+    assert {w["category"] for w in page["data"]} == {a, b}
+    assert page["meta"]["total_items"] == sum(1 for w in first if w["category"] in (a, b))
+
+
+def test_when_a_limit_is_given_then_the_walk_stops_there(client: Client) -> None:
+    assert len(list(client.wallpapers.all(limit=5, per_page=2))) == 5
+
+
+def test_when_one_is_asked_then_its_detail_and_its_likes_come(client: Client) -> None:
+    some = client.wallpapers.list(per_page=1)["data"][0]
+    detail = client.wallpapers.get(some["id"])
+    assert detail["id"] == some["id"] and detail["width"] > 0 and "tags" in detail
+    likes = client.wallpapers.similar(some["id"], per_page=3, include="tags")
+    assert some["id"] not in [w["id"] for w in likes["data"]]
+
+
+def test_when_a_search_is_walked_then_its_pages_add_up_to_its_total(client: Client) -> None:
+    word = client.wallpapers.list(per_page=1)["data"][0]["title"].split()[0]
+    total = client.search.query(word, per_page=1)["meta"]["total_items"]
+    assert total >= 1
+    assert len(list(client.search.all(word, per_page=3))) == total
+    assert isinstance(client.search.suggest(word[:3])["data"], list)
+
+
+def test_when_the_api_refuses_then_an_api_error_carries_status_error_and_message(client: Client) -> None:
+    with pytest.raises(ApiError) as refused:
+        client.wallpapers.get(9_007_199_254_740_991)
+    assert refused.value.status == 404 and refused.value.error == "not_found" and "not found" in refused.value.message
+    with pytest.raises(ApiError) as bad:
+        client.wallpapers.list(per_page=0)
+    assert bad.value.status == 400 and "per_page" in bad.value.message
+
+
+def test_when_the_key_is_wrong_then_the_error_says_so(stack: Stack) -> None:
+    with pytest.raises(ApiError) as refused, Client(base_url=stack.url, api_key="not-a-key") as wrong:
+        wrong.wallpapers.list()
+    assert refused.value.status in (401, 403)
+
+
+def test_when_the_feed_is_followed_to_its_end_then_applying_it_gives_the_catalogue_and_a_saved_cursor_has_nothing_new(client: Client) -> None:
+    copy: dict[int, str] = {}
+    cursor = None
+    for followed in client.changes.follow(per_page=9, until_end=True):
+        change = followed.change
+        if change["change"] == "delete":
+            assert "wallpaper" not in change
+            copy.pop(change["id"], None)
+        else:
+            copy[change["id"]] = change["wallpaper"]["title"]
+        cursor = followed.cursor
+    assert copy == {w["id"]: w["title"] for w in client.wallpapers.all()}
+    assert list(client.changes.follow(cursor, until_end=True)) == []
+
+
+def test_when_usage_is_read_then_it_reports_the_tier_and_what_is_left(client: Client) -> None:
+    client.wallpapers.list(per_page=1)
+    usage = client.usage()
+    assert usage["tier"] == "premium"

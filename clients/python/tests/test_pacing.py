@@ -1,0 +1,80 @@
+"""When the API answers with rate-limit headers, 429s and 503s (in process, beside the real-stack tests), then ..."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from wallpaper_catalogue import ApiError, Client, Pacing, QuotaExhausted
+
+
+def client_over(answers: list[httpx.Response], waits: list[tuple[float, str]], **pacing: float) -> tuple[Client, list[httpx.Request]]:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return answers.pop(0)
+
+    paced = Pacing(sleep=lambda _s: None, on_wait=lambda s, why: waits.append((s, why)), **pacing)  # type: ignore[arg-type]
+    return Client(base_url="http://api.test", api_key="k", pacing=paced, transport=httpx.MockTransport(handler)), seen
+
+
+def page(remaining: int = 500, limit: int = 1000, reset_in: float = 600) -> httpx.Response:
+    headers = {"X-RateLimit-Limit": str(limit), "X-RateLimit-Remaining": str(remaining), "X-RateLimit-Reset": str(int(time.time() + reset_in))}
+    return httpx.Response(200, json={"data": [], "meta": {"next_cursor": None}}, headers=headers)
+
+
+def test_when_a_429_comes_then_retry_after_is_waited_out_and_the_request_sent_again() -> None:
+    waits: list[tuple[float, str]] = []
+    client, seen = client_over([httpx.Response(429, headers={"Retry-After": "2"}, json={"error": "rate_limited", "message": "m", "status": 429}), page()], waits)
+    client.wallpapers.list()
+    assert len(seen) == 2 and waits[0][1] == "rate-limited" and 2 <= waits[0][0] <= 2.25
+
+
+def test_when_the_wait_is_longer_than_allowed_then_quota_exhausted_says_how_long() -> None:
+    client, _ = client_over([httpx.Response(429, headers={"Retry-After": "900"}, json={"error": "rate_limited", "message": "later", "status": 429})], [], max_wait=30)
+    with pytest.raises(QuotaExhausted) as spent:
+        client.wallpapers.list()
+    assert spent.value.retry_after == 900 and spent.value.status == 429
+
+
+def test_when_503s_come_then_they_are_retried_with_backoff_a_bounded_number_of_times() -> None:
+    waits: list[tuple[float, str]] = []
+    unavailable = {"error": "service_unavailable", "message": "busy", "status": 503}
+    client, seen = client_over([httpx.Response(503, json=unavailable) for _ in range(4)], waits, retries=3)
+    with pytest.raises(ApiError) as refused:
+        client.wallpapers.list()
+    assert refused.value.status == 503 and len(seen) == 4 and [why for _, why in waits] == ["retry"] * 3
+
+
+def test_when_the_quota_runs_low_then_requests_are_spread_until_the_reset() -> None:
+    waits: list[tuple[float, str]] = []
+    client, _ = client_over([page(remaining=5, reset_in=100), page()], waits)
+    client.wallpapers.list()
+    client.wallpapers.list()
+    assert waits and waits[0][1] == "pace" and 15 <= waits[0][0] <= 21
+
+
+def test_when_the_quota_is_spent_for_longer_than_allowed_then_the_next_request_is_not_sent() -> None:
+    client, seen = client_over([page(remaining=0, reset_in=3000)], [], max_wait=30)
+    client.wallpapers.list()
+    with pytest.raises(QuotaExhausted):
+        client.wallpapers.list()
+    assert len(seen) == 1
+
+
+def test_when_lists_are_given_then_they_go_comma_separated() -> None:
+    client, seen = client_over([page()], [])
+    client.wallpapers.list(category=["space", "nature"], tone="dark", per_page=5, page=None)
+    assert seen[0].url.params["category"] == "space,nature" and "page" not in seen[0].url.params
+
+
+def test_when_a_walk_has_a_limit_then_no_page_past_it_is_asked_for() -> None:
+    def listing(ids: list[int], cursor: str | None) -> httpx.Response:
+        return httpx.Response(200, json={"data": [{"id": i} for i in ids], "meta": {"next_cursor": cursor}})
+
+    client, seen = client_over([listing([1, 2], "c2"), listing([3, 4], "c3"), listing([5], None)], [])
+    assert [w["id"] for w in client.wallpapers.all(limit=4, per_page=2)] == [1, 2, 3, 4]
+    assert len(seen) == 2

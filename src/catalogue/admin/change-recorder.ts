@@ -1,0 +1,346 @@
+import { hash } from 'node:crypto';
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { CHANGES_INDEX_DEFINITION, type Tombstone, WATERMARK_ID, type Watermark, changesIndexOf } from '../../wallpapers/store/change-log.js';
+import { isErrorType, readIndexDefinition } from './index-admin.js';
+import { type ChangeStamp, type LoadEntry, type WallpaperDocument, isDeletion, toRecord } from '../../wallpapers/wallpaper.js';
+
+/** A batch once stamped: what to write, and what the change feed records beside it. */
+export interface StampedBatch {
+  /** Documents with their stamps (in a full load all of them, to its new index), and deletions of wallpapers that exist. */
+  write: LoadEntry[];
+  /** How many entries change nothing: records identical to what the catalogue holds, deletions of what it does not hold. */
+  unchanged: number;
+  /** Tombstones of `write`'s deletions, by id. */
+  tombstones: Map<number, Tombstone>;
+  /** Ids that come back: their tombstones go. */
+  returning: Set<number>;
+  /** The numbers this batch was given, until it is settled. */
+  seqs: number[];
+}
+
+/** The digest a stamp carries: of the record as an export would write it. */
+export function contentHash(doc: WallpaperDocument): string {
+  return hash('sha256', JSON.stringify(toRecord(doc)), 'base64url').slice(0, 22);
+}
+
+interface Known {
+  stamp: ChangeStamp;
+}
+
+const ID_PAGE = 10_000;
+
+/**
+ * The writing side of the change feed (see wallpapers/store/change-log.ts), for one load under
+ * the catalogue lock: it numbers changes, tells them from rewrites of the same record, and moves
+ * the watermark once what it numbered is written and visible.
+ *
+ * `against` is the catalogue the load changes: the live index an incremental import writes into,
+ * or the one a full load replaces (null when there is none). Each batch is compared with it
+ * (one search per batch, doc values only): a record whose digest is unchanged keeps its stamp, so
+ * reloading the same records records nothing.
+ */
+export class ChangeRecorder {
+  readonly changesIndex: string;
+  private next = 1;
+  private committed = 0;
+  private readonly inFlight = new Set<number>();
+  private tombstoneCount = 0;
+  /** Every id a full load wrote, for the deletions a full load implies (see recordMissing). */
+  private loaded = new Float64Array(1024);
+  private loadedCount = 0;
+
+  private constructor(
+    private readonly es: Client,
+    readonly alias: string,
+    private readonly against: string | null,
+    private readonly collectIds: boolean,
+  ) {
+    this.changesIndex = changesIndexOf(alias);
+  }
+
+  /** Opens the record: its index made if missing, the last number given found (what any earlier load left, finished or not). */
+  static async open(es: Client, alias: string, { against, full }: { against: string | null; full: boolean }): Promise<ChangeRecorder> {
+    const recorder = new ChangeRecorder(es, alias, against, full);
+    await recorder.ensureIndex();
+    const found = await es.search({
+      index: [recorder.changesIndex, ...(against ? [against] : [])],
+      size: 0,
+      track_total_hits: false,
+      aggs: { last: { max: { field: 'change_seq' } }, tombstones: { filter: { term: { kind: 'delete' } } } },
+    });
+    const aggs = found.aggregations as { last?: { value: number | null }; tombstones?: { doc_count: number } } | undefined;
+    recorder.committed = await recorder.readWatermark();
+    recorder.next = Math.max(aggs?.last?.value ?? 0, recorder.committed) + 1;
+    recorder.tombstoneCount = aggs?.tombstones?.doc_count ?? 0;
+    return recorder;
+  }
+
+  private async ensureIndex(): Promise<void> {
+    try {
+      await this.es.indices.create({ index: this.changesIndex, ...CHANGES_INDEX_DEFINITION });
+    } catch (error) {
+      if (!isErrorType(error, 'resource_already_exists_exception')) throw error;
+    }
+  }
+
+  private async readWatermark(): Promise<number> {
+    const mark = await this.es.get<Watermark>({ index: this.changesIndex, id: WATERMARK_ID }, { ignore: [404] });
+    return mark.found ? (mark._source?.change_seq ?? 0) : 0;
+  }
+
+  /**
+   * A live index made before the change feed has no fields for it: they are added to its mapping
+   * in place (new fields need no reindex), from the mapping file.
+   */
+  static async prepareLive(es: Client, index: string): Promise<void> {
+    const { mappings } = readIndexDefinition();
+    const props = mappings.properties ?? {};
+    await es.indices.putMapping({
+      index,
+      properties: { change_seq: props['change_seq']!, changed_at: props['changed_at']!, content_hash: props['content_hash']! },
+    });
+  }
+
+  /** What the catalogue being changed holds of these ids: their stamps. */
+  private async known(ids: number[]): Promise<Map<number, Known>> {
+    const known = new Map<number, Known>();
+    if (this.against === null || ids.length === 0) return known;
+    const found = await this.es.search({
+      index: this.against,
+      size: ids.length,
+      track_total_hits: false,
+      _source: false,
+      query: { ids: { values: ids.map(String) } },
+      docvalue_fields: ['id', 'change_seq', { field: 'changed_at', format: 'strict_date_time' }, 'content_hash'],
+    });
+    for (const hit of found.hits.hits) {
+      const fields = hit.fields as Record<string, unknown[]> | undefined;
+      const id = Number(fields?.['id']?.[0]);
+      const seq = fields?.['change_seq']?.[0];
+      const at = fields?.['changed_at']?.[0];
+      const digest = fields?.['content_hash']?.[0];
+      // Unstamped (loaded before the feed): known to exist, with no digest to compare.
+      known.set(id, {
+        stamp: { seq: typeof seq === 'number' ? seq : 0, at: typeof at === 'string' ? at : '', hash: typeof digest === 'string' ? digest : '' },
+      });
+    }
+    return known;
+  }
+
+  private async withTombstones(ids: number[]): Promise<Set<number>> {
+    if (this.tombstoneCount === 0 || ids.length === 0) return new Set();
+    const found = await this.es.search({
+      index: this.changesIndex,
+      size: ids.length,
+      track_total_hits: false,
+      _source: false,
+      query: { bool: { filter: [{ ids: { values: ids.map(String) } }, { term: { kind: 'delete' } }] } },
+    });
+    return new Set(found.hits.hits.map((hit) => Number(hit._id)));
+  }
+
+  /**
+   * Stamps a batch: a new or changed record gets the next number, an unchanged one keeps its
+   * stamp; a deletion of a wallpaper that exists gets a number and a tombstone, one of a wallpaper
+   * that does not records nothing. Its numbers are in flight until `settled`.
+   */
+  async stamp(batch: readonly LoadEntry[]): Promise<StampedBatch> {
+    const ids = batch.map((entry) => entry.id);
+    const [known, tombstoned] = await Promise.all([this.known(ids), this.withTombstones(ids.filter((_, i) => !isDeletion(batch[i]!)))]);
+    const at = new Date().toISOString();
+    const stamped: StampedBatch = { write: [], unchanged: 0, tombstones: new Map(), returning: new Set(), seqs: [] };
+    const give = () => {
+      const seq = this.next++;
+      this.inFlight.add(seq);
+      stamped.seqs.push(seq);
+      return seq;
+    };
+    for (const entry of batch) {
+      const old = known.get(entry.id);
+      if (isDeletion(entry)) {
+        if (old === undefined) {
+          stamped.unchanged++;
+          continue;
+        }
+        stamped.tombstones.set(entry.id, { kind: 'delete', id: entry.id, change_seq: give(), changed_at: at });
+        stamped.write.push(entry);
+        continue;
+      }
+      const digest = contentHash(entry);
+      if (old !== undefined && old.stamp.hash === digest) {
+        entry.change = old.stamp;
+        stamped.unchanged++;
+        // A full load writes every record into its new index, the unchanged ones with their stamps.
+        if (this.collectIds) stamped.write.push(entry);
+      } else {
+        entry.change = { seq: give(), at, hash: digest };
+        stamped.write.push(entry);
+      }
+      if (tombstoned.has(entry.id)) stamped.returning.add(entry.id);
+      if (this.collectIds) this.remember(entry.id);
+    }
+    if (stamped.tombstones.size > 0) this.tombstoneCount += stamped.tombstones.size;
+    return stamped;
+  }
+
+  /** The batch is written, or failed for good: its numbers no longer hold the watermark back. */
+  settled(batch: StampedBatch): void {
+    for (const seq of batch.seqs) this.inFlight.delete(seq);
+  }
+
+  private remember(id: number): void {
+    if (this.loadedCount === this.loaded.length) {
+      const grown = new Float64Array(this.loaded.length * 2);
+      grown.set(this.loaded);
+      this.loaded = grown;
+    }
+    this.loaded[this.loadedCount++] = id;
+  }
+
+  /**
+   * A full load's deletions: what the catalogue it replaces holds and the load did not write gets
+   * a tombstone. The old index's ids are read in id order, a page at a time, against the sorted
+   * ids of the load. Returns how many.
+   */
+  async recordMissing(): Promise<number> {
+    if (this.against === null) return 0;
+    const loaded = this.loaded.subarray(0, this.loadedCount).sort();
+    const has = (id: number) => {
+      let lo = 0;
+      let hi = loaded.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (loaded[mid]! < id) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo < loaded.length && loaded[lo] === id;
+    };
+    const at = new Date().toISOString();
+    let after: estypes.SortResults | undefined;
+    let missing = 0;
+    for (;;) {
+      const page = await this.es.search({
+        index: this.against,
+        size: ID_PAGE,
+        track_total_hits: false,
+        _source: false,
+        docvalue_fields: ['id'],
+        sort: [{ id: 'asc' }],
+        ...(after ? { search_after: after } : {}),
+      });
+      const hits = page.hits.hits;
+      const gone = hits.map((hit) => Number((hit.fields as { id: number[] }).id[0])).filter((id) => !has(id));
+      if (gone.length > 0) {
+        const tombstones = gone.map((id): Tombstone => ({ kind: 'delete', id, change_seq: this.next++, changed_at: at }));
+        await this.writeTombstones(tombstones);
+        missing += gone.length;
+      }
+      if (hits.length < ID_PAGE) return missing;
+      after = hits.at(-1)!.sort;
+    }
+  }
+
+  private async writeTombstones(tombstones: readonly Tombstone[]): Promise<void> {
+    const response = await this.es.bulk({
+      index: this.changesIndex,
+      operations: tombstones.flatMap((tombstone) => [{ index: { _id: String(tombstone.id) } }, tombstone]),
+      filter_path: ['errors', 'items.*.error'],
+    });
+    if (response.errors) throw new Error(`tombstones not written: ${JSON.stringify(response.items.find((item) => item.index?.error))}`);
+    this.tombstoneCount += tombstones.length;
+  }
+
+  /**
+   * A rollback's changes: moving the alias from `from` back to `to` changes every wallpaper whose
+   * record differs between them. Those `to` holds get new numbers in place (it becomes live with
+   * them); those only `from` holds get tombstones. Both are read in id order, side by side.
+   */
+  async recordRollback(from: string, to: string): Promise<{ upserts: number; deletes: number }> {
+    const at = new Date().toISOString();
+    const pages = (index: string) => this.stampsInIdOrder(index);
+    const left = pages(from);
+    const right = pages(to);
+    let a = await left.next();
+    let b = await right.next();
+    const updates: { id: number; seq: number }[] = [];
+    const tombstones: Tombstone[] = [];
+    let upserts = 0;
+    let deletes = 0;
+    const flush = async (force: boolean) => {
+      if (updates.length > 0 && (force || updates.length >= 2000)) {
+        const batch = updates.splice(0);
+        const response = await this.es.bulk({
+          index: to,
+          operations: batch.flatMap(({ id, seq }) => [{ update: { _id: String(id) } }, { doc: { change_seq: seq, changed_at: at } }]),
+          filter_path: ['errors', 'items.*.error'],
+        });
+        if (response.errors) throw new Error(`stamps not written: ${JSON.stringify(response.items.find((item) => item.update?.error))}`);
+      }
+      if (tombstones.length > 0 && (force || tombstones.length >= 2000)) await this.writeTombstones(tombstones.splice(0));
+    };
+    for (;;) {
+      const was = a.done ? null : a.value;
+      const now = b.done ? null : b.value;
+      if (was === null && now === null) break;
+      if (now === null || (was !== null && was.id < now.id)) {
+        tombstones.push({ kind: 'delete', id: was!.id, change_seq: this.next++, changed_at: at });
+        deletes++;
+        a = await left.next();
+      } else if (was === null || now.id < was.id) {
+        updates.push({ id: now.id, seq: this.next++ });
+        upserts++;
+        b = await right.next();
+      } else {
+        if (was.hash === '' || was.hash !== now.hash) {
+          updates.push({ id: now.id, seq: this.next++ });
+          upserts++;
+        }
+        a = await left.next();
+        b = await right.next();
+      }
+      await flush(false);
+    }
+    await flush(true);
+    await this.es.indices.refresh({ index: to });
+    return { upserts, deletes };
+  }
+
+  private async *stampsInIdOrder(index: string): AsyncGenerator<{ id: number; hash: string }, void, undefined> {
+    let after: estypes.SortResults | undefined;
+    for (;;) {
+      const page = await this.es.search({
+        index,
+        size: ID_PAGE,
+        track_total_hits: false,
+        _source: false,
+        docvalue_fields: ['id', 'content_hash'],
+        sort: [{ id: 'asc' }],
+        ...(after ? { search_after: after } : {}),
+      });
+      const hits = page.hits.hits;
+      for (const hit of hits) {
+        const fields = hit.fields as Record<string, unknown[]>;
+        const digest = fields['content_hash']?.[0];
+        yield { id: Number(fields['id']![0]), hash: typeof digest === 'string' ? digest : '' };
+      }
+      if (hits.length < ID_PAGE) return;
+      after = hits.at(-1)!.sort;
+    }
+  }
+
+  /**
+   * Moves the watermark to the highest number below every batch still in flight, once what it
+   * covers is visible: `indices` (where the load wrote) and the tombstones are refreshed first.
+   * Returns the watermark.
+   */
+  async commit(indices: readonly string[]): Promise<number> {
+    const lowest = this.inFlight.size > 0 ? Math.min(...this.inFlight) : this.next;
+    const mark = lowest - 1;
+    if (mark <= this.committed) return this.committed;
+    await this.es.indices.refresh({ index: [...indices, this.changesIndex] });
+    const watermark: Watermark = { kind: 'watermark', change_seq: mark, changed_at: new Date().toISOString() };
+    await this.es.index({ index: this.changesIndex, id: WATERMARK_ID, document: watermark, refresh: true });
+    this.committed = mark;
+    return mark;
+  }
+}

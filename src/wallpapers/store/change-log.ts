@@ -1,0 +1,90 @@
+import type { estypes } from '@elastic/elasticsearch';
+import type { CataloguedWallpaper } from '../catalogued.js';
+
+/**
+ * The change feed's record, kept in Elasticsearch beside the catalogue:
+ *
+ *  - every wallpaper document carries the sequence number of its last change (`change_seq`), when
+ *    it was (`changed_at`) and a digest of its record (`content_hash`), so the feed is a walk of
+ *    the catalogue in `change_seq` order: one walk from the start is a snapshot (each wallpaper
+ *    once, at its last change) followed by every later change;
+ *  - a wallpaper that left the catalogue leaves a tombstone in the alias's changes index
+ *    (`<alias>-changes`, never behind the alias, so no list, search, facet or suggestion sees it);
+ *  - the same index holds the watermark: the highest sequence number whose changes are all
+ *    visible. Loads write documents in concurrent batches, and a batch with higher numbers can
+ *    become searchable before one with lower numbers; a reader that walked past the lower ones
+ *    would never see them. The feed serves nothing above the watermark, and a load moves it only
+ *    once everything below is written and refreshed.
+ *
+ * Sequence numbers are unique and only grow; one writer at a time holds the catalogue lock. A
+ * wallpaper loaded before the feed existed has no stamp: it is served first, as number 0, in id
+ * order, and stays so until it changes.
+ */
+
+export const WATERMARK_ID = 'watermark';
+
+/** The changes index of an alias: tombstones and the watermark. */
+export function changesIndexOf(alias: string): string {
+  return `${alias.toLowerCase()}-changes`;
+}
+
+/** A tombstone as stored: the wallpaper that left, and its change stamp. */
+export interface Tombstone {
+  kind: 'delete';
+  id: number;
+  change_seq: number;
+  changed_at: string;
+}
+
+/** The watermark as stored. */
+export interface Watermark {
+  kind: 'watermark';
+  change_seq: number;
+  changed_at: string;
+}
+
+export const CHANGES_INDEX_DEFINITION = {
+  settings: { number_of_shards: 1, auto_expand_replicas: '0-1' },
+  mappings: {
+    dynamic: 'strict',
+    properties: {
+      kind: { type: 'keyword' },
+      id: { type: 'long' },
+      change_seq: { type: 'long' },
+      changed_at: { type: 'date' },
+    },
+  },
+} as const satisfies { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping };
+
+/** Where a walk of the feed stands: the last change served. */
+export interface ChangePosition {
+  seq: number;
+  id: number;
+}
+
+export type ChangeHit = { _index: string; _source: (CataloguedWallpaper & Partial<Tombstone>) | undefined; sort?: (string | number)[] };
+
+/**
+ * The search of one page of the feed: changes after `after`, at most the watermark, in order. Past
+ * the unstamped, the position is also a range on `change_seq`, so a read at the tail visits only
+ * the few changes after it (points), not the whole catalogue below the watermark.
+ */
+export function changesBody(watermark: number, after: ChangePosition | null, size: number): estypes.SearchRequest {
+  const unstamped: estypes.QueryDslQueryContainer = {
+    bool: { must_not: { exists: { field: 'change_seq' } }, ...(after ? { filter: { range: { id: { gt: after.id } } } } : {}) },
+  };
+  const stamped: estypes.QueryDslQueryContainer = { range: { change_seq: { lte: watermark, ...(after && after.seq > 0 ? { gt: after.seq } : {}) } } };
+  return {
+    size,
+    track_total_hits: false,
+    query: {
+      bool: {
+        filter: [after && after.seq > 0 ? stamped : { bool: { should: [stamped, unstamped], minimum_should_match: 1 } }],
+        must_not: [{ term: { kind: 'watermark' } }],
+      },
+    },
+    // Unique: numbers are never given twice, and the unstamped (0) are told apart by id.
+    sort: [{ change_seq: { order: 'asc', missing: 0, unmapped_type: 'long' } }, { id: { order: 'asc', unmapped_type: 'long' } }],
+    ...(after ? { search_after: [after.seq, after.id] } : {}),
+  };
+}

@@ -1,0 +1,273 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
+import { WALLPAPER_FIELDS, type Wallpaper } from '../../src/wallpapers/wallpaper.js';
+import { runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
+import {
+  type RunningApp,
+  connectEs,
+  createIndexWithDocs,
+  createKey,
+  dropIndicesOf,
+  readyRedis,
+  request,
+  startApp,
+  testConfig,
+  uniqueName,
+} from '../support/harness.js';
+import { fixtureWallpapers } from '../support/fixtures.js';
+
+interface Item {
+  id: number;
+  change: 'upsert' | 'delete';
+  at: string;
+  wallpaper?: Wallpaper & { tags?: string[] };
+}
+interface Feed {
+  data: Item[];
+  meta: { per_page: number; next_cursor: string; has_more: boolean };
+}
+
+describe('the change feed, GET /v1/changes', function () {
+  this.timeout(120_000);
+  const es = connectEs(undefined, 60_000);
+  const dir = mkdtempSync(join(tmpdir(), 'wpc-changes-'));
+  const aliases: string[] = [];
+  let redis: Redis;
+  let key: string;
+  const apps: RunningApp[] = [];
+
+  before(async () => {
+    redis = await readyRedis();
+    key = (await createKey(redis, 'premium')).apiKey;
+  });
+
+  after(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+    for (const alias of aliases) await dropIndicesOf(es, alias);
+    await es.close();
+    redis.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function freshAlias(): string {
+    const alias = uniqueName('test-changes');
+    aliases.push(alias);
+    return alias;
+  }
+
+  async function apiOn(alias: string): Promise<RunningApp> {
+    const app = await startApp({ config: testConfig({ indexAlias: alias }), es, redis });
+    apps.push(app);
+    return app;
+  }
+
+  const run = async (script: 'import' | 'seed' | 'reindex', alias: string, args: string[]) => {
+    const done = await runScript(script, args, { env: { INDEX_ALIAS: alias }, cwd: dir });
+    expect(done.status, done.stderr).to.equal(0);
+    return done;
+  };
+
+  function file(name: string, lines: readonly unknown[]): string {
+    const path = join(dir, name);
+    writeFileSync(path, toNdjson(lines));
+    return path;
+  }
+
+  async function page(app: RunningApp, query = ''): Promise<Feed & { status: number; headers: Headers }> {
+    const res = await request(app.url, `/v1/changes${query}`, { key });
+    expect(res.status, res.text).to.equal(200);
+    return { ...(res.body as Feed), status: res.status, headers: res.headers };
+  }
+
+  /** Every change after `cursor` (from the start when absent), page by page; and the cursor to keep. */
+  async function walk(app: RunningApp, cursor?: string, perPage = 100): Promise<{ items: Item[]; cursor: string; pages: number }> {
+    const items: Item[] = [];
+    let pages = 0;
+    for (;;) {
+      const got = await page(app, `?per_page=${perPage}${cursor ? `&cursor=${cursor}` : ''}`);
+      pages++;
+      items.push(...got.data);
+      cursor = got.meta.next_cursor;
+      if (!got.meta.has_more) return { items, cursor, pages };
+    }
+  }
+
+  it('when a catalogue is imported, then one walk from the start holds every wallpaper once, in order, then stops with a cursor to keep', async () => {
+    const alias = freshAlias();
+    await run('import', alias, [file('first.ndjson', wallpapers(250))]);
+    const app = await apiOn(alias);
+    const { items, cursor, pages } = await walk(app, undefined, 40);
+    expect(pages).to.equal(7);
+    expect(items.map((item) => item.id).sort((a, b) => a - b)).to.deep.equal(wallpapers(250).map((w) => w.id));
+    expect(items.every((item) => item.change === 'upsert' && item.wallpaper?.id === item.id)).to.equal(true);
+    expect(Object.keys(items[0]!.wallpaper!)).to.deep.equal([...WALLPAPER_FIELDS]);
+    // At the end: nothing more, and the same cursor answers again later.
+    const tail = await page(app, `?cursor=${cursor}`);
+    expect(tail.data).to.deep.equal([]);
+    expect(tail.meta.has_more).to.equal(false);
+    expect(tail.meta.next_cursor).to.equal(cursor);
+    expect(tail.headers.get('cache-control')).to.equal('no-cache');
+  });
+
+  it('when an incremental import changes one, adds one, deletes one and repeats one, then a tail read gets exactly those three, and the deleted one is gone everywhere', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(50);
+    await run('import', alias, [file('base.ndjson', records)]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    const changed = { ...records[9]!, title: 'Harbour Lights at Dusk', downloads: records[9]!.downloads + 1 };
+    const added = { ...records[0]!, id: 9001, title: 'A New Arrival' };
+    const deleted = records[19]!;
+    const lines = [records[4], changed, added, { id: deleted.id, deleted: true }];
+    const imported = await run('import', alias, ['--incremental', file('delta.ndjson', lines)]);
+    expect(imported.stderr).to.match(/3 records loaded from 4 lines/);
+
+    const tail = await walk(app, cursor);
+    expect(tail.items.map(({ id, change }) => [id, change])).to.deep.equal([
+      [changed.id, 'upsert'],
+      [added.id, 'upsert'],
+      [deleted.id, 'delete'],
+    ]);
+    expect(tail.items[0]!.wallpaper!.title).to.equal('Harbour Lights at Dusk');
+    expect(tail.items[2]).to.not.have.property('wallpaper');
+    expect(Date.parse(tail.items[2]!.at)).to.be.within(Date.now() - 60_000, Date.now());
+
+    expect((await request(app.url, `/v1/wallpapers/${deleted.id}`, { key })).status).to.equal(404);
+    const inLists = [
+      await request(app.url, '/v1/wallpapers?per_page=100', { key }),
+      await request(app.url, `/v1/wallpapers?ids=${deleted.id}`, { key }),
+      await request(app.url, `/v1/search?q=${encodeURIComponent(deleted.title)}&per_page=100`, { key }),
+      await request(app.url, `/v1/wallpapers/${records[18]!.id}/similar?per_page=100`, { key }),
+    ];
+    for (const res of inLists) expect((res.body as { data: { id: number }[] }).data.map((w) => w.id)).to.not.include(deleted.id);
+    const facets = await request(app.url, '/v1/wallpapers?facets=category&per_page=1', { key });
+    expect((facets.body as { meta: { total_items: number } }).meta.total_items).to.equal(50);
+
+    // The same file again changes nothing, so records nothing.
+    await run('import', alias, ['--incremental', file('delta-again.ndjson', lines)]);
+    expect((await walk(app, tail.cursor)).items).to.deep.equal([]);
+
+    // A wallpaper that comes back is an upsert after its deletion, and its tombstone goes.
+    await run('import', alias, ['--incremental', file('back.ndjson', [deleted])]);
+    const back = await walk(app, tail.cursor);
+    expect(back.items.map(({ id, change }) => [id, change])).to.deep.equal([[deleted.id, 'upsert']]);
+    const fromStart = (await walk(app)).items.filter((item) => item.id === deleted.id);
+    expect(fromStart.map((item) => item.change)).to.deep.equal(['upsert']);
+  });
+
+  it('when a full import replaces the catalogue, then the feed records what is new or changed and what it left out; the same file again records nothing', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(30);
+    await run('import', alias, [file('v1.ndjson', records)]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    const next = [...records.slice(0, 25), { ...records[25]!, title: 'Renamed' }, { ...records[0]!, id: 777, title: 'Brand New' }];
+    const path = file('v2.ndjson', next);
+    await run('import', alias, [path]);
+    const tail = await walk(app, cursor);
+    const seen = tail.items.map(({ id, change }) => `${change} ${id}`).sort();
+    expect(seen).to.deep.equal(['delete 27', 'delete 28', 'delete 29', 'delete 30', 'upsert 26', 'upsert 777'].sort());
+    await run('import', alias, [path]);
+    expect((await walk(app, tail.cursor)).items).to.deep.equal([]);
+  });
+
+  it('when the catalogue is reindexed, then the feed records nothing and a cursor carries on; when it is rolled back, then the feed records what the rollback undoes', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(20);
+    const second = records.slice(0, 18).map((record) => (record.id === 4 ? { ...record, title: 'Changed Title' } : record));
+    await run('import', alias, ['--keep', '5', file('r1.ndjson', records)]);
+    await run('import', alias, ['--keep', '5', file('r2.ndjson', [...second, { ...records[2]!, id: 500 }])]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    await run('reindex', alias, ['--keep', '5']);
+    expect((await walk(app, cursor)).items).to.deep.equal([]);
+    // Back to before the reindex, which changed nothing, so nothing; then back to r1.
+    await run('reindex', alias, ['--rollback']);
+    const afterFirst = await walk(app, cursor);
+    expect(afterFirst.items).to.deep.equal([]);
+    await run('reindex', alias, ['--rollback']);
+    const undone = await walk(app, afterFirst.cursor);
+    expect(undone.items.map(({ id, change }) => `${change} ${id}`).sort()).to.deep.equal(['delete 500', 'upsert 19', 'upsert 20', 'upsert 4'].sort());
+  });
+
+  it('when wallpapers were loaded before the feed existed, then a walk serves them first, in id order, at their creation time', async () => {
+    const alias = freshAlias();
+    const docs = fixtureWallpapers();
+    await createIndexWithDocs(es, alias, docs);
+    const app = await apiOn(alias);
+    const { items } = await walk(app, undefined, 7);
+    expect(items.map((item) => item.id)).to.deep.equal(docs.map((doc) => doc.id).sort((a, b) => a - b));
+    expect(items[0]!.at).to.equal(docs.find((doc) => doc.id === items[0]!.id)!.created_at);
+  });
+
+  it('when a change is numbered but not yet below the watermark, then the feed does not serve it', async () => {
+    const alias = freshAlias();
+    await run('import', alias, [file('w.ndjson', wallpapers(5))]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    // A load still writing: a tombstone numbered above the watermark, already searchable.
+    await es.index({
+      index: changesIndexOf(alias),
+      id: '3',
+      document: { kind: 'delete', id: 3, change_seq: 1_000, changed_at: new Date().toISOString() },
+      refresh: true,
+    });
+    expect((await walk(app, cursor)).items).to.deep.equal([]);
+  });
+
+  it('when a deletion line comes in a full import, then it is rejected with the reason, and a malformed one in an incremental import too', async () => {
+    const alias = freshAlias();
+    const full = await runScript('import', ['--allow-rejects', '5', file('full-del.ndjson', [...wallpapers(3), { id: 2, deleted: true }])], {
+      env: { INDEX_ALIAS: alias },
+      cwd: dir,
+    });
+    expect(full.status, full.stderr).to.equal(0);
+    expect(full.stderr).to.match(/line 4 \(id 2\) rejected: a deletion needs --incremental/);
+    const incremental = await runScript(
+      'import',
+      [
+        '--incremental',
+        '--allow-rejects',
+        '5',
+        file('bad-del.ndjson', [
+          { id: 2, deleted: 'yes' },
+          { id: 3, deleted: true, title: 'x' },
+        ]),
+      ],
+      { env: { INDEX_ALIAS: alias }, cwd: dir },
+    );
+    expect(incremental.stderr).to.match(/line 1 \(id 2\) rejected: deleted must be true/);
+    expect(incremental.stderr).to.match(/line 2 \(id 3\) rejected: a deletion has only id and deleted, not "title"/);
+  });
+
+  describe('what it refuses', () => {
+    let app: RunningApp;
+    before(async () => {
+      const alias = freshAlias();
+      await createIndexWithDocs(es, alias, fixtureWallpapers().slice(0, 3));
+      app = await apiOn(alias);
+    });
+
+    it('when the cursor is forged, or a list`s, then 400 names cursor', async () => {
+      const first = await page(app, '?per_page=1');
+      const forged = `${first.meta.next_cursor.slice(0, -2)}AA`;
+      const list = await request(app.url, '/v1/wallpapers?per_page=1', { key });
+      for (const cursor of [forged, (list.body as { meta: { next_cursor: string } }).meta.next_cursor, 'nonsense']) {
+        const res = await request(app.url, `/v1/changes?cursor=${encodeURIComponent(cursor)}`, { key });
+        expect(res.status).to.equal(400);
+        expect(res.body).to.include({ error: 'invalid_request', status: 400 });
+        expect(res.body.message).to.contain("'cursor'");
+      }
+    });
+
+    it('when per_page is out of bounds or a parameter is unknown, then 400 names it; without a key, 401', async () => {
+      expect((await request(app.url, '/v1/changes?per_page=0', { key })).body.message).to.contain("'per_page'");
+      expect((await request(app.url, '/v1/changes?since=1', { key })).body.message).to.contain("'since'");
+      expect((await request(app.url, '/v1/changes')).status).to.equal(401);
+    });
+  });
+});

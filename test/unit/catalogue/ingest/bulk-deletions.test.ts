@@ -1,0 +1,83 @@
+import type { Client, estypes } from '@elastic/elasticsearch';
+import { expect } from 'chai';
+import type { ChangeRecorder, StampedBatch } from '../../../../src/catalogue/admin/change-recorder.js';
+import { bulkLoad } from '../../../../src/catalogue/ingest/bulk-load.js';
+import { generateWallpapers } from '../../../../src/catalogue/generation/generator.js';
+import type { LoadEntry } from '../../../../src/wallpapers/wallpaper.js';
+
+type Operation = Record<string, { _id?: string; _index?: string }>;
+
+/** An action line of a bulk body (a document or a tombstone has more than one field). */
+const isAction = (op: unknown): op is Operation => {
+  if (typeof op !== 'object' || op === null) return false;
+  const keys = Object.keys(op);
+  return keys.length === 1 && (keys[0] === 'index' || keys[0] === 'delete');
+};
+
+const describeAction = (action: Operation) => {
+  const [kind] = Object.keys(action) as [string];
+  return `${kind} ${action[kind]!._index ?? 'cat-1'} ${action[kind]!._id}`;
+};
+
+/** A recorder that stamps every deletion with a tombstone and marks id 2 as returning. */
+function recorder(): ChangeRecorder & { settledBatches: number } {
+  let seq = 100;
+  const fake = {
+    changesIndex: 'cat-changes',
+    settledBatches: 0,
+    async stamp(batch: readonly LoadEntry[]): Promise<StampedBatch> {
+      const tombstones = new Map();
+      for (const entry of batch)
+        if ('deleted' in entry) tombstones.set(entry.id, { kind: 'delete', id: entry.id, change_seq: ++seq, changed_at: 'now' });
+      return { write: [...batch], unchanged: 0, tombstones, returning: new Set([2]), seqs: [seq] };
+    },
+    settled() {
+      fake.settledBatches++;
+    },
+  };
+  return fake as unknown as ChangeRecorder & { settledBatches: number };
+}
+
+describe('bulkLoad with deletions and a change recorder', () => {
+  const [first, second] = [...generateWallpapers({ count: 2, seed: 1, imageBaseUrl: 'https://images.example' })];
+
+  it('when a deletion is loaded, then its tombstone goes before the delete in the same request, and a returning id loses its tombstone', async () => {
+    const requests: Operation[][] = [];
+    const changes = recorder();
+    const es = {
+      bulk: async ({ operations }: { operations: unknown[] }): Promise<estypes.BulkResponse> => {
+        const actions = operations.filter(isAction);
+        requests.push(actions);
+        return {
+          took: 1,
+          errors: false,
+          items: actions.map((action) => ({ [Object.keys(action)[0]!]: { _id: '', _index: '', status: 200 } })),
+        };
+      },
+    } as unknown as Client;
+    const result = await bulkLoad(es, 'cat-1', [first!, { id: 5, deleted: true }, second!], { changes });
+    expect(requests).to.have.length(1);
+    expect(requests[0]!.map(describeAction)).to.deep.equal([
+      'index cat-1 1',
+      'index cat-changes 5',
+      'delete cat-1 5',
+      'index cat-1 2',
+      'delete cat-changes 2',
+    ]);
+    expect(result).to.include({ indexed: 3, deleted: 1 });
+    expect(changes.settledBatches).to.equal(1);
+  });
+
+  it('when a deletion names a wallpaper that is already gone (404), then it is no failure', async () => {
+    const es = {
+      bulk: async (): Promise<estypes.BulkResponse> => ({
+        took: 1,
+        errors: true,
+        items: [{ delete: { _id: '9', _index: 'cat-1', status: 404, result: 'not_found' } }],
+      }),
+    } as unknown as Client;
+    const result = await bulkLoad(es, 'cat-1', [{ id: 9, deleted: true }]);
+    expect(result.failed).to.deep.equal([]);
+    expect(result).to.include({ indexed: 1, deleted: 1 });
+  });
+});
