@@ -3,19 +3,9 @@ import { expect } from 'chai';
 import { NdjsonRecords, type Reject } from '../../../../src/catalogue/ingest/ndjson-records.js';
 import { checkRecord } from '../../../../src/catalogue/ingest/wallpaper-record.js';
 import { isDeletion } from '../../../../src/wallpapers/wallpaper.js';
+import { recordLine } from '../../../support/record-lines.js';
 
-const record = (id: number) =>
-  JSON.stringify({
-    id,
-    title: `Wallpaper ${id}`,
-    description: '',
-    url: `https://img.example/full/${id}.jpg`,
-    thumbnail: `https://img.example/thumb/${id}.jpg`,
-    resolution: '1920x1080',
-    category: 'nature',
-    downloads: id,
-    created_at: '2024-01-01T00:00:00Z',
-  });
+const record = recordLine;
 
 describe('deletion lines', () => {
   it('when deletions are accepted and the line is exactly {id, deleted: true}, then it is a deletion', () => {

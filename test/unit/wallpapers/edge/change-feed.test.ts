@@ -4,6 +4,7 @@ import { HttpError } from '../../../../src/http/http-error.js';
 import { changeList, readChangesRequest } from '../../../../src/wallpapers/edge/change-feed.js';
 import { createCursorCodec, queryDigest } from '../../../../src/wallpapers/edge/cursor.js';
 import type { CataloguedWallpaper } from '../../../../src/wallpapers/catalogued.js';
+import { toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
 
 const cursors = createCursorCodec('s'.repeat(32));
 const ctx = (query: Record<string, string>) => ({ query }) as unknown as Context;
@@ -25,7 +26,7 @@ const kept: CataloguedWallpaper = {
   url: 'https://i.example/7.jpg',
   thumbnail: 'https://i.example/t/7.jpg',
   resolution: '1920x1080',
-  category: 'city',
+  category: 'cityscapes',
   downloads: 3,
   created_at: '2024-01-01T00:00:00Z',
   tag_line: 'harbour|night',
@@ -48,17 +49,7 @@ describe('the change feed`s requests and pages', () => {
         id: 7,
         change: 'upsert',
         at: 'then',
-        wallpaper: {
-          id: 7,
-          title: 'Harbour',
-          description: '',
-          url: 'https://i.example/7.jpg',
-          thumbnail: 'https://i.example/t/7.jpg',
-          resolution: '1920x1080',
-          category: 'city',
-          downloads: 3,
-          created_at: '2024-01-01T00:00:00Z',
-        },
+        wallpaper: toWallpaper(kept),
       },
     ]);
     expect(body.meta).to.include({ per_page: 5, has_more: true });
