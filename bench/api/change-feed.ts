@@ -5,13 +5,12 @@
 //   npx tsx bench/api/change-feed.ts [--size 1m] [--per-page 100] [--reads 300]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
-import { createKeyStore } from '../../src/access/store/key-store.js';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { ensureDataset } from './datasets.js';
 import { parseSize } from './options.js';
-import { type Running, startApi, startRedis } from './processes.js';
+import type { Running } from './processes.js';
+import { startWalkerApi } from './walker-api.js';
 
 const say = (line: string) => process.stderr.write(`change-feed: ${line}\n`);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -32,20 +31,8 @@ async function main(): Promise<void> {
     const seeding = performance.now();
     const alias = await ensureDataset(es, size, config.imageBaseUrl, say);
     say(`dataset ready in ${((performance.now() - seeding) / 1000).toFixed(0)} s`);
-    const redisServer = await startRedis();
-    stops.push(redisServer);
-    // A walk of a million needs more requests than a premium hour holds: a tier of its own.
-    const redis = new Redis(redisServer.url);
-    const { apiKey } = await createKeyStore(redis).createKey({ tier: 'walker', account: 'change-feed' });
-    redis.disconnect();
-    const api = await startApi({
-      cwd: ROOT,
-      alias,
-      redisUrl: redisServer.url,
-      key: apiKey,
-      env: { RESPONSE_CACHE_MB: '0', RATE_LIMIT_TIERS: 'free:1000,premium:10000,walker:1000000' },
-    });
-    stops.push(api);
+    const api = await startWalkerApi(ROOT, alias, 'change-feed', stops);
+    const { apiKey } = api;
     const get = async (path: string) => {
       const at = performance.now();
       const res = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });

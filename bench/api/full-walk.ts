@@ -7,9 +7,8 @@ import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { ensureDataset } from './datasets.js';
 import { parseSize } from './options.js';
-import { type Running, startApi, startRedis } from './processes.js';
-import { createKeyStore } from '../../src/access/store/key-store.js';
-import { Redis } from 'ioredis';
+import type { Running } from './processes.js';
+import { startWalkerApi } from './walker-api.js';
 
 const say = (line: string) => process.stderr.write(`full-walk: ${line}\n`);
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -24,20 +23,8 @@ async function main(): Promise<void> {
   const stops: Running[] = [];
   try {
     const alias = await ensureDataset(es, size, config.imageBaseUrl, say);
-    const redisServer = await startRedis();
-    stops.push(redisServer);
-    // One walker needs more requests than a premium hour holds: a tier of its own.
-    const redis = new Redis(redisServer.url);
-    const { apiKey } = await createKeyStore(redis).createKey({ tier: 'walker', account: 'full-walk' });
-    redis.disconnect();
-    const api = await startApi({
-      cwd: ROOT,
-      alias,
-      redisUrl: redisServer.url,
-      key: apiKey,
-      env: { RESPONSE_CACHE_MB: '0', RATE_LIMIT_TIERS: 'free:1000,premium:10000,walker:100000' },
-    });
-    stops.push(api);
+    const api = await startWalkerApi(ROOT, alias, 'full-walk', stops);
+    const { apiKey } = api;
     const seen = new Uint8Array(size + 1);
     let duplicates = 0;
     let count = 0;
