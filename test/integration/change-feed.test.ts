@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import { WALLPAPER_FIELDS, type Wallpaper } from '../../src/wallpapers/wallpaper.js';
+import { importCatalogue } from '../../src/catalogue/ingest/import-catalogue.js';
 import { runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
 import {
   type RunningApp,
@@ -192,6 +193,64 @@ describe('the change feed, GET /v1/changes', function () {
     await run('reindex', alias, ['--rollback']);
     const undone = await walk(app, afterFirst.cursor);
     expect(undone.items.map(({ id, change }) => `${change} ${id}`).sort()).to.deep.equal(['delete 500', 'upsert 19', 'upsert 20', 'upsert 4'].sort());
+  });
+
+  it('when a full import fails after loading, then the feed records none of its deletions, and a deletion it would have undone stays', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(30);
+    await run('import', alias, [file('f1.ndjson', records)]);
+    await run('import', alias, ['--incremental', file('f-del.ndjson', [{ id: 2, deleted: true }])]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    const { Readable } = await import('node:stream');
+    const failed = await importCatalogue(es, {
+      alias,
+      input: Readable.from([toNdjson(records.slice(0, 25))]),
+      incremental: false,
+      allowRejects: 0,
+      keep: 5,
+      onReject: () => undefined,
+      confirmLock: async () => {
+        throw new Error('lock lost');
+      },
+    }).catch((error: unknown) => error);
+    expect(failed).to.be.instanceOf(Error);
+    expect((await walk(app, cursor)).items).to.deep.equal([]);
+    expect((await request(app.url, '/v1/wallpapers/27', { key })).status).to.equal(200);
+    expect((await request(app.url, '/v1/wallpapers/2', { key })).status).to.equal(404);
+  });
+
+  it('when the alias points at two indices, then a full import stops rather than record against one of them', async () => {
+    const alias = freshAlias();
+    await run('import', alias, [file('two-1.ndjson', wallpapers(5))]);
+    const second = `${alias}-extra`;
+    await es.indices.create({ index: second });
+    await es.indices.putAlias({ index: second, name: alias });
+    const refused = await runScript('import', [file('two-2.ndjson', wallpapers(5))], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    expect(refused.status).to.not.equal(0);
+    expect(refused.stderr).to.match(/points at 2 indices/);
+  });
+
+  it('when a rollback brings back the same record under an older number, then it is recorded again, so a reader past that number gets it', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(20);
+    await run('import', alias, ['--keep', '5', file('n1.ndjson', records)]);
+    await run('reindex', alias, ['--keep', '5']);
+    await run('import', alias, ['--incremental', file('n-del.ndjson', [{ id: 10, deleted: true }])]);
+    await run('import', alias, ['--incremental', file('n-back.ndjson', [records[9]])]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    await run('reindex', alias, ['--rollback']);
+    const after = await walk(app, cursor);
+    expect(after.items.map(({ id, change }) => `${change} ${id}`)).to.deep.equal(['upsert 10']);
+  });
+
+  it('when an import`s batches are larger than the search window (10,000), then stamps are looked up in pieces', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(12_000);
+    await run('import', alias, [file('big.ndjson', records)]);
+    const again = await run('import', alias, ['--incremental', '--batch-size', '12000', file('big-again.ndjson', records)]);
+    expect(again.stderr).to.match(/change feed: 0 new or changed, 0 deleted, 12000 unchanged/);
   });
 
   it('when wallpapers were loaded before the feed existed, then a walk serves them first, in id order, at their creation time', async () => {

@@ -39,6 +39,8 @@ interface Owed {
 // its master like any other. Bounds what a flood of made-up keys can ask of the other nodes while
 // a master is down.
 const REPLICA_VERIFICATIONS_MAX = 32;
+// How long a key the other copies did not know is refused without asking them again.
+const UNKNOWN_ELSEWHERE_MS = 10_000;
 
 // How long a request waits for Redis before the fallback decides: the 99th
 // percentile of admissions in the last minute (a few milliseconds), between these bounds. A hung
@@ -188,6 +190,9 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
 
   // One verification elsewhere per key at a time, however many of its requests wait for it.
   const elsewhere = new Map<string, Promise<Principal | null>>();
+  // Keys the other copies did not know, for a while: a made-up key (a valid checksum costs
+  // nothing) asked again is refused at once, not verified on every node again.
+  const unknownElsewhere = new Map<string, number>();
 
   /**
    * The key as the copies of its slot know it (verifyOnAnyCopy), for a key this process has not
@@ -199,9 +204,15 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     const pending = elsewhere.get(location.hash);
     if (pending) return pending;
     if (!store.replicas || elsewhere.size >= REPLICA_VERIFICATIONS_MAX) return Promise.resolve(null);
+    const refusedAt = unknownElsewhere.get(location.hash);
+    if (refusedAt !== undefined && Date.now() - refusedAt < UNKNOWN_ELSEWHERE_MS) return Promise.resolve(null);
     const asked = timed(metrics.redisDuration, 'verify', () => store.verifyOnAnyCopy(location))
       .then(([status, keyId, tier]) => {
-        if (status !== 1) return null;
+        if (status !== 1) {
+          unknownElsewhere.set(location.hash, Date.now());
+          if (unknownElsewhere.size > RECENT_KEYS_MAX) unknownElsewhere.delete(unknownElsewhere.keys().next().value as string);
+          return null;
+        }
         const principal = { keyId: keyId!, accountId: location.accountId, tier: tier! };
         verified(location.hash, principal);
         return principal;
@@ -237,7 +248,9 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     metrics.rateLimitFallbacks.inc();
     call.then(
       (reply) => {
-        if (reply[0] !== 1) owe(location);
+        // The master's own "no" overrides what the fallback took: the key is no longer trusted.
+        if (reply[0] === 0) recentlyVerified.delete(location.hash);
+        else if (reply[0] !== 1) owe(location);
       },
       () => owe(location),
     );

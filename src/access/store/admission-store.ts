@@ -49,8 +49,8 @@ type Verdict = [number, string?, string?];
 /**
  * The verification asked of every node of the cluster at once; the nodes that hold the key's slot
  * answer (the others refuse with MOVED). The first that knows the key decides; a key no answering
- * copy knows is unknown once every node has answered or failed (a replica still resynchronising
- * may not know it yet). Not through the client's slot map: at the moment of a failover it may name
+ * copy knows is unknown once every node but one has answered or failed (a replica still
+ * resynchronising may not know it yet). Not through the client's slot map: at the moment of a failover it may name
  * the hung master as the slot's replica, or not yet name the promoted one, and a verification that
  * followed it waited out the command timeout (a chaos soak met that). A replica answers because
  * the client put its connection in READONLY mode.
@@ -60,17 +60,22 @@ function firstAnswer(cluster: Cluster, at: KeyLocation): Promise<Verdict> {
     const asked = cluster.nodes('all').map((node) => node.eval(VERIFY_LUA, 2, at.keyRecord, at.account) as Promise<Verdict>);
     let unknown = false;
     let settled = 0;
+    // Unknown once a copy said so and every node but one has answered: the one left may be the
+    // hung master, whose answer would only come with the command timeout.
     const done = () => {
-      if (++settled < asked.length) return;
-      if (unknown) resolve([0]);
-      else reject(new Error('no copy of the key`s slot answered'));
+      settled++;
+      if (unknown && settled >= asked.length - 1) resolve([0]);
+      else if (settled === asked.length) reject(new Error('no copy of the key`s slot answered'));
     };
     for (const answer of asked) {
-      answer.then((verdict) => {
-        if (verdict[0] === 1) resolve(verdict);
-        else unknown = true;
-        done();
-      }, done);
+      answer.then(
+        (verdict) => {
+          if (verdict[0] === 1) resolve(verdict);
+          else unknown = true;
+          done();
+        },
+        done,
+      );
     }
     if (asked.length === 0) reject(new Error('no node to ask'));
   });

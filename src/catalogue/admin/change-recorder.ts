@@ -28,6 +28,8 @@ interface Known {
 }
 
 const ID_PAGE = 10_000;
+// Elasticsearch's result window: a search returns at most this many hits.
+const LOOKUP_PAGE = 10_000;
 
 /**
  * The writing side of the change feed (see wallpapers/store/change-log.ts), for one load under
@@ -47,6 +49,8 @@ export class ChangeRecorder {
   private tombstoneCount = 0;
   /** Every id a full load wrote, for the deletions a full load implies (see recordMissing). */
   private loaded = new Float64Array(1024);
+  private returningLater: number[] = [];
+  private pendingTombstones: Tombstone[] = [];
   private loadedCount = 0;
 
   private constructor(
@@ -101,10 +105,14 @@ export class ChangeRecorder {
     });
   }
 
-  /** What the catalogue being changed holds of these ids: their stamps. */
+  /** What the catalogue being changed holds of these ids: their stamps (a search per 10,000 ids, the result window). */
   private async known(ids: number[]): Promise<Map<number, Known>> {
     const known = new Map<number, Known>();
     if (this.against === null || ids.length === 0) return known;
+    if (ids.length > LOOKUP_PAGE) {
+      for (let i = 0; i < ids.length; i += LOOKUP_PAGE) for (const [id, k] of await this.known(ids.slice(i, i + LOOKUP_PAGE))) known.set(id, k);
+      return known;
+    }
     // Doc values only, no stored field (not even _id) and times as numbers: a search of 2,000 ids
     // took 23 ms so, 56 ms with _id and formatted dates (measured), against about 125 ms to index
     // the batch.
@@ -138,6 +146,11 @@ export class ChangeRecorder {
 
   private async withTombstones(ids: number[]): Promise<Set<number>> {
     if (this.tombstoneCount === 0 || ids.length === 0) return new Set();
+    if (ids.length > LOOKUP_PAGE) {
+      const all = new Set<number>();
+      for (let i = 0; i < ids.length; i += LOOKUP_PAGE) for (const id of await this.withTombstones(ids.slice(i, i + LOOKUP_PAGE))) all.add(id);
+      return all;
+    }
     const found = await this.es.search({
       index: this.changesIndex,
       size: ids.length,
@@ -176,7 +189,9 @@ export class ChangeRecorder {
         continue;
       }
       const digest = contentHash(entry);
-      if (old !== undefined && old.stamp.hash === digest) {
+      // A tombstone beside a wallpaper that exists is wrong whatever made it: give it a number
+      // above the tombstone's, so a reader that applied the delete gets the wallpaper back.
+      if (old !== undefined && old.stamp.hash === digest && !tombstoned.has(entry.id)) {
         entry.change = old.stamp;
         stamped.unchanged++;
         // A full load writes every record into its new index, the unchanged ones with their stamps.
@@ -185,16 +200,34 @@ export class ChangeRecorder {
         entry.change = { seq: give(), at, hash: digest };
         stamped.write.push(entry);
       }
-      if (tombstoned.has(entry.id)) stamped.returning.add(entry.id);
-      if (this.collectIds) this.remember(entry.id);
+      // A full load's new index is not live yet: its returning ids lose their tombstones once it
+      // is (clearReturning), or a load that fails would have taken a deletion back.
+      if (tombstoned.has(entry.id)) {
+        if (this.collectIds) this.returningLater.push(entry.id);
+        else stamped.returning.add(entry.id);
+      }
     }
     if (stamped.tombstones.size > 0) this.tombstoneCount += stamped.tombstones.size;
     return stamped;
   }
 
-  /** The batch is written, or failed for good: its numbers no longer hold the watermark back. */
-  settled(batch: StampedBatch): void {
+  /**
+   * The batch is written, or failed for good: its numbers no longer hold the watermark back.
+   * `written` are the ids of the documents it wrote: what a full load holds, for recordMissing (a
+   * record Elasticsearch refused is not in the new catalogue, so it is deleted too).
+   */
+  settled(batch: StampedBatch, written: Iterable<number> = []): void {
     for (const seq of batch.seqs) this.inFlight.delete(seq);
+    if (this.collectIds) for (const id of written) this.remember(id);
+  }
+
+  /** Once a full load is live: the tombstones of the ids it brought back go. */
+  async clearReturning(): Promise<void> {
+    for (let i = 0; i < this.returningLater.length; i += 2000) {
+      const ids = this.returningLater.slice(i, i + 2000);
+      await this.es.bulk({ index: this.changesIndex, operations: ids.map((id) => ({ delete: { _id: String(id) } })), filter_path: ['errors'] });
+    }
+    this.returningLater = [];
   }
 
   private remember(id: number): void {
@@ -207,8 +240,9 @@ export class ChangeRecorder {
   }
 
   /**
-   * A full load's deletions: what the catalogue it replaces holds and the load did not write gets
-   * a tombstone. The old index's ids are read in id order, a page at a time, against the sorted
+   * A full load's deletions, once its new index is live (not before: a load that then failed
+   * would leave deletions of wallpapers that still exist): what the catalogue it replaced holds
+   * and the load did not write gets a tombstone. The old index's ids are read in id order, a page at a time, against the sorted
    * ids of the load. Returns how many.
    */
   async recordMissing(): Promise<number> {
@@ -261,8 +295,10 @@ export class ChangeRecorder {
 
   /**
    * A rollback's changes: moving the alias from `from` back to `to` changes every wallpaper whose
-   * record differs between them. Those `to` holds get new numbers in place (it becomes live with
-   * them); those only `from` holds get tombstones. Both are read in id order, side by side.
+   * record or number differs between them. Those `to` holds get new numbers in place (it becomes
+   * live with them); those only `from` holds get tombstones, written by finishRollback once the
+   * alias has moved (a rollback stopped before would otherwise leave deletions of live wallpapers).
+   * Both are read in id order, side by side.
    */
   async recordRollback(from: string, to: string): Promise<{ upserts: number; deletes: number }> {
     const at = new Date().toISOString();
@@ -285,7 +321,6 @@ export class ChangeRecorder {
         });
         if (response.errors) throw new Error(`stamps not written: ${JSON.stringify(response.items.find((item) => item.update?.error))}`);
       }
-      if (tombstones.length > 0 && (force || tombstones.length >= 2000)) await this.writeTombstones(tombstones.splice(0));
     };
     for (;;) {
       const was = a.done ? null : a.value;
@@ -298,9 +333,13 @@ export class ChangeRecorder {
       } else if (was === null || now.id < was.id) {
         updates.push({ id: now.id, seq: this.next++ });
         upserts++;
+        // Deleted since `to` was made: its tombstone goes once `to` is live.
+        this.returningLater.push(now.id);
         b = await right.next();
       } else {
-        if (was.hash === '' || was.hash !== now.hash) {
+        // The same record under another number (deleted and loaded again, or changed and changed
+        // back) changes too: a reader already past the older number would never see it again.
+        if (was.hash === '' || was.hash !== now.hash || was.seq !== now.seq) {
           updates.push({ id: now.id, seq: this.next++ });
           upserts++;
         }
@@ -311,10 +350,18 @@ export class ChangeRecorder {
     }
     await flush(true);
     await this.es.indices.refresh({ index: to });
+    this.pendingTombstones = tombstones;
     return { upserts, deletes };
   }
 
-  private async *stampsInIdOrder(index: string): AsyncGenerator<{ id: number; hash: string }, void, undefined> {
+  /** Once the alias is back on the rolled-back-to index: the tombstones recordRollback found, and returning ids' tombstones gone. */
+  async finishRollback(): Promise<void> {
+    for (let i = 0; i < this.pendingTombstones.length; i += 2000) await this.writeTombstones(this.pendingTombstones.slice(i, i + 2000));
+    this.pendingTombstones = [];
+    await this.clearReturning();
+  }
+
+  private async *stampsInIdOrder(index: string): AsyncGenerator<{ id: number; hash: string; seq: number }, void, undefined> {
     let after: estypes.SortResults | undefined;
     for (;;) {
       const page = await this.es.search({
@@ -322,7 +369,7 @@ export class ChangeRecorder {
         size: ID_PAGE,
         track_total_hits: false,
         _source: false,
-        docvalue_fields: ['id', 'content_hash'],
+        docvalue_fields: ['id', 'content_hash', 'change_seq'],
         sort: [{ id: 'asc' }],
         ...(after ? { search_after: after } : {}),
       });
@@ -330,7 +377,8 @@ export class ChangeRecorder {
       for (const hit of hits) {
         const fields = hit.fields as Record<string, unknown[]>;
         const digest = fields['content_hash']?.[0];
-        yield { id: Number(fields['id']![0]), hash: typeof digest === 'string' ? digest : '' };
+        const seq = fields['change_seq']?.[0];
+        yield { id: Number(fields['id']![0]), hash: typeof digest === 'string' ? digest : '', seq: typeof seq === 'number' ? seq : 0 };
       }
       if (hits.length < ID_PAGE) return;
       after = hits.at(-1)!.sort;

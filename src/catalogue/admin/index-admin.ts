@@ -156,11 +156,17 @@ export class AliasStateError extends Error {
 
 /** The one index the alias points at; throws AliasStateError naming the problem otherwise. */
 export async function liveIndex(es: Client, alias: string): Promise<string> {
+  const live = await liveIndexOrNone(es, alias);
+  if (live === null) throw new AliasStateError(`alias ${alias} does not exist`);
+  return live;
+}
+
+/** The live index, or null when the alias does not exist yet (a first load); any other state throws. */
+export async function liveIndexOrNone(es: Client, alias: string): Promise<string | null> {
   const targets = await aliasedIndices(es, alias);
+  if (targets.length === 0) return null;
   if (targets.length === 1) return targets[0] as string;
-  throw new AliasStateError(
-    targets.length === 0 ? `alias ${alias} does not exist` : `alias ${alias} points at ${targets.length} indices (${targets.join(', ')})`,
-  );
+  throw new AliasStateError(`alias ${alias} points at ${targets.length} indices (${targets.join(', ')})`);
 }
 
 interface AliasActionResult {

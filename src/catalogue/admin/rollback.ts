@@ -57,6 +57,7 @@ export async function rollbackCatalogue(
   await confirmLock?.();
   await swapAlias(es, alias, plan.to);
   await markIndexState(es, plan.from, 'rolled-back');
+  await recorder.finishRollback();
   await recorder.commit([plan.to]);
   return { ...plan, changes };
 }

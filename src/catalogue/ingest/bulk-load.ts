@@ -95,9 +95,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Indexes docs with _id = String(id) through the _bulk API, a bounded number of requests in flight,
  * and deletes what deletions name. Every entry ends up counted in `indexed` (or `unchanged`, with a
  * change recorder) or listed in `failed`; a request that keeps failing after retries aborts the
- * load with a BulkLoadError. With a recorder, a deletion's tombstone goes in the same request,
- * before the deletion itself: a load cut short between the two leaves a wallpaper that still
- * exists, and deleting it again records it again, rather than a deletion never recorded.
+ * load with a BulkLoadError. With a recorder, a batch's tombstones are written first, in a request
+ * of their own, and only the deletions whose tombstones were written are sent: a load cut short
+ * between the two leaves a wallpaper that still exists beside its tombstone, which the next load
+ * of it repairs (a new number above the tombstone's), rather than a deletion never recorded.
  */
 export async function bulkLoad(es: Client, index: string, docs: DocSource, options: BulkLoadOptions = {}): Promise<BulkLoadResult> {
   const { batchSize = 2000, concurrency = 2, retries = 3, requestTimeoutMs = 120_000, onProgress, changes } = options;
@@ -111,16 +112,44 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
   const report = () => onProgress?.({ indexed, failed: failed.length });
   const carriesTitle = createTitleCarriers();
 
-  /** One entry's actions: an index, or a tombstone and a delete; a returning id's tombstone goes too. */
+  /** One entry's actions: an index, or a delete; a returning id's tombstone goes too. */
   function actionsOf(entry: LoadEntry, stamped: StampedBatch | null, stored: Map<LoadEntry, unknown>): unknown[] {
-    if (isDeletion(entry)) {
-      const tombstone = stamped?.tombstones.get(entry.id);
-      const delete_ = { delete: { _id: String(entry.id) } };
-      return tombstone ? [{ index: { _index: changes!.changesIndex, _id: String(entry.id) } }, tombstone, delete_] : [delete_];
-    }
+    if (isDeletion(entry)) return [{ delete: { _id: String(entry.id) } }];
     const actions: unknown[] = [{ index: { _id: String(entry.id) } }, stored.get(entry)];
     if (stamped?.returning.has(entry.id)) actions.push({ delete: { _index: changes!.changesIndex, _id: String(entry.id) } });
     return actions;
+  }
+
+  /**
+   * A batch's deletions whose tombstones are written, in a request of their own before the
+   * deletions: one whose tombstone Elasticsearch refused is not deleted (it fails, and is reported),
+   * so no wallpaper leaves without the feed saying so. Everything else of the batch as it was.
+   */
+  async function withTombstones(stamped: StampedBatch): Promise<LoadEntry[]> {
+    if (stamped.tombstones.size === 0) return stamped.write;
+    const tombstones = [...stamped.tombstones.values()];
+    const refused = new Map<number, string>();
+    try {
+      const response = await es.bulk(
+        {
+          index: changes!.changesIndex,
+          operations: tombstones.flatMap((tombstone) => [{ index: { _id: String(tombstone.id) } }, tombstone]),
+          filter_path: BULK_RESPONSE_FILTER,
+        },
+        { requestTimeout: requestTimeoutMs },
+      );
+      response.items.forEach((item, i) => {
+        if (item.index?.error) refused.set(tombstones[i]!.id, describe(item.index.error));
+      });
+    } catch (error) {
+      for (const { id } of tombstones) refused.set(id, `tombstone not written: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return stamped.write.filter((entry) => {
+      const reason = isDeletion(entry) ? refused.get(entry.id) : undefined;
+      if (reason === undefined) return true;
+      failed.push({ id: entry.id, reason: `its deletion was not recorded for the change feed, so it was not deleted: ${reason}`, entry });
+      return false;
+    });
   }
 
   const responses = (actions: unknown[]) =>
@@ -133,11 +162,12 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
       return false;
     });
     const stamped = changes ? await changes.stamp(checked) : null;
+    const written: number[] = [];
     try {
       if (stamped) unchanged += stamped.unchanged;
       // Decided once per document, so a retried carrier still carries its title's suggestions.
       const stored = new Map<LoadEntry, unknown>();
-      let pending = stamped ? stamped.write : checked;
+      let pending = stamped ? await withTombstones(stamped) : checked;
       for (const entry of pending) if (!isDeletion(entry)) stored.set(entry, toIndexDocument(entry, { suggest: carriesTitle(entry.title) }));
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 0) await sleep(Math.min(250 * 2 ** attempt, 8000));
@@ -165,6 +195,7 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
           if (failure === undefined) {
             indexed++;
             if (isDeletion(entry)) deleted++;
+            else written.push(entry.id);
           } else if (failure.status === 429 && attempt < retries) rejected.push(entry);
           else
             failed.push({
@@ -177,7 +208,7 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
         pending = rejected;
       }
     } finally {
-      if (stamped) changes!.settled(stamped);
+      if (stamped) changes!.settled(stamped, written);
     }
     report();
   }

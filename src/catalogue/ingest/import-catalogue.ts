@@ -3,7 +3,16 @@ import type { Client } from '@elastic/elasticsearch';
 import { type LoadEntry, isDeletion, toRecord } from '../../wallpapers/wallpaper.js';
 import { bulkLoad } from './bulk-load.js';
 import { ChangeRecorder } from '../admin/change-recorder.js';
-import { type Compaction, mergeOnceLive, createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from '../admin/index-admin.js';
+import {
+  type Compaction,
+  mergeOnceLive,
+  createVersionedIndex,
+  discardIndex,
+  finishLoading,
+  liveIndex,
+  liveIndexOrNone,
+  publishIndex,
+} from '../admin/index-admin.js';
 import { NdjsonRecords, type RejectHandler } from './ndjson-records.js';
 
 export interface ImportProgress {
@@ -125,7 +134,8 @@ function tooManyRejects(rejected: number, allowRejects: number): string {
  */
 async function importFull(es: Client, options: ImportOptions, started: number): Promise<ImportResult> {
   const { alias, allowRejects, signal } = options;
-  const replaced = await liveIndex(es, alias).catch(() => null);
+  // What the load replaces; an alias in any other state than absent or on one index stops it.
+  const replaced = await liveIndexOrNone(es, alias);
   const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true });
   const index = await createVersionedIndex(es, alias);
   options.onTarget?.(index);
@@ -139,9 +149,6 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     const stored = (await es.count({ index })).count;
     if (stored !== counts.loaded) throw new Error(`index ${index} holds ${stored} documents, expected ${counts.loaded}`);
     signal?.throwIfAborted();
-    // What the file leaves out of the catalogue it replaces is deleted: tombstones, above the
-    // watermark (unseen) until the new index is live.
-    counts.changes.deletes = await changes.recordMissing();
     await options.confirmLock?.();
   } catch (error) {
     const failure = new ImportError(error instanceof Error ? error.message : String(error), index, counts.loaded, counts.rejected, { cause: error });
@@ -149,6 +156,10 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     throw failure;
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
+  // Only now that the new index is live: what the file leaves out of the catalogue it replaced is
+  // deleted, and what it brings back is no longer.
+  counts.changes.deletes = await changes.recordMissing();
+  await changes.clearReturning();
   await changes.commit([index]);
   const live: ImportResult = { index, ...counts, previous, pruned, seconds: (performance.now() - started) / 1000, compaction: null };
   return mergeOnceLive(es, live, { onLive: options.onLive, signal });

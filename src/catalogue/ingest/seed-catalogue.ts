@@ -2,7 +2,15 @@ import type { Client } from '@elastic/elasticsearch';
 import type { WallpaperDocument } from '../../wallpapers/wallpaper.js';
 import { bulkLoad, BulkLoadError, type BulkFailure, type BulkProgress } from './bulk-load.js';
 import { generateWallpapers } from '../generation/generator.js';
-import { type Compaction, mergeOnceLive, createVersionedIndex, discardIndex, finishLoading, liveIndex, publishIndex } from '../admin/index-admin.js';
+import {
+  type Compaction,
+  mergeOnceLive,
+  createVersionedIndex,
+  discardIndex,
+  finishLoading,
+  liveIndexOrNone,
+  publishIndex,
+} from '../admin/index-admin.js';
 import { ChangeRecorder } from '../admin/change-recorder.js';
 
 export interface SeedOptions {
@@ -64,7 +72,8 @@ export class SeedError extends Error {
 export async function seedCatalogue(es: Client, options: SeedOptions): Promise<SeedResult> {
   const { alias, count, seed, imageBaseUrl, keep } = options;
   const started = performance.now();
-  const replaced = await liveIndex(es, alias).catch(() => null);
+  // What the load replaces; an alias in any other state than absent or on one index stops it.
+  const replaced = await liveIndexOrNone(es, alias);
   const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true });
   const index = await createVersionedIndex(es, alias);
   options.onIndexCreated?.(index);
@@ -82,7 +91,6 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
     await finishLoading(es, index);
     const stored = (await es.count({ index })).count;
     if (stored !== count) throw new SeedError(`index ${index} holds ${stored} documents, expected ${count}`, index);
-    await changes.recordMissing();
   } catch (error) {
     const failed = error instanceof BulkLoadError ? error.failed : [];
     const seedError =
@@ -91,6 +99,9 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
     throw seedError;
   }
   const { previous, pruned } = await publishIndex(es, alias, index, { keep, confirmLock: options.confirmLock });
+  // Only once live (see importFull): deletions of what it leaves out, tombstones of what it brings back.
+  await changes.recordMissing();
+  await changes.clearReturning();
   await changes.commit([index]);
   const live: SeedResult = { index, indexed: count, seconds: (performance.now() - started) / 1000, previous, pruned, compaction: null };
   return mergeOnceLive(es, live, { onLive: options.onLive, signal: options.signal, merge: options.forceMerge !== false });

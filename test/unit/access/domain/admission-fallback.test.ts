@@ -45,6 +45,21 @@ describe('admission while Redis does not answer', () => {
     expect(await refusal(admit(key))).to.be.instanceOf(BackendUnavailable);
   });
 
+  it('when a key no copy knows is asked again during the outage, then it is refused without asking the copies again', async () => {
+    const { admit, store } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 3 });
+    store.revoke(key);
+    store.down = redisDown();
+    let asked = 0;
+    const verify = store.verifyOnAnyCopy.bind(store);
+    store.verifyOnAnyCopy = async (at) => {
+      asked += 1;
+      return verify(at);
+    };
+    for (let i = 0; i < 3; i++) expect(await refusal(admit(key))).to.be.instanceOf(BackendUnavailable);
+    expect(asked).to.equal(1);
+  });
+
   it('when many requests of one unknown key meet a failover at once, then the replica is asked once for them all', async () => {
     const { admit, store } = admissionKit({ free: 100 });
     const key = store.addKey({ tier: 'free', limit: 50 });
@@ -315,6 +330,21 @@ describe('admission while Redis does not answer', () => {
       expect(await admit(key)).to.include({ outcome: 'allowed', source: 'fallback' });
       expect(Date.now() - started).to.be.within(90, 400);
       hung.resume();
+    });
+
+    it('when the master`s late answer says the key is unknown, then the fallback stops trusting it', async () => {
+      const { admit, store } = admissionKit({ free: 100 });
+      const key = store.addKey({ tier: 'free', limit: 10 });
+      await admit(key);
+      const hung = stall(store);
+      // Admitted by the fallback while the master is late; meanwhile the key is revoked.
+      expect(await admit(key)).to.include({ source: 'fallback' });
+      store.revoke(key);
+      hung.resume();
+      await sleep(20);
+      store.down = redisDown();
+      store.copiesDown = redisDown();
+      expect(await refusal(admit(key))).to.be.instanceOf(BackendUnavailable);
     });
 
     it('when a key Redis has not verified gets no answer by the deadline and no replica answers, then it waits for Redis', async () => {

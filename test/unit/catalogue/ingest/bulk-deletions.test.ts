@@ -14,9 +14,10 @@ const isAction = (op: unknown): op is Operation => {
   return keys.length === 1 && (keys[0] === 'index' || keys[0] === 'delete');
 };
 
-const describeAction = (action: Operation) => {
+/** `kind index id`, the index the action names or else the request's. */
+const describeAction = (requestIndex: string) => (action: Operation) => {
   const [kind] = Object.keys(action) as [string];
-  return `${kind} ${action[kind]!._index ?? 'cat-1'} ${action[kind]!._id}`;
+  return `${kind} ${action[kind]!._index ?? requestIndex} ${action[kind]!._id}`;
 };
 
 /** A recorder that stamps every deletion with a tombstone and marks id 2 as returning. */
@@ -41,13 +42,13 @@ function recorder(): ChangeRecorder & { settledBatches: number } {
 describe('bulkLoad with deletions and a change recorder', () => {
   const [first, second] = [...generateWallpapers({ count: 2, seed: 1, imageBaseUrl: 'https://images.example' })];
 
-  it('when a deletion is loaded, then its tombstone goes before the delete in the same request, and a returning id loses its tombstone', async () => {
-    const requests: Operation[][] = [];
+  it('when a deletion is loaded, then its tombstone is written first, in a request of its own, and a returning id loses its tombstone', async () => {
+    const requests: string[][] = [];
     const changes = recorder();
     const es = {
-      bulk: async ({ operations }: { operations: unknown[] }): Promise<estypes.BulkResponse> => {
+      bulk: async ({ index, operations }: { index: string; operations: unknown[] }): Promise<estypes.BulkResponse> => {
         const actions = operations.filter(isAction);
-        requests.push(actions);
+        requests.push(actions.map(describeAction(index)));
         return {
           took: 1,
           errors: false,
@@ -56,16 +57,34 @@ describe('bulkLoad with deletions and a change recorder', () => {
       },
     } as unknown as Client;
     const result = await bulkLoad(es, 'cat-1', [first!, { id: 5, deleted: true }, second!], { changes });
-    expect(requests).to.have.length(1);
-    expect(requests[0]!.map(describeAction)).to.deep.equal([
-      'index cat-1 1',
-      'index cat-changes 5',
-      'delete cat-1 5',
-      'index cat-1 2',
-      'delete cat-changes 2',
-    ]);
+    expect(requests).to.deep.equal([['index cat-changes 5'], ['index cat-1 1', 'delete cat-1 5', 'index cat-1 2', 'delete cat-changes 2']]);
     expect(result).to.include({ indexed: 3, deleted: 1 });
     expect(changes.settledBatches).to.equal(1);
+  });
+
+  it('when a tombstone is refused, then its deletion is not sent and is reported failed', async () => {
+    const requests: string[][] = [];
+    const es = {
+      bulk: async ({ index, operations }: { index: string; operations: unknown[] }): Promise<estypes.BulkResponse> => {
+        const actions = operations.filter(isAction);
+        requests.push(actions.map(describeAction(index)));
+        const refuse = requests.length === 1;
+        return {
+          took: 1,
+          errors: refuse,
+          items: actions.map(() => ({
+            index: refuse
+              ? { _id: '', _index: '', status: 403, error: { type: 'cluster_block_exception', reason: 'blocked' } }
+              : { _id: '', _index: '', status: 200 },
+          })),
+        };
+      },
+    } as unknown as Client;
+    const result = await bulkLoad(es, 'cat-1', [first!, { id: 5, deleted: true }], { changes: recorder() });
+    expect(requests[1]).to.deep.equal(['index cat-1 1']);
+    expect(result.failed.map((failure) => [failure.id, failure.reason])).to.deep.equal([
+      [5, 'its deletion was not recorded for the change feed, so it was not deleted: cluster_block_exception: blocked'],
+    ]);
   });
 
   it('when a deletion names a wallpaper that is already gone (404), then it is no failure', async () => {
