@@ -68,14 +68,11 @@ function firstAnswer(cluster: Cluster, at: KeyLocation): Promise<Verdict> {
       else if (settled === asked.length) reject(new Error('no copy of the key`s slot answered'));
     };
     for (const answer of asked) {
-      answer.then(
-        (verdict) => {
-          if (verdict[0] === 1) resolve(verdict);
-          else unknown = true;
-          done();
-        },
-        done,
-      );
+      answer.then((verdict) => {
+        if (verdict[0] === 1) resolve(verdict);
+        else unknown = true;
+        done();
+      }, done);
     }
     if (asked.length === 0) reject(new Error('no node to ask'));
   });
