@@ -27,9 +27,8 @@ interface Known {
   stamp: ChangeStamp;
 }
 
-const ID_PAGE = 10_000;
 // Elasticsearch's result window: a search returns at most this many hits.
-const LOOKUP_PAGE = 10_000;
+const ID_PAGE = 10_000;
 
 /**
  * The writing side of the change feed (see wallpapers/store/change-log.ts), for one load under
@@ -109,8 +108,8 @@ export class ChangeRecorder {
   private async known(ids: number[]): Promise<Map<number, Known>> {
     const known = new Map<number, Known>();
     if (this.against === null || ids.length === 0) return known;
-    if (ids.length > LOOKUP_PAGE) {
-      for (let i = 0; i < ids.length; i += LOOKUP_PAGE) for (const [id, k] of await this.known(ids.slice(i, i + LOOKUP_PAGE))) known.set(id, k);
+    if (ids.length > ID_PAGE) {
+      for (let i = 0; i < ids.length; i += ID_PAGE) for (const [id, k] of await this.known(ids.slice(i, i + ID_PAGE))) known.set(id, k);
       return known;
     }
     // Doc values only, no stored field (not even _id) and times as numbers: a search of 2,000 ids
@@ -146,9 +145,9 @@ export class ChangeRecorder {
 
   private async withTombstones(ids: number[]): Promise<Set<number>> {
     if (this.tombstoneCount === 0 || ids.length === 0) return new Set();
-    if (ids.length > LOOKUP_PAGE) {
+    if (ids.length > ID_PAGE) {
       const all = new Set<number>();
-      for (let i = 0; i < ids.length; i += LOOKUP_PAGE) for (const id of await this.withTombstones(ids.slice(i, i + LOOKUP_PAGE))) all.add(id);
+      for (let i = 0; i < ids.length; i += ID_PAGE) for (const id of await this.withTombstones(ids.slice(i, i + ID_PAGE))) all.add(id);
       return all;
     }
     const found = await this.es.search({
@@ -207,7 +206,6 @@ export class ChangeRecorder {
         else stamped.returning.add(entry.id);
       }
     }
-    if (stamped.tombstones.size > 0) this.tombstoneCount += stamped.tombstones.size;
     return stamped;
   }
 
@@ -283,14 +281,26 @@ export class ChangeRecorder {
     }
   }
 
-  private async writeTombstones(tombstones: readonly Tombstone[]): Promise<void> {
+  /** Writes tombstones in one request; the ids Elasticsearch refused, with why. */
+  async tryTombstones(tombstones: readonly Tombstone[]): Promise<Map<number, estypes.ErrorCause>> {
     const response = await this.es.bulk({
       index: this.changesIndex,
       operations: tombstones.flatMap((tombstone) => [{ index: { _id: String(tombstone.id) } }, tombstone]),
       filter_path: ['errors', 'items.*.error'],
     });
-    if (response.errors) throw new Error(`tombstones not written: ${JSON.stringify(response.items.find((item) => item.index?.error))}`);
-    this.tombstoneCount += tombstones.length;
+    const refused = new Map<number, estypes.ErrorCause>();
+    if (response.errors) {
+      response.items.forEach((item, i) => {
+        if (item.index?.error) refused.set(tombstones[i]!.id, item.index.error);
+      });
+    }
+    this.tombstoneCount += tombstones.length - refused.size;
+    return refused;
+  }
+
+  private async writeTombstones(tombstones: readonly Tombstone[]): Promise<void> {
+    const refused = await this.tryTombstones(tombstones);
+    if (refused.size > 0) throw new Error(`tombstones not written: ${JSON.stringify([...refused][0])}`);
   }
 
   /**

@@ -127,22 +127,11 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
    */
   async function withTombstones(stamped: StampedBatch): Promise<LoadEntry[]> {
     if (stamped.tombstones.size === 0) return stamped.write;
-    const tombstones = [...stamped.tombstones.values()];
     const refused = new Map<number, string>();
     try {
-      const response = await es.bulk(
-        {
-          index: changes!.changesIndex,
-          operations: tombstones.flatMap((tombstone) => [{ index: { _id: String(tombstone.id) } }, tombstone]),
-          filter_path: BULK_RESPONSE_FILTER,
-        },
-        { requestTimeout: requestTimeoutMs },
-      );
-      response.items.forEach((item, i) => {
-        if (item.index?.error) refused.set(tombstones[i]!.id, describe(item.index.error));
-      });
+      for (const [id, error] of await changes!.tryTombstones([...stamped.tombstones.values()])) refused.set(id, describe(error));
     } catch (error) {
-      for (const { id } of tombstones) refused.set(id, `tombstone not written: ${error instanceof Error ? error.message : String(error)}`);
+      for (const id of stamped.tombstones.keys()) refused.set(id, `tombstone not written: ${error instanceof Error ? error.message : String(error)}`);
     }
     return stamped.write.filter((entry) => {
       const reason = isDeletion(entry) ? refused.get(entry.id) : undefined;

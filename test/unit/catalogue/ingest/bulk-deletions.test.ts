@@ -21,7 +21,7 @@ const describeAction = (requestIndex: string) => (action: Operation) => {
 };
 
 /** A recorder that stamps every deletion with a tombstone and marks id 2 as returning. */
-function recorder(): ChangeRecorder & { settledBatches: number } {
+function recorder(es: () => Client): ChangeRecorder & { settledBatches: number } {
   let seq = 100;
   const fake = {
     changesIndex: 'cat-changes',
@@ -35,6 +35,11 @@ function recorder(): ChangeRecorder & { settledBatches: number } {
     settled() {
       fake.settledBatches++;
     },
+    // As the real one: one request to the changes index, the refused ids with why.
+    async tryTombstones(tombstones: { id: number }[]) {
+      const response = await es().bulk({ index: 'cat-changes', operations: tombstones.flatMap((t) => [{ index: { _id: String(t.id) } }, t]) });
+      return new Map(response.items.flatMap((item, i) => (item.index?.error ? [[tombstones[i]!.id, item.index.error] as const] : [])));
+    },
   };
   return fake as unknown as ChangeRecorder & { settledBatches: number };
 }
@@ -44,7 +49,7 @@ describe('bulkLoad with deletions and a change recorder', () => {
 
   it('when a deletion is loaded, then its tombstone is written first, in a request of its own, and a returning id loses its tombstone', async () => {
     const requests: string[][] = [];
-    const changes = recorder();
+    const changes = recorder(() => es);
     const es = {
       bulk: async ({ index, operations }: { index: string; operations: unknown[] }): Promise<estypes.BulkResponse> => {
         const actions = operations.filter(isAction);
@@ -80,7 +85,7 @@ describe('bulkLoad with deletions and a change recorder', () => {
         };
       },
     } as unknown as Client;
-    const result = await bulkLoad(es, 'cat-1', [first!, { id: 5, deleted: true }], { changes: recorder() });
+    const result = await bulkLoad(es, 'cat-1', [first!, { id: 5, deleted: true }], { changes: recorder(() => es) });
     expect(requests[1]).to.deep.equal(['index cat-1 1']);
     expect(result.failed.map((failure) => [failure.id, failure.reason])).to.deep.equal([
       [5, 'its deletion was not recorded for the change feed, so it was not deleted: cluster_block_exception: blocked'],
