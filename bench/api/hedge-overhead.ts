@@ -9,6 +9,7 @@ import type { NodeWatch } from '../../src/infra/es-nodes.js';
 const NODES = ['a', 'b', 'c'];
 const healthy: NodeWatch = {
   suspects: () => new Set(),
+  unanswering: () => new Set(),
   connections: () => NODES,
   preferenceAvoiding: () => undefined,
   blame: () => undefined,

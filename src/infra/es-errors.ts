@@ -1,5 +1,6 @@
 import { errors } from '@elastic/elasticsearch';
 import { BackendUnavailable, DomainError, InvalidInput } from '../errors.js';
+import { attemptTrailOf } from './hedged-reads.js';
 import type { Logger } from './logger.js';
 
 /** What Elasticsearch says of a failure: its type and the root causes (never shown to clients). */
@@ -73,7 +74,7 @@ export function translateEsError(err: unknown, logger: Logger, operation: string
     err instanceof errors.NoLivingConnectionsError ||
     err instanceof errors.RequestAbortedError
   ) {
-    logger.warn('elasticsearch unreachable', { operation, reason: err.name });
+    logger.warn('elasticsearch unreachable', { operation, reason: err.name, attempts: attemptTrailOf(err) });
     return new BackendUnavailable('elasticsearch', UNAVAILABLE);
   }
   if (err instanceof errors.ResponseError) {

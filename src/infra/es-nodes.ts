@@ -48,6 +48,12 @@ export const NODE_WATCH_DEFAULTS: NodeWatchOptions = { probeEveryMs: 250, suspec
 export interface NodeWatch {
   /** Connections (by id) not to send reads to now: unanswered probes, or too many hedges lost. */
   suspects(): ReadonlySet<string>;
+  /**
+   * The suspects whose probes go unanswered or fail: nodes a read may wait on for good, not merely
+   * slow ones. Every shard keeps a copy outside them (one replica survives one node), which is
+   * not so once slow nodes are avoided too.
+   */
+  unanswering(): ReadonlySet<string>;
   /** Every connection's id. */
   connections(): string[];
   /**
@@ -107,8 +113,10 @@ export function watchNodes(es: Client, options: NodeWatchOptions = NODE_WATCH_DE
     return state;
   };
 
+  const unanswered = (state: NodeState, at: number) => state.failed || (state.probing !== undefined && at - state.probing >= suspectAfterMs);
+
   function judge(id: string, state: NodeState, at: number): void {
-    const suspect = state.failed || state.leftOutUntil > at || (state.probing !== undefined && at - state.probing >= suspectAfterMs);
+    const suspect = unanswered(state, at) || state.leftOutUntil > at;
     if (suspect && !state.suspect) {
       state.suspect = true;
       // Told after the caller's turn: a read asking for the suspects must not be rerouted inside that call.
@@ -130,7 +138,15 @@ export function watchNodes(es: Client, options: NodeWatchOptions = NODE_WATCH_DE
         { requestId: 'probe', context: null, timeout: PROBE_ABANDON_MS, maxResponseSize: 65_536 },
       );
       state.failed = statusCode >= 300;
-      if (!state.failed) state.nodeId = Object.keys((JSON.parse(String(body)) as { nodes: object }).nodes)[0];
+      if (!state.failed) {
+        state.nodeId = Object.keys((JSON.parse(String(body)) as { nodes: object }).nodes)[0];
+        // The transport marks a node dead when a request to it times out, and leaves it out for a
+        // minute. But a coordinator times out too when it waits on a shard copy a stopped node
+        // holds: with that node a suspect and the others marked dead, no node was left to read
+        // from (a chaos soak's 503s). A node that answers its probe is alive, whatever timed out.
+        const pooled = es.connectionPool.connections.find((c) => c.id === connection.id);
+        if (pooled !== undefined && pooled.status === 'dead') es.connectionPool.markAlive(pooled);
+      }
     } catch {
       state.failed = true;
     } finally {
@@ -159,6 +175,12 @@ export function watchNodes(es: Client, options: NodeWatchOptions = NODE_WATCH_DE
         judge(id, state, at);
         if (state.suspect) found.add(id);
       }
+      return found;
+    },
+    unanswering() {
+      const at = now();
+      const found = new Set<string>();
+      for (const [id, state] of states) if (unanswered(state, at)) found.add(id);
       return found;
     },
     connections: () => pool().map((connection) => connection.id),

@@ -67,6 +67,30 @@ interface SentAttempt {
   route: { avoid: ReadonlySet<string>; coordinator?: string };
   copies: ReadonlySet<string>;
   done: boolean;
+  /** When it was sent and when it ended, in milliseconds from the read's start; how it ended. */
+  sentMs: number;
+  endedMs?: number;
+  outcome?: string;
+}
+
+const trails = new WeakMap<Error, string>();
+
+/**
+ * How a failed read's attempts went, for the log: each attempt's cause, coordinator, the nodes it
+ * avoided, when it was sent and how and when it ended ("first@:9201 0-2504 TimeoutError; ...").
+ * Undefined for an error that did not come out of a hedged read.
+ */
+export function attemptTrailOf(err: unknown): string | undefined {
+  return err instanceof Error ? trails.get(err) : undefined;
+}
+
+/** A connection's id (its URL) short enough for a log line: the port and path. */
+const shortId = (id: string) => id.replace(/^https?:\/\/[^:/]*/, '');
+
+function describe(attempt: SentAttempt): string {
+  const where = attempt.route.coordinator === undefined ? '?' : shortId(attempt.route.coordinator);
+  const avoided = attempt.route.avoid.size === 0 ? '' : ` avoiding ${[...attempt.route.avoid].map(shortId).join(',')}`;
+  return `${attempt.cause}@${where}${avoided} ${attempt.sentMs}-${attempt.endedMs ?? 'open'} ${attempt.outcome ?? 'pending'}`;
 }
 
 /**
@@ -135,7 +159,7 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
         const { route, result } = steered(coordinators, () =>
           read({ signal: controller.signal, remainingMs: attemptMs, ...(preference ? { preference } : {}) }),
         );
-        const attempt: SentAttempt = { cause, controller, route, copies, done: false };
+        const attempt: SentAttempt = { cause, controller, route, copies, done: false, sentMs: now() - started };
         attempts.push(attempt);
         result.then(
           (value) => {
@@ -148,8 +172,10 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
           },
           (err: unknown) => {
             attempt.done = true;
-            if (settled) return;
+            attempt.endedMs = now() - started;
             const error = err instanceof Error ? err : new Error(String(err));
+            attempt.outcome = error.name;
+            if (settled) return;
             if (cause === 'first') firstError = error;
             else firstError ??= error;
             if (err instanceof errors.NoLivingConnectionsError && attempt.route.avoid.size > 0) {
@@ -158,8 +184,7 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
               if (launch(cause, attempt.route.avoid.size > suspects.coordinators.size ? suspects : UNSTEERED)) return;
             }
             if (!retryable(err)) {
-              finish();
-              reject(error);
+              fail(error);
               return;
             }
             // A failure a node caused (a shard that timed out, a full queue): once more elsewhere, on the budget, once.
@@ -168,13 +193,18 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
               stats.retried++;
               return;
             }
-            if (attempts.every((a) => a.done)) {
-              finish();
-              reject(firstError);
-            }
+            if (attempts.every((a) => a.done)) fail(firstError ?? error);
           },
         );
         return true;
+      }
+
+      function fail(error: Error): void {
+        finish();
+        const unanswering = watch.unanswering();
+        const suspects = [...watch.suspects()].map((id) => `${shortId(id)} ${unanswering.has(id) ? 'unanswering' : 'left out'}`);
+        trails.set(error, [...attempts.map(describe), `suspects: ${suspects.join(', ') || 'none'}`].join('; '));
+        reject(error);
       }
 
       /** An attempt other than the first answered: a hedge that beat its first attempt blames that coordinator. */
@@ -191,18 +221,26 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
 
       /**
        * Where the next attempt may not go. As coordinator: the suspects and, with `guess`, the
-       * coordinators of the attempts so far. As shard copy: the suspects, or when none is known
-       * and `guess`, those coordinators (one of them, or a copy it chose, is slow). Never every node.
+       * coordinators of the attempts so far. As shard copy: the nodes that do not answer when
+       * there are any, else the suspects, or when none is known and `guess`, those coordinators
+       * (one of them, or a copy it chose, is slow). Never every node.
+       *
+       * A node merely slow (left out for lost hedges) is not avoided as a copy beside one that does
+       * not answer: with two of three nodes avoided, a shard whose two copies are on them has none
+       * left to prefer, and Elasticsearch then picks either, the stopped one half the time (a
+       * chaos soak's 503s: every attempt waited on the stopped node's copies).
        */
       function steering(guess: boolean): Steering {
         const suspects = watch.suspects();
         const nodeCount = watch.connections().length;
         if (suspects.size >= nodeCount) return UNSTEERED;
-        if (!guess) return { coordinators: suspects, copies: suspects };
+        const unanswering = watch.unanswering();
+        const copies = unanswering.size > 0 ? unanswering : suspects;
+        if (!guess) return { coordinators: suspects, copies };
         const coordinators = new Set(suspects);
         for (const { route } of attempts)
           if (route.coordinator !== undefined && coordinators.size + 1 < nodeCount) coordinators.add(route.coordinator);
-        return { coordinators, copies: suspects.size > 0 ? suspects : coordinators };
+        return { coordinators, copies: copies.size > 0 ? copies : coordinators };
       }
 
       function spend(): boolean {
@@ -222,8 +260,10 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
       function reroute(): void {
         if (settled) return;
         const suspects = watch.suspects();
-        // Sent again only when no attempt in flight was already steered clear of every suspect.
-        const clear = attempts.some((a) => !a.done && [...suspects].every((s) => a.copies.has(s) && a.route.avoid.has(s)));
+        const unanswering = watch.unanswering();
+        // Sent again only when no attempt in flight was already steered clear of every suspect
+        // (as a copy too, for those that do not answer).
+        const clear = attempts.some((a) => !a.done && [...suspects].every((s) => a.route.avoid.has(s) && (a.copies.has(s) || !unanswering.has(s))));
         if (clear) return;
         if (launch('reroute', steering(false))) stats.rerouted++;
       }

@@ -1,4 +1,4 @@
-// The chaos soak: npm run test:chaos [-- --minutes 2 --seed 1 --faults on|off --out test-output/chaos.md]
+// The chaos soak: npm run test:chaos [-- --minutes 2 --seed 1 --faults on|off --kinds es-stop,... --out test-output/chaos.md]
 // On the cluster topology, two API processes behind a front that retries a GET once elsewhere
 // serve the benchmark's scenario mix from many keys, each within its tier, while a seeded schedule
 // kills, stops and resumes random Elasticsearch nodes and Redis masters and restarts one API
@@ -36,6 +36,8 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     // `off`: the same load and report with no fault, for the steady-state hedge rate and RSS.
     faults: { type: 'string', default: 'on' },
+    // A subset of the fault kinds, to chase one kind's failures without the others' noise.
+    kinds: { type: 'string', default: 'es-kill,es-stop,redis-kill,redis-stop,api-restart' },
     out: { type: 'string', default: 'test-output/chaos.md' },
   },
 });
@@ -44,6 +46,9 @@ const SEED = Number(values.seed);
 if (!(MINUTES > 0) || !Number.isInteger(SEED)) throw new Error('--minutes must be a positive number and --seed an integer');
 if (values.faults !== 'on' && values.faults !== 'off') throw new Error('--faults must be on or off');
 const FAULTS = values.faults === 'on';
+const KINDS = values.kinds.split(',');
+const ALL_KINDS = ['es-kill', 'es-stop', 'redis-kill', 'redis-stop', 'api-restart'];
+if (KINDS.some((kind) => !ALL_KINDS.includes(kind))) throw new Error(`--kinds must name some of ${ALL_KINDS.join(', ')}`);
 const API_PORTS = [3411, 3412] as const;
 const STEADY_METRICS_PORT = 3421;
 // Premium keys at 1 request a second (a tenth of their 10,000 an hour) and free keys at one every
@@ -226,13 +231,12 @@ async function main(): Promise<void> {
     },
   };
   // Each kind once in a shuffled round, then the next round: a short run still sees every kind.
-  const kinds = ['es-kill', 'es-stop', 'redis-kill', 'redis-stop', 'api-restart'];
   const faults: Fault[] = [];
   try {
     await sleep(10_000);
     let round: string[] = [];
     while (FAULTS && now() < endAt - 15_000) {
-      if (round.length === 0) round = [...kinds].sort(() => random.next() - 0.5);
+      if (round.length === 0) round = [...KINDS].sort(() => random.next() - 0.5);
       const kind = round.shift()!;
       say(`${(now() / 1000).toFixed(0)} s: ${kind}`);
       const fault = await runFault(kind, random, now, api);
@@ -324,7 +328,7 @@ async function main(): Promise<void> {
   const report = [
     `# Chaos soak`,
     ``,
-    `${new Date().toISOString()}, ${MINUTES} min of load (seed ${SEED}${FAULTS ? '' : ', no faults'}), ${((Date.now() - started) / 1000).toFixed(0)} s in all. Load: ${PREMIUM.rate + FREE.rate} requests/s (${PREMIUM.keys} premium keys at 1/s, ${FREE.keys} free keys at 0.1/s) of the benchmark's scenario mix (${MIX.join(', ')}) over two API processes behind a front that retries a GET once on the other after a network failure.`,
+    `${new Date().toISOString()}, ${MINUTES} min of load (seed ${SEED}${FAULTS ? (KINDS.length < ALL_KINDS.length ? `, faults: ${KINDS.join(', ')}` : '') : ', no faults'}), ${((Date.now() - started) / 1000).toFixed(0)} s in all. Load: ${PREMIUM.rate + FREE.rate} requests/s (${PREMIUM.keys} premium keys at 1/s, ${FREE.keys} free keys at 0.1/s) of the benchmark's scenario mix (${MIX.join(', ')}) over two API processes behind a front that retries a GET once on the other after a network failure.`,
     ``,
     `Failed: ${total.failed} of ${total.requests}${
       Object.keys(total.kinds).length

@@ -1,5 +1,7 @@
+import { type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import type { Client } from '@elastic/elasticsearch';
+import { Client } from '@elastic/elasticsearch';
 import { watchNodes } from '../../../src/infra/es-nodes.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -44,6 +46,7 @@ describe('watchNodes', () => {
     hung.add('n2');
     await sleep(100);
     expect([...watch.suspects()]).to.deep.equal(['http://n2/']);
+    expect([...watch.unanswering()]).to.deep.equal(['http://n2/']);
     expect(told).to.deep.equal(['http://n2/']);
     hung.delete('n2');
     await sleep(50);
@@ -68,6 +71,7 @@ describe('watchNodes', () => {
     expect([...watch.suspects()]).to.deep.equal([]);
     watch.blame('http://n1/');
     expect([...watch.suspects()]).to.deep.equal(['http://n1/']);
+    expect([...watch.unanswering()], 'left out, it still answers').to.deep.equal([]);
     await sleep(150);
     expect([...watch.suspects()]).to.deep.equal([]);
     watch.close();
@@ -91,5 +95,32 @@ describe('watchNodes', () => {
     const watch = watchNodes(es, OPTIONS);
     expect(watch.preferenceAvoiding(new Set(['http://n1/']))).to.equal(undefined);
     watch.close();
+  });
+
+  it('when the transport left out a node whose probes answer (a request timed out on it), then it is brought back at its next probe', async () => {
+    // A real client's pool, over two servers that answer the probe as a node would.
+    const servers: Server[] = [];
+    for (const name of ['n1', 'n2']) {
+      const server = createServer((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch' });
+        res.end(JSON.stringify({ nodes: { [`id-${name}`]: { name } } }));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      servers.push(server);
+    }
+    const es = new Client({ nodes: servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`) });
+    const watch = watchNodes(es, OPTIONS);
+    try {
+      const [first] = es.connectionPool.connections;
+      es.connectionPool.markDead(first!);
+      expect(first!.status).to.equal('dead');
+      await sleep(60);
+      expect(first!.status).to.equal('alive');
+      expect([...watch.suspects()]).to.deep.equal([]);
+    } finally {
+      watch.close();
+      await es.close();
+      for (const server of servers) server.close();
+    }
   });
 });

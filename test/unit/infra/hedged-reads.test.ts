@@ -1,18 +1,23 @@
 import { expect } from 'chai';
 import { errors } from '@elastic/elasticsearch';
 import { type NodeWatch, steeredNodeFilter } from '../../../src/infra/es-nodes.js';
-import { type Attempt, HEDGE_DEFAULTS, type HedgeOptions, createHedgedReads } from '../../../src/infra/hedged-reads.js';
+import { type Attempt, HEDGE_DEFAULTS, type HedgeOptions, attemptTrailOf, createHedgedReads } from '../../../src/infra/hedged-reads.js';
 
 const NODES = ['a', 'b', 'c'];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Three nodes; `suspects` is what the probes would say; `becomeSuspect` is a probe going unanswered. */
+/**
+ * Three nodes; `suspects` is what the probes would say; `becomeSuspect` is a probe going
+ * unanswered, `leaveOut` a node left out for lost hedges (it still answers its probes).
+ */
 function fakeWatch() {
   const suspects = new Set<string>();
+  const unanswering = new Set<string>();
   const blamed: string[] = [];
   const listeners: ((id: string) => void)[] = [];
   const watch: NodeWatch = {
     suspects: () => new Set(suspects),
+    unanswering: () => new Set(unanswering),
     connections: () => NODES,
     preferenceAvoiding: (avoid) => (avoid.size === 0 ? undefined : `_prefer_nodes:${NODES.filter((n) => !avoid.has(n)).join(',')}`),
     blame: (id) => void blamed.push(id),
@@ -23,6 +28,11 @@ function fakeWatch() {
     watch,
     blamed,
     becomeSuspect: (id: string) => {
+      suspects.add(id);
+      unanswering.add(id);
+      for (const listener of listeners) listener(id);
+    },
+    leaveOut: (id: string) => {
       suspects.add(id);
       for (const listener of listeners) listener(id);
     },
@@ -123,6 +133,23 @@ describe('createHedgedReads', () => {
     expect(blamed).to.deep.equal([]);
   });
 
+  it('when a node stops answering while another is left out for lost hedges, then reads avoid the stopped node’s copies only', async () => {
+    const { watch, becomeSuspect, leaveOut } = fakeWatch();
+    leaveOut('c');
+    const hedged = createHedgedReads(watch, { ...FAST, floorMs: 10_000, ceilingMs: 10_000, burst: 0 });
+    // A shard with copies on a and c: a preference naming b alone leaves Elasticsearch to pick
+    // either, so only an attempt that still prefers c answers.
+    const { read, sent } = fakeRead(({ preference }) => (preference?.includes('c') && !preference.includes('a') ? 1 : null));
+    const answer = hedged.run(read, 5000);
+    await sleep(20);
+    becomeSuspect('a');
+    expect(await answer).to.equal('answered by b');
+    expect(sent.map((s) => [s.coordinator, s.preference])).to.deep.equal([
+      ['a', '_prefer_nodes:a,b'],
+      ['b', '_prefer_nodes:b,c'],
+    ]);
+  });
+
   it('when a node is a suspect already, then first attempts are steered clear of it', async () => {
     const { watch, becomeSuspect } = fakeWatch();
     becomeSuspect('a');
@@ -185,6 +212,10 @@ describe('createHedgedReads', () => {
     // The first, its hedge past the deadline, and one retry once both had failed: each away from the ones before.
     expect(sent.map((s) => s.coordinator)).to.deep.equal(['a', 'b', 'c']);
     expect(hedged.stats()).to.include({ hedges: 1, retried: 1 });
+    // What the log says of it: each attempt, where it went, when it ended and how.
+    expect(attemptTrailOf(err)).to.match(
+      /^first@a \d+-\d+ ConnectionError; hedge@b avoiding a \d+-\d+ ConnectionError; retry@c avoiding a,b \d+-\d+ ConnectionError; suspects: none$/,
+    );
   });
 
   it('when a node refuses an attempt with 429 while another attempt is in flight, then the read waits for that one', async () => {
