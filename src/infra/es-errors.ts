@@ -56,7 +56,11 @@ function fromStatus(status: number, failure: EsFailure | undefined, logger: Logg
     return new BackendUnavailable('elasticsearch', 'Suggestions are not available for this catalogue yet, please retry later');
   }
   logger.error('elasticsearch error', { operation, status, type });
-  if (status === 429 || status >= 500 || type === 'index_not_found_exception') return new BackendUnavailable('elasticsearch', UNAVAILABLE);
+  // A missing or closed index (an operator's mistake, a restore in progress) is the backend's
+  // state, not the client's request: 503, and the log says which.
+  if (status === 429 || status >= 500 || type === 'index_not_found_exception' || type === 'index_closed_exception') {
+    return new BackendUnavailable('elasticsearch', UNAVAILABLE);
+  }
   return new Error(`elasticsearch refused ${operation}: ${status} ${type ?? 'unknown'}`);
 }
 

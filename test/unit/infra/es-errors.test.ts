@@ -37,8 +37,9 @@ describe('translateEsError', () => {
     expect(err.message).to.not.include('failed to parse');
   });
 
-  it('when an index is missing or Elasticsearch is overloaded, then the backend is unavailable', () => {
+  it('when an index is missing or closed, or Elasticsearch is overloaded, then the backend is unavailable', () => {
     expect(translateEsError(new EsItemError(404, { type: 'index_not_found_exception' }), silentLogger, 'get')).to.be.instanceOf(BackendUnavailable);
+    expect(translateEsError(new EsItemError(400, { type: 'index_closed_exception' }), silentLogger, 'changes')).to.be.instanceOf(BackendUnavailable);
     expect(translateEsError(new EsItemError(429, { type: 'es_rejected_execution_exception' }), silentLogger, 'get')).to.be.instanceOf(
       BackendUnavailable,
     );
