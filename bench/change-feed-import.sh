@@ -26,7 +26,8 @@ git worktree add --detach -q "$TREE" "$BEFORE"
 ln -s "$ROOT/node_modules" "$TREE/node_modules"
 node --import tsx scripts/export.ts --count "$COUNT" --out "$WORK/wallpapers.ndjson" 2>/dev/null
 
-rate() { grep -Eo '\(([0-9]+) records/s\)' | tr -dc '0-9'; }
+# The importer's own summary line; the progress bar's lines carry a rate too.
+rate() { grep -E '^import: (live|done) in' | grep -Eo '\(([0-9]+) records/s\)' | tr -dc '0-9'; }
 import_in() {
   local tree="$1" alias="$2"; shift 2
   (cd "$tree" && INDEX_ALIAS="$alias" node --import tsx scripts/import.ts "$@" 2>&1) | rate

@@ -303,6 +303,22 @@ describe('the change feed, GET /v1/changes', function () {
     expect(incremental.stderr).to.match(/line 2 \(id 3\) rejected: a deletion has only id and deleted, not "title"/);
   });
 
+  it('when the record of changes is closed (an operator`s mistake, a restore), then the feed answers 503 JSON, and serves again once it is open', async () => {
+    const alias = freshAlias();
+    await run('import', alias, [file('closed.ndjson', wallpapers(5))]);
+    const app = await apiOn(alias);
+    await es.indices.close({ index: changesIndexOf(alias) });
+    try {
+      const res = await request(app.url, '/v1/changes', { key });
+      expect(res.status, res.text).to.equal(503);
+      expect(res.body).to.include({ error: 'service_unavailable', status: 503 });
+      expect(res.text).to.not.match(/index_closed|exception/i);
+    } finally {
+      await es.indices.open({ index: changesIndexOf(alias), wait_for_active_shards: 1 });
+    }
+    expect((await walk(app)).items).to.have.length(5);
+  });
+
   describe('what it refuses', () => {
     let app: RunningApp;
     before(async () => {

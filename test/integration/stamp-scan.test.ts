@@ -1,0 +1,90 @@
+import { expect } from 'chai';
+import { readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
+import { StampScan } from '../../src/catalogue/admin/stamp-scan.js';
+import type { ChangeStamp } from '../../src/wallpapers/wallpaper.js';
+import { connectEs, uniqueName } from '../support/harness.js';
+
+// Ids 1..25,000 but every 7th (gaps), and a stretch of 15,000 missing (a gap wider than a page);
+// every 11th loaded before the change feed (no stamp).
+const HIGHEST = 40_000;
+const held = (id: number) => id % 7 !== 0 && (id < 25_001 || id > 40_000 - 5_000) && id <= HIGHEST;
+const stampOf = (id: number): ChangeStamp =>
+  id % 11 === 0 ? { seq: 0, at: '', hash: '' } : { seq: id * 10, at: new Date(1_700_000_000_000 + id * 1000).toISOString(), hash: `h${id}` };
+
+describe('stamp lookups of a load (StampScan), on a real index', function () {
+  this.timeout(120_000);
+  const es = connectEs(undefined, 60_000);
+  const index = uniqueName('test-stamp-scan');
+  let searches = 0;
+  es.diagnostic.on('request', (_err, event) => {
+    if (event?.meta.request.params.path.includes('/_search')) searches++;
+  });
+
+  before(async () => {
+    const { settings, mappings } = readIndexDefinition();
+    await es.indices.create({ index, settings: { ...settings, number_of_replicas: 0 }, mappings });
+    const ids = Array.from({ length: HIGHEST + 10 }, (_, i) => i + 1).filter(held);
+    for (let i = 0; i < ids.length; i += 5000) {
+      const operations = ids.slice(i, i + 5000).flatMap((id) => {
+        const stamp = stampOf(id);
+        const doc = stamp.seq === 0 ? { id } : { id, change_seq: stamp.seq, changed_at: stamp.at, content_hash: stamp.hash };
+        return [{ index: { _id: String(id) } }, doc];
+      });
+      const response = await es.bulk({ index, operations, refresh: false });
+      expect(response.errors, 'the fixture was indexed').to.equal(false);
+    }
+    await es.indices.refresh({ index });
+  });
+
+  after(async () => {
+    await es.indices.delete({ index }, { ignore: [404] });
+    await es.close();
+  });
+
+  const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+  function expectStamps(ids: readonly number[], found: Map<number, ChangeStamp>): void {
+    const expected = new Map(ids.filter(held).map((id) => [id, stampOf(id)]));
+    expect(found.size, 'how many of the batch the index holds').to.equal(expected.size);
+    for (const [id, stamp] of expected) expect(found.get(id), `the stamp of ${id}`).to.deep.equal(stamp);
+  }
+
+  it('when a load comes in id order, then every batch gets its stamps and each page of the index is read once', async () => {
+    const scan = new StampScan(es, index);
+    const before = searches;
+    for (let from = 1; from <= 25_000; from += 2000) {
+      const ids = range(from, Math.min(from + 1999, 25_000));
+      expectStamps(ids, await scan.lookup(ids));
+    }
+    // 21,429 ids held up to 25,000: three pages, and the page asked for ahead of the next batch.
+    expect(searches - before).to.be.at.most(4);
+  });
+
+  it('when batches are sent concurrently, then each gets its own stamps', async () => {
+    const scan = new StampScan(es, index);
+    const batches = [range(1, 2000), range(2001, 4000), range(4001, 6000), range(6001, 8000)];
+    const found = await Promise.all(batches.map((ids) => scan.lookup(ids)));
+    batches.forEach((ids, i) => expectStamps(ids, found[i]!));
+  });
+
+  it('when the load jumps over a gap wider than a page, goes back, or runs past the highest id, then its stamps are still right', async () => {
+    const scan = new StampScan(es, index);
+    for (const ids of [range(1, 2000), range(36_001, 38_000), range(2001, 4000), range(39_001, 41_000), range(41_001, 43_000)]) {
+      expectStamps(ids, await scan.lookup(ids));
+    }
+  });
+
+  it('when a batch is out of order, repeats an id or is scattered over many pages, then it is asked for by id and still right', async () => {
+    const scan = new StampScan(es, index);
+    const scattered = range(1, 3000).map((i) => (i * 13) % HIGHEST || 1);
+    for (const ids of [[5, 3, 9, 1], [4, 4, 8], [...new Set(scattered)].sort((a, b) => a - b)]) {
+      expectStamps([...new Set(ids)], await scan.lookup(ids));
+    }
+  });
+
+  it('when a batch is larger than the result window and asked for by id, then every stamp is found', async () => {
+    const scan = new StampScan(es, index);
+    const ids = range(1, 25_000).reverse();
+    expectStamps(ids, await scan.lookup(ids));
+  });
+});

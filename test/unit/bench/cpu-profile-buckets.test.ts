@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { summarizeProfile } from '../../../bench/api/cpu-profile-buckets.js';
+
+const frame = (functionName: string, url = '') => ({ functionName, url, lineNumber: 0, columnNumber: 0, scriptId: '0' });
+
+describe('summarizeProfile (bench/api/cpu-profile-buckets.ts)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wpc-profile-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('when samples fall in node internals, packages, our code and builtins, then each goes to the innermost owner and idle is left out', () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)'), children: [2, 3, 4, 8] },
+        { id: 2, callFrame: frame('(idle)') },
+        { id: 3, callFrame: frame('parserOnHeadersComplete', 'node:_http_common') },
+        { id: 4, callFrame: frame('handler', 'file:///app/dist/wallpapers/edge/routes.js'), children: [5] },
+        { id: 5, callFrame: frame('request', 'file:///app/node_modules/@elastic/transport/lib/Transport.js'), children: [6, 7] },
+        { id: 6, callFrame: frame('parse') },
+        { id: 7, callFrame: frame('writeGeneric', 'node:internal/stream_base_commons') },
+        { id: 8, callFrame: frame('(garbage collector)') },
+      ],
+      samples: [2, 2, 3, 6, 6, 7, 4, 8],
+      timeDeltas: [100, 100, 100, 100, 100, 100, 100, 100],
+    };
+    const file = join(dir, 'one.cpuprofile');
+    writeFileSync(file, JSON.stringify(profile));
+    const summary = summarizeProfile(file);
+    expect(summary.busyMs).to.be.closeTo(0.6, 1e-9);
+    const ms = Object.fromEntries(summary.buckets.map((b) => [b.bucket, b.ms]));
+    expect(ms).to.deep.equal({
+      'Elasticsearch client and its JSON': 0.3,
+      'HTTP parse and write (node)': 0.1,
+      'use cases and envelopes (ours)': 0.1,
+      'garbage collection': 0.1,
+    });
+    expect(summary.builtins.map((b) => b.bucket)).to.deep.equal(['JSON.parse']);
+    expect(summary.builtins[0]!.share).to.be.closeTo(1 / 3, 1e-9);
+  });
+});
