@@ -29,11 +29,17 @@ export interface BucketShare {
   share: number;
 }
 
+/** The part of a profile to sum: `lastMs` ending `endsBeforeEndMs` before the profile ends (start-up and warm-up left out). */
+export interface ProfileWindow {
+  lastMs: number;
+  endsBeforeEndMs: number;
+}
+
 export interface ProfileSummary {
   busyMs: number;
   buckets: BucketShare[];
-  /** Time in V8's JSON and the hash functions, whoever called them (also counted in `buckets`). */
-  builtins: BucketShare[];
+  /** The functions with the most time of their own, as `name file:line`, their bucket in `bucket`. */
+  functions: (BucketShare & { fn: string })[];
 }
 
 // Our compiled code (dist/ mirrors src/), by file: the first rule that matches names it.
@@ -66,6 +72,7 @@ const PACKAGES: [RegExp, string][] = [
     /node_modules\/(koa|koa-compose|@koa|koa-compress|koa-is-json|on-finished|statuses|http-errors|content-type|mime-types|vary|accepts|negotiator|type-is|cookies|fresh|encodeurl|escape-html|parseurl|delegates|only|depd|destroy|path-to-regexp)\//,
     'Koa and router',
   ],
+  [/node_modules\/(onnxruntime-node|onnxruntime-common|@huggingface)\//, 'sentence model (onnxruntime, tokenizer)'],
   [/node_modules\/(ajv|ajv-formats|fast-uri|fast-deep-equal|json-schema-traverse)\//, 'validation (ours + ajv)'],
   [/node_modules\/(prom-client|tdigest|bintrees)\//, 'metrics'],
   [
@@ -84,14 +91,17 @@ const NODE_INTERNAL: [RegExp, string][] = [
   [/^node:/, 'other node internals'],
 ];
 
-const SPECIAL: Record<string, string> = {
-  '(garbage collector)': 'garbage collection',
-  '(program)': 'V8 and native, no JS frame',
-  '(idle)': 'idle',
-  '(root)': 'V8 and native, no JS frame',
-};
+// Node's native stream writes: each tries the syscall at once, so they hold the kernel's send
+// too. Whoever asked (Koa's response, ioredis's command, the Elasticsearch client's request), they
+// are one bucket: the cost of a write, not of its caller.
+const SOCKET_WRITES = new Set(['writeUtf8String', 'writev', 'writeBuffer', 'writeLatin1String', 'writeAsciiString', 'writeUcs2String']);
 
-const BUILTIN_NAMES = new Set(['parse', 'stringify', 'digest', 'update', 'createHash', 'hash']);
+const SPECIAL = new Map([
+  ['(garbage collector)', 'garbage collection'],
+  ['(program)', 'V8 and native, no JS frame'],
+  ['(idle)', 'idle'],
+  ['(root)', 'V8 and native, no JS frame'],
+]);
 
 function classifyUrl(url: string): string | undefined {
   if (url.includes('/node_modules/')) return PACKAGES.find(([re]) => re.test(url))?.[1];
@@ -103,22 +113,23 @@ function classifyUrl(url: string): string | undefined {
 /**
  * Each sample goes to the innermost frame on its stack that is ours or a package's; a stack of
  * node internals alone (the HTTP parser, a socket write) to the innermost internal module; a
- * sample with no JS frame to V8. So JSON.parse called by the Elasticsearch client counts as the
- * client's, and JSON.stringify called by Koa as Koa's; `builtins` counts them apart as well.
+ * sample with no JS frame to V8. V8 gives JSON.parse and JSON.stringify no frame of their own:
+ * they count as their callers' (the Elasticsearch client's, Koa's).
  */
-export function summarizeProfile(file: string): ProfileSummary {
+export function summarizeProfile(file: string, window?: ProfileWindow): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map<number, ProfileNode>();
   for (const node of profile.nodes) byId.set(node.id, node);
   for (const node of profile.nodes) for (const child of node.children ?? []) byId.get(child)!.parent = node.id;
 
   const bucketOf = new Map<number, string>();
-  const builtinOf = new Map<number, string | undefined>();
   const classify = (id: number): string => {
     const known = bucketOf.get(id);
     if (known !== undefined) return known;
     const leaf = byId.get(id)!;
-    let bucket = SPECIAL[leaf.callFrame.functionName];
+    let bucket =
+      SPECIAL.get(leaf.callFrame.functionName) ??
+      (leaf.callFrame.url === '' && SOCKET_WRITES.has(leaf.callFrame.functionName) ? 'socket writes' : undefined);
     let internal: string | undefined;
     for (
       let node: ProfileNode | undefined = leaf;
@@ -133,28 +144,35 @@ export function summarizeProfile(file: string): ProfileSummary {
     }
     bucket ??= internal ?? 'V8 and native, no JS frame';
     bucketOf.set(id, bucket);
-    const { functionName, url } = leaf.callFrame;
-    builtinOf.set(
-      id,
-      url === '' && BUILTIN_NAMES.has(functionName)
-        ? `${functionName === 'parse' || functionName === 'stringify' ? 'JSON.' : ''}${functionName}`
-        : undefined,
-    );
     return bucket;
   };
 
   const totals = new Map<string, number>();
-  const builtins = new Map<string, number>();
+  const own = new Map<string, { bucket: string; us: number }>();
+  // Sample times from the start, to keep those of the window only.
+  const at: number[] = [];
+  profile.timeDeltas.reduce((t, delta, i) => (at[i] = t + delta), 0);
+  const end = at.at(-1) ?? 0;
+  const from = window ? end - (window.endsBeforeEndMs + window.lastMs) * 1000 : -Infinity;
+  const to = window ? end - window.endsBeforeEndMs * 1000 : Infinity;
   profile.samples.forEach((id, i) => {
+    if (at[i]! < from || at[i]! > to) return;
     const us = profile.timeDeltas[i] ?? 0;
     const bucket = classify(id);
     totals.set(bucket, (totals.get(bucket) ?? 0) + us);
-    const builtin = builtinOf.get(id);
-    if (builtin !== undefined) builtins.set(builtin, (builtins.get(builtin) ?? 0) + us);
+    if (bucket === 'idle') return;
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const fn = `${functionName || '(anonymous)'} ${url.replace(/^.*\/node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}:${lineNumber + 1}`;
+    const entry = own.get(fn) ?? { bucket, us: 0 };
+    entry.us += us;
+    own.set(fn, entry);
   });
   totals.delete('idle');
   const busyUs = [...totals.values()].reduce((a, b) => a + b, 0);
-  const shares = (m: Map<string, number>) =>
-    [...m].map(([bucket, us]) => ({ bucket, ms: us / 1000, share: us / busyUs })).sort((a, b) => b.ms - a.ms);
-  return { busyMs: busyUs / 1000, buckets: shares(totals), builtins: shares(builtins) };
+  const buckets = [...totals].map(([bucket, us]) => ({ bucket, ms: us / 1000, share: us / busyUs })).sort((a, b) => b.ms - a.ms);
+  const functions = [...own]
+    .map(([fn, { bucket, us }]) => ({ fn, bucket, ms: us / 1000, share: us / busyUs }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, 15);
+  return { busyMs: busyUs / 1000, buckets, functions };
 }

@@ -2,7 +2,7 @@
 //   npx tsx bench/api/profile.ts [--size 100k] [--scenarios get-random,search-mix,zipf-mix] [--seconds 20] [--out bench/results/profile]
 // Each scenario runs against an API process of its own started the production way with
 // `--cpu-prof`, driven by wrk from the 2,000 bench keys in turn (as `npm run bench`), for a warm-up
-// and then `--seconds`; the profile (written when the process exits) is summed into buckets
+// and then `--seconds`; the profile (written when the process exits) is summed over that run into buckets
 // (cpu-profile-buckets.ts) and reported as a share of busy time and as CPU microseconds per
 // request. Needs the local stack and wrk, like the benchmark.
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -80,8 +80,11 @@ async function profileOne(
     const cpuBefore = processCpuSeconds(api.pid);
     const run = await runWrk({ url: api.url, file, keysFile: ctx.keysFile, seconds: SECONDS, connections: CONNECTIONS, threads: 1 });
     const cpu = processCpuSeconds(api.pid) - cpuBefore;
+    const measuredEnd = performance.now();
     if (run.errors > 0 || run.non2xx > 0) throw new Error(`${scenario}: ${run.errors} errors, ${run.non2xx} non-2xx`);
     await api.stop();
+    // The profile runs from start-up to exit: only the measured run is summed.
+    const window = { lastMs: SECONDS * 1000, endsBeforeEndMs: performance.now() - measuredEnd };
     const [profile] = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
     if (!profile) throw new Error(`${scenario}: the API wrote no profile`);
     return {
@@ -90,7 +93,7 @@ async function profileOne(
       requests: run.requests,
       rps: run.rps,
       cpuUsPerRequest: (cpu * 1e6) / run.requests,
-      summary: summarizeProfile(join(profDir, profile)),
+      summary: summarizeProfile(join(profDir, profile), window),
     };
   } finally {
     await api.stop();
@@ -117,22 +120,16 @@ function report(rows: Row[]): string {
     });
     lines.push(`| ${bucket} | ${cells.join(' | ')} |`);
   }
-  const builtins = [...new Set(rows.flatMap((r) => r.summary.builtins.map((b) => b.bucket)))];
-  if (builtins.length > 0) {
+  for (const row of rows) {
     lines.push(
       '',
-      'Of which in V8 builtins, whoever called them:',
+      `Functions with the most time of their own, ${row.scenario}${row.cached ? ' cached' : ''}:`,
       '',
-      `| builtin | ${header.join(' | ')} |`,
-      `|---|${header.map(() => '--:').join('|')}|`,
+      '| function | bucket | share | µs per request |',
+      '|---|---|--:|--:|',
     );
-    for (const name of builtins) {
-      const cells = rows.map((r) => {
-        const b = r.summary.builtins.find((x) => x.bucket === name);
-        return b ? `${(b.share * 100).toFixed(1)} % · ${(b.share * r.cpuUsPerRequest).toFixed(0)} µs` : '–';
-      });
-      lines.push(`| ${name} | ${cells.join(' | ')} |`);
-    }
+    for (const f of row.summary.functions)
+      lines.push(`| \`${f.fn}\` | ${f.bucket} | ${(f.share * 100).toFixed(1)} % | ${(f.share * row.cpuUsPerRequest).toFixed(0)} |`);
   }
   return `${lines.join('\n')}\n`;
 }
