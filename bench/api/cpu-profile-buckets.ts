@@ -18,6 +18,8 @@ interface ProfileNode {
 
 interface CpuProfile {
   nodes: ProfileNode[];
+  /** Microseconds on the monotonic clock (process.hrtime's, on Linux). */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -29,10 +31,10 @@ export interface BucketShare {
   share: number;
 }
 
-/** The part of a profile to sum: `lastMs` ending `endsBeforeEndMs` before the profile ends (start-up and warm-up left out). */
+/** The part of a profile to sum, in microseconds on the monotonic clock (`process.hrtime.bigint() / 1000n`). */
 export interface ProfileWindow {
-  lastMs: number;
-  endsBeforeEndMs: number;
+  fromUs: number;
+  toUs: number;
 }
 
 export interface ProfileSummary {
@@ -94,7 +96,7 @@ const NODE_INTERNAL: [RegExp, string][] = [
 // Node's native stream writes: each tries the syscall at once, so they hold the kernel's send
 // too. Whoever asked (Koa's response, ioredis's command, the Elasticsearch client's request), they
 // are one bucket: the cost of a write, not of its caller.
-const SOCKET_WRITES = new Set(['writeUtf8String', 'writev', 'writeBuffer', 'writeLatin1String', 'writeAsciiString', 'writeUcs2String']);
+const SOCKET_WRITES = new Set(['writeUtf8String', 'writev', 'writeLatin1String', 'writeAsciiString', 'writeUcs2String']);
 
 const SPECIAL = new Map([
   ['(garbage collector)', 'garbage collection'],
@@ -149,29 +151,29 @@ export function summarizeProfile(file: string, window?: ProfileWindow): ProfileS
 
   const totals = new Map<string, number>();
   const own = new Map<string, { bucket: string; us: number }>();
-  // Sample times from the start, to keep those of the window only.
+  // Each sample's time on the monotonic clock; it stands for the time until the next one.
   const at: number[] = [];
-  profile.timeDeltas.reduce((t, delta, i) => (at[i] = t + delta), 0);
-  const end = at.at(-1) ?? 0;
-  const from = window ? end - (window.endsBeforeEndMs + window.lastMs) * 1000 : -Infinity;
-  const to = window ? end - window.endsBeforeEndMs * 1000 : Infinity;
+  profile.timeDeltas.reduce((t, delta, i) => (at[i] = t + delta), profile.startTime);
+  const from = window?.fromUs ?? -Infinity;
+  const to = window?.toUs ?? Infinity;
   profile.samples.forEach((id, i) => {
-    if (at[i]! < from || at[i]! > to) return;
-    const us = profile.timeDeltas[i] ?? 0;
+    if (at[i]! < from || at[i]! >= to) return;
+    const us = profile.timeDeltas[i + 1] ?? 0;
     const bucket = classify(id);
     totals.set(bucket, (totals.get(bucket) ?? 0) + us);
     if (bucket === 'idle') return;
     const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
     const fn = `${functionName || '(anonymous)'} ${url.replace(/^.*\/node_modules\//, '').replace(/^.*\/dist\//, 'dist/')}:${lineNumber + 1}`;
-    const entry = own.get(fn) ?? { bucket, us: 0 };
+    const key = `${fn}\u0000${bucket}`;
+    const entry = own.get(key) ?? { bucket, us: 0 };
     entry.us += us;
-    own.set(fn, entry);
+    own.set(key, entry);
   });
   totals.delete('idle');
   const busyUs = [...totals.values()].reduce((a, b) => a + b, 0);
   const buckets = [...totals].map(([bucket, us]) => ({ bucket, ms: us / 1000, share: us / busyUs })).sort((a, b) => b.ms - a.ms);
   const functions = [...own]
-    .map(([fn, { bucket, us }]) => ({ fn, bucket, ms: us / 1000, share: us / busyUs }))
+    .map(([key, { bucket, us }]) => ({ fn: key.split('\u0000')[0]!, bucket, ms: us / 1000, share: us / busyUs }))
     .sort((a, b) => b.ms - a.ms)
     .slice(0, 15);
   return { busyMs: busyUs / 1000, buckets, functions };

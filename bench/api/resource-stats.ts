@@ -4,11 +4,20 @@ import type { Redis } from 'ioredis';
 
 const TICKS_PER_SECOND = 100;
 
-/** User + system CPU seconds a process has used (/proc/<pid>/stat fields 14 and 15). */
-export function processCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+function cpuSecondsOf(statFile: string): number {
+  const stat = readFileSync(statFile, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/** User + system CPU seconds a process has used (/proc/<pid>/stat fields 14 and 15). */
+export function processCpuSeconds(pid: number): number {
+  return cpuSecondsOf(`/proc/${pid}/stat`);
+}
+
+/** The same for its main thread alone (the JavaScript thread of a Node process). */
+export function mainThreadCpuSeconds(pid: number): number {
+  return cpuSecondsOf(`/proc/${pid}/task/${pid}/stat`);
 }
 
 export interface EsNodeStats {

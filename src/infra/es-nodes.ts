@@ -63,7 +63,7 @@ export interface NodeWatch {
   preferenceAvoiding(avoid: ReadonlySet<string>): string | undefined;
   /** A hedge won over a read that this connection coordinated. */
   blame(connection: string): void;
-  /** Called with a connection's id when it becomes a suspect. */
+  /** Called with a connection's id when it becomes a suspect, or a suspect stops answering. */
   onSuspect(listener: (connection: string) => void): void;
   close(): void;
 }
@@ -79,6 +79,8 @@ interface NodeState {
   leftOutUntil: number;
   blames: number[];
   suspect: boolean;
+  /** Its probes fail or go unanswered (see `unanswering`). */
+  silent: boolean;
 }
 
 interface ProbedConnection {
@@ -107,7 +109,7 @@ export function watchNodes(es: Client, options: NodeWatchOptions = NODE_WATCH_DE
   const stateOf = (id: string) => {
     let state = states.get(id);
     if (state === undefined) {
-      state = { failed: false, leftOutUntil: 0, blames: [], suspect: false };
+      state = { failed: false, leftOutUntil: 0, blames: [], suspect: false, silent: false };
       states.set(id, state);
     }
     return state;
@@ -116,15 +118,18 @@ export function watchNodes(es: Client, options: NodeWatchOptions = NODE_WATCH_DE
   const unanswered = (state: NodeState, at: number) => state.failed || (state.probing !== undefined && at - state.probing >= suspectAfterMs);
 
   function judge(id: string, state: NodeState, at: number): void {
-    const suspect = unanswered(state, at) || state.leftOutUntil > at;
-    if (suspect && !state.suspect) {
-      state.suspect = true;
+    const silent = unanswered(state, at);
+    const suspect = silent || state.leftOutUntil > at;
+    // Told when a node becomes a suspect, and again when a suspect left out for lost hedges stops
+    // answering: reads steered to its shard copies (not avoided while merely slow) must move too.
+    const tell = (suspect && !state.suspect) || (silent && !state.silent);
+    state.suspect = suspect;
+    state.silent = silent;
+    if (tell) {
       // Told after the caller's turn: a read asking for the suspects must not be rerouted inside that call.
       queueMicrotask(() => {
         for (const listener of listeners) listener(id);
       });
-    } else if (!suspect) {
-      state.suspect = false;
     }
   }
 
@@ -143,9 +148,12 @@ export function watchNodes(es: Client, options: NodeWatchOptions = NODE_WATCH_DE
         // The transport marks a node dead when a request to it times out, and leaves it out for a
         // minute. But a coordinator times out too when it waits on a shard copy a stopped node
         // holds: with that node a suspect and the others marked dead, no node was left to read
-        // from (a chaos soak's 503s). A node that answers its probe is alive, whatever timed out.
+        // from (a chaos soak's 503s). So while another node does not answer, one that answers its
+        // probe is alive again. Otherwise the transport's judgement stands: a node can answer
+        // this probe from memory while its searches fail (a stalled disk), and stays out.
         const pooled = es.connectionPool.connections.find((c) => c.id === connection.id);
-        if (pooled !== undefined && pooled.status === 'dead') es.connectionPool.markAlive(pooled);
+        const anotherSilent = [...states].some(([id, other]) => id !== connection.id && other.silent);
+        if (pooled !== undefined && pooled.status === 'dead' && anotherSilent) es.connectionPool.markAlive(pooled);
       }
     } catch {
       state.failed = true;

@@ -233,8 +233,12 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
       function steering(guess: boolean): Steering {
         const suspects = watch.suspects();
         const nodeCount = watch.connections().length;
-        if (suspects.size >= nodeCount) return UNSTEERED;
         const unanswering = watch.unanswering();
+        if (suspects.size >= nodeCount) {
+          // Every node a suspect: still keep clear of those that do not answer, if any answer.
+          if (unanswering.size === 0 || unanswering.size >= nodeCount) return UNSTEERED;
+          return { coordinators: unanswering, copies: unanswering };
+        }
         const copies = unanswering.size > 0 ? unanswering : suspects;
         if (!guess) return { coordinators: suspects, copies };
         const coordinators = new Set(suspects);

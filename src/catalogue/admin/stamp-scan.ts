@@ -39,6 +39,10 @@ function stampOf(fields: Record<string, unknown[]> | undefined): { id: number; s
  * rate of one that compared nothing (bench/results/change-feed.md). A batch out of order, or
  * spread over many more ids than it holds (an incremental import of scattered records), is still
  * asked for by id.
+ *
+ * Pages are read ahead of the batches, so what a page says is the index before the load wrote
+ * those ids. That is right because a load never holds an id twice (ndjson-records.ts rejects the
+ * second line), even when the index scanned is the one an incremental import writes into.
  */
 export class StampScan {
   /** The walk's pages kept, in order: the first holds the ids above `walkedFrom`. */

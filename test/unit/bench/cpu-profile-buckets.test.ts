@@ -24,8 +24,10 @@ describe('summarizeProfile (bench/api/cpu-profile-buckets.ts)', () => {
         { id: 9, callFrame: frame('toString', 'node:buffer') },
         { id: 10, callFrame: frame('writeUtf8String') },
       ],
-      samples: [2, 2, 3, 6, 6, 7, 4, 8, 9, 10],
-      timeDeltas: [100, 100, 100, 100, 100, 100, 100, 100, 100, 100],
+      startTime: 0,
+      // Each sample stands for the time until the next: the last (idle) for none.
+      samples: [2, 2, 3, 6, 6, 7, 4, 8, 9, 10, 2],
+      timeDeltas: [100, 100, 100, 100, 100, 100, 100, 100, 100, 100, 100],
     };
     const file = join(dir, 'one.cpuprofile');
     writeFileSync(file, JSON.stringify(profile));
@@ -52,13 +54,15 @@ describe('summarizeProfile (bench/api/cpu-profile-buckets.ts)', () => {
         { id: 2, callFrame: frame('boot', 'file:///app/dist/server.js') },
         { id: 3, callFrame: frame('request', 'file:///app/node_modules/ioredis/built/Redis.js') },
       ],
-      // 1 s of start-up, then 2 s of requests, then 0.5 s of shutdown, a sample every 0.5 s.
+      // Start-up until 1.5 s, then requests, a sample every 0.5 s, on a clock that began at 7 s.
+      startTime: 7_000_000,
       samples: [2, 2, 3, 3, 3, 3, 2],
       timeDeltas: [500_000, 500_000, 500_000, 500_000, 500_000, 500_000, 500_000],
     };
     const file = join(dir, 'window.cpuprofile');
     writeFileSync(file, JSON.stringify(profile));
-    const summary = summarizeProfile(file, { lastMs: 1500, endsBeforeEndMs: 500 });
+    const summary = summarizeProfile(file, { fromUs: 8_500_000, toUs: 10_000_000 });
     expect(summary.buckets.map((b) => b.bucket)).to.deep.equal(['Redis client (ioredis)']);
+    expect(summary.busyMs).to.equal(1500);
   });
 });

@@ -97,11 +97,13 @@ describe('watchNodes', () => {
     watch.close();
   });
 
-  it('when the transport left out a node whose probes answer (a request timed out on it), then it is brought back at its next probe', async () => {
-    // A real client's pool, over two servers that answer the probe as a node would.
+  /** A real client's pool over three servers that answer the probe as a node would, unless `silent`. */
+  async function realPool() {
     const servers: Server[] = [];
-    for (const name of ['n1', 'n2']) {
+    const silent = new Set<string>();
+    for (const name of ['n1', 'n2', 'n3']) {
       const server = createServer((_req, res) => {
+        if (silent.has(name)) return;
         res.writeHead(200, { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch' });
         res.end(JSON.stringify({ nodes: { [`id-${name}`]: { name } } }));
       });
@@ -109,18 +111,65 @@ describe('watchNodes', () => {
       servers.push(server);
     }
     const es = new Client({ nodes: servers.map((s) => `http://127.0.0.1:${(s.address() as AddressInfo).port}`) });
+    return {
+      es,
+      silent,
+      close: async () => {
+        silent.clear();
+        await es.close();
+        for (const server of servers) server.closeAllConnections();
+        for (const server of servers) server.close();
+      },
+    };
+  }
+
+  it('when another node stops answering and the transport left out one whose probes answer (it timed out waiting on the stopped one), then it is brought back at its next probe', async () => {
+    const { es, silent, close } = await realPool();
     const watch = watchNodes(es, OPTIONS);
     try {
+      silent.add('n3');
+      await sleep(80);
       const [first] = es.connectionPool.connections;
       es.connectionPool.markDead(first!);
       expect(first!.status).to.equal('dead');
       await sleep(60);
       expect(first!.status).to.equal('alive');
-      expect([...watch.suspects()]).to.deep.equal([]);
+      expect([...watch.unanswering()]).to.have.length(1);
     } finally {
       watch.close();
-      await es.close();
-      for (const server of servers) server.close();
+      await close();
     }
+  });
+
+  it('when every node answers its probes, then one the transport left out stays out (its probe may answer while its searches fail)', async () => {
+    const { es, close } = await realPool();
+    const watch = watchNodes(es, OPTIONS);
+    try {
+      await sleep(30);
+      const [first] = es.connectionPool.connections;
+      es.connectionPool.markDead(first!);
+      await sleep(60);
+      expect(first!.status).to.equal('dead');
+    } finally {
+      watch.close();
+      await close();
+    }
+  });
+
+  it('when a node left out for lost hedges then stops answering, then listeners are told again', async () => {
+    const { es, hung } = fakeClient(['n1', 'n2', 'n3']);
+    const watch = watchNodes(es, OPTIONS);
+    const told: string[] = [];
+    watch.onSuspect((id) => told.push(id));
+    await sleep(30);
+    watch.blame('http://n1/');
+    watch.blame('http://n1/');
+    await sleep(5);
+    expect(told).to.deep.equal(['http://n1/']);
+    hung.add('n1');
+    await sleep(80);
+    expect(told).to.deep.equal(['http://n1/', 'http://n1/']);
+    hung.clear();
+    watch.close();
   });
 });

@@ -150,6 +150,17 @@ describe('createHedgedReads', () => {
     ]);
   });
 
+  it('when every node is a suspect but only one does not answer, then reads still keep clear of that one', async () => {
+    const { watch, becomeSuspect, leaveOut } = fakeWatch();
+    leaveOut('a');
+    leaveOut('b');
+    becomeSuspect('c');
+    const hedged = createHedgedReads(watch, FAST);
+    const { read, sent } = fakeRead(() => 1);
+    expect(await hedged.run(read, 1000)).to.equal('answered by a');
+    expect(sent[0]!.preference).to.equal('_prefer_nodes:a,b');
+  });
+
   it('when a node is a suspect already, then first attempts are steered clear of it', async () => {
     const { watch, becomeSuspect } = fakeWatch();
     becomeSuspect('a');
