@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
-import { type Scenario, SCENARIOS } from './options.js';
+import { type Scenario, SCENARIOS, parseSize } from './options.js';
 import { type ProfileSummary, summarizeProfile } from './cpu-profile-buckets.js';
 import { DATASET_SEED, datasetAlias, ensureDataset } from './datasets.js';
 import { createBenchKeys, startApi, startRedis } from './processes.js';
@@ -34,12 +34,6 @@ const SECONDS = Number(values.seconds);
 const CONNECTIONS = Number(values.connections);
 const scenarios = values.scenarios.split(',') as Scenario[];
 for (const s of scenarios) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s}; one of ${SCENARIOS.join(', ')}`);
-
-function parseSize(text: string): number {
-  const m = /^(\d+)(k|m)?$/i.exec(text);
-  if (!m) throw new Error(`--size: a count such as 100k or 1m, got ${text}`);
-  return Number(m[1]) * (m[2]?.toLowerCase() === 'k' ? 1000 : m[2]?.toLowerCase() === 'm' ? 1_000_000 : 1);
-}
 
 const say = (line: string) => process.stderr.write(`profile: ${line}\n`);
 

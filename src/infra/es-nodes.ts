@@ -152,7 +152,8 @@ export function watchNodes(es: Client, options: NodeWatchOptions = NODE_WATCH_DE
         // probe is alive again. Otherwise the transport's judgement stands: a node can answer
         // this probe from memory while its searches fail (a stalled disk), and stays out.
         const pooled = es.connectionPool.connections.find((c) => c.id === connection.id);
-        const anotherSilent = [...states].some(([id, other]) => id !== connection.id && other.silent);
+        const at = now();
+        const anotherSilent = [...states].some(([id, other]) => id !== connection.id && unanswered(other, at));
         if (pooled !== undefined && pooled.status === 'dead' && anotherSilent) es.connectionPool.markAlive(pooled);
       }
     } catch {

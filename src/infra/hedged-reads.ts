@@ -233,7 +233,8 @@ export function createHedgedReads(nodes: NodeWatch | null, options: HedgeOptions
       function steering(guess: boolean): Steering {
         const suspects = watch.suspects();
         const nodeCount = watch.connections().length;
-        const unanswering = watch.unanswering();
+        // Those that do not answer are suspects too: none to ask for on the common path, no suspect.
+        const unanswering = suspects.size === 0 ? NO_NODES : watch.unanswering();
         if (suspects.size >= nodeCount) {
           // Every node a suspect: still keep clear of those that do not answer, if any answer.
           if (unanswering.size === 0 || unanswering.size >= nodeCount) return UNSTEERED;
