@@ -176,6 +176,21 @@ describe('the change feed, GET /v1/changes', function () {
     expect((await walk(app, tail.cursor)).items).to.deep.equal([]);
   });
 
+  it('when a full import keeps only the live index, then it still records what it left out before the replaced index goes', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(12);
+    await run('import', alias, [file('keep1-v1.ndjson', records)]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    const replaced = Object.keys(await es.indices.getAlias({ name: alias }));
+    const done = await run('import', alias, ['--keep', '1', file('keep1-v2.ndjson', records.slice(0, 10))]);
+    expect(done.stderr).to.not.match(/error/i);
+    const tail = await walk(app, cursor);
+    expect(tail.items.map(({ id, change }) => `${change} ${id}`)).to.deep.equal(['delete 11', 'delete 12']);
+    expect(replaced).to.have.length(1);
+    expect(await es.indices.exists({ index: replaced[0]! })).to.equal(false);
+  });
+
   it('when the catalogue is reindexed, then the feed records nothing and a cursor carries on; when it is rolled back, then the feed records what the rollback undoes', async () => {
     const alias = freshAlias();
     const records = wallpapers(20);

@@ -214,6 +214,12 @@ export interface PublishOptions {
   keep: number;
   /** Throws unless the run still holds the catalogue lock; asked before the swap and again before pruning. */
   confirmLock?: () => Promise<void>;
+  /**
+   * Runs once the new index is live and before any older one is pruned: what still reads the
+   * replaced index (a full load's deletions for the change feed) reads it here. With `keep` 1 the
+   * replaced index is among those pruned. Should it fail, nothing is pruned.
+   */
+  beforePrune?: () => Promise<void>;
 }
 
 /**
@@ -225,7 +231,7 @@ export async function publishIndex(
   es: Client,
   alias: string,
   index: string,
-  { keep, confirmLock }: PublishOptions,
+  { keep, confirmLock, beforePrune }: PublishOptions,
 ): Promise<{ previous: string[]; pruned: string[] }> {
   let previous: string[];
   try {
@@ -237,6 +243,7 @@ export async function publishIndex(
     if (live !== null && !live.includes(index)) await discardIndex(es, index);
     throw error;
   }
+  await beforePrune?.();
   await confirmLock?.();
   const pruned = await pruneOldIndices(es, alias, keep);
   return { previous, pruned };

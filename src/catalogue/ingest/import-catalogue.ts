@@ -155,12 +155,17 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     failure.discarded = await discardIndex(es, index);
     throw failure;
   }
-  const { previous, pruned } = await publishIndex(es, alias, index, { keep: options.keep, confirmLock: options.confirmLock });
-  // Only now that the new index is live: what the file leaves out of the catalogue it replaced is
-  // deleted, and what it brings back is no longer.
-  counts.changes.deletes = await changes.recordMissing();
-  await changes.clearReturning();
-  await changes.commit([index]);
+  // Only once the new index is live, and before the one it replaced may be pruned: what the file
+  // leaves out of that catalogue is deleted, and what it brings back is no longer.
+  const { previous, pruned } = await publishIndex(es, alias, index, {
+    keep: options.keep,
+    confirmLock: options.confirmLock,
+    beforePrune: async () => {
+      counts.changes.deletes = await changes.recordMissing();
+      await changes.clearReturning();
+      await changes.commit([index]);
+    },
+  });
   const live: ImportResult = { index, ...counts, previous, pruned, seconds: (performance.now() - started) / 1000, compaction: null };
   return mergeOnceLive(es, live, { onLive: options.onLive, signal });
 }

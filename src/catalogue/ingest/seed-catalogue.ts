@@ -98,11 +98,17 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
     seedError.discarded = await discardIndex(es, index);
     throw seedError;
   }
-  const { previous, pruned } = await publishIndex(es, alias, index, { keep, confirmLock: options.confirmLock });
-  // Only once live (see importFull): deletions of what it leaves out, tombstones of what it brings back.
-  await changes.recordMissing();
-  await changes.clearReturning();
-  await changes.commit([index]);
+  // Only once live and before pruning (see importFull): deletions of what it leaves out, tombstones
+  // of what it brings back.
+  const { previous, pruned } = await publishIndex(es, alias, index, {
+    keep,
+    confirmLock: options.confirmLock,
+    beforePrune: async () => {
+      await changes.recordMissing();
+      await changes.clearReturning();
+      await changes.commit([index]);
+    },
+  });
   const live: SeedResult = { index, indexed: count, seconds: (performance.now() - started) / 1000, previous, pruned, compaction: null };
   return mergeOnceLive(es, live, { onLive: options.onLive, signal: options.signal, merge: options.forceMerge !== false });
 }
