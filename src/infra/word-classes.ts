@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -17,6 +17,17 @@ export interface WordClasses {
   namesThing: (word: string) => Promise<boolean>;
   /** Whether it is an English word at all, so never a misspelling of another ("flamingo", "wombat"). */
   knows: (word: string) => boolean;
+  /** Whether a few words together are one noun of WordNet's ("big cat", "ice cream", "christmas tree"). */
+  isCompound: (words: string) => boolean;
+  /**
+   * The nouns WordNet puts under a noun, in its first few senses: its synonyms, the kinds of it
+   * (hyponyms, three levels down: "big cat" lion, tiger) and its parts and members ("computer"
+   * keyboard). In lower case, words of a compound spaced ("snow leopard"). Not the broader words
+   * above it, nor its siblings: a christmas tree is a tree, but a tree is no answer to it.
+   */
+  kindsOf: (noun: string) => Promise<ReadonlySet<string>>;
+  /** The nouns that share a synset with a noun in its first few senses ("sunrise" dawn, "snow" snowfall). */
+  synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
 }
 
 // WordNet's lexicographer files of the things a picture shows (lexnames: noun.animal 05,
@@ -51,9 +62,13 @@ interface PartOfSpeech {
   has: (form: string) => boolean;
   /** How often a lemma's senses were met in WordNet's tagged texts (0 when never). */
   uses: (form: string) => number;
-  /** Where its most common sense is in the data file, or undefined when it is not a lemma. */
-  firstSense: (form: string) => number | undefined;
+  /** Where its most common senses are in the data file (SENSES at most), most common first; none when it is not a lemma. */
+  senses: (form: string) => number[];
 }
+
+// The senses of a word that count for what it names: its most common few. Rarer ones name other
+// things ("kitty" is first a pool of money, "noodle" a head).
+const SENSES = 3;
 
 /**
  * An index file's lemmas, kept as one string ("\nlemma:offset\n…", 0.1 ms to search) with a map of
@@ -65,14 +80,12 @@ async function readIndex(dir: string, file: string): Promise<PartOfSpeech> {
   const tagged = new Map<string, number>();
   for await (const line of createInterface({ input: createReadStream(join(dir, file), 'latin1'), crlfDelay: Infinity })) {
     // A line: lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
-    // (most common sense first); licence lines start with a space, and collocations (with "_")
-    // are never one word of a query.
+    // (most common sense first); licence lines start with a space. Compounds keep their "_".
     if (line === '' || line.startsWith(' ')) continue;
     const parts = line.split(' ');
     const lemma = parts[0]!;
-    if (lemma.includes('_')) continue;
     const pointers = Number(parts[3]);
-    lemmas.push(`${lemma}:${parts[6 + pointers]}`);
+    lemmas.push(`${lemma}:${parts.slice(6 + pointers, 6 + pointers + SENSES).join(',')}`);
     const uses = Number(parts[5 + pointers]);
     if (uses > 0) tagged.set(lemma, uses);
   }
@@ -81,25 +94,57 @@ async function readIndex(dir: string, file: string): Promise<PartOfSpeech> {
   return {
     has: (form) => at(form) >= 0,
     uses: (form) => tagged.get(form) ?? 0,
-    firstSense(form) {
+    senses(form) {
       const start = at(form);
-      if (start < 0) return undefined;
+      if (start < 0) return [];
       const offset = start + form.length + 2;
-      return Number(all.slice(offset, all.indexOf('\n', offset)));
+      return all.slice(offset, all.indexOf('\n', offset)).split(',').map(Number);
     },
   };
 }
 
-/** The lexicographer file of the noun synset at `offset` of data.noun: its line's second field. */
-async function lexicographerFile(dir: string, offset: number): Promise<number> {
-  const file = await open(join(dir, 'data.noun'));
-  try {
-    const { buffer, bytesRead } = await file.read(Buffer.alloc(32), 0, 32, offset);
-    return Number(buffer.toString('latin1', 0, bytesRead).split(' ')[1]);
-  } finally {
-    await file.close();
-  }
+/** A noun synset of data.noun: its lexicographer file, its words, and the synsets it points to. */
+interface Synset {
+  lexicographerFile: number;
+  words: string[];
+  pointers: { symbol: string; offset: number }[];
 }
+
+/**
+ * Reads the noun synset at `offset`. A line: offset lex_filenum ss_type w_cnt (hex) word lex_id…
+ * p_cnt symbol offset pos source/target… | gloss. Long lines (a hyponym list) are read on.
+ */
+async function readSynset(file: FileHandle, offset: number): Promise<Synset> {
+  let line = '';
+  for (let at = offset; !line.includes('\n'); at += SYNSET_READ) {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(SYNSET_READ), 0, SYNSET_READ, at);
+    if (bytesRead === 0) break;
+    line += buffer.toString('latin1', 0, bytesRead);
+  }
+  const parts = line.slice(0, line.indexOf('\n')).split(' ');
+  const count = parseInt(parts[3]!, 16);
+  const words = Array.from({ length: count }, (_, i) =>
+    parts[4 + 2 * i]!.toLowerCase()
+      .replace(/\(.*\)$/, '')
+      .replaceAll('_', ' '),
+  );
+  const at = 4 + 2 * count;
+  const pointers: Synset['pointers'] = [];
+  for (let i = 0; i < Number(parts[at]); i++) {
+    const [symbol, target, pos] = parts.slice(at + 1 + 4 * i, at + 4 + 4 * i);
+    if (pos === 'n') pointers.push({ symbol: symbol!, offset: Number(target) });
+  }
+  return { lexicographerFile: Number(parts[1]), words, pointers };
+}
+const SYNSET_READ = 1024;
+
+// How far under a noun its kinds are looked for, and how many synsets at most: three levels reach
+// the lion under "feline" (feline, cat, big cat, lion); "vehicle" holds a few hundred.
+const KIND_DEPTH = 3;
+const MAX_SYNSETS = 2000;
+const HYPONYM = new Set(['~', '~i']);
+// Parts and members: a computer's keyboard, a forest's trees.
+const PART = new Set(['%p', '%m']);
 
 /** Reads WordNet's index files once; a word is judged by its base forms. */
 export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordClasses> {
@@ -110,6 +155,17 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     readIndex(dir, 'index.adv'),
   ]);
   const uses = (part: PartOfSpeech, forms: readonly string[]) => Math.max(0, ...forms.map((form) => part.uses(form)));
+  // A compound's lemma joins its words with "_", or some of them with "-" ("hot-air_balloon").
+  const lemmaOf = (form: string): string => {
+    const words = form.split(' ');
+    if (words.length === 1) return form;
+    for (let joins = 0; joins < 2 ** (words.length - 1); joins++) {
+      const lemma = words.reduce((joined, word, i) => `${joined}${(joins >> (i - 1)) & 1 ? '-' : '_'}${word}`);
+      if (nouns.has(lemma)) return lemma;
+    }
+    return words.join('_');
+  };
+  const nounSenses = (lower: string) => baseForms(lower, ENDINGS.noun).flatMap((form) => nouns.senses(lemmaOf(form)));
   const describes = (lower: string) =>
     baseForms(lower, ENDINGS.adj).some((form) => adjectives.has(form) || adverbs.has(form)) ||
     uses(verbs, baseForms(lower, ENDINGS.verb)) > uses(nouns, baseForms(lower, ENDINGS.noun));
@@ -117,13 +173,57 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
   const named = new Map<string, Promise<boolean>>();
   async function namesThing(lower: string): Promise<boolean> {
     if (describes(lower)) return false;
-    const senses = baseForms(lower, ENDINGS.noun)
-      .map((form) => nouns.firstSense(form))
+    const firstSenses = baseForms(lower, ENDINGS.noun)
+      .map((form) => nouns.senses(lemmaOf(form))[0])
       .filter((offset) => offset !== undefined);
-    if (senses.length === 0) return false;
+    if (firstSenses.length === 0) return false;
     // Every form must name one: "vibes" is a vibraphone, but "vibe" an aura.
-    for (const offset of senses) if (!PICTURED.has(await lexicographerFile(dir, offset))) return false;
-    return true;
+    return withData(async (file) => {
+      for (const offset of firstSenses) if (!PICTURED.has((await readSynset(file, offset)).lexicographerFile)) return false;
+      return true;
+    });
+  }
+  async function withData<T>(read: (file: FileHandle) => Promise<T>): Promise<T> {
+    const file = await open(join(dir, 'data.noun'));
+    try {
+      return await read(file);
+    } finally {
+      await file.close();
+    }
+  }
+  async function relativesOf(lower: string, depth: number): Promise<ReadonlySet<string>> {
+    const kinds = new Set<string>();
+    const seen = new Set<number>();
+    await withData(async (file) => {
+      let level = nounSenses(lower);
+      for (let step = 0; step <= depth && level.length > 0 && seen.size < MAX_SYNSETS; step++) {
+        const next: number[] = [];
+        for (const offset of level) {
+          if (seen.has(offset) || seen.size >= MAX_SYNSETS) continue;
+          seen.add(offset);
+          const synset = await readSynset(file, offset);
+          for (const word of synset.words) kinds.add(word);
+          for (const { symbol, offset: target } of synset.pointers) {
+            if (HYPONYM.has(symbol)) next.push(target);
+            // Parts of the word's own senses only: a part of a kind is too far ("vehicle" to "tower").
+            else if (step === 0 && depth > 0 && PART.has(symbol)) for (const word of (await readSynset(file, target)).words) kinds.add(word);
+          }
+        }
+        level = next;
+      }
+    });
+    kinds.delete(lower);
+    return kinds;
+  }
+  const remembered = new Map<string, Promise<ReadonlySet<string>>>();
+  function remember(key: string, find: () => Promise<ReadonlySet<string>>): Promise<ReadonlySet<string>> {
+    let answer = remembered.get(key);
+    if (answer === undefined) {
+      if (remembered.size >= 10_000) remembered.clear();
+      answer = find().catch(() => new Set<string>());
+      remembered.set(key, answer);
+    }
+    return answer;
   }
   return {
     namesThing(word) {
@@ -136,6 +236,9 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
       }
       return answer;
     },
+    isCompound: (words) => words.includes(' ') && baseForms(words.toLowerCase(), ENDINGS.noun).some((form) => nouns.has(lemmaOf(form))),
+    kindsOf: (noun) => remember(`kinds ${noun.toLowerCase()}`, () => relativesOf(noun.toLowerCase(), KIND_DEPTH)),
+    synonymsOf: (noun) => remember(`synonyms ${noun.toLowerCase()}`, () => relativesOf(noun.toLowerCase(), 0)),
     // Each part of speech by its own endings, as morphy reads them: "joger" is not "jog" + "-er".
     knows: (word) => {
       const lower = word.toLowerCase();

@@ -19,7 +19,7 @@ export const FILLER_WORDS: ReadonlySet<string> = new Set([
   // the device or size it is for: the filters say that (ratio, min_resolution), not the picture
   'iphone', 'ipad', 'android', 'macbook', 'pc', 'laptop', 'tablet', 'monitor', '720p', '1080p', '1440p', '2160p', '2k',
   // placing one thing against another
-  'over', 'under', 'above', 'below', 'beneath', 'near', 'from', 'across', 'through', 'behind', 'around', 'during', 'after', 'before',
+  'over', 'under', 'up', 'down', 'above', 'below', 'beneath', 'near', 'from', 'across', 'through', 'behind', 'around', 'during', 'after', 'before',
   'beside', 'between', 'among', 'along', 'against', 'onto', 'upon', 'about', 'within', 'toward', 'towards', 'inside', 'outside', 'while',
 ]); // prettier-ignore
 

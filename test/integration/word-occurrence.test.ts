@@ -10,6 +10,11 @@ describe('whether words occur in the catalogue', () => {
     expect(await wordsOccur(ctx.es, ctx.alias, words, 5000)).to.deep.equal([true, true, false, false, false]);
   });
 
+  it('when a compound is asked, then it occurs only where its words stand together', async () => {
+    // "frozen lake" stands in a title; "lake frozen" and "aurora lake" are words that merely meet.
+    expect(await wordsOccur(ctx.es, ctx.alias, ['frozen lake', 'lake frozen', 'aurora lake'], 5000)).to.deep.equal([true, false, false]);
+  });
+
   it('when no word is asked, then Elasticsearch is not asked either', async () => {
     expect(await wordsOccur(ctx.es, 'no-such-alias', [], 5000)).to.deep.equal([]);
   });

@@ -38,6 +38,8 @@ const MEMO = 10_000;
 // speller, and a query may hold 32 words; the rest mean what they say (as typos are looked for in
 // the first three words only).
 export const MAX_MEANING_WORDS = 4;
+// Words in WordNet's longest compounds that a query is read for ("hot air balloon").
+const MAX_COMPOUND = 3;
 // A spelling guess is less sure than a word as typed: its meaning must be closer to count. At the
 // plain floor, real words the model splits into pieces were read as others ("wombat" as combat,
 // "flamingo" as flaming, "marlin" as merlin: 0.62-0.69); the misspellings worth reading land higher
@@ -51,6 +53,36 @@ export const EVERYDAY_SIMILARITY = 0.9;
 // The thesaurus holds short forms ("gto", "mobo") one edit from many short words: a word shorter than
 // this is never read as a misspelling of one ("gato", Spanish for cat, is not "gto").
 const MIN_EVERYDAY_GUESS = 5;
+// The model places things near others they are often seen with: "shark" near whale (0.67),
+// "snowman" near snow (0.64), "ships" near spaceship (0.73). For a word that names a pictured thing,
+// a neighbour below this stands for it only where WordNet agrees (a synonym, a kind or a part of
+// it); nearer ones are near-spellings and the thesaurus's kind of word ("rooftop" rooftops 0.92).
+const UNCONFIRMED_FLOOR = 0.75;
+// A kind or part of a thing by WordNet stands for it where the model places them this near, below
+// the plain floor: "big cat" lion 0.47, tiger 0.50; "computer" keyboard 0.58. Lower, WordNet's rarer
+// senses come through: an insect's "drone" (a bee, 0.40), a computer's "portal" (0.34).
+const KIND_FLOOR = 0.42;
+
+// A catalogue word's WordNet synonym among the catalogue's words stands for it from this near: "sunrise"
+// dawn 0.66, morning 0.57, not its rarer aurora (0.53).
+const SYNONYM_FLOOR = 0.55;
+
+/** What WordNet says of words; without it, none of these rules apply. */
+export interface Language {
+  /** A word of the language, never read as a misspelling of another. */
+  knows: (word: string) => boolean;
+  namesThing: (word: string) => Promise<boolean>;
+  isCompound: (words: string) => boolean;
+  kindsOf: (noun: string) => Promise<ReadonlySet<string>>;
+  synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
+}
+const NO_LANGUAGE: Language = {
+  synonymsOf: () => Promise.resolve(new Set()),
+  knows: () => false,
+  namesThing: () => Promise.resolve(false),
+  isCompound: () => false,
+  kindsOf: () => Promise.resolve(new Set()),
+};
 
 /** A plural's singular by the regular rules ("kitties" kitty, "churches" church, "fortresses" fortress), else the word. */
 export function singularOf(word: string): string {
@@ -72,9 +104,9 @@ export function createQueryExpansion(
   model: SentenceModel,
   options: MeaningOptions,
   everyday: EverydayWords = NO_EVERYDAY_WORDS,
-  /** Words of the language (a dictionary's), which are never read as misspellings of others. */
-  isWord: (word: string) => boolean = () => false,
+  language: Language = NO_LANGUAGE,
 ): ExpandQuery {
+  const isWord = language.knows;
   const modelSpelling = createSpelling(model.words);
   const everydaySpelling = createSpelling(everyday.words);
   const modelWords = new Set(model.words);
@@ -126,12 +158,28 @@ export function createQueryExpansion(
     return singular === word || singular.length < 3 ? [word] : [word, singular];
   }
 
+  /**
+   * The catalogue words nearest the forms of a word in meaning, at `floor` or closer; for a word that
+   * names a pictured thing, those WordNet does not confirm only when very near. And the kinds and
+   * parts of it by WordNet that are catalogue words, where the model places them at KIND_FLOOR or
+   * closer. Never a word of a compound's own ("christmas tree" is not a tree).
+   */
   async function nearest(words: readonly string[], vocabulary: Vocabulary, floor = options.floor): Promise<Map<string, number>> {
     const best = new Map<string, number>();
+    const own = new Set(words.flatMap((word) => word.split(' ')));
+    const keep = (entry: string, similarity: number) => {
+      if (!own.has(entry)) best.set(entry, Math.max(best.get(entry) ?? 0, similarity));
+    };
+    const kinds = new Set((await Promise.all(words.map((word) => language.kindsOf(word)))).flatMap((found) => [...found]));
+    const confirmed = (await language.namesThing(words[0]!)) ? UNCONFIRMED_FLOOR : 0;
     for (const word of words) {
-      for (const { entry, similarity } of vocabulary.nearest(await vectorOf(word), Math.max(floor, options.floor), options.top)) {
-        best.set(entry, Math.max(best.get(entry) ?? 0, similarity));
+      const vector = await vectorOf(word);
+      for (const { entry, similarity } of vocabulary.nearest(vector, Math.max(floor, options.floor), options.top)) {
+        if (similarity >= confirmed || kinds.has(entry)) keep(entry, similarity);
       }
+      if (kinds.size === 0) continue;
+      for (const { entry, similarity } of vocabulary.nearest(vector, KIND_FLOOR, vocabulary.entries.length))
+        if (kinds.has(entry)) keep(entry, similarity);
     }
     return best;
   }
@@ -173,12 +221,14 @@ export function createQueryExpansion(
     // does a misspelling of one (a word the model does not know, an edit or two from one of the
     // catalogue's): the search's own typo matching finds it, without the model.
     const typedForms = forms(typed);
-    if (typedForms.some((form) => vocabulary.has(form))) return OWN;
+    const own = typedForms.filter((form) => vocabulary.has(form));
+    if (own.length > 0) return synonymsInCatalogue(own, vocabulary);
     const said = everydayTerms(typedForms, vocabulary);
     if (said.length > 0) return { terms: said, stranger: false };
-    if (!modelWords.has(typed) && ownSpelling(typed).length > 0) return OWN;
+    const compound = typed.includes(' ');
+    if (!compound && !modelWords.has(typed) && ownSpelling(typed).length > 0) return OWN;
     let near = await nearest(typedForms, vocabulary);
-    if (near.size === 0) {
+    if (near.size === 0 && !compound) {
       // Not a word the model knows, or none near the catalogue: a misspelling of one that is?
       // The first few guesses only: a short non-word can be one edit from dozens of words, each a model run.
       for (const corrected of guesses(typed)) {
@@ -196,6 +246,23 @@ export function createQueryExpansion(
       .slice(0, options.top)
       .map(([entry, similarity]) => ({ text: entry, phrase: entry.includes(' '), similarity }));
     return { terms, stranger: terms.length === 0 };
+  }
+
+  /**
+   * A catalogue word's synonyms by WordNet that are catalogue words too, where the model agrees
+   * (SYNONYM_FLOOR): "sunrise" finds the ocean pictures worded "at dawn". Not the model's own
+   * neighbours: it places opposites close ("sunrise" sunset 0.74, above dawn 0.66).
+   */
+  async function synonymsInCatalogue(own: readonly string[], vocabulary: Vocabulary): Promise<Lookup> {
+    const terms: Term[] = [];
+    for (const word of own) {
+      const synonyms = await language.synonymsOf(word);
+      if (synonyms.size === 0) continue;
+      for (const { entry, similarity } of vocabulary.nearest(await vectorOf(word), SYNONYM_FLOOR, vocabulary.entries.length)) {
+        if (synonyms.has(entry) && !own.includes(entry)) terms.push({ text: entry, phrase: entry.includes(' '), similarity });
+      }
+    }
+    return terms.length === 0 ? OWN : { terms: terms.slice(0, options.top), stranger: false };
   }
 
   const plainWord = (group: readonly Term[]) => group.length === 1 && !group[0]!.phrase && !group[0]!.quoted && !group[0]!.text.includes(' ');
@@ -220,8 +287,8 @@ export function createQueryExpansion(
    * Neighbouring plain words people type together for one catalogue word become one group: the
    * phrase as typed, or the catalogue words it stands for. The longest such run wins.
    */
-  function joinPhrases(groups: readonly Term[][], vocabulary: Vocabulary): { groups: Term[][]; joined: boolean } {
-    if (everyday.longest < 2) return { groups: [...groups], joined: false };
+  function joinPhrases(groups: readonly Term[][], vocabulary: Vocabulary): { groups: Term[][]; joined: boolean; compounds: Set<number> } {
+    const compounds = new Set<number>();
     // Respelling costs a scan of the known words, so only the words whose meaning is looked up (the
     // first few) are respelt: 32 unknown words had cost a search 50-120 ms of the process's time.
     let respellable = MAX_MEANING_WORDS;
@@ -231,20 +298,30 @@ export function createQueryExpansion(
     for (let i = 0; i < groups.length; i++) {
       let merged: Term[] | null = null;
       let run = 0;
-      while (i + run < groups.length && plainWord(groups[i + run]!) && run < everyday.longest + 2) run++;
+      const longest = Math.max(everyday.longest, MAX_COMPOUND);
+      while (i + run < groups.length && plainWord(groups[i + run]!) && run < longest + 2) run++;
       for (let n = run; n >= 2 && merged === null; n--) {
         const words = groups.slice(i, i + n).map((group) => group[0]!.text);
         const key = words.filter((word) => !STOP_WORDS.has(word.toLowerCase()));
-        if (key.length < 2 || key.length > everyday.longest || STOP_WORDS.has(words[0]!.toLowerCase())) continue;
-        const said = everydayPhrase(words, mayRespell.slice(i, i + n), vocabulary);
-        if (said.length === 0) continue;
-        merged = [{ text: words.join(' '), phrase: true }, ...said];
+        if (key.length < 2 || key.length > longest || STOP_WORDS.has(words[0]!.toLowerCase())) continue;
+        const said = key.length <= everyday.longest ? everydayPhrase(words, mayRespell.slice(i, i + n), vocabulary) : [];
+        if (said.length > 0) merged = [{ text: words.join(' '), phrase: true }, ...said];
+        else if (n === key.length && key.length <= MAX_COMPOUND && isCompound(key.join(' ').toLowerCase(), vocabulary)) {
+          // One thing of several words ("ice cream", "big cat"): its words apart are no answer to it.
+          compounds.add(out.length);
+          merged = [{ text: words.join(' '), phrase: true }];
+        } else continue;
         i += n - 1;
       }
       out.push(merged ?? [...groups[i]!]);
       joined ||= merged !== null;
     }
-    return { groups: out, joined };
+    return { groups: out, joined, compounds };
+  }
+
+  /** A noun of WordNet's of several words, none of the catalogue's ("snow leopard" is one: it means itself). */
+  function isCompound(words: string, vocabulary: Vocabulary): boolean {
+    return !forms(words).some((form) => vocabulary.has(form)) && language.isCompound(words);
   }
 
   /**
@@ -267,12 +344,16 @@ export function createQueryExpansion(
     const groups: Term[][] = [];
     const strangers: string[][] = [];
     const budget = { left: MAX_MEANING_WORDS };
-    for (const group of phrased.groups) {
+    for (const [index, group] of phrased.groups.entries()) {
       const expanded = [...group];
       // A group is a stranger when every one of its terms is a word looked up and found to be one.
       let strangerWords: string[] | null = [];
       for (const term of group) {
-        const found = await standsFor(term, vocabulary, budget);
+        const found = phrased.compounds.has(index)
+          ? budget.left-- > 0
+            ? await alternatives({ text: term.text, phrase: false }, vocabulary)
+            : null
+          : await standsFor(term, vocabulary, budget);
         if (found?.stranger) strangerWords?.push(term.text.toLowerCase());
         else strangerWords = null;
         for (const alternative of found?.terms ?? []) {

@@ -1,6 +1,6 @@
 import type { Logger } from '../../infra/logger.js';
 import type { SearchQuery } from '../search-query.js';
-import { type MeaningOptions, createQueryExpansion } from './query-meaning.js';
+import { type Language, type MeaningOptions, createQueryExpansion } from './query-meaning.js';
 import { type EverydayWords, readEverydayWords } from './everyday-words.js';
 import { type SentenceModel, loadSentenceModel } from '../../infra/sentence-model.js';
 import { type Vocabulary, buildVocabulary } from '../../infra/nearest-words.js';
@@ -126,10 +126,10 @@ export function createSearchMeaning({
     // Both read at once: about 0.3 s each.
     const readingClasses = givenClasses === undefined ? sharedWordClasses() : Promise.resolve(givenClasses);
     const loadingModel = sharedModel(modelDir);
-    let isWord: ((word: string) => boolean) | undefined;
+    let language: Language | undefined;
     try {
       const classes = await readingClasses;
-      isWord = (word) => classes.knows(word);
+      language = classes;
       if (wordsOccur !== undefined) absentThings = createAbsentThings({ wordsOccur, namesThing: (word) => classes.namesThing(word), absentMs });
     } catch (error) {
       logger.warn('search meaning: WordNet could not be read; no word empties a search, and real words may be read as misspellings', {
@@ -140,7 +140,7 @@ export function createSearchMeaning({
       model = await loadingModel;
       known = wordVectors.get(model) ?? known;
       wordVectors.set(model, known);
-      expandQuery = createQueryExpansion(model, options, everydayWords ?? readEverydayWords(), isWord);
+      expandQuery = createQueryExpansion(model, options, everydayWords ?? readEverydayWords(), language);
     } catch (error) {
       logger.warn('search meaning is off: search matches the words typed only', {
         modelDir,

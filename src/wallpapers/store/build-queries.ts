@@ -354,11 +354,17 @@ function meaningClause({ groups, excluded }: SearchQuery): Clause {
       })),
     },
   };
-  // Some of the groups through meaning: among the partial matches, below a group matched as typed.
+  // Some of the groups through meaning: among the partial matches, below a group matched as typed,
+  // and only where that group is not matched as typed, so a group counts once ("lighthouses at
+  // night" must not rank "dark code at night" above a lighthouse for matching night twice).
   const someGroups = groups
-    .map((group) => group.filter((term) => term.similarity !== undefined))
-    .filter((others) => others.length > 0)
-    .map((others) => ({ dis_max: { queries: others.map((term) => tier(termClause(term, 'exact'), MEANING_PARTIAL * term.similarity!)) } }));
+    .filter((group) => group.some((term) => term.similarity !== undefined))
+    .map((group) => {
+      const others = group.filter((term) => term.similarity !== undefined);
+      const typed = group.filter((term) => term.similarity === undefined);
+      const clause: Clause = { dis_max: { queries: others.map((term) => tier(termClause(term, 'exact'), MEANING_PARTIAL * term.similarity!)) } };
+      return typed.length === 0 ? clause : { bool: { must: [clause], must_not: typed.map((term) => termClause(term, 'exact')) } };
+    });
   return {
     bool: {
       should: [everyGroup, ...someGroups],
@@ -385,7 +391,8 @@ export function searchBody(params: SearchParams): SearchBody {
  * another is that other word ("cream" is not "creamy").
  */
 export function wordClause(word: string): Clause {
-  return termClause({ text: word, phrase: false }, 'exact');
+  // A compound ("ice cream") occurs where its words stand together.
+  return termClause({ text: word, phrase: word.includes(' ') }, 'exact');
 }
 
 // "More like this one": what makes two wallpapers alike, by weight. The same category counts most

@@ -25,6 +25,36 @@ describe('what WordNet says of a word', () => {
     }
   });
 
+  it('when a few words are one noun of WordNet`s, then they are a compound, its plural and its hyphens too; words that merely meet are not', async () => {
+    const { isCompound, namesThing } = await classes;
+    for (const words of ['big cat', 'ice cream', 'Christmas tree', 'big cats', 'hot air balloon']) expect(isCompound(words), words).to.equal(true);
+    for (const words of ['red car', 'sunset beach', 'cat', 'kitty cat cafe']) expect(isCompound(words), words).to.equal(false);
+    expect(await namesThing('ice cream')).to.equal(true);
+    expect(await namesThing('christmas tree')).to.equal(true);
+  });
+
+  it('when the kinds of a noun are asked, then they are its synonyms, the kinds under it three levels down and its parts, not what is above it', async () => {
+    const { kindsOf } = await classes;
+    const bigCat = await kindsOf('big cat');
+    for (const kind of ['lion', 'tiger', 'snow leopard']) expect(bigCat.has(kind), kind).to.equal(true);
+    expect((await kindsOf('feline')).has('lion'), 'feline, cat, big cat, lion').to.equal(true);
+    expect((await kindsOf('computer')).has('keyboard'), 'a part').to.equal(true);
+    expect((await kindsOf('dog')).has('puppy')).to.equal(true);
+    expect((await kindsOf('christmas tree')).has('tree'), 'above it').to.equal(false);
+    expect((await kindsOf('lion')).has('big cat'), 'above it').to.equal(false);
+    expect((await kindsOf('snowman')).size).to.equal(0);
+  });
+
+  it('when the synonyms of a noun are asked, then they are the words of its first senses only', async () => {
+    const { synonymsOf } = await classes;
+    const sunrise = await synonymsOf('sunrise');
+    expect(sunrise.has('dawn')).to.equal(true);
+    expect(sunrise.has('sunset'), 'an opposite').to.equal(false);
+    expect(sunrise.has('sunrise'), 'itself').to.equal(false);
+    expect((await synonymsOf('snow')).has('snowfall')).to.equal(true);
+    expect((await synonymsOf('dog')).has('puppy'), 'a kind, not a synonym').to.equal(false);
+  });
+
   it('when a word is a word of the language, in any inflection, then it is known; a misspelling is not', async () => {
     const { knows } = await classes;
     for (const word of ['flamingo', 'wombat', 'churches', 'fortresses', 'jogging', 'quickly']) expect(knows(word), word).to.equal(true);

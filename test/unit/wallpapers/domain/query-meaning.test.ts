@@ -4,6 +4,7 @@ import type { SentenceModel } from '../../../../src/infra/sentence-model.js';
 import { everydayWords } from '../../../../src/wallpapers/domain/everyday-words.js';
 import {
   EVERYDAY_SIMILARITY,
+  type Language,
   MAX_MEANING_WORDS,
   type QueryMeaning,
   createQueryExpansion,
@@ -28,6 +29,13 @@ const MEANINGS: Record<string, [number, number, number]> = {
   northern: [0, 0.3, -0.9],
   lights: [0.3, 0, -0.9],
   aurora: [-1, 0, 0],
+  // Two more directions, for what WordNet confirms or not: wild animals, and a fifth for spread.
+  lion: [0, 0, 0, 1, 0],
+  feline: [0.65, 0, 0, 0.5, 0.57],
+  'big cat': [0.6, 0, 0, 0.5, 0.62],
+  shark: [0, -0.7, 0.7, 0, 0],
+  sunrise: [0, 0, 0, 0, 1],
+  dawn: [0, 0.75, 0, 0, 0.66],
 };
 const unit = (v: number[]) => {
   const norm = Math.hypot(...v);
@@ -40,7 +48,7 @@ function fakeModel(): SentenceModel & { embedded: string[] } {
     embedded,
     embed: (texts) => {
       embedded.push(...texts);
-      return Promise.resolve(texts.map((text) => unit(MEANINGS[text] ?? [0.34, 0.33, 0.33])));
+      return Promise.resolve(texts.map((text) => unit(Object.assign([0, 0, 0, 0, 0], MEANINGS[text] ?? [0.34, 0.33, 0.33]))));
     },
     close: () => Promise.resolve(),
   };
@@ -207,6 +215,68 @@ describe('what a query means in the catalogue words', () => {
         ['sakrua', 'cars'],
       ]);
     });
+  });
+});
+
+describe('what WordNet adds to a query`s meaning', () => {
+  const words = (meaning: QueryMeaning) => meaning.query?.groups.map((group) => group.map(({ text }) => text));
+  const things = new Set(['shark', 'feline', 'big cat', 'kitty']);
+  const language: Language = {
+    knows: () => false,
+    namesThing: (word) => Promise.resolve(things.has(word)),
+    isCompound: (words) => words === 'big cat',
+    kindsOf: (noun) => Promise.resolve(new Set(noun === 'feline' || noun === 'big cat' ? ['lion', 'tiger'] : [])),
+    synonymsOf: (noun) => Promise.resolve(new Set(noun === 'sunrise' ? ['dawn', 'aurora'] : [])),
+  };
+  const catalogue = ['kitten', 'ocean', 'lion', 'sunrise', 'dawn', 'aurora', 'cars'];
+
+  it('when a word names a pictured thing, then a neighbour WordNet does not confirm stands for it only when very near', async () => {
+    const model = fakeModel();
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, language);
+    const vocabulary = await buildVocabulary(model, catalogue, new Map());
+    // shark is 0.70 from ocean: no answer to a shark, so shark stands for nothing and is a stranger.
+    const shark = await expand(readSearchText('shark'), vocabulary);
+    expect(shark.query).to.equal(null);
+    expect(shark.strangers).to.deep.equal([['shark']]);
+    // kitty is 0.99 from kitten: near enough without WordNet.
+    expect(words(await expand(readSearchText('kitty'), vocabulary))).to.deep.equal([['kitty', 'kitten']]);
+    // Without WordNet the model's word stands, as it did.
+    expect(words(await createQueryExpansion(model, { floor: 0.6, top: 4 })(readSearchText('shark'), vocabulary))).to.deep.equal([['shark', 'ocean']]);
+  });
+
+  it('when WordNet`s kinds of a word are catalogue words, then those the model places near enough stand for it, below the plain floor', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, catalogue, new Map());
+    const meaning = await createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, language)(readSearchText('feline'), vocabulary);
+    // lion at 0.50 by WordNet's say; kitten at 0.65 is not a kind of feline by WordNet, and a feline is a pictured thing.
+    expect(words(meaning)).to.deep.equal([['feline', 'lion']]);
+    expect(meaning.query!.groups[0]![1]!.similarity).to.be.closeTo(0.5, 0.01);
+  });
+
+  it('when neighbouring words are one of WordNet`s compounds, then they are one group: the phrase and its kinds, never its words apart', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, catalogue, new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, language);
+    const meaning = await expand(readSearchText('big cat in the snow'), vocabulary);
+    expect(words(meaning)).to.deep.equal([['big cat', 'lion'], ['snow']]);
+    expect(meaning.query!.groups[0]![0]!.phrase).to.equal(true);
+    // Quoted, the words mean what they say.
+    expect((await expand(readSearchText('"big" cat'), vocabulary)).query?.groups.map((group) => group[0]!.text)).to.not.include('big cat');
+  });
+
+  it('when a compound has no catalogue word for it, then it is a stranger as a whole', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, ['ocean', 'cars'], new Map());
+    const meaning = await createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, language)(readSearchText('big cat'), vocabulary);
+    expect(meaning.strangers).to.deep.equal([['big cat']]);
+  });
+
+  it('when a catalogue word has synonyms by WordNet among the catalogue words, then those the model agrees with join it', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, catalogue, new Map());
+    const meaning = await createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, language)(readSearchText('sunrise ocean'), vocabulary);
+    // dawn at 0.66; aurora, WordNet's too, is far from sunrise to the model.
+    expect(words(meaning)).to.deep.equal([['sunrise', 'dawn'], ['ocean']]);
   });
 });
 

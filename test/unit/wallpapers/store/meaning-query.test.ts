@@ -24,16 +24,19 @@ describe('the search for what a query means', () => {
     expect(query.bool.minimum_should_match).to.equal(1);
     expect(query.bool.should[0]).to.deep.equal(buildSearchQuery(text));
     type Tiered = { dis_max: { queries: { constant_score: { boost: number } }[] } };
-    const byMeaning = query.bool.should[1] as { bool: { should: [{ bool: { must: Tiered[] } }, ...Tiered[]]; must_not: unknown[] } };
+    type Partial = { bool: { must: [Tiered]; must_not: unknown[] } };
+    const byMeaning = query.bool.should[1] as { bool: { should: [{ bool: { must: Tiered[] } }, ...Partial[]]; must_not: unknown[] } };
     const [everyGroup, ...someGroups] = byMeaning.bool.should;
     expect(everyGroup.bool.must).to.have.length(2);
     const [kitty, kitten] = everyGroup.bool.must[0]!.dis_max.queries.map(({ constant_score }) => constant_score.boost);
     expect(kitty).to.equal(25_000);
     expect(kitten).to.be.closeTo(25_000 * 0.78, 1e-6);
     expect(byMeaning.bool.must_not).to.have.length(1);
-    // kitten alone, without snow: a partial match, weighed below what a word as typed scores there.
+    // kitten alone, without snow: a partial match, weighed below what a word as typed scores there,
+    // and only where kitty is not matched as typed, so the group counts once.
     expect(someGroups).to.have.length(1);
-    expect(someGroups[0]!.dis_max.queries.map(({ constant_score }) => constant_score.boost)).to.deep.equal([780]);
+    expect(someGroups[0]!.bool.must[0].dis_max.queries.map(({ constant_score }) => constant_score.boost)).to.deep.equal([780]);
+    expect(JSON.stringify(someGroups[0]!.bool.must_not)).to.include('"query":"kitty"');
   });
 
   it('when every group matches as typed, then that tier stays above any match through meaning', () => {
