@@ -26,7 +26,10 @@ export interface WordClasses {
    * above it, nor its siblings: a christmas tree is a tree, but a tree is no answer to it.
    */
   kindsOf: (noun: string) => Promise<ReadonlySet<string>>;
-  /** The nouns that share a synset with a noun in its first few senses ("sunrise" dawn, "snow" snowfall). */
+  /**
+   * The nouns that share a synset with a noun in its first few senses ("sunrise" dawn, "snow"
+   * snowfall), and the adjectives made from it there ("snow" snowy).
+   */
   synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
 }
 
@@ -103,15 +106,16 @@ async function readIndex(dir: string, file: string): Promise<PartOfSpeech> {
   };
 }
 
-/** A noun synset of data.noun: its lexicographer file, its words, and the synsets it points to. */
+/** A synset of a data file: its lexicographer file, its words, and the synsets it points to. */
 interface Synset {
   lexicographerFile: number;
   words: string[];
-  pointers: { symbol: string; offset: number }[];
+  /** `pos` is the part of speech pointed to; `word` the word there a word-to-word pointer names (1-based), 0 for the whole synset. */
+  pointers: { symbol: string; offset: number; pos: string; word: number }[];
 }
 
 /**
- * Reads the noun synset at `offset`. A line: offset lex_filenum ss_type w_cnt (hex) word lex_id…
+ * Reads the synset at `offset` of a data file. A line: offset lex_filenum ss_type w_cnt (hex) word lex_id…
  * p_cnt symbol offset pos source/target… | gloss. Long lines (a hyponym list) are read on.
  */
 async function readSynset(file: FileHandle, offset: number): Promise<Synset> {
@@ -131,8 +135,8 @@ async function readSynset(file: FileHandle, offset: number): Promise<Synset> {
   const at = 4 + 2 * count;
   const pointers: Synset['pointers'] = [];
   for (let i = 0; i < Number(parts[at]); i++) {
-    const [symbol, target, pos] = parts.slice(at + 1 + 4 * i, at + 4 + 4 * i);
-    if (pos === 'n') pointers.push({ symbol: symbol!, offset: Number(target) });
+    const [symbol, target, pos, sourceTarget] = parts.slice(at + 1 + 4 * i, at + 5 + 4 * i);
+    pointers.push({ symbol: symbol!, offset: Number(target), pos: pos!, word: parseInt(sourceTarget!.slice(2), 16) });
   }
   return { lexicographerFile: Number(parts[1]), words, pointers };
 }
@@ -145,6 +149,8 @@ const MAX_SYNSETS = 2000;
 const HYPONYM = new Set(['~', '~i']);
 // Parts and members: a computer's keyboard, a forest's trees.
 const PART = new Set(['%p', '%m']);
+// A word derived from another: the adjectives a noun makes ("snow" snowy, "fog" foggy).
+const DERIVED = '+';
 
 /** Reads WordNet's index files once; a word is judged by its base forms. */
 export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordClasses> {
@@ -183,8 +189,8 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
       return true;
     });
   }
-  async function withData<T>(read: (file: FileHandle) => Promise<T>): Promise<T> {
-    const file = await open(join(dir, 'data.noun'));
+  async function withData<T>(read: (file: FileHandle) => Promise<T>, name = 'data.noun'): Promise<T> {
+    const file = await open(join(dir, name));
     try {
       return await read(file);
     } finally {
@@ -194,6 +200,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
   async function relativesOf(lower: string, depth: number): Promise<ReadonlySet<string>> {
     const kinds = new Set<string>();
     const seen = new Set<number>();
+    const derived: { offset: number; word: number }[] = [];
     await withData(async (file) => {
       let level = nounSenses(lower);
       for (let step = 0; step <= depth && level.length > 0 && seen.size < MAX_SYNSETS; step++) {
@@ -203,15 +210,25 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
           seen.add(offset);
           const synset = await readSynset(file, offset);
           for (const word of synset.words) kinds.add(word);
-          for (const { symbol, offset: target } of synset.pointers) {
+          for (const { symbol, offset: target, pos, word } of synset.pointers) {
+            if (pos === 'a' && symbol === DERIVED && depth === 0 && word > 0) derived.push({ offset: target, word });
+            if (pos !== 'n') continue;
             if (HYPONYM.has(symbol)) next.push(target);
             // Parts of the word's own senses only: a part of a kind is too far ("vehicle" to "tower").
-            else if (step === 0 && depth > 0 && PART.has(symbol)) for (const word of (await readSynset(file, target)).words) kinds.add(word);
+            else if (step === 0 && depth > 0 && PART.has(symbol)) for (const part of (await readSynset(file, target)).words) kinds.add(part);
           }
         }
         level = next;
       }
     });
+    if (derived.length > 0) {
+      await withData(async (file) => {
+        for (const { offset, word } of derived) {
+          const adjective = (await readSynset(file, offset)).words[word - 1];
+          if (adjective !== undefined) kinds.add(adjective);
+        }
+      }, 'data.adj');
+    }
     kinds.delete(lower);
     return kinds;
   }

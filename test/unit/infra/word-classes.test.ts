@@ -45,13 +45,14 @@ describe('what WordNet says of a word', () => {
     expect((await kindsOf('snowman')).size).to.equal(0);
   });
 
-  it('when the synonyms of a noun are asked, then they are the words of its first senses only', async () => {
+  it('when the synonyms of a noun are asked, then they are the words of its first senses and the adjectives made from them, nothing further', async () => {
     const { synonymsOf } = await classes;
     const sunrise = await synonymsOf('sunrise');
     expect(sunrise.has('dawn')).to.equal(true);
     expect(sunrise.has('sunset'), 'an opposite').to.equal(false);
     expect(sunrise.has('sunrise'), 'itself').to.equal(false);
     expect((await synonymsOf('snow')).has('snowfall')).to.equal(true);
+    expect((await synonymsOf('snow')).has('snowy'), 'the adjective made from it').to.equal(true);
     expect((await synonymsOf('dog')).has('puppy'), 'a kind, not a synonym').to.equal(false);
   });
 

@@ -14,7 +14,7 @@ import { readSearchText } from '../../../../src/wallpapers/search-query.js';
 
 // A model of three meanings (cats, cars, the sea): each word a unit vector along its meaning,
 // bent a little towards the others so similarities are below 1.
-const MEANINGS: Record<string, [number, number, number]> = {
+const MEANINGS: Record<string, number[]> = {
   kitten: [1, 0, 0],
   kitty: [0.8, 0.1, 0],
   cats: [0.9, 0.05, 0],
