@@ -227,9 +227,12 @@ export function createQueryExpansion(
     if (said.length > 0) return { terms: said, stranger: false };
     const compound = typed.includes(' ');
     if (!compound && !modelWords.has(typed) && ownSpelling(typed).length > 0) return OWN;
-    let near = await nearest(typedForms, vocabulary);
+    // A word that neither the model nor the language knows is most likely a misspelling: its guesses
+    // come first, and its own neighbours (the model reads it in pieces) must be as near as a guess's.
+    // "bloms" is blooms (flowers), not dolomites (0.65 in pieces).
+    const unknown = !compound && !modelWords.has(typed) && !isWord(typed);
+    let near = unknown ? new Map<string, number>() : await nearest(typedForms, vocabulary);
     if (near.size === 0 && !compound) {
-      // Not a word the model knows, or none near the catalogue: a misspelling of one that is?
       // The first few guesses only: a short non-word can be one edit from dozens of words, each a model run.
       for (const corrected of guesses(typed)) {
         const saidCorrected = everydayTerms(forms(corrected), vocabulary);
@@ -241,6 +244,7 @@ export function createQueryExpansion(
         }
       }
     }
+    if (near.size === 0 && unknown) near = await nearest(typedForms, vocabulary, CORRECTED_FLOOR);
     const terms = [...near]
       .sort((a, b) => b[1] - a[1])
       .slice(0, options.top)
