@@ -4,6 +4,8 @@ import type { SentenceModel } from './sentence-model.js';
 export interface Vocabulary {
   readonly entries: readonly string[];
   has(entry: string): boolean;
+  /** An entry's vector, as embedded when the words were built; undefined for any other text. */
+  vectorOf(entry: string): Float32Array | undefined;
   /** Entries whose cosine similarity to `vector` is at least `floor`, most similar first, `top` at most. */
   nearest(vector: Float32Array, floor: number, top: number): { entry: string; similarity: number }[];
 }
@@ -19,10 +21,14 @@ export async function buildVocabulary(model: SentenceModel, entries: readonly st
   const dimensions = unique.length > 0 ? known.get(unique[0]!)!.length : 0;
   const vectors = new Float32Array(unique.length * dimensions);
   unique.forEach((entry, i) => vectors.set(known.get(entry)!, i * dimensions));
-  const members = new Set(unique);
+  const members = new Map(unique.map((entry, i) => [entry, i]));
   return {
     entries: unique,
     has: (entry) => members.has(entry),
+    vectorOf(entry) {
+      const i = members.get(entry);
+      return i === undefined ? undefined : vectors.subarray(i * dimensions, (i + 1) * dimensions);
+    },
     nearest(vector, floor, top) {
       const found: { entry: string; similarity: number }[] = [];
       for (let i = 0; i < unique.length; i++) {

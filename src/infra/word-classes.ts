@@ -20,12 +20,13 @@ export interface WordClasses {
   /** Whether a few words together are one noun of WordNet's ("big cat", "ice cream", "christmas tree"). */
   isCompound: (words: string) => boolean;
   /**
-   * The nouns WordNet puts under a noun, in its first few senses: its synonyms, the kinds of it
-   * (hyponyms, three levels down: "big cat" lion, tiger) and its parts and members ("computer"
-   * keyboard). In lower case, words of a compound spaced ("snow leopard"). Not the broader words
-   * above it, nor its siblings: a christmas tree is a tree, but a tree is no answer to it.
+   * Of `words` (a catalogue's), those WordNet puts under a noun, in their first few senses and its:
+   * its synonyms, the kinds of it (three levels down: "big cat" lion, tiger; "feline" lion) and its
+   * parts and members ("computer" keyboard). Not the broader words above it, nor its siblings: a
+   * christmas tree is a tree, but a tree is no answer to it. The words are read once, up their
+   * WordNet tree, so that a noun asked later costs no read.
    */
-  kindsOf: (noun: string) => Promise<ReadonlySet<string>>;
+  kindsAmong: (words: readonly string[]) => Promise<(noun: string) => ReadonlySet<string>>;
   /**
    * The nouns that share a synset with a noun in its first few senses ("sunrise" dawn, "snow"
    * snowfall), and the adjectives made from it there ("snow" snowy).
@@ -89,7 +90,8 @@ async function readIndex(dir: string, file: string): Promise<PartOfSpeech> {
     const parts = line.split(' ');
     const lemma = parts[0]!;
     const pointers = Number(parts[3]);
-    lemmas.push(`${lemma}:${parts.slice(6 + pointers, 6 + pointers + SENSES).join(',')}`);
+    const senses = Math.min(Number(parts[2]), SENSES);
+    lemmas.push(`${lemma}:${parts.slice(6 + pointers, 6 + pointers + senses).join(',')}`);
     const uses = Number(parts[5 + pointers]);
     if (uses > 0) tagged.set(lemma, uses);
   }
@@ -158,13 +160,12 @@ async function readSynset(file: FileHandle, offset: number): Promise<Synset> {
 }
 const SYNSET_READ = 1024;
 
-// How far under a noun its kinds are looked for, and how many synsets at most: three levels reach
-// the lion under "feline" (feline, cat, big cat, lion); "vehicle" holds a few hundred.
+// How far under a noun its kinds are: three levels reach the lion under "feline" (feline, cat, big
+// cat, lion).
 const KIND_DEPTH = 3;
-const MAX_SYNSETS = 2000;
-const HYPONYM = new Set(['~', '~i']);
-// Parts and members: a computer's keyboard, a forest's trees.
-const PART = new Set(['%p', '%m']);
+const HYPERNYM = new Set(['@', '@i']);
+// What a thing is a part or a member of: a keyboard of a computer, a tree of a forest.
+const HOLONYM = new Set(['#p', '#m']);
 // A word derived from another: the adjectives a noun makes ("snow" snowy, "fog" foggy).
 const DERIVED = '+';
 
@@ -205,49 +206,82 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
       return true;
     });
   }
+  // The data files stay open for the process, as the index files are held: a word first seen costs
+  // its reads only (an open and a close had cost a search's first sight of a word 0.1-0.2 ms each).
+  const handles = new Map<string, Promise<FileHandle>>();
   async function withData<T>(read: (file: FileHandle) => Promise<T>, name = 'data.noun'): Promise<T> {
-    const file = await open(join(dir, name));
-    try {
-      return await read(file);
-    } finally {
-      await file.close();
+    let file = handles.get(name);
+    if (file === undefined) {
+      file = open(join(dir, name));
+      file.catch(() => handles.delete(name));
+      handles.set(name, file);
     }
+    return read(await file);
   }
-  async function relativesOf(lower: string, depth: number): Promise<ReadonlySet<string>> {
-    const kinds = new Set<string>();
-    const seen = new Set<number>();
+  async function synonymsOf(lower: string): Promise<ReadonlySet<string>> {
+    const synonyms = new Set<string>();
     const derived: { offset: number; word: number }[] = [];
     await withData(async (file) => {
-      let level = nounSenses(lower);
-      for (let step = 0; step <= depth && level.length > 0 && seen.size < MAX_SYNSETS; step++) {
-        const next: number[] = [];
-        for (const offset of level) {
-          if (seen.has(offset) || seen.size >= MAX_SYNSETS) continue;
-          seen.add(offset);
-          const synset = await readSynset(file, offset);
-          for (const word of synset.words) kinds.add(word);
-          for (const { symbol, offset: target, pos, word } of synset.pointers) {
-            if (pos === 'a' && symbol === DERIVED && depth === 0 && word > 0) derived.push({ offset: target, word });
-            if (pos !== 'n') continue;
-            if (HYPONYM.has(symbol)) next.push(target);
-            // Parts of the word's own senses only: a part of a kind is too far ("vehicle" to "tower").
-            else if (step === 0 && depth > 0 && PART.has(symbol)) for (const part of (await readSynset(file, target)).words) kinds.add(part);
-          }
+      for (const offset of nounSenses(lower)) {
+        const synset = await readSynset(file, offset);
+        for (const word of synset.words) synonyms.add(word);
+        for (const { symbol, offset: target, pos, word } of synset.pointers) {
+          if (pos === 'a' && symbol === DERIVED && word > 0) derived.push({ offset: target, word });
         }
-        level = next;
       }
     });
     if (derived.length > 0) {
       await withData(async (file) => {
         for (const { offset, word } of derived) {
           const adjective = (await readSynset(file, offset)).words[word - 1];
-          if (adjective !== undefined) kinds.add(adjective);
+          if (adjective !== undefined) synonyms.add(adjective);
         }
       }, 'data.adj');
     }
-    kinds.delete(lower);
-    return kinds;
+    synonyms.delete(lower);
+    return synonyms;
   }
+  async function kindsAmong(words: readonly string[]): Promise<(noun: string) => ReadonlySet<string>> {
+    // Each synset, with the words that are it, a kind of it (up to KIND_DEPTH below) or a part of it.
+    const under = new Map<number, Set<string>>();
+    const add = (offset: number, word: string) => {
+      const found = under.get(offset) ?? new Set<string>();
+      found.add(word);
+      under.set(offset, found);
+    };
+    const read = new Map<number, Synset>();
+    await withData(async (file) => {
+      const synsetAt = async (offset: number) => {
+        let synset = read.get(offset);
+        if (synset === undefined) read.set(offset, (synset = await readSynset(file, offset)));
+        return synset;
+      };
+      for (const word of new Set(words.map((entry) => entry.toLowerCase()))) {
+        let level = nounSenses(word);
+        for (let up = 0; up <= KIND_DEPTH && level.length > 0; up++) {
+          const next: number[] = [];
+          for (const offset of level) {
+            add(offset, word);
+            if (up === KIND_DEPTH) continue;
+            for (const { symbol, offset: target, pos } of (await synsetAt(offset)).pointers) {
+              if (pos !== 'n') continue;
+              if (HYPERNYM.has(symbol)) next.push(target);
+              // Parts of a word's own senses only: a part of a kind is too far ("vehicle" to "tower").
+              else if (up === 0 && HOLONYM.has(symbol)) add(target, word);
+            }
+          }
+          level = next;
+        }
+      }
+    });
+    return (noun) => {
+      const lower = noun.toLowerCase();
+      const kinds = new Set(nounSenses(lower).flatMap((offset) => [...(under.get(offset) ?? [])]));
+      kinds.delete(lower);
+      return kinds;
+    };
+  }
+  let lastKinds: { key: string; kinds: Promise<(noun: string) => ReadonlySet<string>> } | undefined;
   const remembered = new Map<string, Promise<ReadonlySet<string>>>();
   function remember(key: string, find: () => Promise<ReadonlySet<string>>): Promise<ReadonlySet<string>> {
     let answer = remembered.get(key);
@@ -270,8 +304,13 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
       return answer;
     },
     isCompound: (words) => words.includes(' ') && baseForms(words.toLowerCase(), ENDINGS.noun).some((form) => nouns.has(lemmaOf(form))),
-    kindsOf: (noun) => remember(`kinds ${noun.toLowerCase()}`, () => relativesOf(noun.toLowerCase(), KIND_DEPTH)),
-    synonymsOf: (noun) => remember(`synonyms ${noun.toLowerCase()}`, () => relativesOf(noun.toLowerCase(), 0)),
+    // The catalogue's words are read again now and then, mostly the same: the last answer stands for the same words.
+    kindsAmong(words) {
+      const key = [...words].sort().join('\n');
+      if (lastKinds?.key !== key) lastKinds = { key, kinds: kindsAmong(words) };
+      return lastKinds.kinds;
+    },
+    synonymsOf: (noun) => remember(noun.toLowerCase(), () => synonymsOf(noun.toLowerCase())),
     // Each part of speech by its own endings, as morphy reads them: "joger" is not "jog" + "-er".
     knows: (word) => {
       const lower = word.toLowerCase();

@@ -23,7 +23,10 @@ export interface QueryMeaning {
   strangers: string[][];
 }
 
-export type ExpandQuery = (text: SearchQuery, vocabulary: Vocabulary) => Promise<QueryMeaning>;
+export type ExpandQuery = ((text: SearchQuery, vocabulary: Vocabulary) => Promise<QueryMeaning>) & {
+  /** Reads what the catalogue's words are by WordNet, once per set of words, so that no search waits for it. */
+  prepare(vocabulary: Vocabulary): Promise<void>;
+};
 
 /** What a word stands for in the catalogue's words; `stranger` when it stands for none and is none of them. */
 interface Lookup {
@@ -73,7 +76,7 @@ export interface Language {
   knows: (word: string) => boolean;
   namesThing: (word: string) => Promise<boolean>;
   isCompound: (words: string) => boolean;
-  kindsOf: (noun: string) => Promise<ReadonlySet<string>>;
+  kindsAmong: (words: readonly string[]) => Promise<(noun: string) => ReadonlySet<string>>;
   synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
 }
 const NO_LANGUAGE: Language = {
@@ -81,8 +84,15 @@ const NO_LANGUAGE: Language = {
   knows: () => false,
   namesThing: () => Promise.resolve(false),
   isCompound: () => false,
-  kindsOf: () => Promise.resolve(new Set()),
+  kindsAmong: () => Promise.resolve(() => new Set()),
 };
+
+/** The cosine similarity of two unit vectors. */
+function cosine(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
+}
 
 /** A plural's singular by the regular rules ("kitties" kitty, "churches" church, "fortresses" fortress), else the word. */
 export function singularOf(word: string): string {
@@ -170,16 +180,19 @@ export function createQueryExpansion(
     const keep = (entry: string, similarity: number) => {
       if (!own.has(entry)) best.set(entry, Math.max(best.get(entry) ?? 0, similarity));
     };
-    const kinds = new Set((await Promise.all(words.map((word) => language.kindsOf(word)))).flatMap((found) => [...found]));
+    const kindsOf = await lookupsOf(vocabulary).kinds;
+    const kinds = new Set(words.flatMap((word) => [...kindsOf(word)]));
     const confirmed = (await language.namesThing(words[0]!)) ? UNCONFIRMED_FLOOR : 0;
     for (const word of words) {
       const vector = await vectorOf(word);
       for (const { entry, similarity } of vocabulary.nearest(vector, Math.max(floor, options.floor), options.top)) {
         if (similarity >= confirmed || kinds.has(entry)) keep(entry, similarity);
       }
-      if (kinds.size === 0) continue;
-      for (const { entry, similarity } of vocabulary.nearest(vector, KIND_FLOOR, vocabulary.entries.length))
-        if (kinds.has(entry)) keep(entry, similarity);
+      for (const kind of kinds) {
+        const kindVector = vocabulary.vectorOf(kind);
+        const similarity = kindVector === undefined ? 0 : cosine(vector, kindVector);
+        if (similarity >= KIND_FLOOR) keep(kind, similarity);
+      }
     }
     return best;
   }
@@ -190,6 +203,8 @@ export function createQueryExpansion(
     terms: Map<string, Lookup>;
     /** The catalogue's single words a misspelling may stand for. */
     ownSpelling: (word: string) => string[];
+    /** The catalogue's words WordNet puts under a noun (Language.kindsAmong). */
+    kinds: Promise<(noun: string) => ReadonlySet<string>>;
   }
   const found = new WeakMap<Vocabulary, Lookups>();
 
@@ -197,7 +212,8 @@ export function createQueryExpansion(
     let lookups = found.get(vocabulary);
     if (lookups === undefined) {
       const ownWords = [...new Set(vocabulary.entries.flatMap((entry) => entry.split(/[\s-]+/)))];
-      lookups = { terms: new Map(), ownSpelling: createSpelling(ownWords) };
+      const kinds = language.kindsAmong(vocabulary.entries).catch(() => () => new Set<string>());
+      lookups = { terms: new Map(), ownSpelling: createSpelling(ownWords), kinds };
       found.set(vocabulary, lookups);
     }
     return lookups;
@@ -260,12 +276,15 @@ export function createQueryExpansion(
   async function synonymsInCatalogue(own: readonly string[], vocabulary: Vocabulary): Promise<Lookup> {
     const terms: Term[] = [];
     for (const word of own) {
-      const synonyms = await language.synonymsOf(word);
-      if (synonyms.size === 0) continue;
-      for (const { entry, similarity } of vocabulary.nearest(await vectorOf(word), SYNONYM_FLOOR, vocabulary.entries.length)) {
-        if (synonyms.has(entry) && !own.includes(entry)) terms.push({ text: entry, phrase: entry.includes(' '), similarity });
+      const synonyms = [...(await language.synonymsOf(word))].filter((synonym) => vocabulary.has(synonym) && !own.includes(synonym));
+      // Both were embedded with the catalogue's words: no model run for a word of the catalogue.
+      const vector = vocabulary.vectorOf(word)!;
+      for (const synonym of synonyms) {
+        const similarity = cosine(vector, vocabulary.vectorOf(synonym)!);
+        if (similarity >= SYNONYM_FLOOR) terms.push({ text: synonym, phrase: synonym.includes(' '), similarity });
       }
     }
+    terms.sort((a, b) => b.similarity! - a.similarity!);
     return terms.length === 0 ? OWN : { terms: terms.slice(0, options.top), stranger: false };
   }
 
@@ -341,34 +360,38 @@ export function createQueryExpansion(
     return alternatives(term, vocabulary);
   }
 
-  return async (text, vocabulary) => {
-    if (vocabulary.entries.length === 0) return { query: null, strangers: [] };
-    const phrased = joinPhrases(text.groups, vocabulary);
-    let gained = phrased.joined;
-    const groups: Term[][] = [];
-    const strangers: string[][] = [];
-    const budget = { left: MAX_MEANING_WORDS };
-    for (const [index, group] of phrased.groups.entries()) {
-      const expanded = [...group];
-      // A group is a stranger when every one of its terms is a word looked up and found to be one.
-      let strangerWords: string[] | null = [];
-      for (const term of group) {
-        const found = phrased.compounds.has(index)
-          ? budget.left-- > 0
-            ? await alternatives({ text: term.text, phrase: false }, vocabulary)
-            : null
-          : await standsFor(term, vocabulary, budget);
-        if (found?.stranger) strangerWords?.push(term.text.toLowerCase());
-        else strangerWords = null;
-        for (const alternative of found?.terms ?? []) {
-          if (expanded.some(({ text: known }) => known === alternative.text)) continue;
-          expanded.push(alternative);
-          gained = true;
+  const prepare = async (vocabulary: Vocabulary) => void (await lookupsOf(vocabulary).kinds);
+  return Object.assign(
+    async (text: SearchQuery, vocabulary: Vocabulary): Promise<QueryMeaning> => {
+      if (vocabulary.entries.length === 0) return { query: null, strangers: [] };
+      const phrased = joinPhrases(text.groups, vocabulary);
+      let gained = phrased.joined;
+      const groups: Term[][] = [];
+      const strangers: string[][] = [];
+      const budget = { left: MAX_MEANING_WORDS };
+      for (const [index, group] of phrased.groups.entries()) {
+        const expanded = [...group];
+        // A group is a stranger when every one of its terms is a word looked up and found to be one.
+        let strangerWords: string[] | null = [];
+        for (const term of group) {
+          const found = phrased.compounds.has(index)
+            ? budget.left-- > 0
+              ? await alternatives({ text: term.text, phrase: false }, vocabulary)
+              : null
+            : await standsFor(term, vocabulary, budget);
+          if (found?.stranger) strangerWords?.push(term.text.toLowerCase());
+          else strangerWords = null;
+          for (const alternative of found?.terms ?? []) {
+            if (expanded.some(({ text: known }) => known === alternative.text)) continue;
+            expanded.push(alternative);
+            gained = true;
+          }
         }
+        if (strangerWords !== null && strangerWords.length > 0) strangers.push(strangerWords);
+        groups.push(expanded);
       }
-      if (strangerWords !== null && strangerWords.length > 0) strangers.push(strangerWords);
-      groups.push(expanded);
-    }
-    return { query: gained ? { groups, excluded: text.excluded } : null, strangers };
-  };
+      return { query: gained ? { groups, excluded: text.excluded } : null, strangers };
+    },
+    { prepare },
+  );
 }

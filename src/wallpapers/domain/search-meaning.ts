@@ -106,7 +106,9 @@ export function createSearchMeaning({
   async function refresh(timeoutMs?: number): Promise<void> {
     if (model === null) return;
     const started = performance.now();
-    vocabulary = await buildVocabulary(model, await loadWords(timeoutMs), known);
+    const words = await buildVocabulary(model, await loadWords(timeoutMs), known);
+    await expandQuery?.prepare(words);
+    vocabulary = words;
     logger.info('search meaning: catalogue words ready', { words: vocabulary.entries.length, ms: Math.round(performance.now() - started) });
   }
 

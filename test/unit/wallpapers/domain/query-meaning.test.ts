@@ -235,7 +235,10 @@ describe('what WordNet adds to a query`s meaning', () => {
     knows: () => false,
     namesThing: (word) => Promise.resolve(things.has(word)),
     isCompound: (words) => words === 'big cat',
-    kindsOf: (noun) => Promise.resolve(new Set(noun === 'feline' || noun === 'big cat' ? ['lion', 'tiger'] : [])),
+    kindsAmong: (words) =>
+      Promise.resolve(
+        (noun: string) => new Set(noun === 'feline' || noun === 'big cat' ? ['lion', 'tiger'].filter((kind) => words.includes(kind)) : []),
+      ),
     synonymsOf: (noun) => Promise.resolve(new Set(noun === 'sunrise' ? ['dawn', 'aurora'] : [])),
   };
   const catalogue = ['kitten', 'ocean', 'lion', 'sunrise', 'dawn', 'aurora', 'cars'];
