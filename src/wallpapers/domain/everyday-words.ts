@@ -16,6 +16,11 @@ import { STOP_WORDS, wordsOf } from '../search-query.js';
 export interface EverydayWords {
   /** The catalogue words a typed word or phrase stands for, as the file lists them; none if it lists none. */
   lookUp(typed: string): readonly string[];
+  /**
+   * The catalogue words a typed class word holds, as broader-words.json lists them ("dessert"
+   * macarons and donuts, "instrument" guitar and violin); none if it lists none.
+   */
+  kindsOf(typed: string): readonly string[];
   /** Words in the longest phrase the file holds (stop words aside). */
   readonly longest: number;
   /** The single words the file lists, for reading a misspelling of one ("sakrua"). */
@@ -23,6 +28,13 @@ export interface EverydayWords {
 }
 
 export const EVERYDAY_WORDS_FILE = new URL('../../../thesaurus/everyday-words.json', import.meta.url);
+/**
+ * The class words people search by for the catalogue's words (a catalogue word to the broader
+ * terms it answers: ramen to "noodles", keyboard to "computer"), which everyday-words.json leaves
+ * out by design. Written by another helper the same way, from the catalogue's words alone
+ * (thesaurus/README.md).
+ */
+export const BROADER_WORDS_FILE = new URL('../../../thesaurus/broader-words.json', import.meta.url);
 
 /**
  * A term as it is looked up: its words as a query reads them (search-query.ts), in lower case,
@@ -34,10 +46,11 @@ export function termKey(text: string): string {
     .join(' ');
 }
 
-/** The file's entries read the other way round: typed term to the catalogue words it stands for. */
-export function everydayWords(entries: Readonly<Record<string, readonly string[]>>): EverydayWords {
+type Entries = Readonly<Record<string, readonly string[]>>;
+
+/** A file's entries read the other way round: typed term to the catalogue words it stands for. */
+function byTypedTerm(entries: Entries): Map<string, string[]> {
   const byTerm = new Map<string, string[]>();
-  let longest = 1;
   for (const [catalogueWord, terms] of Object.entries(entries)) {
     for (const term of terms) {
       const key = termKey(term);
@@ -47,15 +60,28 @@ export function everydayWords(entries: Readonly<Record<string, readonly string[]
       const words = byTerm.get(key) ?? [];
       if (!words.includes(catalogueWord)) words.push(catalogueWord);
       byTerm.set(key, words);
-      longest = Math.max(longest, key.split(' ').length);
     }
   }
-  const words = [...byTerm.keys()].filter((key) => !key.includes(' '));
-  return { lookUp: (typed) => byTerm.get(termKey(typed)) ?? [], longest, words };
+  return byTerm;
+}
+
+/** The thesaurus: what people type for the catalogue's words, and the class words they search them by. */
+export function everydayWords(entries: Entries, broader: Entries = {}): EverydayWords {
+  const same = byTypedTerm(entries);
+  const kinds = byTypedTerm(broader);
+  const keys = [...new Set([...same.keys(), ...kinds.keys()])];
+  return {
+    lookUp: (typed) => same.get(termKey(typed)) ?? [],
+    kindsOf: (typed) => kinds.get(termKey(typed)) ?? [],
+    longest: Math.max(1, ...keys.map((key) => key.split(' ').length)),
+    words: keys.filter((key) => !key.includes(' ')),
+  };
 }
 
 export const NO_EVERYDAY_WORDS: EverydayWords = everydayWords({});
 
-export function readEverydayWords(file: URL | string = EVERYDAY_WORDS_FILE): EverydayWords {
-  return everydayWords(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>);
+const readEntries = (file: URL | string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, string[]>;
+
+export function readEverydayWords(file: URL | string = EVERYDAY_WORDS_FILE, broader: URL | string = BROADER_WORDS_FILE): EverydayWords {
+  return everydayWords(readEntries(file), readEntries(broader));
 }

@@ -53,6 +53,9 @@ const MAX_GUESSES = 3;
 // what the model gives all but near-spellings of a word (kitty~kitten 0.78, rooftop~rooftops 0.92),
 // below a word as typed.
 export const EVERYDAY_SIMILARITY = 0.9;
+// A catalogue word that a class word people type holds ("dessert" macarons) stands in for it a
+// little less closely than a word for the same thing: what is exactly it comes first.
+export const BROADER_SIMILARITY = 0.8;
 // The thesaurus holds short forms ("gto", "mobo") one edit from many short words: a word shorter than
 // this is never read as a misspelling of one ("gato", Spanish for cat, is not "gto").
 const MIN_EVERYDAY_GUESS = 5;
@@ -147,8 +150,12 @@ export function createQueryExpansion(
 
   /** The catalogue words people use a term for, the catalogue still using them. */
   function everydayTerms(typedForms: readonly string[], vocabulary: Vocabulary): Term[] {
-    const words = new Set(typedForms.flatMap((form) => everyday.lookUp(form)).filter((word) => vocabulary.has(word)));
-    return [...words].map((word) => ({ text: word, phrase: word.includes(' '), similarity: EVERYDAY_SIMILARITY }));
+    const said = new Set(typedForms.flatMap((form) => everyday.lookUp(form)).filter((word) => vocabulary.has(word)));
+    const kinds = new Set(typedForms.flatMap((form) => everyday.kindsOf(form)).filter((word) => vocabulary.has(word) && !said.has(word)));
+    return [
+      ...[...said].map((word) => ({ text: word, phrase: word.includes(' '), similarity: EVERYDAY_SIMILARITY })),
+      ...[...kinds].map((word) => ({ text: word, phrase: word.includes(' '), similarity: BROADER_SIMILARITY })),
+    ];
   }
   const vectors = new Map<string, Float32Array>();
 

@@ -1,6 +1,12 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
-import { EVERYDAY_WORDS_FILE, everydayWords, readEverydayWords, termKey } from '../../../../src/wallpapers/domain/everyday-words.js';
+import {
+  BROADER_WORDS_FILE,
+  EVERYDAY_WORDS_FILE,
+  everydayWords,
+  readEverydayWords,
+  termKey,
+} from '../../../../src/wallpapers/domain/everyday-words.js';
 
 describe('what people type for the catalogue words', () => {
   it('when a term is looked up, then case, punctuation and stop words do not matter', () => {
@@ -36,16 +42,26 @@ describe('what people type for the catalogue words', () => {
     expect(words.words).to.have.members(['noms', 'grub']);
   });
 
-  it('when the shipped thesaurus is read, then every entry lists lower-case terms, none of them a catalogue word it lists', () => {
+  it('when a class word is looked up, then it gives the catalogue words it holds, apart from the words for the same thing', () => {
+    const words = everydayWords({ macarons: ['macaroons'] }, { macarons: ['dessert', 'pastry'], donuts: ['Dessert'] });
+    expect(words.kindsOf('dessert')).to.deep.equal(['macarons', 'donuts']);
+    expect(words.lookUp('dessert')).to.deep.equal([]);
+    expect(words.kindsOf('macaroons')).to.deep.equal([]);
+    expect(words.words).to.have.members(['macaroons', 'dessert', 'pastry']);
+  });
+
+  it('when the shipped thesauri are read, then every entry lists lower-case terms, none of them a catalogue word either lists', () => {
     const raw = JSON.parse(readFileSync(EVERYDAY_WORDS_FILE, 'utf8')) as Record<string, string[]>;
-    const catalogueWords = new Set(Object.keys(raw));
-    for (const [word, terms] of Object.entries(raw)) {
+    const broader = JSON.parse(readFileSync(BROADER_WORDS_FILE, 'utf8')) as Record<string, string[]>;
+    const catalogueWords = new Set([...Object.keys(raw), ...Object.keys(broader)]);
+    for (const [word, terms] of [...Object.entries(raw), ...Object.entries(broader)]) {
       expect(terms, word).to.be.an('array');
       for (const term of terms) {
         expect(term, word).to.equal(term.trim().toLowerCase()).and.not.equal('');
         expect(catalogueWords.has(term), `${term} under ${word}`).to.equal(false);
       }
     }
+    expect(readEverydayWords().kindsOf('noodles')).to.include('ramen');
     const file = readEverydayWords();
     expect(file.longest).to.be.within(2, 6);
     expect(file.words.length).to.be.greaterThan(100);

@@ -3,6 +3,7 @@ import { buildVocabulary } from '../../../../src/infra/nearest-words.js';
 import type { SentenceModel } from '../../../../src/infra/sentence-model.js';
 import { everydayWords } from '../../../../src/wallpapers/domain/everyday-words.js';
 import {
+  BROADER_SIMILARITY,
   EVERYDAY_SIMILARITY,
   type Language,
   MAX_MEANING_WORDS,
@@ -147,6 +148,24 @@ describe('what a query means in the catalogue words', () => {
       aurora: ['northern lights', 'aurora borealis'],
       cars: ['sakura', 'kitten'],
       ocean: ['giraffe'],
+    });
+
+    it('when a class word holds catalogue words, then they stand for it a little below the words for the same thing', async () => {
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'race car'], new Map());
+      const thesaurus = everydayWords({ cars: ['motor'] }, { cars: ['vehicle'], 'race car': ['vehicle', 'motor'] });
+      const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, thesaurus);
+      const meaning = await expand(readSearchText('vehicle'), vocabulary);
+      expect(meaning.query!.groups[0]!.slice(1).map(({ text, similarity }) => [text, similarity])).to.deep.equal([
+        ['cars', BROADER_SIMILARITY],
+        ['race car', BROADER_SIMILARITY],
+      ]);
+      const motor = await expand(readSearchText('motor'), vocabulary);
+      expect(motor.query!.groups[0]!.slice(1).map(({ text, similarity }) => [text, similarity])).to.deep.equal([
+        ['cars', EVERYDAY_SIMILARITY],
+        ['race car', BROADER_SIMILARITY],
+      ]);
+      expect(BROADER_SIMILARITY).to.be.below(EVERYDAY_SIMILARITY);
     });
 
     it('when a word people use for a catalogue word is asked, then it stands for it, before what the model finds', async () => {
