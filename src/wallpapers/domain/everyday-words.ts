@@ -3,7 +3,7 @@ import { STOP_WORDS, wordsOf } from '../search-query.js';
 
 /**
  * What people type for the catalogue's own words, where a sentence model cannot tell: slang
- * ("noms"), nicknames ("big apple"), sports' short forms ("hoops"), brands for a class of thing
+ * ("nom nom"), nicknames ("big apple"), sports' short forms ("hoops"), brands for a class of thing
  * ("lambo"), phrases whose meaning is not their words ("northern lights"). The model reads
  * everyday words well (kitty, automobile, woods) but places these far from what they mean, or
  * nearer a word they share ("northern lights" to "winter light", "big cat" to "kitten").
