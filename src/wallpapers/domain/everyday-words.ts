@@ -57,9 +57,14 @@ function byTypedTerm(entries: Entries): Map<string, string[]> {
       // A phrase that its small words make what it is ("no people", "on fire", "at ease") cannot be
       // told from its one word once they are gone (queries lose them too): it is left out.
       if (key === '' || (!key.includes(' ') && term.trim().includes(' '))) continue;
-      const words = byTerm.get(key) ?? [];
-      if (!words.includes(catalogueWord)) words.push(catalogueWord);
-      byTerm.set(key, words);
+      // A word said twice ("nom nom", "yum yum") is typed as often as the word once, or its plural ("noms").
+      const [first, ...rest] = key.split(' ');
+      const doubled = rest.length === 1 && rest[0] === first;
+      for (const form of doubled ? [key, first!] : [key]) {
+        const words = byTerm.get(form) ?? [];
+        if (!words.includes(catalogueWord)) words.push(catalogueWord);
+        byTerm.set(form, words);
+      }
     }
   }
   return byTerm;

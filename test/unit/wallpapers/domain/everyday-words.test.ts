@@ -31,6 +31,14 @@ describe('what people type for the catalogue words', () => {
     expect(words.lookUp('deserted')).to.deep.equal(['empty']);
   });
 
+  it('when a term is a word said twice, then the word once stands for the same', () => {
+    const words = everydayWords({ food: ['nom nom'], train: ['choo choo train'] });
+    expect(words.lookUp('nom nom')).to.deep.equal(['food']);
+    expect(words.lookUp('nom')).to.deep.equal(['food']);
+    expect(words.lookUp('choo'), 'not a word said twice').to.deep.equal([]);
+    expect(words.words).to.include('nom');
+  });
+
   it('when one term is listed for two catalogue words, then it stands for both, once each', () => {
     const words = everydayWords({ tiger: ['big cat'], lion: ['big cat', 'big cat'] });
     expect(words.lookUp('big cat')).to.deep.equal(['tiger', 'lion']);
