@@ -1,6 +1,6 @@
 import type { Orientation } from './aspect-ratio.js';
 import type { Tone } from './colors.js';
-import type { SearchQuery } from './search-query.js';
+import type { SearchQuery, Term } from './search-query.js';
 
 /** What a list, a search and a get ask for, once the edge has validated the request. */
 export interface Paging {
@@ -63,6 +63,8 @@ export type SearchParams = ListParams & {
   meaning?: SearchQuery;
   /** The catalogue cannot hold what `text` asks for (domain/search-meaning.ts): the search finds nothing. */
   nothing?: true;
+  /** What the query is of, when it says more (domain/query-meaning.ts): among partial matches, those matching it come first. */
+  subject?: Term[];
 };
 export interface IdParams {
   id: number;

@@ -21,6 +21,11 @@ export interface QueryMeaning {
    * text, it cannot hold what the query asks for (search-meaning.ts checks).
    */
   strangers: string[][];
+  /**
+   * The group the query is of, when it has several: the first that names a pictured thing ("a
+   * nebula in purple", "a surfer riding a wave", "a lighthouse at sunset"); null when none does.
+   */
+  subject: Term[] | null;
 }
 
 export type ExpandQuery = ((text: SearchQuery, vocabulary: Vocabulary) => Promise<QueryMeaning>) & {
@@ -367,10 +372,20 @@ export function createQueryExpansion(
     return alternatives(term, vocabulary);
   }
 
+  /** The first group that names a pictured thing, when there are several groups (see QueryMeaning.subject). */
+  async function subjectOf(groups: readonly Term[][]): Promise<Term[] | null> {
+    if (groups.length < 2) return null;
+    for (const group of groups) {
+      const head = group[0]!;
+      if (!head.quoted && (await language.namesThing(head.text.toLowerCase()))) return group;
+    }
+    return null;
+  }
+
   const prepare = async (vocabulary: Vocabulary) => void (await lookupsOf(vocabulary).kinds);
   return Object.assign(
     async (text: SearchQuery, vocabulary: Vocabulary): Promise<QueryMeaning> => {
-      if (vocabulary.entries.length === 0) return { query: null, strangers: [] };
+      if (vocabulary.entries.length === 0) return { query: null, strangers: [], subject: null };
       const phrased = joinPhrases(text.groups, vocabulary);
       let gained = phrased.joined;
       const groups: Term[][] = [];
@@ -397,7 +412,7 @@ export function createQueryExpansion(
         if (strangerWords !== null && strangerWords.length > 0) strangers.push(strangerWords);
         groups.push(expanded);
       }
-      return { query: gained ? { groups, excluded: text.excluded } : null, strangers };
+      return { query: gained ? { groups, excluded: text.excluded } : null, strangers, subject: await subjectOf(groups) };
     },
     { prepare },
   );

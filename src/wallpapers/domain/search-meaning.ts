@@ -1,5 +1,5 @@
 import type { Logger } from '../../infra/logger.js';
-import type { SearchQuery } from '../search-query.js';
+import type { SearchQuery, Term } from '../search-query.js';
 import { type Language, type MeaningOptions, createQueryExpansion } from './query-meaning.js';
 import { type EverydayWords, readEverydayWords } from './everyday-words.js';
 import { type SentenceModel, loadSentenceModel } from '../../infra/sentence-model.js';
@@ -17,6 +17,8 @@ export interface MeaningOfQuery {
    * flamingo"); absent-things.ts.
    */
   nothing: boolean;
+  /** What the query is of, when it says more (QueryMeaning.subject). */
+  subject: Term[] | null;
 }
 
 export interface SearchMeaning {
@@ -64,7 +66,7 @@ function oncePerProcess<T>(key: string, load: () => Promise<T>): Promise<T> {
 const sharedModel = (dir: string) => oncePerProcess(`model ${dir}`, () => loadSentenceModel(dir));
 const sharedWordClasses = () => oncePerProcess('wordnet', () => loadWordClasses());
 
-const AS_TYPED: MeaningOfQuery = { query: null, nothing: false };
+const AS_TYPED: MeaningOfQuery = { query: null, nothing: false, subject: null };
 
 export const noMeaning: SearchMeaning = { expand: () => Promise.resolve(AS_TYPED), ready: Promise.resolve(), close: () => Promise.resolve() };
 
@@ -161,8 +163,8 @@ export function createSearchMeaning({
       await ready;
       const words = vocabulary;
       if (expandQuery === null || words === null) return AS_TYPED;
-      const { query, strangers } = await expandQuery(text, words);
-      return { query, nothing: absentThings !== null && (await absentThings(strangers, words)) };
+      const { query, strangers, subject } = await expandQuery(text, words);
+      return { query, nothing: absentThings !== null && (await absentThings(strangers, words)), subject };
     },
     // The model stays loaded for the process (it is shared); only the rereading stops. A load still
     // in flight is not waited for: it may be waiting on an Elasticsearch that does not answer.

@@ -6,8 +6,13 @@ export function withMeaning(repository: WallpaperRepository, meaning: SearchMean
   return {
     ...repository,
     async search(params) {
-      const { query, nothing } = await meaning.expand(params.text);
-      return repository.search({ ...params, ...(query === null ? {} : { meaning: query }), ...(nothing ? { nothing } : {}) });
+      const { query, nothing, subject } = await meaning.expand(params.text);
+      return repository.search({
+        ...params,
+        ...(query === null ? {} : { meaning: query }),
+        ...(nothing ? { nothing } : {}),
+        ...(subject === null ? {} : { subject }),
+      });
     },
   };
 }

@@ -381,8 +381,19 @@ export function buildMeaningQuery(text: SearchQuery, meaning: SearchQuery | unde
   return { bool: { should: [typed, meaningClause(meaning)], minimum_should_match: 1 } };
 }
 
+// A partial match of what the query is of ("a nebula in purple": the nebula) ranks above one of its
+// setting or a describing word alone (purple flowers): above what one group matched as typed scores
+// (AS_TYPED times BM25, mostly 1,000 to 2,500), far below every group matched (MEANING_TIER).
+const SUBJECT = 3_000;
+
+/** The query, with a match of its subject scored higher; it matches no more than the query does. */
+export function withSubject(query: Clause, subject: readonly Term[] | undefined): Clause {
+  if (subject === undefined) return query;
+  return { bool: { must: [query], should: [tier(groupClause([...subject], 'exact'), SUBJECT)] } };
+}
+
 export function searchBody(params: SearchParams): SearchBody {
-  return pageBody(params, params.nothing ? { match_none: {} } : buildMeaningQuery(params.text, params.meaning));
+  return pageBody(params, params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning), params.subject));
 }
 
 /**

@@ -296,6 +296,19 @@ describe('what WordNet adds to a query`s meaning', () => {
     expect((await expand(readSearchText('"big" cat'), vocabulary)).query?.groups.map((group) => group[0]!.text)).to.not.include('big cat');
   });
 
+  it('when a query has several groups, then its subject is the first that names a pictured thing; with one group, none', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, catalogue, new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, language);
+    const subjectOf = async (q: string) => (await expand(readSearchText(q), vocabulary)).subject?.map(({ text }) => text);
+    // "ocean" names no thing to this WordNet; the shark does, and so does the big cat.
+    expect(await subjectOf('ocean shark')).to.deep.equal(['shark']);
+    expect(await subjectOf('big cat in the snow')).to.deep.equal(['big cat', 'lion']);
+    expect(await subjectOf('shark')).to.equal(undefined);
+    expect(await subjectOf('ocean sunrise')).to.equal(undefined);
+    expect(await subjectOf('"shark" ocean'), 'a quoted word is not read').to.equal(undefined);
+  });
+
   it('when a compound has no catalogue word for it, then it is a stranger as a whole', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, ['ocean', 'cars'], new Map());

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { buildMeaningQuery, buildSearchQuery } from '../../../../src/wallpapers/store/build-queries.js';
+import { buildMeaningQuery, buildSearchQuery, withSubject } from '../../../../src/wallpapers/store/build-queries.js';
 import { readSearchText } from '../../../../src/wallpapers/search-query.js';
 
 describe('the search for what a query means', () => {
@@ -37,6 +37,21 @@ describe('the search for what a query means', () => {
     expect(someGroups).to.have.length(1);
     expect(someGroups[0]!.bool.must[0].dis_max.queries.map(({ constant_score }) => constant_score.boost)).to.deep.equal([780]);
     expect(JSON.stringify(someGroups[0]!.bool.must_not)).to.include('"query":"kitty"');
+  });
+
+  it('when the query has a subject, then matching it scores more, and what the query matches or excludes is unchanged', () => {
+    const query = buildMeaningQuery(text, meaning);
+    expect(withSubject(query, undefined)).to.equal(query);
+    const subject = withSubject(query, meaning.groups[0]) as { bool: { must: unknown[]; should: { constant_score: { boost: number } }[] } };
+    // The query must match as before (its exclusions inside it); the subject only adds to the score.
+    expect(subject.bool.must).to.deep.equal([query]);
+    expect(subject.bool).to.not.have.property('minimum_should_match');
+    expect(subject.bool.should).to.have.length(1);
+    const boost = subject.bool.should[0]!.constant_score.boost;
+    expect(boost)
+      .to.be.above(2_500)
+      .and.below(25_000 * 0.78);
+    expect(JSON.stringify(subject.bool.should)).to.include('"query":"kitten"');
   });
 
   it('when every group matches as typed, then that tier stays above any match through meaning', () => {
