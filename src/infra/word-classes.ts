@@ -22,11 +22,12 @@ export interface WordClasses {
   /**
    * Of `words` (a catalogue's), those WordNet puts under a noun, in their first few senses and its:
    * its synonyms, the kinds of it (three levels down: "big cat" lion, tiger; "feline" lion) and its
-   * parts and members ("computer" keyboard). Not the broader words above it, nor its siblings: a
-   * christmas tree is a tree, but a tree is no answer to it. The words are read once, up their
-   * WordNet tree, so that a noun asked later costs no read.
+   * parts and members ("computer" keyboard); for a compound, the words it is a kind of, two levels
+   * up ("red fox" fox, "christmas tree" tree), and for one thing, what it is one of ("jupiter"
+   * planet). Not its siblings. The words are read once,
+   * up their WordNet tree, so that what is under a noun costs no read; what is above it costs a few.
    */
-  kindsAmong: (words: readonly string[]) => Promise<(noun: string) => ReadonlySet<string>>;
+  kindsAmong: (words: readonly string[]) => Promise<(noun: string) => Promise<ReadonlySet<string>>>;
   /**
    * The nouns that share a synset with a noun in its first few senses ("sunrise" dawn, "snow"
    * snowfall), and the adjectives made from it there ("snow" snowy).
@@ -164,6 +165,9 @@ const SYNSET_READ = 1024;
 // cat, lion).
 const KIND_DEPTH = 3;
 const HYPERNYM = new Set(['@', '@i']);
+// How far above a noun the words it is a kind of are looked for: "jupiter", planet, celestial body.
+const BROADER_DEPTH = 2;
+const INSTANCE_OF = '@i';
 // What a thing is a part or a member of: a keyboard of a computer, a tree of a forest.
 const HOLONYM = new Set(['#p', '#m']);
 // A word derived from another: the adjectives a noun makes ("snow" snowy, "fog" foggy).
@@ -241,9 +245,11 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     synonyms.delete(lower);
     return synonyms;
   }
-  async function kindsAmong(words: readonly string[]): Promise<(noun: string) => ReadonlySet<string>> {
+  async function kindsAmong(words: readonly string[]): Promise<(noun: string) => Promise<ReadonlySet<string>>> {
     // Each synset, with the words that are it, a kind of it (up to KIND_DEPTH below) or a part of it.
     const under = new Map<number, Set<string>>();
+    // Each synset, with the words that are it.
+    const being = new Map<number, Set<string>>();
     const add = (offset: number, word: string) => {
       const found = under.get(offset) ?? new Set<string>();
       found.add(word);
@@ -262,6 +268,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
           const next: number[] = [];
           for (const offset of level) {
             add(offset, word);
+            if (up === 0) being.set(offset, (being.get(offset) ?? new Set<string>()).add(word));
             if (up === KIND_DEPTH) continue;
             for (const { symbol, offset: target, pos } of (await synsetAt(offset)).pointers) {
               if (pos !== 'n') continue;
@@ -274,20 +281,46 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
         }
       }
     });
-    return (noun) => {
+    return async (noun) => {
       const lower = noun.toLowerCase();
-      const kinds = new Set(nounSenses(lower).flatMap((offset) => [...(under.get(offset) ?? [])]));
+      const senses = nounSenses(lower);
+      const kinds = new Set(senses.flatMap((offset) => [...(under.get(offset) ?? [])]));
+      // What a compound is a kind of: a red fox is a fox, and a fox picture answers it. Had it no such
+      // word, the search found nothing where it had found the fox in the snow (review). And what one
+      // thing is one of: jupiter a planet. Not what a plain word is a kind of: a dolphin is a
+      // toothed whale and a dog a domestic animal, and neither answers for the other.
+      const compound = lower.includes(' ');
+      await withData(async (file) => {
+        let level = senses;
+        for (let up = 1; up <= BROADER_DEPTH && level.length > 0; up++) {
+          const next: number[] = [];
+          for (const offset of level) {
+            for (const { symbol, offset: target, pos } of (await readSynset(file, offset)).pointers) {
+              // One thing's first step up must be what it is one of (jupiter, a superior planet, a planet).
+              const climbs = compound || up > 1 ? HYPERNYM.has(symbol) : symbol === INSTANCE_OF;
+              if (pos !== 'n' || !climbs) continue;
+              next.push(target);
+              for (const word of being.get(target) ?? []) kinds.add(word);
+            }
+          }
+          level = next;
+        }
+      }).catch(() => undefined);
       kinds.delete(lower);
       return kinds;
     };
   }
-  let lastKinds: { key: string; kinds: Promise<(noun: string) => ReadonlySet<string>> } | undefined;
+  let lastKinds: { key: string; kinds: Promise<(noun: string) => Promise<ReadonlySet<string>>> } | undefined;
   const remembered = new Map<string, Promise<ReadonlySet<string>>>();
   function remember(key: string, find: () => Promise<ReadonlySet<string>>): Promise<ReadonlySet<string>> {
     let answer = remembered.get(key);
     if (answer === undefined) {
       if (remembered.size >= 10_000) remembered.clear();
-      answer = find().catch(() => new Set<string>());
+      // A failed read is not remembered: the next query asks again.
+      answer = find().catch(() => {
+        remembered.delete(key);
+        return new Set<string>();
+      });
       remembered.set(key, answer);
     }
     return answer;

@@ -58,9 +58,10 @@ function byTypedTerm(entries: Entries): Map<string, string[]> {
       // told from its one word once they are gone (queries lose them too): it is left out.
       if (key === '' || (!key.includes(' ') && term.trim().includes(' '))) continue;
       // A word said twice ("nom nom", "yum yum") is typed as often as the word once, or its plural ("noms").
-      const [first, ...rest] = key.split(' ');
-      const doubled = rest.length === 1 && rest[0] === first;
-      for (const form of doubled ? [key, first!] : [key]) {
+      // Only as written, two words of letters: "d&d" and "1-1" read as "d d" and "1 1" are no such word.
+      const written = term.trim().toLowerCase().split(/\s+/);
+      const doubled = written.length === 2 && written[0] === written[1] && /^\p{L}{2,}$/u.test(written[0]!);
+      for (const form of doubled ? [key, written[0]!] : [key]) {
         const words = byTerm.get(form) ?? [];
         if (!words.includes(catalogueWord)) words.push(catalogueWord);
         byTerm.set(form, words);

@@ -84,7 +84,7 @@ export interface Language {
   knows: (word: string) => boolean;
   namesThing: (word: string) => Promise<boolean>;
   isCompound: (words: string) => boolean;
-  kindsAmong: (words: readonly string[]) => Promise<(noun: string) => ReadonlySet<string>>;
+  kindsAmong: (words: readonly string[]) => Promise<(noun: string) => Promise<ReadonlySet<string>>>;
   synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
 }
 const NO_LANGUAGE: Language = {
@@ -92,7 +92,7 @@ const NO_LANGUAGE: Language = {
   knows: () => false,
   namesThing: () => Promise.resolve(false),
   isCompound: () => false,
-  kindsAmong: () => Promise.resolve(() => new Set()),
+  kindsAmong: () => Promise.resolve(() => Promise.resolve(new Set())),
 };
 
 /** The cosine similarity of two unit vectors. */
@@ -182,18 +182,16 @@ export function createQueryExpansion(
 
   /**
    * The catalogue words nearest the forms of a word in meaning, at `floor` or closer; for a word that
-   * names a pictured thing, those WordNet does not confirm only when very near. And the kinds and
-   * parts of it by WordNet that are catalogue words, where the model places them at KIND_FLOOR or
-   * closer. Never a word of a compound's own ("christmas tree" is not a tree).
+   * names a pictured thing, those WordNet does not confirm only when very near. And the catalogue
+   * words WordNet relates to it (its kinds and parts, what it is a kind of), where the model places
+   * them at KIND_FLOOR or closer. A compound's own words count like any other: a red fox is a fox,
+   * a full moon a moon (leaving them out emptied such searches; review).
    */
   async function nearest(words: readonly string[], vocabulary: Vocabulary, floor = options.floor): Promise<Map<string, number>> {
     const best = new Map<string, number>();
-    const own = new Set(words.flatMap((word) => word.split(' ')));
-    const keep = (entry: string, similarity: number) => {
-      if (!own.has(entry)) best.set(entry, Math.max(best.get(entry) ?? 0, similarity));
-    };
+    const keep = (entry: string, similarity: number) => best.set(entry, Math.max(best.get(entry) ?? 0, similarity));
     const kindsOf = await lookupsOf(vocabulary).kinds;
-    const kinds = new Set(words.flatMap((word) => [...kindsOf(word)]));
+    const kinds = new Set((await Promise.all(words.map(kindsOf))).flatMap((found) => [...found]));
     const confirmed = (await language.namesThing(words[0]!)) ? UNCONFIRMED_FLOOR : 0;
     for (const word of words) {
       const vector = await vectorOf(word);
@@ -216,7 +214,7 @@ export function createQueryExpansion(
     /** The catalogue's single words a misspelling may stand for. */
     ownSpelling: (word: string) => string[];
     /** The catalogue's words WordNet puts under a noun (Language.kindsAmong). */
-    kinds: Promise<(noun: string) => ReadonlySet<string>>;
+    kinds: Promise<(noun: string) => Promise<ReadonlySet<string>>>;
   }
   const found = new WeakMap<Vocabulary, Lookups>();
 
@@ -224,7 +222,7 @@ export function createQueryExpansion(
     let lookups = found.get(vocabulary);
     if (lookups === undefined) {
       const ownWords = [...new Set(vocabulary.entries.flatMap((entry) => entry.split(/[\s-]+/)))];
-      const kinds = language.kindsAmong(vocabulary.entries).catch(() => () => new Set<string>());
+      const kinds = language.kindsAmong(vocabulary.entries).catch(() => () => Promise.resolve(new Set<string>()));
       lookups = { terms: new Map(), ownSpelling: createSpelling(ownWords), kinds };
       found.set(vocabulary, lookups);
     }
@@ -252,14 +250,16 @@ export function createQueryExpansion(
     const own = typedForms.filter((form) => vocabulary.has(form));
     if (own.length > 0) return synonymsInCatalogue(own, vocabulary);
     const said = everydayTerms(typedForms, vocabulary);
-    if (said.length > 0) return { terms: said, stranger: false };
+    // A word for the same thing settles it; a class word's catalogue words join the model's own
+    // ("wood" holds a wooden table, and is still near oak trees).
+    if (said.some(({ similarity }) => similarity === EVERYDAY_SIMILARITY)) return { terms: said, stranger: false };
     const compound = typed.includes(' ');
     if (!compound && !modelWords.has(typed) && ownSpelling(typed).length > 0) return OWN;
-    // A word that neither the model nor the language knows is most likely a misspelling: its guesses
-    // come first, and its own neighbours (the model reads it in pieces) must be as near as a guess's.
-    // "bloms" is blooms (flowers), not dolomites (0.65 in pieces).
-    const unknown = !compound && !modelWords.has(typed) && !isWord(typed);
-    let near = unknown ? new Map<string, number>() : await nearest(typedForms, vocabulary);
+    // A word's own neighbours come first, its spelling guesses only when it has none. Reading a word
+    // neither the model nor WordNet knows through its guesses first mended "bloms" (blooms, not the
+    // Dolomites at 0.65) but respelt far more: "starscape" as seascape (ocean), "moonscape", and
+    // words no guess can reach ("海", "zürich") lost their neighbours (review, bench/results/meaning-routes.md).
+    let near = await nearest(typedForms, vocabulary);
     if (near.size === 0 && !compound) {
       // The first few guesses only: a short non-word can be one edit from dozens of words, each a model run.
       for (const corrected of guesses(typed)) {
@@ -272,12 +272,13 @@ export function createQueryExpansion(
         }
       }
     }
-    if (near.size === 0 && unknown) near = await nearest(typedForms, vocabulary, CORRECTED_FLOOR);
     const terms = [...near]
+      .filter(([entry]) => !said.some(({ text }) => text === entry))
       .sort((a, b) => b[1] - a[1])
       .slice(0, options.top)
       .map(([entry, similarity]) => ({ text: entry, phrase: entry.includes(' '), similarity }));
-    return { terms, stranger: terms.length === 0 };
+    const found = [...said, ...terms];
+    return { terms: found, stranger: found.length === 0 };
   }
 
   /**

@@ -33,7 +33,7 @@ describe('what WordNet says of a word', () => {
     expect(await namesThing('christmas tree')).to.equal(true);
   });
 
-  it('when the kinds of a noun among some words are asked, then they are its synonyms, its kinds three levels down and its parts, not what is above it', async () => {
+  it('when the kinds of a noun among some words are asked, then they are its synonyms, its kinds three levels down, its parts and what it is a kind of, not its siblings', async () => {
     const { kindsAmong } = await classes;
     // "above" is a noun of one sense, "drone" of two: no word may match every other by a sense it lacks.
     const kindsOf = await kindsAmong([
@@ -48,18 +48,26 @@ describe('what WordNet says of a word', () => {
       'Oak Tree',
       'above',
       'drone',
+      'fox',
+      'planet',
+      'guitar',
     ]);
-    for (const kind of ['lion', 'tiger', 'snow leopard']) expect(kindsOf('big cat').has(kind), kind).to.equal(true);
-    expect(kindsOf('big cats').has('lion'), 'a plural').to.equal(true);
-    expect(kindsOf('feline').has('lion'), 'feline, cat, big cat, lion').to.equal(true);
-    expect(kindsOf('computer').has('keyboard'), 'a part').to.equal(true);
-    expect(kindsOf('dog').has('puppy')).to.equal(true);
-    expect(kindsOf('tree').has('oak tree'), 'in lower case').to.equal(true);
-    expect(kindsOf('christmas tree').has('tree'), 'above it').to.equal(false);
-    expect(kindsOf('christmas tree').has('oak tree'), 'a sibling').to.equal(false);
-    expect(kindsOf('lion').has('big cat'), 'above it').to.equal(false);
-    expect(kindsOf('feline').has('kitten'), 'WordNet puts kittens under young mammals').to.equal(false);
-    expect(kindsOf('snowman').size).to.equal(0);
+    for (const kind of ['lion', 'tiger', 'snow leopard']) expect((await kindsOf('big cat')).has(kind), kind).to.equal(true);
+    expect((await kindsOf('big cats')).has('lion'), 'a plural').to.equal(true);
+    expect((await kindsOf('feline')).has('lion'), 'feline, cat, big cat, lion').to.equal(true);
+    expect((await kindsOf('computer')).has('keyboard'), 'a part').to.equal(true);
+    expect((await kindsOf('dog')).has('puppy')).to.equal(true);
+    expect((await kindsOf('tree')).has('oak tree'), 'in lower case').to.equal(true);
+    expect((await kindsOf('christmas tree')).has('tree'), 'above it').to.equal(true);
+    expect((await kindsOf('red fox')).has('fox'), 'above it').to.equal(true);
+    expect((await kindsOf('electric guitar')).has('guitar'), 'above it').to.equal(true);
+    expect((await kindsOf('jupiter')).has('planet'), 'an instance of it').to.equal(true);
+    expect((await kindsOf('lion')).has('big cat'), 'above a plain word: a lion does not answer for every big cat').to.equal(false);
+    expect((await kindsOf('christmas tree')).has('oak tree'), 'a sibling').to.equal(false);
+    expect((await kindsOf('snowman')).has('above'), 'a sense it lacks').to.equal(false);
+    expect((await kindsOf('insect')).has('drone'), 'a drone bee, three levels down').to.equal(true);
+    expect((await kindsOf('feline')).has('kitten'), 'WordNet puts kittens under young mammals').to.equal(false);
+    expect((await kindsOf('snowman')).size).to.equal(0);
   });
 
   it('when the synonyms of a noun are asked, then they are the words of its first senses and the adjectives made from them, nothing further', async () => {

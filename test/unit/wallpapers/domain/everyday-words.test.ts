@@ -32,11 +32,13 @@ describe('what people type for the catalogue words', () => {
   });
 
   it('when a term is a word said twice, then the word once stands for the same', () => {
-    const words = everydayWords({ food: ['nom nom'], train: ['choo choo train'] });
+    const words = everydayWords({ food: ['nom nom'], train: ['choo choo train'], fantasy: ['d&d', 'd-d'], games: ['1-1', '1 1'] });
     expect(words.lookUp('nom nom')).to.deep.equal(['food']);
     expect(words.lookUp('nom')).to.deep.equal(['food']);
     expect(words.lookUp('choo'), 'not a word said twice').to.deep.equal([]);
     expect(words.words).to.include('nom');
+    expect(words.lookUp('d'), 'punctuation is no second word').to.deep.equal([]);
+    expect(words.lookUp('1'), 'nor are digits a word').to.deep.equal([]);
   });
 
   it('when one term is listed for two catalogue words, then it stands for both, once each', () => {
