@@ -3,15 +3,14 @@
 // id, and prints both p50s and their ratio (issue 28: similar p50 at most twice a search's).
 //   npx tsx bench/api/similar-latency.ts [--size 1m] [--samples 40] [--rounds 3]
 import { parseArgs } from 'node:util';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { Random } from '../../src/catalogue/generation/prng.js';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { ensureDataset } from './datasets.js';
 import { parseSize } from './options.js';
-import { type Running, createBenchKeys, startApi, startRedis } from './processes.js';
+import type { Running } from './processes.js';
+import { startWalkerApi } from './walker-api.js';
 import { searchQuery } from './workloads.js';
 
 const say = (line: string) => process.stderr.write(`similar-latency: ${line}\n`);
@@ -29,15 +28,12 @@ async function main(): Promise<void> {
   const stops: Running[] = [];
   try {
     const alias = await ensureDataset(es, size, config.imageBaseUrl, say);
-    const redis = await startRedis();
-    stops.push(redis);
-    const [key] = await createBenchKeys(redis.url, join(mkdtempSync(join(tmpdir(), 'similar-latency-')), 'keys.txt'), 1);
-    const api = await startApi({ cwd: ROOT, alias, redisUrl: redis.url, key: key!, env: { RESPONSE_CACHE_MB: '0' } });
-    stops.push(api);
+    const api = await startWalkerApi(ROOT, alias, 'similar-latency', stops);
+    const key = api.apiKey;
     const random = new Random(7);
     const timed = async (path: string) => {
       const started = performance.now();
-      const res = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${key!}` } });
+      const res = await fetch(`${api.url}${path}`, { headers: { authorization: `Bearer ${key}` } });
       if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
       return performance.now() - started;
