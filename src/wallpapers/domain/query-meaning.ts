@@ -343,7 +343,7 @@ export function createQueryExpansion(
         const said = key.length <= everyday.longest ? everydayPhrase(words, mayRespell.slice(i, i + n), vocabulary) : [];
         if (said.length > 0) merged = [{ text: words.join(' '), phrase: true }, ...said];
         else if (n === key.length && key.length <= MAX_COMPOUND && isCompound(key.join(' ').toLowerCase(), vocabulary)) {
-          // One thing of several words ("ice cream", "big cat"): its words apart are no answer to it.
+          // One thing of several words ("ice cream", "big cat"): looked up whole, for what it is, not word by word.
           compounds.add(out.length);
           merged = [{ text: words.join(' '), phrase: true }];
         } else continue;

@@ -275,7 +275,7 @@ describe('what WordNet adds to a query`s meaning', () => {
     expect(meaning.query!.groups[0]![1]!.similarity).to.be.closeTo(0.5, 0.01);
   });
 
-  it('when neighbouring words are one of WordNet`s compounds, then they are one group: the phrase and its kinds, never its words apart', async () => {
+  it('when neighbouring words are one of WordNet`s compounds, then they are one group: the phrase and its kinds, not its words one by one', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, catalogue, new Map());
     const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, language);
