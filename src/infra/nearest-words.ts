@@ -10,6 +10,13 @@ export interface Vocabulary {
   nearest(vector: Float32Array, floor: number, top: number): { entry: string; similarity: number }[];
 }
 
+/** The cosine similarity of two unit vectors (the model's are): their dot product. */
+export function cosine(a: Float32Array, b: Float32Array, offsetB = 0): number {
+  let sum = 0;
+  for (let d = 0; d < a.length; d++) sum += a[d]! * b[offsetB + d]!;
+  return sum;
+}
+
 /**
  * Embeds the entries not embedded before (`known` keeps every vector across rebuilds, so a
  * catalogue that gains a few tags costs a few embeddings) and lays the vectors out in one array.
@@ -32,9 +39,7 @@ export async function buildVocabulary(model: SentenceModel, entries: readonly st
     nearest(vector, floor, top) {
       const found: { entry: string; similarity: number }[] = [];
       for (let i = 0; i < unique.length; i++) {
-        let similarity = 0;
-        const offset = i * dimensions;
-        for (let d = 0; d < dimensions; d++) similarity += vector[d]! * vectors[offset + d]!;
+        const similarity = cosine(vector, vectors, i * dimensions);
         if (similarity >= floor) found.push({ entry: unique[i]!, similarity });
       }
       return found.sort((a, b) => b.similarity - a.similarity).slice(0, top);

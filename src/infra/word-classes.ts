@@ -161,6 +161,28 @@ async function readSynset(file: FileHandle, offset: number): Promise<Synset> {
 }
 const SYNSET_READ = 1024;
 
+// Answers kept per kind of question: the same words come back, and each costs reads of a data file.
+const MEMO = 10_000;
+
+/** The answer for `key`, found once and kept; a failed find is answered `fallback` and asked again next time. */
+function remembered<T>(cache: Map<string, Promise<T>>, key: string, find: () => Promise<T>, fallback: T): Promise<T> {
+  let answer = cache.get(key);
+  if (answer === undefined) {
+    if (cache.size >= MEMO) cache.clear();
+    answer = find().catch(() => {
+      cache.delete(key);
+      return fallback;
+    });
+    cache.set(key, answer);
+  }
+  return answer;
+}
+
+/** Adds `word` to the set `map` keeps at `offset`. */
+function addTo(map: Map<number, Set<string>>, offset: number, word: string): void {
+  map.set(offset, (map.get(offset) ?? new Set<string>()).add(word));
+}
+
 // How far under a noun its kinds are: three levels reach the lion under "feline" (feline, cat, big
 // cat, lion).
 const KIND_DEPTH = 3;
@@ -250,11 +272,6 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     const under = new Map<number, Set<string>>();
     // Each synset, with the words that are it.
     const being = new Map<number, Set<string>>();
-    const add = (offset: number, word: string) => {
-      const found = under.get(offset) ?? new Set<string>();
-      found.add(word);
-      under.set(offset, found);
-    };
     const read = new Map<number, Synset>();
     await withData(async (file) => {
       const synsetAt = async (offset: number) => {
@@ -267,14 +284,14 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
         for (let up = 0; up <= KIND_DEPTH && level.length > 0; up++) {
           const next: number[] = [];
           for (const offset of level) {
-            add(offset, word);
-            if (up === 0) being.set(offset, (being.get(offset) ?? new Set<string>()).add(word));
+            addTo(under, offset, word);
+            if (up === 0) addTo(being, offset, word);
             if (up === KIND_DEPTH) continue;
             for (const { symbol, offset: target, pos } of (await synsetAt(offset)).pointers) {
               if (pos !== 'n') continue;
               if (HYPERNYM.has(symbol)) next.push(target);
               // Parts of a word's own senses only: a part of a kind is too far ("vehicle" to "tower").
-              else if (up === 0 && HOLONYM.has(symbol)) add(target, word);
+              else if (up === 0 && HOLONYM.has(symbol)) addTo(under, target, word);
             }
           }
           level = next;
@@ -311,31 +328,9 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     };
   }
   let lastKinds: { key: string; kinds: Promise<(noun: string) => Promise<ReadonlySet<string>>> } | undefined;
-  const remembered = new Map<string, Promise<ReadonlySet<string>>>();
-  function remember(key: string, find: () => Promise<ReadonlySet<string>>): Promise<ReadonlySet<string>> {
-    let answer = remembered.get(key);
-    if (answer === undefined) {
-      if (remembered.size >= 10_000) remembered.clear();
-      // A failed read is not remembered: the next query asks again.
-      answer = find().catch(() => {
-        remembered.delete(key);
-        return new Set<string>();
-      });
-      remembered.set(key, answer);
-    }
-    return answer;
-  }
+  const synonyms = new Map<string, Promise<ReadonlySet<string>>>();
   return {
-    namesThing(word) {
-      const lower = word.toLowerCase();
-      let answer = named.get(lower);
-      if (answer === undefined) {
-        if (named.size >= 10_000) named.clear();
-        answer = namesThing(lower).catch(() => false);
-        named.set(lower, answer);
-      }
-      return answer;
-    },
+    namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(word.toLowerCase()), false),
     isCompound: (words) => words.includes(' ') && baseForms(words.toLowerCase(), ENDINGS.noun).some((form) => nouns.has(lemmaOf(form))),
     // The catalogue's words are read again now and then, mostly the same: the last answer stands for the same words.
     kindsAmong(words) {
@@ -343,7 +338,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
       if (lastKinds?.key !== key) lastKinds = { key, kinds: kindsAmong(words) };
       return lastKinds.kinds;
     },
-    synonymsOf: (noun) => remember(noun.toLowerCase(), () => synonymsOf(noun.toLowerCase())),
+    synonymsOf: (noun) => remembered(synonyms, noun.toLowerCase(), () => synonymsOf(noun.toLowerCase()), new Set<string>()),
     // Each part of speech by its own endings, as morphy reads them: "joger" is not "jog" + "-er".
     knows: (word) => {
       const lower = word.toLowerCase();

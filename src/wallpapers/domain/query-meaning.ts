@@ -1,7 +1,7 @@
 import { STOP_WORDS, type SearchQuery, type Term } from '../search-query.js';
 import type { SentenceModel } from '../../infra/sentence-model.js';
 import { createSpelling } from '../../infra/spelling.js';
-import type { Vocabulary } from '../../infra/nearest-words.js';
+import { type Vocabulary, cosine } from '../../infra/nearest-words.js';
 import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
 
 export interface MeaningOptions {
@@ -94,13 +94,6 @@ const NO_LANGUAGE: Language = {
   isCompound: () => false,
   kindsAmong: () => Promise.resolve(() => Promise.resolve(new Set())),
 };
-
-/** The cosine similarity of two unit vectors. */
-function cosine(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
-}
 
 /** A plural's singular by the regular rules ("kitties" kitty, "churches" church, "fortresses" fortress), else the word. */
 export function singularOf(word: string): string {
@@ -365,7 +358,9 @@ export function createQueryExpansion(
    * standing in for others, and plain words past the first few (`budget`). One word of parts
    * ("b&w", "high-tech") is looked up as people write it, never by the model.
    */
-  async function standsFor(term: Term, vocabulary: Vocabulary, budget: { left: number }): Promise<Lookup | null> {
+  async function standsFor(term: Term, vocabulary: Vocabulary, budget: { left: number }, compound: boolean): Promise<Lookup | null> {
+    // A compound ("big cat") is a phrase looked up whole, within the same budget as a word.
+    if (compound) return budget.left-- > 0 ? alternatives({ text: term.text, phrase: false }, vocabulary) : null;
     if (term.phrase || term.quoted || term.similarity !== undefined) return null;
     const typed = term.text.toLowerCase();
     if (typed.includes(' ')) return { terms: vocabulary.has(typed) ? [] : everydayTerms([typed], vocabulary), stranger: false };
@@ -397,11 +392,7 @@ export function createQueryExpansion(
         // A group is a stranger when every one of its terms is a word looked up and found to be one.
         let strangerWords: string[] | null = [];
         for (const term of group) {
-          const found = phrased.compounds.has(index)
-            ? budget.left-- > 0
-              ? await alternatives({ text: term.text, phrase: false }, vocabulary)
-              : null
-            : await standsFor(term, vocabulary, budget);
+          const found = await standsFor(term, vocabulary, budget, phrased.compounds.has(index));
           if (found?.stranger) strangerWords?.push(term.text.toLowerCase());
           else strangerWords = null;
           for (const alternative of found?.terms ?? []) {
