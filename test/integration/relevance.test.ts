@@ -7,11 +7,12 @@ import { type RelevanceReport, evaluate, markdownReport, readJudgments } from '.
 // 0.95, and no query returns nothing while the catalogue holds a match.
 const MIN_MEAN_PRECISION = 0.95;
 // Queries as people type them: judgments-people.json went 0.18 (keywords) to 0.58 (the model) to
-// 0.785 (the thesaurus, strangers) to 0.899 (WordNet, class words, subjects, after a review);
-// judgments-people-2.json, written later and measured before any change it could have steered, 0.35
-// to 0.72 to 0.856; judgments-people-3.json, held out the same way, 0.810 to 0.856. Issue 28 asks
-// 0.9; these bars keep what was gained, one query of slack each (bench/results/meaning-routes.md).
-const MIN_PEOPLE_PRECISION = 0.88;
+// 0.785 (the thesaurus, strangers) to 0.899 (WordNet, class words, subjects, after a review) to
+// 0.919 (seen things as subjects, the nearer spelling guess); judgments-people-2.json, written later
+// and measured before any change it could have steered, 0.35 to 0.72 to 0.856;
+// judgments-people-3.json, held out the same way, 0.810 to 0.856. Issue 28 asks 0.9 of the first;
+// the others' bars keep what was gained, one query of slack each (bench/results/meaning-routes.md).
+const MIN_PEOPLE_PRECISION = 0.9;
 const PEOPLE = new URL('../relevance/judgments-people.json', import.meta.url);
 const MIN_PEOPLE_2_PRECISION = 0.83;
 const PEOPLE_2 = new URL('../relevance/judgments-people-2.json', import.meta.url);

@@ -22,8 +22,9 @@ export interface QueryMeaning {
    */
   strangers: string[][];
   /**
-   * The group the query is of, when it has several: the first that names a pictured thing ("a
-   * nebula in purple", "a surfer riding a wave", "a lighthouse at sunset"); null when none does.
+   * The group the query is of, when it has several: the first that names something a picture shows,
+   * a thing or a sight ("a nebula in purple", "a surfer riding a wave", "waves crashing on the
+   * beach"); null when none does.
    */
   subject: Term[] | null;
 }
@@ -83,6 +84,7 @@ export interface Language {
   /** A word of the language, never read as a misspelling of another. */
   knows: (word: string) => boolean;
   namesThing: (word: string) => Promise<boolean>;
+  namesSight: (word: string) => Promise<boolean>;
   isCompound: (words: string) => boolean;
   kindsAmong: (words: readonly string[]) => Promise<(noun: string) => Promise<ReadonlySet<string>>>;
   synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
@@ -91,6 +93,7 @@ const NO_LANGUAGE: Language = {
   synonymsOf: () => Promise.resolve(new Set()),
   knows: () => false,
   namesThing: () => Promise.resolve(false),
+  namesSight: () => Promise.resolve(false),
   isCompound: () => false,
   kindsAmong: () => Promise.resolve(() => Promise.resolve(new Set())),
 };
@@ -248,22 +251,18 @@ export function createQueryExpansion(
     if (said.some(({ similarity }) => similarity === EVERYDAY_SIMILARITY)) return { terms: said, stranger: false };
     const compound = typed.includes(' ');
     if (!compound && !modelWords.has(typed) && ownSpelling(typed).length > 0) return OWN;
-    // A word's own neighbours come first, its spelling guesses only when it has none. Reading a word
-    // neither the model nor WordNet knows through its guesses first mended "bloms" (blooms, not the
-    // Dolomites at 0.65) but respelt far more: "starscape" as seascape (ocean), "moonscape", and
-    // words no guess can reach ("海", "zürich") lost their neighbours (review, bench/results/meaning-routes.md).
+    // A word's own neighbours come first; its spelling guesses only where the model places it near
+    // no catalogue word surely (below CORRECTED_FLOOR), and then the guess read nearest a catalogue
+    // word, if nearer than the word itself: "bloms" is blooms (flowers 0.72), not the Dolomites
+    // (0.65). Reading every unknown word through its guesses first respelt far more: "starscape" as
+    // seascape (ocean), "moonscape", and words no guess can reach ("海", "zürich") lost their
+    // neighbours (review, bench/results/meaning-routes.md).
     let near = await nearest(typedForms, vocabulary);
-    if (near.size === 0 && !compound) {
-      // The first few guesses only: a short non-word can be one edit from dozens of words, each a model run.
-      for (const corrected of guesses(typed)) {
-        const saidCorrected = everydayTerms(forms(corrected), vocabulary);
-        if (saidCorrected.length > 0) return { terms: saidCorrected, stranger: false };
-        const found = await nearest(forms(corrected), vocabulary, CORRECTED_FLOOR);
-        if (found.size > 0) {
-          near = found;
-          break;
-        }
-      }
+    const nearness = Math.max(0, ...near.values());
+    if (nearness < CORRECTED_FLOOR && !compound) {
+      const guess = await bestGuess(typed, vocabulary, nearness);
+      if (guess?.said.length) return { terms: guess.said, stranger: false };
+      if (guess) near = guess.near;
     }
     const terms = [...near]
       .filter(([entry]) => !said.some(({ text }) => text === entry))
@@ -272,6 +271,23 @@ export function createQueryExpansion(
       .map(([entry, similarity]) => ({ text: entry, phrase: entry.includes(' '), similarity }));
     const found = [...said, ...terms];
     return { terms: found, stranger: found.length === 0 };
+  }
+
+  /**
+   * Of a misspelt word's first few guesses (a short non-word can be one edit from dozens of words,
+   * each a model run), the one read nearest a catalogue word, when nearer than `than`: a word people
+   * use for one (everyday-words.ts) at EVERYDAY_SIMILARITY, else its neighbours at CORRECTED_FLOOR.
+   * The first guess wins a tie.
+   */
+  async function bestGuess(typed: string, vocabulary: Vocabulary, than: number): Promise<{ said: Term[]; near: Map<string, number> } | null> {
+    let best: { said: Term[]; near: Map<string, number>; nearness: number } | null = null;
+    for (const corrected of guesses(typed)) {
+      const said = everydayTerms(forms(corrected), vocabulary);
+      const near = said.length > 0 ? new Map<string, number>() : await nearest(forms(corrected), vocabulary, CORRECTED_FLOOR);
+      const nearness = Math.max(0, ...said.map(({ similarity }) => similarity!), ...near.values());
+      if (nearness > (best?.nearness ?? than)) best = { said, near, nearness };
+    }
+    return best;
   }
 
   /**
@@ -368,12 +384,12 @@ export function createQueryExpansion(
     return alternatives(term, vocabulary);
   }
 
-  /** The first group that names a pictured thing, when there are several groups (see QueryMeaning.subject). */
+  /** The first group that names a thing or a sight, when there are several groups (see QueryMeaning.subject). */
   async function subjectOf(groups: readonly Term[][]): Promise<Term[] | null> {
     if (groups.length < 2) return null;
     for (const group of groups) {
       const head = group[0]!;
-      if (!head.quoted && (await language.namesThing(head.text.toLowerCase()))) return group;
+      if (!head.quoted && (await language.namesSight(head.text.toLowerCase()))) return group;
     }
     return null;
   }

@@ -106,6 +106,21 @@ describe('what a query means in the catalogue words', () => {
     expect(model.embedded).to.deep.equal([]);
   });
 
+  it('when an unknown word is near catalogue words only loosely, then the spelling guess read nearer stands for it; when surely near, its own neighbours do', async () => {
+    // "kittu" is one edit from the model's "kitty"; where the model places it decides which reading stands.
+    const readAt = (placed: number[]) => {
+      const model = fakeModel();
+      return { ...model, embed: (texts: string[]) => (texts[0] === 'kittu' ? Promise.resolve([unit(placed)]) : model.embed(texts)) };
+    };
+    const loosely = readAt([0, 0.62, 0.78, 0, 0]);
+    const vocabulary = await buildVocabulary(loosely, ['kitten', 'cars'], new Map());
+    expect(words(await createQueryExpansion(loosely, { floor: 0.6, top: 4 })(readSearchText('kittu'), vocabulary))).to.deep.equal([
+      ['kittu', 'kitten'],
+    ]);
+    const surely = readAt([0, 0.8, 0.6, 0, 0]);
+    expect(words(await createQueryExpansion(surely, { floor: 0.6, top: 4 })(readSearchText('kittu'), vocabulary))).to.deep.equal([['kittu', 'cars']]);
+  });
+
   it('when a query holds many words, then only the first few are looked up', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
@@ -243,6 +258,7 @@ describe('what WordNet adds to a query`s meaning', () => {
   const language: Language = {
     knows: () => false,
     namesThing: (word) => Promise.resolve(things.has(word)),
+    namesSight: (word) => Promise.resolve(things.has(word) || word === 'waves'),
     isCompound: (words) => words === 'big cat',
     kindsAmong: (words) =>
       Promise.resolve((noun: string) =>
@@ -286,7 +302,7 @@ describe('what WordNet adds to a query`s meaning', () => {
     expect((await expand(readSearchText('"big" cat'), vocabulary)).query?.groups.map((group) => group[0]!.text)).to.not.include('big cat');
   });
 
-  it('when a query has several groups, then its subject is the first that names a pictured thing; with one group, none', async () => {
+  it('when a query has several groups, then its subject is the first that names something a picture shows; with one group, none', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, catalogue, new Map());
     const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, language);
@@ -297,6 +313,8 @@ describe('what WordNet adds to a query`s meaning', () => {
     expect(await subjectOf('shark')).to.equal(undefined);
     expect(await subjectOf('ocean sunrise')).to.equal(undefined);
     expect(await subjectOf('"shark" ocean'), 'a quoted word is not read').to.equal(undefined);
+    // Waves are seen, though no object: the query is of them, not of the shark after them.
+    expect((await subjectOf('waves over a shark'))?.[0]).to.equal('waves');
   });
 
   it('when a compound has no catalogue word for it, then it is a stranger as a whole', async () => {
