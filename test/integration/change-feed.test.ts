@@ -176,6 +176,22 @@ describe('the change feed, GET /v1/changes', function () {
     expect((await walk(app, tail.cursor)).items).to.deep.equal([]);
   });
 
+  it('when a full import comes partly out of order and starts above the lowest id, then it records every wallpaper it left out, once', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(40);
+    await run('import', alias, [file('order-v1.ndjson', records)]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    // Batches of five: 21..30 in order (read with the replaced catalogue's pages), then 8..5
+    // backwards (asked for by id); 1..4, 9..20 and 31..40 are left out.
+    const next = [...records.slice(20, 30), ...records.slice(4, 8).reverse()];
+    const done = await run('import', alias, ['--batch-size', '5', file('order-v2.ndjson', next)]);
+    expect(done.stderr).to.not.match(/error/i);
+    const deleted = (await walk(app, cursor)).items.filter(({ change }) => change === 'delete').map(({ id }) => id);
+    const expected = [1, 2, 3, 4, ...Array.from({ length: 12 }, (_, i) => 9 + i), ...Array.from({ length: 10 }, (_, i) => 31 + i)];
+    expect(deleted).to.deep.equal(expected);
+  });
+
   it('when a full import keeps only the live index, then it still records what it left out before the replaced index goes', async () => {
     const alias = freshAlias();
     const records = wallpapers(12);

@@ -60,6 +60,19 @@ describe('stamp lookups of a load (StampScan), on a real index', function () {
     expect(searches - before).to.be.at.most(4);
   });
 
+  it('when a load has read pages, then it knows every id they held and the ranges they covered whole', async () => {
+    const scan = new StampScan(es, index);
+    for (const ids of [range(101, 2000), range(2001, 4000), range(36_001, 38_000)]) await scan.lookup(ids);
+    const { ids, spans } = scan.readSoFar();
+    // Nothing below the first batch; from there pages of 10,000 ids held; the gap's walk to the end.
+    expect(spans[0]![0]).to.equal(100);
+    expect(spans.at(-1)![1]).to.equal(Number.POSITIVE_INFINITY);
+    const inSpans = (id: number) => spans.some(([after, upTo]) => id > after && id <= upTo);
+    const heldInSpans = range(1, HIGHEST).filter((id) => held(id) && inSpans(id));
+    expect([...ids]).to.deep.equal(heldInSpans);
+    expect(inSpans(100)).to.equal(false);
+  });
+
   it('when batches are sent concurrently, then each gets its own stamps', async () => {
     const scan = new StampScan(es, index);
     const batches = [range(1, 2000), range(2001, 4000), range(4001, 6000), range(6001, 8000)];

@@ -30,6 +30,14 @@ function stampOf(fields: Record<string, unknown[]> | undefined): { id: number; s
   };
 }
 
+/** What walks in id order have read of an index: every id it holds within `spans`. */
+export interface IdsRead {
+  /** Sorted, each once. */
+  ids: Float64Array;
+  /** The id ranges read whole, each `[after, upTo]` (ids above `after`, up to `upTo` inclusive), sorted and apart. */
+  spans: [number, number][];
+}
+
 /**
  * The stamps an index holds, by id. A load's records mostly come in id order (an export, a seed,
  * a reindex), a batch spanning a few thousand ids: those are read from the index in id order, a
@@ -52,6 +60,10 @@ export class StampScan {
   private ahead: Promise<Page> | null = null;
   /** Lookups run one at a time, in the order asked: the load sends batches concurrently. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Every id a page read, and the ranges the pages covered: what a full load's deletions need (readSoFar). */
+  private ids = new Float64Array(1024);
+  private idCount = 0;
+  private spans: [number, number][] = [];
 
   constructor(
     private readonly es: Client,
@@ -118,8 +130,38 @@ export class StampScan {
   private async readPage(after: number): Promise<Page> {
     const { entries, last } = await pageInIdOrder(this.es, this.index, after, true);
     const stamps = new Map<number, ChangeStamp>();
-    for (const { id, stamp } of entries) stamps.set(id, stamp!);
-    return { upTo: entries.at(-1)?.id ?? after, last, stamps };
+    for (const { id, stamp } of entries) {
+      stamps.set(id, stamp!);
+      this.remember(id);
+    }
+    const upTo = entries.at(-1)?.id ?? after;
+    this.spans.push([after, last ? Number.POSITIVE_INFINITY : upTo]);
+    return { upTo, last, stamps };
+  }
+
+  private remember(id: number): void {
+    if (this.idCount === this.ids.length) {
+      const grown = new Float64Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.idCount++] = id;
+  }
+
+  /**
+   * The ids the walk's pages read, and the ranges they read whole. A load in id order has read the
+   * whole index by its end but for the ids below its first: its deletions need no second walk.
+   * Pages read ahead count as well; the index a full load replaces does not change under it.
+   */
+  readSoFar(): IdsRead {
+    const ids = uniqueSorted(this.ids.subarray(0, this.idCount));
+    const spans: [number, number][] = [];
+    for (const [after, upTo] of [...this.spans].sort((a, b) => a[0] - b[0])) {
+      const last = spans.at(-1);
+      if (last !== undefined && after <= last[1]) last[1] = Math.max(last[1], upTo);
+      else spans.push([after, upTo]);
+    }
+    return { ids, spans };
   }
 
   /** Asked for by id, 10,000 at a time (the result window). */
@@ -146,6 +188,14 @@ export class StampScan {
   }
 }
 
+/** The values sorted, each once (a copy). */
+export function uniqueSorted(values: Float64Array): Float64Array {
+  const sorted = Float64Array.from(values).sort();
+  let kept = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i]!;
+  return sorted.subarray(0, kept);
+}
+
 /** Ascending, and spread over at most two pages' worth of ids: what a walk in id order answers cheaply. */
 function inOrder(ids: readonly number[]): boolean {
   if (ids.length === 0) return false;
@@ -166,13 +216,14 @@ export interface IdOrderPage {
  * and stamps from doc values, and no stored field is read: with `_id` (stored fields) a page of
  * 10,000 took 130–225 ms, without it 27 ms for ids alone and 62 ms with stamps (measured on 200,000).
  */
-export async function pageInIdOrder(es: Client, index: string, after: number, withStamps: boolean): Promise<IdOrderPage> {
+export async function pageInIdOrder(es: Client, index: string, after: number, withStamps: boolean, upTo = Number.POSITIVE_INFINITY): Promise<IdOrderPage> {
   const found = await es.search({
     index,
     size: ID_PAGE,
     track_total_hits: false,
     _source: false,
     stored_fields: ['_none_'],
+    ...(Number.isFinite(upTo) ? { query: { range: { id: { lte: upTo } } } } : {}),
     ...(withStamps ? { docvalue_fields: STAMP_FIELDS } : {}),
     sort: [{ id: 'asc' }],
     search_after: [after],
@@ -185,11 +236,16 @@ export async function pageInIdOrder(es: Client, index: string, after: number, wi
   return { entries, last: hits.length < ID_PAGE };
 }
 
-/** Every document of an index in id order, a page at a time, from the lowest id. */
-export async function* walkInIdOrder(es: Client, index: string, withStamps: boolean): AsyncGenerator<IdOrderPage['entries'], void, undefined> {
-  let after = Number.MIN_SAFE_INTEGER;
+/** Every document of an index in id order, a page at a time: from the lowest id, or those above `after` up to `upTo`. */
+export async function* walkInIdOrder(
+  es: Client,
+  index: string,
+  withStamps: boolean,
+  { after: from = Number.MIN_SAFE_INTEGER, upTo = Number.POSITIVE_INFINITY } = {},
+): AsyncGenerator<IdOrderPage['entries'], void, undefined> {
+  let after = from;
   for (;;) {
-    const { entries, last } = await pageInIdOrder(es, index, after, withStamps);
+    const { entries, last } = await pageInIdOrder(es, index, after, withStamps, upTo);
     if (entries.length > 0) yield entries;
     if (last) return;
     after = entries.at(-1)!.id;
