@@ -213,7 +213,9 @@ export class ChangeRecorder {
     }
     const at = new Date().toISOString();
     for (let i = 0; i < gone.length; i += ID_PAGE) {
-      await this.writeTombstones(gone.slice(i, i + ID_PAGE).map((id): Tombstone => ({ kind: 'delete', id, change_seq: this.next++, changed_at: at })));
+      await this.writeTombstones(
+        gone.slice(i, i + ID_PAGE).map((id): Tombstone => ({ kind: 'delete', id, change_seq: this.next++, changed_at: at })),
+      );
     }
     return gone.length;
   }
