@@ -5,8 +5,10 @@ import type { ChangeStamp } from '../../wallpapers/wallpaper.js';
 export const ID_PAGE = 10_000;
 
 // Doc values only, no stored field (not even _id) and times as numbers: fetching 2,000 stamps took
-// 23 ms so, 56 ms with _id and formatted dates (measured).
-const STAMP_FIELDS = ['id', 'change_seq', { field: 'changed_at', format: 'epoch_millis' }, 'content_hash'];
+// 23 ms so, 56 ms with _id and formatted dates (measured). A walk in id order has the id from its
+// sort values: each field fetched costs a page of 10,000 about 7 ms more (52 ms with the id, 46 without).
+const STAMP_FIELDS = ['change_seq', { field: 'changed_at', format: 'epoch_millis' }, 'content_hash'];
+const STAMP_FIELDS_WITH_ID = ['id', ...STAMP_FIELDS];
 
 interface Page {
   /** The highest id it holds, or of the search it ended (the index holds nothing above it when `last`). */
@@ -16,12 +18,12 @@ interface Page {
 }
 
 /** One hit's stamp; a record loaded before the change feed has none: known to exist, with no digest to compare. */
-function stampOf(fields: Record<string, unknown[]> | undefined): { id: number; stamp: ChangeStamp } {
+function stampOf(fields: Record<string, unknown[]> | undefined, id = Number(fields?.['id']?.[0])): { id: number; stamp: ChangeStamp } {
   const seq = fields?.['change_seq']?.[0];
   const at = Number(fields?.['changed_at']?.[0]);
   const digest = fields?.['content_hash']?.[0];
   return {
-    id: Number(fields?.['id']?.[0]),
+    id,
     stamp: {
       seq: typeof seq === 'number' ? seq : 0,
       at: Number.isFinite(at) ? new Date(at).toISOString() : '',
@@ -176,7 +178,7 @@ export class StampScan {
         _source: false,
         stored_fields: ['_none_'],
         query: { ids: { values: slice.map(String) } },
-        docvalue_fields: STAMP_FIELDS,
+        docvalue_fields: STAMP_FIELDS_WITH_ID,
         filter_path: ['hits.hits.fields'],
       });
       for (const hit of response.hits?.hits ?? []) {
@@ -233,11 +235,11 @@ export async function pageInIdOrder(
     ...(withStamps ? { docvalue_fields: STAMP_FIELDS } : {}),
     sort: [{ id: 'asc' }],
     search_after: [after],
-    filter_path: withStamps ? ['hits.hits.fields'] : ['hits.hits.sort'],
+    filter_path: withStamps ? ['hits.hits.fields', 'hits.hits.sort'] : ['hits.hits.sort'],
   });
   const hits = found.hits?.hits ?? [];
   const entries = withStamps
-    ? hits.map((hit) => stampOf(hit.fields as Record<string, unknown[]> | undefined))
+    ? hits.map((hit) => stampOf(hit.fields as Record<string, unknown[]> | undefined, Number(hit.sort![0])))
     : hits.map((hit) => ({ id: Number(hit.sort![0]) }));
   return { entries, last: hits.length < ID_PAGE };
 }
