@@ -2,7 +2,8 @@ import { hash } from 'node:crypto';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { CHANGES_INDEX_DEFINITION, type Tombstone, WATERMARK_ID, type Watermark, changesIndexOf } from '../../wallpapers/store/change-log.js';
 import { isErrorType, readIndexDefinition } from './index-admin.js';
-import { ID_PAGE, StampScan, uniqueSorted, walkInIdOrder } from './stamp-scan.js';
+import { IdList, uniqueSorted } from './id-list.js';
+import { ID_PAGE, StampScan, walkInIdOrder } from './stamp-scan.js';
 import { type ChangeStamp, type LoadEntry, type WallpaperDocument, isDeletion, toRecord } from '../../wallpapers/wallpaper.js';
 
 /** A batch once stamped: what to write, and what the change feed records beside it. */
@@ -41,10 +42,9 @@ export class ChangeRecorder {
   private readonly inFlight = new Set<number>();
   private tombstoneCount = 0;
   /** Every id a full load wrote, for the deletions a full load implies (see recordMissing). */
-  private loaded = new Float64Array(1024);
+  private readonly loaded = new IdList();
   private returningLater: number[] = [];
   private pendingTombstones: Tombstone[] = [];
-  private loadedCount = 0;
   private readonly scan: StampScan | null;
 
   private constructor(
@@ -176,7 +176,7 @@ export class ChangeRecorder {
    */
   settled(batch: StampedBatch, written: Iterable<number> = []): void {
     for (const seq of batch.seqs) this.inFlight.delete(seq);
-    if (this.collectIds) for (const id of written) this.remember(id);
+    if (this.collectIds) for (const id of written) this.loaded.add(id);
   }
 
   /** Once a full load is live: the tombstones of the ids it brought back go. */
@@ -188,15 +188,6 @@ export class ChangeRecorder {
     this.returningLater = [];
   }
 
-  private remember(id: number): void {
-    if (this.loadedCount === this.loaded.length) {
-      const grown = new Float64Array(this.loaded.length * 2);
-      grown.set(this.loaded);
-      this.loaded = grown;
-    }
-    this.loaded[this.loadedCount++] = id;
-  }
-
   /**
    * A full load's deletions, once its new index is live (not before: a load that then failed
    * would leave deletions of wallpapers that still exist): what the catalogue it replaced holds
@@ -204,7 +195,7 @@ export class ChangeRecorder {
    */
   async recordMissing(): Promise<number> {
     if (this.against === null) return 0;
-    const loaded = uniqueSorted(this.loaded.subarray(0, this.loadedCount));
+    const loaded = this.loaded.sortedUnique();
     const gone: number[] = [];
     let j = 0;
     for (const id of await this.idsOfReplaced(this.against)) {

@@ -1,5 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { ChangeStamp } from '../../wallpapers/wallpaper.js';
+import { IdList } from './id-list.js';
 
 // Elasticsearch's result window: a search returns at most this many hits.
 export const ID_PAGE = 10_000;
@@ -63,8 +64,7 @@ export class StampScan {
   /** Lookups run one at a time, in the order asked: the load sends batches concurrently. */
   private queue: Promise<unknown> = Promise.resolve();
   /** Every id a page read, and the ranges the pages covered: what a full load's deletions need (readSoFar). */
-  private ids = new Float64Array(1024);
-  private idCount = 0;
+  private readonly ids = new IdList();
   private spans: [number, number][] = [];
 
   constructor(
@@ -134,20 +134,11 @@ export class StampScan {
     const stamps = new Map<number, ChangeStamp>();
     for (const { id, stamp } of entries) {
       stamps.set(id, stamp!);
-      this.remember(id);
+      this.ids.add(id);
     }
     const upTo = entries.at(-1)?.id ?? after;
     this.spans.push([after, last ? Number.POSITIVE_INFINITY : upTo]);
     return { upTo, last, stamps };
-  }
-
-  private remember(id: number): void {
-    if (this.idCount === this.ids.length) {
-      const grown = new Float64Array(this.ids.length * 2);
-      grown.set(this.ids);
-      this.ids = grown;
-    }
-    this.ids[this.idCount++] = id;
   }
 
   /**
@@ -156,7 +147,7 @@ export class StampScan {
    * Pages read ahead count as well; the index a full load replaces does not change under it.
    */
   readSoFar(): IdsRead {
-    const ids = uniqueSorted(this.ids.subarray(0, this.idCount));
+    const ids = this.ids.sortedUnique();
     const spans: [number, number][] = [];
     for (const [after, upTo] of [...this.spans].sort((a, b) => a[0] - b[0])) {
       const last = spans.at(-1);
@@ -188,14 +179,6 @@ export class StampScan {
     }
     return found;
   }
-}
-
-/** The values sorted, each once (a copy). */
-export function uniqueSorted(values: Float64Array): Float64Array {
-  const sorted = Float64Array.from(values).sort();
-  let kept = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[kept - 1]) sorted[kept++] = sorted[i]!;
-  return sorted.subarray(0, kept);
 }
 
 /** Ascending, and spread over at most two pages' worth of ids: what a walk in id order answers cheaply. */
