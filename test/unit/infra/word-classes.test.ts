@@ -25,17 +25,6 @@ describe('what WordNet says of a word', () => {
     }
   });
 
-  it('when a noun names an event or a phenomenon one sees, then it names a sight but no thing; abstract nouns and describing words name neither', async () => {
-    const { namesThing, namesSight } = await classes;
-    for (const word of ['waves', 'storm', 'lightning', 'fog', 'tide', 'eruption']) {
-      expect(await namesSight(word), word).to.equal(true);
-      expect(await namesThing(word), word).to.equal(false);
-    }
-    for (const word of ['giraffe', 'castles', 'lake']) expect(await namesSight(word), word).to.equal(true);
-    for (const word of ['view', 'vibes', 'harmony', 'sunset', 'crashing', 'beautiful', 'bosque'])
-      expect(await namesSight(word), word).to.equal(false);
-  });
-
   it('when a few words are one noun of WordNet`s, then they are a compound, its plural and its hyphens too; words that merely meet are not', async () => {
     const { isCompound, namesThing } = await classes;
     for (const words of ['big cat', 'ice cream', 'Christmas tree', 'big cats', 'hot air balloon']) expect(isCompound(words), words).to.equal(true);
