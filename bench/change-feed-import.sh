@@ -15,9 +15,7 @@ WORK="$(mktemp -d)"
 TREE="$WORK/before"
 ALIASES=()
 cleanup() {
-  for alias in "${ALIASES[@]}"; do
-    for index in $(curl -fsS "$ES/_cat/indices/$alias-*?h=index" 2>/dev/null); do curl -fsS -XDELETE "$ES/$index" >/dev/null || true; done
-  done
+  for alias in "${ALIASES[@]}"; do drop "$alias"; done
   git -C "$ROOT" worktree remove --force "$TREE" >/dev/null 2>&1 || true
   rm -rf "$WORK"
 }
@@ -35,8 +33,14 @@ import_in() {
 
 echo "| round | build | full import, fresh | full import, same file | incremental, same file |"
 echo "|--:|---|--:|--:|--:|"
+# Each round alternates which build goes first, and drops what a build loaded before the next one
+# runs: the indices of earlier rounds, left until the end, had slowed the later ones.
+drop() {
+  for index in $(curl -fsS "$ES/_cat/indices/$1-*?h=index" 2>/dev/null); do curl -fsS -XDELETE "$ES/$index" >/dev/null || true; done
+}
 for round in $(seq 1 "$ROUNDS"); do
-  for build in before now; do
+  order="before now"; [ $((round % 2)) -eq 0 ] && order="now before"
+  for build in $order; do
     tree="$ROOT"; [ "$build" = before ] && tree="$TREE"
     alias="bench-feed-$build-$round-$(od -An -N2 -tx2 /dev/urandom | tr -d ' ')"
     ALIASES+=("$alias")
@@ -44,5 +48,6 @@ for round in $(seq 1 "$ROUNDS"); do
     again="$(import_in "$tree" "$alias" "$WORK/wallpapers.ndjson")"
     incremental="$(import_in "$tree" "$alias" "$WORK/wallpapers.ndjson" --incremental)"
     echo "| $round | $build | $fresh | $again | $incremental |"
+    drop "$alias"
   done
 done
