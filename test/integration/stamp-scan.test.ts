@@ -61,7 +61,7 @@ describe('stamp lookups of a load (StampScan), on a real index', function () {
   });
 
   it('when a load has read pages, then it knows every id they held and the ranges they covered whole', async () => {
-    const scan = new StampScan(es, index);
+    const scan = new StampScan(es, index, true);
     for (const ids of [range(101, 2000), range(2001, 4000), range(36_001, 38_000)]) await scan.lookup(ids);
     const { ids, spans } = scan.readSoFar();
     // Nothing below the first batch; from there pages of 10,000 ids held; the gap's walk to the end.
@@ -71,6 +71,9 @@ describe('stamp lookups of a load (StampScan), on a real index', function () {
     const heldInSpans = range(1, HIGHEST).filter((id) => held(id) && inSpans(id));
     expect([...ids]).to.deep.equal(heldInSpans);
     expect(inSpans(100)).to.equal(false);
+    const forgetful = new StampScan(es, index);
+    await forgetful.lookup(range(101, 2000));
+    expect(forgetful.readSoFar(), 'an incremental load keeps nothing').to.deep.equal({ ids: new Float64Array(0), spans: [] });
   });
 
   it('when batches are sent concurrently, then each gets its own stamps', async () => {

@@ -54,7 +54,7 @@ export class ChangeRecorder {
     private readonly collectIds: boolean,
   ) {
     this.changesIndex = changesIndexOf(alias);
-    this.scan = against === null ? null : new StampScan(es, against);
+    this.scan = against === null ? null : new StampScan(es, against, collectIds);
   }
 
   /** Opens the record: its index made if missing, the last number given found (what any earlier load left, finished or not). */

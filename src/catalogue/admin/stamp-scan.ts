@@ -67,9 +67,11 @@ export class StampScan {
   private readonly ids = new IdList();
   private spans: [number, number][] = [];
 
+  /** `keepIds`: remember what the pages read, for readSoFar (a full load; an incremental one has no use for it). */
   constructor(
     private readonly es: Client,
     private readonly index: string,
+    private readonly keepIds = false,
   ) {}
 
   /** The stamps of `ids` that the index holds (absent: a new record). */
@@ -132,19 +134,20 @@ export class StampScan {
   private async readPage(after: number): Promise<Page> {
     const { entries, last } = await pageInIdOrder(this.es, this.index, after, true);
     const stamps = new Map<number, ChangeStamp>();
-    for (const { id, stamp } of entries) {
-      stamps.set(id, stamp!);
-      this.ids.add(id);
-    }
+    for (const { id, stamp } of entries) stamps.set(id, stamp!);
     const upTo = entries.at(-1)?.id ?? after;
-    this.spans.push([after, last ? Number.POSITIVE_INFINITY : upTo]);
+    if (this.keepIds) {
+      for (const { id } of entries) this.ids.add(id);
+      this.spans.push([after, last ? Number.POSITIVE_INFINITY : upTo]);
+    }
     return { upTo, last, stamps };
   }
 
   /**
-   * The ids the walk's pages read, and the ranges they read whole. A load in id order has read the
-   * whole index by its end but for the ids below its first: its deletions need no second walk.
-   * Pages read ahead count as well; the index a full load replaces does not change under it.
+   * The ids the walk's pages read, and the ranges they read whole (none unless made to keep them).
+   * A load in id order has read the whole index by its end but for the ids below its first: its
+   * deletions need no second walk. Pages read ahead count as well; the index a full load replaces
+   * does not change under it.
    */
   readSoFar(): IdsRead {
     const ids = this.ids.sortedUnique();
