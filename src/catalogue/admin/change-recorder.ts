@@ -195,6 +195,8 @@ export class ChangeRecorder {
    */
   async recordMissing(): Promise<number> {
     if (this.against === null) return 0;
+    // Only a full load knows what it wrote: on any other, every wallpaper would look left out.
+    if (!this.collectIds) throw new Error('recordMissing is for a full load');
     const loaded = this.loaded.sortedUnique();
     const gone: number[] = [];
     let j = 0;

@@ -275,15 +275,23 @@ export function createQueryExpansion(
     return { terms: found, stranger: found.length === 0 };
   }
 
+  /** A word of two words of the language, each of three letters or more ("lightscape", "sailway", "moonscape"). */
+  function isCoinage(word: string): boolean {
+    for (let i = 3; i <= word.length - 3; i++) if (isWord(word.slice(0, i)) && isWord(word.slice(i))) return true;
+    return false;
+  }
+
   /**
    * Of a misspelt word's first few guesses (a short non-word can be one edit from dozens of words,
    * each a model run), the one read nearest a catalogue word, when nearer than `than`: a word people
    * use for one (everyday-words.ts) at EVERYDAY_SIMILARITY, else its neighbours at CORRECTED_FLOOR.
-   * Where the word has neighbours (`than` above 0), only guesses one edit away count. The first
-   * guess wins a tie.
+   * Where the word has neighbours (`than` above 0), only guesses one edit away count, and none for
+   * a word made of two words: that is a coinage whose neighbours are its meaning ("sailway" is
+   * not railway, "timelight" not spotlight; review). The first guess wins a tie.
    */
   async function bestGuess(typed: string, vocabulary: Vocabulary, than: number): Promise<{ said: Term[]; near: Map<string, number> } | null> {
     let best: { said: Term[]; near: Map<string, number>; nearness: number } | null = null;
+    if (than > 0 && isCoinage(typed)) return null;
     const candidates = than === 0 ? guesses(typed) : guesses(typed).filter((corrected) => editDistance(typed, corrected, 1) <= 1);
     for (const corrected of candidates) {
       const said = everydayTerms(forms(corrected), vocabulary);

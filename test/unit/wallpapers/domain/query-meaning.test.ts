@@ -255,6 +255,28 @@ describe('what a query means in the catalogue words', () => {
       expect(words(await expand(readSearchText('sakrua'), vocabulary)), 'with no neighbour, the guess stands').to.deep.equal([['sakrua', 'kitten']]);
     });
 
+    it('when a word with neighbours of its own is made of two words, then it is a coinage and no spelling of another', async () => {
+      // "sailway" is placed loosely near the ocean (0.62), one edit from "railway", a word people use for cars.
+      const model = fakeModel();
+      const placed = {
+        ...model,
+        embed: (texts: string[]) => (texts[0] === 'sailway' ? Promise.resolve([unit([0, 0, 0.62, 0.78, 0])]) : model.embed(texts)),
+      };
+      const vocabulary = await buildVocabulary(placed, ['cars', 'ocean'], new Map());
+      const said = everydayWords({ cars: ['railway'] });
+      const knowing: Language = {
+        knows: (word) => word === 'sail' || word === 'way',
+        namesThing: () => Promise.resolve(false),
+        isCompound: () => false,
+        kindsAmong: () => Promise.resolve(() => Promise.resolve(new Set<string>())),
+        synonymsOf: () => Promise.resolve(new Set<string>()),
+      };
+      const read = async (language?: Language) =>
+        words(await createQueryExpansion(placed, { floor: 0.6, top: 4 }, said, language)(readSearchText('sailway'), vocabulary));
+      expect(await read(knowing)).to.deep.equal([['sailway', 'ocean']]);
+      expect(await read(), 'without knowing its parts, it reads as the nearer spelling').to.deep.equal([['sailway', 'cars']]);
+    });
+
     it('when a word people use is misspelt, then it is read as that word', async () => {
       const model = fakeModel();
       const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
