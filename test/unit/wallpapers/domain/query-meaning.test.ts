@@ -55,6 +55,12 @@ function fakeModel(): SentenceModel & { embedded: string[] } {
   };
 }
 
+/** The fake model, with one word the model does not know placed where a test needs it. */
+function placing(word: string, at: number[]): SentenceModel {
+  const model = fakeModel();
+  return { ...model, embed: (texts) => (texts[0] === word ? Promise.resolve([unit(at)]) : model.embed(texts)) };
+}
+
 describe('what a query means in the catalogue words', () => {
   const words = (meaning: QueryMeaning) => meaning.query?.groups.map((group) => group.map(({ text }) => text));
 
@@ -108,16 +114,12 @@ describe('what a query means in the catalogue words', () => {
 
   it('when an unknown word is near catalogue words only loosely, then the spelling guess read nearer stands for it; when surely near, its own neighbours do', async () => {
     // "kittu" is one edit from the model's "kitty"; where the model places it decides which reading stands.
-    const readAt = (placed: number[]) => {
-      const model = fakeModel();
-      return { ...model, embed: (texts: string[]) => (texts[0] === 'kittu' ? Promise.resolve([unit(placed)]) : model.embed(texts)) };
-    };
-    const loosely = readAt([0, 0.62, 0.78, 0, 0]);
+    const loosely = placing('kittu', [0, 0.62, 0.78, 0, 0]);
     const vocabulary = await buildVocabulary(loosely, ['kitten', 'cars'], new Map());
     expect(words(await createQueryExpansion(loosely, { floor: 0.6, top: 4 })(readSearchText('kittu'), vocabulary))).to.deep.equal([
       ['kittu', 'kitten'],
     ]);
-    const surely = readAt([0, 0.8, 0.6, 0, 0]);
+    const surely = placing('kittu', [0, 0.8, 0.6, 0, 0]);
     expect(words(await createQueryExpansion(surely, { floor: 0.6, top: 4 })(readSearchText('kittu'), vocabulary))).to.deep.equal([['kittu', 'cars']]);
   });
 
@@ -244,11 +246,7 @@ describe('what a query means in the catalogue words', () => {
 
     it('when a word with neighbours of its own is two edits from a word people use, then its neighbours stand', async () => {
       // "sakrue" is placed loosely near the ocean (0.62), two edits from "sakura", a word people use for kitten.
-      const model = fakeModel();
-      const placed = {
-        ...model,
-        embed: (texts: string[]) => (texts[0] === 'sakrue' ? Promise.resolve([unit([0, 0, 0.62, 0.78, 0])]) : model.embed(texts)),
-      };
+      const placed = placing('sakrue', [0, 0, 0.62, 0.78, 0]);
       const vocabulary = await buildVocabulary(placed, ['kitten', 'ocean'], new Map());
       const expand = createQueryExpansion(placed, { floor: 0.6, top: 4 }, everydayWords({ kitten: ['sakura'] }));
       expect(words(await expand(readSearchText('sakrue'), vocabulary))).to.deep.equal([['sakrue', 'ocean']]);
@@ -257,11 +255,7 @@ describe('what a query means in the catalogue words', () => {
 
     it('when a word with neighbours of its own is made of two words, then it is a coinage and no spelling of another', async () => {
       // "sailway" is placed loosely near the ocean (0.62), one edit from "railway", a word people use for cars.
-      const model = fakeModel();
-      const placed = {
-        ...model,
-        embed: (texts: string[]) => (texts[0] === 'sailway' ? Promise.resolve([unit([0, 0, 0.62, 0.78, 0])]) : model.embed(texts)),
-      };
+      const placed = placing('sailway', [0, 0, 0.62, 0.78, 0]);
       const vocabulary = await buildVocabulary(placed, ['cars', 'ocean'], new Map());
       const said = everydayWords({ cars: ['railway'] });
       const knowing: Language = {
