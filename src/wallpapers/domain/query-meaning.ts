@@ -290,8 +290,8 @@ export function createQueryExpansion(
    * not railway, "timelight" not spotlight; review). The first guess wins a tie.
    */
   async function bestGuess(typed: string, vocabulary: Vocabulary, than: number): Promise<{ said: Term[]; near: Map<string, number> } | null> {
-    let best: { said: Term[]; near: Map<string, number>; nearness: number } | null = null;
     if (than > 0 && isCoinage(typed)) return null;
+    let best: { said: Term[]; near: Map<string, number>; nearness: number } | null = null;
     const candidates = than === 0 ? guesses(typed) : guesses(typed).filter((corrected) => editDistance(typed, corrected, 1) <= 1);
     for (const corrected of candidates) {
       const said = everydayTerms(forms(corrected), vocabulary);
