@@ -44,6 +44,8 @@ export interface Position {
   total?: number;
   /** How many results of the walk come before the position. */
   depth?: number;
+  /** A sort=random walk along the seed's key (shuffle.ts), not by score: `after` is the key and the id. */
+  shuffled?: boolean;
 }
 
 export interface PageOptions {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import { SHUFFLE_FIELDS } from '../../wallpapers/store/shuffle.js';
 
 export interface IndexDefinition {
   settings: estypes.IndicesIndexSettings;
@@ -123,6 +124,12 @@ export async function mergeOnceLive<R extends { index: string; compaction: Compa
 ): Promise<R> {
   onLive?.(live);
   return merge ? { ...live, compaction: await compactIndex(es, live.index, signal) } : live;
+}
+
+/** Whether an index was made with sort=random's keys (shuffle.ts): an index made before them has no field for them. */
+export async function hasShuffleKeys(es: Client, index: string): Promise<boolean> {
+  const mappings = await es.indices.getMapping({ index, filter_path: [`*.mappings.properties.${SHUFFLE_FIELDS[0]}`] });
+  return Object.values(mappings).some((mapping) => mapping.mappings?.properties?.[SHUFFLE_FIELDS[0]!] !== undefined);
 }
 
 export async function markIndexState(es: Client, index: string, state: IndexState): Promise<void> {

@@ -26,6 +26,8 @@ export interface BulkLoadOptions {
   onProgress?: (progress: BulkProgress) => void;
   /** Stamps each batch for the change feed; without it, documents keep what stamps they carry (a reindex's copy). */
   changes?: ChangeRecorder;
+  /** Whether documents carry sort=random's keys (shuffle.ts): not into an index made before them. */
+  shuffle?: boolean;
 }
 
 export interface BulkLoadResult {
@@ -101,7 +103,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * of it repairs (a new number above the tombstone's), rather than a deletion never recorded.
  */
 export async function bulkLoad(es: Client, index: string, docs: DocSource, options: BulkLoadOptions = {}): Promise<BulkLoadResult> {
-  const { batchSize = 2000, concurrency = 2, retries = 3, requestTimeoutMs = 120_000, onProgress, changes } = options;
+  const { batchSize = 2000, concurrency = 2, retries = 3, requestTimeoutMs = 120_000, onProgress, changes, shuffle = true } = options;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   const started = performance.now();
@@ -157,7 +159,7 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
       // Decided once per document, so a retried carrier still carries its title's suggestions.
       const stored = new Map<LoadEntry, unknown>();
       let pending = stamped ? await withTombstones(stamped) : checked;
-      for (const entry of pending) if (!isDeletion(entry)) stored.set(entry, toIndexDocument(entry, { suggest: carriesTitle(entry.title) }));
+      for (const entry of pending) if (!isDeletion(entry)) stored.set(entry, toIndexDocument(entry, { suggest: carriesTitle(entry.title), shuffle }));
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 0) await sleep(Math.min(250 * 2 ** attempt, 8000));
         const actions = pending.map((entry) => actionsOf(entry, stamped, stored));

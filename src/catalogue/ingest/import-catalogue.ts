@@ -9,6 +9,7 @@ import {
   createVersionedIndex,
   discardIndex,
   finishLoading,
+  hasShuffleKeys,
   liveIndex,
   liveIndexOrNone,
   publishIndex,
@@ -82,7 +83,7 @@ const PROGRESS_EVERY_MS = 250;
 // How often an incremental import moves the change feed's watermark while it writes.
 const COMMIT_EVERY_MS = 1000;
 
-async function load(es: Client, index: string, options: ImportOptions, changes: ChangeRecorder) {
+async function load(es: Client, index: string, options: ImportOptions, changes: ChangeRecorder, { shuffle = true } = {}) {
   const { allowRejects, signal, onReject, onProgress } = options;
   const records = new NdjsonRecords(options.input, onReject, { deletions: options.incremental });
   async function* loadable(): AsyncGenerator<LoadEntry> {
@@ -99,7 +100,7 @@ async function load(es: Client, index: string, options: ImportOptions, changes: 
   signal?.addEventListener('abort', stopReading, { once: true });
   try {
     const documents = options.enrich ? options.enrich(loadable()) : loadable();
-    const loaded = await bulkLoad(es, index, documents, { batchSize: options.batchSize, concurrency: options.concurrency, changes });
+    const loaded = await bulkLoad(es, index, documents, { batchSize: options.batchSize, concurrency: options.concurrency, changes, shuffle });
     for (const failure of loaded.failed) {
       await records.reject({
         line: records.lineOf(failure.id) ?? 0,
@@ -180,6 +181,9 @@ async function importIncremental(es: Client, options: ImportOptions, started: nu
     throw new ImportError(`${error.message}; an incremental import needs exactly one live index`, null, 0, 0, { cause: error });
   });
   await ChangeRecorder.prepareLive(es, index);
+  // Keys are not added to an index made before them: half its wallpapers with keys would shuffle
+  // badly, so until a reindex gives all of them keys, sort=random scores it (shuffle.ts).
+  const shuffle = await hasShuffleKeys(es, index);
   const changes = await ChangeRecorder.open(es, alias, { against: index, full: false });
   options.onTarget?.(index);
   let counts = { lines: 0, loaded: 0, rejected: 0, changes: { upserts: 0, deletes: 0, unchanged: 0 } };
@@ -189,7 +193,7 @@ async function importIncremental(es: Client, options: ImportOptions, started: nu
     committing = committing.then(() => changes.commit([index])).catch(() => 0);
   }, COMMIT_EVERY_MS);
   try {
-    counts = await load(es, index, options, changes);
+    counts = await load(es, index, options, changes, { shuffle });
     signal?.throwIfAborted();
     if (counts.rejected > allowRejects) throw new Error(`${tooManyRejects(counts.rejected, allowRejects)}; writing stopped at that point`);
   } catch (error) {

@@ -63,9 +63,8 @@ export function createCursorCodec(secret: string): CursorCodec {
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
   return {
     encode({ position, page, query }) {
-      const payload = Buffer.from(JSON.stringify({ i: position.index, a: position.after, t: position.total, p: page, q: query })).toString(
-        'base64url',
-      );
+      const walk = { i: position.index, a: position.after, t: position.total, s: position.shuffled ? 1 : undefined, p: page, q: query };
+      const payload = Buffer.from(JSON.stringify(walk)).toString('base64url');
       return `${payload}.${mac(payload).toString('base64url')}`;
     },
     decode(text) {
@@ -82,10 +81,11 @@ export function createCursorCodec(secret: string): CursorCodec {
       } catch {
         throw tampered();
       }
-      const { i, a, t, p, q } = (state ?? {}) as Record<string, unknown>;
-      const position = { index: i, after: a, ...(t === undefined ? {} : { total: t }) };
+      const { i, a, t, s, p, q } = (state ?? {}) as Record<string, unknown>;
+      const position = { index: i, after: a, ...(t === undefined ? {} : { total: t }), ...(s === 1 ? { shuffled: true } : {}) };
       if (!isPosition(position) || !Number.isSafeInteger(p) || (p as number) < 2 || typeof q !== 'string') throw tampered();
       if (t !== undefined && (!Number.isSafeInteger(t) || (t as number) < 0)) throw tampered();
+      if (s !== undefined && s !== 1) throw tampered();
       return { position, page: p as number, query: q };
     },
   };

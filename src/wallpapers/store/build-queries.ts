@@ -4,6 +4,7 @@ import { parseResolution } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNamesOf, readColor, tierTerm } from '../colors.js';
 import type { WallpaperDetail } from '../wallpaper.js';
+import { shuffleOf } from './shuffle.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
 export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
@@ -20,6 +21,8 @@ const SORTS: Record<SortOrder, estypes.Sort> = {
   relevance: SEARCH_SORT,
   random: ['_score', { id: { order: 'asc' } }],
 };
+// A catalogue loaded before sort=random's keys is scored by a hash of seed and id.
+const SCORED_RANDOM = SORTS.random;
 
 type Clause = estypes.QueryDslQueryContainer;
 
@@ -209,10 +212,35 @@ function fromPosition(sort: SortOrder, { position, facets }: ListParams): Clause
 }
 
 /**
- * The page, order, filters and facets around a query: page numbers as from/size, or a cursor's
- * search_after; sort=random scores every match by a hash of its id and the seed instead.
+ * Which read of a sort=random page a body is for (shuffled-pages.ts tells the story). Keyed reads
+ * follow the seed's key (shuffle.ts): `from` a position by search_after, or from the bottom; for
+ * page numbers, the keys `above` the offset or `below` it, from an offset in each. `count` is the
+ * total and facets, with one hit that says whether the catalogue has keys; `scored` is random_score,
+ * for a catalogue loaded before them.
  */
-function pageBody(params: ListParams, query: Clause | null): SearchBody {
+export type ShuffledRead =
+  | { read: 'from'; after: readonly (string | number)[] | null; size: number; counts: boolean }
+  | { read: 'above' | 'below'; from: number; size: number }
+  | { read: 'count' }
+  | { read: 'scored' };
+
+/** The read a page of sort=random starts with, when no other is asked. */
+function firstRead(params: ListParams): ShuffledRead {
+  const { position, page, per_page } = params;
+  if (position) return position.shuffled ? { read: 'from', after: position.after, size: per_page, counts: false } : { read: 'scored' };
+  if (page > 1) return { read: 'above', from: (page - 1) * per_page, size: per_page };
+  return { read: 'from', after: [shuffleOf(params.seed ?? '').offset, 0], size: per_page, counts: true };
+}
+
+// Unmapped: a catalogue loaded before the keys sorts every wallpaper as NO_KEY rather than failing,
+// which is how a read learns it has to score (shuffled-pages.ts).
+const shuffledSort = (field: string): estypes.Sort => [{ [field]: { order: 'asc', unmapped_type: 'integer' } }, { id: { order: 'asc' } }];
+
+/**
+ * The page, order, filters and facets around a query: page numbers as from/size, or a cursor's
+ * search_after; sort=random reads along the seed's key instead (`read`, see ShuffledRead).
+ */
+function pageBody(params: ListParams, query: Clause | null, read?: ShuffledRead): SearchBody {
   const sort = params.sort ?? (query === null ? 'newest' : 'relevance');
   const facets = params.facets ?? [];
   const faceted = facets.length > 0;
@@ -232,25 +260,49 @@ function pageBody(params: ListParams, query: Clause | null): SearchBody {
         : query.bool && query.bool.filter === undefined && boosts.length === 0
           ? { bool: { ...query.bool, filter: inQuery } }
           : { bool: { must: [query], filter: inQuery, ...(boosts.length > 0 ? { should: boosts, minimum_should_match: 0 } : {}) } };
-  const scored: Clause =
-    sort === 'random'
-      ? { function_score: { query: filtered, functions: [{ random_score: { seed: params.seed ?? '', field: 'id' } }], boost_mode: 'replace' } }
-      : filtered;
+  const around = {
+    _source: SOURCE,
+    ...(postFilter.length > 0 ? { post_filter: { bool: { filter: postFilter } } } : {}),
+  };
+  const counted = faceted ? { aggs: aggregations(facets, params) } : {};
+  if (sort === 'random') {
+    const { field, offset } = shuffleOf(params.seed ?? '');
+    const shuffled = read ?? firstRead(params);
+    switch (shuffled.read) {
+      case 'from': {
+        const { after, size, counts } = shuffled;
+        const start = after === null ? {} : { search_after: [...after] };
+        return { ...around, ...start, size, track_total_hits: counts, sort: shuffledSort(field), query: filtered, ...(counts ? counted : {}) };
+      }
+      case 'above':
+      case 'below': {
+        const keys = { range: { [field]: shuffled.read === 'above' ? { gte: offset } : { lt: offset } } };
+        const { from, size } = shuffled;
+        return { ...around, from, size, track_total_hits: shuffled.read === 'above', sort: shuffledSort(field), query: { bool: { filter: [filtered, keys] } } };
+      }
+      case 'count':
+        return { ...around, size: 1, track_total_hits: true, sort: shuffledSort(field), query: filtered, ...counted };
+      case 'scored': {
+        const scored = { function_score: { query: filtered, functions: [{ random_score: { seed: params.seed ?? '', field: 'id' } }], boost_mode: 'replace' as const } };
+        const at = params.position ? { search_after: [...params.position.after] } : { from: (params.page - 1) * params.per_page };
+        return { ...around, ...at, size: params.per_page, track_total_hits: params.position?.total === undefined, sort: SCORED_RANDOM, query: scored, ...counted };
+      }
+    }
+  }
   return {
     ...(params.position ? { search_after: [...params.position.after] } : { from: (params.page - 1) * params.per_page }),
     size: params.per_page,
     // A walk's later pages know its total already (see fromPosition).
     track_total_hits: skip.length === 0,
-    _source: SOURCE,
     sort: SORTS[sort],
-    query: scored,
-    ...(postFilter.length > 0 ? { post_filter: { bool: { filter: postFilter } } } : {}),
-    ...(faceted ? { aggs: aggregations(facets, params) } : {}),
+    query: filtered,
+    ...around,
+    ...counted,
   };
 }
 
-export function listBody(params: ListParams): SearchBody {
-  return pageBody(params, null);
+export function listBody(params: ListParams, read?: ShuffledRead): SearchBody {
+  return pageBody(params, null, read);
 }
 
 export function buildListRequest(alias: string, params: ListParams): estypes.SearchRequest {
@@ -392,8 +444,9 @@ export function withSubject(query: Clause, subject: readonly Term[] | undefined)
   return { bool: { must: [query], should: [tier(groupClause([...subject], 'exact'), SUBJECT)] } };
 }
 
-export function searchBody(params: SearchParams): SearchBody {
-  return pageBody(params, params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning), params.subject));
+export function searchBody(params: SearchParams, read?: ShuffledRead): SearchBody {
+  const query = params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning), params.subject);
+  return pageBody(params, query, read);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   REQUEST_CACHE,
   SOURCE,
   type SearchBody,
+  type ShuffledRead,
   buildIdsRequest,
   listBody,
   searchBody,
@@ -20,6 +21,7 @@ import {
   similarBody,
 } from './build-queries.js';
 import type { Facet, ListParams, SuggestParams } from '../params.js';
+import { readShuffledPage } from './shuffled-pages.js';
 import type { Change, ChangePage, FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type ChangeHit, type ChangePosition, WATERMARK_ID, changesBody, changesIndexOf } from './change-log.js';
 import { type CataloguedWallpaper, toDetail } from '../catalogued.js';
@@ -227,12 +229,17 @@ export function createEsRepository(
       });
     },
   });
-  const searchOf = (params: ListParams, body: SearchBody): Search => ({
-    index: searchIndex(alias, params),
+  const searchOf = (params: ListParams, body: SearchBody, index = searchIndex(alias, params)): Search => ({
+    index,
     pinned: params.position !== undefined,
     body,
     ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
   });
+  /** A page of the list or of a search: sort=random reads along the seed's key (shuffled-pages.ts). */
+  function page<P extends ListParams>(params: P, bodyOf: (params: P, read?: ShuffledRead) => SearchBody): Promise<Shared<Page>> {
+    if (params.sort !== 'random') return search(searchOf(params, bodyOf(params)));
+    return readShuffledPage(params, (read, index) => search(searchOf(params, bodyOf(params, read), index)));
+  }
 
   // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher
   // would send the first id alone and the rest after it.
@@ -331,8 +338,8 @@ export function createEsRepository(
   }
 
   return {
-    list: (params) => run('list', () => search(searchOf(params, listBody(params)))),
-    search: (params) => run('search', () => search(searchOf(params, searchBody(params)))),
+    list: (params) => run('list', () => page(params, listBody)),
+    search: (params) => run('search', () => page(params, searchBody)),
     getById: (id) => run('get', () => get(String(id))),
     getByIds: (ids) => run('get', () => getByIds(ids)),
     suggest: (params) => run('suggest', () => suggest(params)),

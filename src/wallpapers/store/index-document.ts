@@ -4,6 +4,7 @@ import { parseResolution } from '../resolution.js';
 import { STOP_WORDS } from '../search-query.js';
 import { type CataloguedWallpaper, packPalette, packTags } from '../catalogued.js';
 import type { WallpaperDocument, WallpaperRecord } from '../wallpaper.js';
+import { SHUFFLE_KEYS, shuffleField, shuffleKey } from './shuffle.js';
 
 /**
  * What the index stores per wallpaper: the wallpaper as the catalogue keeps it (CataloguedWallpaper,
@@ -28,6 +29,8 @@ export interface IndexDocument extends CataloguedWallpaper {
    */
   color_ranks: string[];
   suggest?: { input: string[]; weight: number };
+  /** sort=random's keys (shuffle.ts), indexed only: derived from the id, like everything above. */
+  [shuffle: `shuffle_${number}`]: number;
 }
 
 // Suggestions complete any word of a title, not only its first: "light" finds "Wild Lighthouse".
@@ -53,7 +56,10 @@ export function suggestInputs(title: string): string[] {
  * needs only one carrier, so loaders set it on the first document of each title (see
  * createTitleCarriers). More popular carriers weigh more among suggestions.
  */
-export function toIndexDocument(source: WallpaperRecord | WallpaperDocument, { suggest = true }: { suggest?: boolean } = {}): IndexDocument {
+export function toIndexDocument(
+  source: WallpaperRecord | WallpaperDocument,
+  { suggest = true, shuffle = true }: { suggest?: boolean; shuffle?: boolean } = {},
+): IndexDocument {
   // A checked record carries its shape already; a reindexed document of an older catalogue does not.
   const shape =
     'width' in source && typeof source.width === 'number'
@@ -93,6 +99,8 @@ export function toIndexDocument(source: WallpaperRecord | WallpaperDocument, { s
     document.changed_at = source.change.at;
     document.content_hash = source.change.hash;
   }
+  // An index made before the keys refuses them (its mapping is strict) and is read by random_score.
+  if (shuffle) for (let key = 0; key < SHUFFLE_KEYS; key++) document[shuffleField(key) as `shuffle_${number}`] = shuffleKey(source.id, key);
   if (suggest) {
     document.suggest = { input: suggestInputs(source.title), weight: Math.min(Math.max(0, Math.floor(source.downloads)), MAX_WEIGHT) };
   }

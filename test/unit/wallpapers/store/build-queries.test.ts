@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { SortOrder } from '../../../../src/wallpapers/params.js';
-import { LIST_SORT, SEARCH_SORT, buildListRequest, suggestBody } from '../../../../src/wallpapers/store/build-queries.js';
+import { LIST_SORT, SEARCH_SORT, buildListRequest, listBody, suggestBody } from '../../../../src/wallpapers/store/build-queries.js';
+import { shuffleOf } from '../../../../src/wallpapers/store/shuffle.js';
 import { buildSearchRequest } from '../../../../bench/api/direct-requests.js';
 import { WALLPAPER_FIELDS, toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
 
@@ -116,19 +117,52 @@ describe('Elasticsearch query building', () => {
     expect(sortOf('newest')).to.deep.equal([{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }]);
     expect(sortOf('oldest')).to.deep.equal([{ created_at: { order: 'asc' } }, { id: { order: 'asc' } }]);
     expect(sortOf('downloads')).to.deep.equal([{ downloads: { order: 'desc' } }, { id: { order: 'asc' } }]);
-    expect(sortOf('random')).to.deep.equal(['_score', { id: { order: 'asc' } }]);
+    expect(sortOf('random')).to.deep.equal([{ [shuffleOf('').field]: { order: 'asc', unmapped_type: 'integer' } }, { id: { order: 'asc' } }]);
     expect(buildSearchRequest('w', { q: 'sea', page: 1, per_page: 5 }).sort).to.deep.equal(SEARCH_SORT);
   });
 
-  it('when sort is random, then the filtered query is scored by a hash of id and seed alone', () => {
+  it('when sort is random, then page 1 reads the seed\'s key from its offset up, counting the total', () => {
+    const { field, offset } = shuffleOf('abc');
     const req = buildListRequest('w', { page: 1, per_page: 5, sort: 'random', seed: 'abc', category: ['space'] });
-    expect(req.query).to.deep.equal({
+    expect(req.query).to.deep.equal({ bool: { filter: [{ term: { category: 'space' } }] } });
+    expect(req.sort).to.deep.equal([{ [field]: { order: 'asc', unmapped_type: 'integer' } }, { id: { order: 'asc' } }]);
+    expect(req.search_after).to.deep.equal([offset, 0]);
+    expect(req).to.not.have.property('from');
+    expect(req.track_total_hits).to.equal(true);
+  });
+
+  it('when a random page is read by number, then the keys at or above the offset are a range read from the page\'s place', () => {
+    const { field, offset } = shuffleOf('abc');
+    const params = { page: 3, per_page: 5, sort: 'random', seed: 'abc' } as const;
+    const above = listBody(params);
+    expect(above.query).to.deep.equal({ bool: { filter: [{ match_all: {} }, { range: { [field]: { gte: offset } } }] } });
+    expect([above.from, above.size, above.track_total_hits]).to.deep.equal([10, 5, true]);
+    const below = listBody(params, { read: 'below', from: 2, size: 3 });
+    expect(below.query).to.deep.equal({ bool: { filter: [{ match_all: {} }, { range: { [field]: { lt: offset } } }] } });
+    expect([below.from, below.size, below.track_total_hits]).to.deep.equal([2, 3, false]);
+  });
+
+  it('when a random page counts, then facets and the total come with one hit, and continuations count nothing', () => {
+    const params = { page: 1, per_page: 5, sort: 'random', seed: 'abc', facets: ['category'] } as const;
+    const count = listBody(params, { read: 'count' });
+    expect([count.size, count.track_total_hits]).to.deep.equal([1, true]);
+    expect(count.aggs).to.have.property('category');
+    const rest = listBody(params, { read: 'from', after: null, size: 4, counts: false });
+    expect(rest).to.not.have.property('search_after');
+    expect(rest).to.not.have.property('aggs');
+    expect([rest.size, rest.track_total_hits]).to.deep.equal([4, false]);
+  });
+
+  it('when a catalogue predates the keys, then the scored read hashes id and seed, as before', () => {
+    const body = listBody({ page: 2, per_page: 5, sort: 'random', seed: 'abc', category: ['space'] }, { read: 'scored' });
+    expect(body.query).to.deep.equal({
       function_score: {
         query: { bool: { filter: [{ term: { category: 'space' } }] } },
         functions: [{ random_score: { seed: 'abc', field: 'id' } }],
         boost_mode: 'replace',
       },
     });
+    expect([body.from, body.sort]).to.deep.equal([5, ['_score', { id: { order: 'asc' } }]]);
   });
 
   it('when a cursor position is given, then the page starts after it, on the index the walk began on', () => {
@@ -152,7 +186,7 @@ describe('Elasticsearch query building', () => {
     expect(at('newest').track_total_hits).to.equal(false);
     expect(at('oldest').query).to.deep.equal({ bool: { filter: [{ range: { created_at: { gte: 1700000000000, format: 'epoch_millis' } } }] } });
     expect(at('downloads').query).to.deep.equal({ bool: { filter: [{ range: { downloads: { lte: 1700000000000 } } }] } });
-    expect(at('random').track_total_hits, 'a score leads: nothing to range on').to.equal(true);
+    expect(at('random').query, 'a walk begun by score goes on by score, with no range').to.have.property('function_score');
     expect(at('newest', ['category']).track_total_hits, 'facets count the whole query').to.equal(true);
     const shallow = buildListRequest('live', { page: 1, per_page: 5, position: { index: 'live-1', after: [1, 2], total: 900_000, depth: 500 } });
     expect(shallow.query, 'near the top, search_after alone is cheaper').to.deep.equal({ match_all: {} });
