@@ -278,14 +278,35 @@ function pageBody(params: ListParams, query: Clause | null, read?: ShuffledRead)
       case 'below': {
         const keys = { range: { [field]: shuffled.read === 'above' ? { gte: offset } : { lt: offset } } };
         const { from, size } = shuffled;
-        return { ...around, from, size, track_total_hits: shuffled.read === 'above', sort: shuffledSort(field), query: { bool: { filter: [filtered, keys] } } };
+        return {
+          ...around,
+          from,
+          size,
+          track_total_hits: shuffled.read === 'above',
+          sort: shuffledSort(field),
+          query: { bool: { filter: [filtered, keys] } },
+        };
       }
       case 'count':
         return { ...around, size: 1, track_total_hits: true, sort: shuffledSort(field), query: filtered, ...counted };
       case 'scored': {
-        const scored = { function_score: { query: filtered, functions: [{ random_score: { seed: params.seed ?? '', field: 'id' } }], boost_mode: 'replace' as const } };
+        const scored = {
+          function_score: {
+            query: filtered,
+            functions: [{ random_score: { seed: params.seed ?? '', field: 'id' } }],
+            boost_mode: 'replace' as const,
+          },
+        };
         const at = params.position ? { search_after: [...params.position.after] } : { from: (params.page - 1) * params.per_page };
-        return { ...around, ...at, size: params.per_page, track_total_hits: params.position?.total === undefined, sort: SCORED_RANDOM, query: scored, ...counted };
+        return {
+          ...around,
+          ...at,
+          size: params.per_page,
+          track_total_hits: params.position?.total === undefined,
+          sort: SCORED_RANDOM,
+          query: scored,
+          ...counted,
+        };
       }
     }
   }

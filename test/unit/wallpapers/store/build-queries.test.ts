@@ -121,7 +121,7 @@ describe('Elasticsearch query building', () => {
     expect(buildSearchRequest('w', { q: 'sea', page: 1, per_page: 5 }).sort).to.deep.equal(SEARCH_SORT);
   });
 
-  it('when sort is random, then page 1 reads the seed\'s key from its offset up, counting the total', () => {
+  it("when sort is random, then page 1 reads the seed's key from its offset up, counting the total", () => {
     const { field, offset } = shuffleOf('abc');
     const req = buildListRequest('w', { page: 1, per_page: 5, sort: 'random', seed: 'abc', category: ['space'] });
     expect(req.query).to.deep.equal({ bool: { filter: [{ term: { category: 'space' } }] } });
@@ -131,7 +131,7 @@ describe('Elasticsearch query building', () => {
     expect(req.track_total_hits).to.equal(true);
   });
 
-  it('when a random page is read by number, then the keys at or above the offset are a range read from the page\'s place', () => {
+  it("when a random page is read by number, then the keys at or above the offset are a range read from the page's place", () => {
     const { field, offset } = shuffleOf('abc');
     const params = { page: 3, per_page: 5, sort: 'random', seed: 'abc' } as const;
     const above = listBody(params);

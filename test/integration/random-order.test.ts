@@ -1,0 +1,120 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
+import { SHUFFLE_FIELDS, shuffleKey, shuffleOf } from '../../src/wallpapers/store/shuffle.js';
+import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
+import { type TestResponse, request } from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
+
+const ids = (res: TestResponse) => (res.body.data as { id: number }[]).map((item) => item.id);
+
+/** The order a seed names over these wallpapers: its key from the offset up, then from the bottom. */
+function cycle(docs: readonly { id: number }[], seed: string): number[] {
+  const { key, offset } = shuffleOf(seed);
+  const sorted = docs.map((doc) => doc.id).sort((a, b) => shuffleKey(a, key) - shuffleKey(b, key) || a - b);
+  return [...sorted.filter((id) => shuffleKey(id, key) >= offset), ...sorted.filter((id) => shuffleKey(id, key) < offset)];
+}
+
+/** The project's mapping as it was before sort=random had keys. */
+function mappingBeforeKeys() {
+  const { settings, mappings } = readIndexDefinition();
+  for (const field of SHUFFLE_FIELDS) delete mappings.properties![field];
+  const source = mappings._source as { excludes: string[] };
+  source.excludes = source.excludes.filter((field) => !SHUFFLE_FIELDS.includes(field));
+  return { settings, mappings };
+}
+
+function walkers(get: (path: string) => Promise<TestResponse>) {
+  return {
+    async byCursor(path: string): Promise<number[]> {
+      const seen: number[] = [];
+      let next: string | null = path;
+      while (next !== null) {
+        const res = await get(next);
+        expect(res.status, JSON.stringify(res.body)).to.equal(200);
+        seen.push(...ids(res));
+        const link = res.headers.get('link');
+        next = link === null ? null : /^<([^>]+)>; rel="next"$/.exec(link)![1]!;
+      }
+      return seen;
+    },
+    async byNumber(path: string, perPage: number, total: number): Promise<number[]> {
+      const seen: number[] = [];
+      for (let page = 1; (page - 1) * perPage < total; page++) seen.push(...ids(await get(`${path}&per_page=${perPage}&page=${page}`)));
+      return seen;
+    },
+  };
+}
+
+describe('sort=random on a catalogue with keys', () => {
+  const ctx = useCatalogue();
+  const get = (path: string) => request(ctx.app.url, path, { key: ctx.key });
+  const walk = walkers(get);
+
+  it("when a seed is walked by cursor or by page number, then both give the seed's cycle of the key, each wallpaper once", async () => {
+    for (const seed of ['tide42', 'reef7', 'q']) {
+      const expected = cycle(ctx.docs, seed);
+      expect(await walk.byCursor(`/v1/wallpapers?sort=random&seed=${seed}&per_page=7`), seed).to.deep.equal(expected);
+      expect(await walk.byNumber(`/v1/wallpapers?sort=random&seed=${seed}`, 7, ctx.docs.length), seed).to.deep.equal(expected);
+    }
+  });
+
+  it('when filters or a search narrow it, then the order is the cycle of what matches, and the total is exact', async () => {
+    const space = ctx.docs.filter((doc) => doc.category === 'space');
+    const res = await get('/v1/wallpapers?sort=random&seed=tide42&category=space&per_page=100');
+    expect(ids(res)).to.deep.equal(cycle(space, 'tide42'));
+    expect(res.body.meta.total_items).to.equal(space.length);
+    const walked = await walk.byCursor('/v1/search?q=calm%20OR%20golden&sort=random&seed=tide42&per_page=3');
+    const matches = ctx.docs.filter((doc) => /calm|golden/i.test(`${doc.title} ${doc.description}`));
+    expect(walked).to.deep.equal(cycle(matches, 'tide42'));
+  });
+
+  it('when facets are asked with a random page, then they count the whole query, on page 1 and on a numbered page', async () => {
+    for (const page of [1, 3]) {
+      const res = await get(`/v1/wallpapers?sort=random&seed=reef7&per_page=5&page=${page}&facets=category`);
+      const counted = (res.body.meta.facets.category as { count: number }[]).reduce((sum, facet) => sum + facet.count, 0);
+      expect(counted, `page ${page}`).to.equal(ctx.docs.length);
+      expect(res.body.meta.total_items).to.equal(ctx.docs.length);
+    }
+  });
+});
+
+describe('sort=random on a catalogue loaded before the keys', function () {
+  this.timeout(60_000);
+  const ctx = useCatalogue({ responseCache: { maxBytes: 0, ttlMs: 1000, checkIntervalMs: 1000 } }, { mapping: mappingBeforeKeys() });
+  const get = (path: string) => request(ctx.app.url, path, { key: ctx.key });
+  const walk = walkers(get);
+  let dir = '';
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'random-order-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function checkWalks(docs: readonly WallpaperDocument[] | readonly { id: number }[]) {
+    const all = docs.map((doc) => doc.id).sort((a, b) => a - b);
+    const byCursor = await walk.byCursor('/v1/wallpapers?sort=random&seed=tide42&per_page=7');
+    expect([...byCursor].sort((a, b) => a - b)).to.deep.equal(all);
+    expect(byCursor, 'not the id order').to.not.deep.equal(all);
+    expect(byCursor, 'not a key order').to.not.deep.equal(cycle(docs, 'tide42'));
+    expect(await walk.byNumber('/v1/wallpapers?sort=random&seed=tide42', 7, all.length)).to.deep.equal(byCursor);
+  }
+
+  it('when walked, then it is shuffled by score, each wallpaper once, by cursor and by page number alike', async () => {
+    await checkWalks(ctx.docs);
+  });
+
+  it('when an incremental import adds wallpapers, then they are written without keys and the walk still covers them all once', async () => {
+    const added = wallpapers(5, { startId: 9001 });
+    const path = join(dir, 'more.ndjson');
+    writeFileSync(path, toNdjson(added));
+    const run = await runScript('import', [path, '--incremental'], { env: { INDEX_ALIAS: ctx.alias }, cwd: dir });
+    expect(run.status, run.stderr).to.equal(0);
+    await ctx.es.indices.refresh({ index: ctx.alias });
+    const mapping = await ctx.es.indices.getMapping({ index: ctx.alias });
+    expect(Object.values(mapping)[0]!.mappings.properties, 'no keys added to half a catalogue').to.not.have.property(SHUFFLE_FIELDS[0]!);
+    await checkWalks([...ctx.docs, ...added]);
+  });
+});
