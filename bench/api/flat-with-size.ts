@@ -1,0 +1,118 @@
+// npx tsx bench/api/flat-with-size.ts [--sizes 10k,10m] [--runs 35] [--compare REF] [--keep-datasets]
+//
+// Issue 31, step 4: what each kind of request costs as the catalogue grows. For each size, the
+// generated catalogue behind `api-bench-<size>` (seeded when missing: 10M takes minutes and about
+// 3 GB), an API process on it with the response cache off, and one connection sending each kind in
+// turn, every request distinct (another page length, seed, word or id) so no cache answers it
+// whole. With --compare, the build at REF answers beside this one, on the same catalogue, request
+// for request. Prints p50 and p90 per kind and size, and the largest size's p50 over the smallest's.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createEsClient } from '../../src/infra/elasticsearch.js';
+import { Random } from '../../src/catalogue/generation/prng.js';
+import { CATEGORIES } from '../../src/wallpapers/categories.js';
+import { buildCompareTree } from './compare-tree.js';
+import { datasetAlias, dropDataset, ensureDataset } from './datasets.js';
+import { parseSize, sizeLabel } from './options.js';
+import { type Running, createBenchKeys, startApi, startRedis } from './processes.js';
+import { searchQuery, suggestPrefix } from './workloads.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const { values } = parseArgs({
+  options: { sizes: { type: 'string' }, runs: { type: 'string' }, compare: { type: 'string' }, 'keep-datasets': { type: 'boolean' } },
+});
+const sizes = (values.sizes ?? '10k,10m').split(',').map(parseSize);
+const runs = Number(values.runs ?? 35);
+const say = (line: string) => process.stderr.write(`[flat-with-size] ${line}\n`);
+
+/** The kinds of the issue's table; `i` makes each request distinct, `random` draws ids and words. */
+const KINDS: Record<string, (i: number, random: Random, docs: number) => string> = {
+  'list page 1': (i) => `/v1/wallpapers?per_page=${10 + i}`,
+  'list filtered': (i, random) => `/v1/wallpapers?category=${CATEGORIES[Math.floor(random.next() * CATEGORIES.length)]}&per_page=${10 + i}`,
+  'get by id': (_i, random, docs) => `/v1/wallpapers/${1 + Math.floor(random.next() * docs)}`,
+  suggest: (_i, random) => `/v1/search/suggest?q=${encodeURIComponent(suggestPrefix(random))}`,
+  'sort=downloads, page 400': (i) => `/v1/wallpapers?sort=downloads&page=${400 + i}&per_page=20`,
+  search: (i, random) => `/v1/search?q=${encodeURIComponent(searchQuery(random))}&per_page=${10 + i}`,
+  'facets=category,ratio': (i) => `/v1/wallpapers?facets=category,ratio&per_page=${10 + i}`,
+  'sort=random&seed=…': (i) => `/v1/wallpapers?sort=random&seed=s${i}x${Date.now() % 100000}`,
+  'sort=random, page 3 by number': (i) => `/v1/wallpapers?sort=random&seed=n${i}x${Date.now() % 100000}&page=3`,
+};
+
+async function timed(url: string, key: string): Promise<{ ms: number; link: string | null }> {
+  const started = performance.now();
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${res.status} ${url}`);
+  return { ms: performance.now() - started, link: res.headers.get('link') };
+}
+
+const at = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+
+const es = createEsClient({ url: process.env['ELASTICSEARCH_URL'] ?? 'http://127.0.0.1:9200', requestTimeoutMs: 30 * 60_000 });
+const stops: Running[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'flat-with-size-'));
+try {
+  for (const size of sizes) await ensureDataset(es, size, 'https://images.wallpapers.example', say);
+  const redis = await startRedis();
+  stops.push(redis);
+  const [key] = (await createBenchKeys(redis.url, join(dir, 'keys.txt'), 1)) as [string];
+  const compareTree = values.compare ? join(dir, 'compare-tree') : null;
+  const compareSha = compareTree ? buildCompareTree(ROOT, values.compare!, compareTree) : null;
+  const builds: [string, string][] = [['now', ROOT], ...(compareTree ? [[`@${compareSha}`, compareTree] as [string, string]] : [])];
+  // kind → build → size → samples
+  const samples = new Map<string, Map<string, Map<number, number[]>>>();
+  const record = (kind: string, build: string, size: number, ms: number) => {
+    const byBuild = samples.get(kind) ?? samples.set(kind, new Map()).get(kind)!;
+    const bySize = byBuild.get(build) ?? byBuild.set(build, new Map()).get(build)!;
+    (bySize.get(size) ?? bySize.set(size, []).get(size)!).push(ms);
+  };
+  for (const size of sizes) {
+    const apis = [];
+    for (const [build, cwd] of builds) {
+      const running = await startApi({ cwd, alias: datasetAlias(size), redisUrl: redis.url, key, env: { RESPONSE_CACHE_MB: '0' } });
+      stops.push(running);
+      apis.push({ build, running });
+    }
+    say(`${sizeLabel(size)}: ${runs} of each kind through ${apis.map((api) => api.build).join(' and ')}`);
+    const random = new Random(2026, size);
+    for (let i = -3; i < runs; i++) {
+      for (const [kind, path] of Object.entries(KINDS)) {
+        const drawn = path(i + 3, new Random(random.next() * 2 ** 32, i + 3), size);
+        // Each build gets the same request; which goes first alternates.
+        const order = i % 2 === 0 ? apis : [...apis].reverse();
+        for (const { build, running } of order) {
+          const { ms, link } = await timed(`${running.url}${drawn}`, key);
+          if (i >= 0) record(kind, build, size, ms);
+          if (kind === 'sort=random&seed=…' && link) {
+            const next = /^<([^>]+)>/.exec(link)![1]!;
+            const page = await timed(`${running.url}${next}`, key);
+            if (i >= 0) record('sort=random, next page by cursor', build, size, page.ms);
+          }
+        }
+      }
+    }
+    for (const { running } of apis) await running.stop();
+  }
+  const smallest = sizes[0]!;
+  const largest = sizes.at(-1)!;
+  const head = ['kind', 'build', ...sizes.map((size) => `p50 / p90 at ${sizeLabel(size)} (ms)`), `p50 ${sizeLabel(largest)} / ${sizeLabel(smallest)}`];
+  console.log(`| ${head.join(' | ')} |`);
+  console.log(`|${head.map((_, n) => (n < 2 ? '---' : '--:')).join('|')}|`);
+  for (const [kind, byBuild] of samples) {
+    for (const [build, bySize] of byBuild) {
+      const cells = sizes.map((size) => {
+        const xs = bySize.get(size) ?? [];
+        return xs.length > 0 ? `${at(xs, 0.5).toFixed(1)} / ${at(xs, 0.9).toFixed(1)}` : '–';
+      });
+      const ratio = at(bySize.get(largest) ?? [0], 0.5) / at(bySize.get(smallest) ?? [1], 0.5);
+      console.log(`| ${kind} | ${build} | ${cells.join(' | ')} | ${ratio.toFixed(1)}× |`);
+    }
+  }
+} finally {
+  for (const running of stops.reverse()) await running.stop().catch(() => undefined);
+  if (!values['keep-datasets']) for (const size of sizes) if (size >= 1_000_000) await dropDataset(es, size);
+  await es.close();
+  rmSync(dir, { recursive: true, force: true });
+}
