@@ -97,7 +97,12 @@ try {
   }
   const smallest = sizes[0]!;
   const largest = sizes.at(-1)!;
-  const head = ['kind', 'build', ...sizes.map((size) => `p50 / p90 at ${sizeLabel(size)} (ms)`), `p50 ${sizeLabel(largest)} / ${sizeLabel(smallest)}`];
+  const head = [
+    'kind',
+    'build',
+    ...sizes.map((size) => `p50 / p90 at ${sizeLabel(size)} (ms)`),
+    `p50 ${sizeLabel(largest)} / ${sizeLabel(smallest)}`,
+  ];
   console.log(`| ${head.join(' | ')} |`);
   console.log(`|${head.map((_, n) => (n < 2 ? '---' : '--:')).join('|')}|`);
   for (const [kind, byBuild] of samples) {
