@@ -15,12 +15,14 @@ import {
   type ShuffledRead,
   buildIdsRequest,
   listBody,
+  listFacetsBody,
   searchBody,
+  searchFacetsBody,
   searchIndex,
   suggestBody,
   similarBody,
 } from './build-queries.js';
-import type { Facet, ListParams, SuggestParams } from '../params.js';
+import type { Facet, ListParams, SearchParams, SuggestParams } from '../params.js';
 import { readShuffledPage } from './shuffled-pages.js';
 import type { Change, ChangePage, FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type ChangeHit, type ChangePosition, WATERMARK_ID, changesBody, changesIndexOf } from './change-log.js';
@@ -66,6 +68,13 @@ interface MsearchItem {
   hits?: { total?: { value: number }; hits?: { _source: CataloguedWallpaper; _index: string; sort?: (string | number)[] }[] };
   aggregations?: Record<string, { values?: { buckets?: { key: string; doc_count: number }[] } }>;
 }
+
+interface PageBodies<P extends ListParams> {
+  page: (params: P, read?: ShuffledRead) => SearchBody;
+  facets: (params: P) => SearchBody;
+}
+const LIST_BODIES: PageBodies<ListParams> = { page: listBody, facets: listFacetsBody };
+const SEARCH_BODIES: PageBodies<SearchParams> = { page: searchBody, facets: searchFacetsBody };
 
 /** One search of a batch: the index it reads (the live alias, or the one a cursor walk began on) and its body. */
 interface Search {
@@ -236,9 +245,15 @@ export function createEsRepository(
     ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
   });
   /** A page of the list or of a search: sort=random reads along the seed's key (shuffled-pages.ts). */
-  function page<P extends ListParams>(params: P, bodyOf: (params: P, read?: ShuffledRead) => SearchBody): Promise<Shared<Page>> {
+  function hits<P extends ListParams>(params: P, bodyOf: (params: P, read?: ShuffledRead) => SearchBody): Promise<Shared<Page>> {
     if (params.sort !== 'random') return search(searchOf(params, bodyOf(params)));
     return readShuffledPage(params, (read, index) => search(searchOf(params, bodyOf(params, read), index)));
+  }
+  /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
+  async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
+    if ((params.facets?.length ?? 0) === 0) return hits(params, bodies.page);
+    const [found, counted] = await Promise.all([hits(params, bodies.page), search(searchOf(params, bodies.facets(params)))]);
+    return share({ ...found, ...(counted.facets ? { facets: counted.facets } : {}) });
   }
 
   // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher
@@ -338,8 +353,8 @@ export function createEsRepository(
   }
 
   return {
-    list: (params) => run('list', () => page(params, listBody)),
-    search: (params) => run('search', () => page(params, searchBody)),
+    list: (params) => run('list', () => page(params, LIST_BODIES)),
+    search: (params) => run('search', () => page(params, SEARCH_BODIES)),
     getById: (id) => run('get', () => get(String(id))),
     getByIds: (ids) => run('get', () => getByIds(ids)),
     suggest: (params) => run('suggest', () => suggest(params)),

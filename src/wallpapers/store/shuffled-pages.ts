@@ -28,9 +28,9 @@ function lastOf(items: Page['items'], parts: readonly Page[], shuffle: Shuffle):
   return { index, after: [shuffleKey(last.id, shuffle.key), last.id], shuffled: true };
 }
 
-function page(items: Page['items'], total: number, parts: readonly Page[], shuffle: Shuffle, facets: Page['facets']): Shared<Page> {
+function page(items: Page['items'], total: number, parts: readonly Page[], shuffle: Shuffle): Shared<Page> {
   const last = lastOf(items, parts, shuffle);
-  return share({ items, total, ...(last ? { last } : {}), ...(facets ? { facets } : {}) });
+  return share({ items, total, ...(last ? { last } : {}) });
 }
 
 /**
@@ -44,16 +44,16 @@ async function fromPosition(params: ListParams, shuffle: Shuffle, read: Shuffled
   const first = await read({ read: 'from', after, size: per_page, counts: position === undefined });
   if (position === undefined && unkeyed(first)) return read({ read: 'scored' });
   const total = first.total;
-  if (!aboveOffset(shuffle, Number(after[0]))) return page(upToOffset(first, shuffle), total, [first], shuffle, first.facets);
-  if (first.items.length === per_page) return page(first.items, total, [first], shuffle, first.facets);
+  if (!aboveOffset(shuffle, Number(after[0]))) return page(upToOffset(first, shuffle), total, [first], shuffle);
+  if (first.items.length === per_page) return page(first.items, total, [first], shuffle);
   const rest = await read({ read: 'from', after: null, size: per_page - first.items.length, counts: false }, first.last?.index);
-  return page([...first.items, ...upToOffset(rest, shuffle)], total, [rest, first], shuffle, first.facets);
+  return page([...first.items, ...upToOffset(rest, shuffle)], total, [rest, first], shuffle);
 }
 
 /**
  * Page N by number: no search_after with `from`, so the keys at or above the offset are a range,
- * read from the page's place, beside a count of the whole (its total, facets and one hit that
- * says whether the catalogue has keys); a page past the first lap reads the keys below the offset.
+ * read from the page's place, beside a count of the whole (its total, and one hit that says
+ * whether the catalogue has keys); a page past the first lap reads the keys below the offset.
  * The range makes these pages cost more as the catalogue grows; a cursor does not.
  */
 async function byNumber(params: ListParams, shuffle: Shuffle, read: ShuffledReader): Promise<Shared<Page>> {
@@ -62,11 +62,11 @@ async function byNumber(params: ListParams, shuffle: Shuffle, read: ShuffledRead
   const [whole, above] = await Promise.all([read({ read: 'count' }), read({ read: 'above', from, size: per_page })]);
   if (unkeyed(whole)) return read({ read: 'scored' });
   if (above.items.length === per_page || from + above.items.length >= whole.total) {
-    return page(above.items, whole.total, [above], shuffle, whole.facets);
+    return page(above.items, whole.total, [above], shuffle);
   }
   const firstLap = above.total;
   const below = await read({ read: 'below', from: Math.max(0, from - firstLap), size: per_page - above.items.length }, whole.last?.index);
-  return page([...above.items, ...below.items], whole.total, [below, above], shuffle, whole.facets);
+  return page([...above.items, ...below.items], whole.total, [below, above], shuffle);
 }
 
 /**

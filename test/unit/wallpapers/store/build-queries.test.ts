@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { SortOrder } from '../../../../src/wallpapers/params.js';
-import { LIST_SORT, SEARCH_SORT, buildListRequest, listBody, suggestBody } from '../../../../src/wallpapers/store/build-queries.js';
+import { LIST_SORT, SEARCH_SORT, buildListRequest, listBody, listFacetsBody, suggestBody } from '../../../../src/wallpapers/store/build-queries.js';
 import { shuffleOf } from '../../../../src/wallpapers/store/shuffle.js';
 import { buildSearchRequest } from '../../../../bench/api/direct-requests.js';
 import { WALLPAPER_FIELDS, toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
@@ -142,11 +142,10 @@ describe('Elasticsearch query building', () => {
     expect([below.from, below.size, below.track_total_hits]).to.deep.equal([2, 3, false]);
   });
 
-  it('when a random page counts, then facets and the total come with one hit, and continuations count nothing', () => {
+  it('when a random page counts, then the total comes with one hit, and continuations count nothing', () => {
     const params = { page: 1, per_page: 5, sort: 'random', seed: 'abc', facets: ['category'] } as const;
     const count = listBody(params, { read: 'count' });
     expect([count.size, count.track_total_hits]).to.deep.equal([1, true]);
-    expect(count.aggs).to.have.property('category');
     const rest = listBody(params, { read: 'from', after: null, size: 4, counts: false });
     expect(rest).to.not.have.property('search_after');
     expect(rest).to.not.have.property('aggs');
@@ -187,7 +186,7 @@ describe('Elasticsearch query building', () => {
     expect(at('oldest').query).to.deep.equal({ bool: { filter: [{ range: { created_at: { gte: 1700000000000, format: 'epoch_millis' } } }] } });
     expect(at('downloads').query).to.deep.equal({ bool: { filter: [{ range: { downloads: { lte: 1700000000000 } } }] } });
     expect(at('random').query, 'a walk begun by score goes on by score, with no range').to.have.property('function_score');
-    expect(at('newest', ['category']).track_total_hits, 'facets count the whole query').to.equal(true);
+    expect(at('newest', ['category']).track_total_hits, 'facets are counted apart: the page ranges all the same').to.equal(false);
     const shallow = buildListRequest('live', { page: 1, per_page: 5, position: { index: 'live-1', after: [1, 2], total: 900_000, depth: 500 } });
     expect(shallow.query, 'near the top, search_after alone is cheaper').to.deep.equal({ match_all: {} });
     expect(shallow.track_total_hits).to.equal(true);
@@ -207,17 +206,23 @@ describe('Elasticsearch query building', () => {
     });
   });
 
-  it('when facets are asked, then faceted filters move to the post_filter and each facet counts under every filter but its own', () => {
-    const req = buildListRequest('w', {
+  it('when facets are asked, then they are a search of their own, each facet counting under every filter but its own, the same for every page', () => {
+    const params = {
       page: 1,
       per_page: 5,
       category: ['space'],
       ratio: ['16x9'],
       min_resolution: '1920x1080',
       facets: ['category', 'orientation'],
-    });
+    } as const;
+    const page = buildListRequest('w', params);
+    expect(page).to.not.have.property('aggs');
+    expect(page).to.not.have.property('post_filter');
+    const req = listFacetsBody(params);
+    expect([req.size, req.track_total_hits]).to.deep.equal([0, false]);
     expect(req.query).to.deep.equal({ bool: { filter: [{ range: { width: { gte: 1920 } } }, { range: { height: { gte: 1080 } } }] } });
-    expect(req.post_filter).to.deep.equal({ bool: { filter: [{ term: { category: 'space' } }, { term: { ratio: '16x9' } }] } });
+    const later = { ...params, page: 7, per_page: 30, sort: 'random', seed: 'x', position: { index: 'w-1', after: [1, 2], total: 9 } } as const;
+    expect(listFacetsBody(later), 'the shard request cache answers every page after the first').to.deep.equal(req);
     const aggs = req.aggs as Record<string, any>;
     expect(Object.keys(aggs)).to.deep.equal(['category', 'orientation']);
     expect(aggs['category'].filter).to.deep.equal({ bool: { filter: [{ term: { ratio: '16x9' } }] } });

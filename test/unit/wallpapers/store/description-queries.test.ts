@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { estypes } from '@elastic/elasticsearch';
-import { buildListRequest, searchBody } from '../../../../src/wallpapers/store/build-queries.js';
+import { buildListRequest, listFacetsBody, searchBody } from '../../../../src/wallpapers/store/build-queries.js';
 import { readSearchText } from '../../../../src/wallpapers/search-query.js';
 import type { ListParams } from '../../../../src/wallpapers/params.js';
 import { MIN_SHARE, cellOf, cellsNear, hexToLab, labToHex } from '../../../../src/wallpapers/colors.js';
@@ -90,9 +90,11 @@ describe('queries for tags, colours and tone', () => {
     expect(body.query.bool!.should).to.deep.equal([{ constant_score: { filter: { term: { tags: 'misty' } }, boost: 1_000_000 } }]);
   });
 
-  it('when colours are faceted and filtered, then the colour filter moves to the post_filter and the colour facet counts without it', () => {
-    const request = list({ color: ['blue'], tone: 'dark', facets: ['color', 'tone'] });
-    expect(request.post_filter).to.deep.equal({ bool: { filter: [{ term: { color_names: 'blue' } }, { term: { tone: 'dark' } }] } });
+  it('when colours are faceted and filtered, then the page keeps the colour filter and the colour facet counts without it', () => {
+    const params = { page: 1, per_page: 20, color: ['blue'], tone: 'dark', facets: ['color', 'tone'] } as const;
+    expect(list(params).query).to.deep.equal({ bool: { filter: [{ term: { color_names: 'blue' } }, { term: { tone: 'dark' } }] } });
+    const request = listFacetsBody(params);
+    expect(request.query).to.deep.equal({ match_all: {} });
     const aggs = request.aggs as Record<string, { filter: Clause; aggs: { values: { terms: { field: string } } } }>;
     expect(aggs['color']!.filter).to.deep.equal({ bool: { filter: [{ term: { tone: 'dark' } }] } });
     expect(aggs['color']!.aggs.values.terms.field).to.equal('color_names');
