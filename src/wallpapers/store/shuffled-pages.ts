@@ -45,7 +45,9 @@ async function fromPosition(params: ListParams, shuffle: Shuffle, read: Shuffled
   if (position === undefined && unkeyed(first)) return read({ read: 'scored' });
   const total = first.total;
   if (!aboveOffset(shuffle, Number(after[0]))) return page(upToOffset(first, shuffle), total, [first], shuffle);
-  if (first.items.length === per_page) return page(first.items, total, [first], shuffle);
+  // A full page, or the walk's last: nothing to read from the bottom (an empty result asks once).
+  const served = (position?.depth ?? 0) + first.items.length;
+  if (first.items.length === per_page || served >= total) return page(first.items, total, [first], shuffle);
   const rest = await read({ read: 'from', after: null, size: per_page - first.items.length, counts: false }, first.last?.index);
   return page([...first.items, ...upToOffset(rest, shuffle)], total, [rest, first], shuffle);
 }

@@ -110,6 +110,12 @@ describe('sort=random along a key (shuffled-pages)', () => {
     expect(page.last).to.deep.include({ index: 'cat-1', shuffled: true });
   });
 
+  it('when nothing matches, then page 1 is one read', async () => {
+    const { reader, reads } = catalogue([], 'tide42');
+    expect((await readShuffledPage(params('tide42', 5), reader)).items).to.deep.equal([]);
+    expect(reads).to.have.length(1);
+  });
+
   it('when a page stays on the first lap, then it is one read, and its cursor says the walk follows the key', async () => {
     const { reader, reads } = catalogue(range(1000), 'tide42');
     const page = await readShuffledPage(params('tide42', 5), reader);
