@@ -4,7 +4,7 @@ import { parseResolution } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNamesOf, readColor, tierTerm } from '../colors.js';
 import type { WallpaperDetail } from '../wallpaper.js';
-import { shuffleOf } from './shuffle.js';
+import { TOP_KEY, shuffleOf } from './shuffle.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
 export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
@@ -211,23 +211,27 @@ function fromPosition(sort: SortOrder, { position }: ListParams): Clause[] {
 
 /**
  * Which read of a sort=random page a body is for (shuffled-pages.ts tells the story). Keyed reads
- * follow the seed's key (shuffle.ts): `from` a position by search_after, or from the bottom; for
- * page numbers, the keys `above` the offset or `below` it, from an offset in each. `count` is the
- * total and facets, with one hit that says whether the catalogue has keys; `scored` is random_score,
- * for a catalogue loaded before them.
+ * look at the seed's key (shuffle.ts) between `lowest` and `highest`: `after` a position by
+ * search_after (or from the lowest), or from the `rank`-th key on, counting the keys between. `count`
+ * is the total; `scored` is random_score, for a catalogue loaded before the keys.
  */
 export type ShuffledRead =
-  | { read: 'from'; after: readonly (string | number)[] | null; size: number; counts: boolean }
-  | { read: 'above' | 'below'; from: number; size: number }
+  | { read: 'after'; after: readonly (string | number)[] | null; lowest: number; highest: number; size: number }
+  | { read: 'rank'; from: number; lowest: number; highest: number; size: number }
   | { read: 'count' }
   | { read: 'scored' };
 
-/** The read a page of sort=random starts with, when no other is asked. */
+/** The read a page of sort=random starts with when no other is asked: a single request (a copy's checks). */
 function firstRead(params: ListParams): ShuffledRead {
   const { position, page, per_page } = params;
-  if (position) return position.shuffled ? { read: 'from', after: position.after, size: per_page, counts: false } : { read: 'scored' };
-  if (page > 1) return { read: 'above', from: (page - 1) * per_page, size: per_page };
-  return { read: 'from', after: [shuffleOf(params.seed ?? '').offset, 0], size: per_page, counts: true };
+  const { offset } = shuffleOf(params.seed ?? '');
+  if (position) {
+    return position.shuffled
+      ? { read: 'after', after: position.after, lowest: Number(position.after[0]), highest: TOP_KEY, size: per_page }
+      : { read: 'scored' };
+  }
+  if (page > 1) return { read: 'rank', from: (page - 1) * per_page, lowest: offset, highest: TOP_KEY, size: per_page };
+  return { read: 'after', after: null, lowest: offset, highest: TOP_KEY, size: per_page };
 }
 
 // Unmapped: a catalogue loaded before the keys sorts every wallpaper as NO_KEY rather than failing,
@@ -247,29 +251,25 @@ function pageBody(params: ListParams, query: Clause | null, read?: ShuffledRead)
   const boosts = sort === 'relevance' ? relevanceClauses(params) : [];
   const filtered = withFilters(query, inQuery, boosts);
   if (sort === 'random') {
-    const { field, offset } = shuffleOf(params.seed ?? '');
+    const { field } = shuffleOf(params.seed ?? '');
     const shuffled = read ?? firstRead(params);
     switch (shuffled.read) {
-      case 'from': {
-        const { after, size, counts } = shuffled;
-        const start = after === null ? {} : { search_after: [...after] };
-        return { _source: SOURCE, ...start, size, track_total_hits: counts, sort: shuffledSort(field), query: filtered };
-      }
-      case 'above':
-      case 'below': {
-        const keys = { range: { [field]: shuffled.read === 'above' ? { gte: offset } : { lt: offset } } };
-        const { from, size } = shuffled;
+      case 'after':
+      case 'rank': {
+        const keys = { range: { [field]: { gte: shuffled.lowest, lte: shuffled.highest } } };
+        const at = shuffled.read === 'rank' ? { from: shuffled.from } : shuffled.after === null ? {} : { search_after: [...shuffled.after] };
         return {
           _source: SOURCE,
-          from,
-          size,
-          track_total_hits: shuffled.read === 'above',
+          ...at,
+          size: shuffled.size,
+          // A rank read counts the keys of its span: whether they held the page, or how many a lap holds.
+          track_total_hits: shuffled.read === 'rank',
           sort: shuffledSort(field),
           query: { bool: { filter: [filtered, keys] } },
         };
       }
       case 'count':
-        return { _source: SOURCE, size: 1, track_total_hits: true, sort: shuffledSort(field), query: filtered };
+        return { _source: false, size: 0, track_total_hits: true, sort: [], query: filtered };
       case 'scored': {
         const scored = {
           function_score: {

@@ -19,10 +19,13 @@ export const SHUFFLE_KEYS = 4;
 
 /**
  * What Elasticsearch sorts a wallpaper without the key as (the largest integer: `missing` is last
- * in ascending order). No key takes this value, so a hit carrying it comes from a catalogue loaded
- * before the keys existed.
+ * in ascending order). No key takes it, so reads of a range of keys never meet such a wallpaper.
  */
 export const NO_KEY = 2 ** 31 - 1;
+
+/** The range of keys a walk reads: every key but NO_KEY. */
+export const BOTTOM_KEY = -(2 ** 31);
+export const TOP_KEY = NO_KEY - 1;
 
 export const shuffleField = (key: number): string => `shuffle_${key}`;
 
@@ -64,6 +67,3 @@ export function shuffleOf(seed: string): Shuffle {
   const key = digest[0]! % SHUFFLE_KEYS;
   return { field: shuffleField(key), key, offset: digest.readInt32BE(1) };
 }
-
-/** Whether `id`'s place in the walk is above the offset, where a walk begins (the first lap). */
-export const aboveOffset = (shuffle: Shuffle, sortKey: number): boolean => sortKey >= shuffle.offset;

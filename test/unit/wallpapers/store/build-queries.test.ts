@@ -121,35 +121,40 @@ describe('Elasticsearch query building', () => {
     expect(buildSearchRequest('w', { q: 'sea', page: 1, per_page: 5 }).sort).to.deep.equal(SEARCH_SORT);
   });
 
-  it("when sort is random, then page 1 reads the seed's key from its offset up, counting the total", () => {
-    const { field, offset } = shuffleOf('abc');
-    const req = buildListRequest('w', { page: 1, per_page: 5, sort: 'random', seed: 'abc', category: ['space'] });
-    expect(req.query).to.deep.equal({ bool: { filter: [{ term: { category: 'space' } }] } });
+  it("when sort is random, then a read after a position takes a span of the seed's key, without counting", () => {
+    const { field } = shuffleOf('abc');
+    const params = { page: 1, per_page: 5, sort: 'random', seed: 'abc', category: ['space'] } as const;
+    const req = listBody(params, { read: 'after', after: [-5, 17], lowest: -5, highest: 1000, size: 5 });
+    expect(req.query).to.deep.equal({
+      bool: { filter: [{ bool: { filter: [{ term: { category: 'space' } }] } }, { range: { [field]: { gte: -5, lte: 1000 } } }] },
+    });
     expect(req.sort).to.deep.equal([{ [field]: { order: 'asc', unmapped_type: 'integer' } }, { id: { order: 'asc' } }]);
-    expect(req.search_after).to.deep.equal([offset, 0]);
+    expect(req.search_after).to.deep.equal([-5, 17]);
     expect(req).to.not.have.property('from');
-    expect(req.track_total_hits).to.equal(true);
+    expect([req.size, req.track_total_hits]).to.deep.equal([5, false]);
+    expect(listBody(params, { read: 'after', after: null, lowest: -5, highest: 1000, size: 5 })).to.not.have.property('search_after');
   });
 
-  it("when a random page is read by number, then the keys at or above the offset are a range read from the page's place", () => {
-    const { field, offset } = shuffleOf('abc');
-    const params = { page: 3, per_page: 5, sort: 'random', seed: 'abc' } as const;
-    const above = listBody(params);
-    expect(above.query).to.deep.equal({ bool: { filter: [{ match_all: {} }, { range: { [field]: { gte: offset } } }] } });
-    expect([above.from, above.size, above.track_total_hits]).to.deep.equal([10, 5, true]);
-    const below = listBody(params, { read: 'below', from: 2, size: 3 });
-    expect(below.query).to.deep.equal({ bool: { filter: [{ match_all: {} }, { range: { [field]: { lt: offset } } }] } });
-    expect([below.from, below.size, below.track_total_hits]).to.deep.equal([2, 3, false]);
+  it('when a random page is read by rank, then the span is counted and read from the rank', () => {
+    const { field } = shuffleOf('abc');
+    const req = listBody({ page: 3, per_page: 5, sort: 'random', seed: 'abc' }, { read: 'rank', from: 10, lowest: 7, highest: 99, size: 5 });
+    expect(req.query).to.deep.equal({ bool: { filter: [{ match_all: {} }, { range: { [field]: { gte: 7, lte: 99 } } }] } });
+    expect([req.from, req.size, req.track_total_hits]).to.deep.equal([10, 5, true]);
   });
 
-  it('when a random page counts, then the total comes with one hit, and continuations count nothing', () => {
-    const params = { page: 1, per_page: 5, sort: 'random', seed: 'abc', facets: ['category'] } as const;
-    const count = listBody(params, { read: 'count' });
-    expect([count.size, count.track_total_hits]).to.deep.equal([1, true]);
-    const rest = listBody(params, { read: 'from', after: null, size: 4, counts: false });
-    expect(rest).to.not.have.property('search_after');
-    expect(rest).to.not.have.property('aggs');
-    expect([rest.size, rest.track_total_hits]).to.deep.equal([4, false]);
+  it('when a random page counts, then it is a count of the query alone, the same for every page', () => {
+    const count = listBody({ page: 1, per_page: 5, sort: 'random', seed: 'abc', category: ['space'] }, { read: 'count' });
+    expect([count.size, count.track_total_hits]).to.deep.equal([0, true]);
+    expect(count.query).to.deep.equal({ bool: { filter: [{ term: { category: 'space' } }] } });
+    expect(listBody({ page: 4, per_page: 9, sort: 'random', seed: 'xyz', category: ['space'] }, { read: 'count' })).to.deep.equal(count);
+  });
+
+  it("when a single request stands for page 1, then it reads from the seed's offset to the top of the key", () => {
+    const { offset } = shuffleOf('abc');
+    const req = buildListRequest('w', { page: 1, per_page: 5, sort: 'random', seed: 'abc' });
+    expect(req.query).to.deep.equal({
+      bool: { filter: [{ match_all: {} }, { range: { [shuffleOf('abc').field]: { gte: offset, lte: 2 ** 31 - 2 } } }] },
+    });
   });
 
   it('when a catalogue predates the keys, then the scored read hashes id and seed, as before', () => {

@@ -26,19 +26,19 @@ function catalogue(ids: readonly number[], seed: string, { keyed = true } = {}) 
   const reader: ShuffledReader = async (read) => {
     reads.push(read);
     switch (read.read) {
-      case 'from': {
-        const after = read.after;
+      case 'after': {
+        const { after, lowest, highest } = read;
+        const inRange = sorted.filter((id) => keyed && keyOf(id) >= lowest && keyOf(id) <= highest);
         const past =
-          after === null ? sorted : sorted.filter((id) => keyOf(id) > Number(after[0]) || (keyOf(id) === after[0] && id > Number(after[1])));
-        return share(pageOf(past.slice(0, read.size), ids.length));
+          after === null ? inRange : inRange.filter((id) => keyOf(id) > Number(after[0]) || (keyOf(id) === after[0] && id > Number(after[1])));
+        return share(pageOf(past.slice(0, read.size), 0));
       }
-      case 'above':
-      case 'below': {
-        const lap = sorted.filter((id) => keyed && (read.read === 'above') === keyOf(id) >= offset);
-        return share(pageOf(lap.slice(read.from, read.from + read.size), lap.length));
+      case 'rank': {
+        const inRange = sorted.filter((id) => keyed && keyOf(id) >= read.lowest && keyOf(id) <= read.highest);
+        return share(pageOf(inRange.slice(read.from, read.from + read.size), inRange.length));
       }
       case 'count':
-        return share(pageOf(sorted.slice(0, 1), ids.length));
+        return share(pageOf([], ids.length));
       case 'scored':
         return share(pageOf([SCORED], ids.length));
     }
@@ -106,21 +106,38 @@ describe('sort=random along a key (shuffled-pages)', () => {
     const page = await readShuffledPage(params(seed, 10), reader);
     expect(page.items.map((item) => item.id)).to.deep.equal(cycle.slice(0, 10));
     expect(page.total).to.equal(50);
-    expect(reads.map((read) => read.read)).to.deep.equal(['from', 'from']);
+    expect(reads.map((read) => read.read)).to.deep.equal(['count', 'after', 'after']);
     expect(page.last).to.deep.include({ index: 'cat-1', shuffled: true });
   });
 
-  it('when nothing matches, then page 1 is one read', async () => {
+  it('when nothing matches, then page 1 is the count alone', async () => {
     const { reader, reads } = catalogue([], 'tide42');
     expect((await readShuffledPage(params('tide42', 5), reader)).items).to.deep.equal([]);
-    expect(reads).to.have.length(1);
+    expect(reads.map((read) => read.read)).to.deep.equal(['count']);
   });
 
-  it('when a page stays on the first lap, then it is one read, and its cursor says the walk follows the key', async () => {
+  it('when a page stays on the first lap, then it is the count and one read of a span of keys, and its cursor follows the key', async () => {
     const { reader, reads } = catalogue(range(1000), 'tide42');
     const page = await readShuffledPage(params('tide42', 5), reader);
-    expect(reads).to.have.length(1);
+    expect(reads.map((read) => read.read)).to.deep.equal(['count', 'after']);
+    const span = reads[1] as Extract<ShuffledRead, { read: 'after' }>;
+    expect(span.highest - span.lowest, 'a span expected to hold about 5 + 4·√5 + 40 of 1,000').to.be.within(2 ** 32 * 0.05, 2 ** 32 * 0.06);
     expect(page.last?.shuffled).to.equal(true);
+    const next = await readShuffledPage(params('tide42', 5, { position: { ...page.last!, total: page.total, depth: 5 } }), reader);
+    expect(
+      reads.slice(2).map((read) => read.read),
+      'a cursor page knows its total',
+    ).to.deep.equal(['after']);
+    expect(next.items).to.have.length(5);
+  });
+
+  it('when a span of keys falls short of a page, then the rest is read to the end of the lap, and nothing is lost', async () => {
+    const { reader, reads, cycle } = catalogue(range(1000), 'tide42');
+    // A total far above the truth makes every span too narrow.
+    const position = { index: 'cat-1', after: [shuffleOf('tide42').offset, 0], total: 1_000_000, shuffled: true };
+    const page = await readShuffledPage(params('tide42', 10, { position }), reader);
+    expect(page.items.map((item) => item.id)).to.deep.equal(cycle.slice(0, 10));
+    expect(reads.map((read) => read.read)).to.deep.equal(['after', 'after']);
   });
 
   it('when the catalogue was loaded before the keys, then page 1 and numbered pages are scored instead', async () => {
