@@ -3,8 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
+import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { SHUFFLE_FIELDS, shuffleKey, shuffleOf } from '../../src/wallpapers/store/shuffle.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import type { ListParams, Position } from '../../src/wallpapers/params.js';
+import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
+import type { Page } from '../../src/wallpapers/store/repository.js';
 import { runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
 import { type TestResponse, request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
@@ -79,6 +83,75 @@ describe('sort=random on a catalogue with keys', () => {
       expect(counted, `page ${page}`).to.equal(ctx.docs.length);
       expect(res.body.meta.total_items).to.equal(ctx.docs.length);
     }
+  });
+});
+
+describe('sort=random read by spans of the key, as on a large catalogue', () => {
+  const ctx = useCatalogue();
+
+  async function walk(read: (params: ListParams) => Promise<Page>, seed: string, perPage: number, filters: Partial<ListParams> = {}) {
+    const seen: number[] = [];
+    let position: Position | undefined;
+    for (let page = 1; page < 200; page++) {
+      const result = await read({ page: 1, per_page: perPage, sort: 'random', seed, ...filters, ...(position ? { position } : {}) });
+      seen.push(...result.items.map((item) => item.id));
+      if (!result.last || result.items.length < perPage || seen.length >= result.total) return seen;
+      position = { ...result.last, total: result.total, depth: seen.length };
+    }
+    throw new Error('the walk did not end');
+  }
+
+  it('when every query counts as large, then walks by cursor and by number give the same cycle as a small catalogue', async () => {
+    const spans = createEsRepository(ctx.es, ctx.alias, { spanFromTotal: 0 });
+    const whole = createEsRepository(ctx.es, ctx.alias);
+    for (const seed of ['tide42', 'reef7']) {
+      for (const filters of [{}, { category: ['space', 'nature'] }]) {
+        const expected = cycle(
+          ctx.docs.filter((doc) => !('category' in filters) || ['space', 'nature'].includes(doc.category)),
+          seed,
+        );
+        // The first page 1 counts as it reads and learns the query's size; every later one counts apart.
+        await spans.list({ page: 1, per_page: 5, sort: 'random', seed, ...filters });
+        expect(await walk(spans.list, seed, 4, filters), `${seed} by span`).to.deep.equal(expected);
+        expect(await walk(whole.list, seed, 4, filters), `${seed} counted whole`).to.deep.equal(expected);
+        const byNumber: number[] = [];
+        for (let page = 1; (page - 1) * 4 < expected.length; page++) {
+          byNumber.push(...(await spans.list({ page, per_page: 4, sort: 'random', seed, ...filters })).items.map((item) => item.id));
+        }
+        expect(byNumber, `${seed} by number`).to.deep.equal(expected);
+      }
+    }
+  });
+});
+
+describe('sort=random on 20,000 wallpapers, where a span of the key holds a page and little more', function () {
+  this.timeout(120_000);
+  const ctx = useCatalogue({}, { docs: () => [...generateWallpapers({ count: 20_000, seed: 7, imageBaseUrl: 'https://images.example' })] });
+
+  it('when a walk crosses the top of the key, then spans, cursors and page numbers agree with the cycle, past the wrap', async () => {
+    const repository = createEsRepository(ctx.es, ctx.alias, { spanFromTotal: 0 });
+    const all = ctx.docs.map((doc) => doc.id);
+    // A seed whose first lap holds between 100 and 300 wallpapers: the walk wraps on an early page.
+    const seed = Array.from({ length: 5000 }, (_, n) => `w${n}`).find((s) => {
+      const { key, offset } = shuffleOf(s);
+      const above = all.filter((id) => shuffleKey(id, key) >= offset).length;
+      return above >= 100 && above <= 300;
+    })!;
+    const expected = cycle(ctx.docs, seed).slice(0, 600);
+    await repository.list({ page: 1, per_page: 20, sort: 'random', seed });
+    const byCursor: number[] = [];
+    let position: Position | undefined;
+    while (byCursor.length < 600) {
+      const page = await repository.list({ page: 1, per_page: 20, sort: 'random', seed, ...(position ? { position } : {}) });
+      expect(page.total).to.equal(20_000);
+      byCursor.push(...page.items.map((item) => item.id));
+      position = { ...page.last!, total: page.total, depth: byCursor.length };
+    }
+    expect(byCursor).to.deep.equal(expected);
+    const byNumber: number[] = [];
+    for (let page = 1; page <= 30; page++)
+      byNumber.push(...(await repository.list({ page, per_page: 20, sort: 'random', seed })).items.map((item) => item.id));
+    expect(byNumber).to.deep.equal(expected);
   });
 });
 

@@ -216,7 +216,7 @@ function fromPosition(sort: SortOrder, { position }: ListParams): Clause[] {
  * is the total; `scored` is random_score, for a catalogue loaded before the keys.
  */
 export type ShuffledRead =
-  | { read: 'after'; after: readonly (string | number)[] | null; lowest: number; highest: number; size: number }
+  | { read: 'after'; after: readonly (string | number)[] | null; lowest: number; highest: number; size: number; counts?: boolean }
   | { read: 'rank'; from: number; lowest: number; highest: number; size: number }
   | { read: 'count' }
   | { read: 'scored' };
@@ -231,7 +231,7 @@ function firstRead(params: ListParams): ShuffledRead {
       : { read: 'scored' };
   }
   if (page > 1) return { read: 'rank', from: (page - 1) * per_page, lowest: offset, highest: TOP_KEY, size: per_page };
-  return { read: 'after', after: null, lowest: offset, highest: TOP_KEY, size: per_page };
+  return { read: 'after', after: [offset, 0], lowest: offset, highest: TOP_KEY, size: per_page, counts: true };
 }
 
 // Unmapped: a catalogue loaded before the keys sorts every wallpaper as NO_KEY rather than failing,
@@ -263,9 +263,10 @@ function pageBody(params: ListParams, query: Clause | null, read?: ShuffledRead)
           ...at,
           size: shuffled.size,
           // A rank read counts the keys of its span: whether they held the page, or how many a lap holds.
-          track_total_hits: shuffled.read === 'rank',
+          track_total_hits: shuffled.read === 'rank' || shuffled.counts === true,
           sort: shuffledSort(field),
-          query: { bool: { filter: [filtered, keys] } },
+          // A counting read counts every match, so its keys are a sort, not a filter.
+          query: shuffled.read === 'after' && shuffled.counts ? filtered : { bool: { filter: [filtered, keys] } },
         };
       }
       case 'count':

@@ -23,7 +23,7 @@ import {
   similarBody,
 } from './build-queries.js';
 import type { Facet, ListParams, SearchParams, SuggestParams } from '../params.js';
-import { readShuffledPage } from './shuffled-pages.js';
+import { RecentTotals, readShuffledPage } from './shuffled-pages.js';
 import type { Change, ChangePage, FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type ChangeHit, type ChangePosition, WATERMARK_ID, changesBody, changesIndexOf } from './change-log.js';
 import { type CataloguedWallpaper, toDetail } from '../catalogued.js';
@@ -40,6 +40,8 @@ export const DEFAULT_BATCHING: BatchingOptions = { ...ELASTICSEARCH_READ_DEFAULT
 export interface EsRepositoryOptions {
   logger?: Logger;
   batching?: BatchingOptions;
+  /** How many matches make page 1 of sort=random count apart and read a span of keys (shuffled-pages.ts). */
+  spanFromTotal?: number;
 }
 
 const MSEARCH_RESPONSE_FILTER = [
@@ -164,7 +166,7 @@ function toDocument(item: MgetItem | undefined, id: string): Shared<WallpaperDet
 export function createEsRepository(
   es: Client,
   alias: string,
-  { logger = silentLogger, batching = DEFAULT_BATCHING }: EsRepositoryOptions = {},
+  { logger = silentLogger, batching = DEFAULT_BATCHING, spanFromTotal }: EsRepositoryOptions = {},
 ): WallpaperRepository {
   const { maxInFlight, maxBatchSize, maxQueued, onBatch } = batching;
   const limits = {
@@ -244,10 +246,12 @@ export function createEsRepository(
     body,
     ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
   });
+  const recentTotals = new RecentTotals(spanFromTotal);
   /** A page of the list or of a search: sort=random reads along the seed's key (shuffled-pages.ts). */
   function hits<P extends ListParams>(params: P, bodyOf: (params: P, read?: ShuffledRead) => SearchBody): Promise<Shared<Page>> {
     if (params.sort !== 'random') return search(searchOf(params, bodyOf(params)));
-    return readShuffledPage(params, (read, index) => search(searchOf(params, bodyOf(params, read), index)));
+    const key = () => `${searchIndex(alias, params)} ${JSON.stringify(bodyOf(params, { read: 'count' }))}`;
+    return readShuffledPage(params, (read, index) => search(searchOf(params, bodyOf(params, read), index)), { totals: recentTotals, key });
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {

@@ -149,12 +149,12 @@ describe('Elasticsearch query building', () => {
     expect(listBody({ page: 4, per_page: 9, sort: 'random', seed: 'xyz', category: ['space'] }, { read: 'count' })).to.deep.equal(count);
   });
 
-  it("when a single request stands for page 1, then it reads from the seed's offset to the top of the key", () => {
-    const { offset } = shuffleOf('abc');
-    const req = buildListRequest('w', { page: 1, per_page: 5, sort: 'random', seed: 'abc' });
-    expect(req.query).to.deep.equal({
-      bool: { filter: [{ match_all: {} }, { range: { [shuffleOf('abc').field]: { gte: offset, lte: 2 ** 31 - 2 } } }] },
-    });
+  it("when page 1 counts as it reads, then it sorts the whole key from the seed's offset, with no range to narrow the count", () => {
+    const { offset, field } = shuffleOf('abc');
+    const req = buildListRequest('w', { page: 1, per_page: 5, sort: 'random', seed: 'abc', category: ['space'] });
+    expect(req.query).to.deep.equal({ bool: { filter: [{ term: { category: 'space' } }] } });
+    expect(req.sort).to.deep.equal([{ [field]: { order: 'asc', unmapped_type: 'integer' } }, { id: { order: 'asc' } }]);
+    expect([req.search_after, req.track_total_hits]).to.deep.equal([[offset, 0], true]);
   });
 
   it('when a catalogue predates the keys, then the scored read hashes id and seed, as before', () => {

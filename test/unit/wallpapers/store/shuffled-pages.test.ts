@@ -5,7 +5,7 @@ import type { ListParams, Position } from '../../../../src/wallpapers/params.js'
 import type { ShuffledRead } from '../../../../src/wallpapers/store/build-queries.js';
 import type { Page } from '../../../../src/wallpapers/store/repository.js';
 import { NO_KEY, shuffleKey, shuffleOf } from '../../../../src/wallpapers/store/shuffle.js';
-import { type ShuffledReader, readShuffledPage } from '../../../../src/wallpapers/store/shuffled-pages.js';
+import { RecentTotals, type ShuffledReader, readShuffledPage } from '../../../../src/wallpapers/store/shuffled-pages.js';
 
 const SCORED = -1;
 
@@ -28,10 +28,11 @@ function catalogue(ids: readonly number[], seed: string, { keyed = true } = {}) 
     switch (read.read) {
       case 'after': {
         const { after, lowest, highest } = read;
-        const inRange = sorted.filter((id) => keyed && keyOf(id) >= lowest && keyOf(id) <= highest);
+        // A counting read sorts by the key without a range: a catalogue without keys sorts all as NO_KEY.
+        const inRange = read.counts ? sorted : sorted.filter((id) => keyed && keyOf(id) >= lowest && keyOf(id) <= highest);
         const past =
           after === null ? inRange : inRange.filter((id) => keyOf(id) > Number(after[0]) || (keyOf(id) === after[0] && id > Number(after[1])));
-        return share(pageOf(past.slice(0, read.size), 0));
+        return share(pageOf(past.slice(0, read.size), read.counts ? ids.length : 0));
       }
       case 'rank': {
         const inRange = sorted.filter((id) => keyed && keyOf(id) >= read.lowest && keyOf(id) <= read.highest);
@@ -61,7 +62,7 @@ async function walkByCursor(reader: ShuffledReader, seed: string, perPage: numbe
   const seen: number[] = [];
   let position: Position | undefined;
   for (let page = 1; page < 1000; page++) {
-    const result = await readShuffledPage(params(seed, perPage, position ? { position } : {}), reader);
+    const result = await readShuffledPage(params(seed, perPage, position ? { position } : {}), reader, recent);
     seen.push(...result.items.map((item) => item.id));
     if (!result.last || result.items.length < perPage || seen.length >= result.total) return seen;
     position = { ...result.last, total: result.total };
@@ -72,10 +73,16 @@ async function walkByCursor(reader: ShuffledReader, seed: string, perPage: numbe
 async function walkByNumber(reader: ShuffledReader, seed: string, perPage: number, total: number): Promise<number[]> {
   const seen: number[] = [];
   for (let page = 1; (page - 1) * perPage < total; page++) {
-    seen.push(...(await readShuffledPage(params(seed, perPage, { page }), reader)).items.map((item) => item.id));
+    seen.push(...(await readShuffledPage(params(seed, perPage, { page }), reader, recent)).items.map((item) => item.id));
   }
   return seen;
 }
+
+/** Page 1 reads its first lap with the count until a query has been seen large. */
+let recent = { totals: new RecentTotals(), key: () => 'the query' };
+beforeEach(() => {
+  recent = { totals: new RecentTotals(), key: () => 'the query' };
+});
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i + 1);
 
@@ -85,9 +92,12 @@ describe('sort=random along a key (shuffled-pages)', () => {
     for (const perPage of [1, 3, 7, 20]) {
       it(`when ${size} wallpapers are walked ${perPage} a page, by cursor or by number, then each comes once, in the seed's cycle`, async () => {
         for (const seed of seeds) {
-          const { reader, cycle } = catalogue(range(size), seed);
-          expect(await walkByCursor(reader, seed, perPage), `${seed} by cursor`).to.deep.equal(cycle);
-          expect(await walkByNumber(reader, seed, perPage, size), `${seed} by number`).to.deep.equal(cycle);
+          for (const seenLarge of [false, true]) {
+            if (seenLarge) recent.totals.set('the query', 5_000_000);
+            const { reader, cycle } = catalogue(range(size), seed);
+            expect(await walkByCursor(reader, seed, perPage), `${seed} by cursor`).to.deep.equal(cycle);
+            expect(await walkByNumber(reader, seed, perPage, size), `${seed} by number`).to.deep.equal(cycle);
+          }
         }
       });
     }
@@ -103,27 +113,39 @@ describe('sort=random along a key (shuffled-pages)', () => {
         return above > 0 && above < 10;
       })!;
     const { reader, reads, cycle } = catalogue(ids, seed);
-    const page = await readShuffledPage(params(seed, 10), reader);
+    const page = await readShuffledPage(params(seed, 10), reader, recent);
     expect(page.items.map((item) => item.id)).to.deep.equal(cycle.slice(0, 10));
     expect(page.total).to.equal(50);
-    expect(reads.map((read) => read.read)).to.deep.equal(['count', 'after', 'after']);
+    expect(reads.map((read) => read.read)).to.deep.equal(['after', 'after']);
     expect(page.last).to.deep.include({ index: 'cat-1', shuffled: true });
   });
 
-  it('when nothing matches, then page 1 is the count alone', async () => {
+  it('when nothing matches, then page 1 is one read', async () => {
     const { reader, reads } = catalogue([], 'tide42');
-    expect((await readShuffledPage(params('tide42', 5), reader)).items).to.deep.equal([]);
-    expect(reads.map((read) => read.read)).to.deep.equal(['count']);
+    expect((await readShuffledPage(params('tide42', 5), reader, recent)).items).to.deep.equal([]);
+    expect(reads.map((read) => read.read)).to.deep.equal(['after']);
   });
 
-  it('when a page stays on the first lap, then it is the count and one read of a span of keys, and its cursor follows the key', async () => {
+  it('when a query is small, then page 1 is one read that counts, and the next time too', async () => {
     const { reader, reads } = catalogue(range(1000), 'tide42');
-    const page = await readShuffledPage(params('tide42', 5), reader);
+    await readShuffledPage(params('tide42', 5), reader, recent);
+    await readShuffledPage(params('tide42', 5), reader, recent);
+    expect(reads.map((read) => [read.read, 'counts' in read && read.counts])).to.deep.equal([
+      ['after', true],
+      ['after', true],
+    ]);
+  });
+
+  it('when a query was seen with a million matches or more, then page 1 counts apart and reads a span of keys, and its cursor follows the key', async () => {
+    const { reader, reads } = catalogue(range(1000), 'tide42');
+    recent.totals.set('the query', 1_000_000);
+    const page = await readShuffledPage(params('tide42', 5), reader, recent);
     expect(reads.map((read) => read.read)).to.deep.equal(['count', 'after']);
+    expect(recent.totals.get('the query'), 'the hint follows the count').to.equal(1000);
     const span = reads[1] as Extract<ShuffledRead, { read: 'after' }>;
     expect(span.highest - span.lowest, 'a span expected to hold about 5 + 4·√5 + 40 of 1,000').to.be.within(2 ** 32 * 0.05, 2 ** 32 * 0.06);
     expect(page.last?.shuffled).to.equal(true);
-    const next = await readShuffledPage(params('tide42', 5, { position: { ...page.last!, total: page.total, depth: 5 } }), reader);
+    const next = await readShuffledPage(params('tide42', 5, { position: { ...page.last!, total: page.total, depth: 5 } }), reader, recent);
     expect(
       reads.slice(2).map((read) => read.read),
       'a cursor page knows its total',
@@ -135,21 +157,24 @@ describe('sort=random along a key (shuffled-pages)', () => {
     const { reader, reads, cycle } = catalogue(range(1000), 'tide42');
     // A total far above the truth makes every span too narrow.
     const position = { index: 'cat-1', after: [shuffleOf('tide42').offset, 0], total: 1_000_000, shuffled: true };
-    const page = await readShuffledPage(params('tide42', 10, { position }), reader);
+    const page = await readShuffledPage(params('tide42', 10, { position }), reader, recent);
     expect(page.items.map((item) => item.id)).to.deep.equal(cycle.slice(0, 10));
     expect(reads.map((read) => read.read)).to.deep.equal(['after', 'after']);
   });
 
   it('when the catalogue was loaded before the keys, then page 1 and numbered pages are scored instead', async () => {
-    const { reader, reads } = catalogue(range(30), 'reef7', { keyed: false });
-    expect((await readShuffledPage(params('reef7', 5), reader)).items.map((item) => item.id)).to.deep.equal([SCORED]);
-    expect((await readShuffledPage(params('reef7', 5, { page: 3 }), reader)).items.map((item) => item.id)).to.deep.equal([SCORED]);
-    expect(reads.filter((read) => read.read === 'scored')).to.have.length(2);
+    for (const seenLarge of [false, true]) {
+      if (seenLarge) recent.totals.set('the query', 5_000_000);
+      const { reader, reads } = catalogue(range(30), 'reef7', { keyed: false });
+      expect((await readShuffledPage(params('reef7', 5), reader, recent)).items.map((item) => item.id)).to.deep.equal([SCORED]);
+      expect((await readShuffledPage(params('reef7', 5, { page: 3 }), reader, recent)).items.map((item) => item.id)).to.deep.equal([SCORED]);
+      expect(reads.filter((read) => read.read === 'scored')).to.have.length(2);
+    }
   });
 
   it('when a cursor of a walk begun by score comes, then the walk goes on by score', async () => {
     const { reader, reads } = catalogue(range(30), 'reef7');
-    await readShuffledPage(params('reef7', 5, { position: { index: 'cat-1', after: [0.42, 7], total: 30 } }), reader);
+    await readShuffledPage(params('reef7', 5, { position: { index: 'cat-1', after: [0.42, 7], total: 30 } }), reader, recent);
     expect(reads.map((read) => read.read)).to.deep.equal(['scored']);
   });
 });
