@@ -119,9 +119,12 @@ async function firstOfWalk(
   const key = recent.key();
   const seen = recent.totals.get(key);
   if (seen !== undefined && seen >= recent.totals.spanFrom) {
-    const { total } = await read({ read: 'count' });
+    // The span is sized by the total seen last time, beside the count of this time: one round trip.
+    // A span that fell short reads on to the top (readAfter), so a stale total costs a read, never a wallpaper.
+    const lap = { after: null, lowest: shuffle.offset, highest: TOP_KEY, size: params.per_page };
+    const [{ total }, found] = await Promise.all([read({ read: 'count' }), readAfter(read, lap, seen, undefined)]);
     recent.totals.set(key, total);
-    return { total };
+    return { total, found };
   }
   const first = await read({
     read: 'after',
@@ -138,9 +141,9 @@ async function firstOfWalk(
 
 /**
  * Page 1, or the page after a cursor's position: the walk from the offset to the top of the key
- * (the first lap), then from the bottom up to the offset (the second). On a large catalogue the
- * total is counted apart on page 1 (Elasticsearch answers a count from index statistics or its
- * request cache when it can), so the reads can span only the keys that hold the page.
+ * (the first lap), then from the bottom up to the offset (the second). On a large catalogue page 1
+ * counts apart (Elasticsearch answers a count from index statistics or its request cache when it
+ * can), so its reads, like a cursor's, span only the keys that hold the page.
  */
 async function afterPosition(params: ListParams, shuffle: Shuffle, read: ShuffledReader, recent: Recent): Promise<Shared<Page> | null> {
   const { position, per_page } = params;
