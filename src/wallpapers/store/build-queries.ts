@@ -284,7 +284,8 @@ function pageBody(params: ListParams, query: Clause | null, read?: ShuffledRead)
           _source: SOURCE,
           ...at,
           size: params.per_page,
-          track_total_hits: params.position?.total === undefined,
+          // Counted on every page, as a walk by score always was: an import may add to it mid-walk.
+          track_total_hits: true,
           sort: SCORED_RANDOM,
           query: scored,
         };

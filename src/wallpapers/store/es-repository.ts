@@ -40,8 +40,8 @@ export const DEFAULT_BATCHING: BatchingOptions = { ...ELASTICSEARCH_READ_DEFAULT
 export interface EsRepositoryOptions {
   logger?: Logger;
   batching?: BatchingOptions;
-  /** How many matches make page 1 of sort=random count apart and read a span of keys (shuffled-pages.ts). */
-  spanFromTotal?: number;
+  /** How many matches make sort=random walk along a key rather than score (shuffled-pages.ts; tests lower it). */
+  shuffleFromTotal?: number;
 }
 
 const MSEARCH_RESPONSE_FILTER = [
@@ -166,7 +166,7 @@ function toDocument(item: MgetItem | undefined, id: string): Shared<WallpaperDet
 export function createEsRepository(
   es: Client,
   alias: string,
-  { logger = silentLogger, batching = DEFAULT_BATCHING, spanFromTotal }: EsRepositoryOptions = {},
+  { logger = silentLogger, batching = DEFAULT_BATCHING, shuffleFromTotal }: EsRepositoryOptions = {},
 ): WallpaperRepository {
   const { maxInFlight, maxBatchSize, maxQueued, onBatch } = batching;
   const limits = {
@@ -246,7 +246,7 @@ export function createEsRepository(
     body,
     ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
   });
-  const recentTotals = new RecentTotals(spanFromTotal);
+  const recentTotals = new RecentTotals(shuffleFromTotal);
   /** A page of the list or of a search: sort=random reads along the seed's key (shuffled-pages.ts). */
   function hits<P extends ListParams>(params: P, bodyOf: (params: P, read?: ShuffledRead) => SearchBody): Promise<Shared<Page>> {
     if (params.sort !== 'random') return search(searchOf(params, bodyOf(params)));

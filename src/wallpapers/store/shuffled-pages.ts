@@ -2,7 +2,7 @@ import { type Shared, share } from '../../infra/shared-result.js';
 import type { ListParams, Position } from '../params.js';
 import type { ShuffledRead } from './build-queries.js';
 import type { Page } from './repository.js';
-import { BOTTOM_KEY, NO_KEY, type Shuffle, TOP_KEY, shuffleKey, shuffleOf } from './shuffle.js';
+import { BOTTOM_KEY, type Shuffle, TOP_KEY, shuffleKey, shuffleOf } from './shuffle.js';
 
 /**
  * One search of the page's query (a list's or a search's), as `read` says: on `index` when given
@@ -74,20 +74,24 @@ function page(items: Items, total: number, index: string | undefined, shuffle: S
   return share({ items, total, ...(position ? { last: position } : {}) });
 }
 
-// Below this many matches, page 1 reads the first lap sorted whole and counts the matches in the
-// same read (3 ms in Elasticsearch at 1,000,000, measured): one read costs the API less than the two
-// of a count and a span.
-const SPAN_FROM_TOTAL = 1_000_000;
+// From this many matches a query is shuffled along a key; below it, by random_score. Scoring every
+// match costs 68 ms in Elasticsearch at 1,000,000 and 780 ms at 10,000,000, but it gives every
+// seed a permutation of its own, in which each wallpaper is as likely as any to come first. Along a
+// key, the first of a page is the one whose key follows the seed's offset, so a wallpaper comes
+// first in proportion to the gap below its key: up to 3.8 times the even share, or 0.06 times
+// (measured at 10,000). Above this size that skew is the price of a page in 10 ms.
+const SHUFFLE_FROM_TOTAL = 1_000_000;
 
 /**
- * How many matches queries had lately, by a key of the query: a hint of which way to read page 1,
- * never a total served (every page 1 counts its own). Oldest out first past `max`.
+ * How many matches queries had lately, by a key of the query: which way the next page 1 or
+ * numbered page is read first. Never a total served: every such page counts its own. Oldest out
+ * first past `max`.
  */
 export class RecentTotals {
   private readonly totals = new Map<string, number>();
-  /** `spanFrom`: how many matches make a query large (SPAN_FROM_TOTAL; tests lower it). */
+  /** `shuffleFrom`: how many matches make a query shuffled along a key (SHUFFLE_FROM_TOTAL; tests lower it). */
   constructor(
-    readonly spanFrom = SPAN_FROM_TOTAL,
+    readonly shuffleFrom = SHUFFLE_FROM_TOTAL,
     private readonly max = 2_000,
   ) {}
   get(key: string): number | undefined {
@@ -100,72 +104,37 @@ export class RecentTotals {
   }
 }
 
-/** Where page 1 learns which way to read: the totals seen lately, and the key of this page's query among them. */
+/** Where a page learns which way to read: the totals seen lately, and the key of this page's query among them. */
 export interface Recent {
   totals: RecentTotals;
   key: () => string;
 }
 
 /**
- * Page 1's first read: the matches counted, and with the count, on a catalogue small enough, the
- * first lap's wallpapers; null when they come from a catalogue without keys (each sorts as NO_KEY).
- */
-async function firstOfWalk(
-  params: ListParams,
-  shuffle: Shuffle,
-  read: ShuffledReader,
-  recent: Recent,
-): Promise<{ total: number; found?: Found } | null> {
-  const key = recent.key();
-  const seen = recent.totals.get(key);
-  if (seen !== undefined && seen >= recent.totals.spanFrom) {
-    // The span is sized by the total seen last time, beside the count of this time: one round trip.
-    // A span that fell short reads on to the top (readAfter), so a stale total costs a read, never a wallpaper.
-    const lap = { after: null, lowest: shuffle.offset, highest: TOP_KEY, size: params.per_page };
-    const [{ total }, found] = await Promise.all([read({ read: 'count' }), readAfter(read, lap, seen, undefined)]);
-    recent.totals.set(key, total);
-    return { total, found };
-  }
-  const first = await read({
-    read: 'after',
-    after: [shuffle.offset, 0],
-    lowest: shuffle.offset,
-    highest: TOP_KEY,
-    size: params.per_page,
-    counts: true,
-  });
-  recent.totals.set(key, first.total);
-  if (first.last?.after[0] === NO_KEY) return null;
-  return { total: first.total, found: { items: first.items, index: first.last?.index } };
-}
-
-/**
  * Page 1, or the page after a cursor's position: the walk from the offset to the top of the key
- * (the first lap), then from the bottom up to the offset (the second). On a large catalogue page 1
- * counts apart (Elasticsearch answers a count from index statistics or its request cache when it
- * can), so its reads, like a cursor's, span only the keys that hold the page.
+ * (the first lap), then from the bottom up to the offset (the second). The matches are counted
+ * beside the first read, whose span is sized by the total known before (the cursor's, or the one
+ * seen last time): the count says where the walk ends, even after an import added wallpapers.
  */
-async function afterPosition(params: ListParams, shuffle: Shuffle, read: ShuffledReader, recent: Recent): Promise<Shared<Page> | null> {
+async function afterPosition(params: ListParams, shuffle: Shuffle, read: ShuffledReader, known: number): Promise<Shared<Page> | null> {
   const { position, per_page } = params;
-  const start = position ? { total: position.total } : await firstOfWalk(params, shuffle, read, recent);
-  if (start === null) return null;
-  const { total } = start;
-  if (total === 0) return share({ items: [], total });
   const at = position ? Number(position.after[0]) : shuffle.offset;
   const onFirstLap = at >= shuffle.offset;
-  let found: Found = ('found' in start && start.found) || { items: [], index: position?.index };
-  if (onFirstLap && !('found' in start)) {
-    found = await readAfter(read, { after: position?.after ?? null, lowest: at, highest: TOP_KEY, size: per_page }, total, found.index);
-  }
+  const lap = onFirstLap
+    ? { after: position?.after ?? null, lowest: at, highest: TOP_KEY }
+    : { after: position!.after, lowest: at, highest: shuffle.offset - 1 };
+  const [{ total }, first] = await Promise.all([read({ read: 'count' }), readAfter(read, { ...lap, size: per_page }, known, position?.index)]);
+  if (total === 0) return share({ items: [], total });
+  let found = first;
   const served = (position?.depth ?? 0) + found.items.length;
-  if (found.items.length < per_page && (total === undefined || served < total)) {
-    const lap = onFirstLap ? { after: null, lowest: BOTTOM_KEY } : { after: position!.after, lowest: at };
-    const rest = await readAfter(read, { ...lap, highest: shuffle.offset - 1, size: per_page - found.items.length }, total, found.index);
-    found = { items: [...found.items, ...rest.items], index: rest.index ?? found.index };
+  if (onFirstLap && found.items.length < per_page && served < total) {
+    const rest = { after: null, lowest: BOTTOM_KEY, highest: shuffle.offset - 1, size: per_page - found.items.length };
+    const below = await readAfter(read, rest, total, found.index);
+    found = { items: [...found.items, ...below.items], index: below.index ?? found.index };
   }
   // Matches counted and none found on any lap: the catalogue has no keys.
   if (!position && found.items.length === 0) return null;
-  return page(found.items, total ?? 0, found.index, shuffle);
+  return page(found.items, total, found.index, shuffle);
 }
 
 /**
@@ -190,13 +159,29 @@ async function byNumber(params: ListParams, shuffle: Shuffle, read: ShuffledRead
 }
 
 /**
- * A page of sort=random: the seed's walk along one key (shuffle.ts). A walk a cursor began by
- * score goes on by score, and so does any page of a catalogue loaded before the keys.
+ * A page of sort=random. A query of SHUFFLE_FROM_TOTAL matches or more walks the seed's cycle along
+ * one key (shuffle.ts); a smaller one is scored by random_score, as is any page of a catalogue
+ * loaded before the keys, and a walk goes on the way its cursor says it began. Which way a page 1
+ * or numbered page goes follows its query's count: it reads the way the total seen last time
+ * points, and reads again the other way when this time's count says otherwise.
  */
 export async function readShuffledPage(params: ListParams, read: ShuffledReader, recent: Recent): Promise<Shared<Page>> {
-  if (params.position && !params.position.shuffled) return read({ read: 'scored' });
+  const { position } = params;
+  if (position) {
+    if (!position.shuffled) return read({ read: 'scored' });
+    return (await afterPosition(params, shuffleOf(params.seed ?? ''), read, position.total ?? 0)) ?? read({ read: 'scored' });
+  }
+  const key = recent.key();
+  const large = (total: number) => total >= recent.totals.shuffleFrom;
+  const seen = recent.totals.get(key);
+  if (seen === undefined || !large(seen)) {
+    const scored = await read({ read: 'scored' });
+    recent.totals.set(key, scored.total);
+    if (!large(scored.total)) return scored;
+  }
   const shuffle = shuffleOf(params.seed ?? '');
-  const numbered = params.position === undefined && params.page > 1;
-  const keyed = numbered ? await byNumber(params, shuffle, read) : await afterPosition(params, shuffle, read, recent);
-  return keyed ?? read({ read: 'scored' });
+  const keyed = params.page > 1 ? await byNumber(params, shuffle, read) : await afterPosition(params, shuffle, read, recent.totals.get(key)!);
+  if (keyed !== null) recent.totals.set(key, keyed.total);
+  if (keyed === null || large(keyed.total)) return keyed ?? read({ read: 'scored' });
+  return read({ read: 'scored' });
 }
