@@ -78,6 +78,13 @@ interface PageBodies<P extends ListParams> {
 const LIST_BODIES: PageBodies<ListParams> = { page: listBody, facets: listFacetsBody };
 const SEARCH_BODIES: PageBodies<SearchParams> = { page: searchBody, facets: searchFacetsBody };
 
+// What decides how many wallpapers a page's query matches: its filters and its words. What is read
+// from the words at the edge goes with them, and the rest says which page of the matches.
+const NOT_MATCHING = new Set(['page', 'per_page', 'sort', 'seed', 'position', 'facets', 'include', 'text', 'meaning', 'subject', 'nothing']);
+/** A key of a query's matches, for the totals seen lately (shuffled-pages.ts): cheaper than its count's body. */
+const matchesKey = (params: ListParams): string =>
+  JSON.stringify(Object.entries(params).filter(([name, value]) => value !== undefined && !NOT_MATCHING.has(name)));
+
 /** One search of a batch: the index it reads (the live alias, or the one a cursor walk began on) and its body. */
 interface Search {
   index: string;
@@ -250,7 +257,7 @@ export function createEsRepository(
   /** A page of the list or of a search: sort=random reads along the seed's key (shuffled-pages.ts). */
   function hits<P extends ListParams>(params: P, bodyOf: (params: P, read?: ShuffledRead) => SearchBody): Promise<Shared<Page>> {
     if (params.sort !== 'random') return search(searchOf(params, bodyOf(params)));
-    const key = () => `${searchIndex(alias, params)} ${JSON.stringify(bodyOf(params, { read: 'count' }))}`;
+    const key = () => `${searchIndex(alias, params)} ${matchesKey(params)}`;
     return readShuffledPage(params, (read, index) => search(searchOf(params, bodyOf(params, read), index)), { totals: recentTotals, key });
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
