@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { HttpError } from '../../../../src/http/http-error.js';
@@ -25,6 +26,21 @@ describe('cursors', () => {
     expect(text).to.match(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(codec.decode(text)).to.deep.equal(state);
     expect(createCursorCodec(SECRET).decode(text)).to.deep.equal(state);
+  });
+
+  it('when a walk along a shuffle key is encoded, then it comes back as one, and any other mark is refused', () => {
+    const shuffled: CursorState = { ...state, position: { index: 'w-1', after: [-123456, 42], total: 900, shuffled: true } };
+    expect(codec.decode(codec.encode(shuffled))).to.deep.equal(shuffled);
+    expect(codec.decode(codec.encode(state)).position).to.not.have.property('shuffled');
+    // Signed as this API would, but marked with a value it never writes.
+    const mac = (payload: string) => createHmac('sha256', SECRET).update(payload).digest().subarray(0, 16).toString('base64url');
+    const signed = (walk: object) => {
+      const payload = Buffer.from(JSON.stringify(walk)).toString('base64url');
+      return `${payload}.${mac(payload)}`;
+    };
+    expect(codec.decode(signed({ i: 'w-1', a: [1, 2], s: 1, p: 2, q: 'abc' })).position.shuffled, 'signed as the codec signs').to.equal(true);
+    const payload = Buffer.from(JSON.stringify({ i: 'w-1', a: [1, 2], s: 2, p: 2, q: 'abc' })).toString('base64url');
+    expect(refusal(() => codec.decode(`${payload}.${mac(payload)}`))).to.match(/'cursor'/);
   });
 
   it('when any character of a cursor is changed, then it is refused as not issued here', () => {
