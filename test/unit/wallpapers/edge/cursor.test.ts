@@ -39,8 +39,7 @@ describe('cursors', () => {
       return `${payload}.${mac(payload)}`;
     };
     expect(codec.decode(signed({ i: 'w-1', a: [1, 2], s: 1, p: 2, q: 'abc' })).position.shuffled, 'signed as the codec signs').to.equal(true);
-    const payload = Buffer.from(JSON.stringify({ i: 'w-1', a: [1, 2], s: 2, p: 2, q: 'abc' })).toString('base64url');
-    expect(refusal(() => codec.decode(`${payload}.${mac(payload)}`))).to.match(/'cursor'/);
+    expect(refusal(() => codec.decode(signed({ i: 'w-1', a: [1, 2], s: 2, p: 2, q: 'abc' })))).to.match(/'cursor'/);
   });
 
   it('when any character of a cursor is changed, then it is refused as not issued here', () => {
