@@ -134,6 +134,14 @@ describe('batched reads on Elasticsearch', function () {
     expect(Math.max(...batches.filter((b) => b.operation === 'msearch').map((b) => b.size))).to.be.greaterThan(1);
   });
 
+  it('when identical faceted pages are asked at once, then they share one page with its facets', async () => {
+    const { repository } = recording();
+    const params: ListParams = { page: 1, per_page: 5, category: ['space'], facets: ['category', 'ratio'] };
+    const [a, b] = await Promise.all([repository.list(params), repository.list({ ...params })]);
+    expect(a).to.equal(b);
+    expect(a.facets?.category?.length).to.be.greaterThan(0);
+  });
+
   it('when Elasticsearch refuses one search of a batch, then only its caller fails (400 naming page, nothing leaked) and the others are answered', async () => {
     const { repository, batches } = recording();
     // Past max_result_window: the routes refuse this up front, so only a direct repository call can send it.

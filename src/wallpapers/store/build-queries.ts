@@ -250,48 +250,7 @@ function pageBody(params: ListParams, query: Clause | null, read?: ShuffledRead)
   // Optional clauses: they order what the filters let through and never restrict it.
   const boosts = sort === 'relevance' ? relevanceClauses(params) : [];
   const filtered = withFilters(query, inQuery, boosts);
-  if (sort === 'random') {
-    const { field } = shuffleOf(params.seed ?? '');
-    const shuffled = read ?? firstRead(params);
-    switch (shuffled.read) {
-      case 'after':
-      case 'rank': {
-        const keys = { range: { [field]: { gte: shuffled.lowest, lte: shuffled.highest } } };
-        const at = shuffled.read === 'rank' ? { from: shuffled.from } : shuffled.after === null ? {} : { search_after: [...shuffled.after] };
-        return {
-          _source: SOURCE,
-          ...at,
-          size: shuffled.size,
-          // A rank read counts the keys of its span: whether they held the page, or how many a lap holds.
-          track_total_hits: shuffled.read === 'rank' || shuffled.counts === true,
-          sort: shuffledSort(field),
-          // A counting read counts every match, so its keys are a sort, not a filter.
-          query: shuffled.read === 'after' && shuffled.counts ? filtered : { bool: { filter: [filtered, keys] } },
-        };
-      }
-      case 'count':
-        return { _source: false, size: 0, track_total_hits: true, sort: [], query: filtered };
-      case 'scored': {
-        const scored = {
-          function_score: {
-            query: filtered,
-            functions: [{ random_score: { seed: params.seed ?? '', field: 'id' } }],
-            boost_mode: 'replace' as const,
-          },
-        };
-        const at = params.position ? { search_after: [...params.position.after] } : { from: (params.page - 1) * params.per_page };
-        return {
-          _source: SOURCE,
-          ...at,
-          size: params.per_page,
-          // Counted on every page, as a walk by score always was: an import may add to it mid-walk.
-          track_total_hits: true,
-          sort: SCORED_RANDOM,
-          query: scored,
-        };
-      }
-    }
-  }
+  if (sort === 'random') return shuffledBody(params, filtered, read ?? firstRead(params));
   return {
     ...(params.position ? { search_after: [...params.position.after] } : { from: (params.page - 1) * params.per_page }),
     size: params.per_page,
@@ -301,6 +260,49 @@ function pageBody(params: ListParams, query: Clause | null, read?: ShuffledRead)
     query: filtered,
     _source: SOURCE,
   };
+}
+
+/** A read of a sort=random page (ShuffledRead) around the filtered query. */
+function shuffledBody(params: ListParams, filtered: Clause, shuffled: ShuffledRead): SearchBody {
+  const { field } = shuffleOf(params.seed ?? '');
+  switch (shuffled.read) {
+    case 'after':
+    case 'rank': {
+      const keys = { range: { [field]: { gte: shuffled.lowest, lte: shuffled.highest } } };
+      const at = shuffled.read === 'rank' ? { from: shuffled.from } : shuffled.after === null ? {} : { search_after: [...shuffled.after] };
+      return {
+        _source: SOURCE,
+        ...at,
+        size: shuffled.size,
+        // A rank read counts the keys of its span: whether they held the page, or how many a lap holds.
+        track_total_hits: shuffled.read === 'rank' || shuffled.counts === true,
+        sort: shuffledSort(field),
+        // A counting read counts every match, so its keys are a sort, not a filter.
+        query: shuffled.read === 'after' && shuffled.counts ? filtered : { bool: { filter: [filtered, keys] } },
+      };
+    }
+    case 'count':
+      return { _source: false, size: 0, track_total_hits: true, sort: [], query: filtered };
+    case 'scored': {
+      const scored = {
+        function_score: {
+          query: filtered,
+          functions: [{ random_score: { seed: params.seed ?? '', field: 'id' } }],
+          boost_mode: 'replace' as const,
+        },
+      };
+      const at = params.position ? { search_after: [...params.position.after] } : { from: (params.page - 1) * params.per_page };
+      return {
+        _source: SOURCE,
+        ...at,
+        size: params.per_page,
+        // Counted on every page, as a walk by score always was: an import may add to it mid-walk.
+        track_total_hits: true,
+        sort: SCORED_RANDOM,
+        query: scored,
+      };
+    }
+  }
 }
 
 /** A query with filters (and optional boosts) around it; a list's query is the filters alone. */

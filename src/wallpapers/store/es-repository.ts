@@ -6,7 +6,7 @@ import { EsItemError, type EsFailure, translateEsError } from '../../infra/es-er
 import { type Logger, silentLogger } from '../../infra/logger.js';
 import { createNaturalBatcher } from '../../infra/natural-batcher.js';
 import type { Attempt } from '../../infra/hedged-reads.js';
-import { type Shared, share } from '../../infra/shared-result.js';
+import { type Shared, derivedOnce, share } from '../../infra/shared-result.js';
 import {
   MGET_RESPONSE_FILTER,
   REQUEST_CACHE,
@@ -69,6 +69,16 @@ interface MsearchItem {
   error?: EsFailure;
   hits?: { total?: { value: number }; hits?: { _source: CataloguedWallpaper; _index: string; sort?: (string | number)[] }[] };
   aggregations?: Record<string, { values?: { buckets?: { key: string; doc_count: number }[] } }>;
+}
+
+// Requests coalesced into the same two searches get the same page with its facets, so its
+// envelope and serialized bytes are still built once for all of them (see toPage).
+const facetedPages = derivedOnce<WeakMap<object, Shared<Page>>>();
+function withFacets(found: Shared<Page>, counted: Shared<Page>): Shared<Page> {
+  const byCounts = facetedPages(found, () => new WeakMap());
+  let page = byCounts.get(counted);
+  if (page === undefined) byCounts.set(counted, (page = share({ ...found, ...(counted.facets ? { facets: counted.facets } : {}) })));
+  return page;
 }
 
 interface PageBodies<P extends ListParams> {
@@ -264,7 +274,7 @@ export function createEsRepository(
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
     if ((params.facets?.length ?? 0) === 0) return hits(params, bodies.page);
     const [found, counted] = await Promise.all([hits(params, bodies.page), search(searchOf(params, bodies.facets(params)))]);
-    return share({ ...found, ...(counted.facets ? { facets: counted.facets } : {}) });
+    return withFacets(found, counted);
   }
 
   // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher
