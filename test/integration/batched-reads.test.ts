@@ -222,6 +222,31 @@ describe('batched reads on Elasticsearch', function () {
     }
   });
 
+  it('when Elasticsearch stops answering, then a random page read along a key fails with 503 within one timeout, its reads side by side', async function () {
+    this.timeout(20_000);
+    const { client: silent, close } = await hungElasticsearch();
+    const timeoutMs = 2000;
+    const batching = { maxInFlight: 2, maxBatchSize: 32, maxQueued: 1000, timeoutMs };
+    const repository = createEsRepository(silent, alias, { batching, shuffleFromTotal: 0 });
+    try {
+      const position = { index: alias, after: [12345, 7], total: 60, shuffled: true };
+      for (const params of [
+        { page: 1, per_page: 5, sort: 'random', seed: 'hung1', position },
+        { page: 3, per_page: 5, sort: 'random', seed: 'hung2' },
+      ] as const) {
+        const started = Date.now();
+        const outcome = await repository.list(params).then(
+          () => 'answered',
+          (err: unknown) => (err instanceof BackendUnavailable ? 503 : String(err)),
+        );
+        expect(outcome).to.equal(503);
+        expect(Date.now() - started).to.be.within(timeoutMs - 50, timeoutMs + 1000);
+      }
+    } finally {
+      await close();
+    }
+  });
+
   it('when Elasticsearch hangs and the wait queue is full, then further reads are refused with 503 at once instead of waiting', async function () {
     this.timeout(20_000);
     const { client: silent, close } = await hungElasticsearch();
