@@ -38,6 +38,13 @@ const KINDS: Record<string, (i: number, random: Random, docs: number) => string>
   'facets=category,ratio': (i) => `/v1/wallpapers?facets=category,ratio&per_page=${10 + (i % 90)}`,
   'sort=random&seed=…': (i) => `/v1/wallpapers?sort=random&seed=s${i}x${Date.now() % 100000}`,
   'sort=random, page 3 by number': (i) => `/v1/wallpapers?sort=random&seed=n${i}x${Date.now() % 100000}&page=3`,
+  'sort=oldest': (i) => `/v1/wallpapers?sort=oldest&per_page=${10 + (i % 90)}`,
+  'sort=oldest, page 400': (i) => `/v1/wallpapers?sort=oldest&page=${400 + (i % 100)}&per_page=20`,
+};
+/** Kinds whose next page is also asked, by the cursor the first one links to. */
+const FOLLOWED: Record<string, string> = {
+  'sort=random&seed=…': 'sort=random, next page by cursor',
+  'sort=oldest': 'sort=oldest, next page by cursor',
 };
 
 async function timed(url: string, key: string): Promise<{ ms: number; link: string | null }> {
@@ -88,10 +95,11 @@ try {
           const drawn = path(n, new Random(draw, n), size);
           const { ms, link } = await timed(`${running.url}${drawn}`, key);
           if (i >= 0) record(kind, build, size, ms);
-          if (kind === 'sort=random&seed=…' && link) {
+          const followed = FOLLOWED[kind];
+          if (followed && link) {
             const next = /^<([^>]+)>/.exec(link)![1]!;
             const page = await timed(`${running.url}${next}`, key);
-            if (i >= 0) record('sort=random, next page by cursor', build, size, page.ms);
+            if (i >= 0) record(followed, build, size, page.ms);
           }
         }
       }

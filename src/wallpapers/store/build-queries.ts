@@ -221,8 +221,21 @@ export type ShuffledRead =
   | { read: 'count' }
   | { read: 'scored' };
 
+/**
+ * Which read of a sort=oldest page a body is for (windowed-pages.ts tells the story): the page
+ * within a `window` of dates from the cursor's position (or the oldest) up to `end` (or the
+ * newest), which counts what it holds; the total is counted apart (`count`).
+ */
+export type WindowRead = { read: 'window'; end: number | null } | { read: 'count' };
+
+/** A shuffled read of wallpapers, not of their count. */
+type ShuffledHits = Exclude<ShuffledRead, { read: 'count' }>;
+
+/** Any read of a page but the single request a copy's checks send. */
+export type PageRead = ShuffledRead | WindowRead;
+
 /** The read a page of sort=random starts with when no other is asked: a single request (a copy's checks). */
-function firstRead(params: ListParams): ShuffledRead {
+function firstRead(params: ListParams): ShuffledHits {
   const { position, page, per_page } = params;
   const { offset } = shuffleOf(params.seed ?? '');
   if (position) {
@@ -243,27 +256,38 @@ const shuffledSort = (field: string): estypes.Sort => [{ [field]: { order: 'asc'
  * search_after; sort=random reads along the seed's key instead (`read`, see ShuffledRead). Facet
  * counts are a search of their own (facetsBody).
  */
-function pageBody(params: ListParams, query: Clause | null, read?: ShuffledRead): SearchBody {
+function pageBody(params: ListParams, query: Clause | null, read?: PageRead): SearchBody {
+  if (read?.read === 'count') return countBody(params, query);
   const sort = params.sort ?? (query === null ? 'newest' : 'relevance');
-  const skip = fromPosition(sort, params);
+  const skip = read?.read === 'window' ? windowClauses(params, read.end) : fromPosition(sort, params);
   const inQuery = [...filterClauses(params), ...skip];
   // Optional clauses: they order what the filters let through and never restrict it.
   const boosts = sort === 'relevance' ? relevanceClauses(params) : [];
   const filtered = withFilters(query, inQuery, boosts);
-  if (sort === 'random') return shuffledBody(params, filtered, read ?? firstRead(params));
+  if (sort === 'random') return shuffledBody(params, filtered, (read as ShuffledHits | undefined) ?? firstRead(params));
   return {
     ...(params.position ? { search_after: [...params.position.after] } : { from: (params.page - 1) * params.per_page }),
     size: params.per_page,
-    // A walk's later pages know its total already (see fromPosition).
-    track_total_hits: skip.length === 0,
+    // A window counts what it holds; the whole order is counted apart. A walk's later pages know
+    // their total already (see fromPosition).
+    track_total_hits: read?.read === 'window' || (read === undefined && skip.length === 0),
     sort: SORTS[sort],
     query: filtered,
     _source: SOURCE,
   };
 }
 
+/**
+ * The dates a window of sort=oldest holds: from the cursor's position, if any, up to `end`, if
+ * any. The index is sorted newest first, so either bound makes it one stretch of that order.
+ */
+function windowClauses({ position }: ListParams, end: number | null): Clause[] {
+  const dates = { ...(position ? { gte: position.after[0] } : {}), ...(end === null ? {} : { lte: end }) };
+  return Object.keys(dates).length === 0 ? [] : [{ range: { created_at: { ...dates, format: 'epoch_millis' } } }];
+}
+
 /** A read of a sort=random page (ShuffledRead) around the filtered query. */
-function shuffledBody(params: ListParams, filtered: Clause, shuffled: ShuffledRead): SearchBody {
+function shuffledBody(params: ListParams, filtered: Clause, shuffled: ShuffledHits): SearchBody {
   const { field } = shuffleOf(params.seed ?? '');
   switch (shuffled.read) {
     case 'after':
@@ -281,8 +305,6 @@ function shuffledBody(params: ListParams, filtered: Clause, shuffled: ShuffledRe
         query: shuffled.read === 'after' && shuffled.counts ? filtered : { bool: { filter: [filtered, keys] } },
       };
     }
-    case 'count':
-      return { _source: false, size: 0, track_total_hits: true, sort: [], query: filtered };
     case 'scored': {
       const scored = {
         function_score: {
@@ -303,6 +325,20 @@ function shuffledBody(params: ListParams, filtered: Clause, shuffled: ShuffledRe
       };
     }
   }
+}
+
+/** A count of what a query matches, and nothing else. */
+const countOf = (query: Clause): SearchBody => ({ _source: false, size: 0, track_total_hits: true, sort: [], query });
+
+/**
+ * How many wallpapers a query matches under its filters: a search apart from the page's, which
+ * then need not count. A page that does not count lets Elasticsearch skip what cannot reach it (a
+ * sorted field's points, block-max scores), and this body is the same for every page, length,
+ * order and cursor of one query and filter set, so Elasticsearch's shard request cache answers it
+ * until a refresh changes the index.
+ */
+function countBody(params: ListParams, query: Clause | null): SearchBody {
+  return countOf(withFilters(query, filterClauses(params)));
 }
 
 /** A query with filters (and optional boosts) around it; a list's query is the filters alone. */
@@ -334,12 +370,16 @@ function facetsBody(params: ListParams, query: Clause | null): SearchBody {
   };
 }
 
-export function listBody(params: ListParams, read?: ShuffledRead): SearchBody {
+export function listBody(params: ListParams, read?: PageRead): SearchBody {
   return pageBody(params, null, read);
 }
 
 export function listFacetsBody(params: ListParams): SearchBody {
   return facetsBody(params, null);
+}
+
+export function listCountBody(params: ListParams): SearchBody {
+  return countBody(params, null);
 }
 
 export function buildListRequest(alias: string, params: ListParams): estypes.SearchRequest {
@@ -484,12 +524,16 @@ export function withSubject(query: Clause, subject: readonly Term[] | undefined)
 const searchQueryOf = (params: SearchParams): Clause =>
   params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning), params.subject);
 
-export function searchBody(params: SearchParams, read?: ShuffledRead): SearchBody {
+export function searchBody(params: SearchParams, read?: PageRead): SearchBody {
   return pageBody(params, searchQueryOf(params), read);
 }
 
 export function searchFacetsBody(params: SearchParams): SearchBody {
   return facetsBody(params, searchQueryOf(params));
+}
+
+export function searchCountBody(params: SearchParams): SearchBody {
+  return countBody(params, searchQueryOf(params));
 }
 
 /**

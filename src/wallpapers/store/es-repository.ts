@@ -12,7 +12,7 @@ import {
   REQUEST_CACHE,
   SOURCE,
   type SearchBody,
-  type ShuffledRead,
+  type PageRead,
   buildIdsRequest,
   listBody,
   listFacetsBody,
@@ -24,6 +24,7 @@ import {
 } from './build-queries.js';
 import type { Facet, ListParams, SearchParams, SuggestParams } from '../params.js';
 import { RecentTotals, readShuffledPage } from './shuffled-pages.js';
+import { type Extent, WINDOW_FROM_COUNT, readWindowedPage } from './windowed-pages.js';
 import type { Change, ChangePage, FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type ChangeHit, type ChangePosition, WATERMARK_ID, changesBody, changesIndexOf } from './change-log.js';
 import { type CataloguedWallpaper, toDetail } from '../catalogued.js';
@@ -42,6 +43,18 @@ export interface EsRepositoryOptions {
   batching?: BatchingOptions;
   /** How many matches make sort=random walk along a key rather than score (shuffled-pages.ts; tests lower it). */
   shuffleFromTotal?: number;
+  /** How many wallpapers make sort=oldest read a window of dates (windowed-pages.ts; tests lower it). */
+  windowFromCount?: number;
+}
+
+// How long a catalogue's extent is trusted before it is read again. A stale one costs only speed:
+// a window that falls short is followed by the whole order.
+const EXTENT_TTL_MS = 10_000;
+const MAX_EXTENTS = 64;
+
+interface ExtentAggregations {
+  oldest?: { value: number | null };
+  newest?: { value: number | null };
 }
 
 const MSEARCH_RESPONSE_FILTER = [
@@ -82,7 +95,7 @@ function withFacets(found: Shared<Page>, counted: Shared<Page>): Shared<Page> {
 }
 
 interface PageBodies<P extends ListParams> {
-  page: (params: P, read?: ShuffledRead) => SearchBody;
+  page: (params: P, read?: PageRead) => SearchBody;
   facets: (params: P) => SearchBody;
 }
 const LIST_BODIES: PageBodies<ListParams> = { page: listBody, facets: listFacetsBody };
@@ -183,7 +196,7 @@ function toDocument(item: MgetItem | undefined, id: string): Shared<WallpaperDet
 export function createEsRepository(
   es: Client,
   alias: string,
-  { logger = silentLogger, batching = DEFAULT_BATCHING, shuffleFromTotal }: EsRepositoryOptions = {},
+  { logger = silentLogger, batching = DEFAULT_BATCHING, shuffleFromTotal, windowFromCount = WINDOW_FROM_COUNT }: EsRepositoryOptions = {},
 ): WallpaperRepository {
   const { maxInFlight, maxBatchSize, maxQueued, onBatch } = batching;
   const limits = {
@@ -264,11 +277,71 @@ export function createEsRepository(
     ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
   });
   const recentTotals = new RecentTotals(shuffleFromTotal);
-  /** A page of the list or of a search: sort=random reads along the seed's key (shuffled-pages.ts). */
-  function hits<P extends ListParams>(params: P, bodyOf: (params: P, read?: ShuffledRead) => SearchBody): Promise<Shared<Page>> {
-    if (params.sort !== 'random') return search(searchOf(params, bodyOf(params)));
-    const key = () => `${searchIndex(alias, params)} ${matchesKey(params)}`;
-    return readShuffledPage(params, (read, index) => search(searchOf(params, bodyOf(params, read), index)), { totals: recentTotals, key });
+  const extents = new Map<string, { expires: number; extent: Promise<Extent> }>();
+  /** How much wider than an even spread of dates the last window of each catalogue had to be (windowed-pages.ts). */
+  const windowScales = new Map<string, { value: number }>();
+  /** The dates `index` spans and how many wallpapers it holds: one search, kept a few seconds. */
+  function extentOf(index: string): Promise<Extent> {
+    const now = Date.now();
+    const kept = extents.get(index);
+    if (kept && kept.expires > now) return kept.extent;
+    const extent = hedged
+      .run(
+        (attempt) =>
+          es.search(
+            {
+              index,
+              size: 0,
+              track_total_hits: true,
+              request_cache: REQUEST_CACHE,
+              preference: attempt.preference,
+              timeout: shardTimeout,
+              aggs: { oldest: { min: { field: 'created_at' } }, newest: { max: { field: 'created_at' } } },
+              filter_path: ['hits.total.value', 'aggregations.*.value'],
+            },
+            attemptOptions(attempt),
+          ),
+        batching.timeoutMs,
+      )
+      .then((response): Extent => {
+        const aggs = response.aggregations as ExtentAggregations | undefined;
+        const total = response.hits?.total;
+        const count = typeof total === 'number' ? total : (total?.value ?? 0);
+        return { oldest: aggs?.oldest?.value ?? 0, newest: aggs?.newest?.value ?? 0, count };
+      });
+    extent.catch(() => {
+      if (extents.get(index)?.extent === extent) extents.delete(index);
+    });
+    extents.delete(index);
+    extents.set(index, { expires: now + EXTENT_TTL_MS, extent });
+    if (extents.size > MAX_EXTENTS) extents.delete(extents.keys().next().value!);
+    return extent;
+  }
+  /**
+   * A page of the list or of a search: sort=random reads along the seed's key (shuffled-pages.ts),
+   * sort=oldest over a large catalogue within a window of dates (windowed-pages.ts).
+   */
+  async function hits<P extends ListParams>(params: P, bodyOf: (params: P, read?: PageRead) => SearchBody): Promise<Shared<Page>> {
+    const index = searchIndex(alias, params);
+    const key = () => `${index} ${matchesKey(params)}`;
+    if (params.sort === 'random') {
+      return readShuffledPage(params, (read, at) => search(searchOf(params, bodyOf(params, read), at)), { totals: recentTotals, key });
+    }
+    if (params.sort === 'oldest') {
+      const extent = await extentOf(index);
+      if (extent.count >= windowFromCount) {
+        const matches = recentTotals.get(key()) ?? extent.count;
+        let scale = windowScales.get(index);
+        if (scale === undefined) {
+          windowScales.set(index, (scale = { value: 1 }));
+          if (windowScales.size > MAX_EXTENTS) windowScales.delete(windowScales.keys().next().value!);
+        }
+        const found = await readWindowedPage(params, (read) => search(searchOf(params, bodyOf(params, read))), { extent, matches, scale });
+        recentTotals.set(key(), found.total);
+        return found;
+      }
+    }
+    return search(searchOf(params, bodyOf(params)));
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {

@@ -1,0 +1,112 @@
+import { expect } from 'chai';
+import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
+import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
+import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
+import type { Page } from '../../src/wallpapers/store/repository.js';
+import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { toIndexDocument } from '../../src/wallpapers/store/index-document.js';
+import { parseSearchQuery } from '../../src/wallpapers/search-query.js';
+import { useCatalogue } from './catalogue-context.js';
+
+const START = Date.parse('2020-01-01T00:00:00Z');
+
+/** 3,000 wallpapers whose dates crowd towards the newest (the first days a tenth as dense), half of them at midnight, so many share a date. */
+function unevenCatalogue(): WallpaperDocument[] {
+  const docs = [...generateWallpapers({ count: 3000, seed: 5, imageBaseUrl: 'https://images.example' })];
+  return docs.map((doc, i) => {
+    const spread = Math.floor(86_400 * 400 * Math.sqrt(i / docs.length));
+    const seconds = i % 2 === 0 ? spread - (spread % 86_400) : spread;
+    return { ...doc, created_at: new Date(START + seconds * 1000).toISOString().replace('.000Z', 'Z') };
+  });
+}
+
+describe('sort=oldest within a window of dates, as on a catalogue of 200,000 or more', function () {
+  this.timeout(60_000);
+  const ctx = useCatalogue({}, { docs: unevenCatalogue });
+  const ids = (page: Page) => page.items.map((item) => item.id);
+
+  /** Every page by number and the whole walk by cursor, from a repository. */
+  async function pages(list: (params: ListParams) => Promise<Page>, perPage: number, numbers: number[]) {
+    const byNumber = [];
+    for (const page of numbers) byNumber.push(await list({ page, per_page: perPage, sort: 'oldest' }));
+    const walk: number[] = [];
+    let last = await list({ page: 1, per_page: perPage, sort: 'oldest' });
+    const totals = [last.total];
+    walk.push(...ids(last));
+    while (last.last && walk.length < last.total) {
+      const position = { ...last.last, total: last.total, depth: walk.length };
+      last = await list({ page: 1, per_page: perPage, sort: 'oldest', position });
+      totals.push(last.total);
+      walk.push(...ids(last));
+    }
+    return { byNumber: byNumber.map((page) => ({ ids: ids(page), total: page.total })), walk, totals };
+  }
+
+  /** The client, with each page it reads counted as a window of dates with an end, or not. */
+  function watched() {
+    const reads = { windows: 0, others: 0 };
+    const es = new Proxy(ctx.es, {
+      get(target, name, receiver) {
+        if (name !== 'msearch') return Reflect.get(target, name, receiver);
+        return (request: { searches: object[] }, options: object) => {
+          for (const body of request.searches.filter((_, i) => i % 2 === 1)) {
+            const text = JSON.stringify(body);
+            if (text.includes('"size":0')) continue;
+            if (text.includes('"created_at":{') && text.includes('"lte"')) reads.windows++;
+            else reads.others++;
+          }
+          return target.msearch(request, options);
+        };
+      },
+    });
+    return { es, reads };
+  }
+
+  it('when pages are read by number or by cursor, with or without filters, then they equal the whole order', async () => {
+    const { es, reads } = watched();
+    const windowed = createEsRepository(es, ctx.alias, { windowFromCount: 0 });
+    const whole = createEsRepository(ctx.es, ctx.alias, { windowFromCount: Number.POSITIVE_INFINITY });
+    const numbers = [1, 2, 3, 10, 29, 30, 31, 99];
+    for (const filters of [{}, { category: ['space'] }, { orientation: 'portrait' as const }]) {
+      for (const perPage of [25, 100]) {
+        const list = (repository: typeof whole) => (params: ListParams) => repository.list({ ...params, ...filters });
+        const expected = await pages(list(whole), perPage, numbers);
+        const before = { ...reads };
+        const actual = await pages(list(windowed), perPage, numbers);
+        expect(actual, `${JSON.stringify(filters)} ${perPage}`).to.deep.equal(expected);
+        // Unfiltered, each page read a bounded window; a window with no end only near the newest
+        // dates. A filter that matches few spreads them thin, and its pages read to the newest.
+        if (Object.keys(filters).length === 0) expect(reads.windows - before.windows).to.be.greaterThan(5 * (reads.others - before.others));
+      }
+    }
+    const all = await pages((params) => windowed.list(params), 100, []);
+    const sorted = [...ctx.docs].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id);
+    expect(all.walk).to.deep.equal(sorted.map((doc) => doc.id));
+  });
+
+  it('when a search is in date order, then its windowed pages equal the whole order', async () => {
+    const windowed = createEsRepository(ctx.es, ctx.alias, { windowFromCount: 0 });
+    const whole = createEsRepository(ctx.es, ctx.alias, { windowFromCount: Number.POSITIVE_INFINITY });
+    const text = parseSearchQuery('sky');
+    for (const page of [1, 2, 5]) {
+      const params: SearchParams = { page, per_page: 20, sort: 'oldest', q: 'sky', text };
+      const [a, b] = await Promise.all([windowed.search(params), whole.search(params)]);
+      expect(ids(a), `page ${page}`).to.deep.equal(ids(b));
+      expect(a.total).to.equal(b.total).and.to.be.greaterThan(40);
+    }
+  });
+
+  it('when a wallpaper older than any the extent knew arrives, then the next page 1 starts with it', async () => {
+    const windowed = createEsRepository(ctx.es, ctx.alias, { windowFromCount: 0 });
+    const before = await windowed.list({ page: 1, per_page: 10, sort: 'oldest' });
+    const oldest = { ...ctx.docs[0]!, id: 900_001, created_at: '2001-01-01T00:00:00Z' };
+    await ctx.es.index({ index: ctx.alias, id: String(oldest.id), document: toIndexDocument(oldest), refresh: true });
+    try {
+      const after = await windowed.list({ page: 1, per_page: 10, sort: 'oldest' });
+      expect(ids(after)).to.deep.equal([oldest.id, ...ids(before).slice(0, 9)]);
+      expect(after.total).to.equal(before.total + 1);
+    } finally {
+      await ctx.es.delete({ index: ctx.alias, id: String(oldest.id), refresh: true });
+    }
+  });
+});

@@ -1,0 +1,142 @@
+import { expect } from 'chai';
+import { share } from '../../../../src/infra/shared-result.js';
+import type { CataloguedWallpaper } from '../../../../src/wallpapers/catalogued.js';
+import type { ListParams } from '../../../../src/wallpapers/params.js';
+import type { WindowRead } from '../../../../src/wallpapers/store/build-queries.js';
+import type { Page } from '../../../../src/wallpapers/store/repository.js';
+import { type Extent, type WindowReader, readWindowedPage } from '../../../../src/wallpapers/store/windowed-pages.js';
+
+interface Doc {
+  id: number;
+  at: number;
+}
+
+/** Elasticsearch's answers to each read over `docs`, in the order of sort=oldest (date, then id). */
+function catalogue(docs: readonly Doc[]) {
+  const sorted = [...docs].sort((a, b) => a.at - b.at || a.id - b.id);
+  const reads: WindowRead[] = [];
+  const pageOf = (found: readonly Doc[], total: number): Page => {
+    const last = found.at(-1);
+    const items = found.map((doc) => ({ id: doc.id, created_at: String(doc.at) }) as CataloguedWallpaper);
+    return { items, total, ...(last === undefined ? {} : { last: { index: 'cat-1', after: [last.at, last.id] } }) };
+  };
+  const reader = (params: ListParams): WindowReader => {
+    const after = (list: readonly Doc[]) => {
+      const position = params.position;
+      if (!position) return list.slice((params.page - 1) * params.per_page);
+      const [at, id] = position.after.map(Number) as [number, number];
+      return list.filter((doc) => doc.at > at || (doc.at === at && doc.id > id));
+    };
+    return async (read) => {
+      reads.push(read);
+      switch (read.read) {
+        case 'count':
+          return share(pageOf([], docs.length));
+        case 'window': {
+          const from = params.position ? Number(params.position.after[0]) : -Infinity;
+          const inWindow = sorted.filter((doc) => doc.at >= from && doc.at <= (read.end ?? Infinity));
+          return share(pageOf(after(inWindow).slice(0, params.per_page), inWindow.length));
+        }
+      }
+    };
+  };
+  const extent: Extent = { oldest: sorted[0]!.at, newest: sorted.at(-1)!.at, count: docs.length };
+  return { reader, reads, sorted, extent };
+}
+
+const bounded = (reads: WindowRead[]) => reads.filter((read) => read.read === 'window' && read.end !== null);
+const open = (reads: WindowRead[]) => reads.filter((read) => read.read === 'window' && read.end === null);
+
+const params = (perPage: number, more: Partial<ListParams> = {}): ListParams => ({ page: 1, per_page: perPage, sort: 'oldest', ...more });
+
+/** 5,000 wallpapers whose dates crowd towards the newest (a tenth as dense at the start), many sharing a second. */
+function unevenDocs(count = 5000): Doc[] {
+  return Array.from({ length: count }, (_, i) => ({ id: count - i, at: Math.floor(1_000_000 * Math.sqrt(i / count)) - (i % 7) }));
+}
+
+describe('sort=oldest pages read within a window of dates', () => {
+  it('when pages are read by number and by cursor, then each equals the whole order, with the total counted apart', async () => {
+    const { reader, sorted, extent } = catalogue(unevenDocs());
+    const scale = { value: 1 };
+    for (const perPage of [7, 100]) {
+      for (const page of [1, 2, 3, 17, 40, 48, 50]) {
+        const found = await readWindowedPage(params(perPage, { page }), reader(params(perPage, { page })), { extent, matches: 5000, scale });
+        const expected = sorted.slice((page - 1) * perPage, page * perPage).map((doc) => doc.id);
+        expect(
+          found.items.map((item) => item.id),
+          `page ${page} of ${perPage}`,
+        ).to.deep.equal(expected);
+        expect(found.total).to.equal(5000);
+      }
+      const walked: number[] = [];
+      let last: Page['last'];
+      while (walked.length < sorted.length) {
+        const at = params(perPage, last ? { position: { ...last, total: 5000, depth: walked.length } } : {});
+        const found = await readWindowedPage(at, reader(at), { extent, matches: 5000, scale });
+        if (found.items.length === 0) break;
+        walked.push(...found.items.map((item) => item.id));
+        last = found.last;
+      }
+      expect(walked, `walk of ${perPage}`).to.deep.equal(sorted.map((doc) => doc.id));
+    }
+  });
+
+  it('when a window falls short, then a wider one follows, and the same page asked again takes one window', async () => {
+    const { reader, reads, extent } = catalogue(unevenDocs());
+    const scale = { value: 1 };
+    await readWindowedPage(params(20), reader(params(20)), { extent, matches: 5000, scale });
+    expect(bounded(reads).length).to.be.greaterThan(1);
+    expect(open(reads)).to.have.length(0);
+    expect(scale.value).to.be.greaterThan(1);
+    reads.length = 0;
+    await readWindowedPage(params(20), reader(params(20)), { extent, matches: 5000, scale });
+    expect(reads.map((read) => read.read).sort()).to.deep.equal(['count', 'window']);
+    expect(open(reads)).to.have.length(0);
+  });
+
+  it('when windows keep falling short, then after four the window has no end', async () => {
+    // One wallpaper apart from the rest at the start, and the others at the newest date: no window
+    // short of the newest holds a second.
+    const docs = [{ id: 1, at: 0 }, ...Array.from({ length: 999 }, (_, i) => ({ id: i + 2, at: 1_000_000 }))];
+    const { reader, reads, extent } = catalogue(docs);
+    const found = await readWindowedPage(params(20), reader(params(20)), { extent, matches: 1000, scale: { value: 1 } });
+    expect(found.items.map((item) => item.id)).to.deep.equal([1, ...Array.from({ length: 19 }, (_, i) => i + 2)]);
+    expect(bounded(reads).length).to.be.within(1, 4);
+    expect(open(reads)).to.have.length(1);
+  });
+
+  it('when the query matches fewer than a page, then the window that holds them all is the last page', async () => {
+    const { reader, reads, extent } = catalogue(unevenDocs(12));
+    // Sized by a total seen before the catalogue shrank: the first window holds all twelve.
+    const stale = { extent: { ...extent, newest: 10 ** 9 }, matches: 10 ** 6, scale: { value: 1 } };
+    const found = await readWindowedPage(params(20), reader(params(20)), stale);
+    expect(found.items).to.have.length(12);
+    expect(open(reads)).to.have.length(0);
+  });
+
+  it('when the window would reach past the newest date, then it has no end', async () => {
+    const { reader, reads, extent } = catalogue(unevenDocs(30));
+    await readWindowedPage(params(20), reader(params(20)), { extent, matches: 30, scale: { value: 1 } });
+    expect(reads.map((read) => read.read).sort()).to.deep.equal(['count', 'window']);
+    expect(open(reads)).to.have.length(1);
+  });
+
+  it('when a walk moves from sparse dates to crowded ones, then its windows narrow and pages keep to one read', async () => {
+    const { reader, reads, sorted, extent } = catalogue(unevenDocs(20_000));
+    const scale = { value: 1 };
+    let last: Page['last'];
+    const perPage = 50;
+    const readsPerPage: number[] = [];
+    for (let depth = 0; depth < 10_000; depth += perPage) {
+      const at = params(perPage, last ? { position: { ...last, total: 20_000, depth } } : {});
+      const before = reads.length;
+      const found = await readWindowedPage(at, reader(at), { extent, matches: 20_000, scale });
+      expect(found.items.map((item) => item.id)).to.deep.equal(sorted.slice(depth, depth + perPage).map((doc) => doc.id));
+      readsPerPage.push(reads.length - before - 1);
+      last = found.last;
+    }
+    expect(open(reads)).to.have.length(0);
+    const more = readsPerPage.filter((n) => n > 1).length;
+    expect(more, JSON.stringify(readsPerPage)).to.be.below(readsPerPage.length / 10);
+  });
+});
