@@ -56,7 +56,7 @@ function realTimer(fn: () => void, ms: number): () => void {
  * while none of them has been sent, so each caller's answer is computed after it asked: exactly
  * what a call of its own would have returned at that moment.
  */
-export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>): (input: I) => Promise<R> {
+export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>): (input: I, within?: { leftMs: number }) => Promise<R> {
   const { maxInFlight, maxBatchSize, maxQueued, keyOf, run, budgetMs, expired, overloaded, onBatch, now = Date.now, schedule = realTimer } = options;
   const queue = new Map<string, Waiting<I, R>>();
   let inFlight = 0;
@@ -117,7 +117,10 @@ export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>)
     }
   }
 
-  return function submit(input: I): Promise<R> {
+  /** `within`: what is left of a budget begun before (one of several reads of a page); never more than `budgetMs`. */
+  return function submit(input: I, within?: { leftMs: number }): Promise<R> {
+    const budget = Math.min(budgetMs, within?.leftMs ?? budgetMs);
+    if (budget <= 0) return Promise.reject(expired());
     return new Promise<R>((resolve, reject) => {
       const key = keyOf(input);
       let waiting = queue.get(key);
@@ -130,14 +133,14 @@ export function createNaturalBatcher<I, R>(options: NaturalBatcherOptions<I, R>)
         queue.set(key, waiting);
       }
       const entry = waiting;
-      const caller: Caller<R> = { resolve, reject, deadline: now() + budgetMs, settled: false, cancel: () => undefined };
+      const caller: Caller<R> = { resolve, reject, deadline: now() + budget, settled: false, cancel: () => undefined };
       caller.cancel = schedule(() => {
         if (caller.settled) return;
         caller.settled = true;
         reject(expired());
         // A waiting input whose callers have all given up is never sent.
         if (queue.get(key) === entry && !live(entry)) queue.delete(key);
-      }, budgetMs);
+      }, budget);
       entry.callers.push(caller);
       // Inputs that arrive in the same turn of the event loop leave in one batch.
       if (!scheduled && inFlight < maxInFlight) {

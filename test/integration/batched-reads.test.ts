@@ -9,8 +9,9 @@ import type { Page } from '../../src/wallpapers/store/repository.js';
 import { type CataloguedWallpaper, toDetail } from '../../src/wallpapers/catalogued.js';
 import type { WallpaperDetail, WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { FIXTURE_CATEGORIES, FIXTURE_RESOLUTIONS, fixtureWallpapers } from '../support/fixtures.js';
-import { connectEs, createIndexWithDocs, dropIndicesOf, uniqueName } from '../support/harness.js';
+import { connectEs, createIndexWithDocs, dropIndicesOf, testConfig, uniqueName } from '../support/harness.js';
 import { hungServer } from '../support/hung-server.js';
+import { slowServer } from '../support/slow-server.js';
 import { searchParams } from '../support/search-params.js';
 
 /** What one direct request to Elasticsearch answers: the reference the batched repository must equal. */
@@ -244,6 +245,54 @@ describe('batched reads on Elasticsearch', function () {
       }
     } finally {
       await close();
+    }
+  });
+
+  it('when Elasticsearch stops answering, then a sort=oldest page read within a window of dates fails with 503 within one timeout', async function () {
+    this.timeout(20_000);
+    const { client: silent, close } = await hungElasticsearch();
+    const timeoutMs = 2000;
+    const batching = { maxInFlight: 2, maxBatchSize: 32, maxQueued: 1000, timeoutMs };
+    const repository = createEsRepository(silent, alias, { batching, windowFromCount: 0 });
+    try {
+      const started = Date.now();
+      const outcome = await repository.list({ page: 2, per_page: 5, sort: 'oldest' }).then(
+        () => 'answered',
+        (err: unknown) => (err instanceof BackendUnavailable ? 503 : String(err)),
+      );
+      expect(outcome).to.equal(503);
+      expect(Date.now() - started).to.be.within(timeoutMs - 50, timeoutMs + 1000);
+    } finally {
+      await close();
+    }
+  });
+
+  it('when Elasticsearch answers slowly, then a page of reads one after another fails with 503 within one timeout in all, not one each', async function () {
+    this.timeout(30_000);
+    const timeoutMs = 2000;
+    // Each answer takes 0.6 of the timeout: a page of two reads in turn would take 1.2.
+    const slow = await slowServer(testConfig().elasticsearchUrl, 0.6 * timeoutMs);
+    const client = connectEs(slow.url, 60_000);
+    const batching = { maxInFlight: 2, maxBatchSize: 32, maxQueued: 1000, timeoutMs };
+    try {
+      for (const [params, options] of [
+        // The catalogue's extent, then the window and its count.
+        [{ page: 2, per_page: 5, sort: 'oldest' }, { windowFromCount: 0 }],
+        // The count, then the rank read it sizes.
+        [{ page: 3, per_page: 5, sort: 'random', seed: 'slow1' }, { shuffleFromTotal: 0 }],
+      ] as const) {
+        const repository = createEsRepository(client, alias, { batching, ...options });
+        const started = Date.now();
+        const outcome = await repository.list(params).then(
+          () => 'answered',
+          (err: unknown) => (err instanceof BackendUnavailable ? 503 : String(err)),
+        );
+        expect(outcome, params.sort).to.equal(503);
+        expect(Date.now() - started, params.sort).to.be.within(timeoutMs - 50, timeoutMs + 500);
+      }
+    } finally {
+      await client.close();
+      await slow.close();
     }
   });
 

@@ -324,8 +324,11 @@ export function createEsRepository(
   async function hits<P extends ListParams>(params: P, bodyOf: (params: P, read?: PageRead) => SearchBody): Promise<Shared<Page>> {
     const index = searchIndex(alias, params);
     const key = () => `${index} ${matchesKey(params)}`;
+    // A page of several reads, one after another, has the time budget of one read in all.
+    const deadline = Date.now() + batching.timeoutMs;
+    const left = () => ({ leftMs: deadline - Date.now() });
     if (params.sort === 'random') {
-      return readShuffledPage(params, (read, at) => search(searchOf(params, bodyOf(params, read), at)), { totals: recentTotals, key });
+      return readShuffledPage(params, (read, at) => search(searchOf(params, bodyOf(params, read), at), left()), { totals: recentTotals, key });
     }
     if (params.sort === 'oldest') {
       const extent = await extentOf(index);
@@ -336,7 +339,7 @@ export function createEsRepository(
           windowScales.set(index, (scale = { value: 1 }));
           if (windowScales.size > MAX_EXTENTS) windowScales.delete(windowScales.keys().next().value!);
         }
-        const found = await readWindowedPage(params, (read) => search(searchOf(params, bodyOf(params, read))), { extent, matches, scale });
+        const found = await readWindowedPage(params, (read) => search(searchOf(params, bodyOf(params, read)), left()), { extent, matches, scale });
         recentTotals.set(key(), found.total);
         return found;
       }

@@ -66,7 +66,7 @@ describe('natural batching', () => {
 
   it('when inputs arrive in the same turn, then they leave in one batch in arrival order', async () => {
     const { calls, submit } = controlled(1, 10);
-    const answers = ['a', 'b', 'c'].map(submit);
+    const answers = ['a', 'b', 'c'].map((input) => submit(input));
     await turn();
     expect(calls.map((c) => c.inputs)).to.deep.equal([['a', 'b', 'c']]);
     echo(calls[0]!);
@@ -77,7 +77,7 @@ describe('natural batching', () => {
     const { calls, submit } = controlled(1, 3);
     const first = submit('a');
     await turn();
-    const waiting = ['b', 'c', 'd', 'e'].map(submit);
+    const waiting = ['b', 'c', 'd', 'e'].map((input) => submit(input));
     await turn();
     expect(calls).to.have.length(1);
     echo(calls[0]!);
@@ -93,7 +93,7 @@ describe('natural batching', () => {
 
   it('when equal inputs wait together, then the backend is asked once and every caller gets the answer', async () => {
     const { calls, submit } = controlled(1, 10);
-    const answers = ['x', 'y', 'x', 'x'].map(submit);
+    const answers = ['x', 'y', 'x', 'x'].map((input) => submit(input));
     await turn();
     expect(calls[0]!.inputs).to.deep.equal(['x', 'y']);
     echo(calls[0]!);
@@ -182,7 +182,7 @@ describe('natural batching', () => {
       run: async (inputs) => inputs,
       onBatch: (size) => sizes.push(size),
     });
-    await Promise.all(['a', 'a', 'b'].map(submit));
+    await Promise.all(['a', 'a', 'b'].map((input) => submit(input)));
     await submit('c');
     expect(sizes).to.deep.equal([2, 1]);
   });
@@ -253,5 +253,33 @@ describe('natural batching', () => {
       () => 'refused',
     );
     expect(await Promise.race([again, turn().then(() => 'queued')]), 'room again once the queue drained').to.equal('queued');
+  });
+});
+
+describe('natural batching within a budget begun before', () => {
+  it('when a caller gives what is left of its budget, then it expires at that, not at the whole budget', async () => {
+    const clock = new FakeClock();
+    const { calls, submit } = controlled(1, 10, clock, 1000);
+    const answer = submit('a', { leftMs: 300 }).then(String, (err: Error) => err.message);
+    await turn();
+    expect(calls[0]!.remainingMs).to.equal(300);
+    clock.advanceTo(300);
+    expect(await answer).to.equal('expired');
+  });
+
+  it('when nothing is left, then the input fails at once and is never sent', async () => {
+    const { calls, submit } = controlled(1, 10);
+    const answer = submit('a', { leftMs: 0 }).then(String, (err: Error) => err.message);
+    await turn();
+    expect(await answer).to.equal('expired');
+    expect(calls).to.have.length(0);
+  });
+
+  it('when more is left than the whole budget, then the whole budget is the limit', async () => {
+    const clock = new FakeClock();
+    const { calls, submit } = controlled(1, 10, clock, 1000);
+    void submit('a', { leftMs: 5000 }).catch(() => undefined);
+    await turn();
+    expect(calls[0]!.remainingMs).to.equal(1000);
   });
 });
