@@ -234,6 +234,8 @@ describe('batched reads on Elasticsearch', function () {
     [{ page: 3, per_page: 5, sort: 'random', seed: 'hung2' }, { shuffleFromTotal: 0 }],
     // Oldest first: the catalogue's extent, then the window and its count.
     [{ page: 2, per_page: 5, sort: 'oldest' }, { windowFromCount: 0 }],
+    // Oldest first on a catalogue too small for windows: the extent, then the page.
+    [{ page: 2, per_page: 5, sort: 'oldest' }, { windowFromCount: Number.POSITIVE_INFINITY }],
   ] as const;
 
   /** How a page read ends (503 for BackendUnavailable), and after how long. */

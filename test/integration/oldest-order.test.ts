@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { CursorExpired } from '../../src/errors.js';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
 import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
@@ -42,16 +43,19 @@ describe('sort=oldest within a window of dates, as on a catalogue of 200,000 or 
     return { byNumber: byNumber.map((page) => ({ ids: ids(page), total: page.total })), walk, totals };
   }
 
-  /** The client, with each page it reads counted as a window of dates with an end, or not. */
+  /** The client, with each page it reads counted as a window of dates with an end, or not, and each count of a window. */
   function watched() {
-    const reads = { windows: 0, others: 0 };
+    const reads = { windows: 0, others: 0, probes: 0 };
     const es = new Proxy(ctx.es, {
       get(target, name, receiver) {
         if (name !== 'msearch') return Reflect.get(target, name, receiver);
         return (request: { searches: object[] }, options: object) => {
           for (const body of request.searches.filter((_, i) => i % 2 === 1)) {
             const text = JSON.stringify(body);
-            if (text.includes('"size":0')) continue;
+            if (text.includes('"size":0')) {
+              if (text.includes('"created_at":{')) reads.probes++;
+              continue;
+            }
             if (text.includes('"created_at":{') && text.includes('"lte"')) reads.windows++;
             else reads.others++;
           }
@@ -108,5 +112,31 @@ describe('sort=oldest within a window of dates, as on a catalogue of 200,000 or 
     } finally {
       await ctx.es.delete({ index: ctx.alias, id: String(oldest.id), refresh: true });
     }
+  });
+
+  it('when the index a walk began on is gone, then its next page is refused as an expired cursor, not as a backend failure', async () => {
+    const windowed = createEsRepository(ctx.es, ctx.alias, { windowFromCount: 0 });
+    const first = await windowed.list({ page: 1, per_page: 10, sort: 'oldest' });
+    const position = { ...first.last!, index: `${ctx.alias}-gone`, total: first.total, depth: 10 };
+    const outcome = await windowed.list({ page: 2, per_page: 10, sort: 'oldest', position }).then(
+      () => 'answered',
+      (err: unknown) => err,
+    );
+    expect(outcome).to.be.instanceOf(CursorExpired);
+  });
+
+  it('when a query not seen before reads its windows, then the windows another query has learned stay as they were', async () => {
+    const { es, reads } = watched();
+    const windowed = createEsRepository(es, ctx.alias, { windowFromCount: 0 });
+    const page = (more: Partial<ListParams> = {}) => windowed.list({ page: 3, per_page: 20, sort: 'oldest', ...more });
+    for (let i = 0; i < 3; i++) await page();
+    const settled = { ...reads };
+    await page();
+    expect(reads.windows - settled.windows, 'a page learned').to.equal(1);
+    // A filter that few wallpapers match, first seen: sized as if it matched them all, its windows grow.
+    await page({ category: ['space'], orientation: 'portrait' });
+    const after = { ...reads };
+    await page();
+    expect([reads.windows - after.windows, reads.others - after.others, reads.probes - after.probes]).to.deep.equal([1, 0, 0]);
   });
 });

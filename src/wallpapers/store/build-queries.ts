@@ -201,11 +201,16 @@ const LEADING_FIELD: Partial<Record<SortOrder, { field: string; op: 'lte' | 'gte
   downloads: { field: 'downloads', op: 'lte' },
 };
 
-function fromPosition(sort: SortOrder, { position }: ListParams): Clause[] {
+/** The total a walk's cursor carries, once the walk is deep enough that its pages do not count again. */
+export function walkTotal({ position }: ListParams): number | undefined {
+  return position && (position.depth ?? 0) >= RANGE_FROM_DEPTH ? position.total : undefined;
+}
+
+function fromPosition(sort: SortOrder, params: ListParams): Clause[] {
   const leading = LEADING_FIELD[sort];
-  if (!position || !leading || position.total === undefined) return [];
-  if ((position.depth ?? 0) < RANGE_FROM_DEPTH) return [];
+  if (!leading || walkTotal(params) === undefined) return [];
   const { field, op, format } = leading;
+  const position = params.position!;
   return [{ range: { [field]: { [op]: position.after[0], ...(format ? { format } : {}) } } }];
 }
 
@@ -224,9 +229,10 @@ export type ShuffledRead =
 /**
  * Which read of a sort=oldest page a body is for (windowed-pages.ts tells the story): the page
  * within a `window` of dates from the cursor's position (or the oldest) up to `end` (or the
- * newest), which counts what it holds; the total is counted apart (`count`).
+ * newest), which counts what it holds; how many such a window would hold, counted alone (`held`);
+ * the total, counted apart (`count`).
  */
-export type WindowRead = { read: 'window'; end: number | null } | { read: 'count' };
+export type WindowRead = { read: 'window'; end: number | null } | { read: 'held'; end: number } | { read: 'count' };
 
 /** A shuffled read of wallpapers, not of their count. */
 type ShuffledHits = Exclude<ShuffledRead, { read: 'count' }>;
@@ -258,6 +264,7 @@ const shuffledSort = (field: string): estypes.Sort => [{ [field]: { order: 'asc'
  */
 function pageBody(params: ListParams, query: Clause | null, read?: PageRead): SearchBody {
   if (read?.read === 'count') return countBody(params, query);
+  if (read?.read === 'held') return countOf(withFilters(query, [...filterClauses(params), ...windowClauses(params, read.end)]));
   const sort = params.sort ?? (query === null ? 'newest' : 'relevance');
   const skip = read?.read === 'window' ? windowClauses(params, read.end) : fromPosition(sort, params);
   const inQuery = [...filterClauses(params), ...skip];

@@ -21,9 +21,11 @@ import {
   searchIndex,
   suggestBody,
   similarBody,
+  walkTotal,
 } from './build-queries.js';
 import type { Facet, ListParams, SearchParams, SuggestParams } from '../params.js';
 import { RecentTotals, readShuffledPage } from './shuffled-pages.js';
+import { RecentValues } from './recent-values.js';
 import { type Extent, WINDOW_FROM_COUNT, readWindowedPage } from './windowed-pages.js';
 import type { Change, ChangePage, FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type ChangeHit, type ChangePosition, WATERMARK_ID, changesBody, changesIndexOf } from './change-log.js';
@@ -278,8 +280,8 @@ export function createEsRepository(
   });
   const recentTotals = new RecentTotals(shuffleFromTotal);
   const extents = new Map<string, { expires: number; extent: Promise<Extent> }>();
-  /** How much wider than an even spread of dates the last window of each catalogue had to be (windowed-pages.ts). */
-  const windowScales = new Map<string, { value: number }>();
+  /** How much wider than an even spread of dates each query's last window had to be (windowed-pages.ts). */
+  const windowScales = new RecentValues<number>();
   /** The dates `index` spans and how many wallpapers it holds: one search, kept a few seconds. */
   function extentOf(index: string): Promise<Extent> {
     const now = Date.now();
@@ -331,20 +333,22 @@ export function createEsRepository(
       return readShuffledPage(params, (read, at) => search(searchOf(params, bodyOf(params, read), at), left()), { totals: recentTotals, key });
     }
     if (params.sort === 'oldest') {
-      const extent = await extentOf(index);
+      // The live catalogue's extent sizes the windows of a walk pinned to an older index too: it
+      // costs only speed if they differ, and a walk whose index is gone still learns so from its
+      // page (410), not from a failed extent.
+      const extent = await extentOf(alias);
       if (extent.count >= windowFromCount) {
-        const matches = recentTotals.get(key()) ?? extent.count;
-        let scale = windowScales.get(index);
-        if (scale === undefined) {
-          windowScales.set(index, (scale = { value: 1 }));
-          if (windowScales.size > MAX_EXTENTS) windowScales.delete(windowScales.keys().next().value!);
-        }
-        const found = await readWindowedPage(params, (read) => search(searchOf(params, bodyOf(params, read)), left()), { extent, matches, scale });
+        const seen = recentTotals.get(key()) ?? params.position?.total;
+        const scale = { value: windowScales.get(key()) ?? 1 };
+        const total = walkTotal(params);
+        const sizing = { extent, matches: seen ?? extent.count, known: seen !== undefined, scale, ...(total === undefined ? {} : { total }) };
+        const found = await readWindowedPage(params, (read) => search(searchOf(params, bodyOf(params, read)), left()), sizing);
         recentTotals.set(key(), found.total);
+        windowScales.set(key(), scale.value);
         return found;
       }
     }
-    return search(searchOf(params, bodyOf(params)));
+    return search(searchOf(params, bodyOf(params)), left());
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {

@@ -2,6 +2,7 @@ import { type Shared, share } from '../../infra/shared-result.js';
 import type { ListParams, Position } from '../params.js';
 import type { ShuffledRead } from './build-queries.js';
 import type { Page } from './repository.js';
+import { RecentValues } from './recent-values.js';
 import { BOTTOM_KEY, type Shuffle, TOP_KEY, shuffleKey, shuffleOf } from './shuffle.js';
 
 /**
@@ -84,23 +85,15 @@ const SHUFFLE_FROM_TOTAL = 1_000_000;
 
 /**
  * How many matches queries had lately, by a key of the query: which way the next page 1 or
- * numbered page is read first. Never a total served: every such page counts its own. Oldest out
- * first past `max`.
+ * numbered page is read first. Never a total served: every such page counts its own.
  */
-export class RecentTotals {
-  private readonly totals = new Map<string, number>();
+export class RecentTotals extends RecentValues<number> {
   /** `shuffleFrom`: how many matches make a query shuffled along a key (SHUFFLE_FROM_TOTAL; tests lower it). */
   constructor(
     readonly shuffleFrom = SHUFFLE_FROM_TOTAL,
-    private readonly max = 2_000,
-  ) {}
-  get(key: string): number | undefined {
-    return this.totals.get(key);
-  }
-  set(key: string, total: number): void {
-    this.totals.delete(key);
-    this.totals.set(key, total);
-    if (this.totals.size > this.max) this.totals.delete(this.totals.keys().next().value!);
+    max = 2_000,
+  ) {
+    super(max);
   }
 }
 

@@ -28,10 +28,28 @@ export function evenSpan(wanted: number, matches: number, extent: Extent): numbe
   return Math.ceil((roomFor(wanted) * Math.max(1, extent.newest - extent.oldest)) / Math.max(1, matches));
 }
 
-// How many bounded windows a page tries, and how much wider each may be than the one before: as
-// much as the one before fell short, at most 16 times.
-const MAX_WINDOWS = 4;
+// After a window falls short, what the next may hold: spans are tried by their count alone (a
+// count of a date range is cheap: one stretch of the index order), growing at most 16 times a
+// step, and halved back while one holds more than OVERSHOOT times the room a page needs, so a gap
+// of decades between an outlier and the rest neither ends in a read to the newest date nor in a
+// window that holds most of the catalogue. At most MAX_PROBES counts a page.
 const MAX_GROWTH = 16;
+const OVERSHOOT = 8;
+const MAX_PROBES = 24;
+// How far a learned scale may stray from an even spread of dates either way.
+const MAX_SCALE = 64;
+
+/** How a page's windows are sized and what they teach: see readWindowedPage. */
+export interface WindowSizing {
+  extent: Extent;
+  /** How many wallpapers the query matches, as last seen; `known` false when it is the catalogue's count, a guess. */
+  matches: number;
+  known: boolean;
+  /** The even span's multiplier for this query: read, and updated from what a bounded window held when `known`. */
+  scale: { value: number };
+  /** The page's total when the caller has it already (a walk deep enough to have counted before): no count is read. */
+  total?: number;
+}
 
 /**
  * A page of sort=oldest over a large catalogue: read within a window of dates from the page's
@@ -40,36 +58,71 @@ const MAX_GROWTH = 16;
  * up to the page's last for a page number. A window reaching past the newest date has no end.
  *
  * Dates are not spread evenly (the demo catalogue's first day holds a seventh of an average day),
- * so a window is the even span times `scale.value`, learned from the pages before: what the last
- * window held, by its count, says how wide one should be. It moves there by the square root of the
- * step, so that where dates crowd (a narrower window holds fewer than in proportion) it still holds
- * its page. A window that falls short is followed by one as much wider as it fell short; after
- * MAX_WINDOWS, the window has no end.
+ * so a window is the even span times `scale.value`, learned from this query's pages before: what
+ * the last bounded window held, by its count, says how wide one should be. It moves there by the
+ * square root of the step, so that where dates crowd (a narrower window holds fewer than in
+ * proportion) it still holds its page. A window that falls short is followed by one whose span
+ * its counts found (spanHolding).
  */
-export async function readWindowedPage(
-  params: ListParams,
-  read: WindowReader,
-  { extent, matches, scale }: { extent: Extent; matches: number; scale: { value: number } },
-): Promise<Shared<Page>> {
+export async function readWindowedPage(params: ListParams, read: WindowReader, sizing: WindowSizing): Promise<Shared<Page>> {
+  const { extent, matches, known, scale, total } = sizing;
   const { position, page, per_page } = params;
   const wanted = position ? per_page : page * per_page;
   const start = position ? Number(position.after[0]) : extent.oldest;
   const even = evenSpan(wanted, matches, extent);
-  const counting = read({ read: 'count' });
+  const counting = total === undefined ? read({ read: 'count' }) : Promise.resolve({ total });
   let span = Math.ceil(even * scale.value);
-  for (let tries = 0; ; tries++) {
-    const bounded = tries < MAX_WINDOWS && start + span < extent.newest;
+  for (;;) {
+    const bounded = start + span < extent.newest;
     const [counted, window] = await Promise.all([counting, read({ read: 'window', end: bounded ? start + span : null })]);
     const held = position ? window.items.length : window.total;
-    if (window.total > 0) {
-      const spanned = Math.min(span, Math.max(1, extent.newest - start));
+    if (bounded && known && window.total > 0) {
       const step = roomFor(wanted) / window.total;
-      scale.value = (spanned * (step < 1 ? Math.sqrt(step) : step)) / even;
+      const learned = (span * (step < 1 ? Math.sqrt(step) : step)) / even;
+      scale.value = Math.min(MAX_SCALE, Math.max(1 / MAX_SCALE, learned));
     }
     // Everything the query matches lies in the window: a short page is the last.
     if (!bounded || held >= wanted || (!position && window.total >= counted.total)) return withTotal(window, counted.total);
-    span = Math.ceil(span * Math.min(MAX_GROWTH, roomFor(wanted) / Math.max(1, held)));
+    // A cursor's window also holds what shares its position's date and comes before it.
+    const before = window.total - held;
+    span = await spanHolding(read, { start, short: span, held, wanted: wanted + before, all: counted.total + before, newest: extent.newest });
   }
+}
+
+/**
+ * A span from `start` that holds at least `wanted` (counted), or every match (`all`), and not many
+ * more than a page needs, longer than `short`, which held `held`. Spans grow until one holds enough,
+ * never past the newest date, then are halved back towards the last that held too few while they
+ * hold more than OVERSHOOT times the room. When none short of the newest holds enough, the span
+ * returned reaches it, and the window has no end.
+ */
+async function spanHolding(
+  read: WindowReader,
+  { start, short, held, wanted, all, newest }: { start: number; short: number; held: number; wanted: number; all: number; newest: number },
+): Promise<number> {
+  const toNewest = newest - start;
+  const limit = toNewest - 1;
+  const enough = (count: number) => count >= Math.min(wanted, all);
+  const holds = async (span: number) => (await read({ read: 'held', end: start + span })).total;
+  let below = short;
+  let long = Math.min(limit, Math.ceil(short * Math.min(MAX_GROWTH, roomFor(wanted) / Math.max(1, held))));
+  let count: number;
+  let probes = 0;
+  for (; ; probes++) {
+    if (long <= below || probes >= MAX_PROBES) return toNewest;
+    count = await holds(long);
+    if (enough(count)) break;
+    if (long >= limit) return toNewest;
+    below = long;
+    long = Math.min(limit, Math.ceil(long * MAX_GROWTH));
+  }
+  for (; count > OVERSHOOT * roomFor(wanted) && long - below > 1 && probes < MAX_PROBES; probes++) {
+    const middle = Math.floor((below + long) / 2);
+    const inMiddle = await holds(middle);
+    if (enough(inMiddle)) [long, count] = [middle, inMiddle];
+    else below = middle;
+  }
+  return long;
 }
 
 // Requests coalesced into the same reads get the same page with its total, so its envelope and
