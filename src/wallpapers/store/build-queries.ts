@@ -227,10 +227,10 @@ export type ShuffledRead =
   | { read: 'scored' };
 
 /**
- * Which read of a sort=oldest page a body is for (windowed-pages.ts tells the story): the page
- * within a `window` of dates from the cursor's position (or the oldest) up to `end` (or the
- * newest), which counts what it holds; how many such a window would hold, counted alone (`held`);
- * the total, counted apart (`count`).
+ * Which read of a sort=oldest or sort=downloads page a body is for (windowed-pages.ts tells the
+ * story): the page within a `window` of the order's leading field from the cursor's position (or
+ * the first end) up to `end` (or the far end), which counts what it holds; how many such a window
+ * would hold, counted alone (`held`); the total, counted apart (`count`).
  */
 export type WindowRead = { read: 'window'; end: number | null } | { read: 'held'; end: number } | { read: 'count' };
 
@@ -264,9 +264,9 @@ const shuffledSort = (field: string): estypes.Sort => [{ [field]: { order: 'asc'
  */
 function pageBody(params: ListParams, query: Clause | null, read?: PageRead): SearchBody {
   if (read?.read === 'count') return countBody(params, query);
-  if (read?.read === 'held') return countOf(withFilters(query, [...filterClauses(params), ...windowClauses(params, read.end)]));
   const sort = params.sort ?? (query === null ? 'newest' : 'relevance');
-  const skip = read?.read === 'window' ? windowClauses(params, read.end) : fromPosition(sort, params);
+  if (read?.read === 'held') return countOf(withFilters(query, [...filterClauses(params), ...windowClauses(sort, params, read.end)]));
+  const skip = read?.read === 'window' ? windowClauses(sort, params, read.end) : fromPosition(sort, params);
   const inQuery = [...filterClauses(params), ...skip];
   // Optional clauses: they order what the filters let through and never restrict it.
   const boosts = sort === 'relevance' ? relevanceClauses(params) : [];
@@ -284,13 +284,25 @@ function pageBody(params: ListParams, query: Clause | null, read?: PageRead): Se
   };
 }
 
+/** Which way an order walks its leading field: `up` from the lowest (oldest first), `down` from the highest (most downloaded first). */
+export type Direction = 'up' | 'down';
+
+/** The orders whose pages read a window of their leading field on a large catalogue (windowed-pages.ts), and which way they walk it. */
+export const WINDOWED_ORDERS: Partial<Record<SortOrder, { field: 'created_at' | 'downloads'; direction: Direction }>> = {
+  oldest: { field: 'created_at', direction: 'up' },
+  downloads: { field: 'downloads', direction: 'down' },
+};
+
 /**
- * The dates a window of sort=oldest holds: from the cursor's position, if any, up to `end`, if
- * any. The index is sorted newest first, so either bound makes it one stretch of that order.
+ * The values a window of the order's leading field holds: from the cursor's position, if any, up
+ * to `end`, if any. The index is sorted newest first, so a window of dates is one stretch of that
+ * order; one of downloads is read from their points.
  */
-function windowClauses({ position }: ListParams, end: number | null): Clause[] {
-  const dates = { ...(position ? { gte: position.after[0] } : {}), ...(end === null ? {} : { lte: end }) };
-  return Object.keys(dates).length === 0 ? [] : [{ range: { created_at: { ...dates, format: 'epoch_millis' } } }];
+function windowClauses(sort: SortOrder, { position }: ListParams, end: number | null): Clause[] {
+  const { field, op, format } = LEADING_FIELD[sort]!;
+  const toward = op === 'gte' ? 'lte' : 'gte';
+  const values = { ...(position ? { [op]: position.after[0] } : {}), ...(end === null ? {} : { [toward]: end }) };
+  return Object.keys(values).length === 0 ? [] : [{ range: { [field]: { ...values, ...(format ? { format } : {}) } } }];
 }
 
 /** A read of a sort=random page (ShuffledRead) around the filtered query. */

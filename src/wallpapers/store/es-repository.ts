@@ -22,11 +22,12 @@ import {
   suggestBody,
   similarBody,
   walkTotal,
+  WINDOWED_ORDERS,
 } from './build-queries.js';
 import type { Facet, ListParams, SearchParams, SuggestParams } from '../params.js';
 import { RecentTotals, readShuffledPage } from './shuffled-pages.js';
 import { RecentValues } from './recent-values.js';
-import { type Extent, WINDOW_FROM_COUNT, readWindowedPage } from './windowed-pages.js';
+import { Ladder, WINDOW_FROM_COUNT, readWindowedPage } from './windowed-pages.js';
 import type { Change, ChangePage, FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type ChangeHit, type ChangePosition, WATERMARK_ID, changesBody, changesIndexOf } from './change-log.js';
 import { type CataloguedWallpaper, toDetail } from '../catalogued.js';
@@ -54,9 +55,13 @@ export interface EsRepositoryOptions {
 const EXTENT_TTL_MS = 10_000;
 const MAX_EXTENTS = 64;
 
-interface ExtentAggregations {
-  oldest?: { value: number | null };
-  newest?: { value: number | null };
+type ExtentField = 'created_at' | 'downloads';
+const EXTENT_FIELDS: readonly ExtentField[] = ['created_at', 'downloads'];
+
+/** A catalogue's count, and where each windowed order's leading field lies in it (windowed-pages.ts). */
+interface CatalogueExtent {
+  count: number;
+  fields: Record<ExtentField, { lowest: number; highest: number }>;
 }
 
 const MSEARCH_RESPONSE_FILTER = [
@@ -279,14 +284,20 @@ export function createEsRepository(
     ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
   });
   const recentTotals = new RecentTotals(shuffleFromTotal);
-  const extents = new Map<string, { expires: number; extent: Promise<Extent> }>();
-  /** How much wider than an even spread of dates each query's last window had to be (windowed-pages.ts). */
+  const extents = new Map<string, { expires: number; extent: Promise<CatalogueExtent> }>();
+  /** How much wider than an even spread each query's last window in each order had to be, and what its counts said (windowed-pages.ts). */
   const windowScales = new RecentValues<number>();
-  /** The dates `index` spans and how many wallpapers it holds: one search, kept a few seconds. */
-  function extentOf(index: string): Promise<Extent> {
+  const ladders = new RecentValues<Ladder>();
+  /** Where dates and downloads lie in `index` and how many wallpapers it holds: one search, kept a few seconds. */
+  function extentOf(index: string): Promise<CatalogueExtent> {
     const now = Date.now();
     const kept = extents.get(index);
     if (kept && kept.expires > now) return kept.extent;
+    const aggs: Record<string, estypes.AggregationsAggregationContainer> = {};
+    for (const field of EXTENT_FIELDS) {
+      aggs[`${field}_lowest`] = { min: { field } };
+      aggs[`${field}_highest`] = { max: { field } };
+    }
     const extent = hedged
       .run(
         (attempt) =>
@@ -298,18 +309,22 @@ export function createEsRepository(
               request_cache: REQUEST_CACHE,
               preference: attempt.preference,
               timeout: shardTimeout,
-              aggs: { oldest: { min: { field: 'created_at' } }, newest: { max: { field: 'created_at' } } },
+              aggs,
               filter_path: ['hits.total.value', 'aggregations.*.value'],
             },
             attemptOptions(attempt),
           ),
         batching.timeoutMs,
       )
-      .then((response): Extent => {
-        const aggs = response.aggregations as ExtentAggregations | undefined;
+      .then((response): CatalogueExtent => {
+        const found = (response.aggregations ?? {}) as Record<string, { value?: number | null }>;
+        const value = (name: string) => found[name]?.value ?? 0;
         const total = response.hits?.total;
         const count = typeof total === 'number' ? total : (total?.value ?? 0);
-        return { oldest: aggs?.oldest?.value ?? 0, newest: aggs?.newest?.value ?? 0, count };
+        const fields = Object.fromEntries(
+          EXTENT_FIELDS.map((field) => [field, { lowest: value(`${field}_lowest`), highest: value(`${field}_highest`) }]),
+        ) as CatalogueExtent['fields'];
+        return { count, fields };
       });
     extent.catch(() => {
       if (extents.get(index)?.extent === extent) extents.delete(index);
@@ -332,19 +347,34 @@ export function createEsRepository(
     if (params.sort === 'random') {
       return readShuffledPage(params, (read, at) => search(searchOf(params, bodyOf(params, read), at), left()), { totals: recentTotals, key });
     }
-    if (params.sort === 'oldest') {
+    const windowed = params.sort === undefined ? undefined : WINDOWED_ORDERS[params.sort];
+    if (windowed) {
       // The live catalogue's extent sizes the windows of a walk pinned to an older index too: it
       // costs only speed if they differ, and a walk whose index is gone still learns so from its
       // page (410), not from a failed extent.
-      const extent = await extentOf(alias);
-      if (extent.count >= windowFromCount) {
+      const { count, fields } = await extentOf(alias);
+      if (count >= windowFromCount) {
         const seen = recentTotals.get(key()) ?? params.position?.total;
-        const scale = { value: windowScales.get(key()) ?? 1 };
+        const extent = { ...fields[windowed.field], count };
+        const scaleKey = `${key()} ${params.sort}`;
+        const scale = { value: windowScales.get(scaleKey) ?? 1 };
+        // A ladder's spans are from the first end it was counted from: another gets another ladder.
+        const ladderKey = `${scaleKey} ${windowed.direction === 'up' ? extent.lowest : extent.highest}`;
+        let ladder = ladders.get(ladderKey);
+        if (ladder === undefined) ladders.set(ladderKey, (ladder = new Ladder()));
         const total = walkTotal(params);
-        const sizing = { extent, matches: seen ?? extent.count, known: seen !== undefined, scale, ...(total === undefined ? {} : { total }) };
+        const sizing = {
+          extent,
+          direction: windowed.direction,
+          matches: seen ?? count,
+          known: seen !== undefined,
+          scale,
+          ladder,
+          ...(total === undefined ? {} : { total }),
+        };
         const found = await readWindowedPage(params, (read) => search(searchOf(params, bodyOf(params, read)), left()), sizing);
         recentTotals.set(key(), found.total);
-        windowScales.set(key(), scale.value);
+        windowScales.set(scaleKey, scale.value);
         return found;
       }
     }

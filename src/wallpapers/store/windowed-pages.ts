@@ -1,47 +1,85 @@
 import { type Shared, derivedOnce, share } from '../../infra/shared-result.js';
 import type { ListParams } from '../params.js';
-import type { WindowRead } from './build-queries.js';
+import type { Direction, WindowRead } from './build-queries.js';
 import type { Page } from './repository.js';
 
 /** One search of the page's query (a list's or a search's), as `read` says. */
 export type WindowReader = (read: WindowRead) => Promise<Shared<Page>>;
 
-/** The dates a catalogue spans and how many wallpapers it holds, as read a moment ago. */
+/**
+ * Where an order's leading field lies in a catalogue (the dates it spans, the downloads its
+ * wallpapers have) and how many wallpapers it holds, as read a moment ago.
+ */
 export interface Extent {
-  oldest: number;
-  newest: number;
+  lowest: number;
+  highest: number;
   count: number;
 }
 
-// From this many wallpapers a catalogue's sort=oldest pages read a window of dates. The index is
-// sorted newest first, which makes sort=newest stop early and sort=oldest the worst case: every
-// match is visited before the oldest are known, 1 s a page at 10,000,000 wallpapers against 2 ms at
-// 10,000 (bench/results/flat-with-size). A range of dates is a stretch of that order, so a window
-// costs what it holds.
+// From this many wallpapers a catalogue's pages in an order that the index is not sorted by read a
+// window of its leading field. The index is sorted newest first, which makes sort=newest stop
+// early and sort=oldest the worst case: every match is visited before the oldest are known, 1 s a
+// page at 10,000,000 wallpapers against 2 ms at 10,000 (bench/results/flat-with-size). A range of
+// dates is a stretch of that order, so a window costs what it holds. Downloads are in no order at
+// all: Elasticsearch skips by their points, but page 400 still took 50-70 ms at 10M, against 8 ms
+// within a range that holds it.
 export const WINDOW_FROM_COUNT = 200_000;
 
 /** How many a window is sized to hold when `wanted` are needed: about four standard deviations and 40 more. */
 const roomFor = (wanted: number) => wanted + 4 * Math.sqrt(wanted) + 40;
 
-/** The dates a window from `start` should span to hold `wanted` of `matches`, were they spread evenly over the catalogue's. */
+/** How far a window from `start` should reach to hold `wanted` of `matches`, were they spread evenly over the extent. */
 export function evenSpan(wanted: number, matches: number, extent: Extent): number {
-  return Math.ceil((roomFor(wanted) * Math.max(1, extent.newest - extent.oldest)) / Math.max(1, matches));
+  return Math.ceil((roomFor(wanted) * Math.max(1, extent.highest - extent.lowest)) / Math.max(1, matches));
 }
 
 // After a window falls short, what the next may hold: spans are tried by their count alone (a
-// count of a date range is cheap: one stretch of the index order), growing at most 16 times a
-// step, and halved back while one holds more than OVERSHOOT times the room a page needs, so a gap
-// of decades between an outlier and the rest neither ends in a read to the newest date nor in a
-// window that holds most of the catalogue. At most MAX_PROBES counts a page.
+// count of a range is cheap: for dates one stretch of the index order, for downloads their points),
+// growing at most 16 times a step, and halved back while one holds more than OVERSHOOT times the
+// room a page needs, so a gap of decades between an outlier and the rest, or the long tail of
+// downloads, neither ends in a read to the far end nor in a window that holds most of the
+// catalogue. At most MAX_PROBES counts a page.
 const MAX_GROWTH = 16;
 const OVERSHOOT = 8;
 const MAX_PROBES = 24;
-// How far a learned scale may stray from an even spread of dates either way.
+// How far a learned scale may stray from an even spread either way.
 const MAX_SCALE = 64;
+
+// How many points a query's ladder keeps: the latest counted spans.
+const LADDER_POINTS = 32;
+
+/**
+ * What a query's counts said of its matches from the extent's first end (the oldest date, the most
+ * downloads): how many lie within each span counted. A page by number starts from its own depth on
+ * this ladder rather than from an even spread, which neither a gap of decades before the rest nor
+ * the long tail of downloads follows: the span is the first counted that holds the page's room,
+ * or one between the two counts around it, in proportion.
+ */
+export class Ladder {
+  private readonly counts = new Map<number, number>();
+
+  add(span: number, count: number): void {
+    this.counts.delete(span);
+    this.counts.set(span, count);
+    if (this.counts.size > LADDER_POINTS) this.counts.delete(this.counts.keys().next().value!);
+  }
+
+  /** A span that should hold `room` and not many more, when the counts say; undefined when none held as many. */
+  spanFor(room: number): number | undefined {
+    const points = [...this.counts].sort(([a], [b]) => a - b);
+    const above = points.findIndex(([, count]) => count >= room);
+    if (above === -1) return undefined;
+    const [span, count] = points[above]!;
+    if (count <= OVERSHOOT * room) return span;
+    const [lowerSpan, lowerCount] = above > 0 ? points[above - 1]! : [0, 0];
+    return Math.ceil(lowerSpan + ((room - lowerCount) / Math.max(1, count - lowerCount)) * (span - lowerSpan));
+  }
+}
 
 /** How a page's windows are sized and what they teach: see readWindowedPage. */
 export interface WindowSizing {
   extent: Extent;
+  direction: Direction;
   /** How many wallpapers the query matches, as last seen; `known` false when it is the catalogue's count, a guess. */
   matches: number;
   known: boolean;
@@ -49,33 +87,45 @@ export interface WindowSizing {
   scale: { value: number };
   /** The page's total when the caller has it already (a walk deep enough to have counted before): no count is read. */
   total?: number;
+  /** This query's counted spans from the first end (Ladder): read and added to by pages by number. */
+  ladder: Ladder;
 }
 
 /**
- * A page of sort=oldest over a large catalogue: read within a window of dates from the page's
- * start (the cursor's position, or the oldest date), and counted apart, beside it. The window is
- * the page when it holds everything up to the page's end: the whole page for a cursor, every rank
- * up to the page's last for a page number. A window reaching past the newest date has no end.
+ * A page of sort=oldest or sort=downloads over a large catalogue: read within a window of the
+ * order's leading field from the page's start (the cursor's position, or the extent's first end),
+ * and counted apart, beside it. The window is the page when it holds everything up to the page's
+ * end: the whole page for a cursor, every rank up to the page's last for a page number. A window
+ * reaching past the extent's far end has no end.
  *
- * Dates are not spread evenly (the demo catalogue's first day holds a seventh of an average day),
- * so a window is the even span times `scale.value`, learned from this query's pages before: what
- * the last bounded window held, by its count, says how wide one should be. It moves there by the
- * square root of the step, so that where dates crowd (a narrower window holds fewer than in
- * proportion) it still holds its page. A window that falls short is followed by one whose span
- * its counts found (spanHolding).
+ * Neither dates nor downloads are spread evenly (the demo catalogue's first day holds a seventh of
+ * an average day; downloads have a long tail), so a window is the even span times `scale.value`,
+ * learned from this query's pages before: what the last bounded window held, by its count, says
+ * how wide one should be. It moves there by the square root of the step, so that where values
+ * crowd (a narrower window holds fewer than in proportion) it still holds its page. A window that
+ * falls short is followed by one whose span its counts found (spanHolding).
  */
 export async function readWindowedPage(params: ListParams, read: WindowReader, sizing: WindowSizing): Promise<Shared<Page>> {
-  const { extent, matches, known, scale, total } = sizing;
+  const { extent, direction, matches, known, scale, total, ladder } = sizing;
   const { position, page, per_page } = params;
+  const up = direction === 'up';
   const wanted = position ? per_page : page * per_page;
-  const start = position ? Number(position.after[0]) : extent.oldest;
+  const start = position ? Number(position.after[0]) : up ? extent.lowest : extent.highest;
+  // Spans counted from the first end go on the ladder; a cursor's start is its own.
+  const climbing = position ? undefined : ladder;
+  const reach = {
+    toFar: up ? extent.highest - start : start - extent.lowest,
+    endOf: (span: number) => (up ? start + span : start - span),
+    counted: (span: number, count: number) => climbing?.add(span, count),
+  };
   const even = evenSpan(wanted, matches, extent);
   const counting = total === undefined ? read({ read: 'count' }) : Promise.resolve({ total });
-  let span = Math.ceil(even * scale.value);
+  let span = climbing?.spanFor(roomFor(wanted)) ?? Math.ceil(even * scale.value);
   for (;;) {
-    const bounded = start + span < extent.newest;
-    const [counted, window] = await Promise.all([counting, read({ read: 'window', end: bounded ? start + span : null })]);
+    const bounded = span < reach.toFar;
+    const [counted, window] = await Promise.all([counting, read({ read: 'window', end: bounded ? reach.endOf(span) : null })]);
     const held = position ? window.items.length : window.total;
+    if (bounded) reach.counted(span, window.total);
     if (bounded && known && window.total > 0) {
       const step = roomFor(wanted) / window.total;
       const learned = (span * (step < 1 ? Math.sqrt(step) : step)) / even;
@@ -83,36 +133,40 @@ export async function readWindowedPage(params: ListParams, read: WindowReader, s
     }
     // Everything the query matches lies in the window: a short page is the last.
     if (!bounded || held >= wanted || (!position && window.total >= counted.total)) return withTotal(window, counted.total);
-    // A cursor's window also holds what shares its position's date and comes before it.
+    // A cursor's window also holds what shares its position's value and comes before it.
     const before = window.total - held;
-    span = await spanHolding(read, { start, short: span, held, wanted: wanted + before, all: counted.total + before, newest: extent.newest });
+    span = await spanHolding(read, reach, { short: span, held, wanted: wanted + before, all: counted.total + before });
   }
 }
 
 /**
- * A span from `start` that holds at least `wanted` (counted), or every match (`all`), and not many
- * more than a page needs, longer than `short`, which held `held`. Spans grow until one holds enough,
- * never past the newest date, then are halved back towards the last that held too few while they
- * hold more than OVERSHOOT times the room. When none short of the newest holds enough, the span
- * returned reaches it, and the window has no end.
+ * A span from the start that holds at least `wanted` (counted), or every match (`all`), and not
+ * many more than a page needs, longer than `short`, which held `held`. Spans grow until one holds
+ * enough, never past the far end, then are halved back towards the last that held too few while
+ * they hold more than OVERSHOOT times the room. When none short of the far end holds enough, the
+ * span returned reaches it, and the window has no end.
  */
 async function spanHolding(
   read: WindowReader,
-  { start, short, held, wanted, all, newest }: { start: number; short: number; held: number; wanted: number; all: number; newest: number },
+  { toFar, endOf, counted }: { toFar: number; endOf: (span: number) => number; counted: (span: number, count: number) => void },
+  { short, held, wanted, all }: { short: number; held: number; wanted: number; all: number },
 ): Promise<number> {
-  const toNewest = newest - start;
-  const limit = toNewest - 1;
+  const limit = toFar - 1;
   const enough = (count: number) => count >= Math.min(wanted, all);
-  const holds = async (span: number) => (await read({ read: 'held', end: start + span })).total;
+  const holds = async (span: number) => {
+    const { total } = await read({ read: 'held', end: endOf(span) });
+    counted(span, total);
+    return total;
+  };
   let below = short;
   let long = Math.min(limit, Math.ceil(short * Math.min(MAX_GROWTH, roomFor(wanted) / Math.max(1, held))));
   let count: number;
   let probes = 0;
   for (; ; probes++) {
-    if (long <= below || probes >= MAX_PROBES) return toNewest;
+    if (long <= below || probes >= MAX_PROBES) return toFar;
     count = await holds(long);
     if (enough(count)) break;
-    if (long >= limit) return toNewest;
+    if (long >= limit) return toFar;
     below = long;
     long = Math.min(limit, Math.ceil(long * MAX_GROWTH));
   }

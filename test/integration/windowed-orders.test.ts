@@ -21,22 +21,22 @@ function unevenCatalogue(): WallpaperDocument[] {
   });
 }
 
-describe('sort=oldest within a window of dates, as on a catalogue of 200,000 or more', function () {
+describe('sort=oldest and sort=downloads within a window of their leading field, as on a catalogue of 200,000 or more', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({}, { docs: unevenCatalogue });
   const ids = (page: Page) => page.items.map((item) => item.id);
 
   /** Every page by number and the whole walk by cursor, from a repository. */
-  async function pages(list: (params: ListParams) => Promise<Page>, perPage: number, numbers: number[]) {
+  async function pages(list: (params: ListParams) => Promise<Page>, perPage: number, numbers: number[], sort: 'oldest' | 'downloads' = 'oldest') {
     const byNumber = [];
-    for (const page of numbers) byNumber.push(await list({ page, per_page: perPage, sort: 'oldest' }));
+    for (const page of numbers) byNumber.push(await list({ page, per_page: perPage, sort }));
     const walk: number[] = [];
-    let last = await list({ page: 1, per_page: perPage, sort: 'oldest' });
+    let last = await list({ page: 1, per_page: perPage, sort });
     const totals = [last.total];
     walk.push(...ids(last));
     while (last.last && walk.length < last.total) {
       const position = { ...last.last, total: last.total, depth: walk.length };
-      last = await list({ page: 1, per_page: perPage, sort: 'oldest', position });
+      last = await list({ page: 1, per_page: perPage, sort, position });
       totals.push(last.total);
       walk.push(...ids(last));
     }
@@ -45,7 +45,7 @@ describe('sort=oldest within a window of dates, as on a catalogue of 200,000 or 
 
   /** The client, with each page it reads counted as a window of dates with an end, or not, and each count of a window. */
   function watched() {
-    const reads = { windows: 0, others: 0, probes: 0 };
+    const reads = { windows: 0, others: 0, probes: 0, downloads: 0 };
     const es = new Proxy(ctx.es, {
       get(target, name, receiver) {
         if (name !== 'msearch') return Reflect.get(target, name, receiver);
@@ -57,6 +57,7 @@ describe('sort=oldest within a window of dates, as on a catalogue of 200,000 or 
               continue;
             }
             if (text.includes('"created_at":{') && text.includes('"lte"')) reads.windows++;
+            else if (text.includes('"range":{"downloads":{')) reads.downloads++;
             else reads.others++;
           }
           return target.msearch(request, options);
@@ -86,6 +87,23 @@ describe('sort=oldest within a window of dates, as on a catalogue of 200,000 or 
     const all = await pages((params) => windowed.list(params), 100, []);
     const sorted = [...ctx.docs].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id);
     expect(all.walk).to.deep.equal(sorted.map((doc) => doc.id));
+  });
+
+  it('when pages are most downloaded first, by number or by cursor, with or without filters, then they equal the whole order', async () => {
+    const { es, reads } = watched();
+    const windowed = createEsRepository(es, ctx.alias, { windowFromCount: 0 });
+    const whole = createEsRepository(ctx.es, ctx.alias, { windowFromCount: Number.POSITIVE_INFINITY });
+    for (const filters of [{}, { category: ['space'] }]) {
+      for (const perPage of [25, 100]) {
+        const list = (repository: typeof whole) => (params: ListParams) => repository.list({ ...params, ...filters });
+        const expected = await pages(list(whole), perPage, [1, 2, 7, 30, 99], 'downloads');
+        const actual = await pages(list(windowed), perPage, [1, 2, 7, 30, 99], 'downloads');
+        expect(actual, `${JSON.stringify(filters)} ${perPage}`).to.deep.equal(expected);
+      }
+    }
+    const sorted = [...ctx.docs].sort((a, b) => b.downloads - a.downloads || a.id - b.id);
+    expect((await pages((params) => windowed.list(params), 100, [], 'downloads')).walk).to.deep.equal(sorted.map((doc) => doc.id));
+    expect(reads.downloads).to.be.greaterThan(reads.others);
   });
 
   it('when a search is in date order, then its windowed pages equal the whole order', async () => {
