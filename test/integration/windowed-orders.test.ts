@@ -3,6 +3,7 @@ import { CursorExpired } from '../../src/errors.js';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
 import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
+import { WINDOWED_ORDERS } from '../../src/wallpapers/store/build-queries.js';
 import type { Page } from '../../src/wallpapers/store/repository.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { toIndexDocument } from '../../src/wallpapers/store/index-document.js';
@@ -93,17 +94,26 @@ describe('sort=oldest and sort=downloads within a window of their leading field,
     const { es, reads } = watched();
     const windowed = createEsRepository(es, ctx.alias, { windowFromCount: 0 });
     const whole = createEsRepository(ctx.es, ctx.alias, { windowFromCount: Number.POSITIVE_INFINITY });
+    // Pages by number from the windowed depth on, inside the 3,000 wallpapers, and shallower ones.
+    const numbers: Record<number, number[]> = { 25: [1, 2, 41, 60, 99], 100: [1, 2, 7, 12, 20] };
+    let deep = 0;
     for (const filters of [{}, { category: ['space'] }]) {
       for (const perPage of [25, 100]) {
         const list = (repository: typeof whole) => (params: ListParams) => repository.list({ ...params, ...filters });
-        const expected = await pages(list(whole), perPage, [1, 2, 7, 30, 99], 'downloads');
-        const actual = await pages(list(windowed), perPage, [1, 2, 7, 30, 99], 'downloads');
+        const expected = await pages(list(whole), perPage, numbers[perPage]!, 'downloads');
+        const before = reads.downloads;
+        const actual = await pages(list(windowed), perPage, numbers[perPage]!, 'downloads');
         expect(actual, `${JSON.stringify(filters)} ${perPage}`).to.deep.equal(expected);
+        if (Object.keys(filters).length === 0) {
+          deep += numbers[perPage]!.filter((page) => page * perPage >= WINDOWED_ORDERS.downloads!.fromDepth).length;
+          // Each deep page read a window of downloads; a cursor page and a shallower one, the whole order.
+          expect(reads.downloads - before, `${perPage}`).to.be.at.least(numbers[perPage]!.filter((page) => page * perPage >= 1000).length);
+        }
       }
     }
+    expect(deep).to.equal(5);
     const sorted = [...ctx.docs].sort((a, b) => b.downloads - a.downloads || a.id - b.id);
     expect((await pages((params) => windowed.list(params), 100, [], 'downloads')).walk).to.deep.equal(sorted.map((doc) => doc.id));
-    expect(reads.downloads).to.be.greaterThan(reads.others);
   });
 
   it('when a search is in date order, then its windowed pages equal the whole order', async () => {
@@ -156,5 +166,17 @@ describe('sort=oldest and sort=downloads within a window of their leading field,
     const after = { ...reads };
     await page();
     expect([reads.windows - after.windows, reads.others - after.others, reads.probes - after.probes]).to.deep.equal([1, 0, 0]);
+  });
+
+  it('when a query matches fewer than the windowed size, then it reads the whole order, counted first once it is new', async () => {
+    const { es, reads } = watched();
+    const windowed = createEsRepository(es, ctx.alias, { windowFromCount: 1000 });
+    const whole = createEsRepository(ctx.es, ctx.alias, { windowFromCount: Number.POSITIVE_INFINITY });
+    const few = { page: 2, per_page: 20, sort: 'oldest', category: ['space'] } as const;
+    expect(ids(await windowed.list(few))).to.deep.equal(ids(await whole.list(few)));
+    expect(reads.windows).to.equal(0);
+    const many = { page: 2, per_page: 20, sort: 'oldest' } as const;
+    expect(ids(await windowed.list(many))).to.deep.equal(ids(await whole.list(many)));
+    expect(reads.windows).to.be.at.least(1);
   });
 });

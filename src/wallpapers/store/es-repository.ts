@@ -288,6 +288,12 @@ export function createEsRepository(
   /** How much wider than an even spread each query's last window in each order had to be, and what its counts said (windowed-pages.ts). */
   const windowScales = new RecentValues<number>();
   const ladders = new RecentValues<Ladder>();
+  /** A query's ladder in an order, from one first end: another end gets another ladder, as its spans are from there. */
+  function ladderOf(key: string): Ladder {
+    let ladder = ladders.get(key);
+    if (ladder === undefined) ladders.set(key, (ladder = new Ladder()));
+    return ladder;
+  }
   /** Where dates and downloads lie in `index` and how many wallpapers it holds: one search, kept a few seconds. */
   function extentOf(index: string): Promise<CatalogueExtent> {
     const now = Date.now();
@@ -348,35 +354,37 @@ export function createEsRepository(
       return readShuffledPage(params, (read, at) => search(searchOf(params, bodyOf(params, read), at), left()), { totals: recentTotals, key });
     }
     const windowed = params.sort === undefined ? undefined : WINDOWED_ORDERS[params.sort];
-    if (windowed) {
+    if (windowed && (params.position ? windowed.cursor : params.page * params.per_page >= windowed.fromDepth)) {
       // The live catalogue's extent sizes the windows of a walk pinned to an older index too: it
       // costs only speed if they differ, and a walk whose index is gone still learns so from its
       // page (410), not from a failed extent.
       const { count, fields } = await extentOf(alias);
-      if (count >= windowFromCount) {
-        const seen = recentTotals.get(key()) ?? params.position?.total;
+      // Windows pay for a query that matches many: one that matches few reads the whole order,
+      // which costs what it matches. A query not seen before is counted first (the count is kept in
+      // Elasticsearch's request cache), so that it is not sized as if it matched the catalogue.
+      const known = walkTotal(params) ?? recentTotals.get(key()) ?? params.position?.total;
+      const matches = count < windowFromCount ? 0 : (known ?? (await search(searchOf(params, bodyOf(params, { read: 'count' })), left())).total);
+      if (matches >= windowFromCount) {
         const extent = { ...fields[windowed.field], count };
         const scaleKey = `${key()} ${params.sort}`;
         const scale = { value: windowScales.get(scaleKey) ?? 1 };
-        // A ladder's spans are from the first end it was counted from: another gets another ladder.
-        const ladderKey = `${scaleKey} ${windowed.direction === 'up' ? extent.lowest : extent.highest}`;
-        let ladder = ladders.get(ladderKey);
-        if (ladder === undefined) ladders.set(ladderKey, (ladder = new Ladder()));
-        const total = walkTotal(params);
+        const total = walkTotal(params) ?? (known === undefined ? matches : undefined);
         const sizing = {
           extent,
           direction: windowed.direction,
-          matches: seen ?? count,
-          known: seen !== undefined,
+          matches,
+          known: true,
           scale,
-          ladder,
+          ...(params.position ? {} : { ladder: ladderOf(`${scaleKey} ${windowed.direction === 'up' ? extent.lowest : extent.highest}`) }),
           ...(total === undefined ? {} : { total }),
+          hurried: () => left().leftMs < batching.timeoutMs / 2,
         };
         const found = await readWindowedPage(params, (read) => search(searchOf(params, bodyOf(params, read)), left()), sizing);
         recentTotals.set(key(), found.total);
         windowScales.set(scaleKey, scale.value);
         return found;
       }
+      if (known === undefined && matches > 0) recentTotals.set(key(), matches);
     }
     return search(searchOf(params, bodyOf(params)), left());
   }

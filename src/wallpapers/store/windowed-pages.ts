@@ -64,6 +64,13 @@ export class Ladder {
     if (this.counts.size > LADDER_POINTS) this.counts.delete(this.counts.keys().next().value!);
   }
 
+  /** The shortest span counted past `short` that held `wanted`: where a search for a span can stop growing. */
+  spanAbove(short: number, wanted: number): number | undefined {
+    let found: number | undefined;
+    for (const [span, count] of this.counts) if (span > short && count >= wanted && (found === undefined || span < found)) found = span;
+    return found;
+  }
+
   /** A span that should hold `room` and not many more, when the counts say; undefined when none held as many. */
   spanFor(room: number): number | undefined {
     const points = [...this.counts].sort(([a], [b]) => a - b);
@@ -87,8 +94,10 @@ export interface WindowSizing {
   scale: { value: number };
   /** The page's total when the caller has it already (a walk deep enough to have counted before): no count is read. */
   total?: number;
-  /** This query's counted spans from the first end (Ladder): read and added to by pages by number. */
-  ladder: Ladder;
+  /** This query's counted spans from the first end (Ladder): read and added to by pages by number; none for a cursor page. */
+  ladder?: Ladder;
+  /** Whether the page's time is running short: then it stops counting spans and reads on to the far end, exact all the same. */
+  hurried?: () => boolean;
 }
 
 /**
@@ -106,7 +115,7 @@ export interface WindowSizing {
  * falls short is followed by one whose span its counts found (spanHolding).
  */
 export async function readWindowedPage(params: ListParams, read: WindowReader, sizing: WindowSizing): Promise<Shared<Page>> {
-  const { extent, direction, matches, known, scale, total, ladder } = sizing;
+  const { extent, direction, matches, known, scale, total, ladder, hurried = () => false } = sizing;
   const { position, page, per_page } = params;
   const up = direction === 'up';
   const wanted = position ? per_page : page * per_page;
@@ -117,6 +126,8 @@ export async function readWindowedPage(params: ListParams, read: WindowReader, s
     toFar: up ? extent.highest - start : start - extent.lowest,
     endOf: (span: number) => (up ? start + span : start - span),
     counted: (span: number, count: number) => climbing?.add(span, count),
+    above: (span: number, wanted: number) => climbing?.spanAbove(span, wanted),
+    hurried,
   };
   const even = evenSpan(wanted, matches, extent);
   const counting = total === undefined ? read({ read: 'count' }) : Promise.resolve({ total });
@@ -142,15 +153,24 @@ export async function readWindowedPage(params: ListParams, read: WindowReader, s
 /**
  * A span from the start that holds at least `wanted` (counted), or every match (`all`), and not
  * many more than a page needs, longer than `short`, which held `held`. Spans grow until one holds
- * enough, never past the far end, then are halved back towards the last that held too few while
- * they hold more than OVERSHOOT times the room. When none short of the far end holds enough, the
- * span returned reaches it, and the window has no end.
+ * enough (or up to the shortest the ladder knows to hold it), never past the far end, then are
+ * halved back towards the last that held too few while they hold more than OVERSHOOT times the
+ * room: by their geometric mean while the two are far apart (a long tail), by their middle after.
+ * When none short of the far end holds enough, or the page's time runs short, the span returned
+ * reaches the far end, and the window has no end.
  */
 async function spanHolding(
   read: WindowReader,
-  { toFar, endOf, counted }: { toFar: number; endOf: (span: number) => number; counted: (span: number, count: number) => void },
+  reach: {
+    toFar: number;
+    endOf: (span: number) => number;
+    counted: (span: number, count: number) => void;
+    above: (span: number, wanted: number) => number | undefined;
+    hurried: () => boolean;
+  },
   { short, held, wanted, all }: { short: number; held: number; wanted: number; all: number },
 ): Promise<number> {
+  const { toFar, endOf, counted, above, hurried } = reach;
   const limit = toFar - 1;
   const enough = (count: number) => count >= Math.min(wanted, all);
   const holds = async (span: number) => {
@@ -159,19 +179,20 @@ async function spanHolding(
     return total;
   };
   let below = short;
-  let long = Math.min(limit, Math.ceil(short * Math.min(MAX_GROWTH, roomFor(wanted) / Math.max(1, held))));
+  const grown = Math.ceil(short * Math.min(MAX_GROWTH, roomFor(wanted) / Math.max(1, held)));
+  let long = Math.min(limit, above(short, wanted) ?? grown);
   let count: number;
   let probes = 0;
   for (; ; probes++) {
-    if (long <= below || probes >= MAX_PROBES) return toFar;
+    if (long <= below || probes >= MAX_PROBES || hurried()) return toFar;
     count = await holds(long);
     if (enough(count)) break;
     if (long >= limit) return toFar;
     below = long;
     long = Math.min(limit, Math.ceil(long * MAX_GROWTH));
   }
-  for (; count > OVERSHOOT * roomFor(wanted) && long - below > 1 && probes < MAX_PROBES; probes++) {
-    const middle = Math.floor((below + long) / 2);
+  for (; count > OVERSHOOT * roomFor(wanted) && long - below > 1 && probes < MAX_PROBES && !hurried(); probes++) {
+    const middle = below > 0 && long > 4 * below ? Math.floor(Math.sqrt(below * long)) : Math.floor((below + long) / 2);
     const inMiddle = await holds(middle);
     if (enough(inMiddle)) [long, count] = [middle, inMiddle];
     else below = middle;
