@@ -340,11 +340,56 @@ export function createEsRepository(
     if (extents.size > MAX_EXTENTS) extents.delete(extents.keys().next().value!);
     return extent;
   }
+  type BodyOf<P extends ListParams> = (params: P, read?: PageRead) => SearchBody;
+  type Budget = () => { leftMs: number };
+
+  /**
+   * A page in an order the index is not sorted by, read within a window of its leading field
+   * (windowed-pages.ts), when the catalogue and the query are large enough; null when the whole
+   * order is the cheaper read.
+   */
+  async function windowedPage<P extends ListParams>(params: P, bodyOf: BodyOf<P>, key: string, left: Budget): Promise<Shared<Page> | null> {
+    const windowed = params.sort === undefined ? undefined : WINDOWED_ORDERS[params.sort];
+    if (!windowed || !(params.position ? windowed.cursor : params.page * params.per_page >= windowed.fromDepth)) return null;
+    // The live catalogue's extent sizes the windows of a walk pinned to an older index too: it
+    // costs only speed if they differ, and a walk whose index is gone still learns so from its
+    // page (410), not from a failed extent.
+    const { count, fields } = await extentOf(alias);
+    if (count < windowFromCount) return null;
+    // Windows pay for a query that matches many: one that matches few reads the whole order, which
+    // costs what it matches. A query not seen before is counted first (the count is kept in
+    // Elasticsearch's request cache), so that it is not sized as if it matched the catalogue.
+    const known = walkTotal(params) ?? recentTotals.get(key) ?? params.position?.total;
+    const matches = known ?? (await search(searchOf(params, bodyOf(params, { read: 'count' })), left())).total;
+    if (known === undefined) recentTotals.set(key, matches);
+    if (matches < windowFromCount) return null;
+    const extent = { ...fields[windowed.field], count };
+    const scaleKey = `${key} ${params.sort}`;
+    const scale = { value: windowScales.get(scaleKey) ?? 1 };
+    const total = walkTotal(params) ?? (known === undefined ? matches : undefined);
+    const firstEnd = windowed.direction === 'up' ? extent.lowest : extent.highest;
+    const sizing = {
+      extent,
+      direction: windowed.direction,
+      matches,
+      known: true,
+      scale,
+      ...(params.position ? {} : { ladder: ladderOf(`${scaleKey} ${firstEnd}`) }),
+      ...(total === undefined ? {} : { total }),
+      hurried: () => left().leftMs < batching.timeoutMs / 2,
+    };
+    const found = await readWindowedPage(params, (read) => search(searchOf(params, bodyOf(params, read)), left()), sizing);
+    recentTotals.set(key, found.total);
+    windowScales.set(scaleKey, scale.value);
+    return found;
+  }
+
   /**
    * A page of the list or of a search: sort=random reads along the seed's key (shuffled-pages.ts),
-   * sort=oldest over a large catalogue within a window of dates (windowed-pages.ts).
+   * sort=oldest and deep pages of sort=downloads over a large catalogue within a window of their
+   * leading field (windowedPage).
    */
-  async function hits<P extends ListParams>(params: P, bodyOf: (params: P, read?: PageRead) => SearchBody): Promise<Shared<Page>> {
+  async function hits<P extends ListParams>(params: P, bodyOf: BodyOf<P>): Promise<Shared<Page>> {
     const index = searchIndex(alias, params);
     const key = () => `${index} ${matchesKey(params)}`;
     // A page of several reads, one after another, has the time budget of one read in all.
@@ -353,40 +398,7 @@ export function createEsRepository(
     if (params.sort === 'random') {
       return readShuffledPage(params, (read, at) => search(searchOf(params, bodyOf(params, read), at), left()), { totals: recentTotals, key });
     }
-    const windowed = params.sort === undefined ? undefined : WINDOWED_ORDERS[params.sort];
-    if (windowed && (params.position ? windowed.cursor : params.page * params.per_page >= windowed.fromDepth)) {
-      // The live catalogue's extent sizes the windows of a walk pinned to an older index too: it
-      // costs only speed if they differ, and a walk whose index is gone still learns so from its
-      // page (410), not from a failed extent.
-      const { count, fields } = await extentOf(alias);
-      // Windows pay for a query that matches many: one that matches few reads the whole order,
-      // which costs what it matches. A query not seen before is counted first (the count is kept in
-      // Elasticsearch's request cache), so that it is not sized as if it matched the catalogue.
-      const known = walkTotal(params) ?? recentTotals.get(key()) ?? params.position?.total;
-      const matches = count < windowFromCount ? 0 : (known ?? (await search(searchOf(params, bodyOf(params, { read: 'count' })), left())).total);
-      if (matches >= windowFromCount) {
-        const extent = { ...fields[windowed.field], count };
-        const scaleKey = `${key()} ${params.sort}`;
-        const scale = { value: windowScales.get(scaleKey) ?? 1 };
-        const total = walkTotal(params) ?? (known === undefined ? matches : undefined);
-        const sizing = {
-          extent,
-          direction: windowed.direction,
-          matches,
-          known: true,
-          scale,
-          ...(params.position ? {} : { ladder: ladderOf(`${scaleKey} ${windowed.direction === 'up' ? extent.lowest : extent.highest}`) }),
-          ...(total === undefined ? {} : { total }),
-          hurried: () => left().leftMs < batching.timeoutMs / 2,
-        };
-        const found = await readWindowedPage(params, (read) => search(searchOf(params, bodyOf(params, read)), left()), sizing);
-        recentTotals.set(key(), found.total);
-        windowScales.set(scaleKey, scale.value);
-        return found;
-      }
-      if (known === undefined && matches > 0) recentTotals.set(key(), matches);
-    }
-    return search(searchOf(params, bodyOf(params)), left());
+    return (await windowedPage(params, bodyOf, key(), left)) ?? search(searchOf(params, bodyOf(params)), left());
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
