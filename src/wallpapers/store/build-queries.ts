@@ -405,10 +405,6 @@ export function listFacetsBody(params: ListParams): SearchBody {
   return facetsBody(params, null);
 }
 
-export function listCountBody(params: ListParams): SearchBody {
-  return countBody(params, null);
-}
-
 export function buildListRequest(alias: string, params: ListParams): estypes.SearchRequest {
   return searchRequest(alias, params, listBody(params));
 }
@@ -557,10 +553,6 @@ export function searchBody(params: SearchParams, read?: PageRead): SearchBody {
 
 export function searchFacetsBody(params: SearchParams): SearchBody {
   return facetsBody(params, searchQueryOf(params));
-}
-
-export function searchCountBody(params: SearchParams): SearchBody {
-  return countBody(params, searchQueryOf(params));
 }
 
 /**

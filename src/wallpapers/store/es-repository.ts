@@ -53,7 +53,6 @@ export interface EsRepositoryOptions {
 // How long a catalogue's extent is trusted before it is read again. A stale one costs only speed:
 // a window that falls short is followed by the whole order.
 const EXTENT_TTL_MS = 10_000;
-const MAX_EXTENTS = 64;
 
 type ExtentField = 'created_at' | 'downloads';
 const EXTENT_FIELDS: readonly ExtentField[] = ['created_at', 'downloads'];
@@ -284,7 +283,7 @@ export function createEsRepository(
     ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
   });
   const recentTotals = new RecentTotals(shuffleFromTotal);
-  const extents = new Map<string, { expires: number; extent: Promise<CatalogueExtent> }>();
+  let kept: { expires: number; extent: Promise<CatalogueExtent> } | null = null;
   /** How much wider than an even spread each query's last window in each order had to be, and what its counts said (windowed-pages.ts). */
   const windowScales = new RecentValues<number>();
   const ladders = new RecentValues<Ladder>();
@@ -294,10 +293,9 @@ export function createEsRepository(
     if (ladder === undefined) ladders.set(key, (ladder = new Ladder()));
     return ladder;
   }
-  /** Where dates and downloads lie in `index` and how many wallpapers it holds: one search, kept a few seconds. */
-  function extentOf(index: string): Promise<CatalogueExtent> {
+  /** Where dates and downloads lie in the live catalogue and how many wallpapers it holds: one search, kept a few seconds. */
+  function liveExtent(): Promise<CatalogueExtent> {
     const now = Date.now();
-    const kept = extents.get(index);
     if (kept && kept.expires > now) return kept.extent;
     const aggs: Record<string, estypes.AggregationsAggregationContainer> = {};
     for (const field of EXTENT_FIELDS) {
@@ -309,7 +307,7 @@ export function createEsRepository(
         (attempt) =>
           es.search(
             {
-              index,
+              index: alias,
               size: 0,
               track_total_hits: true,
               request_cache: REQUEST_CACHE,
@@ -333,11 +331,9 @@ export function createEsRepository(
         return { count, fields };
       });
     extent.catch(() => {
-      if (extents.get(index)?.extent === extent) extents.delete(index);
+      if (kept?.extent === extent) kept = null;
     });
-    extents.delete(index);
-    extents.set(index, { expires: now + EXTENT_TTL_MS, extent });
-    if (extents.size > MAX_EXTENTS) extents.delete(extents.keys().next().value!);
+    kept = { expires: now + EXTENT_TTL_MS, extent };
     return extent;
   }
   type BodyOf<P extends ListParams> = (params: P, read?: PageRead) => SearchBody;
@@ -354,19 +350,20 @@ export function createEsRepository(
     // The live catalogue's extent sizes the windows of a walk pinned to an older index too: it
     // costs only speed if they differ, and a walk whose index is gone still learns so from its
     // page (410), not from a failed extent.
-    const { count, fields } = await extentOf(alias);
+    const { count, fields } = await liveExtent();
     if (count < windowFromCount) return null;
     // Windows pay for a query that matches many: one that matches few reads the whole order, which
     // costs what it matches. A query not seen before is counted first (the count is kept in
     // Elasticsearch's request cache), so that it is not sized as if it matched the catalogue.
-    const known = walkTotal(params) ?? recentTotals.get(key) ?? params.position?.total;
+    const walked = walkTotal(params);
+    const known = walked ?? recentTotals.get(key) ?? params.position?.total;
     const matches = known ?? (await search(searchOf(params, bodyOf(params, { read: 'count' })), left())).total;
     if (known === undefined) recentTotals.set(key, matches);
     if (matches < windowFromCount) return null;
     const extent = { ...fields[windowed.field], count };
     const scaleKey = `${key} ${params.sort}`;
     const scale = { value: windowScales.get(scaleKey) ?? 1 };
-    const total = walkTotal(params) ?? (known === undefined ? matches : undefined);
+    const total = walked ?? (known === undefined ? matches : undefined);
     const firstEnd = windowed.direction === 'up' ? extent.lowest : extent.highest;
     const sizing = {
       extent,

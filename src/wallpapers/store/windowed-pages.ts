@@ -29,7 +29,7 @@ export const WINDOW_FROM_COUNT = 200_000;
 const roomFor = (wanted: number) => wanted + 4 * Math.sqrt(wanted) + 40;
 
 /** How far a window from `start` should reach to hold `wanted` of `matches`, were they spread evenly over the extent. */
-export function evenSpan(wanted: number, matches: number, extent: Extent): number {
+function evenSpan(wanted: number, matches: number, extent: Extent): number {
   return Math.ceil((roomFor(wanted) * Math.max(1, extent.highest - extent.lowest)) / Math.max(1, matches));
 }
 
