@@ -1,7 +1,7 @@
 // Alternating A/B runs of the uncached (or cached) API on one scenario, to tell a change from noise:
 //   npx tsx bench/api/ab.ts --scenario get-random [--compare <git ref>] [--node-b <node binary>]
 //                           [--node-args-b "<flags>"] [--node-args-a "<flags>"] [--mapping-b <git ref>] [--rounds 5] [--duration 5] [--size 1m] [--cache]
-//                           [--pairs N] [--control]
+//                           [--pairs N] [--control] [--env-a "K=V ..."] [--env-b "K=V ..."]
 // --mapping-b gives B its own copy of the catalogue, stored with the mapping at that ref.
 // A is the working tree on this node; B is the tree at --compare, or the working tree on --node-b
 // and/or with extra node flags (after the production flags, so they override them).
@@ -37,6 +37,9 @@ const { values } = parseArgs({
     // Extra node flags for A as well (e.g. a GC setting both builds should run with).
     'node-args-a': { type: 'string' },
     'mapping-b': { type: 'string' },
+    // Environment for one server only (e.g. LOG_LEVEL=info), over the benchmark's own settings.
+    'env-a': { type: 'string' },
+    'env-b': { type: 'string' },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '5' },
     size: { type: 'string', default: '1m' },
@@ -63,8 +66,20 @@ const { values } = parseArgs({
     control: { type: 'boolean', default: false },
   },
 });
-if (!values.compare && !values['node-b'] && !values['node-args-b'])
-  throw new Error('give --compare <ref>, --node-b <node binary> or --node-args-b <flags>');
+if (!values.compare && !values['node-b'] && !values['node-args-b'] && !values['env-b'])
+  throw new Error('give --compare <ref>, --node-b <node binary>, --node-args-b <flags> or --env-b <settings>');
+
+/** "LOG_LEVEL=info RESPONSE_CACHE_MB=8" as an environment. */
+function settings(list: string | undefined): Record<string, string> {
+  const pairs = (list ?? '').split(/\s+/).filter(Boolean);
+  return Object.fromEntries(
+    pairs.map((pair) => {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new Error(`not KEY=VALUE: ${pair}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
 
 interface SearchStats {
   queries: number;
@@ -150,14 +165,23 @@ async function main(): Promise<void> {
       values.compare ? `@${buildCompareTree(ROOT, values.compare, treeB)}` : 'the working tree',
       values['node-b'] ? `on ${values['node-b']}` : '',
       nodeArgsB.length > 0 ? `with ${nodeArgsB.join(' ')}` : '',
+      values['env-b'] ? `with ${values['env-b']}` : '',
     ]
       .filter(Boolean)
       .join(' ');
     const aliasB = values['mapping-b'] ? await ensureDatasetAt(es, size, config.imageBaseUrl, values['mapping-b'], say) : alias;
     const nodeArgsA = (values['node-args-a'] ?? '').split(/\s+/).filter(Boolean);
-    const startA = () => startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env, nodeArgs: nodeArgsA });
+    const startA = () => startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env: { ...env, ...settings(values['env-a']) }, nodeArgs: nodeArgsA });
     const startB = () =>
-      startApi({ cwd: treeB, alias: aliasB, redisUrl: redis.url, key, env, node: values['node-b'] ?? process.execPath, nodeArgs: nodeArgsB });
+      startApi({
+        cwd: treeB,
+        alias: aliasB,
+        redisUrl: redis.url,
+        key,
+        env: { ...env, ...settings(values['env-b']) },
+        node: values['node-b'] ?? process.execPath,
+        nodeArgs: nodeArgsB,
+      });
     const rate = values.rate === undefined ? 0 : Number(values.rate);
     const run = async (url: string, seconds: number) => {
       if (rate === 0) return runWrk({ url, file: files.api, keysFile, seconds, connections: Number(values.connections), threads: 1 });

@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { type BatchedLines, batchedLines } from './batched-lines.js';
 import { requestContext } from './request-context.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
@@ -10,11 +11,29 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
+let stdoutLines: BatchedLines | undefined;
+
 /**
- * Structured JSON lines (pino). Every line written while a request is being
- * served carries its request id (and key id once known), never the key itself.
+ * Standard output, a batch of lines to a write (see batchedLines), shared by every logger of the
+ * process. What is held is written when the process exits, however it exits short of being
+ * killed: 'exit' runs after process.exit and after an uncaught exception, and a write to standard
+ * output is synchronous there (a file, a pipe or a terminal on Linux).
  */
-export function createLogger(level: LogLevel, stream: NodeJS.WritableStream = process.stdout): Logger {
+function batchedStdout(): BatchedLines {
+  if (!stdoutLines) {
+    const lines = batchedLines(process.stdout);
+    process.on('exit', () => lines.flush());
+    stdoutLines = lines;
+  }
+  return stdoutLines;
+}
+
+/**
+ * Structured JSON lines (pino), to standard output unless given a stream (tests give one, and
+ * see each line as it is written). Every line written while a request is being served carries its
+ * request id (and key id once known), never the key itself.
+ */
+export function createLogger(level: LogLevel, stream?: NodeJS.WritableStream): Logger {
   const log = pino(
     {
       level,
@@ -27,7 +46,7 @@ export function createLogger(level: LogLevel, stream: NodeJS.WritableStream = pr
         return ctx.keyId ? { request_id: ctx.requestId, key_id: ctx.keyId } : { request_id: ctx.requestId };
       },
     },
-    stream as pino.DestinationStream,
+    (stream ?? (level === 'silent' ? process.stdout : batchedStdout())) as pino.DestinationStream,
   );
   return {
     debug: (msg, fields) => log.debug(fields ?? {}, msg),
