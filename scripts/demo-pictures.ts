@@ -5,7 +5,16 @@ const USAGE = `usage: npm run demo:pictures -- [--seed S]
   Serves the pictures of the demo catalogue made with seed S (default 42) at IMAGE_BASE_URL
   (default http://127.0.0.1:3100), on the host and port it names (HOST overrides the host)`;
 
-const { values } = parseArgs({ options: { seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+function readArgs() {
+  try {
+    return parseArgs({ options: { seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }).values;
+  } catch (err) {
+    process.stderr.write(`demo-pictures: ${(err as Error).message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+
+const values = readArgs();
 if (values.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);

@@ -36,10 +36,25 @@ function reportChange(outcome: OperatorChange, ref: AccountRef): void {
 }
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { tier: { type: 'string' }, account: { type: 'string' }, json: { type: 'boolean', default: false } },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        tier: { type: 'string' },
+        account: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    fail(`${(err as Error).message}\n${USAGE}`);
+  }
+  const { positionals, values } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
   const [command, ...rest] = positionals;
   if (!command) fail(USAGE);
 

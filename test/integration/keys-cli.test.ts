@@ -42,6 +42,16 @@ describe('keys CLI', function () {
     for (const res of [unreachable, malformed]) expect(res.stdout + res.stderr).to.not.include('s3cr3t-pw');
   });
 
+  it('when given an option it does not know, then it prints its usage and exits 2, with no stack trace; --help prints it and exits 0', async () => {
+    const unknown = await keys('list', '--bogus');
+    expect(unknown.code).to.equal(2);
+    expect(unknown.stderr).to.include("Unknown option '--bogus'").and.include('keys create --tier TIER');
+    expect(unknown.stderr).to.not.match(/\n\s+at /);
+    const help = await keys('--help');
+    expect(help.code).to.equal(0);
+    expect(help.stdout).to.include('keys create --tier TIER');
+  });
+
   it('when a key is created, then stdout holds the key alone and it authenticates', async () => {
     const account = uniqueName('cli');
     const created = await keys('create', '--tier', 'premium', '--account', account);
