@@ -17,6 +17,7 @@ import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { bootstrapRatioOfMedians, median, signFlipPValue } from './ab-stats.js';
 import { captureEsRequests } from './capture-es.js';
 import { buildCompareTree } from './compare-tree.js';
+import { pinElasticsearch, pinningNote } from './cpu-pinning.js';
 import { ensureDataset, ensureDatasetAt } from './datasets.js';
 import { parseSize, type Scenario } from './options.js';
 import { type Running, createBenchKeys, sampleRss, startApi, startRedis } from './processes.js';
@@ -149,7 +150,11 @@ async function main(): Promise<void> {
   const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 300_000 });
   const dir = mkdtempSync(join(tmpdir(), 'wallpaper-ab-'));
   const stops: Running[] = [];
+  let unpin = () => undefined as void;
   try {
+    unpin = await pinElasticsearch(es);
+    const pinning = pinningNote();
+    if (pinning) say(pinning);
     const size = parseSize(values.size);
     const alias = await ensureDataset(es, size, config.imageBaseUrl, say);
     const redis = await startRedis();
@@ -294,6 +299,7 @@ async function main(): Promise<void> {
     }
     console.log(`peak RSS MB, ${names.map((w) => `${w.toUpperCase()}: ${rss[w].map((x) => x.toFixed(0)).join(', ')}`).join('; ')}`);
   } finally {
+    unpin();
     for (const running of stops.reverse()) await running.stop();
     await es.close();
     rmSync(dir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { pinned } from './cpu-pinning.js';
 
 const run = promisify(execFile);
 
@@ -27,7 +28,7 @@ export interface FixedRateRun {
 /** Runs bench/api/fixed-rate-client.ts in its own process (wrk has no fixed-rate mode). */
 export async function runFixedRate(cwd: string, { url, file, keysFile = '', rate, seconds, connections }: FixedRateRun): Promise<FixedRateResult> {
   const config = JSON.stringify({ url, file, keysFile, rate, seconds, connections });
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bench/api/fixed-rate-client.ts', config], {
+  const { stdout } = await run(...pinned('load', process.execPath, ['--import', 'tsx', 'bench/api/fixed-rate-client.ts', config]), {
     cwd,
     maxBuffer: 4 * 1024 * 1024,
   });

@@ -1,4 +1,5 @@
 import { BENCH_CURSOR_SECRET } from './cursor-workload.js';
+import { pinned } from './cpu-pinning.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -86,7 +87,7 @@ export async function hasCommand(name: string): Promise<boolean> {
 export async function startRedis(): Promise<Running> {
   const port = await freePort();
   const child = track(
-    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    spawn(...pinned('server', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']), {
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
@@ -162,7 +163,7 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
   await buildServer(cwd);
   const port = await freePort();
   const child = track(
-    spawn(node, [...productionNodeFlags(cwd), ...nodeArgs, 'dist/server.js'], {
+    spawn(...pinned('server', node, [...productionNodeFlags(cwd), ...nodeArgs, 'dist/server.js']), {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: {
@@ -222,7 +223,7 @@ export async function startBareKoa(cwd: string, bodyFile: string): Promise<Runni
   );
   const port = await freePort();
   const child = track(
-    spawn(process.execPath, [...productionNodeFlags(cwd), join(outDir, 'bare-koa.js'), String(port), bodyFile], {
+    spawn(...pinned('server', process.execPath, [...productionNodeFlags(cwd), join(outDir, 'bare-koa.js'), String(port), bodyFile]), {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     }),

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pinningNote } from './cpu-pinning.js';
 import { throughputChart } from './chart.js';
 import { f0, fixedRateTable, growthTable, latencyTable, ratio, requestName, resourceTable, seriesTable, throughputTable } from './report-tables.js';
 import { targetsTable } from './report-targets.js';
@@ -22,7 +23,8 @@ export function markdownReport(results: BenchResults): string {
       (o.compareNode
         ? ` Targets ending in \`@node<version>\` are the working tree's API run by ${o.compareNode} instead of ${process.version}.`
         : ''),
-    `The load comes from many API keys taken in turn, each within its tier; the API runs on Node ${process.version} unless a target says otherwise.`,
+    `The load comes from many API keys taken in turn, each within its tier; the API runs on Node ${process.version} unless a target says otherwise.` +
+      (pinningNote() ? ` Pinned with taskset: ${pinningNote()}.` : ''),
     "Elasticsearch's request and query caches are emptied before each target's warm-up, so no target rides on another's work.",
     '',
     '## Targets',

@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { captureEsRequests } from './capture-es.js';
+import { pinElasticsearch } from './cpu-pinning.js';
 import { cursorWorkload } from './cursor-workload.js';
 import { coldLatency } from './cold-latency.js';
 import { buildCompareTree } from './compare-tree.js';
@@ -43,7 +44,9 @@ async function main(options: BenchOptions): Promise<void> {
   const started = new Date();
   const loadBefore = loadavg();
   let redis: Redis | null = null;
+  let unpin = () => undefined as void;
   try {
+    unpin = await pinElasticsearch(es);
     const sizes = [...new Set([options.size, ...options.scalingSizes])];
     for (const size of sizes) await ensureDataset(es, size, config.imageBaseUrl, say);
 
@@ -223,6 +226,7 @@ async function main(options: BenchOptions): Promise<void> {
     const written = writeReports(resolve(ROOT, options.outDir), results);
     say(`wrote ${written.join(', ')}`);
   } finally {
+    unpin();
     redis?.disconnect();
     for (const running of stops.reverse()) await running.stop().catch(() => undefined);
     if (!options.keepDatasets) {

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { pinned } from './cpu-pinning.js';
 
 const run = promisify(execFile);
 const SCRIPT = fileURLToPath(new URL('./replay.lua', import.meta.url));
@@ -50,7 +51,7 @@ export async function runWrk({ url, file, keysFile = '', seconds, connections, t
     file,
     keysFile,
   ];
-  const { stdout } = await run('wrk', args, { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run(...pinned('load', 'wrk', args), { maxBuffer: 16 * 1024 * 1024 });
   const line = stdout.split('\n').find((l) => l.startsWith('{"requests"'));
   if (!line) throw new Error(`wrk printed no result:\n${stdout}`);
   const done = JSON.parse(line) as DoneLine;
