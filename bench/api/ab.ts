@@ -1,7 +1,7 @@
 // Alternating A/B runs of the uncached (or cached) API on one scenario, to tell a change from noise:
 //   npx tsx bench/api/ab.ts --scenario get-random [--compare <git ref>] [--node-b <node binary>]
 //                           [--node-args-b "<flags>"] [--node-args-a "<flags>"] [--mapping-b <git ref>] [--rounds 5] [--duration 5] [--size 1m] [--cache]
-//                           [--pairs N] [--control] [--env-a "K=V ..."] [--env-b "K=V ..."]
+//                           [--pairs N] [--control] [--env-a "K=V ..."] [--env-b "K=V ..."] [--accept-encoding "gzip, br"]
 // --mapping-b gives B its own copy of the catalogue, stored with the mapping at that ref.
 // A is the working tree on this node; B is the tree at --compare, or the working tree on --node-b
 // and/or with extra node flags (after the production flags, so they override them).
@@ -41,6 +41,8 @@ const { values } = parseArgs({
     // Environment for one server only (e.g. LOG_LEVEL=info), over the benchmark's own settings.
     'env-a': { type: 'string' },
     'env-b': { type: 'string' },
+    // Sent with every API request, as clients do (fetch and httpx ask for gzip and br by default).
+    'accept-encoding': { type: 'string' },
     rounds: { type: 'string', default: '5' },
     duration: { type: 'string', default: '5' },
     size: { type: 'string', default: '1m' },
@@ -162,7 +164,8 @@ async function main(): Promise<void> {
     const keysFile = join(dir, 'keys.txt');
     const [key] = (await createBenchKeys(redis.url, keysFile)) as [string];
     const workload = buildWorkload(values.scenario as Scenario, size, 1);
-    const files = writeRequestFiles(dir, 'ab', workload, await captureEsRequests(alias, workload));
+    const apiHeaders: Record<string, string> = values['accept-encoding'] ? { 'Accept-Encoding': values['accept-encoding'] } : {};
+    const files = writeRequestFiles(dir, 'ab', workload, await captureEsRequests(alias, workload), apiHeaders);
     const env: Record<string, string> = values.cache ? {} : { RESPONSE_CACHE_MB: '0' };
     const treeB = values.compare ? join(dir, 'tree-b') : ROOT;
     const nodeArgsB = (values['node-args-b'] ?? '').split(/\s+/).filter(Boolean);

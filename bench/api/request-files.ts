@@ -49,8 +49,15 @@ export function withKey(line: RequestLine, keys: readonly string[], n: number): 
 }
 
 /** The workload as request files for replay.lua: API paths, and the same requests sent to Elasticsearch. */
-export function writeRequestFiles(dir: string, name: string, workload: Workload, captured: Map<string, EsWireRequest>): RequestFiles {
-  const api = workload.map((spec) => line('GET', apiPath(spec), {}, ''));
+/** The request files of a workload; `apiHeaders` go on every API request (e.g. the Accept-Encoding real clients send). */
+export function writeRequestFiles(
+  dir: string,
+  name: string,
+  workload: Workload,
+  captured: Map<string, EsWireRequest>,
+  apiHeaders: Record<string, string> = {},
+): RequestFiles {
+  const api = workload.map((spec) => line('GET', apiPath(spec), apiHeaders, ''));
   const es = workload.map((spec) => {
     const request = captured.get(specKey(spec));
     if (!request) throw new Error(`no captured request for ${specKey(spec)}`);

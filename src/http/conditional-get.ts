@@ -22,6 +22,17 @@ interface Representation {
 }
 
 const representationOf = derivedOnce<Representation>();
+const preparedFor = new WeakMap<Context, Representation>();
+
+/**
+ * The representation conditionalGet prepared for this response while `text` is still its body:
+ * one object for every response that shares it, so what is derived from its text (its encodings,
+ * see compression) can be kept with it.
+ */
+export function preparedText(ctx: Context, text: string): object | undefined {
+  const representation = preparedFor.get(ctx);
+  return representation?.text === text ? representation : undefined;
+}
 
 function represent(body: object): Representation {
   // Kept as text, not bytes. Bytes save the copy Node makes to join the headers and a text body,
@@ -43,8 +54,10 @@ export async function conditionalGet(ctx: Context, next: Next): Promise<void> {
   const body = ctx.body;
   if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return;
   // Shared bodies (coalesced reads, cache hits) are answered many times: serialized and tagged once.
-  const { text, etag } = representationOf(body, () => represent(body));
+  const representation = representationOf(body, () => represent(body));
+  const { text, etag } = representation;
   ctx.body = text;
+  preparedFor.set(ctx, representation);
   ctx.type = 'application/json; charset=utf-8';
   ctx.set('ETag', etag);
   if (ifNoneMatchHits(ctx.get('If-None-Match'), etag)) {
