@@ -39,6 +39,8 @@ export interface BenchOptions {
   compareNode: string | null;
   outDir: string;
   keepDatasets: boolean;
+  /** Accept-Encoding sent with every API request (as fetch and httpx do), or none. */
+  acceptEncoding: string | null;
   smoke: boolean;
   seed: number;
 }
@@ -58,6 +60,7 @@ export const BENCH_USAGE = `usage: npm run bench -- [options]
   --compare-node <binary>    also run the working tree's API on another node binary (e.g. /usr/bin/node)
   --out bench/results        where the table, chart and JSON go
   --keep-datasets            keep bench aliases of 1M documents (deleted by default)
+  --accept-encoding 'gzip, deflate, br'   sent with every API request, as clients do (default: none)
   --smoke                    ~500 documents, 1 s per run, two scenarios, no series (CI)`;
 
 export function parseSize(text: string): number {
@@ -107,6 +110,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
       'compare-node': { type: 'string' },
       out: { type: 'string' },
       'keep-datasets': { type: 'boolean', default: false },
+      'accept-encoding': { type: 'string' },
       smoke: { type: 'boolean', default: false },
       seed: { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -141,6 +145,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
     compareNode: values['compare-node'] ?? null,
     outDir: values.out ?? (smoke ? 'bench/tmp/smoke-results' : 'bench/results'),
     keepDatasets: values['keep-datasets'],
+    acceptEncoding: values['accept-encoding'] ?? null,
     smoke,
     seed: positive('seed', values.seed ?? '42'),
   };

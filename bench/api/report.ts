@@ -25,6 +25,9 @@ export function markdownReport(results: BenchResults): string {
         : ''),
     `The load comes from many API keys taken in turn, each within its tier; the API runs on Node ${process.version} unless a target says otherwise.` +
       (pinningNote() ? ` Pinned with taskset: ${pinningNote()}.` : ''),
+    o.acceptEncoding
+      ? `Every API request carries \`Accept-Encoding: ${o.acceptEncoding}\`, as clients send it; Elasticsearch's requests do not.`
+      : 'API requests carry no `Accept-Encoding`, so no answer is compressed.',
     "Elasticsearch's request and query caches are emptied before each target's warm-up, so no target rides on another's work.",
     '',
     '## Targets',

@@ -26,9 +26,9 @@ const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const ROOT = resolve(import.meta.dirname, '../..');
 const COLD_SAMPLES = 30;
 
-async function filesFor(dir: string, name: string, alias: string, workload: Workload): Promise<RequestFiles> {
+async function filesFor(dir: string, name: string, alias: string, workload: Workload, acceptEncoding: string | null): Promise<RequestFiles> {
   const captured = await captureEsRequests(alias, workload);
-  return writeRequestFiles(dir, name, workload, captured);
+  return writeRequestFiles(dir, name, workload, captured, acceptEncoding ? { 'Accept-Encoding': acceptEncoding } : {});
 }
 
 function rotate<T>(items: T[], by: number): T[] {
@@ -94,7 +94,7 @@ async function main(options: BenchOptions): Promise<void> {
         scenario === 'cursor-deep'
           ? await cursorWorkload(es, mainAlias, options.size, options.seed, workloadSizes.filtered)
           : buildWorkload(scenario, options.size, options.seed, workloadSizes);
-      const files = await filesFor(runDir, scenario, mainAlias, workload);
+      const files = await filesFor(runDir, scenario, mainAlias, workload, options.acceptEncoding);
       if (scenario === 'list-page1') listPage1Files = files;
       const measured = new Map<string, Measurement>();
       for (const target of rotate(targets, i)) {
@@ -158,7 +158,7 @@ async function main(options: BenchOptions): Promise<void> {
       label: Record<string, string | number>,
       apiTarget: Target,
     ) => {
-      const files = await filesFor(runDir, name, alias, workload);
+      const files = await filesFor(runDir, name, alias, workload, options.acceptEncoding);
       const points: SeriesPoint[] = [];
       for (const target of [esTarget, apiTarget]) {
         const m = await measure(ctx, target, files, { seconds: options.seriesSeconds, warmupSeconds: 1, connections: 1, alias });
