@@ -1,5 +1,5 @@
 // npm run --silent keys -- create --tier free|premium [--account NAME | --account id:ACCOUNT_ID]
-// npm run --silent keys -- list
+// npm run --silent keys -- list [--json]
 // npm run --silent keys -- revoke <key-id>
 // npm run --silent keys -- tier <account> <tier> | disable <account> | enable <account>
 // Every name and email is printed with what does not show escaped (see printable).
@@ -13,11 +13,12 @@ import { printable, printableJson } from '../src/infra/visible-text.js';
 const USAGE = `usage:
   keys create --tier TIER [--account ACCOUNT]          prints the new API key alone on stdout (shown once);
                                                        TIER is one of RATE_LIMIT_TIERS (default free, premium)
-  keys list                                            key ids, accounts, tiers, created and revoked times
+  keys list [--json]                                   key ids, accounts, tiers, created and revoked times
   keys revoke <key-id>                                 revokes the key; takes effect on the next request
   keys tier <account> <tier>                           moves the account to TIER
   keys disable <account>                               its keys answer 403 and it cannot sign in to the portal
   keys enable <account>                                undoes disable
+  keys --help                                          this text
 
 ACCOUNT is the name of an account the operators made (created by 'create' on first use), or
 id:<account id> for any account. A portal account is reached only by its id, which its owner

@@ -6,7 +6,7 @@ import { accessGuard } from './access/edge/access-guard.js';
 import { accessLog } from './http/access-log.js';
 import { usageRoutes } from './access/edge/usage-routes.js';
 import { compression } from './http/compression.js';
-import { conditionalGet, etagPerEncoding } from './http/conditional-get.js';
+import { conditionalGet } from './http/conditional-get.js';
 import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { routeFallbacks } from './http/route-fallbacks.js';
@@ -63,7 +63,6 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   app.use(withRequestId);
   app.use(accessLog(logger, metrics));
   app.use(corsPolicy());
-  app.use(etagPerEncoding);
   app.use(compression());
   app.use(errorHandler(logger));
   app.use(conditionalGet);

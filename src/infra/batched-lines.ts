@@ -22,8 +22,9 @@ export interface BatchOptions {
  * (a system call on a pipe, a file or a terminal) per line costs the API more than composing
  * the line does. A line is held until 16 KB of lines are waiting or 50 ms have passed since the
  * first of them, whichever is sooner; nothing is written while none are waiting, so an idle
- * process wakes for nothing. Lines keep their order. The owner flushes at exit (see createLogger);
- * a process killed outright (SIGKILL, out of memory) loses at most the last 50 ms of lines.
+ * process wakes for nothing. Lines keep their order. The owner flushes at exit and after each
+ * warning or error (see createLogger); a process that ends without its 'exit' event (SIGKILL,
+ * abort, out of memory, a signal it does not handle) loses at most its last 50 ms of lines.
  */
 export function batchedLines(target: LineTarget, { maxChars = 16_384, maxDelayMs = 50 }: BatchOptions = {}): BatchedLines {
   let held: string[] = [];

@@ -34,6 +34,7 @@ function batchedStdout(): BatchedLines {
  * request id (and key id once known), never the key itself.
  */
 export function createLogger(level: LogLevel, stream?: NodeJS.WritableStream): Logger {
+  const batched = stream === undefined && level !== 'silent' ? batchedStdout() : undefined;
   const log = pino(
     {
       level,
@@ -46,13 +47,21 @@ export function createLogger(level: LogLevel, stream?: NodeJS.WritableStream): L
         return ctx.keyId ? { request_id: ctx.requestId, key_id: ctx.keyId } : { request_id: ctx.requestId };
       },
     },
-    (stream ?? (level === 'silent' ? process.stdout : batchedStdout())) as pino.DestinationStream,
+    (stream ?? batched ?? process.stdout) as pino.DestinationStream,
   );
   return {
     debug: (msg, fields) => log.debug(fields ?? {}, msg),
     info: (msg, fields) => log.info(fields ?? {}, msg),
-    warn: (msg, fields) => log.warn(fields ?? {}, msg),
-    error: (msg, fields) => log.error(fields ?? {}, msg),
+    // A warning or an error goes out at once, after the lines before it: it is what an operator
+    // looks for, and what a process that is failing writes next (to stderr, say) must follow it.
+    warn: (msg, fields) => {
+      log.warn(fields ?? {}, msg);
+      batched?.flush();
+    },
+    error: (msg, fields) => {
+      log.error(fields ?? {}, msg);
+      batched?.flush();
+    },
   };
 }
 

@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
@@ -86,6 +88,23 @@ describe('the logger on standard output', function () {
     const { stdout, code } = await runLogging(`log.info('before'); setImmediate(() => { throw new Error('boom'); });`);
     expect(code).to.equal(1);
     expect(stdout).to.contain('"msg":"before"');
+  });
+
+  it('when a warning follows info lines and the process then writes to stderr, then the three come out in that order', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'logger-'));
+    const script = join(dir, 'order.mjs');
+    writeFileSync(
+      script,
+      `const { createLogger } = await import(${JSON.stringify(LOGGER)}); const log = createLogger('info');
+       log.info('first'); log.warn('second'); process.stderr.write('third\\n'); setTimeout(() => process.exit(0), 200);`,
+    );
+    try {
+      const { stdout } = await execFileAsync('sh', ['-c', `"${process.execPath}" --import tsx ${script} 2>&1`]);
+      const order = ['"msg":"first"', '"msg":"second"', 'third'].map((mark) => stdout.indexOf(mark));
+      expect(order).to.satisfy((at: number[]) => at[0]! >= 0 && at[0]! < at[1]! && at[1]! < at[2]!);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('when the process logs and stays up, then its line is written within the delay', async () => {
