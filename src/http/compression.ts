@@ -41,12 +41,6 @@ export function encodeOnce(holder: object, encoding: Encoding, text: string | Bu
   return bytes;
 }
 
-function bodyText(body: unknown): string | Buffer | null {
-  if (typeof body === 'string' || Buffer.isBuffer(body)) return body;
-  if (body !== null && typeof body === 'object' && typeof (body as { pipe?: unknown }).pipe !== 'function') return JSON.stringify(body);
-  return null;
-}
-
 /**
  * br or gzip for bodies of 1 KB and more, as the client accepts (see codingFor); the whole body
  * at once, so the answer carries its Content-Length. A JSON representation that conditionalGet
@@ -57,8 +51,10 @@ export function compression() {
   return async function compressResponse(ctx: Context, next: Next): Promise<void> {
     ctx.vary('Accept-Encoding');
     await next();
-    const text = bodyText(ctx.body);
-    if (text === null) return;
+    // An object body here was not prepared by conditionalGet: an error or a probe's answer, all
+    // under 1 KB, so not worth serialising to find out.
+    const text = ctx.body;
+    if (typeof text !== 'string' && !Buffer.isBuffer(text)) return;
     const prepared = typeof text === 'string' ? preparedText(ctx, text) : undefined;
     const encoding = codingFor(ctx, prepared?.byteLength ?? Buffer.byteLength(text));
     if (encoding === null) return;
