@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One command from a fresh clone to a running API with demo data:
 # installs prerequisites, starts Elasticsearch and Redis, seeds demo wallpapers,
-# creates a demo key, prints it with a ready-to-paste request, then serves the API
-# (compiled, as `npm start` does).
+# creates a demo key, serves the API (compiled, as `npm start` does) and, once it answers,
+# prints the key with ready-to-paste requests.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -20,7 +20,18 @@ npm run --silent seed -- --count "$DEMO_COUNT" --seed 42 --extract-colors
 KEY="$(npm run --silent keys -- create --tier free --account demo)"
 [ -n "$KEY" ] || { echo "could not create a demo key" >&2; exit 1; }
 
-cat >&2 <<MSG
+# The banner waits for the server to answer, so its requests work when pasted: compiling and
+# loading the search model take a few seconds after this point. It stops waiting if the server
+# stops (exec keeps this shell's pid for it) or after two minutes.
+(
+  for _ in $(seq 1 600); do
+    kill -0 $$ 2>/dev/null || exit 0
+    curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
+    sleep 0.2
+  done
+  curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 || exit 0
+  sleep 0.2 # the server's "listening" lines are written within 50 ms (batched); the banner comes last
+  cat >&2 <<MSG
 
   Wallpaper catalogue API: http://127.0.0.1:$PORT  ($DEMO_COUNT demo wallpapers)
   Developer portal:        http://127.0.0.1:$PORT/portal  (sign up, generate and rotate keys, usage)
@@ -38,5 +49,6 @@ cat >&2 <<MSG
   Stop the API with Ctrl-C; stop Elasticsearch and Redis with: npm run stack:stop
 
 MSG
+) &
 # The production way: compile src/ to dist/ and run it with node (package.json "start").
 exec npm --silent start
