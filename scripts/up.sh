@@ -24,12 +24,13 @@ KEY="$(npm run --silent keys -- create --tier free --account demo)"
 # loading the search model take a few seconds after this point. It stops waiting if the server
 # stops (exec keeps this shell's pid for it) or after two minutes.
 (
+  answered=0
   for _ in $(seq 1 600); do
     kill -0 $$ 2>/dev/null || exit 0
-    curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && break
+    curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 && answered=1 && break
     sleep 0.2
   done
-  curl -fs "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1 || exit 0
+  [ "$answered" = 1 ] || exit 0
   sleep 0.2 # the server's "listening" lines are written within 50 ms (batched); the banner comes last
   cat >&2 <<MSG
 

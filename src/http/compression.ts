@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Context, Next } from 'koa';
-import { preparedText } from './conditional-get.js';
+import { preparedCoding, preparedText } from './conditional-get.js';
 import { type Encoding, codingFor } from './content-coding.js';
 
 const brotli = promisify(brotliCompress);
@@ -56,7 +56,7 @@ export function compression() {
     const text = ctx.body;
     if (typeof text !== 'string' && !Buffer.isBuffer(text)) return;
     const prepared = typeof text === 'string' ? preparedText(ctx, text) : undefined;
-    const encoding = codingFor(ctx, prepared?.byteLength ?? Buffer.byteLength(text));
+    const encoding = prepared ? preparedCoding(ctx) : codingFor(ctx, Buffer.byteLength(text));
     if (encoding === null) return;
     const holder = prepared ?? (Buffer.isBuffer(text) ? text : undefined);
     try {

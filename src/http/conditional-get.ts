@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { derivedOnce } from '../infra/shared-result.js';
-import { codedTag, codingFor } from './content-coding.js';
+import { type Encoding, codedTag, codingFor } from './content-coding.js';
 
 /** Weak comparison (RFC 9110, 8.8.3.2): a tag matches itself, with or without W/, and `*` anything. */
 export function ifNoneMatchHits(header: string, etag: string): boolean {
@@ -19,7 +19,8 @@ interface Representation {
 }
 
 const representationOf = derivedOnce<Representation>();
-const preparedFor = new WeakMap<Context, Representation>();
+/** What conditionalGet prepared for one response: its representation, and the coding it tagged it for. */
+const preparedFor = new WeakMap<Context, { representation: Representation; coding: Encoding | null }>();
 
 /**
  * The representation conditionalGet prepared for this response while `text` is still its body:
@@ -27,8 +28,13 @@ const preparedFor = new WeakMap<Context, Representation>();
  * see compression) can be kept with it.
  */
 export function preparedText(ctx: Context, text: string): Readonly<Representation> | undefined {
-  const representation = preparedFor.get(ctx);
+  const representation = preparedFor.get(ctx)?.representation;
   return representation?.text === text ? representation : undefined;
+}
+
+/** The coding a prepared response was tagged for (see codingFor): decided once, so what is sent matches its tag. */
+export function preparedCoding(ctx: Context): Encoding | null {
+  return preparedFor.get(ctx)?.coding ?? null;
 }
 
 function represent(body: object): Representation {
@@ -56,8 +62,9 @@ export async function conditionalGet(ctx: Context, next: Next): Promise<void> {
   const representation = representationOf(body, () => represent(body));
   ctx.body = representation.text;
   ctx.type = 'application/json; charset=utf-8';
-  preparedFor.set(ctx, representation);
-  const etag = codedTag(representation.etag, codingFor(ctx, representation.byteLength));
+  const coding = codingFor(ctx, representation.byteLength);
+  preparedFor.set(ctx, { representation, coding });
+  const etag = codedTag(representation.etag, coding);
   ctx.set('ETag', etag);
   if (ifNoneMatchHits(ctx.get('If-None-Match'), etag)) {
     ctx.status = 304;

@@ -22,7 +22,8 @@ export interface BatchOptions {
  * (a system call on a pipe, a file or a terminal) per line costs the API more than composing
  * the line does. A line is held until 16 KB of lines are waiting or 50 ms have passed since the
  * first of them, whichever is sooner; nothing is written while none are waiting, so an idle
- * process wakes for nothing. Lines keep their order. The owner flushes at exit and after each
+ * process wakes for nothing (pino's own buffered destination flushes on a timer, held lines or
+ * not, with a write of nothing each time). Lines keep their order. The owner flushes at exit and after each
  * warning or error (see createLogger); a process that ends without its 'exit' event (SIGKILL,
  * abort, out of memory, a signal it does not handle) loses at most its last 50 ms of lines.
  */
