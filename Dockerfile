@@ -31,4 +31,4 @@ USER node
 EXPOSE 3000
 # Node flags as in package.json's "start" script (kept equal; see docs/operations.md, "Running in production").
 # node runs as the container's main process (not under npm), so docker stop's SIGTERM reaches the server's graceful shutdown.
-CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=50", "dist/server.js"]
+CMD ["node", "--max-semi-space-size=4", "--heap-growing-percent=50", "dist/server.js"]
