@@ -118,7 +118,11 @@ const matchesKey = (params: ListParams): string =>
 interface Search {
   index: string;
   pinned: boolean;
-  body: SearchBody;
+  /**
+   * The body as sent, serialised once: it is also the key that joins equal searches in a batch,
+   * and the transport writes a string item of a multi-search as it is.
+   */
+  line: string;
   /** The walk's total when the body does not count it. */
   knownTotal?: number;
 }
@@ -245,16 +249,16 @@ export function createEsRepository(
   const search = createNaturalBatcher<Search, Shared<Page>>({
     ...limits,
     overloaded,
-    keyOf: ({ index, body }) => JSON.stringify([index, body]),
+    keyOf: ({ index, line }) => `${index}\n${line}`,
     onBatch: (size) => onBatch?.('msearch', size),
     run: async (batch, remainingMs) => {
       const response = await hedged
         .run(async (attempt) => {
           const answer = await es.msearch<Wallpaper>(
             {
-              searches: batch.flatMap(({ index, body }): estypes.MsearchRequestItem[] => [
+              searches: batch.flatMap(({ index, line }): estypes.MsearchRequestItem[] => [
                 { index, request_cache: REQUEST_CACHE, preference: attempt.preference, allow_partial_search_results: false },
-                { ...body, timeout: shardTimeout },
+                line as unknown as estypes.MsearchRequestItem,
               ]),
               filter_path: MSEARCH_RESPONSE_FILTER,
             },
@@ -279,7 +283,7 @@ export function createEsRepository(
   const searchOf = (params: ListParams, body: SearchBody, index = searchIndex(alias, params)): Search => ({
     index,
     pinned: params.position !== undefined,
-    body,
+    line: JSON.stringify({ ...body, timeout: shardTimeout }),
     ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
   });
   const recentTotals = new RecentTotals(shuffleFromTotal);
