@@ -1,6 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import { type Logger, silentLogger } from '../../infra/logger.js';
-import type { ListParams, SearchParams, SuggestParams } from '../params.js';
+import type { Include, ListParams, SearchParams, SuggestParams } from '../params.js';
 import type { Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type Shared, derivedOnce } from '../../infra/shared-result.js';
 import type { CataloguedWallpaper } from '../catalogued.js';
@@ -29,27 +29,56 @@ type Result = Shared<Page> | Shared<Found> | Shared<WallpaperDetail> | Shared<Su
 // Per-object overhead of a V8 object with a handful of properties, roughly.
 const OBJECT_BYTES = 120;
 
+// What every entry holds besides its result: the LRU's entry and slot, the key, the kept JSON's
+// record and ETag, and the weak-map slots that tie them to the result. Measured in a running
+// server, a demo detail held 2.7-3.1 KB with all of these, about 1 KB more than its object and
+// JSON alone.
+const ENTRY_BYTES = 600;
+
 // Field names, numbers and punctuation of one wallpaper in JSON, roughly.
 const JSON_ITEM_BYTES = 200;
 
-// Both encoded forms of a serialized result, against its length.
-const ENCODED_SHARE = 0.6;
+// The JSON kept with a result (one byte a character) and both of its encoded forms (br and gzip,
+// once a client asked for them; see compression: 26-27 % of the JSON each for a page of 20, 19 %
+// for a page of 100), against the JSON's length.
+const SERIALISED_SHARE = 1.6;
 
-// A detail's tag: a string's header and the array's slot (its characters are counted as text).
+// A tag shown unpacked: a string's header and the array's slot (its characters are counted apart).
 const TAG_BYTES = 32;
-// A palette entry of a detail: its object, a 7-character hex and a number.
+// A colour shown unpacked: its object, a 7-character hex and a number; and in JSON, about 32 characters.
 const COLOR_BYTES = 2 * OBJECT_BYTES;
+const COLOR_JSON_CHARS = 32;
+// Width, height, ratio and orientation in JSON; tone in JSON.
+const DIMENSIONS_JSON_CHARS = 70;
+const TONE_JSON_CHARS = 16;
 
-// The object's strings (two bytes a character at most) plus its serialized form, which a shared
-// result keeps alongside (see conditionalGet): one byte a character of ASCII JSON; and that form
-// in br and gzip once a client asked for them (see compression): 26-27 % of the JSON each for a
-// page of 20, 19 % for a page of 100. Objects inside (a detail's tags and colours) cost their own
-// overhead once: they are not text, and counting them as text made a detail seem four times its
-// size, so the cache held a quarter of the details its budget allows.
-function wallpaperBytes(w: CataloguedWallpaper | WallpaperDetail): number {
+const tagCount = (line: string | undefined) => (line ? line.split('|').length : 0);
+const colorCount = (line: string | undefined) => (line ? line.split(' ').length : 0);
+
+/**
+ * Tags and colours unpacked for a response: the detail always shows them, a list item when
+ * `include` asks. They are objects, not text: each costs its overhead once, and its characters
+ * twice (the string and the JSON) plus the encoded forms.
+ */
+function shownBytes(tags: number, tagChars: number, colors: number, show: readonly Include[]): number {
+  let bytes = 0;
+  if (show.includes('dimensions')) bytes += DIMENSIONS_JSON_CHARS * SERIALISED_SHARE;
+  if (show.includes('tags')) bytes += tags * TAG_BYTES + tagChars + (tagChars + 3 * tags) * SERIALISED_SHARE;
+  if (show.includes('colors')) bytes += colors * (COLOR_BYTES + COLOR_JSON_CHARS * SERIALISED_SHARE) + TONE_JSON_CHARS * SERIALISED_SHARE;
+  return bytes;
+}
+
+const DETAIL_SHOWS: readonly Include[] = ['dimensions', 'tags', 'colors'];
+
+/**
+ * An upper estimate of what a cached wallpaper holds: its object and strings (two bytes a
+ * character at most), the JSON kept beside it (see conditionalGet) and that JSON's encoded forms.
+ * A list item as kept holds its tags and palette packed in two strings; shown with `include`, the
+ * page's envelope holds another object per item with them unpacked (see pageEnvelope).
+ */
+function wallpaperBytes(w: CataloguedWallpaper | WallpaperDetail, include: readonly Include[] | undefined): number {
   const described = 'tags' in w;
-  const packedChars = described ? w.tags.reduce((sum, tag) => sum + tag.length, 0) : (w.tag_line?.length ?? 0) + (w.palette_line?.length ?? 0);
-  const parts = described ? w.tags.length * TAG_BYTES + w.colors.length * COLOR_BYTES : 0;
+  const packedChars = described ? 0 : (w.tag_line?.length ?? 0) + (w.palette_line?.length ?? 0);
   const chars =
     w.title.length +
     w.description.length +
@@ -59,15 +88,28 @@ function wallpaperBytes(w: CataloguedWallpaper | WallpaperDetail): number {
     w.category.length +
     w.created_at.length +
     packedChars;
-  return OBJECT_BYTES + 2 * chars + chars + ENCODED_SHARE * chars + JSON_ITEM_BYTES + parts;
+  const own = OBJECT_BYTES + 2 * chars + chars * SERIALISED_SHARE + JSON_ITEM_BYTES;
+  if (described)
+    return (
+      own +
+      shownBytes(
+        w.tags.length,
+        w.tags.reduce((sum, tag) => sum + tag.length, 0),
+        w.colors.length,
+        DETAIL_SHOWS,
+      )
+    );
+  if (!include || include.length === 0) return own;
+  return own + OBJECT_BYTES + shownBytes(tagCount(w.tag_line), w.tag_line?.length ?? 0, colorCount(w.palette_line), include);
 }
 
-export function estimateBytes(key: string, result: Result): number {
-  const base = OBJECT_BYTES + 2 * key.length;
+/** `include`: what a page's items are shown with, which its cache key holds (see paramsKey). */
+export function estimateBytes(key: string, result: Result, include?: readonly Include[]): number {
+  const base = ENTRY_BYTES + 2 * key.length;
   if (result === null) return base;
-  if ('items' in result) return result.items.reduce((sum, item) => sum + wallpaperBytes(item), base + OBJECT_BYTES);
+  if ('items' in result) return result.items.reduce((sum, item) => sum + wallpaperBytes(item, include), base + OBJECT_BYTES);
   if ('texts' in result) return result.texts.reduce((sum, text) => sum + OBJECT_BYTES + 3 * text.length, base + OBJECT_BYTES);
-  return base + wallpaperBytes(result);
+  return base + wallpaperBytes(result, undefined);
 }
 
 const suggestKey = ({ q, limit }: SuggestParams) => JSON.stringify(['suggest', q, limit]);
@@ -138,7 +180,7 @@ export function withResponseCache(repository: WallpaperRepository, options: Resp
     return checking;
   }
 
-  function cached<R extends Result>(key: string, load: () => Promise<R>): Promise<R> {
+  function cached<R extends Result>(key: string, load: () => Promise<R>, include?: readonly Include[]): Promise<R> {
     const at = now();
     if (at - attemptedAt >= checkIntervalMs / 2) void check();
     if (at - confirmedAt > checkIntervalMs) {
@@ -157,7 +199,7 @@ export function withResponseCache(repository: WallpaperRepository, options: Resp
     const loading = load().then(
       (result) => {
         if (inFlight.get(key) === loading) inFlight.delete(key);
-        if (generation === startedIn) lru.set(key, result, estimateBytes(key, result), now());
+        if (generation === startedIn) lru.set(key, result, estimateBytes(key, result, include), now());
         return result;
       },
       (err: unknown) => {
@@ -170,8 +212,8 @@ export function withResponseCache(repository: WallpaperRepository, options: Resp
   }
 
   return {
-    list: (params) => cached(keyOf('list', params), () => repository.list(params)),
-    search: (params) => cached(keyOf('search', params), () => repository.search(params)),
+    list: (params) => cached(keyOf('list', params), () => repository.list(params), params.include),
+    search: (params) => cached(keyOf('search', params), () => repository.search(params), params.include),
     getById: (id) => cached(`get ${id}`, () => repository.getById(id)),
     getByIds: (ids) => cached(idsKey(ids), () => repository.getByIds(ids)),
     similar: (id, perPage) => cached(`similar ${id} ${perPage}`, () => repository.similar(id, perPage)),
