@@ -51,7 +51,7 @@ function quoted(name: string): string {
 function unknownMessage(names: string[], schema: ParamsSchema, location: string): string {
   const shown = names.slice(0, SHOWN_NAMES_MAX).map(quoted).join(', ');
   const more = names.length > SHOWN_NAMES_MAX ? ` and ${names.length - SHOWN_NAMES_MAX} more` : '';
-  const allowed = Object.keys(schema.properties).join(', ');
+  const allowed = Object.keys(schema.properties).join(', ') || 'none';
   return `Unknown ${location} parameter${names.length > 1 ? 's' : ''} ${shown}${more} (allowed: ${allowed})`;
 }
 

@@ -54,6 +54,7 @@ describe('error responses', () => {
       ],
       ['/v1/wallpapers?page=1&page=2', /'page': must be given at most once/],
       ['/v1/wallpapers?__proto__=x', /Unknown query parameter '__proto__'/],
+      ['/v1/wallpapers/1?include=tags', /Unknown query parameter 'include' \(allowed: none\)/],
       ['/v1/wallpapers?constructor=x', /Unknown query parameter 'constructor'/],
       ['/v1/search?q=sky&__proto__[a]=1', /Unknown query parameter '__proto__\[a\]'/],
       ['/v1/search?q=sky&per_page=-1', /'per_page': must be an integer >= 1/],

@@ -16,6 +16,8 @@ const parseSearch = compileParams<Omit<SearchParams, 'text'> & { cursor?: string
 const parseId = compileParams<IdParams>(parametersSchema('/v1/wallpapers/{id}', 'get', 'path'), 'path');
 const parseSuggest = compileParams<SuggestParams>(parametersSchema('/v1/search/suggest', 'get', 'query'));
 const parseSimilar = compileParams<SimilarParams>(parametersSchema('/v1/wallpapers/{id}/similar', 'get', 'query'));
+// The detail takes no query parameter: one sent is refused, as on every route, not ignored.
+const parseDetailQuery = compileParams<Record<string, never>>(parametersSchema('/v1/wallpapers/{id}', 'get', 'query'));
 
 const HAS_WORD = /[\p{L}\p{N}]/u;
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -135,6 +137,13 @@ export function readSearchRequest(ctx: Context, rules: PageRules): { page: PageR
 
 export function readIdRequest(ctx: Context & { params: Record<string, string> }): IdParams {
   return parseId({ id: ctx.params['id'] });
+}
+
+/** GET /v1/wallpapers/{id}: the id, and nothing else. */
+export function readDetailRequest(ctx: Context & { params: Record<string, string> }): IdParams {
+  const id = readIdRequest(ctx);
+  parseDetailQuery(ctx.query);
+  return id;
 }
 
 export interface SimilarParams {

@@ -9,7 +9,7 @@ import { changeList, readChangesRequest } from './change-feed.js';
 import type { CursorCodec } from './cursor.js';
 import { foundEnvelope, nextLinkQuery, pageEnvelope, setNextLink, similarEnvelope, suggestionList } from './page-envelope.js';
 import { type PreparedQuery, createPreparedQueries } from './prepared-queries.js';
-import { type PageRequest, readIdRequest, readListRequest, readSearchRequest, readSimilarRequest, readSuggestRequest } from './request-rules.js';
+import { type PageRequest, readDetailRequest, readListRequest, readSearchRequest, readSimilarRequest, readSuggestRequest } from './request-rules.js';
 
 export interface WallpaperRoutesOptions {
   repository: WallpaperRepository;
@@ -68,7 +68,7 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
   });
 
   router.get('/wallpapers/:id', async (ctx) => {
-    const { id } = readIdRequest(ctx);
+    const { id } = readDetailRequest(ctx);
     const wallpaper = await repository.getById(id);
     if (!wallpaper) throw notFound(`Wallpaper ${id} not found`);
     ctx.body = wallpaper;

@@ -134,6 +134,12 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     invalid(await get('/v1/wallpapers?sort=popular'), /'sort': must be one of newest, oldest, downloads, relevance, random/);
   });
 
+  it('when a wallpaper is asked with a query parameter, then 400 names it, since the detail takes none', async () => {
+    invalid(await get('/v1/wallpapers/1?include=tags'), /^Unknown query parameter 'include' \(allowed: none\)$/);
+    invalid(await get('/v1/wallpapers/1?_=1700000000'), /Unknown query parameter '_'/);
+    expect((await get('/v1/wallpapers/1')).status).to.equal(200);
+  });
+
   it('when ids are asked, then the wallpapers found come in the order asked, each once, with the missing ids', async () => {
     const res = await get('/v1/wallpapers?ids=7,999,3,7,21');
     expect(res.status).to.equal(200);
