@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { productionNodeFlags } from '../../bench/api/processes.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -21,10 +22,16 @@ function foldersReadAtRunTime(): Set<string> {
   return folders;
 }
 
+/** The Dockerfile's last stage: what the image is made of and runs. */
+function lastStage(): string {
+  return readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
+    .split(/^FROM /m)
+    .at(-1)!;
+}
+
 /** What the Dockerfile's last stage copies from the build context. */
 function copiedIntoImage(): Set<string> {
-  const stages = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').split(/^FROM /m);
-  const copies = [...stages.at(-1)!.matchAll(/^COPY (?!--from)(\S+)/gm)].map(([, source]) => source!.replace(/\/$/, ''));
+  const copies = [...lastStage().matchAll(/^COPY (?!--from)(\S+)/gm)].map(([, source]) => source!.replace(/\/$/, ''));
   return new Set(copies);
 }
 
@@ -44,16 +51,9 @@ describe('the API image', () => {
   });
 
   it('when the image runs the server, then node gets the same flags as npm start gives it (the heap sizing measured in docs/operations.md)', () => {
-    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    const started = /\bnode((?:\s+--\S+)*)\s+dist\/server\.js\b/.exec(scripts['start'] ?? '');
-    const cmd = /^CMD (\[.*\])$/m.exec(
-      readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
-        .split(/^FROM /m)
-        .at(-1)!,
-    );
-    expect(started, 'the start script runs node [flags] dist/server.js').to.not.equal(null);
+    const flags = productionNodeFlags(ROOT);
+    const cmd = /^CMD (\[.*\])$/m.exec(lastStage());
     expect(cmd, "the Dockerfile's last stage has an exec-form CMD").to.not.equal(null);
-    const flags = started![1]!.trim().split(/\s+/);
     expect(flags).to.include('--max-semi-space-size=4');
     expect(JSON.parse(cmd![1]!)).to.deep.equal(['node', ...flags, 'dist/server.js']);
   });

@@ -3,7 +3,7 @@ import { type Logger, silentLogger } from '../../infra/logger.js';
 import type { Include, ListParams, SearchParams, SuggestParams } from '../params.js';
 import type { Found, Page, Suggestions, WallpaperRepository } from './repository.js';
 import { type Shared, derivedOnce } from '../../infra/shared-result.js';
-import type { CataloguedWallpaper } from '../catalogued.js';
+import { type CataloguedWallpaper, unpackPalette, unpackTags } from '../catalogued.js';
 import type { WallpaperDetail } from '../wallpaper.js';
 import { ByteBudgetLru } from '../../infra/byte-budget-lru.js';
 import { catalogueVersion } from './catalogue-version.js';
@@ -52,19 +52,17 @@ const COLOR_JSON_CHARS = 32;
 const DIMENSIONS_JSON_CHARS = 70;
 const TONE_JSON_CHARS = 16;
 
-const tagCount = (line: string | undefined) => (line ? line.split('|').length : 0);
-const colorCount = (line: string | undefined) => (line ? line.split(' ').length : 0);
-
 /**
  * Tags and colours unpacked for a response: the detail always shows them, a list item when
  * `include` asks. They are objects, not text: each costs its overhead once, and its characters
  * twice (the string and the JSON) plus the encoded forms.
  */
-function shownBytes(tags: number, tagChars: number, colors: number, show: readonly Include[]): number {
+function shownBytes({ tags, colors }: Pick<WallpaperDetail, 'tags' | 'colors'>, show: readonly Include[]): number {
+  const tagChars = tags.reduce((sum, tag) => sum + tag.length, 0);
   let bytes = 0;
   if (show.includes('dimensions')) bytes += DIMENSIONS_JSON_CHARS * SERIALISED_SHARE;
-  if (show.includes('tags')) bytes += tags * TAG_BYTES + tagChars + (tagChars + 3 * tags) * SERIALISED_SHARE;
-  if (show.includes('colors')) bytes += colors * (COLOR_BYTES + COLOR_JSON_CHARS * SERIALISED_SHARE) + TONE_JSON_CHARS * SERIALISED_SHARE;
+  if (show.includes('tags')) bytes += tags.length * TAG_BYTES + tagChars + (tagChars + 3 * tags.length) * SERIALISED_SHARE;
+  if (show.includes('colors')) bytes += colors.length * (COLOR_BYTES + COLOR_JSON_CHARS * SERIALISED_SHARE) + TONE_JSON_CHARS * SERIALISED_SHARE;
   return bytes;
 }
 
@@ -89,18 +87,9 @@ function wallpaperBytes(w: CataloguedWallpaper | WallpaperDetail, include: reado
     w.created_at.length +
     packedChars;
   const own = OBJECT_BYTES + 2 * chars + chars * SERIALISED_SHARE + JSON_ITEM_BYTES;
-  if (described)
-    return (
-      own +
-      shownBytes(
-        w.tags.length,
-        w.tags.reduce((sum, tag) => sum + tag.length, 0),
-        w.colors.length,
-        DETAIL_SHOWS,
-      )
-    );
+  if (described) return own + shownBytes(w, DETAIL_SHOWS);
   if (!include || include.length === 0) return own;
-  return own + OBJECT_BYTES + shownBytes(tagCount(w.tag_line), w.tag_line?.length ?? 0, colorCount(w.palette_line), include);
+  return own + OBJECT_BYTES + shownBytes({ tags: unpackTags(w.tag_line), colors: unpackPalette(w.palette_line) }, include);
 }
 
 /** `include`: what a page's items are shown with, which its cache key holds (see paramsKey). */
