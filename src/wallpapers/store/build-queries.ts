@@ -237,8 +237,14 @@ export type WindowRead = { read: 'window'; end: number | null } | { read: 'held'
 /** A shuffled read of wallpapers, not of their count. */
 type ShuffledHits = Exclude<ShuffledRead, { read: 'count' }>;
 
+/**
+ * A page in its whole order whose total is counted apart (`count`, see countBody), so that its
+ * own read (`uncounted`) need not visit every match (es-repository.ts, countedApart).
+ */
+export type CountedRead = { read: 'uncounted' } | { read: 'count' };
+
 /** Any read of a page but the single request a copy's checks send. */
-export type PageRead = ShuffledRead | WindowRead;
+export type PageRead = ShuffledRead | WindowRead | CountedRead;
 
 /** The read a page of sort=random starts with when no other is asked: a single request (a copy's checks). */
 function firstRead(params: ListParams): ShuffledHits {
@@ -275,8 +281,8 @@ function pageBody(params: ListParams, query: Clause | null, read?: PageRead): Se
   return {
     ...(params.position ? { search_after: [...params.position.after] } : { from: (params.page - 1) * params.per_page }),
     size: params.per_page,
-    // A window counts what it holds; the whole order is counted apart. A walk's later pages know
-    // their total already (see fromPosition).
+    // A window counts what it holds; the whole order is counted apart, as is an `uncounted` read's.
+    // A walk's later pages know their total already (see fromPosition).
     track_total_hits: read?.read === 'window' || (read === undefined && skip.length === 0),
     sort: SORTS[sort],
     query: filtered,

@@ -48,7 +48,18 @@ export interface EsRepositoryOptions {
   shuffleFromTotal?: number;
   /** How many wallpapers make sort=oldest read a window of dates (windowed-pages.ts; tests lower it). */
   windowFromCount?: number;
+  /** How many matches make a search's page count its total apart (countedApart; tests lower it). */
+  countApartFrom?: number;
 }
+
+/**
+ * How many matches make a search's page count its total apart from its own read. At 10M, reading a
+ * page with its exact total took 458 ms over 16 searches in Elasticsearch alone; the same pages
+ * uncounted 220 ms, and their counts 139 ms, side by side. Below some tens of thousands of matches
+ * the two cost the same (7,000 matches: 4 ms either way) and the second read is pure overhead
+ * (bench/results/flat-with-size).
+ */
+const COUNT_APART_FROM = 25_000;
 
 // How long a catalogue's extent is trusted before it is read again. A stale one costs only speed:
 // a window that falls short is followed by the whole order.
@@ -90,22 +101,29 @@ interface MsearchItem {
   aggregations?: Record<string, { values?: { buckets?: { key: string; doc_count: number }[] } }>;
 }
 
-// Requests coalesced into the same two searches get the same page with its facets, so its
-// envelope and serialized bytes are still built once for all of them (see toPage).
-const facetedPages = derivedOnce<WeakMap<object, Shared<Page>>>();
-function withFacets(found: Shared<Page>, counted: Shared<Page>): Shared<Page> {
-  const byCounts = facetedPages(found, () => new WeakMap());
+// Requests coalesced into the same two searches get the same page with what the second counted
+// (its facets, or its total), so its envelope and serialized bytes are still built once for all
+// of them (see toPage).
+const combinedPages = derivedOnce<WeakMap<object, Shared<Page>>>();
+function combined(found: Shared<Page>, counted: Shared<Page>, take: (counted: Shared<Page>) => Partial<Page>): Shared<Page> {
+  const byCounts = combinedPages(found, () => new WeakMap());
   let page = byCounts.get(counted);
-  if (page === undefined) byCounts.set(counted, (page = share({ ...found, ...(counted.facets ? { facets: counted.facets } : {}) })));
+  if (page === undefined) byCounts.set(counted, (page = share({ ...found, ...take(counted) })));
   return page;
 }
+const facetsOfCount = (counted: Shared<Page>): Partial<Page> => (counted.facets ? { facets: counted.facets } : {});
+const totalOfCount = (counted: Shared<Page>): Partial<Page> => ({ total: counted.total });
 
 interface PageBodies<P extends ListParams> {
   page: (params: P, read?: PageRead) => SearchBody;
   facets: (params: P) => SearchBody;
+  /** Whether a page of many matches counts them apart (countedApart): words are what make counting cost. */
+  countsApart: boolean;
 }
-const LIST_BODIES: PageBodies<ListParams> = { page: listBody, facets: listFacetsBody };
-const SEARCH_BODIES: PageBodies<SearchParams> = { page: searchBody, facets: searchFacetsBody };
+// A list's filters are counted from Lucene's own per-term counts and cached filters: flat with size
+// as they are (bench/results/flat-with-size), so a second read would only add to them.
+const LIST_BODIES: PageBodies<ListParams> = { page: listBody, facets: listFacetsBody, countsApart: false };
+const SEARCH_BODIES: PageBodies<SearchParams> = { page: searchBody, facets: searchFacetsBody, countsApart: true };
 
 // What decides how many wallpapers a page's query matches: its filters and its words. What is read
 // from the words at the edge goes with them, and the rest says which page of the matches.
@@ -206,7 +224,13 @@ function toDocument(item: MgetItem | undefined, id: string): Shared<WallpaperDet
 export function createEsRepository(
   es: Client,
   alias: string,
-  { logger = silentLogger, batching = DEFAULT_BATCHING, shuffleFromTotal, windowFromCount = WINDOW_FROM_COUNT }: EsRepositoryOptions = {},
+  {
+    logger = silentLogger,
+    batching = DEFAULT_BATCHING,
+    shuffleFromTotal,
+    windowFromCount = WINDOW_FROM_COUNT,
+    countApartFrom = COUNT_APART_FROM,
+  }: EsRepositoryOptions = {},
 ): WallpaperRepository {
   const { maxInFlight, maxBatchSize, maxQueued, onBatch } = batching;
   const limits = {
@@ -288,6 +312,8 @@ export function createEsRepository(
   });
   const recentTotals = new RecentTotals(shuffleFromTotal);
   let kept: { expires: number; extent: Promise<CatalogueExtent> } | null = null;
+  /** How many wallpapers the live catalogue held when last read: a hint that no search waits for. */
+  let lastCount: number | undefined;
   /** How much wider than an even spread each query's last window in each order had to be, and what its counts said (windowed-pages.ts). */
   const windowScales = new RecentValues<number>();
   const ladders = new RecentValues<Ladder>();
@@ -334,11 +360,23 @@ export function createEsRepository(
         ) as CatalogueExtent['fields'];
         return { count, fields };
       });
-    extent.catch(() => {
-      if (kept?.extent === extent) kept = null;
-    });
+    extent.then(
+      ({ count }) => (lastCount = count),
+      () => {
+        if (kept?.extent === extent) kept = null;
+      },
+    );
     kept = { expires: now + EXTENT_TTL_MS, extent };
     return extent;
+  }
+  /**
+   * The most a query not seen before can match: the catalogue's count as last read, which is read
+   * again in the background when it is older than the extent's time to live (undefined until the
+   * first read answers). A search never waits for it: that would hold it out of its batch.
+   */
+  function catalogueCount(): number | undefined {
+    liveExtent().catch(() => undefined);
+    return lastCount;
   }
   type BodyOf<P extends ListParams> = (params: P, read?: PageRead) => SearchBody;
   type Budget = () => { leftMs: number };
@@ -386,11 +424,34 @@ export function createEsRepository(
   }
 
   /**
+   * A page of a search that matches many, read without its total and counted apart, side by side
+   * (null when the single read is the cheaper). The exact total makes Elasticsearch visit every
+   * match, and the order's tie-breaks (relevance, then downloads, then id) are what it then spends
+   * most on; a read that need not count lets it skip by block-max scores to the page. The count is
+   * the same body for every page, length, order and cursor of one query and filter set, so
+   * Elasticsearch's request cache answers it for all but the first until a refresh. The two reads
+   * see the index a moment apart: an import between them can make the total differ from the page
+   * by what it added, as it already can between two pages.
+   */
+  async function countedApart<P extends ListParams>(params: P, bodyOf: BodyOf<P>, key: string, left: Budget): Promise<Shared<Page> | null> {
+    const known = recentTotals.get(key) ?? catalogueCount();
+    if (known === undefined || known < countApartFrom) return null;
+    // A deep walk's pages in a sorted order know their total from the cursor already.
+    if (!bodyOf(params).track_total_hits) return null;
+    const [found, counted] = await Promise.all([
+      search(searchOf(params, bodyOf(params, { read: 'uncounted' })), left()),
+      search(searchOf(params, bodyOf(params, { read: 'count' })), left()),
+    ]);
+    recentTotals.set(key, counted.total);
+    return combined(found, counted, totalOfCount);
+  }
+
+  /**
    * A page of the list or of a search: sort=random reads along the seed's key (shuffled-pages.ts),
    * sort=oldest and deep pages of sort=downloads over a large catalogue within a window of their
-   * leading field (windowedPage).
+   * leading field (windowedPage), and a search of many matches with its total apart (countedApart).
    */
-  async function hits<P extends ListParams>(params: P, bodyOf: BodyOf<P>): Promise<Shared<Page>> {
+  async function hits<P extends ListParams>(params: P, bodyOf: BodyOf<P>, countsApart: boolean): Promise<Shared<Page>> {
     const index = searchIndex(alias, params);
     const key = () => `${index} ${matchesKey(params)}`;
     // A page of several reads, one after another, has the time budget of one read in all.
@@ -399,13 +460,20 @@ export function createEsRepository(
     if (params.sort === 'random') {
       return readShuffledPage(params, (read, at) => search(searchOf(params, bodyOf(params, read), at), left()), { totals: recentTotals, key });
     }
-    return (await windowedPage(params, bodyOf, key(), left)) ?? search(searchOf(params, bodyOf(params)), left());
+    const windowed = await windowedPage(params, bodyOf, key(), left);
+    if (windowed) return windowed;
+    if (!countsApart) return search(searchOf(params, bodyOf(params)), left());
+    const apart = await countedApart(params, bodyOf, key(), left);
+    if (apart) return apart;
+    const whole = await search(searchOf(params, bodyOf(params)), left());
+    recentTotals.set(key(), whole.total);
+    return whole;
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
-    if ((params.facets?.length ?? 0) === 0) return hits(params, bodies.page);
-    const [found, counted] = await Promise.all([hits(params, bodies.page), search(searchOf(params, bodies.facets(params)))]);
-    return withFacets(found, counted);
+    if ((params.facets?.length ?? 0) === 0) return hits(params, bodies.page, bodies.countsApart);
+    const [found, counted] = await Promise.all([hits(params, bodies.page, bodies.countsApart), search(searchOf(params, bodies.facets(params)))]);
+    return combined(found, counted, facetsOfCount);
   }
 
   // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher
