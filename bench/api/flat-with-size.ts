@@ -1,4 +1,4 @@
-// npx tsx bench/api/flat-with-size.ts [--sizes 10k,10m] [--runs 35] [--compare REF] [--keep-datasets]
+// npx tsx bench/api/flat-with-size.ts [--sizes 10k,10m] [--runs 35] [--compare REF] [--keep-datasets] [--cold]
 //
 // Issue 31, step 4: what each kind of request costs as the catalogue grows. For each size, the
 // generated catalogue behind `api-bench-<size>` (seeded when missing: 10M takes minutes and about
@@ -6,6 +6,9 @@
 // turn, every request distinct (another page length, seed, word or id) so no cache answers it
 // whole. With --compare, the build at REF answers beside this one, on the same catalogue, request
 // for request. Prints p50 and p90 per kind and size, and the largest size's p50 over the smallest's.
+// Each catalogue's files are read into the page cache first, as a server's would be after a while
+// (page-cache.ts), unless --cold: a 10k catalogue is in memory after its first requests, a 10M one
+// (4 GB) is not, and the ratio would measure the disk.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,12 +19,13 @@ import { CATEGORIES } from '../../src/wallpapers/categories.js';
 import { buildCompareTree } from './compare-tree.js';
 import { datasetAlias, dropDataset, ensureDataset } from './datasets.js';
 import { parseSize, sizeLabel } from './options.js';
+import { warmIndexFiles } from './page-cache.js';
 import { type Running, createBenchKeys, startApi, startRedis } from './processes.js';
 import { searchQuery, suggestPrefix } from './workloads.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const { values } = parseArgs({
-  options: { sizes: { type: 'string' }, runs: { type: 'string' }, compare: { type: 'string' }, 'keep-datasets': { type: 'boolean' } },
+  options: { sizes: { type: 'string' }, runs: { type: 'string' }, compare: { type: 'string' }, 'keep-datasets': { type: 'boolean' }, cold: { type: 'boolean' } },
 });
 const sizes = (values.sizes ?? '10k,10m').split(',').map(parseSize);
 const runs = Number(values.runs ?? 35);
@@ -81,6 +85,10 @@ try {
       const running = await startApi({ cwd, alias: datasetAlias(size), redisUrl: redis.url, key, env: { RESPONSE_CACHE_MB: '0' } });
       stops.push(running);
       apis.push({ build, running });
+    }
+    if (!values.cold) {
+      const warmed = await warmIndexFiles(es, datasetAlias(size));
+      say(warmed === null ? `${sizeLabel(size)}: index files not on this machine, not warmed` : `${sizeLabel(size)}: read ${(warmed / 2 ** 20).toFixed(0)} MB of index files into the page cache`);
     }
     say(`${sizeLabel(size)}: ${runs} of each kind through ${apis.map((api) => api.build).join(' and ')}`);
     const random = new Random(2026, size);
