@@ -25,7 +25,13 @@ import { searchQuery, suggestPrefix } from './workloads.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const { values } = parseArgs({
-  options: { sizes: { type: 'string' }, runs: { type: 'string' }, compare: { type: 'string' }, 'keep-datasets': { type: 'boolean' }, cold: { type: 'boolean' } },
+  options: {
+    sizes: { type: 'string' },
+    runs: { type: 'string' },
+    compare: { type: 'string' },
+    'keep-datasets': { type: 'boolean' },
+    cold: { type: 'boolean' },
+  },
 });
 const sizes = (values.sizes ?? '10k,10m').split(',').map(parseSize);
 const runs = Number(values.runs ?? 35);
@@ -88,7 +94,11 @@ try {
     }
     if (!values.cold) {
       const warmed = await warmIndexFiles(es, datasetAlias(size));
-      say(warmed === null ? `${sizeLabel(size)}: index files not on this machine, not warmed` : `${sizeLabel(size)}: read ${(warmed / 2 ** 20).toFixed(0)} MB of index files into the page cache`);
+      say(
+        warmed === null
+          ? `${sizeLabel(size)}: index files not on this machine, not warmed`
+          : `${sizeLabel(size)}: read ${(warmed / 2 ** 20).toFixed(0)} MB of index files into the page cache`,
+      );
     }
     say(`${sizeLabel(size)}: ${runs} of each kind through ${apis.map((api) => api.build).join(' and ')}`);
     const random = new Random(2026, size);

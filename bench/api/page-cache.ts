@@ -23,9 +23,13 @@ async function readThrough(file: string): Promise<void> {
  */
 export async function warmIndexFiles(es: Client, alias: string): Promise<number | null> {
   const indices = await es.indices.get({ index: alias, filter_path: ['*.settings.index.uuid'] });
-  const uuids = Object.values(indices).map((index) => index.settings?.index?.uuid).filter((uuid): uuid is string => typeof uuid === 'string');
+  const uuids = Object.values(indices)
+    .map((index) => index.settings?.index?.uuid)
+    .filter((uuid): uuid is string => typeof uuid === 'string');
   const stats = await es.nodes.stats({ metric: 'fs', filter_path: ['nodes.*.fs.data.path'] });
-  const paths = Object.values(stats.nodes ?? {}).flatMap((node) => (node.fs?.data ?? []).map((data) => data.path).filter((path): path is string => !!path));
+  const paths = Object.values(stats.nodes ?? {}).flatMap((node) =>
+    (node.fs?.data ?? []).map((data) => data.path).filter((path): path is string => !!path),
+  );
   const dirs = paths.flatMap((path) => uuids.map((uuid) => join(path, 'indices', uuid))).filter((dir) => existsSync(dir));
   if (dirs.length === 0) return null;
   let bytes = 0;
