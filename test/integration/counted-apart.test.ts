@@ -97,7 +97,7 @@ describe('a search of many matches, its total counted apart from its page', func
 
   it('when a query not seen before arrives once the catalogue is known to be large, then its first page is counted apart', async () => {
     const { es, lines } = watched(ctx.es);
-    const apart = createEsRepository(es, ctx.alias, { countApartFrom: 100 });
+    const apart = createEsRepository(es, ctx.alias, { countApartFrom: 100, windowFromCount: ctx.docs.length });
     // The first search starts reading the catalogue's count in the background, and does not wait for it.
     await apart.search(searchOf('sky'));
     expect(lines.map(({ counts, countOnly }) => ({ counts, countOnly }))).to.deep.equal([{ counts: true, countOnly: false }]);
@@ -115,11 +115,23 @@ describe('a search of many matches, its total counted apart from its page', func
     expect(split, 'a first page counted apart').to.equal(true);
   });
 
-  it('when the catalogue holds fewer wallpapers than the threshold, then no search is counted apart', async () => {
+  it('when the catalogue is smaller than windows take, then a query not seen before counts in one read, and is counted apart once known to match many', async () => {
     const { es, lines } = watched(ctx.es);
-    const apart = createEsRepository(es, ctx.alias, { countApartFrom: ctx.docs.length + 1 });
-    const page = await apart.search(searchOf('sky'));
-    expect(page.total).to.be.greaterThan(20);
-    expect(lines.map(({ counts, countOnly }) => ({ counts, countOnly }))).to.deep.equal([{ counts: true, countOnly: false }]);
+    const apart = createEsRepository(es, ctx.alias, { countApartFrom: 100, windowFromCount: ctx.docs.length + 1 });
+    const kinds = () => lines.splice(0).map(({ counts, countOnly }) => ({ counts, countOnly }));
+    await apart.search(searchOf('aurora'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const q of ['sky', 'mountain lake', 'nigth city']) {
+      kinds();
+      const first = await apart.search(searchOf(q));
+      expect(first.total).to.be.greaterThan(100);
+      expect(kinds(), q).to.deep.equal([{ counts: true, countOnly: false }]);
+      const second = await apart.search(searchOf(q, { page: 2 }));
+      expect(second.total).to.equal(first.total);
+      expect(kinds(), q).to.deep.equal([
+        { counts: false, countOnly: false },
+        { counts: true, countOnly: true },
+      ]);
+    }
   });
 });

@@ -46,7 +46,10 @@ export interface EsRepositoryOptions {
   batching?: BatchingOptions;
   /** How many matches make sort=random walk along a key rather than score (shuffled-pages.ts; tests lower it). */
   shuffleFromTotal?: number;
-  /** How many wallpapers make sort=oldest read a window of dates (windowed-pages.ts; tests lower it). */
+  /**
+   * How many wallpapers make sort=oldest read a window of dates (windowed-pages.ts), and a search
+   * not seen before count apart (countedApart); tests lower it.
+   */
   windowFromCount?: number;
   /** How many matches make a search's page count its total apart (countedApart; tests lower it). */
   countApartFrom?: number;
@@ -425,7 +428,11 @@ export function createEsRepository(
 
   /**
    * A page of a search that matches many, read without its total and counted apart, side by side
-   * (null when the single read is the cheaper). The exact total makes Elasticsearch visit every
+   * (null when the single read is the cheaper). Many: as many as countApartFrom when the query
+   * was seen lately; a query not seen before, on a catalogue as large as windows take (200,000).
+   * On a smaller one the first page counts in one read, as most queries there match few: at 100k,
+   * splitting every new query's first page cost Elasticsearch 1.15-1.22x the CPU a request while
+   * they were being learned. The exact total makes Elasticsearch visit every
    * match, and the order's tie-breaks (relevance, then downloads, then id) are what it then spends
    * most on; a read that need not count lets it skip by block-max scores to the page. The count is
    * the same body for every page, length, order and cursor of one query and filter set, so
@@ -434,8 +441,8 @@ export function createEsRepository(
    * by what it added, as it already can between two pages.
    */
   async function countedApart<P extends ListParams>(params: P, bodyOf: BodyOf<P>, key: string, left: Budget): Promise<Shared<Page> | null> {
-    const known = recentTotals.get(key) ?? catalogueCount();
-    if (known === undefined || known < countApartFrom) return null;
+    const known = recentTotals.get(key);
+    if (known !== undefined ? known < countApartFrom : (catalogueCount() ?? 0) < windowFromCount) return null;
     // A deep walk's pages in a sorted order know their total from the cursor already.
     if (!bodyOf(params).track_total_hits) return null;
     const [found, counted] = await Promise.all([
