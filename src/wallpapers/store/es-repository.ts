@@ -428,17 +428,19 @@ export function createEsRepository(
 
   /**
    * A page of a search that matches many, read without its total and counted apart, side by side
-   * (null when the single read is the cheaper). Many: as many as countApartFrom when the query
-   * was seen lately; a query not seen before, on a catalogue as large as windows take (200,000).
-   * On a smaller one the first page counts in one read, as most queries there match few: at 100k,
-   * splitting every new query's first page cost Elasticsearch 1.15-1.22x the CPU a request while
-   * they were being learned. The exact total makes Elasticsearch visit every
+   * (null when the single read is the cheaper). The exact total makes Elasticsearch visit every
    * match, and the order's tie-breaks (relevance, then downloads, then id) are what it then spends
    * most on; a read that need not count lets it skip by block-max scores to the page. The count is
    * the same body for every page, length, order and cursor of one query and filter set, so
-   * Elasticsearch's request cache answers it for all but the first until a refresh. The two reads
-   * see the index a moment apart: an import between them can make the total differ from the page
-   * by what it added, as it already can between two pages.
+   * Elasticsearch's request cache answers it for all but the first until a refresh.
+   *
+   * Many: as many as countApartFrom when the query was seen lately; a query not seen before, on a
+   * catalogue as large as windows take (200,000). On a smaller one most queries match few, so a new
+   * query's first page counts in one read: at 100k, splitting them all cost Elasticsearch
+   * 1.15-1.22x the CPU a request while they were being learned.
+   *
+   * The two reads see the index a moment apart: an import between them can make the total differ
+   * from the page by what it added, as it already can between two pages.
    */
   async function countedApart<P extends ListParams>(params: P, bodyOf: BodyOf<P>, key: string, left: Budget): Promise<Shared<Page> | null> {
     const known = recentTotals.get(key);
