@@ -8,7 +8,6 @@ import { buildSearchRequest } from '../api/direct-requests.js';
 import { searchQuery } from '../api/workloads.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { Random } from '../../src/catalogue/generation/prng.js';
-import type { SearchParams } from '../../src/wallpapers/params.js';
 
 const alias = process.argv[2] ?? 'api-bench-10m';
 const es = createEsClient({ url: process.env['ELASTICSEARCH_URL'] ?? 'http://127.0.0.1:9200', requestTimeoutMs: 120_000 });
@@ -18,7 +17,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const sums = new Map<string, number>();
 
 for (const q of queries) {
-  const { index, filter_path: _filter, ...body } = buildSearchRequest(alias, { q, page: 1, per_page: 20 } as SearchParams) as Record<string, unknown>;
+  const { index, filter_path: _filter, ...body } = buildSearchRequest(alias, { q, page: 1, per_page: 20 }) as Record<string, unknown>;
   const ways: Record<string, Record<string, unknown>> = {
     'documented order, exact total': body,
     'documented order, no total': { ...body, track_total_hits: false },

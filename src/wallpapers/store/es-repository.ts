@@ -19,6 +19,7 @@ import {
   searchBody,
   searchFacetsBody,
   searchIndex,
+  filterClauses,
   suggestBody,
   similarBody,
   walkTotal,
@@ -46,23 +47,19 @@ export interface EsRepositoryOptions {
   batching?: BatchingOptions;
   /** How many matches make sort=random walk along a key rather than score (shuffled-pages.ts; tests lower it). */
   shuffleFromTotal?: number;
-  /**
-   * How many wallpapers make sort=oldest read a window of dates (windowed-pages.ts), and a search
-   * not seen before count apart (countedApart); tests lower it.
-   */
+  /** How many wallpapers make sort=oldest read a window of dates (windowed-pages.ts; tests lower it). */
   windowFromCount?: number;
-  /** How many matches make a search's page count its total apart (countedApart; tests lower it). */
+  /** How many matches make a search's page count its total apart (searchPage; tests lower it). */
   countApartFrom?: number;
 }
 
 /**
- * How many matches make a search's page count its total apart from its own read. At 10M, reading a
- * page with its exact total took 458 ms over 16 searches in Elasticsearch alone; the same pages
- * uncounted 220 ms, and their counts 139 ms, side by side. Below some tens of thousands of matches
- * the two cost the same (7,000 matches: 4 ms either way) and the second read is pure overhead
- * (bench/results/flat-with-size).
+ * How many matches make a search's page count its total apart from its own read. At 10M, in
+ * Elasticsearch alone: a query of 443,000 matches took 46 ms read whole, 9 ms uncounted and 8 ms
+ * counted; one of 186,000, 29 ms whole against 22 and 7; one of 79,000, 20 against 21 and 7. Below
+ * about 200,000, the two reads cost Elasticsearch more than the one (bench/results/flat-with-size).
  */
-const COUNT_APART_FROM = 25_000;
+const COUNT_APART_FROM = 200_000;
 
 // How long a catalogue's extent is trusted before it is read again. A stale one costs only speed:
 // a window that falls short is followed by the whole order.
@@ -115,12 +112,24 @@ function combined(found: Shared<Page>, counted: Shared<Page>, take: (counted: Sh
   return page;
 }
 const facetsOfCount = (counted: Shared<Page>): Partial<Page> => (counted.facets ? { facets: counted.facets } : {});
-const totalOfCount = (counted: Shared<Page>): Partial<Page> => ({ total: counted.total });
+
+/**
+ * The total a page read apart from its count shows. The two reads see the index a moment apart;
+ * a page by number says, of its own moment, how many matches there were at least (those before
+ * it and its items) and, when it is not full, exactly (it reached the last one). That wins over
+ * the count, so the page, its total and its links agree. A cursor page does not know its depth.
+ */
+export function settledTotal(params: Pick<ListParams, 'page' | 'per_page' | 'position'>, items: number, counted: number): number {
+  if (params.position) return counted;
+  const before = (params.page - 1) * params.per_page;
+  if (items === 0) return Math.min(counted, before);
+  return items < params.per_page ? before + items : Math.max(counted, before + items);
+}
 
 interface PageBodies<P extends ListParams> {
   page: (params: P, read?: PageRead) => SearchBody;
   facets: (params: P) => SearchBody;
-  /** Whether a page of many matches counts them apart (countedApart): words are what make counting cost. */
+  /** Whether a page of many matches counts them apart (searchPage): words are what make counting cost. */
   countsApart: boolean;
 }
 // A list's filters are counted from Lucene's own per-term counts and cached filters: flat with size
@@ -314,9 +323,13 @@ export function createEsRepository(
     ...(body.track_total_hits ? {} : { knownTotal: params.position?.total }),
   });
   const recentTotals = new RecentTotals(shuffleFromTotal);
+  // Apart from recentTotals, which random and windowed pages choose their reads by: every search
+  // learns its total here, and would push theirs out.
+  const searchTotals = new RecentValues<number>();
   let kept: { expires: number; extent: Promise<CatalogueExtent> } | null = null;
   /** How many wallpapers the live catalogue held when last read: a hint that no search waits for. */
   let lastCount: number | undefined;
+  let nextCountRead = 0;
   /** How much wider than an even spread each query's last window in each order had to be, and what its counts said (windowed-pages.ts). */
   const windowScales = new RecentValues<number>();
   const ladders = new RecentValues<Ladder>();
@@ -374,11 +387,16 @@ export function createEsRepository(
   }
   /**
    * The most a query not seen before can match: the catalogue's count as last read, which is read
-   * again in the background when it is older than the extent's time to live (undefined until the
-   * first read answers). A search never waits for it: that would hold it out of its batch.
+   * again in the background at most once per the extent's time to live, answered or failed
+   * (undefined until the first read answers). A search never waits for it: that would hold it out
+   * of its batch.
    */
   function catalogueCount(): number | undefined {
-    liveExtent().catch(() => undefined);
+    const now = Date.now();
+    if (now >= nextCountRead) {
+      nextCountRead = now + EXTENT_TTL_MS;
+      liveExtent().catch(() => undefined);
+    }
     return lastCount;
   }
   type BodyOf<P extends ListParams> = (params: P, read?: PageRead) => SearchBody;
@@ -427,38 +445,49 @@ export function createEsRepository(
   }
 
   /**
-   * A page of a search that matches many, read without its total and counted apart, side by side
-   * (null when the single read is the cheaper). The exact total makes Elasticsearch visit every
-   * match, and the order's tie-breaks (relevance, then downloads, then id) are what it then spends
-   * most on; a read that need not count lets it skip by block-max scores to the page. The count is
-   * the same body for every page, length, order and cursor of one query and filter set, so
-   * Elasticsearch's request cache answers it for all but the first until a refresh.
-   *
-   * Many: as many as countApartFrom when the query was seen lately; a query not seen before, on a
-   * catalogue as large as windows take (200,000). On a smaller one most queries match few, so a new
-   * query's first page counts in one read: at 100k, splitting them all cost Elasticsearch
-   * 1.15-1.22x the CPU a request while they were being learned.
-   *
-   * The two reads see the index a moment apart: an import between them can make the total differ
-   * from the page by what it added, as it already can between two pages.
+   * A page of a search, and its total. The exact total makes Elasticsearch visit every match, and
+   * the order's tie-breaks (relevance, then downloads, then id) are what it then spends most on; a
+   * read that need not count lets it skip by block-max scores to the page. So a search that matches
+   * many reads its page uncounted and counts apart, side by side. The count is the same body for
+   * every page, length, order and cursor of one query, so Elasticsearch's request cache answers it
+   * for all but the first until a refresh.
+   * - Many: 200,000 (countApartFrom), as the query's last total said. A query not seen before, on a
+   *   catalogue that large, is counted only up to it: one of few matches costs no more than
+   *   before, and one of many stops counting there and is counted apart after.
+   * - Not with filters: a filtered read did not skip, so its count apart only added to it (1.1 to
+   *   1.6x Elasticsearch's time at 10M, found by a review).
+   * A deep walk's pages in a sorted order know their total from the cursor already.
    */
-  async function countedApart<P extends ListParams>(params: P, bodyOf: BodyOf<P>, key: string, left: Budget): Promise<Shared<Page> | null> {
-    const known = recentTotals.get(key);
-    if (known !== undefined ? known < countApartFrom : (catalogueCount() ?? 0) < windowFromCount) return null;
-    // A deep walk's pages in a sorted order know their total from the cursor already.
-    if (!bodyOf(params).track_total_hits) return null;
-    const [found, counted] = await Promise.all([
-      search(searchOf(params, bodyOf(params, { read: 'uncounted' })), left()),
-      search(searchOf(params, bodyOf(params, { read: 'count' })), left()),
-    ]);
-    recentTotals.set(key, counted.total);
-    return combined(found, counted, totalOfCount);
+  async function searchPage<P extends ListParams>(params: P, bodyOf: BodyOf<P>, key: string, left: Budget): Promise<Shared<Page>> {
+    const read = (body: SearchBody) => search(searchOf(params, body), left());
+    if (filterClauses(params).length > 0) return read(bodyOf(params));
+    const known = searchTotals.get(key);
+    if (known === undefined ? (catalogueCount() ?? 0) < countApartFrom : known < countApartFrom) {
+      const whole = await read(bodyOf(params));
+      if (known !== undefined) searchTotals.set(key, whole.total);
+      return whole;
+    }
+    if (!bodyOf(params).track_total_hits) return read(bodyOf(params));
+    const settled = (found: Shared<Page>, counted: Shared<Page>) => {
+      searchTotals.set(key, counted.total);
+      return combined(found, counted, () => ({ total: settledTotal(params, found.items.length, counted.total) }));
+    };
+    if (known === undefined) {
+      const found = await read(bodyOf(params, { read: 'counted-to', upTo: countApartFrom }));
+      if (found.total < countApartFrom) {
+        searchTotals.set(key, found.total);
+        return found;
+      }
+      return settled(found, await read(bodyOf(params, { read: 'count' })));
+    }
+    const [found, counted] = await Promise.all([read(bodyOf(params, { read: 'uncounted' })), read(bodyOf(params, { read: 'count' }))]);
+    return settled(found, counted);
   }
 
   /**
    * A page of the list or of a search: sort=random reads along the seed's key (shuffled-pages.ts),
    * sort=oldest and deep pages of sort=downloads over a large catalogue within a window of their
-   * leading field (windowedPage), and a search of many matches with its total apart (countedApart).
+   * leading field (windowedPage), and a search of many matches with its total apart (searchPage).
    */
   async function hits<P extends ListParams>(params: P, bodyOf: BodyOf<P>, countsApart: boolean): Promise<Shared<Page>> {
     const index = searchIndex(alias, params);
@@ -471,12 +500,7 @@ export function createEsRepository(
     }
     const windowed = await windowedPage(params, bodyOf, key(), left);
     if (windowed) return windowed;
-    if (!countsApart) return search(searchOf(params, bodyOf(params)), left());
-    const apart = await countedApart(params, bodyOf, key(), left);
-    if (apart) return apart;
-    const whole = await search(searchOf(params, bodyOf(params)), left());
-    recentTotals.set(key(), whole.total);
-    return whole;
+    return countsApart ? searchPage(params, bodyOf, key(), left) : search(searchOf(params, bodyOf(params)), left());
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
