@@ -55,6 +55,7 @@ const KINDS: Record<string, (i: number, random: Random, docs: number) => string>
 const FOLLOWED: Record<string, string> = {
   'sort=random&seed=…': 'sort=random, next page by cursor',
   'sort=oldest': 'sort=oldest, next page by cursor',
+  search: 'search, next page by cursor',
 };
 
 async function timed(url: string, key: string): Promise<{ ms: number; link: string | null }> {

@@ -239,10 +239,9 @@ type ShuffledHits = Exclude<ShuffledRead, { read: 'count' }>;
 
 /**
  * A page in its whole order whose total is counted apart (`count`, see countBody), so that its
- * own read (`uncounted`) need not visit every match, or counted only `upTo` a number, past which
- * it is counted apart (es-repository.ts, searchPage).
+ * own read (`uncounted`) need not visit every match (es-repository.ts, searchPage).
  */
-export type CountedRead = { read: 'uncounted' } | { read: 'count' } | { read: 'counted-to'; upTo: number };
+export type CountedRead = { read: 'uncounted' } | { read: 'count' };
 
 /** Any read of a page but the single request a copy's checks send. */
 export type PageRead = ShuffledRead | WindowRead | CountedRead;
@@ -284,7 +283,7 @@ function pageBody(params: ListParams, query: Clause | null, read?: PageRead): Se
     size: params.per_page,
     // A window counts what it holds; the whole order is counted apart, as is an `uncounted` read's.
     // A walk's later pages know their total already (see fromPosition).
-    track_total_hits: read?.read === 'counted-to' ? read.upTo : read?.read === 'window' || (read === undefined && skip.length === 0),
+    track_total_hits: read?.read === 'window' || (read === undefined && skip.length === 0),
     sort: SORTS[sort],
     query: filtered,
     _source: SOURCE,

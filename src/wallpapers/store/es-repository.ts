@@ -447,41 +447,31 @@ export function createEsRepository(
   /**
    * A page of a search, and its total. The exact total makes Elasticsearch visit every match, and
    * the order's tie-breaks (relevance, then downloads, then id) are what it then spends most on; a
-   * read that need not count lets it skip by block-max scores to the page. So a search that matches
-   * many reads its page uncounted and counts apart, side by side. The count is the same body for
-   * every page, length, order and cursor of one query, so Elasticsearch's request cache answers it
-   * for all but the first until a refresh.
-   * - Many: 200,000 (countApartFrom), as the query's last total said. A query not seen before, on a
-   *   catalogue that large, is counted only up to it: one of few matches costs no more than
-   *   before, and one of many stops counting there and is counted apart after.
+   * read that need not count lets it skip by block-max scores to the page. So a later page of a
+   * search known to match many (another number, length, order, or the next by cursor) reads
+   * uncounted, and its total is counted apart, side by side. The count is the same body for every
+   * page of one query, so Elasticsearch's request cache answers it for all but the first until a
+   * refresh.
+   * - Many: 200,000 (countApartFrom), as the query's last total said. A query not seen before is
+   *   read whole, which teaches its total: splitting it, or counting it only so far, cost a query
+   *   of few or some matches more than the one read (measured at 10M, found by a review).
    * - Not with filters: a filtered read did not skip, so its count apart only added to it (1.1 to
-   *   1.6x Elasticsearch's time at 10M, found by a review).
+   *   1.6x Elasticsearch's time at 10M).
    * A deep walk's pages in a sorted order know their total from the cursor already.
    */
   async function searchPage<P extends ListParams>(params: P, bodyOf: BodyOf<P>, key: string, left: Budget): Promise<Shared<Page>> {
     const read = (body: SearchBody) => search(searchOf(params, body), left());
     if (filterClauses(params).length > 0) return read(bodyOf(params));
     const known = searchTotals.get(key);
-    if (known === undefined ? (catalogueCount() ?? 0) < countApartFrom : known < countApartFrom) {
+    if (known === undefined || known < countApartFrom || !bodyOf(params).track_total_hits) {
       const whole = await read(bodyOf(params));
-      if (known !== undefined) searchTotals.set(key, whole.total);
+      // Only a catalogue that large has queries that large: a smaller one keeps no totals.
+      if ((catalogueCount() ?? 0) >= countApartFrom) searchTotals.set(key, whole.total);
       return whole;
     }
-    if (!bodyOf(params).track_total_hits) return read(bodyOf(params));
-    const settled = (found: Shared<Page>, counted: Shared<Page>) => {
-      searchTotals.set(key, counted.total);
-      return combined(found, counted, () => ({ total: settledTotal(params, found.items.length, counted.total) }));
-    };
-    if (known === undefined) {
-      const found = await read(bodyOf(params, { read: 'counted-to', upTo: countApartFrom }));
-      if (found.total < countApartFrom) {
-        searchTotals.set(key, found.total);
-        return found;
-      }
-      return settled(found, await read(bodyOf(params, { read: 'count' })));
-    }
     const [found, counted] = await Promise.all([read(bodyOf(params, { read: 'uncounted' })), read(bodyOf(params, { read: 'count' }))]);
-    return settled(found, counted);
+    searchTotals.set(key, counted.total);
+    return combined(found, counted, () => ({ total: settledTotal(params, found.items.length, counted.total) }));
   }
 
   /**
