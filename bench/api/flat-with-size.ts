@@ -1,4 +1,4 @@
-// npx tsx bench/api/flat-with-size.ts [--sizes 10k,10m] [--runs 35] [--compare REF] [--keep-datasets] [--cold]
+// npx tsx bench/api/flat-with-size.ts [--sizes 10k,10m] [--runs 35] [--compare REF] [--keep-datasets] [--cold] [--kinds search,suggest]
 //
 // Issue 31, step 4: what each kind of request costs as the catalogue grows. For each size, the
 // generated catalogue behind `api-bench-<size>` (seeded when missing: 10M takes minutes and about
@@ -31,6 +31,7 @@ const { values } = parseArgs({
     compare: { type: 'string' },
     'keep-datasets': { type: 'boolean' },
     cold: { type: 'boolean' },
+    kinds: { type: 'string' },
   },
 });
 const sizes = (values.sizes ?? '10k,10m').split(',').map(parseSize);
@@ -51,6 +52,8 @@ const KINDS: Record<string, (i: number, random: Random, docs: number) => string>
   'sort=oldest': (i) => `/v1/wallpapers?sort=oldest&per_page=${10 + (i % 90)}`,
   'sort=oldest, page 400': (i) => `/v1/wallpapers?sort=oldest&page=${400 + (i % 100)}&per_page=20`,
 };
+/** The kinds asked for by the start of their names (`--kinds search,sort=random`), or all. */
+const kinds = Object.entries(KINDS).filter(([kind]) => !values.kinds || values.kinds.split(',').some((start) => kind.startsWith(start)));
 /** Kinds whose next page is also asked, by the cursor the first one links to. */
 const FOLLOWED: Record<string, string> = {
   'sort=random&seed=…': 'sort=random, next page by cursor',
@@ -104,7 +107,7 @@ try {
     say(`${sizeLabel(size)}: ${runs} of each kind through ${apis.map((api) => api.build).join(' and ')}`);
     const random = new Random(2026, size);
     for (let i = -3; i < runs; i++) {
-      for (const [kind, path] of Object.entries(KINDS)) {
+      for (const [kind, path] of kinds) {
         const draw = random.next() * 2 ** 32;
         // Which build goes first alternates. Each asks a request of its own, drawn alike: the same
         // one twice would be answered from Elasticsearch's request cache the second time.
