@@ -4,7 +4,7 @@
 // generated catalogue behind `api-bench-<size>` (seeded when missing: 10M takes minutes and about
 // 3 GB), an API process on it with the response cache off, and one connection sending each kind in
 // turn, every request distinct (another page length, seed, word or id) so no cache answers it
-// whole. With --compare, the build at REF answers beside this one, on the same catalogue, request
+// whole (Elasticsearch's request cache is emptied first). With --compare, the build at REF answers beside this one, on the same catalogue, request
 // for request. Prints p50 and p90 per kind and size, and the largest size's p50 over the smallest's.
 // Each catalogue's files are read into the page cache first, as a server's would be after a while
 // (page-cache.ts), unless --cold: a 10k catalogue is in memory after its first requests, a 10M one
@@ -96,6 +96,10 @@ try {
       stops.push(running);
       apis.push({ build, running });
     }
+    // The requests are drawn the same in every run, so an earlier run's answers would still be in
+    // Elasticsearch's request cache (nothing refreshes a benchmark catalogue): a build whose
+    // bodies had not changed since was answered from memory, one whose bodies had, was not.
+    await es.indices.clearCache({ index: datasetAlias(size), request: true });
     if (!values.cold) {
       const warmed = await warmIndexFiles(es, datasetAlias(size));
       say(
