@@ -1,4 +1,4 @@
-// npx tsx bench/api/flat-with-size.ts [--sizes 10k,10m] [--runs 35] [--compare REF] [--keep-datasets] [--cold] [--kinds search,suggest]
+// npx tsx bench/api/flat-with-size.ts [--sizes 10k,10m] [--runs 35] [--compare REF] [--keep-datasets] [--cold] [--kinds search,suggest] [--samples FILE]
 //
 // Issue 31, step 4: what each kind of request costs as the catalogue grows. For each size, the
 // generated catalogue behind `api-bench-<size>` (seeded when missing: 10M takes minutes and about
@@ -9,7 +9,7 @@
 // Each catalogue's files are read into the page cache first, as a server's would be after a while
 // (page-cache.ts), unless --cold: a 10k catalogue is in memory after its first requests, a 10M one
 // (4 GB) is not, and the ratio would measure the disk.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,6 +32,7 @@ const { values } = parseArgs({
     'keep-datasets': { type: 'boolean' },
     cold: { type: 'boolean' },
     kinds: { type: 'string' },
+    samples: { type: 'string' },
   },
 });
 const sizes = (values.sizes ?? '10k,10m').split(',').map(parseSize);
@@ -43,7 +44,7 @@ const KINDS: Record<string, (i: number, random: Random, docs: number) => string>
   'list page 1': (i) => `/v1/wallpapers?per_page=${10 + (i % 90)}`,
   'list filtered': (i, random) => `/v1/wallpapers?category=${CATEGORIES[Math.floor(random.next() * CATEGORIES.length)]}&per_page=${10 + (i % 90)}`,
   'get by id': (_i, random, docs) => `/v1/wallpapers/${1 + Math.floor(random.next() * docs)}`,
-  suggest: (_i, random) => `/v1/search/suggest?q=${encodeURIComponent(suggestPrefix(random))}`,
+  suggest: (i, random) => `/v1/search/suggest?q=${encodeURIComponent(suggestPrefix(random))}&limit=${4 + (i % 7)}`,
   'sort=downloads, page 400': (i) => `/v1/wallpapers?sort=downloads&page=${400 + (i % 100)}&per_page=20`,
   search: (i, random) => `/v1/search?q=${encodeURIComponent(searchQuery(random))}&per_page=${10 + (i % 90)}`,
   'facets=category,ratio': (i) => `/v1/wallpapers?facets=category,ratio&per_page=${10 + (i % 90)}`,
@@ -84,7 +85,10 @@ try {
   const builds: [string, string][] = [['now', ROOT], ...(compareTree ? [[`@${compareSha}`, compareTree] as [string, string]] : [])];
   // kind → build → size → samples
   const samples = new Map<string, Map<string, Map<number, number[]>>>();
-  const record = (kind: string, build: string, size: number, ms: number) => {
+  // --samples: every request measured, one JSON line each, to find which ones make a tail.
+  const lines: string[] = [];
+  const record = (kind: string, build: string, size: number, ms: number, path: string) => {
+    if (values.samples) lines.push(JSON.stringify({ kind, build, size, ms: Number(ms.toFixed(2)), path }));
     const byBuild = samples.get(kind) ?? samples.set(kind, new Map()).get(kind)!;
     const bySize = byBuild.get(build) ?? byBuild.set(build, new Map()).get(build)!;
     (bySize.get(size) ?? bySize.set(size, []).get(size)!).push(ms);
@@ -113,25 +117,28 @@ try {
     for (let i = -3; i < runs; i++) {
       for (const [kind, path] of kinds) {
         const draw = random.next() * 2 ** 32;
-        // Which build goes first alternates. Each asks a request of its own, drawn alike: the same
-        // one twice would be answered from Elasticsearch's request cache the second time.
+        // Which build goes first alternates. Both draw the same words, ids and filters, so each pair
+        // compares like with like (costs spread 20-fold between searches at 10M), and each asks its
+        // own page length, page, seed or limit: the same request twice would be answered from
+        // Elasticsearch's request cache the second time.
         const order = i % 2 === 0 ? apis : [...apis].reverse();
         for (const { build, running } of order) {
           const n = i + 3 + apis.findIndex((api) => api.build === build) * (runs + 3);
-          const drawn = path(n, new Random(draw, n), size);
+          const drawn = path(n, new Random(draw, i + 3), size);
           const { ms, link } = await timed(`${running.url}${drawn}`, key);
-          if (i >= 0) record(kind, build, size, ms);
+          if (i >= 0) record(kind, build, size, ms, drawn);
           const followed = FOLLOWED[kind];
           if (followed && link) {
             const next = /^<([^>]+)>/.exec(link)![1]!;
             const page = await timed(`${running.url}${next}`, key);
-            if (i >= 0) record(followed, build, size, page.ms);
+            if (i >= 0) record(followed, build, size, page.ms, next);
           }
         }
       }
     }
     for (const { running } of apis) await running.stop();
   }
+  if (values.samples) writeFileSync(values.samples, `${lines.join('\n')}\n`);
   const smallest = sizes[0]!;
   const largest = sizes.at(-1)!;
   const head = [
@@ -150,6 +157,22 @@ try {
       });
       const ratio = at(bySize.get(largest) ?? [0], 0.5) / at(bySize.get(smallest) ?? [1], 0.5);
       console.log(`| ${kind} | ${build} | ${cells.join(' | ')} | ${ratio.toFixed(1)}× |`);
+    }
+  }
+  if (builds.length > 1) {
+    // The same words, ids and filters, request for request: the median of each pair's ratio tells
+    // a change from the spread between requests, which the percentiles above carry.
+    const [, [other]] = builds as [[string, string], [string, string]];
+    console.log(`\n| kind | ${sizes.map((size) => `now / ${other}, paired median at ${sizeLabel(size)}`).join(' | ')} |`);
+    console.log(`|---|${sizes.map(() => '--:').join('|')}|`);
+    for (const [kind, byBuild] of samples) {
+      const cells = sizes.map((size) => {
+        const mine = byBuild.get('now')?.get(size) ?? [];
+        const theirs = byBuild.get(other)?.get(size) ?? [];
+        const ratios = mine.slice(0, theirs.length).map((ms, k) => ms / theirs[k]!);
+        return ratios.length > 0 ? `${at(ratios, 0.5).toFixed(2)}× (${ratios.length})` : '–';
+      });
+      console.log(`| ${kind} | ${cells.join(' | ')} |`);
     }
   }
 } finally {

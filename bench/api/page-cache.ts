@@ -18,7 +18,7 @@ async function readThrough(file: string): Promise<void> {
  * as it does on a server that has been answering for a while with memory for its index. A catalogue
  * just seeded, or left from an earlier session, is otherwise read from disk by whichever requests
  * come first: on this machine 16 searches over 10M wallpapers took 534 ms in Elasticsearch the
- * first time and 221 ms the second, and warm, a sort=random page at 10M cost 0.6-0.9x its p50 at
+ * first time and 221 ms the second, and warm, a sort=random page at 10M cost 0.6-1.0x its p50 at
  * 10k instead of 2.1-2.7x (bench/results/flat-with-size). Only a node whose data path is on this machine
  * can be warmed; returns the bytes read, or null when none was.
  */
