@@ -115,13 +115,14 @@ const facetsOfCount = (counted: Shared<Page>): Partial<Page> => (counted.facets 
 
 /**
  * The total a page read apart from its count shows. The two reads see the index a moment apart;
- * a page by number says, of its own moment, how many matches there were at least (those before
- * it and its items) and, when it is not full, exactly (it reached the last one). That wins over
- * the count, so the page, its total and its links agree. A cursor page does not know its depth.
+ * a page says, of its own moment, how many matches there were at least (those before it and its
+ * items) and, when it is not full, exactly (it reached the last one). That wins over the count, so
+ * the page, its total and its links agree. Before a page by number come its earlier pages; before
+ * a cursor page, the depth its walk has served (`position.depth`, as the envelope counts it).
  */
 export function settledTotal(params: Pick<ListParams, 'page' | 'per_page' | 'position'>, items: number, counted: number): number {
-  if (params.position) return counted;
-  const before = (params.page - 1) * params.per_page;
+  const before = params.position ? params.position.depth : (params.page - 1) * params.per_page;
+  if (before === undefined) return counted;
   if (items === 0) return Math.min(counted, before);
   return items < params.per_page ? before + items : Math.max(counted, before + items);
 }
@@ -459,8 +460,11 @@ export function createEsRepository(
    *   1.6x Elasticsearch's time at 10M).
    * A deep walk's pages in a sorted order know their total from the cursor already.
    */
-  async function searchPage<P extends ListParams>(params: P, bodyOf: BodyOf<P>, key: string, left: Budget): Promise<Shared<Page>> {
+  async function searchPage<P extends ListParams>(params: P, bodyOf: BodyOf<P>, left: Budget): Promise<Shared<Page>> {
     const read = (body: SearchBody) => search(searchOf(params, body), left());
+    // By words and filters alone: a walk's cursor pages read the index it began on, and use the
+    // total its page 1 taught under the alias.
+    const key = matchesKey(params);
     if (filterClauses(params).length > 0) return read(bodyOf(params));
     const known = searchTotals.get(key);
     if (known === undefined || known < countApartFrom || !bodyOf(params).track_total_hits) {
@@ -490,7 +494,7 @@ export function createEsRepository(
     }
     const windowed = await windowedPage(params, bodyOf, key(), left);
     if (windowed) return windowed;
-    return countsApart ? searchPage(params, bodyOf, key(), left) : search(searchOf(params, bodyOf(params)), left());
+    return countsApart ? searchPage(params, bodyOf, left) : search(searchOf(params, bodyOf(params)), left());
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {

@@ -24,7 +24,20 @@ describe("a page's total when counted apart from the page", () => {
     expect(settledTotal({ page: 2, per_page: 20 }, 20, 30)).to.equal(40);
   });
 
-  it('when a page follows a cursor, then the total is the count: a cursor page does not know its depth', () => {
+  it('when a cursor page is not full, then the total is where its items end past the depth its walk has served', () => {
+    const position = { index: 'i', after: [1], total: 230, depth: 200 };
+    expect(settledTotal({ page: 1, per_page: 50, position }, 30, 235)).to.equal(230);
+    expect(settledTotal({ page: 1, per_page: 50, position }, 35, 230)).to.equal(235);
+  });
+
+  it('when a cursor page is full or empty, then the total is the count, kept between what the walk has served and what it shows', () => {
+    const position = { index: 'i', after: [1], total: 230, depth: 200 };
+    expect(settledTotal({ page: 1, per_page: 50, position }, 50, 230)).to.equal(250);
+    expect(settledTotal({ page: 1, per_page: 50, position }, 50, 300)).to.equal(300);
+    expect(settledTotal({ page: 1, per_page: 50, position }, 0, 230)).to.equal(200);
+  });
+
+  it('when a cursor page does not say its depth, then the total is the count', () => {
     expect(settledTotal({ page: 1, per_page: 20, position: { index: 'i', after: [1], total: 50 } }, 3, 50)).to.equal(50);
   });
 });
