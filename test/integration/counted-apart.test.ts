@@ -126,7 +126,7 @@ describe('a search of many matches, its total counted apart from its page', func
     expect(taken()).to.deep.equal([WHOLE, WHOLE]);
   });
 
-  it('when a search has a filter, then it is read whole: Elasticsearch does not skip a filtered read, so a count apart only adds to it', async () => {
+  it('when a search has a filter or excludes a word, then it is read whole: Elasticsearch does not skip such a read, so a count apart only adds to it', async () => {
     const { es, taken } = watched(ctx.es);
     const apart = createEsRepository(es, ctx.alias, { countApartFrom: 1 });
     await apart.search(searchOf('aurora'));
@@ -136,6 +136,12 @@ describe('a search of many matches, its total counted apart from its page', func
       for (const page of [1, 2]) await apart.search(searchOf('sky', { page, ...more }));
       expect(taken(), JSON.stringify(more)).to.deep.equal([WHOLE, WHOLE]);
     }
+    taken();
+    for (const page of [1, 2]) await apart.search(searchOf('sky -night', { page }));
+    expect(taken(), 'sky -night').to.deep.equal([WHOLE, WHOLE]);
+    // The same words without the exclusion are split once known.
+    for (const page of [1, 2]) await apart.search(searchOf('sky night', { page }));
+    expect(taken(), 'sky night').to.deep.equal([WHOLE, UNCOUNTED, COUNT]);
   });
 
   it('when wallpapers are added while a search is read again and again, then no page shows a total other than its items', async () => {
