@@ -470,12 +470,13 @@ export function createEsRepository(
     // By words and filters alone: a walk's cursor pages read the index it began on, and use the
     // total its page 1 taught under the alias.
     const key = matchesKey(params);
-    if (narrowed(params)) return read(bodyOf(params));
+    const body = bodyOf(params);
     const known = searchTotals.get(key);
-    if (known === undefined || known < countApartFrom || !bodyOf(params).track_total_hits) {
-      const whole = await read(bodyOf(params));
-      // Only a catalogue that large has queries that large: a smaller one keeps no totals.
-      if ((catalogueCount() ?? 0) >= countApartFrom) searchTotals.set(key, whole.total);
+    if (known === undefined || known < countApartFrom || !body.track_total_hits) {
+      const whole = await read(body);
+      // Only a catalogue that large has queries that large, and a search that filters or excludes
+      // words is never split: neither keeps a total, so a total known is never of either.
+      if ((catalogueCount() ?? 0) >= countApartFrom && !narrowed(params)) searchTotals.set(key, whole.total);
       return whole;
     }
     const [found, counted] = await Promise.all([read(bodyOf(params, { read: 'uncounted' })), read(bodyOf(params, { read: 'count' }))]);
@@ -488,7 +489,7 @@ export function createEsRepository(
    * sort=oldest and deep pages of sort=downloads over a large catalogue within a window of their
    * leading field (windowedPage), and a search of many matches with its total apart (searchPage).
    */
-  async function hits<P extends ListParams>(params: P, bodyOf: BodyOf<P>, countsApart: boolean): Promise<Shared<Page>> {
+  async function hits<P extends ListParams>(params: P, { page: bodyOf, countsApart }: PageBodies<P>): Promise<Shared<Page>> {
     const index = searchIndex(alias, params);
     const key = () => `${index} ${matchesKey(params)}`;
     // A page of several reads, one after another, has the time budget of one read in all.
@@ -503,8 +504,8 @@ export function createEsRepository(
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
-    if ((params.facets?.length ?? 0) === 0) return hits(params, bodies.page, bodies.countsApart);
-    const [found, counted] = await Promise.all([hits(params, bodies.page, bodies.countsApart), search(searchOf(params, bodies.facets(params)))]);
+    if ((params.facets?.length ?? 0) === 0) return hits(params, bodies);
+    const [found, counted] = await Promise.all([hits(params, bodies), search(searchOf(params, bodies.facets(params)))]);
     return combined(found, counted, facetsOfCount);
   }
 
