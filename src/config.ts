@@ -120,8 +120,13 @@ const ENV_SCHEMA = {
     ELASTICSEARCH_BATCH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 256, default: ELASTICSEARCH_READ_DEFAULTS.maxInFlight },
     ELASTICSEARCH_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: ELASTICSEARCH_READ_DEFAULTS.maxBatchSize },
     ELASTICSEARCH_QUEUE_MAX: { type: 'integer', minimum: 1, maximum: 100000, default: ELASTICSEARCH_READ_DEFAULTS.maxQueued },
-    // One Redis, or several seeds of a Redis Cluster separated by commas.
-    REDIS_URL: { type: 'string', pattern: '^rediss?://[^\\s,]+(,rediss?://[^\\s,]+)*$', default: 'redis://127.0.0.1:6379' },
+    // One Redis, or several seeds of a Redis Cluster separated by commas, or one Redis on this host
+    // by its socket file (unix:///path/redis.sock): see redis.ts for why.
+    REDIS_URL: {
+      type: 'string',
+      pattern: '^(rediss?://[^\\s,]+(,rediss?://[^\\s,]+)*|unix:///[^\\s,?#]+)$',
+      default: 'redis://127.0.0.1:6379',
+    },
     REDIS_TIMEOUT_MS: { type: 'integer', minimum: 10, maximum: 60000, default: 1000 },
     INDEX_ALIAS: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,100}$', default: 'wallpapers' },
     IMAGE_BASE_URL: { type: 'string', format: 'uri', pattern: '^https?://', default: 'https://images.wallpapers.example' },

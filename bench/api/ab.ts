@@ -1,7 +1,7 @@
 // Alternating A/B runs of the uncached (or cached) API on one scenario, to tell a change from noise:
 //   npx tsx bench/api/ab.ts --scenario get-random [--compare <git ref>] [--node-b <node binary>]
 //                           [--node-args-b "<flags>"] [--node-args-a "<flags>"] [--mapping-b <git ref>] [--rounds 5] [--duration 5] [--size 1m] [--cache]
-//                           [--pairs N] [--control] [--env-a "K=V ..."] [--env-b "K=V ..."] [--accept-encoding "gzip, br"]
+//                           [--pairs N] [--control] [--env-a "K=V ..."] [--env-b "K=V ..."] (REDIS_URL={redis-socket}: the bench Redis by its socket) [--accept-encoding "gzip, br"]
 // --mapping-b gives B its own copy of the catalogue, stored with the mapping at that ref.
 // A is the working tree on this node; B is the tree at --compare, or the working tree on --node-b
 // and/or with extra node flags (after the production flags, so they override them).
@@ -73,13 +73,15 @@ if (!values.compare && !values['node-b'] && !values['node-args-b'] && !values['e
   throw new Error('give --compare <ref>, --node-b <node binary>, --node-args-b <flags> or --env-b <settings>');
 
 /** "LOG_LEVEL=info RESPONSE_CACHE_MB=8" as an environment. */
-function settings(list: string | undefined): Record<string, string> {
+/** `KEY=VALUE ...`; a value of `{redis-socket}` is the bench Redis's Unix socket URL. */
+function settings(list: string | undefined, redisSocketUrl: string): Record<string, string> {
   const pairs = (list ?? '').split(/\s+/).filter(Boolean);
   return Object.fromEntries(
     pairs.map((pair) => {
       const at = pair.indexOf('=');
       if (at <= 0) throw new Error(`not KEY=VALUE: ${pair}`);
-      return [pair.slice(0, at), pair.slice(at + 1)];
+      const value = pair.slice(at + 1);
+      return [pair.slice(0, at), value === '{redis-socket}' ? redisSocketUrl : value];
     }),
   );
 }
@@ -179,14 +181,15 @@ async function main(): Promise<void> {
       .join(' ');
     const aliasB = values['mapping-b'] ? await ensureDatasetAt(es, size, config.imageBaseUrl, values['mapping-b'], say) : alias;
     const nodeArgsA = (values['node-args-a'] ?? '').split(/\s+/).filter(Boolean);
-    const startA = () => startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env: { ...env, ...settings(values['env-a']) }, nodeArgs: nodeArgsA });
+    const startA = () =>
+      startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env: { ...env, ...settings(values['env-a'], redis.socketUrl) }, nodeArgs: nodeArgsA });
     const startB = () =>
       startApi({
         cwd: treeB,
         alias: aliasB,
         redisUrl: redis.url,
         key,
-        env: { ...env, ...settings(values['env-b']) },
+        env: { ...env, ...settings(values['env-b'], redis.socketUrl) },
         node: values['node-b'] ?? process.execPath,
         nodeArgs: nodeArgsB,
       });

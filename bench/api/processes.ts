@@ -1,9 +1,10 @@
 import { BENCH_CURSOR_SECRET } from './cursor-workload.js';
 import { pinned } from './cpu-pinning.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { createKeyStore } from '../../src/access/store/key-store.js';
@@ -84,17 +85,33 @@ export async function hasCommand(name: string): Promise<boolean> {
 }
 
 /** A Redis of its own, so INFO commandstats counts the API's calls and nobody else's. */
-export async function startRedis(): Promise<Running> {
+/** A bench Redis: `url` by loopback TCP, `socketUrl` the same server by its Unix socket. */
+export interface RunningRedis extends Running {
+  socketUrl: string;
+}
+
+export async function startRedis(): Promise<RunningRedis> {
   const port = await freePort();
+  const socket = join(mkdtempSync(join(tmpdir(), 'bench-redis-')), 'redis.sock');
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--unixsocket', socket, '--unixsocketperm', '700', '--save', '', '--appendonly', 'no'];
   const child = track(
-    spawn(...pinned('server', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']), {
+    spawn(...pinned('server', 'redis-server', args), {
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
   const output = collect(child);
   const url = `redis://127.0.0.1:${port}`;
   await waitFor('redis-server', child, async () => (await execFileAsync('redis-cli', ['-p', String(port), 'ping'])).stdout.trim() === 'PONG', output);
-  return { pid: child.pid!, url, stop: stopper(child) };
+  const stop = stopper(child);
+  return {
+    pid: child.pid!,
+    url,
+    socketUrl: `unix://${socket}`,
+    stop: async () => {
+      await stop();
+      rmSync(dirname(socket), { recursive: true, force: true });
+    },
+  };
 }
 
 /**

@@ -1,11 +1,11 @@
 // Where the API's CPU per request goes, per scenario, uncached and cached:
-//   npx tsx bench/api/profile.ts [--size 100k] [--scenarios get-random,search-mix,zipf-mix] [--seconds 20] [--out bench/results/profile]
+//   npx tsx bench/api/profile.ts [--size 100k] [--scenarios get-random,search-mix,zipf-mix] [--seconds 20] [--out bench/results/profile] [--keep-profiles]
 // Each scenario runs against an API process of its own started the production way with
 // `--cpu-prof`, driven by wrk from the 2,000 bench keys in turn (as `npm run bench`), for a warm-up
 // and then `--seconds`; the profile (written when the process exits) is summed over that run into buckets
 // (cpu-profile-buckets.ts) and reported as a share of busy time and as CPU microseconds per
 // request. Needs the local stack and wrk, like the benchmark.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +27,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '20' },
     connections: { type: 'string', default: '16' },
     out: { type: 'string', default: 'bench/results/profile' },
+    // Keeps each run's .cpuprofile in --out, to read in DevTools or to walk callers.
+    'keep-profiles': { type: 'boolean', default: false },
   },
 });
 const SIZE = parseSize(values.size);
@@ -85,6 +87,10 @@ async function profileOne(
     await api.stop();
     const [profile] = readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
     if (!profile) throw new Error(`${scenario}: the API wrote no profile`);
+    if (values['keep-profiles']) {
+      mkdirSync(values.out, { recursive: true });
+      copyFileSync(join(profDir, profile), join(values.out, `${scenario}${cached ? '-cached' : ''}-${values.size}.cpuprofile`));
+    }
     return {
       scenario,
       cached,

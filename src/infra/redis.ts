@@ -10,14 +10,26 @@ export interface RedisOptions {
   lazyConnect?: boolean;
 }
 
-/**
- * Commands fail after a bounded time and are not queued while disconnected,
- * so a dead Redis turns into a prompt error rather than a hung request.
- */
 // How often a Redis Cluster client rereads the slot map: a hung master's slots move to its replica
 // after cluster-node-timeout (2 s here), and the client follows within this.
 const SLOTS_REFRESH_MS = 1000;
 
+const UNIX_SCHEME = 'unix://';
+
+/**
+ * The socket file of a `unix:///path/redis.sock` URL: a Redis on the API's own host that opens no
+ * TCP port. The socket file's permissions are its access control, so the URL carries no password.
+ * Not a speed setting: the API's CPU a request measured the same either way
+ * (bench/results/profile/README.md, "Redis by its socket").
+ */
+export function socketPath(url: string): string {
+  return decodeURIComponent(new URL(url).pathname);
+}
+
+/**
+ * Commands fail after a bounded time and are not queued while disconnected,
+ * so a dead Redis turns into a prompt error rather than a hung request.
+ */
 export function createRedis({ url, commandTimeoutMs, lazyConnect = false }: RedisOptions): RedisClient {
   const options = {
     commandTimeout: commandTimeoutMs,
@@ -27,6 +39,7 @@ export function createRedis({ url, commandTimeoutMs, lazyConnect = false }: Redi
     lazyConnect,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
   };
+  if (url.startsWith(UNIX_SCHEME)) return new Redis({ ...options, path: socketPath(url) });
   const urls = url.split(',');
   if (urls.length === 1) return new Redis(url, options);
   const seeds = urls.map((seed) => {

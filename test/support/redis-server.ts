@@ -45,6 +45,8 @@ export interface RedisServerOptions {
    * leaves a master that hangs and a replica that answers.
    */
   replicaOf?: RedisServer;
+  /** Also listens on a Unix socket in its directory (`socketUrl`), readable by this user only. */
+  socket?: boolean;
 }
 
 /**
@@ -70,6 +72,11 @@ export class RedisServer {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** The same server by its Unix socket (started with `socket`). */
+  get socketUrl(): string {
+    return `unix://${join(this.dir, 'redis.sock')}`;
+  }
+
   async start(): Promise<void> {
     const persistence = this.options.configFile ? [this.options.configFile] : [];
     const defaults = this.options.configFile ? [] : ['--appendonly', 'yes', '--appendfsync', 'always', '--save', ''];
@@ -86,9 +93,10 @@ export class RedisServer {
             '60000',
           ]
         : [];
+    const socket = this.options.socket ? ['--unixsocket', join(this.dir, 'redis.sock'), '--unixsocketperm', '700'] : [];
     this.process = spawn(
       'redis-server',
-      [...persistence, '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, ...defaults, ...cluster],
+      [...persistence, '--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.dir, ...defaults, ...cluster, ...socket],
       {
         stdio: 'ignore',
       },

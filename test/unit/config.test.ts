@@ -48,6 +48,19 @@ describe('configuration', () => {
     );
   });
 
+  it('when REDIS_URL names a Unix socket, then it is kept as given; with a host, a password, a query or beside other URLs, it is refused', () => {
+    expect(loadConfig({ REDIS_URL: 'unix:///run/redis/redis.sock' }).redisUrl).to.equal('unix:///run/redis/redis.sock');
+    for (const bad of [
+      'unix://redis-host/run/redis.sock',
+      'unix://:secret@/run/redis.sock',
+      'unix:///run/redis.sock?password=secret',
+      'unix:///run/redis.sock,redis://127.0.0.1:6379',
+      'unix://',
+    ]) {
+      expect(() => loadConfig({ REDIS_URL: bad }), bad).to.throw(ConfigError, /REDIS_URL/);
+    }
+  });
+
   it('when several keys are bad, then every one is named', () => {
     try {
       loadConfig({ PORT: 'eighty', REDIS_URL: 'http://nope', LOG_LEVEL: 'chatty', INDEX_ALIAS: 'Bad Alias' });
