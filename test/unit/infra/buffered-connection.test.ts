@@ -85,4 +85,85 @@ describe('buffered Elasticsearch connection', () => {
     expect(failure).to.be.instanceOf(errors.ConnectionError);
     expect(Date.now() - started).to.be.below(2000);
   });
+
+  it("when a request has a timeout of its own shorter than the client's and the node hangs mid-answer, then it fails with a timeout at its own, not the client's", async () => {
+    const text = Buffer.from(JSON.stringify({ pad: 'x'.repeat(5000) }));
+    ({ client, server } = await peer({ chunks: [text.subarray(0, 100)], stall: true, requestTimeoutMs: 10_000 }));
+    const started = Date.now();
+    const failure = await client.transport.request({ method: 'GET', path: '/x' }, { requestTimeout: 200 }).catch((err: unknown) => err);
+    expect(failure).to.be.instanceOf(errors.TimeoutError);
+    expect(Date.now() - started).to.be.within(150, 2000);
+  });
+
+  it('when the caller aborts (another attempt answered), then the request fails as aborted at once, and the next request is answered', async () => {
+    const text = Buffer.from(JSON.stringify({ ok: true }));
+    ({ client, server } = await peer({ chunks: [text.subarray(0, 5), text.subarray(5)] }));
+    const controller = new AbortController();
+    const pending = client.transport.request({ method: 'GET', path: '/x' }, { signal: controller.signal }).catch((err: unknown) => err);
+    controller.abort();
+    expect(await pending).to.be.instanceOf(errors.RequestAbortedError);
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(await client.transport.request({ method: 'GET', path: '/x' }, { signal: aborted.signal }).catch((err: unknown) => err)).to.be.instanceOf(
+      errors.RequestAbortedError,
+    );
+    expect(await client.transport.request({ method: 'GET', path: '/x' })).to.deep.equal({ ok: true });
+  });
+});
+
+describe('buffered Elasticsearch connection, requests as sent', () => {
+  let server: Server | undefined;
+  let client: Client | undefined;
+  afterEach(async () => {
+    await client?.close();
+    server?.closeAllConnections();
+    server?.close();
+  });
+
+  async function echo(status: number): Promise<void> {
+    server = createServer((req, res) => {
+      const parts: Buffer[] = [];
+      req.on('data', (part: Buffer) => parts.push(part));
+      req.on('end', () => {
+        res.writeHead(status, { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch', 'x-seen-path': req.url ?? '' });
+        res.end(req.method === 'HEAD' ? undefined : JSON.stringify({ method: req.method, url: req.url, body: Buffer.concat(parts).toString() }));
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    client = new Client({ node: `http://127.0.0.1:${port}/prefix/`, Connection: BufferedConnection, maxRetries: 0 });
+  }
+
+  it("when a request has a body and a query string, then the node receives both, under the node's path prefix", async () => {
+    await echo(200);
+    const answer = await client!.transport.request({
+      method: 'POST',
+      path: '/idx/_search',
+      querystring: 'size=2',
+      body: { query: { match_all: {} } },
+    });
+    expect(answer).to.deep.equal({ method: 'POST', url: '/prefix/idx/_search?size=2', body: '{"query":{"match_all":{}}}' });
+  });
+
+  it('when a node answers an error status, then the transport reports it with its body, as from the stock connection', async () => {
+    await echo(404);
+    const failure = await client!.transport.request({ method: 'GET', path: '/missing' }).catch((err: unknown) => err);
+    expect(failure).to.be.instanceOf(errors.ResponseError);
+    expect((failure as errors.ResponseError).statusCode).to.equal(404);
+    expect((failure as errors.ResponseError).body).to.include({ url: '/prefix/missing' });
+  });
+
+  it('when a HEAD request is answered, then it resolves with the status and no body', async () => {
+    await echo(200);
+    const answer = await client!.transport.request({ method: 'HEAD', path: '/idx' }, { meta: true });
+    expect(answer.statusCode).to.equal(200);
+    expect(answer.headers?.['x-seen-path']).to.equal('/prefix/idx');
+  });
+
+  it('when a path holds characters Node refuses, then the request fails with the stock TypeError before anything is sent', async () => {
+    await echo(200);
+    const failure = await client!.transport.request({ method: 'GET', path: '/idx/\u2603' }).catch((err: unknown) => err);
+    expect(failure).to.be.instanceOf(Error);
+    expect((failure as Error).message).to.match(/ERR_UNESCAPED_CHARACTERS/);
+  });
 });
