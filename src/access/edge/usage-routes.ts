@@ -4,9 +4,15 @@ import type { Principal } from '../domain/admission.js';
 import type { Quota } from '../quota.js';
 import { requestContext } from '../../infra/request-context.js';
 import { type AccessGuardOptions, authenticationRefusal, bearerToken } from './access-guard.js';
-import { forbidden, invalidRequest, unauthorized } from '../../http/http-error.js';
+import { forbidden, unauthorized } from '../../http/http-error.js';
+import { compileParams } from '../../http/query-validator.js';
+import { parametersSchema } from '../../openapi/parameters.js';
 import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
 import { createRouter } from '../../http/router.js';
+
+// The contract gives the endpoint no parameters; its rule is compiled from it like every route's,
+// so what a client sent is refused by name, never silently dropped.
+const parseUsageQuery = compileParams<Record<string, never>>(parametersSchema('/v1/usage', 'get', 'query'));
 
 interface UsageState {
   principal: Principal;
@@ -46,9 +52,7 @@ export function usageRoutes(options: AccessGuardOptions & { prefix: string }): R
     const { quota } = ctx.state as UsageState;
     const headers = quotaHeaders(quota);
     ctx.set(headers);
-    // Nothing a client sends is silently dropped: the endpoint takes no parameters.
-    const [unknown] = Object.keys(ctx.query);
-    if (unknown !== undefined) throw invalidRequest(`Unknown query parameter '${unknown}' (allowed: none)`);
+    parseUsageQuery(ctx.query);
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       tier: quota.tier,
