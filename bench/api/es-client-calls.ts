@@ -63,7 +63,7 @@ async function round(es: Client, kind: Kind, calls: number): Promise<number> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 const names = Object.keys(clients);
 console.log(`${CALLS} calls a round, ${CONCURRENCY} concurrent, ${ROUNDS} rounds, ${index}; µs of CPU per call, per round`);
-console.log('| kind | stock client | this API\'s client | stock / ours, medians |');
+console.log("| kind | stock client | this API's client | stock / ours, medians |");
 console.log('|---|---|---|--:|');
 for (const kind of KINDS) {
   for (const name of names) await round(clients[name]!, kind, CALLS / 2);
@@ -72,6 +72,8 @@ for (const kind of KINDS) {
     for (const name of r % 2 === 0 ? names : [...names].reverse()) costs[name]!.push(await round(clients[name]!, kind, CALLS));
   }
   const shown = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
-  console.log(`| ${kind} | ${shown(costs['stock']!)} | ${shown(costs['ours']!)} | ${(median(costs['stock']!) / median(costs['ours']!)).toFixed(2)} |`);
+  console.log(
+    `| ${kind} | ${shown(costs['stock']!)} | ${shown(costs['ours']!)} | ${(median(costs['stock']!) / median(costs['ours']!)).toFixed(2)} |`,
+  );
 }
 await Promise.all(Object.values(clients).map((es) => es.close()));
