@@ -214,6 +214,16 @@ function parseTiers(spec: string): Record<string, number> {
   );
 }
 
+/** Whether a URL's path decodes (a socket path is read decoded: `%zz` would fail at start-up). */
+function decodable(url: string): boolean {
+  try {
+    decodeURIComponent(new URL(url).pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Reads the known keys from an environment, applies defaults, and fails naming every bad key. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
@@ -238,7 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   for (const key of ['ELASTICSEARCH_URL', 'REDIS_URL'] as const) {
     const value = raw[key];
     if (typeof value !== 'string') continue;
-    const bad = value.split(',').filter((url) => !URL.canParse(url));
+    const bad = value.split(',').filter((url) => !URL.canParse(url) || !decodable(url));
     if (bad.length > 0) problems.push(`${key}: not a URL: ${bad.map(displayUrl).join(', ')}`);
   }
   if (typeof raw['PORTAL_DEFAULT_TIER'] === 'string' && typeof raw['RATE_LIMIT_TIERS'] === 'string') {

@@ -72,8 +72,7 @@ const { values } = parseArgs({
 if (!values.compare && !values['node-b'] && !values['node-args-b'] && !values['env-b'])
   throw new Error('give --compare <ref>, --node-b <node binary>, --node-args-b <flags> or --env-b <settings>');
 
-/** "LOG_LEVEL=info RESPONSE_CACHE_MB=8" as an environment. */
-/** `KEY=VALUE ...`; a value of `{redis-socket}` is the bench Redis's Unix socket URL. */
+/** "LOG_LEVEL=info RESPONSE_CACHE_MB=8" as an environment; a value of `{redis-socket}` is the bench Redis's Unix socket URL. */
 function settings(list: string | undefined, redisSocketUrl: string): Record<string, string> {
   const pairs = (list ?? '').split(/\s+/).filter(Boolean);
   return Object.fromEntries(

@@ -84,12 +84,12 @@ export async function hasCommand(name: string): Promise<boolean> {
   }
 }
 
-/** A Redis of its own, so INFO commandstats counts the API's calls and nobody else's. */
 /** A bench Redis: `url` by loopback TCP, `socketUrl` the same server by its Unix socket. */
 export interface RunningRedis extends Running {
   socketUrl: string;
 }
 
+/** A Redis of its own, so INFO commandstats counts the API's calls and nobody else's. */
 export async function startRedis(): Promise<RunningRedis> {
   const port = await freePort();
   const socket = join(mkdtempSync(join(tmpdir(), 'bench-redis-')), 'redis.sock');

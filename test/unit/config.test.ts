@@ -55,6 +55,7 @@ describe('configuration', () => {
       'unix://:secret@/run/redis.sock',
       'unix:///run/redis.sock?password=secret',
       'unix:///run/redis.sock,redis://127.0.0.1:6379',
+      'unix:///run/redis%zz.sock',
       'unix://',
     ]) {
       expect(() => loadConfig({ REDIS_URL: bad }), bad).to.throw(ConfigError, /REDIS_URL/);

@@ -109,16 +109,6 @@ describe('buffered Elasticsearch connection', () => {
     );
     expect(await client.transport.request({ method: 'GET', path: '/x' })).to.deep.equal({ ok: true });
   });
-});
-
-describe('buffered Elasticsearch connection, requests as sent', () => {
-  let server: Server | undefined;
-  let client: Client | undefined;
-  afterEach(async () => {
-    await client?.close();
-    server?.closeAllConnections();
-    server?.close();
-  });
 
   async function echo(status: number): Promise<void> {
     server = createServer((req, res) => {
