@@ -1,5 +1,6 @@
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { UNIX_SCHEME, parseSocketUrl } from './infra/redis-socket-url.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
@@ -121,10 +122,10 @@ const ENV_SCHEMA = {
     ELASTICSEARCH_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: ELASTICSEARCH_READ_DEFAULTS.maxBatchSize },
     ELASTICSEARCH_QUEUE_MAX: { type: 'integer', minimum: 1, maximum: 100000, default: ELASTICSEARCH_READ_DEFAULTS.maxQueued },
     // One Redis, or several seeds of a Redis Cluster separated by commas, or one Redis on this host
-    // by its socket file (unix:///path/redis.sock): see redis.ts for why.
+    // by its socket file (unix:///path/redis.sock[?password=…]): see redis-socket-url.ts.
     REDIS_URL: {
       type: 'string',
-      pattern: '^(rediss?://[^\\s,]+(,rediss?://[^\\s,]+)*|unix:///[^\\s,?#]+)$',
+      pattern: '^(rediss?://[^\\s,]+(,rediss?://[^\\s,]+)*|unix:///[^\\s,?#]+(\\?[^\\s,#]*)?)$',
       default: 'redis://127.0.0.1:6379',
     },
     REDIS_TIMEOUT_MS: { type: 'integer', minimum: 10, maximum: 60000, default: 1000 },
@@ -176,14 +177,20 @@ const validateEnv = ajv.compile(ENV_SCHEMA);
 // Never echoed in a configuration error, whatever is wrong with them.
 const SECRET_KEYS = new Set(['CURSOR_SECRET']);
 
-/** A URL as it may be shown or logged: user and password replaced, so no credential is ever printed. */
+/**
+ * A URL as it may be shown or logged: user, password and every query value replaced (a socket URL
+ * signs in by its query, and clients accept `?password=` on others), so no credential is printed.
+ */
 export function displayUrl(url: string): string {
   if (url.includes(',')) return url.split(',').map(displayUrl).join(',');
   try {
     const parsed = new URL(url);
-    if (parsed.username === '' && parsed.password === '') return url;
-    parsed.username = '***';
-    parsed.password = '';
+    if (parsed.username === '' && parsed.password === '' && parsed.search === '') return url;
+    if (parsed.username !== '' || parsed.password !== '') {
+      parsed.username = '***';
+      parsed.password = '';
+    }
+    for (const name of new Set(parsed.searchParams.keys())) parsed.searchParams.set(name, '***');
     return parsed.toString();
   } catch {
     return '(unparseable URL)';
@@ -250,6 +257,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (typeof value !== 'string') continue;
     const bad = value.split(',').filter((url) => !URL.canParse(url) || !decodable(url));
     if (bad.length > 0) problems.push(`${key}: not a URL: ${bad.map(displayUrl).join(', ')}`);
+  }
+  const redisUrl = raw['REDIS_URL'];
+  if (typeof redisUrl === 'string' && redisUrl.startsWith(UNIX_SCHEME) && URL.canParse(redisUrl) && decodable(redisUrl)) {
+    try {
+      parseSocketUrl(redisUrl);
+    } catch (err) {
+      problems.push(`REDIS_URL: ${(err as Error).message} (got ${JSON.stringify(displayUrl(redisUrl))})`);
+    }
   }
   if (typeof raw['PORTAL_DEFAULT_TIER'] === 'string' && typeof raw['RATE_LIMIT_TIERS'] === 'string') {
     const tiers = Object.keys(parseTiers(raw['RATE_LIMIT_TIERS']));

@@ -131,7 +131,10 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
     for (const [key, value] of Object.entries(raw)) {
       if (value === undefined) continue;
       if (Array.isArray(value)) {
-        repeated.push(key);
+        // A name the route does not take is unknown however often it comes: said to be repeated,
+        // a client that sent it once would then be told it is unknown.
+        if (Object.hasOwn(schema.properties, key)) repeated.push(key);
+        else data[key] = value.join(',');
         continue;
       }
       const text = value.trim();

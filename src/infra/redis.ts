@@ -1,4 +1,5 @@
 import { Cluster, Redis } from 'ioredis';
+import { UNIX_SCHEME, parseSocketUrl } from './redis-socket-url.js';
 
 /** A single Redis or a Redis Cluster: every command the service sends keeps to one slot. */
 export type RedisClient = Redis | Cluster;
@@ -14,18 +15,6 @@ export interface RedisOptions {
 // after cluster-node-timeout (2 s here), and the client follows within this.
 const SLOTS_REFRESH_MS = 1000;
 
-const UNIX_SCHEME = 'unix://';
-
-/**
- * The socket file of a `unix:///path/redis.sock` URL: a Redis on the API's own host that opens no
- * TCP port. The socket file's permissions are its access control, so the URL carries no password.
- * Not a speed setting: the API's CPU a request measured the same either way
- * (bench/results/profile/README.md, "Redis by its socket").
- */
-export function socketPath(url: string): string {
-  return decodeURIComponent(new URL(url).pathname);
-}
-
 /**
  * Commands fail after a bounded time and are not queued while disconnected,
  * so a dead Redis turns into a prompt error rather than a hung request.
@@ -39,7 +28,9 @@ export function createRedis({ url, commandTimeoutMs, lazyConnect = false }: Redi
     lazyConnect,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
   };
-  if (url.startsWith(UNIX_SCHEME)) return new Redis({ ...options, path: socketPath(url) });
+  // A Redis on this host by its socket file: not a speed setting, the API's CPU a request measured
+  // the same either way (bench/results/profile/README.md, "Redis by its socket").
+  if (url.startsWith(UNIX_SCHEME)) return new Redis({ ...options, ...parseSocketUrl(url) });
   const urls = url.split(',');
   if (urls.length === 1) return new Redis(url, options);
   const seeds = urls.map((seed) => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { createRedis } from '../../src/infra/redis.js';
 import { startServer } from '../../src/start-server.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { connectEs, createIndexWithDocs, createKey, dropIndicesOf, readyRedis, request, testConfig, uniqueName } from '../support/harness.js';
@@ -53,6 +54,31 @@ describe('when REDIS_URL names a Unix socket', function () {
       expect(own, clients).to.match(/ addr=\/[^ ]*redis\.sock:0 /);
     } finally {
       bySocket.disconnect();
+    }
+  });
+
+  it('then a Redis that asks for a password is signed in to with the one in its query, and refuses a client without it', async () => {
+    const guarded = await RedisServer.start({ socket: true });
+    const admin = await readyRedis(guarded.url);
+    try {
+      await admin.config('SET', 'requirepass', 'socket-s3cret');
+      const signedIn = createRedis({ url: `${guarded.socketUrl}?password=socket-s3cret`, commandTimeoutMs: 2000 });
+      const anonymous = createRedis({ url: guarded.socketUrl, commandTimeoutMs: 2000 });
+      const refused = new Promise<unknown>((resolve) => {
+        anonymous.once('error', resolve);
+        anonymous.once('ready', () => void anonymous.ping().then(resolve, resolve));
+      });
+      try {
+        if (signedIn.status !== 'ready') await new Promise((resolve) => signedIn.once('ready', resolve));
+        expect(await signedIn.ping()).to.equal('PONG');
+        expect(String(await refused)).to.match(/NOAUTH|Authentication required/i);
+      } finally {
+        signedIn.disconnect();
+        anonymous.disconnect();
+      }
+    } finally {
+      admin.disconnect();
+      await guarded.destroy();
     }
   });
 

@@ -49,6 +49,8 @@ describe('GET /v1/usage on real Redis', () => {
     const several = await request(ctx.app.url, `/v1/usage?verbose=1&${'x'.repeat(300)}=2&__proto__=3`, { key: ctx.key });
     expect(several.status).to.equal(400);
     expect(several.body.message).to.equal(`Unknown query parameters 'verbose', '${'x'.repeat(40)}…', '__proto__' (allowed: none)`);
+    const repeated = await request(ctx.app.url, '/v1/usage?verbose=1&verbose=2', { key: ctx.key });
+    expect(repeated.body.message).to.equal("Unknown query parameter 'verbose' (allowed: none)");
   });
 
   it('when usage is asked with another method or spelling, then 405 or 404, never data', async () => {
