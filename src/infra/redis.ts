@@ -1,5 +1,5 @@
 import { Cluster, Redis } from 'ioredis';
-import { UNIX_SCHEME, parseSocketUrl } from './redis-socket-url.js';
+import { UNIX_SCHEME, parseSocketUrl } from '../config.js';
 
 /** A single Redis or a Redis Cluster: every command the service sends keeps to one slot. */
 export type RedisClient = Redis | Cluster;
