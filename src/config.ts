@@ -121,7 +121,7 @@ const ENV_SCHEMA = {
     ELASTICSEARCH_BATCH_SIZE: { type: 'integer', minimum: 1, maximum: 1000, default: ELASTICSEARCH_READ_DEFAULTS.maxBatchSize },
     ELASTICSEARCH_QUEUE_MAX: { type: 'integer', minimum: 1, maximum: 100000, default: ELASTICSEARCH_READ_DEFAULTS.maxQueued },
     // One Redis, or several seeds of a Redis Cluster separated by commas, or one Redis on this host
-    // by its socket file (unix:///path/redis.sock[?password=…]): see redis-socket-url.ts.
+    // by its socket file (unix:///path/redis.sock[?password=…]): see parseSocketUrl below.
     REDIS_URL: {
       type: 'string',
       pattern: '^(rediss?://[^\\s,]+(,rediss?://[^\\s,]+)*|unix:///[^\\s,?#]+(\\?[^\\s,#]*)?)$',
