@@ -176,21 +176,28 @@ const validateEnv = ajv.compile(ENV_SCHEMA);
 // Never echoed in a configuration error, whatever is wrong with them.
 const SECRET_KEYS = new Set(['CURSOR_SECRET']);
 
+const SHOWN_SCHEMES = new Set(['http:', 'https:', 'redis:', 'rediss:', 'unix:']);
+
 /**
- * A URL as it may be shown or logged: user, password and every query value replaced (a socket URL
- * signs in by its query, and clients accept `?password=` on others), so no credential is printed.
+ * A URL as it may be shown or logged: its user and password replaced, and its query and fragment
+ * too, names included (a socket URL signs in by its query, clients accept `?password=` on others,
+ * and a password written with a raw `&`, `#` or `,`, or without `password=`, lands in a name, the
+ * fragment or the next piece). A piece that is not a URL of a kind configured here is not shown.
  */
 export function displayUrl(url: string): string {
   if (url.includes(',')) return url.split(',').map(displayUrl).join(',');
   try {
     const parsed = new URL(url);
-    if (parsed.username === '' && parsed.password === '' && parsed.search === '') return url;
+    if (!SHOWN_SCHEMES.has(parsed.protocol)) return '(not shown: not a URL)';
+    if (parsed.username === '' && parsed.password === '' && parsed.search === '' && parsed.hash === '') return url;
     if (parsed.username !== '' || parsed.password !== '') {
       parsed.username = '***';
       parsed.password = '';
     }
-    for (const name of new Set(parsed.searchParams.keys())) parsed.searchParams.set(name, '***');
-    return parsed.toString();
+    const hidden = parsed.search !== '' || parsed.hash !== '';
+    parsed.search = '';
+    parsed.hash = '';
+    return hidden ? `${parsed.toString()}?***` : parsed.toString();
   } catch {
     return '(unparseable URL)';
   }
@@ -255,7 +262,8 @@ export function parseSocketUrl(url: string): RedisSocket {
   const socket: RedisSocket = { path };
   for (const name of new Set(parsed.searchParams.keys())) {
     const values = parsed.searchParams.getAll(name);
-    if (!SIGN_IN.has(name)) throw new Error(`it takes only username and password in its query (got ${JSON.stringify(name.slice(0, 40))})`);
+    // The name is not echoed: a password written without `password=` would be the name.
+    if (!SIGN_IN.has(name)) throw new Error('it takes only username and password in its query');
     if (values.length > 1 || values[0] === '') throw new Error(`${name} must be given once, not empty`);
     socket[name as 'username' | 'password'] = values[0];
   }

@@ -156,6 +156,8 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
       const seen = new Set<string>();
       for (const error of errors) {
         if (error.keyword === 'additionalProperties' || (mistyped.has(error.instancePath) && error.keyword !== 'type')) continue;
+        // A required name sent more than once is not missing: it is said to be repeated, above.
+        if (error.keyword === 'required' && repeated.includes(String(error.params['missingProperty']))) continue;
         const message = describe(error, schema, location);
         if (seen.has(message)) continue;
         seen.add(message);

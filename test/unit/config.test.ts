@@ -54,6 +54,9 @@ describe('configuration', () => {
       'unix:///run/redis.sock?username=api&password=s3cret',
     );
     for (const bad of [
+      'unix:///run/redis.sock?s3cret',
+      'unix:///run/redis.sock?password=ab&s3cret',
+      'unix:///run/redis.sock?password=ab#s3cret',
       'unix://redis-host/run/redis.sock',
       'unix://:s3cret@/run/redis.sock',
       'unix:///run/redis.sock?db=2&password=s3cret',
@@ -76,12 +79,25 @@ describe('configuration', () => {
     }
   });
 
-  it('when a URL is shown in a message or a log, then its user, password and query values are not', () => {
+  it('when a URL is shown in a message or a log, then its user, password, query and fragment are not, nor a piece that is not a URL', () => {
     expect(displayUrl('redis://127.0.0.1:6379')).to.equal('redis://127.0.0.1:6379');
+    expect(displayUrl('http://es:9200')).to.equal('http://es:9200');
     expect(displayUrl('redis://api:s3cret@redis:6379/0')).to.equal('redis://***@redis:6379/0');
-    expect(displayUrl('redis://redis:6379/?password=s3cret')).to.equal('redis://redis:6379/?password=***');
-    expect(displayUrl('unix:///run/redis.sock?username=api&password=s3cret')).to.equal('unix:///run/redis.sock?username=***&password=***');
     expect(displayUrl('redis://a:s3cret@one:7001,redis://two:7002')).to.equal('redis://***@one:7001,redis://two:7002');
+    // Passwords as they are mistyped: in the query, with a raw &, # or comma, or without password=.
+    const shown = [
+      'redis://redis:6379/?password=s3cret',
+      'unix:///run/redis.sock?username=api&password=s3cret',
+      'unix:///run/redis.sock?s3cret',
+      'unix:///run/redis.sock?password:s3cret',
+      'unix:///run/redis.sock?password=ab&s3cret',
+      'redis://127.0.0.1:1/?password=ab#s3cret',
+      'unix:///run/redis.sock?password=ab,s3cret:tail',
+      'redis://127.0.0.1:1/?password=ab,s3cret',
+    ].map(displayUrl);
+    for (const line of shown) expect(line).not.to.include('s3cret');
+    expect(shown[1]).to.equal('unix:///run/redis.sock?***');
+    expect(shown[6]).to.equal('unix:///run/redis.sock?***,(not shown: not a URL)');
   });
 
   it('when several keys are bad, then every one is named', () => {

@@ -57,6 +57,10 @@ describe('query parameter validation', () => {
     );
   });
 
+  it('when a required parameter is repeated, then it is said to be repeated, not also missing', () => {
+    expect(rejection(() => parseSearch({ q: ['a', 'b'] })).message).to.equal("Invalid query parameter 'q': must be given at most once");
+  });
+
   it('when an unknown parameter is repeated, then it is named as unknown, not as repeated, beside a known one repeated', () => {
     expect(rejection(() => parseList({ colour: ['red', 'blue'], category: ['space', 'nature'] })).message).to.equal(
       "Invalid query parameter 'category': must be given at most once; Unknown query parameter 'colour' (allowed: page, per_page, cursor, sort, seed, category, resolution, ratio, orientation, min_resolution, tags, exclude_tags, exclude_ids, color, tone, facets, include, ids)",
