@@ -5,7 +5,7 @@
 // Every name and email is printed with what does not show escaped (see printable).
 import { parseArgs } from 'node:util';
 import { ConfigError, displayUrl, loadConfig } from '../src/config.js';
-import { createRedis } from '../src/infra/redis.js';
+import { connectedRedis } from '../src/infra/redis.js';
 import { KeyStoreError, createKeyStore, portalAccountRefused } from '../src/access/store/key-store.js';
 import { type AccountRef, type OperatorChange, createAccountStore, parseAccountRef } from '../src/access/store/account-store.js';
 import { printable, printableJson } from '../src/infra/visible-text.js';
@@ -65,10 +65,9 @@ async function main(): Promise<void> {
   } catch (err) {
     fail(err instanceof ConfigError ? err.message : String(err));
   }
-  const redis = createRedis({ url: config.redisUrl, commandTimeoutMs: 5000, lazyConnect: true });
-  redis.on('error', () => undefined);
+  let redis;
   try {
-    await redis.connect();
+    redis = await connectedRedis({ url: config.redisUrl, commandTimeoutMs: 5000 });
   } catch (err) {
     fail(`cannot reach Redis at ${displayUrl(config.redisUrl)}: ${err instanceof Error ? err.message : String(err)}`, 1);
   }

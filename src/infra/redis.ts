@@ -65,3 +65,23 @@ export function createRedis({ url, commandTimeoutMs, lazyConnect = false }: Redi
     },
   });
 }
+
+/**
+ * A client for a command-line run, connected before it is returned. ioredis fails a first
+ * connection with "Connection is closed."; why it closed (ENOENT, ECONNREFUSED, WRONGPASS, NOAUTH)
+ * came as an error event before, so that is the error thrown, for the operator to read.
+ */
+export async function connectedRedis(options: Omit<RedisOptions, 'lazyConnect'>): Promise<RedisClient> {
+  const redis = createRedis({ ...options, lazyConnect: true });
+  let reason: Error | undefined;
+  redis.on('error', (err: Error) => {
+    reason = err;
+  });
+  try {
+    await redis.connect();
+    return redis;
+  } catch (error) {
+    redis.disconnect();
+    throw reason ?? error;
+  }
+}

@@ -42,6 +42,15 @@ describe('keys CLI', function () {
     for (const res of [unreachable, malformed]) expect(res.stdout + res.stderr).to.not.include('s3cr3t-pw');
   });
 
+  it('when Redis cannot be reached, then it says why: the refused port or the missing socket, not only that the connection closed', async () => {
+    const refused = await keysWith({ REDIS_URL: 'redis://127.0.0.1:9' }, 'list');
+    expect(refused.code).to.equal(1);
+    expect(refused.stderr).to.match(/cannot reach Redis at redis:\/\/127\.0\.0\.1:9: connect ECONNREFUSED/);
+    const missing = await keysWith({ REDIS_URL: 'unix:///tmp/no-redis-here.sock' }, 'list');
+    expect(missing.code).to.equal(1);
+    expect(missing.stderr).to.match(/cannot reach Redis at unix:\/\/\/tmp\/no-redis-here\.sock: connect ENOENT/);
+  });
+
   it('when given an option it does not know, then it prints its usage and exits 2, with no stack trace; --help prints it and exits 0', async () => {
     const unknown = await keys('list', '--bogus');
     expect(unknown.code).to.equal(2);

@@ -2,7 +2,7 @@ import type { Client } from '@elastic/elasticsearch';
 import type { RedisClient } from '../../infra/redis.js';
 import { ConfigError, displayUrl, loadConfig, type Config } from '../../config.js';
 import { createEsClient } from '../../infra/elasticsearch.js';
-import { createRedis } from '../../infra/redis.js';
+import { connectedRedis } from '../../infra/redis.js';
 import { acquireCatalogueLock, describeHolder, LockHeldError, type CatalogueLock } from '../admin/catalogue-lock.js';
 import { interruptionOf, trapInterrupts } from './interrupt.js';
 import { UsageError } from './cli-args.js';
@@ -43,16 +43,8 @@ export function failureCode(error: unknown): number {
   return interruptionOf(error)?.exitCode ?? EXIT_FAILED;
 }
 
-async function connectRedis(config: Config): Promise<RedisClient> {
-  const redis = createRedis({ url: config.redisUrl, commandTimeoutMs: Math.max(config.redisTimeoutMs, 2000), lazyConnect: true });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    return redis;
-  } catch (error) {
-    redis.disconnect();
-    throw error;
-  }
+function connectRedis(config: Config): Promise<RedisClient> {
+  return connectedRedis({ url: config.redisUrl, commandTimeoutMs: Math.max(config.redisTimeoutMs, 2000) });
 }
 
 /**
