@@ -306,13 +306,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (typeof value !== 'string') continue;
     const bad = value.split(',').filter((url) => !URL.canParse(url) || !decodable(url));
     if (bad.length > 0) problems.push(`${key}: not a URL: ${bad.map(displayUrl).join(', ')}`);
-  }
-  const redisUrl = raw['REDIS_URL'];
-  if (typeof redisUrl === 'string' && redisUrl.startsWith(UNIX_SCHEME) && URL.canParse(redisUrl) && decodable(redisUrl)) {
-    try {
-      parseSocketUrl(redisUrl);
-    } catch (err) {
-      problems.push(`REDIS_URL: ${(err as Error).message} (got ${JSON.stringify(displayUrl(redisUrl))})`);
+    else if (value.startsWith(UNIX_SCHEME)) {
+      try {
+        parseSocketUrl(value);
+      } catch (err) {
+        problems.push(`${key}: ${(err as Error).message} (got ${JSON.stringify(displayUrl(value))})`);
+      }
     }
   }
   if (typeof raw['PORTAL_DEFAULT_TIER'] === 'string' && typeof raw['RATE_LIMIT_TIERS'] === 'string') {
