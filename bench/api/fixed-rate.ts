@@ -14,6 +14,10 @@ export interface FixedRateResult {
   p90Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** How late the generator itself sent its requests (p99, max) and its own longest event-loop delay. */
+  lateP99Ms: number;
+  lateMaxMs: number;
+  loopMaxMs: number;
 }
 
 export interface FixedRateRun {

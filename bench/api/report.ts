@@ -60,7 +60,7 @@ export function markdownReport(results: BenchResults): string {
       '',
       `## Fixed rate at half the API's maximum`,
       '',
-      `wrk has no fixed-rate mode, so bench/api/fixed-rate-client.ts (a separate Node process, up to 64 keep-alive connections) sends requests on a fixed schedule for ${o.fixedRateSeconds} s, whatever the responses do, and counts each latency from the moment its request was due (no coordinated omission). The rate is half the uncached API's wrk throughput above; Elasticsearch gets the same rate.`,
+      `wrk has no fixed-rate mode, so bench/api/fixed-rate-client.ts (a separate Node process, up to 64 keep-alive connections) sends requests on a fixed schedule for ${o.fixedRateSeconds} s, whatever the responses do, and counts each latency from the moment its request was due (no coordinated omission). The rate is half the uncached API's wrk throughput above; Elasticsearch gets the same rate. The generator also times itself: how late it sent its requests, which is in every latency it counts (\`bench/api/tail.ts\` splits a tail further).`,
       '',
       ...fixedRateTable(results),
     );
