@@ -3,6 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type { Access } from './access/domain/access.js';
 import type { Config } from './config.js';
 import { accessGuard } from './access/edge/access-guard.js';
+import { createAccountLanes } from './access/domain/account-lanes.js';
+import { fairShare } from './access/edge/fair-share.js';
 import { accessLog } from './http/access-log.js';
 import { usageRoutes } from './access/edge/usage-routes.js';
 import { compression } from './http/compression.js';
@@ -38,7 +40,8 @@ export interface AppServices {
   warm?: Promise<void>;
 }
 
-export type AppSettings = Pick<Config, 'maxResultWindow' | 'trustProxyHops'> & Partial<Pick<Config, 'cursorSecret'>>;
+/** Without `maxInFlightPerAccount`, or at 0, an account's requests are not held to lanes (tests of other things). */
+export type AppSettings = Pick<Config, 'maxResultWindow' | 'trustProxyHops'> & Partial<Pick<Config, 'cursorSecret' | 'maxInFlightPerAccount'>>;
 
 const API_PREFIX = '/v1';
 
@@ -52,6 +55,8 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   // reaches one of its routes, whatever else the path looked like on the way in.
   const v1 = createRouter({ prefix: API_PREFIX });
   v1.use(accessGuard({ access, metrics, trustProxyHops: settings.trustProxyHops }));
+  const lanesPerAccount = settings.maxInFlightPerAccount ?? 0;
+  if (lanesPerAccount > 0) v1.use(fairShare({ lanes: createAccountLanes(lanesPerAccount), metrics }));
   // Reading one's usage is free of quota: its route is on a router of its own, with its own guard.
   const usage = usageRoutes({ access, metrics, trustProxyHops: settings.trustProxyHops, prefix: API_PREFIX });
   // Without a configured secret, cursors are signed with one of this app's own: they then work only

@@ -27,6 +27,11 @@ export interface Config {
   portal: PortalConfig;
   http: HttpLimitsConfig;
   rateLimit: RateLimitConfig;
+  /**
+   * Requests of one account this process works on at once; more wait their turn (see
+   * createAccountLanes). 0: no limit.
+   */
+  maxInFlightPerAccount: number;
   redisBreaker: RedisBreakerConfig;
   responseCache: ResponseCacheConfig;
   elasticsearchBatching: ElasticsearchBatchingConfig;
@@ -147,6 +152,9 @@ const ENV_SCHEMA = {
     AUTH_FAILURE_LIMIT: { type: 'integer', minimum: 1, maximum: 1000000, default: 100 },
     AUTH_FAILURE_WINDOW_SECONDS: { type: 'integer', minimum: 1, maximum: 3600, default: 60 },
     AUTH_GRACE_MS: { type: 'integer', minimum: 0, maximum: 3600000, default: 60000 },
+    // Four: Elasticsearch's search pool on two cores has four threads, so one account cannot hold
+    // more than that of it; a client that sends more at once is served four at a time.
+    MAX_IN_FLIGHT_PER_ACCOUNT: { type: 'integer', minimum: 0, maximum: 100000, default: 4 },
     REDIS_BREAKER_FAILURES: { type: 'integer', minimum: 1, maximum: 1000, default: 3 },
     REDIS_BREAKER_OPEN_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 3000 },
     // Signs cursors; every instance behind one load balancer needs the same one.
@@ -356,6 +364,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
       maxConnectionsPerAddress: v.MAX_CONNECTIONS_PER_ADDRESS,
     },
+    maxInFlightPerAccount: v.MAX_IN_FLIGHT_PER_ACCOUNT,
     rateLimit: {
       tiers: parseTiers(v.RATE_LIMIT_TIERS),
       windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,

@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 
 /**
  * Requests Node's HTTP parser refuses before the app sees them, answered as the API answers
  * every error, `{error, message, status}`: headers over 16 KB (431), a request that did not arrive
  * within its deadline (408) and malformed requests (400).
- * Used as the server's 'clientError' listener.
+ * Used as the server's 'clientError' listener. The request's headers were not read, so whether it
+ * carried an Origin is unknown: the CORS answer every origin gets (the API allows any, without
+ * credentials) is sent always, so a browser can read the error; and a request id is made, as
+ * for every response, since none sent could be read.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
   if (!socket.writable) {
@@ -20,6 +24,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
   const body = JSON.stringify({ error, message, status });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${randomUUID()}\r\nCache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: X-Request-Id\r\n` +
       `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -51,7 +51,7 @@ function represent(body: object): Representation {
  * holds it. The tag is a hash of the JSON, suffixed with the coding the answer will be sent in
  * (`"…-br"`): each coded form is a representation of its own, so a tag revalidates only the form
  * this request would get, and a cache holding several forms learns which one is fresh. The body
- * is serialized here once.
+ * is serialized here once. Not for responses marked `Cache-Control: no-store`.
  */
 export async function conditionalGet(ctx: Context, next: Next): Promise<void> {
   await next();
@@ -62,6 +62,9 @@ export async function conditionalGet(ctx: Context, next: Next): Promise<void> {
   const representation = representationOf(body, () => represent(body));
   ctx.body = representation.text;
   ctx.type = 'application/json; charset=utf-8';
+  // A response that must not be stored (usage, health) is not revalidated either: no tag, and
+  // `If-None-Match: *` does not turn a quota read into a 304.
+  if (/\bno-store\b/i.test(ctx.response.get('Cache-Control'))) return;
   const coding = codingFor(ctx, representation.byteLength);
   preparedFor.set(ctx, { representation, coding });
   const etag = codedTag(representation.etag, coding);

@@ -48,6 +48,11 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
       labelNames: ['reason'] as const,
       registers: [registry],
     }),
+    laneWaits: new Counter({
+      name: 'wallpapers_account_lane_waits_total',
+      help: 'Requests that waited for a lane because their account already had its share in flight (MAX_IN_FLIGHT_PER_ACCOUNT)',
+      registers: [registry],
+    }),
     rateLimitFallbacks: new Counter({
       name: 'wallpapers_rate_limit_fallback_total',
       help: 'Requests admitted by the in-process limiter because Redis did not answer',

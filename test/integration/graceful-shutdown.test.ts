@@ -74,6 +74,8 @@ describe('graceful shutdown', function () {
         HOST: '127.0.0.1',
         ELASTICSEARCH_URL: gate.url,
         ELASTICSEARCH_BATCH_CONCURRENCY: String(IN_FLIGHT),
+        // One key sends all 60: without lanes per account, so every one is in flight at once.
+        MAX_IN_FLIGHT_PER_ACCOUNT: '0',
         INDEX_ALIAS: ctx.alias,
         LOG_LEVEL: 'info',
         RATE_LIMIT_TIERS: 'free:100000,premium:100000',

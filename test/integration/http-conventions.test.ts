@@ -65,6 +65,27 @@ describe('HTTP conventions', () => {
       expect(stale.body.data).to.have.length(20);
     });
 
+    it('when the OpenAPI document is fetched again with its ETag, then 304, as its contract says', async () => {
+      const first = await request(ctx.app.url, '/v1/openapi.json');
+      const etag = first.headers.get('etag')!;
+      expect(etag).to.match(/^"[A-Za-z0-9_-]+"$/);
+      const again = await request(ctx.app.url, '/v1/openapi.json', { headers: { 'If-None-Match': etag } });
+      expect(again.status).to.equal(304);
+      expect(again.headers.get('cache-control')).to.equal('public, max-age=300');
+    });
+
+    it('when a no-store answer (usage, health) is asked with If-None-Match: *, then it is answered in full, with no ETag', async () => {
+      for (const res of [
+        await get('/v1/usage', { 'If-None-Match': '*' }),
+        await request(ctx.app.url, '/healthz', { headers: { 'If-None-Match': '*' } }),
+      ]) {
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('cache-control')).to.equal('no-store');
+        expect(res.headers.get('etag')).to.equal(null);
+        expect(res.body).to.be.an('object');
+      }
+    });
+
     it('when a request fails, then it has no ETag and Cache-Control is no-store', async () => {
       const res = await get('/v1/wallpapers/999999');
       expect(res.status).to.equal(404);

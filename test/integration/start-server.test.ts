@@ -44,12 +44,18 @@ describe('startServer', function () {
     }
   });
 
-  it('when the request line and headers exceed 16 KB, then the answer is a JSON 431 like every other error', async () => {
+  it('when the request line and headers exceed 16 KB, then the answer is a JSON 431 like every other error, readable by a browser and with a request id', async () => {
     const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
     try {
-      const res = await fetch(`${server.url}/v1/wallpapers?ids=${'1,'.repeat(9000)}1`, { headers: { Authorization: `Bearer ${ctx.key}` } });
+      const res = await fetch(`${server.url}/v1/wallpapers?ids=${'1,'.repeat(9000)}1`, {
+        headers: { Authorization: `Bearer ${ctx.key}`, Origin: 'https://app.example' },
+      });
       expect(res.status).to.equal(431);
       expect(await res.json()).to.deep.equal({ error: 'request_too_large', message: 'The request line and headers exceed 16 KB', status: 431 });
+      expect(res.headers.get('access-control-allow-origin')).to.equal('*');
+      expect(res.headers.get('access-control-expose-headers')).to.equal('X-Request-Id');
+      expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+      expect(res.headers.get('cache-control')).to.equal('no-store');
     } finally {
       await server.close({ drainMs: 0 });
     }

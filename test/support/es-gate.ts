@@ -17,6 +17,8 @@ export interface EsGate {
   hold(options?: { after?: number }): void;
   /** Resolves once the gate has held at least `count` searches (an `_msearch` line pair is one). */
   holding(count: number): Promise<void>;
+  /** The bodies of the requests held now, as sent (a test tells its own searches apart by them). */
+  heldBodies(): string[];
   /** Lets every held answer through, and every later one at once. */
   open(): void;
   close(): Promise<void>;
@@ -51,6 +53,7 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
   let isOpen = true;
   let passes = 0;
   const parked: (() => void)[] = [];
+  const parkedBodies: string[] = [];
   const watchers: { count: number; resolve: () => void }[] = [];
 
   function notify() {
@@ -79,6 +82,7 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
           return relay();
         }
         parked.push(relay);
+        parkedBodies.push(body.toString('utf8'));
         held += searches;
         notify();
       },
@@ -89,6 +93,7 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
 
   function open() {
     isOpen = true;
+    parkedBodies.length = 0;
     for (const relay of parked.splice(0)) relay();
   }
 
@@ -108,6 +113,7 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
         watchers.push({ count, resolve });
         notify();
       }),
+    heldBodies: () => [...parkedBodies],
     open,
     async close() {
       open();

@@ -560,7 +560,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent, or the client IP failed authentication too often (then without X-RateLimit headers) */
+        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the client IP failed authentication too often, or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, both without X-RateLimit headers */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
@@ -611,9 +611,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request line and headers together exceed 16 KB (`request_too_large`), answered before the request is read */
+        /** @description The request line and headers together exceed 16 KB (`request_too_large`), answered before the request is read: so with `Access-Control-Allow-Origin` whether or not it carried an Origin, and a request id of its own */
         RequestTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
             };
@@ -696,7 +697,7 @@ export interface components {
         "X-Request-Id": string;
         /** @description Strong entity tag of the representation */
         ETag: string;
-        /** @description `private, max-age=60`; `no-cache` on the change feed, which is revalidated on every read. */
+        /** @description `private, max-age=60` on catalogue reads; `no-cache` on the change feed, which is revalidated on every read; `public, max-age=300` on this document. */
         "Cache-Control": string;
         /** @description Methods the resource supports */
         Allow: string;
@@ -1194,7 +1195,10 @@ export interface operations {
     getOpenApi: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description An ETag from an earlier response; 304 when it still matches */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1203,12 +1207,24 @@ export interface operations {
             /** @description The OpenAPI 3.1 document */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": Record<string, never>;
                 };
+            };
+            /** @description Not modified: the `If-None-Match` ETag still matches. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];

@@ -56,6 +56,24 @@ describe('conditional GET representations', () => {
     }
   });
 
+  it('when a response is marked no-store, then it carries no tag and If-None-Match never makes it a 304', async () => {
+    const app = new Koa();
+    app.use(conditionalGet);
+    app.use((ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = { used: 12 };
+    });
+    const running = await listen(app);
+    try {
+      const res = await fetch(running.url, { headers: { 'If-None-Match': '*' } });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('etag')).to.equal(null);
+      expect(await res.json()).to.deep.equal({ used: 12 });
+    } finally {
+      await running.close();
+    }
+  });
+
   describe('the tag of each coded form', () => {
     const LARGE = { data: Array.from({ length: 60 }, (_, i) => ({ id: i, title: `wallpaper number ${i}` })) };
     const ask = (url: string, headers: Record<string, string>, method = 'GET') =>

@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { type EsGate, startEsGate } from '../support/es-gate.js';
+import { type RunningApp, connectEs, createKey, request, startApp, testConfig } from '../support/harness.js';
+import { countedInRedis } from '../support/admission-log.js';
+import { sleep, until } from '../support/until.js';
+import { useCatalogue } from './catalogue-context.js';
+
+/**
+ * Page reads of a search for `word` that the gate holds: one per `_search`, one per query line of
+ * an `_msearch`. The API's other reads of the same words (whether a word occurs, the catalogue's
+ * span) ask no page, so they have no `from`.
+ */
+function heldWith(gate: EsGate, word: string): number {
+  return gate
+    .heldBodies()
+    .flatMap((body) => body.split('\n'))
+    .filter((line) => line.includes('"from":') && line.includes(`"query":"${word}"`)).length;
+}
+
+// Real Elasticsearch and Redis; between the API and Elasticsearch, a gate that holds every search
+// until the test opens it, so requests are in flight by construction. The response cache is off
+// (its freshness check is a search of its own), and the API has read its vocabulary before the
+// gate holds. Each search asks another page, so none is joined to another.
+describe('fair share between accounts (real Elasticsearch and Redis)', function () {
+  this.timeout(60_000);
+  const ctx = useCatalogue();
+  let gate: EsGate;
+  let app: RunningApp | undefined;
+  before(async () => {
+    gate = await startEsGate(testConfig().elasticsearchUrl);
+  });
+  afterEach(async () => {
+    gate.open();
+    await app?.close();
+    app = undefined;
+  });
+  after(() => gate.close());
+
+  async function appWithLanes(lanes: number) {
+    const es = connectEs(gate.url);
+    const config = testConfig({ indexAlias: ctx.alias, maxInFlightPerAccount: lanes, responseCache: { ...testConfig().responseCache, maxBytes: 0 } });
+    const running = await startApp({ config, es, redis: ctx.redis });
+    app = { url: running.url, close: async () => (await running.close(), await es.close()) };
+    const busy = await createKey(ctx.redis, 'premium');
+    const other = await createKey(ctx.redis, 'premium');
+    expect((await request(running.url, '/v1/search?q=harbor', { key: other.apiKey })).status, 'warm-up').to.equal(200);
+    const search = (key: string, word: string, page: number) => request(running.url, `/v1/search?q=${word}&per_page=1&page=${page}`, { key });
+    return { url: running.url, busy, other, search };
+  }
+
+  it('when an account has as many searches in flight as it has lanes, then its next one waits outside Elasticsearch while another account is searched at once', async () => {
+    const { busy, other, search } = await appWithLanes(2);
+    gate.hold();
+    const first = [1, 2].map((page) => search(busy.apiKey, 'mountain', page));
+    expect(await until(async () => heldWith(gate, 'mountain') === 2)).to.equal(true);
+    const third = search(busy.apiKey, 'mountain', 3);
+    await sleep(500);
+    expect(heldWith(gate, 'mountain'), "the busy account's third search is not in Elasticsearch").to.equal(2);
+    const others = search(other.apiKey, 'aurora', 1);
+    expect(await until(async () => heldWith(gate, 'aurora') === 1), 'the other account went straight through').to.equal(true);
+    gate.open();
+    const answers = await Promise.all([...first, third, others]);
+    expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200]);
+    expect(answers.map((a) => a.body.meta.current_page)).to.deep.equal([1, 2, 3, 1]);
+    expect(await countedInRedis(ctx.redis, busy.accountId), 'the search that waited was counted once').to.equal(3);
+  });
+
+  it('when MAX_IN_FLIGHT_PER_ACCOUNT is 0, then an account has no lanes: every search of it reaches Elasticsearch at once', async () => {
+    const { busy, search } = await appWithLanes(0);
+    gate.hold();
+    const all = [1, 2, 3, 4, 5, 6].map((page) => search(busy.apiKey, 'forest', page));
+    expect(await until(async () => heldWith(gate, 'forest') === 6)).to.equal(true);
+    gate.open();
+    expect((await Promise.all(all)).map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
+  });
+});

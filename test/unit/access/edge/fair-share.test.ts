@@ -1,0 +1,87 @@
+import { expect } from 'chai';
+import { createApp } from '../../../../src/app.js';
+import { createMetrics } from '../../../../src/infra/metrics.js';
+import { toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
+import { fixtureWallpapers } from '../../../support/fixtures.js';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from '../../../support/harness.js';
+import { type InMemoryServices, inMemoryServices } from '../../../support/in-memory-services.js';
+import { sleep, until } from '../../../support/until.js';
+
+const DOCS = fixtureWallpapers().map(toWallpaper);
+
+// In memory, one account per key: `busy` and `other` are two accounts.
+describe('fair share between accounts (MAX_IN_FLIGHT_PER_ACCOUNT, the HTTP edge in memory)', () => {
+  let services: InMemoryServices;
+  let server: Server;
+  let url: string;
+  let arrived: Map<string, IncomingMessage>;
+  let started: number[];
+  let open: () => void;
+
+  beforeEach(async () => {
+    services = inMemoryServices(DOCS, { busy: { tier: 'free', limit: 100 }, other: { tier: 'free', limit: 100 } });
+    started = [];
+    services.metrics = createMetrics();
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const getById = services.repository.getById.bind(services.repository);
+    // Every get is held until the test opens the gate: requests in flight by construction.
+    services.repository.getById = async (id: number) => {
+      started.push(id);
+      await opened;
+      return getById(id);
+    };
+    const app = createApp(services, { maxResultWindow: 10_000, trustProxyHops: 0, maxInFlightPerAccount: 2 });
+    server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // The server's own view of each request, to know when it has seen a client hang up.
+    arrived = new Map();
+    server.on('request', (req: IncomingMessage) => arrived.set(req.url!, req));
+  });
+
+  afterEach(async () => {
+    open();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const get = (id: number, key: string) => request(url, `/v1/wallpapers/${id}`, { key });
+
+  it('when an account has its lanes taken, then its next request waits, another account is served at once, and every one is answered', async () => {
+    const busy = [1, 2, 3].map((id) => get(id, 'busy'));
+    expect(await until(async () => started.length === 2)).to.equal(true);
+    await sleep(100);
+    expect(started, 'the third request of the busy account waits for a lane').to.deep.equal([1, 2]);
+    const other = get(4, 'other');
+    expect(await until(async () => started.length === 3)).to.equal(true);
+    expect(started.at(-1), 'the other account went straight through').to.equal(4);
+    open();
+    const answers = await Promise.all([...busy, other]);
+    expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200]);
+    expect(answers.map((a) => (a.body as { id: number }).id)).to.deep.equal([1, 2, 3, 4]);
+    expect(services.access.used.get('busy'), 'the request that waited was counted once, like any other').to.equal(3);
+    const waits = await services.metrics!.registry.getSingleMetricAsString('wallpapers_account_lane_waits_total');
+    expect(waits).to.match(/wallpapers_account_lane_waits_total 1$/m);
+  });
+
+  it('when a client hangs up while its request waits, then no work is done for it and its lane goes to the next', async () => {
+    const held = [1, 2].map((id) => get(id, 'busy'));
+    expect(await until(async () => started.length === 2)).to.equal(true);
+    const leaving = new AbortController();
+    const abandoned = fetch(`${url}/v1/wallpapers/3`, { headers: { Authorization: 'Bearer busy' }, signal: leaving.signal }).catch(
+      (err: Error) => err.name,
+    );
+    await until(async () => services.access.used.get('busy') === 3);
+    leaving.abort();
+    expect(await abandoned).to.equal('AbortError');
+    expect(await until(async () => arrived.get('/v1/wallpapers/3')?.destroyed === true), 'the server saw the client hang up').to.equal(true);
+    open();
+    expect((await Promise.all(held)).map((a) => a.status)).to.deep.equal([200, 200]);
+    const after = await get(5, 'busy');
+    expect(after.status).to.equal(200);
+    expect(started, 'the abandoned request never reached the repository').to.deep.equal([1, 2, 5]);
+  });
+});
