@@ -47,19 +47,21 @@ export function createAccountLanes(perAccount: number): AccountLanes {
     };
   }
 
+  function tryEnter(accountId: string): LeaveLane | null {
+    let line = lines.get(accountId);
+    if (!line) {
+      line = { running: 0, queue: [] };
+      lines.set(accountId, line);
+    }
+    if (line.running >= perAccount) return null;
+    line.running++;
+    return leaver(accountId, line);
+  }
+
   return {
-    tryEnter(accountId) {
-      let line = lines.get(accountId);
-      if (!line) {
-        line = { running: 0, queue: [] };
-        lines.set(accountId, line);
-      }
-      if (line.running >= perAccount) return null;
-      line.running++;
-      return leaver(accountId, line);
-    },
+    tryEnter,
     waitFor(accountId) {
-      const entered = this.tryEnter(accountId);
+      const entered = tryEnter(accountId);
       if (entered) return Promise.resolve(entered);
       const line = lines.get(accountId)!;
       waiting++;
