@@ -5,15 +5,11 @@
 // requests of one key always in flight, each a search with every facet, five colours, 100 per page
 // and a word of its own, so none is joined or cached) with the other account searching as before.
 // Prints the other account's latency, quiet and under the flood, and what the flood got through.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.js';
-import { createEsClient } from '../../src/infra/elasticsearch.js';
-import { ensureDataset } from './datasets.js';
+import { withBenchStack } from './bench-stack.js';
 import { parseSize } from './options.js';
-import { type Running, createBenchKeys, startApi, startRedis } from './processes.js';
+import { createBenchKeys, startApi } from './processes.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -55,15 +51,7 @@ async function neighbour(api: string, key: string, until: () => boolean): Promis
 }
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 300_000 });
-  const dir = mkdtempSync(join(tmpdir(), 'wallpaper-neighbour-'));
-  const stops: Running[] = [];
-  try {
-    const size = parseSize(values.size);
-    const alias = await ensureDataset(es, size, config.imageBaseUrl, console.log);
-    const redis = await startRedis();
-    stops.push(redis);
+  await withBenchStack('neighbour', parseSize(values.size), async ({ dir, alias, redis }) => {
     // Premium keys of accounts of their own: the flood's 10,000 an hour outlast the run.
     const [flooder, other, probe] = (await createBenchKeys(redis.url, join(dir, 'keys.txt'), 3)) as [string, string, string];
     const seconds = Number(values.seconds);
@@ -75,35 +63,32 @@ async function main(): Promise<void> {
         key: probe,
         env: { RESPONSE_CACHE_MB: '0', MAX_IN_FLIGHT_PER_ACCOUNT: String(lanes) },
       });
-      stops.push(api);
-      const quietEnd = Date.now() + 5000;
-      const quiet = await neighbour(api.url, other, () => Date.now() > quietEnd);
-      const floodEnd = Date.now() + seconds * 1000;
-      const statuses = new Map<number, number>();
-      let word = 0;
-      const flood = Array.from({ length: Number(values.flood) }, async () => {
-        while (Date.now() < floodEnd) {
-          const { status } = await timedGet(`${api.url}${HEAVY}qz${(word++).toString(36)}x`, flooder);
-          statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        }
-      });
-      const loaded = await neighbour(api.url, other, () => Date.now() > floodEnd);
-      await Promise.all(flood);
-      const served = [...statuses].map(([status, count]) => `${count} × ${status}`).join(', ');
-      console.log(`MAX_IN_FLIGHT_PER_ACCOUNT=${lanes}:`);
-      console.log(`  the other account, quiet:        ${summary(quiet)}`);
-      console.log(`  the other account, under flood:  ${summary(loaded)}`);
-      console.log(
-        `  the flood (${values.flood} in flight): ${served} in ${seconds} s (${((statuses.get(200) ?? 0) / seconds).toFixed(1)}/s answered 200)`,
-      );
-      await api.stop();
-      stops.pop();
+      try {
+        const quietEnd = Date.now() + 5000;
+        const quiet = await neighbour(api.url, other, () => Date.now() > quietEnd);
+        const floodEnd = Date.now() + seconds * 1000;
+        const statuses = new Map<number, number>();
+        let word = 0;
+        const flood = Array.from({ length: Number(values.flood) }, async () => {
+          while (Date.now() < floodEnd) {
+            const { status } = await timedGet(`${api.url}${HEAVY}qz${(word++).toString(36)}x`, flooder);
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          }
+        });
+        const loaded = await neighbour(api.url, other, () => Date.now() > floodEnd);
+        await Promise.all(flood);
+        const served = [...statuses].map(([status, count]) => `${count} × ${status}`).join(', ');
+        console.log(`MAX_IN_FLIGHT_PER_ACCOUNT=${lanes}:`);
+        console.log(`  the other account, quiet:        ${summary(quiet)}`);
+        console.log(`  the other account, under flood:  ${summary(loaded)}`);
+        console.log(
+          `  the flood (${values.flood} in flight): ${served} in ${seconds} s (${((statuses.get(200) ?? 0) / seconds).toFixed(1)}/s answered 200)`,
+        );
+      } finally {
+        await api.stop();
+      }
     }
-  } finally {
-    for (const running of stops.reverse()) await running.stop();
-    rmSync(dir, { recursive: true, force: true });
-    await es.close();
-  }
+  });
 }
 
 await main();

@@ -9,17 +9,14 @@
 //  - its event-loop delay and its collections, from the process metrics;
 //  - how long its main thread ran and how long it waited for a core (/proc/<pid>/schedstat).
 // So a p99 above the goal can be told apart: the API's work, the API waiting for a core, or the tool.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../src/config.js';
-import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { captureEsRequests } from './capture-es.js';
-import { ensureDataset } from './datasets.js';
+import { withBenchStack } from './bench-stack.js';
 import { runFixedRate } from './fixed-rate.js';
 import { parseSize, type Scenario } from './options.js';
-import { type Running, createBenchKeys, freePort, rssKb, startApi, startRedis } from './processes.js';
+import { createBenchKeys, freePort, rssKb, startApi } from './processes.js';
 import { writeRequestFiles } from './request-files.js';
 import { buildWorkload } from './workloads.js';
 
@@ -84,15 +81,8 @@ function schedstat(pid: number): { ranMs: number; kernelMs: number; waitedMs: nu
 const percent = (part: number, whole: number) => `${((100 * part) / Math.max(1, whole)).toFixed(2)} %`;
 
 async function main(): Promise<void> {
-  const config = loadConfig();
-  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 300_000 });
-  const dir = mkdtempSync(join(tmpdir(), 'wallpaper-tail-'));
-  const stops: Running[] = [];
-  try {
-    const size = parseSize(values.size);
-    const alias = await ensureDataset(es, size, config.imageBaseUrl, console.log);
-    const redis = await startRedis();
-    stops.push(redis);
+  const size = parseSize(values.size);
+  await withBenchStack('tail', size, async ({ dir, alias, redis, track }) => {
     const keysFile = join(dir, 'keys.txt');
     const [key] = (await createBenchKeys(redis.url, keysFile)) as [string];
     const workload = buildWorkload(values.scenario as Scenario, size, 1);
@@ -105,8 +95,7 @@ async function main(): Promise<void> {
       env[pair.slice(0, at)] = pair.slice(at + 1);
     }
     const nodeArgs = values['node-args'].split(/\s+/).filter(Boolean);
-    const api = await startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env, nodeArgs });
-    stops.push(api);
+    const api = track(await startApi({ cwd: ROOT, alias, redisUrl: redis.url, key, env, nodeArgs }));
     const rate = Number(values.rate);
     const seconds = Number(values.seconds);
     const load = (runSeconds: number) => runFixedRate(ROOT, { url: api.url, file: files.api, keysFile, rate, seconds: runSeconds, connections: 64 });
@@ -142,10 +131,7 @@ async function main(): Promise<void> {
         `  API main thread: ran ${percent(threadAfter.ranMs - threadBefore.ranMs, wallMs)} of the round (${((1000 * (threadAfter.ranMs - threadBefore.ranMs)) / run.completed).toFixed(0)} µs a request, ${percent(threadAfter.kernelMs - threadBefore.kernelMs, threadAfter.ranMs - threadBefore.ranMs)} of it in the kernel), waited for a core ${percent(threadAfter.waitedMs - threadBefore.waitedMs, wallMs)}; RSS ${(rssKb(api.pid) / 1024).toFixed(0)} MB`,
       );
     }
-  } finally {
-    for (const running of stops.reverse()) await running.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 await main();
