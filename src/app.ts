@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Access } from './access/domain/access.js';
 import type { Config } from './config.js';
 import { accessGuard } from './access/edge/access-guard.js';
-import { createAccountLanes } from './access/domain/account-lanes.js';
+import type { AccountLanes } from './access/domain/account-lanes.js';
 import { fairShare } from './access/edge/fair-share.js';
 import { accessLog } from './http/access-log.js';
 import { usageRoutes } from './access/edge/usage-routes.js';
@@ -38,10 +38,11 @@ export interface AppServices {
    * the server listens after it, so a restarted process takes traffic warm.
    */
   warm?: Promise<void>;
+  /** How many requests of one account are worked on at once (MAX_IN_FLIGHT_PER_ACCOUNT); without it, no limit. */
+  lanes?: AccountLanes;
 }
 
-/** Without `maxInFlightPerAccount`, or at 0, an account's requests are not held to lanes (tests of other things). */
-export type AppSettings = Pick<Config, 'maxResultWindow' | 'trustProxyHops'> & Partial<Pick<Config, 'cursorSecret' | 'maxInFlightPerAccount'>>;
+export type AppSettings = Pick<Config, 'maxResultWindow' | 'trustProxyHops'> & Partial<Pick<Config, 'cursorSecret'>>;
 
 const API_PREFIX = '/v1';
 
@@ -55,8 +56,7 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   // reaches one of its routes, whatever else the path looked like on the way in.
   const v1 = createRouter({ prefix: API_PREFIX });
   v1.use(accessGuard({ access, metrics, trustProxyHops: settings.trustProxyHops }));
-  const lanesPerAccount = settings.maxInFlightPerAccount ?? 0;
-  if (lanesPerAccount > 0) v1.use(fairShare({ lanes: createAccountLanes(lanesPerAccount), metrics }));
+  if (services.lanes) v1.use(fairShare({ lanes: services.lanes, metrics }));
   // Reading one's usage is free of quota: its route is on a router of its own, with its own guard.
   const usage = usageRoutes({ access, metrics, trustProxyHops: settings.trustProxyHops, prefix: API_PREFIX });
   // Without a configured secret, cursors are signed with one of this app's own: they then work only

@@ -8,6 +8,7 @@ import { createSessionStore } from './portal/store/session-store.js';
 import { createThrottleStore } from './portal/store/throttle-store.js';
 import { createDeviceStore } from './portal/store/device-store.js';
 import { createWorkBudget } from './infra/work-budget.js';
+import { createAccountLanes } from './access/domain/account-lanes.js';
 import type { AppServices } from './app.js';
 import type { Config } from './config.js';
 import { instrumentElasticsearch } from './infra/es-metrics.js';
@@ -81,6 +82,7 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
   return {
     repository,
     warm: meaning.ready,
+    ...(config.maxInFlightPerAccount > 0 ? { lanes: createAccountLanes(config.maxInFlightPerAccount) } : {}),
     ...(config.portal.enabled ? { portal } : {}),
     access: createAccess({ redis, rateLimit: config.rateLimit, redisBreaker: config.redisBreaker, logger, metrics }),
     readiness: readiness ?? createReadiness({ es, redis, alias: config.indexAlias }),

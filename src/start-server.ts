@@ -119,7 +119,7 @@ export async function startServer(config: Config, { logger = createLogger(config
     },
   );
   server.keepAliveTimeout = 65_000;
-  server.on('clientError', answerClientError);
+  server.on('clientError', (err: Error & { code?: string }, socket: net.Socket) => answerClientError(err, socket, logger));
   if (maxConnectionsPerAddress > 0) capConnectionsPerAddress(server, maxConnectionsPerAddress, logger);
   const url = await listen(server, config.port, config.host);
   logger.info('listening', { host: config.host, port: config.port, alias: config.indexAlias });
@@ -137,6 +137,9 @@ export async function startServer(config: Config, { logger = createLogger(config
   async function shutdown(drainMs: number): Promise<boolean> {
     stopping = true;
     readiness.drain();
+    // Requests waiting for their account's lanes are let in now: at lane pace, a long line would
+    // outlast the shutdown's deadline, and they were already counted.
+    services.lanes?.openAll();
     logger.info('shutting down: draining, then no new connections, finishing in-flight requests', { drainMs, timeoutMs: config.shutdownTimeoutMs });
     await new Promise((resolve) => setTimeout(resolve, drainMs));
     metricsServer?.close();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import { type Logger, silentLogger } from '../infra/logger.js';
 
 /**
  * Requests Node's HTTP parser refuses before the app sees them, answered as the API answers
@@ -10,7 +11,7 @@ import type { Socket } from 'node:net';
  * credentials) is sent always, so a browser can read the error; and a request id is made, as
  * for every response, since none sent could be read.
  */
-export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+export function answerClientError(err: Error & { code?: string }, socket: Socket, logger: Logger = silentLogger): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -22,9 +23,12 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
         ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time']
         : [400, 'Bad Request', 'invalid_request', 'Malformed HTTP request'];
   const body = JSON.stringify({ error, message, status });
+  const requestId = randomUUID();
+  // Its line in the access log, so the id the client was given leads somewhere.
+  logger.info('request', { request_id: requestId, status, refused_by: 'http parser', reason: err.code ?? 'unknown' });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${randomUUID()}\r\nCache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: X-Request-Id\r\n` +
+      `X-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: X-Request-Id\r\n` +
       `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
 }

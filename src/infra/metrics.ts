@@ -53,6 +53,11 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
       help: 'Requests that waited for a lane because their account already had its share in flight (MAX_IN_FLIGHT_PER_ACCOUNT)',
       registers: [registry],
     }),
+    laneWaiting: new Gauge({
+      name: 'wallpapers_account_lane_waiting',
+      help: 'Requests waiting now for a lane of their account (MAX_IN_FLIGHT_PER_ACCOUNT)',
+      registers: [registry],
+    }),
     rateLimitFallbacks: new Counter({
       name: 'wallpapers_rate_limit_fallback_total',
       help: 'Requests admitted by the in-process limiter because Redis did not answer',

@@ -1,21 +1,9 @@
 import { expect } from 'chai';
-import { type EsGate, startEsGate } from '../support/es-gate.js';
+import { type EsGate, heldPageReads, startEsGate } from '../support/es-gate.js';
 import { type RunningApp, connectEs, createKey, request, startApp, testConfig } from '../support/harness.js';
 import { countedInRedis } from '../support/admission-log.js';
 import { sleep, until } from '../support/until.js';
 import { useCatalogue } from './catalogue-context.js';
-
-/**
- * Page reads of a search for `word` that the gate holds: one per `_search`, one per query line of
- * an `_msearch`. The API's other reads of the same words (whether a word occurs, the catalogue's
- * span) ask no page, so they have no `from`.
- */
-function heldWith(gate: EsGate, word: string): number {
-  return gate
-    .heldBodies()
-    .flatMap((body) => body.split('\n'))
-    .filter((line) => line.includes('"from":') && line.includes(`"query":"${word}"`)).length;
-}
 
 // Real Elasticsearch and Redis; between the API and Elasticsearch, a gate that holds every search
 // until the test opens it, so requests are in flight by construction. The response cache is off
@@ -52,12 +40,12 @@ describe('fair share between accounts (real Elasticsearch and Redis)', function 
     const { busy, other, search } = await appWithLanes(2);
     gate.hold();
     const first = [1, 2].map((page) => search(busy.apiKey, 'mountain', page));
-    expect(await until(async () => heldWith(gate, 'mountain') === 2)).to.equal(true);
+    expect(await until(async () => heldPageReads(gate, 'mountain') === 2)).to.equal(true);
     const third = search(busy.apiKey, 'mountain', 3);
     await sleep(500);
-    expect(heldWith(gate, 'mountain'), "the busy account's third search is not in Elasticsearch").to.equal(2);
+    expect(heldPageReads(gate, 'mountain'), "the busy account's third search is not in Elasticsearch").to.equal(2);
     const others = search(other.apiKey, 'aurora', 1);
-    expect(await until(async () => heldWith(gate, 'aurora') === 1), 'the other account went straight through').to.equal(true);
+    expect(await until(async () => heldPageReads(gate, 'aurora') === 1), 'the other account went straight through').to.equal(true);
     gate.open();
     const answers = await Promise.all([...first, third, others]);
     expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200]);
@@ -69,7 +57,7 @@ describe('fair share between accounts (real Elasticsearch and Redis)', function 
     const { busy, search } = await appWithLanes(0);
     gate.hold();
     const all = [1, 2, 3, 4, 5, 6].map((page) => search(busy.apiKey, 'forest', page));
-    expect(await until(async () => heldWith(gate, 'forest') === 6)).to.equal(true);
+    expect(await until(async () => heldPageReads(gate, 'forest') === 6)).to.equal(true);
     gate.open();
     expect((await Promise.all(all)).map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
   });

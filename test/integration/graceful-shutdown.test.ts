@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
-import { type EsGate, startEsGate } from '../support/es-gate.js';
+import { type EsGate, heldPageReads, startEsGate } from '../support/es-gate.js';
 import { freePort } from '../support/free-port.js';
 import { request, testConfig } from '../support/harness.js';
+import { sleep, until } from '../support/until.js';
 import { useCatalogue } from './catalogue-context.js';
 
 function waitForLine(child: ChildProcess, text: string, timeoutMs: number): Promise<void> {
@@ -90,6 +91,56 @@ describe('graceful shutdown', function () {
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
     await waitForLine(server, '"msg":"listening"', 30_000);
     await exercise(port, metricsPort, server, exited, () => output);
+  });
+
+  it('when SIGTERM arrives while an account has requests waiting for its lanes, then they are let in and answered before the process exits', async () => {
+    const port = await freePort();
+    const WAITING = 12;
+    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ELASTICSEARCH_URL: gate.url,
+        INDEX_ALIAS: ctx.alias,
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_TIERS: 'free:100000,premium:100000',
+        METRICS_PORT: '0',
+        SHUTDOWN_DRAIN_MS: '200',
+        // One lane, so all but one of the account's searches wait in the API, not in Elasticsearch.
+        MAX_IN_FLIGHT_PER_ACCOUNT: '1',
+        SHUTDOWN_TIMEOUT_MS: '3000',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child = server;
+    let output = '';
+    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    await waitForLine(server, '"msg":"listening"', 30_000);
+    const base = `http://127.0.0.1:${port}`;
+    const agent = new Agent({ keepAlive: true, maxSockets: WAITING });
+    try {
+      expect((await get(agent, `${base}/v1/search?q=harbor`, ctx.key)).status, 'warm-up').to.equal(200);
+      gate.hold();
+      const searches = Array.from({ length: WAITING }, (_, i) =>
+        get(agent, `${base}/v1/search?q=aurora&per_page=1&page=${i + 1}`, ctx.key).catch((): Answer => ({ status: 0, body: {}, at: Date.now() })),
+      );
+      expect(await until(async () => heldPageReads(gate, 'aurora') === 1)).to.equal(true);
+      await sleep(300);
+      expect(heldPageReads(gate, 'aurora'), 'the others wait for the lane').to.equal(1);
+      const shuttingDown = waitForLine(server, 'shutting down', 10_000);
+      server.kill('SIGTERM');
+      await shuttingDown;
+      expect(await until(async () => heldPageReads(gate, 'aurora') === WAITING, 5000), 'let in at shutdown').to.equal(true);
+      gate.open();
+      const answers = await Promise.all(searches);
+      expect(answers.map((a) => a.status)).to.deep.equal(Array(WAITING).fill(200));
+    } finally {
+      agent.destroy();
+    }
+    expect(await exited).to.equal(0);
+    expect(output).to.include('"clean":true');
   });
 
   async function exercise(port: number, metricsPort: number, child: ChildProcess, exited: Promise<number | null>, output: () => string) {

@@ -44,8 +44,9 @@ describe('startServer', function () {
     }
   });
 
-  it('when the request line and headers exceed 16 KB, then the answer is a JSON 431 like every other error, readable by a browser and with a request id', async () => {
-    const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
+  it('when the request line and headers exceed 16 KB, then the answer is a JSON 431 like every other error, readable by a browser and with a request id that is logged', async () => {
+    const logs = captureLogs('info');
+    const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), { logger: logs.logger });
     try {
       const res = await fetch(`${server.url}/v1/wallpapers?ids=${'1,'.repeat(9000)}1`, {
         headers: { Authorization: `Bearer ${ctx.key}`, Origin: 'https://app.example' },
@@ -56,6 +57,12 @@ describe('startServer', function () {
       expect(res.headers.get('access-control-expose-headers')).to.equal('X-Request-Id');
       expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
       expect(res.headers.get('cache-control')).to.equal('no-store');
+      const line = logs
+        .text()
+        .split('\n')
+        .find((l) => l.includes(res.headers.get('x-request-id')!));
+      expect(line, 'the log line of the refusal').to.be.a('string');
+      expect(JSON.parse(line!)).to.include({ msg: 'request', status: 431, refused_by: 'http parser', reason: 'HPE_HEADER_OVERFLOW' });
     } finally {
       await server.close({ drainMs: 0 });
     }

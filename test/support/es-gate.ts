@@ -123,3 +123,15 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
     },
   };
 }
+
+/**
+ * Page reads of a search for `word` that the gate holds: one per `_search`, one per query line of
+ * an `_msearch`. The API's other reads of the same words (whether a word occurs, the catalogue's
+ * span) ask no page, so they have no `from`.
+ */
+export function heldPageReads(gate: EsGate, word: string): number {
+  return gate
+    .heldBodies()
+    .flatMap((body) => body.split('\n'))
+    .filter((line) => line.includes('"from":') && line.includes(`"query":"${word}"`)).length;
+}

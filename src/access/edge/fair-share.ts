@@ -13,7 +13,12 @@ export function fairShare({ lanes, metrics }: { lanes: AccountLanes; metrics: Me
     let leave = lanes.tryEnter(accountId);
     if (!leave) {
       metrics.laneWaits.inc();
-      leave = await lanes.waitFor(accountId);
+      metrics.laneWaiting.inc();
+      try {
+        leave = await lanes.waitFor(accountId);
+      } finally {
+        metrics.laneWaiting.dec();
+      }
       // A client that hung up while it waited gets no work done for it; 499 (nginx's "client
       // closed request") names it in the log and the metrics.
       if (ctx.req.destroyed || ctx.req.socket.destroyed) {

@@ -71,6 +71,19 @@ describe('account lanes', () => {
     expect(lanes.waiting).to.equal(0);
   });
 
+  it('when every lane is opened (shutdown), then those waiting are let in at once and later ones enter straight away', async () => {
+    const lanes = createAccountLanes(1);
+    const holder = lanes.tryEnter('a')!;
+    const waited = [lanes.waitFor('a'), lanes.waitFor('a'), lanes.waitFor('b')];
+    lanes.openAll();
+    const leaves = await Promise.all(waited);
+    expect(lanes.waiting).to.equal(0);
+    expect(lanes.tryEnter('a'), 'no account is held any more').to.be.a('function');
+    for (const leave of leaves) leave();
+    holder();
+    expect(lanes.accounts, 'nothing kept once the last lane of before is left').to.equal(0);
+  });
+
   it('when the number of lanes is not a positive integer, then it refuses', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => createAccountLanes(bad), String(bad)).to.throw(/positive integer/);
   });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createApp } from '../../../../src/app.js';
 import { createMetrics } from '../../../../src/infra/metrics.js';
+import { createAccountLanes } from '../../../../src/access/domain/account-lanes.js';
 import { toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../../../support/fixtures.js';
 import type { IncomingMessage, Server } from 'node:http';
@@ -32,7 +33,8 @@ describe('fair share between accounts (MAX_IN_FLIGHT_PER_ACCOUNT, the HTTP edge 
       await opened;
       return getById(id);
     };
-    const app = createApp(services, { maxResultWindow: 10_000, trustProxyHops: 0, maxInFlightPerAccount: 2 });
+    services.lanes = createAccountLanes(2);
+    const app = createApp(services, { maxResultWindow: 10_000, trustProxyHops: 0 });
     server = await new Promise((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
     });
@@ -55,6 +57,9 @@ describe('fair share between accounts (MAX_IN_FLIGHT_PER_ACCOUNT, the HTTP edge 
     expect(await until(async () => started.length === 2)).to.equal(true);
     await sleep(100);
     expect(started, 'the third request of the busy account waits for a lane').to.deep.equal([1, 2]);
+    expect(await services.metrics!.registry.getSingleMetricAsString('wallpapers_account_lane_waiting')).to.match(
+      /wallpapers_account_lane_waiting 1$/m,
+    );
     const other = get(4, 'other');
     expect(await until(async () => started.length === 3)).to.equal(true);
     expect(started.at(-1), 'the other account went straight through').to.equal(4);
@@ -63,8 +68,9 @@ describe('fair share between accounts (MAX_IN_FLIGHT_PER_ACCOUNT, the HTTP edge 
     expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200]);
     expect(answers.map((a) => (a.body as { id: number }).id)).to.deep.equal([1, 2, 3, 4]);
     expect(services.access.used.get('busy'), 'the request that waited was counted once, like any other').to.equal(3);
-    const waits = await services.metrics!.registry.getSingleMetricAsString('wallpapers_account_lane_waits_total');
-    expect(waits).to.match(/wallpapers_account_lane_waits_total 1$/m);
+    const metric = (name: string) => services.metrics!.registry.getSingleMetricAsString(name);
+    expect(await metric('wallpapers_account_lane_waits_total')).to.match(/wallpapers_account_lane_waits_total 1$/m);
+    expect(await metric('wallpapers_account_lane_waiting'), 'none waits any more').to.match(/wallpapers_account_lane_waiting 0$/m);
   });
 
   it('when a client hangs up while its request waits, then no work is done for it and its lane goes to the next', async () => {
