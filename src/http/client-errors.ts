@@ -11,24 +11,48 @@ import { type Logger, silentLogger } from '../infra/logger.js';
  * credentials) is sent always, so a browser can read the error; and a request id is made, as
  * for every response, since none sent could be read.
  */
-export function answerClientError(err: Error & { code?: string }, socket: Socket, logger: Logger = silentLogger): void {
-  if (!socket.writable) {
-    socket.destroy();
+/** A socket as Node's HTTP server keeps it: the answer being written for an earlier request, if any. */
+type ServedSocket = Socket & { _httpMessage?: NodeJS.EventEmitter | null };
+
+/**
+ * Runs `send` once the answers of the connection's earlier requests are written. A request that
+ * fails to parse may follow others on a keep-alive connection (pipelined) whose answers are still
+ * being made; written at once, the error would go out first and the client would take it for the
+ * earlier request's answer. Node assigns the next queued answer when one finishes, so the socket
+ * is looked at again on the turn after.
+ */
+function afterEarlierAnswers(socket: ServedSocket, send: () => void): void {
+  const pending = socket._httpMessage;
+  if (!pending) {
+    send();
     return;
   }
+  pending.once('finish', () => setImmediate(() => afterEarlierAnswers(socket, send)));
+}
+
+export function answerClientError(err: Error & { code?: string }, socket: Socket, logger: Logger = silentLogger): void {
   const [status, reason, error, message] =
     err.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', 'request_too_large', 'The request line and headers exceed 16 KB']
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time']
         : [400, 'Bad Request', 'invalid_request', 'Malformed HTTP request'];
-  const body = JSON.stringify({ error, message, status });
-  const requestId = randomUUID();
-  // Its line in the access log, so the id the client was given leads somewhere.
-  logger.info('request', { request_id: requestId, status, refused_by: 'http parser', reason: err.code ?? 'unknown' });
-  socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: X-Request-Id\r\n` +
-      `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-  );
+  const send = () => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify({ error, message, status });
+    const requestId = randomUUID();
+    // Its line in the access log, so the id the client was given leads somewhere.
+    logger.info('request', { request_id: requestId, status, refused_by: 'http parser', reason: err.code ?? 'unknown' });
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: X-Request-Id\r\n` +
+        `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
+  // A request that timed out may be the one whose answer is pending: it is refused at once.
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') send();
+  else afterEarlierAnswers(socket, send);
 }

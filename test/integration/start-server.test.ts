@@ -68,6 +68,25 @@ describe('startServer', function () {
     }
   });
 
+  it('when a request too large follows another on a keep-alive connection, then the earlier answer comes first and the 431 after it', async () => {
+    const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
+    try {
+      const { hostname, port } = new URL(server.url);
+      const socket = createConnection(Number(port), hostname);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      const valid = `GET /v1/search?q=harbor HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${ctx.key}\r\n\r\n`;
+      const tooLarge = `GET /v1/wallpapers HTTP/1.1\r\nHost: ${hostname}\r\nX-Padding: ${'p'.repeat(17_000)}\r\n\r\n`;
+      socket.write(valid + tooLarge);
+      await closed;
+      const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+      expect(statuses, 'the answers, in the order they came').to.deep.equal([200, 431]);
+    } finally {
+      await server.close({ drainMs: 0 });
+    }
+  });
+
   describe('slow and greedy clients', () => {
     const serverWith = (http: Partial<Config['http']>) =>
       startServer(
