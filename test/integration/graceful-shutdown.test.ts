@@ -65,23 +65,17 @@ describe('graceful shutdown', function () {
   });
   after(() => gate.close());
 
-  it('when SIGTERM arrives with requests in flight (metrics on their own port), then every one completes, new connections are refused and it exits 0', async () => {
-    const port = await freePort();
-    const metricsPort = await freePort();
+  /** The server as production starts it, through the gate, with `env` over the test's settings; resolves once it listens. */
+  async function spawnServer(env: Record<string, string>) {
     const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       env: {
         ...process.env,
-        PORT: String(port),
         HOST: '127.0.0.1',
         ELASTICSEARCH_URL: gate.url,
-        ELASTICSEARCH_BATCH_CONCURRENCY: String(IN_FLIGHT),
-        // One key sends all 60: without lanes per account, so every one is in flight at once.
-        MAX_IN_FLIGHT_PER_ACCOUNT: '0',
         INDEX_ALIAS: ctx.alias,
         LOG_LEVEL: 'info',
         RATE_LIMIT_TIERS: 'free:100000,premium:100000',
-        METRICS_PORT: String(metricsPort),
-        SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -90,34 +84,34 @@ describe('graceful shutdown', function () {
     server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
     await waitForLine(server, '"msg":"listening"', 30_000);
-    await exercise(port, metricsPort, server, exited, () => output);
+    return { server, exited, output: () => output };
+  }
+
+  it('when SIGTERM arrives with requests in flight (metrics on their own port), then every one completes, new connections are refused and it exits 0', async () => {
+    const port = await freePort();
+    const metricsPort = await freePort();
+    const { server, exited, output } = await spawnServer({
+      PORT: String(port),
+      ELASTICSEARCH_BATCH_CONCURRENCY: String(IN_FLIGHT),
+      // One key sends all 60: without lanes per account, so every one is in flight at once.
+      MAX_IN_FLIGHT_PER_ACCOUNT: '0',
+      METRICS_PORT: String(metricsPort),
+      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+    });
+    await exercise(port, metricsPort, server, exited, output);
   });
 
   it('when SIGTERM arrives while an account has requests waiting for its lanes, then they are let in and answered before the process exits', async () => {
     const port = await freePort();
     const WAITING = 12;
-    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        ELASTICSEARCH_URL: gate.url,
-        INDEX_ALIAS: ctx.alias,
-        LOG_LEVEL: 'info',
-        RATE_LIMIT_TIERS: 'free:100000,premium:100000',
-        METRICS_PORT: '0',
-        SHUTDOWN_DRAIN_MS: '200',
-        // One lane, so all but one of the account's searches wait in the API, not in Elasticsearch.
-        MAX_IN_FLIGHT_PER_ACCOUNT: '1',
-        SHUTDOWN_TIMEOUT_MS: '3000',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const { server, exited, output } = await spawnServer({
+      PORT: String(port),
+      METRICS_PORT: '0',
+      SHUTDOWN_DRAIN_MS: '200',
+      // One lane, so all but one of the account's searches wait in the API, not in Elasticsearch.
+      MAX_IN_FLIGHT_PER_ACCOUNT: '1',
+      SHUTDOWN_TIMEOUT_MS: '3000',
     });
-    child = server;
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-    await waitForLine(server, '"msg":"listening"', 30_000);
     const base = `http://127.0.0.1:${port}`;
     const agent = new Agent({ keepAlive: true, maxSockets: WAITING });
     try {
@@ -140,7 +134,7 @@ describe('graceful shutdown', function () {
       agent.destroy();
     }
     expect(await exited).to.equal(0);
-    expect(output).to.include('"clean":true');
+    expect(output()).to.include('"clean":true');
   });
 
   async function exercise(port: number, metricsPort: number, child: ChildProcess, exited: Promise<number | null>, output: () => string) {
