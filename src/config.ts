@@ -178,6 +178,7 @@ const ENV_SCHEMA = {
 } as const;
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: true });
+const DECIMAL_INTEGER = /^-?\d+$/;
 addFormats(ajv);
 const validateEnv = ajv.compile(ENV_SCHEMA);
 
@@ -298,6 +299,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = Object.entries(REPLACED)
     .filter(([key]) => env[key] !== undefined && env[key] !== '')
     .map(([key, why]) => `${key}: ${why}`);
+  // The validator's coercion reads a number as JavaScript does, so `0x10` would be 16 and `1e3`
+  // 1000: a whole number is taken only in decimal digits, as the docs give every one.
+  for (const [key, rule] of Object.entries(ENV_SCHEMA.properties)) {
+    const value = raw[key];
+    if (rule.type === 'integer' && typeof value === 'string' && !DECIMAL_INTEGER.test(value.trim())) {
+      problems.push(`${key}: must be a whole number in decimal digits (got ${JSON.stringify(value)})`);
+      delete raw[key];
+    }
+  }
   if (!validateEnv(raw)) {
     for (const e of validateEnv.errors ?? []) {
       const key = e.instancePath.replace(/^\//, '') || String(e.params['missingProperty'] ?? '');

@@ -100,6 +100,22 @@ describe('configuration', () => {
     expect(shown[6]).to.equal('unix:///run/redis.sock?***,(not shown: not a URL)');
   });
 
+  it('when a whole number is written otherwise than in decimal digits (hex, exponent, fraction), then it is refused naming the key, not read as JavaScript reads it', () => {
+    for (const value of ['0x10', '1e3', '4.0', '+4', '4x', 'Infinity']) {
+      try {
+        loadConfig({ MAX_IN_FLIGHT_PER_ACCOUNT: value });
+        expect.fail(`expected ConfigError for ${value}`);
+      } catch (err) {
+        expect(err, value).to.be.instanceOf(ConfigError);
+        expect((err as ConfigError).problems, value).to.deep.equal([
+          `MAX_IN_FLIGHT_PER_ACCOUNT: must be a whole number in decimal digits (got ${JSON.stringify(value)})`,
+        ]);
+      }
+    }
+    expect(loadConfig({ MAX_IN_FLIGHT_PER_ACCOUNT: '16', AUTH_FAILURE_LIMIT: ' 7 ' })).to.include({ maxInFlightPerAccount: 16 });
+    expect(loadConfig({ AUTH_FAILURE_LIMIT: '7' }).rateLimit.authFailureLimit).to.equal(7);
+  });
+
   it('when several keys are bad, then every one is named', () => {
     try {
       loadConfig({ PORT: 'eighty', REDIS_URL: 'http://nope', LOG_LEVEL: 'chatty', INDEX_ALIAS: 'Bad Alias' });
