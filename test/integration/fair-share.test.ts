@@ -28,7 +28,13 @@ describe('fair share between accounts (real Elasticsearch and Redis)', function 
     const es = connectEs(gate.url);
     const config = testConfig({ indexAlias: ctx.alias, maxInFlightPerAccount: lanes, responseCache: { ...testConfig().responseCache, maxBytes: 0 } });
     const running = await startApp({ config, es, redis: ctx.redis });
-    app = { url: running.url, close: async () => (await running.close(), await es.close()) };
+    app = {
+      url: running.url,
+      close: async () => {
+        await running.close();
+        await es.close();
+      },
+    };
     const busy = await createKey(ctx.redis, 'premium');
     const other = await createKey(ctx.redis, 'premium');
     expect((await request(running.url, '/v1/search?q=harbor', { key: other.apiKey })).status, 'warm-up').to.equal(200);

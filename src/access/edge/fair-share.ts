@@ -14,11 +14,9 @@ export function fairShare({ lanes, metrics }: { lanes: AccountLanes; metrics: Me
     if (!leave) {
       metrics.laneWaits.inc();
       metrics.laneWaiting.inc();
-      try {
-        leave = await lanes.waitFor(accountId);
-      } finally {
-        metrics.laneWaiting.dec();
-      }
+      // Never rejects: a place in line is only ever given, at the latest at shutdown (openAll).
+      leave = await lanes.waitFor(accountId);
+      metrics.laneWaiting.dec();
       // A client that hung up while it waited gets no work done for it; 499 (nginx's "client
       // closed request") names it in the log and the metrics.
       if (ctx.req.destroyed || ctx.req.socket.destroyed) {
