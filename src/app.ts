@@ -59,7 +59,7 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   if (services.lanes) v1.use(fairShare({ lanes: services.lanes, metrics }));
   // Reading one's usage is free of quota: its route is on a router of its own, with its own guard.
   const usage = usageRoutes({ access, metrics, trustProxyHops: settings.trustProxyHops, prefix: API_PREFIX });
-  // Without a configured secret, cursors are signed with one of this app's own: they then work only
+  // Without a configured secret, cursors are sealed with one of this app's own: they then work only
   // against this process (start-up warns).
   const cursors = createCursorCodec(settings.cursorSecret ?? randomBytes(32).toString('base64url'));
   v1.use(wallpaperRoutes({ repository, maxResultWindow: settings.maxResultWindow, cursors }).routes());

@@ -22,7 +22,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** After SIGTERM, readiness reports draining for this long before the listener closes. */
   shutdownDrainMs: number;
-  /** Signs cursors (CURSOR_SECRET); null: the app signs with a random secret of its own. */
+  /** Seals cursors (CURSOR_SECRET); null: the app seals them with a random secret of its own. */
   cursorSecret: string | null;
   portal: PortalConfig;
   http: HttpLimitsConfig;
@@ -157,7 +157,7 @@ const ENV_SCHEMA = {
     MAX_IN_FLIGHT_PER_ACCOUNT: { type: 'integer', minimum: 0, maximum: 100000, default: 4 },
     REDIS_BREAKER_FAILURES: { type: 'integer', minimum: 1, maximum: 1000, default: 3 },
     REDIS_BREAKER_OPEN_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 3000 },
-    // Signs cursors; every instance behind one load balancer needs the same one.
+    // Seals cursors; every instance behind one load balancer needs the same one.
     CURSOR_SECRET: { type: 'string', minLength: 32, maxLength: 1024 },
     // The developer portal under /portal (docs/portal.md); its sign-ups start on this tier.
     PORTAL_ENABLED: { type: 'boolean', default: true },

@@ -96,7 +96,7 @@ export async function startServer(config: Config, { logger = createLogger(config
   if (!connected) logger.warn('redis not ready after 5 s; serving anyway (authentication answers 503 until it is)');
 
   if (config.cursorSecret === null) {
-    logger.warn('CURSOR_SECRET is not set: cursors are signed with a secret of this process, so they fail after a restart or on another instance');
+    logger.warn('CURSOR_SECRET is not set: cursors are sealed with a secret of this process, so they fail after a restart or on another instance');
   }
   const readiness = createReadiness({ es, redis, alias: config.indexAlias });
   const services = buildServices(config, { es, redis, logger, metrics, readiness });

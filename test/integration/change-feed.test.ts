@@ -20,6 +20,7 @@ import {
   uniqueName,
 } from '../support/harness.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
+import { asIssuedBeforeTheSeal } from '../support/legacy-cursor.js';
 
 interface Item {
   id: number;
@@ -112,6 +113,17 @@ describe('the change feed, GET /v1/changes', function () {
     expect(tail.meta.has_more).to.equal(false);
     expect(tail.meta.next_cursor).to.equal(cursor);
     expect(tail.headers.get('cache-control')).to.equal('no-cache');
+  });
+
+  it('when a feed position saved before cursors were sealed is read, then the feed goes on from it, with sealed cursors', async () => {
+    const alias = freshAlias();
+    await run('import', alias, [file('first.ndjson', wallpapers(30))]);
+    const app = await apiOn(alias);
+    const first = await page(app, '?per_page=20');
+    const saved = asIssuedBeforeTheSeal(first.meta.next_cursor);
+    const [fromSealed, fromSaved] = [await page(app, `?cursor=${first.meta.next_cursor}`), await page(app, `?cursor=${saved}`)];
+    expect(fromSaved.data.map((item) => item.id)).to.deep.equal(fromSealed.data.map((item) => item.id)).and.to.have.length(10);
+    expect(fromSaved.meta.next_cursor).to.equal(fromSealed.meta.next_cursor).and.to.match(/^[A-Za-z0-9_-]+$/);
   });
 
   it('when an incremental import changes one, adds one, deletes one and repeats one, then a tail read gets exactly those three, and the deleted one is gone everywhere', async () => {

@@ -4,6 +4,7 @@ import { type TestResponse, createIndexWithDocs, request } from '../support/harn
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
 import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
 import type { SortOrder } from '../../src/wallpapers/params.js';
+import { asIssuedBeforeTheSeal } from '../support/legacy-cursor.js';
 import { useCatalogue } from './catalogue-context.js';
 
 interface Listed {
@@ -51,6 +52,19 @@ describe('discovery on a real catalogue: sorts, cursors, filters, facets, ids', 
       expect(new Set(pages.map((p) => p.body.meta.total_items))).to.deep.equal(new Set([ctx.docs.length]));
     });
   }
+
+  it('when a walk goes on with a cursor issued before cursors were sealed, then it continues where that cursor stood, and its next cursor is sealed', async () => {
+    for (const path of ['/v1/wallpapers?sort=newest&per_page=7', '/v1/search?q=calm%20golden&per_page=3', '/v1/wallpapers?sort=random&seed=tide42&per_page=7']) {
+      const sealed = (await get(path)).body.meta.next_cursor as string;
+      const legacy = asIssuedBeforeTheSeal(sealed);
+      expect(legacy, path).to.include('.');
+      const [fromSealed, fromLegacy] = [await get(`${path}&cursor=${sealed}`), await get(`${path}&cursor=${legacy}`)];
+      expect(fromLegacy.status, fromLegacy.text).to.equal(200);
+      expect(ids(fromLegacy.body.data), path).to.deep.equal(ids(fromSealed.body.data)).and.to.have.length.above(0);
+      expect(fromLegacy.body.meta.current_page, path).to.equal(2);
+      expect(fromLegacy.body.meta.next_cursor, path).to.equal(fromSealed.body.meta.next_cursor).and.to.match(/^[A-Za-z0-9_-]+$/);
+    }
+  });
 
   it('when sort=random has a seed, then the order is the same on every request and every page, and another seed gives another', async () => {
     const first = await walk('/v1/wallpapers?sort=random&seed=tide42&per_page=7');

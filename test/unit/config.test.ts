@@ -145,7 +145,7 @@ describe('configuration', () => {
     expect(config.trustProxyHops).to.equal(0);
   });
 
-  it('when CURSOR_SECRET is set, then it signs cursors; too short, then start-up fails naming it without showing it', () => {
+  it('when CURSOR_SECRET is set, then it seals cursors; too short, then start-up fails naming it without showing it', () => {
     expect(loadConfig({}).cursorSecret).to.equal(null);
     expect(loadConfig({ CURSOR_SECRET: 'k'.repeat(32) }).cursorSecret).to.equal('k'.repeat(32));
     try {

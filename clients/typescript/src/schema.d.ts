@@ -658,7 +658,7 @@ export interface components {
         search_sort: "relevance" | "newest" | "oldest" | "downloads" | "random";
         /** @description With `sort=random`: the shuffle's seed. The same seed on the same catalogue gives the same order on every page; without one the API picks a seed and returns it in `meta.seed`. Only with `sort=random`. */
         seed: string;
-        /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and signed: a modified one is a 400, and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
+        /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and sealed (encrypted and authenticated): a modified one is a 400 (one issued before cursors were sealed, which holds a dot, is still taken), and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
         cursor: string;
         /** @description Adds `meta.facets`: counts per value of each named field under the current query and filters, except that a field's own filter is left out of its counts (so a menu shows the alternatives). `resolution` lists the 50 most frequent values. `tags` lists the 50 most frequent tags; `color` counts the named colours (see `color`); `tone` counts light and dark. */
         facets: ("category" | "resolution" | "orientation" | "ratio" | "tags" | "color" | "tone")[];
@@ -676,7 +676,7 @@ export interface components {
         tone: "light" | "dark";
         /** @description Adds fields to each item, comma-separated: `tags`, `colors` (colors and tone), `dimensions` (width, height, ratio, orientation). Without it an item has the nine fields of the Wallpaper resource. */
         include: ("tags" | "colors" | "dimensions")[];
-        /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and signed: a modified one is a 400. It stays valid across reloads, reindexes and rollbacks of the catalogue. */
+        /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and sealed (encrypted and authenticated): a modified one is a 400; one issued before cursors were sealed, which holds a dot, is still taken. It stays valid across reloads, reindexes and rollbacks of the catalogue. */
         change_cursor: string;
     };
     requestBodies: never;
@@ -719,7 +719,7 @@ export interface operations {
                 page?: components["parameters"]["page"];
                 /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
                 per_page?: components["parameters"]["per_page"];
-                /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and signed: a modified one is a 400, and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
+                /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and sealed (encrypted and authenticated): a modified one is a 400 (one issued before cursors were sealed, which holds a dot, is still taken), and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
                 cursor?: components["parameters"]["cursor"];
                 /** @description Order: `newest` (created_at descending, ties by id descending), `oldest` (created_at ascending, ties by id ascending), `downloads` (descending, ties by id ascending), `relevance` (with `tags`: more of the tags asked first; with `color`: closer and larger colours first; ties by downloads descending, then id) or `random` (a shuffle fixed by `seed`, ties by id ascending) */
                 sort?: components["parameters"]["list_sort"];
@@ -946,7 +946,7 @@ export interface operations {
                 page?: components["parameters"]["page"];
                 /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
                 per_page?: components["parameters"]["per_page"];
-                /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and signed: a modified one is a 400, and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
+                /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and sealed (encrypted and authenticated): a modified one is a 400 (one issued before cursors were sealed, which holds a dot, is still taken), and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. */
                 cursor?: components["parameters"]["cursor"];
                 /** @description Order: `relevance` (the default; see the description of `q`; with `tags`, more of the tags asked rank first; with `color`, closer and larger colours rank higher), `newest`, `oldest`, `downloads` or `random` (a shuffle of the matches fixed by `seed`). Every order ends with `id`, so pages never overlap or skip. */
                 sort?: components["parameters"]["search_sort"];
@@ -1132,7 +1132,7 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and signed: a modified one is a 400. It stays valid across reloads, reindexes and rollbacks of the catalogue. */
+                /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and sealed (encrypted and authenticated): a modified one is a 400; one issued before cursors were sealed, which holds a dot, is still taken. It stays valid across reloads, reindexes and rollbacks of the catalogue. */
                 cursor?: components["parameters"]["change_cursor"];
                 /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
                 per_page?: components["parameters"]["per_page"];

@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, hash, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createHmac, createSecretKey, hash, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { invalidRequest } from '../../http/http-error.js';
 import type { Position } from '../params.js';
 
@@ -19,6 +19,10 @@ export interface CursorCodec {
 
 // 128 bits of HMAC-SHA-256: forging a cursor means guessing them.
 const MAC_BYTES = 16;
+// The first byte of a sealed cursor; another seal, later, would take another.
+const VERSION = 2;
+// A sealed cursor's IV is its MAC too.
+const IV_BYTES = MAC_BYTES;
 const INDEX_NAME = /^[a-z0-9][a-z0-9_.-]{0,254}$/;
 
 const tampered = () =>
@@ -52,32 +56,73 @@ function isPosition(value: unknown): value is Position {
 }
 
 /**
- * Opaque, tamper-evident cursors: base64url JSON of the state, a dot, and a MAC over it with a
- * secret shared by every instance of the API (CURSOR_SECRET), so any instance continues a walk
- * another began. A cursor is not encrypted: it reveals a catalogue index name and sort values,
- * nothing a client could not see in the results.
+ * Opaque, sealed cursors: the state is encrypted and authenticated, so a client can neither read
+ * it (it holds the catalogue index's name and the sort values of the last hit, relevance scores
+ * among them, which no response shows) nor change it. Any instance holding the same CURSOR_SECRET
+ * continues a walk another began.
+ *
+ * The seal is SIV (deterministic authenticated encryption, as RFC 5297 builds it): the IV is
+ * HMAC-SHA-256 of the version and the state, kept to 128 bits, and the state is encrypted with
+ * AES-256-CTR from it; opening decrypts and checks that the IV is the HMAC of what came out. Each
+ * key is derived from the secret by HKDF for its one use.
+ * - Deterministic on purpose: one position always gets one cursor, so a page's body, and with it
+ *   its ETag, stays the same between requests (a client polling the feed's tail keeps its 304s).
+ *   It tells a client only that two cursors are one position, which it can see anyway.
+ * - Not AES-GCM with random nonces: 96 bits allow about 2^32 cursors per key before a repeat is
+ *   likely, and a repeated GCM nonce gives away the authentication key; a cursor secret lives for
+ *   years and seals every page of every client. Two states share an IV here only by a 128-bit
+ *   collision, and even then show only their XOR.
+ *
+ * Cursors issued before the seal (base64url JSON, a dot, an HMAC of it with the secret itself)
+ * are still read, so a walk or a change-feed position saved before an upgrade goes on; every
+ * cursor issued now is sealed.
  */
 export function createCursorCodec(secret: string): CursorCodec {
+  const derive = (use: string) => Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), `wallpaper-catalogue cursor ${use}`, 32));
+  const cipherKey = createSecretKey(derive('aes-256-ctr'));
+  const ivKey = createSecretKey(derive('siv-hmac-sha-256'));
   // Imported once: building the key from the text on every page cost a fifth of each MAC (measured).
-  const key = createSecretKey(Buffer.from(secret, 'utf8'));
-  const mac = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
+  const legacyKey = createSecretKey(Buffer.from(secret, 'utf8'));
+  const versionByte = Buffer.from([VERSION]);
+  const syntheticIv = (state: Buffer) => createHmac('sha256', ivKey).update(versionByte).update(state).digest().subarray(0, IV_BYTES);
+  // CTR is a stream cipher, its own inverse: update() returns every byte, and final() would add none.
+  const ctr = (iv: Buffer, bytes: Buffer) => createCipheriv('aes-256-ctr', cipherKey, iv).update(bytes);
+
+  /** The JSON a sealed cursor holds, or null when the text is not one this secret sealed. */
+  function opened(text: string): string | null {
+    const bytes = Buffer.from(text, 'base64url');
+    // base64url decoding skips what is not its alphabet and ignores the spare bits of the last
+    // character: only the one spelling this codec writes is taken.
+    if (bytes.length < 1 + IV_BYTES + 2 || bytes[0] !== VERSION || bytes.toString('base64url') !== text) return null;
+    const iv = bytes.subarray(1, 1 + IV_BYTES);
+    const state = ctr(iv, bytes.subarray(1 + IV_BYTES));
+    return timingSafeEqual(syntheticIv(state), iv) ? state.toString('utf8') : null;
+  }
+
+  /** The JSON of a cursor issued before the seal, or null when its HMAC does not match. */
+  function signed(text: string): string | null {
+    const [payload = '', signature = '', extra] = text.split('.');
+    if (extra !== undefined) return null;
+    // Compared as text, for the same spare bits.
+    const given = Buffer.from(signature);
+    const expected = Buffer.from(createHmac('sha256', legacyKey).update(payload).digest().subarray(0, MAC_BYTES).toString('base64url'));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    return Buffer.from(payload, 'base64url').toString('utf8');
+  }
+
   return {
     encode({ position, page, query }) {
       const walk = { i: position.index, a: position.after, t: position.total, s: position.shuffled ? 1 : undefined, p: page, q: query };
-      const payload = Buffer.from(JSON.stringify(walk)).toString('base64url');
-      return `${payload}.${mac(payload).toString('base64url')}`;
+      const state = Buffer.from(JSON.stringify(walk), 'utf8');
+      const iv = syntheticIv(state);
+      return Buffer.concat([versionByte, iv, ctr(iv, state)]).toString('base64url');
     },
     decode(text) {
-      const [payload = '', signature = '', extra] = text.split('.');
-      if (extra !== undefined) throw tampered();
-      // Compared as text: base64url decoding ignores the spare bits of the last character, so two
-      // spellings of one MAC would otherwise both pass.
-      const given = Buffer.from(signature);
-      const expected = Buffer.from(mac(payload).toString('base64url'));
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw tampered();
+      const json = text.includes('.') ? signed(text) : opened(text);
+      if (json === null) throw tampered();
       let state: unknown;
       try {
-        state = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+        state = JSON.parse(json);
       } catch {
         throw tampered();
       }
