@@ -30,7 +30,11 @@ const SECRET = 'bench-cursor-secret-not-for-production-use';
 const STATES: CursorState[] = [
   { position: { index: 'wallpapers-20261129-031502', after: [1764385502000, 981234] }, page: 7, query: 'Jq4rWcA1vR0mZx8L' },
   { position: { index: 'wallpapers-20261129-031502', after: [17.482913, 431207] }, page: 2, query: 'p9QmT2c0aLx7Vb1K' },
-  { position: { index: 'wallpapers-20261129-031502', after: [-1234567890, 77120], total: 981344, shuffled: true }, page: 4, query: 'x3NcW8e2Rt6yU0iO' },
+  {
+    position: { index: 'wallpapers-20261129-031502', after: [-1234567890, 77120], total: 981344, shuffled: true },
+    page: 4,
+    query: 'x3NcW8e2Rt6yU0iO',
+  },
   { position: { index: 'changes', after: [1844121, 12001] }, page: 2, query: 'pQ0rX2bN8cV4mL6k' },
 ];
 
@@ -70,7 +74,9 @@ try {
   console.log('| build | encode, µs (median round) | decode, µs | cursor length, characters (list, search, shuffle, feed) |');
   console.log('|---|--:|--:|---|');
   for (const name of ['before', 'now'] as const) {
-    console.log(`| ${name === 'now' ? 'working tree' : sha} | ${(row(name, 'encodeNs') / 1000).toFixed(2)} | ${(row(name, 'decodeNs') / 1000).toFixed(2)} | ${length(name)} |`);
+    console.log(
+      `| ${name === 'now' ? 'working tree' : sha} | ${(row(name, 'encodeNs') / 1000).toFixed(2)} | ${(row(name, 'decodeNs') / 1000).toFixed(2)} | ${length(name)} |`,
+    );
   }
   const ratio = (what: 'encodeNs' | 'decodeNs') => (row('now', what) / row('before', what)).toFixed(2);
   console.log(`now / before: encode ${ratio('encodeNs')}, decode ${ratio('decodeNs')}; rounds, µs: ${JSON.stringify(results)}`);

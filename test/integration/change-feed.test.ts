@@ -122,8 +122,12 @@ describe('the change feed, GET /v1/changes', function () {
     const first = await page(app, '?per_page=20');
     const saved = asIssuedBeforeTheSeal(first.meta.next_cursor);
     const [fromSealed, fromSaved] = [await page(app, `?cursor=${first.meta.next_cursor}`), await page(app, `?cursor=${saved}`)];
-    expect(fromSaved.data.map((item) => item.id)).to.deep.equal(fromSealed.data.map((item) => item.id)).and.to.have.length(10);
-    expect(fromSaved.meta.next_cursor).to.equal(fromSealed.meta.next_cursor).and.to.match(/^[A-Za-z0-9_-]+$/);
+    expect(fromSaved.data.map((item) => item.id))
+      .to.deep.equal(fromSealed.data.map((item) => item.id))
+      .and.to.have.length(10);
+    expect(fromSaved.meta.next_cursor)
+      .to.equal(fromSealed.meta.next_cursor)
+      .and.to.match(/^[A-Za-z0-9_-]+$/);
   });
 
   it('when an incremental import changes one, adds one, deletes one and repeats one, then a tail read gets exactly those three, and the deleted one is gone everywhere', async () => {

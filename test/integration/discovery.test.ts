@@ -54,7 +54,11 @@ describe('discovery on a real catalogue: sorts, cursors, filters, facets, ids', 
   }
 
   it('when a walk goes on with a cursor issued before cursors were sealed, then it continues where that cursor stood, and its next cursor is sealed', async () => {
-    for (const path of ['/v1/wallpapers?sort=newest&per_page=7', '/v1/search?q=calm%20golden&per_page=3', '/v1/wallpapers?sort=random&seed=tide42&per_page=7']) {
+    for (const path of [
+      '/v1/wallpapers?sort=newest&per_page=7',
+      '/v1/search?q=calm%20golden&per_page=3',
+      '/v1/wallpapers?sort=random&seed=tide42&per_page=7',
+    ]) {
       const sealed = (await get(path)).body.meta.next_cursor as string;
       const legacy = asIssuedBeforeTheSeal(sealed);
       expect(legacy, path).to.include('.');
@@ -62,7 +66,9 @@ describe('discovery on a real catalogue: sorts, cursors, filters, facets, ids', 
       expect(fromLegacy.status, fromLegacy.text).to.equal(200);
       expect(ids(fromLegacy.body.data), path).to.deep.equal(ids(fromSealed.body.data)).and.to.have.length.above(0);
       expect(fromLegacy.body.meta.current_page, path).to.equal(2);
-      expect(fromLegacy.body.meta.next_cursor, path).to.equal(fromSealed.body.meta.next_cursor).and.to.match(/^[A-Za-z0-9_-]+$/);
+      expect(fromLegacy.body.meta.next_cursor, path)
+        .to.equal(fromSealed.body.meta.next_cursor)
+        .and.to.match(/^[A-Za-z0-9_-]+$/);
     }
   });
 

@@ -34,6 +34,13 @@ describe('query parameter validation', () => {
     expect(parseList({ per_page: '100000000000000000000000' })).to.include({ page: 1, per_page: 100 });
   });
 
+  it('when page is past the largest integer JSON carries exactly, then the rule is named with the bound, not a rounded number', () => {
+    expect(parseList({ page: '9007199254740991' })).to.include({ page: 9007199254740991 });
+    for (const text of ['9007199254740992', '99999999999999999999999']) {
+      expect(rejection(() => parseList({ page: text })).message).to.equal("Invalid query parameter 'page': must be an integer <= 9007199254740991");
+    }
+  });
+
   for (const text of ['1.0', '0x10', '1e3', '', ' ', '١']) {
     it(`when page is '${text}', then it is not an integer`, () => {
       const err = rejection(() => parseList({ page: text }));

@@ -12,7 +12,11 @@ const state: CursorState = { position: { index: 'wallpapers-20261122', after: [1
 const derived = (use: string) => Buffer.from(hkdfSync('sha256', SECRET, Buffer.alloc(0), `wallpaper-catalogue cursor ${use}`, 32));
 function sealAsDocumented(walk: object | Buffer): string {
   const state = Buffer.isBuffer(walk) ? walk : Buffer.from(JSON.stringify(walk));
-  const iv = createHmac('sha256', derived('siv-hmac-sha-256')).update(Buffer.from([2])).update(state).digest().subarray(0, 16);
+  const iv = createHmac('sha256', derived('siv-hmac-sha-256'))
+    .update(Buffer.from([2]))
+    .update(state)
+    .digest()
+    .subarray(0, 16);
   const cipher = createCipheriv('aes-256-ctr', derived('aes-256-ctr'), iv);
   return Buffer.concat([Buffer.from([2]), iv, cipher.update(state), cipher.final()]).toString('base64url');
 }
@@ -54,7 +58,11 @@ describe('cursors', () => {
     expect(openAsDocumented(text)).to.deep.equal({ i: 'wallpapers-20261122', a: [12.345678, 42], p: 2, q: 'abc' });
     const visible = Buffer.from(text, 'base64url').toString('latin1');
     for (const secretPart of ['wallpapers', '12.345678', '"q"']) expect(visible).to.not.include(secretPart);
-    expect(codec.decode(sealAsDocumented({ i: 'w-1', a: [7, 8], p: 4, q: 'x' }))).to.deep.equal({ position: { index: 'w-1', after: [7, 8] }, page: 4, query: 'x' });
+    expect(codec.decode(sealAsDocumented({ i: 'w-1', a: [7, 8], p: 4, q: 'x' }))).to.deep.equal({
+      position: { index: 'w-1', after: [7, 8] },
+      page: 4,
+      query: 'x',
+    });
   });
 
   it('when one state is encoded again, then it gets the same cursor, and any other state another', () => {
@@ -80,7 +88,10 @@ describe('cursors', () => {
     // Sealed or signed as this API would, but marked with a value it never writes.
     for (const issue of [sealAsDocumented, signedAsBefore]) {
       expect(codec.decode(issue({ i: 'w-1', a: [1, 2], s: 1, p: 2, q: 'abc' })).position.shuffled, issue.name).to.equal(true);
-      expect(refusal(() => codec.decode(issue({ i: 'w-1', a: [1, 2], s: 2, p: 2, q: 'abc' }))), issue.name).to.match(/'cursor'/);
+      expect(
+        refusal(() => codec.decode(issue({ i: 'w-1', a: [1, 2], s: 2, p: 2, q: 'abc' }))),
+        issue.name,
+      ).to.match(/'cursor'/);
     }
   });
 
@@ -96,9 +107,25 @@ describe('cursors', () => {
     const foreign = createCursorCodec('t'.repeat(32)).encode(state);
     const payload = Buffer.from(JSON.stringify({ i: '.security', a: [1], p: 2, q: 'abc' })).toString('base64url');
     const issued = codec.encode(state);
-    const refused = [foreign, `${payload}.AAAAAAAAAAAAAAAAAAAAAA`, 'x', '.', 'a.b.c', `${payload}.`, '', 'AgAA', issued.slice(0, 40), `${issued}A`, ` ${issued}`];
+    const refused = [
+      foreign,
+      `${payload}.AAAAAAAAAAAAAAAAAAAAAA`,
+      'x',
+      '.',
+      'a.b.c',
+      `${payload}.`,
+      '',
+      'AgAA',
+      issued.slice(0, 40),
+      `${issued}A`,
+      ` ${issued}`,
+    ];
     // Well sealed, but not JSON, or JSON that is no walk.
-    refused.push(sealAsDocumented(Buffer.from('{"i":')), sealAsDocumented({ i: 'w-1', a: [], p: 2, q: 'x' }), sealAsDocumented({ i: 'w-1', a: [1], p: 1, q: 'x' }));
+    refused.push(
+      sealAsDocumented(Buffer.from('{"i":')),
+      sealAsDocumented({ i: 'w-1', a: [], p: 2, q: 'x' }),
+      sealAsDocumented({ i: 'w-1', a: [1], p: 1, q: 'x' }),
+    );
     for (const bad of refused) {
       expect(refusal(() => codec.decode(bad))).to.match(/'cursor'/);
     }
