@@ -32,6 +32,8 @@ export interface Config {
    * createAccountLanes). 0: no limit.
    */
   maxInFlightPerAccount: number;
+  /** Requests of one account that may wait for a lane (MAX_WAITING_PER_ACCOUNT); past them, 429. */
+  maxWaitingPerAccount: number;
   redisBreaker: RedisBreakerConfig;
   responseCache: ResponseCacheConfig;
   elasticsearchBatching: ElasticsearchBatchingConfig;
@@ -155,6 +157,9 @@ const ENV_SCHEMA = {
     // Four: Elasticsearch's search pool on two cores has four threads, so one account cannot hold
     // more than that of it; a client that sends more at once is served four at a time.
     MAX_IN_FLIGHT_PER_ACCOUNT: { type: 'integer', minimum: 0, maximum: 100000, default: 4 },
+    // Room for a downloader's parallel connections (aria2 opens 16) many times over, while one
+    // account's line holds at most about 1.7 MB (some 27 KB a request).
+    MAX_WAITING_PER_ACCOUNT: { type: 'integer', minimum: 1, maximum: 100000, default: 64 },
     REDIS_BREAKER_FAILURES: { type: 'integer', minimum: 1, maximum: 1000, default: 3 },
     REDIS_BREAKER_OPEN_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 3000 },
     // Seals cursors; every instance behind one load balancer needs the same one.
@@ -375,6 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxConnectionsPerAddress: v.MAX_CONNECTIONS_PER_ADDRESS,
     },
     maxInFlightPerAccount: v.MAX_IN_FLIGHT_PER_ACCOUNT,
+    maxWaitingPerAccount: v.MAX_WAITING_PER_ACCOUNT,
     rateLimit: {
       tiers: parseTiers(v.RATE_LIMIT_TIERS),
       windowSeconds: v.RATE_LIMIT_WINDOW_SECONDS,

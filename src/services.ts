@@ -82,7 +82,7 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
   return {
     repository,
     warm: meaning.ready,
-    ...(config.maxInFlightPerAccount > 0 ? { lanes: createAccountLanes(config.maxInFlightPerAccount) } : {}),
+    ...(config.maxInFlightPerAccount > 0 ? { lanes: createAccountLanes(config.maxInFlightPerAccount, config.maxWaitingPerAccount) } : {}),
     ...(config.portal.enabled ? { portal } : {}),
     access: createAccess({ redis, rateLimit: config.rateLimit, redisBreaker: config.redisBreaker, logger, metrics }),
     readiness: readiness ?? createReadiness({ es, redis, alias: config.indexAlias }),

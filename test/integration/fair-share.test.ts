@@ -24,9 +24,14 @@ describe('fair share between accounts (real Elasticsearch and Redis)', function 
   });
   after(() => gate.close());
 
-  async function appWithLanes(lanes: number) {
+  async function appWithLanes(lanes: number, waiting = 64) {
     const es = connectEs(gate.url);
-    const config = testConfig({ indexAlias: ctx.alias, maxInFlightPerAccount: lanes, responseCache: { ...testConfig().responseCache, maxBytes: 0 } });
+    const config = testConfig({
+      indexAlias: ctx.alias,
+      maxInFlightPerAccount: lanes,
+      maxWaitingPerAccount: waiting,
+      responseCache: { ...testConfig().responseCache, maxBytes: 0 },
+    });
     const running = await startApp({ config, es, redis: ctx.redis });
     app = {
       url: running.url,
@@ -57,6 +62,28 @@ describe('fair share between accounts (real Elasticsearch and Redis)', function 
     expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200]);
     expect(answers.map((a) => a.body.meta.current_page)).to.deep.equal([1, 2, 3, 1]);
     expect(await countedInRedis(ctx.redis, busy.accountId), 'the search that waited was counted once').to.equal(3);
+  });
+
+  it('when an account has its lanes taken and its line full, then its next search is 429 at once, counted, while those in line are all answered', async () => {
+    const { busy, other, search } = await appWithLanes(1, 2);
+    gate.hold();
+    const held = search(busy.apiKey, 'meadow', 1);
+    expect(await until(async () => heldPageReads(gate, 'meadow') === 1)).to.equal(true);
+    const inLine = [2, 3].map((page) => search(busy.apiKey, 'meadow', page));
+    expect(await until(async () => (await countedInRedis(ctx.redis, busy.accountId)) === 3)).to.equal(true);
+    const refused = await search(busy.apiKey, 'meadow', 4);
+    expect(refused.status).to.equal(429);
+    expect(refused.body.message).to.match(/^Too many requests of this account at once: 1 in progress and 2 waiting\./);
+    expect(refused.headers.get('retry-after')).to.equal('1');
+    expect(refused.headers.get('x-ratelimit-remaining')).to.equal('9996');
+    const others = search(other.apiKey, 'glacier', 1);
+    expect(await until(async () => heldPageReads(gate, 'glacier') === 1), 'another account still goes straight through').to.equal(true);
+    expect(heldPageReads(gate, 'meadow'), 'neither those in line nor the refused one reached Elasticsearch').to.equal(1);
+    gate.open();
+    const answers = await Promise.all([held, ...inLine, others]);
+    expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200, 200]);
+    expect(answers.map((a) => a.body.meta.current_page)).to.deep.equal([1, 2, 3, 1]);
+    expect(await countedInRedis(ctx.redis, busy.accountId)).to.equal(4);
   });
 
   it('when MAX_IN_FLIGHT_PER_ACCOUNT is 0, then an account has no lanes: every search of it reaches Elasticsearch at once', async () => {

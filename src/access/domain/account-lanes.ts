@@ -4,13 +4,19 @@ export type LeaveLane = () => void;
 export interface AccountLanes {
   /** A lane at once when the account has one free, else null (then `waitFor`). */
   tryEnter(accountId: string): LeaveLane | null;
-  /** A lane once the account's earlier requests have left enough: first come, first served. */
-  waitFor(accountId: string): Promise<LeaveLane>;
+  /**
+   * A lane once the account's earlier requests have left enough: first come, first served. Null,
+   * at once, when the account already has as many waiting as its line holds.
+   */
+  waitFor(accountId: string): Promise<LeaveLane> | null;
   /**
    * From now on, no account is held to lanes: every request waiting is let in at once, and later
    * ones enter straight away. For shutdown, which must answer what it holds before its deadline.
    */
   openAll(): void;
+  /** Lanes of each account, and places in its line. */
+  readonly perAccount: number;
+  readonly waitingPerAccount: number;
   /** Requests waiting for a lane, every account together. */
   readonly waiting: number;
   /** Accounts with a request in a lane or waiting; an account with neither is forgotten. */
@@ -31,11 +37,16 @@ const NOTHING_TO_LEAVE: LeaveLane = () => undefined;
  * accounts took 2.2–2.8 s instead of about 0.01 s). With lanes, an account's extra requests wait
  * here, in order, doing no work (each holds its request's memory, about 27 KB, as it would
  * waiting anywhere else), while other accounts' requests go straight through; so at any moment
- * Elasticsearch works on at most `perAccount` requests of each account. Nothing is refused: a
- * client that sends many at once is served at the pace of its lanes.
+ * Elasticsearch works on at most `perAccount` requests of each account. A client that sends a few
+ * more at once is served at the pace of its lanes; past `waitingPerAccount` waiting, the line is
+ * full and the request is refused at once. Without that bound, a line would be the one queue of the
+ * API that nothing limits: one socket pipelining 5,000 requests held 5,000 of them here (about
+ * 135 MB), where Elasticsearch's own queue would have shed them.
  */
-export function createAccountLanes(perAccount: number): AccountLanes {
+export function createAccountLanes(perAccount: number, waitingPerAccount: number): AccountLanes {
   if (!Number.isInteger(perAccount) || perAccount < 1) throw new Error(`lanes per account must be a positive integer, not ${perAccount}`);
+  if (!Number.isInteger(waitingPerAccount) || waitingPerAccount < 1)
+    throw new Error(`places in line per account must be a positive integer, not ${waitingPerAccount}`);
   const lines = new Map<string, Line>();
   let waiting = 0;
   let opened = false;
@@ -69,6 +80,8 @@ export function createAccountLanes(perAccount: number): AccountLanes {
   }
 
   return {
+    perAccount,
+    waitingPerAccount,
     tryEnter,
     openAll() {
       opened = true;
@@ -81,6 +94,7 @@ export function createAccountLanes(perAccount: number): AccountLanes {
       const entered = tryEnter(accountId);
       if (entered) return Promise.resolve(entered);
       const line = lines.get(accountId)!;
+      if (line.queue.length >= waitingPerAccount) return null;
       waiting++;
       return new Promise((resolve) => line.queue.push(resolve));
     },

@@ -3,12 +3,12 @@ import { type LeaveLane, createAccountLanes } from '../../../../src/access/domai
 
 describe('account lanes', () => {
   it('when an account has all its lanes taken, then its next request waits and is let in as soon as one leaves', async () => {
-    const lanes = createAccountLanes(2);
+    const lanes = createAccountLanes(2, 8);
     const first = lanes.tryEnter('a')!;
     lanes.tryEnter('a')!;
     expect(lanes.tryEnter('a')).to.equal(null);
     let entered = false;
-    const third = lanes.waitFor('a').then((leave) => {
+    const third = lanes.waitFor('a')!.then((leave) => {
       entered = true;
       return leave;
     });
@@ -22,11 +22,11 @@ describe('account lanes', () => {
   });
 
   it('when several wait, then they are let in in the order they came', async () => {
-    const lanes = createAccountLanes(1);
+    const lanes = createAccountLanes(1, 8);
     const holder = lanes.tryEnter('a')!;
     const order: number[] = [];
     const waits = [1, 2, 3].map((n) =>
-      lanes.waitFor('a').then((leave) => {
+      lanes.waitFor('a')!.then((leave) => {
         order.push(n);
         leave();
       }),
@@ -37,16 +37,16 @@ describe('account lanes', () => {
   });
 
   it('when one account has its lanes full, then another account enters at once', () => {
-    const lanes = createAccountLanes(1);
+    const lanes = createAccountLanes(1, 8);
     lanes.tryEnter('a');
     expect(lanes.tryEnter('a')).to.equal(null);
     expect(lanes.tryEnter('b')).to.be.a('function');
   });
 
   it('when a lane is left twice, then only one lane is freed', async () => {
-    const lanes = createAccountLanes(1);
+    const lanes = createAccountLanes(1, 8);
     const leave = lanes.tryEnter('a')!;
-    const waiter = lanes.waitFor('a');
+    const waiter = lanes.waitFor('a')!;
     leave();
     leave();
     const second = await waiter;
@@ -56,14 +56,14 @@ describe('account lanes', () => {
   });
 
   it('when every request of an account has left, then nothing of the account is kept', async () => {
-    const lanes = createAccountLanes(2);
+    const lanes = createAccountLanes(2, 8);
     const leaves: LeaveLane[] = [];
     for (let i = 0; i < 50; i++) {
       const leave = lanes.tryEnter(`account-${i}`);
       if (leave) leaves.push(leave);
     }
     leaves.push(lanes.tryEnter('account-0')!);
-    const waited = lanes.waitFor('account-0');
+    const waited = lanes.waitFor('account-0')!;
     expect(lanes.accounts).to.equal(50);
     for (const leave of leaves) leave();
     (await waited)();
@@ -72,9 +72,9 @@ describe('account lanes', () => {
   });
 
   it('when every lane is opened (shutdown), then those waiting are let in at once and later ones enter straight away', async () => {
-    const lanes = createAccountLanes(1);
+    const lanes = createAccountLanes(1, 8);
     const holder = lanes.tryEnter('a')!;
-    const waited = [lanes.waitFor('a'), lanes.waitFor('a'), lanes.waitFor('b')];
+    const waited = [lanes.waitFor('a')!, lanes.waitFor('a')!, lanes.waitFor('b')!];
     lanes.openAll();
     const leaves = await Promise.all(waited);
     expect(lanes.waiting).to.equal(0);
@@ -84,7 +84,23 @@ describe('account lanes', () => {
     expect(lanes.accounts, 'nothing kept once the last lane of before is left').to.equal(0);
   });
 
-  it('when the number of lanes is not a positive integer, then it refuses', () => {
-    for (const bad of [0, -1, 1.5, Number.NaN]) expect(() => createAccountLanes(bad), String(bad)).to.throw(/positive integer/);
+  it("when an account's line is full, then its next request is refused at once, while another account still waits", async () => {
+    const lanes = createAccountLanes(1, 2);
+    const holders = [lanes.tryEnter('a')!, lanes.tryEnter('b')!];
+    const inLine = [lanes.waitFor('a'), lanes.waitFor('a')];
+    expect(inLine.every((place) => place instanceof Promise)).to.equal(true);
+    expect(lanes.waitFor('a'), 'a third in line').to.equal(null);
+    expect(lanes.waiting).to.equal(2);
+    expect(lanes.waitFor('b'), 'the other account has its own line').to.be.instanceOf(Promise);
+    holders[0]!();
+    (await inLine[0]!)();
+    expect(lanes.waitFor('a'), 'a place freed once one left the line').to.be.instanceOf(Promise);
+  });
+
+  it('when the number of lanes or places in line is not a positive integer, then it refuses', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createAccountLanes(bad, 8), String(bad)).to.throw(/lanes per account must be a positive integer/);
+      expect(() => createAccountLanes(4, bad), String(bad)).to.throw(/places in line per account must be a positive integer/);
+    }
   });
 });

@@ -33,7 +33,7 @@ describe('fair share between accounts (MAX_IN_FLIGHT_PER_ACCOUNT, the HTTP edge 
       await opened;
       return getById(id);
     };
-    services.lanes = createAccountLanes(2);
+    services.lanes = createAccountLanes(2, 2);
     const app = createApp(services, { maxResultWindow: 10_000, trustProxyHops: 0 });
     server = await new Promise((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -71,6 +71,27 @@ describe('fair share between accounts (MAX_IN_FLIGHT_PER_ACCOUNT, the HTTP edge 
     const metric = (name: string) => services.metrics!.registry.getSingleMetricAsString(name);
     expect(await metric('wallpapers_account_lane_waits_total')).to.match(/wallpapers_account_lane_waits_total 1$/m);
     expect(await metric('wallpapers_account_lane_waiting'), 'none waits any more').to.match(/wallpapers_account_lane_waiting 0$/m);
+  });
+
+  it('when an account has its lanes taken and its line full, then its next request is 429 with Retry-After and its quota headers, and the rest are answered', async () => {
+    const busy = [1, 2, 3, 4].map((id) => get(id, 'busy'));
+    expect(await until(async () => services.access.used.get('busy') === 4)).to.equal(true);
+    const refused = await get(5, 'busy');
+    expect(refused.status).to.equal(429);
+    expect(refused.body).to.deep.include({ error: 'rate_limit_exceeded', status: 429 });
+    expect((refused.body as { message: string }).message).to.equal(
+      'Too many requests of this account at once: 2 in progress and 2 waiting. Send fewer at a time; please try again in 1 second',
+    );
+    expect(refused.headers.get('retry-after')).to.equal('1');
+    expect(refused.headers.get('x-ratelimit-remaining'), 'counted, and told so').to.equal('95');
+    const other = get(6, 'other');
+    expect(await until(async () => started.includes(6)), 'another account goes straight through').to.equal(true);
+    open();
+    expect((await Promise.all([...busy, other])).map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200]);
+    expect(started).to.not.include(5);
+    expect(await services.metrics!.registry.getSingleMetricAsString('wallpapers_rate_limit_rejections_total')).to.match(
+      /wallpapers_rate_limit_rejections_total\{reason="account_busy"\} 1$/m,
+    );
   });
 
   it('when a client hangs up while its request waits, then no work is done for it and its lane goes to the next', async () => {
