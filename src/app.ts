@@ -61,7 +61,9 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   const usage = usageRoutes({ access, metrics, trustProxyHops: settings.trustProxyHops, prefix: API_PREFIX });
   // Without a configured secret, cursors are sealed with one of this app's own: they then work only
   // against this process (start-up warns).
-  const cursors = createCursorCodec(settings.cursorSecret ?? randomBytes(32).toString('base64url'));
+  const cursors = createCursorCodec(settings.cursorSecret ?? randomBytes(32).toString('base64url'), {
+    onLegacyRead: () => metrics.legacyCursorReads.inc(),
+  });
   v1.use(wallpaperRoutes({ repository, maxResultWindow: settings.maxResultWindow, cursors }).routes());
 
   app.use(securityHeaders);

@@ -121,8 +121,14 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
       .filter(([, p]) => p.type === 'array')
       .map(([k, p]) => [k, p.items?.type === 'integer'] as const),
   );
-  // Only plain decimal integers are accepted: no "1.0", "0x10", "1e3" or "".
-  const integer = (text: string) => (INTEGER_TEXT.test(text) ? Number(text) : text);
+  // Only plain decimal integers are accepted: no "1.0", "0x10", "1e3" or "". One past the largest
+  // double (309 digits and up) is taken as that largest double, not Infinity, so it meets the
+  // bound it breaks (or per_page's cap) like any other large number, not the type rule.
+  const integer = (text: string) => {
+    if (!INTEGER_TEXT.test(text)) return text;
+    const value = Number(text);
+    return Number.isFinite(value) ? value : Math.sign(value) * Number.MAX_VALUE;
+  };
   return (raw) => {
     // No prototype: a parameter named __proto__ or constructor is then an own property like any
     // other, which the schema refuses as unknown instead of the assignment swallowing it.

@@ -48,6 +48,11 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
       labelNames: ['reason'] as const,
       registers: [registry],
     }),
+    legacyCursorReads: new Counter({
+      name: 'wallpapers_cursor_legacy_reads_total',
+      help: 'Cursors taken in the signed form issued before cursors were sealed (a walk or feed position saved across the upgrade)',
+      registers: [registry],
+    }),
     laneWaits: new Counter({
       name: 'wallpapers_account_lane_waits_total',
       help: 'Requests that waited for a lane because their account already had its share in flight (MAX_IN_FLIGHT_PER_ACCOUNT)',

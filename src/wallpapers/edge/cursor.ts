@@ -61,10 +61,13 @@ function isPosition(value: unknown): value is Position {
  * among them, which no response shows) nor change it. Any instance holding the same CURSOR_SECRET
  * continues a walk another began.
  *
- * The seal is SIV (deterministic authenticated encryption, as RFC 5297 builds it): the IV is
- * HMAC-SHA-256 of the version and the state, kept to 128 bits, and the state is encrypted with
- * AES-256-CTR from it; opening decrypts and checks that the IV is the HMAC of what came out. Each
- * key is derived from the secret by HKDF for its one use.
+ * The seal is a synthetic-IV construction (deterministic authenticated encryption, the idea of
+ * RFC 5297 with HMAC-SHA-256 in place of its S2V over CMAC): the IV is HMAC-SHA-256 of the version
+ * and the state, kept to 128 bits, and the state is encrypted with AES-256-CTR from it, OpenSSL
+ * counting over the whole 128-bit block; opening decrypts and checks that the IV is the HMAC of
+ * what came out, before anything reads it. Each key is derived from the secret by HKDF for its one
+ * use. The length is not hidden: a client can tell how many characters the hidden values take
+ * (an index name of a fixed pattern, a score's digits), nothing of what they are.
  * - Deterministic on purpose: one position always gets one cursor, so a page's body, and with it
  *   its ETag, stays the same between requests (a client polling the feed's tail keeps its 304s).
  *   It tells a client only that two cursors are one position, which it can see anyway.
@@ -75,9 +78,10 @@ function isPosition(value: unknown): value is Position {
  *
  * Cursors issued before the seal (base64url JSON, a dot, an HMAC of it with the secret itself)
  * are still read, so a walk or a change-feed position saved before an upgrade goes on; every
- * cursor issued now is sealed.
+ * cursor issued now is sealed. `onLegacyRead` counts them, so that acceptance can go once none
+ * come any more.
  */
-export function createCursorCodec(secret: string): CursorCodec {
+export function createCursorCodec(secret: string, { onLegacyRead }: { onLegacyRead?: () => void } = {}): CursorCodec {
   const derive = (use: string) =>
     Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), `wallpaper-catalogue cursor ${use}`, 32));
   const cipherKey = createSecretKey(derive('aes-256-ctr'));
@@ -119,8 +123,10 @@ export function createCursorCodec(secret: string): CursorCodec {
       return Buffer.concat([versionByte, iv, ctr(iv, state)]).toString('base64url');
     },
     decode(text) {
-      const json = text.includes('.') ? signed(text) : opened(text);
+      const legacy = text.includes('.');
+      const json = legacy ? signed(text) : opened(text);
       if (json === null) throw tampered();
+      if (legacy) onLegacyRead?.();
       let state: unknown;
       try {
         state = JSON.parse(json);

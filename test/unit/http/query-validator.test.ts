@@ -32,11 +32,12 @@ describe('query parameter validation', () => {
   it('when per_page is above 100, then it is served at 100', () => {
     expect(parseList({ per_page: '101' })).to.include({ page: 1, per_page: 100 });
     expect(parseList({ per_page: '100000000000000000000000' })).to.include({ page: 1, per_page: 100 });
+    expect(parseList({ per_page: '2'.repeat(309) }), 'past the largest double').to.include({ page: 1, per_page: 100 });
   });
 
   it('when page is past the largest integer JSON carries exactly, then the rule is named with the bound, not a rounded number', () => {
     expect(parseList({ page: '9007199254740991' })).to.include({ page: 9007199254740991 });
-    for (const text of ['9007199254740992', '99999999999999999999999']) {
+    for (const text of ['9007199254740992', '99999999999999999999999', '2'.repeat(309), '1'.padEnd(400, '0')]) {
       expect(rejection(() => parseList({ page: text })).message).to.equal("Invalid query parameter 'page': must be an integer <= 9007199254740991");
     }
   });

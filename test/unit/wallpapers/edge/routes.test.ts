@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { createApp } from '../../../../src/app.js';
 import { CursorExpired } from '../../../../src/errors.js';
+import { createMetrics } from '../../../../src/infra/metrics.js';
+import { asIssuedBeforeTheSeal } from '../../../support/legacy-cursor.js';
 import { toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../../../support/fixtures.js';
 import { type RunningApp, type TestResponse, listen, request } from '../../../support/harness.js';
@@ -105,6 +107,24 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     } finally {
       await same.close();
       await other.close();
+    }
+  });
+
+  it('when a cursor of the signed form issued before the seal comes back, then the walk goes on and the legacy read is counted', async () => {
+    services.metrics = createMetrics();
+    const counted = await listen(createApp(services, { maxResultWindow: 30, trustProxyHops: 0, cursorSecret: 'x'.repeat(32) }));
+    const legacyReads = async () => /wallpapers_cursor_legacy_reads_total (\d+)/.exec(await services.metrics!.registry.metrics())![1];
+    try {
+      const first = await request(counted.url, '/v1/wallpapers?per_page=5', { key: KEY });
+      const sealed = first.body.meta.next_cursor as string;
+      const [fromSealed, fromLegacy] = [
+        await request(counted.url, `/v1/wallpapers?per_page=5&cursor=${sealed}`, { key: KEY }),
+        await request(counted.url, `/v1/wallpapers?per_page=5&cursor=${asIssuedBeforeTheSeal(sealed, 'x'.repeat(32))}`, { key: KEY }),
+      ];
+      expect(fromLegacy.body).to.deep.equal(fromSealed.body);
+      expect(await legacyReads(), 'one legacy read, the sealed ones not counted').to.equal('1');
+    } finally {
+      await counted.close();
     }
   });
 
