@@ -42,6 +42,7 @@ describe('error responses', () => {
       ['/v1/wallpapers?page=0', /'page': must be an integer >= 1/],
       ['/v1/wallpapers?page=-2', /'page': must be an integer >= 1/],
       ['/v1/wallpapers?page=99999999999999999999999', /'page': must be an integer <= 9007199254740991$/],
+      [`/v1/wallpapers/${'9'.repeat(400)}`, /'id': must be an integer <= 9007199254740991$/],
       ['/v1/wallpapers?per_page=0', /'per_page': must be an integer >= 1/],
       ['/v1/wallpapers?per_page=ten', /'per_page': must be an integer/],
       ['/v1/wallpapers?resolution=1920', /'resolution': each value must have the form <width>x<height>/],

@@ -116,6 +116,16 @@ describe('configuration', () => {
     expect(loadConfig({ AUTH_FAILURE_LIMIT: '7' }).rateLimit.authFailureLimit).to.equal(7);
   });
 
+  it("when MAX_WAITING_PER_ACCOUNT is left alone or set, then an account's line holds 64 or what was set; 0 or past 100,000, start-up fails naming it", () => {
+    expect(loadConfig({}).maxWaitingPerAccount).to.equal(64);
+    expect(loadConfig({ MAX_WAITING_PER_ACCOUNT: '8' }).maxWaitingPerAccount).to.equal(8);
+    for (const value of ['0', '100001', 'many', '1.5']) {
+      expect(() => loadConfig({ MAX_WAITING_PER_ACCOUNT: value }), value)
+        .to.throw(ConfigError)
+        .that.satisfies((err: ConfigError) => err.problems.length === 1 && err.problems[0]!.startsWith('MAX_WAITING_PER_ACCOUNT'));
+    }
+  });
+
   it('when several keys are bad, then every one is named', () => {
     try {
       loadConfig({ PORT: 'eighty', REDIS_URL: 'http://nope', LOG_LEVEL: 'chatty', INDEX_ALIAS: 'Bad Alias' });

@@ -6,9 +6,10 @@ export interface AccountLanes {
   tryEnter(accountId: string): LeaveLane | null;
   /**
    * A lane once the account's earlier requests have left enough: first come, first served. Null,
-   * at once, when the account already has as many waiting as its line holds.
+   * at once, when the account already has as many waiting as its line holds. `gone` tells whether
+   * the request's client has hung up: such a request holds no place once the line is full.
    */
-  waitFor(accountId: string): Promise<LeaveLane> | null;
+  waitFor(accountId: string, gone?: () => boolean): Promise<LeaveLane> | null;
   /**
    * From now on, no account is held to lanes: every request waiting is let in at once, and later
    * ones enter straight away. For shutdown, which must answer what it holds before its deadline.
@@ -23,9 +24,14 @@ export interface AccountLanes {
   readonly accounts: number;
 }
 
+interface Place {
+  letIn: (leave: LeaveLane) => void;
+  gone: () => boolean;
+}
+
 interface Line {
   running: number;
-  queue: ((leave: LeaveLane) => void)[];
+  queue: Place[];
 }
 
 const NOTHING_TO_LEAVE: LeaveLane = () => undefined;
@@ -60,7 +66,7 @@ export function createAccountLanes(perAccount: number, waitingPerAccount: number
       const next = line.queue.shift();
       if (next) {
         waiting--;
-        next(leaver(accountId, line));
+        next.letIn(leaver(accountId, line));
       } else if (--line.running === 0) {
         lines.delete(accountId);
       }
@@ -86,17 +92,30 @@ export function createAccountLanes(perAccount: number, waitingPerAccount: number
     openAll() {
       opened = true;
       for (const line of lines.values()) {
-        for (const next of line.queue.splice(0)) next(NOTHING_TO_LEAVE);
+        for (const next of line.queue.splice(0)) next.letIn(NOTHING_TO_LEAVE);
       }
       waiting = 0;
     },
-    waitFor(accountId) {
+    waitFor(accountId, gone = () => false) {
       const entered = tryEnter(accountId);
       if (entered) return Promise.resolve(entered);
       const line = lines.get(accountId)!;
-      if (line.queue.length >= waitingPerAccount) return null;
+      if (line.queue.length >= waitingPerAccount) {
+        // Places of clients that hung up are given back before anyone is refused: let go without a
+        // lane, they do no work (their handler sees the client gone).
+        const staying: Place[] = [];
+        for (const place of line.queue) {
+          if (!place.gone()) staying.push(place);
+          else {
+            waiting--;
+            place.letIn(NOTHING_TO_LEAVE);
+          }
+        }
+        line.queue = staying;
+        if (line.queue.length >= waitingPerAccount) return null;
+      }
       waiting++;
-      return new Promise((resolve) => line.queue.push(resolve));
+      return new Promise((letIn) => line.queue.push({ letIn, gone }));
     },
     get waiting() {
       return waiting;

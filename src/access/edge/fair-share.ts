@@ -16,7 +16,7 @@ export function fairShare({ lanes, metrics }: { lanes: AccountLanes; metrics: Me
     const { accountId } = (ctx.state as AuthState).principal;
     let leave = lanes.tryEnter(accountId);
     if (!leave) {
-      const place = lanes.waitFor(accountId);
+      const place = lanes.waitFor(accountId, () => ctx.req.destroyed || ctx.req.socket.destroyed);
       if (!place) {
         metrics.rateLimitRejections.inc({ reason: 'account_busy' });
         throw new HttpError(

@@ -37,6 +37,7 @@ describe('query parameter validation', () => {
 
   it('when page is past the largest integer JSON carries exactly, then the rule is named with the bound, not a rounded number', () => {
     expect(parseList({ page: '9007199254740991' })).to.include({ page: 9007199254740991 });
+    expect(rejection(() => parseList({ page: `-${'9'.repeat(400)}` })).message).to.equal("Invalid query parameter 'page': must be an integer >= 1");
     for (const text of ['9007199254740992', '99999999999999999999999', '2'.repeat(309), '1'.padEnd(400, '0')]) {
       expect(rejection(() => parseList({ page: text })).message).to.equal("Invalid query parameter 'page': must be an integer <= 9007199254740991");
     }

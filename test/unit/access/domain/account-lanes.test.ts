@@ -97,6 +97,26 @@ describe('account lanes', () => {
     expect(lanes.waitFor('a'), 'a place freed once one left the line').to.be.instanceOf(Promise);
   });
 
+  it('when the line is full and some in it are gone, then their places go to newcomers, and the gone are let go without a lane', async () => {
+    const lanes = createAccountLanes(1, 2);
+    const holder = lanes.tryEnter('a')!;
+    let hungUp = false;
+    const gone = lanes.waitFor('a', () => hungUp)!;
+    const staying = lanes.waitFor('a')!;
+    expect(lanes.waitFor('a'), 'full while every one in line is there').to.equal(null);
+    hungUp = true;
+    const newcomer = lanes.waitFor('a');
+    expect(newcomer, 'the place of the one gone').to.be.instanceOf(Promise);
+    expect(lanes.waiting).to.equal(2);
+    (await gone)();
+    expect(lanes.tryEnter('a'), 'the one gone took no lane: the holder still has it').to.equal(null);
+    holder();
+    (await staying)();
+    (await newcomer!)();
+    expect(lanes.accounts).to.equal(0);
+    expect(lanes.waiting).to.equal(0);
+  });
+
   it('when the number of lanes or places in line is not a positive integer, then it refuses', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) {
       expect(() => createAccountLanes(bad, 8), String(bad)).to.throw(/lanes per account must be a positive integer/);

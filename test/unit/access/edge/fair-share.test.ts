@@ -94,6 +94,27 @@ describe('fair share between accounts (MAX_IN_FLIGHT_PER_ACCOUNT, the HTTP edge 
     );
   });
 
+  it('when clients that hang up while waiting fill the line, then their places go to the next requests, which are answered', async () => {
+    const held = [1, 2].map((id) => get(id, 'busy'));
+    expect(await until(async () => started.length === 2)).to.equal(true);
+    const leaving = new AbortController();
+    const abandoned = [3, 4].map((id) =>
+      fetch(`${url}/v1/wallpapers/${id}`, { headers: { Authorization: 'Bearer busy' }, signal: leaving.signal }).catch((err: Error) => err.name),
+    );
+    await until(async () => services.access.used.get('busy') === 4);
+    leaving.abort();
+    expect(await Promise.all(abandoned)).to.deep.equal(['AbortError', 'AbortError']);
+    expect(await until(async () => [3, 4].every((id) => arrived.get(`/v1/wallpapers/${id}`)?.destroyed === true))).to.equal(true);
+    const next = [5, 6].map((id) => get(id, 'busy'));
+    await until(async () => services.access.used.get('busy') === 6);
+    open();
+    expect(
+      (await Promise.all([...held, ...next])).map((a) => a.status),
+      'none refused for a full line',
+    ).to.deep.equal([200, 200, 200, 200]);
+    expect(started, 'the abandoned requests never reached the repository').to.deep.equal([1, 2, 5, 6]);
+  });
+
   it('when a client hangs up while its request waits, then no work is done for it and its lane goes to the next', async () => {
     const held = [1, 2].map((id) => get(id, 'busy'));
     expect(await until(async () => started.length === 2)).to.equal(true);
