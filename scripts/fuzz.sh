@@ -48,7 +48,7 @@ fi
 mkdir -p test-output
 # positive_data_acceptance is left out: q is trimmed before its length rule, so a
 # schema-valid q of only spaces is rightly refused (documented in the q parameter).
-$ST run "http://127.0.0.1:$PORT/v1/openapi.json" \
+$ST --config-file scripts/schemathesis.toml run "http://127.0.0.1:$PORT/v1/openapi.json" \
   --header "Authorization: Bearer $KEY" \
   --checks all --exclude-checks positive_data_acceptance \
   --max-examples "$FUZZ_EXAMPLES" --max-time "$FUZZ_MAX_SECONDS" \

@@ -68,6 +68,8 @@ export interface HttpLimitsConfig {
   requestTimeoutMs: number;
   /** Open connections per client address; past it a new one is closed at once. 0: no cap (behind a proxy). */
   maxConnectionsPerAddress: number;
+  /** Requests of one connection worked on at once (pipelined); past it, 503 at once. 0: no limit. */
+  maxPipelinedPerConnection: number;
 }
 
 export interface ElasticsearchBatchingConfig {
@@ -121,6 +123,9 @@ const ENV_SCHEMA = {
     HEADERS_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 120000, default: 10000 },
     REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 30000 },
     MAX_CONNECTIONS_PER_ADDRESS: { type: 'integer', minimum: 0, maximum: 100000, default: 256 },
+    // Well above what a client that pipelines at all sends (browsers and the official clients do
+    // not), and below one account's lanes and line (4 + 64), so one connection cannot fill them.
+    MAX_PIPELINED_PER_CONNECTION: { type: 'integer', minimum: 0, maximum: 100000, default: 32 },
     // One node, or several separated by commas (a cluster: a read that fails on one is retried on another).
     ELASTICSEARCH_URL: { type: 'string', pattern: '^https?://[^\\s,]+(,https?://[^\\s,]+)*$', default: 'http://127.0.0.1:9200' },
     ELASTICSEARCH_TIMEOUT_MS: { type: 'integer', minimum: 50, maximum: 60000, default: ELASTICSEARCH_READ_DEFAULTS.timeoutMs },
@@ -378,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       headersTimeoutMs: v.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: v.REQUEST_TIMEOUT_MS,
       maxConnectionsPerAddress: v.MAX_CONNECTIONS_PER_ADDRESS,
+      maxPipelinedPerConnection: v.MAX_PIPELINED_PER_CONNECTION,
     },
     maxInFlightPerAccount: v.MAX_IN_FLIGHT_PER_ACCOUNT,
     maxWaitingPerAccount: v.MAX_WAITING_PER_ACCOUNT,

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { answerClientError } from './http/client-errors.js';
+import { limitPipelining } from './http/pipelining.js';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { createApp } from './app.js';
@@ -110,13 +111,17 @@ export async function startServer(config: Config, { logger = createLogger(config
   // Once shutdown starts, responses ask keep-alive clients to reconnect elsewhere. A client that
   // trickles its headers or body is cut off at the deadlines (checked every second, not Node's
   // default 30 s), so a few machines cannot hold every file descriptor with slow requests.
-  const { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerAddress } = config.http;
+  const { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerAddress, maxPipelinedPerConnection } = config.http;
   const server = http.createServer(
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: SLOW_CLIENT_CHECK_MS },
-    (req, res) => {
-      if (stopping) res.setHeader('Connection', 'close');
-      void handle(req, res);
-    },
+    limitPipelining(
+      (req, res) => {
+        if (stopping) res.setHeader('Connection', 'close');
+        void handle(req, res);
+      },
+      maxPipelinedPerConnection,
+      { logger, onRefused: () => metrics.pipelinedRefusals.inc() },
+    ),
   );
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (err: Error & { code?: string }, socket: net.Socket) => answerClientError(err, socket, logger));

@@ -48,6 +48,11 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
       labelNames: ['reason'] as const,
       registers: [registry],
     }),
+    pipelinedRefusals: new Counter({
+      name: 'wallpapers_pipelined_refusals_total',
+      help: 'Requests answered 503 before the app because their connection already had MAX_PIPELINED_PER_CONNECTION in flight',
+      registers: [registry],
+    }),
     legacyCursorReads: new Counter({
       name: 'wallpapers_cursor_legacy_reads_total',
       help: 'Cursors taken in the signed form issued before cursors were sealed (a walk or feed position saved across the upgrade)',

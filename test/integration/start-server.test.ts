@@ -3,7 +3,9 @@ import { type Socket, createConnection } from 'node:net';
 import type { Config } from '../../src/config.js';
 import { startServer } from '../../src/start-server.js';
 import { freePort } from '../support/free-port.js';
-import { request, testConfig } from '../support/harness.js';
+import { countedInRedis } from '../support/admission-log.js';
+import { contractViolations } from '../support/contract.js';
+import { createKey, request, testConfig } from '../support/harness.js';
 import { captureLogs } from '../support/log-capture.js';
 import { until } from '../support/until.js';
 import { useCatalogue } from './catalogue-context.js';
@@ -52,7 +54,11 @@ describe('startServer', function () {
         headers: { Authorization: `Bearer ${ctx.key}`, Origin: 'https://app.example' },
       });
       expect(res.status).to.equal(431);
-      expect(await res.json()).to.deep.equal({ error: 'request_too_large', message: 'The request line and headers exceed 16 KB', status: 431 });
+      const body: unknown = await res.json();
+      expect(body).to.deep.equal({ error: 'request_too_large', message: 'The request line and headers exceed 16 KB', status: 431 });
+      expect(contractViolations({ method: 'get', path: '/v1/wallpapers', status: 431, headers: res.headers, body }), 'the contract').to.deep.equal(
+        [],
+      );
       expect(res.headers.get('access-control-allow-origin')).to.equal('*');
       expect(res.headers.get('access-control-expose-headers')).to.equal('X-Request-Id');
       expect(res.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
@@ -87,6 +93,32 @@ describe('startServer', function () {
     }
   });
 
+  it('when one connection pipelines more requests than MAX_PIPELINED_PER_CONNECTION, then the rest get 503 in order, before any key check or quota', async () => {
+    const { apiKey, accountId } = await createKey(ctx.redis, 'premium');
+    const server = await startServer(
+      testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0, http: { ...testConfig().http, maxPipelinedPerConnection: 4 } }),
+      {},
+    );
+    try {
+      const { hostname, port } = new URL(server.url);
+      const socket = createConnection(Number(port), hostname);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+      const get = (page: number) =>
+        `GET /v1/search?q=harbor&per_page=1&page=${page} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${apiKey}\r\n\r\n`;
+      // All at once, in one write: Node parses them together, before any is answered.
+      socket.write(Array.from({ length: 40 }, (_, n) => get(n + 1)).join(''));
+      expect(await until(async () => statuses().length === 40)).to.equal(true);
+      socket.destroy();
+      expect(statuses()).to.deep.equal([...Array<number>(4).fill(200), ...Array<number>(36).fill(503)]);
+      expect(received).to.include('"error":"service_unavailable"');
+      expect(await countedInRedis(ctx.redis, accountId), 'only the answered ones were counted').to.equal(4);
+    } finally {
+      await server.close({ drainMs: 0 });
+    }
+  });
+
   describe('slow and greedy clients', () => {
     const serverWith = (http: Partial<Config['http']>) =>
       startServer(
@@ -95,7 +127,7 @@ describe('startServer', function () {
           port: 0,
           host: '127.0.0.1',
           metricsPort: 0,
-          http: { headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, maxConnectionsPerAddress: 0, ...http },
+          http: { headersTimeoutMs: 60_000, requestTimeoutMs: 60_000, maxConnectionsPerAddress: 0, maxPipelinedPerConnection: 0, ...http },
         }),
         {},
       );

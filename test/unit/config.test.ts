@@ -17,7 +17,12 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config.host).to.equal('127.0.0.1');
     expect(config.portal.publicOrigins).to.deep.equal([]);
-    expect(config.http).to.deep.equal({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, maxConnectionsPerAddress: 256 });
+    expect(config.http).to.deep.equal({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      maxConnectionsPerAddress: 256,
+      maxPipelinedPerConnection: 32,
+    });
   });
 
   it('when PUBLIC_ORIGIN is set, then its origins are kept lower-case, and a path or a bare host is refused naming it', () => {

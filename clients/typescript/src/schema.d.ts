@@ -366,7 +366,7 @@ export interface components {
         };
         Error: {
             /** @enum {string} */
-            error: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "cursor_expired";
+            error: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "cursor_expired" | "request_too_large" | "request_timeout";
             message: string;
             /** Format: int32 */
             status: number;
@@ -583,7 +583,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Elasticsearch or Redis unavailable (`service_unavailable`) */
+        /** @description Elasticsearch or Redis unavailable, or too many requests pipelined on one connection (`service_unavailable`, with `Retry-After`) */
         ServiceUnavailable: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -101,6 +101,8 @@ class Error(TypedDict, closed=True):
         'internal_error',
         'service_unavailable',
         'cursor_expired',
+        'request_too_large',
+        'request_timeout',
     ]
     message: str
     status: int

@@ -1,0 +1,111 @@
+import { expect } from 'chai';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type AddressInfo, createConnection } from 'node:net';
+import { limitPipelining } from '../../../src/http/pipelining.js';
+import { until } from '../../support/until.js';
+
+interface Answer {
+  status: number;
+  headers: string;
+  body: string;
+}
+
+/** Writes `count` GETs at once on one connection and reads `expected` answers back, in order. */
+function pipeline(port: number, paths: string[], expected = paths.length): Promise<Answer[]> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection(port, '127.0.0.1');
+    let received = '';
+    const answers = (): Answer[] =>
+      [...received.matchAll(/HTTP\/1\.1 (\d{3}) [^\r]*\r\n([\s\S]*?)\r\n\r\n/g)].map((m) => {
+        const length = Number(/content-length: (\d+)/i.exec(m[2]!)?.[1] ?? 0);
+        const start = m.index + m[0].length;
+        return { status: Number(m[1]), headers: m[2]!, body: received.slice(start, start + length) };
+      });
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (answers().length >= expected) {
+        socket.destroy();
+        resolve(answers());
+      }
+    });
+    socket.on('error', reject);
+    socket.write(paths.map((path) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join(''));
+  });
+}
+
+describe('a connection pipelining requests (limitPipelining)', () => {
+  let server: http.Server;
+  let port: number;
+  let held: ServerResponse[];
+  let refused: number;
+
+  async function serve(limit: number) {
+    held = [];
+    refused = 0;
+    // Every request is held until the test answers it: in flight by construction.
+    const handle = (_req: IncomingMessage, res: ServerResponse) => void held.push(res);
+    server = http.createServer(limitPipelining(handle, limit, { onRefused: () => refused++ }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  }
+  const answerHeld = () => {
+    for (const res of held.splice(0)) res.end('ok');
+  };
+
+  afterEach(async () => {
+    answerHeld();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('when more are pipelined than the limit, then the app gets the limit, the rest get 503 with Retry-After, after the earlier answers', async () => {
+    await serve(3);
+    const answers = pipeline(port, ['/1', '/2', '/3', '/4', '/5', '/6', '/7', '/8']);
+    expect(await until(async () => held.length === 3 && refused === 5)).to.equal(true);
+    answerHeld();
+    const got = await answers;
+    expect(got.map((a) => a.status)).to.deep.equal([200, 200, 200, 503, 503, 503, 503, 503]);
+    const refusal = got[3]!;
+    expect(JSON.parse(refusal.body)).to.deep.equal({
+      error: 'service_unavailable',
+      message:
+        'Too many requests pipelined on one connection: at most 3 are worked on at once. Wait for answers before sending more; please try again in 1 second',
+      status: 503,
+    });
+    expect(refusal.headers)
+      .to.match(/retry-after: 1/i)
+      .and.match(/x-request-id: [0-9a-f-]{36}/i)
+      .and.match(/access-control-allow-origin: \*/i);
+  });
+
+  it('when the answers in flight are written, then the same connection may pipeline as many again', async () => {
+    await serve(2);
+    const socket = createConnection(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    const send = (paths: string[]) => socket.write(paths.map((path) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join(''));
+    try {
+      send(['/1', '/2', '/3']);
+      expect(await until(async () => held.length === 2 && refused === 1)).to.equal(true);
+      answerHeld();
+      expect(await until(async () => statuses().length === 3)).to.equal(true);
+      send(['/4', '/5']);
+      expect(await until(async () => held.length === 2), 'both reach the app').to.equal(true);
+      answerHeld();
+      expect(await until(async () => statuses().length === 5)).to.equal(true);
+      expect(statuses()).to.deep.equal([200, 200, 503, 200, 200]);
+      expect(refused).to.equal(1);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  it('when the limit is 0, then every pipelined request reaches the app', async () => {
+    await serve(0);
+    const answers = pipeline(port, ['/1', '/2', '/3', '/4', '/5', '/6']);
+    expect(await until(async () => held.length === 6)).to.equal(true);
+    answerHeld();
+    expect((await answers).map((a) => a.status)).to.deep.equal([200, 200, 200, 200, 200, 200]);
+  });
+});
