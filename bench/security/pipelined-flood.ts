@@ -116,7 +116,7 @@ async function main(): Promise<void> {
         console.log(`MAX_PIPELINED_PER_CONNECTION=${limit}:`);
         console.log(`  another account's gets, quiet:        ${summary(quiet.gets)}`);
         console.log(`  another account's gets, under flood:  ${summary(loaded.gets)}`);
-        console.log(`  /healthz, quiet / under flood:         max ${summary(quiet.health)} / ${summary(loaded.health)}`);
+        console.log(`  /healthz, quiet / under flood:         ${summary(quiet.health)} / ${summary(loaded.health)}`);
         console.log(`  the flood (${SOCKETS} × ${DEPTH} pipelined): ${got}, ${((statuses.get(200) ?? 0) / seconds).toFixed(0)}/s answered 200`);
       } finally {
         await api.stop();
