@@ -124,7 +124,7 @@ const ENV_SCHEMA = {
     REQUEST_TIMEOUT_MS: { type: 'integer', minimum: 1000, maximum: 600000, default: 30000 },
     MAX_CONNECTIONS_PER_ADDRESS: { type: 'integer', minimum: 0, maximum: 100000, default: 256 },
     // Well above what a client that pipelines at all sends (browsers and the official clients do
-    // not), and below one account's lanes and line (4 + 64), so one connection cannot fill them.
+    // not), and below one account's lanes and line (4 + 64): one connection alone cannot fill them.
     MAX_PIPELINED_PER_CONNECTION: { type: 'integer', minimum: 0, maximum: 100000, default: 32 },
     // One node, or several separated by commas (a cluster: a read that fails on one is retried on another).
     ELASTICSEARCH_URL: { type: 'string', pattern: '^https?://[^\\s,]+(,https?://[^\\s,]+)*$', default: 'http://127.0.0.1:9200' },

@@ -112,16 +112,16 @@ export async function startServer(config: Config, { logger = createLogger(config
   // trickles its headers or body is cut off at the deadlines (checked every second, not Node's
   // default 30 s), so a few machines cannot hold every file descriptor with slow requests.
   const { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerAddress, maxPipelinedPerConnection } = config.http;
+  const admit = limitPipelining((req, res) => void handle(req, res), maxPipelinedPerConnection, {
+    logger,
+    onRefused: () => metrics.pipelinedRefusals.inc(),
+  });
   const server = http.createServer(
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: SLOW_CLIENT_CHECK_MS },
-    limitPipelining(
-      (req, res) => {
-        if (stopping) res.setHeader('Connection', 'close');
-        void handle(req, res);
-      },
-      maxPipelinedPerConnection,
-      { logger, onRefused: () => metrics.pipelinedRefusals.inc() },
-    ),
+    (req, res) => {
+      if (stopping) res.setHeader('Connection', 'close');
+      admit(req, res);
+    },
   );
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (err: Error & { code?: string }, socket: net.Socket) => answerClientError(err, socket, logger));

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../infra/logger.js';
+import { requestIdFrom } from './request-id.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -14,10 +14,14 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  * simple gets then took up to 1.3 s and /healthz 0.4 s, even with the flooding key's quota spent.
  *
  * Past `maxPerConnection` in flight, a request is answered at once with 503 and `Retry-After: 1`,
- * before the app: no key check, no quota counted, no log line of the app's (one of its own, as the
- * parser's refusals have). Node keeps answers in request order, so the refusal goes out after the
- * answers before it. Clients that pipeline a few (rare; browsers and the official clients do not)
- * never meet it.
+ * before the app: no key check, no quota counted, a log line of its own (as the parser's refusals
+ * have). Node keeps answers in request order, so the refusal goes out after the answers before it.
+ * Clients that pipeline a few (rare; browsers and the official clients do not) never meet it.
+ *
+ * This bounds one connection only. An address may hold `MAX_CONNECTIONS_PER_ADDRESS` of them, and a
+ * client that fills each to the bound, or sends refusals as fast as it reads them, is a flood by
+ * volume that a proxy's per-client rate limit answers better than this process can (see
+ * docs/operations.md).
  */
 export function limitPipelining(
   handle: Handler,
@@ -30,7 +34,7 @@ export function limitPipelining(
     const socket = req.socket;
     const working = inFlight.get(socket) ?? 0;
     if (working >= maxPerConnection) {
-      refuse(res, maxPerConnection, logger);
+      refuse(req, res, maxPerConnection, logger);
       onRefused();
       return;
     }
@@ -41,11 +45,20 @@ export function limitPipelining(
   };
 }
 
-function refuse(res: ServerResponse, maxPerConnection: number, logger: Logger): void {
-  const requestId = randomUUID();
+function refuse(req: IncomingMessage, res: ServerResponse, maxPerConnection: number, logger: Logger): void {
+  const given = req.headers['x-request-id'];
+  const requestId = requestIdFrom(typeof given === 'string' ? given : undefined);
   const message = `Too many requests pipelined on one connection: at most ${maxPerConnection} are worked on at once. Wait for answers before sending more; please try again in 1 second`;
   const body = JSON.stringify({ error: 'service_unavailable', message, status: 503 });
-  logger.info('request', { request_id: requestId, status: 503, refused_by: 'pipelining limit' });
+  // As the access log names a request, and the peer, to find who pipelines (behind a proxy, the proxy).
+  logger.info('request', {
+    request_id: requestId,
+    method: req.method,
+    path: (req.url ?? '').split('?')[0]!.slice(0, 200),
+    status: 503,
+    refused_by: 'pipelining limit',
+    peer: req.socket.remoteAddress,
+  });
   res.writeHead(503, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
@@ -56,5 +69,5 @@ function refuse(res: ServerResponse, maxPerConnection: number, logger: Logger): 
     'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After',
     'X-Content-Type-Options': 'nosniff',
   });
-  res.end(res.req.method === 'HEAD' ? undefined : body);
+  res.end(body);
 }

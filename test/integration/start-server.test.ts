@@ -95,8 +95,9 @@ describe('startServer', function () {
 
   it('when one connection pipelines more requests than MAX_PIPELINED_PER_CONNECTION, then the rest get 503 in order, before any key check or quota', async () => {
     const { apiKey, accountId } = await createKey(ctx.redis, 'premium');
+    const metricsPort = await freePort();
     const server = await startServer(
-      testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0, http: { ...testConfig().http, maxPipelinedPerConnection: 4 } }),
+      testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort, http: { ...testConfig().http, maxPipelinedPerConnection: 4 } }),
       {},
     );
     try {
@@ -112,8 +113,20 @@ describe('startServer', function () {
       expect(await until(async () => statuses().length === 40)).to.equal(true);
       socket.destroy();
       expect(statuses()).to.deep.equal([...Array<number>(4).fill(200), ...Array<number>(36).fill(503)]);
-      expect(received).to.include('"error":"service_unavailable"');
       expect(await countedInRedis(ctx.redis, accountId), 'only the answered ones were counted').to.equal(4);
+      // The first refusal, against the route's contract.
+      const at = received.indexOf('HTTP/1.1 503');
+      const [head = '', rest = ''] = received.slice(at).split('\r\n\r\n');
+      const headers = new Headers(
+        head
+          .split('\r\n')
+          .slice(1)
+          .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()] as [string, string]),
+      );
+      const body: unknown = JSON.parse(rest.slice(0, Number(headers.get('content-length'))));
+      expect(body).to.include({ error: 'service_unavailable', status: 503 });
+      expect(contractViolations({ method: 'get', path: '/v1/search', status: 503, headers, body }), 'the contract').to.deep.equal([]);
+      expect(await (await fetch(`${server.metricsUrl}/metrics`)).text()).to.match(/^wallpapers_pipelined_refusals_total 36$/m);
     } finally {
       await server.close({ drainMs: 0 });
     }

@@ -1228,6 +1228,7 @@ export interface operations {
             };
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     healthz: {
@@ -1251,6 +1252,7 @@ export interface operations {
             };
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     readyz: {
@@ -1274,14 +1276,14 @@ export interface operations {
             };
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
-            /** @description Not ready */
+            /** @description Not ready; or, as on every route, too many requests pipelined on one connection (then an Error, `service_unavailable`, with `Retry-After`) */
             503: {
                 headers: {
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotReady"];
+                    "application/json": components["schemas"]["NotReady"] | components["schemas"]["Error"];
                 };
             };
         };

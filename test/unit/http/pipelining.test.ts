@@ -2,16 +2,20 @@ import { expect } from 'chai';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, createConnection } from 'node:net';
 import { limitPipelining } from '../../../src/http/pipelining.js';
+import { captureLogs } from '../../support/log-capture.js';
 import { until } from '../../support/until.js';
 
 interface Answer {
   status: number;
   headers: string;
+  /** Content-Length bytes after the headers (for an answer to HEAD, what follows instead). */
   body: string;
+  /** The first bytes after the headers. */
+  next: string;
 }
 
-/** Writes `count` GETs at once on one connection and reads `expected` answers back, in order. */
-function pipeline(port: number, paths: string[], expected = paths.length): Promise<Answer[]> {
+/** Writes the requests at once on one connection and reads `expected` answers back, in order. */
+function pipeline(port: number, paths: string[], expected = paths.length, head = (_path: string) => 'GET'): Promise<Answer[]> {
   return new Promise((resolve, reject) => {
     const socket = createConnection(port, '127.0.0.1');
     let received = '';
@@ -19,7 +23,7 @@ function pipeline(port: number, paths: string[], expected = paths.length): Promi
       [...received.matchAll(/HTTP\/1\.1 (\d{3}) [^\r]*\r\n([\s\S]*?)\r\n\r\n/g)].map((m) => {
         const length = Number(/content-length: (\d+)/i.exec(m[2]!)?.[1] ?? 0);
         const start = m.index + m[0].length;
-        return { status: Number(m[1]), headers: m[2]!, body: received.slice(start, start + length) };
+        return { status: Number(m[1]), headers: m[2]!, body: received.slice(start, start + length), next: received.slice(start, start + 9) };
       });
     socket.on('data', (chunk: Buffer) => {
       received += chunk.toString('latin1');
@@ -29,7 +33,7 @@ function pipeline(port: number, paths: string[], expected = paths.length): Promi
       }
     });
     socket.on('error', reject);
-    socket.write(paths.map((path) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join(''));
+    socket.write(paths.map((path) => `${head(path)} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Request-Id: given-${path.slice(1)}\r\n\r\n`).join(''));
   });
 }
 
@@ -39,12 +43,15 @@ describe('a connection pipelining requests (limitPipelining)', () => {
   let held: ServerResponse[];
   let refused: number;
 
+  let logs: ReturnType<typeof captureLogs>;
+
   async function serve(limit: number) {
     held = [];
     refused = 0;
+    logs = captureLogs('info');
     // Every request is held until the test answers it: in flight by construction.
     const handle = (_req: IncomingMessage, res: ServerResponse) => void held.push(res);
-    server = http.createServer(limitPipelining(handle, limit, { onRefused: () => refused++ }));
+    server = http.createServer(limitPipelining(handle, limit, { onRefused: () => refused++, logger: logs.logger }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   }
@@ -74,8 +81,42 @@ describe('a connection pipelining requests (limitPipelining)', () => {
     });
     expect(refusal.headers)
       .to.match(/retry-after: 1/i)
-      .and.match(/x-request-id: [0-9a-f-]{36}/i)
+      .and.match(/x-request-id: given-4\r?$/im)
       .and.match(/access-control-allow-origin: \*/i);
+    const line = logs
+      .text()
+      .split('\n')
+      .find((l) => l.includes('given-4'));
+    expect(JSON.parse(line!)).to.include({
+      msg: 'request',
+      request_id: 'given-4',
+      method: 'GET',
+      path: '/4',
+      status: 503,
+      refused_by: 'pipelining limit',
+    });
+  });
+
+  it('when each of two connections pipelines up to the limit, then every request reaches the app: the bound is per connection', async () => {
+    await serve(2);
+    const first = pipeline(port, ['/1', '/2']);
+    const second = pipeline(port, ['/3', '/4', '/5']);
+    expect(await until(async () => held.length === 4 && refused === 1)).to.equal(true);
+    answerHeld();
+    expect((await first).map((a) => a.status)).to.deep.equal([200, 200]);
+    expect((await second).map((a) => a.status)).to.deep.equal([200, 200, 503]);
+  });
+
+  it('when a HEAD is refused, then its answer has the headers and no body', async () => {
+    await serve(1);
+    const answers = pipeline(port, ['/1', '/2', '/3'], 3, (path) => (path === '/2' ? 'HEAD' : 'GET'));
+    expect(await until(async () => held.length === 1 && refused === 2)).to.equal(true);
+    answerHeld();
+    const [, head, get] = await answers;
+    expect(head!.status).to.equal(503);
+    expect(head!.next, 'the next answer follows the headers at once').to.equal('HTTP/1.1 ');
+    expect(get!.status, 'the answer after the HEAD is framed apart').to.equal(503);
+    expect(JSON.parse(get!.body)).to.include({ error: 'service_unavailable' });
   });
 
   it('when the answers in flight are written, then the same connection may pipeline as many again', async () => {
