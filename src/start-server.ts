@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { answerClientError } from './http/client-errors.js';
-import { limitPipelining } from './http/pipelining.js';
+import { boundRequestsInFlight } from './http/requests-in-flight.js';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { createApp } from './app.js';
@@ -112,10 +112,12 @@ export async function startServer(config: Config, { logger = createLogger(config
   // trickles its headers or body is cut off at the deadlines (checked every second, not Node's
   // default 30 s), so a few machines cannot hold every file descriptor with slow requests.
   const { headersTimeoutMs, requestTimeoutMs, maxConnectionsPerAddress, maxPipelinedPerConnection } = config.http;
-  const admit = limitPipelining((req, res) => void handle(req, res), maxPipelinedPerConnection, {
-    logger,
-    onRefused: () => metrics.pipelinedRefusals.inc(),
-  });
+  // An address may have as many requests in flight as it may open connections: pipelining adds none.
+  const admit = boundRequestsInFlight(
+    (req, res) => void handle(req, res),
+    { perConnection: maxPipelinedPerConnection, perAddress: maxConnectionsPerAddress },
+    { logger, onRefused: (bound) => metrics.inFlightRefusals.inc({ bound }) },
+  );
   const server = http.createServer(
     { headersTimeout: headersTimeoutMs, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: SLOW_CLIENT_CHECK_MS },
     (req, res) => {

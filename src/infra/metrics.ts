@@ -48,9 +48,10 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
       labelNames: ['reason'] as const,
       registers: [registry],
     }),
-    pipelinedRefusals: new Counter({
-      name: 'wallpapers_pipelined_refusals_total',
-      help: 'Requests answered 503 before the app because their connection already had MAX_PIPELINED_PER_CONNECTION in flight',
+    inFlightRefusals: new Counter({
+      name: 'wallpapers_in_flight_refusals_total',
+      help: 'Requests answered 503 before the app because their connection (MAX_PIPELINED_PER_CONNECTION) or address (MAX_CONNECTIONS_PER_ADDRESS) already had as many in flight',
+      labelNames: ['bound'] as const,
       registers: [registry],
     }),
     legacyCursorReads: new Counter({

@@ -126,7 +126,31 @@ describe('startServer', function () {
       const body: unknown = JSON.parse(rest.slice(0, Number(headers.get('content-length'))));
       expect(body).to.include({ error: 'service_unavailable', status: 503 });
       expect(contractViolations({ method: 'get', path: '/v1/search', status: 503, headers, body }), 'the contract').to.deep.equal([]);
-      expect(await (await fetch(`${server.metricsUrl}/metrics`)).text()).to.match(/^wallpapers_pipelined_refusals_total 36$/m);
+      expect(await (await fetch(`${server.metricsUrl}/metrics`)).text()).to.match(/^wallpapers_in_flight_refusals_total\{bound="connection"\} 36$/m);
+    } finally {
+      await server.close({ drainMs: 0 });
+    }
+  });
+
+  it('when an address has as many requests in flight as it may open connections, then one more is refused 503, whichever connection carries it', async () => {
+    const { apiKey } = await createKey(ctx.redis, 'premium');
+    const server = await startServer(
+      testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0, http: { ...testConfig().http, maxConnectionsPerAddress: 2 } }),
+      {},
+    );
+    try {
+      const { hostname, port } = new URL(server.url);
+      const socket = createConnection(Number(port), hostname);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+      const get = (page: number) =>
+        `GET /v1/search?q=harbor&per_page=1&page=${page} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${apiKey}\r\n\r\n`;
+      socket.write([1, 2, 3, 4, 5].map(get).join(''));
+      expect(await until(async () => statuses().length === 5)).to.equal(true);
+      socket.destroy();
+      expect(statuses()).to.deep.equal([200, 200, 503, 503, 503]);
+      expect(received).to.include('Too many requests from one address: at most 2 are worked on at once');
     } finally {
       await server.close({ drainMs: 0 });
     }

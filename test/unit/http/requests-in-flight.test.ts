@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, createConnection } from 'node:net';
-import { limitPipelining } from '../../../src/http/pipelining.js';
+import { boundRequestsInFlight } from '../../../src/http/requests-in-flight.js';
 import { captureLogs } from '../../support/log-capture.js';
 import { until } from '../../support/until.js';
 
@@ -37,21 +37,35 @@ function pipeline(port: number, paths: string[], expected = paths.length, head =
   });
 }
 
-describe('a connection pipelining requests (limitPipelining)', () => {
+describe('requests in flight per connection and address (boundRequestsInFlight)', () => {
   let server: http.Server;
   let port: number;
   let held: ServerResponse[];
   let refused: number;
+  let refusedBy: string[];
 
   let logs: ReturnType<typeof captureLogs>;
 
-  async function serve(limit: number) {
+  async function serve(limit: number, perAddress = 0) {
     held = [];
     refused = 0;
+    refusedBy = [];
     logs = captureLogs('info');
     // Every request is held until the test answers it: in flight by construction.
     const handle = (_req: IncomingMessage, res: ServerResponse) => void held.push(res);
-    server = http.createServer(limitPipelining(handle, limit, { onRefused: () => refused++, logger: logs.logger }));
+    server = http.createServer(
+      boundRequestsInFlight(
+        handle,
+        { perConnection: limit, perAddress },
+        {
+          onRefused: (bound) => {
+            refused++;
+            refusedBy.push(bound);
+          },
+          logger: logs.logger,
+        },
+      ),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   }
@@ -93,7 +107,7 @@ describe('a connection pipelining requests (limitPipelining)', () => {
       method: 'GET',
       path: '/4',
       status: 503,
-      refused_by: 'pipelining limit',
+      refused_by: 'requests in flight',
     });
   });
 
@@ -105,6 +119,27 @@ describe('a connection pipelining requests (limitPipelining)', () => {
     answerHeld();
     expect((await first).map((a) => a.status)).to.deep.equal([200, 200]);
     expect((await second).map((a) => a.status)).to.deep.equal([200, 200, 503]);
+  });
+
+  it('when an address has its bound in flight over several connections, then its next request is refused, whichever connection it comes on', async () => {
+    await serve(10, 3);
+    const first = pipeline(port, ['/1', '/2']);
+    expect(await until(async () => held.length === 2)).to.equal(true);
+    const second = pipeline(port, ['/3', '/4']);
+    expect(await until(async () => held.length === 3 && refused === 1)).to.equal(true);
+    expect(refusedBy).to.deep.equal(['address']);
+    answerHeld();
+    expect((await first).map((a) => a.status)).to.deep.equal([200, 200]);
+    const answers = await second;
+    expect(answers.map((a) => a.status)).to.deep.equal([200, 503]);
+    expect(JSON.parse(answers[1]!.body)).to.include({
+      message:
+        'Too many requests from one address: at most 3 are worked on at once. Wait for answers before sending more; please try again in 1 second',
+    });
+    const third = pipeline(port, ['/5', '/6', '/7']);
+    expect(await until(async () => held.length === 3), 'the address is counted from its answers out').to.equal(true);
+    answerHeld();
+    expect((await third).map((a) => a.status)).to.deep.equal([200, 200, 200]);
   });
 
   it('when a HEAD is refused, then its answer has the headers and no body', async () => {
