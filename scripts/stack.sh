@@ -291,7 +291,10 @@ start_es_node() {
   write_es_node_config "$i"
   if [ "$(id -u)" -eq 0 ]; then
     id "$ES_USER" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$ES_USER"
-    chown -R "$ES_USER" "$dir" "$CLUSTER_DIR"
+    # This node's files only: the others may be running, and a recursive pass over their data
+    # races with the files they delete.
+    chown "$ES_USER" "$CLUSTER_DIR"
+    chown -R "$ES_USER" "$dir"
   fi
   rm -f "$dir/es.pid"
   run_as_es env ES_JAVA_HOME="$java_home" ES_PATH_CONF="$dir/config" ES_JAVA_OPTS="${ES_JAVA_OPTS:-}" \
