@@ -66,7 +66,10 @@ export interface HttpLimitsConfig {
   headersTimeoutMs: number;
   /** The whole request, body included. */
   requestTimeoutMs: number;
-  /** Open connections per client address; past it a new one is closed at once. 0: no cap (behind a proxy). */
+  /**
+   * Open connections per client address (past it a new one is closed at once), and requests of the
+   * address worked on at once over them (past it, 503). 0: no cap (behind a proxy).
+   */
   maxConnectionsPerAddress: number;
   /** Requests of one connection worked on at once (pipelined); past it, 503 at once. 0: no limit. */
   maxPipelinedPerConnection: number;
