@@ -93,6 +93,24 @@ describe('startServer', function () {
     }
   });
 
+  /**
+   * `count` searches (pages 1, 2, …) written at once on one connection: Node parses them together,
+   * before any is answered. Resolves with every answer's bytes and their statuses, in order.
+   */
+  async function pipelinedSearches(url: string, apiKey: string, count: number): Promise<{ received: string; statuses: number[] }> {
+    const { hostname, port } = new URL(url);
+    const socket = createConnection(Number(port), hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    const get = (page: number) =>
+      `GET /v1/search?q=harbor&per_page=1&page=${page} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${apiKey}\r\n\r\n`;
+    socket.write(Array.from({ length: count }, (_, n) => get(n + 1)).join(''));
+    expect(await until(async () => statuses().length === count)).to.equal(true);
+    socket.destroy();
+    return { received, statuses: statuses() };
+  }
+
   it('when one connection pipelines more requests than MAX_PIPELINED_PER_CONNECTION, then the rest get 503 in order, before any key check or quota', async () => {
     const { apiKey, accountId } = await createKey(ctx.redis, 'premium');
     const metricsPort = await freePort();
@@ -101,18 +119,8 @@ describe('startServer', function () {
       {},
     );
     try {
-      const { hostname, port } = new URL(server.url);
-      const socket = createConnection(Number(port), hostname);
-      let received = '';
-      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-      const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
-      const get = (page: number) =>
-        `GET /v1/search?q=harbor&per_page=1&page=${page} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${apiKey}\r\n\r\n`;
-      // All at once, in one write: Node parses them together, before any is answered.
-      socket.write(Array.from({ length: 40 }, (_, n) => get(n + 1)).join(''));
-      expect(await until(async () => statuses().length === 40)).to.equal(true);
-      socket.destroy();
-      expect(statuses()).to.deep.equal([...Array<number>(4).fill(200), ...Array<number>(36).fill(503)]);
+      const { received, statuses } = await pipelinedSearches(server.url, apiKey, 40);
+      expect(statuses).to.deep.equal([...Array<number>(4).fill(200), ...Array<number>(36).fill(503)]);
       expect(await countedInRedis(ctx.redis, accountId), 'only the answered ones were counted').to.equal(4);
       // The first refusal, against the route's contract.
       const at = received.indexOf('HTTP/1.1 503');
@@ -139,17 +147,8 @@ describe('startServer', function () {
       {},
     );
     try {
-      const { hostname, port } = new URL(server.url);
-      const socket = createConnection(Number(port), hostname);
-      let received = '';
-      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-      const statuses = () => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
-      const get = (page: number) =>
-        `GET /v1/search?q=harbor&per_page=1&page=${page} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${apiKey}\r\n\r\n`;
-      socket.write([1, 2, 3, 4, 5].map(get).join(''));
-      expect(await until(async () => statuses().length === 5)).to.equal(true);
-      socket.destroy();
-      expect(statuses()).to.deep.equal([200, 200, 503, 503, 503]);
+      const { received, statuses } = await pipelinedSearches(server.url, apiKey, 5);
+      expect(statuses).to.deep.equal([200, 200, 503, 503, 503]);
       expect(received).to.include('Too many requests from one address: at most 2 are worked on at once');
     } finally {
       await server.close({ drainMs: 0 });
