@@ -46,6 +46,12 @@ export interface Position {
   depth?: number;
   /** A sort=random walk along the seed's key (shuffle.ts), not by score: `after` is the key and the id. */
   shuffled?: boolean;
+  /**
+   * Where such a walk started (its first wallpaper's key and id): it runs from there to the top of
+   * the key, then from the bottom up to there. A walk begun before walks had starts began at the
+   * seed's offset.
+   */
+  start?: readonly [key: number, id: number];
 }
 
 export interface PageOptions {

@@ -15,11 +15,24 @@ import { useCatalogue } from './catalogue-context.js';
 
 const ids = (res: TestResponse) => (res.body.data as { id: number }[]).map((item) => item.id);
 
-/** The order a seed names over these wallpapers: its key from the offset up, then from the bottom. */
+/**
+ * The order a seed names over these wallpapers: its key from the offset up, then from the bottom,
+ * begun the seed's skip of them in (round them again past the last).
+ */
 function cycle(docs: readonly { id: number }[], seed: string): number[] {
-  const { key, offset } = shuffleOf(seed);
+  const { key, offset, skip } = shuffleOf(seed);
   const sorted = docs.map((doc) => doc.id).sort((a, b) => shuffleKey(a, key) - shuffleKey(b, key) || a - b);
-  return [...sorted.filter((id) => shuffleKey(id, key) >= offset), ...sorted.filter((id) => shuffleKey(id, key) < offset)];
+  const round = [...sorted.filter((id) => shuffleKey(id, key) >= offset), ...sorted.filter((id) => shuffleKey(id, key) < offset)];
+  const at = round.length === 0 ? 0 : skip % round.length;
+  return [...round.slice(at), ...round.slice(0, at)];
+}
+
+/** How many of a seed's cycle come before it crosses the top of its key. */
+function firstLap(docs: readonly { id: number }[], seed: string): number {
+  const { key } = shuffleOf(seed);
+  const order = cycle(docs, seed);
+  const wrap = order.findIndex((id, i) => i > 0 && shuffleKey(id, key) < shuffleKey(order[i - 1]!, key));
+  return wrap === -1 ? order.length : wrap;
 }
 
 /** The project's mapping as it was before sort=random had keys. */
@@ -124,6 +137,51 @@ describe('sort=random along a key, as on a catalogue of a million or more', () =
   });
 });
 
+// Keys are a bijection of ids below 2^32 (shuffle.ts), so two wallpapers share a key only past it:
+// key 0 of these two is 1,773,399,996.
+const TIED = [101_981, 2 ** 32 + 640] as const;
+
+describe("sort=random along a key, when a walk's start shares its key with another wallpaper", () => {
+  const ctx = useCatalogue(
+    {},
+    {
+      docs: () =>
+        [...generateWallpapers({ count: 60, seed: 11, imageBaseUrl: 'https://images.example' })].map((doc, i) =>
+          i < 2 ? { ...doc, id: TIED[i]! } : doc,
+        ),
+    },
+  );
+
+  it('when walked by cursor and by number, then the wallpaper of the lower id comes last, and each comes once', async () => {
+    expect(shuffleKey(TIED[0], 0)).to.equal(shuffleKey(TIED[1], 0));
+    const repository = createEsRepository(ctx.es, ctx.alias, { shuffleFromTotal: 0 });
+    // Seeds on key 0 whose walk starts at the higher id of the two: the lower one lies just before it.
+    const seeds = Array.from({ length: 20_000 }, (_, n) => `t${n}`)
+      .filter((s) => shuffleOf(s).key === 0 && cycle(ctx.docs, s)[0] === TIED[1])
+      .slice(0, 2);
+    expect(seeds).to.have.length(2);
+    for (const seed of seeds) {
+      const expected = cycle(ctx.docs, seed);
+      expect(expected.at(-1)).to.equal(TIED[0]);
+      for (const perPage of [1, 7]) {
+        const byCursor: number[] = [];
+        let position: Position | undefined;
+        do {
+          const page = await repository.list({ page: 1, per_page: perPage, sort: 'random', seed, ...(position ? { position } : {}) });
+          byCursor.push(...page.items.map((item) => item.id));
+          position =
+            page.items.length === perPage && byCursor.length < page.total ? { ...page.last!, total: page.total, depth: byCursor.length } : undefined;
+        } while (position);
+        expect(byCursor, `${seed} by cursor, ${perPage} a page`).to.deep.equal(expected);
+        const byNumber: number[] = [];
+        for (let page = 1; (page - 1) * perPage < expected.length; page++)
+          byNumber.push(...(await repository.list({ page, per_page: perPage, sort: 'random', seed })).items.map((item) => item.id));
+        expect(byNumber, `${seed} by number, ${perPage} a page`).to.deep.equal(expected);
+      }
+    }
+  });
+});
+
 describe('sort=random on 20,000 wallpapers, where a span of the key holds a page and little more', function () {
   this.timeout(120_000);
   const ctx = useCatalogue({}, { docs: () => [...generateWallpapers({ count: 20_000, seed: 7, imageBaseUrl: 'https://images.example' })] });
@@ -133,10 +191,11 @@ describe('sort=random on 20,000 wallpapers, where a span of the key holds a page
     const all = ctx.docs.map((doc) => doc.id);
     // A seed whose first lap holds between 100 and 300 wallpapers: the walk wraps on an early page.
     const seed = Array.from({ length: 5000 }, (_, n) => `w${n}`).find((s) => {
-      const { key, offset } = shuffleOf(s);
+      const { key, offset, skip } = shuffleOf(s);
       const above = all.filter((id) => shuffleKey(id, key) >= offset).length;
-      return above >= 100 && above <= 300;
+      return above - skip >= 100 && above - skip <= 300;
     })!;
+    expect(firstLap(ctx.docs, seed)).to.be.within(100, 300);
     const expected = cycle(ctx.docs, seed).slice(0, 600);
     const byCursor: number[] = [];
     let position: Position | undefined;

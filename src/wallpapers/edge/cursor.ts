@@ -55,6 +55,11 @@ function isPosition(value: unknown): value is Position {
   );
 }
 
+/** A shuffled walk's start: a key and an id. */
+function isStart(value: unknown): value is [number, number] {
+  return Array.isArray(value) && value.length === 2 && value.every((v) => Number.isSafeInteger(v));
+}
+
 /**
  * Opaque, sealed cursors: the state is encrypted and authenticated, so a client can neither read
  * it (it holds the catalogue index's name and the sort values of the last hit, relevance scores
@@ -117,7 +122,9 @@ export function createCursorCodec(secret: string, { onLegacyRead }: { onLegacyRe
 
   return {
     encode({ position, page, query }) {
-      const walk = { i: position.index, a: position.after, t: position.total, s: position.shuffled ? 1 : undefined, p: page, q: query };
+      // A shuffled walk's start, or 1 for a walk begun before walks had starts.
+      const shuffled = position.shuffled ? (position.start ?? 1) : undefined;
+      const walk = { i: position.index, a: position.after, t: position.total, s: shuffled, p: page, q: query };
       const state = Buffer.from(JSON.stringify(walk), 'utf8');
       const iv = syntheticIv(state);
       return Buffer.concat([versionByte, iv, ctr(iv, state)]).toString('base64url');
@@ -134,10 +141,11 @@ export function createCursorCodec(secret: string, { onLegacyRead }: { onLegacyRe
         throw tampered();
       }
       const { i, a, t, s, p, q } = (state ?? {}) as Record<string, unknown>;
-      const position = { index: i, after: a, ...(t === undefined ? {} : { total: t }), ...(s === 1 ? { shuffled: true } : {}) };
+      const start = isStart(s) ? { start: s } : {};
+      const position = { index: i, after: a, ...(t === undefined ? {} : { total: t }), ...(s === undefined ? {} : { shuffled: true, ...start }) };
       if (!isPosition(position) || !Number.isSafeInteger(p) || (p as number) < 2 || typeof q !== 'string') throw tampered();
       if (t !== undefined && (!Number.isSafeInteger(t) || (t as number) < 0)) throw tampered();
-      if (s !== undefined && s !== 1) throw tampered();
+      if (s !== undefined && s !== 1 && !isStart(s)) throw tampered();
       return { position, page: p as number, query: q };
     },
   };

@@ -4,7 +4,7 @@ import { parseResolution } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNamesOf, readColor, tierTerm } from '../colors.js';
 import type { WallpaperDetail } from '../wallpaper.js';
-import { TOP_KEY, shuffleOf } from './shuffle.js';
+import { type KeyAndId, TOP_KEY, shuffleOf } from './shuffle.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
 export const LIST_SORT: estypes.Sort = [{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }];
@@ -217,12 +217,13 @@ function fromPosition(sort: SortOrder, params: ListParams): Clause[] {
 /**
  * Which read of a sort=random page a body is for (shuffled-pages.ts tells the story). Keyed reads
  * look at the seed's key (shuffle.ts) between `lowest` and `highest`: `after` a position by
- * search_after (or from the lowest), or from the `rank`-th key on, counting the keys between. `count`
- * is the total; `scored` is random_score, for a catalogue loaded before the keys.
+ * search_after (or from the lowest), or from the `rank`-th key on, counting the keys between. A
+ * walk's start bounds them by key and id where keys tie: from it on (`since`), or before it
+ * (`until`). `count` is the total; `scored` is random_score, for a catalogue loaded before the keys.
  */
 export type ShuffledRead =
-  | { read: 'after'; after: readonly (string | number)[] | null; lowest: number; highest: number; size: number; counts?: boolean }
-  | { read: 'rank'; from: number; lowest: number; highest: number; size: number }
+  | { read: 'after'; after: readonly (string | number)[] | null; lowest: number; highest: number; size: number; counts?: boolean; until?: KeyAndId }
+  | { read: 'rank'; from: number; lowest: number; highest: number; size: number; since?: KeyAndId; until?: KeyAndId }
   | { read: 'count' }
   | { read: 'scored' };
 
@@ -326,6 +327,7 @@ function shuffledBody(params: ListParams, filtered: Clause, shuffled: ShuffledHi
     case 'after':
     case 'rank': {
       const keys = { range: { [field]: { gte: shuffled.lowest, lte: shuffled.highest } } };
+      const beside = tiesOutside(field, shuffled);
       const at = shuffled.read === 'rank' ? { from: shuffled.from } : shuffled.after === null ? {} : { search_after: [...shuffled.after] };
       return {
         _source: SOURCE,
@@ -335,7 +337,10 @@ function shuffledBody(params: ListParams, filtered: Clause, shuffled: ShuffledHi
         track_total_hits: shuffled.read === 'rank' || shuffled.counts === true,
         sort: shuffledSort(field),
         // A counting read counts every match, so its keys are a sort, not a filter.
-        query: shuffled.read === 'after' && shuffled.counts ? filtered : { bool: { filter: [filtered, keys] } },
+        query:
+          shuffled.read === 'after' && shuffled.counts
+            ? filtered
+            : { bool: { filter: [filtered, keys], ...(beside.length > 0 ? { must_not: beside } : {}) } },
       };
     }
     case 'scored': {
@@ -358,6 +363,17 @@ function shuffledBody(params: ListParams, filtered: Clause, shuffled: ShuffledHi
       };
     }
   }
+}
+
+/**
+ * The wallpapers whose key is a bound's but which lie on its other side by id: before `since`, or
+ * from `until` on. Only ties of a 32-bit key, a few a page at most, so the read stays a range.
+ */
+function tiesOutside(field: string, { since, until }: { since?: KeyAndId; until?: KeyAndId }): Clause[] {
+  const tied = ([key]: KeyAndId, ids: estypes.QueryDslNumberRangeQuery): Clause => ({
+    bool: { filter: [{ term: { [field]: key } }, { range: { id: ids } }] },
+  });
+  return [...(since ? [tied(since, { lt: since[1] })] : []), ...(until ? [tied(until, { gte: until[1] })] : [])];
 }
 
 /** A count of what a query matches, and nothing else. */

@@ -3,12 +3,12 @@ import { hash } from 'node:crypto';
 /**
  * sort=random without scoring every match. Each wallpaper keeps SHUFFLE_KEYS random keys, derived
  * from its id alone, so a seed, an import and a reindex give every wallpaper the same keys without
- * agreeing on anything. A seed picks one key and a place in its range (the offset); its order is
- * that key ascending from the offset to the top, then from the bottom up to the offset: a cycle.
- * Elasticsearch reads a page of it from a position within a stretch of the key sized to hold the
- * page (shuffled-pages.ts), so a page costs about the same at 10,000 wallpapers as at 10,000,000:
- * 10 ms at 10M, where scoring every match by a hash of the seed (random_score) took 780 ms
- * (bench/results/flat-with-size).
+ * agreeing on anything. A seed picks one key, a place in its range (the offset) and how many
+ * matches past it the walk starts (the skip); its order is that key ascending from the start to the
+ * top, then from the bottom up to the start: a cycle. Elasticsearch reads a page of it from a
+ * position within a stretch of the key sized to hold the page (shuffled-pages.ts), so a page costs
+ * about the same at 10,000 wallpapers as at 10,000,000: 10 ms at 10M, where scoring every match
+ * by a hash of the seed (random_score) took 780 ms (bench/results/flat-with-size).
  *
  * The price is variety: seeds that pick the same key walk the same cycle from different places.
  * Four keys give four cycles; a rotator showing a page from a seed of its own sees a stretch of
@@ -52,18 +52,38 @@ export function shuffleKey(id: number, key: number): number {
   return mixed === NO_KEY ? NO_KEY - 1 : mixed;
 }
 
+/**
+ * How far past the offset a walk starts, at most: a seed starts its walk at the `skip`-th match
+ * from the offset up, `skip` drawn evenly below this. Started at the offset itself, a walk's first
+ * wallpaper would be the one whose key follows a random place, so each came first in proportion to
+ * the gap below its key: from 0.002 to 16 times the even share at 10,000,000 (the gaps are
+ * exponential; worked out from the keys, bench/search/first-picks.ts). Skipping an even draw of up
+ * to SPREAD matches averages SPREAD gaps: 0.87 to 1.16 times the even share, a coefficient of
+ * variation of 0.03 where it was 1.0. The price is a page 1 that reads up to SPREAD more keys of
+ * the span, which Elasticsearch collects from points without fetching them.
+ */
+export const SHUFFLE_SPREAD = 1024;
+
+/** Where a wallpaper stands along a key: its key, then its id for wallpapers whose keys tie. */
+export type KeyAndId = readonly [key: number, id: number];
+
+/** Whether `a` comes before `b` along a key. */
+export const comesBefore = (a: KeyAndId, b: KeyAndId): boolean => a[0] < b[0] || (a[0] === b[0] && a[1] < b[1]);
+
 /** Where a seed's walk runs: along which key, from where. */
 export interface Shuffle {
   field: string;
   /** The key of the walk: shuffleKey(id, key) orders it. */
   key: number;
-  /** Keys from here up come first, then the keys below it. */
+  /** The place in the key's range the walk is found from. */
   offset: number;
+  /** How many matches past the offset the walk starts (round the key: past the top, on from the bottom). */
+  skip: number;
 }
 
-/** The walk a seed names: a digest of the seed picks the key and the offset. */
+/** The walk a seed names: a digest of the seed picks the key, the offset and the skip. */
 export function shuffleOf(seed: string): Shuffle {
   const digest = hash('sha256', seed, 'buffer');
   const key = digest[0]! % SHUFFLE_KEYS;
-  return { field: shuffleField(key), key, offset: digest.readInt32BE(1) };
+  return { field: shuffleField(key), key, offset: digest.readInt32BE(1), skip: digest.readUInt16BE(5) % SHUFFLE_SPREAD };
 }

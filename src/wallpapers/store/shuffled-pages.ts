@@ -3,7 +3,7 @@ import type { ListParams, Position } from '../params.js';
 import type { ShuffledRead } from './build-queries.js';
 import type { Page } from './repository.js';
 import { RecentValues } from './recent-values.js';
-import { BOTTOM_KEY, type Shuffle, TOP_KEY, shuffleKey, shuffleOf } from './shuffle.js';
+import { BOTTOM_KEY, type KeyAndId, type Shuffle, TOP_KEY, comesBefore, shuffleKey, shuffleOf } from './shuffle.js';
 
 /**
  * One search of the page's query (a list's or a search's), as `read` says: on `index` when given
@@ -33,54 +33,77 @@ interface Found {
   index?: string;
 }
 
+const joined = (first: Found, rest: Found): Found => ({ items: [...first.items, ...rest.items], index: rest.index ?? first.index });
+
 /**
- * Up to `size` wallpapers after `after` (or from `lowest`) with keys up to `highest`, in key order:
- * one read of a span that holds them, and when it fell short, one more to `highest`.
+ * Up to `size` wallpapers after `after` (or from `lowest`) with keys up to `highest`, and before
+ * `until` when given, in key order: one read of a span that holds them, and when it fell short, one
+ * more to `highest`.
  */
 async function readAfter(
   read: ShuffledReader,
-  { after, lowest, highest, size }: { after: Position['after'] | null; lowest: number; highest: number; size: number },
+  { after, lowest, highest, until, size }: { after: Position['after'] | null; lowest: number; highest: number; until?: KeyAndId; size: number },
   total: number | undefined,
   index: string | undefined,
 ): Promise<Found> {
+  const bound = until ? { until } : {};
   const end = spanEnd(lowest, size, total, highest);
-  const first = await read({ read: 'after', after, lowest, highest: end, size }, index);
+  const first = await read({ read: 'after', after, lowest, highest: end, size, ...bound }, index);
   if (first.items.length === size || end === highest) return { items: first.items, index: first.last?.index ?? index };
   const from = first.last?.after ?? after;
-  const rest = await read({ read: 'after', after: from, lowest, highest, size: size - first.items.length }, first.last?.index ?? index);
+  const rest = await read({ read: 'after', after: from, lowest, highest, size: size - first.items.length, ...bound }, first.last?.index ?? index);
   return { items: [...first.items, ...rest.items], index: rest.last?.index ?? first.last?.index ?? index };
 }
 
 /**
- * The `size` wallpapers from the `from`-th on among keys `lowest` to `highest`, and how many that
- * range holds when the page ran past its end: a rank read of a span that holds them, or of the
- * whole range when the span fell short.
+ * The `size` wallpapers from the `from`-th on among keys `lowest` to `highest` (from `since` and
+ * before `until`, when given), and how many that range holds when the page ran past its end: a rank
+ * read of a span that holds them, or of the whole range when the span fell short.
  */
 async function readRank(
   read: ShuffledReader,
-  { from, lowest, highest, size }: { from: number; lowest: number; highest: number; size: number },
+  { from, lowest, highest, size, ...bounds }: { from: number; lowest: number; highest: number; size: number; since?: KeyAndId; until?: KeyAndId },
   total: number,
   index: string | undefined,
 ): Promise<Found & { held: number }> {
   const end = spanEnd(lowest, from + size, total, highest);
-  let page = await read({ read: 'rank', from, lowest, highest: end, size }, index);
-  if (page.total < from + size && end !== highest) page = await read({ read: 'rank', from, lowest, highest, size }, index);
+  let page = await read({ read: 'rank', from, lowest, highest: end, size, ...bounds }, index);
+  if (page.total < from + size && end !== highest) page = await read({ read: 'rank', from, lowest, highest, size, ...bounds }, index);
   return { items: page.items, index: page.last?.index ?? index, held: page.total };
 }
 
-/** Where a page ends: the last wallpaper's key and id, on the walk's index. */
-function page(items: Items, total: number, index: string | undefined, shuffle: Shuffle): Shared<Page> {
+/** A wallpaper's place along the walk's key. */
+const placeOf = (shuffle: Shuffle, id: number): KeyAndId => [shuffleKey(id, shuffle.key), id];
+
+/**
+ * A walk's two laps: the first from its start (included) to the top of the key, the second from
+ * the bottom of the key up to its start. Whether a place lies on the first.
+ */
+const onFirstLap = (place: KeyAndId, start: KeyAndId): boolean => !comesBefore(place, start);
+
+/** Up to `size` wallpapers after `after` on its lap: to the top of the key on the first, up to the start on the second. */
+function readOn(read: ShuffledReader, start: KeyAndId, after: KeyAndId, size: number, total: number | undefined, index?: string): Promise<Found> {
+  const lap = onFirstLap(after, start) ? { highest: TOP_KEY } : { highest: start[0], until: start };
+  return readAfter(read, { after, lowest: after[0], ...lap, size }, total, index);
+}
+
+/** Up to `size` wallpapers of the second lap from its beginning: from the bottom of the key up to the start. */
+function readSecondLap(read: ShuffledReader, start: KeyAndId, size: number, total: number, index: string | undefined): Promise<Found> {
+  return readAfter(read, { after: null, lowest: BOTTOM_KEY, highest: start[0], until: start, size }, total, index);
+}
+
+/** Where a page ends (the last wallpaper's place) and where its walk started, on the walk's index. */
+function page(items: Items, total: number, index: string | undefined, shuffle: Shuffle, start: KeyAndId): Shared<Page> {
   const last = items.at(-1);
-  const position: Position | undefined = last && index ? { index, after: [shuffleKey(last.id, shuffle.key), last.id], shuffled: true } : undefined;
+  const position: Position | undefined = last && index ? { index, after: placeOf(shuffle, last.id), shuffled: true, start } : undefined;
   return share({ items, total, ...(position ? { last: position } : {}) });
 }
 
 // From this many matches a query is shuffled along a key; below it, by random_score. Scoring every
 // match costs 68 ms in Elasticsearch at 1,000,000 and 780 ms at 10,000,000, but it gives every
-// seed a permutation of its own, in which each wallpaper is as likely as any to come first. Along a
-// key, the first of a page is the one whose key follows the seed's offset, so a wallpaper comes
-// first in proportion to the gap below its key: up to 3.8 times the even share, or 0.06 times
-// (measured at 10,000). Above this size that skew is the price of a page in 10 ms.
+// seed a permutation of its own, in which each wallpaper is exactly as likely as any to come first.
+// Along a key, seeds share four cycles, and a wallpaper comes first with 0.87 to 1.16 times the even
+// share (the skip, shuffle.ts). Above this size that is the price of a page in 10 ms.
 const SHUFFLE_FROM_TOTAL = 1_000_000;
 
 /**
@@ -103,52 +126,107 @@ export interface Recent {
   key: () => string;
 }
 
+/** The start of a walk begun before walks had starts: the seed's offset, every match from it up on the first lap. */
+const startOf = (position: Position, shuffle: Shuffle): KeyAndId => position.start ?? [shuffle.offset, 0];
+
 /**
- * Page 1, or the page after a cursor's position: the walk from the offset to the top of the key
- * (the first lap), then from the bottom up to the offset (the second). The matches are counted
- * beside the first read, whose span is sized by the total known before (the cursor's, or the one
- * seen last time): the count says where the walk ends, even after an import added wallpapers.
+ * The page after a cursor's position: the rest of the lap the position is on, and after the first
+ * lap, the second. The matches are counted beside the first read, whose span is sized by the
+ * total the cursor carries: the count says where the walk ends, even after an import added
+ * wallpapers.
  */
-async function afterPosition(params: ListParams, shuffle: Shuffle, read: ShuffledReader, known: number): Promise<Shared<Page> | null> {
-  const { position, per_page } = params;
-  const at = position ? Number(position.after[0]) : shuffle.offset;
-  const onFirstLap = at >= shuffle.offset;
-  const lap = onFirstLap
-    ? { after: position?.after ?? null, lowest: at, highest: TOP_KEY }
-    : { after: position!.after, lowest: at, highest: shuffle.offset - 1 };
-  const [{ total }, first] = await Promise.all([read({ read: 'count' }), readAfter(read, { ...lap, size: per_page }, known, position?.index)]);
+async function afterPosition(params: ListParams, shuffle: Shuffle, read: ShuffledReader, position: Position): Promise<Shared<Page>> {
+  const { per_page } = params;
+  const start = startOf(position, shuffle);
+  const at: KeyAndId = [Number(position.after[0]), Number(position.after[1])];
+  const [{ total }, first] = await Promise.all([read({ read: 'count' }), readOn(read, start, at, per_page, position.total ?? 0, position.index)]);
   if (total === 0) return share({ items: [], total });
   let found = first;
-  const served = (position?.depth ?? 0) + found.items.length;
-  if (onFirstLap && found.items.length < per_page && served < total) {
-    const rest = { after: null, lowest: BOTTOM_KEY, highest: shuffle.offset - 1, size: per_page - found.items.length };
-    const below = await readAfter(read, rest, total, found.index);
-    found = { items: [...found.items, ...below.items], index: below.index ?? found.index };
+  const served = (position.depth ?? 0) + found.items.length;
+  if (onFirstLap(at, start) && found.items.length < per_page && served < total) {
+    found = joined(found, await readSecondLap(read, start, per_page - found.items.length, total, found.index));
   }
-  // Matches counted and none found on any lap: the catalogue has no keys.
-  if (!position && found.items.length === 0) return null;
-  return page(found.items, total, found.index, shuffle);
+  return page(found.items, total, found.index, shuffle, start);
+}
+
+/** The first wallpapers of a walk from its start, which `through` says how far up the key they were read. */
+interface Opening extends Found {
+  start: KeyAndId | null;
+  through: number;
+}
+
+/**
+ * Where a walk starts, and its first `size` wallpapers up to `through`: the `skip`-th match from
+ * the offset up, counted round the key (past the top, on from the bottom; past every match, from
+ * the offset again). The skip is what makes the first wallpaper an even draw (shuffle.ts). Mostly
+ * one read: with a million matches or more, fewer than SHUFFLE_SPREAD lie above the offset about
+ * once in a thousand seeds, and the count beside it tells how to go round.
+ */
+async function openWalk(read: ShuffledReader, shuffle: Shuffle, size: number, known: number, counted: Promise<number>): Promise<Opening> {
+  const { offset, skip } = shuffle;
+  const above = await readRank(read, { from: skip, lowest: offset, highest: TOP_KEY, size }, known, undefined);
+  const first = above.items[0];
+  if (first) return { ...above, start: placeOf(shuffle, first.id), through: TOP_KEY };
+  // Fewer than skip + 1 from the offset up: `held` of them.
+  const total = await counted;
+  if (total === 0) return { items: [], start: null, through: TOP_KEY };
+  const rank = skip % total;
+  const [lowest, highest, from] = rank < above.held ? [offset, TOP_KEY, rank] : [BOTTOM_KEY, offset - 1, rank - above.held];
+  const again = await readRank(read, { from, lowest, highest, size }, total, above.index);
+  const found = again.items[0];
+  return { ...again, start: found ? placeOf(shuffle, found.id) : null, through: highest };
+}
+
+/** Page 1: the walk's opening, and when it falls short, the rest of the first lap, then the second. */
+async function pageOne(read: ShuffledReader, shuffle: Shuffle, opening: Opening & { start: KeyAndId }, size: number, total: number): Promise<Found> {
+  const { start, through } = opening;
+  let found: Found = opening;
+  const short = () => found.items.length < size && found.items.length < total;
+  if (short() && through !== TOP_KEY) {
+    const last = placeOf(shuffle, found.items.at(-1)!.id);
+    found = joined(found, await readOn(read, start, last, size - found.items.length, total, found.index));
+  }
+  if (short()) found = joined(found, await readSecondLap(read, start, size - found.items.length, total, found.index));
+  return found;
 }
 
 /**
  * Page N by number: search_after cannot start at a rank, so the page is read by rank among the keys
  * of the first lap, and past it, of the second, each from a span that holds the ranks asked.
  */
-async function byNumber(params: ListParams, shuffle: Shuffle, read: ShuffledReader): Promise<Shared<Page> | null> {
+async function rankedPage(
+  read: ShuffledReader,
+  start: KeyAndId,
+  from: number,
+  size: number,
+  total: number,
+  index: string | undefined,
+): Promise<Found> {
+  const first = await readRank(read, { from, lowest: start[0], since: start, highest: TOP_KEY, size }, total, index);
+  if (first.items.length === size || from + first.items.length >= total) return first;
+  // Short of the page, the first read covered the whole lap: `held` is all it holds.
+  const rest = { from: Math.max(0, from - first.held), lowest: BOTTOM_KEY, highest: start[0], until: start, size: size - first.items.length };
+  return joined(first, await readRank(read, rest, total, first.index));
+}
+
+/**
+ * Page 1 or page N by number. The matches are counted beside the walk's opening, whose span is
+ * sized by the total seen last time; page N reads its start alone there, then its own ranks.
+ */
+async function byNumber(params: ListParams, shuffle: Shuffle, read: ShuffledReader, known: number): Promise<Shared<Page> | null> {
   const { page: number, per_page } = params;
   const from = (number - 1) * per_page;
-  const { total } = await read({ read: 'count' });
+  const counted = read({ read: 'count' }).then(({ total }) => total);
+  const [total, opening] = await Promise.all([counted, openWalk(read, shuffle, from === 0 ? per_page : 1, known, counted)]);
   if (from >= total) return share({ items: [], total });
-  const above = await readRank(read, { from, lowest: shuffle.offset, highest: TOP_KEY, size: per_page }, total, undefined);
-  let found: Found = above;
-  if (above.items.length < per_page && from + above.items.length < total) {
-    const rank = { from: Math.max(0, from - above.held), lowest: BOTTOM_KEY, highest: shuffle.offset - 1, size: per_page - above.items.length };
-    const below = await readRank(read, rank, total, above.index);
-    found = { items: [...above.items, ...below.items], index: below.index ?? above.index };
-  }
+  const { start } = opening;
   // Matches counted and none found where they must be: the catalogue has no keys.
-  if (found.items.length === 0) return null;
-  return page(found.items, total, found.index, shuffle);
+  if (start === null) return null;
+  const found =
+    from === 0
+      ? await pageOne(read, shuffle, { ...opening, start }, per_page, total)
+      : await rankedPage(read, start, from, per_page, total, opening.index);
+  return page(found.items, total, found.index, shuffle, start);
 }
 
 /**
@@ -162,7 +240,7 @@ export async function readShuffledPage(params: ListParams, read: ShuffledReader,
   const { position } = params;
   if (position) {
     if (!position.shuffled) return read({ read: 'scored' });
-    return (await afterPosition(params, shuffleOf(params.seed ?? ''), read, position.total ?? 0)) ?? read({ read: 'scored' });
+    return afterPosition(params, shuffleOf(params.seed ?? ''), read, position);
   }
   const key = recent.key();
   const large = (total: number) => total >= recent.totals.shuffleFrom;
@@ -173,7 +251,7 @@ export async function readShuffledPage(params: ListParams, read: ShuffledReader,
     if (!large(scored.total)) return scored;
   }
   const shuffle = shuffleOf(params.seed ?? '');
-  const keyed = params.page > 1 ? await byNumber(params, shuffle, read) : await afterPosition(params, shuffle, read, recent.totals.get(key)!);
+  const keyed = await byNumber(params, shuffle, read, recent.totals.get(key)!);
   if (keyed !== null) recent.totals.set(key, keyed.total);
   if (keyed === null || large(keyed.total)) return keyed ?? read({ read: 'scored' });
   return read({ read: 'scored' });

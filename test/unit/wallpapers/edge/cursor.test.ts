@@ -98,11 +98,23 @@ describe('cursors', () => {
     // Sealed or signed as this API would, but marked with a value it never writes.
     for (const issue of [sealAsDocumented, signedAsBefore]) {
       expect(codec.decode(issue({ i: 'w-1', a: [1, 2], s: 1, p: 2, q: 'abc' })).position.shuffled, issue.name).to.equal(true);
-      expect(
-        refusal(() => codec.decode(issue({ i: 'w-1', a: [1, 2], s: 2, p: 2, q: 'abc' }))),
-        issue.name,
-      ).to.match(/'cursor'/);
+      for (const s of [2, [1], [1, 2, 3], [1, 0.5], ['1', 2], [2 ** 53, 1]]) {
+        expect(
+          refusal(() => codec.decode(issue({ i: 'w-1', a: [1, 2], s, p: 2, q: 'abc' }))),
+          `${issue.name} ${JSON.stringify(s)}`,
+        ).to.match(/'cursor'/);
+      }
     }
+  });
+
+  it("when a shuffled walk's start is encoded, then it comes back with it; a walk from before starts comes back without one", () => {
+    const started: CursorState = { ...state, position: { index: 'w-1', after: [-123456, 42], total: 900, shuffled: true, start: [-200000, 7] } };
+    expect(codec.decode(codec.encode(started))).to.deep.equal(started);
+    expect(codec.decode(sealAsDocumented({ i: 'w-1', a: [1, 2], s: 1, p: 2, q: 'abc' })).position).to.not.have.property('start');
+    expect(codec.decode(sealAsDocumented({ i: 'w-1', a: [1, 2], s: [-5, 9], p: 2, q: 'abc' })).position).to.deep.include({
+      shuffled: true,
+      start: [-5, 9],
+    });
   });
 
   it('when any character of a cursor is changed, then it is refused as not issued here', () => {

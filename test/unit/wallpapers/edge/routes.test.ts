@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { createApp } from '../../../../src/app.js';
 import { CursorExpired } from '../../../../src/errors.js';
 import { createMetrics } from '../../../../src/infra/metrics.js';
+import { share } from '../../../../src/infra/shared-result.js';
+import type { Position } from '../../../../src/wallpapers/params.js';
 import { asIssuedBeforeTheSeal } from '../../../support/legacy-cursor.js';
 import { toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../../../support/fixtures.js';
@@ -60,6 +62,21 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     expect((await get('/v1/wallpapers?page=3&per_page=10')).status).to.equal(200);
     invalid(await get('/v1/wallpapers?page=4&per_page=10'), /'page': page × per_page must not exceed 30/);
     invalid(await get('/v1/search?q=sea&page=31&per_page=1'), /'page': page × per_page must not exceed 30/);
+  });
+
+  it("when a shuffled walk's page says where the walk started, then its next cursor brings that back to the store", async () => {
+    const positions: (Position | undefined)[] = [];
+    const list = services.repository.list.bind(services.repository);
+    services.repository.list = async (params) => {
+      positions.push(params.position);
+      const page = await list(params);
+      return page.last ? share({ ...page, last: { ...page.last, shuffled: true, start: [-77, 5] as const } }) : page;
+    };
+    let path: string | null = '/v1/wallpapers?sort=random&seed=tide42&per_page=4';
+    while (path !== null) path = nextLink(await get(path));
+    expect(positions[0]).to.equal(undefined);
+    expect(positions.length).to.be.greaterThan(2);
+    for (const position of positions.slice(1)) expect(position).to.deep.include({ shuffled: true, start: [-77, 5] });
   });
 
   it('when a walk follows the Link headers, then it returns every wallpaper once, past the page window, and the last page links nowhere', async () => {

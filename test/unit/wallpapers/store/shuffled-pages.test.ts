@@ -4,7 +4,7 @@ import type { CataloguedWallpaper } from '../../../../src/wallpapers/catalogued.
 import type { ListParams, Position } from '../../../../src/wallpapers/params.js';
 import type { ShuffledRead } from '../../../../src/wallpapers/store/build-queries.js';
 import type { Page } from '../../../../src/wallpapers/store/repository.js';
-import { NO_KEY, shuffleKey, shuffleOf } from '../../../../src/wallpapers/store/shuffle.js';
+import { BOTTOM_KEY, type KeyAndId, NO_KEY, comesBefore, shuffleKey, shuffleOf } from '../../../../src/wallpapers/store/shuffle.js';
 import { RecentTotals, type ShuffledReader, readShuffledPage } from '../../../../src/wallpapers/store/shuffled-pages.js';
 
 const SCORED = -1;
@@ -14,7 +14,7 @@ const SCORED = -1;
  * (or NO_KEY for every wallpaper of a catalogue loaded before them), sorted by key then id.
  */
 function catalogue(ids: readonly number[], seed: string, { keyed = true } = {}) {
-  const { key, offset } = shuffleOf(seed);
+  const { key, offset, skip } = shuffleOf(seed);
   const keyOf = (id: number) => (keyed ? shuffleKey(id, key) : NO_KEY);
   const sorted = [...ids].sort((a, b) => keyOf(a) - keyOf(b) || a - b);
   const reads: ShuffledRead[] = [];
@@ -23,19 +23,40 @@ function catalogue(ids: readonly number[], seed: string, { keyed = true } = {}) 
     const items = found.map((id) => ({ id }) as CataloguedWallpaper);
     return { items, total, ...(last === undefined ? {} : { last: { index: 'cat-1', after: [keyOf(last), last] } }) };
   };
+  const place = (id: number): KeyAndId => [keyOf(id), id];
+  // The index of the first wallpaper at or past a place (binary search: the evenness test reads tens of thousands of pages).
+  const firstFrom = (at: KeyAndId) => {
+    let [low, high] = [0, sorted.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (comesBefore(place(sorted[middle]!), at)) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  };
+  // The wallpapers a keyed read's range holds, in order, and from where a search_after reads on.
+  const within = (read: Extract<ShuffledRead, { lowest: number }>, after: readonly (string | number)[] | null = null) => {
+    if (!keyed) return [];
+    const lowest: KeyAndId = [read.lowest, -Infinity];
+    const since = 'since' in read && read.since && comesBefore(lowest, read.since) ? read.since : lowest;
+    const from: KeyAndId = after === null ? since : [Number(after[0]), Number(after[1]) + 0.5];
+    const highest: KeyAndId = [read.highest, Infinity];
+    const upTo = read.until && comesBefore(read.until, highest) ? read.until : highest;
+    return sorted.slice(Math.max(firstFrom(since), firstFrom(from)), firstFrom(upTo));
+  };
   const reader: ShuffledReader = async (read) => {
     reads.push(read);
     switch (read.read) {
       case 'after': {
-        const { after, lowest, highest } = read;
         // A counting read sorts by the key without a range: a catalogue without keys sorts all as NO_KEY.
-        const inRange = read.counts ? sorted : sorted.filter((id) => keyed && keyOf(id) >= lowest && keyOf(id) <= highest);
-        const past =
-          after === null ? inRange : inRange.filter((id) => keyOf(id) > Number(after[0]) || (keyOf(id) === after[0] && id > Number(after[1])));
-        return share(pageOf(past.slice(0, read.size), read.counts ? ids.length : 0));
+        if (read.counts) {
+          const past = read.after === null ? sorted : sorted.slice(firstFrom([Number(read.after[0]), Number(read.after[1]) + 0.5]));
+          return share(pageOf(past.slice(0, read.size), ids.length));
+        }
+        return share(pageOf(within(read, read.after).slice(0, read.size), 0));
       }
       case 'rank': {
-        const inRange = sorted.filter((id) => keyed && keyOf(id) >= read.lowest && keyOf(id) <= read.highest);
+        const inRange = within(read);
         return share(pageOf(inRange.slice(read.from, read.from + read.size), inRange.length));
       }
       case 'count':
@@ -44,9 +65,12 @@ function catalogue(ids: readonly number[], seed: string, { keyed = true } = {}) 
         return share(pageOf(ids.length > 0 ? [SCORED] : [], ids.length));
     }
   };
-  // The walk the seed names: from the offset up, then from the bottom up to it.
-  const cycle = [...sorted.filter((id) => keyOf(id) >= offset), ...sorted.filter((id) => keyOf(id) < offset)];
-  return { reader, reads, cycle };
+  // The key from the offset up, then from the bottom: the walks of cursors issued before walks had starts.
+  const round = [...sorted.filter((id) => keyOf(id) >= offset), ...sorted.filter((id) => keyOf(id) < offset)];
+  // The walk the seed names: the same round, begun `skip` matches in (round them again past the last).
+  const at = round.length === 0 ? 0 : skip % round.length;
+  const cycle = [...round.slice(at), ...round.slice(0, at)];
+  return { reader, reads, cycle, round, keyOf };
 }
 
 const params = (seed: string, perPage: number, more: Partial<ListParams> = {}): ListParams => ({
@@ -61,7 +85,7 @@ const params = (seed: string, perPage: number, more: Partial<ListParams> = {}): 
 async function walkByCursor(reader: ShuffledReader, seed: string, perPage: number): Promise<number[]> {
   const seen: number[] = [];
   let position: Position | undefined;
-  for (let page = 1; page < 1000; page++) {
+  for (let page = 1; page < 100_000; page++) {
     const result = await readShuffledPage(params(seed, perPage, position ? { position } : {}), reader, recent);
     seen.push(...result.items.map((item) => item.id));
     if (!result.last || result.items.length < perPage || seen.length >= result.total) return seen;
@@ -103,22 +127,25 @@ describe('sort=random along a key (shuffled-pages)', () => {
     }
   }
 
-  it('when the first lap ends inside page 1, then the rest of the page comes from the bottom, on the same index', async () => {
-    const ids = range(50);
-    // A seed whose offset leaves only a few wallpapers above it.
-    const seed = range(2000)
+  it('when the first lap ends inside page 1, then the rest of the page comes from the bottom up to the start, on the same index', async () => {
+    const ids = range(2000);
+    // A seed whose walk starts a few wallpapers below the top of its key, its skip-th above the offset.
+    const seed = range(20_000)
       .map(String)
       .find((s) => {
-        const above = ids.filter((id) => shuffleKey(id, shuffleOf(s).key) >= shuffleOf(s).offset).length;
-        return above > 0 && above < 10;
+        const { key, offset, skip } = shuffleOf(s);
+        const above = ids.filter((id) => shuffleKey(id, key) >= offset).length;
+        return above - skip > 0 && above - skip < 10;
       })!;
-    const { reader, reads, cycle } = catalogue(ids, seed);
-    recent.totals.set('the query', 50);
+    const { reader, reads, cycle, keyOf } = catalogue(ids, seed);
+    recent.totals.set('the query', 2000);
     const page = await readShuffledPage(params(seed, 10), reader, recent);
     expect(page.items.map((item) => item.id)).to.deep.equal(cycle.slice(0, 10));
-    expect(page.total).to.equal(50);
-    expect(reads.map((read) => read.read)).to.deep.equal(['count', 'after', 'after']);
-    expect(page.last).to.deep.include({ index: 'cat-1', shuffled: true });
+    expect(page.total).to.equal(2000);
+    expect(reads[1]).to.deep.include({ read: 'rank', from: shuffleOf(seed).skip, lowest: shuffleOf(seed).offset });
+    const start = [keyOf(cycle[0]!), cycle[0]!];
+    expect(reads.at(-1)).to.deep.include({ read: 'after', after: null, lowest: BOTTOM_KEY, until: start });
+    expect(page.last).to.deep.include({ index: 'cat-1', shuffled: true, start });
   });
 
   it('when a query has fewer matches than the threshold, then its pages are scored, one read each', async () => {
@@ -135,7 +162,7 @@ describe('sort=random along a key (shuffled-pages)', () => {
     recent.totals.set('the query', 10);
     const page = await readShuffledPage(params('tide42', 5), reader, recent);
     expect(page.last?.shuffled).to.equal(true);
-    expect(reads.map((read) => read.read)).to.deep.equal(['scored', 'count', 'after']);
+    expect(reads.map((read) => read.read)).to.deep.equal(['scored', 'count', 'rank']);
     recent = { totals: new RecentTotals(5000), key: () => 'the query' };
     recent.totals.set('the query', 1_000_000);
     const scored = await readShuffledPage(params('tide42', 5, { page: 2 }), reader, recent);
@@ -145,20 +172,28 @@ describe('sort=random along a key (shuffled-pages)', () => {
 
   it('when a query was seen large, then page 1 counts beside a span of keys sized by that total, and so does each cursor page', async () => {
     const { reader, reads } = catalogue(range(1000), 'tide42');
+    const { skip } = shuffleOf('tide42');
     recent.totals.set('the query', 1000);
     const page = await readShuffledPage(params('tide42', 5), reader, recent);
     expect(
       reads.map((read) => read.read),
       'the count and the span side by side',
-    ).to.deep.equal(['count', 'after']);
-    const span = reads[1] as Extract<ShuffledRead, { read: 'after' }>;
-    expect(span.highest - span.lowest, 'a span expected to hold about 5 + 4·√5 + 40 of 1,000').to.be.within(2 ** 32 * 0.05, 2 ** 32 * 0.06);
+    ).to.deep.equal(['count', 'rank']);
+    const opening = reads[1] as Extract<ShuffledRead, { read: 'rank' }>;
+    const room = skip + 5 + 4 * Math.sqrt(skip + 5) + 40;
+    expect(opening.from, "the seed's skip").to.equal(skip);
+    expect((opening.highest - opening.lowest) / 2 ** 32, 'a span expected to hold the skip, the page and room to spare').to.be.within(
+      room / 1000,
+      (room + 1) / 1000,
+    );
     expect(page.last?.shuffled).to.equal(true);
     const next = await readShuffledPage(params('tide42', 5, { position: { ...page.last!, total: page.total, depth: 5 } }), reader, recent);
     expect(
       reads.slice(2).map((read) => read.read),
       'a cursor page counts again: an import may have added to the walk',
     ).to.deep.equal(['count', 'after']);
+    const span = reads[3] as Extract<ShuffledRead, { read: 'after' }>;
+    expect(span.highest - span.lowest, 'a span expected to hold about 5 + 4·√5 + 40 of 1,000').to.be.within(2 ** 32 * 0.05, 2 ** 32 * 0.06);
     expect(next.items).to.have.length(5);
   });
 
@@ -184,16 +219,71 @@ describe('sort=random along a key (shuffled-pages)', () => {
     const page = await readShuffledPage(params('tide42', 10), reader, recent);
     expect(page.items.map((item) => item.id)).to.deep.equal(cycle.slice(0, 10));
     expect([page.total, recent.totals.get('the query')]).to.deep.equal([1000, 1000]);
-    expect(reads.map((read) => read.read)).to.deep.equal(['count', 'after', 'after']);
+    expect(reads.map((read) => read.read)).to.deep.equal(['count', 'rank', 'rank']);
   });
 
   it('when a span of keys falls short of a page, then the rest is read to the end of the lap, and nothing is lost', async () => {
-    const { reader, reads, cycle } = catalogue(range(1000), 'tide42');
-    // A total far above the truth makes every span too narrow.
+    const { reader, reads, round } = catalogue(range(1000), 'tide42');
+    // A total far above the truth makes every span too narrow. A cursor issued before walks had
+    // starts: its walk began at the offset.
     const position = { index: 'cat-1', after: [shuffleOf('tide42').offset, 0], total: 1_000_000, shuffled: true };
     const page = await readShuffledPage(params('tide42', 10, { position }), reader, recent);
-    expect(page.items.map((item) => item.id)).to.deep.equal(cycle.slice(0, 10));
+    expect(page.items.map((item) => item.id)).to.deep.equal(round.slice(0, 10));
     expect(reads.map((read) => read.read)).to.deep.equal(['count', 'after', 'after']);
+  });
+
+  it('when a walk began before walks had starts, then its cursors walk on from the offset, and each wallpaper comes once', async () => {
+    for (const seed of ['tide42', 'reef7', 'abc']) {
+      const { reader, round, keyOf } = catalogue(range(300), seed);
+      const seen = round.slice(0, 30);
+      const last = round[29]!;
+      let position: Position | undefined = { index: 'cat-1', after: [keyOf(last), last], total: 300, depth: 30, shuffled: true };
+      while (position) {
+        const page = await readShuffledPage(params(seed, 30, { position }), reader, recent);
+        seen.push(...page.items.map((item) => item.id));
+        expect(page.last?.start, 'the walk keeps the offset as its start').to.deep.equal([shuffleOf(seed).offset, 0]);
+        position = page.items.length === 30 && seen.length < page.total ? { ...page.last!, total: page.total, depth: seen.length } : undefined;
+      }
+      expect(seen, seed).to.deep.equal(round);
+    }
+  });
+
+  it('when the skip-th wallpaper from the offset up lies below the top, then walks by cursor and by number start there and take each wallpaper once', async () => {
+    const ids = range(2500);
+    // Seeds whose skip-th wallpaper from the offset up lies below the top, and one past it (abc).
+    for (const seed of ['tide42', 'reef7', 'Z9', 'abc', 'b']) {
+      for (const perPage of [3, 100]) {
+        const { reader, cycle } = catalogue(ids, seed);
+        recent.totals.set('the query', 2500);
+        expect(await walkByCursor(reader, seed, perPage), `${seed} by cursor`).to.deep.equal(cycle);
+        expect(await walkByNumber(reader, seed, perPage, ids.length), `${seed} by number`).to.deep.equal(cycle);
+      }
+    }
+  });
+
+  it('when page 1 of one wallpaper is asked with many seeds, then every wallpaper comes first about equally often', async () => {
+    const ids = range(2000);
+    // One catalogue per key: a read depends on the key, not on the seed's offset or skip.
+    const byKey = new Map<number, ReturnType<typeof catalogue>>();
+    for (let n = 0; byKey.size < 4; n++) {
+      const seed = `key${n}`;
+      if (!byKey.has(shuffleOf(seed).key)) byKey.set(shuffleOf(seed).key, catalogue(ids, seed));
+    }
+    const firsts = new Map<number, number>();
+    const draws = 20_000;
+    for (let n = 0; n < draws; n++) {
+      const seed = `draw${n}`;
+      recent.totals.set('the query', 2000);
+      const page = await readShuffledPage(params(seed, 1), byKey.get(shuffleOf(seed).key)!.reader, recent);
+      const first = page.items[0]!.id;
+      firsts.set(first, (firsts.get(first) ?? 0) + 1);
+    }
+    const counts = ids.map((id) => firsts.get(id) ?? 0);
+    const mean = draws / ids.length;
+    const cv = Math.sqrt(counts.reduce((sum, count) => sum + (count - mean) ** 2, 0) / ids.length) / mean;
+    // An even draw gives about 0.32 here (10 draws each); starting at the offset gave 1.0 and more,
+    // a wallpaper coming first in proportion to the gap below its key.
+    expect(cv).to.be.below(0.45);
   });
 
   it('when the catalogue was loaded before the keys, then page 1 and numbered pages are scored instead', async () => {
