@@ -56,19 +56,19 @@ async function readAfter(
 }
 
 /**
- * The `size` wallpapers from the `from`-th on among keys `lowest` to `highest` (from `since` and
- * before `until`, when given), and how many that range holds when the page ran past its end: a rank
- * read of a span that holds them, or of the whole range when the span fell short.
+ * The `size` wallpapers from the `from`-th on among keys `lowest` to `highest`, and how many that
+ * range holds when the page ran past its end: a rank read of a span that holds them, or of the
+ * whole range when the span fell short.
  */
 async function readRank(
   read: ShuffledReader,
-  { from, lowest, highest, size, ...bounds }: { from: number; lowest: number; highest: number; size: number; since?: KeyAndId; until?: KeyAndId },
+  { from, lowest, highest, size }: { from: number; lowest: number; highest: number; size: number },
   total: number,
   index: string | undefined,
 ): Promise<Found & { held: number }> {
   const end = spanEnd(lowest, from + size, total, highest);
-  let page = await read({ read: 'rank', from, lowest, highest: end, size, ...bounds }, index);
-  if (page.total < from + size && end !== highest) page = await read({ read: 'rank', from, lowest, highest, size, ...bounds }, index);
+  let page = await read({ read: 'rank', from, lowest, highest: end, size }, index);
+  if (page.total < from + size && end !== highest) page = await read({ read: 'rank', from, lowest, highest, size }, index);
   return { items: page.items, index: page.last?.index ?? index, held: page.total };
 }
 
@@ -149,84 +149,68 @@ async function afterPosition(params: ListParams, shuffle: Shuffle, read: Shuffle
   return page(found.items, total, found.index, shuffle, start);
 }
 
-/** The first wallpapers of a walk from its start, which `through` says how far up the key they were read. */
-interface Opening extends Found {
-  start: KeyAndId | null;
-  through: number;
-}
-
 /**
- * Where a walk starts, and its first `size` wallpapers up to `through`: the `skip`-th match from
- * the offset up, counted round the key (past the top, on from the bottom; past every match, from
- * the offset again). The skip is what makes the first wallpaper an even draw (shuffle.ts). Mostly
- * one read: with a million matches or more, fewer than SHUFFLE_SPREAD lie above the offset about
- * once in a thousand seeds, and the count beside it tells how to go round.
+ * The matches of a seed's round from the `from`-th on, `size` of them: the round runs from the
+ * offset up to the top of the key, then from the bottom up to the offset, and round again; the walk
+ * is the round begun at the skip-th. A stretch of it is read by rank in parts, from the offset up
+ * (`above`, read by the caller beside the count), from the bottom up, and on round: at most four,
+ * as a page holds at most the whole walk. Each part that falls short has read its whole range, so
+ * its `held` says how many ranks the next part begins past.
  */
-async function openWalk(read: ShuffledReader, shuffle: Shuffle, size: number, known: number, counted: Promise<number>): Promise<Opening> {
-  const { offset, skip } = shuffle;
-  const above = await readRank(read, { from: skip, lowest: offset, highest: TOP_KEY, size }, known, undefined);
-  const first = above.items[0];
-  if (first) return { ...above, start: placeOf(shuffle, first.id), through: TOP_KEY };
-  // Fewer than skip + 1 from the offset up: `held` of them.
-  const total = await counted;
-  if (total === 0) return { items: [], start: null, through: TOP_KEY };
-  const rank = skip % total;
-  const [lowest, highest, from] = rank < above.held ? [offset, TOP_KEY, rank] : [BOTTOM_KEY, offset - 1, rank - above.held];
-  const again = await readRank(read, { from, lowest, highest, size }, total, above.index);
-  const found = again.items[0];
-  return { ...again, start: found ? placeOf(shuffle, found.id) : null, through: highest };
-}
-
-/** Page 1: the walk's opening, and when it falls short, the rest of the first lap, then the second. */
-async function pageOne(read: ShuffledReader, shuffle: Shuffle, opening: Opening & { start: KeyAndId }, size: number, total: number): Promise<Found> {
-  const { start, through } = opening;
-  let found: Found = opening;
-  const short = () => found.items.length < size && found.items.length < total;
-  if (short() && through !== TOP_KEY) {
-    const last = placeOf(shuffle, found.items.at(-1)!.id);
-    found = joined(found, await readOn(read, start, last, size - found.items.length, total, found.index));
+async function readRound(
+  read: ShuffledReader,
+  { offset }: Shuffle,
+  from: number,
+  size: number,
+  total: number,
+  above: Found & { held: number },
+): Promise<Found> {
+  const parts = [
+    { lowest: offset, highest: TOP_KEY },
+    { lowest: BOTTOM_KEY, highest: offset - 1 },
+  ] as const;
+  let found: Found = above;
+  let passed = above.held;
+  for (let part = 1; part < 4 && found.items.length < size; part++) {
+    const range = parts[part % 2]!;
+    const next = await readRank(read, { from: Math.max(0, from - passed), ...range, size: size - found.items.length }, total, found.index);
+    found = joined(found, next);
+    passed += next.held;
   }
-  if (short()) found = joined(found, await readSecondLap(read, start, size - found.items.length, total, found.index));
   return found;
 }
 
 /**
- * Page N by number: search_after cannot start at a rank, so the page is read by rank among the keys
- * of the first lap, and past it, of the second, each from a span that holds the ranks asked.
- */
-async function rankedPage(
-  read: ShuffledReader,
-  start: KeyAndId,
-  from: number,
-  size: number,
-  total: number,
-  index: string | undefined,
-): Promise<Found> {
-  const first = await readRank(read, { from, lowest: start[0], since: start, highest: TOP_KEY, size }, total, index);
-  if (first.items.length === size || from + first.items.length >= total) return first;
-  // Short of the page, the first read covered the whole lap: `held` is all it holds.
-  const rest = { from: Math.max(0, from - first.held), lowest: BOTTOM_KEY, highest: start[0], until: start, size: size - first.items.length };
-  return joined(first, await readRank(read, rest, total, first.index));
-}
-
-/**
- * Page 1 or page N by number. The matches are counted beside the walk's opening, whose span is
- * sized by the total seen last time; page N reads its start alone there, then its own ranks.
+ * Page 1 or page N by number: a stretch of the seed's round from its skip-th match on. Beside the
+ * count go the page's ranks from the offset up and, for a later page, the walk's start, both read
+ * as if the skip-th match lay above the offset, as it does for all but about one seed in a thousand
+ * at a million matches; the others read on from the bottom. Spans are sized by the total seen last
+ * time.
  */
 async function byNumber(params: ListParams, shuffle: Shuffle, read: ShuffledReader, known: number): Promise<Shared<Page> | null> {
   const { page: number, per_page } = params;
   const from = (number - 1) * per_page;
-  const counted = read({ read: 'count' }).then(({ total }) => total);
-  const [total, opening] = await Promise.all([counted, openWalk(read, shuffle, from === 0 ? per_page : 1, known, counted)]);
+  const { offset, skip } = shuffle;
+  const fromOffset = (rank: number, size: number, total: number) =>
+    readRank(read, { from: rank, lowest: offset, highest: TOP_KEY, size }, total, undefined);
+  const [{ total }, above, starting] = await Promise.all([
+    read({ read: 'count' }),
+    fromOffset(skip + from, per_page, known),
+    from === 0 ? null : fromOffset(skip, 1, known),
+  ]);
   if (from >= total) return share({ items: [], total });
-  const { start } = opening;
+  const size = Math.min(per_page, total - from);
+  // Fewer matches than the skip (a catalogue far below SHUFFLE_FROM_TOTAL): the count goes round again.
+  const begin = skip % total;
+  const found = await readRound(read, shuffle, begin + from, size, total, begin === skip ? above : await fromOffset(begin + from, size, total));
   // Matches counted and none found where they must be: the catalogue has no keys.
-  if (start === null) return null;
-  const found =
-    from === 0
-      ? await pageOne(read, shuffle, { ...opening, start }, per_page, total)
-      : await rankedPage(read, start, from, per_page, total, opening.index);
-  return page(found.items, total, found.index, shuffle, start);
+  let startsAt = found.items[0];
+  if (from > 0) {
+    const startAbove = begin === skip && starting ? starting : await fromOffset(begin, 1, total);
+    startsAt = (await readRound(read, shuffle, begin, 1, total, startAbove)).items[0];
+  }
+  if (!startsAt) return null;
+  return page(found.items, total, found.index, shuffle, placeOf(shuffle, startsAt.id));
 }
 
 /**

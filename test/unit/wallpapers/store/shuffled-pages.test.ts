@@ -38,11 +38,11 @@ function catalogue(ids: readonly number[], seed: string, { keyed = true } = {}) 
   const within = (read: Extract<ShuffledRead, { lowest: number }>, after: readonly (string | number)[] | null = null) => {
     if (!keyed) return [];
     const lowest: KeyAndId = [read.lowest, -Infinity];
-    const since = 'since' in read && read.since && comesBefore(lowest, read.since) ? read.since : lowest;
-    const from: KeyAndId = after === null ? since : [Number(after[0]), Number(after[1]) + 0.5];
+    const from: KeyAndId = after === null ? lowest : [Number(after[0]), Number(after[1]) + 0.5];
     const highest: KeyAndId = [read.highest, Infinity];
-    const upTo = read.until && comesBefore(read.until, highest) ? read.until : highest;
-    return sorted.slice(Math.max(firstFrom(since), firstFrom(from)), firstFrom(upTo));
+    const until = 'until' in read ? read.until : undefined;
+    const upTo = until && comesBefore(until, highest) ? until : highest;
+    return sorted.slice(Math.max(firstFrom(lowest), firstFrom(from)), firstFrom(upTo));
   };
   const reader: ShuffledReader = async (read) => {
     reads.push(read);
@@ -127,7 +127,7 @@ describe('sort=random along a key (shuffled-pages)', () => {
     }
   }
 
-  it('when the first lap ends inside page 1, then the rest of the page comes from the bottom up to the start, on the same index', async () => {
+  it('when the first lap ends inside page 1, then the rest of the page comes from the bottom, on the same index', async () => {
     const ids = range(2000);
     // A seed whose walk starts a few wallpapers below the top of its key, its skip-th above the offset.
     const seed = range(20_000)
@@ -144,7 +144,7 @@ describe('sort=random along a key (shuffled-pages)', () => {
     expect(page.total).to.equal(2000);
     expect(reads[1]).to.deep.include({ read: 'rank', from: shuffleOf(seed).skip, lowest: shuffleOf(seed).offset });
     const start = [keyOf(cycle[0]!), cycle[0]!];
-    expect(reads.at(-1)).to.deep.include({ read: 'after', after: null, lowest: BOTTOM_KEY, until: start });
+    expect(reads.at(-1)).to.deep.include({ read: 'rank', from: 0, lowest: BOTTOM_KEY });
     expect(page.last).to.deep.include({ index: 'cat-1', shuffled: true, start });
   });
 
@@ -195,6 +195,17 @@ describe('sort=random along a key (shuffled-pages)', () => {
     const span = reads[3] as Extract<ShuffledRead, { read: 'after' }>;
     expect(span.highest - span.lowest, 'a span expected to hold about 5 + 4·√5 + 40 of 1,000').to.be.within(2 ** 32 * 0.05, 2 ** 32 * 0.06);
     expect(next.items).to.have.length(5);
+    reads.length = 0;
+    const third = await readShuffledPage(params('tide42', 5, { page: 3 }), reader, recent);
+    expect(
+      reads.map((read) => [read.read, 'from' in read ? read.from : null]),
+      "a numbered page: the count, its ranks and the walk's start, side by side",
+    ).to.deep.equal([
+      ['count', null],
+      ['rank', skip + 10],
+      ['rank', skip],
+    ]);
+    expect(third.last?.start).to.deep.equal(page.last?.start);
   });
 
   it('when wallpapers are added in the middle of a walk, then the walk goes on past the total its cursor carried, and each wallpaper walked before comes once', async () => {
