@@ -58,11 +58,14 @@ export function shuffleKey(id: number, key: number): number {
  * wallpaper would be the one whose key follows a random place, so each came first in proportion to
  * the gap below its key: from 0.002 to 16 times the even share at 10,000,000 (the gaps are
  * exponential; worked out from the keys, bench/search/first-picks.ts). Skipping an even draw of up
- * to SPREAD matches averages SPREAD gaps: 0.87 to 1.16 times the even share, a coefficient of
- * variation of 0.03 where it was 1.0. The price is a page 1 that reads up to SPREAD more keys of
- * the span, which Elasticsearch collects from points without fetching them.
+ * to SPREAD matches averages SPREAD gaps: 0.75 to 1.32 times the even share (98 % of wallpapers
+ * within 0.86 to 1.15), a coefficient of variation of 0.063 where it was 1.0. The price is a read
+ * that collects up to SPREAD more keys, which Elasticsearch keeps in its request cache: at 1,024
+ * (0.031) those entries took 8.5 KB each and crowded its 1 % of a 512 MB heap, and a rotator's mix
+ * at 10,000,000 served half the pages a second; at 256 the mix runs within 10 % of the walk
+ * started at the offset (bench/results/even-first-picks).
  */
-export const SHUFFLE_SPREAD = 1024;
+export const SHUFFLE_SPREAD = 256;
 
 /** Where a wallpaper stands along a key: its key, then its id for wallpapers whose keys tie. */
 export type KeyAndId = readonly [key: number, id: number];

@@ -102,7 +102,7 @@ function page(items: Items, total: number, index: string | undefined, shuffle: S
 // From this many matches a query is shuffled along a key; below it, by random_score. Scoring every
 // match costs 68 ms in Elasticsearch at 1,000,000 and 780 ms at 10,000,000, but it gives every
 // seed a permutation of its own, in which each wallpaper is exactly as likely as any to come first.
-// Along a key, seeds share four cycles, and a wallpaper comes first with 0.87 to 1.16 times the even
+// Along a key, seeds share four cycles, and a wallpaper comes first with 0.75 to 1.32 times the even
 // share (the skip, shuffle.ts). Above this size that is the price of a page in 10 ms.
 const SHUFFLE_FROM_TOTAL = 1_000_000;
 
