@@ -247,7 +247,11 @@ export type CountedRead = { read: 'uncounted' } | { read: 'count' };
 /** Any read of a page but the single request a copy's checks send. */
 export type PageRead = ShuffledRead | WindowRead | CountedRead;
 
-/** The read a page of sort=random starts with when no other is asked: a single request (a copy's checks). */
+/**
+ * A page of sort=random as a single request, when no read is asked (a copy's checks): along the
+ * seed's key from its offset, as a walk began before walks had starts. The API's own walks start
+ * the seed's skip past the offset, which takes reads that know the count (shuffled-pages.ts).
+ */
 function firstRead(params: ListParams): ShuffledHits {
   const { position, page, per_page } = params;
   const { offset } = shuffleOf(params.seed ?? '');
