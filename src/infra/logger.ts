@@ -44,7 +44,10 @@ export function createLogger(level: LogLevel, stream?: NodeJS.WritableStream): L
       mixin: () => {
         const ctx = requestContext.getStore();
         if (!ctx) return {};
-        return ctx.keyId ? { request_id: ctx.requestId, key_id: ctx.keyId } : { request_id: ctx.requestId };
+        const { requestId, keyId, refusal } = ctx;
+        // One object literal a line, as before refusals were logged: this runs for every request.
+        if (refusal) return keyId ? { request_id: requestId, key_id: keyId, refusal } : { request_id: requestId, refusal };
+        return keyId ? { request_id: requestId, key_id: keyId } : { request_id: requestId };
       },
     },
     (stream ?? batched ?? process.stdout) as pino.DestinationStream,

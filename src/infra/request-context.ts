@@ -4,6 +4,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface RequestContext {
   requestId: string;
   keyId?: string;
+  /** Why the request was refused with 429, once it was (access/edge/refusals.ts). */
+  refusal?: string;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();

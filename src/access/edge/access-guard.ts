@@ -7,6 +7,7 @@ import type { Metrics } from '../../infra/metrics.js';
 import { clientAddress } from '../../http/client-address.js';
 import { type HttpError, forbidden, unauthorized } from '../../http/http-error.js';
 import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
+import { countRefusal } from './refusals.js';
 
 const BEARER = /^Bearer(?:\s+(.*))?$/i;
 
@@ -47,7 +48,7 @@ export function authenticationRefusal({ access, metrics, trustProxyHops }: Acces
     const blocked = access.blockedFor(client);
     const wait = blocked > 0 ? blocked : await access.recordFailure(client);
     if (wait > 0) {
-      metrics.rateLimitRejections.inc({ reason: 'auth_failures' });
+      countRefusal(metrics, 'auth_failures');
       throw tooManyRequests(wait);
     }
     throw err;
@@ -71,7 +72,7 @@ export function accessGuard(options: AccessGuardOptions) {
     const headers = quotaHeaders(admission.quota);
     ctx.set(headers);
     if (admission.outcome === 'limited') {
-      metrics.rateLimitRejections.inc({ reason: admission.source === 'redis' ? 'quota' : 'fallback_quota' });
+      countRefusal(metrics, admission.source === 'redis' ? 'quota' : 'fallback_quota');
       throw tooManyRequests(secondsUntilReset(admission.quota), headers);
     }
     await next();

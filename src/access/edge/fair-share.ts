@@ -3,6 +3,7 @@ import type { AccountLanes } from '../domain/account-lanes.js';
 import type { Metrics } from '../../infra/metrics.js';
 import type { AuthState } from './access-guard.js';
 import { HttpError } from '../../http/http-error.js';
+import { countRefusal } from './refusals.js';
 
 /**
  * After the key check and the quota: the request takes one of its account's lanes, waiting in
@@ -18,7 +19,7 @@ export function fairShare({ lanes, metrics }: { lanes: AccountLanes; metrics: Me
     if (!leave) {
       const place = lanes.waitFor(accountId, () => ctx.req.destroyed || ctx.req.socket.destroyed);
       if (!place) {
-        metrics.rateLimitRejections.inc({ reason: 'account_busy' });
+        countRefusal(metrics, 'account_busy');
         throw new HttpError(
           429,
           'rate_limit_exceeded',

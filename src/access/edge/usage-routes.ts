@@ -9,6 +9,7 @@ import { compileParams } from '../../http/query-validator.js';
 import { parametersSchema } from '../../openapi/parameters.js';
 import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
 import { createRouter } from '../../http/router.js';
+import { countRefusal } from './refusals.js';
 
 // The contract gives the endpoint no parameters; its rule is compiled from it like every route's,
 // so what a client sent is refused by name, never silently dropped.
@@ -35,7 +36,7 @@ function usageGuard(options: AccessGuardOptions) {
     const context = requestContext.getStore();
     if (context) context.keyId = reading.principal.keyId;
     if (reading.outcome === 'capped') {
-      metrics.rateLimitRejections.inc({ reason: 'usage_reads' });
+      countRefusal(metrics, 'usage_reads');
       throw tooManyRequests(reading.retryAfterSeconds);
     }
     (ctx.state as UsageState).principal = reading.principal;

@@ -1,11 +1,13 @@
 import { expect } from 'chai';
 import { createApp } from '../../../../src/app.js';
+import { createLogger } from '../../../../src/infra/logger.js';
 import { createMetrics } from '../../../../src/infra/metrics.js';
 import { createAccountLanes } from '../../../../src/access/domain/account-lanes.js';
 import { toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../../../support/fixtures.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { request } from '../../../support/harness.js';
 import { type InMemoryServices, inMemoryServices } from '../../../support/in-memory-services.js';
 import { sleep, until } from '../../../support/until.js';
@@ -20,11 +22,26 @@ describe('fair share between accounts (MAX_IN_FLIGHT_PER_ACCOUNT, the HTTP edge 
   let arrived: Map<string, IncomingMessage>;
   let started: number[];
   let open: () => void;
+  let logged: Record<string, unknown>[];
 
   beforeEach(async () => {
-    services = inMemoryServices(DOCS, { busy: { tier: 'free', limit: 100 }, other: { tier: 'free', limit: 100 } });
+    services = inMemoryServices(DOCS, { busy: { tier: 'free', limit: 100 }, other: { tier: 'free', limit: 100 }, spent: { tier: 'free', limit: 1 } });
     started = [];
     services.metrics = createMetrics();
+    logged = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logged.push(
+          ...chunk
+            .toString('utf8')
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as Record<string, unknown>),
+        );
+        done();
+      },
+    });
+    services.logger = createLogger('info', sink);
     const opened = new Promise<void>((resolve) => (open = resolve));
     const getById = services.repository.getById.bind(services.repository);
     // Every get is held until the test opens the gate: requests in flight by construction.
@@ -92,6 +109,21 @@ describe('fair share between accounts (MAX_IN_FLIGHT_PER_ACCOUNT, the HTTP edge 
     expect(await services.metrics!.registry.getSingleMetricAsString('wallpapers_rate_limit_rejections_total')).to.match(
       /wallpapers_rate_limit_rejections_total\{reason="account_busy"\} 1$/m,
     );
+  });
+
+  it("when requests are refused for a full line and for a spent quota, then each one's access log line names its reason", async () => {
+    const busy = [1, 2, 3, 4].map((id) => get(id, 'busy'));
+    expect(await until(async () => services.access.used.get('busy') === 4)).to.equal(true);
+    expect((await get(5, 'busy')).status).to.equal(429);
+    open();
+    await Promise.all(busy);
+    expect((await get(7, 'spent')).status).to.equal(200);
+    expect((await get(8, 'spent')).status).to.equal(429);
+    const lines = logged.filter((line) => line['msg'] === 'request');
+    const lineOf = (path: string) => lines.find((line) => line['path'] === path)!;
+    expect(lineOf('/v1/wallpapers/5')).to.deep.include({ status: 429, refusal: 'account_busy' });
+    expect(lineOf('/v1/wallpapers/8')).to.deep.include({ status: 429, refusal: 'quota' });
+    for (const path of ['/v1/wallpapers/1', '/v1/wallpapers/7']) expect(lineOf(path), path).to.not.have.property('refusal');
   });
 
   it('when clients that hang up while waiting fill the line, then their places go to the next requests, which are answered', async () => {
