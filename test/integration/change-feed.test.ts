@@ -1,3 +1,4 @@
+import { SHUFFLE_FIELDS } from '../../src/wallpapers/store/shuffle.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -240,6 +241,41 @@ describe('the change feed, GET /v1/changes', function () {
     await run('reindex', alias, ['--rollback']);
     const undone = await walk(app, afterFirst.cursor);
     expect(undone.items.map(({ id, change }) => `${change} ${id}`).sort()).to.deep.equal(['delete 500', 'upsert 19', 'upsert 20', 'upsert 4'].sort());
+  });
+
+  it('when a rollback numbers wallpapers again, then they keep what queries read beside the record: tags, colours, suggestions and sort=random keys', async () => {
+    const alias = freshAlias();
+    const dressed = { tags: ['tidepool'], colors: [{ hex: '#1f6fb2', share: 0.6 }] };
+    const records = wallpapers(8).map((record) => (record.id === 4 ? { ...record, ...dressed, title: 'Tidepool Evening' } : record));
+    await run('import', alias, ['--keep', '5', file('d1.ndjson', records)]);
+    await run('import', alias, [
+      '--keep',
+      '5',
+      file(
+        'd2.ndjson',
+        records.map((record) => (record.id === 4 ? { ...record, downloads: record.downloads + 1000 } : record)),
+      ),
+    ]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    await run('reindex', alias, ['--rollback']);
+    expect((await walk(app, cursor)).items.map(({ id, change }) => `${change} ${id}`)).to.deep.equal(['upsert 4']);
+    const ids = async (path: string) => ((await request(app.url, path, { key })).body.data as { id: number }[]).map(({ id }) => id);
+    expect(await ids('/v1/wallpapers?tags=tidepool'), 'its tag').to.deep.equal([4]);
+    expect(await ids('/v1/wallpapers?color=%231f6fb2&per_page=100'), 'its colour').to.include(4);
+    const suggestions = (await request(app.url, '/v1/search/suggest?q=tidep', { key })).body.data as { text: string }[];
+    expect(
+      suggestions.map(({ text }) => text),
+      'its title as you type',
+    ).to.include('Tidepool Evening');
+    const keyed = await es.search({
+      index: alias,
+      query: { bool: { filter: [{ ids: { values: ['4'] } }, { exists: { field: SHUFFLE_FIELDS[0]! } }] } },
+    });
+    expect(
+      keyed.hits.hits.map((hit) => hit._id),
+      "sort=random's keys",
+    ).to.deep.equal(['4']);
   });
 
   it('when a full import fails after loading, then the feed records none of its deletions, and a deletion it would have undone stays', async () => {

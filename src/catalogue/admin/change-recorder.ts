@@ -1,7 +1,9 @@
 import { hash } from 'node:crypto';
 import type { Client, estypes } from '@elastic/elasticsearch';
 import { CHANGES_INDEX_DEFINITION, type Tombstone, WATERMARK_ID, type Watermark, changesIndexOf } from '../../wallpapers/store/change-log.js';
-import { isErrorType, readIndexDefinition } from './index-admin.js';
+import { hasShuffleKeys, isErrorType, readIndexDefinition } from './index-admin.js';
+import { type CataloguedWallpaper, toDocument } from '../../wallpapers/catalogued.js';
+import { createTitleCarriers, toIndexDocument } from '../../wallpapers/store/index-document.js';
 import { IdList, uniqueSorted } from './id-list.js';
 import { ID_PAGE, StampScan, walkInIdOrder } from './stamp-scan.js';
 import { type ChangeStamp, type LoadEntry, type WallpaperDocument, isDeletion, toRecord } from '../../wallpapers/wallpaper.js';
@@ -276,16 +278,9 @@ export class ChangeRecorder {
     const tombstones: Tombstone[] = [];
     let upserts = 0;
     let deletes = 0;
+    const rewrite = { shuffle: await hasShuffleKeys(this.es, to), carriesTitle: createTitleCarriers() };
     const flush = async (force: boolean) => {
-      if (updates.length > 0 && (force || updates.length >= 2000)) {
-        const batch = updates.splice(0);
-        const response = await this.es.bulk({
-          index: to,
-          operations: batch.flatMap(({ id, seq }) => [{ update: { _id: String(id) } }, { doc: { change_seq: seq, changed_at: at } }]),
-          filter_path: ['errors', 'items.*.error'],
-        });
-        if (response.errors) throw new Error(`stamps not written: ${JSON.stringify(response.items.find((item) => item.update?.error))}`);
-      }
+      if (updates.length > 0 && (force || updates.length >= 2000)) await this.restamp(to, updates.splice(0), at, rewrite);
     };
     for (;;) {
       const was = a.done ? null : a.value;
@@ -317,6 +312,29 @@ export class ChangeRecorder {
     await this.es.indices.refresh({ index: to });
     this.pendingTombstones = tombstones;
     return { upserts, deletes };
+  }
+
+  /**
+   * New numbers for wallpapers of `index`, each written whole again, as a load writes it: a partial
+   * update is rebuilt from _source, which leaves out what queries read beside the record (tags,
+   * colours, completion inputs, sort=random's keys), so rolled-back wallpapers lost them.
+   */
+  private async restamp(
+    index: string,
+    batch: readonly { id: number; seq: number }[],
+    at: string,
+    { shuffle, carriesTitle }: { shuffle: boolean; carriesTitle: (title: string) => boolean },
+  ): Promise<void> {
+    const kept = await this.es.mget<CataloguedWallpaper>({ index, ids: batch.map(({ id }) => String(id)), _source: true });
+    const operations = batch.flatMap(({ id, seq }, i) => {
+      const found = kept.docs[i];
+      if (!found || !('found' in found) || !found.found || !found._source) throw new Error(`stamps not written: wallpaper ${id} is not in ${index}`);
+      const record = toDocument(found._source);
+      const stamped = { ...record, change: { seq, at, hash: contentHash(record) } };
+      return [{ index: { _id: String(id) } }, toIndexDocument(stamped, { suggest: carriesTitle(record.title), shuffle })];
+    });
+    const response = await this.es.bulk({ index, operations, filter_path: ['errors', 'items.*.error'] });
+    if (response.errors) throw new Error(`stamps not written: ${JSON.stringify(response.items.find((item) => item.index?.error))}`);
   }
 
   /** Once the alias is back on the rolled-back-to index: the tombstones recordRollback found, and returning ids' tombstones gone. */
