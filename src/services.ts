@@ -54,6 +54,7 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
     withMeaning(
       createEsRepository(es, config.indexAlias, {
         logger,
+        resultWindow: config.maxResultWindow,
         batching: {
           ...config.elasticsearchBatching,
           timeoutMs: config.elasticsearchTimeoutMs,

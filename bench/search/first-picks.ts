@@ -1,11 +1,11 @@
 // npx tsx bench/search/first-picks.ts 10000 1000000 10000000   (sort=random along a key: how even is page 1?)
 // Worked out from the keys themselves, no Elasticsearch: wallpapers 1..N keyed as the catalogue
 // keys them (shuffle.ts, key 0), a seed's offset drawn evenly over the key's range and its start
-// drawn evenly among the first `spread` wallpapers from the offset up. A wallpaper then comes
-// first with the mean of the `spread` gaps below it and the ones before (taken round the cycle; the
-// API starts again from the offset when fewer lie above it, which this leaves out: a chance of
-// spread / N). Printed per spread: that chance as a multiple of the even share 1/N, its lowest,
-// highest, 1st and 99th percentiles, and its coefficient of variation.
+// drawn evenly among the first `spread` wallpapers from the offset up, counted round the key as
+// the API counts them (past the top, on from the bottom). A wallpaper then comes first with the
+// mean of the `spread` gaps below it and the ones before: exact for N ≥ spread, where the API
+// never counts round the matches twice. Printed per spread: that chance as a multiple of the even
+// share 1/N, its lowest, highest, 1st and 99th percentiles, and its coefficient of variation.
 import { shuffleKey } from '../../src/wallpapers/store/shuffle.js';
 
 const sizes = process.argv.slice(2).map(Number);

@@ -213,6 +213,28 @@ describe('sort=random on 20,000 wallpapers, where a span of the key holds a page
   });
 });
 
+describe('sort=random along a key, pages by number as deep as the result window', function () {
+  this.timeout(120_000);
+  const ctx = useCatalogue({}, { docs: () => [...generateWallpapers({ count: 3000, seed: 9, imageBaseUrl: 'https://images.example' })] });
+
+  it("when a page's ranks from the offset would pass the window, then it is read from the walk's start and served, in the seed's cycle", async () => {
+    // A window of 1,000 (Elasticsearch's and the API's alike): the deepest pages of 50 would pass it by the skip.
+    await ctx.es.indices.putSettings({ index: ctx.alias, settings: { max_result_window: 1000 } });
+    try {
+      const repository = createEsRepository(ctx.es, ctx.alias, { shuffleFromTotal: 0, resultWindow: 1000 });
+      for (const seed of ['tide42', 'reef7']) {
+        expect(shuffleOf(seed).skip, 'a skip that pushes the last pages past the window').to.be.above(50);
+        const byNumber: number[] = [];
+        for (let page = 1; page * 50 <= 1000; page++)
+          byNumber.push(...(await repository.list({ page, per_page: 50, sort: 'random', seed })).items.map((item) => item.id));
+        expect(byNumber, seed).to.deep.equal(cycle(ctx.docs, seed).slice(0, 1000));
+      }
+    } finally {
+      await ctx.es.indices.putSettings({ index: ctx.alias, settings: { max_result_window: 10_000 } });
+    }
+  });
+});
+
 describe('sort=random on a catalogue loaded before the keys', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({ responseCache: { maxBytes: 0, ttlMs: 1000, checkIntervalMs: 1000 } }, { mapping: mappingBeforeKeys() });

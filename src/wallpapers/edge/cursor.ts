@@ -1,6 +1,7 @@
 import { createCipheriv, createHmac, createSecretKey, hash, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { invalidRequest } from '../../http/http-error.js';
 import type { Position } from '../params.js';
+import { BOTTOM_KEY, TOP_KEY } from '../store/shuffle.js';
 
 /** What a cursor carries: where the walk is, which page comes next, and the query it belongs to. */
 export interface CursorState {
@@ -55,9 +56,20 @@ function isPosition(value: unknown): value is Position {
   );
 }
 
-/** A shuffled walk's start: a key and an id. */
-function isStart(value: unknown): value is [number, number] {
-  return Array.isArray(value) && value.length === 2 && value.every((v) => Number.isSafeInteger(v));
+/**
+ * A place along a shuffle key (a sort=random walk's position or start): a key within the key's
+ * range and an id. Sealed cursors hold only what the API wrote; this keeps a key Elasticsearch's
+ * integer field would refuse from ever reaching it as a bound.
+ */
+function isPlace(value: unknown): value is [number, number] {
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    value.every((v) => Number.isSafeInteger(v)) &&
+    value[0] >= BOTTOM_KEY &&
+    value[0] <= TOP_KEY &&
+    value[1] >= 0
+  );
 }
 
 /**
@@ -122,9 +134,10 @@ export function createCursorCodec(secret: string, { onLegacyRead }: { onLegacyRe
 
   return {
     encode({ position, page, query }) {
-      // A shuffled walk's start, or 1 for a walk begun before walks had starts.
-      const shuffled = position.shuffled ? (position.start ?? 1) : undefined;
-      const walk = { i: position.index, a: position.after, t: position.total, s: shuffled, p: page, q: query };
+      // `r`, a shuffled walk's start, apart from `s`: an instance of the build before reads such a
+      // cursor as a walk begun at the offset, rather than refusing it during a rolling upgrade.
+      const shuffled = position.shuffled ? { s: 1, r: position.start } : {};
+      const walk = { i: position.index, a: position.after, t: position.total, ...shuffled, p: page, q: query };
       const state = Buffer.from(JSON.stringify(walk), 'utf8');
       const iv = syntheticIv(state);
       return Buffer.concat([versionByte, iv, ctr(iv, state)]).toString('base64url');
@@ -140,12 +153,14 @@ export function createCursorCodec(secret: string, { onLegacyRead }: { onLegacyRe
       } catch {
         throw tampered();
       }
-      const { i, a, t, s, p, q } = (state ?? {}) as Record<string, unknown>;
-      const start = isStart(s) ? { start: s } : {};
-      const position = { index: i, after: a, ...(t === undefined ? {} : { total: t }), ...(s === undefined ? {} : { shuffled: true, ...start }) };
+      const { i, a, t, s, r, p, q } = (state ?? {}) as Record<string, unknown>;
+      const shuffled = s === 1 ? { shuffled: true, ...(isPlace(r) ? { start: r } : {}) } : {};
+      const position = { index: i, after: a, ...(t === undefined ? {} : { total: t }), ...shuffled };
       if (!isPosition(position) || !Number.isSafeInteger(p) || (p as number) < 2 || typeof q !== 'string') throw tampered();
       if (t !== undefined && (!Number.isSafeInteger(t) || (t as number) < 0)) throw tampered();
-      if (s !== undefined && s !== 1 && !isStart(s)) throw tampered();
+      if (s !== undefined && s !== 1) throw tampered();
+      if (s === 1 && (!isPlace(a) || (r !== undefined && !isPlace(r)))) throw tampered();
+      if (s === undefined && r !== undefined) throw tampered();
       return { position, page: p as number, query: q };
     },
   };

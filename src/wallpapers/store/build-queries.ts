@@ -217,13 +217,13 @@ function fromPosition(sort: SortOrder, params: ListParams): Clause[] {
 /**
  * Which read of a sort=random page a body is for (shuffled-pages.ts tells the story). Keyed reads
  * look at the seed's key (shuffle.ts) between `lowest` and `highest`: `after` a position by
- * search_after (or from the lowest), and before a walk's start (`until`: by key, then by id where
- * keys tie), or from the `rank`-th key on, counting the keys between. `count` is the total;
- * `scored` is random_score, for a catalogue loaded before the keys.
+ * search_after (or from the lowest), or from the `rank`-th key on, counting the keys between. A
+ * walk's start bounds either by key, then by id where keys tie: from it on (`since`) or before it
+ * (`until`). `count` is the total; `scored` is random_score, for a catalogue loaded before the keys.
  */
 export type ShuffledRead =
   | { read: 'after'; after: readonly (string | number)[] | null; lowest: number; highest: number; size: number; counts?: boolean; until?: KeyAndId }
-  | { read: 'rank'; from: number; lowest: number; highest: number; size: number }
+  | { read: 'rank'; from: number; lowest: number; highest: number; size: number; since?: KeyAndId; until?: KeyAndId }
   | { read: 'count' }
   | { read: 'scored' };
 
@@ -331,7 +331,7 @@ function shuffledBody(params: ListParams, filtered: Clause, shuffled: ShuffledHi
     case 'after':
     case 'rank': {
       const keys = { range: { [field]: { gte: shuffled.lowest, lte: shuffled.highest } } };
-      const beside = tiesAtStart(field, shuffled.read === 'after' ? shuffled.until : undefined);
+      const beside = tiesAtStart(field, shuffled);
       const at = shuffled.read === 'rank' ? { from: shuffled.from } : shuffled.after === null ? {} : { search_after: [...shuffled.after] };
       return {
         _source: SOURCE,
@@ -370,12 +370,15 @@ function shuffledBody(params: ListParams, filtered: Clause, shuffled: ShuffledHi
 }
 
 /**
- * The wallpapers on the key of a walk's start (`until`) from its id on: they belong to the walk's
- * first lap. Keys are a bijection of ids below 2^32 (shuffle.ts), so this is one wallpaper at most
- * there; the read stays a range of the key.
+ * The wallpapers on the key of a walk's start that lie on its other side by id: before it (for a
+ * read `since` the start) or from it on (`until`). Keys are a bijection of ids below 2^32
+ * (shuffle.ts), so this is one wallpaper at most there; the read stays a range of the key.
  */
-function tiesAtStart(field: string, until: KeyAndId | undefined): Clause[] {
-  return until ? [{ bool: { filter: [{ term: { [field]: until[0] } }, { range: { id: { gte: until[1] } } }] } }] : [];
+function tiesAtStart(field: string, { since, until }: { since?: KeyAndId; until?: KeyAndId }): Clause[] {
+  const tied = ([key]: KeyAndId, ids: estypes.QueryDslNumberRangeQuery): Clause => ({
+    bool: { filter: [{ term: { [field]: key } }, { range: { id: ids } }] },
+  });
+  return [...(since ? [tied(since, { lt: since[1] })] : []), ...(until ? [tied(until, { gte: until[1] })] : [])];
 }
 
 /** A count of what a query matches, and nothing else. */

@@ -47,6 +47,8 @@ export interface EsRepositoryOptions {
   batching?: BatchingOptions;
   /** How many matches make sort=random walk along a key rather than score (shuffled-pages.ts; tests lower it). */
   shuffleFromTotal?: number;
+  /** The deepest rank a read may reach, as the index's max_result_window (MAX_RESULT_WINDOW): sort=random's skip counts against it. */
+  resultWindow?: number;
   /** How many wallpapers make sort=oldest read a window of dates (windowed-pages.ts; tests lower it). */
   windowFromCount?: number;
   /** How many matches make a search's page count its total apart (searchPage; tests lower it). */
@@ -245,6 +247,7 @@ export function createEsRepository(
     logger = silentLogger,
     batching = DEFAULT_BATCHING,
     shuffleFromTotal,
+    resultWindow,
     windowFromCount = WINDOW_FROM_COUNT,
     countApartFrom = COUNT_APART_FROM,
   }: EsRepositoryOptions = {},
@@ -496,7 +499,12 @@ export function createEsRepository(
     const deadline = Date.now() + batching.timeoutMs;
     const left = () => ({ leftMs: deadline - Date.now() });
     if (params.sort === 'random') {
-      return readShuffledPage(params, (read, at) => search(searchOf(params, bodyOf(params, read), at), left()), { totals: recentTotals, key });
+      return readShuffledPage(
+        params,
+        (read, at) => search(searchOf(params, bodyOf(params, read), at), left()),
+        { totals: recentTotals, key },
+        resultWindow === undefined ? {} : { resultWindow },
+      );
     }
     const windowed = await windowedPage(params, bodyOf, key(), left);
     if (windowed) return windowed;

@@ -3,7 +3,7 @@ import type { ListParams, Position } from '../params.js';
 import type { ShuffledRead } from './build-queries.js';
 import type { Page } from './repository.js';
 import { RecentValues } from './recent-values.js';
-import { BOTTOM_KEY, type KeyAndId, type Shuffle, TOP_KEY, comesBefore, shuffleKey, shuffleOf } from './shuffle.js';
+import { BOTTOM_KEY, type KeyAndId, SHUFFLE_SPREAD, type Shuffle, TOP_KEY, comesBefore, shuffleKey, shuffleOf } from './shuffle.js';
 
 /**
  * One search of the page's query (a list's or a search's), as `read` says: on `index` when given
@@ -56,19 +56,19 @@ async function readAfter(
 }
 
 /**
- * The `size` wallpapers from the `from`-th on among keys `lowest` to `highest`, and how many that
- * range holds when the page ran past its end: a rank read of a span that holds them, or of the
- * whole range when the span fell short.
+ * The `size` wallpapers from the `from`-th on among keys `lowest` to `highest` (from `since` and
+ * before `until`, when given), and how many that range holds when the page ran past its end: a
+ * rank read of a span that holds them, or of the whole range when the span fell short.
  */
 async function readRank(
   read: ShuffledReader,
-  { from, lowest, highest, size }: { from: number; lowest: number; highest: number; size: number },
+  { from, lowest, highest, size, ...bounds }: { from: number; lowest: number; highest: number; size: number; since?: KeyAndId; until?: KeyAndId },
   total: number,
   index: string | undefined,
 ): Promise<Found & { held: number }> {
   const end = spanEnd(lowest, from + size, total, highest);
-  let page = await read({ read: 'rank', from, lowest, highest: end, size }, index);
-  if (page.total < from + size && end !== highest) page = await read({ read: 'rank', from, lowest, highest, size }, index);
+  let page = await read({ read: 'rank', from, lowest, highest: end, size, ...bounds }, index);
+  if (page.total < from + size && end !== highest) page = await read({ read: 'rank', from, lowest, highest, size, ...bounds }, index);
   return { items: page.items, index: page.last?.index ?? index, held: page.total };
 }
 
@@ -176,41 +176,82 @@ async function readRound(
     const next = await readRank(read, { from: Math.max(0, from - passed), ...range, size: size - found.items.length }, total, found.index);
     found = joined(found, next);
     passed += next.held;
+    // Neither side of the offset holds a match that was counted: the catalogue has no keys.
+    if (passed === 0) break;
   }
   return found;
 }
 
 /**
+ * A page by number too deep to read its ranks from the offset: past the result window, which
+ * Elasticsearch counts from the first rank a read skips, the skip's up to SHUFFLE_SPREAD ranks
+ * would not fit. The walk's start is read first, and the page's ranks are counted from it: along
+ * the first lap from the start on, then the second up to the start. One round trip more than a
+ * shallower page.
+ */
+async function deepPage(read: ShuffledReader, start: KeyAndId, from: number, size: number, total: number): Promise<Found> {
+  const first = await readRank(read, { from, lowest: start[0], since: start, highest: TOP_KEY, size }, total, undefined);
+  if (first.items.length >= size) return first;
+  // Short of the page, the first read covered the whole lap: `held` is all it holds.
+  const rest = { from: Math.max(0, from - first.held), lowest: BOTTOM_KEY, highest: start[0], until: start, size: size - first.items.length };
+  return joined(first, await readRank(read, rest, total, first.index));
+}
+
+/** The longest page (`per_page` is served at 100 at most). */
+const LARGEST_PAGE = 100;
+
+/**
  * Page 1 or page N by number: a stretch of the seed's round from its skip-th match on. Beside the
  * count go the page's ranks from the offset up and, for a later page, the walk's start, both read
- * as if the skip-th match lay above the offset, as it does for all but about one seed in a thousand
- * at a million matches; the others read on from the bottom. Spans are sized by the total seen last
- * time.
+ * as if the skip-th match lay above the offset, as it does for all but about one seed in 7,800 at
+ * a million matches; the others read on from the bottom. Spans are sized by the total seen last
+ * time. A page whose ranks from the offset would pass the result window reads its start first
+ * (deepPage).
  */
-async function byNumber(params: ListParams, shuffle: Shuffle, read: ShuffledReader, known: number): Promise<Shared<Page> | null> {
+async function byNumber(
+  params: ListParams,
+  shuffle: Shuffle,
+  read: ShuffledReader,
+  known: number,
+  resultWindow: number,
+): Promise<Shared<Page> | null> {
   const { page: number, per_page } = params;
   const from = (number - 1) * per_page;
-  const { offset, skip } = shuffle;
+  const { offset } = shuffle;
+  // A result window below SHUFFLE_SPREAD + LARGEST_PAGE (MAX_RESULT_WINDOW goes down to 100) could
+  // not hold page 1 from the skip: the skip is drawn from as far as it can.
+  const skip = shuffle.skip % Math.max(1, Math.min(SHUFFLE_SPREAD, resultWindow - LARGEST_PAGE));
   const fromOffset = (rank: number, size: number, total: number) =>
     readRank(read, { from: rank, lowest: offset, highest: TOP_KEY, size }, total, undefined);
+  const deep = skip + from + per_page > resultWindow;
   const [{ total }, above, starting] = await Promise.all([
     read({ read: 'count' }),
-    fromOffset(skip + from, per_page, known),
+    deep ? null : fromOffset(skip + from, per_page, known),
     from === 0 ? null : fromOffset(skip, 1, known),
   ]);
   if (from >= total) return share({ items: [], total });
   const size = Math.min(per_page, total - from);
   // Fewer matches than the skip (a catalogue far below SHUFFLE_FROM_TOTAL): the count goes round again.
   const begin = skip % total;
-  const found = await readRound(read, shuffle, begin + from, size, total, begin === skip ? above : await fromOffset(begin + from, size, total));
-  // Matches counted and none found where they must be: the catalogue has no keys.
-  let startsAt = found.items[0];
-  if (from > 0) {
+  const startOfWalk = async () => {
     const startAbove = begin === skip && starting ? starting : await fromOffset(begin, 1, total);
-    startsAt = (await readRound(read, shuffle, begin, 1, total, startAbove)).items[0];
+    const found = (await readRound(read, shuffle, begin, 1, total, startAbove)).items[0];
+    return found ? placeOf(shuffle, found.id) : null;
+  };
+  if (deep) {
+    const start = await startOfWalk();
+    // Matches counted and none found where they must be: the catalogue has no keys.
+    if (start === null) return null;
+    const found = await deepPage(read, start, from, size, total);
+    return found.items.length === 0 ? null : page(found.items, total, found.index, shuffle, start);
   }
-  if (!startsAt) return null;
-  return page(found.items, total, found.index, shuffle, placeOf(shuffle, startsAt.id));
+  const firstAbove = begin === skip && above ? above : await fromOffset(begin + from, size, total);
+  const found = await readRound(read, shuffle, begin + from, size, total, firstAbove);
+  const first = found.items[0];
+  if (!first) return null;
+  const start = from === 0 ? placeOf(shuffle, first.id) : await startOfWalk();
+  if (start === null) return null;
+  return page(found.items, total, found.index, shuffle, start);
 }
 
 /**
@@ -218,9 +259,15 @@ async function byNumber(params: ListParams, shuffle: Shuffle, read: ShuffledRead
  * one key (shuffle.ts); a smaller one is scored by random_score, as is any page of a catalogue
  * loaded before the keys, and a walk goes on the way its cursor says it began. Which way a page 1
  * or numbered page goes follows its query's count: it reads the way the total seen last time
- * points, and reads again the other way when this time's count says otherwise.
+ * points, and reads again the other way when this time's count says otherwise. `resultWindow` is
+ * the deepest rank Elasticsearch reads (the index's max_result_window, MAX_RESULT_WINDOW).
  */
-export async function readShuffledPage(params: ListParams, read: ShuffledReader, recent: Recent): Promise<Shared<Page>> {
+export async function readShuffledPage(
+  params: ListParams,
+  read: ShuffledReader,
+  recent: Recent,
+  { resultWindow = 10_000 }: { resultWindow?: number } = {},
+): Promise<Shared<Page>> {
   const { position } = params;
   if (position) {
     if (!position.shuffled) return read({ read: 'scored' });
@@ -235,7 +282,7 @@ export async function readShuffledPage(params: ListParams, read: ShuffledReader,
     if (!large(scored.total)) return scored;
   }
   const shuffle = shuffleOf(params.seed ?? '');
-  const keyed = await byNumber(params, shuffle, read, recent.totals.get(key)!);
+  const keyed = await byNumber(params, shuffle, read, recent.totals.get(key)!, resultWindow);
   if (keyed !== null) recent.totals.set(key, keyed.total);
   if (keyed === null || large(keyed.total)) return keyed ?? read({ read: 'scored' });
   return read({ read: 'scored' });

@@ -98,12 +98,17 @@ describe('cursors', () => {
     // Sealed or signed as this API would, but marked with a value it never writes.
     for (const issue of [sealAsDocumented, signedAsBefore]) {
       expect(codec.decode(issue({ i: 'w-1', a: [1, 2], s: 1, p: 2, q: 'abc' })).position.shuffled, issue.name).to.equal(true);
-      for (const s of [2, [1], [1, 2, 3], [1, 0.5], ['1', 2], [2 ** 53, 1]]) {
+      const refused = (state: Record<string, unknown>) =>
         expect(
-          refusal(() => codec.decode(issue({ i: 'w-1', a: [1, 2], s, p: 2, q: 'abc' }))),
-          `${issue.name} ${JSON.stringify(s)}`,
+          refusal(() => codec.decode(issue({ i: 'w-1', p: 2, q: 'abc', ...state }))),
+          `${issue.name} ${JSON.stringify(state)}`,
         ).to.match(/'cursor'/);
-      }
+      for (const s of [2, [1, 2], true]) refused({ a: [1, 2], s });
+      // A walk's start (`r`) and position must be places along a 32-bit key: Elasticsearch would refuse any other as a bound.
+      for (const r of [2, [1], [1, 2, 3], [1, 0.5], ['1', 2], [2 ** 53, 1], [2 ** 31, 1], [-(2 ** 31) - 1, 1], [5, -1]])
+        refused({ a: [1, 2], s: 1, r });
+      for (const a of [[2 ** 40, 5], ['abc', 5], [5], [1, 2, 3]]) refused({ a, s: 1 });
+      refused({ a: [1, 2], r: [1, 2] });
     }
   });
 
@@ -111,7 +116,7 @@ describe('cursors', () => {
     const started: CursorState = { ...state, position: { index: 'w-1', after: [-123456, 42], total: 900, shuffled: true, start: [-200000, 7] } };
     expect(codec.decode(codec.encode(started))).to.deep.equal(started);
     expect(codec.decode(sealAsDocumented({ i: 'w-1', a: [1, 2], s: 1, p: 2, q: 'abc' })).position).to.not.have.property('start');
-    expect(codec.decode(sealAsDocumented({ i: 'w-1', a: [1, 2], s: [-5, 9], p: 2, q: 'abc' })).position).to.deep.include({
+    expect(codec.decode(sealAsDocumented({ i: 'w-1', a: [1, 2], s: 1, r: [-5, 9], p: 2, q: 'abc' })).position).to.deep.include({
       shuffled: true,
       start: [-5, 9],
     });

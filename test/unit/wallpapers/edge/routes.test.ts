@@ -70,7 +70,9 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     services.repository.list = async (params) => {
       positions.push(params.position);
       const page = await list(params);
-      return page.last ? share({ ...page, last: { ...page.last, shuffled: true, start: [-77, 5] as const } }) : page;
+      // A shuffled position is a key and an id; the in-memory store reads the first as its offset.
+      const last = page.last && { ...page.last, after: [page.last.after[0]!, 1], shuffled: true, start: [-77, 5] as const };
+      return last ? share({ ...page, last }) : page;
     };
     let path: string | null = '/v1/wallpapers?sort=random&seed=tide42&per_page=4';
     while (path !== null) path = nextLink(await get(path));

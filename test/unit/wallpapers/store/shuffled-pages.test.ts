@@ -13,7 +13,7 @@ const SCORED = -1;
  * Elasticsearch's answers to each read, over a catalogue of `ids` on one index: keys from the ids
  * (or NO_KEY for every wallpaper of a catalogue loaded before them), sorted by key then id.
  */
-function catalogue(ids: readonly number[], seed: string, { keyed = true } = {}) {
+function catalogue(ids: readonly number[], seed: string, { keyed = true, window = 10_000 } = {}) {
   const { key, offset, skip } = shuffleOf(seed);
   const keyOf = (id: number) => (keyed ? shuffleKey(id, key) : NO_KEY);
   const sorted = [...ids].sort((a, b) => keyOf(a) - keyOf(b) || a - b);
@@ -37,7 +37,8 @@ function catalogue(ids: readonly number[], seed: string, { keyed = true } = {}) 
   // The wallpapers a keyed read's range holds, in order, and from where a search_after reads on.
   const within = (read: Extract<ShuffledRead, { lowest: number }>, after: readonly (string | number)[] | null = null) => {
     if (!keyed) return [];
-    const lowest: KeyAndId = [read.lowest, -Infinity];
+    const lowest: KeyAndId =
+      'since' in read && read.since && comesBefore([read.lowest, -Infinity], read.since) ? read.since : [read.lowest, -Infinity];
     const from: KeyAndId = after === null ? lowest : [Number(after[0]), Number(after[1]) + 0.5];
     const highest: KeyAndId = [read.highest, Infinity];
     const until = 'until' in read ? read.until : undefined;
@@ -56,6 +57,8 @@ function catalogue(ids: readonly number[], seed: string, { keyed = true } = {}) 
         return share(pageOf(within(read, read.after).slice(0, read.size), 0));
       }
       case 'rank': {
+        // Elasticsearch refuses a read past its result window, counted from the first rank it skips.
+        if (read.from + read.size > window) throw new Error(`from + size past the result window of ${window}`);
         const inRange = within(read);
         return share(pageOf(inRange.slice(read.from, read.from + read.size), inRange.length));
       }
@@ -94,10 +97,10 @@ async function walkByCursor(reader: ShuffledReader, seed: string, perPage: numbe
   throw new Error('the walk did not end');
 }
 
-async function walkByNumber(reader: ShuffledReader, seed: string, perPage: number, total: number): Promise<number[]> {
+async function walkByNumber(reader: ShuffledReader, seed: string, perPage: number, total: number, resultWindow = 10_000): Promise<number[]> {
   const seen: number[] = [];
-  for (let page = 1; (page - 1) * perPage < total; page++) {
-    seen.push(...(await readShuffledPage(params(seed, perPage, { page }), reader, recent)).items.map((item) => item.id));
+  for (let page = 1; (page - 1) * perPage < total && page * perPage <= resultWindow; page++) {
+    seen.push(...(await readShuffledPage(params(seed, perPage, { page }), reader, recent, { resultWindow })).items.map((item) => item.id));
   }
   return seen;
 }
@@ -269,6 +272,33 @@ describe('sort=random along a key (shuffled-pages)', () => {
         expect(await walkByCursor(reader, seed, perPage), `${seed} by cursor`).to.deep.equal(cycle);
         expect(await walkByNumber(reader, seed, perPage, ids.length), `${seed} by number`).to.deep.equal(cycle);
       }
+    }
+  });
+
+  it('when pages by number reach the result window, then their ranks are read from the start and none is refused', async () => {
+    // A window of 400: every page the edge lets through (page × per_page ≤ 400) is served, the
+    // deepest without reading the skip's ranks on top of their own.
+    for (const seed of ['tide42', 'reef7', 'Z9', 'abc', 'b']) {
+      for (const perPage of [1, 7, 20]) {
+        const { reader, cycle, reads } = catalogue(range(2500), seed, { window: 400 });
+        recent.totals.set('the query', 2500);
+        const served = Math.floor(400 / perPage) * perPage;
+        expect(await walkByNumber(reader, seed, perPage, 2500, 400), `${seed}, ${perPage} a page`).to.deep.equal(cycle.slice(0, served));
+        expect(
+          reads.some((read) => 'since' in read && read.since !== undefined),
+          `${seed}: a deep page read from the start`,
+        ).to.equal(true);
+      }
+    }
+  });
+
+  it('when a catalogue has no keys and counts as large, then a page gives up after a few reads and is scored', async () => {
+    for (const page of [1, 3]) {
+      const { reader, reads } = catalogue(range(300), 'reef7', { keyed: false });
+      recent.totals.set('the query', 300);
+      const result = await readShuffledPage(params('reef7', 5, { page }), reader, recent);
+      expect(result.items.map((item) => item.id)).to.deep.equal([SCORED]);
+      expect(reads.length, `page ${page}: ${reads.map((read) => read.read).join(', ')}`).to.be.at.most(page === 1 ? 6 : 8);
     }
   });
 
