@@ -317,7 +317,9 @@ export class ChangeRecorder {
   /**
    * New numbers for wallpapers of `index`, each written whole again, as a load writes it: a partial
    * update is rebuilt from _source, which leaves out what queries read beside the record (tags,
-   * colours, completion inputs, sort=random's keys), so rolled-back wallpapers lost them.
+   * colours, completion inputs, sort=random's keys), so rolled-back wallpapers lost them. As in an
+   * incremental import, the first of each title among them carries its completions, beside any
+   * wallpaper that carried them already: suggestions skip duplicates.
    */
   private async restamp(
     index: string,
