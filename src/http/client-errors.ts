@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../infra/logger.js';
+import { errorBeforeTheApp } from './before-the-app.js';
 
 /**
  * Requests Node's HTTP parser refuses before the app sees them, answered as the API answers
- * every error, `{error, message, status}`: headers over 16 KB (431), a request that did not arrive
- * within its deadline (408) and malformed requests (400).
- * Used as the server's 'clientError' listener. The request's headers were not read, so whether it
- * carried an Origin is unknown: the CORS answer every origin gets (the API allows any, without
- * credentials) is sent always, so a browser can read the error; and a request id is made, as
- * for every response, since none sent could be read.
+ * every error (errorBeforeTheApp): headers over 16 KB (431), a request that did not arrive within
+ * its deadline (408) and malformed requests (400).
+ * Used as the server's 'clientError' listener. The request's headers were not read, so a request
+ * id is made, as for every response, since none sent could be read.
  */
 /** A socket as Node's HTTP server keeps it: the answer being written for an earlier request, if any. */
 type ServedSocket = Socket & { _httpMessage?: NodeJS.EventEmitter | null };
@@ -42,15 +41,12 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
       socket.destroy();
       return;
     }
-    const body = JSON.stringify({ error, message, status });
     const requestId = randomUUID();
+    const { body, headers } = errorBeforeTheApp(status, error, message, requestId);
     // Its line in the access log, so the id the client was given leads somewhere.
     logger.info('request', { request_id: requestId, status, refused_by: 'http parser', reason: err.code ?? 'unknown' });
-    socket.end(
-      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\nCache-Control: no-store\r\nAccess-Control-Allow-Origin: *\r\nAccess-Control-Expose-Headers: X-Request-Id\r\n` +
-        `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
-    );
+    const lines = Object.entries({ ...headers, Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${body}`);
   };
   // A request that timed out may be the one whose answer is pending: it is refused at once.
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') send();

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../infra/logger.js';
+import { errorBeforeTheApp } from './before-the-app.js';
 import { requestIdFrom } from './request-id.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -73,7 +74,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, bound: string, logger
   const given = req.headers['x-request-id'];
   const requestId = requestIdFrom(typeof given === 'string' ? given : undefined);
   const message = `Too many requests ${bound} are worked on at once. Wait for answers before sending more; please try again in 1 second`;
-  const body = JSON.stringify({ error: 'service_unavailable', message, status: 503 });
+  const { body, headers } = errorBeforeTheApp(503, 'service_unavailable', message, requestId, ['Retry-After']);
   // As the access log names a request, and the peer, to find who floods (behind a proxy, the proxy).
   logger.info('request', {
     request_id: requestId,
@@ -83,15 +84,6 @@ function refuse(req: IncomingMessage, res: ServerResponse, bound: string, logger
     refused_by: 'requests in flight',
     peer: req.socket.remoteAddress,
   });
-  res.writeHead(503, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
-    'Retry-After': '1',
-    'X-Request-Id': requestId,
-    'Cache-Control': 'no-store',
-    'Access-Control-Allow-Origin': '*',
-    'Access-Control-Expose-Headers': 'X-Request-Id, Retry-After',
-    'X-Content-Type-Options': 'nosniff',
-  });
+  res.writeHead(503, { ...headers, 'Retry-After': '1' });
   res.end(body);
 }
