@@ -40,7 +40,10 @@ export interface Ordering {
 export interface Position {
   index: string;
   after: readonly (string | number)[];
-  /** The walk's total, counted on its first page: its index does not change, so neither does the total. */
+  /**
+   * The total its last page counted. A deep walk goes by it instead of counting again (walkTotal);
+   * imports into the walk's index can change it since, which a full last page reads on to see.
+   */
   total?: number;
   /** How many results of the walk come before the position. */
   depth?: number;

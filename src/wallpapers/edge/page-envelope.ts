@@ -24,12 +24,21 @@ export interface Envelope {
   meta: Meta;
 }
 
+/**
+ * Whether a walk goes on past a page, which brings what it has served to `served`: a full page
+ * does while fewer were served than the matches counted, and past that when the page found more
+ * by reading on (Page.more), so no empty page follows a full last one.
+ */
+export function walkGoesOn({ items, total, last, more }: Page, perPage: number, served: number): boolean {
+  return last !== undefined && items.length === perPage && (more ?? served < total);
+}
+
 function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: CursorCodec): Envelope {
   const { items, total, last, facets } = result;
   const { per_page, seed } = request.params;
   const served = (request.currentPage - 1) * per_page + items.length;
   const next =
-    last && items.length === per_page && served < total
+    last && walkGoesOn(result, per_page, served)
       ? cursors.encode({ position: { ...last, total }, page: request.currentPage + 1, query: request.digest })
       : null;
   return {

@@ -492,11 +492,14 @@ export function createEsRepository(
    * sort=oldest and deep pages of sort=downloads over a large catalogue within a window of their
    * leading field (windowedPage), and a search of many matches with its total apart (searchPage).
    */
-  async function hits<P extends ListParams>(params: P, { page: bodyOf, countsApart }: PageBodies<P>): Promise<Shared<Page>> {
+  async function hits<P extends ListParams>(
+    params: P,
+    { page: bodyOf, countsApart }: PageBodies<P>,
+    deadline = Date.now() + batching.timeoutMs,
+  ): Promise<Shared<Page>> {
     const index = searchIndex(alias, params);
     const key = () => `${index} ${matchesKey(params)}`;
     // A page of several reads, one after another, has the time budget of one read in all.
-    const deadline = Date.now() + batching.timeoutMs;
     const left = () => ({ leftMs: deadline - Date.now() });
     if (params.sort === 'random') {
       return readShuffledPage(
@@ -510,10 +513,26 @@ export function createEsRepository(
     if (windowed) return windowed;
     return countsApart ? searchPage(params, bodyOf, left) : search(searchOf(params, bodyOf(params)), left());
   }
+  /**
+   * A page, and for a full cursor page whose walk has then served as many as the matches counted,
+   * whether it goes on (Page.more): the walk's next page of one wallpaper, read the way its pages
+   * are, so within the same budget. The count alone would end a walk early by as many wallpapers
+   * as were deleted after it served them, and a deep walk, which goes by its first page's count,
+   * by as many as were added since. One small read at a walk's end; none on the way.
+   */
+  async function readOn<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
+    const deadline = Date.now() + batching.timeoutMs;
+    const found = await hits(params, bodies, deadline);
+    if (!params.position || !found.last || found.items.length < params.per_page) return found;
+    const depth = (params.position.depth ?? 0) + found.items.length;
+    if (depth < found.total) return found;
+    const next = await hits({ ...params, per_page: 1, position: { ...found.last, total: found.total, depth } }, bodies, deadline);
+    return combined(found, next, (after) => ({ more: after.items.length > 0 }));
+  }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
-    if ((params.facets?.length ?? 0) === 0) return hits(params, bodies);
-    const [found, counted] = await Promise.all([hits(params, bodies), search(searchOf(params, bodies.facets(params)))]);
+    if ((params.facets?.length ?? 0) === 0) return readOn(params, bodies);
+    const [found, counted] = await Promise.all([readOn(params, bodies), search(searchOf(params, bodies.facets(params)))]);
     return combined(found, counted, facetsOfCount);
   }
 

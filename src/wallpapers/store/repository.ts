@@ -15,6 +15,12 @@ export interface Page {
   total: number;
   /** Where the page ends, for a cursor: absent when the page is empty. */
   last?: Position;
+  /**
+   * Whether matches lie past a full cursor page whose walk has served as many as `total` says,
+   * looked up by reading on: wallpapers the walk served and that were deleted since leave the
+   * count below what it served, and a deep walk's total is what its first page counted.
+   */
+  more?: boolean;
   /** Counts per value of each facet asked for. */
   facets?: Partial<Record<Facet, readonly FacetCount[]>>;
 }

@@ -1,0 +1,141 @@
+import { expect } from 'chai';
+import type { ListParams, Position, SearchParams } from '../../src/wallpapers/params.js';
+import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
+import { toIndexDocument } from '../../src/wallpapers/store/index-document.js';
+import type { Page } from '../../src/wallpapers/store/repository.js';
+import { parseSearchQuery } from '../../src/wallpapers/search-query.js';
+import { walkGoesOn } from '../../src/wallpapers/edge/page-envelope.js';
+import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { type TestResponse, request } from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
+import { cycle, firstLap } from '../support/shuffle-cycle.js';
+
+const PER_PAGE = 7;
+const sorted = (ids: readonly number[]) => [...ids].sort((a, b) => a - b);
+const idsOf = (docs: readonly { id: number }[]) => docs.map((doc) => doc.id);
+const nextOf = (res: TestResponse): string | null => /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1] ?? null;
+
+/**
+ * How many of the first two pages' wallpapers to delete so that the walk's count falls to the last
+ * multiple of a page below the matches: a full page then brings what the walk served to the count
+ * while wallpapers are still ahead of it.
+ */
+const deletionsToMislead = (matches: number) => matches - PER_PAGE * Math.floor((matches - 1) / PER_PAGE);
+
+describe('a walk by cursor, when wallpapers it already served are deleted', () => {
+  const ctx = useCatalogue();
+  const get = (path: string) => request(ctx.app.url, path, { key: ctx.key });
+
+  /** Deletes these wallpapers for the length of `during`, then puts them back. */
+  async function withDeleted<T>(docs: readonly WallpaperDocument[], during: () => Promise<T>): Promise<T> {
+    for (const doc of docs) await ctx.es.delete({ index: ctx.alias, id: String(doc.id), refresh: true });
+    try {
+      return await during();
+    } finally {
+      for (const doc of docs) await ctx.es.index({ index: ctx.alias, id: String(doc.id), document: toIndexDocument(doc), refresh: true });
+    }
+  }
+  const byId = (id: number) => ctx.docs.find((doc) => doc.id === id)!;
+
+  const paths = [
+    '/v1/wallpapers?sort=newest',
+    '/v1/wallpapers?sort=downloads&category=space,nature,ocean',
+    '/v1/wallpapers?sort=random&seed=tide42',
+    '/v1/search?q=desktop',
+  ];
+  for (const path of paths) {
+    it(`when the walk is ${path}, then it still returns every wallpaper once, and ends on its last`, async () => {
+      const first = await get(`${path}&per_page=${PER_PAGE}`);
+      const matches = first.body.meta.total_items as number;
+      const pages: TestResponse[] = [first, await get(nextOf(first)!)];
+      const served = pages.flatMap((page) => idsOf(page.body.data as { id: number }[]));
+      const deleted = served.slice(0, deletionsToMislead(matches)).map(byId);
+      const rest = await withDeleted(deleted, async () => {
+        const seen: number[] = [];
+        for (let next = nextOf(pages.at(-1)!); next !== null; next = nextOf(pages.at(-1)!)) {
+          const res = await get(next);
+          expect(res.status, JSON.stringify(res.body)).to.equal(200);
+          pages.push(res);
+          seen.push(...idsOf(res.body.data as { id: number }[]));
+        }
+        return seen;
+      });
+      expect(sorted([...served, ...rest])).to.deep.equal(sorted(await allMatches(path, matches)));
+      expect(pages.at(-1)!.body.meta.next_cursor).to.equal(null);
+    });
+  }
+
+  /** Every match of the walk's query, read as one page (the catalogue as it was). */
+  async function allMatches(path: string, matches: number): Promise<number[]> {
+    const res = await get(`${path}&per_page=100`);
+    expect(res.body.meta.total_items).to.equal(matches);
+    return idsOf(res.body.data as { id: number }[]);
+  }
+
+  // Orders that read another way once a catalogue or query is large: here made to at any size.
+  const repositories: [string, Partial<SearchParams>, () => ReturnType<typeof createEsRepository>][] = [
+    ['sort=oldest within windows', { sort: 'oldest' }, () => createEsRepository(ctx.es, ctx.alias, { windowFromCount: 0 })],
+    ['sort=random along a key', { sort: 'random', seed: 'reef7' }, () => createEsRepository(ctx.es, ctx.alias, { shuffleFromTotal: 0 })],
+    ['a search counted apart', { q: 'desktop', text: parseSearchQuery('desktop') }, () => createEsRepository(ctx.es, ctx.alias, { countApartFrom: 0 })],
+  ];
+  /**
+   * Walks a query by cursor from its first page, with `deletions` of that page's wallpapers deleted
+   * after it was read (all of them when not told): what it served, and every match before.
+   */
+  async function walkAfterDeleting(read: (params: ListParams) => Promise<Page>, query: Partial<SearchParams>, deletions?: number) {
+    const all = await read({ page: 1, per_page: 100, ...query });
+    const first = await read({ page: 1, per_page: PER_PAGE, ...query });
+    const served = idsOf(first.items);
+    const deleted = served.slice(0, deletions ?? deletionsToMislead(all.total)).map(byId);
+    const rest = await withDeleted(deleted, async () => {
+      const seen: number[] = [];
+      let position: Position | undefined = { ...first.last!, total: first.total, depth: PER_PAGE };
+      while (position) {
+        const page = await read({ page: 1, per_page: PER_PAGE, ...query, position });
+        seen.push(...idsOf(page.items));
+        const depth: number = position.depth! + page.items.length;
+        position = walkGoesOn(page, PER_PAGE, depth) ? { ...page.last!, total: page.total, depth } : undefined;
+      }
+      return seen;
+    });
+    return { walked: [...served, ...rest], all: idsOf(all.items) };
+  }
+
+  for (const [name, query, make] of repositories) {
+    it(`when the walk is ${name}, then it still returns every wallpaper once`, async () => {
+      const repository = make();
+      const read = (params: ListParams): Promise<Page> => ('q' in query ? repository.search(params as SearchParams) : repository.list(params));
+      const { walked, all } = await walkAfterDeleting(read, query);
+      expect(sorted(walked)).to.deep.equal(sorted(all));
+    });
+  }
+
+  it('when a walk along a key reaches the top of the key on a page that brings it to the count, then it reads on from the bottom', async () => {
+    const repository = createEsRepository(ctx.es, ctx.alias, { shuffleFromTotal: 0 });
+    // A seed whose first lap ends inside a page, 53 to 59 wallpapers in: deleting the rest of the
+    // 60 from the first page makes that page's first-lap part bring the walk to the count.
+    const seed = Array.from({ length: 5000 }, (_, n) => `lap${n}`).find((s) => {
+      const lap = firstLap(ctx.docs, s);
+      return lap >= 60 - PER_PAGE && lap < 60 && lap % PER_PAGE !== 0;
+    })!;
+    const lap = firstLap(ctx.docs, seed);
+    const { walked } = await walkAfterDeleting((params) => repository.list(params), { sort: 'random', seed }, 60 - lap);
+    expect(walked).to.deep.equal(cycle(ctx.docs, seed));
+  });
+
+  it('when a deep walk goes by the total its first page counted, then wallpapers added since are walked too, and its true last page ends it', async () => {
+    const repository = createEsRepository(ctx.es, ctx.alias);
+    const perPage = 6;
+    const first = await repository.list({ page: 1, per_page: perPage, sort: 'newest' });
+    // As deep as a walk that ranges from its position rather than counting (build-queries.ts),
+    // whose first page counted fewer than there are now.
+    const deep = 1_000_000;
+    const early = await repository.list({ page: 1, per_page: perPage, sort: 'newest', position: { ...first.last!, total: deep + perPage, depth: deep } });
+    expect(early.items).to.have.length(perPage);
+    expect(walkGoesOn(early, perPage, deep + perPage)).to.equal(true);
+    const ninth = await repository.list({ page: 9, per_page: perPage, sort: 'newest' });
+    const last = await repository.list({ page: 1, per_page: perPage, sort: 'newest', position: { ...ninth.last!, total: deep + 60, depth: deep + 54 } });
+    expect(last.items).to.have.length(perPage);
+    expect(walkGoesOn(last, perPage, deep + 60)).to.equal(false);
+  });
+});
