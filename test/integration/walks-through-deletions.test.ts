@@ -76,7 +76,11 @@ describe('a walk by cursor, when wallpapers it already served are deleted', () =
   const repositories: [string, Partial<SearchParams>, () => ReturnType<typeof createEsRepository>][] = [
     ['sort=oldest within windows', { sort: 'oldest' }, () => createEsRepository(ctx.es, ctx.alias, { windowFromCount: 0 })],
     ['sort=random along a key', { sort: 'random', seed: 'reef7' }, () => createEsRepository(ctx.es, ctx.alias, { shuffleFromTotal: 0 })],
-    ['a search counted apart', { q: 'desktop', text: parseSearchQuery('desktop') }, () => createEsRepository(ctx.es, ctx.alias, { countApartFrom: 0 })],
+    [
+      'a search counted apart',
+      { q: 'desktop', text: parseSearchQuery('desktop') },
+      () => createEsRepository(ctx.es, ctx.alias, { countApartFrom: 0 }),
+    ],
   ];
   /**
    * Walks a query by cursor from its first page, with `deletions` of that page's wallpapers deleted
@@ -123,6 +127,32 @@ describe('a walk by cursor, when wallpapers it already served are deleted', () =
     expect(walked).to.deep.equal(cycle(ctx.docs, seed));
   });
 
+  it('when nothing is deleted, then a walk reads one wallpaper on only after a full last page', async () => {
+    const sizes: number[] = [];
+    const es = new Proxy(ctx.es, {
+      get(target, name, receiver) {
+        if (name !== 'msearch') return Reflect.get(target, name, receiver);
+        return (request: { searches: unknown[] }, options: object) => {
+          for (const body of request.searches.filter((_, i) => i % 2 === 1)) sizes.push((JSON.parse(body as string) as { size: number }).size);
+          return target.msearch(request as never, options);
+        };
+      },
+    });
+    const repository = createEsRepository(es, ctx.alias);
+    for (const [perPage, pages] of [
+      [7, 9],
+      [6, 10],
+    ] as const) {
+      sizes.length = 0;
+      let page = await repository.list({ page: 1, per_page: perPage, sort: 'newest' });
+      for (let depth = perPage; walkGoesOn(page, perPage, depth); depth += perPage) {
+        page = await repository.list({ page: 1, per_page: perPage, sort: 'newest', position: { ...page.last!, total: page.total, depth } });
+      }
+      const extra = 60 % perPage === 0 ? [1] : [];
+      expect(sizes, `${perPage} a page`).to.deep.equal([...Array<number>(pages).fill(perPage), ...extra]);
+    }
+  });
+
   it('when a deep walk goes by the total its first page counted, then wallpapers added since are walked too, and its true last page ends it', async () => {
     const repository = createEsRepository(ctx.es, ctx.alias);
     const perPage = 6;
@@ -130,11 +160,21 @@ describe('a walk by cursor, when wallpapers it already served are deleted', () =
     // As deep as a walk that ranges from its position rather than counting (build-queries.ts),
     // whose first page counted fewer than there are now.
     const deep = 1_000_000;
-    const early = await repository.list({ page: 1, per_page: perPage, sort: 'newest', position: { ...first.last!, total: deep + perPage, depth: deep } });
+    const early = await repository.list({
+      page: 1,
+      per_page: perPage,
+      sort: 'newest',
+      position: { ...first.last!, total: deep + perPage, depth: deep },
+    });
     expect(early.items).to.have.length(perPage);
     expect(walkGoesOn(early, perPage, deep + perPage)).to.equal(true);
     const ninth = await repository.list({ page: 9, per_page: perPage, sort: 'newest' });
-    const last = await repository.list({ page: 1, per_page: perPage, sort: 'newest', position: { ...ninth.last!, total: deep + 60, depth: deep + 54 } });
+    const last = await repository.list({
+      page: 1,
+      per_page: perPage,
+      sort: 'newest',
+      position: { ...ninth.last!, total: deep + 60, depth: deep + 54 },
+    });
     expect(last.items).to.have.length(perPage);
     expect(walkGoesOn(last, perPage, deep + 60)).to.equal(false);
   });
