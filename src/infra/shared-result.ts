@@ -55,3 +55,19 @@ export function derivedOnce<V>(): (result: object, build: () => V) => V {
     return value;
   };
 }
+
+/**
+ * A shared result with one field set to a value: made once per result and value, so requests
+ * handed the same result get the same variant (and with it one envelope and one JSON). The result
+ * itself when its field holds the value already.
+ */
+export function variantsBy<T extends object, K extends keyof T>(field: K): (result: Shared<T>, value: T[K]) => Shared<T> {
+  const variants = derivedOnce<Map<T[K], Shared<T>>>();
+  return (result, value) => {
+    if (result[field] === value) return result;
+    const byValue = variants(result, () => new Map());
+    let variant = byValue.get(value);
+    if (variant === undefined) byValue.set(value, (variant = share({ ...result, [field]: value })));
+    return variant;
+  };
+}

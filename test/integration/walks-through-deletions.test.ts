@@ -1,6 +1,8 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errors } from '@elastic/elasticsearch';
 import { expect } from 'chai';
-import type { ListParams, Position, SearchParams } from '../../src/wallpapers/params.js';
-import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
+import type { ListParams, Position, SearchParams, SortOrder } from '../../src/wallpapers/params.js';
+import { DEFAULT_BATCHING, createEsRepository } from '../../src/wallpapers/store/es-repository.js';
 import { toIndexDocument } from '../../src/wallpapers/store/index-document.js';
 import type { Page } from '../../src/wallpapers/store/repository.js';
 import { parseSearchQuery } from '../../src/wallpapers/search-query.js';
@@ -153,12 +155,12 @@ describe('a walk by cursor, when wallpapers it already served are deleted', () =
     }
   });
 
-  it('when a deep walk goes by the total its first page counted, then wallpapers added since are walked too, and its true last page ends it', async () => {
+  it('when a deep walk goes by the total its cursor carries, then wallpapers added since are walked too, and its true last page ends it', async () => {
     const repository = createEsRepository(ctx.es, ctx.alias);
     const perPage = 6;
     const first = await repository.list({ page: 1, per_page: perPage, sort: 'newest' });
     // As deep as a walk that ranges from its position rather than counting (build-queries.ts),
-    // whose first page counted fewer than there are now.
+    // whose cursor carries a count below what there is now.
     const deep = 1_000_000;
     const early = await repository.list({
       page: 1,
@@ -177,5 +179,88 @@ describe('a walk by cursor, when wallpapers it already served are deleted', () =
     });
     expect(last.items).to.have.length(perPage);
     expect(walkGoesOn(last, perPage, deep + 60)).to.equal(false);
+  });
+});
+
+describe("a walk's full last page, when reading on cannot be done in the page's time", () => {
+  const ctx = useCatalogue();
+  const PER_PAGE_HERE = 6;
+
+  /** Elasticsearch as the repository sees it, with each kind of call made slower or failing as told. */
+  function troubled() {
+    const trouble = { searchesMs: 0, extentMs: 0, failReadingOn: false, searches: 0 };
+    const es = new Proxy(ctx.es, {
+      get(target, name, receiver) {
+        if (name === 'msearch') {
+          return async (request: { searches: unknown[] }, options: object) => {
+            const sizes = request.searches.filter((_, i) => i % 2 === 1).map((body) => (JSON.parse(body as string) as { size: number }).size);
+            trouble.searches += sizes.length;
+            if (trouble.failReadingOn && sizes.includes(1)) throw new errors.ConnectionError('connection refused');
+            await sleep(trouble.searchesMs);
+            return target.msearch(request as never, options);
+          };
+        }
+        if (name === 'search') {
+          return async (request: object, options: object) => {
+            await sleep(trouble.extentMs);
+            return target.search(request, options);
+          };
+        }
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    return { es, trouble };
+  }
+
+  /** Where the walk stands before its last page: 54 of the 60 served, in sort=newest. */
+  async function beforeLastPage(repository: ReturnType<typeof createEsRepository>, sort: SortOrder = 'newest'): Promise<Position> {
+    const ninth = await repository.list({ page: 9, per_page: PER_PAGE_HERE, sort });
+    return { ...ninth.last!, total: ninth.total, depth: 54 };
+  }
+
+  it('when reading on fails, then the page is answered and the walk goes on, to an empty page at worst', async () => {
+    const { es, trouble } = troubled();
+    const repository = createEsRepository(es, ctx.alias);
+    const position = await beforeLastPage(repository);
+    trouble.failReadingOn = true;
+    const last = await repository.list({ page: 1, per_page: PER_PAGE_HERE, sort: 'newest', position });
+    expect(last.items).to.have.length(PER_PAGE_HERE);
+    expect(walkGoesOn(last, PER_PAGE_HERE, 60)).to.equal(true);
+    trouble.failReadingOn = false;
+    const after = await repository.list({
+      page: 1,
+      per_page: PER_PAGE_HERE,
+      sort: 'newest',
+      position: { ...last.last!, total: last.total, depth: 60 },
+    });
+    expect(after.items).to.deep.equal([]);
+  });
+
+  it('when the page took more than half its time, then it does not read on, and the walk goes on', async () => {
+    const { es, trouble } = troubled();
+    const repository = createEsRepository(es, ctx.alias, { batching: { ...DEFAULT_BATCHING, timeoutMs: 1000 } });
+    const position = await beforeLastPage(repository);
+    trouble.searchesMs = 600;
+    trouble.searches = 0;
+    const last = await repository.list({ page: 1, per_page: PER_PAGE_HERE, sort: 'newest', position });
+    expect(trouble.searches, 'searches sent').to.equal(1);
+    expect(walkGoesOn(last, PER_PAGE_HERE, 60)).to.equal(true);
+  });
+
+  it("when reading on in a windowed order must read the catalogue's extent again, then it waits for it no longer than the page's time", async () => {
+    const { es, trouble } = troubled();
+    const timeoutMs = 1000;
+    const repository = createEsRepository(es, ctx.alias, { windowFromCount: 0, extentTtlMs: 300, batching: { ...DEFAULT_BATCHING, timeoutMs } });
+    const position = await beforeLastPage(repository, 'oldest');
+    // The extent, read for the page, expires while its searches take their time; read again for
+    // reading on, it takes longer than the whole page may.
+    trouble.searchesMs = 350;
+    trouble.extentMs = 3000;
+    const started = Date.now();
+    const last = await repository.list({ page: 1, per_page: PER_PAGE_HERE, sort: 'oldest', position });
+    const took = Date.now() - started;
+    expect(last.items).to.have.length(PER_PAGE_HERE);
+    expect(walkGoesOn(last, PER_PAGE_HERE, 60)).to.equal(true);
+    expect(took, 'ms').to.be.within(timeoutMs - 100, timeoutMs + 250);
   });
 });

@@ -26,8 +26,9 @@ export interface Envelope {
 
 /**
  * Whether a walk goes on past a page, which brings what it has served to `served`: a full page
- * does while fewer were served than the matches counted, and past that when the page found more
- * by reading on (Page.more), so no empty page follows a full last one.
+ * does while fewer were served than the matches counted, and past that when reading on found more
+ * (Page.more). A walk through an unchanged catalogue so ends on its last page, never on an empty
+ * one after it.
  */
 export function walkGoesOn({ items, total, last, more }: Page, perPage: number, served: number): boolean {
   return last !== undefined && items.length === perPage && (more ?? served < total);

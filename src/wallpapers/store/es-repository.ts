@@ -6,7 +6,7 @@ import { EsItemError, type EsFailure, translateEsError } from '../../infra/es-er
 import { type Logger, silentLogger } from '../../infra/logger.js';
 import { createNaturalBatcher } from '../../infra/natural-batcher.js';
 import type { Attempt } from '../../infra/hedged-reads.js';
-import { type Shared, derivedOnce, share } from '../../infra/shared-result.js';
+import { type Shared, derivedOnce, share, variantsBy } from '../../infra/shared-result.js';
 import {
   MGET_RESPONSE_FILTER,
   REQUEST_CACHE,
@@ -53,6 +53,8 @@ export interface EsRepositoryOptions {
   windowFromCount?: number;
   /** How many matches make a search's page count its total apart (searchPage; tests lower it). */
   countApartFrom?: number;
+  /** How long a catalogue's extent is trusted before it is read again (EXTENT_TTL_MS; tests lower it). */
+  extentTtlMs?: number;
 }
 
 /**
@@ -114,6 +116,8 @@ function combined(found: Shared<Page>, counted: Shared<Page>, take: (counted: Sh
   return page;
 }
 const facetsOfCount = (counted: Shared<Page>): Partial<Page> => (counted.facets ? { facets: counted.facets } : {});
+// Requests coalesced into the same page get the same page with what reading on found (readOn).
+const withMore = variantsBy<Page, 'more'>('more');
 
 /**
  * The total a page read apart from its count shows. The two reads see the index a moment apart;
@@ -250,6 +254,7 @@ export function createEsRepository(
     resultWindow,
     windowFromCount = WINDOW_FROM_COUNT,
     countApartFrom = COUNT_APART_FROM,
+    extentTtlMs = EXTENT_TTL_MS,
   }: EsRepositoryOptions = {},
 ): WallpaperRepository {
   const { maxInFlight, maxBatchSize, maxQueued, onBatch } = batching;
@@ -390,7 +395,7 @@ export function createEsRepository(
         if (kept?.extent === extent) kept = null;
       },
     );
-    kept = { expires: now + EXTENT_TTL_MS, extent };
+    kept = { expires: now + extentTtlMs, extent };
     return extent;
   }
   /**
@@ -402,13 +407,25 @@ export function createEsRepository(
   function catalogueCount(): number | undefined {
     const now = Date.now();
     if (now >= nextCountRead) {
-      nextCountRead = now + EXTENT_TTL_MS;
+      nextCountRead = now + extentTtlMs;
       liveExtent().catch(() => undefined);
     }
     return lastCount;
   }
   type BodyOf<P extends ListParams> = (params: P, read?: PageRead) => SearchBody;
   type Budget = () => { leftMs: number };
+  /**
+   * What a read shared with other pages (the extent) gives, within this page's time: the read
+   * has a budget of its own and goes on for the others, but a page that began before it cannot
+   * wait all of it.
+   */
+  function inTime<T>(shared: Promise<T>, { leftMs }: { leftMs: number }): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(limits.expired()), Math.max(0, leftMs));
+    });
+    return Promise.race([shared, expired]).finally(() => clearTimeout(timer));
+  }
 
   /**
    * A page in an order the index is not sorted by, read within a window of its leading field
@@ -421,7 +438,7 @@ export function createEsRepository(
     // The live catalogue's extent sizes the windows of a walk pinned to an older index too: it
     // costs only speed if they differ, and a walk whose index is gone still learns so from its
     // page (410), not from a failed extent.
-    const { count, fields } = await liveExtent();
+    const { count, fields } = await inTime(liveExtent(), left());
     if (count < windowFromCount) return null;
     // Windows pay for a query that matches many: one that matches few reads the whole order, which
     // costs what it matches. A query not seen before is counted first (the count is kept in
@@ -516,18 +533,28 @@ export function createEsRepository(
   /**
    * A page, and for a full cursor page whose walk has then served as many as the matches counted,
    * whether it goes on (Page.more): the walk's next page of one wallpaper, read the way its pages
-   * are, so within the same budget. The count alone would end a walk early by as many wallpapers
-   * as were deleted after it served them, and a deep walk, which goes by its first page's count,
-   * by as many as were added since. One small read at a walk's end; none on the way.
+   * are, within the page's budget. The count alone would end a walk early by as many wallpapers
+   * as were deleted after it served them, and a deep walk, which goes by the count its cursor
+   * carries, by as many as were added since. One small read at a walk's end; none on the way.
+   * When reading on fails, or the page left it less time than it took itself, the walk goes on:
+   * its next page tells, empty at worst, and the page is answered rather than failed.
    */
   async function readOn<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
-    const deadline = Date.now() + batching.timeoutMs;
+    const started = Date.now();
+    const deadline = started + batching.timeoutMs;
     const found = await hits(params, bodies, deadline);
     if (!params.position || !found.last || found.items.length < params.per_page) return found;
     const depth = (params.position.depth ?? 0) + found.items.length;
     if (depth < found.total) return found;
-    const next = await hits({ ...params, per_page: 1, position: { ...found.last, total: found.total, depth } }, bodies, deadline);
-    return combined(found, next, (after) => ({ more: after.items.length > 0 }));
+    const now = Date.now();
+    if (deadline - now < now - started) return withMore(found, true);
+    const next = await hits({ ...params, per_page: 1, position: { ...found.last, total: found.total, depth } }, bodies, deadline).catch(
+      (err: unknown) => {
+        logger.debug('reading on past a walk’s full page failed; the walk goes on', { err: String(err) });
+        return null;
+      },
+    );
+    return withMore(found, next === null || next.items.length > 0);
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {

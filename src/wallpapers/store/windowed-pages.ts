@@ -1,4 +1,4 @@
-import { type Shared, derivedOnce, share } from '../../infra/shared-result.js';
+import { type Shared, variantsBy } from '../../infra/shared-result.js';
 import type { ListParams } from '../params.js';
 import type { Direction, WindowRead } from './build-queries.js';
 import type { Page } from './repository.js';
@@ -202,11 +202,4 @@ async function spanHolding(
 
 // Requests coalesced into the same reads get the same page with its total, so its envelope and
 // bytes are built once for all of them.
-const totalled = derivedOnce<Map<number, Shared<Page>>>();
-function withTotal(found: Shared<Page>, total: number): Shared<Page> {
-  if (found.total === total) return found;
-  const byTotal = totalled(found, () => new Map());
-  let page = byTotal.get(total);
-  if (page === undefined) byTotal.set(total, (page = share({ ...found, total })));
-  return page;
-}
+const withTotal = variantsBy<Page, 'total'>('total');
