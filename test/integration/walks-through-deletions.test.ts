@@ -188,7 +188,7 @@ describe("a walk's full last page, when reading on cannot be done in the page's 
 
   /** Elasticsearch as the repository sees it, with each kind of call made slower or failing as told. */
   function troubled() {
-    const trouble = { searchesMs: 0, extentMs: 0, failReadingOn: false, searches: 0 };
+    const trouble = { searchesMs: (_sizes: number[]) => 0, extentMs: 0, failReadingOn: false, searches: 0 };
     const es = new Proxy(ctx.es, {
       get(target, name, receiver) {
         if (name === 'msearch') {
@@ -196,7 +196,7 @@ describe("a walk's full last page, when reading on cannot be done in the page's 
             const sizes = request.searches.filter((_, i) => i % 2 === 1).map((body) => (JSON.parse(body as string) as { size: number }).size);
             trouble.searches += sizes.length;
             if (trouble.failReadingOn && sizes.includes(1)) throw new errors.ConnectionError('connection refused');
-            await sleep(trouble.searchesMs);
+            await sleep(trouble.searchesMs(sizes));
             return target.msearch(request as never, options);
           };
         }
@@ -240,11 +240,28 @@ describe("a walk's full last page, when reading on cannot be done in the page's 
     const { es, trouble } = troubled();
     const repository = createEsRepository(es, ctx.alias, { batching: { ...DEFAULT_BATCHING, timeoutMs: 1000 } });
     const position = await beforeLastPage(repository);
-    trouble.searchesMs = 600;
+    trouble.searchesMs = () => 600;
     trouble.searches = 0;
     const last = await repository.list({ page: 1, per_page: PER_PAGE_HERE, sort: 'newest', position });
     expect(trouble.searches, 'searches sent').to.equal(1);
     expect(walkGoesOn(last, PER_PAGE_HERE, 60)).to.equal(true);
+  });
+
+  it('when requests that share the page differ in the time they have left, then they all get the answer of the first', async () => {
+    const { es, trouble } = troubled();
+    const repository = createEsRepository(es, ctx.alias, { batching: { ...DEFAULT_BATCHING, timeoutMs: 1000, maxInFlight: 1 } });
+    const position = await beforeLastPage(repository);
+    // One search at a time, and the one before theirs slow: the two wait, 100 ms apart, and are sent
+    // as one. The first has then used more than half its time, the second not.
+    trouble.searchesMs = (sizes) => (sizes.includes(7) ? 550 : 0);
+    const before = repository.list({ page: 1, per_page: 7, sort: 'newest' });
+    await sleep(5);
+    const ask = () => repository.list({ page: 1, per_page: PER_PAGE_HERE, sort: 'newest', position });
+    const first = ask();
+    await sleep(100);
+    const [a, b] = await Promise.all([first, ask(), before]);
+    expect(a.items).to.equal(b.items);
+    expect([a.more, b.more]).to.deep.equal([true, true]);
   });
 
   it("when reading on in a windowed order must read the catalogue's extent again, then it waits for it no longer than the page's time", async () => {
@@ -254,7 +271,7 @@ describe("a walk's full last page, when reading on cannot be done in the page's 
     const position = await beforeLastPage(repository, 'oldest');
     // The extent, read for the page, expires while its searches take their time; read again for
     // reading on, it takes longer than the whole page may.
-    trouble.searchesMs = 350;
+    trouble.searchesMs = () => 350;
     trouble.extentMs = 3000;
     const started = Date.now();
     const last = await repository.list({ page: 1, per_page: PER_PAGE_HERE, sort: 'oldest', position });

@@ -118,6 +118,7 @@ function combined(found: Shared<Page>, counted: Shared<Page>, take: (counted: Sh
 const facetsOfCount = (counted: Shared<Page>): Partial<Page> => (counted.facets ? { facets: counted.facets } : {});
 // Requests coalesced into the same page get the same page with what reading on found (readOn).
 const withMore = variantsBy<Page, 'more'>('more');
+const readingOn = derivedOnce<Promise<Shared<Page>>>();
 
 /**
  * The total a page read apart from its count shows. The two reads see the index a moment apart;
@@ -546,15 +547,17 @@ export function createEsRepository(
     if (!params.position || !found.last || found.items.length < params.per_page) return found;
     const depth = (params.position.depth ?? 0) + found.items.length;
     if (depth < found.total) return found;
-    const now = Date.now();
-    if (deadline - now < now - started) return withMore(found, true);
-    const next = await hits({ ...params, per_page: 1, position: { ...found.last, total: found.total, depth } }, bodies, deadline).catch(
-      (err: unknown) => {
+    const position = { ...found.last, total: found.total, depth };
+    // The first of the requests that share the page decides for all, so they all get one answer.
+    return readingOn(found, async () => {
+      const now = Date.now();
+      if (deadline - now < now - started) return withMore(found, true);
+      const next = await hits({ ...params, per_page: 1, position }, bodies, deadline).catch((err: unknown) => {
         logger.debug('reading on past a walk’s full page failed; the walk goes on', { err: String(err) });
         return null;
-      },
-    );
-    return withMore(found, next === null || next.items.length > 0);
+      });
+      return withMore(found, next === null || next.items.length > 0);
+    });
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
