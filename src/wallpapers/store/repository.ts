@@ -18,7 +18,7 @@ export interface Page {
   /**
    * Whether matches lie past a full cursor page whose walk has served as many as `total` says,
    * looked up by reading on: wallpapers the walk served and that were deleted since leave the
-   * count below what it served, and a deep walk's total is what its first page counted.
+   * count below what it served, and a deep walk goes by the count its cursor carries.
    */
   more?: boolean;
   /** Counts per value of each facet asked for. */

@@ -142,8 +142,8 @@ async function afterPosition(params: ListParams, shuffle: Shuffle, read: Shuffle
   const [{ total }, first] = await Promise.all([read({ read: 'count' }), readOn(read, start, at, per_page, position.total ?? 0, position.index)]);
   if (total === 0) return share({ items: [], total });
   let found = first;
-  // Not when the count says the walk is over: wallpapers it served and that were deleted since
-  // leave the count below what it served, and the second lap would be left unread.
+  // Whatever the count says: wallpapers the walk served and that were deleted since leave it below
+  // what the walk served, and trusting it would leave the second lap unread.
   if (onFirstLap(at, start) && found.items.length < per_page) {
     found = joined(found, await readSecondLap(read, start, per_page - found.items.length, total, found.index));
   }
