@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errors } from '@elastic/elasticsearch';
+import { type Client, errors } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import type { ListParams, Position, SearchParams, SortOrder } from '../../src/wallpapers/params.js';
 import { DEFAULT_BATCHING, createEsRepository } from '../../src/wallpapers/store/es-repository.js';
@@ -23,6 +23,35 @@ const nextOf = (res: TestResponse): string | null => /^<([^>]+)>; rel="next"$/.e
  * while wallpapers are still ahead of it.
  */
 const deletionsToMislead = (matches: number) => matches - PER_PAGE * Math.floor((matches - 1) / PER_PAGE);
+
+/**
+ * Elasticsearch as a repository sees it, with each kind of call made slower or failing as told, and
+ * the size of every search it was sent.
+ */
+function troubled(real: Client) {
+  const trouble = { searchesMs: (_sizes: number[]) => 0, extentMs: 0, failReadingOn: false, sizes: [] as number[] };
+  const es = new Proxy(real, {
+    get(target, name, receiver) {
+      if (name === 'msearch') {
+        return async (request: { searches: unknown[] }, options: object) => {
+          const sizes = request.searches.filter((_, i) => i % 2 === 1).map((body) => (JSON.parse(body as string) as { size: number }).size);
+          trouble.sizes.push(...sizes);
+          if (trouble.failReadingOn && sizes.includes(1)) throw new errors.ConnectionError('connection refused');
+          await sleep(trouble.searchesMs(sizes));
+          return target.msearch(request as never, options);
+        };
+      }
+      if (name === 'search') {
+        return async (request: object, options: object) => {
+          await sleep(trouble.extentMs);
+          return target.search(request, options);
+        };
+      }
+      return Reflect.get(target, name, receiver);
+    },
+  });
+  return { es, trouble };
+}
 
 describe('a walk by cursor, when wallpapers it already served are deleted', () => {
   const ctx = useCatalogue();
@@ -130,28 +159,19 @@ describe('a walk by cursor, when wallpapers it already served are deleted', () =
   });
 
   it('when nothing is deleted, then a walk reads one wallpaper on only after a full last page', async () => {
-    const sizes: number[] = [];
-    const es = new Proxy(ctx.es, {
-      get(target, name, receiver) {
-        if (name !== 'msearch') return Reflect.get(target, name, receiver);
-        return (request: { searches: unknown[] }, options: object) => {
-          for (const body of request.searches.filter((_, i) => i % 2 === 1)) sizes.push((JSON.parse(body as string) as { size: number }).size);
-          return target.msearch(request as never, options);
-        };
-      },
-    });
+    const { es, trouble } = troubled(ctx.es);
     const repository = createEsRepository(es, ctx.alias);
     for (const [perPage, pages] of [
       [7, 9],
       [6, 10],
     ] as const) {
-      sizes.length = 0;
+      trouble.sizes.length = 0;
       let page = await repository.list({ page: 1, per_page: perPage, sort: 'newest' });
       for (let depth = perPage; walkGoesOn(page, perPage, depth); depth += perPage) {
         page = await repository.list({ page: 1, per_page: perPage, sort: 'newest', position: { ...page.last!, total: page.total, depth } });
       }
       const extra = 60 % perPage === 0 ? [1] : [];
-      expect(sizes, `${perPage} a page`).to.deep.equal([...Array<number>(pages).fill(perPage), ...extra]);
+      expect(trouble.sizes, `${perPage} a page`).to.deep.equal([...Array<number>(pages).fill(perPage), ...extra]);
     }
   });
 
@@ -186,32 +206,6 @@ describe("a walk's full last page, when reading on cannot be done in the page's 
   const ctx = useCatalogue();
   const PER_PAGE_HERE = 6;
 
-  /** Elasticsearch as the repository sees it, with each kind of call made slower or failing as told. */
-  function troubled() {
-    const trouble = { searchesMs: (_sizes: number[]) => 0, extentMs: 0, failReadingOn: false, searches: 0 };
-    const es = new Proxy(ctx.es, {
-      get(target, name, receiver) {
-        if (name === 'msearch') {
-          return async (request: { searches: unknown[] }, options: object) => {
-            const sizes = request.searches.filter((_, i) => i % 2 === 1).map((body) => (JSON.parse(body as string) as { size: number }).size);
-            trouble.searches += sizes.length;
-            if (trouble.failReadingOn && sizes.includes(1)) throw new errors.ConnectionError('connection refused');
-            await sleep(trouble.searchesMs(sizes));
-            return target.msearch(request as never, options);
-          };
-        }
-        if (name === 'search') {
-          return async (request: object, options: object) => {
-            await sleep(trouble.extentMs);
-            return target.search(request, options);
-          };
-        }
-        return Reflect.get(target, name, receiver);
-      },
-    });
-    return { es, trouble };
-  }
-
   /** Where the walk stands before its last page: 54 of the 60 served, in sort=newest. */
   async function beforeLastPage(repository: ReturnType<typeof createEsRepository>, sort: SortOrder = 'newest'): Promise<Position> {
     const ninth = await repository.list({ page: 9, per_page: PER_PAGE_HERE, sort });
@@ -219,7 +213,7 @@ describe("a walk's full last page, when reading on cannot be done in the page's 
   }
 
   it('when reading on fails, then the page is answered and the walk goes on, to an empty page at worst', async () => {
-    const { es, trouble } = troubled();
+    const { es, trouble } = troubled(ctx.es);
     const repository = createEsRepository(es, ctx.alias);
     const position = await beforeLastPage(repository);
     trouble.failReadingOn = true;
@@ -237,18 +231,18 @@ describe("a walk's full last page, when reading on cannot be done in the page's 
   });
 
   it('when the page took more than half its time, then it does not read on, and the walk goes on', async () => {
-    const { es, trouble } = troubled();
+    const { es, trouble } = troubled(ctx.es);
     const repository = createEsRepository(es, ctx.alias, { batching: { ...DEFAULT_BATCHING, timeoutMs: 1000 } });
     const position = await beforeLastPage(repository);
     trouble.searchesMs = () => 600;
-    trouble.searches = 0;
+    trouble.sizes.length = 0;
     const last = await repository.list({ page: 1, per_page: PER_PAGE_HERE, sort: 'newest', position });
-    expect(trouble.searches, 'searches sent').to.equal(1);
+    expect(trouble.sizes.length, 'searches sent').to.equal(1);
     expect(walkGoesOn(last, PER_PAGE_HERE, 60)).to.equal(true);
   });
 
   it('when requests that share the page differ in the time they have left, then they all get the answer of the first', async () => {
-    const { es, trouble } = troubled();
+    const { es, trouble } = troubled(ctx.es);
     const repository = createEsRepository(es, ctx.alias, { batching: { ...DEFAULT_BATCHING, timeoutMs: 1000, maxInFlight: 1 } });
     const position = await beforeLastPage(repository);
     // One search at a time, and the one before theirs slow: the two wait, 100 ms apart, and are sent
@@ -265,7 +259,7 @@ describe("a walk's full last page, when reading on cannot be done in the page's 
   });
 
   it("when reading on in a windowed order must read the catalogue's extent again, then it waits for it no longer than the page's time", async () => {
-    const { es, trouble } = troubled();
+    const { es, trouble } = troubled(ctx.es);
     const timeoutMs = 1000;
     const repository = createEsRepository(es, ctx.alias, { windowFromCount: 0, extentTtlMs: 300, batching: { ...DEFAULT_BATCHING, timeoutMs } });
     const position = await beforeLastPage(repository, 'oldest');

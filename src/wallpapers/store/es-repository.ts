@@ -510,11 +510,7 @@ export function createEsRepository(
    * sort=oldest and deep pages of sort=downloads over a large catalogue within a window of their
    * leading field (windowedPage), and a search of many matches with its total apart (searchPage).
    */
-  async function hits<P extends ListParams>(
-    params: P,
-    { page: bodyOf, countsApart }: PageBodies<P>,
-    deadline = Date.now() + batching.timeoutMs,
-  ): Promise<Shared<Page>> {
+  async function hits<P extends ListParams>(params: P, { page: bodyOf, countsApart }: PageBodies<P>, deadline: number): Promise<Shared<Page>> {
     const index = searchIndex(alias, params);
     const key = () => `${index} ${matchesKey(params)}`;
     // A page of several reads, one after another, has the time budget of one read in all.
