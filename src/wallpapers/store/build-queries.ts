@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { Facet, Filters, ListParams, SearchParams, SortOrder, SuggestParams } from '../params.js';
+import type { Facet, Filters, ListParams, Position, SearchParams, SortOrder, SuggestParams } from '../params.js';
 import { parseResolution } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNamesOf, readColor, tierTerm } from '../colors.js';
@@ -23,6 +23,20 @@ const SORTS: Record<SortOrder, estypes.Sort> = {
 };
 // A catalogue loaded before sort=random's keys is scored by a hash of seed and id.
 const SCORED_RANDOM = SORTS.random;
+
+/**
+ * Whether an order continues from a cursor's position: the sort values of one of its hits (all
+ * numbers, whole but for a score), or for sort=random a place along the seed's key. A cursor this
+ * build sealed always holds one; a cursor kept across an upgrade that changed an order may not,
+ * and Elasticsearch would refuse its values as a bad request.
+ */
+export function continuesFrom(sort: SortOrder, { after, shuffled }: Position): boolean {
+  if (shuffled) return sort === 'random';
+  const fields = SORTS[sort] as readonly unknown[];
+  return (
+    after.length === fields.length && after.every((value, at) => (fields[at] === '_score' ? Number.isFinite(value) : Number.isSafeInteger(value)))
+  );
+}
 
 type Clause = estypes.QueryDslQueryContainer;
 

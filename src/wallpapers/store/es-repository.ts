@@ -14,6 +14,7 @@ import {
   type SearchBody,
   type PageRead,
   buildIdsRequest,
+  continuesFrom,
   listBody,
   listFacetsBody,
   searchBody,
@@ -25,7 +26,7 @@ import {
   walkTotal,
   WINDOWED_ORDERS,
 } from './build-queries.js';
-import type { Facet, ListParams, SearchParams, SuggestParams } from '../params.js';
+import type { Facet, ListParams, SearchParams, SortOrder, SuggestParams } from '../params.js';
 import { RecentTotals, readShuffledPage } from './shuffled-pages.js';
 import { RecentValues } from './recent-values.js';
 import { Ladder, WINDOW_FROM_COUNT, readWindowedPage } from './windowed-pages.js';
@@ -143,11 +144,13 @@ interface PageBodies<P extends ListParams> {
   facets: (params: P) => SearchBody;
   /** Whether a page of many matches counts them apart (searchPage): words are what make counting cost. */
   countsApart: boolean;
+  /** The order when none is asked. */
+  sort: SortOrder;
 }
 // A list's filters are counted from Lucene's own per-term counts and cached filters: flat with size
 // as they are (bench/results/flat-with-size), so a second read would only add to them.
-const LIST_BODIES: PageBodies<ListParams> = { page: listBody, facets: listFacetsBody, countsApart: false };
-const SEARCH_BODIES: PageBodies<SearchParams> = { page: searchBody, facets: searchFacetsBody, countsApart: true };
+const LIST_BODIES: PageBodies<ListParams> = { page: listBody, facets: listFacetsBody, countsApart: false, sort: 'newest' };
+const SEARCH_BODIES: PageBodies<SearchParams> = { page: searchBody, facets: searchFacetsBody, countsApart: true, sort: 'relevance' };
 
 // What decides how many wallpapers a page's query matches: its filters and its words. What is read
 // from the words at the edge goes with them, and the rest says which page of the matches.
@@ -180,6 +183,7 @@ class NodeTrouble extends Error {
 }
 
 const EXPIRED = 'This cursor walked a catalogue that has since been replaced and deleted; start the walk again without a cursor';
+const NOT_CONTINUED = 'This cursor comes from a walk this version of the API cannot continue; start the walk again without a cursor';
 
 function facetsOf(item: MsearchItem): Page['facets'] {
   if (!item.aggregations) return undefined;
@@ -557,6 +561,7 @@ export function createEsRepository(
   }
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
+    if (params.position && !continuesFrom(params.sort ?? bodies.sort, params.position)) throw new CursorExpired(NOT_CONTINUED);
     if ((params.facets?.length ?? 0) === 0) return readOn(params, bodies);
     const [found, counted] = await Promise.all([readOn(params, bodies), search(searchOf(params, bodies.facets(params)))]);
     return combined(found, counted, facetsOfCount);
