@@ -141,6 +141,18 @@ describe('discovery on a real catalogue: sorts, cursors, filters, facets, ids', 
     expect(FIXTURE_CATEGORIES).to.include.members(Object.keys(asObject(facets['category']!)));
   });
 
+  it('when a facet asked has no values under the filters, then it is still told, as an empty list', async () => {
+    const none = await get('/v1/wallpapers?orientation=square&facets=orientation,category,tone');
+    expect(none.body.meta.total_items).to.equal(0);
+    expect(Object.keys(none.body.meta.facets)).to.deep.equal(['orientation', 'category', 'tone']);
+    expect(none.body.meta.facets.category).to.deep.equal([]);
+    expect(none.body.meta.facets.tone).to.deep.equal([]);
+    expect(none.body.meta.facets.orientation.map((f: { value: string }) => f.value)).to.have.members(['landscape', 'portrait']);
+    const unmatched = await get('/v1/search?q=zzzzqqq&facets=category');
+    expect(unmatched.status).to.equal(200);
+    expect(unmatched.body.meta.facets).to.deep.equal({ category: [] });
+  });
+
   it('when a deep cursor page ranges from its position instead of counting, then it returns what search_after alone returns, with the walk total', async () => {
     const repository = createEsRepository(ctx.es, ctx.alias);
     for (const sort of ['newest', 'oldest', 'downloads'] as SortOrder[]) {

@@ -316,7 +316,7 @@ export interface components {
             next_cursor: string | null;
             /** @description With sort=random: the seed in use (the one given, or the one picked) */
             seed?: string;
-            /** @description With `facets`: counts per value, most frequent first */
+            /** @description With `facets`: counts per value, most frequent first, for every facet asked (an empty list when nothing has a value of it) */
             facets?: {
                 category?: {
                     value: string;

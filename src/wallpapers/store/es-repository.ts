@@ -116,7 +116,13 @@ function combined(found: Shared<Page>, counted: Shared<Page>, take: (counted: Sh
   if (page === undefined) byCounts.set(counted, (page = share({ ...found, ...take(counted) })));
   return page;
 }
-const facetsOfCount = (counted: Shared<Page>): Partial<Page> => (counted.facets ? { facets: counted.facets } : {});
+// Every facet asked is told, empty when nothing has a value of it: filter_path leaves a facet
+// without buckets out of the answer altogether.
+const facetsAsked =
+  (asked: readonly Facet[]) =>
+  (counted: Shared<Page>): Partial<Page> => ({
+    facets: Object.fromEntries(asked.map((facet) => [facet, counted.facets?.[facet] ?? []])) as Page['facets'],
+  });
 // Requests coalesced into the same page get the same page with what reading on found (readOn).
 const withMore = variantsBy<Page, 'more'>('more');
 const readingOn = derivedOnce<Promise<Shared<Page>>>();
@@ -562,9 +568,10 @@ export function createEsRepository(
   /** The page, and beside it, when asked, its facet counts: a search of their own, the same for every page (facetsBody). */
   async function page<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
     if (params.position && !continuesFrom(params.sort ?? bodies.sort, params.position)) throw new CursorExpired(NOT_CONTINUED);
-    if ((params.facets?.length ?? 0) === 0) return readOn(params, bodies);
+    const asked = params.facets ?? [];
+    if (asked.length === 0) return readOn(params, bodies);
     const [found, counted] = await Promise.all([readOn(params, bodies), search(searchOf(params, bodies.facets(params)))]);
-    return combined(found, counted, facetsOfCount);
+    return combined(found, counted, facetsAsked(asked));
   }
 
   // A list of ids is one multi-get of its own, not a batch of single gets: the natural batcher

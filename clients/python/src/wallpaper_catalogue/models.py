@@ -271,7 +271,7 @@ class Tag1(TypedDict, closed=True):
 
 class Facets(TypedDict, closed=True):
     """
-    With `facets`: counts per value, most frequent first
+    With `facets`: counts per value, most frequent first, for every facet asked (an empty list when nothing has a value of it)
     """
 
     category: NotRequired[list[CategoryItem]]
