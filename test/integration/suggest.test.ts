@@ -73,6 +73,28 @@ describe('GET /v1/search/suggest, completions as typed and through a typo', () =
   });
 });
 
+describe('GET /v1/search/suggest, titles that end alike', () => {
+  // Every word of a title starts an input, so these three share the input "Sunset": the titles
+  // must still come apart, most popular first.
+  const atSunset = () => {
+    const [beach, wolf, racer, ...rest] = fixtureWallpapers();
+    return [
+      { ...beach!, title: 'Beach at Sunset', downloads: 300 },
+      { ...wolf!, title: 'Wolf at Sunset', downloads: 200 },
+      { ...racer!, title: 'Racer at Sunset', downloads: 100 },
+      ...rest,
+    ];
+  };
+  const ctx = useCatalogue({}, { docs: atSunset });
+
+  it('when a word ends several titles, then each of them is suggested, most popular first', async () => {
+    const res = await request(ctx.app.url, '/v1/search/suggest?q=suns', { key: ctx.key });
+    expect(texts(res.body)).to.deep.equal(['Beach at Sunset', 'Wolf at Sunset', 'Racer at Sunset']);
+    const two = await request(ctx.app.url, '/v1/search/suggest?q=sunset&limit=2', { key: ctx.key });
+    expect(texts(two.body)).to.deep.equal(['Beach at Sunset', 'Wolf at Sunset']);
+  });
+});
+
 describe('GET /v1/search/suggest on a catalogue indexed before suggestions existed', () => {
   const before = JSON.parse(readFileSync(new URL('../fixtures/mapping-standard-analyzer.json', import.meta.url), 'utf8')) as object;
   const ctx = useCatalogue({}, { mapping: before });

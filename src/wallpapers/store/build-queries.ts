@@ -661,7 +661,10 @@ const FUZZY_SUGGEST_FROM = 4;
  */
 export function suggestBody({ q, limit }: SuggestParams): SuggestBody {
   const prefix = q.trim();
-  const completion = { field: 'suggest', size: limit * 2, skip_duplicates: true };
+  // Not skip_duplicates: it compares the input that matched, and every title ending "… at Sunset"
+  // matches through the same input "Sunset", so it kept the most popular of them alone. The
+  // suggester answers each document once; equal titles are made one by toSuggestions.
+  const completion = { field: 'suggest', size: limit * 2 };
   return {
     size: 0,
     _source: ['title'],

@@ -100,15 +100,15 @@ describe('Elasticsearch query building', () => {
   it('when a suggestion prefix is shorter than four characters, then only completions as typed are asked', () => {
     const body = suggestBody({ q: ' mou ', limit: 5 });
     expect(Object.keys(body.suggest)).to.deep.equal(['titles']);
-    expect(body.suggest.titles).to.deep.equal({ prefix: 'mou', completion: { field: 'suggest', size: 10, skip_duplicates: true } });
+    expect(body.suggest.titles).to.deep.equal({ prefix: 'mou', completion: { field: 'suggest', size: 10 } });
   });
 
   it('when a suggestion prefix has four characters or more, then typo completions are a second suggester, not an option of the first', () => {
     const body = suggestBody({ q: 'moun', limit: 3 });
-    expect(body.suggest.titles).to.deep.equal({ prefix: 'moun', completion: { field: 'suggest', size: 6, skip_duplicates: true } });
+    expect(body.suggest.titles).to.deep.equal({ prefix: 'moun', completion: { field: 'suggest', size: 6 } });
     expect(body.suggest.typos).to.deep.equal({
       prefix: 'moun',
-      completion: { field: 'suggest', size: 6, skip_duplicates: true, fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } },
+      completion: { field: 'suggest', size: 6, fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } },
     });
   });
 
