@@ -21,6 +21,8 @@ import { createEsRepository } from './wallpapers/store/es-repository.js';
 import { loadCatalogueWords } from './wallpapers/store/catalogue-words.js';
 import { createSearchMeaning, noMeaning } from './wallpapers/domain/search-meaning.js';
 import { withMeaning } from './wallpapers/domain/with-meaning.js';
+import { withTypos } from './wallpapers/domain/with-typos.js';
+import { createWordOccurrences } from './wallpapers/domain/word-occurrences.js';
 import { wordsOccur } from './wallpapers/store/word-occurrence.js';
 
 export interface Clients {
@@ -50,18 +52,26 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
           absentMs: config.responseCache.checkIntervalMs,
           logger,
         });
+  const occurrences = createWordOccurrences({
+    wordsOccur: (words, timeoutMs) => wordsOccur(es, config.indexAlias, words, timeoutMs),
+    absentMs: config.responseCache.checkIntervalMs,
+    occursMs: config.meaning.refreshMs,
+  });
   const repository = withResponseCache(
-    withMeaning(
-      createEsRepository(es, config.indexAlias, {
-        logger,
-        resultWindow: config.maxResultWindow,
-        batching: {
-          ...config.elasticsearchBatching,
-          timeoutMs: config.elasticsearchTimeoutMs,
-          onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
-        },
-      }),
-      meaning,
+    withTypos(
+      withMeaning(
+        createEsRepository(es, config.indexAlias, {
+          logger,
+          resultWindow: config.maxResultWindow,
+          batching: {
+            ...config.elasticsearchBatching,
+            timeoutMs: config.elasticsearchTimeoutMs,
+            onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
+          },
+        }),
+        meaning,
+      ),
+      occurrences,
     ),
     { es, alias: config.indexAlias, logger, ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },
   );

@@ -74,6 +74,8 @@ export type SearchParams = ListParams & {
   meaning?: SearchQuery;
   /** The catalogue cannot hold what `text` asks for (domain/search-meaning.ts): the search finds nothing. */
   nothing?: true;
+  /** Words of `text` that match some wallpaper as typed, so no typo is looked for in them (domain/with-typos.ts). */
+  occurring?: readonly string[];
   /** What the query is of, when it says more (domain/query-meaning.ts): among partial matches, those matching it come first. */
   subject?: Term[];
 };

@@ -41,9 +41,19 @@ describe('search ranking rules', function () {
     expect(await ids('wolf')).to.deep.equal([2, 1]);
   });
 
-  it('when one wallpaper matches as typed and another only through a typo, then the typo never ranks first', async () => {
-    expect((await ids('mountain'))[0]).to.equal(3);
-    expect(await ids('mountain')).to.include(4);
+  it('when a word matches some wallpaper as typed, then it is taken as meant: no typo of it is looked for', async () => {
+    expect(await ids('mountain')).to.deep.equal([3]);
+    expect(await ids('montain'), 'the catalogue spells it so').to.deep.equal([4]);
+  });
+
+  it('when a word matches no wallpaper as typed, then it is tried with a typo', async () => {
+    expect(await ids('mountian')).to.have.members([3, 4]);
+  });
+
+  it('when one word matches as typed and another only through a typo, then the typo never ranks first', async () => {
+    const found = await ids('harbor mountian');
+    expect(found.slice(0, 2)).to.deep.equal([5, 6]);
+    expect(found.slice(2)).to.have.members([3, 4]);
   });
 
   it('when the word is in one title and another description, then the title ranks first', async () => {

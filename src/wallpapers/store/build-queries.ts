@@ -488,14 +488,25 @@ const TYPO_WORD = /^(?=.*\p{L})[\p{Script=Latin}\p{N}]{4,12}$/u;
 const MAX_TYPO_TERMS = 3;
 const typoTolerant = ({ text, phrase }: Term) => !phrase && text.split(' ').every((word) => TYPO_WORD.test(word));
 
-/** Each group's terms that typos are looked for in, MAX_TYPO_TERMS over the whole query at most. */
-function typoGroups(groups: Term[][]): Term[][] {
+const wordsOf = ({ text }: Term) => text.toLowerCase().split(' ');
+
+/**
+ * Each group's terms that typos are looked for in: the first MAX_TYPO_TERMS of the query that a
+ * correction can land on, but not one whose words all match some wallpaper as typed (`occurring`).
+ * A real word is what it says: "noon" must not also find every "neon".
+ */
+function typoGroups(groups: readonly Term[][], occurring: ReadonlySet<string>): Term[][] {
   let left = MAX_TYPO_TERMS;
   return groups.map((group) => {
     const terms = group.filter(typoTolerant).slice(0, Math.max(0, left));
     left -= terms.length;
-    return terms;
+    return terms.filter((term) => !wordsOf(term).every((word) => occurring.has(word)));
   });
+}
+
+/** The words of a query that typos may be looked for in, lower-cased: those to ask whether they occur. */
+export function typoWords({ groups }: SearchQuery): string[] {
+  return [...new Set(typoGroups(groups, new Set()).flat().flatMap(wordsOf))];
 }
 
 function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {
@@ -511,7 +522,7 @@ function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 
  * Every group matched puts it in the top tier; below that, groups matched as typed count a
  * hundred times those matched through a typo.
  */
-export function buildSearchQuery({ groups, excluded }: SearchQuery): Clause {
+export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: readonly string[] = []): Clause {
   return {
     bool: {
       minimum_should_match: 1,
@@ -520,7 +531,7 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery): Clause {
         // analyzer; such a group stands aside here.
         ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
-        ...typoGroups(groups)
+        ...typoGroups(groups, new Set(occurring))
           .filter((terms) => terms.length > 0)
           .map((terms) => groupClause(terms, 'fuzzy')),
       ],
@@ -568,8 +579,8 @@ function meaningClause({ groups, excluded }: SearchQuery): Clause {
 }
 
 /** The search for a query and, when it has one, for its meaning in the catalogue's words. */
-export function buildMeaningQuery(text: SearchQuery, meaning: SearchQuery | undefined): Clause {
-  const typed = buildSearchQuery(text);
+export function buildMeaningQuery(text: SearchQuery, meaning: SearchQuery | undefined, occurring?: readonly string[]): Clause {
+  const typed = buildSearchQuery(text, occurring);
   if (meaning === undefined) return typed;
   return { bool: { should: [typed, meaningClause(meaning)], minimum_should_match: 1 } };
 }
@@ -586,7 +597,7 @@ export function withSubject(query: Clause, subject: readonly Term[] | undefined)
 }
 
 const searchQueryOf = (params: SearchParams): Clause =>
-  params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning), params.subject);
+  params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning, params.occurring), params.subject);
 
 export function searchBody(params: SearchParams, read?: PageRead): SearchBody {
   return pageBody(params, searchQueryOf(params), read);

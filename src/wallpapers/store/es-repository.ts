@@ -121,7 +121,7 @@ function combined(found: Shared<Page>, counted: Shared<Page>, take: (counted: Sh
 const facetsAsked =
   (asked: readonly Facet[]) =>
   (counted: Shared<Page>): Partial<Page> => ({
-    facets: Object.fromEntries(asked.map((facet) => [facet, counted.facets?.[facet] ?? []])) as Page['facets'],
+    facets: Object.fromEntries(asked.map((facet) => [facet, counted.facets?.[facet] ?? []])),
   });
 // Requests coalesced into the same page get the same page with what reading on found (readOn).
 const withMore = variantsBy<Page, 'more'>('more');
@@ -160,7 +160,20 @@ const SEARCH_BODIES: PageBodies<SearchParams> = { page: searchBody, facets: sear
 
 // What decides how many wallpapers a page's query matches: its filters and its words. What is read
 // from the words at the edge goes with them, and the rest says which page of the matches.
-const NOT_MATCHING = new Set(['page', 'per_page', 'sort', 'seed', 'position', 'facets', 'include', 'text', 'meaning', 'subject', 'nothing']);
+const NOT_MATCHING = new Set([
+  'page',
+  'per_page',
+  'sort',
+  'seed',
+  'position',
+  'facets',
+  'include',
+  'text',
+  'meaning',
+  'subject',
+  'nothing',
+  'occurring',
+]);
 /** A key of a query's matches, for the totals seen lately (shuffled-pages.ts): cheaper than its count's body. */
 const matchesKey = (params: ListParams): string =>
   JSON.stringify(Object.entries(params).filter(([name, value]) => value !== undefined && !NOT_MATCHING.has(name)));

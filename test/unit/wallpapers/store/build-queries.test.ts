@@ -1,6 +1,16 @@
 import { expect } from 'chai';
 import type { SortOrder } from '../../../../src/wallpapers/params.js';
-import { LIST_SORT, SEARCH_SORT, buildListRequest, listBody, listFacetsBody, suggestBody } from '../../../../src/wallpapers/store/build-queries.js';
+import {
+  LIST_SORT,
+  SEARCH_SORT,
+  buildListRequest,
+  buildSearchQuery,
+  listBody,
+  listFacetsBody,
+  suggestBody,
+  typoWords,
+} from '../../../../src/wallpapers/store/build-queries.js';
+import { readSearchText } from '../../../../src/wallpapers/search-query.js';
 import { shuffleOf } from '../../../../src/wallpapers/store/shuffle.js';
 import { buildSearchRequest } from '../../../../bench/api/direct-requests.js';
 import { WALLPAPER_FIELDS, toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
@@ -83,6 +93,13 @@ describe('Elasticsearch query building', () => {
     const words = Array.from({ length: 14 }, (_, i) => `word${String.fromCharCode(97 + i)}x`);
     const should = (buildSearchRequest('w', { q: words.join(' '), page: 1, per_page: 20 }).query as any).bool.should as any[];
     expect(should.filter((c) => c.multi_match?.fuzziness).map((c) => c.multi_match.query)).to.deep.equal(words.slice(0, 3));
+  });
+
+  it('when words of a query occur as typed, then no typo clause is built for them, and they are among the words asked about', () => {
+    const text = readSearchText('Noon montain "misty forest" sky');
+    expect(typoWords(text)).to.deep.equal(['noon', 'montain']);
+    const fuzzy = (buildSearchQuery(text, ['noon']) as any).bool.should.filter((c: any) => c.multi_match?.fuzziness);
+    expect(fuzzy.map((c: any) => c.multi_match.query)).to.deep.equal(['montain']);
   });
 
   it('when the query has one group, then there is no separate every-group tier', () => {

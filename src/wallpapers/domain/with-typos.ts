@@ -1,0 +1,22 @@
+import type { WallpaperRepository } from '../store/repository.js';
+import { typoWords } from '../store/build-queries.js';
+import type { WordOccurrences } from './word-occurrences.js';
+
+/**
+ * A repository whose searches look for a typo only in words that match no wallpaper as typed
+ * (SearchParams.occurring). A word that occurs is taken as meant; one that does not is tried with
+ * a typo or two. A word Elasticsearch did not answer for is tried with them, as if it did not
+ * occur: a search is never narrowed by an error.
+ */
+export function withTypos(repository: WallpaperRepository, occurrences: WordOccurrences): WallpaperRepository {
+  return {
+    ...repository,
+    async search(params) {
+      const words = typoWords(params.text);
+      if (words.length === 0) return repository.search(params);
+      const answers = await occurrences.of(words);
+      const occurring = words.filter((_, i) => answers[i] === true);
+      return repository.search(occurring.length === 0 ? params : { ...params, occurring });
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { expect } from 'chai';
+import type { SearchParams } from '../../../../src/wallpapers/params.js';
+import type { WallpaperRepository } from '../../../../src/wallpapers/store/repository.js';
+import { withTypos } from '../../../../src/wallpapers/domain/with-typos.js';
+import { type WordsOccur, createWordOccurrences } from '../../../../src/wallpapers/domain/word-occurrences.js';
+import { searchParams } from '../../../support/search-params.js';
+
+/** A repository that records the searches it is handed. */
+function recording(): WallpaperRepository & { seen: SearchParams[] } {
+  const seen: SearchParams[] = [];
+  const repository = {
+    search: (params: SearchParams) => {
+      seen.push(params);
+      return Promise.resolve({ items: [], total: 0 });
+    },
+  } as unknown as WallpaperRepository;
+  return Object.assign(repository, { seen });
+}
+
+const occurringOnly =
+  (present: readonly string[], asked: string[][] = []): WordsOccur =>
+  (words) => {
+    asked.push([...words]);
+    return Promise.resolve(words.map((word) => present.includes(word)));
+  };
+
+describe('typos only for words that match nothing as typed', () => {
+  it('when some words of a search occur and others do not, then the search is told which occur', async () => {
+    const repository = recording();
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringOnly(['noon']), absentMs: 1000 }));
+    await typos.search(searchParams({ q: 'Noon montain', page: 1, per_page: 20 }));
+    expect(repository.seen[0]!.occurring).to.deep.equal(['noon']);
+  });
+
+  it('when no word occurs, or none could have a typo, then the search goes down as it came', async () => {
+    const asked: string[][] = [];
+    const repository = recording();
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringOnly([], asked), absentMs: 1000 }));
+    await typos.search(searchParams({ q: 'montain', page: 1, per_page: 20 }));
+    await typos.search(searchParams({ q: 'sky "blue sea"', page: 1, per_page: 20 }));
+    expect(repository.seen.map((params) => params.occurring)).to.deep.equal([undefined, undefined]);
+    expect(asked, 'three letters and a phrase are never tried with a typo, so never asked').to.deep.equal([['montain']]);
+  });
+
+  it('when Elasticsearch does not answer, then the words are tried with a typo, as if they did not occur', async () => {
+    const repository = recording();
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: () => Promise.reject(new Error('timeout')), absentMs: 1000 }));
+    await typos.search(searchParams({ q: 'noon', page: 1, per_page: 20 }));
+    expect(repository.seen[0]!.occurring).to.equal(undefined);
+  });
+});
