@@ -174,6 +174,10 @@ describe('discovery on a real catalogue: sorts, cursors, filters, facets, ids', 
     expect(res.status).to.equal(200);
     expect(ids(res.body.data)).to.deep.equal([21, 7, 13]);
     expect(res.body.meta.missing).to.deep.equal([424242]);
+    expect(res.body.meta).to.deep.include({ current_page: 1, per_page: 4, total_items: 3, total_pages: 1, next_cursor: null });
+    const none = await get('/v1/wallpapers?ids=424242,424243');
+    expect(none.body.data).to.deep.equal([]);
+    expect(none.body.meta).to.deep.include({ total_items: 0, total_pages: 0, missing: [424242, 424243] });
     expect(res.body.data[0]).to.have.all.keys('id', 'title', 'description', 'url', 'thumbnail', 'resolution', 'category', 'downloads', 'created_at');
   });
 

@@ -82,9 +82,11 @@ export function similarEnvelope({ items }: Page, perPage: number, include: reado
 }
 
 export function foundEnvelope({ items, missing }: Found, asked: number): Envelope {
+  // One page holds every id asked; as in any list, no page at all when nothing was found.
+  const pages = items.length === 0 ? 0 : 1;
   return {
     data: items,
-    meta: { current_page: 1, per_page: asked, total_items: items.length, total_pages: 1, next_cursor: null, missing },
+    meta: { current_page: 1, per_page: asked, total_items: items.length, total_pages: pages, next_cursor: null, missing },
   };
 }
 
