@@ -12,7 +12,7 @@ import httpx
 from wallpaper_catalogue.download import existing
 from wallpaper_catalogue.sync import MANIFEST
 
-from .conftest import Stack
+from .conftest import Stack, free_port
 
 
 def wallpapers(stack: Stack, key: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -49,6 +49,13 @@ def test_when_arguments_are_wrong_then_the_exit_code_is_2_or_the_api_error_is_na
     assert wallpapers(stack, key, "list", "--limit", "0").returncode == 2
     refused = wallpapers(stack, key, "list", "--category", "nonsense")
     assert refused.returncode == 1 and "400 invalid_request" in refused.stderr and "category" in refused.stderr
+
+
+def test_when_the_api_cannot_be_reached_then_one_line_says_so_after_the_retries(stack: Stack) -> None:
+    env = {**stack.env, "API_KEY": "wpc_unused", "WALLPAPERS_URL": f"http://127.0.0.1:{free_port()}"}
+    done = subprocess.run([sys.executable, "-m", "wallpaper_catalogue.cli", "list", "--limit", "1"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.startswith("wallpapers: cannot reach http://127.0.0.1:") and done.stderr.count("\n") == 1, done.stderr
 
 
 def test_when_pictures_are_downloaded_then_they_are_pictures_and_a_second_run_resumes(stack: Stack, tmp_path: Path) -> None:

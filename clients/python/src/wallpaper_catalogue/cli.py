@@ -16,6 +16,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
+import httpx
 from tqdm import tqdm
 
 from ._pacing import Pacing
@@ -207,6 +208,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except ApiError as error:
         print(f"wallpapers: {error.status} {error.error}: {error.message}", file=sys.stderr)
+        return 1
+    except httpx.HTTPError as error:
+        # The client has already retried with backoff: what is left is the network's answer.
+        print(f"wallpapers: cannot reach {os.environ.get('WALLPAPERS_URL', 'http://127.0.0.1:3000')}: {error}", file=sys.stderr)
         return 1
 
 

@@ -2,12 +2,15 @@
 
 A picture is written to ``<id>.<ext>.part`` and renamed once whole, so a file without ``.part`` is
 always complete and a run cut short resumes where it stopped. It must come as an image
-(Content-Type ``image/*``), within ``max_bytes``, and as long as its Content-Length says.
+(Content-Type ``image/*``), within ``max_bytes``, and as long as its Content-Length says. The
+extension comes from the Content-Type: a known one's, else its subtype when that is a plain word
+(``image/bmp``: ``bmp``), else ``img``; a server never names a path.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -17,6 +20,7 @@ import httpx
 
 EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif", "image/avif": "avif", "image/svg+xml": "svg"}
 MAX_BYTES = 64 * 1024 * 1024
+PLAIN_EXTENSION = re.compile(r"[a-z0-9]{1,10}")
 
 
 class DownloadError(Exception):
@@ -33,13 +37,26 @@ class Fetched:
     skipped: bool
 
 
+def extension_of(kind: str) -> str:
+    """The file extension for a picture of this Content-Type (``image/...``)."""
+    known = EXTENSIONS.get(kind)
+    if known is not None:
+        return known
+    subtype = kind.removeprefix("image/").removeprefix("x-").split("+")[0]
+    return subtype if PLAIN_EXTENSION.fullmatch(subtype) else "img"
+
+
 def existing(folder: Path, wallpaper_id: int) -> Path | None:
-    """The complete picture of this wallpaper in the folder, if one is there."""
-    for ext in EXTENSIONS.values():
-        path = folder / f"{wallpaper_id}.{ext}"
-        if path.is_file():
+    """The complete picture of this wallpaper in the folder, if one is there, whatever its type."""
+    for path in folder.glob(f"{wallpaper_id}.*"):
+        if PLAIN_EXTENSION.fullmatch(path.name[len(str(wallpaper_id)) + 1 :]) and path.is_file():
             return path
     return None
+
+
+def unfinished(folder: Path, wallpaper_id: int) -> list[Path]:
+    """What a download of this wallpaper cut short left in the folder."""
+    return [path for path in folder.glob(f"{wallpaper_id}.*.part") if path.is_file()]
 
 
 def fetch_picture(http: httpx.Client, url: str, folder: Path, wallpaper_id: int, *, max_bytes: int = MAX_BYTES, replace: bool = False) -> Fetched:
@@ -56,18 +73,21 @@ def fetch_picture(http: httpx.Client, url: str, folder: Path, wallpaper_id: int,
         declared = response.headers.get("Content-Length")
         if declared is not None and int(declared) > max_bytes:
             raise DownloadError(wallpaper_id, f"{url}: {declared} bytes, more than {max_bytes}")
-        ext = EXTENSIONS.get(kind, kind.removeprefix("image/").replace("+xml", "") or "img")
-        final = folder / f"{wallpaper_id}.{ext}"
+        final = folder / f"{wallpaper_id}.{extension_of(kind)}"
         part = final.with_name(final.name + ".part")
         size = 0
-        with open(part, "wb") as out:
-            for chunk in response.iter_bytes():
-                size += len(chunk)
-                if size > max_bytes:
-                    out.close()
-                    part.unlink(missing_ok=True)
-                    raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
-                out.write(chunk)
+        try:
+            with open(part, "wb") as out:
+                for chunk in response.iter_bytes():
+                    size += len(chunk)
+                    if size > max_bytes:
+                        raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
+                    out.write(chunk)
+        except BaseException as error:
+            part.unlink(missing_ok=True)
+            if isinstance(error, (httpx.HTTPError, OSError)):
+                raise DownloadError(wallpaper_id, f"{url}: {error}") from error
+            raise
         if declared is not None and size != int(declared):
             part.unlink(missing_ok=True)
             raise DownloadError(wallpaper_id, f"{url}: {size} bytes of the {declared} announced")

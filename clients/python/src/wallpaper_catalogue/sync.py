@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .client import Client
-from .download import DownloadError, Fetched, existing, fetch_all
+from .download import DownloadError, Fetched, existing, fetch_all, unfinished
 from .errors import QuotaExhausted
 from .models import ChangeItem, WallpaperListItem
 
@@ -150,6 +150,8 @@ def sync(
         have = existing(folder, int(key))
         if have is not None:
             have.unlink()
+        for leftover in unfinished(folder, int(key)):
+            leftover.unlink(missing_ok=True)
 
     if manifest.pending:
         fetch(dict(manifest.pending), set(manifest.pending))

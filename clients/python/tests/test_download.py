@@ -1,0 +1,67 @@
+"""When pictures are fetched from servers that answer oddly, then the folder holds whole pictures only, under names the client chose."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from wallpaper_catalogue.download import DownloadError, existing, fetch_picture, unfinished
+
+PICTURE = b"BM" + b"\x00" * 998
+
+
+class Chunks(httpx.SyncByteStream):
+    def __init__(self, chunks: Callable[[], Iterator[bytes]]) -> None:
+        self.chunks = chunks
+
+    def __iter__(self) -> Iterator[bytes]:
+        yield from self.chunks()
+
+
+def serving(content_type: str, body: bytes = PICTURE, *, cut_after: int | None = None) -> httpx.Client:
+    def answer(_request: httpx.Request) -> httpx.Response:
+        def chunks() -> Iterator[bytes]:
+            yield body[: cut_after if cut_after is not None else len(body)]
+            if cut_after is not None:
+                raise httpx.RemoteProtocolError("peer closed connection without sending complete message body")
+
+        return httpx.Response(200, headers={"Content-Type": content_type, "Content-Length": str(len(body))}, stream=Chunks(chunks))
+
+    return httpx.Client(transport=httpx.MockTransport(answer))
+
+
+def test_when_a_picture_comes_as_a_type_without_a_known_extension_then_its_subtype_names_it_and_it_is_found_again(tmp_path: Path) -> None:
+    with serving("image/bmp") as http:
+        fetched = fetch_picture(http, "http://pictures.test/720", tmp_path, 720)
+    assert fetched.path == tmp_path / "720.bmp"
+    assert existing(tmp_path, 720) == tmp_path / "720.bmp"
+    with serving("image/bmp") as http:
+        assert fetch_picture(http, "http://pictures.test/720", tmp_path, 720).skipped
+
+
+@pytest.mark.parametrize("content_type", ["image/x-../../evil", "image/..", "image/a b", "image/" + "x" * 40])
+def test_when_the_type_is_not_a_plain_word_then_the_file_is_named_img_and_stays_in_the_folder(tmp_path: Path, content_type: str) -> None:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    with serving(content_type) as http:
+        fetched = fetch_picture(http, "http://pictures.test/9", folder, 9)
+    assert fetched.path == folder / "9.img"
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["9.img", "mirror"]
+
+
+def test_when_the_server_hangs_up_mid_picture_then_no_part_is_left_and_the_error_names_the_picture(tmp_path: Path) -> None:
+    with serving("image/jpeg", cut_after=500) as http, pytest.raises(DownloadError) as refused:
+        fetch_picture(http, "http://pictures.test/398", tmp_path, 398)
+    assert refused.value.wallpaper_id == 398
+    assert "http://pictures.test/398" in str(refused.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_when_a_run_was_cut_short_then_its_unfinished_files_are_found_and_never_taken_for_pictures(tmp_path: Path) -> None:
+    (tmp_path / "5.jpg.part").write_bytes(b"half")
+    (tmp_path / "55.jpg").write_bytes(b"other")
+    assert existing(tmp_path, 5) is None
+    assert unfinished(tmp_path, 5) == [tmp_path / "5.jpg.part"]
