@@ -36,7 +36,9 @@ ajv.addKeyword({
   validate: (limit: number, data: string) => countWords(data) <= limit,
 });
 
-const INTEGER_TEXT = /^[+-]?\d+$/;
+// One spelling per number: no sign but a minus (which then meets the bound it breaks), no leading
+// zeros. `05` and `+5` would otherwise be other URLs, cache entries and cursor queries for `5`.
+const INTEGER_TEXT = /^-?(0|[1-9]\d*)$/;
 
 // A name the client chose is echoed at most this long, and at most this many of them: an error
 // message stays readable, and within the contract's bound on it, whatever the request held.
@@ -121,7 +123,7 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
       .filter(([, p]) => p.type === 'array')
       .map(([k, p]) => [k, p.items?.type === 'integer'] as const),
   );
-  // Only plain decimal integers are accepted: no "1.0", "0x10", "1e3" or "". One past the largest
+  // Only plain decimal integers are accepted: no "1.0", "0x10", "1e3", "05", "+5" or "". One past the largest
   // double (309 digits and up) is taken as that largest double, not Infinity, so it meets the
   // bound it breaks (or per_page's cap) like any other large number, not the type rule.
   const integer = (text: string) => {
@@ -143,7 +145,8 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
         else data[key] = value.join(',');
         continue;
       }
-      const text = value.trim();
+      // A path names one resource one way: its segment is taken as it comes, untrimmed.
+      const text = location === 'path' ? value : value.trim();
       const list = listKeys.get(key);
       if (list !== undefined) {
         const values = text.split(',').map((item) => item.trim());

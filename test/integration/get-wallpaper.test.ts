@@ -28,7 +28,7 @@ describe('GET /v1/wallpapers/{id}', () => {
     expect(res.body).to.deep.equal({ error: 'not_found', message: 'Wallpaper 999999 not found', status: 404 });
   });
 
-  for (const bad of ['abc', '1.5', '0x10', '1e3', '-3', '0', '99999999999999999999']) {
+  for (const bad of ['abc', '1.5', '0x10', '1e3', '-3', '0', '99999999999999999999', '05', '%2B5', '%205%20', '%C2%A05']) {
     it(`when the id is '${bad}', then 400 invalid_request naming the id`, async () => {
       const res = await get(`/v1/wallpapers/${bad}`);
       expect(res.status).to.equal(400);

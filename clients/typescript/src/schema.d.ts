@@ -703,7 +703,7 @@ export interface components {
         Allow: string;
         /** @description `Bearer realm="wallpapers"` */
         "WWW-Authenticate": string;
-        /** @description `<url>; rel="next"`: the next page (a path with every parameter of this request and its cursor), absent on the last page */
+        /** @description `<url>; rel="next"`: the next page (a path with every parameter of this request, trimmed, and its cursor), absent on the last page and when it would pass 4,096 characters (`meta.next_cursor` says the same) */
         Link: string;
         /** @description `*`: any origin may read the response (sent when the request carries an Origin header; the API authenticates by Authorization header, never by cookie) */
         "Access-Control-Allow-Origin": "*";

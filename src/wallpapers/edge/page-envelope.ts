@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { type JsonObject, openApiDocument, resolveRef } from '../../openapi/document.js';
 import { type Shared, derivedOnce, isShared, share } from '../../infra/shared-result.js';
 import type { Include, SuggestParams } from '../params.js';
 import type { Found, Page } from '../store/repository.js';
@@ -92,21 +93,33 @@ export function foundEnvelope({ items, missing }: Found, asked: number): Envelop
 
 /**
  * The next page's parameters but its cursor: this request's parameters as the client spelled them,
- * less `page` and `cursor`, plus the seed the API picked.
+ * trimmed as they are read, less `page` and `cursor`, plus the seed the API picked.
  */
 export function nextLinkQuery(querystring: string, pickedSeed: string | undefined): string {
-  const query = new URLSearchParams(querystring);
-  query.delete('page');
-  query.delete('cursor');
+  const query = new URLSearchParams();
+  for (const [name, value] of new URLSearchParams(querystring)) if (name !== 'page' && name !== 'cursor') query.append(name, value.trim());
   if (pickedSeed !== undefined) query.set('seed', pickedSeed);
   return query.toString();
 }
 
-/** The next page's address, path-absolute so a forged Host header never reaches it. */
+const LINK_MAX = linkBound();
+
+function linkBound(): number {
+  const bound: unknown = resolveRef(openApiDocument['components']['headers']['Link'] as JsonObject)['schema']?.maxLength;
+  if (typeof bound !== 'number') throw new Error('the OpenAPI document gives the Link header no maxLength');
+  return bound;
+}
+
+/**
+ * The next page's address, path-absolute so a forged Host header never reaches it. Left out when
+ * it would pass the contract's bound (a request of many long values): meta.next_cursor says the
+ * same, and a client's request is not echoed back at any length.
+ */
 export function setNextLink(ctx: Context, cursor: string | null, linkQuery: string): void {
   if (cursor === null) return;
   // A cursor is base64url and a dot: nothing in it needs escaping in a query.
-  ctx.set('Link', `<${ctx.path}?${linkQuery}${linkQuery === '' ? '' : '&'}cursor=${cursor}>; rel="next"`);
+  const link = `<${ctx.path}?${linkQuery}${linkQuery === '' ? '' : '&'}cursor=${cursor}>; rel="next"`;
+  if (link.length <= LINK_MAX) ctx.set('Link', link);
 }
 
 interface SuggestionList {

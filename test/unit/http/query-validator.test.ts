@@ -26,7 +26,7 @@ describe('query parameter validation', () => {
   });
 
   it('when integers are given as decimal text, then they become numbers', () => {
-    expect(parseList({ page: '3', per_page: '+50' })).to.deep.equal({ page: 3, per_page: 50, sort: 'newest' });
+    expect(parseList({ page: '3', per_page: ' 50 ' })).to.deep.equal({ page: 3, per_page: 50, sort: 'newest' });
   });
 
   it('when per_page is above 100, then it is served at 100', () => {
@@ -43,7 +43,7 @@ describe('query parameter validation', () => {
     }
   });
 
-  for (const text of ['1.0', '0x10', '1e3', '', ' ', '١']) {
+  for (const text of ['1.0', '0x10', '1e3', '05', '+5', '00', '-05', '', ' ', '١']) {
     it(`when page is '${text}', then it is not an integer`, () => {
       const err = rejection(() => parseList({ page: text }));
       expect(err.status).to.equal(400);
