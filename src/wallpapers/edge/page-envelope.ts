@@ -105,7 +105,9 @@ export function nextLinkQuery(querystring: string, pickedSeed: string | undefine
 const LINK_MAX = linkBound();
 
 function linkBound(): number {
-  const bound: unknown = resolveRef(openApiDocument['components']['headers']['Link'] as JsonObject)['schema']?.maxLength;
+  const headers = (openApiDocument['components'] as JsonObject)['headers'] as JsonObject;
+  const schema = resolveRef(headers['Link'] as JsonObject)['schema'] as { maxLength?: unknown } | undefined;
+  const bound = schema?.maxLength;
   if (typeof bound !== 'number') throw new Error('the OpenAPI document gives the Link header no maxLength');
   return bound;
 }
