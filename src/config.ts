@@ -59,6 +59,8 @@ export interface PortalConfig {
   /** Password hashes at once (each holds one of libuv's 4 threads and a core), and waiting beyond them. */
   hashConcurrency: number;
   hashQueue: number;
+  /** Of those, the places one client address may hold, running or waiting (PASSWORD_HASHES_PER_CLIENT). */
+  hashesPerClient: number;
 }
 
 export interface HttpLimitsConfig {
@@ -179,6 +181,7 @@ const ENV_SCHEMA = {
     PUBLIC_ORIGIN: { type: 'string', pattern: '^https?://[^\\s/,]+(,https?://[^\\s/,]+)*$' },
     PASSWORD_HASH_CONCURRENCY: { type: 'integer', minimum: 1, maximum: 64, default: 1 },
     PASSWORD_HASH_QUEUE: { type: 'integer', minimum: 0, maximum: 10000, default: 8 },
+    PASSWORD_HASHES_PER_CLIENT: { type: 'integer', minimum: 1, maximum: 10000, default: 2 },
     RESPONSE_CACHE_MB: { type: 'integer', minimum: 0, maximum: 4096, default: 16 },
     RESPONSE_CACHE_TTL_MS: { type: 'integer', minimum: 100, maximum: 3600000, default: 5000 },
     RESPONSE_CACHE_CHECK_MS: { type: 'integer', minimum: 50, maximum: 60000, default: 1000 },
@@ -381,6 +384,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicOrigins: typeof raw['PUBLIC_ORIGIN'] === 'string' ? raw['PUBLIC_ORIGIN'].toLowerCase().split(',') : [],
       hashConcurrency: v.PASSWORD_HASH_CONCURRENCY,
       hashQueue: v.PASSWORD_HASH_QUEUE,
+      hashesPerClient: v.PASSWORD_HASHES_PER_CLIENT,
     },
     http: {
       headersTimeoutMs: v.HEADERS_TIMEOUT_MS,

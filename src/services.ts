@@ -82,7 +82,11 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
       sessions: createSessionStore(redis),
       throttle: createThrottleStore(redis),
       devices: createDeviceStore(redis),
-      hashing: createWorkBudget({ concurrency: config.portal.hashConcurrency, queue: config.portal.hashQueue }),
+      hashing: createWorkBudget({
+        concurrency: config.portal.hashConcurrency,
+        queue: config.portal.hashQueue,
+        perOwner: config.portal.hashesPerClient,
+      }),
       defaultTier: config.portal.defaultTier,
     }),
     publicOrigins: config.portal.publicOrigins,

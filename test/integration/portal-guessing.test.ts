@@ -10,7 +10,7 @@ describe('the portal under guessing', function () {
   this.timeout(120_000);
 
   describe('with room for every hash (the throttles alone decide)', () => {
-    const ctx = useCatalogue({ trustProxyHops: 1, portal: { ...testConfig().portal, hashConcurrency: 2, hashQueue: 200 } });
+    const ctx = useCatalogue({ trustProxyHops: 1, portal: { ...testConfig().portal, hashConcurrency: 2, hashQueue: 200, hashesPerClient: 200 } });
     const browser = (address?: string) => browserFor(ctx.app.url, address);
     const attempt = async (b: PortalBrowser, address: string, password: string) =>
       (await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password })).status;
@@ -66,11 +66,23 @@ describe('the portal under guessing', function () {
       for (let i = 0; i < THROTTLE.perAccount; i++) expect(await attempt(attacker, victim, 'a wrong guess!!')).to.equal(401);
       expect(await attempt(attacker, victim, PASSWORD)).to.equal(429);
     });
+    it('when sign-ins are refused for the account`s lockout, then they do not use up the client`s allowance: it still signs in elsewhere', async () => {
+      const locked = newEmail();
+      const other = newEmail();
+      await signedIn(browser(), locked, PASSWORD);
+      await signedIn(browser(), other, PASSWORD);
+      for (let i = 0; i < THROTTLE.perAccount; i++) expect(await attempt(browser(), locked, 'a wrong guess!!')).to.equal(401);
+      const office = '198.51.100.77';
+      for (let i = 0; i < THROTTLE.perClient + 5; i++) expect(await attempt(browser(office), locked, PASSWORD), `try ${i}`).to.equal(429);
+      expect(await attempt(browser(office), other, PASSWORD), 'another account, from the same address').to.equal(303);
+    });
   });
 
   describe('with the default hashing budget (one at a time, eight waiting)', () => {
     const ctx = useCatalogue({ trustProxyHops: 1 });
     const browser = (address?: string) => browserFor(ctx.app.url, address);
+    const attempt = async (b: PortalBrowser, address: string, password: string) =>
+      (await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email: address, password })).status;
 
     it('when 50 sign-ins for unknown emails arrive at once, then those past the budget get 503 with Retry-After at once instead of queuing', async () => {
       const forms = await Promise.all(
@@ -89,6 +101,29 @@ describe('the portal under guessing', function () {
       expect(busy.length, statuses.join(' ')).to.be.at.least(50 - hashConcurrency - hashQueue);
       for (const a of busy) expect(Number(a.headers.get('retry-after'))).to.be.at.least(1);
       expect(busy[0]!.html).to.include('Too many sign-ins are being checked right now');
+    });
+
+    it('when one client signs in over and over, many at once, then it holds at most PASSWORD_HASHES_PER_CLIENT places and another client still signs in', async () => {
+      const busyClient = '198.51.100.88';
+      const own = newEmail();
+      const looper = browser(busyClient);
+      await signedIn(looper, own, PASSWORD);
+      let stop = false;
+      let signedInOver = 0;
+      const loops = Array.from({ length: 14 }, async () => {
+        while (!stop) {
+          const status = (await looper.post('/portal/sign-in', await looper.get('/portal/sign-in'), { email: own, password: PASSWORD })).status;
+          if (status === 303) signedInOver++;
+        }
+      });
+      const someone = newEmail();
+      await signedIn(browser(), someone, PASSWORD);
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push(await attempt(browser(), someone, PASSWORD));
+      stop = true;
+      await Promise.all(loops);
+      expect(signedInOver, 'the looping client was served too').to.be.greaterThan(0);
+      expect(statuses, 'the other client').to.deep.equal([303, 303, 303, 303, 303]);
     });
   });
 });

@@ -86,7 +86,7 @@ export function createPortalService({
       if (!email) return { outcome: 'invalid', field: 'email', message: 'Enter an email address such as name@example.com.' };
       const problem = passwordProblem(password, { email });
       if (problem) return { outcome: 'invalid', field: 'password', message: problem };
-      const slot = hashing.reserve();
+      const slot = hashing.reserve(client);
       try {
         const signUps = await throttle.take('sign-up-client', client, THROTTLE.signUpsPerClient, THROTTLE.signUpWindowSeconds);
         if (!signUps.allowed) return { outcome: 'throttled', retryAfterSeconds: signUps.retryAfterSeconds };
@@ -106,7 +106,7 @@ export function createPortalService({
      */
     async signIn(emailText: string, password: string, client: string, device?: string): Promise<SignInResult> {
       const email = normalizeEmail(emailText) ?? emailText.normalize('NFKC').trim().toLowerCase().slice(0, 254);
-      const slot = hashing.reserve();
+      const slot = hashing.reserve(client);
       try {
         const [account, deviceAccount] = await Promise.all([accounts.byName(email), devices.accountOf(device)]);
         const known = account !== null && deviceAccount === account.accountId;
@@ -117,6 +117,13 @@ export function createPortalService({
             : throttle.take('sign-in-account', email, THROTTLE.perAccount, windowSeconds),
         ]);
         if (!byClient.allowed || !bySubject.allowed) {
+          // An attempt refused before its password is checked guesses nothing: the counter that let
+          // it through gives it back, so parallel sign-ins past the account's limit do not use up
+          // the address's allowance (and lock every account out from it).
+          await Promise.all([
+            byClient.allowed ? throttle.refund('sign-in-client', client) : undefined,
+            bySubject.allowed ? (known ? throttle.refund('sign-in-device', device!) : throttle.refund('sign-in-account', email)) : undefined,
+          ]);
           return {
             outcome: 'throttled',
             retryAfterSeconds: Math.max(byClient.allowed ? 0 : byClient.retryAfterSeconds, bySubject.allowed ? 0 : bySubject.retryAfterSeconds),

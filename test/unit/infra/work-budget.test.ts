@@ -63,4 +63,18 @@ describe('work budget', () => {
     expect(budget.running).to.equal(0);
     expect(() => budget.reserve()).not.to.throw();
   });
+
+  it('when an owner holds perOwner places, then its next reserve is refused while others still get places; each place it gives back is its again', async () => {
+    const budget = createWorkBudget({ concurrency: 1, queue: 8, perOwner: 2 });
+    const first = budget.reserve('198.51.100.1');
+    const second = budget.reserve('198.51.100.1');
+    expect(() => budget.reserve('198.51.100.1')).to.throw(BudgetFull);
+    expect(() => budget.reserve('198.51.100.2').cancel(), 'another owner').not.to.throw();
+    expect(() => budget.reserve().cancel(), 'no owner').not.to.throw();
+    first.cancel();
+    const third = budget.reserve('198.51.100.1');
+    await second.run(async () => undefined);
+    expect(() => budget.reserve('198.51.100.1').cancel(), 'after a run').not.to.throw();
+    third.cancel();
+  });
 });
