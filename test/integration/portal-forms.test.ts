@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { randomInt } from 'node:crypto';
 import { createAccountStore } from '../../src/access/store/account-store.js';
+import { MAX_WORKING_KEYS } from '../../src/access/store/key-store.js';
 import { uniqueName } from '../support/harness.js';
 import { type PortalBrowser, type PortalPage, keyIds, shownKey, signedIn, newEmail, browserFor } from '../support/portal-browser.js';
 import { useCatalogue } from './catalogue-context.js';
@@ -28,6 +29,17 @@ describe('the portal`s forms', function () {
       expect(reloaded.status).to.equal(302);
       expect(reloaded.headers.get('location')).to.equal('/portal/keys');
       expect(keyIds(await b.get('/portal/keys'))).to.have.length(1);
+    });
+
+    it(`when an account holds ${MAX_WORKING_KEYS} working keys, then generating another says why and makes none`, async () => {
+      const b = browser();
+      await signedIn(b, newEmail());
+      for (let i = 0; i < MAX_WORKING_KEYS; i++) await b.follow(await b.post('/portal/keys', await b.get('/portal/keys'), { name: `key ${i}` }));
+      const refused = await b.follow(await b.post('/portal/keys', await b.get('/portal/keys'), { name: 'one too many' }));
+      expect(refused.status).to.equal(200);
+      expect(refused.html).to.include(`This account has ${MAX_WORKING_KEYS} working keys, the most it may hold: revoke one first.`);
+      expect(refused.html).not.to.include('id="new-key"');
+      expect(keyIds(await b.get('/portal/keys'))).to.have.length(MAX_WORKING_KEYS);
     });
 
     it('when the same generate form is posted twice at once, then one key is made', async () => {

@@ -23,6 +23,10 @@ export interface CreatedKey {
 }
 
 export class KeyStoreError extends Error {}
+/** The account already holds MAX_WORKING_KEYS keys that authenticate. */
+export class TooManyKeys extends KeyStoreError {}
+/** Another change to the account's keys is being made: the caller tries again. */
+export class KeysBusy extends KeyStoreError {}
 
 /**
  * Why an operator's command by name does not reach a portal account: a portal account is named by
@@ -59,6 +63,23 @@ export interface AccountKey {
 /** A rotation's longest grace for the old key. */
 export const MAX_ROTATION_GRACE_SECONDS = 24 * 3600;
 const KEY_NAME_MAX = 64;
+/**
+ * Keys of a portal account that authenticate (neither revoked nor past their rotation grace):
+ * each adds a usage-read cap of its own and a row to every load of the keys page, so an account
+ * cannot make them without end.
+ */
+export const MAX_WORKING_KEYS = 20;
+/** Revoked and expired keys kept for the keys page, the latest first; older ones are removed. */
+export const DEAD_KEYS_KEPT = 20;
+// How long one change to an account's keys may hold its lock, should its process die holding it.
+const KEYS_LOCK_MS = 10_000;
+const UNLOCK_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+
+interface OwnedKey {
+  keyId: string;
+  hash: string;
+  record: Record<string, string>;
+}
 
 /**
  * Administrative operations on accounts and keys (used by the keys CLI and tests).
@@ -123,6 +144,56 @@ export function createKeyStore(redis: Redis | Cluster) {
     return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
   }
 
+  async function ownedKeys(accountId: string): Promise<OwnedKey[]> {
+    const owned = await redis.hgetall(redisKeys.accountKeys(accountId));
+    return Promise.all(
+      Object.entries(owned).map(async ([keyId, hash]) => ({ keyId, hash, record: await redis.hgetall(redisKeys.apiKey(accountId, hash)) })),
+    );
+  }
+
+  const isWorking = ({ record }: OwnedKey, nowMs: number) =>
+    Boolean(record['key_id']) && !record['revoked_at'] && !(record['expires_at'] && Number(record['expires_at']) <= nowMs);
+
+  /**
+   * One change to an account's keys at a time, over every API process: counting its working keys
+   * and adding one must not interleave with another such change, or requests at once would each
+   * count room for themselves.
+   */
+  async function oneChangeAtATime<T>(accountId: string, change: () => Promise<T>): Promise<T> {
+    const lock = redisKeys.keysLock(accountId);
+    const token = randomBase62(16);
+    if ((await redis.set(lock, token, 'PX', KEYS_LOCK_MS, 'NX')) !== 'OK') throw new KeysBusy('another change to these keys is being made');
+    try {
+      return await change();
+    } finally {
+      await redis.eval(UNLOCK_LUA, 1, lock, token);
+    }
+  }
+
+  async function roomForOneMore(accountId: string): Promise<void> {
+    const nowMs = await redisNowMs();
+    const working = (await ownedKeys(accountId)).filter((key) => isWorking(key, nowMs)).length;
+    if (working >= MAX_WORKING_KEYS) throw new TooManyKeys(`the account holds ${working} working keys, the most it may`);
+  }
+
+  /**
+   * Removes the account's revoked and expired keys past the DEAD_KEYS_KEPT latest: from both
+   * indexes, then their records. A removed key answers 401, as a key never issued does.
+   */
+  async function forgetOldDeadKeys(accountId: string): Promise<void> {
+    const nowMs = await redisNowMs();
+    const diedAt = ({ record }: OwnedKey) =>
+      record['revoked_at'] || (record['expires_at'] ? new Date(Number(record['expires_at'])).toISOString() : '');
+    const dead = (await ownedKeys(accountId))
+      .filter((key) => !isWorking(key, nowMs))
+      .sort((a, b) => diedAt(b).localeCompare(diedAt(a)) || b.keyId.localeCompare(a.keyId));
+    for (const { keyId, hash } of dead.slice(DEAD_KEYS_KEPT)) {
+      await redis.hdel(redisKeys.keyIndex, keyId);
+      await redis.hdel(redisKeys.accountKeys(accountId), keyId);
+      await redis.del(redisKeys.apiKey(accountId, hash), redisKeys.keyUse(accountId, hash));
+    }
+  }
+
   return {
     /**
      * A key for an operator's account: `account` names one the operators made (created on first
@@ -153,9 +224,17 @@ export function createKeyStore(redis: Redis | Cluster) {
       return { apiKey, keyId, accountId, account: accountName, tier };
     },
 
-    /** A new named key for an existing account (the portal's "generate"). */
+    /**
+     * A new named key for an existing account (the portal's "generate"): TooManyKeys when it holds
+     * MAX_WORKING_KEYS already, KeysBusy while another change to its keys is being made.
+     */
     async createAccountKey(accountId: string, name: string): Promise<{ apiKey: string; keyId: string }> {
-      return addKey(accountId, name);
+      return oneChangeAtATime(accountId, async () => {
+        await roomForOneMore(accountId);
+        const created = await addKey(accountId, name);
+        await forgetOldDeadKeys(accountId);
+        return created;
+      });
     },
 
     /** The account's keys, newest first, with their recent use. */
@@ -195,12 +274,17 @@ export function createKeyStore(redis: Redis | Cluster) {
       const hash = await ownedHash(accountId, keyId);
       if (!hash) return false;
       await redis.hset(redisKeys.apiKey(accountId, hash), 'revoked_at', new Date().toISOString());
+      await oneChangeAtATime(accountId, () => forgetOldDeadKeys(accountId)).catch((err: unknown) => {
+        // Revoked either way; the next change removes what this one could not.
+        if (!(err instanceof KeysBusy)) throw err;
+      });
       return true;
     },
 
     /**
      * A new key with the same name; the old one keeps working for `graceSeconds` (Redis's clock,
      * as the admission script reads it), then answers 403. Null when the account has no such live key.
+     * With a grace, the two work at once, so it needs room for one more (TooManyKeys otherwise).
      */
     async rotateAccountKey(
       accountId: string,
@@ -212,13 +296,18 @@ export function createKeyStore(redis: Redis | Cluster) {
       }
       const hash = await ownedHash(accountId, keyId);
       if (!hash) return null;
-      const old = await redis.hmget(redisKeys.apiKey(accountId, hash), 'name', 'revoked_at', 'expires_at');
-      if (old[1] || old[2]) return null;
-      const name = old[0] ?? '';
-      const created = await addKey(accountId, name);
-      const expiresAtMs = (await redisNowMs()) + graceSeconds * 1000;
-      await redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String(expiresAtMs));
-      return { ...created, name, expiresAt: new Date(expiresAtMs).toISOString() };
+      return oneChangeAtATime(accountId, async () => {
+        const old = await redis.hmget(redisKeys.apiKey(accountId, hash), 'name', 'revoked_at', 'expires_at');
+        if (old[1] || old[2]) return null;
+        // With no grace the old key stops as the new one starts: the account holds no more keys.
+        if (graceSeconds > 0) await roomForOneMore(accountId);
+        const name = old[0] ?? '';
+        const created = await addKey(accountId, name);
+        const expiresAtMs = (await redisNowMs()) + graceSeconds * 1000;
+        await redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String(expiresAtMs));
+        await forgetOldDeadKeys(accountId);
+        return { ...created, name, expiresAt: new Date(expiresAtMs).toISOString() };
+      });
     },
 
     /** The account's admitted requests per hour over the last day, oldest first, ending with the current hour. */

@@ -7,6 +7,8 @@ export const redisKeys = {
   keyIndex: 'wpc:key-index',
   /** The account's keys: key id -> key hash (the portal's list). */
   accountKeys: (accountId: string) => `wpc:{${accountId}}:keys`,
+  // Held while one change to the account's keys counts them and adds one (key-store.ts).
+  keysLock: (accountId: string) => `wpc:{${accountId}}:keys-lock`,
   /** Requests per hour over the last day (see USAGE_HISTORY_LUA). */
   accountHours: (accountId: string) => `wpc:{${accountId}}:hours`,
   /** One key's requests per minute over the last hour, and its last use. */

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { MAX_ROTATION_GRACE_SECONDS } from '../../access/store/key-store.js';
+import { KeysBusy, MAX_ROTATION_GRACE_SECONDS, MAX_WORKING_KEYS, TooManyKeys } from '../../access/store/key-store.js';
 import { hasInvisible } from '../../infra/visible-text.js';
 import type { PortalKeys, PortalService } from '../domain/portal-service.js';
 import { type PortalKit, SESSION_COOKIE } from './portal-kit.js';
@@ -8,6 +8,19 @@ import { type KeysPageState, PORTAL, keysPage } from './views.js';
 
 const KEY_ID = /^key_[0-9A-Za-z]{12}$/;
 const KEYS_DONE = `${PORTAL}/keys/done`;
+
+/** The key made, or what the page says when the account may not have one now (any other failure is thrown). */
+async function orRefusal<T>(making: Promise<T>, { withGrace }: { withGrace: boolean }): Promise<T | string> {
+  try {
+    return await making;
+  } catch (err) {
+    if (err instanceof TooManyKeys) {
+      return `This account has ${MAX_WORKING_KEYS} working keys, the most it may hold: revoke one first${withGrace ? ', or rotate with no grace period' : ''}.`;
+    }
+    if (err instanceof KeysBusy) return 'Another change to this account’s keys is being made. Try again in a moment.';
+    throw err;
+  }
+}
 
 /**
  * The API Keys page: the account's keys, and generate, revoke and rotate. Post, then redirect:
@@ -49,7 +62,8 @@ export function keysRoutes(router: Router, kit: PortalKit, { service, keys }: { 
     if (name.length < 1 || name.length > 64 || hasInvisible(name)) {
       return handOff(ctx, { error: 'Give the key a name of 1 to 64 visible characters.' });
     }
-    const created = await keys.createAccountKey(signedOf(ctx).account.accountId, name);
+    const created = await orRefusal(keys.createAccountKey(signedOf(ctx).account.accountId, name), { withGrace: false });
+    if (typeof created === 'string') return handOff(ctx, { error: created });
     await handOff(ctx, { shown: { ...created, name } });
   });
   router.post('/keys/:keyId/revoke', ...keyForm, async (ctx) => {
@@ -65,7 +79,10 @@ export function keysRoutes(router: Router, kit: PortalKit, { service, keys }: { 
     if (!(grace >= 0 && grace <= MAX_ROTATION_GRACE_SECONDS)) {
       return handOff(ctx, { error: `Choose a grace period of 0 to ${MAX_ROTATION_GRACE_SECONDS / 3600} hours.` });
     }
-    const rotated = KEY_ID.test(keyId) ? await keys.rotateAccountKey(signedOf(ctx).account.accountId, keyId, grace) : null;
+    const rotated = KEY_ID.test(keyId)
+      ? await orRefusal(keys.rotateAccountKey(signedOf(ctx).account.accountId, keyId, grace), { withGrace: grace > 0 })
+      : null;
+    if (typeof rotated === 'string') return handOff(ctx, { error: rotated });
     if (!rotated) return handOff(ctx, { error: 'There is no such active key on this account.' });
     await handOff(ctx, {
       shown: { apiKey: rotated.apiKey, keyId: rotated.keyId, name: rotated.name, oldKeyId: keyId, oldExpiresAt: rotated.expiresAt },
