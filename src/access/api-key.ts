@@ -15,6 +15,15 @@ const SECRET_LENGTH = 40;
 const CHECKSUM_LENGTH = 6;
 const KEY_RE = new RegExp(`^${KEY_PREFIX}([0-9A-Za-z]{${ACCOUNT_ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
 
+// Anything shaped like a key, whole or cut short: a client that puts its key in the path (by
+// mistake, or a tool that does) must not have it written to the log.
+const KEY_LIKE = new RegExp(`${KEY_PREFIX}[0-9A-Za-z_]{8,}`, 'g');
+
+/** The text with every key-like run replaced, for logging what a client sent. */
+export function withoutKeys(text: string): string {
+  return text.includes(KEY_PREFIX) ? text.replace(KEY_LIKE, `${KEY_PREFIX}[redacted]`) : text;
+}
+
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {

@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from '../infra/logger.js';
 import type { Metrics } from '../infra/metrics.js';
+import { withoutKeys } from '../access/api-key.js';
 
 interface MatchedLayer {
   path: string;
@@ -31,7 +32,7 @@ export function accessLog(logger: Logger, metrics: Metrics) {
       metrics.httpDuration.observe(labels, seconds);
       logger.info('request', {
         method: ctx.method,
-        path: ctx.path,
+        path: withoutKeys(ctx.path),
         route,
         status: ctx.status,
         duration_ms: Math.round(seconds * 1e6) / 1e3,

@@ -93,14 +93,19 @@ describe('authentication', () => {
     } while (cursor !== '0');
   });
 
-  it('when requests succeed and fail, then no log line contains the key', async () => {
+  it('when requests succeed and fail, or carry the key in their path, then no log line contains it', async () => {
     const logs = captureLogs();
     const app = await startApp({ config: ctx.config, es: ctx.es, redis: ctx.redis, logger: logs.logger });
     try {
       await request(app.url, '/v1/wallpapers', { key: ctx.key });
       await request(app.url, '/v1/wallpapers?page=0', { key: ctx.key });
       await request(app.url, '/v1/wallpapers', { key: ctx.key.slice(0, -1) + 'x' });
-      expect(logs.text()).to.not.include(ctx.key.slice(17));
+      // A client that puts its key in the path, by mistake or by a tool's doing.
+      await request(app.url, `/v1/wallpapers/${ctx.key}`, { key: ctx.key });
+      await request(app.url, `/${ctx.key}/v1/wallpapers`);
+      await request(app.url, `/v1/wallpapers/${ctx.key.slice(0, 30)}`, { key: ctx.key });
+      expect(logs.text()).to.not.include(ctx.key.slice(17, 30));
+      expect(logs.text()).to.include('wpc_[redacted]');
     } finally {
       await app.close();
     }
