@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { USAGE_CAP } from '../../src/access/store/sliding-window-lua.js';
 import { createAccountStore } from '../../src/access/store/account-store.js';
 import { parseApiKey } from '../../src/access/api-key.js';
 import { redisKeys } from '../../src/access/store/redis-keys.js';
@@ -251,6 +252,17 @@ describe('the developer portal', function () {
     expect(figure('used')).to.equal(3);
     expect(usage.html).to.match(/<svg\s+class="chart"/);
     expect(usage.html).to.include('3 requests in total');
+  });
+
+  it(`when the usage page is read more than ${USAGE_CAP.reads} times a minute, then 429 says when to reload, as /v1/usage would`, async () => {
+    const b = browser();
+    await signedIn(b, newEmail());
+    for (let i = 0; i < USAGE_CAP.reads; i++) expect((await b.get('/portal/usage')).status, `read ${i + 1}`).to.equal(200);
+    const capped = await b.get('/portal/usage');
+    expect(capped.status).to.equal(429);
+    const wait = Number(capped.headers.get('retry-after'));
+    expect(wait).to.be.within(1, 60);
+    expect(capped.html).to.include(`Usage is read at most ${USAGE_CAP.reads} times a minute. Please reload in ${wait} s.`);
   });
 
   it('when an operator disables the account, then its keys are 403 and it cannot sign in; enabled again, both work', async () => {

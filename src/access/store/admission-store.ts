@@ -135,7 +135,9 @@ type QuotaRedis = RedisClient & { wpcAccountQuota: ReadingScript };
  * An account's quota as the API's headers would report it, read by the same script in its
  * read-only mode (the portal's usage page): limit, remaining and reset of the sliding window.
  */
-export type AccountQuota = (accountId: string) => Promise<{ tier: string; limit: number; remaining: number; resetMs: number; nowMs: number } | null>;
+export type AccountQuota = (
+  accountId: string,
+) => Promise<{ tier: string; limit: number; remaining: number; resetMs: number; nowMs: number } | { cappedUntilMs: number; nowMs: number } | null>;
 
 export function createAccountQuotaReader(redis: RedisClient, { windowMs, tiers }: { windowMs: number; tiers: Record<string, number> }): AccountQuota {
   if (!('wpcAccountQuota' in redis))
@@ -153,6 +155,8 @@ export function createAccountQuotaReader(redis: RedisClient, { windowMs, tiers }
       windowMs,
       ...tierArgs,
     );
+    // Read as often as /v1/usage may be (USAGE_CAP), so the page is no cheaper way to poll Redis.
+    if (status === 4) return { cappedUntilMs: resetMs!, nowMs: nowMs! };
     if (status !== 1) return null;
     return { tier: tier!, limit: limit!, remaining: remaining!, resetMs: resetMs!, nowMs: nowMs! };
   };

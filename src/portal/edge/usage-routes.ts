@@ -14,6 +14,11 @@ export function usageRoutes(
   router.get('/usage', signedIn, async (ctx) => {
     const signed = signedOf(ctx);
     const [reading, hours] = await Promise.all([quota(signed.account.accountId), keys.hourlyUsage(signed.account.accountId)]);
+    if (reading && 'cappedUntilMs' in reading) {
+      const seconds = Math.max(1, Math.ceil((reading.cappedUntilMs - reading.nowMs) / 1000));
+      ctx.set('Retry-After', String(seconds));
+      return page(ctx, 429, usagePage(account(signed), null, { readAgainInSeconds: seconds }));
+    }
     const usage = reading && {
       limit: reading.limit,
       remaining: reading.remaining,

@@ -1,4 +1,5 @@
 import type { AccountKey } from '../../access/store/key-store.js';
+import { USAGE_CAP } from '../../access/store/sliding-window-lua.js';
 import { type Markup, html } from './html.js';
 import { type HourCount, usageChart } from './usage-chart.js';
 import { PASSWORD } from '../domain/password-policy.js';
@@ -250,7 +251,17 @@ export interface UsageView {
   hours: readonly HourCount[];
 }
 
-export function usagePage(chrome: Required<Pick<Chrome, 'account'>>, usage: UsageView | null): string {
+export function usagePage(
+  chrome: Required<Pick<Chrome, 'account'>>,
+  usage: UsageView | null,
+  { readAgainInSeconds }: { readAgainInSeconds?: number } = {},
+): string {
+  if (readAgainInSeconds !== undefined) {
+    return layout(
+      { title: 'Usage', ...chrome },
+      html`<p class="alert" role="alert">Usage is read at most ${USAGE_CAP.reads} times a minute. Please reload in ${readAgainInSeconds} s.</p>`,
+    );
+  }
   if (!usage) {
     return layout({ title: 'Usage', ...chrome }, html`<p class="alert" role="alert">Usage cannot be read right now. Please try again shortly.</p>`);
   }
