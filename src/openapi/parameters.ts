@@ -58,7 +58,7 @@ function validationSchema(schema: JsonObject): JsonObject {
 export function parametersSchema(path: string, method: string, location: 'query' | 'path'): ParamsSchema {
   const operation = openApiDocument['paths']?.[path]?.[method];
   if (!operation) throw new Error(`OpenAPI document has no ${method.toUpperCase()} ${path}`);
-  const params = (operation['parameters'] as JsonObject[]).map((p) => resolveRef(p)).filter((p) => p['in'] === location);
+  const params = ((operation['parameters'] ?? []) as JsonObject[]).map((p) => resolveRef(p)).filter((p) => p['in'] === location);
   return {
     type: 'object',
     additionalProperties: false,

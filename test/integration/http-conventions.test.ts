@@ -34,6 +34,15 @@ describe('HTTP conventions', () => {
     for (const res of responses) expect(res.headers.get('x-content-type-options'), String(res.status)).to.equal('nosniff');
   });
 
+  it('when a route without a key is sent a parameter it does not take, then 400 names it (the reference page, for browsers, ignores them)', async () => {
+    for (const path of ['/healthz', '/readyz', '/v1/openapi.json']) {
+      const res = await request(ctx.app.url, `${path}?x=1`);
+      expect(res.status, path).to.equal(400);
+      expect(res.body, path).to.deep.equal({ error: 'invalid_request', message: "Unknown query parameter 'x' (allowed: none)", status: 400 });
+    }
+    expect((await request(ctx.app.url, '/docs?utm_source=newsletter', { contract: false })).status).to.equal(200);
+  });
+
   describe('ETag and conditional requests', () => {
     for (const path of ['/v1/wallpapers?per_page=5', '/v1/wallpapers/7', '/v1/search?q=aurora']) {
       it(`when ${path} is fetched again with its ETag, then 304 without a body, keeping the headers`, async () => {

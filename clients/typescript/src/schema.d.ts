@@ -509,6 +509,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A query parameter this route does not take (`invalid_request`), named in the message; the route needs no key, so no quota headers */
+        UnknownParameter: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description No API key provided (`unauthorized`) */
         Unauthorized: {
             headers: {
@@ -1226,6 +1237,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["UnknownParameter"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1250,6 +1262,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
+            400: components["responses"]["UnknownParameter"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1274,6 +1287,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
+            400: components["responses"]["UnknownParameter"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             /** @description Not ready; or, as on every route, too many requests pipelined on one connection (then an Error, `service_unavailable`, with `Retry-After`) */
