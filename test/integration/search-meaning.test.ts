@@ -73,6 +73,16 @@ describe('search by meaning, on the real model and catalogue', function () {
       expect((await search(ctx, q)).total, q).to.equal(0);
   });
 
+  it('when a colour and a thing are searched (WordNet lists "blue sky" as one noun), then they are searched word by word; "ice cream" is still a thing', async () => {
+    const both = (w: Wallpaper) => /\bblue\b/i.test(about(w)) && /\bsk(y|ies)\b/i.test(about(w));
+    const { data, total } = await search(ctx, 'blue sky');
+    expect(total).to.be.greaterThan(0);
+    expect(data.filter(both).length, JSON.stringify(data.map((w) => w.title))).to.be.greaterThan(0);
+    expect(both(data[0]!), 'wallpapers with both words first').to.equal(true);
+    expect((await search(ctx, 'ice cream')).total).to.equal(0);
+    expect((await search(ctx, 'pink flamingo')).total, 'the colour does not save a thing the catalogue lacks').to.equal(0);
+  });
+
   it('when a query holds a describing or abstract word the catalogue does not use, or one WordNet does not know, then the rest of it is searched', async () => {
     const { total: sunsets } = await search(ctx, 'sunset');
     for (const q of [

@@ -1,8 +1,21 @@
+import { COLOR_ALIASES, COLOR_NAMES } from '../colors.js';
 import { STOP_WORDS, type SearchQuery, type Term } from '../search-query.js';
 import type { SentenceModel } from '../../infra/sentence-model.js';
 import { createSpelling, editDistance } from '../../infra/spelling.js';
 import { type Vocabulary, cosine } from '../../infra/nearest-words.js';
 import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
+
+const COLOUR_WORDS = new Set([...COLOR_NAMES, ...Object.keys(COLOR_ALIASES)]);
+
+/**
+ * What must occur for a stranger to be held: the thing itself, less a colour before it. WordNet
+ * lists pairs such as "blue sky" as one noun, but that is how people describe a picture of the sky,
+ * which the catalogue holds wherever it says "sky"; "pink flamingo" is still held nowhere without a flamingo.
+ */
+function thingOf(words: string): string {
+  const [first = '', ...rest] = words.split(' ');
+  return COLOUR_WORDS.has(first) && rest.length > 0 ? rest.join(' ') : words;
+}
 
 export interface MeaningOptions {
   /** Cosine similarity a catalogue word needs to stand in for a query word. */
@@ -423,7 +436,7 @@ export function createQueryExpansion(
         let strangerWords: string[] | null = [];
         for (const term of group) {
           const found = await standsFor(term, vocabulary, budget, phrased.compounds.has(index));
-          if (found?.stranger) strangerWords?.push(term.text.toLowerCase());
+          if (found?.stranger) strangerWords?.push(thingOf(term.text.toLowerCase()));
           else strangerWords = null;
           for (const alternative of found?.terms ?? []) {
             if (expanded.some(({ text: known }) => known === alternative.text)) continue;
