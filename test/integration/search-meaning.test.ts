@@ -83,6 +83,16 @@ describe('search by meaning, on the real model and catalogue', function () {
     expect((await search(ctx, 'pink flamingo')).total, 'the colour does not save a thing the catalogue lacks').to.equal(0);
   });
 
+  it('when a plural is searched, then it means what its singular means, not its class', async () => {
+    for (const [plural, singular] of [
+      ['dogs', 'dog'],
+      ['kitties', 'kitty'],
+      ['cars', 'car'],
+    ] as const) {
+      expect((await search(ctx, plural)).total, plural).to.equal((await search(ctx, singular)).total);
+    }
+  });
+
   it('when a query holds a describing or abstract word the catalogue does not use, or one WordNet does not know, then the rest of it is searched', async () => {
     const { total: sunsets } = await search(ctx, 'sunset');
     for (const q of [

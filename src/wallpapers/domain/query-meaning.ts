@@ -190,6 +190,17 @@ export function createQueryExpansion(
   }
 
   /**
+   * The forms whose neighbours a word means: a plural whose singular names a pictured thing means
+   * what its singular does. The model places a plural nearer its class ("dogs" by animals, "dog"
+   * not), so "dogs" found every animal and "dog" the dogs; a plural whose singular is no thing
+   * ("news", new) keeps both forms.
+   */
+  async function meaningForms(typedForms: string[]): Promise<string[]> {
+    const singular = typedForms[1];
+    return singular !== undefined && (await language.namesThing(singular)) ? [singular] : typedForms;
+  }
+
+  /**
    * The catalogue words nearest the forms of a word in meaning, at `floor` or closer; for a word that
    * names a pictured thing, those WordNet does not confirm only when very near. And the catalogue
    * words WordNet relates to it (its kinds and parts, what it is a kind of), where the model places
@@ -272,7 +283,7 @@ export function createQueryExpansion(
     // "moonscape", and words no guess can reach ("海", "zürich") lost their neighbours; a thesaurus
     // word two edits away replaced a word's neighbours ("moonscape", moon 0.70, as townscape; review,
     // bench/results/meaning-routes.md).
-    let near = await nearest(typedForms, vocabulary);
+    let near = await nearest(await meaningForms(typedForms), vocabulary);
     const nearness = Math.max(0, ...near.values());
     if (nearness < CORRECTED_FLOOR && !compound) {
       const guess = await bestGuess(typed, vocabulary, nearness);
