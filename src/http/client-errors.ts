@@ -29,7 +29,12 @@ function afterEarlierAnswers(socket: ServedSocket, send: () => void): void {
   pending.once('finish', () => setImmediate(() => afterEarlierAnswers(socket, send)));
 }
 
-export function answerClientError(err: Error & { code?: string }, socket: Socket, logger: Logger = silentLogger): void {
+// A HEAD request's answer has no body, even an error's: a client reading one after it takes the
+// body for the start of its next answer. The parser refused the request, so its method is read
+// from the bytes it had, when they begin with it.
+const isHead = (err: { rawPacket?: unknown }) => Buffer.isBuffer(err.rawPacket) && err.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+
+export function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket, logger: Logger = silentLogger): void {
   const [status, reason, error, message] =
     err.code === 'HPE_HEADER_OVERFLOW'
       ? [431, 'Request Header Fields Too Large', 'request_too_large', 'The request line and headers exceed 16 KB']
@@ -46,7 +51,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     // Its line in the access log, so the id the client was given leads somewhere.
     logger.info('request', { request_id: requestId, status, refused_by: 'http parser', reason: err.code ?? 'unknown' });
     const lines = Object.entries({ ...headers, Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${body}`);
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${isHead(err) ? '' : body}`);
   };
   // A request that timed out may be the one whose answer is pending: it is refused at once.
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') send();

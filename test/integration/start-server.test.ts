@@ -74,6 +74,65 @@ describe('startServer', function () {
     }
   });
 
+  /** What the server answers to these bytes on a connection of their own, read until it closes. */
+  async function answerTo(url: string, bytes: string): Promise<{ status: number; head: string; body: string }> {
+    const { hostname, port } = new URL(url);
+    const socket = createConnection(Number(port), hostname);
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    socket.write(bytes);
+    await closed;
+    const at = received.indexOf('\r\n\r\n');
+    const head = received.slice(0, at);
+    return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]), head, body: received.slice(at + 4) };
+  }
+
+  it('when HTTP itself refuses a request (no Host, CONNECT), then the answer is JSON like every error; an expectation it does not know is ignored', async () => {
+    const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
+    try {
+      const key = `Authorization: Bearer ${ctx.key}\r\n`;
+      const noHost = await answerTo(server.url, `GET /v1/wallpapers/7 HTTP/1.1\r\n${key}Connection: close\r\n\r\n`);
+      expect(noHost.status).to.equal(400);
+      expect(JSON.parse(noHost.body)).to.deep.equal({
+        error: 'invalid_request',
+        message: 'An HTTP/1.1 request must carry a Host header',
+        status: 400,
+      });
+      expect(noHost.head).to.match(/\r\nx-request-id: [0-9a-f-]{36}/i);
+      const oldClient = await answerTo(server.url, `GET /v1/wallpapers/7 HTTP/1.0\r\n${key}\r\n`);
+      expect(oldClient.status, 'HTTP/1.0 has no Host to require').to.equal(200);
+      const expecting = await answerTo(server.url, `GET /v1/wallpapers/7 HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\n${key}Connection: close\r\n\r\n`);
+      expect(expecting.status).to.equal(200);
+      expect(JSON.parse(expecting.body)).to.include({ id: 7 });
+      const tunnel = await answerTo(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+      expect(tunnel.status).to.equal(405);
+      expect(tunnel.head).to.match(/\r\nallow: GET, HEAD/i);
+      expect(JSON.parse(tunnel.body)).to.deep.equal({ error: 'method_not_allowed', message: 'Method not allowed; allowed: GET, HEAD', status: 405 });
+    } finally {
+      await server.close({ drainMs: 0 });
+    }
+  });
+
+  it('when a HEAD request is too large, then its 431 has the headers and no body', async () => {
+    const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
+    try {
+      const { hostname, port } = new URL(server.url);
+      const socket = createConnection(Number(port), hostname);
+      let received = '';
+      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+      const closed = new Promise((resolve) => socket.on('close', resolve));
+      socket.write(`HEAD /v1/wallpapers HTTP/1.1\r\nHost: ${hostname}\r\nX-Padding: ${'p'.repeat(17_000)}\r\n\r\n`);
+      await closed;
+      const [head, body] = received.split('\r\n\r\n');
+      expect(head).to.match(/^HTTP\/1\.1 431 /);
+      expect(head).to.match(/\r\nx-request-id: /i);
+      expect(body).to.equal('');
+    } finally {
+      await server.close({ drainMs: 0 });
+    }
+  });
+
   it('when a request too large follows another on a keep-alive connection, then the earlier answer comes first and the 431 after it', async () => {
     const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
     try {
