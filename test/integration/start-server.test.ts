@@ -251,6 +251,16 @@ describe('startServer', function () {
         expect(Date.now() - started, 'closed while headers were still arriving').to.be.below(30_000);
         expect(lines, 'header lines sent before the cut').to.be.above(0);
         expect(answer).to.match(/^HTTP\/1\.1 408/);
+        const [head = '', body = ''] = answer.split('\r\n\r\n');
+        const headers = new Headers(
+          head
+            .split('\r\n')
+            .slice(1)
+            .map((line) => line.split(/: (.*)/s, 2) as [string, string]),
+        );
+        expect(contractViolations({ method: 'get', path: '/healthz', status: 408, headers, body: JSON.parse(body) }), 'the contract').to.deep.equal(
+          [],
+        );
       } finally {
         clearInterval(trickle);
         socket.destroy();

@@ -633,6 +633,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The request line, headers or body did not arrive within their deadlines (`request_timeout`: 10 s for the headers, 30 s for the whole request), answered before the request is read, with `Access-Control-Allow-Origin` and a request id of its own; the connection is closed */
+        RequestTimeout: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /** @description Page number */
@@ -812,6 +823,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             410: components["responses"]["CursorExpired"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestTooLarge"];
@@ -873,6 +885,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
@@ -938,6 +951,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
@@ -1037,6 +1051,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             410: components["responses"]["CursorExpired"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestTooLarge"];
@@ -1099,6 +1114,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
@@ -1134,6 +1150,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
@@ -1197,6 +1214,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
+            408: components["responses"]["RequestTimeout"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
@@ -1238,6 +1256,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["UnknownParameter"];
+            408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1263,6 +1282,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UnknownParameter"];
+            408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -1288,6 +1308,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UnknownParameter"];
+            408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
             /** @description Not ready; or, as on every route, too many requests pipelined on one connection (then an Error, `service_unavailable`, with `Retry-After`) */
