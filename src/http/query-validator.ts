@@ -92,9 +92,9 @@ function describe(error: ErrorObject, schema: ParamsSchema, location: string): s
     case 'maxItems':
       return `Invalid ${location} parameter '${name}': must have at most ${String(error.params['limit'])} comma-separated values`;
     case 'minLength':
-      return `Invalid ${location} parameter '${name}': must be at least ${String(error.params['limit'])} character(s) after trimming`;
+      return `Invalid ${location} parameter '${name}': ${each}must be at least ${String(error.params['limit'])} character(s) after trimming`;
     case 'maxLength':
-      return `Invalid ${location} parameter '${name}': must be at most ${String(error.params['limit'])} characters`;
+      return `Invalid ${location} parameter '${name}': ${each}must be at most ${String(error.params['limit'])} characters`;
     case 'enum':
       return `Invalid ${location} parameter '${name}': ${each}must be one of ${(prop?.enum ?? []).join(', ')}`;
     case 'x-max-words':

@@ -159,6 +159,9 @@ describe('query parameter validation', () => {
       "Invalid query parameter 'seed': must have the form 1-32 letters and digits",
     );
     expect(rejection(() => parseList({ seed: 'a'.repeat(33) })).message).to.equal("Invalid query parameter 'seed': must be at most 32 characters");
+    expect(rejection(() => parseList({ color: '##1e3a5f' })).message, 'a value of a list').to.include(
+      "Invalid query parameter 'color': each value must be at most 7 characters",
+    );
     expect(rejection(() => parseList({ orientation: 'wide' })).message).to.equal(
       "Invalid query parameter 'orientation': must be one of landscape, portrait, square",
     );
