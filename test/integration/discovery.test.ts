@@ -141,6 +141,14 @@ describe('discovery on a real catalogue: sorts, cursors, filters, facets, ids', 
     expect(FIXTURE_CATEGORIES).to.include.members(Object.keys(asObject(facets['category']!)));
   });
 
+  it('when a list filter is spelt in another order or with repeats, then it is the same query: its cursor goes on', async () => {
+    const first = await get('/v1/wallpapers?category=space,nature&exclude_ids=9,3&per_page=5');
+    const cursor = first.body.meta.next_cursor as string;
+    const again = await get(`/v1/wallpapers?category=nature,space,space&exclude_ids=3,9,3&per_page=5&cursor=${cursor}`);
+    expect(again.status).to.equal(200);
+    expect(again.body.meta.current_page).to.equal(2);
+  });
+
   it('when a facet asked has no values under the filters, then it is still told, as an empty list', async () => {
     const none = await get('/v1/wallpapers?orientation=square&facets=orientation,category,tone');
     expect(none.body.meta.total_items).to.equal(0);

@@ -60,8 +60,13 @@ function assertWithinWindow({ page, per_page }: Paging, maxResultWindow: number)
 function normaliseFilters(params: ListParams): void {
   const lower = (values: readonly string[] | undefined) =>
     values === undefined ? undefined : [...new Set(values.map((v) => v.toLowerCase()))].sort();
+  const sorted = <T extends string>(values: readonly T[]) => [...new Set(values)].sort();
   if (params.tags) params.tags = lower(params.tags);
   if (params.exclude_tags) params.exclude_tags = lower(params.exclude_tags);
+  if (params.category) params.category = sorted(params.category);
+  if (params.resolution) params.resolution = sorted(params.resolution);
+  if (params.ratio) params.ratio = sorted(params.ratio);
+  if (params.exclude_ids) params.exclude_ids = [...new Set(params.exclude_ids)].sort((a, b) => a - b);
   if (params.color)
     params.color = [
       ...new Set(
