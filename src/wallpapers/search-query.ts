@@ -51,11 +51,15 @@ export function wordsOf(text: string): string[] {
 
 type Token = { kind: 'term'; term: Term; excluded: boolean } | { kind: 'or' };
 
+// Punctuation that ends a word as a space does ("sunset,beach", "sunset;night"): a run of words
+// joined by anything else is one term whose words must all match ("snow-capped", "b&w", "day/night").
+const SEPARATOR = /[,;:!?()[\]{}<>]/;
+
 function tokenize(q: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < q.length) {
-    if (/\s/.test(q[i]!)) {
+    if (/\s/.test(q[i]!) || SEPARATOR.test(q[i]!)) {
       i++;
       continue;
     }
@@ -65,7 +69,8 @@ function tokenize(q: string): Token[] {
       continue;
     }
     let excluded = false;
-    while (q[i] === '-' || q[i] === '+') {
+    // "-(forest)" still excludes forest.
+    while (q[i] === '-' || q[i] === '+' || (i < q.length && SEPARATOR.test(q[i]!))) {
       excluded ||= q[i] === '-';
       i++;
     }
@@ -79,7 +84,7 @@ function tokenize(q: string): Token[] {
       quoted = true;
     } else {
       let end = i;
-      while (end < q.length && !/[\s"|]/.test(q[end]!)) end++;
+      while (end < q.length && !/[\s"|]/.test(q[end]!) && !SEPARATOR.test(q[end]!)) end++;
       text = q.slice(i, end);
       i = end;
       if (text === 'OR' && !excluded) {

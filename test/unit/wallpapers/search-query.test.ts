@@ -27,6 +27,17 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('post-apocalyptic').groups).to.deep.equal([[word('post apocalyptic')]]);
   });
 
+  it('when words are joined by a comma, a semicolon or a bracket, then they are words of their own; other joiners make one term', () => {
+    expect(parseSearchQuery('sunset,beach;night (forest)').groups).to.deep.equal([
+      [word('sunset')],
+      [word('beach')],
+      [word('night')],
+      [word('forest')],
+    ]);
+    expect(parseSearchQuery('snow-capped b&w day/night').groups).to.deep.equal([[word('snow capped')], [word('b w')], [word('day night')]]);
+    expect(parseSearchQuery('lake -(forest) ,-pine')).to.deep.equal({ groups: [[word('lake')]], excluded: [word('forest'), word('pine')] });
+  });
+
   it('when a word is possessive, then it is the word itself', () => {
     expect(parseSearchQuery("galaxy's kitten\u2019s").groups).to.deep.equal([[word('galaxy')], [word('kitten')]]);
     expect(parseSearchQuery("rock'n'roll").groups, 'an apostrophe inside a word still joins it').to.deep.equal([[word('rock n roll')]]);
