@@ -25,6 +25,17 @@ describe('GET /v1/search', () => {
     expect(ids(res.body)).to.deep.equal([21]);
   });
 
+  it('when a size is typed as a word, then wallpapers of that resolution are found; with other words, those with both first', async () => {
+    const sized = ctx.docs.filter((d) => d.resolution === '1920x1080').map((d) => d.id);
+    const res = await get('/v1/search?q=1920X1080&per_page=100');
+    expect(ids(res.body)).to.have.members(sized);
+    const both = await get('/v1/search?q=1920x1080+nebula&per_page=100');
+    expect(ids(both.body)[0], 'the nebula at that size').to.equal(21);
+    const without = await get('/v1/search?q=picture+-1920x1080&per_page=100');
+    expect(without.body.data.length).to.be.greaterThan(0);
+    expect(without.body.data.every((w: { resolution: string }) => w.resolution !== '1920x1080')).to.equal(true);
+  });
+
   it('when the query has surrounding spaces and mixed case, then it matches like the trimmed query', async () => {
     const res = await get('/v1/search?q=%20%20AURORA%20');
     expect(ids(res.body)).to.deep.equal([7, 8]);

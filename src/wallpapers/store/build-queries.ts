@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, Position, SearchParams, SortOrder, SuggestParams } from '../params.js';
-import { parseResolution } from '../resolution.js';
+import { formatResolution, parseResolution } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNamesOf, readColor, tierTerm } from '../colors.js';
 import type { WallpaperDetail } from '../wallpaper.js';
@@ -475,7 +475,12 @@ function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 
       multi_match: { query: text, fields: FUZZY_FIELDS, operator: 'and', fuzziness: FUZZINESS, prefix_length: 1, max_expansions: MAX_EXPANSIONS },
     };
   }
-  return { multi_match: { query: text, fields: MATCH_FIELDS, operator: 'and', zero_terms_query: zeroTerms } };
+  const words: Clause = { multi_match: { query: text, fields: MATCH_FIELDS, operator: 'and', zero_terms_query: zeroTerms } };
+  const size = parseResolution(text.toLowerCase());
+  // A size typed as a word ("1920x1080 mountain") is the wallpapers of that resolution, as well as
+  // any whose text says it: people search by the size of their screen.
+  if (size === null) return words;
+  return { bool: { should: [words, { constant_score: { filter: { term: { resolution: formatResolution(size) } } } }], minimum_should_match: 1 } };
 }
 
 // Typos are looked for only where a correction can land on a word of the catalogue, which is
