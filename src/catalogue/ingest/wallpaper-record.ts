@@ -67,6 +67,33 @@ function tagProblems(tags: unknown): string[] {
   return Array.isArray(tags) && new Set(tags).size !== tags.length ? ['tags must not repeat'] : [];
 }
 
+// A title is one line; a description may break lines. Any other control character (NUL, the
+// completion field's reserved U+001F, escapes) is refused here, by name, rather than by
+// Elasticsearch with a long reason, or served to clients as it came.
+const CONTROL = /\p{Cc}/u;
+const LINE_CONTROL = /(?![\t\n\r])\p{Cc}/u;
+// A lone UTF-16 surrogate (JSON's "\ud800") is no character: no client could show it. In a /u
+// pattern a whole pair is one code point, so the range meets only a lone half.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+// One pass over each field finds either (the common case, nothing, costs one test a field).
+const ODD_IN_TITLE = /[\p{Cc}\ud800-\udfff]/u;
+const ODD_IN_DESCRIPTION = /(?![\t\n\r])[\p{Cc}\ud800-\udfff]/u;
+
+/** What a schema cannot say about the text: controls, and halves of characters. */
+function textProblems({ title, description }: { title: string; description: string }): string[] {
+  if (!ODD_IN_TITLE.test(title) && !ODD_IN_DESCRIPTION.test(description)) return [];
+  const problems: string[] = [];
+  if (CONTROL.test(title)) problems.push('title must not hold control characters');
+  if (LINE_CONTROL.test(description)) problems.push('description must not hold control characters other than tabs and line breaks');
+  for (const [field, text] of [
+    ['title', title],
+    ['description', description],
+  ] as const) {
+    if (LONE_SURROGATE.test(text)) problems.push(`${field} must be whole Unicode characters (it holds half of one: a lone surrogate)`);
+  }
+  return problems;
+}
+
 /** What a schema cannot say about a palette: one entry per colour, shares descending, not above the whole. */
 function paletteProblems(colors: WallpaperRecord['colors']): string[] {
   if (!colors) return [];
@@ -167,6 +194,12 @@ function checkDeletion(value: object, deletions: boolean): RecordVerdict {
   return { ok: true, deletion: { id: fields['id'] as number, deleted: true } };
 }
 
+/** An id past what a number holds exactly is named as the line wrote it, not as JSON.parse rounded it. */
+function idAsWritten(id: number | string | null, text: string): number | string | null {
+  if (typeof id !== 'number' || Number.isSafeInteger(id)) return id;
+  return /"id"\s*:\s*(-?[0-9][0-9.eE+-]*)/.exec(text)?.[1] ?? id;
+}
+
 function idOf(value: unknown): number | string | null {
   if (typeof value !== 'object' || value === null) return null;
   const id = (value as { id?: unknown }).id;
@@ -191,9 +224,9 @@ export function checkRecord(text: string, { deletions = false }: { deletions?: b
   if (!validateWallpaper(value)) {
     const tags = typeof value === 'object' && value !== null ? (value as { tags?: unknown }).tags : undefined;
     const reasons = [...new Set([...(validateWallpaper.errors ?? []).map(describeError), ...tagProblems(tags)])];
-    return { ok: false, code: 'invalid_record', reason: reasons.join('; '), id: idOf(value) };
+    return { ok: false, code: 'invalid_record', reason: reasons.join('; '), id: idAsWritten(idOf(value), text) };
   }
-  const problems = [...tagProblems(value.tags), ...paletteProblems(value.colors)];
+  const problems = [...textProblems(value), ...tagProblems(value.tags), ...paletteProblems(value.colors)];
   if (problems.length > 0) return { ok: false, code: 'invalid_record', reason: problems.join('; '), id: value.id };
   // The parsed value is this call's own: given its shape in place, not copied (a copy per record).
   const document = value as WallpaperDocument;

@@ -170,6 +170,15 @@ describe('checkRecord: tags and palettes', () => {
       },
       'colors shares must add up to at most 1',
     ],
+    ['a NUL in the title', { title: 'Night\u0000Sky' }, 'title must not hold control characters'],
+    ['a line break in the title', { title: 'Night\nSky' }, 'title must not hold control characters'],
+    [
+      'an escape in the description',
+      { description: 'Green \u001b[31mred' },
+      'description must not hold control characters other than tabs and line breaks',
+    ],
+    ['half a character in the title', { title: 'Night \ud800' }, 'title must be whole Unicode characters'],
+    ['half a character in the description', { description: '\udc00 sky' }, 'description must be whole Unicode characters'],
   ];
   for (const [what, changes, reason] of cases) {
     it(`when a record has ${what}, then it is rejected naming the rule`, () => {
@@ -179,4 +188,13 @@ describe('checkRecord: tags and palettes', () => {
       expect(verdict.reason).to.include(reason);
     });
   }
+
+  it('when a description breaks lines or has tabs, and a title has an emoji, then they are taken', () => {
+    expect(checkRecord(line({ title: 'Night Sky 🌌', description: 'Line one\nline two\r\n\tend' })).ok).to.equal(true);
+  });
+
+  it('when an id is past what a number holds exactly, then the rejection names it as the line wrote it', () => {
+    const verdict = rejection(JSON.stringify({ ...VALID, id: 1 }).replace('"id":1', '"id":90071992547409921'));
+    expect(verdict.id).to.equal('90071992547409921');
+  });
 });
