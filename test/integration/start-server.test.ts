@@ -75,7 +75,7 @@ describe('startServer', function () {
   });
 
   /** What the server answers to these bytes on a connection of their own, read until it closes. */
-  async function answerTo(url: string, bytes: string): Promise<{ status: number; head: string; body: string }> {
+  async function answerTo(url: string, bytes: string): Promise<{ status: number; head: string; body: string; received: string }> {
     const { hostname, port } = new URL(url);
     const socket = createConnection(Number(port), hostname);
     let received = '';
@@ -85,7 +85,7 @@ describe('startServer', function () {
     await closed;
     const at = received.indexOf('\r\n\r\n');
     const head = received.slice(0, at);
-    return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]), head, body: received.slice(at + 4) };
+    return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1]), head, body: received.slice(at + 4), received };
   }
 
   it('when HTTP itself refuses a request (no Host, CONNECT), then the answer is JSON like every error; an expectation it does not know is ignored', async () => {
@@ -117,14 +117,7 @@ describe('startServer', function () {
   it('when a HEAD request is too large, then its 431 has the headers and no body', async () => {
     const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
     try {
-      const { hostname, port } = new URL(server.url);
-      const socket = createConnection(Number(port), hostname);
-      let received = '';
-      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-      const closed = new Promise((resolve) => socket.on('close', resolve));
-      socket.write(`HEAD /v1/wallpapers HTTP/1.1\r\nHost: ${hostname}\r\nX-Padding: ${'p'.repeat(17_000)}\r\n\r\n`);
-      await closed;
-      const [head, body] = received.split('\r\n\r\n');
+      const { head, body } = await answerTo(server.url, `HEAD /v1/wallpapers HTTP/1.1\r\nHost: x\r\nX-Padding: ${'p'.repeat(17_000)}\r\n\r\n`);
       expect(head).to.match(/^HTTP\/1\.1 431 /);
       expect(head).to.match(/\r\nx-request-id: /i);
       expect(body).to.equal('');
@@ -136,15 +129,9 @@ describe('startServer', function () {
   it('when a request too large follows another on a keep-alive connection, then the earlier answer comes first and the 431 after it', async () => {
     const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
     try {
-      const { hostname, port } = new URL(server.url);
-      const socket = createConnection(Number(port), hostname);
-      let received = '';
-      socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
-      const closed = new Promise((resolve) => socket.on('close', resolve));
-      const valid = `GET /v1/search?q=harbor HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${ctx.key}\r\n\r\n`;
-      const tooLarge = `GET /v1/wallpapers HTTP/1.1\r\nHost: ${hostname}\r\nX-Padding: ${'p'.repeat(17_000)}\r\n\r\n`;
-      socket.write(valid + tooLarge);
-      await closed;
+      const valid = `GET /v1/search?q=harbor HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ctx.key}\r\n\r\n`;
+      const tooLarge = `GET /v1/wallpapers HTTP/1.1\r\nHost: x\r\nX-Padding: ${'p'.repeat(17_000)}\r\n\r\n`;
+      const { received } = await answerTo(server.url, valid + tooLarge);
       const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
       expect(statuses, 'the answers, in the order they came').to.deep.equal([200, 431]);
     } finally {

@@ -1,27 +1,17 @@
 import { expect } from 'chai';
 import { buildVocabulary } from '../../../../src/infra/nearest-words.js';
 import type { SentenceModel } from '../../../../src/infra/sentence-model.js';
-import { type WordsOccur, createAbsentThings } from '../../../../src/wallpapers/domain/absent-things.js';
+import { createAbsentThings } from '../../../../src/wallpapers/domain/absent-things.js';
+import { occurringIn } from '../../../support/words-occur.js';
 
 const model: SentenceModel = { words: [], embed: (texts) => Promise.resolve(texts.map(() => Float32Array.of(1, 0))), close: () => Promise.resolve() };
 const things = new Set(['giraffe', 'flamingo', 'tower']);
 const namesThing = (word: string) => Promise.resolve(things.has(word));
 
-function occurring(present: readonly string[]): WordsOccur & { asked: string[][] } {
-  const asked: string[][] = [];
-  return Object.assign(
-    (words: readonly string[]) => {
-      asked.push([...words]);
-      return Promise.resolve(words.map((word) => present.includes(word)));
-    },
-    { asked },
-  );
-}
-
 describe('things the catalogue holds nowhere', () => {
   it('when a group of strangers names things that occur nowhere, then the catalogue has nothing for the query', async () => {
     const words = await buildVocabulary(model, ['kitten'], new Map());
-    const absent = createAbsentThings({ wordsOccur: occurring(['tower']), namesThing, absentMs: 1000 });
+    const absent = createAbsentThings({ wordsOccur: occurringIn(['tower']), namesThing, absentMs: 1000 });
     expect(await absent([['giraffe']], words)).to.equal(true);
     expect(await absent([['tower']], words), 'it occurs').to.equal(false);
     expect(await absent([['giraffe', 'tower']], words), 'one of either occurs').to.equal(false);
@@ -31,7 +21,7 @@ describe('things the catalogue holds nowhere', () => {
 
   it('when searches ask about the same words at once, then one question answers them all, and its answer is remembered', async () => {
     const words = await buildVocabulary(model, ['kitten'], new Map());
-    const wordsOccur = occurring(['tower']);
+    const wordsOccur = occurringIn(['tower']);
     const absent = createAbsentThings({ wordsOccur, namesThing, absentMs: 1000 });
     expect(await Promise.all([absent([['giraffe']], words), absent([['giraffe']], words), absent([['tower']], words)])).to.deep.equal([
       true,
@@ -45,7 +35,7 @@ describe('things the catalogue holds nowhere', () => {
   it('when an absent word may since have been imported, then it is asked again after absentMs; a word found is not', async () => {
     const words = await buildVocabulary(model, ['kitten'], new Map());
     const present: string[] = ['tower'];
-    const wordsOccur = occurring(present);
+    const wordsOccur = occurringIn(present);
     const absent = createAbsentThings({ wordsOccur, namesThing, absentMs: 50 });
     expect(await absent([['giraffe'], ['tower']], words)).to.equal(true);
     present.push('giraffe');

@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import type { SearchParams } from '../../../../src/wallpapers/params.js';
 import type { WallpaperRepository } from '../../../../src/wallpapers/store/repository.js';
 import { withTypos } from '../../../../src/wallpapers/domain/with-typos.js';
-import { type WordsOccur, createWordOccurrences } from '../../../../src/wallpapers/domain/word-occurrences.js';
+import { createWordOccurrences } from '../../../../src/wallpapers/domain/word-occurrences.js';
+import { occurringIn } from '../../../support/words-occur.js';
 import { searchParams } from '../../../support/search-params.js';
 
 /** A repository that records the searches it is handed. */
@@ -17,29 +18,22 @@ function recording(): WallpaperRepository & { seen: SearchParams[] } {
   return Object.assign(repository, { seen });
 }
 
-const occurringOnly =
-  (present: readonly string[], asked: string[][] = []): WordsOccur =>
-  (words) => {
-    asked.push([...words]);
-    return Promise.resolve(words.map((word) => present.includes(word)));
-  };
-
 describe('typos only for words that match nothing as typed', () => {
   it('when some words of a search occur and others do not, then the search is told which occur', async () => {
     const repository = recording();
-    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringOnly(['noon']), absentMs: 1000 }));
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringIn(['noon']), absentMs: 1000 }));
     await typos.search(searchParams({ q: 'Noon montain', page: 1, per_page: 20 }));
     expect(repository.seen[0]!.occurring).to.deep.equal(['noon']);
   });
 
   it('when no word occurs, or none could have a typo, then the search goes down as it came', async () => {
-    const asked: string[][] = [];
+    const wordsOccur = occurringIn([]);
     const repository = recording();
-    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringOnly([], asked), absentMs: 1000 }));
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }));
     await typos.search(searchParams({ q: 'montain', page: 1, per_page: 20 }));
     await typos.search(searchParams({ q: 'sky "blue sea"', page: 1, per_page: 20 }));
     expect(repository.seen.map((params) => params.occurring)).to.deep.equal([undefined, undefined]);
-    expect(asked, 'three letters and a phrase are never tried with a typo, so never asked').to.deep.equal([['montain']]);
+    expect(wordsOccur.asked, 'three letters and a phrase are never tried with a typo, so never asked').to.deep.equal([['montain']]);
   });
 
   it('when Elasticsearch does not answer, then the words are tried with a typo, as if they did not occur', async () => {

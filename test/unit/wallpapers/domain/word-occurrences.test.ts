@@ -1,22 +1,12 @@
 import { expect } from 'chai';
-import { type WordsOccur, createWordOccurrences } from '../../../../src/wallpapers/domain/word-occurrences.js';
-
-function counting(present: string[]): WordsOccur & { asked: string[][] } {
-  const asked: string[][] = [];
-  return Object.assign(
-    (words: readonly string[]) => {
-      asked.push([...words]);
-      return Promise.resolve(words.map((word) => present.includes(word)));
-    },
-    { asked },
-  );
-}
+import { createWordOccurrences } from '../../../../src/wallpapers/domain/word-occurrences.js';
+import { occurringIn } from '../../../support/words-occur.js';
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('whether words occur, remembered', () => {
   it('when searches ask about words at once, then one question answers them all, and its answers are remembered', async () => {
-    const wordsOccur = counting(['noon']);
+    const wordsOccur = occurringIn(['noon']);
     const occurrences = createWordOccurrences({ wordsOccur, absentMs: 1000 });
     const answers = await Promise.all([occurrences.of(['noon', 'montain']), occurrences.of(['montain']), occurrences.of(['noon'])]);
     expect(answers).to.deep.equal([[true, false], [false], [true]]);
@@ -25,7 +15,7 @@ describe('whether words occur, remembered', () => {
   });
 
   it('when a word found to occur is older than occursMs, or forgotten, then it is asked again', async () => {
-    const wordsOccur = counting(['noon']);
+    const wordsOccur = occurringIn(['noon']);
     const occurrences = createWordOccurrences({ wordsOccur, absentMs: 1000, occursMs: 40 });
     await occurrences.of(['noon']);
     await wait(60);
@@ -37,7 +27,7 @@ describe('whether words occur, remembered', () => {
 
   it('when a word did not occur, then it is asked again after absentMs: an import may have brought it', async () => {
     const present: string[] = [];
-    const wordsOccur = counting(present);
+    const wordsOccur = occurringIn(present);
     const occurrences = createWordOccurrences({ wordsOccur, absentMs: 40 });
     expect(await occurrences.of(['noon'])).to.deep.equal([false]);
     present.push('noon');
