@@ -1,6 +1,6 @@
 import http from 'node:http';
 import { answerClientError } from './http/client-errors.js';
-import { answerConnect, refusedWithoutHost } from './http/protocol-refusals.js';
+import { answerConnect, refusedForHost } from './http/protocol-refusals.js';
 import { boundRequestsInFlight } from './http/requests-in-flight.js';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
@@ -121,7 +121,7 @@ export async function startServer(config: Config, { logger = createLogger(config
   );
   const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (stopping) res.setHeader('Connection', 'close');
-    if (refusedWithoutHost(req, res, logger)) return;
+    if (refusedForHost(req, res, logger)) return;
     admit(req, res);
   };
   // The Host check is ours, so that its refusal is answered as every error is (Node's own is a bare 400).

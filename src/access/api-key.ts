@@ -15,13 +15,14 @@ const SECRET_LENGTH = 40;
 const CHECKSUM_LENGTH = 6;
 const KEY_RE = new RegExp(`^${KEY_PREFIX}([0-9A-Za-z]{${ACCOUNT_ID_LENGTH}})_([0-9A-Za-z]{${SECRET_LENGTH}})([0-9A-Za-z]{${CHECKSUM_LENGTH}})$`);
 
-// Anything shaped like a key, whole or cut short: a client that puts its key in the path (by
-// mistake, or a tool that does) must not have it written to the log.
-const KEY_LIKE = new RegExp(`${KEY_PREFIX}[0-9A-Za-z_]{8,}`, 'g');
+// Anything shaped like a key, whole or cut short, in any case and percent-encoded or not (a path
+// is logged as it came): a client that puts its key in the path, by mistake or by a tool's doing,
+// must not have it written to the log.
+const KEY_LIKE = /(?:w|%77)(?:p|%70)(?:c|%63)(?:_|%5f)(?:[0-9a-z_]|%[0-9a-f]{2}){8,}/gi;
 
 /** The text with every key-like run replaced, for logging what a client sent. */
 export function withoutKeys(text: string): string {
-  return text.includes(KEY_PREFIX) ? text.replace(KEY_LIKE, `${KEY_PREFIX}[redacted]`) : text;
+  return text.replace(KEY_LIKE, `${KEY_PREFIX}[redacted]`);
 }
 
 export function randomBase62(length: number): string {

@@ -20,7 +20,7 @@ type ServedSocket = Socket & { _httpMessage?: NodeJS.EventEmitter | null };
  * earlier request's answer. Node assigns the next queued answer when one finishes, so the socket
  * is looked at again on the turn after.
  */
-function afterEarlierAnswers(socket: ServedSocket, send: () => void): void {
+export function afterEarlierAnswers(socket: ServedSocket, send: () => void): void {
   const pending = socket._httpMessage;
   if (!pending) {
     send();
@@ -31,8 +31,15 @@ function afterEarlierAnswers(socket: ServedSocket, send: () => void): void {
 
 // A HEAD request's answer has no body, even an error's: a client reading one after it takes the
 // body for the start of its next answer. The parser refused the request, so its method is read
-// from the bytes it had, when they begin with it.
-const isHead = (err: { rawPacket?: unknown }) => Buffer.isBuffer(err.rawPacket) && err.rawPacket.subarray(0, 5).toString('latin1') === 'HEAD ';
+// from the bytes it was given when it failed: the last request line among them, which is the
+// refused request's (earlier ones in the same bytes were whole). When that line is not among them
+// (its headers came in a later packet), the body is sent, as for any other method.
+const REQUEST_LINE = /(?:^|\r\n\r\n)([A-Z]+) \S+ HTTP\/1\.[01]\r\n/g;
+function refusedHead(err: { rawPacket?: unknown }): boolean {
+  if (!Buffer.isBuffer(err.rawPacket)) return false;
+  const lines = [...err.rawPacket.toString('latin1').matchAll(REQUEST_LINE)];
+  return lines.at(-1)?.[1] === 'HEAD';
+}
 
 export function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket, logger: Logger = silentLogger): void {
   const [status, reason, error, message] =
@@ -51,7 +58,7 @@ export function answerClientError(err: Error & { code?: string; rawPacket?: unkn
     // Its line in the access log, so the id the client was given leads somewhere.
     logger.info('request', { request_id: requestId, status, refused_by: 'http parser', reason: err.code ?? 'unknown' });
     const lines = Object.entries({ ...headers, Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${isHead(err) ? '' : body}`);
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${refusedHead(err) ? '' : body}`);
   };
   // A request that timed out may be the one whose answer is pending: it is refused at once.
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') send();

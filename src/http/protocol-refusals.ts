@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
+import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../infra/logger.js';
 import { withoutKeys } from '../access/api-key.js';
 import { errorBeforeTheApp } from './before-the-app.js';
+import { afterEarlierAnswers } from './client-errors.js';
 
 /**
  * Requests HTTP itself refuses, which Node's server would otherwise answer on its own (a bare 400
@@ -11,11 +12,18 @@ import { errorBeforeTheApp } from './before-the-app.js';
  * request id that is logged.
  */
 
-/** An HTTP/1.1 request without a Host header (RFC 9112 §3.2): 400, before any key check. True when answered. */
-export function refusedWithoutHost(req: IncomingMessage, res: ServerResponse, logger: Logger = silentLogger): boolean {
-  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false;
+const hostLines = (req: IncomingMessage) => req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length;
+
+/**
+ * An HTTP/1.1 request without a Host header, or any request with more than one (RFC 9112 §3.2:
+ * Node keeps the first, a proxy may have read the other): 400, before any key check. True when answered.
+ */
+export function refusedForHost(req: IncomingMessage, res: ServerResponse, logger: Logger = silentLogger): boolean {
+  const missing = req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1;
+  if (!missing && hostLines(req) <= 1) return false;
   const requestId = randomUUID();
-  const { body, headers } = errorBeforeTheApp(400, 'invalid_request', 'An HTTP/1.1 request must carry a Host header', requestId);
+  const message = missing ? 'An HTTP/1.1 request must carry a Host header' : 'A request must carry one Host header, not several';
+  const { body, headers } = errorBeforeTheApp(400, 'invalid_request', message, requestId);
   logger.info('request', {
     request_id: requestId,
     method: req.method,
@@ -32,10 +40,13 @@ export function refusedWithoutHost(req: IncomingMessage, res: ServerResponse, lo
  * CONNECT asks the server to be a tunnel, which it is not: 405 naming the methods it takes, and the
  * connection closed (Node hands it over raw, and would otherwise just drop it).
  */
-export function answerConnect(socket: Duplex, logger: Logger = silentLogger): void {
-  const requestId = randomUUID();
-  const { body, headers } = errorBeforeTheApp(405, 'method_not_allowed', 'Method not allowed; allowed: GET, HEAD', requestId);
-  logger.info('request', { request_id: requestId, method: 'CONNECT', status: 405, refused_by: 'connect' });
-  const lines = Object.entries({ ...headers, Allow: 'GET, HEAD', Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
-  socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${lines.join('')}\r\n${body}`);
+export function answerConnect(socket: Socket, logger: Logger = silentLogger): void {
+  // Requests before it on the connection (pipelined) are answered first, in their order.
+  afterEarlierAnswers(socket, () => {
+    const requestId = randomUUID();
+    const { body, headers } = errorBeforeTheApp(405, 'method_not_allowed', 'Method not allowed; allowed: GET, HEAD', requestId);
+    logger.info('request', { request_id: requestId, method: 'CONNECT', status: 405, refused_by: 'connect' });
+    const lines = Object.entries({ ...headers, Allow: 'GET, HEAD', Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${lines.join('')}\r\n${body}`);
+  });
 }

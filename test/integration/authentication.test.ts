@@ -104,7 +104,10 @@ describe('authentication', () => {
       await request(app.url, `/v1/wallpapers/${ctx.key}`, { key: ctx.key });
       await request(app.url, `/${ctx.key}/v1/wallpapers`);
       await request(app.url, `/v1/wallpapers/${ctx.key.slice(0, 30)}`, { key: ctx.key });
+      await request(app.url, `/v1/wallpapers/%77pc${ctx.key.slice(3, 16)}%5F${ctx.key.slice(17)}`, { key: ctx.key });
+      await request(app.url, `/v1/wallpapers/${ctx.key.toUpperCase()}`, { key: ctx.key });
       expect(logs.text()).to.not.include(ctx.key.slice(17, 30));
+      expect(logs.text()).to.not.include(ctx.key.slice(17, 30).toUpperCase());
       expect(logs.text()).to.include('wpc_[redacted]');
     } finally {
       await app.close();

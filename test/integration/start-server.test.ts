@@ -105,6 +105,15 @@ describe('startServer', function () {
       const expecting = await answerTo(server.url, `GET /v1/wallpapers/7 HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\n${key}Connection: close\r\n\r\n`);
       expect(expecting.status).to.equal(200);
       expect(JSON.parse(expecting.body)).to.include({ id: 7 });
+      const twoHosts = await answerTo(server.url, `GET /v1/wallpapers/7 HTTP/1.1\r\nHost: a\r\nHost: b\r\n${key}Connection: close\r\n\r\n`);
+      expect(twoHosts.status).to.equal(400);
+      expect(JSON.parse(twoHosts.body).message).to.equal('A request must carry one Host header, not several');
+      const afterAnother = await answerTo(
+        server.url,
+        `GET /v1/wallpapers/7 HTTP/1.1\r\nHost: x\r\n${key}\r\nCONNECT evil:443 HTTP/1.1\r\nHost: evil\r\n\r\n`,
+      );
+      const statuses = [...afterAnother.received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+      expect(statuses, 'a CONNECT after a pipelined request').to.deep.equal([200, 405]);
       const tunnel = await answerTo(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
       expect(tunnel.status).to.equal(405);
       expect(tunnel.head).to.match(/\r\nallow: GET, HEAD/i);
@@ -117,10 +126,22 @@ describe('startServer', function () {
   it('when a HEAD request is too large, then its 431 has the headers and no body', async () => {
     const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
     try {
-      const { head, body } = await answerTo(server.url, `HEAD /v1/wallpapers HTTP/1.1\r\nHost: x\r\nX-Padding: ${'p'.repeat(17_000)}\r\n\r\n`);
+      const padding = `X-Padding: ${'p'.repeat(17_000)}\r\n`;
+      const { head, body } = await answerTo(server.url, `HEAD /v1/wallpapers HTTP/1.1\r\nHost: x\r\n${padding}\r\n`);
       expect(head).to.match(/^HTTP\/1\.1 431 /);
       expect(head).to.match(/\r\nx-request-id: /i);
       expect(body).to.equal('');
+      // The refused request is the last in the bytes the parser had: a GET after a HEAD keeps its body.
+      const getAfterHead = await answerTo(
+        server.url,
+        `HEAD /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /v1/wallpapers HTTP/1.1\r\nHost: x\r\n${padding}\r\n`,
+      );
+      expect(getAfterHead.received).to.match(/HTTP\/1\.1 431 [^]*\r\n\r\n\{"error":"request_too_large"/);
+      const headAfterGet = await answerTo(
+        server.url,
+        `GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nHEAD /v1/wallpapers HTTP/1.1\r\nHost: x\r\n${padding}\r\n`,
+      );
+      expect(headAfterGet.received).to.match(/HTTP\/1\.1 431 [^]*\r\n\r\n$/);
     } finally {
       await server.close({ drainMs: 0 });
     }

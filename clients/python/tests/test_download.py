@@ -42,7 +42,7 @@ def test_when_a_picture_comes_as_a_type_without_a_known_extension_then_its_subty
         assert fetch_picture(http, "http://pictures.test/720", tmp_path, 720).skipped
 
 
-@pytest.mark.parametrize("content_type", ["image/x-../../evil", "image/..", "image/a b", "image/" + "x" * 40])
+@pytest.mark.parametrize("content_type", ["image/x-../../evil", "image/..", "image/a b", "image/" + "x" * 40, "image/part", "image/txt"])
 def test_when_the_type_is_not_a_plain_word_then_the_file_is_named_img_and_stays_in_the_folder(tmp_path: Path, content_type: str) -> None:
     folder = tmp_path / "mirror"
     folder.mkdir()
@@ -65,3 +65,19 @@ def test_when_a_run_was_cut_short_then_its_unfinished_files_are_found_and_never_
     (tmp_path / "55.jpg").write_bytes(b"other")
     assert existing(tmp_path, 5) is None
     assert unfinished(tmp_path, 5) == [tmp_path / "5.jpg.part"]
+
+
+def test_when_the_folder_holds_other_files_of_the_same_id_then_they_are_never_taken_for_the_picture(tmp_path: Path) -> None:
+    (tmp_path / "5.txt").write_text("my notes")
+    (tmp_path / "5.json").write_text("{}")
+    assert existing(tmp_path, 5) is None
+    with serving("image/jpeg") as http:
+        assert not fetch_picture(http, "http://pictures.test/5", tmp_path, 5).skipped
+    assert (tmp_path / "5.txt").read_text() == "my notes"
+
+
+def test_when_a_picture_comes_whole_then_an_unfinished_one_of_another_type_is_removed(tmp_path: Path) -> None:
+    (tmp_path / "5.png.part").write_bytes(b"half")
+    with serving("image/jpeg") as http:
+        fetch_picture(http, "http://pictures.test/5", tmp_path, 5)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["5.jpg"]

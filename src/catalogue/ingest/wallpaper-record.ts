@@ -67,17 +67,17 @@ function tagProblems(tags: unknown): string[] {
   return Array.isArray(tags) && new Set(tags).size !== tags.length ? ['tags must not repeat'] : [];
 }
 
-// A title is one line; a description may break lines. Any other control character (NUL, the
+// A title is one line; a description may break lines (CR, LF, and Unicode's NEL). Any other control character (NUL, the
 // completion field's reserved U+001F, escapes) is refused here, by name, rather than by
 // Elasticsearch with a long reason, or served to clients as it came.
 const CONTROL = /\p{Cc}/u;
-const LINE_CONTROL = /(?![\t\n\r])\p{Cc}/u;
+const LINE_CONTROL = /(?![\t\n\r\u0085])\p{Cc}/u;
 // A lone UTF-16 surrogate (JSON's "\ud800") is no character: no client could show it. In a /u
 // pattern a whole pair is one code point, so the range meets only a lone half.
 const LONE_SURROGATE = /[\ud800-\udfff]/u;
 // One pass over each field finds either (the common case, nothing, costs one test a field).
 const ODD_IN_TITLE = /[\p{Cc}\ud800-\udfff]/u;
-const ODD_IN_DESCRIPTION = /(?![\t\n\r])[\p{Cc}\ud800-\udfff]/u;
+const ODD_IN_DESCRIPTION = /(?![\t\n\r\u0085])[\p{Cc}\ud800-\udfff]/u;
 
 /** What a schema cannot say about the text: controls, and halves of characters. */
 function textProblems({ title, description }: { title: string; description: string }): string[] {

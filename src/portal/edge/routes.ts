@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { withoutKeys } from '../../access/api-key.js';
 import type { Context, Next } from 'koa';
 import type { AccountQuota } from '../../access/store/admission-store.js';
 import { createRouter } from '../../http/router.js';
@@ -70,7 +71,7 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
         ctx.set('Retry-After', String(err.retryAfterSeconds));
         return page(ctx, 503, messagePage('Busy', 'Too many sign-ins are being checked right now. Please try again in a moment.'));
       }
-      logger.error('portal request failed', { path: ctx.path, error: err instanceof Error ? err.message : String(err) });
+      logger.error('portal request failed', { path: withoutKeys(ctx.path), error: err instanceof Error ? err.message : String(err) });
       ctx.set('Retry-After', '5');
       page(ctx, 503, messagePage('Service unavailable', 'The portal cannot reach its data right now. Please try again in a few seconds.'));
     }

@@ -3,14 +3,14 @@
 A picture is written to ``<id>.<ext>.part`` and renamed once whole, so a file without ``.part`` is
 always complete and a run cut short resumes where it stopped. It must come as an image
 (Content-Type ``image/*``), within ``max_bytes``, and as long as its Content-Length says. The
-extension comes from the Content-Type: a known one's, else its subtype when that is a plain word
-(``image/bmp``: ``bmp``), else ``img``; a server never names a path.
+extension comes from the Content-Type: one of ``IMAGE_EXTENSIONS`` (``image/bmp``: ``bmp``), else
+``img``; a server never names a path, and only files so named are taken for pictures, so a user's
+``5.txt`` beside them is never skipped over nor deleted.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -20,7 +20,7 @@ import httpx
 
 EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif", "image/avif": "avif", "image/svg+xml": "svg"}
 MAX_BYTES = 64 * 1024 * 1024
-PLAIN_EXTENSION = re.compile(r"[a-z0-9]{1,10}")
+IMAGE_EXTENSIONS = frozenset({*EXTENSIONS.values(), "bmp", "tiff", "heic", "heif", "jxl", "ico", "img"})
 
 
 class DownloadError(Exception):
@@ -43,13 +43,14 @@ def extension_of(kind: str) -> str:
     if known is not None:
         return known
     subtype = kind.removeprefix("image/").removeprefix("x-").split("+")[0]
-    return subtype if PLAIN_EXTENSION.fullmatch(subtype) else "img"
+    return subtype if subtype in IMAGE_EXTENSIONS else "img"
 
 
 def existing(folder: Path, wallpaper_id: int) -> Path | None:
     """The complete picture of this wallpaper in the folder, if one is there, whatever its type."""
-    for path in folder.glob(f"{wallpaper_id}.*"):
-        if PLAIN_EXTENSION.fullmatch(path.name[len(str(wallpaper_id)) + 1 :]) and path.is_file():
+    for ext in IMAGE_EXTENSIONS:
+        path = folder / f"{wallpaper_id}.{ext}"
+        if path.is_file():
             return path
     return None
 
@@ -94,6 +95,9 @@ def fetch_picture(http: httpx.Client, url: str, folder: Path, wallpaper_id: int,
         if have is not None and have != final:
             have.unlink(missing_ok=True)
         os.replace(part, final)
+        # A download cut short before, while the picture came as another type, is done with too.
+        for leftover in unfinished(folder, wallpaper_id):
+            leftover.unlink(missing_ok=True)
         return Fetched(wallpaper_id, final, size, False)
 
 

@@ -190,7 +190,7 @@ describe('checkRecord: tags and palettes', () => {
   }
 
   it('when a description breaks lines or has tabs, and a title has an emoji, then they are taken', () => {
-    expect(checkRecord(line({ title: 'Night Sky 🌌', description: 'Line one\nline two\r\n\tend' })).ok).to.equal(true);
+    expect(checkRecord(line({ title: 'Night Sky 🌌', description: 'Line one\nline two\r\n\tend\u0085' })).ok).to.equal(true);
   });
 
   it('when an id is past what a number holds exactly, then the rejection names it as the line wrote it', () => {
