@@ -81,6 +81,12 @@ describe('search by meaning, on the real model and catalogue', function () {
     expect(both(data[0]!), 'wallpapers with both words first').to.equal(true);
     expect((await search(ctx, 'ice cream')).total).to.equal(0);
     expect((await search(ctx, 'pink flamingo')).total, 'the colour does not save a thing the catalogue lacks').to.equal(0);
+    // The thing keeps its own meaning: the red ocean pictures, not the red ones alone.
+    const redSea = (await search(ctx, 'red sea')).data;
+    expect(
+      redSea.filter((w) => /\b(sea|ocean|waves?|coast|beach|shore)\b/i.test(about(w))).length,
+      JSON.stringify(redSea.map((w) => w.title)),
+    ).to.be.greaterThan(5);
   });
 
   it('when a plural is searched, then it means what its singular means, not its class', async () => {

@@ -7,16 +7,6 @@ import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
 
 const COLOUR_WORDS = new Set([...COLOR_NAMES, ...Object.keys(COLOR_ALIASES)]);
 
-/**
- * What must occur for a stranger to be held: the thing itself, less a colour before it. WordNet
- * lists pairs such as "blue sky" as one noun, but that is how people describe a picture of the sky,
- * which the catalogue holds wherever it says "sky"; "pink flamingo" is still held nowhere without a flamingo.
- */
-function thingOf(words: string): string {
-  const [first = '', ...rest] = words.split(' ');
-  return COLOUR_WORDS.has(first) && rest.length > 0 ? rest.join(' ') : words;
-}
-
 export interface MeaningOptions {
   /** Cosine similarity a catalogue word needs to stand in for a query word. */
   floor: number;
@@ -402,9 +392,15 @@ export function createQueryExpansion(
     return { groups: out, joined, compounds };
   }
 
-  /** A noun of WordNet's of several words, none of the catalogue's ("snow leopard" is one: it means itself). */
+  /**
+   * A noun of WordNet's of several words, none of the catalogue's ("snow leopard" is one: it means
+   * itself). Not one led by a colour: WordNet lists pairs such as "blue sky" and "red sea", but a
+   * colour and a thing is how people describe a picture, searched word by word, the colour's and
+   * the thing's own meanings kept; a thing the catalogue does not hold ("pink flamingo") is still
+   * found absent by its noun alone.
+   */
   function isCompound(words: string, vocabulary: Vocabulary): boolean {
-    return !forms(words).some((form) => vocabulary.has(form)) && language.isCompound(words);
+    return !COLOUR_WORDS.has(words.split(' ')[0]!) && !forms(words).some((form) => vocabulary.has(form)) && language.isCompound(words);
   }
 
   /**
@@ -447,7 +443,7 @@ export function createQueryExpansion(
         let strangerWords: string[] | null = [];
         for (const term of group) {
           const found = await standsFor(term, vocabulary, budget, phrased.compounds.has(index));
-          if (found?.stranger) strangerWords?.push(thingOf(term.text.toLowerCase()));
+          if (found?.stranger) strangerWords?.push(term.text.toLowerCase());
           else strangerWords = null;
           for (const alternative of found?.terms ?? []) {
             if (expanded.some(({ text: known }) => known === alternative.text)) continue;
