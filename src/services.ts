@@ -41,6 +41,12 @@ export interface Clients {
 export function buildServices(config: Config, { es, redis, logger = silentLogger, metrics = createMetrics(), readiness }: Clients): AppServices {
   instrumentElasticsearch(es, metrics);
   const { modelDir, ...meaningOptions } = config.meaning;
+  // One memo of whether words occur, for the typo rule and for things the catalogue holds nowhere.
+  const occurrences = createWordOccurrences({
+    wordsOccur: (words, timeoutMs) => wordsOccur(es, config.indexAlias, words, timeoutMs),
+    absentMs: config.responseCache.checkIntervalMs,
+    occursMs: config.meaning.refreshMs,
+  });
   const meaning =
     modelDir === null
       ? noMeaning
@@ -48,15 +54,9 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
           modelDir,
           ...meaningOptions,
           loadWords: (timeoutMs) => loadCatalogueWords(es, config.indexAlias, timeoutMs),
-          wordsOccur: (words, timeoutMs) => wordsOccur(es, config.indexAlias, words, timeoutMs),
-          absentMs: config.responseCache.checkIntervalMs,
+          occurrences,
           logger,
         });
-  const occurrences = createWordOccurrences({
-    wordsOccur: (words, timeoutMs) => wordsOccur(es, config.indexAlias, words, timeoutMs),
-    absentMs: config.responseCache.checkIntervalMs,
-    occursMs: config.meaning.refreshMs,
-  });
   const repository = withResponseCache(
     withTypos(
       withMeaning(
@@ -72,6 +72,7 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
         meaning,
       ),
       occurrences,
+      (word) => meaning.knows(word),
     ),
     { es, alias: config.indexAlias, logger, ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },
   );

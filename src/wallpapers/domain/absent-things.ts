@@ -1,18 +1,25 @@
 import type { Vocabulary } from '../../infra/nearest-words.js';
-import { type WordsOccur, createWordOccurrences } from './word-occurrences.js';
+import { type WordOccurrences, type WordsOccur, createWordOccurrences } from './word-occurrences.js';
 
 export type { WordsOccur } from './word-occurrences.js';
 
 /** Whether some group of a query's strangers (query-meaning.ts) names a thing the catalogue holds nowhere. */
 export type AbsentThings = (strangers: string[][], words: Vocabulary) => Promise<boolean>;
 
-export interface AbsentThingsOptions {
-  wordsOccur: WordsOccur;
+export type AbsentThingsOptions = {
   /** Whether a word names a pictured thing (WordNet's, infra/word-classes.ts). */
   namesThing: (word: string) => Promise<boolean>;
-  /** How long an answer other than "occurs" stands: as long as a cached response may (RESPONSE_CACHE_CHECK_MS). */
-  absentMs: number;
-}
+} & (
+  | {
+      /** Answers shared with others who ask (the typo rule, with-typos.ts). */
+      occurrences: WordOccurrences;
+    }
+  | {
+      wordsOccur: WordsOccur;
+      /** How long an answer other than "occurs" stands: as long as a cached response may (RESPONSE_CACHE_CHECK_MS). */
+      absentMs: number;
+    }
+);
 
 /**
  * Whether some group of strangers names a thing the catalogue holds nowhere. Only words that name
@@ -21,8 +28,9 @@ export interface AbsentThingsOptions {
  * ("sunset 2024", "bosque") leaves the search to the others; a thing the catalogue does not hold
  * ("giraffe", "pink flamingo") means it has nothing to show.
  */
-export function createAbsentThings({ wordsOccur, namesThing, absentMs }: AbsentThingsOptions): AbsentThings {
-  const occurrences = createWordOccurrences({ wordsOccur, absentMs });
+export function createAbsentThings(options: AbsentThingsOptions): AbsentThings {
+  const { namesThing } = options;
+  const occurrences = 'occurrences' in options ? options.occurrences : createWordOccurrences(options);
   // Words found to occur are remembered for as long as the catalogue's words they were asked
   // beside: when those are read again, the catalogue may have lost some.
   let askedBeside: Vocabulary | undefined;
@@ -32,7 +40,7 @@ export function createAbsentThings({ wordsOccur, namesThing, absentMs }: AbsentT
     const things: string[][] = [];
     for (const group of strangers) if ((await Promise.all(group.map(namesThing))).every(Boolean)) things.push(group);
     if (things.length === 0) return false;
-    if (words !== askedBeside) occurrences.forget();
+    if (askedBeside !== undefined && words !== askedBeside) occurrences.forget();
     askedBeside = words;
     const unique = [...new Set(things.flat())];
     // A word not answered for counts as occurring: a search is never emptied by an error.

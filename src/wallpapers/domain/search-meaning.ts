@@ -6,6 +6,7 @@ import { type SentenceModel, loadSentenceModel } from '../../infra/sentence-mode
 import { type Vocabulary, buildVocabulary } from '../../infra/nearest-words.js';
 import { type WordClasses, loadWordClasses } from '../../infra/word-classes.js';
 import { type AbsentThings, type WordsOccur, createAbsentThings } from './absent-things.js';
+import type { WordOccurrences } from './word-occurrences.js';
 
 export interface MeaningOfQuery {
   /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
@@ -23,6 +24,8 @@ export interface MeaningOfQuery {
 
 export interface SearchMeaning {
   expand(text: SearchQuery): Promise<MeaningOfQuery>;
+  /** Whether a word is one of the language's (WordNet's, inflections included); undefined before WordNet is read, or without it. */
+  knows(word: string): boolean | undefined;
   /** Settles once the model, WordNet and the catalogue's words are loaded, or given up on. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -38,6 +41,8 @@ export interface SearchMeaningOptions extends MeaningOptions {
   logger: Logger;
   /** Asked of words that are none of the catalogue's words; without it, such words never empty a search. */
   wordsOccur?: WordsOccur;
+  /** The same, with answers shared with others who ask (the typo rule); taken before wordsOccur. */
+  occurrences?: WordOccurrences;
   /** How long a word found absent is believed: as long as a cached response may be (RESPONSE_CACHE_CHECK_MS). */
   absentMs?: number;
   /** What WordNet says of words (read once per process unless given): without it, no word empties a search. */
@@ -68,7 +73,12 @@ const sharedWordClasses = () => oncePerProcess('wordnet', () => loadWordClasses(
 
 const AS_TYPED: MeaningOfQuery = { query: null, nothing: false, subject: null };
 
-export const noMeaning: SearchMeaning = { expand: () => Promise.resolve(AS_TYPED), ready: Promise.resolve(), close: () => Promise.resolve() };
+export const noMeaning: SearchMeaning = {
+  expand: () => Promise.resolve(AS_TYPED),
+  knows: () => undefined,
+  ready: Promise.resolve(),
+  close: () => Promise.resolve(),
+};
 
 // Searches wait for the model and the catalogue's words at start (normally 0.3 s and 0.4 s for 530
 // words, all local but the read), so the first answers mean what later ones do. The read of the
@@ -94,6 +104,7 @@ export function createSearchMeaning({
   retryMs = RETRY_MS,
   everydayWords,
   wordsOccur,
+  occurrences,
   absentMs = 1000,
   wordClasses: givenClasses,
   ...options
@@ -104,6 +115,7 @@ export function createSearchMeaning({
   let expandQuery: ReturnType<typeof createQueryExpansion> | null = null;
   let retry: NodeJS.Timeout | undefined;
   let absentThings: AbsentThings | null = null;
+  let wordNet: WordClasses | null = null;
 
   async function refresh(timeoutMs?: number): Promise<void> {
     if (model === null) return;
@@ -134,7 +146,10 @@ export function createSearchMeaning({
     try {
       const classes = await readingClasses;
       language = classes;
-      if (wordsOccur !== undefined) absentThings = createAbsentThings({ wordsOccur, namesThing: (word) => classes.namesThing(word), absentMs });
+      wordNet = classes;
+      const namesThing = (word: string) => classes.namesThing(word);
+      if (occurrences !== undefined) absentThings = createAbsentThings({ occurrences, namesThing });
+      else if (wordsOccur !== undefined) absentThings = createAbsentThings({ wordsOccur, namesThing, absentMs });
     } catch (error) {
       logger.warn('search meaning: WordNet could not be read; no word empties a search, and real words may be read as misspellings', {
         error: error instanceof Error ? error.message : String(error),
@@ -159,6 +174,7 @@ export function createSearchMeaning({
 
   return {
     ready,
+    knows: (word) => wordNet?.knows(word),
     async expand(text) {
       await ready;
       const words = vocabulary;

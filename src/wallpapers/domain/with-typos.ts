@@ -4,15 +4,22 @@ import type { WordOccurrences } from './word-occurrences.js';
 
 /**
  * A repository whose searches look for a typo only in words that match no wallpaper as typed
- * (SearchParams.occurring). A word that occurs is taken as meant; one that does not is tried with
+ * (SearchParams.occurring). A word of the language that occurs is taken as meant; one that does not is tried with
  * a typo or two. A word Elasticsearch did not answer for is tried with them, as if it did not
  * occur: a search is never narrowed by an error.
  */
-export function withTypos(repository: WallpaperRepository, occurrences: WordOccurrences): WallpaperRepository {
+export function withTypos(
+  repository: WallpaperRepository,
+  occurrences: WordOccurrences,
+  knows: (word: string) => boolean | undefined = () => undefined,
+): WallpaperRepository {
   return {
     ...repository,
     async search(params) {
-      const words = typoWords(params.text);
+      // A word the language does not know is never taken as meant, even where the index's stemmer
+      // reads it as one that occurs ("rainly" as rain, when "rainy" was meant): its typo is looked
+      // for, unasked. Without WordNet, occurring is enough.
+      const words = typoWords(params.text).filter((word) => knows(word) !== false);
       if (words.length === 0) return repository.search(params);
       const answers = await occurrences.of(words);
       const occurring = words.filter((_, i) => answers[i] === true);

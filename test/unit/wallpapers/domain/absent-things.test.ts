@@ -3,6 +3,7 @@ import { buildVocabulary } from '../../../../src/infra/nearest-words.js';
 import type { SentenceModel } from '../../../../src/infra/sentence-model.js';
 import { createAbsentThings } from '../../../../src/wallpapers/domain/absent-things.js';
 import { occurringIn } from '../../../support/words-occur.js';
+import { createWordOccurrences } from '../../../../src/wallpapers/domain/word-occurrences.js';
 
 const model: SentenceModel = { words: [], embed: (texts) => Promise.resolve(texts.map(() => Float32Array.of(1, 0))), close: () => Promise.resolve() };
 const things = new Set(['giraffe', 'flamingo', 'tower']);
@@ -58,5 +59,15 @@ describe('things the catalogue holds nowhere', () => {
     expect(await absent([['giraffe']], words)).to.equal(false);
     expect(await absent([['giraffe']], words)).to.equal(false);
     expect(asked).to.equal(1);
+  });
+
+  it('when the typo rule has asked about a word already, then the answer it got is the one used: one memo for both', async () => {
+    const words = await buildVocabulary(model, ['kitten'], new Map());
+    const wordsOccur = occurringIn(['tower']);
+    const occurrences = createWordOccurrences({ wordsOccur, absentMs: 1000 });
+    await occurrences.of(['giraffe', 'tower']);
+    const absent = createAbsentThings({ occurrences, namesThing });
+    expect(await absent([['giraffe']], words)).to.equal(true);
+    expect(wordsOccur.asked).to.deep.equal([['giraffe', 'tower']]);
   });
 });

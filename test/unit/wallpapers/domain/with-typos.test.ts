@@ -36,6 +36,15 @@ describe('typos only for words that match nothing as typed', () => {
     expect(wordsOccur.asked, 'three letters and a phrase are never tried with a typo, so never asked').to.deep.equal([['montain']]);
   });
 
+  it('when a word is none of the language`s, then its typo is looked for unasked, whether or not it occurs', async () => {
+    const wordsOccur = occurringIn(['rainly', 'noon']);
+    const repository = recording();
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), (word) => word !== 'rainly');
+    await typos.search(searchParams({ q: 'rainly noon', page: 1, per_page: 20 }));
+    expect(repository.seen[0]!.occurring).to.deep.equal(['noon']);
+    expect(wordsOccur.asked).to.deep.equal([['noon']]);
+  });
+
   it('when Elasticsearch does not answer, then the words are tried with a typo, as if they did not occur', async () => {
     const repository = recording();
     const typos = withTypos(repository, createWordOccurrences({ wordsOccur: () => Promise.reject(new Error('timeout')), absentMs: 1000 }));
