@@ -4,9 +4,9 @@ import type { WordOccurrences } from './word-occurrences.js';
 
 /**
  * A repository whose searches look for a typo only in words that match no wallpaper as typed
- * (SearchParams.occurring). A word of the language that occurs is taken as meant; one that does not is tried with
- * a typo or two. A word Elasticsearch did not answer for is tried with them, as if it did not
- * occur: a search is never narrowed by an error.
+ * (SearchParams.occurring). A word of the language that occurs is taken as meant; any other is
+ * tried with a typo or two. A word Elasticsearch did not answer for is tried with them, as if it
+ * did not occur: a search is never narrowed by an error.
  */
 export function withTypos(
   repository: WallpaperRepository,

@@ -495,23 +495,30 @@ const typoTolerant = ({ text, phrase }: Term) => !phrase && text.split(' ').ever
 
 const wordsOf = ({ text }: Term) => text.toLowerCase().split(' ');
 
+// Words of a query asked whether they occur, so that the typo slots go to words that do not.
+const MAX_TYPO_ASKED = 8;
+
 /**
  * Each group's terms that typos are looked for in: the first MAX_TYPO_TERMS of the query that a
- * correction can land on, but not one whose words all match some wallpaper as typed (`occurring`).
- * A real word is what it says: "noon" must not also find every "neon".
+ * correction can land on, not counting those whose words all match some wallpaper as typed
+ * (`occurring`). A real word is what it says: "noon" must not also find every "neon", and
+ * "ocean beach forest montain" still corrects montain.
  */
 function typoGroups(groups: readonly Term[][], occurring: ReadonlySet<string>): Term[][] {
   let left = MAX_TYPO_TERMS;
   return groups.map((group) => {
-    const terms = group.filter(typoTolerant).slice(0, Math.max(0, left));
+    const terms = group
+      .filter(typoTolerant)
+      .filter((term) => !wordsOf(term).every((word) => occurring.has(word)))
+      .slice(0, Math.max(0, left));
     left -= terms.length;
-    return terms.filter((term) => !wordsOf(term).every((word) => occurring.has(word)));
+    return terms;
   });
 }
 
 /** The words of a query that typos may be looked for in, lower-cased: those to ask whether they occur. */
 export function typoWords({ groups }: SearchQuery): string[] {
-  return [...new Set(typoGroups(groups, new Set()).flat().flatMap(wordsOf))];
+  return [...new Set(groups.flatMap((group) => group.filter(typoTolerant)).flatMap(wordsOf))].slice(0, MAX_TYPO_ASKED);
 }
 
 function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {

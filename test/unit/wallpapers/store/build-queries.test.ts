@@ -102,6 +102,13 @@ describe('Elasticsearch query building', () => {
     expect(fuzzy.map((c: any) => c.multi_match.query)).to.deep.equal(['montain']);
   });
 
+  it('when the first words of a query occur, then the typo slots go to the words after them', () => {
+    const text = readSearchText('ocean beach forest montain');
+    const fuzzy = (buildSearchQuery(text, ['ocean', 'beach', 'forest']) as any).bool.should.filter((c: any) => c.multi_match?.fuzziness);
+    expect(fuzzy.map((c: any) => c.multi_match.query)).to.deep.equal(['montain']);
+    expect(typoWords(readSearchText(Array.from({ length: 12 }, (_, i) => `word${String.fromCharCode(97 + i)}`).join(' ')))).to.have.length(8);
+  });
+
   it('when the query has one group, then there is no separate every-group tier', () => {
     const bool = (buildSearchRequest('w', { q: 'lighthouses', page: 1, per_page: 20 }).query as any).bool;
     expect(bool.should.some((c: any) => c.constant_score)).to.equal(false);
