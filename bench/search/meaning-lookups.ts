@@ -2,6 +2,7 @@
 // What a query's meaning costs in process, without Elasticsearch: search-mix's 2,000 queries read
 // against the demo catalogue's words (its tags and category names), the first time and once
 // remembered, and how many gain a meaning. Whether a word occurs is not asked (taken to occur).
+import { createWordOccurrences } from '../../src/wallpapers/domain/word-occurrences.js';
 import { loadConfig } from '../../src/config.js';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { createLogger } from '../../src/infra/logger.js';
@@ -22,7 +23,7 @@ const meaning = createSearchMeaning({
   loadWords: () => Promise.resolve([...words]),
   refreshMs: 3_600_000,
   logger: createLogger('silent'),
-  wordsOccur: (asked) => Promise.resolve(asked.map(() => true)),
+  occurrences: createWordOccurrences({ wordsOccur: (asked) => Promise.resolve(asked.map(() => true)), absentMs: 1000 }),
 });
 await meaning.ready;
 const queries = buildWorkload('search-mix', 1_000_000, 1).flatMap((request) => (request.kind === 'search' ? [request.params.q] : []));

@@ -1,3 +1,6 @@
+import type { IncomingMessage } from 'node:http';
+import { withoutKeys } from '../access/api-key.js';
+
 /**
  * An error answered before the app sees the request (the parser's refusals, the bounds on requests
  * in flight), shaped as the app answers errors, `{error, message, status}`, with the headers its
@@ -24,4 +27,18 @@ export function errorBeforeTheApp(
       'X-Content-Type-Options': 'nosniff',
     },
   };
+}
+
+/**
+ * The bytes of an answer written straight to a socket, for what Node hands over before any
+ * response object exists (a request its parser refused, a CONNECT); the connection then closes.
+ */
+export function rawAnswer(status: number, reason: string, headers: Record<string, string>, body: string): string {
+  const lines = Object.entries({ ...headers, Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${body}`;
+}
+
+/** A refused request's path as its log line names it: no query, at most 200 characters, no key. */
+export function loggedPath(req: IncomingMessage): string {
+  return withoutKeys((req.url ?? '').split('?')[0]!.slice(0, 200));
 }

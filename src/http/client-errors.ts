@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../infra/logger.js';
-import { errorBeforeTheApp } from './before-the-app.js';
+import { errorBeforeTheApp, rawAnswer } from './before-the-app.js';
 
 /**
  * Requests Node's HTTP parser refuses before the app sees them, answered as the API answers
@@ -57,8 +57,7 @@ export function answerClientError(err: Error & { code?: string; rawPacket?: unkn
     const { body, headers } = errorBeforeTheApp(status, error, message, requestId);
     // Its line in the access log, so the id the client was given leads somewhere.
     logger.info('request', { request_id: requestId, status, refused_by: 'http parser', reason: err.code ?? 'unknown' });
-    const lines = Object.entries({ ...headers, Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${refusedHead(err) ? '' : body}`);
+    socket.end(rawAnswer(status, reason, headers, refusedHead(err) ? '' : body));
   };
   // A request that timed out may be the one whose answer is pending: it is refused at once.
   if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') send();

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../infra/logger.js';
-import { withoutKeys } from '../access/api-key.js';
-import { errorBeforeTheApp } from './before-the-app.js';
+import { errorBeforeTheApp, loggedPath, rawAnswer } from './before-the-app.js';
 import { afterEarlierAnswers } from './client-errors.js';
 
 /**
@@ -12,7 +11,12 @@ import { afterEarlierAnswers } from './client-errors.js';
  * request id that is logged.
  */
 
-const hostLines = (req: IncomingMessage) => req.rawHeaders.filter((name, i) => i % 2 === 0 && name.toLowerCase() === 'host').length;
+// Read for every request: counted in place, without building an array.
+function hostLines({ rawHeaders }: IncomingMessage): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 4 && rawHeaders[i]!.toLowerCase() === 'host') count++;
+  return count;
+}
 
 /**
  * An HTTP/1.1 request without a Host header, or any request with more than one (RFC 9112 §3.2:
@@ -27,7 +31,7 @@ export function refusedForHost(req: IncomingMessage, res: ServerResponse, logger
   logger.info('request', {
     request_id: requestId,
     method: req.method,
-    path: withoutKeys((req.url ?? '').split('?')[0]!.slice(0, 200)),
+    path: loggedPath(req),
     status: 400,
     refused_by: 'no host',
   });
@@ -46,7 +50,6 @@ export function answerConnect(socket: Socket, logger: Logger = silentLogger): vo
     const requestId = randomUUID();
     const { body, headers } = errorBeforeTheApp(405, 'method_not_allowed', 'Method not allowed; allowed: GET, HEAD', requestId);
     logger.info('request', { request_id: requestId, method: 'CONNECT', status: 405, refused_by: 'connect' });
-    const lines = Object.entries({ ...headers, Allow: 'GET, HEAD', Connection: 'close' }).map(([name, value]) => `${name}: ${value}\r\n`);
-    socket.end(`HTTP/1.1 405 Method Not Allowed\r\n${lines.join('')}\r\n${body}`);
+    socket.end(rawAnswer(405, 'Method Not Allowed', { ...headers, Allow: 'GET, HEAD' }, body));
   });
 }

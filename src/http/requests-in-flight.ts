@@ -1,9 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../infra/logger.js';
-import { errorBeforeTheApp } from './before-the-app.js';
+import { errorBeforeTheApp, loggedPath } from './before-the-app.js';
 import { requestIdFrom } from './request-id.js';
-import { withoutKeys } from '../access/api-key.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -80,7 +79,7 @@ function refuse(req: IncomingMessage, res: ServerResponse, bound: string, logger
   logger.info('request', {
     request_id: requestId,
     method: req.method,
-    path: withoutKeys((req.url ?? '').split('?')[0]!.slice(0, 200)),
+    path: loggedPath(req),
     status: 503,
     refused_by: 'requests in flight',
     peer: req.socket.remoteAddress,

@@ -3,6 +3,7 @@ import { generateWallpapers } from '../../src/catalogue/generation/generator.js'
 import { buildVocabulary } from '../../src/infra/nearest-words.js';
 import { loadSentenceModel } from '../../src/infra/sentence-model.js';
 import { silentLogger } from '../../src/infra/logger.js';
+import { createWordOccurrences } from '../../src/wallpapers/domain/word-occurrences.js';
 import { createSearchMeaning } from '../../src/wallpapers/domain/search-meaning.js';
 import { readSearchText } from '../../src/wallpapers/search-query.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
@@ -180,10 +181,13 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     const failing = createSearchMeaning({
       ...options,
       loadWords,
-      wordsOccur: () => {
-        failures++;
-        return Promise.reject(new Error('no answer'));
-      },
+      occurrences: createWordOccurrences({
+        wordsOccur: () => {
+          failures++;
+          return Promise.reject(new Error('no answer'));
+        },
+        absentMs: 1000,
+      }),
     });
     expect((await failing.expand(readSearchText('giraffe'))).nothing).to.equal(false);
     expect((await failing.expand(readSearchText('giraffe'))).nothing).to.equal(false);
@@ -193,10 +197,13 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     const answering = createSearchMeaning({
       ...options,
       loadWords,
-      wordsOccur: (words) => {
-        asked.push([...words]);
-        return Promise.resolve(words.map(() => false));
-      },
+      occurrences: createWordOccurrences({
+        wordsOccur: (words) => {
+          asked.push([...words]);
+          return Promise.resolve(words.map(() => false));
+        },
+        absentMs: 1000,
+      }),
     });
     const [first, second] = await Promise.all([answering.expand(readSearchText('giraffe')), answering.expand(readSearchText('giraffe'))]);
     expect([first.nothing, second.nothing], 'asked at once, answered once').to.deep.equal([true, true]);
@@ -212,11 +219,13 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     const meaning = createSearchMeaning({
       ...options,
       loadWords: () => Promise.resolve(['kitten', 'cars']),
-      absentMs: 200,
-      wordsOccur: (words) => {
-        asked.push([...words]);
-        return Promise.resolve(words.map(() => imported));
-      },
+      occurrences: createWordOccurrences({
+        wordsOccur: (words) => {
+          asked.push([...words]);
+          return Promise.resolve(words.map(() => imported));
+        },
+        absentMs: 200,
+      }),
     });
     expect((await meaning.expand(readSearchText('giraffe'))).nothing).to.equal(true);
     imported = true;

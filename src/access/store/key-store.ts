@@ -81,6 +81,11 @@ interface OwnedKey {
   record: Record<string, string>;
 }
 
+interface KeysNow {
+  keys: OwnedKey[];
+  nowMs: number;
+}
+
 /**
  * Administrative operations on accounts and keys (used by the keys CLI and tests).
  *
@@ -170,23 +175,31 @@ export function createKeyStore(redis: Redis | Cluster) {
     }
   }
 
-  async function roomForOneMore(accountId: string): Promise<void> {
-    const nowMs = await redisNowMs();
-    const working = (await ownedKeys(accountId)).filter((key) => isWorking(key, nowMs)).length;
+  /** The account's keys and Redis's clock, read together: what one change counts and prunes from. */
+  async function keysNow(accountId: string): Promise<KeysNow> {
+    const [keys, nowMs] = await Promise.all([ownedKeys(accountId), redisNowMs()]);
+    return { keys, nowMs };
+  }
+
+  /** The keys as read, when one more may work beside them (TooManyKeys otherwise). */
+  async function roomForOneMore(accountId: string): Promise<KeysNow> {
+    const now = await keysNow(accountId);
+    const working = now.keys.filter((key) => isWorking(key, now.nowMs)).length;
     if (working >= MAX_WORKING_KEYS) throw new TooManyKeys(`the account holds ${working} working keys, the most it may`);
+    return now;
   }
 
   /**
    * Removes the account's revoked and expired keys past the DEAD_KEYS_KEPT latest: from both
-   * indexes, then their records. A removed key answers 401, as a key never issued does.
+   * indexes, then their records. A removed key answers 403, as a key never issued does. A change
+   * that only added a working key prunes from what it read before (`read`); one that ended a key
+   * reads again.
    */
-  async function forgetOldDeadKeys(accountId: string): Promise<void> {
-    const nowMs = await redisNowMs();
+  async function forgetOldDeadKeys(accountId: string, read?: KeysNow): Promise<void> {
+    const { keys, nowMs } = read ?? (await keysNow(accountId));
     const diedAt = ({ record }: OwnedKey) =>
       record['revoked_at'] || (record['expires_at'] ? new Date(Number(record['expires_at'])).toISOString() : '');
-    const dead = (await ownedKeys(accountId))
-      .filter((key) => !isWorking(key, nowMs))
-      .sort((a, b) => diedAt(b).localeCompare(diedAt(a)) || b.keyId.localeCompare(a.keyId));
+    const dead = keys.filter((key) => !isWorking(key, nowMs)).sort((a, b) => diedAt(b).localeCompare(diedAt(a)) || b.keyId.localeCompare(a.keyId));
     for (const { keyId, hash } of dead.slice(DEAD_KEYS_KEPT)) {
       await redis.hdel(redisKeys.keyIndex, keyId);
       await redis.hdel(redisKeys.accountKeys(accountId), keyId);
@@ -230,9 +243,9 @@ export function createKeyStore(redis: Redis | Cluster) {
      */
     async createAccountKey(accountId: string, name: string): Promise<{ apiKey: string; keyId: string }> {
       return oneChangeAtATime(accountId, async () => {
-        await roomForOneMore(accountId);
+        const read = await roomForOneMore(accountId);
         const created = await addKey(accountId, name);
-        await forgetOldDeadKeys(accountId);
+        await forgetOldDeadKeys(accountId, read);
         return created;
       });
     },

@@ -67,9 +67,9 @@ function tagProblems(tags: unknown): string[] {
   return Array.isArray(tags) && new Set(tags).size !== tags.length ? ['tags must not repeat'] : [];
 }
 
-// A title is one line; a description may break lines (CR, LF, and Unicode's NEL). Any other control character (NUL, the
-// completion field's reserved U+001F, escapes) is refused here, by name, rather than by
-// Elasticsearch with a long reason, or served to clients as it came.
+// A title is one line; a description may break lines (CR, LF, and Unicode's NEL). Any other
+// control character (NUL, the completion field's reserved U+001F, escapes) is refused here, by
+// name, rather than by Elasticsearch with a long reason, or served to clients as it came.
 const CONTROL = /\p{Cc}/u;
 const LINE_CONTROL = /(?![\t\n\r\u0085])\p{Cc}/u;
 // A lone UTF-16 surrogate (JSON's "\ud800") is no character: no client could show it. In a /u

@@ -1,25 +1,15 @@
 import type { Vocabulary } from '../../infra/nearest-words.js';
-import { type WordOccurrences, type WordsOccur, createWordOccurrences } from './word-occurrences.js';
-
-export type { WordsOccur } from './word-occurrences.js';
+import type { WordOccurrences } from './word-occurrences.js';
 
 /** Whether some group of a query's strangers (query-meaning.ts) names a thing the catalogue holds nowhere. */
 export type AbsentThings = (strangers: string[][], words: Vocabulary) => Promise<boolean>;
 
-export type AbsentThingsOptions = {
+export interface AbsentThingsOptions {
+  /** Whether words occur, asked and remembered (word-occurrences.ts), shared with the typo rule. */
+  occurrences: WordOccurrences;
   /** Whether a word names a pictured thing (WordNet's, infra/word-classes.ts). */
   namesThing: (word: string) => Promise<boolean>;
-} & (
-  | {
-      /** Answers shared with others who ask (the typo rule, with-typos.ts). */
-      occurrences: WordOccurrences;
-    }
-  | {
-      wordsOccur: WordsOccur;
-      /** How long an answer other than "occurs" stands: as long as a cached response may (RESPONSE_CACHE_CHECK_MS). */
-      absentMs: number;
-    }
-);
+}
 
 /**
  * Whether some group of strangers names a thing the catalogue holds nowhere. Only words that name
@@ -28,9 +18,7 @@ export type AbsentThingsOptions = {
  * ("sunset 2024", "bosque") leaves the search to the others; a thing the catalogue does not hold
  * ("giraffe", "pink flamingo") means it has nothing to show.
  */
-export function createAbsentThings(options: AbsentThingsOptions): AbsentThings {
-  const { namesThing } = options;
-  const occurrences = 'occurrences' in options ? options.occurrences : createWordOccurrences(options);
+export function createAbsentThings({ occurrences, namesThing }: AbsentThingsOptions): AbsentThings {
   // Words found to occur are remembered for as long as the catalogue's words they were asked
   // beside: when those are read again, the catalogue may have lost some.
   let askedBeside: Vocabulary | undefined;

@@ -5,7 +5,7 @@ import { type EverydayWords, readEverydayWords } from './everyday-words.js';
 import { type SentenceModel, loadSentenceModel } from '../../infra/sentence-model.js';
 import { type Vocabulary, buildVocabulary } from '../../infra/nearest-words.js';
 import { type WordClasses, loadWordClasses } from '../../infra/word-classes.js';
-import { type AbsentThings, type WordsOccur, createAbsentThings } from './absent-things.js';
+import { type AbsentThings, createAbsentThings } from './absent-things.js';
 import type { WordOccurrences } from './word-occurrences.js';
 
 export interface MeaningOfQuery {
@@ -31,20 +31,17 @@ export interface SearchMeaning {
   close(): Promise<void>;
 }
 
-export type { WordsOccur } from './absent-things.js';
-
 export interface SearchMeaningOptions extends MeaningOptions {
   modelDir: string;
   /** The catalogue's words (tags and categories), read again every refreshMs; given up on after timeoutMs. */
   loadWords: (timeoutMs?: number) => Promise<string[]>;
   refreshMs: number;
   logger: Logger;
-  /** Asked of words that are none of the catalogue's words; without it, such words never empty a search. */
-  wordsOccur?: WordsOccur;
-  /** The same, with answers shared with others who ask (the typo rule); taken before wordsOccur. */
+  /**
+   * Whether words occur (word-occurrences.ts, shared with the typo rule), asked of words that are
+   * none of the catalogue's; without it, such words never empty a search.
+   */
   occurrences?: WordOccurrences;
-  /** How long a word found absent is believed: as long as a cached response may be (RESPONSE_CACHE_CHECK_MS). */
-  absentMs?: number;
   /** What WordNet says of words (read once per process unless given): without it, no word empties a search. */
   wordClasses?: WordClasses;
   /** What people type for the catalogue's words: thesaurus/everyday-words.json unless given (tests). */
@@ -103,9 +100,7 @@ export function createSearchMeaning({
   firstReadMs = FIRST_READ_MS,
   retryMs = RETRY_MS,
   everydayWords,
-  wordsOccur,
   occurrences,
-  absentMs = 1000,
   wordClasses: givenClasses,
   ...options
 }: SearchMeaningOptions): SearchMeaning {
@@ -147,9 +142,7 @@ export function createSearchMeaning({
       const classes = await readingClasses;
       language = classes;
       wordNet = classes;
-      const namesThing = (word: string) => classes.namesThing(word);
-      if (occurrences !== undefined) absentThings = createAbsentThings({ occurrences, namesThing });
-      else if (wordsOccur !== undefined) absentThings = createAbsentThings({ wordsOccur, namesThing, absentMs });
+      if (occurrences !== undefined) absentThings = createAbsentThings({ occurrences, namesThing: (word) => classes.namesThing(word) });
     } catch (error) {
       logger.warn('search meaning: WordNet could not be read; no word empties a search, and real words may be read as misspellings', {
         error: error instanceof Error ? error.message : String(error),

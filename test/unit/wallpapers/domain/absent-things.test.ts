@@ -12,7 +12,7 @@ const namesThing = (word: string) => Promise.resolve(things.has(word));
 describe('things the catalogue holds nowhere', () => {
   it('when a group of strangers names things that occur nowhere, then the catalogue has nothing for the query', async () => {
     const words = await buildVocabulary(model, ['kitten'], new Map());
-    const absent = createAbsentThings({ wordsOccur: occurringIn(['tower']), namesThing, absentMs: 1000 });
+    const absent = createAbsentThings({ occurrences: createWordOccurrences({ wordsOccur: occurringIn(['tower']), absentMs: 1000 }), namesThing });
     expect(await absent([['giraffe']], words)).to.equal(true);
     expect(await absent([['tower']], words), 'it occurs').to.equal(false);
     expect(await absent([['giraffe', 'tower']], words), 'one of either occurs').to.equal(false);
@@ -23,7 +23,7 @@ describe('things the catalogue holds nowhere', () => {
   it('when searches ask about the same words at once, then one question answers them all, and its answer is remembered', async () => {
     const words = await buildVocabulary(model, ['kitten'], new Map());
     const wordsOccur = occurringIn(['tower']);
-    const absent = createAbsentThings({ wordsOccur, namesThing, absentMs: 1000 });
+    const absent = createAbsentThings({ occurrences: createWordOccurrences({ wordsOccur, absentMs: 1000 }), namesThing });
     expect(await Promise.all([absent([['giraffe']], words), absent([['giraffe']], words), absent([['tower']], words)])).to.deep.equal([
       true,
       true,
@@ -37,7 +37,7 @@ describe('things the catalogue holds nowhere', () => {
     const words = await buildVocabulary(model, ['kitten'], new Map());
     const present: string[] = ['tower'];
     const wordsOccur = occurringIn(present);
-    const absent = createAbsentThings({ wordsOccur, namesThing, absentMs: 50 });
+    const absent = createAbsentThings({ occurrences: createWordOccurrences({ wordsOccur, absentMs: 50 }), namesThing });
     expect(await absent([['giraffe'], ['tower']], words)).to.equal(true);
     present.push('giraffe');
     await new Promise((resolve) => setTimeout(resolve, 80));
@@ -49,12 +49,14 @@ describe('things the catalogue holds nowhere', () => {
     const words = await buildVocabulary(model, ['kitten'], new Map());
     let asked = 0;
     const absent = createAbsentThings({
-      wordsOccur: () => {
-        asked++;
-        return Promise.reject(new Error('timeout'));
-      },
+      occurrences: createWordOccurrences({
+        wordsOccur: () => {
+          asked++;
+          return Promise.reject(new Error('timeout'));
+        },
+        absentMs: 1000,
+      }),
       namesThing,
-      absentMs: 1000,
     });
     expect(await absent([['giraffe']], words)).to.equal(false);
     expect(await absent([['giraffe']], words)).to.equal(false);
