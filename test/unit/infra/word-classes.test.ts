@@ -81,6 +81,14 @@ describe('what WordNet says of a word', () => {
     expect((await synonymsOf('dog')).has('puppy'), 'a kind, not a synonym').to.equal(false);
   });
 
+  it('when a plural is irregular, then it is read as its listed singular, as morphy reads WordNet`s exceptions', async () => {
+    const { knows, namesThing } = await classes;
+    for (const word of ['mice', 'geese', 'wolves', 'children', 'cacti', 'feet']) {
+      expect(knows(word), word).to.equal(true);
+      expect(await namesThing(word), word).to.equal(true);
+    }
+  });
+
   it('when a word is a word of the language, in any inflection, then it is known; a misspelling is not', async () => {
     const { knows } = await classes;
     for (const word of ['flamingo', 'wombat', 'churches', 'fortresses', 'jogging', 'quickly']) expect(knows(word), word).to.equal(true);

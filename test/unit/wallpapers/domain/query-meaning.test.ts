@@ -371,4 +371,15 @@ describe('the singular a plural is looked up as', () => {
     ]);
     expect(['grass', 'cactus', 'moss'].map(singularOf), 'not plurals').to.deep.equal(['grass', 'cactus', 'moss']);
   });
+
+  it('when a plural is irregular, then its singular is the one the list gives, as the index reads it', () => {
+    expect(['mice', 'people', 'wolves', 'leaves', 'geese', 'cacti'].map(singularOf)).to.deep.equal([
+      'mouse',
+      'person',
+      'wolf',
+      'leaf',
+      'goose',
+      'cactus',
+    ]);
+  });
 });

@@ -1,5 +1,13 @@
 package example.wallpapers.analysis;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.lucene.analysis.CharArrayMap;
@@ -13,23 +21,11 @@ import org.apache.lucene.analysis.TokenStream;
  */
 public final class IrregularPluralFilter extends WordMapFilter {
 
-    /** Plural to singular, all lower case. */
-    private static final String[][] WORDS = {
-        // -ves -> -f / -fe
-        { "wolves", "wolf" }, { "leaves", "leaf" }, { "shelves", "shelf" }, { "knives", "knife" },
-        { "lives", "life" }, { "halves", "half" }, { "calves", "calf" }, { "elves", "elf" },
-        { "scarves", "scarf" }, { "loaves", "loaf" }, { "thieves", "thief" }, { "wives", "wife" },
-        { "sheaves", "sheaf" }, { "hooves", "hoof" }, { "dwarves", "dwarf" }, { "wharves", "wharf" },
-        // vowel change and -en
-        { "mice", "mouse" }, { "geese", "goose" }, { "feet", "foot" }, { "teeth", "tooth" },
-        { "men", "man" }, { "women", "woman" }, { "children", "child" }, { "oxen", "ox" },
-        { "people", "person" },
-        // Latin and Greek
-        { "cacti", "cactus" }, { "fungi", "fungus" }, { "nebulae", "nebula" }, { "antennae", "antenna" },
-        { "crises", "crisis" }, { "oases", "oasis" }, { "phenomena", "phenomenon" },
-        { "criteria", "criterion" }, { "bacteria", "bacterium" }, { "larvae", "larva" },
-        { "vertebrae", "vertebra" }, { "stimuli", "stimulus" }, { "radii", "radius" },
-    };
+    /**
+     * Plural to singular, all lower case, one pair a line: the project's {@code
+     * thesaurus/irregular-plurals.txt}, packaged beside this class. The API reads the same file.
+     */
+    private static final String[][] WORDS = readWords("irregular-plurals.txt");
 
     private static final CharArrayMap<char[]> MAP = buildMap(WORDS, "plural");
 
@@ -37,7 +33,31 @@ public final class IrregularPluralFilter extends WordMapFilter {
         super(input, MAP);
     }
 
-    /** The built-in word list (plural to singular), for documentation and tests. */
+    static String[][] readWords(String resource) {
+        InputStream stream = IrregularPluralFilter.class.getResourceAsStream(resource);
+        if (stream == null) {
+            throw new IllegalStateException("the word list " + resource + " is not packaged with the plugin");
+        }
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+            List<String[]> words = new ArrayList<>();
+            String line;
+            while ((line = reader.readLine()) != null) {
+                if (line.isBlank()) {
+                    continue;
+                }
+                String[] pair = line.trim().split("\\s+");
+                if (pair.length != 2) {
+                    throw new IllegalStateException(resource + ": a line must be a plural and its singular: " + line);
+                }
+                words.add(pair);
+            }
+            return words.toArray(new String[0][]);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The word list (plural to singular), for documentation and tests. */
     public static Map<String, String> wordList() {
         return asMap(WORDS);
     }
