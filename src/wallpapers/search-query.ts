@@ -38,15 +38,42 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
 ]); // prettier-ignore
 
-const WORD = /[\p{L}\p{N}]+/gu;
+// A word's marks are part of it: a Hindi word's vowel signs had split it into single letters.
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 const POSSESSIVE = /['\u2019]s(?![\p{L}\p{N}])/giu;
 
+// Latin letters the index folds to ASCII (wpc_ascii_folding, Lucene's ASCIIFoldingFilter) that are
+// no letter plus accent: "straße" is strasse there.
+const LATIN_LETTERS: Readonly<Record<string, string>> = {
+  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th',
+  Æ: 'AE', Œ: 'OE', Ø: 'O', Ł: 'L', Đ: 'D', Ð: 'D', Þ: 'TH',
+}; // prettier-ignore
+const LATIN_LETTER = /[ßæœøłđðþÆŒØŁĐÐÞ]/g;
+const LATIN_ACCENTS = /(\p{Script=Latin})\p{M}+/gu;
+
 /**
- * The words of a text as a query reads them: runs of letters and digits, a possessive read as its
- * word ("galaxy's" is galaxy; its "s" would be a word of its own that no wallpaper holds).
+ * A text with its Latin letters' accents taken off, as the index reads it ("café" is cafe, "crème"
+ * creme): what a word means, whether it is English and whether it occurs are then asked of the
+ * word the index holds, so a word with or without its accent finds the same (it had not: `cafe`
+ * found nothing, `café` four coffees). Other scripts keep their marks (が stays が).
+ */
+export function foldedLatin(text: string): string {
+  // eslint-disable-next-line no-control-regex -- the plain ASCII text most queries are needs no folding
+  if (/^[\x00-\x7f]*$/.test(text)) return text;
+  return text
+    .normalize('NFD')
+    .replace(LATIN_ACCENTS, '$1')
+    .replace(LATIN_LETTER, (letter) => LATIN_LETTERS[letter]!)
+    .normalize('NFC');
+}
+
+/**
+ * The words of a text as a query reads them: runs of letters and digits with their marks, Latin
+ * accents folded as the index folds them, a possessive read as its word ("galaxy's" is galaxy; its
+ * "s" would be a word of its own that no wallpaper holds).
  */
 export function wordsOf(text: string): string[] {
-  return text.replace(POSSESSIVE, '').match(WORD) ?? [];
+  return foldedLatin(text).replace(POSSESSIVE, '').match(WORD) ?? [];
 }
 
 type Token = { kind: 'term'; term: Term; excluded: boolean } | { kind: 'or' };

@@ -43,6 +43,21 @@ describe('search query syntax', () => {
     expect(parseSearchQuery("rock'n'roll").groups, 'an apostrophe inside a word still joins it').to.deep.equal([[word('rock n roll')]]);
   });
 
+  it('when a word has Latin accents or folded letters, then it is read as the index folds it; other scripts keep their marks', () => {
+    expect(parseSearchQuery('Café crème STRASSE straße cafe\u0301 Ørsted').groups).to.deep.equal([
+      [word('Cafe')],
+      [word('creme')],
+      [word('STRASSE')],
+      [word('strasse')],
+      [word('cafe')],
+      [word('Orsted')],
+    ]);
+    expect(parseSearchQuery('हिन्दी がっこう').groups, 'a Hindi word is one word, its vowel signs kept').to.deep.equal([
+      [word('हिन्दी')],
+      [word('がっこう')],
+    ]);
+  });
+
   it('when OR or | joins terms, then they form one group of alternatives', () => {
     expect(parseSearchQuery('sunrise OR sunset beach').groups).to.deep.equal([[word('sunrise'), word('sunset')], [word('beach')]]);
     expect(parseSearchQuery('fox|wolf | "red panda"').groups).to.deep.equal([[word('fox'), word('wolf'), phrase('red panda')]]);

@@ -16,6 +16,7 @@ describe('what people type for the catalogue words', () => {
     expect(words.lookUp('NYC')).to.deep.equal(['new york']);
     expect(words.lookUp('northern')).to.deep.equal([]);
     expect(termKey("  the Big-Apple's  ")).to.equal('big apple');
+    expect(termKey('Château'), 'accents folded as the index folds them').to.equal('chateau');
   });
 
   it('when a term holds a possessive, then it is read as a query reads it, so the words a query joins find it', () => {
