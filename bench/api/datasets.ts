@@ -77,7 +77,7 @@ export async function ensureDatasetAt(es: Client, count: number, imageBaseUrl: s
   const known = new Set(Object.keys(mappings.properties ?? {}));
   const carriesTitle = createTitleCarriers();
   for (const doc of generateWallpapers({ count, seed: DATASET_SEED, imageBaseUrl })) {
-    const stored = toIndexDocument(doc, { suggest: known.has('suggest') && carriesTitle(doc.title) });
+    const stored = toIndexDocument(doc, { suggest: known.has('suggest') && carriesTitle(doc.title, doc.downloads) });
     batch.push({ index: { _id: String(doc.id) } }, Object.fromEntries(Object.entries(stored).filter(([field]) => known.has(field))));
     if (batch.length >= 4000) await flush();
   }

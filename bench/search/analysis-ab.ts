@@ -43,9 +43,9 @@ const variants: Variant[] = [
 ];
 
 // As the loaders store them: the first document of each title carries its suggestions.
-function shaped(variant: Variant, doc: WallpaperDocument, carriesTitle: (title: string) => boolean): object {
+function shaped(variant: Variant, doc: WallpaperDocument, carriesTitle: (title: string, downloads: number) => boolean): object {
   // A mapping without the completion field gets the document as it was stored before.
-  return 'suggest' in variant.definition.mappings.properties ? toIndexDocument(doc, { suggest: carriesTitle(doc.title) }) : doc;
+  return 'suggest' in variant.definition.mappings.properties ? toIndexDocument(doc, { suggest: carriesTitle(doc.title, doc.downloads) }) : doc;
 }
 
 async function load(es: Client, index: string, variant: Variant, docs: WallpaperDocument[]): Promise<number> {

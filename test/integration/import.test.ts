@@ -79,6 +79,23 @@ describe('npm run import', function () {
     expect(existsSync(`${path}.rejects.ndjson`)).to.equal(false);
   });
 
+  it('when several records share a title, then suggestions weigh it by its most popular, whichever comes first', async () => {
+    const alias = freshAlias();
+    const [first, popular, other, ...rest] = wallpapers(20);
+    const records = [
+      { ...first!, title: 'Quayside in Hong Kong', downloads: 5 },
+      { ...popular!, title: 'Quayside in Hong Kong', downloads: 9_000 },
+      { ...other!, title: 'Quayside at Blue Hour', downloads: 700 },
+      ...rest,
+    ];
+    const run = await importFile(alias, [file('shared-titles.ndjson', records)]);
+    expect(run.status, run.stderr).to.equal(0);
+    const answer = await es.search({ index: alias, size: 0, suggest: { titles: { prefix: 'quays', completion: { field: 'suggest', size: 10 } } } });
+    const options = answer.suggest?.['titles']?.[0]?.options;
+    const titles = (Array.isArray(options) ? options : []).map((option) => ('_source' in option ? (option._source as { title: string }).title : ''));
+    expect([...new Set(titles)]).to.deep.equal(['Quayside in Hong Kong', 'Quayside at Blue Hour']);
+  });
+
   describe('rejected lines', () => {
     const alias = freshAlias();
     const good = wallpapers(20);

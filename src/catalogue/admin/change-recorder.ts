@@ -318,14 +318,14 @@ export class ChangeRecorder {
    * New numbers for wallpapers of `index`, each written whole again, as a load writes it: a partial
    * update is rebuilt from _source, which leaves out what queries read beside the record (tags,
    * colours, completion inputs, sort=random's keys), so rolled-back wallpapers lost them. As in an
-   * incremental import, the first of each title among them carries its completions, beside any
-   * wallpaper that carried them already: suggestions skip duplicates.
+   * incremental import, the most popular of each title among them carries its completions
+   * (createTitleCarriers), beside any wallpaper that carried them already: suggestions skip duplicates.
    */
   private async restamp(
     index: string,
     batch: readonly { id: number; seq: number }[],
     at: string,
-    { shuffle, carriesTitle }: { shuffle: boolean; carriesTitle: (title: string) => boolean },
+    { shuffle, carriesTitle }: { shuffle: boolean; carriesTitle: (title: string, downloads: number) => boolean },
   ): Promise<void> {
     const kept = await this.es.mget<CataloguedWallpaper>({ index, ids: batch.map(({ id }) => String(id)), _source: true });
     const operations = batch.flatMap(({ id, seq }, i) => {
@@ -333,7 +333,7 @@ export class ChangeRecorder {
       if (!found || !('found' in found) || !found.found || !found._source) throw new Error(`stamps not written: wallpaper ${id} is not in ${index}`);
       const record = toDocument(found._source);
       const stamped = { ...record, change: { seq, at, hash: contentHash(record) } };
-      return [{ index: { _id: String(id) } }, toIndexDocument(stamped, { suggest: carriesTitle(record.title), shuffle })];
+      return [{ index: { _id: String(id) } }, toIndexDocument(stamped, { suggest: carriesTitle(record.title, record.downloads), shuffle })];
     });
     const response = await this.es.bulk({ index, operations, filter_path: ['errors', 'items.*.error'] });
     if (response.errors) throw new Error(`stamps not written: ${JSON.stringify(response.items.find((item) => item.index?.error))}`);

@@ -159,7 +159,8 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
       // Decided once per document, so a retried carrier still carries its title's suggestions.
       const stored = new Map<LoadEntry, unknown>();
       let pending = stamped ? await withTombstones(stamped) : checked;
-      for (const entry of pending) if (!isDeletion(entry)) stored.set(entry, toIndexDocument(entry, { suggest: carriesTitle(entry.title), shuffle }));
+      for (const entry of pending)
+        if (!isDeletion(entry)) stored.set(entry, toIndexDocument(entry, { suggest: carriesTitle(entry.title, entry.downloads), shuffle }));
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 0) await sleep(Math.min(250 * 2 ** attempt, 8000));
         const actions = pending.map((entry) => actionsOf(entry, stamped, stored));

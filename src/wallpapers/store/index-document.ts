@@ -53,8 +53,7 @@ export function suggestInputs(title: string): string[] {
  * truth, everything else follows; a document of an older catalogue moves with empty ones.
  * `suggest` says whether this document carries its title's completion inputs: a completion field
  * is costly to index (it nearly tripled load time at one input set per document), and a title
- * needs only one carrier, so loaders set it on the first document of each title (see
- * createTitleCarriers). More popular carriers weigh more among suggestions.
+ * needs few carriers (see createTitleCarriers). A carrier weighs its downloads among suggestions.
  */
 export function toIndexDocument(
   source: WallpaperRecord | WallpaperDocument,
@@ -157,13 +156,22 @@ function pushRank(ranks: string[], key: string, share: number): void {
   if (tier !== undefined) ranks.push(tierTerm(key, tier));
 }
 
-/** Says, title by title, whether a document is the first of its title in this load (the carrier). */
-export function createTitleCarriers(): (title: string) => boolean {
-  const seen = new Set<string>();
-  return (title) => {
+/**
+ * Says, document by document of one load, whether it carries its title's completion inputs: the
+ * first of its title, and each with more downloads than every earlier one of its title. So the
+ * title's most popular wallpaper carries it, and a title weighs its most popular wallpaper's
+ * downloads among suggestions (it had weighed its first one's: "Planet at Light Speed", 111,986
+ * downloads, was missing from `light`). A title of n wallpapers in random order has about ln n + 0.6
+ * carriers: 27,116 titles over 10M wallpapers had one each, and will have about 6.5 (2 % of the
+ * documents). The suggester answers each carrier once; equal titles are made one afterwards.
+ */
+export function createTitleCarriers(): (title: string, downloads: number) => boolean {
+  const most = new Map<string, number>();
+  return (title, downloads) => {
     const key = title.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
+    const before = most.get(key);
+    if (before !== undefined && downloads <= before) return false;
+    most.set(key, downloads);
     return true;
   };
 }

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { cellOf, hexToLab, toneOf } from '../../../../src/wallpapers/colors.js';
-import { toIndexDocument } from '../../../../src/wallpapers/store/index-document.js';
+import { createTitleCarriers, toIndexDocument } from '../../../../src/wallpapers/store/index-document.js';
 
 const WALLPAPER = {
   id: 1,
@@ -76,5 +76,20 @@ describe('what the index keeps of a palette', () => {
     }
     expect(toIndexDocument({ ...WALLPAPER, resolution: '1080x1920' })).to.include({ width: 1080, height: 1920, orientation: 'portrait' });
     expect(toIndexDocument({ ...WALLPAPER, width: 640, height: 480 })).to.include({ width: 640, height: 480 });
+  });
+});
+
+describe('which documents of a load carry their title`s suggestions', () => {
+  it('when a title comes again, then only a wallpaper more popular than every earlier one of it carries it, in any case of its letters', () => {
+    const carries = createTitleCarriers();
+    const loaded = [
+      ['Harbour in Hong Kong', 572],
+      ['Golden Harbour', 10],
+      ['harbour in hong kong', 100],
+      ['Harbour in Hong Kong', 3_651],
+      ['Harbour in Hong Kong', 3_651],
+      ['Golden Harbour', 4_606],
+    ] as const;
+    expect(loaded.map(([title, downloads]) => carries(title, downloads))).to.deep.equal([true, true, false, true, false, true]);
   });
 });
