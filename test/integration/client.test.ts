@@ -1,8 +1,10 @@
 import { expect } from 'chai';
+import { getEventListeners } from 'node:events';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, type Wallpaper, createWallpaperClient } from '../../clients/typescript/src/index.js';
+import { ApiError, QuotaExhausted, type Wallpaper, createWallpaperClient } from '../../clients/typescript/src/index.js';
 import { createKey, startApp } from '../support/harness.js';
+import { hungServer } from '../support/hung-server.js';
 import { useCatalogue } from './catalogue-context.js';
 
 describe('the TypeScript client against the real stack', function () {
@@ -50,6 +52,41 @@ describe('the TypeScript client against the real stack', function () {
     const again = [];
     for await (const followed of client().changes.follow({ cursor: saved!, untilEnd: true })) again.push(followed);
     expect(again).to.deep.equal([]);
+  });
+
+  it('when a random order is walked without a seed, then the walk keeps the seed the API picked, and every wallpaper comes once', async () => {
+    const category = ctx.docs[0]!.category as Wallpaper['category'];
+    const expected = ctx.docs.filter((d) => d.category === category).map((d) => d.id);
+    const seen: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({ category, sort: 'random', per_page: 2 })) seen.push(wallpaper.id);
+    expect(seen.sort((a, b) => a - b)).to.deep.equal(expected.sort((a, b) => a - b));
+    let found = 0;
+    for await (const _ of client().search.all({ q: ctx.docs[0]!.title.split(' ')[0]!, sort: 'random', per_page: 1 })) found++;
+    expect(found).to.be.greaterThan(1);
+  });
+
+  it('when a follower stops in the middle of a page and resumes from the cursor it saved, then no change is lost', async () => {
+    const applied: number[] = [];
+    let saved: string | undefined;
+    for await (const { change, cursor } of client().changes.follow({ per_page: 4, untilEnd: true })) {
+      applied.push(change.id);
+      saved = cursor;
+      if (applied.length === 7) break;
+    }
+    for await (const { change } of client().changes.follow({ per_page: 4, untilEnd: true, ...(saved ? { cursor: saved } : {}) }))
+      applied.push(change.id);
+    expect([...new Set(applied)].sort((a, b) => a - b)).to.deep.equal(ctx.docs.map((d) => d.id).sort((a, b) => a - b));
+    expect(applied.length - ctx.docs.length, 'at most the rest of a page again').to.be.within(0, 3);
+  });
+
+  it('when an optional filter is passed through undefined, then it is left out, not sent as "undefined"', async () => {
+    const options: { category?: Wallpaper['category']; tags?: string[] } = {};
+    const page = await client().wallpapers.list({ category: options.category, tags: options.tags, per_page: 1 });
+    expect(page.meta.total_items).to.equal(ctx.docs.length);
+    const refused = await client()
+      .search.suggest('sky', 0)
+      .catch((e: unknown) => e);
+    expect(refused, 'a limit of 0 is sent, and refused').to.include({ status: 400 });
   });
 
   it('when the feed is followed past its end without untilEnd, then it polls until the signal aborts', async () => {
@@ -124,6 +161,19 @@ describe('the TypeScript client against the real stack', function () {
       expect(statuses).to.deep.equal([200, 200, 200, 200, 200]);
     });
 
+    it('when the quota is spent for longer than it may wait, then it throws QuotaExhausted at once, saying when it comes back', async () => {
+      const { apiKey } = await createKey(ctx.redis, 'tiny');
+      for (let i = 0; i < 3; i++) await fetch(`${app.url}/v1/wallpapers/${ctx.docs[0]!.id}`, { headers: { Authorization: `Bearer ${apiKey}` } });
+      const waits: number[] = [];
+      const impatient = createWallpaperClient({ baseUrl: app.url, apiKey, maxWaitMs: 100, onWait: (ms) => waits.push(ms) });
+      const err = await impatient.wallpapers.get(ctx.docs[0]!.id).catch((e: unknown) => e);
+      expect(err).to.be.instanceOf(QuotaExhausted).and.include({ status: 429, error: 'rate_limit_exceeded' });
+      expect((err as QuotaExhausted).retryAfter).to.be.within(1, 2);
+      expect(waits).to.deep.equal([]);
+      const again = await impatient.wallpapers.get(ctx.docs[0]!.id).catch((e: unknown) => e);
+      expect(again, 'and the next call, from what the headers said, without asking').to.be.instanceOf(QuotaExhausted);
+    });
+
     it('when Remaining runs low, then it spreads its requests until the reset instead of meeting a 429', async () => {
       const { apiKey } = await createKey(ctx.redis, 'tiny');
       const waits: string[] = [];
@@ -172,6 +222,21 @@ describe('the TypeScript client against the real stack', function () {
       expect(waits).to.have.length(2);
     });
 
+    it('when a 429 has no Retry-After, then it waits a second before asking again, not none', async () => {
+      const waits: number[] = [];
+      let answered = 0;
+      const noHeader: typeof fetch = async (input, init) => {
+        if (answered++ === 0) return new Response(JSON.stringify({ error: 'rate_limit_exceeded', message: 'busy', status: 429 }), { status: 429 });
+        return fetch(input, init);
+      };
+      const page = await createWallpaperClient({ baseUrl: url, apiKey: ctx.key, fetch: noHeader, onWait: (ms) => waits.push(ms) }).wallpapers.list({
+        per_page: 1,
+      });
+      expect(page.data).to.have.length(1);
+      expect(waits).to.have.length(1);
+      expect(waits[0]).to.be.within(1000, 1250);
+    });
+
     it('when 503s outlast its retries, then it gives up with an ApiError 503', async () => {
       refusals = 10;
       const err = await createWallpaperClient({ baseUrl: url, apiKey: ctx.key, backoffMs: 1, retries: 2 })
@@ -180,5 +245,53 @@ describe('the TypeScript client against the real stack', function () {
       expect(err).to.include({ status: 503, error: 'service_unavailable' });
       refusals = 0;
     });
+  });
+
+  describe('in front of an API that never answers', () => {
+    it('when an attempt outlasts timeoutMs, then it is retried as a network error and the call fails in bounded time', async () => {
+      const hung = await hungServer();
+      try {
+        const started = Date.now();
+        const waits: string[] = [];
+        const err = await createWallpaperClient({
+          baseUrl: hung.url,
+          apiKey: ctx.key,
+          timeoutMs: 200,
+          retries: 1,
+          backoffMs: 10,
+          onWait: (_ms, reason) => waits.push(reason),
+        })
+          .wallpapers.list()
+          .catch((e: unknown) => e);
+        expect(err).to.be.instanceOf(Error).and.not.instanceOf(ApiError);
+        expect(waits).to.deep.equal(['retry']);
+        expect(Date.now() - started).to.be.below(5_000);
+      } finally {
+        await hung.close();
+      }
+    });
+  });
+
+  it('when the feed is polled many times under one signal, then each wait takes its abort listener away again', async () => {
+    const controller = new AbortController();
+    let polls = 0;
+    let listeners = -1;
+    // At the twelfth poll, look while its wait is under way, then stop.
+    const counting = createWallpaperClient({
+      baseUrl: ctx.app.url,
+      apiKey: ctx.key,
+      fetch: (input, init) => {
+        if (++polls === 12) {
+          setTimeout(() => {
+            listeners = getEventListeners(controller.signal, 'abort').length;
+            controller.abort();
+          }, 150);
+        }
+        return fetch(input, init);
+      },
+    });
+    for await (const _ of counting.changes.follow({ per_page: 100, pollMs: 300, signal: controller.signal })) void _;
+    expect(polls).to.equal(12);
+    expect(listeners, 'one wait at most is listening').to.be.at.most(1);
   });
 });

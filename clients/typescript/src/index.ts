@@ -3,7 +3,7 @@ import { toApiError } from './errors.js';
 import { type PacingOptions, pacedFetch } from './paced-fetch.js';
 import type { components, operations, paths } from './schema.js';
 
-export { ApiError } from './errors.js';
+export { ApiError, QuotaExhausted } from './errors.js';
 export type { PacingOptions } from './paced-fetch.js';
 export type { components, paths } from './schema.js';
 
@@ -37,16 +37,26 @@ export interface FollowOptions extends Omit<ChangesQuery, 'cursor'> {
   signal?: AbortSignal;
 }
 
-/** A change, and the cursor to resume from once it (and the rest of its page) is applied. */
+/**
+ * A change, and the cursor to resume from once it is applied: the next page's cursor after the
+ * last change of a page; before that, the cursor that asked for its page (undefined for the feed's
+ * first page), so a resume asks that page again and gets at most a page's changes twice, never
+ * none of them. Applying a change again is harmless: the feed is at least once.
+ */
 export interface FollowedChange {
   change: ChangeItem;
-  cursor: string;
+  cursor: string | undefined;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
 
 /** The contract's comma-separated parameters (a unit test of the repository holds this to the contract). */
@@ -63,10 +73,15 @@ export const LIST_PARAMETERS: ReadonlySet<string> = new Set([
   'ids',
 ]);
 
-/** One value becomes a list of one, as the contract's comma-separated parameters expect. */
+/**
+ * One value becomes a list of one, as the contract's comma-separated parameters expect; a value
+ * left undefined is left out (it had been sent as the text "undefined").
+ */
 function asLists<Raw>(query: object): Raw {
   return Object.fromEntries(
-    Object.entries(query).map(([name, value]) => [name, LIST_PARAMETERS.has(name) && !Array.isArray(value) ? [value] : value]),
+    Object.entries(query)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => [name, LIST_PARAMETERS.has(name) && !Array.isArray(value) ? [value] : value]),
   ) as Raw;
 }
 
@@ -100,16 +115,21 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
   const list = (query: ListQuery = {}) => unwrap(http.GET('/v1/wallpapers', { params: { query: asLists<RawListQuery>(query) } }));
   const search = (query: SearchQuery) => unwrap(http.GET('/v1/search', { params: { query: asLists<RawSearchQuery>(query) } }));
 
-  /** Every result from the first page to the last, following meta.next_cursor. */
-  async function* walk<Q extends { page?: number; cursor?: string }>(
+  /**
+   * Every result from the first page to the last, following meta.next_cursor. A random order's
+   * later pages need the seed of the walk: the one asked, or the one the API picked (meta.seed).
+   */
+  async function* walk<Q extends { page?: number; cursor?: string; seed?: string }>(
     query: Q,
     fetchPage: (q: Q) => Promise<WallpaperList>,
   ): AsyncGenerator<WallpaperListItem> {
     const { page: _page, cursor: _cursor, ...rest } = query;
     let cursor: string | null = null;
+    let seed = query.seed;
     do {
-      const next: WallpaperList = await fetchPage({ ...rest, ...(cursor ? { cursor } : {}) } as Q);
+      const next: WallpaperList = await fetchPage({ ...rest, ...(seed ? { seed } : {}), ...(cursor ? { cursor } : {}) } as Q);
       yield* next.data;
+      seed ??= next.meta.seed;
       cursor = next.meta.next_cursor ?? null;
     } while (cursor);
   }
@@ -120,8 +140,9 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
   async function* follow({ cursor, untilEnd = false, pollMs = 60_000, signal, ...query }: FollowOptions = {}): AsyncGenerator<FollowedChange> {
     while (!signal?.aborted) {
       const page: ChangeList = await changesPage({ ...query, ...(cursor ? { cursor } : {}) });
+      const asked = cursor;
       cursor = page.meta.next_cursor;
-      for (const change of page.data) yield { change, cursor };
+      for (const [i, change] of page.data.entries()) yield { change, cursor: i === page.data.length - 1 ? cursor : asked };
       if (page.meta.has_more) continue;
       if (untilEnd) return;
       await sleep(pollMs, signal);
@@ -141,7 +162,8 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     search: {
       query: search,
       all: (query: SearchQuery) => walk(query, search),
-      suggest: (q: string, limit?: number) => unwrap(http.GET('/v1/search/suggest', { params: { query: { q, ...(limit ? { limit } : {}) } } })),
+      suggest: (q: string, limit?: number) =>
+        unwrap(http.GET('/v1/search/suggest', { params: { query: { q, ...(limit === undefined ? {} : { limit }) } } })),
     },
     changes: {
       /** One page of the feed: `{ data, meta: { next_cursor, has_more } }`. */
