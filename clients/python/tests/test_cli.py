@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from wallpaper_catalogue.download import existing
 from wallpaper_catalogue.sync import MANIFEST
@@ -132,3 +133,80 @@ def test_when_a_mirror_has_filters_then_only_what_matches_is_kept_and_other_filt
     assert other.returncode == 2 and "mirrors other filters" in other.stderr
     colour = wallpapers(stack, key, "sync", "--dir", str(tmp_path / "c"), "--color", "red")
     assert colour.returncode == 2
+
+
+def test_when_a_new_mirror_s_filters_are_wrong_then_it_stops_at_once_with_2_naming_them(stack: Stack, tmp_path: Path) -> None:
+    key = stack.key()
+    typo = wallpapers(stack, key, "sync", "--dir", str(tmp_path / "a"), "--category", "spcae", "--quiet")
+    assert typo.returncode == 2 and "category" in typo.stderr and "Traceback" not in typo.stderr
+    assert not (tmp_path / "a" / MANIFEST).exists()
+    size = wallpapers(stack, key, "sync", "--dir", str(tmp_path / "b"), "--min-resolution", "foo", "--quiet")
+    assert size.returncode == 2 and "min_resolution" in size.stderr and "Traceback" not in size.stderr
+
+
+def test_when_usage_is_wrong_then_it_says_so_with_2_before_asking_anything(stack: Stack, tmp_path: Path) -> None:
+    taken = tmp_path / "a-file"
+    taken.write_text("mine")
+    for args in (["download", "--dir", str(taken)], ["sync", "--dir", str(taken)], ["download", "--dir", str(tmp_path), "--parallel", "0"]):
+        done = wallpapers(stack, "wpc_never_used", *args)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, (args, done.stderr)
+    assert taken.read_text() == "mine"
+
+
+def test_when_the_reader_stops_reading_then_the_tool_stops_quietly(stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from wallpaper_catalogue import cli
+
+    class ClosedPipe:
+        def __init__(self) -> None:
+            self.file = open(tmp_path / "stdout", "w")  # noqa: SIM115 - closed below
+
+        def write(self, _text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self) -> None:
+            pass
+
+        def fileno(self) -> int:
+            return self.file.fileno()
+
+    pipe = ClosedPipe()
+    monkeypatch.setenv("API_KEY", stack.key())
+    monkeypatch.setenv("WALLPAPERS_URL", stack.url)
+    monkeypatch.setattr(sys, "stdout", pipe)
+    try:
+        assert cli.main(["list", "--limit", "3"]) == 0
+    finally:
+        pipe.file.close()
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_when_a_listing_asks_for_ids_or_more_fields_then_those_are_listed(stack: Stack) -> None:
+    key = stack.key()
+    first = json.loads(wallpapers(stack, key, "list", "--limit", "3", "--include", "tags", "--json").stdout)
+    assert all("tags" in w for w in first)
+    ids = ",".join(str(w["id"]) for w in reversed(first))
+    listed = wallpapers(stack, key, "list", "--ids", ids, "--json")
+    assert listed.returncode == 0, listed.stderr
+    assert [w["id"] for w in json.loads(listed.stdout)] == [w["id"] for w in reversed(first)]
+    mixed = wallpapers(stack, key, "list", "--ids", ids, "--category", "space")
+    assert mixed.returncode == 2 and "--ids" in mixed.stderr
+
+
+def test_when_the_quota_runs_out_before_a_download_s_listing_ends_then_what_was_listed_is_fetched_and_it_says_so(
+    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wallpaper_catalogue import Client, cli
+    from wallpaper_catalogue._pacing import Pacing
+
+    listed = stack.records(3)
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if "cursor" not in request.url.params:
+            meta = {"current_page": 1, "per_page": 3, "total_items": 9, "total_pages": 3, "next_cursor": "page-2"}
+            return httpx.Response(200, json={"data": listed, "meta": meta})
+        return httpx.Response(429, headers={"Retry-After": "3600"}, json={"error": "rate_limit_exceeded", "message": "spent", "status": 429})
+
+    monkeypatch.setattr(cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api)))
+    assert cli.main(["download", "--dir", str(tmp_path), "--quiet"]) == 1
+    assert pictures_in(tmp_path) == {int(str(r["id"])) for r in listed}
+    assert "the quota is spent for 3600 s before the listing ended" in capsys.readouterr().err

@@ -81,3 +81,26 @@ def test_when_usage_is_read_then_it_reports_the_tier_and_what_is_left(client: Cl
     client.wallpapers.list(per_page=1)
     usage = client.usage()
     assert usage["tier"] == "premium"
+
+
+def test_when_a_random_order_is_walked_without_a_seed_then_the_walk_keeps_the_api_s_and_each_comes_once(client: Client) -> None:
+    ids = [w["id"] for w in client.wallpapers.all(sort="random", per_page=7)]
+    assert len(ids) == len(set(ids)) == client.wallpapers.list(per_page=1)["meta"]["total_items"]
+
+
+def test_when_a_follower_stops_in_the_middle_of_a_page_then_its_saved_cursor_loses_no_change(client: Client) -> None:
+    applied: list[int] = []
+    saved: str | None = None
+    for followed in client.changes.follow(per_page=4, until_end=True):
+        applied.append(followed.change["id"])
+        saved = followed.cursor
+        if len(applied) == 7:
+            break
+    applied += [followed.change["id"] for followed in client.changes.follow(saved, per_page=4, until_end=True)]
+    feed = [followed.change["id"] for followed in client.changes.follow(per_page=4, until_end=True)]
+    assert sorted(set(applied)) == sorted(feed)
+    assert 0 <= len(applied) - len(feed) <= 3
+
+
+def test_when_a_list_filter_is_empty_then_it_is_left_out(client: Client) -> None:
+    assert client.wallpapers.list(tags=[], per_page=1)["meta"]["total_items"] == client.wallpapers.list(per_page=1)["meta"]["total_items"]

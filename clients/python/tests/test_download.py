@@ -81,3 +81,59 @@ def test_when_a_picture_comes_whole_then_an_unfinished_one_of_another_type_is_re
     with serving("image/jpeg") as http:
         fetch_picture(http, "http://pictures.test/5", tmp_path, 5)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["5.jpg"]
+
+
+def test_when_a_server_sends_the_picture_compressed_anyway_then_it_is_taken_at_its_decoded_length(tmp_path: Path) -> None:
+    import gzip
+
+    asked: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(request.headers.get("Accept-Encoding", ""))
+        packed = gzip.compress(PICTURE)
+        return httpx.Response(200, headers={"Content-Type": "image/bmp", "Content-Encoding": "gzip", "Content-Length": str(len(packed))}, content=packed)
+
+    with httpx.Client(transport=httpx.MockTransport(answer)) as http:
+        fetched = fetch_picture(http, "http://pictures.test/11", tmp_path, 11)
+    assert asked == ["identity"]
+    assert fetched.path.read_bytes() == PICTURE
+
+
+def test_when_a_folder_has_the_picture_s_name_then_the_picture_fails_by_name_and_no_part_is_left(tmp_path: Path) -> None:
+    (tmp_path / "5.jpg").mkdir()
+    with serving("image/jpeg") as http, pytest.raises(DownloadError) as refused:
+        fetch_picture(http, "http://pictures.test/5", tmp_path, 5)
+    assert str(tmp_path / "5.jpg") in str(refused.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["5.jpg"]
+
+
+def test_when_a_run_is_interrupted_then_pictures_not_started_are_dropped_and_the_one_under_way_ends_at_its_next_chunk(tmp_path: Path) -> None:
+    import threading
+
+    from wallpaper_catalogue.download import fetch_all
+
+    started = threading.Event()
+    served: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        served.append(str(request.url))
+
+        def chunks() -> Iterator[bytes]:
+            started.set()
+            for _ in range(200):
+                yield b"\x00" * 10
+                threading.Event().wait(0.01)
+
+        return httpx.Response(200, headers={"Content-Type": "image/bmp"}, stream=Chunks(chunks))
+
+    def jobs() -> Iterator[tuple[int, str]]:
+        for wallpaper_id in range(1, 50):
+            if wallpaper_id == 3:
+                started.wait(5)
+                raise KeyboardInterrupt
+            yield wallpaper_id, f"http://pictures.test/{wallpaper_id}"
+
+    with pytest.raises(KeyboardInterrupt):
+        fetch_all(jobs(), tmp_path, parallel=1, transport=httpx.MockTransport(answer))
+    assert len(served) <= 2
+    assert list(tmp_path.iterdir()) == []

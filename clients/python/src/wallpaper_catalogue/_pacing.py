@@ -65,7 +65,7 @@ class Pacing:
             return
         if remaining == 0:
             if until_reset > self.max_wait:
-                raise QuotaExhausted(429, "rate_limited", "The quota is spent until its window resets", until_reset)
+                raise QuotaExhausted(429, "rate_limit_exceeded", "The quota is spent until its window resets", until_reset)
             self._wait(until_reset, "pace")
             return
         # Spread what is left, unless that means waits longer than allowed: then spend it now, and
@@ -100,7 +100,7 @@ class Pacing:
             if response.status_code == 429:
                 retry_after = self._retry_after(response) or 1.0
                 if retry_after > self.max_wait:
-                    raise QuotaExhausted(429, "rate_limited", _message(response), retry_after)
+                    raise QuotaExhausted(429, _error(response), _message(response), retry_after)
                 if limited < self.rate_limit_waits:
                     limited += 1
                     self._wait(retry_after + random.random() * 0.25, "rate-limited")
@@ -120,6 +120,13 @@ def _json_or_none(response: httpx.Response) -> object:
         return response.json()
     except ValueError:
         return None
+
+
+def _error(response: httpx.Response) -> str:
+    body = _json_or_none(response)
+    if isinstance(body, dict) and isinstance(body.get("error"), str):
+        return str(body["error"])
+    return "rate_limit_exceeded"
 
 
 def _message(response: httpx.Response) -> str:

@@ -1,8 +1,9 @@
 """``wallpapers``: the catalogue from the command line.
 
 Reads ``API_KEY`` and ``WALLPAPERS_URL`` (default http://127.0.0.1:3000) from the environment.
-Exit codes: 0 done (a sync stopped by a spent quota included: it resumes next time), 1 some
-pictures failed or the API refused, 2 bad usage.
+Exit codes: 0 done (a sync stopped by a spent quota included: it resumes next time; output cut
+short by its reader, as by ``| head``, too), 1 some pictures failed, the API refused or the quota
+ran out mid-listing, 2 bad usage, 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -26,8 +27,27 @@ from .errors import ApiError, QuotaExhausted
 from .models import WallpaperListItem
 from .sync import SYNC_FILTERS, SyncError, SyncReport, sync
 
-LIST_FILTERS = ("category", "resolution", "ratio", "tags", "exclude_tags", "exclude_ids", "color")
+LIST_FILTERS = ("category", "resolution", "ratio", "tags", "exclude_tags", "exclude_ids", "color", "ids", "include")
 SINGLE_FILTERS = ("min_resolution", "orientation", "tone", "sort", "seed")
+
+
+class UsageError(Exception):
+    """Bad usage found after parsing: exit 2, as argparse's own."""
+
+
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1 (got {text})")
+    return value
+
+
+def _folder(path: str) -> Path:
+    """A folder to put pictures in: refused before any request when something else has its name."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--dir {path}: not a folder")
+    return folder
 
 
 def _add_filters(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
@@ -62,6 +82,11 @@ def _print_items(items: Iterable[Mapping[str, Any]], as_json: bool) -> None:
 
 def _listing(client: Client, args: argparse.Namespace, names: Sequence[str]) -> Iterator[WallpaperListItem]:
     filters = _filters(args, names)
+    if "ids" in filters:
+        # Those wallpapers, in that order: one page, asked alone (the API takes nothing beside ids).
+        if len(filters) > 1 or getattr(args, "q", None):
+            raise UsageError("--ids takes no other filter, search or --include")
+        return islice(iter(client.wallpapers.list(ids=filters["ids"])["data"]), args.limit)
     per_page = min(100, args.limit) if args.limit else 100
     if getattr(args, "q", None):
         return client.search.all(args.q, limit=args.limit, per_page=per_page, **filters)
@@ -93,11 +118,10 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 def cmd_download(args: argparse.Namespace) -> int:
-    folder = Path(args.dir)
-    with _client(args) as client:
-        items = list(_listing(client, args, LISTING))
-    bar = tqdm(total=len(items), unit="picture", desc="download", file=sys.stderr, disable=args.quiet)
+    folder = _folder(args.dir)
+    bar = tqdm(total=args.limit, unit="picture", desc="download", file=sys.stderr, disable=args.quiet)
     failures: list[str] = []
+    spent: list[QuotaExhausted] = []
 
     def done(result: Fetched | DownloadError) -> None:
         bar.update(1)
@@ -105,17 +129,29 @@ def cmd_download(args: argparse.Namespace) -> int:
             failures.append(str(result))
             bar.write(f"wallpapers: {result}", file=sys.stderr)
 
-    fetched, _ = fetch_all([(item["id"], item["url"]) for item in items], folder, parallel=args.parallel, on_done=done)
+    # Pictures are fetched as the listing comes; a quota spent part way keeps what was listed (it
+    # had thrown the whole listing away) and the next run resumes, skipping what is there.
+    def jobs(client: Client) -> Iterator[tuple[int, str]]:
+        try:
+            for item in _listing(client, args, LISTING):
+                yield item["id"], item["url"]
+        except QuotaExhausted as error:
+            spent.append(error)
+
+    with _client(args) as client:
+        fetched, _ = fetch_all(jobs(client), folder, parallel=args.parallel, on_done=done)
     bar.close()
     new = sum(1 for f in fetched if not f.skipped)
     print(f"{new} downloaded, {len(fetched) - new} already there, {len(failures)} failed, in {folder}", file=sys.stderr)
+    if spent:
+        print(f"wallpapers: the quota is spent for {spent[0].retry_after:.0f} s before the listing ended: run again then to continue", file=sys.stderr)
     if args.json:
         print(json.dumps([{"id": f.wallpaper_id, "file": str(f.path), "bytes": f.size} for f in sorted(fetched, key=lambda f: f.wallpaper_id)], indent=1))
-    return 1 if failures else 0
+    return 1 if failures or spent else 0
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
-    folder = Path(args.dir)
+    folder = _folder(args.dir)
     bar = tqdm(unit="change", desc="sync", file=sys.stderr, disable=args.quiet)
     seen = {"changes": 0}
 
@@ -160,7 +196,7 @@ def parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help_text)
         sub.add_argument("--json", action="store_true", help="print JSON for scripts")
         if listing:
-            sub.add_argument("--limit", type=int, help="at most N wallpapers")
+            sub.add_argument("--limit", type=positive, help="at most N wallpapers")
         return sub
 
     listing = command("list", "list wallpapers (every filter of the API)", True)
@@ -179,7 +215,7 @@ def parser() -> argparse.ArgumentParser:
     download = command("download", "download the pictures of a listing (or a search, with --q)", True)
     download.add_argument("--dir", required=True, help="where to put them (resumes what is there)")
     download.add_argument("--q", help="a search instead of a listing")
-    download.add_argument("--parallel", type=int, default=4)
+    download.add_argument("--parallel", type=positive, default=4)
     download.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_filters(download, LISTING)
     download.set_defaults(run=cmd_download)
@@ -187,8 +223,8 @@ def parser() -> argparse.ArgumentParser:
     mirror = command("sync", "mirror the wallpapers that match into a folder, kept in step by the change feed", False)
     mirror.add_argument("--dir", required=True)
     mirror.add_argument("--restart", action="store_true", help="mirror anew (other filters than the folder's)")
-    mirror.add_argument("--parallel", type=int, default=4)
-    mirror.add_argument("--page-size", type=int, default=100, help="changes per request (1-100)")
+    mirror.add_argument("--parallel", type=positive, default=4)
+    mirror.add_argument("--page-size", type=positive, default=100, help="changes per request (1-100)")
     mirror.add_argument("--max-wait", type=float, default=30.0, help="longest wait for the quota, in seconds, before stopping to resume later")
     mirror.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_filters(mirror, SYNC_FILTERS)
@@ -198,11 +234,19 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    if getattr(args, "limit", None) is not None and args.limit < 1:
-        print("wallpapers: --limit must be at least 1", file=sys.stderr)
-        return 2
     try:
         return int(args.run(args))
+    except UsageError as error:
+        print(f"wallpapers: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("wallpapers: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader stopped reading (`| head`): what it wanted is printed. Python would complain
+        # again when it flushes stdout at exit, so stdout goes nowhere from here.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except QuotaExhausted as spent:
         print(f"wallpapers: the quota is spent for {spent.retry_after:.0f} s", file=sys.stderr)
         return 1

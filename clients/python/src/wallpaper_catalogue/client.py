@@ -19,12 +19,15 @@ T = TypeVar("T")
 
 
 def _query(params: Params) -> dict[str, str]:
-    """The contract's query: lists comma-separated (``category=space,nature``), None left out."""
+    """The contract's query: lists comma-separated (``category=space,nature``), None and empty
+    lists left out (an empty list had been sent as ``tags=``, which the API refuses)."""
     query: dict[str, str] = {}
     for name, value in params.items():
         if value is None:
             continue
         if isinstance(value, (list, tuple, set, frozenset)):
+            if not value:
+                continue
             query[name] = ",".join(str(v) for v in value)
         elif isinstance(value, bool):
             query[name] = "true" if value else "false"
@@ -35,10 +38,13 @@ def _query(params: Params) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class FollowedChange:
-    """A change, and the cursor to resume from once it (and the rest of its page) is applied."""
+    """A change, and the cursor to resume from once it is applied: the next page's cursor after the
+    last change of a page; before that, the cursor that asked for its page (None for the feed's
+    first page), so a resume asks that page again and gets at most a page's changes twice, never
+    none of them. Applying a change again is harmless: the feed is at least once."""
 
     change: ChangeItem
-    cursor: str
+    cursor: str | None
 
 
 class _Resource:
@@ -49,7 +55,9 @@ class _Resource:
         return cast(T, self._client._get(path, params))
 
     def _walk(self, path: str, params: Params, limit: int | None) -> Iterator[WallpaperListItem]:
-        """Every result from the first page to the last (or `limit`), following meta.next_cursor."""
+        """Every result from the first page to the last (or `limit`), following meta.next_cursor. A
+        random order's later pages need the seed of the walk: the one asked, or the one the API
+        picked (meta.seed)."""
         query = {name: value for name, value in params.items() if name not in ("page", "cursor")}
         if limit is not None and limit < 1:
             return
@@ -57,6 +65,8 @@ class _Resource:
         served = 0
         while True:
             page = self._get(path, {**query, **({"cursor": cursor} if cursor else {})}, WallpaperList)
+            if query.get("seed") is None and page["meta"].get("seed"):
+                query["seed"] = page["meta"]["seed"]
             for item in page["data"]:
                 served += 1
                 yield item
@@ -113,9 +123,9 @@ class Changes(_Resource):
         `poll` seconds and asks again, or stops with `until_end`."""
         while True:
             page = self.page(cursor, **params)
-            cursor = page["meta"]["next_cursor"]
-            for change in page["data"]:
-                yield FollowedChange(change, cursor)
+            asked, cursor = cursor, page["meta"]["next_cursor"]
+            for i, change in enumerate(page["data"]):
+                yield FollowedChange(change, cursor if i == len(page["data"]) - 1 else asked)
             if page["meta"]["has_more"]:
                 continue
             if until_end:

@@ -11,8 +11,9 @@ extension comes from the Content-Type: one of ``IMAGE_EXTENSIONS`` (``image/bmp`
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -60,18 +61,33 @@ def unfinished(folder: Path, wallpaper_id: int) -> list[Path]:
     return [path for path in folder.glob(f"{wallpaper_id}.*.part") if path.is_file()]
 
 
-def fetch_picture(http: httpx.Client, url: str, folder: Path, wallpaper_id: int, *, max_bytes: int = MAX_BYTES, replace: bool = False) -> Fetched:
-    """Downloads one picture unless it is there already (or `replace`)."""
+def fetch_picture(
+    http: httpx.Client,
+    url: str,
+    folder: Path,
+    wallpaper_id: int,
+    *,
+    max_bytes: int = MAX_BYTES,
+    replace: bool = False,
+    stop: threading.Event | None = None,
+) -> Fetched:
+    """Downloads one picture unless it is there already (or `replace`); `stop` ends it between
+    chunks, its ``.part`` removed."""
     have = existing(folder, wallpaper_id)
     if have is not None and not replace:
         return Fetched(wallpaper_id, have, have.stat().st_size, True)
-    with http.stream("GET", url) as response:
+    # The picture as stored: a server that compressed it would announce the compressed length, and
+    # the length read is the decoded one (every picture of a gzip-sending server had failed).
+    with http.stream("GET", url, headers={"Accept-Encoding": "identity"}) as response:
         if response.status_code != 200:
             raise DownloadError(wallpaper_id, f"{url}: HTTP {response.status_code}")
         kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
         if not kind.startswith("image/"):
             raise DownloadError(wallpaper_id, f"{url}: not a picture (Content-Type {kind or 'none'})")
-        declared = response.headers.get("Content-Length")
+        coded = response.headers.get("Content-Encoding", "identity").strip().lower() not in ("", "identity")
+        declared = None if coded else response.headers.get("Content-Length")
+        if declared is not None and not declared.strip().isdigit():
+            raise DownloadError(wallpaper_id, f"{url}: a Content-Length of {declared!r}")
         if declared is not None and int(declared) > max_bytes:
             raise DownloadError(wallpaper_id, f"{url}: {declared} bytes, more than {max_bytes}")
         final = folder / f"{wallpaper_id}.{extension_of(kind)}"
@@ -80,6 +96,8 @@ def fetch_picture(http: httpx.Client, url: str, folder: Path, wallpaper_id: int,
         try:
             with open(part, "wb") as out:
                 for chunk in response.iter_bytes():
+                    if stop is not None and stop.is_set():
+                        raise DownloadError(wallpaper_id, f"{url}: interrupted")
                     size += len(chunk)
                     if size > max_bytes:
                         raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
@@ -94,7 +112,12 @@ def fetch_picture(http: httpx.Client, url: str, folder: Path, wallpaper_id: int,
             raise DownloadError(wallpaper_id, f"{url}: {size} bytes of the {declared} announced")
         if have is not None and have != final:
             have.unlink(missing_ok=True)
-        os.replace(part, final)
+        try:
+            os.replace(part, final)
+        except OSError as error:
+            # Something else by that name (a folder called 5.jpg): no picture, and no .part left behind.
+            part.unlink(missing_ok=True)
+            raise DownloadError(wallpaper_id, f"{final}: {error.strerror or error}") from error
         # A download cut short before, while the picture came as another type, is done with too.
         for leftover in unfinished(folder, wallpaper_id):
             leftover.unlink(missing_ok=True)
@@ -109,24 +132,43 @@ def fetch_all(
     replace: Callable[[int], bool] = lambda _id: False,
     on_done: Callable[[Fetched | DownloadError], None] = lambda _r: None,
     timeout: float = 60.0,
+    transport: httpx.BaseTransport | None = None,
 ) -> tuple[list[Fetched], list[DownloadError]]:
-    """Downloads each (id, url) with `parallel` at once; every outcome reaches `on_done`."""
+    """Downloads each (id, url) with `parallel` at once, starting as the jobs come (a listing still
+    being read); every outcome reaches `on_done`. Interrupted (Ctrl-C), it drops the jobs not
+    started, ends those under way at their next chunk, and raises KeyboardInterrupt: leaving the
+    pool had waited for every queued picture."""
     folder.mkdir(parents=True, exist_ok=True)
     done: list[Fetched] = []
     failed: list[DownloadError] = []
-    with httpx.Client(timeout=timeout, follow_redirects=True) as http, ThreadPoolExecutor(max_workers=parallel) as pool:
-        futures = {pool.submit(fetch_picture, http, url, folder, wallpaper_id, replace=replace(wallpaper_id)): wallpaper_id for wallpaper_id, url in jobs}
-        for future in as_completed(futures):
-            result: Fetched | DownloadError
-            try:
-                result = future.result()
-            except DownloadError as error:
-                result = error
-            except (httpx.HTTPError, OSError) as error:
-                result = DownloadError(futures[future], str(error))
-            if isinstance(result, Fetched):
-                done.append(result)
-            else:
-                failed.append(result)
-            on_done(result)
+    stop = threading.Event()
+    futures: dict[Future[Fetched], int] = {}
+
+    def record(future: Future[Fetched]) -> None:
+        result: Fetched | DownloadError
+        try:
+            result = future.result()
+        except DownloadError as error:
+            result = error
+        except (httpx.HTTPError, OSError) as error:
+            result = DownloadError(futures[future], str(error))
+        if isinstance(result, Fetched):
+            done.append(result)
+        else:
+            failed.append(result)
+        on_done(result)
+
+    with httpx.Client(timeout=timeout, follow_redirects=True, transport=transport) as http:
+        pool = ThreadPoolExecutor(max_workers=parallel)
+        try:
+            for wallpaper_id, url in jobs:
+                future = pool.submit(fetch_picture, http, url, folder, wallpaper_id, replace=replace(wallpaper_id), stop=stop)
+                futures[future] = wallpaper_id
+            for future in as_completed(futures):
+                record(future)
+        except BaseException:
+            stop.set()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
     return done, failed

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,7 @@ from typing import Any
 
 from .client import Client
 from .download import DownloadError, Fetched, existing, fetch_all, unfinished
-from .errors import QuotaExhausted
+from .errors import ApiError, QuotaExhausted
 from .models import ChangeItem, WallpaperListItem
 
 MANIFEST = ".wallpapers-sync.json"
@@ -41,6 +42,23 @@ class SyncError(Exception):
 def _size(text: str) -> tuple[int, int]:
     width, height = text.lower().split("x")
     return int(width), int(height)
+
+
+def check_filters(client: Client, filters: Mapping[str, Any]) -> None:
+    """A new mirror's filters, as the API reads them: a typo (``--category spcae``) had walked the
+    whole feed and pinned the folder to it. Costs one request, once per mirror."""
+    unknown = sorted(set(filters) - set(SYNC_FILTERS))
+    if unknown:
+        raise SyncError(f"sync cannot filter by {', '.join(unknown)}; it takes {', '.join(SYNC_FILTERS)}")
+    size = filters.get("min_resolution")
+    if size is not None and not re.fullmatch(r"[1-9][0-9]{0,5}x[1-9][0-9]{0,5}", str(size)):
+        raise SyncError(f"min_resolution must be WIDTHxHEIGHT, such as 1920x1080 (got {size})")
+    try:
+        client.wallpapers.list(per_page=1, **filters)
+    except ApiError as error:
+        if error.status == 400:
+            raise SyncError(error.message) from error
+        raise
 
 
 def matches(item: WallpaperListItem, filters: Mapping[str, Any]) -> bool:
@@ -122,11 +140,14 @@ def sync(
     page_size: int = PAGE,
     on_progress: Callable[[SyncReport], None] = lambda _r: None,
 ) -> SyncReport:
-    unknown = sorted(set(filters) - set(SYNC_FILTERS))
-    if unknown:
-        raise SyncError(f"sync cannot filter by {', '.join(unknown)}; it takes {', '.join(SYNC_FILTERS)}")
     manifest = Manifest.open(folder, filters, restart=restart)
     report = SyncReport()
+    try:
+        if manifest.cursor is None and not manifest.files:
+            check_filters(client, filters)
+    except QuotaExhausted as spent:
+        report.quota_spent = spent.retry_after
+        return report
 
     def fetch(jobs: dict[str, str], replace: set[str]) -> None:
         def done(result: Fetched | DownloadError) -> None:
