@@ -75,7 +75,7 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   app.use(conditionalGet);
   app.use(routeFallbacks);
   app.use(opsRoutes({ readiness }).routes());
-  if (services.portal) app.use(portalRoutes({ ...services.portal, trustProxyHops: settings.trustProxyHops, logger }).routes());
+  if (services.portal) app.use(portalRoutes({ ...services.portal, trustProxyHops: settings.trustProxyHops, logger }));
   // The catalogue's router comes first: its routes answer without calling on, so the hot path
   // never walks the usage router. /v1/usage matches no route of it and passes through untouched.
   app.use(v1.routes());

@@ -310,6 +310,22 @@ describe('the developer portal', function () {
       expect(page.headers.get('Access-Control-Allow-Origin')).to.equal(null);
       expect(page.headers.get('Cache-Control')).to.equal('no-store');
     });
+
+    it('when the portal`s address or a path it has no page for is asked, then the answer is the portal`s, without CORS headers', async () => {
+      for (const [path, status] of [
+        ['/portal', 302],
+        ['/portal/nope', 404],
+        ['/portal/keys/', 404],
+      ] as const) {
+        const page = await browser().send(path, { headers: { Origin: 'https://elsewhere.example' } });
+        expect(page.status, path).to.equal(status);
+        expect(page.headers.get('Access-Control-Allow-Origin'), path).to.equal(null);
+        expect(page.headers.get('Access-Control-Expose-Headers'), path).to.equal(null);
+        expect(page.headers.get('Content-Security-Policy'), path).to.include("default-src 'none'");
+      }
+      const api = await request(ctx.app.url, '/v1/nope', { headers: { Origin: 'https://elsewhere.example' } });
+      expect(api.headers.get('Access-Control-Allow-Origin'), 'the API keeps its policy').to.equal('*');
+    });
   });
 });
 

@@ -575,6 +575,16 @@ export interface components {
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                /** @description Requests per window for the account's tier (on a spent quota and a busy account; not on the refusals of failed authentication or of reading usage too often) */
+                "X-RateLimit-Limit"?: number;
+                /** @description Requests left in the sliding window (on a spent quota and a busy account; not on the refusals of failed authentication or of reading usage too often) */
+                "X-RateLimit-Remaining"?: number;
+                /** @description Unix time (seconds) when the oldest counted requests leave the window: when Remaining is 0, the earliest moment a request is admitted again (on a spent quota and a busy account; not on the refusals of failed authentication or of reading usage too often) */
+                "X-RateLimit-Reset"?: number;
+                /** @description draft-ietf-httpapi-ratelimit-headers-10: `"<tier>";q=<limit>;w=<window seconds>` (on a spent quota and a busy account; not on the refusals of failed authentication or of reading usage too often) */
+                "RateLimit-Policy"?: string;
+                /** @description draft-ietf-httpapi-ratelimit-headers-10: `"<tier>";r=<remaining>;t=<seconds until reset>` (on a spent quota and a busy account; not on the refusals of failed authentication or of reading usage too often) */
+                RateLimit?: string;
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                 [name: string]: unknown;
@@ -727,7 +737,7 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description `<url>; rel="next"`: the next page (a path with every parameter of this request, trimmed, and its cursor), absent on the last page and when it would pass 4,096 characters (`meta.next_cursor` says the same) */
         Link: string;
-        /** @description `*`: any origin may read the response (sent when the request carries an Origin header; the API authenticates by Authorization header, never by cookie) */
+        /** @description `*`: any origin may read the response (sent on every answer of the API, whether or not the request carries an Origin header, and on none of the portal's pages; the API authenticates by Authorization header, never by cookie) */
         "Access-Control-Allow-Origin": "*";
     };
     pathItems: never;
@@ -1187,6 +1197,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     ETag: components["headers"]["ETag"];
                     "Cache-Control": components["headers"]["Cache-Control"];
+                    /** @description `<url>; rel="next"`: the next page, when `meta.has_more` is true (at the end of the feed there is none: keep `meta.next_cursor` and ask with it later); absent when it would pass 4,096 characters */
+                    Link: components["headers"]["Link"];
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     [name: string]: unknown;
                 };

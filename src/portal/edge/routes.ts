@@ -1,6 +1,6 @@
-import type Router from '@koa/router';
+import compose from 'koa-compose';
 import { withoutKeys } from '../../access/api-key.js';
-import type { Context, Next } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { AccountQuota } from '../../access/store/admission-store.js';
 import { createRouter } from '../../http/router.js';
 import type { Logger } from '../../infra/logger.js';
@@ -43,18 +43,23 @@ export interface PortalOptions extends PortalServices {
   logger: Logger;
 }
 
+/** Whether a path is the portal's: its address, or any under it. */
+const inPortal = (path: string) => path === PORTAL || path.startsWith(`${PORTAL}/`);
+
 /**
- * The developer portal: a router of its own under /portal, in the API's process and on its
- * port (docs/portal.md says why). Server-rendered pages; sessions in Redis behind an HttpOnly,
- * SameSite=Lax cookie scoped to /portal; every POST checked for its origin and a CSRF token.
+ * The developer portal, mounted at /portal in the API's process and on its port (docs/portal.md
+ * says why): every path there is the portal's, answered as a portal page, a path it has no page
+ * for with its 404 page (it had been the API's JSON 404, with the API's CORS headers).
+ * Server-rendered pages; sessions in Redis behind an HttpOnly, SameSite=Lax cookie scoped to
+ * /portal; every POST checked for its origin and a CSRF token.
  */
-export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHops, publicOrigins, logger }: PortalOptions): Router {
+export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHops, publicOrigins, logger }: PortalOptions): Middleware {
   const router = createRouter({ prefix: PORTAL });
 
   const kit = createPortalKit({ service, trustProxyHops, publicOrigins });
   const { page } = kit;
 
-  router.use(async (ctx: Context, next: Next) => {
+  const portalPage = async (ctx: Context, next: Next) => {
     // The API's CORS policy lets any origin read its answers; portal pages are not for other sites.
     for (const header of Object.keys(ctx.response.headers)) {
       if (header.startsWith('access-control-')) ctx.remove(header);
@@ -75,7 +80,7 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
       ctx.set('Retry-After', '5');
       page(ctx, 503, messagePage('Service unavailable', 'The portal cannot reach its data right now. Please try again in a few seconds.'));
     }
-  });
+  };
 
   router.get('/assets/style.css', (ctx) => {
     ctx.set('Cache-Control', 'public, max-age=3600');
@@ -95,9 +100,10 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
   // The portal's address itself, outside the prefixed router (which cannot match its bare prefix).
   const entry = createRouter();
   entry.get(PORTAL, (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
     ctx.redirect(ctx.cookies.get(SESSION_COOKIE) ? `${PORTAL}/keys` : `${PORTAL}/sign-in`);
   });
   entry.use(router.routes());
-  return entry;
+  const notFound = (ctx: Context) => page(ctx, 404, messagePage('Page not found', 'The portal has no such page.'));
+  const portal = compose([portalPage, entry.routes(), entry.allowedMethods(), notFound] as Middleware[]);
+  return (ctx, next) => (inPortal(ctx.path) ? portal(ctx, next) : next());
 }
