@@ -156,15 +156,18 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
     const messages = repeated.map((k) => `Invalid ${location} parameter ${quoted(k)}: must be given at most once`);
     if (!validate(data)) {
       // Every broken rule of every parameter, except that a value of the wrong type is only
-      // said to be of the wrong type (its bounds mean nothing then). Unknown names are named
-      // together, in one message.
+      // said to be of the wrong type (its bounds mean nothing then), and an empty one only to be
+      // empty (its form means nothing then: `cursor=` was said to be empty and of the wrong form).
+      // Unknown names are named together, in one message.
       const errors = validate.errors ?? [];
       const mistyped = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+      const empty = new Set(errors.filter((e) => e.keyword === 'minLength').map((e) => e.instancePath));
       const unknown = errors.filter((e) => e.keyword === 'additionalProperties').map((e) => String(e.params['additionalProperty']));
       if (unknown.length > 0) messages.push(unknownMessage(unknown, schema, location));
       const seen = new Set<string>();
       for (const error of errors) {
         if (error.keyword === 'additionalProperties' || (mistyped.has(error.instancePath) && error.keyword !== 'type')) continue;
+        if (empty.has(error.instancePath) && error.keyword === 'pattern') continue;
         // A required name sent more than once is not missing: it is said to be repeated, above.
         if (error.keyword === 'required' && repeated.includes(String(error.params['missingProperty']))) continue;
         const message = describe(error, schema, location);

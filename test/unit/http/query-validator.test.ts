@@ -171,6 +171,15 @@ describe('query parameter validation', () => {
     );
   });
 
+  it('when a value is empty, then it is said to be empty once, not also to be of the wrong form', () => {
+    expect(rejection(() => parseList({ seed: ' ' })).message).to.equal(
+      "Invalid query parameter 'seed': must be at least 1 character(s) after trimming",
+    );
+    expect(rejection(() => parseList({ cursor: '' })).message).to.equal(
+      "Invalid query parameter 'cursor': must be at least 1 character(s) after trimming",
+    );
+  });
+
   it('when path parameters are validated, then messages say path', () => {
     const parseId = compileParams<{ id: number }>(
       { type: 'object', additionalProperties: false, required: ['id'], properties: { id: { type: 'integer', minimum: 1 } } },
