@@ -158,6 +158,12 @@ function shownKey(key: ShownKey): Markup {
   </section>`;
 }
 
+/**
+ * A key's last use is kept to the minute (key-store.ts): shown as that minute, not as its first
+ * second, which read as a use before a key made within that minute.
+ */
+const minuteOf = (iso: string) => `${iso.slice(0, 16)}Z`;
+
 function keyRow(key: AccountKey, csrf: string, formId: string): Markup {
   const state = key.revoked_at ? `revoked ${key.revoked_at}` : key.expires_at ? `expires ${key.expires_at}` : 'active';
   const live = !key.revoked_at && !key.expires_at;
@@ -165,7 +171,7 @@ function keyRow(key: AccountKey, csrf: string, formId: string): Markup {
     <td>${key.name || html`<span class="muted">(unnamed)</span>`}</td>
     <td><code>${key.key_id}</code></td>
     <td>${key.created_at}</td>
-    <td>${key.last_used ?? html`<span class="muted">never</span>`}</td>
+    <td>${key.last_used ? minuteOf(key.last_used) : html`<span class="muted">never</span>`}</td>
     <td>${key.recent_requests}</td>
     <td>${state}</td>
     <td class="actions">
