@@ -6,7 +6,7 @@ import { withoutFiller } from './query-filler.js';
  *
  *   sunset beach          words; a wallpaper matching all of them ranks above one matching some
  *   "alpine lake"         a phrase (an unbalanced quote runs to the end of the query)
- *   forest -pine          excludes a word; -"castle level" excludes a phrase
+ *   forest -pine          excludes a word; -"castle level" a phrase; -(pine oak) each word in the brackets
  *   sunrise OR sunset     either one (also `|`); OR binds the words or phrases on each side
  *
  * A lone `-`, a leading or trailing OR, and any other punctuation are read as nothing. A query
@@ -78,15 +78,21 @@ export function wordsOf(text: string): string[] {
 
 type Token = { kind: 'term'; term: Term; excluded: boolean } | { kind: 'or' };
 
-// Punctuation that ends a word as a space does ("sunset,beach", "sunset;night"): a run of words
-// joined by anything else is one term whose words must all match ("snow-capped", "b&w", "day/night").
-const SEPARATOR = /[,;:!?()[\]{}<>]/;
+// Punctuation that ends a word as a space does ("sunset,beach", "sunset;night"), in its full-width
+// and CJK forms too ("sunset，beach", "海、夕日"): a run of words joined by anything else is one term
+// whose words must all match ("snow-capped", "b&w", "day/night").
+const SEPARATOR = /[,;:!?()[\]{}<>\uff01\uff08\uff09\uff0c\uff1a\uff1b\uff1f\uff3b\uff3d\uff5b\uff5d\u3001\u3002\u3008-\u3011]/;
+const OPENING = /[([{<\uff08\uff3b\uff5b\u3008\u300a\u300c\u300e\u3010]/;
+const CLOSING = /[)\]}>\uff09\uff3d\uff5d\u3009\u300b\u300d\u300f\u3011]/;
 
 function tokenize(q: string): Token[] {
   const tokens: Token[] = [];
+  // Inside "-( … )": every term until the bracket closes is excluded, as -(pine oak) reads.
+  let excludedGroup = false;
   let i = 0;
   while (i < q.length) {
     if (/\s/.test(q[i]!) || SEPARATOR.test(q[i]!)) {
+      if (CLOSING.test(q[i]!)) excludedGroup = false;
       i++;
       continue;
     }
@@ -95,9 +101,9 @@ function tokenize(q: string): Token[] {
       i++;
       continue;
     }
-    let excluded = false;
-    // "-(forest)" still excludes forest.
+    let excluded = excludedGroup;
     while (q[i] === '-' || q[i] === '+' || (i < q.length && SEPARATOR.test(q[i]!))) {
+      if (excluded && OPENING.test(q[i]!)) excludedGroup = true;
       excluded ||= q[i] === '-';
       i++;
     }

@@ -36,6 +36,28 @@ describe('search query syntax', () => {
     ]);
     expect(parseSearchQuery('snow-capped b&w day/night').groups).to.deep.equal([[word('snow capped')], [word('b w')], [word('day night')]]);
     expect(parseSearchQuery('lake -(forest) ,-pine')).to.deep.equal({ groups: [[word('lake')]], excluded: [word('forest'), word('pine')] });
+    expect(parseSearchQuery('sunset，beach 海、夕日').groups, 'full-width and CJK forms too').to.deep.equal([
+      [word('sunset')],
+      [word('beach')],
+      [word('海')],
+      [word('夕日')],
+    ]);
+  });
+
+  it('when a minus opens brackets, then every term inside is excluded, up to the closing bracket or the end', () => {
+    expect(parseSearchQuery('lake -(pine oak) river')).to.deep.equal({
+      groups: [[word('lake')], [word('river')]],
+      excluded: [word('pine'), word('oak')],
+    });
+    expect(parseSearchQuery('lake -[pine "tall tree"] sky')).to.deep.equal({
+      groups: [[word('lake')], [word('sky')]],
+      excluded: [word('pine'), phrase('tall tree')],
+    });
+    expect(parseSearchQuery('lake -(pine oak')).to.deep.equal({ groups: [[word('lake')]], excluded: [word('pine'), word('oak')] });
+    expect(parseSearchQuery('lake (pine -oak) sky'), 'brackets without a minus exclude nothing').to.deep.equal({
+      groups: [[word('lake')], [word('pine')], [word('sky')]],
+      excluded: [word('oak')],
+    });
   });
 
   it('when a word is possessive, then it is the word itself', () => {
