@@ -323,8 +323,30 @@ describe('the developer portal', function () {
         expect(page.headers.get('Access-Control-Expose-Headers'), path).to.equal(null);
         expect(page.headers.get('Content-Security-Policy'), path).to.include("default-src 'none'");
       }
+      const preflight = { 'Access-Control-Request-Method': 'POST', Origin: 'https://elsewhere.example' };
+      for (const [path, method, status] of [
+        ['/portal/keys', 'OPTIONS', 200],
+        ['/portal/nope', 'OPTIONS', 404],
+        ['/portal/keys', 'PUT', 405],
+      ] as const) {
+        const page = await browser().send(path, { method, headers: preflight });
+        expect(page.status, `${method} ${path}`).to.equal(status);
+        expect(page.headers.get('Access-Control-Allow-Origin'), `${method} ${path}`).to.equal(null);
+        expect(page.headers.get('Access-Control-Allow-Methods'), `${method} ${path}`).to.equal(null);
+        if (status !== 200) expect(page.headers.get('Content-Type'), `${method} ${path}`).to.match(/^text\/html/);
+      }
       const api = await request(ctx.app.url, '/v1/nope', { headers: { Origin: 'https://elsewhere.example' } });
       expect(api.headers.get('Access-Control-Allow-Origin'), 'the API keeps its policy').to.equal('*');
+      const apiPreflight = await request(ctx.app.url, '/v1/wallpapers', { method: 'OPTIONS', headers: preflight, contract: false });
+      expect(apiPreflight.headers.get('Access-Control-Allow-Origin'), 'and answers its preflights').to.equal('*');
+    });
+
+    it('when a signed-in developer asks for a portal path it has no page for, then the 404 page still shows them signed in', async () => {
+      const b = browser();
+      await signedIn(b, newEmail());
+      const page = await b.get('/portal/nope');
+      expect(page.status).to.equal(404);
+      expect(page.html).to.include('Sign out');
     });
   });
 });

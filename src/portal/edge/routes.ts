@@ -49,7 +49,9 @@ const inPortal = (path: string) => path === PORTAL || path.startsWith(`${PORTAL}
 /**
  * The developer portal, mounted at /portal in the API's process and on its port (docs/portal.md
  * says why): every path there is the portal's, answered as a portal page, a path it has no page
- * for with its 404 page (it had been the API's JSON 404, with the API's CORS headers).
+ * for with its 404 page and a method a page does not take with its 405 page. It runs before the
+ * API's CORS policy (app.ts): the API lets any origin read its answers, portal pages are not for
+ * other sites (an unknown portal path had been the API's JSON 404, with its CORS headers).
  * Server-rendered pages; sessions in Redis behind an HttpOnly, SameSite=Lax cookie scoped to
  * /portal; every POST checked for its origin and a CSRF token.
  */
@@ -57,13 +59,9 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
   const router = createRouter({ prefix: PORTAL });
 
   const kit = createPortalKit({ service, trustProxyHops, publicOrigins });
-  const { page } = kit;
+  const { page, account } = kit;
 
   const portalPage = async (ctx: Context, next: Next) => {
-    // The API's CORS policy lets any origin read its answers; portal pages are not for other sites.
-    for (const header of Object.keys(ctx.response.headers)) {
-      if (header.startsWith('access-control-')) ctx.remove(header);
-    }
     ctx.set('Content-Security-Policy', CSP);
     ctx.set('X-Frame-Options', 'DENY');
     ctx.set('Referrer-Policy', 'same-origin');
@@ -103,7 +101,20 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
     ctx.redirect(ctx.cookies.get(SESSION_COOKIE) ? `${PORTAL}/keys` : `${PORTAL}/sign-in`);
   });
   entry.use(router.routes());
-  const notFound = (ctx: Context) => page(ctx, 404, messagePage('Page not found', 'The portal has no such page.'));
+  // A path the portal has no page for, shown with the chrome of whoever asks (signed in, their own).
+  const notFound = async (ctx: Context) => {
+    const token = ctx.cookies.get(SESSION_COOKIE);
+    const signed = token ? await service.resume(token) : null;
+    page(ctx, 404, messagePage('Page not found', 'The portal has no such page.', signed ? account(signed) : {}));
+  };
   const portal = compose([portalPage, entry.routes(), entry.allowedMethods(), notFound] as Middleware[]);
-  return (ctx, next) => (inPortal(ctx.path) ? portal(ctx, next) : next());
+  return async (ctx, next) => {
+    if (!inPortal(ctx.path)) {
+      await next();
+      return;
+    }
+    await portal(ctx, next);
+    // A page asked with a method it does not take: the router said so (405 and Allow), on the 404 page.
+    if (ctx.status === 405) page(ctx, 405, messagePage('Method not allowed', `This page takes ${ctx.response.get('Allow') || 'GET'}.`));
+  };
 }
