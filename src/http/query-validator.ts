@@ -20,9 +20,11 @@ ajv.addKeyword({
 });
 ajv.addKeyword({ keyword: 'x-format-hint', schemaType: 'string' });
 
-const WORD = /[\p{L}\p{N}]+/gu;
+// As a search reads its words (wallpapers/search-query.ts): a word's marks are part of it, so a
+// Hindi word, or an accent sent decomposed, is one word, not several.
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 
-/** Words as Elasticsearch's standard tokenizer roughly sees them: runs of letters and digits. */
+/** Words as Elasticsearch's standard tokenizer roughly sees them: runs of letters and digits, with their marks. */
 export function countWords(text: string): number {
   return text.match(WORD)?.length ?? 0;
 }

@@ -42,29 +42,30 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 const POSSESSIVE = /['\u2019]s(?![\p{L}\p{N}])/giu;
 
-// Latin letters the index folds to ASCII (wpc_ascii_folding, Lucene's ASCIIFoldingFilter) that are
-// no letter plus accent: "straße" is strasse there.
+// Letters Lucene's ASCIIFoldingFilter (the index's wpc_ascii_folding) folds that are neither a
+// letter with marks nor a compatibility form: "straße" is strasse there, "ıce" ice.
 const LATIN_LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th',
-  Æ: 'AE', Œ: 'OE', Ø: 'O', Ł: 'L', Đ: 'D', Ð: 'D', Þ: 'TH',
+  ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L',
+  đ: 'd', Đ: 'D', ð: 'd', Ð: 'D', þ: 'th', Þ: 'TH', ı: 'i', ɡ: 'g', ĸ: 'q',
+  '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"', '\u00ab': '"', '\u00bb': '"', '\u2212': '-',
 }; // prettier-ignore
-const LATIN_LETTER = /[ßæœøłđðþÆŒØŁĐÐÞ]/g;
-const LATIN_ACCENTS = /(\p{Script=Latin})\p{M}+/gu;
+const LATIN_LETTER = /[ßẞæÆœŒøØłŁđĐðÐþÞıɡĸ\u201c-\u201f\u00ab\u00bb\u2212]/g;
+// A Latin letter with its marks, a Latin compatibility form (ﬁ, ſ, full-width ｃ) or full-width
+// punctuation (，（－＂): each is read as its compatibility decomposition, less the marks.
+const LATIN_FORM = /[\p{Script=Latin}\uff01-\uff5e]\p{M}*/gu;
 
 /**
- * A text with its Latin letters' accents taken off, as the index reads it ("café" is cafe, "crème"
- * creme): what a word means, whether it is English and whether it occurs are then asked of the
- * word the index holds, so a word with or without its accent finds the same (it had not: `cafe`
- * found nothing, `café` four coffees). Other scripts keep their marks (が stays が).
+ * A text as the index folds it ("café" is cafe, "crème" creme, "ﬁeld" field, "ｃｉｔｙ" city,
+ * "ıce" ice), and typographic quotes and full-width punctuation as their ASCII forms: what a word
+ * means, whether it is English and whether it occurs are then asked of the word the index holds,
+ * so a word with or without its accents finds the same (it had not: `cafe` found nothing, `café`
+ * four coffees), and `－（pine oak）` or `“alpine lake”` read as their ASCII forms do. Other scripts
+ * keep their marks (が stays が).
  */
 export function foldedLatin(text: string): string {
   // eslint-disable-next-line no-control-regex -- the plain ASCII text most queries are needs no folding
   if (/^[\x00-\x7f]*$/.test(text)) return text;
-  return text
-    .normalize('NFD')
-    .replace(LATIN_ACCENTS, '$1')
-    .replace(LATIN_LETTER, (letter) => LATIN_LETTERS[letter]!)
-    .normalize('NFC');
+  return text.replace(LATIN_FORM, (form) => form.normalize('NFKD').replace(/\p{M}+/gu, '')).replace(LATIN_LETTER, (letter) => LATIN_LETTERS[letter]!);
 }
 
 /**
@@ -78,21 +79,26 @@ export function wordsOf(text: string): string[] {
 
 type Token = { kind: 'term'; term: Term; excluded: boolean } | { kind: 'or' };
 
-// Punctuation that ends a word as a space does ("sunset,beach", "sunset;night"), in its full-width
-// and CJK forms too ("sunset，beach", "海、夕日"): a run of words joined by anything else is one term
-// whose words must all match ("snow-capped", "b&w", "day/night").
-const SEPARATOR = /[,;:!?()[\]{}<>\uff01\uff08\uff09\uff0c\uff1a\uff1b\uff1f\uff3b\uff3d\uff5b\uff5d\u3001\u3002\u3008-\u3011]/;
-const OPENING = /[([{<\uff08\uff3b\uff5b\u3008\u300a\u300c\u300e\u3010]/;
-const CLOSING = /[)\]}>\uff09\uff3d\uff5d\u3009\u300b\u300d\u300f\u3011]/;
+// Punctuation that ends a word as a space does ("sunset,beach", "sunset;night"), in its CJK forms
+// too ("海、夕日", 「夕日」; full-width forms are folded to ASCII first): a run of words joined by
+// anything else is one term whose words must all match ("snow-capped", "b&w", "day/night").
+const SEPARATOR = /[,;:!?()[\]{}<>\u3001\u3002\u3008-\u3011\u3014-\u301b]/;
+const OPENING = /[([{<\u3008\u300a\u300c\u300e\u3010\u3014\u3016\u3018\u301a]/;
+const CLOSING = /[)\]}>\u3009\u300b\u300d\u300f\u3011\u3015\u3017\u3019\u301b]/;
 
 function tokenize(q: string): Token[] {
   const tokens: Token[] = [];
-  // Inside "-( … )": every term until the bracket closes is excluded, as -(pine oak) reads.
-  let excludedGroup = false;
+  // Inside "-( … )", the brackets still open: every term until they all close is excluded, as
+  // -(pine (oak) elm) reads.
+  let depth = 0;
+  const bracket = (c: string) => {
+    if (depth > 0 && OPENING.test(c)) depth++;
+    else if (depth > 0 && CLOSING.test(c)) depth--;
+  };
   let i = 0;
   while (i < q.length) {
     if (/\s/.test(q[i]!) || SEPARATOR.test(q[i]!)) {
-      if (CLOSING.test(q[i]!)) excludedGroup = false;
+      bracket(q[i]!);
       i++;
       continue;
     }
@@ -101,12 +107,14 @@ function tokenize(q: string): Token[] {
       i++;
       continue;
     }
-    let excluded = excludedGroup;
+    let minus = false;
     while (q[i] === '-' || q[i] === '+' || (i < q.length && SEPARATOR.test(q[i]!))) {
-      if (excluded && OPENING.test(q[i]!)) excludedGroup = true;
-      excluded ||= q[i] === '-';
+      if (q[i] === '-') minus = true;
+      else if (depth === 0 && minus && OPENING.test(q[i]!)) depth = 1;
+      else bracket(q[i]!);
       i++;
     }
+    const excluded = minus || depth > 0;
     let text: string;
     let quoted = false;
     if (q[i] === '"') {
@@ -140,7 +148,7 @@ export function parseSearchQuery(q: string): SearchQuery {
   const groups: Term[][] = [];
   const excluded: Term[] = [];
   let joinNext = false;
-  for (const token of tokenize(q)) {
+  for (const token of tokenize(foldedLatin(q))) {
     if (token.kind === 'or') {
       joinNext = groups.length > 0;
       continue;

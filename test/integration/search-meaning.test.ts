@@ -110,6 +110,10 @@ describe('search by meaning, on the real model and catalogue', function () {
       ['café', 'cafe'],
       ['crème', 'creme'],
       ['château', 'chateau'],
+      ['ıce', 'ice'],
+      ['ſky', 'sky'],
+      ['ｃｉｔｙ', 'city'],
+      ['ﬁeld', 'field'],
     ] as const) {
       const [withAccents, without] = [await search(ctx, accented), await search(ctx, plain)];
       expect(withAccents.total, accented).to.equal(without.total);

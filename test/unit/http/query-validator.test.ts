@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ERROR_MESSAGE_MAX, HttpError } from '../../../src/http/http-error.js';
-import { compileParams } from '../../../src/http/query-validator.js';
+import { compileParams, countWords } from '../../../src/http/query-validator.js';
 import { parametersSchema } from '../../../src/openapi/parameters.js';
 
 const listParamsSchema = parametersSchema('/v1/wallpapers', 'get', 'query');
@@ -187,5 +187,13 @@ describe('query parameter validation', () => {
     );
     expect(parseId({ id: '12' })).to.deep.equal({ id: 12 });
     expect(rejection(() => parseId({ id: 'x' })).message).to.equal("Invalid path parameter 'id': must be an integer");
+  });
+});
+
+describe('the words a search is counted in', () => {
+  it('when a word carries marks, in any normal form, then it counts once', () => {
+    expect(countWords('पहाड़ों के ऊपर')).to.equal(3);
+    expect(countWords('Phố cổ'.normalize('NFD'))).to.equal(2);
+    expect(countWords('Phố cổ'.normalize('NFC'))).to.equal(2);
   });
 });

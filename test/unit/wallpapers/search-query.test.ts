@@ -54,6 +54,18 @@ describe('search query syntax', () => {
       excluded: [word('pine'), phrase('tall tree')],
     });
     expect(parseSearchQuery('lake -(pine oak')).to.deep.equal({ groups: [[word('lake')]], excluded: [word('pine'), word('oak')] });
+    expect(parseSearchQuery('forest -(pine (oak) elm)'), 'brackets inside it too').to.deep.equal({
+      groups: [[word('forest')]],
+      excluded: [word('pine'), word('oak'), word('elm')],
+    });
+    expect(parseSearchQuery('forest -(pine +) lake'), 'a bracket after an operator still closes it').to.deep.equal({
+      groups: [[word('forest')], [word('lake')]],
+      excluded: [word('pine')],
+    });
+    expect(parseSearchQuery('forest -〔pine oak〕'), 'CJK brackets too').to.deep.equal({
+      groups: [[word('forest')]],
+      excluded: [word('pine'), word('oak')],
+    });
     expect(parseSearchQuery('lake (pine -oak) sky'), 'brackets without a minus exclude nothing').to.deep.equal({
       groups: [[word('lake')], [word('pine')], [word('sky')]],
       excluded: [word('oak')],
@@ -78,6 +90,22 @@ describe('search query syntax', () => {
       [word('हिन्दी')],
       [word('がっこう')],
     ]);
+    expect(parseSearchQuery('GRAẞ ıce ſky ɡlow ｃｉｔｙ ﬁeld İstanbul').groups, 'letters and forms the index folds too').to.deep.equal([
+      [word('GRASS')],
+      [word('ice')],
+      [word('sky')],
+      [word('glow')],
+      [word('city')],
+      [word('field')],
+      [word('Istanbul')],
+    ]);
+  });
+
+  it('when operators are typed in their full-width or typographic forms, then they read as their ASCII forms', () => {
+    expect(parseSearchQuery('forest －（pine oak）')).to.deep.equal({ groups: [[word('forest')]], excluded: [word('pine'), word('oak')] });
+    expect(parseSearchQuery('＂alpine lake＂').groups).to.deep.equal([[phrase('alpine lake')]]);
+    expect(parseSearchQuery('“alpine lake” «misty fjord»').groups).to.deep.equal([[phrase('alpine lake')], [phrase('misty fjord')]]);
+    expect(parseSearchQuery('forest −pine')).to.deep.equal({ groups: [[word('forest')]], excluded: [word('pine')] });
   });
 
   it('when OR or | joins terms, then they form one group of alternatives', () => {
