@@ -247,6 +247,46 @@ describe('the TypeScript client against the real stack', function () {
     });
   });
 
+  describe('in front of an API that stalls', () => {
+    it('when the first answer stalls in the middle of its body, then that attempt times out, is retried, and the page comes', async () => {
+      let asked = 0;
+      const stalled = new Set<ReturnType<typeof setTimeout>>();
+      const front = createServer((req, res) => {
+        if (asked++ === 0) {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.write('{"data": [');
+          stalled.add(setTimeout(() => res.end(), 3_000));
+          return;
+        }
+        void fetch(`${ctx.app.url}${req.url}`, { headers: { Authorization: req.headers.authorization ?? '' } }).then(async (upstream) => {
+          res.writeHead(upstream.status, Object.fromEntries(upstream.headers));
+          res.end(Buffer.from(await upstream.arrayBuffer()));
+        });
+      });
+      await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+        const waits: string[] = [];
+        const page = await createWallpaperClient({
+          baseUrl: url,
+          apiKey: ctx.key,
+          timeoutMs: 300,
+          backoffMs: 10,
+          onWait: (_ms, reason) => waits.push(reason),
+        }).wallpapers.list({
+          per_page: 1,
+        });
+        expect(page.data).to.have.length(1);
+        expect(asked).to.equal(2);
+        expect(waits).to.deep.equal(['retry']);
+      } finally {
+        for (const timer of stalled) clearTimeout(timer);
+        front.closeAllConnections();
+        await new Promise((resolve) => front.close(resolve));
+      }
+    });
+  });
+
   describe('in front of an API that never answers', () => {
     it('when an attempt outlasts timeoutMs, then it is retried as a network error and the call fails in bounded time', async () => {
       const hung = await hungServer();

@@ -83,9 +83,15 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
     return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
   };
 
-  const attempt = (request: Request) => {
+  // An attempt is its whole answer: the body is read here, under the attempt's timeout, so a body
+  // that stalls is a network error retried like any other (read later, its timeout had surfaced
+  // raw). The API's answers are pages of at most 100 items, so holding one is cheap.
+  const attempt = async (request: Request): Promise<Response> => {
     const timeout = AbortSignal.timeout(timeoutMs);
-    return base(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) });
+    const response = await base(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) });
+    if (response.status === 204 || response.status === 304 || request.method === 'HEAD') return response;
+    const body = await response.arrayBuffer();
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 
   return async function fetchWithPacing(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
