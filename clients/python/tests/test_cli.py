@@ -147,10 +147,21 @@ def test_when_a_new_mirror_s_filters_are_wrong_then_it_stops_at_once_with_2_nami
 def test_when_usage_is_wrong_then_it_says_so_with_2_before_asking_anything(stack: Stack, tmp_path: Path) -> None:
     taken = tmp_path / "a-file"
     taken.write_text("mine")
-    for args in (["download", "--dir", str(taken)], ["sync", "--dir", str(taken)], ["download", "--dir", str(tmp_path), "--parallel", "0"]):
+    for args in (
+        ["download", "--dir", str(taken)],
+        ["sync", "--dir", str(taken)],
+        ["download", "--dir", str(taken / "below")],
+        ["sync", "--dir", str(taken / "below"), "--category", "space"],
+        ["download", "--dir", str(tmp_path), "--parallel", "0"],
+        ["list", "--tags", ","],
+        ["sync", "--dir", str(tmp_path / "m"), "--category", "space", "--tags", " "],
+        ["list", "--ids", ""],
+    ):
         done = wallpapers(stack, "wpc_never_used", *args)
         assert done.returncode == 2 and "Traceback" not in done.stderr, (args, done.stderr)
     assert taken.read_text() == "mine"
+    unset = subprocess.run([sys.executable, "-m", "wallpaper_catalogue.cli", "list"], env={**stack.env, "API_KEY": ""}, capture_output=True, text=True)
+    assert unset.returncode == 2 and "API_KEY" in unset.stderr
 
 
 def test_when_the_reader_stops_reading_then_the_tool_stops_quietly(stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -190,6 +201,9 @@ def test_when_a_listing_asks_for_ids_or_more_fields_then_those_are_listed(stack:
     assert [w["id"] for w in json.loads(listed.stdout)] == [w["id"] for w in reversed(first)]
     mixed = wallpapers(stack, key, "list", "--ids", ids, "--category", "space")
     assert mixed.returncode == 2 and "--ids" in mixed.stderr
+    unknown = wallpapers(stack, key, "list", "--ids", f"{first[0]['id']},999999999", "--json")
+    assert unknown.returncode == 0 and "not found: 999999999" in unknown.stderr
+    assert [w["id"] for w in json.loads(unknown.stdout)] == [first[0]["id"]]
 
 
 def test_when_the_quota_runs_out_before_a_download_s_listing_ends_then_what_was_listed_is_fetched_and_it_says_so(

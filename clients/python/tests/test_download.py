@@ -137,3 +137,36 @@ def test_when_a_run_is_interrupted_then_pictures_not_started_are_dropped_and_the
         fetch_all(jobs(), tmp_path, parallel=1, transport=httpx.MockTransport(answer))
     assert len(served) <= 2
     assert list(tmp_path.iterdir()) == []
+
+
+def test_when_a_run_is_interrupted_while_a_picture_stalls_then_it_returns_at_once_and_leaves_no_part(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from wallpaper_catalogue.download import fetch_all
+
+    writing = threading.Event()
+    release = threading.Event()
+
+    def answer(_request: httpx.Request) -> httpx.Response:
+        def chunks() -> Iterator[bytes]:
+            yield b"\x00" * 10
+            writing.set()
+            release.wait(30)
+            yield b"\x00" * 10
+
+        return httpx.Response(200, headers={"Content-Type": "image/bmp"}, stream=Chunks(chunks))
+
+    def jobs() -> Iterator[tuple[int, str]]:
+        yield 1, "http://pictures.test/1"
+        writing.wait(5)
+        raise KeyboardInterrupt
+
+    started = time.monotonic()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            fetch_all(jobs(), tmp_path, parallel=2, transport=httpx.MockTransport(answer))
+        assert time.monotonic() - started < 2
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        release.set()

@@ -43,10 +43,15 @@ def positive(text: str) -> int:
 
 
 def _folder(path: str) -> Path:
-    """A folder to put pictures in: refused before any request when something else has its name."""
+    """A folder to put pictures in, made before any request: refused when something else has its
+    name or it cannot be made (below a file, in a place one may not write)."""
     folder = Path(path)
     if folder.exists() and not folder.is_dir():
         raise UsageError(f"--dir {path}: not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"--dir {path}: {error.strerror or error}") from error
     return folder
 
 
@@ -60,15 +65,24 @@ def _filters(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]:
     filters: dict[str, Any] = {}
     for name in names:
         value = getattr(args, name, None)
-        if value is not None:
-            filters[name] = [v.strip() for v in value.split(",") if v.strip()] if name in LIST_FILTERS else value
+        if value is None:
+            continue
+        if name in LIST_FILTERS:
+            values = [v.strip() for v in value.split(",") if v.strip()]
+            # An empty list would be left out of the request, and a sync would read it as "none of
+            # nothing": it had mirrored nothing, pinned to that.
+            if not values:
+                raise UsageError(f"--{name.replace('_', '-')} needs at least one value")
+            filters[name] = values
+        else:
+            filters[name] = value
     return filters
 
 
 def _client(args: argparse.Namespace, *, max_wait: float = 60.0) -> Client:
     key = os.environ.get("API_KEY")
     if not key:
-        raise SystemExit("wallpapers: set API_KEY to your API key (the portal gives one)")
+        raise UsageError("set API_KEY to your API key (the portal gives one)")
     return Client(base_url=os.environ.get("WALLPAPERS_URL", "http://127.0.0.1:3000"), api_key=key, pacing=Pacing(max_wait=max_wait))
 
 
@@ -86,7 +100,11 @@ def _listing(client: Client, args: argparse.Namespace, names: Sequence[str]) -> 
         # Those wallpapers, in that order: one page, asked alone (the API takes nothing beside ids).
         if len(filters) > 1 or getattr(args, "q", None):
             raise UsageError("--ids takes no other filter, search or --include")
-        return islice(iter(client.wallpapers.list(ids=filters["ids"])["data"]), args.limit)
+        page = client.wallpapers.list(ids=filters["ids"])
+        missing = page["meta"].get("missing") or []
+        if missing:
+            print(f"wallpapers: not found: {', '.join(str(i) for i in missing)}", file=sys.stderr)
+        return islice(iter(page["data"]), args.limit)
     per_page = min(100, args.limit) if args.limit else 100
     if getattr(args, "q", None):
         return client.search.all(args.q, limit=args.limit, per_page=per_page, **filters)

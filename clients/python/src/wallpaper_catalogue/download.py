@@ -11,9 +11,9 @@ extension comes from the Content-Type: one of ``IMAGE_EXTENSIONS`` (``image/bmp`
 from __future__ import annotations
 
 import os
+import queue
 import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -135,40 +135,60 @@ def fetch_all(
     transport: httpx.BaseTransport | None = None,
 ) -> tuple[list[Fetched], list[DownloadError]]:
     """Downloads each (id, url) with `parallel` at once, starting as the jobs come (a listing still
-    being read); every outcome reaches `on_done`. Interrupted (Ctrl-C), it drops the jobs not
-    started, ends those under way at their next chunk, and raises KeyboardInterrupt: leaving the
-    pool had waited for every queued picture."""
+    being read); every outcome reaches `on_done`, one at a time.
+
+    Interrupted (Ctrl-C), it returns at once with KeyboardInterrupt: pictures not started are
+    dropped, those under way end at their next chunk, and what they wrote so far is removed. The
+    workers are daemon threads, so one held by a stalled server never holds the program (a
+    ThreadPoolExecutor had waited for every picture, and at exit for those stalled)."""
     folder.mkdir(parents=True, exist_ok=True)
     done: list[Fetched] = []
     failed: list[DownloadError] = []
     stop = threading.Event()
-    futures: dict[Future[Fetched], int] = {}
-
-    def record(future: Future[Fetched]) -> None:
-        result: Fetched | DownloadError
-        try:
-            result = future.result()
-        except DownloadError as error:
-            result = error
-        except (httpx.HTTPError, OSError) as error:
-            result = DownloadError(futures[future], str(error))
-        if isinstance(result, Fetched):
-            done.append(result)
-        else:
-            failed.append(result)
-        on_done(result)
+    report = threading.Lock()
+    work: queue.Queue[tuple[int, str] | None] = queue.Queue(maxsize=parallel)
+    started: set[int] = set()
+    finished: set[int] = set()
 
     with httpx.Client(timeout=timeout, follow_redirects=True, transport=transport) as http:
-        pool = ThreadPoolExecutor(max_workers=parallel)
+
+        def worker() -> None:
+            while (job := work.get()) is not None:
+                wallpaper_id, url = job
+                result: Fetched | DownloadError
+                try:
+                    result = fetch_picture(http, url, folder, wallpaper_id, replace=replace(wallpaper_id), stop=stop)
+                except DownloadError as error:
+                    result = error
+                except (httpx.HTTPError, OSError) as error:
+                    result = DownloadError(wallpaper_id, str(error))
+                with report:
+                    if stop.is_set():
+                        return
+                    finished.add(wallpaper_id)
+                    if isinstance(result, Fetched):
+                        done.append(result)
+                    else:
+                        failed.append(result)
+                    on_done(result)
+
+        workers = [threading.Thread(target=worker, daemon=True) for _ in range(parallel)]
+        for thread in workers:
+            thread.start()
         try:
             for wallpaper_id, url in jobs:
-                future = pool.submit(fetch_picture, http, url, folder, wallpaper_id, replace=replace(wallpaper_id), stop=stop)
-                futures[future] = wallpaper_id
-            for future in as_completed(futures):
-                record(future)
+                started.add(wallpaper_id)
+                work.put((wallpaper_id, url))
+            for _ in workers:
+                work.put(None)
+            for thread in workers:
+                while thread.is_alive():
+                    thread.join(0.2)
         except BaseException:
-            stop.set()
-            pool.shutdown(wait=True, cancel_futures=True)
+            with report:
+                stop.set()
+            for wallpaper_id in started - finished:
+                for leftover in unfinished(folder, wallpaper_id):
+                    leftover.unlink(missing_ok=True)
             raise
-        pool.shutdown(wait=True)
     return done, failed

@@ -64,8 +64,11 @@ def check_filters(client: Client, filters: Mapping[str, Any]) -> None:
 def matches(item: WallpaperListItem, filters: Mapping[str, Any]) -> bool:
     """Whether a wallpaper (with dimensions, tags and colours included) passes the sync's filters."""
     def listed(name: str) -> list[str] | None:
+        """A filter's values; an empty list is no filter, as the API reads it (it is not sent)."""
         value = filters.get(name)
-        return None if value is None else [str(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
+        if value is None or value == []:
+            return None
+        return [str(v) for v in (value if isinstance(value, (list, tuple)) else [value])]
 
     for name, field_name in (("category", "category"), ("resolution", "resolution"), ("ratio", "ratio")):
         wanted = listed(name)
