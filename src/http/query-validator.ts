@@ -159,7 +159,7 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
     if (!validate(data)) {
       // Every broken rule of every parameter, except that a value of the wrong type is only
       // said to be of the wrong type (its bounds mean nothing then), and an empty one only to be
-      // empty (its form means nothing then: `cursor=` was said to be empty and of the wrong form).
+      // empty (its form means nothing then).
       // Unknown names are named together, in one message.
       const errors = validate.errors ?? [];
       const mistyped = new Set(errors.filter((e) => e.keyword === 'type').map((e) => e.instancePath));

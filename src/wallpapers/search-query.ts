@@ -38,7 +38,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
 ]); // prettier-ignore
 
-// A word's marks are part of it: a Hindi word's vowel signs had split it into single letters.
+// A word's marks are part of it: else a Hindi word's vowel signs would split it into single letters.
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 const POSSESSIVE = /['\u2019]s(?![\p{L}\p{N}])/giu;
 
@@ -58,8 +58,7 @@ const LATIN_FORM = /[\p{Script=Latin}\uff01-\uff5e]\p{M}*/gu;
  * A text as the index folds it ("café" is cafe, "crème" creme, "ﬁeld" field, "ｃｉｔｙ" city,
  * "ıce" ice), and typographic quotes and full-width punctuation as their ASCII forms: what a word
  * means, whether it is English and whether it occurs are then asked of the word the index holds,
- * so a word with or without its accents finds the same (it had not: `cafe` found nothing, `café`
- * four coffees), and `－（pine oak）` or `“alpine lake”` read as their ASCII forms do. Other scripts
+ * so a word with or without its accents finds the same (`cafe` and `café` alike), and `－（pine oak）` or `“alpine lake”` read as their ASCII forms do. Other scripts
  * keep their marks (が stays が).
  */
 export function foldedLatin(text: string): string {

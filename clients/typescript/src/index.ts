@@ -75,7 +75,7 @@ export const LIST_PARAMETERS: ReadonlySet<string> = new Set([
 
 /**
  * One value becomes a list of one, as the contract's comma-separated parameters expect; a value
- * left undefined is left out (it had been sent as the text "undefined").
+ * left undefined is left out, not sent as the text "undefined".
  */
 function asLists<Raw>(query: object): Raw {
   return Object.fromEntries(

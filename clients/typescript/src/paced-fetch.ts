@@ -76,7 +76,7 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
     if (spread <= maxWaitMs) await wait(spread, 'pace');
   }
 
-  // A missing header is no answer, not 0 s: a 429 without one had been asked again at once.
+  // A missing header is no answer, not 0 s, which would ask again at once.
   const retryAfterMs = (response: Response) => {
     const header = response.headers.get('Retry-After');
     const seconds = header === null || header.trim() === '' ? NaN : Number(header);
@@ -84,8 +84,8 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
   };
 
   // An attempt is its whole answer: the body is read here, under the attempt's timeout, so a body
-  // that stalls is a network error retried like any other (read later, its timeout had surfaced
-  // raw). The API's answers are pages of at most 100 items, so holding one is cheap.
+  // that stalls is a network error retried like any other (read later, outside the retries, its
+  // timeout would surface raw). The API's answers are pages of at most 100 items, so holding one is cheap.
   const attempt = async (request: Request): Promise<Response> => {
     const timeout = AbortSignal.timeout(timeoutMs);
     const response = await base(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) });

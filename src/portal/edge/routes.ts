@@ -51,7 +51,7 @@ const inPortal = (path: string) => path === PORTAL || path.startsWith(`${PORTAL}
  * says why): every path there is the portal's, answered as a portal page, a path it has no page
  * for with its 404 page and a method a page does not take with its 405 page. It runs before the
  * API's CORS policy (app.ts): the API lets any origin read its answers, portal pages are not for
- * other sites (an unknown portal path had been the API's JSON 404, with its CORS headers).
+ * other sites.
  * Server-rendered pages; sessions in Redis behind an HttpOnly, SameSite=Lax cookie scoped to
  * /portal; every POST checked for its origin and a CSRF token.
  */

@@ -160,10 +160,10 @@ function pushRank(ranks: string[], key: string, share: number): void {
  * Says, document by document of one load, whether it carries its title's completion inputs: the
  * first of its title, and each with more downloads than every earlier one of its title. So the
  * title's most popular wallpaper carries it, and a title weighs its most popular wallpaper's
- * downloads among suggestions (it had weighed its first one's: "Planet at Light Speed", 111,986
- * downloads, was missing from `light`). A title of n wallpapers in random order has about ln n + 0.6
- * carriers: 27,116 titles over 10M wallpapers had one each, and will have about 6.5 (2 % of the
- * documents). The suggester answers each carrier once; equal titles are made one afterwards.
+ * downloads among suggestions, not its first one's. A title of n wallpapers in random order has
+ * about ln n + 0.6 carriers: the 27,116 titles of 10M demo wallpapers about 6.5 each, 2 % of the
+ * documents (bench/results/suggestion-carriers.md). The suggester answers each carrier once;
+ * equal titles are made one afterwards.
  */
 export function createTitleCarriers(): (title: string, downloads: number) => boolean {
   const most = new Map<string, number>();

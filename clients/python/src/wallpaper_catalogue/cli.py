@@ -69,8 +69,7 @@ def _filters(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]:
             continue
         if name in LIST_FILTERS:
             values = [v.strip() for v in value.split(",") if v.strip()]
-            # An empty list would be left out of the request, and a sync would read it as "none of
-            # nothing": it had mirrored nothing, pinned to that.
+            # An empty list is left out of a request, so the value typed would be silently dropped.
             if not values:
                 raise UsageError(f"--{name.replace('_', '-')} needs at least one value")
             filters[name] = values
@@ -147,8 +146,8 @@ def cmd_download(args: argparse.Namespace) -> int:
             failures.append(str(result))
             bar.write(f"wallpapers: {result}", file=sys.stderr)
 
-    # Pictures are fetched as the listing comes; a quota spent part way keeps what was listed (it
-    # had thrown the whole listing away) and the next run resumes, skipping what is there.
+    # Pictures are fetched as the listing comes, so a quota spent part way still leaves what was
+    # listed on disk, and the next run resumes, skipping what is there.
     def jobs(client: Client) -> Iterator[tuple[int, str]]:
         try:
             for item in _listing(client, args, LISTING):

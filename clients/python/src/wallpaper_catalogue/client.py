@@ -20,7 +20,7 @@ T = TypeVar("T")
 
 def _query(params: Params) -> dict[str, str]:
     """The contract's query: lists comma-separated (``category=space,nature``), None and empty
-    lists left out (an empty list had been sent as ``tags=``, which the API refuses)."""
+    lists left out (the API refuses an empty ``tags=``)."""
     query: dict[str, str] = {}
     for name, value in params.items():
         if value is None:

@@ -77,7 +77,7 @@ def fetch_picture(
     if have is not None and not replace:
         return Fetched(wallpaper_id, have, have.stat().st_size, True)
     # The picture as stored: a server that compressed it would announce the compressed length, and
-    # the length read is the decoded one (every picture of a gzip-sending server had failed).
+    # the length read is the decoded one, so every picture of a gzip-sending server would fail.
     with http.stream("GET", url, headers={"Accept-Encoding": "identity"}) as response:
         if response.status_code != 200:
             raise DownloadError(wallpaper_id, f"{url}: HTTP {response.status_code}")
@@ -139,8 +139,8 @@ def fetch_all(
 
     Interrupted (Ctrl-C), it returns at once with KeyboardInterrupt: pictures not started are
     dropped, those under way end at their next chunk, and what they wrote so far is removed. The
-    workers are daemon threads, so one held by a stalled server never holds the program (a
-    ThreadPoolExecutor had waited for every picture, and at exit for those stalled)."""
+    workers are daemon threads, so one held by a stalled server never holds the program (a pool
+    that is joined would wait for it, at exit too)."""
     folder.mkdir(parents=True, exist_ok=True)
     done: list[Fetched] = []
     failed: list[DownloadError] = []

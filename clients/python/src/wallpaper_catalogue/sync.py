@@ -45,8 +45,8 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def check_filters(client: Client, filters: Mapping[str, Any]) -> None:
-    """A new mirror's filters, as the API reads them: a typo (``--category spcae``) had walked the
-    whole feed and pinned the folder to it. Costs one request, once per mirror."""
+    """A new mirror's filters, as the API reads them, so a typo (``--category spcae``) stops it
+    before it walks the whole feed and pins the folder to the typo. Costs one request, once per mirror."""
     unknown = sorted(set(filters) - set(SYNC_FILTERS))
     if unknown:
         raise SyncError(f"sync cannot filter by {', '.join(unknown)}; it takes {', '.join(SYNC_FILTERS)}")
