@@ -11,6 +11,7 @@ import { generateWallpapers } from '../src/catalogue/generation/generator.js';
 import { type ExtractCounts, withExtractedColors } from '../src/catalogue/pixels/extract-colors.js';
 import { describeExtraction } from '../src/catalogue/cli/extraction-report.js';
 import { describeCompaction } from '../src/catalogue/cli/compaction-report.js';
+import { exitWhenDone } from '../src/catalogue/cli/exit-when-done.js';
 
 const say = (line: string) => process.stderr.write(`seed: ${line}\n`);
 
@@ -111,11 +112,9 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
 }
 
 main().then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => exitWhenDone(code, say),
   (error: unknown) => {
     say(error instanceof Error ? error.message : String(error));
-    process.exitCode = 1;
+    exitWhenDone(1, say);
   },
 );

@@ -1,3 +1,4 @@
+import { exitWhenDone } from './exit-when-done.js';
 import type { Client } from '@elastic/elasticsearch';
 import type { RedisClient } from '../../infra/redis.js';
 import { ConfigError, displayUrl, loadConfig, type Config } from '../../config.js';
@@ -43,6 +44,17 @@ export function failureCode(error: unknown): number {
   return interruptionOf(error)?.exitCode ?? EXIT_FAILED;
 }
 
+// A cluster that is failing over retries a command past its own timeout; the lock expires by
+// itself, so a finished run does not wait on its release longer than this.
+const RELEASE_MS = 5000;
+function withinReleaseTime(release: Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer in ${RELEASE_MS / 1000} s`)), RELEASE_MS);
+  });
+  return Promise.race([release, late]).finally(() => clearTimeout(timer));
+}
+
 function connectRedis(config: Config): Promise<RedisClient> {
   return connectedRedis({ url: config.redisUrl, commandTimeoutMs: Math.max(config.redisTimeoutMs, 2000) });
 }
@@ -77,7 +89,9 @@ export async function withCatalogueLock(
     try {
       return await work(lock, redis);
     } finally {
-      await lock.release().catch((error: unknown) => say(`could not release ${lock.key} (it expires by itself): ${message(error)}`));
+      await withinReleaseTime(lock.release()).catch((error: unknown) =>
+        say(`could not release ${lock.key} (it expires by itself): ${message(error)}`),
+      );
     }
   } finally {
     redis.disconnect();
@@ -144,13 +158,12 @@ export function main<A extends { help: boolean }>(command: CatalogueCommand<A>):
   // A reader that went away (`| head`) must not kill a run half-way: the work carries on unseen.
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
+  const say: Say = (line) => process.stderr.write(`${command.name}: ${line}\n`);
   runCatalogueCommand(command).then(
-    (code) => {
-      process.exitCode = code;
-    },
+    (code) => exitWhenDone(code, say),
     (error: unknown) => {
-      process.stderr.write(`${command.name}: ${message(error)}\n`);
-      process.exitCode = EXIT_FAILED;
+      say(message(error));
+      exitWhenDone(EXIT_FAILED, say);
     },
   );
 }
