@@ -1,3 +1,4 @@
+import { countWords } from '../wallpapers/search-query.js';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { ParamsSchema } from '../openapi/parameters.js';
 import { ERROR_MESSAGE_MAX, invalidRequest } from './http-error.js';
@@ -20,14 +21,8 @@ ajv.addKeyword({
 });
 ajv.addKeyword({ keyword: 'x-format-hint', schemaType: 'string' });
 
-// As a search reads its words (wallpapers/search-query.ts): a word's marks are part of it, so a
-// Hindi word, or an accent sent decomposed, is one word, not several.
-const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
-
-/** Words as Elasticsearch's standard tokenizer roughly sees them: runs of letters and digits, with their marks. */
-export function countWords(text: string): number {
-  return text.match(WORD)?.length ?? 0;
-}
+// Words are counted as a search reads them (wallpapers/search-query.ts).
+export { countWords };
 
 // A bound on the words of a search: each becomes exact and typo-tolerant clauses on several
 // fields, and Elasticsearch refuses a query past its clause limit.

@@ -73,7 +73,20 @@ export function foldedLatin(text: string): string {
  * "s" would be a word of its own that no wallpaper holds).
  */
 export function wordsOf(text: string): string[] {
-  return foldedLatin(text).replace(POSSESSIVE, '').match(WORD) ?? [];
+  return wordsIn(foldedLatin(text));
+}
+
+/** The words of a text folded already (a query is folded once, whole, before it is read). */
+function wordsIn(folded: string): string[] {
+  return folded.replace(POSSESSIVE, '').match(WORD) ?? [];
+}
+
+/**
+ * How many words a text holds, as a search reads them: a Hindi word, or an accent sent
+ * decomposed, is one word (the bound on a query's words, http/query-validator.ts).
+ */
+export function countWords(text: string): number {
+  return text.match(WORD)?.length ?? 0;
 }
 
 type Token = { kind: 'term'; term: Term; excluded: boolean } | { kind: 'or' };
@@ -132,7 +145,7 @@ function tokenize(q: string): Token[] {
         continue;
       }
     }
-    const words = wordsOf(text);
+    const words = wordsIn(text);
     if (words.length > 0) {
       const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
       if (quoted && words.length === 1) term.quoted = true;
