@@ -95,9 +95,9 @@ run_as_es() {
   runuser -u "$ES_USER" -- "$@"
 }
 
-# The plugin packages the irregular plurals of thesaurus/ (its pom.xml), so they count as its sources.
+# The plugin packages the word lists of thesaurus/ (its pom.xml), so they count as its sources.
 plugin_fingerprint() {
-  (cd "$PLUGIN_DIR" && find pom.xml src ../../thesaurus/irregular-plurals.txt -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+  (cd "$PLUGIN_DIR" && find pom.xml src ../../thesaurus/irregular-plurals.txt ../../thesaurus/british-spellings.txt -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
 }
 
 # Builds the plugin (its tests included) when its sources changed since the last build.

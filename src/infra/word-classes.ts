@@ -3,7 +3,7 @@ import { type FileHandle, open } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { IRREGULAR_PLURALS } from './irregular-plurals.js';
+import { IRREGULAR_PLURALS, spellingsOf } from './word-lists.js';
 
 /** What WordNet says of a word, read through its base forms ("churches" as church). */
 export interface WordClasses {
@@ -13,7 +13,9 @@ export interface WordClasses {
    * person or a place ("giraffe", "balloon", "london"); and no describing word (an adjective, an
    * adverb, or a verb more than a noun: "beautiful", "sleeping"). Not an abstract noun ("vibes",
    * "harmony", "portrait" as a genre), a substance ("oil"), nor a word WordNet does not know
-   * (numbers, names, other languages, slang: "2024", "bosque", "selfie").
+   * (numbers, names, other languages, slang: "2024", "bosque", "selfie"). A word names one when
+   * either of its spellings does: the index reads them as one word, and the British one often has
+   * only the thing's sense ("tyre", where "tire" is first a verb; "storey" a floor, "story" a tale).
    */
   namesThing: (word: string) => Promise<boolean>;
   /** Whether it is an English word at all, so never a misspelling of another ("flamingo", "wombat"). */
@@ -340,7 +342,8 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
   let lastKinds: { key: string; kinds: Promise<(noun: string) => Promise<ReadonlySet<string>>> } | undefined;
   const synonyms = new Map<string, Promise<ReadonlySet<string>>>();
   return {
-    namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(word.toLowerCase()), false),
+    namesThing: (word) =>
+      remembered(named, word.toLowerCase(), async () => (await Promise.all(spellingsOf(word.toLowerCase()).map(namesThing))).some(Boolean), false),
     isCompound: (words) => words.includes(' ') && nounForms(words.toLowerCase()).some((form) => nouns.has(lemmaOf(form))),
     // The catalogue's words are read again now and then, mostly the same: the last answer stands for the same words.
     kindsAmong(words) {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { inAmericanSpelling } from '../../infra/word-lists.js';
 import { STOP_WORDS, wordsOf } from '../search-query.js';
 
 /**
@@ -38,11 +39,13 @@ export const BROADER_WORDS_FILE = new URL('../../../thesaurus/broader-words.json
 
 /**
  * A term as it is looked up: its words as a query reads them (search-query.ts), in lower case,
- * Lucene's stop words left out ("the big apple" is "big apple", "halley's comet" "halley comet").
+ * Lucene's stop words left out ("the big apple" is "big apple", "halley's comet" "halley comet"),
+ * and in American spelling as the index reads them ("grey ghost" is "gray ghost").
  */
 export function termKey(text: string): string {
   return wordsOf(text.toLowerCase())
     .filter((word) => !STOP_WORDS.has(word))
+    .map(inAmericanSpelling)
     .join(' ');
 }
 

@@ -1,7 +1,7 @@
 import { COLOR_ALIASES, COLOR_NAMES } from '../colors.js';
 import { STOP_WORDS, type SearchQuery, type Term } from '../search-query.js';
 import type { SentenceModel } from '../../infra/sentence-model.js';
-import { IRREGULAR_PLURALS } from '../../infra/irregular-plurals.js';
+import { inAmericanSpelling, IRREGULAR_PLURALS, spellingsOf } from '../../infra/word-lists.js';
 import { createSpelling, editDistance } from '../../infra/spelling.js';
 import { type Vocabulary, cosine } from '../../infra/nearest-words.js';
 import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
@@ -245,8 +245,12 @@ export function createQueryExpansion(
     return lookups;
   }
 
+  /**
+   * A word means what its American spelling means, as the index reads one as the other: the model
+   * places "colour" near game words and "color" near flowers, so each had found different pictures.
+   */
   async function alternatives(term: Term, vocabulary: Vocabulary): Promise<Lookup> {
-    const typed = term.text.toLowerCase();
+    const typed = inAmericanSpelling(term.text.toLowerCase());
     const { terms: known, ownSpelling } = lookupsOf(vocabulary);
     let terms = known.get(typed);
     if (terms === undefined) {
@@ -263,7 +267,8 @@ export function createQueryExpansion(
     // does a misspelling of one (a word the model does not know, an edit or two from one of the
     // catalogue's): the search's own typo matching finds it, without the model.
     const typedForms = forms(typed);
-    const own = typedForms.filter((form) => vocabulary.has(form));
+    // The catalogue's word in either spelling ("harbor" is its harbour).
+    const own = [...new Set(typedForms.flatMap(spellingsOf))].filter((form) => vocabulary.has(form));
     if (own.length > 0) return synonymsInCatalogue(own, vocabulary);
     const said = everydayTerms(typedForms, vocabulary);
     // A word for the same thing settles it; a class word's catalogue words join the model's own

@@ -25,6 +25,13 @@ describe('what WordNet says of a word', () => {
     }
   });
 
+  it('when either spelling of a word names a thing, then both do, as the index reads them as one word', async () => {
+    const { namesThing } = await classes;
+    // "tire" is first a verb and "story" a tale; "tyre" and "storey" have only the thing's sense.
+    for (const word of ['tyre', 'tire', 'Tires', 'storey', 'story']) expect(await namesThing(word), word).to.equal(true);
+    expect(await namesThing('colour'), 'neither spelling a thing').to.equal(false);
+  });
+
   it('when a few words are one noun of WordNet`s, then they are a compound, its plural and its hyphens too; words that merely meet are not', async () => {
     const { isCompound, namesThing } = await classes;
     for (const words of ['big cat', 'ice cream', 'Christmas tree', 'big cats', 'hot air balloon']) expect(isCompound(words), words).to.equal(true);

@@ -32,6 +32,14 @@ describe('what people type for the catalogue words', () => {
     expect(words.lookUp('deserted')).to.deep.equal(['empty']);
   });
 
+  it('when a term is typed in British or American spelling, then either finds what the file lists in the other, as the index reads them alike', () => {
+    const words = everydayWords({ 'snow leopard': ['grey ghost'], paint: ['colour'] });
+    expect(words.lookUp('gray ghost')).to.deep.equal(['snow leopard']);
+    expect(words.lookUp('Grey Ghost')).to.deep.equal(['snow leopard']);
+    expect(words.lookUp('color')).to.deep.equal(['paint']);
+    expect(termKey('the grey harbours')).to.equal('gray harbors');
+  });
+
   it('when a term is a word said twice, then the word once stands for the same', () => {
     const words = everydayWords({ food: ['nom nom'], train: ['choo choo train'], fantasy: ['d&d', 'd-d'], games: ['1-1', '1 1'] });
     expect(words.lookUp('nom nom')).to.deep.equal(['food']);

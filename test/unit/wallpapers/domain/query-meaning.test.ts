@@ -359,6 +359,31 @@ describe('what WordNet adds to a query`s meaning', () => {
   });
 });
 
+describe('a word in British or American spelling', () => {
+  const words = (meaning: QueryMeaning) => meaning.query?.groups.map((group) => group.map(({ text }) => text));
+
+  it('when a word is typed in either spelling, then it means what its American spelling means, as the index reads one as the other', async () => {
+    // The model places the two spellings apart, as the real one does ("colour" by game words, "color" by flowers).
+    const model = placing('colour', [0, 1, 0]);
+    const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'ocean'], new Map());
+    const expand = createQueryExpansion(placing('color', [0, 0, 1]), { floor: 0.6, top: 4 });
+    expect(words(await expand(readSearchText('color'), vocabulary))).to.deep.equal([['color', 'ocean']]);
+    expect(words(await expand(readSearchText('Colour'), vocabulary))).to.deep.equal([['Colour', 'ocean']]);
+  });
+
+  it('when a word is the catalogue`s own in its other spelling, then it means itself, as the catalogue`s word does', async () => {
+    // A word the model knows is not read as a misspelling of the catalogue's.
+    const model = { ...fakeModel(), words: [...fakeModel().words, 'harbor', 'harbour'] };
+    const vocabulary = await buildVocabulary(model, ['harbour', 'cars', 'ocean'], new Map());
+    const expand = createQueryExpansion(model, { floor: 0.3, top: 4 });
+    for (const typed of ['harbor', 'harbour']) {
+      const meaning = await expand(readSearchText(typed), vocabulary);
+      expect(meaning.query, typed).to.equal(null);
+      expect(meaning.strangers, typed).to.deep.equal([]);
+    }
+  });
+});
+
 describe('the singular a plural is looked up as', () => {
   it('when a plural is regular, then its singular is read by the rule its ending takes', () => {
     expect(['kitties', 'churches', 'fortresses', 'boxes', 'cars', 'dishes'].map(singularOf)).to.deep.equal([

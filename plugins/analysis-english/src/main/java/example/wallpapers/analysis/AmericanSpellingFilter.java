@@ -6,7 +6,7 @@ import org.apache.lucene.analysis.CharArrayMap;
 import org.apache.lucene.analysis.TokenStream;
 
 /**
- * Replaces British spellings with American ones using a fixed, built-in word list.
+ * Replaces British spellings with American ones from a fixed word list.
  *
  * <p>Only exact whole-token matches are rewritten (there are no suffix rules, so words
  * such as {@code four}, {@code hour} or {@code pour} never change). Matching is case
@@ -15,62 +15,11 @@ import org.apache.lucene.analysis.TokenStream;
  */
 public final class AmericanSpellingFilter extends WordMapFilter {
 
-    /** British spelling to American spelling, all lower case. */
-    private static final String[][] WORDS = {
-        // -our -> -or
-        { "colour", "color" }, { "colours", "colors" }, { "coloured", "colored" },
-        { "colouring", "coloring" }, { "colourful", "colorful" }, { "colourless", "colorless" },
-        { "harbour", "harbor" }, { "harbours", "harbors" }, { "harboured", "harbored" },
-        { "neighbour", "neighbor" }, { "neighbours", "neighbors" },
-        { "neighbourhood", "neighborhood" }, { "neighbourhoods", "neighborhoods" },
-        { "flavour", "flavor" }, { "flavours", "flavors" }, { "flavoured", "flavored" },
-        { "favourite", "favorite" }, { "favourites", "favorites" },
-        { "favour", "favor" }, { "favours", "favors" },
-        { "honour", "honor" }, { "honours", "honors" }, { "honoured", "honored" },
-        { "vapour", "vapor" }, { "vapours", "vapors" },
-        { "armour", "armor" }, { "armoured", "armored" },
-        { "arbour", "arbor" }, { "arbours", "arbors" },
-        { "odour", "odor" }, { "odours", "odors" },
-        { "rumour", "rumor" }, { "rumours", "rumors" },
-        { "glamour", "glamor" },
-        { "splendour", "splendor" },
-        { "valour", "valor" },
-        { "parlour", "parlor" }, { "parlours", "parlors" },
-        { "labour", "labor" }, { "labours", "labors" },
-        // -re -> -er
-        { "centre", "center" }, { "centres", "centers" },
-        { "theatre", "theater" }, { "theatres", "theaters" },
-        { "metre", "meter" }, { "metres", "meters" },
-        { "sceptre", "scepter" }, { "sceptres", "scepters" },
-        { "sombre", "somber" },
-        { "fibre", "fiber" }, { "fibres", "fibers" },
-        { "lustre", "luster" },
-        // -ise -> -ize
-        { "realise", "realize" }, { "realised", "realized" }, { "realises", "realizes" },
-        { "realising", "realizing" },
-        { "organise", "organize" }, { "organised", "organized" }, { "organises", "organizes" },
-        { "organising", "organizing" },
-        // doubled l
-        { "travelling", "traveling" }, { "travelled", "traveled" },
-        { "traveller", "traveler" }, { "travellers", "travelers" },
-        { "jewellery", "jewelry" },
-        // -ou- -> -o-
-        { "mould", "mold" }, { "moulds", "molds" }, { "mouldy", "moldy" },
-        { "plough", "plow" }, { "ploughs", "plows" },
-        { "moustache", "mustache" }, { "moustaches", "mustaches" },
-        // -ogue -> -og, -mme -> -m
-        { "catalogue", "catalog" }, { "catalogues", "catalogs" },
-        { "programme", "program" }, { "programmes", "programs" },
-        // single words
-        { "grey", "gray" }, { "greys", "grays" },
-        { "aeroplane", "airplane" }, { "aeroplanes", "airplanes" },
-        { "tyre", "tire" }, { "tyres", "tires" },
-        { "kerb", "curb" }, { "kerbs", "curbs" },
-        { "storey", "story" }, { "storeys", "stories" },
-        { "cosy", "cozy" },
-        { "pyjamas", "pajamas" },
-        // deliberately absent (same in both): autumn, dialogue, whisky
-    };
+    /**
+     * British spelling to American spelling, all lower case, one pair a line: the project's {@code
+     * thesaurus/british-spellings.txt}, packaged beside this class. The API reads the same file.
+     */
+    private static final String[][] WORDS = readWords("british-spellings.txt");
 
     private static final CharArrayMap<char[]> MAP = buildMap(WORDS, "British spelling");
 
@@ -78,7 +27,7 @@ public final class AmericanSpellingFilter extends WordMapFilter {
         super(input, MAP);
     }
 
-    /** The built-in word list (British to American), for documentation and tests. */
+    /** The word list (British to American), for documentation and tests. */
     public static Map<String, String> wordList() {
         return asMap(WORDS);
     }

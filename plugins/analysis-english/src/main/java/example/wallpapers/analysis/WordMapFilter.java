@@ -1,8 +1,16 @@
 package example.wallpapers.analysis;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.apache.lucene.analysis.CharArrayMap;
@@ -34,6 +42,36 @@ abstract class WordMapFilter extends TokenFilter {
             termAtt.copyBuffer(mapped, 0, mapped.length);
         }
         return true;
+    }
+
+    /**
+     * A word list packaged beside this class: a word and what it becomes a line, in lower case;
+     * blank lines and lines starting with {@code #} are skipped. The project's lists live in
+     * {@code thesaurus/}, where the API reads them too, so the index and a query read a word alike.
+     */
+    static String[][] readWords(String resource) {
+        InputStream stream = WordMapFilter.class.getResourceAsStream(resource);
+        if (stream == null) {
+            throw new IllegalStateException("the word list " + resource + " is not packaged with the plugin");
+        }
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+            List<String[]> words = new ArrayList<>();
+            String line;
+            while ((line = reader.readLine()) != null) {
+                String trimmed = line.trim();
+                if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                    continue;
+                }
+                String[] pair = trimmed.split("\\s+");
+                if (pair.length != 2 || !trimmed.equals(trimmed.toLowerCase(Locale.ROOT))) {
+                    throw new IllegalStateException(resource + ": a line must be a word and what it becomes, in lower case: " + line);
+                }
+                words.add(pair);
+            }
+            return words.toArray(new String[0][]);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The lookup of a word list of {from, to} pairs; a word listed twice is a mistake in the list. */
