@@ -13,9 +13,7 @@ export interface WordClasses {
    * person or a place ("giraffe", "balloon", "london"); and no describing word (an adjective, an
    * adverb, or a verb more than a noun: "beautiful", "sleeping"). Not an abstract noun ("vibes",
    * "harmony", "portrait" as a genre), a substance ("oil"), nor a word WordNet does not know
-   * (numbers, names, other languages, slang: "2024", "bosque", "selfie"). A word names one when
-   * either of its spellings does: the index reads them as one word, and the British one often has
-   * only the thing's sense ("tyre", where "tire" is first a verb; "storey" a floor, "story" a tale).
+   * (numbers, names, other languages, slang: "2024", "bosque", "selfie").
    */
   namesThing: (word: string) => Promise<boolean>;
   /** Whether it is an English word at all, so never a misspelling of another ("flamingo", "wombat"). */
@@ -226,6 +224,15 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     }
     return words.join('_');
   };
+  const isNoun = (lower: string) => nounForms(lower).some((form) => nouns.has(lemmaOf(form)));
+  // WordNet is asked of a word in American spelling, as the index reads it: one sense for both
+  // spellings, and the American word's ("story" a tale, "tire" first a verb), which is what most
+  // people typing either mean. A compound in whichever spelling WordNet lists it ("harbor seal" and
+  // "coloring book" are listed, their British spellings not).
+  const listedSpelling = (lower: string): string => {
+    const spellings = spellingsOf(lower);
+    return lower.includes(' ') ? (spellings.find(isNoun) ?? spellings[0]!) : spellings[0]!;
+  };
   const nounSenses = (lower: string) => nounForms(lower).flatMap((form) => nouns.senses(lemmaOf(form)));
   const describes = (lower: string) =>
     baseForms(lower, ENDINGS.adj).some((form) => adjectives.has(form) || adverbs.has(form)) ||
@@ -342,9 +349,8 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
   let lastKinds: { key: string; kinds: Promise<(noun: string) => Promise<ReadonlySet<string>>> } | undefined;
   const synonyms = new Map<string, Promise<ReadonlySet<string>>>();
   return {
-    namesThing: (word) =>
-      remembered(named, word.toLowerCase(), async () => (await Promise.all(spellingsOf(word.toLowerCase()).map(namesThing))).some(Boolean), false),
-    isCompound: (words) => words.includes(' ') && nounForms(words.toLowerCase()).some((form) => nouns.has(lemmaOf(form))),
+    namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase())), false),
+    isCompound: (words) => words.includes(' ') && isNoun(listedSpelling(words.toLowerCase())),
     // The catalogue's words are read again now and then, mostly the same: the last answer stands for the same words.
     kindsAmong(words) {
       const key = [...words].sort().join('\n');

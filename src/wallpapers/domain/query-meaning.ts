@@ -411,7 +411,13 @@ export function createQueryExpansion(
    * found absent by its noun alone.
    */
   function isCompound(words: string, vocabulary: Vocabulary): boolean {
-    return !COLOUR_WORDS.has(words.split(' ')[0]!) && !forms(words).some((form) => vocabulary.has(form)) && language.isCompound(words);
+    return (
+      !COLOUR_WORDS.has(words.split(' ')[0]!) &&
+      !forms(words)
+        .flatMap(spellingsOf)
+        .some((form) => vocabulary.has(form)) &&
+      language.isCompound(words)
+    );
   }
 
   /**

@@ -25,11 +25,23 @@ describe('what WordNet says of a word', () => {
     }
   });
 
-  it('when either spelling of a word names a thing, then both do, as the index reads them as one word', async () => {
-    const { namesThing } = await classes;
-    // "tire" is first a verb and "story" a tale; "tyre" and "storey" have only the thing's sense.
-    for (const word of ['tyre', 'tire', 'Tires', 'storey', 'story']) expect(await namesThing(word), word).to.equal(true);
-    expect(await namesThing('colour'), 'neither spelling a thing').to.equal(false);
+  it('when a word is asked in British spelling, then it is read in American, as the index reads it; a compound in the spelling WordNet lists', async () => {
+    const { namesThing, isCompound } = await classes;
+    // "storey" alone is a floor, "story" first a tale: a search for either searches "story".
+    for (const [british, american] of [
+      ['storey', 'story'],
+      ['tyre', 'tire'],
+      ['centre', 'center'],
+      ['harbour seal', 'harbor seal'],
+      ['colouring book', 'coloring book'],
+    ] as const) {
+      expect(await namesThing(british), british).to.equal(await namesThing(american));
+      expect(isCompound(british), british).to.equal(isCompound(american));
+    }
+    expect(await namesThing('storey'), 'story is first a tale').to.equal(false);
+    expect(isCompound('harbour seal'), 'listed as harbor seal').to.equal(true);
+    expect(await namesThing('harbour seal'), 'an animal').to.equal(true);
+    expect(isCompound('coloring book') && isCompound('colouring book')).to.equal(true);
   });
 
   it('when a few words are one noun of WordNet`s, then they are a compound, its plural and its hyphens too; words that merely meet are not', async () => {

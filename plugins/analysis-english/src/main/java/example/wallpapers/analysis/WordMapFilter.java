@@ -10,8 +10,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.apache.lucene.analysis.CharArrayMap;
 import org.apache.lucene.analysis.TokenFilter;
@@ -44,10 +45,17 @@ abstract class WordMapFilter extends TokenFilter {
         return true;
     }
 
+    // A list's grammar, the API's too (src/infra/word-lists.ts): a line is blank, a comment, or two
+    // words of a-z, separated and surrounded by spaces or tabs only. Anything else (a byte-order
+    // mark, a no-break space, a capital, an accent) is refused rather than read one way here and
+    // another in the API.
+    private static final Pattern SKIPPED = Pattern.compile("[ \\t]*(?:#[\\s\\S]*)?");
+    private static final Pattern PAIR = Pattern.compile("[ \\t]*([a-z]+)[ \\t]+([a-z]+)[ \\t]*");
+
     /**
-     * A word list packaged beside this class: a word and what it becomes a line, in lower case;
-     * blank lines and lines starting with {@code #} are skipped. The project's lists live in
-     * {@code thesaurus/}, where the API reads them too, so the index and a query read a word alike.
+     * A word list packaged beside this class: a word and what it becomes a line. The project's
+     * lists live in {@code thesaurus/}, where the API reads them too, so the index and a query read
+     * a word alike.
      */
     static String[][] readWords(String resource) {
         InputStream stream = WordMapFilter.class.getResourceAsStream(resource);
@@ -55,23 +63,28 @@ abstract class WordMapFilter extends TokenFilter {
             throw new IllegalStateException("the word list " + resource + " is not packaged with the plugin");
         }
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-            List<String[]> words = new ArrayList<>();
-            String line;
-            while ((line = reader.readLine()) != null) {
-                String trimmed = line.trim();
-                if (trimmed.isEmpty() || trimmed.startsWith("#")) {
-                    continue;
-                }
-                String[] pair = trimmed.split("\\s+");
-                if (pair.length != 2 || !trimmed.equals(trimmed.toLowerCase(Locale.ROOT))) {
-                    throw new IllegalStateException(resource + ": a line must be a word and what it becomes, in lower case: " + line);
-                }
-                words.add(pair);
-            }
-            return words.toArray(new String[0][]);
+            return parseWords(reader, resource);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A list's pairs, in order; a line that breaks the grammar is refused, naming the list and the line. */
+    static String[][] parseWords(BufferedReader reader, String name) throws IOException {
+        List<String[]> words = new ArrayList<>();
+        String line;
+        for (int number = 1; (line = reader.readLine()) != null; number++) {
+            if (SKIPPED.matcher(line).matches()) {
+                continue;
+            }
+            Matcher pair = PAIR.matcher(line);
+            if (!pair.matches()) {
+                throw new IllegalStateException(
+                    name + ", line " + number + ": a line is two words of a-z, a word and what it becomes, or a # comment: " + line);
+            }
+            words.add(new String[] { pair.group(1), pair.group(2) });
+        }
+        return words.toArray(new String[0][]);
     }
 
     /** The lookup of a word list of {from, to} pairs; a word listed twice is a mistake in the list. */
