@@ -74,6 +74,11 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
       help: 'Requests admitted by the in-process limiter because Redis did not answer',
       registers: [registry],
     }),
+    rateLimitOverAdmitted: new Counter({
+      name: 'wallpapers_rate_limit_over_admitted_total',
+      help: 'Requests the in-process limiter admitted that Redis, told of them afterwards, found over the quota',
+      registers: [registry],
+    }),
     redisCircuitOpen: new Gauge({
       name: 'wallpapers_redis_circuit_open',
       help: '1 while the Redis circuit breaker is open (Redis not asked; admission falls back), else 0',

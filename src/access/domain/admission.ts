@@ -130,13 +130,17 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     while (entry.count > 0) {
       entry.count -= 1;
       const id = entry.unanswered.pop() ?? randomBytes(9).toString('base64url');
+      let reply: AdmissionReply;
       try {
-        await breaker.run(() => store.replay(entry.location, id));
+        reply = await breaker.run(() => store.replay(entry.location, id));
       } catch (err) {
         entry.count += 1;
         entry.unanswered.push(id);
         throw err;
       }
+      // Served, and over the quota after all (an outage's in-process quota, or other instances'
+      // requests): counted, so what a fault gave away is seen.
+      if (reply[0] === 2) metrics.rateLimitOverAdmitted.inc();
     }
     if (owed.get(entry.location.hash) === entry && entry.count === 0) owed.delete(entry.location.hash);
   }
@@ -170,11 +174,29 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     if (lastQuota.size > RECENT_KEYS_MAX) lastQuota.delete(lastQuota.keys().next().value as string);
   }
 
-  function fromLastQuota(principal: Principal): Admission | null {
+  // Admissions of each account sent to Redis and not yet answered: each may yet be admitted there.
+  const asking = new Map<string, number>();
+  function ask(accountId: string, by: number): void {
+    const now = (asking.get(accountId) ?? 0) + by;
+    if (now > 0) asking.set(accountId, now);
+    else asking.delete(accountId);
+  }
+
+  /**
+   * The decision from what Redis last reported of the account. In an outage, until that report's
+   * reset; past it, null (the in-process limiter decides). When Redis is only late it still
+   * answers, so a report does not expire: the sliding window only gives back, so what it left is
+   * a floor on what is left now, less this process's requests Redis has not answered yet (any of
+   * them may be admitted there). Past its reset, a fresh in-process quota had admitted a spent
+   * account's whole limit again while Redis was late (review).
+   */
+  function fromLastQuota(principal: Principal, late: boolean): Admission | null {
     const last = lastQuota.get(principal.accountId);
     const nowMs = Date.now();
-    if (!last || nowMs >= last.resetMs) return null;
-    const allowed = last.remaining > 0;
+    if (!last || (!late && nowMs >= last.resetMs)) return null;
+    // Late, this request's own call is among those asked.
+    const unanswered = late ? (asking.get(principal.accountId) ?? 1) - 1 : 0;
+    const allowed = last.remaining - unanswered > 0;
     if (allowed) last.remaining -= 1;
     const limit = config.tiers[principal.tier] ?? 0;
     const quota: Quota = {
@@ -182,7 +204,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
       limit,
       remaining: last.remaining,
       windowSeconds: config.windowSeconds,
-      resetMs: last.resetMs,
+      resetMs: Math.max(last.resetMs, nowMs),
       nowMs,
     };
     return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
@@ -275,7 +297,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     const recent = recentlyVerified.get(location.hash);
     const principal = recent && breaker.lastSuccessAt - recent.at <= config.authGraceMs ? recent.principal : await verifyElsewhere(location);
     if (!principal) throw new BackendUnavailable('redis', 'Authentication is temporarily unavailable, please retry shortly');
-    const seeded = fromLastQuota(principal);
+    const seeded = fromLastQuota(principal, err === null);
     if (seeded) return seeded;
     const { allowed, quota } = await fallback(principal.accountId, principal.tier);
     return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
@@ -289,7 +311,12 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     const owing = owed.get(location.hash);
     if (owing !== undefined && !breaker.open) await beforeDeadline(replay(owing), deadline.current()).catch(() => undefined);
     const started = Date.now();
+    ask(location.accountId, 1);
     const call = breaker.run(() => timed(metrics.redisDuration, 'admit', () => store.admit(location)));
+    call.then(
+      () => ask(location.accountId, -1),
+      () => ask(location.accountId, -1),
+    );
     // Every answer counts toward the deadline, late ones too: counting only those in time would
     // hold it below itself for ever.
     call.then(

@@ -230,6 +230,18 @@ describe('admission while Redis does not answer', () => {
     expect(store.admitted).to.have.length(3);
   });
 
+  it('when an outage outlasts a spent account`s reset and Redis, told afterwards, finds the fallback`s admissions over the quota, then they are counted as over-admitted', async () => {
+    const { admit, store, counter } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 2, resetInMs: 30 });
+    await admitTimes(admit, key, 2);
+    await sleep(60);
+    store.down = redisDown();
+    expect(await admit(key)).to.include({ outcome: 'allowed', source: 'fallback' });
+    store.down = null;
+    await admit(key);
+    await until(async () => (await counter('wallpapers_rate_limit_over_admitted_total')) === 1);
+  });
+
   describe('when Redis hangs rather than refuses', () => {
     /** A stall the test ends: Redis answering again (`resume`) or the command timing out (`fail`). */
     function stall(store: { stall: Promise<void> | null; down: Error | null }) {
@@ -297,6 +309,36 @@ describe('admission while Redis does not answer', () => {
       setTimeout(hung.resume, 300);
       const admission = await admit(key);
       expect(admission).to.include({ outcome: 'limited', source: 'redis' });
+    });
+
+    it('when Redis is late for an account it last reported spent, past that report`s reset, then Redis decides: no fresh quota is handed out', async () => {
+      // A review's case: the spent account's first request leaves the window, Redis answers late
+      // (event-loop lag under a flood), and the in-process limiter had admitted a whole new quota.
+      const { admit, store } = admissionKit({ free: 100 });
+      const key = store.addKey({ tier: 'free', limit: 3, resetInMs: 30 });
+      await admitTimes(admit, key, 3);
+      await sleep(60);
+      const hung = stall(store);
+      setTimeout(hung.resume, 300);
+      const answers = await Promise.all(Array.from({ length: 10 }, () => admit(key)));
+      expect(answers.map((a) => ('source' in a ? `${a.outcome} ${a.source}` : a.outcome))).to.deep.equal(Array(10).fill('limited redis'));
+    });
+
+    it('when Redis is late for an account with room, then the fallback admits no more than Redis last left, less the requests Redis has not answered', async () => {
+      const { admit, store } = admissionKit({ free: 100 });
+      const key = store.addKey({ tier: 'free', limit: 5, resetInMs: 30 });
+      await admit(key);
+      // Reported 4 left; past the report's reset, which a late Redis does not expire.
+      await sleep(60);
+      const hung = stall(store);
+      setTimeout(hung.resume, 300);
+      const answers = await Promise.all(Array.from({ length: 10 }, () => admit(key)));
+      const served = answers.filter((a) => a.outcome === 'allowed');
+      const byFallback = served.filter((a) => 'source' in a && a.source === 'fallback');
+      // The ten were asked of Redis at once: nine others unanswered leave no room for the fallback.
+      expect(byFallback).to.have.length(0);
+      expect(served).to.have.length(4);
+      expect(store.admitted.length - 1).to.equal(10);
     });
 
     it('when Redis is slower than the floor for a while, then the deadline learns it from the late answers and Redis decides again', async function () {
