@@ -121,13 +121,16 @@ export function inMemoryAccess(
   { failureLimit = 100, windowSeconds = 3600 } = {},
 ): InMemoryAccess {
   const failures = new Map<string, number>();
+  const served = new Set<string>();
   const access: InMemoryAccess = {
     failWith: null,
     used: new Map(),
+    knows: (apiKey) => served.has(apiKey),
     async admit(apiKey: string): Promise<Admission> {
       if (access.failWith) throw access.failWith;
       const key = keys[apiKey];
       if (!key) return { outcome: 'invalid' };
+      served.add(apiKey);
       const principal: Principal = { keyId: `key_${apiKey}`, accountId: `acct_${apiKey}`, tier: key.tier };
       const used = access.used.get(apiKey) ?? 0;
       const allowed = used < key.limit;

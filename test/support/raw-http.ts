@@ -7,14 +7,14 @@ export interface RawResponse {
 }
 
 /**
- * Sends one request with the request-target exactly as given: fetch and http.request
- * normalise dot segments and some escapes before sending, which would hide what a server
- * does with them.
+ * Sends one request with the request-target and header lines exactly as given: fetch and
+ * http.request normalise dot segments and some escapes, and join a repeated header, before
+ * sending, which would hide what a server does with them.
  */
 export function rawRequest(
   baseUrl: string,
   target: string,
-  { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> } = {},
+  { method = 'GET', headers = {} }: { method?: string; headers?: Record<string, string> | readonly (readonly [string, string])[] } = {},
 ): Promise<RawResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
@@ -36,7 +36,8 @@ export function rawRequest(
       resolve({ status, headers: parsed, body: rest.join('\r\n\r\n') });
     });
     const lines = [`${method} ${target} HTTP/1.1`, `Host: ${hostname}:${port}`, 'Connection: close'];
-    for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
+    // As pairs, a header may be sent more than once.
+    for (const [name, value] of Array.isArray(headers) ? headers : Object.entries(headers)) lines.push(`${name}: ${value}`);
     socket.write(`${lines.join('\r\n')}\r\n\r\n`);
   });
 }

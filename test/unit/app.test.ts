@@ -5,6 +5,7 @@ import { toDetail } from '../../src/wallpapers/catalogued.js';
 import { toWallpaper } from '../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { type RunningApp, type TestResponse, listen, request } from '../support/harness.js';
+import { rawRequest } from '../support/raw-http.js';
 import { type InMemoryServices, inMemoryServices } from '../support/in-memory-services.js';
 
 const KEY = 'free-key';
@@ -211,14 +212,36 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
       expect((await get('/v1/usage', 'nope')).status).to.equal(403);
     });
 
-    it('when a client fails authentication past its limit, then its failing requests get 429, a valid key still 200', async () => {
+    it('when a client fails authentication past its limit, then its requests get 429 unchecked, but for a key the process has served', async () => {
       await app.close();
-      services = inMemoryServices(DOCS, { [KEY]: { tier: 'free', limit: 5 } });
-      services.access = { ...services.access, blockedFor: () => 30 };
+      services = inMemoryServices(DOCS, { [KEY]: { tier: 'free', limit: 5 }, other: { tier: 'free', limit: 5 } });
+      let blocked = 0;
+      services.access = { ...services.access, blockedFor: () => blocked };
       app = await listen(createApp(services, { maxResultWindow: 10_000, trustProxyHops: 0 }));
+      expect((await get('/v1/wallpapers')).status).to.equal(200);
+      blocked = 30;
       expectError(await get('/v1/wallpapers', 'guess'), 429, 'rate_limit_exceeded');
       expectError(await get('/v1/wallpapers', null), 429, 'rate_limit_exceeded');
+      expectError(await get('/v1/usage', 'guess'), 429, 'rate_limit_exceeded');
+      // A guess that happens to be right is not checked either: it cannot tell right from wrong.
+      expectError(await get('/v1/wallpapers', 'other'), 429, 'rate_limit_exceeded');
+      expect(services.access.used.get('other')).to.equal(undefined);
       expect((await get('/v1/wallpapers')).status).to.equal(200);
+      expect((await get('/v1/usage')).status).to.equal(200);
+    });
+
+    it('when a request carries two Authorization headers, then 400 names the header, whichever key comes first', async () => {
+      for (const keys of [
+        [KEY, 'nope'],
+        ['nope', KEY],
+      ]) {
+        const res = await rawRequest(app.url, '/v1/wallpapers', { headers: keys.map((key) => ['Authorization', `Bearer ${key}`] as const) });
+        expect(res.status).to.equal(400);
+        expect(JSON.parse(res.body)).to.deep.include({
+          error: 'invalid_request',
+          message: 'A request must carry one Authorization header, not several',
+        });
+      }
     });
   });
 

@@ -493,7 +493,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description A parameter breaks its rule (`invalid_request`); the message names each parameter and rule, or the result window is exceeded */
+        /** @description A parameter breaks its rule (`invalid_request`); the message names each parameter and rule, or the result window is exceeded, or the request carries more than one Authorization header */
         InvalidRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -571,7 +571,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the account already has as many requests waiting as this process lets wait (`Retry-After: 1`; such a request was admitted, so it counts against the quota); or the client IP failed authentication too often, or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, both without X-RateLimit headers */
+        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the account already has as many requests waiting as this process lets wait (`Retry-After: 1`; such a request was admitted, so it counts against the quota); or the client IP failed authentication too often (its key is then not checked, unless this API process has served it lately), or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, both without X-RateLimit headers */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];

@@ -15,6 +15,8 @@ export interface Access {
   admit(apiKey: string): Promise<Admission>;
   /** The key's quota as the headers report it, admitting nothing (GET /v1/usage). */
   usage(apiKey: string): Promise<UsageReading>;
+  /** Whether Redis verified this key for this process lately (it has served it), asking nothing. */
+  knows(apiKey: string): boolean;
   /** Seconds a client must wait because it failed authentication too often, or 0. */
   blockedFor(client: string): number;
   /** Records one failed authentication; seconds to wait when this one crossed the limit, else 0. */
@@ -51,5 +53,11 @@ export function createAccess({ redis, rateLimit, redisBreaker, logger, metrics }
   const admit = createAdmission({ store, breaker, config: rateLimit, logger, metrics });
   const usage = createUsageReader({ store, breaker, config: rateLimit, logger, metrics });
   const failures = createAuthFailureLimiter(redis, rateLimit, breaker);
-  return { admit, usage, blockedFor: (client) => failures.blockedFor(client), recordFailure: (client) => failures.recordFailure(client) };
+  return {
+    admit,
+    knows: admit.knows,
+    usage,
+    blockedFor: (client) => failures.blockedFor(client),
+    recordFailure: (client) => failures.recordFailure(client),
+  };
 }

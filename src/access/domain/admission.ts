@@ -303,7 +303,15 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
   }
 
-  return async function admit(apiKey: string): Promise<Admission> {
+  /** Whether Redis verified the key for this process lately, asking nothing (a made-up key is not). */
+  function knows(apiKey: string): boolean {
+    const location = locateKey(apiKey);
+    return location !== null && recentlyVerified.has(location.hash);
+  }
+
+  return Object.assign(admit, { knows });
+
+  async function admit(apiKey: string): Promise<Admission> {
     const location = locateKey(apiKey);
     if (!location) return { outcome: 'invalid' };
     // What this key owes from an outage reaches Redis before its next admission is decided there,
@@ -341,11 +349,15 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
       logger.info('redis answering again: admission back on the shared limiter');
     }
     const known = readReply(reply, location, config, logger);
-    if (!known) return { outcome: 'invalid' };
+    if (!known) {
+      // Revoked, or never was: no longer one this process has served.
+      recentlyVerified.delete(location.hash);
+      return { outcome: 'invalid' };
+    }
     remember(location.hash, known.principal, known.quota);
     if (owed.size > 0) void settle();
     return { outcome: reply[0] === 1 ? 'allowed' : 'limited', ...known, source: 'redis' };
-  };
+  }
 }
 
 export type Admit = ReturnType<typeof createAdmission>;

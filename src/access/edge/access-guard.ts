@@ -5,18 +5,24 @@ import { secondsUntilReset } from '../quota.js';
 import { requestContext } from '../../infra/request-context.js';
 import type { Metrics } from '../../infra/metrics.js';
 import { clientAddress } from '../../http/client-address.js';
-import { type HttpError, forbidden, unauthorized } from '../../http/http-error.js';
+import { type HttpError, forbidden, invalidRequest, unauthorized } from '../../http/http-error.js';
 import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
 import { countRefusal } from './refusals.js';
 
-const BEARER = /^Bearer(?:\s+(.*))?$/i;
+// RFC 9110 §11.4: the scheme, then spaces, then the token; spaces and tabs only (a no-break space
+// is no separator, as JavaScript's \s and trim() would have it).
+const BEARER = /^[ \t]*Bearer(?:[ \t]+([^ \t].*?))?[ \t]*$/i;
 
 /** The key from `Authorization: Bearer <key>`, or null when absent, empty or another scheme. */
 export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;
-  const match = BEARER.exec(header.trim());
-  const token = match?.[1]?.trim();
-  return token ? token : null;
+  return BEARER.exec(header)?.[1] ?? null;
+}
+
+function authorizationLines({ rawHeaders }: Context['req']): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.length === 13 && rawHeaders[i]!.toLowerCase() === 'authorization') count++;
+  return count;
 }
 
 export interface AuthState {
@@ -44,7 +50,7 @@ export interface AccessGuardOptions {
  */
 export function authenticationRefusal({ access, metrics, trustProxyHops }: AccessGuardOptions) {
   return async function refuse(ctx: Context, err: HttpError): Promise<never> {
-    const client = clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trustProxyHops);
+    const client = clientOf(ctx, trustProxyHops);
     const blocked = access.blockedFor(client);
     const wait = blocked > 0 ? blocked : await access.recordFailure(client);
     if (wait > 0) {
@@ -55,13 +61,42 @@ export function authenticationRefusal({ access, metrics, trustProxyHops }: Acces
   };
 }
 
+const clientOf = (ctx: Context, trustProxyHops: number) =>
+  clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trustProxyHops);
+
+/**
+ * The key a request presents, before anything is asked of Redis; else its refusal. Several
+ * Authorization headers are 400: Node keeps the first, and a proxy in front may have read
+ * another. None is 401, counted as a failure. A client blocked for failing too often has only the
+ * keys this process has served spared (a customer behind the same address); any other key it
+ * sends is refused with 429 unchecked, so a guesser's guesses stop at the failure limit instead of
+ * being checked in Redis, and answered, at full speed.
+ */
+export function presentedKey(options: AccessGuardOptions) {
+  const { access, metrics, trustProxyHops } = options;
+  const refuse = authenticationRefusal(options);
+  return async function keyOf(ctx: Context): Promise<string> {
+    if (authorizationLines(ctx.req) > 1) throw invalidRequest('A request must carry one Authorization header, not several');
+    const token = bearerToken(ctx.get('Authorization') || undefined);
+    if (!token) return refuse(ctx, unauthorized());
+    if (!access.knows(token)) {
+      const blocked = access.blockedFor(clientOf(ctx, trustProxyHops));
+      if (blocked > 0) {
+        countRefusal(metrics, 'auth_failures');
+        throw tooManyRequests(blocked);
+      }
+    }
+    return token;
+  };
+}
+
 export function accessGuard(options: AccessGuardOptions) {
   const { access, metrics } = options;
   const refuse = authenticationRefusal(options);
+  const keyOf = presentedKey(options);
 
   return async function guard(ctx: Context, next: Next): Promise<void> {
-    const token = bearerToken(ctx.get('Authorization') || undefined);
-    if (!token) return refuse(ctx, unauthorized());
+    const token = await keyOf(ctx);
     const admission = await access.admit(token);
     if (admission.outcome === 'invalid') return refuse(ctx, forbidden());
     const state = ctx.state as AuthState;

@@ -3,8 +3,8 @@ import type { Context, Next } from 'koa';
 import type { Principal } from '../domain/admission.js';
 import type { Quota } from '../quota.js';
 import { requestContext } from '../../infra/request-context.js';
-import { type AccessGuardOptions, authenticationRefusal, bearerToken } from './access-guard.js';
-import { forbidden, unauthorized } from '../../http/http-error.js';
+import { type AccessGuardOptions, authenticationRefusal, presentedKey } from './access-guard.js';
+import { forbidden } from '../../http/http-error.js';
 import { compileParams } from '../../http/query-validator.js';
 import { parametersSchema } from '../../openapi/parameters.js';
 import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
@@ -28,9 +28,9 @@ interface UsageState {
 function usageGuard(options: AccessGuardOptions) {
   const { access, metrics } = options;
   const refuse = authenticationRefusal(options);
+  const keyOf = presentedKey(options);
   return async function guard(ctx: Context, next: Next): Promise<void> {
-    const token = bearerToken(ctx.get('Authorization') || undefined);
-    if (!token) return refuse(ctx, unauthorized());
+    const token = await keyOf(ctx);
     const reading = await access.usage(token);
     if (reading.outcome === 'invalid') return refuse(ctx, forbidden());
     const context = requestContext.getStore();

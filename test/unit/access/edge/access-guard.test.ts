@@ -5,10 +5,13 @@ describe('Authorization header parsing', () => {
   it('when the Bearer scheme carries a token, then the token is returned', () => {
     expect(bearerToken('Bearer abc')).to.equal('abc');
     expect(bearerToken('bearer   abc  ')).to.equal('abc');
+    expect(bearerToken('Bearer\tabc')).to.equal('abc');
+    // Only spaces and tabs separate: a no-break space is part of the token, which no key has.
+    expect(bearerToken('Bearer abc\u00a0')).to.equal('abc\u00a0');
   });
 
   it('when the header is absent, empty, bare or another scheme, then there is no token', () => {
-    for (const h of [undefined, '', 'Bearer', 'Bearer   ', 'Basic abc', 'Bearerabc', 'Token abc']) {
+    for (const h of [undefined, '', 'Bearer', 'Bearer   ', 'Basic abc', 'Bearerabc', 'Token abc', 'Bearer\u00a0abc', '\u00a0Bearer abc']) {
       expect(bearerToken(h), String(h)).to.equal(null);
     }
   });
