@@ -55,7 +55,7 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   // The key check and the quota belong to the /v1 router itself: they run for every request that
   // reaches one of its routes, whatever else the path looked like on the way in.
   const v1 = createRouter({ prefix: API_PREFIX });
-  v1.use(accessGuard({ access, metrics, trustProxyHops: settings.trustProxyHops }));
+  v1.use(accessGuard({ access, metrics, trustProxyHops: settings.trustProxyHops, ...(services.lanes ? { lanes: services.lanes } : {}) }));
   if (services.lanes) v1.use(fairShare({ lanes: services.lanes, metrics }));
   // Reading one's usage is free of quota: its route is on a router of its own, with its own guard.
   const usage = usageRoutes({ access, metrics, trustProxyHops: settings.trustProxyHops, prefix: API_PREFIX });

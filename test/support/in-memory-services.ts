@@ -125,7 +125,7 @@ export function inMemoryAccess(
   const access: InMemoryAccess = {
     failWith: null,
     used: new Map(),
-    knows: (apiKey) => served.has(apiKey),
+    servedAccount: (apiKey) => (served.has(apiKey) ? `acct_${apiKey}` : null),
     async admit(apiKey: string): Promise<Admission> {
       if (access.failWith) throw access.failWith;
       const key = keys[apiKey];

@@ -571,7 +571,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the account already has as many requests waiting as this process lets wait (`Retry-After: 1`; such a request was admitted, so it counts against the quota); or the client IP failed authentication too often (its key is then not checked, unless this API process has served it lately), or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, both without X-RateLimit headers */
+        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the account already has as many requests waiting as this process lets wait (`Retry-After: 1`; not counted and without X-RateLimit headers, unless the key was new to the API process: then it was admitted first, so it counts and carries them); or the client IP failed authentication too often (its key is then not checked, unless this API process has served it lately), or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, both without X-RateLimit headers */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];

@@ -1,15 +1,27 @@
 /** Gives back a lane; a second call does nothing. */
 export type LeaveLane = () => void;
 
+/** A place kept for a request that will ask for a lane soon; given back when it does not. */
+export interface Hold {
+  /** Gives the place back; does nothing once the request has asked for its lane, or a second time. */
+  release(): void;
+}
+
 export interface AccountLanes {
+  /**
+   * A place kept in the account's lanes or line for a request still on its way to them (its quota
+   * being checked), or null at once when the lanes, the line and the places kept are all taken.
+   * Passed to `tryEnter` or `waitFor`, it becomes the request's own.
+   */
+  hold(accountId: string): Hold | null;
   /** A lane at once when the account has one free, else null (then `waitFor`). */
-  tryEnter(accountId: string): LeaveLane | null;
+  tryEnter(accountId: string, hold?: Hold): LeaveLane | null;
   /**
    * A lane once the account's earlier requests have left enough: first come, first served. Null,
    * at once, when the account already has as many waiting as its line holds. `gone` tells whether
    * the request's client has hung up: such a request holds no place once the line is full.
    */
-  waitFor(accountId: string, gone?: () => boolean): Promise<LeaveLane> | null;
+  waitFor(accountId: string, gone?: () => boolean, hold?: Hold): Promise<LeaveLane> | null;
   /**
    * From now on, no account is held to lanes: every request waiting is let in at once, and later
    * ones enter straight away. For shutdown, which must answer what it holds before its deadline.
@@ -32,6 +44,8 @@ interface Place {
 interface Line {
   running: number;
   queue: Place[];
+  /** Places kept for requests on their way (see hold). */
+  held: number;
 }
 
 const NOTHING_TO_LEAVE: LeaveLane = () => undefined;
@@ -67,27 +81,79 @@ export function createAccountLanes(perAccount: number, waitingPerAccount: number
       if (next) {
         waiting--;
         next.letIn(leaver(accountId, line));
-      } else if (--line.running === 0) {
-        lines.delete(accountId);
+      } else {
+        line.running--;
+        forgetIfIdle(accountId, line);
       }
     };
   }
 
-  function tryEnter(accountId: string): LeaveLane | null {
-    if (opened) return NOTHING_TO_LEAVE;
+  function forgetIfIdle(accountId: string, line: Line): void {
+    if (line.running === 0 && line.queue.length === 0 && line.held === 0 && lines.get(accountId) === line) lines.delete(accountId);
+  }
+
+  function lineOf(accountId: string): Line {
     let line = lines.get(accountId);
     if (!line) {
-      line = { running: 0, queue: [] };
+      line = { running: 0, queue: [], held: 0 };
       lines.set(accountId, line);
     }
+    return line;
+  }
+
+  /** The place a hold kept, now its request's own (or given back: it asks for its lane now). */
+  const redeem = (hold: Hold | undefined) => hold?.release();
+
+  function tryEnter(accountId: string, hold?: Hold): LeaveLane | null {
+    redeem(hold);
+    if (opened) return NOTHING_TO_LEAVE;
+    const line = lineOf(accountId);
     if (line.running >= perAccount) return null;
     line.running++;
     return leaver(accountId, line);
   }
 
+  /**
+   * Places of clients that hung up are given back before anyone is refused: let go without a lane,
+   * they do no work (their handler sees the client gone).
+   */
+  function letGoneGo(line: Line): void {
+    const staying: Place[] = [];
+    for (const place of line.queue) {
+      if (!place.gone()) staying.push(place);
+      else {
+        waiting--;
+        place.letIn(NOTHING_TO_LEAVE);
+      }
+    }
+    line.queue = staying;
+  }
+
+  function hold(accountId: string): Hold | null {
+    if (opened) return { release: () => undefined };
+    const line = lineOf(accountId);
+    const full = () => line.running + line.queue.length + line.held >= perAccount + waitingPerAccount;
+    if (full()) letGoneGo(line);
+    if (full()) {
+      forgetIfIdle(accountId, line);
+      return null;
+    }
+    line.held++;
+    let released = false;
+    return {
+      release() {
+        if (released) return;
+        released = true;
+        line.held--;
+        forgetIfIdle(accountId, line);
+      },
+    };
+  }
+
   return {
     perAccount,
     waitingPerAccount,
+    hold,
     tryEnter,
     openAll() {
       opened = true;
@@ -96,22 +162,12 @@ export function createAccountLanes(perAccount: number, waitingPerAccount: number
       }
       waiting = 0;
     },
-    waitFor(accountId, gone = () => false) {
-      const entered = tryEnter(accountId);
+    waitFor(accountId, gone = () => false, held) {
+      const entered = tryEnter(accountId, held);
       if (entered) return Promise.resolve(entered);
       const line = lines.get(accountId)!;
       if (line.queue.length >= waitingPerAccount) {
-        // Places of clients that hung up are given back before anyone is refused: let go without a
-        // lane, they do no work (their handler sees the client gone).
-        const staying: Place[] = [];
-        for (const place of line.queue) {
-          if (!place.gone()) staying.push(place);
-          else {
-            waiting--;
-            place.letIn(NOTHING_TO_LEAVE);
-          }
-        }
-        line.queue = staying;
+        letGoneGo(line);
         if (line.queue.length >= waitingPerAccount) return null;
       }
       waiting++;

@@ -303,13 +303,13 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
   }
 
-  /** Whether Redis verified the key for this process lately, asking nothing (a made-up key is not). */
-  function knows(apiKey: string): boolean {
+  /** The account of a key Redis verified for this process lately, asking nothing (a made-up key has none). */
+  function servedAccount(apiKey: string): string | null {
     const location = locateKey(apiKey);
-    return location !== null && recentlyVerified.has(location.hash);
+    return (location && recentlyVerified.get(location.hash)?.principal.accountId) ?? null;
   }
 
-  return Object.assign(admit, { knows });
+  return Object.assign(admit, { servedAccount });
 
   async function admit(apiKey: string): Promise<Admission> {
     const location = locateKey(apiKey);

@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Access } from '../domain/access.js';
+import type { AccountLanes, Hold } from '../domain/account-lanes.js';
 import type { Admission, Principal } from '../domain/admission.js';
 import { secondsUntilReset } from '../quota.js';
 import { requestContext } from '../../infra/request-context.js';
@@ -7,7 +8,7 @@ import type { Metrics } from '../../infra/metrics.js';
 import { clientAddress } from '../../http/client-address.js';
 import { type HttpError, forbidden, invalidRequest, unauthorized } from '../../http/http-error.js';
 import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
-import { countRefusal } from './refusals.js';
+import { accountBusy, countRefusal } from './refusals.js';
 
 // RFC 9110 §11.4: the scheme, then spaces, then the token; spaces and tabs only (a no-break space
 // is no separator, as JavaScript's \s and trim() would have it).
@@ -28,6 +29,8 @@ function authorizationLines({ rawHeaders }: Context['req']): number {
 export interface AuthState {
   principal: Principal;
   admission: Exclude<Admission, { outcome: 'invalid' }>;
+  /** The place kept in the account's lanes before the quota was checked (see accessGuard). */
+  hold?: Hold;
 }
 
 export interface AccessGuardOptions {
@@ -79,7 +82,7 @@ export function presentedKey(options: AccessGuardOptions) {
     if (authorizationLines(ctx.req) > 1) throw invalidRequest('A request must carry one Authorization header, not several');
     const token = bearerToken(ctx.get('Authorization') || undefined);
     if (!token) return refuse(ctx, unauthorized());
-    if (!access.knows(token)) {
+    if (access.servedAccount(token) === null) {
       const blocked = access.blockedFor(clientOf(ctx, trustProxyHops));
       if (blocked > 0) {
         countRefusal(metrics, 'auth_failures');
@@ -90,26 +93,43 @@ export function presentedKey(options: AccessGuardOptions) {
   };
 }
 
-export function accessGuard(options: AccessGuardOptions) {
-  const { access, metrics } = options;
+/**
+ * With `lanes`, a key the process has served keeps a place in its account's lanes or line before
+ * its quota is checked: an account with as many requests at work, waiting and on their way as its
+ * line holds is refused there, 429 with `Retry-After: 1`, uncounted and without asking Redis. A
+ * refusal after the quota is checked is counted (one round trip admits and counts), and a burst
+ * of a busy client had spent 92 % of its hour's quota on refusals (review). A key new to the
+ * process goes to the quota first: its account is not known to be its own until Redis says so.
+ */
+export function accessGuard(options: AccessGuardOptions & { lanes?: AccountLanes }) {
+  const { access, metrics, lanes } = options;
   const refuse = authenticationRefusal(options);
   const keyOf = presentedKey(options);
 
   return async function guard(ctx: Context, next: Next): Promise<void> {
     const token = await keyOf(ctx);
-    const admission = await access.admit(token);
-    if (admission.outcome === 'invalid') return refuse(ctx, forbidden());
-    const state = ctx.state as AuthState;
-    state.principal = admission.principal;
-    state.admission = admission;
-    const context = requestContext.getStore();
-    if (context) context.keyId = admission.principal.keyId;
-    const headers = quotaHeaders(admission.quota);
-    ctx.set(headers);
-    if (admission.outcome === 'limited') {
-      countRefusal(metrics, admission.source === 'redis' ? 'quota' : 'fallback_quota');
-      throw tooManyRequests(secondsUntilReset(admission.quota), headers);
+    const account = lanes ? access.servedAccount(token) : null;
+    const hold = account === null ? undefined : (lanes!.hold(account) ?? undefined);
+    if (account !== null && hold === undefined) throw accountBusy(lanes!, metrics);
+    try {
+      const admission = await access.admit(token);
+      if (admission.outcome === 'invalid') return await refuse(ctx, forbidden());
+      const state = ctx.state as AuthState;
+      state.principal = admission.principal;
+      state.admission = admission;
+      if (hold) state.hold = hold;
+      const context = requestContext.getStore();
+      if (context) context.keyId = admission.principal.keyId;
+      const headers = quotaHeaders(admission.quota);
+      ctx.set(headers);
+      if (admission.outcome === 'limited') {
+        countRefusal(metrics, admission.source === 'redis' ? 'quota' : 'fallback_quota');
+        throw tooManyRequests(secondsUntilReset(admission.quota), headers);
+      }
+      await next();
+    } finally {
+      // Given back unless its request asked for its lane (fair-share), which made it its own.
+      hold?.release();
     }
-    await next();
   };
 }

@@ -2,32 +2,23 @@ import type { Context, Next } from 'koa';
 import type { AccountLanes } from '../domain/account-lanes.js';
 import type { Metrics } from '../../infra/metrics.js';
 import type { AuthState } from './access-guard.js';
-import { HttpError } from '../../http/http-error.js';
-import { countRefusal } from './refusals.js';
+import { accountBusy } from './refusals.js';
 
 /**
  * After the key check and the quota: the request takes one of its account's lanes, waiting in
  * line when they are all taken, and gives it back when its handler is done (see createAccountLanes).
- * When the line is full too, 429 with `Retry-After: 1`: the official clients wait that out and ask
- * again. The request was counted by the quota like any answered one (admission and counting are
- * one round trip, before the account is known to be busy), and keeps its quota headers.
+ * A key the process has served had its place kept before its quota was checked (accessGuard), so
+ * a full line refused it uncounted. A key new to the process finds out here, after its quota was
+ * counted: then a full line is 429 with `Retry-After: 1` and its quota headers, counted.
  */
 export function fairShare({ lanes, metrics }: { lanes: AccountLanes; metrics: Metrics }) {
   return async function shareLanes(ctx: Context, next: Next): Promise<void> {
-    const { accountId } = (ctx.state as AuthState).principal;
-    let leave = lanes.tryEnter(accountId);
+    const { principal, hold } = ctx.state as AuthState;
+    const { accountId } = principal;
+    let leave = lanes.tryEnter(accountId, hold);
     if (!leave) {
       const place = lanes.waitFor(accountId, () => ctx.req.destroyed || ctx.req.socket.destroyed);
-      if (!place) {
-        countRefusal(metrics, 'account_busy');
-        throw new HttpError(
-          429,
-          'rate_limit_exceeded',
-          `Too many requests of this account at once: ${lanes.perAccount} in progress and ${lanes.waitingPerAccount} waiting. ` +
-            'Send fewer at a time; please try again in 1 second',
-          { 'Retry-After': '1' },
-        );
-      }
+      if (!place) throw accountBusy(lanes, metrics);
       metrics.laneWaits.inc();
       metrics.laneWaiting.inc();
       // Never rejects: a place in line is only ever given, at the latest at shutdown (openAll).

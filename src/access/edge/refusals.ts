@@ -1,3 +1,5 @@
+import type { AccountLanes } from '../domain/account-lanes.js';
+import { HttpError } from '../../http/http-error.js';
 import type { Metrics } from '../../infra/metrics.js';
 import { requestContext } from '../../infra/request-context.js';
 
@@ -13,4 +15,16 @@ export function countRefusal(metrics: Metrics, reason: RefusalReason): void {
   metrics.rateLimitRejections.inc({ reason });
   const context = requestContext.getStore();
   if (context) context.refusal = reason;
+}
+
+/** 429 for an account whose lanes and line are full: the official clients wait a second and ask again. */
+export function accountBusy(lanes: AccountLanes, metrics: Metrics): HttpError {
+  countRefusal(metrics, 'account_busy');
+  return new HttpError(
+    429,
+    'rate_limit_exceeded',
+    `Too many requests of this account at once: ${lanes.perAccount} in progress and ${lanes.waitingPerAccount} waiting. ` +
+      'Send fewer at a time; please try again in 1 second',
+    { 'Retry-After': '1' },
+  );
 }

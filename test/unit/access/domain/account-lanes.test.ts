@@ -117,6 +117,43 @@ describe('account lanes', () => {
     expect(lanes.waiting).to.equal(0);
   });
 
+  it('when places are kept for requests on their way, then they count against the lanes and the line, and one given back frees its place', () => {
+    const lanes = createAccountLanes(1, 2);
+    const holds = [lanes.hold('a'), lanes.hold('a'), lanes.hold('a')];
+    expect(holds.every((hold) => hold !== null)).to.equal(true);
+    expect(lanes.hold('a'), 'one lane and two places in line, all kept').to.equal(null);
+    expect(lanes.hold('b'), 'another account has its own').to.not.equal(null);
+    holds[2]!.release();
+    holds[2]!.release();
+    const again = lanes.hold('a');
+    expect(again, 'given back once').to.not.equal(null);
+    expect(lanes.hold('a')).to.equal(null);
+  });
+
+  it('when a request with a kept place asks for its lane, then the place becomes its own, not counted twice', async () => {
+    const lanes = createAccountLanes(1, 1);
+    const [first, second] = [lanes.hold('a')!, lanes.hold('a')!];
+    const leave = lanes.tryEnter('a', first)!;
+    expect(lanes.tryEnter('a', second)).to.equal(null);
+    const waiting = lanes.waitFor('a')!;
+    expect(lanes.hold('a'), 'one at work, one in line').to.equal(null);
+    first.release();
+    expect(lanes.hold('a'), 'releasing a redeemed place frees nothing').to.equal(null);
+    leave();
+    (await waiting)();
+    expect(lanes.accounts).to.equal(0);
+  });
+
+  it('when every kept place is given back and nothing of the account runs, then nothing of it is kept', () => {
+    const lanes = createAccountLanes(2, 2);
+    const holds = [lanes.hold('a')!, lanes.hold('a')!];
+    expect(lanes.accounts).to.equal(1);
+    for (const hold of holds) hold.release();
+    expect(lanes.accounts).to.equal(0);
+    lanes.tryEnter('b', lanes.hold('b')!)!();
+    expect(lanes.accounts).to.equal(0);
+  });
+
   it('when the number of lanes or places in line is not a positive integer, then it refuses', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) {
       expect(() => createAccountLanes(bad, 8), String(bad)).to.throw(/lanes per account must be a positive integer/);
