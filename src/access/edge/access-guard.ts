@@ -78,18 +78,19 @@ const clientOf = (ctx: Context, trustProxyHops: number) =>
 export function presentedKey(options: AccessGuardOptions) {
   const { access, metrics, trustProxyHops } = options;
   const refuse = authenticationRefusal(options);
-  return async function keyOf(ctx: Context): Promise<string> {
+  return async function keyOf(ctx: Context): Promise<{ token: string; servedAccount: string | null }> {
     if (authorizationLines(ctx.req) > 1) throw invalidRequest('A request must carry one Authorization header, not several');
     const token = bearerToken(ctx.get('Authorization') || undefined);
     if (!token) return refuse(ctx, unauthorized());
-    if (access.servedAccount(token) === null) {
+    const servedAccount = access.servedAccount(token);
+    if (servedAccount === null) {
       const blocked = access.blockedFor(clientOf(ctx, trustProxyHops));
       if (blocked > 0) {
         countRefusal(metrics, 'auth_failures');
         throw tooManyRequests(blocked);
       }
     }
-    return token;
+    return { token, servedAccount };
   };
 }
 
@@ -107,10 +108,9 @@ export function accessGuard(options: AccessGuardOptions & { lanes?: AccountLanes
   const keyOf = presentedKey(options);
 
   return async function guard(ctx: Context, next: Next): Promise<void> {
-    const token = await keyOf(ctx);
-    const account = lanes ? access.servedAccount(token) : null;
-    const hold = account === null ? undefined : (lanes!.hold(account) ?? undefined);
-    if (account !== null && hold === undefined) throw accountBusy(lanes!, metrics);
+    const { token, servedAccount } = await keyOf(ctx);
+    const hold = lanes && servedAccount !== null ? (lanes.hold(servedAccount) ?? null) : undefined;
+    if (hold === null) throw accountBusy(lanes!, metrics);
     try {
       const admission = await access.admit(token);
       if (admission.outcome === 'invalid') return await refuse(ctx, forbidden());
