@@ -1,12 +1,13 @@
-import { open, stat } from 'node:fs/promises';
 import { EXIT_USAGE, failureCode, main, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
 import { countLines } from '../src/catalogue/cli/count-lines.js';
+import { openInput } from '../src/catalogue/cli/open-input.js';
 import { defaultRejectsPath, IMPORT_USAGE, parseImportArgs, type ImportArgs } from '../src/catalogue/cli/import-args.js';
 import { importCatalogue, ImportError, type ImportResult } from '../src/catalogue/ingest/import-catalogue.js';
 import { removeOrphans } from '../src/catalogue/admin/index-admin.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { openRejectLog } from '../src/catalogue/ingest/reject-log.js';
 import { UsageError } from '../src/catalogue/cli/cli-args.js';
+import { checkRejectsPath, inputOnDisk } from '../src/catalogue/cli/rejects-path.js';
 import { type ExtractCounts, withExtractedColors } from '../src/catalogue/pixels/extract-colors.js';
 import { describeExtraction } from '../src/catalogue/cli/extraction-report.js';
 import { describeCompaction } from '../src/catalogue/cli/compaction-report.js';
@@ -15,25 +16,23 @@ const command: CatalogueCommand<ImportArgs> = {
   name: 'import',
   usage: IMPORT_USAGE,
   parse: (argv) => parseImportArgs(argv),
-  async check({ input }) {
-    if (input === '-') return;
-    const info = await stat(input).catch((error: NodeJS.ErrnoException) => {
-      throw new UsageError(`cannot read ${input}: ${error.code ?? error.message}`);
-    });
-    if (info.isDirectory()) throw new UsageError(`${input} is a directory`);
+  async check({ input, rejects }) {
+    const info = await inputOnDisk(input);
+    if (input !== '-' && info.isDirectory()) throw new UsageError(`${input} is a directory`);
+    await checkRejectsPath(rejects ?? defaultRejectsPath(input, { regularFile: input !== '-' && info.isFile() }), info);
   },
   locked: () => true,
   async run({ config, es, say, signal, lock }, args) {
     const alias = config.indexAlias;
     for (const orphan of await removeOrphans(es, alias)) say(`removed ${orphan}, left unfinished by an earlier run that was killed`);
     // Opened before anything is created, so an unreadable input fails cleanly and changes nothing.
-    const file = args.input === '-' ? null : await open(args.input, 'r').catch((error: NodeJS.ErrnoException) => error);
+    const file = args.input === '-' ? null : await openInput(args.input).catch((error: NodeJS.ErrnoException) => error);
     if (file instanceof Error) {
       say(`cannot read ${args.input}: ${file.code ?? file.message}`);
       return EXIT_USAGE;
     }
     // A pipe (`<(zcat file.gz)`, /dev/stdin) can be read once only: no line count, so no ETA.
-    const regularFile = file !== null && (await file.stat()).isFile();
+    const regularFile = file?.regularFile ?? false;
     const total = regularFile ? await countLines(args.input) : undefined;
     const rejects = openRejectLog(args.rejects ?? defaultRejectsPath(args.input, { regularFile }));
     const display: { progress?: ProgressReporter } = {};
@@ -57,7 +56,7 @@ const command: CatalogueCommand<ImportArgs> = {
     try {
       const result = await importCatalogue(es, {
         alias,
-        input: file === null ? process.stdin : file.createReadStream(),
+        input: file === null ? process.stdin : file.stream,
         incremental: args.incremental,
         allowRejects: args.allowRejects,
         keep: args.keep,
@@ -107,7 +106,7 @@ const command: CatalogueCommand<ImportArgs> = {
       return failureCode(error);
     } finally {
       await rejects.close();
-      await file?.close().catch(() => undefined);
+      file?.stream.destroy();
     }
   },
 };

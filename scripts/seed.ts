@@ -1,5 +1,6 @@
 import { errors, type Client } from '@elastic/elasticsearch';
-import { withCatalogueLock } from '../src/catalogue/cli/catalogue-cli.js';
+import { failureCode, withCatalogueLock } from '../src/catalogue/cli/catalogue-cli.js';
+import { stopping, trapInterrupts } from '../src/catalogue/cli/interrupt.js';
 import type { CatalogueLock } from '../src/catalogue/admin/catalogue-lock.js';
 import { UsageError } from '../src/catalogue/cli/cli-args.js';
 import { parseSeedArgs, SEED_USAGE, type SeedArgs } from '../src/catalogue/cli/seed-args.js';
@@ -55,6 +56,15 @@ async function main(): Promise<number> {
 }
 
 async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueLock): Promise<number> {
+  const interrupts = trapInterrupts((reason) => say(stopping(reason)));
+  try {
+    return await seedUnder(es, args, config, lock, AbortSignal.any([interrupts.signal, lock.lost]));
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+async function seedUnder(es: Client, args: SeedArgs, config: Config, lock: CatalogueLock, signal: AbortSignal): Promise<number> {
   say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${displayUrl(config.elasticsearchUrl)}`);
   const display: { progress?: ProgressReporter } = {};
   const print = (line: string) => (display.progress ? display.progress.log(`seed: ${line}`) : say(line));
@@ -81,6 +91,7 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
           }
         : {}),
       confirmLock: () => lock.confirm(),
+      signal,
       onIndexCreated: (index) => {
         say(`created ${index}`);
         display.progress = createProgress({ total: args.count });
@@ -107,7 +118,7 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
     const cause = unreachable(error.cause) ? ` (Elasticsearch at ${displayUrl(config.elasticsearchUrl)} unreachable)` : '';
     const leftover = error.discarded ? `${error.index} deleted` : `${error.index} could not be deleted`;
     say(`${error.message}${cause}; alias ${config.indexAlias} left unchanged, ${leftover}`);
-    return 1;
+    return failureCode(error);
   }
 }
 

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@elastic/elasticsearch';
@@ -245,6 +245,26 @@ describe('seeding the catalogue into Elasticsearch', function () {
       expect(run.stderr).to.match(/loaded 300\/300 docs in/);
       expect(run.stderr).to.match(/live: 300 docs in .*\nseed: merged \S+ to one segment in \d+\.\ds, after it went live/);
       expect((await es.count({ index: alias })).count).to.equal(300);
+    });
+
+    it('when stopped with SIGTERM while it loads, then it deletes its index, releases the lock and leaves the alias, exit 143', async () => {
+      // It had died at once, leaving a building index and its lock (review).
+      const alias = freshAlias();
+      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--count', '2000000', '--batch-size', '500'], {
+        cwd: ROOT,
+        env: { ...process.env, INDEX_ALIAS: alias, ELASTICSEARCH_URL: ES_URL },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      while (!/created /.test(stderr)) await new Promise((resolve) => setTimeout(resolve, 50));
+      child.kill('SIGTERM');
+      expect(await exited, stderr).to.equal(143);
+      expect(stderr).to.include('SIGTERM received: stopping and cleaning up');
+      expect(stderr).to.match(new RegExp(`interrupted by SIGTERM; alias ${alias} left unchanged, ${alias}-\\d{17} deleted`));
+      expect(Object.keys(await es.indices.get({ index: `${alias}-2*`, expand_wildcards: ['open', 'closed'] }))).to.deep.equal([]);
+      const run = runSeedScript(['--count', '10'], { INDEX_ALIAS: alias, ELASTICSEARCH_URL: ES_URL });
+      expect(run.status, `the lock was released: ${run.stderr}`).to.equal(0);
     });
 
     it('when --count is not a positive integer, then it exits 2 with a clear message', () => {

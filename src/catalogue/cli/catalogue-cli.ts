@@ -5,7 +5,7 @@ import { ConfigError, displayUrl, loadConfig, type Config } from '../../config.j
 import { createEsClient } from '../../infra/elasticsearch.js';
 import { connectedRedis } from '../../infra/redis.js';
 import { acquireCatalogueLock, describeHolder, LockHeldError, type CatalogueLock } from '../admin/catalogue-lock.js';
-import { interruptionOf, trapInterrupts } from './interrupt.js';
+import { interruptionOf, stopping, trapInterrupts } from './interrupt.js';
 import { UsageError } from './cli-args.js';
 
 export const EXIT_FAILED = 1;
@@ -127,7 +127,7 @@ export async function runCatalogueCommand<A extends { help: boolean }>(command: 
       return EXIT_FAILED;
     }
     const run = async (lock: CatalogueLock | null, redis: RedisClient) => {
-      const interrupts = trapInterrupts((signal) => say(`${signal} received: stopping and cleaning up (again to quit at once)`));
+      const interrupts = trapInterrupts((reason) => say(stopping(reason)));
       try {
         const signal = lock === null ? interrupts.signal : AbortSignal.any([interrupts.signal, lock.lost]);
         return await command.run({ config, es, redis, say, lock, signal }, args);

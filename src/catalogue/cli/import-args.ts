@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { MAX_BATCH_SIZE } from '../ingest/bulk-load.js';
 import { UsageError, integer, parseCliArgs } from './cli-args.js';
 import { IMAGE_OPTIONS, IMAGE_USAGE, type ImageArgs, parseImageArgs } from './image-args.js';
 
@@ -25,7 +26,7 @@ export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incre
   --rejects PATH       where rejected lines go (default <file>.rejects.ndjson, or
                        import-rejects-<timestamp>-<pid>.ndjson for standard input or a pipe)
   --keep K             versioned indices to keep after a full import, the live one included (default 2)
-  --batch-size B       documents per bulk request (default 2000)
+  --batch-size B       documents per bulk request (default 2000, at most 10000)
   --concurrency C      bulk requests in flight (default 2)
 ${IMAGE_USAGE}
 exit codes: 0 done, 1 failed or too many rejects, 2 bad usage or configuration,
@@ -78,7 +79,7 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
     allowRejects: integer('allow-rejects', values['allow-rejects'], 0, 0, Number.MAX_SAFE_INTEGER),
     rejects: values.rejects,
     keep: integer('keep', values.keep, 2, 1, 1000),
-    batchSize: integer('batch-size', values['batch-size'], 2000, 1, 100_000),
+    batchSize: integer('batch-size', values['batch-size'], 2000, 1, MAX_BATCH_SIZE),
     concurrency: integer('concurrency', values.concurrency, 2, 1, 64),
     images: parseImageArgs(values),
     help,

@@ -17,26 +17,48 @@ export interface InterruptTrap {
   dispose(): void;
 }
 
+/** What a run says when it is told to stop. */
+export function stopping(reason: StopSignal | 'parent gone'): string {
+  return reason === 'parent gone'
+    ? 'npm, which started this run, has gone: stopping and cleaning up'
+    : `${reason} received: stopping and cleaning up (again to quit at once)`;
+}
+
+// How often a run started by npm looks whether npm is still there.
+const PARENT_CHECK_MS = 1000;
+
 /**
  * The first SIGINT/SIGTERM aborts `signal` so the run can clean up; a second one exits at once
- * (what it leaves behind is marked `building` and removed by the next run).
+ * (what it leaves behind is marked `building` and removed by the next run). A run started by
+ * `npm run` also stops so when npm goes: npm does not pass SIGTERM on, so `kill <npm>` or
+ * `timeout 600 npm run import` had left the import running on its own, to go live later and leave
+ * its lock behind (review). A run started otherwise (`scripts/reindex`, `nohup`) outlives its
+ * parent, as such runs should.
  */
-export function trapInterrupts(onInterrupt: (signal: StopSignal) => void = () => undefined): InterruptTrap {
+export function trapInterrupts(onInterrupt: (signal: StopSignal | 'parent gone') => void = () => undefined): InterruptTrap {
   const controller = new AbortController();
-  const handle = (signal: StopSignal) => {
+  const handle = (signal: StopSignal, said: StopSignal | 'parent gone' = signal) => {
     if (controller.signal.aborted) process.exit(new Interrupted(signal).exitCode);
-    onInterrupt(signal);
+    onInterrupt(said);
     controller.abort(new Interrupted(signal));
   };
   const onInt = () => handle('SIGINT');
   const onTerm = () => handle('SIGTERM');
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
+  const parent = process.ppid;
+  const watch =
+    process.env['npm_lifecycle_event'] === undefined
+      ? undefined
+      : setInterval(() => {
+          if (process.ppid !== parent && !controller.signal.aborted) handle('SIGTERM', 'parent gone');
+        }, PARENT_CHECK_MS).unref();
   return {
     signal: controller.signal,
     dispose() {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
+      clearInterval(watch);
     },
   };
 }

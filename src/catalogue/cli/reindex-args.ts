@@ -1,3 +1,4 @@
+import { MAX_BATCH_SIZE } from '../ingest/bulk-load.js';
 import { integer, parseCliArgs } from './cli-args.js';
 
 export interface ReindexArgs {
@@ -42,7 +43,7 @@ export function parseReindexArgs(argv: readonly string[]): ReindexArgs {
     keep: integer('keep', values.keep, 2, 2, 1000),
     dryRun: values['dry-run'] === true,
     rollback: values.rollback === true,
-    batchSize: integer('batch-size', values['batch-size'], 2000, 1, 10_000),
+    batchSize: integer('batch-size', values['batch-size'], 2000, 1, MAX_BATCH_SIZE),
     concurrency: integer('concurrency', values.concurrency, 2, 1, 64),
     sample: integer('sample', values.sample, 200, 0, 10_000),
     help: values.help === true,

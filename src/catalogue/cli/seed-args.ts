@@ -1,3 +1,4 @@
+import { MAX_BATCH_SIZE } from '../ingest/bulk-load.js';
 import { integer, parseCliArgs } from './cli-args.js';
 import { IMAGE_OPTIONS, IMAGE_USAGE, type ImageArgs, parseImageArgs } from './image-args.js';
 
@@ -17,12 +18,14 @@ export const SEED_USAGE = `usage: npm run seed -- [--count N] [--seed S] [--keep
   --count N        wallpapers to generate and load (default 1000)
   --seed S         generator seed, 0..4294967295 (default 42); same count and seed give the same data
   --keep K         versioned indices to keep, the live one included (default 2)
-  --batch-size B   documents per bulk request (default 2000)
+  --batch-size B   documents per bulk request (default 2000, at most 10000)
   --concurrency C  bulk requests in flight (default 2)
   --no-force-merge leave the new index in the segments the load made (it is merged to one by default)
   (without --extract-colors each wallpaper carries the palette its picture is drawn from)
 ${IMAGE_USAGE}
-environment: ELASTICSEARCH_URL, INDEX_ALIAS, IMAGE_BASE_URL`;
+exit codes: 0 done, 1 failed, 2 bad usage or configuration,
+            3 another import/reindex/seed holds the lock, 130/143 interrupted
+environment: ELASTICSEARCH_URL, REDIS_URL, INDEX_ALIAS, IMAGE_BASE_URL`;
 
 export function parseSeedArgs(argv: readonly string[]): SeedArgs {
   const { values } = parseCliArgs(
@@ -43,7 +46,7 @@ export function parseSeedArgs(argv: readonly string[]): SeedArgs {
     count: integer('count', values.count, 1000, 1, 100_000_000),
     seed: integer('seed', values.seed, 42, 0, 0xffffffff),
     keep: integer('keep', values.keep, 2, 1, 1000),
-    batchSize: integer('batch-size', values['batch-size'], 2000, 1, 100_000),
+    batchSize: integer('batch-size', values['batch-size'], 2000, 1, MAX_BATCH_SIZE),
     concurrency: integer('concurrency', values.concurrency, 2, 1, 64),
     forceMerge: values['no-force-merge'] !== true,
     images: parseImageArgs(values),

@@ -89,6 +89,21 @@ function describe(error: estypes.ErrorCause): string {
   return `${error.type}: ${error.reason ?? ''}${cause}`;
 }
 
+/**
+ * The most documents a bulk request carries. A stored wallpaper is about 1.5 KB, so 10,000 make
+ * some 15 MB, inside Elasticsearch's indexing pressure on a 512 MB heap with two in flight; 50,000
+ * were refused with 429, and 100,000 passed `http.max_content_length` (100 MB), which closes the
+ * connection without a word (review).
+ */
+export const MAX_BATCH_SIZE = 10_000;
+
+/** A failure's words: its message, or what kind of failure it was when it has none. */
+function failureText(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const status = (error as { meta?: { statusCode?: unknown } }).meta?.statusCode;
+  return error.message || `${error.name}${typeof status === 'number' ? ` (HTTP ${status})` : ''}, without a message`;
+}
+
 const BULK_RESPONSE_FILTER = ['errors', 'items.*.status', 'items.*.error'];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -225,7 +240,7 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
   }
   const stop = fatal as { error: unknown } | null;
   if (stop !== null) {
-    const reason = stop.error instanceof Error ? stop.error.message : String(stop.error);
+    const reason = failureText(stop.error);
     throw new BulkLoadError(`bulk load into ${index} stopped: ${reason}`, indexed, failed, { cause: stop.error });
   }
   return { indexed, unchanged, deleted, failed, seconds: (performance.now() - started) / 1000 };

@@ -87,10 +87,16 @@ async function load(es: Client, index: string, options: ImportOptions, changes: 
   const { allowRejects, signal, onReject, onProgress } = options;
   const records = new NdjsonRecords(options.input, onReject, { deletions: options.incremental });
   async function* loadable(): AsyncGenerator<LoadEntry> {
-    for await (const doc of records.documents()) {
-      if (signal?.aborted) return;
-      // Past the limit the import has failed: keep reading only to report every reject.
-      if (records.rejected <= allowRejects) yield doc;
+    try {
+      for await (const doc of records.documents()) {
+        if (signal?.aborted) return;
+        // Past the limit the import has failed: keep reading only to report every reject.
+        if (records.rejected <= allowRejects) yield doc;
+      }
+    } catch (error) {
+      // The input was closed because the run was stopped: that is why it ends, not a read error.
+      if (signal?.aborted) throw signal.reason;
+      throw error;
     }
   }
   const report = () => onProgress?.({ lines: records.lines, rejected: records.rejected });

@@ -1,9 +1,16 @@
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { LoadEntry } from '../../wallpapers/wallpaper.js';
 import { checkRecord } from './wallpaper-record.js';
+import { inputLines } from './input-lines.js';
 
-export type RejectCode = 'blank_line' | 'invalid_json' | 'invalid_record' | 'duplicate_id' | 'refused_by_elasticsearch';
+export type RejectCode =
+  'blank_line' | 'not_utf8' | 'line_too_long' | 'invalid_json' | 'invalid_record' | 'duplicate_id' | 'refused_by_elasticsearch';
+
+/**
+ * The longest line read as a record: a wallpaper with every field at its bound is a few kilobytes,
+ * so a longer line is not one (a catalogue sent as one JSON array, a file of another kind).
+ */
+export const MAX_LINE_BYTES = 1024 * 1024;
 
 /** One rejected input line, as written to the rejects file. */
 export interface Reject {
@@ -45,43 +52,45 @@ export class NdjsonRecords {
     await this.onReject(reject);
   }
 
-  /** Ends with the input's error, if reading it fails. */
+  /** Ends with the input's error, if reading it fails, or when it is destroyed. */
   async *documents(): AsyncGenerator<LoadEntry, void, undefined> {
-    const reader = createInterface({ input: this.input, crlfDelay: Infinity });
-    const failed: { error?: Error } = {};
-    const onError = (error: Error) => {
-      failed.error ??= error;
-      reader.close();
-    };
-    this.input.on('error', onError);
-    try {
-      for await (const raw of reader) {
-        const line = ++this.lines;
-        const text = line === 1 ? raw.replace(/^\uFEFF/, '') : raw;
-        if (text.trim() === '') {
-          await this.reject({ line, id: null, code: 'blank_line', reason: 'blank line', text });
-          continue;
-        }
-        const verdict = checkRecord(text, this.options);
-        if (!verdict.ok) {
-          await this.reject({ line, id: verdict.id, code: verdict.code, reason: verdict.reason, text });
-          continue;
-        }
-        const entry = 'deletion' in verdict ? verdict.deletion : verdict.document;
-        const { id } = entry;
-        const first = this.firstLine.get(id);
-        if (first !== undefined) {
-          await this.reject({ line, id, code: 'duplicate_id', reason: `duplicate id ${id}, first seen on line ${first}`, text });
-          continue;
-        }
-        this.firstLine.set(id, line);
-        this.accepted++;
-        yield entry;
+    for await (const read of inputLines(this.input, MAX_LINE_BYTES)) {
+      const line = ++this.lines;
+      const text = line === 1 ? read.text.replace(/^\uFEFF/, '') : read.text;
+      if (read.kind === 'not_utf8') {
+        await this.reject({
+          line,
+          id: null,
+          code: 'not_utf8',
+          reason: 'not UTF-8: the line holds bytes that are no UTF-8 character (shown as U+FFFD)',
+          text,
+        });
+        continue;
       }
-      if (failed.error) throw failed.error;
-    } finally {
-      this.input.off('error', onError);
-      reader.close();
+      if (read.kind === 'too_long') {
+        const reason = `line of ${read.bytes} bytes, longer than ${MAX_LINE_BYTES}: one record a line (shown: its first 200 bytes)`;
+        await this.reject({ line, id: null, code: 'line_too_long', reason, text });
+        continue;
+      }
+      if (text.trim() === '') {
+        await this.reject({ line, id: null, code: 'blank_line', reason: 'blank line', text });
+        continue;
+      }
+      const verdict = checkRecord(text, this.options);
+      if (!verdict.ok) {
+        await this.reject({ line, id: verdict.id, code: verdict.code, reason: verdict.reason, text });
+        continue;
+      }
+      const entry = 'deletion' in verdict ? verdict.deletion : verdict.document;
+      const { id } = entry;
+      const first = this.firstLine.get(id);
+      if (first !== undefined) {
+        await this.reject({ line, id, code: 'duplicate_id', reason: `duplicate id ${id}, first seen on line ${first}`, text });
+        continue;
+      }
+      this.firstLine.set(id, line);
+      this.accepted++;
+      yield entry;
     }
   }
 }

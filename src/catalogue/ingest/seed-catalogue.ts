@@ -64,6 +64,14 @@ export class SeedError extends Error {
   }
 }
 
+/** The documents until the run is stopped: the load then finishes what it sent and stops. */
+async function* untilAborted<T>(documents: Iterable<T> | AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  for await (const document of documents) {
+    if (signal.aborted) return;
+    yield document;
+  }
+}
+
 /**
  * Load into a fresh versioned index, check it, then switch the alias and prune: readers only ever
  * see a complete index. Like a full import, it records its differences from the catalogue it
@@ -78,19 +86,22 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
   const index = await createVersionedIndex(es, alias);
   options.onIndexCreated?.(index);
   try {
-    const documents = options.documents ?? generateWallpapers({ count, seed, imageBaseUrl });
+    const generated = options.documents ?? generateWallpapers({ count, seed, imageBaseUrl });
+    const documents = options.signal ? untilAborted(generated, options.signal) : generated;
     const loaded = await bulkLoad(es, index, documents, {
       batchSize: options.batchSize,
       concurrency: options.concurrency,
       onProgress: options.onProgress,
       changes,
     });
+    options.signal?.throwIfAborted();
     if (loaded.failed.length > 0) {
       throw new SeedError(`${loaded.failed.length} of ${count} documents failed to index`, index, loaded.failed);
     }
     await finishLoading(es, index);
     const stored = (await es.count({ index })).count;
     if (stored !== count) throw new SeedError(`index ${index} holds ${stored} documents, expected ${count}`, index);
+    options.signal?.throwIfAborted();
   } catch (error) {
     const failed = error instanceof BulkLoadError ? error.failed : [];
     const seedError =

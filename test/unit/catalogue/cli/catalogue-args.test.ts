@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { defaultRejectsPath, parseImportArgs } from '../../../../src/catalogue/cli/import-args.js';
 import { parseReindexArgs } from '../../../../src/catalogue/cli/reindex-args.js';
+import { parseSeedArgs } from '../../../../src/catalogue/cli/seed-args.js';
 import { UsageError } from '../../../../src/catalogue/cli/cli-args.js';
 
 const NOW = new Date('2026-03-04T05:06:07.890Z');
@@ -35,6 +36,14 @@ describe('parseImportArgs', () => {
 
   it('when --rejects names the input file, then it is refused rather than overwriting the input', () => {
     expect(() => parseImportArgs(['data/w.ndjson', '--rejects', './data/../data/w.ndjson'])).to.throw(UsageError, /must not be the input file/);
+  });
+
+  it('when --batch-size is past what one bulk request carries (10,000), then it is refused for import, seed and reindex alike', () => {
+    // 100,000 had been accepted and passed Elasticsearch's request size, which closes the connection without a word.
+    expect(() => parseImportArgs(['w.ndjson', '--batch-size', '10001'])).to.throw(UsageError, /--batch-size must be an integer from 1 to 10000/);
+    expect(() => parseSeedArgs(['--batch-size', '100000'])).to.throw(UsageError, /--batch-size must be an integer from 1 to 10000/);
+    expect(() => parseReindexArgs(['--batch-size', '10001'])).to.throw(UsageError, /--batch-size/);
+    expect(parseImportArgs(['w.ndjson', '--batch-size', '10000']).batchSize).to.equal(10_000);
   });
 
   it('when no input or two inputs are named, or a number is malformed, then it is a usage error', () => {

@@ -21,6 +21,30 @@ describe('NdjsonRecords', () => {
     expect(records).to.include({ lines: 3, accepted: 3, rejected: 0 });
   });
 
+  it('when a line is not UTF-8, is longer than a record can be, or names a field twice, then it is rejected saying so, and later lines keep their numbers', async () => {
+    const latin1 = Buffer.from(`${record(2).replace('"title":"', '"title":"Caf\xe9 ')}\n`, 'latin1');
+    const twice = record(3).replace('{', '{"id":33,');
+    const withCr = record(5).replace('{', '{\r');
+    const rejects: Reject[] = [];
+    const input = Readable.from([
+      Buffer.from(`${record(1)}\n`),
+      latin1,
+      Buffer.from(`${'x'.repeat(2 * 1024 * 1024)}\n${twice}\n${withCr}\n${record(6)}\n`),
+    ]);
+    const records = new NdjsonRecords(input, (reject) => void rejects.push(reject));
+    const ids: number[] = [];
+    for await (const doc of records.documents()) ids.push(doc.id);
+    expect(ids).to.deep.equal([1, 5, 6]);
+    expect(rejects.map((r) => [r.line, r.code])).to.deep.equal([
+      [2, 'not_utf8'],
+      [3, 'line_too_long'],
+      [4, 'invalid_json'],
+    ]);
+    expect(rejects[1]!.reason).to.match(/^line of 2097152 bytes, longer than 1048576/);
+    expect(rejects[2]!.reason).to.equal('invalid JSON: the name "id" appears twice in one object');
+    expect(records).to.include({ lines: 6, accepted: 3, rejected: 3 });
+  });
+
   it('when an id repeats, then the later line is rejected naming the line of the first', async () => {
     const { ids, rejects } = await read(`${record(1)}\n${record(2)}\n${record(1)}\n`);
     expect(ids).to.deep.equal([1, 2]);

@@ -1,0 +1,37 @@
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+
+/**
+ * The first name that one object of a JSON text holds twice, or null: JSON.parse keeps the last
+ * value and says nothing, so `{"id": 15, …, "id": 16}` had loaded as wallpaper 16, and 15 was
+ * gone without a report. For a text JSON.parse accepted: one pass, each object's names as
+ * JSON.parse reads them (escapes resolved: "\u0069d" is id).
+ */
+export function firstDuplicateKey(text: string): string | null {
+  // Per open bracket: the names of an object so far, or null for an array.
+  const open: (Set<string> | null)[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const start = i;
+      for (i++; text.charCodeAt(i) !== QUOTE; i++) if (text.charCodeAt(i) === BACKSLASH) i++;
+      const names = open[open.length - 1];
+      if (!names) continue;
+      let next = i + 1;
+      while (next < text.length && text.charCodeAt(next) <= 0x20) next++;
+      if (text.charCodeAt(next) !== COLON) continue;
+      const raw = text.slice(start, i + 1);
+      const name = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+      if (names.has(name)) return name;
+      names.add(name);
+    } else if (c === OPEN_OBJECT) open.push(new Set());
+    else if (c === OPEN_ARRAY) open.push(null);
+    else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) open.pop();
+  }
+  return null;
+}
