@@ -3,7 +3,7 @@ import { countLines } from '../src/catalogue/cli/count-lines.js';
 import { openInput } from '../src/catalogue/cli/open-input.js';
 import { defaultRejectsPath, IMPORT_USAGE, parseImportArgs, type ImportArgs } from '../src/catalogue/cli/import-args.js';
 import { importCatalogue, ImportError, type ImportResult } from '../src/catalogue/ingest/import-catalogue.js';
-import { removeOrphans } from '../src/catalogue/admin/index-admin.js';
+import { finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { openRejectLog } from '../src/catalogue/ingest/reject-log.js';
 import { UsageError } from '../src/catalogue/cli/cli-args.js';
@@ -24,7 +24,7 @@ const command: CatalogueCommand<ImportArgs> = {
   locked: () => true,
   async run({ config, es, say, signal, lock }, args) {
     const alias = config.indexAlias;
-    for (const orphan of await removeOrphans(es, alias)) say(`removed ${orphan}, left unfinished by an earlier run that was killed`);
+    for (const done of await finishKilledRuns(es, alias)) say(done);
     // Opened before anything is created, so an unreadable input fails cleanly and changes nothing.
     const file = args.input === '-' ? null : await openInput(args.input).catch((error: NodeJS.ErrnoException) => error);
     if (file instanceof Error) {

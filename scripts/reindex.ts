@@ -1,6 +1,7 @@
 import { EXIT_FAILED, failureCode, main, type CommandContext, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
 import { describeHolder, isAbandoned, readLockHolder } from '../src/catalogue/admin/catalogue-lock.js';
-import { AliasStateError, removeOrphans } from '../src/catalogue/admin/index-admin.js';
+import { AliasStateError } from '../src/catalogue/admin/index-admin.js';
+import { finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
 import type { BulkProgress } from '../src/catalogue/ingest/bulk-load.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { parseReindexArgs, REINDEX_USAGE, type ReindexArgs } from '../src/catalogue/cli/reindex-args.js';
@@ -30,8 +31,8 @@ async function dryRun({ config, es, redis, say }: CommandContext, args: ReindexA
   return 0;
 }
 
-async function rollback({ config, es, say, lock }: CommandContext): Promise<number> {
-  const plan = await rollbackCatalogue(es, config.indexAlias, { confirmLock: async () => lock?.confirm() });
+async function rollback({ config, es, say, lock, signal }: CommandContext): Promise<number> {
+  const plan = await rollbackCatalogue(es, config.indexAlias, { confirmLock: async () => lock?.confirm(), signal });
   say(`alias ${config.indexAlias} -> ${plan.to} (was: ${plan.from}, now marked rolled back)`);
   say(`change feed: ${plan.changes.upserts} wallpapers changed back, ${plan.changes.deletes} deleted`);
   return 0;
@@ -93,9 +94,7 @@ const command: CatalogueCommand<ReindexArgs> = {
   async run(context, args) {
     try {
       if (args.dryRun) return await dryRun(context, args);
-      for (const orphan of await removeOrphans(context.es, context.config.indexAlias)) {
-        context.say(`removed ${orphan}, left unfinished by an earlier run that was killed`);
-      }
+      for (const done of await finishKilledRuns(context.es, context.config.indexAlias)) context.say(done);
       return await (args.rollback ? rollback(context) : reindex(context, args));
     } catch (error) {
       if (!(error instanceof RollbackError || error instanceof AliasStateError)) throw error;

@@ -1,6 +1,7 @@
 import { errors, type Client } from '@elastic/elasticsearch';
 import { failureCode, withCatalogueLock } from '../src/catalogue/cli/catalogue-cli.js';
 import { stopping, trapInterrupts } from '../src/catalogue/cli/interrupt.js';
+import { finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
 import type { CatalogueLock } from '../src/catalogue/admin/catalogue-lock.js';
 import { UsageError } from '../src/catalogue/cli/cli-args.js';
 import { parseSeedArgs, SEED_USAGE, type SeedArgs } from '../src/catalogue/cli/seed-args.js';
@@ -65,6 +66,7 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
 }
 
 async function seedUnder(es: Client, args: SeedArgs, config: Config, lock: CatalogueLock, signal: AbortSignal): Promise<number> {
+  for (const done of await finishKilledRuns(es, config.indexAlias)) say(done);
   say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${displayUrl(config.elasticsearchUrl)}`);
   const display: { progress?: ProgressReporter } = {};
   const print = (line: string) => (display.progress ? display.progress.log(`seed: ${line}`) : say(line));

@@ -339,6 +339,65 @@ export class ChangeRecorder {
     if (response.errors) throw new Error(`stamps not written: ${JSON.stringify(response.items.find((item) => item.index?.error))}`);
   }
 
+  /**
+   * What a run killed after its alias switch had still to record (see finishKilledRuns): each
+   * wallpaper `left` holds and `live` does not gets a tombstone, unless it has one; each that
+   * `live` holds loses its tombstone, if any (the load that made it live gave it a number above).
+   * Both read in id order, side by side. Returns the tombstones written.
+   */
+  async recordLeft(left: string, live: string): Promise<number> {
+    const at = new Date().toISOString();
+    const ids = (index: string) => this.idsInOrder(index);
+    const a = ids(left);
+    const b = ids(live);
+    let was = await a.next();
+    let now = await b.next();
+    const gone: number[] = [];
+    const kept: number[] = [];
+    let written = 0;
+    const flush = async (force: boolean) => {
+      if (gone.length > 0 && (force || gone.length >= ID_PAGE)) {
+        const batch = gone.splice(0);
+        const already = await this.withTombstones(batch);
+        const fresh = batch
+          .filter((id) => !already.has(id))
+          .map((id): Tombstone => ({ kind: 'delete', id, change_seq: this.next++, changed_at: at }));
+        if (fresh.length > 0) await this.writeTombstones(fresh);
+        written += fresh.length;
+      }
+      if (kept.length > 0 && (force || kept.length >= ID_PAGE)) {
+        const batch = kept.splice(0);
+        const tombstoned = [...(await this.withTombstones(batch))];
+        if (tombstoned.length > 0) {
+          await this.es.bulk({
+            index: this.changesIndex,
+            operations: tombstoned.map((id) => ({ delete: { _id: String(id) } })),
+            filter_path: ['errors'],
+          });
+        }
+      }
+    };
+    while (!was.done || !now.done) {
+      if (now.done || (!was.done && was.value < now.value)) {
+        gone.push(was.value as number);
+        was = await a.next();
+      } else if (was.done || now.value < was.value) {
+        kept.push(now.value);
+        now = await b.next();
+      } else {
+        was = await a.next();
+        now = await b.next();
+      }
+      await flush(false);
+    }
+    await flush(true);
+    return written;
+  }
+
+  private async *idsInOrder(index: string): AsyncGenerator<number, void, undefined> {
+    for await (const page of walkInIdOrder(this.es, index, false)) for (const { id } of page) yield id;
+  }
+
   /** Once the alias is back on the rolled-back-to index: the tombstones recordRollback found, and returning ids' tombstones gone. */
   async finishRollback(): Promise<void> {
     for (let i = 0; i < this.pendingTombstones.length; i += 2000) await this.writeTombstones(this.pendingTombstones.slice(i, i + 2000));

@@ -11,9 +11,16 @@ export interface IndexDefinition {
  * Lifecycle marker kept in the mapping's `_meta.state`. An index is `building` from creation
  * until the alias points at it (see swapAlias), so one left `building` and not live was
  * abandoned by a killed run or a failed swap. A live index always counts as complete. Indices
- * without the marker predate it and count as complete.
+ * without the marker predate it and count as complete. An index the alias leaves while the change
+ * feed still has to record what it held and the new one does not (a full load's or a rollback's
+ * deletions) is `leaving` or `rolling-back` until that is written, then `complete` or
+ * `rolled-back`: one still so after its run was killed is finished by the next run
+ * (finishKilledRuns), and is never pruned before.
  */
-export type IndexState = 'building' | 'complete' | 'rolled-back';
+export type IndexState = 'building' | 'complete' | 'rolled-back' | 'leaving' | 'rolling-back';
+
+/** What an index the alias left becomes once its deletions are recorded. */
+export const AFTER_LEAVING = { leaving: 'complete', 'rolling-back': 'rolled-back' } as const satisfies Partial<Record<IndexState, IndexState>>;
 
 export interface VersionedIndex {
   name: string;
@@ -192,9 +199,14 @@ interface AliasActionResult {
  * swap and its mark. When the call fails ambiguously (a timeout), the alias is read back: the
  * swap counts as done exactly when the alias points at the new index.
  */
-export async function swapAlias(es: Client, alias: string, newIndex: string): Promise<string[]> {
+export async function swapAlias(
+  es: Client,
+  alias: string,
+  newIndex: string,
+  { leaving = 'complete' }: { leaving?: 'complete' | keyof typeof AFTER_LEAVING } = {},
+): Promise<string[]> {
   const previous = await aliasedIndices(es, alias);
-  for (const index of previous) if (index !== newIndex) await markIndexState(es, index, 'complete');
+  for (const index of previous) if (index !== newIndex) await markIndexState(es, index, leaving);
   const actions: estypes.IndicesUpdateAliasesAction[] = [];
   // A wildcard remove also catches an index that gained the alias after the read above.
   if (previous.length > 0) actions.push({ remove: { index: '*', alias, must_exist: false } });
@@ -243,21 +255,24 @@ export async function publishIndex(
   let previous: string[];
   try {
     await confirmLock?.();
-    previous = await swapAlias(es, alias, index);
+    previous = await swapAlias(es, alias, index, { leaving: beforePrune ? 'leaving' : 'complete' });
   } catch (error) {
     // Deleted only when it is certainly not live; otherwise it stays `building` for the next run.
     const live = await aliasedIndices(es, alias).catch(() => null);
     if (live !== null && !live.includes(index)) await discardIndex(es, index);
     throw error;
   }
-  await beforePrune?.();
+  if (beforePrune) {
+    await beforePrune();
+    for (const left of previous) await markIndexState(es, left, AFTER_LEAVING.leaving);
+  }
   await confirmLock?.();
   const pruned = await pruneOldIndices(es, alias, keep);
   return { previous, pruned };
 }
 
 function stateOf(marker: unknown): IndexState {
-  return marker === 'building' || marker === 'rolled-back' ? marker : 'complete';
+  return marker === 'building' || marker === 'rolled-back' || marker === 'leaving' || marker === 'rolling-back' ? marker : 'complete';
 }
 
 /**
@@ -301,7 +316,7 @@ export async function listVersionedIndices(es: Client, alias: string): Promise<V
     .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.name < b.name ? 1 : a.name > b.name ? -1 : 0));
 }
 
-const KEEP_PRIORITY: Record<IndexState, number> = { complete: 0, 'rolled-back': 1, building: 2 };
+const KEEP_PRIORITY: Record<IndexState, number> = { leaving: 0, 'rolling-back': 0, complete: 0, 'rolled-back': 1, building: 2 };
 
 /**
  * The indices beyond the `keep` most worth keeping, never a live one. Complete indices come
@@ -313,7 +328,7 @@ export function selectPrunable(indices: readonly VersionedIndex[], keep: number)
   return [...indices]
     .sort((a, b) => KEEP_PRIORITY[a.state] - KEEP_PRIORITY[b.state] || b.createdAt.getTime() - a.createdAt.getTime())
     .slice(keep)
-    .filter((index) => !index.live);
+    .filter((index) => !index.live && !(index.state in AFTER_LEAVING));
 }
 
 /** Deletes the versioned indices selectPrunable picks. Returns the deleted names. */
@@ -326,11 +341,4 @@ export async function pruneOldIndices(es: Client, alias: string, keep: number): 
 /** Indices left `building` by a run that died, never a live one. */
 export function selectOrphans(indices: readonly VersionedIndex[]): VersionedIndex[] {
   return indices.filter((index) => index.state === 'building' && !index.live);
-}
-
-/** Deletes orphaned `building` indices. Only safe while holding the catalogue lock, which no live build can share. */
-export async function removeOrphans(es: Client, alias: string): Promise<string[]> {
-  const orphans = selectOrphans(await listVersionedIndices(es, alias));
-  for (const { name } of orphans) await es.indices.delete({ index: name }, { ignore: [404] });
-  return orphans.map(({ name }) => name);
 }

@@ -1,6 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import { ChangeRecorder } from './change-recorder.js';
-import { listVersionedIndices, markIndexState, swapAlias } from './index-admin.js';
+import { AFTER_LEAVING, listVersionedIndices, markIndexState, swapAlias } from './index-admin.js';
 
 export interface RollbackPlan {
   from: string;
@@ -47,7 +47,7 @@ export async function planRollback(es: Client, alias: string): Promise<RollbackP
 export async function rollbackCatalogue(
   es: Client,
   alias: string,
-  { confirmLock }: { confirmLock?: () => Promise<void> } = {},
+  { confirmLock, signal }: { confirmLock?: () => Promise<void>; signal?: AbortSignal } = {},
 ): Promise<RollbackResult> {
   const plan = await planRollback(es, alias);
   await confirmLock?.();
@@ -55,9 +55,13 @@ export async function rollbackCatalogue(
   const recorder = await ChangeRecorder.open(es, alias, { against: plan.from, full: false });
   const changes = await recorder.recordRollback(plan.from, plan.to);
   await confirmLock?.();
-  await swapAlias(es, alias, plan.to);
-  await markIndexState(es, plan.from, 'rolled-back');
+  // Stopped before the switch, nothing has changed for a reader. Past it the rollback finishes:
+  // the index it leaves is `rolling-back` until its deletions are written, and should this run be
+  // killed before, the next catalogue run writes them (finishKilledRuns).
+  signal?.throwIfAborted();
+  await swapAlias(es, alias, plan.to, { leaving: 'rolling-back' });
   await recorder.finishRollback();
+  await markIndexState(es, plan.from, AFTER_LEAVING['rolling-back']);
   await recorder.commit([plan.to]);
   return { ...plan, changes };
 }

@@ -4,7 +4,7 @@ import { parseResolution, RESOLUTION_PATTERN } from '../../wallpapers/resolution
 import { MAX_COLORS } from '../../wallpapers/colors.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, TAG_PATTERN } from '../../wallpapers/tags.js';
 import { type Deletion, WALLPAPER_FIELDS, type WallpaperDocument, type WallpaperRecord } from '../../wallpapers/wallpaper.js';
-import { firstDuplicateKey } from './duplicate-keys.js';
+import { duplicateKeyOf } from './duplicate-keys.js';
 
 export const MAX_TITLE_LENGTH = 500;
 export const MAX_DESCRIPTION_LENGTH = 10_000;
@@ -219,7 +219,7 @@ export function checkRecord(text: string, { deletions = false }: { deletions?: b
   } catch (error) {
     return { ok: false, code: 'invalid_json', reason: `invalid JSON: ${error instanceof Error ? error.message : String(error)}`, id: null };
   }
-  const twice = firstDuplicateKey(text);
+  const twice = duplicateKeyOf(text, value);
   if (twice !== null) {
     return { ok: false, code: 'invalid_json', reason: `invalid JSON: the name ${JSON.stringify(twice)} appears twice in one object`, id: null };
   }

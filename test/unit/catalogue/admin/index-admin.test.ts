@@ -24,6 +24,10 @@ describe('selectPrunable', () => {
     expect(names(selectPrunable([index(5, 'complete', true), index(4, 'rolled-back'), index(3)], 2))).to.deep.equal(['w-4']);
   });
 
+  it('when an index the alias left still has deletions to record (leaving, rolling-back), then it is never pruned, whatever keep says', () => {
+    expect(names(selectPrunable([index(5, 'complete', true), index(4, 'leaving'), index(3, 'rolling-back'), index(2)], 1))).to.deep.equal(['w-2']);
+  });
+
   it('when an abandoned building index is newest, then it is pruned first', () => {
     expect(names(selectPrunable([index(9, 'building'), index(5, 'complete', true), index(3)], 2))).to.deep.equal(['w-9']);
   });
