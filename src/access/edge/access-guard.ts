@@ -10,14 +10,26 @@ import { type HttpError, forbidden, invalidRequest, unauthorized } from '../../h
 import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
 import { accountBusy, countRefusal } from './refusals.js';
 
-// RFC 9110 §11.4: the scheme, then spaces, then the token; spaces and tabs only (a no-break space
-// is no separator, as JavaScript's \s and trim() would have it).
-const BEARER = /^[ \t]*Bearer(?:[ \t]+([^ \t].*?))?[ \t]*$/i;
+const SCHEME = 'bearer';
+const blank = (code: number) => code === 0x20 || code === 0x09;
 
-/** The key from `Authorization: Bearer <key>`, or null when absent, empty or another scheme. */
+/**
+ * The key from `Authorization: Bearer <key>`, or null when absent, empty or another scheme. RFC
+ * 9110 §11.4: the scheme in any case, then spaces, then the token; spaces and tabs only (a no-break
+ * space is no separator, as JavaScript's \s and trim() would have it). Read in one pass: a regular
+ * expression with a lazy token and trailing blanks took time in the square of the header's length
+ * (68 ms for 8,000 spaces inside it).
+ */
 export function bearerToken(header: string | undefined): string | null {
   if (!header) return null;
-  return BEARER.exec(header)?.[1] ?? null;
+  let start = 0;
+  let end = header.length;
+  while (start < end && blank(header.charCodeAt(start))) start++;
+  while (end > start && blank(header.charCodeAt(end - 1))) end--;
+  let at = start + SCHEME.length;
+  if (at >= end || !blank(header.charCodeAt(at)) || header.slice(start, at).toLowerCase() !== SCHEME) return null;
+  while (blank(header.charCodeAt(at))) at++;
+  return header.slice(at, end);
 }
 
 function authorizationLines({ rawHeaders }: Context['req']): number {

@@ -8,6 +8,10 @@ describe('Authorization header parsing', () => {
     expect(bearerToken('Bearer\tabc')).to.equal('abc');
     // Only spaces and tabs separate: a no-break space is part of the token, which no key has.
     expect(bearerToken('Bearer abc\u00a0')).to.equal('abc\u00a0');
+    expect(bearerToken('\tBEARER \t abc def \t')).to.equal('abc def');
+    // A header of 16 KB (the most a request carries) is read in one pass, whatever its blanks.
+    expect(bearerToken(`Bearer a${' '.repeat(16_000)}b`)).to.equal(`a${' '.repeat(16_000)}b`);
+    expect(bearerToken(`Bearer${' '.repeat(16_000)}`)).to.equal(null);
   });
 
   it('when the header is absent, empty, bare or another scheme, then there is no token', () => {
