@@ -28,6 +28,31 @@ export function contentHash(doc: WallpaperDocument): string {
 }
 
 /**
+ * Two walks in id order, side by side: each id once, with what each walk holds of it (null on the
+ * side that lacks it).
+ */
+async function* sideBySide<T extends { id: number }>(
+  left: AsyncIterator<T>,
+  right: AsyncIterator<T>,
+): AsyncGenerator<{ was: T | null; now: T | null }, void, undefined> {
+  let a = await left.next();
+  let b = await right.next();
+  while (!a.done || !b.done) {
+    if (b.done || (!a.done && a.value.id < b.value.id)) {
+      yield { was: a.value as T, now: null };
+      a = await left.next();
+    } else if (a.done || b.value.id < a.value.id) {
+      yield { was: null, now: b.value };
+      b = await right.next();
+    } else {
+      yield { was: a.value, now: b.value };
+      a = await left.next();
+      b = await right.next();
+    }
+  }
+}
+
+/**
  * The writing side of the change feed (see wallpapers/store/change-log.ts), for one load under
  * the catalogue lock: it numbers changes, tells them from rewrites of the same record, and moves
  * the watermark once what it numbered is written and visible.
@@ -269,11 +294,6 @@ export class ChangeRecorder {
    */
   async recordRollback(from: string, to: string): Promise<{ upserts: number; deletes: number }> {
     const at = new Date().toISOString();
-    const pages = (index: string) => this.stampsInIdOrder(index);
-    const left = pages(from);
-    const right = pages(to);
-    let a = await left.next();
-    let b = await right.next();
     const updates: { id: number; seq: number }[] = [];
     const tombstones: Tombstone[] = [];
     let upserts = 0;
@@ -282,29 +302,20 @@ export class ChangeRecorder {
     const flush = async (force: boolean) => {
       if (updates.length > 0 && (force || updates.length >= 2000)) await this.restamp(to, updates.splice(0), at, rewrite);
     };
-    for (;;) {
-      const was = a.done ? null : a.value;
-      const now = b.done ? null : b.value;
-      if (was === null && now === null) break;
-      if (now === null || (was !== null && was.id < now.id)) {
+    for await (const { was, now } of sideBySide(this.stampsInIdOrder(from), this.stampsInIdOrder(to))) {
+      if (now === null) {
         tombstones.push({ kind: 'delete', id: was!.id, change_seq: this.next++, changed_at: at });
         deletes++;
-        a = await left.next();
-      } else if (was === null || now.id < was.id) {
+      } else if (was === null) {
         updates.push({ id: now.id, seq: this.next++ });
         upserts++;
         // Deleted since `to` was made: its tombstone goes once `to` is live.
         this.returningLater.push(now.id);
-        b = await right.next();
-      } else {
+      } else if (was.hash === '' || was.hash !== now.hash || was.seq !== now.seq) {
         // The same record under another number (deleted and loaded again, or changed and changed
         // back) changes too: a reader already past the older number would never see it again.
-        if (was.hash === '' || was.hash !== now.hash || was.seq !== now.seq) {
-          updates.push({ id: now.id, seq: this.next++ });
-          upserts++;
-        }
-        a = await left.next();
-        b = await right.next();
+        updates.push({ id: now.id, seq: this.next++ });
+        upserts++;
       }
       await flush(false);
     }
@@ -347,11 +358,6 @@ export class ChangeRecorder {
    */
   async recordLeft(left: string, live: string): Promise<number> {
     const at = new Date().toISOString();
-    const ids = (index: string) => this.idsInOrder(index);
-    const a = ids(left);
-    const b = ids(live);
-    let was = await a.next();
-    let now = await b.next();
     const gone: number[] = [];
     const kept: number[] = [];
     let written = 0;
@@ -377,25 +383,17 @@ export class ChangeRecorder {
         }
       }
     };
-    while (!was.done || !now.done) {
-      if (now.done || (!was.done && was.value < now.value)) {
-        gone.push(was.value as number);
-        was = await a.next();
-      } else if (was.done || now.value < was.value) {
-        kept.push(now.value);
-        now = await b.next();
-      } else {
-        was = await a.next();
-        now = await b.next();
-      }
+    for await (const { was, now } of sideBySide(this.idsInOrder(left), this.idsInOrder(live))) {
+      if (now === null) gone.push(was!.id);
+      else if (was === null) kept.push(now.id);
       await flush(false);
     }
     await flush(true);
     return written;
   }
 
-  private async *idsInOrder(index: string): AsyncGenerator<number, void, undefined> {
-    for await (const page of walkInIdOrder(this.es, index, false)) for (const { id } of page) yield id;
+  private async *idsInOrder(index: string): AsyncGenerator<{ id: number }, void, undefined> {
+    for await (const page of walkInIdOrder(this.es, index, false)) yield* page;
   }
 
   /** Once the alias is back on the rolled-back-to index: the tombstones recordRollback found, and returning ids' tombstones gone. */
