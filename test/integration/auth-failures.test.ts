@@ -38,26 +38,20 @@ describe('failed authentications per client', function () {
     expect(statuses).to.deep.equal([403, 403, 403, 429]);
   });
 
-  it('when a client is blocked, then its requests get 429 unchecked, but for a key the process has served; other clients are answered', async () => {
+  it('when a client is blocked, then its failing requests get 429, while a valid key from it, new to the process or not, and other clients are served', async () => {
+    // A key is 238 random bits: a block sheds a failing client's noise; it never locks a customer
+    // behind the same address out (refusing keys the process had not served yet did, for as long
+    // as a neighbour kept failing: review).
     const app = await appWith({ authFailureLimit: 3 }, 1);
     const client = randomV4();
-    const { apiKey: served } = await createKey(ctx.redis, 'free');
-    expect((await request(app.url, '/v1/wallpapers', { key: served, headers: via(randomV4()) })).status).to.equal(200);
     for (let i = 0; i < 3; i++) await guess(app, via(client), i);
     const blocked = await request(app.url, '/v1/wallpapers', { headers: via(client) });
     expect(blocked.status).to.equal(429);
     expect(blocked.body.message).to.match(/^Rate limit exceeded\. Please try again in \d+ seconds?$/);
     expect(Number(blocked.headers.get('retry-after'))).to.be.within(1, 60);
-    // A customer behind the same address keeps working with the key the process has served.
-    expect((await request(app.url, '/v1/wallpapers', { key: served, headers: via(client) })).status).to.equal(200);
-    // Any other key is refused unchecked, a right guess too: guessing stops at the failure limit
-    // (it had gone on at Redis's speed, each guess answered 403 or 200).
-    const { apiKey: unseen } = await createKey(ctx.redis, 'free');
-    const guessedRight = await request(app.url, '/v1/wallpapers', { key: unseen, headers: via(client) });
-    expect(guessedRight.status).to.equal(429);
-    expect(guessedRight.headers.get('x-ratelimit-remaining')).to.equal(null);
-    expect((await request(app.url, '/v1/usage', { key: unseen, headers: via(client) })).status).to.equal(429);
-    expect((await request(app.url, '/v1/wallpapers', { key: unseen, headers: via(randomV4()) })).status).to.equal(200);
+    const { apiKey } = await createKey(ctx.redis, 'free');
+    expect((await request(app.url, '/v1/wallpapers', { key: apiKey, headers: via(client) })).status).to.equal(200);
+    expect((await request(app.url, '/v1/usage', { key: apiKey, headers: via(client) })).status).to.equal(200);
     expect((await guess(app, via('203.0.113.9'))).status).to.equal(403);
   });
 

@@ -125,7 +125,7 @@ export function inMemoryAccess(
   const access: InMemoryAccess = {
     failWith: null,
     used: new Map(),
-    servedAccount: (apiKey) => (served.has(apiKey) ? `acct_${apiKey}` : null),
+    accountWithRoom: (apiKey) => (served.has(apiKey) && (access.used.get(apiKey) ?? 0) < (keys[apiKey]?.limit ?? 0) ? `acct_${apiKey}` : null),
     async admit(apiKey: string): Promise<Admission> {
       if (access.failWith) throw access.failWith;
       const key = keys[apiKey];

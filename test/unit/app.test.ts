@@ -212,20 +212,14 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
       expect((await get('/v1/usage', 'nope')).status).to.equal(403);
     });
 
-    it('when a client fails authentication past its limit, then its requests get 429 unchecked, but for a key the process has served', async () => {
+    it('when a client fails authentication past its limit, then its failing requests get 429, a valid key still 200', async () => {
       await app.close();
-      services = inMemoryServices(DOCS, { [KEY]: { tier: 'free', limit: 5 }, other: { tier: 'free', limit: 5 } });
-      let blocked = 0;
-      services.access = { ...services.access, blockedFor: () => blocked };
+      services = inMemoryServices(DOCS, { [KEY]: { tier: 'free', limit: 5 } });
+      services.access = { ...services.access, blockedFor: () => 30 };
       app = await listen(createApp(services, { maxResultWindow: 10_000, trustProxyHops: 0 }));
-      expect((await get('/v1/wallpapers')).status).to.equal(200);
-      blocked = 30;
       expectError(await get('/v1/wallpapers', 'guess'), 429, 'rate_limit_exceeded');
       expectError(await get('/v1/wallpapers', null), 429, 'rate_limit_exceeded');
       expectError(await get('/v1/usage', 'guess'), 429, 'rate_limit_exceeded');
-      // A guess that happens to be right is not checked either: it cannot tell right from wrong.
-      expectError(await get('/v1/wallpapers', 'other'), 429, 'rate_limit_exceeded');
-      expect(services.access.used.get('other')).to.equal(undefined);
       expect((await get('/v1/wallpapers')).status).to.equal(200);
       expect((await get('/v1/usage')).status).to.equal(200);
     });

@@ -571,19 +571,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the account already has as many requests waiting as this process lets wait (`Retry-After: 1`; not counted and without X-RateLimit headers, unless the key was new to the API process: then it was admitted first, so it counts and carries them); or the client IP failed authentication too often (its key is then not checked, unless this API process has served it lately), or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, both without X-RateLimit headers */
+        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the account already has as many requests waiting as this process lets wait (`Retry-After: 1`; not counted and without X-RateLimit headers, unless the key was new to the API process: then it was admitted first, so it counts and carries them); or the client IP failed authentication too often (a valid key is still served), or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, both without X-RateLimit headers */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
-                /** @description Requests per window for the account's tier (on a spent quota and a busy account; not on the refusals of failed authentication or of reading usage too often) */
+                /** @description Requests per window for the account's tier (on a spent quota, and on a busy account's refusal when its key was new to the API process; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
                 "X-RateLimit-Limit"?: number;
-                /** @description Requests left in the sliding window (on a spent quota and a busy account; not on the refusals of failed authentication or of reading usage too often) */
+                /** @description Requests left in the sliding window (on a spent quota, and on a busy account's refusal when its key was new to the API process; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
                 "X-RateLimit-Remaining"?: number;
-                /** @description Unix time (seconds) when the oldest counted requests leave the window: when Remaining is 0, the earliest moment a request is admitted again (on a spent quota and a busy account; not on the refusals of failed authentication or of reading usage too often) */
+                /** @description Unix time (seconds) when the oldest counted requests leave the window: when Remaining is 0, the earliest moment a request is admitted again (on a spent quota, and on a busy account's refusal when its key was new to the API process; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
                 "X-RateLimit-Reset"?: number;
-                /** @description draft-ietf-httpapi-ratelimit-headers-10: `"<tier>";q=<limit>;w=<window seconds>` (on a spent quota and a busy account; not on the refusals of failed authentication or of reading usage too often) */
+                /** @description draft-ietf-httpapi-ratelimit-headers-10: `"<tier>";q=<limit>;w=<window seconds>` (on a spent quota, and on a busy account's refusal when its key was new to the API process; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
                 "RateLimit-Policy"?: string;
-                /** @description draft-ietf-httpapi-ratelimit-headers-10: `"<tier>";r=<remaining>;t=<seconds until reset>` (on a spent quota and a busy account; not on the refusals of failed authentication or of reading usage too often) */
+                /** @description draft-ietf-httpapi-ratelimit-headers-10: `"<tier>";r=<remaining>;t=<seconds until reset>` (on a spent quota, and on a busy account's refusal when its key was new to the API process; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
                 RateLimit?: string;
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];

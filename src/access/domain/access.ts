@@ -15,8 +15,11 @@ export interface Access {
   admit(apiKey: string): Promise<Admission>;
   /** The key's quota as the headers report it, admitting nothing (GET /v1/usage). */
   usage(apiKey: string): Promise<UsageReading>;
-  /** The account of a key Redis verified for this process lately (one it has served), asking nothing; else null. */
-  servedAccount(apiKey: string): string | null;
+  /**
+   * The account of a key Redis verified for this process (one of the last 10,000 it served), when
+   * Redis's last report left the account quota, asking nothing; else null.
+   */
+  accountWithRoom(apiKey: string): string | null;
   /** Seconds a client must wait because it failed authentication too often, or 0. */
   blockedFor(client: string): number;
   /** Records one failed authentication; seconds to wait when this one crossed the limit, else 0. */
@@ -55,7 +58,7 @@ export function createAccess({ redis, rateLimit, redisBreaker, logger, metrics }
   const failures = createAuthFailureLimiter(redis, rateLimit, breaker);
   return {
     admit,
-    servedAccount: admit.servedAccount,
+    accountWithRoom: admit.accountWithRoom,
     usage,
     blockedFor: (client) => failures.blockedFor(client),
     recordFailure: (client) => failures.recordFailure(client),

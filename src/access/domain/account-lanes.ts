@@ -166,9 +166,12 @@ export function createAccountLanes(perAccount: number, waitingPerAccount: number
       const entered = tryEnter(accountId, held);
       if (entered) return Promise.resolve(entered);
       const line = lines.get(accountId)!;
-      if (line.queue.length >= waitingPerAccount) {
+      // Places kept for requests on their way count: a request that kept none (a key new to the
+      // process) must not take the place of one that did.
+      const full = () => line.queue.length + line.held >= waitingPerAccount;
+      if (full()) {
         letGoneGo(line);
-        if (line.queue.length >= waitingPerAccount) return null;
+        if (full()) return null;
       }
       waiting++;
       return new Promise((letIn) => line.queue.push({ letIn, gone }));

@@ -194,8 +194,8 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     const last = lastQuota.get(principal.accountId);
     const nowMs = Date.now();
     if (!last || (!late && nowMs >= last.resetMs)) return null;
-    // Late, this request's own call is among those asked.
-    const unanswered = late ? (asking.get(principal.accountId) ?? 1) - 1 : 0;
+    // Late, this request's own call is among those asked (a key late Redis verified is counted).
+    const unanswered = late ? Math.max(0, (asking.get(principal.accountId) ?? 0) - 1) : 0;
     const allowed = last.remaining - unanswered > 0;
     if (allowed) last.remaining -= 1;
     const limit = config.tiers[principal.tier] ?? 0;
@@ -303,13 +303,16 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     return { outcome: allowed ? 'allowed' : 'limited', principal, quota, source: 'fallback' };
   }
 
-  /** The account of a key Redis verified for this process lately, asking nothing (a made-up key has none). */
-  function servedAccount(apiKey: string): string | null {
+  /** The account of a key Redis verified for this process, unless Redis last reported it spent; asking nothing. */
+  function accountWithRoom(apiKey: string): string | null {
     const location = locateKey(apiKey);
-    return (location && recentlyVerified.get(location.hash)?.principal.accountId) ?? null;
+    const accountId = (location && recentlyVerified.get(location.hash)?.principal.accountId) ?? null;
+    if (accountId === null) return null;
+    const last = lastQuota.get(accountId);
+    return last !== undefined && last.remaining === 0 && Date.now() < last.resetMs ? null : accountId;
   }
 
-  return Object.assign(admit, { servedAccount });
+  return Object.assign(admit, { accountWithRoom });
 
   async function admit(apiKey: string): Promise<Admission> {
     const location = locateKey(apiKey);
@@ -319,12 +322,17 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     const owing = owed.get(location.hash);
     if (owing !== undefined && !breaker.open) await beforeDeadline(replay(owing), deadline.current()).catch(() => undefined);
     const started = Date.now();
-    ask(location.accountId, 1);
+    // Counted for a key Redis verified only: a made-up key naming an account (its id is the key's
+    // visible prefix) must not hold that account's late admissions back.
+    const counted = recentlyVerified.has(location.hash);
+    if (counted) ask(location.accountId, 1);
     const call = breaker.run(() => timed(metrics.redisDuration, 'admit', () => store.admit(location)));
-    call.then(
-      () => ask(location.accountId, -1),
-      () => ask(location.accountId, -1),
-    );
+    if (counted) {
+      call.then(
+        () => ask(location.accountId, -1),
+        () => ask(location.accountId, -1),
+      );
+    }
     // Every answer counts toward the deadline, late ones too: counting only those in time would
     // hold it below itself for ever.
     call.then(

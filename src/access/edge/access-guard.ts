@@ -80,29 +80,16 @@ const clientOf = (ctx: Context, trustProxyHops: number) =>
   clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trustProxyHops);
 
 /**
- * The key a request presents, before anything is asked of Redis; else its refusal. Several
- * Authorization headers are 400: Node keeps the first, and a proxy in front may have read
- * another. None is 401, counted as a failure. A client blocked for failing too often has only the
- * keys this process has served spared (a customer behind the same address); any other key it
- * sends is refused with 429 unchecked, so a guesser's guesses stop at the failure limit instead of
- * being checked in Redis, and answered, at full speed.
+ * The key a request presents; else its refusal. Several Authorization headers are 400: Node keeps
+ * the first, and a proxy in front may have read another. None is 401, counted as a failure.
  */
 export function presentedKey(options: AccessGuardOptions) {
-  const { access, metrics, trustProxyHops } = options;
   const refuse = authenticationRefusal(options);
-  return async function keyOf(ctx: Context): Promise<{ token: string; servedAccount: string | null }> {
+  return async function keyOf(ctx: Context): Promise<string> {
     if (authorizationLines(ctx.req) > 1) throw invalidRequest('A request must carry one Authorization header, not several');
     const token = bearerToken(ctx.get('Authorization') || undefined);
     if (!token) return refuse(ctx, unauthorized());
-    const servedAccount = access.servedAccount(token);
-    if (servedAccount === null) {
-      const blocked = access.blockedFor(clientOf(ctx, trustProxyHops));
-      if (blocked > 0) {
-        countRefusal(metrics, 'auth_failures');
-        throw tooManyRequests(blocked);
-      }
-    }
-    return { token, servedAccount };
+    return token;
   };
 }
 
@@ -113,6 +100,8 @@ export function presentedKey(options: AccessGuardOptions) {
  * refusal after the quota is checked is counted (one round trip admits and counts), and a burst
  * of a busy client had spent 92 % of its hour's quota on refusals (review). A key new to the
  * process goes to the quota first: its account is not known to be its own until Redis says so.
+ * So does an account Redis last reported spent: its requests will not run, and kept places would
+ * have called it busy instead of spent (review).
  */
 export function accessGuard(options: AccessGuardOptions & { lanes?: AccountLanes }) {
   const { access, metrics, lanes } = options;
@@ -120,8 +109,9 @@ export function accessGuard(options: AccessGuardOptions & { lanes?: AccountLanes
   const keyOf = presentedKey(options);
 
   return async function guard(ctx: Context, next: Next): Promise<void> {
-    const { token, servedAccount } = await keyOf(ctx);
-    const hold = lanes && servedAccount !== null ? (lanes.hold(servedAccount) ?? null) : undefined;
+    const token = await keyOf(ctx);
+    const account = lanes ? access.accountWithRoom(token) : null;
+    const hold = account !== null ? (lanes!.hold(account) ?? null) : undefined;
     if (hold === null) throw accountBusy(lanes!, metrics);
     try {
       const admission = await access.admit(token);

@@ -30,7 +30,7 @@ function usageGuard(options: AccessGuardOptions) {
   const refuse = authenticationRefusal(options);
   const keyOf = presentedKey(options);
   return async function guard(ctx: Context, next: Next): Promise<void> {
-    const { token } = await keyOf(ctx);
+    const token = await keyOf(ctx);
     const reading = await access.usage(token);
     if (reading.outcome === 'invalid') return refuse(ctx, forbidden());
     const context = requestContext.getStore();

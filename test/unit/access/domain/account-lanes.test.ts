@@ -144,6 +144,16 @@ describe('account lanes', () => {
     expect(lanes.accounts).to.equal(0);
   });
 
+  it('when places are kept, then a request that kept none cannot take one of them in the line', () => {
+    // A key new to the process asks for a lane after its quota; one of a served key kept its place before.
+    const lanes = createAccountLanes(1, 2);
+    lanes.tryEnter('a');
+    const kept = [lanes.hold('a')!, lanes.hold('a')!];
+    expect(lanes.waitFor('a'), 'the line is kept for two').to.equal(null);
+    expect(lanes.waitFor('a', () => false, kept[0])).to.not.equal(null);
+    expect(lanes.waitFor('a', () => false, kept[1])).to.not.equal(null);
+  });
+
   it('when every kept place is given back and nothing of the account runs, then nothing of it is kept', () => {
     const lanes = createAccountLanes(2, 2);
     const holds = [lanes.hold('a')!, lanes.hold('a')!];

@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { BackendUnavailable } from '../../../../src/errors.js';
 import { GRACE_MS, admissionKit, admitTimes, outcomes } from '../../../support/admission-kit.js';
 import { until } from '../../../support/until.js';
+import { generateApiKey } from '../../../../src/access/api-key.js';
+import { locateKey } from '../../../../src/access/store/authenticate-lua.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const redisDown = () => new Error('connect ECONNREFUSED 127.0.0.1:6379');
@@ -339,6 +341,20 @@ describe('admission while Redis does not answer', () => {
       expect(byFallback).to.have.length(0);
       expect(served).to.have.length(4);
       expect(store.admitted.length - 1).to.equal(10);
+    });
+
+    it('when made-up keys naming an account wait on a late Redis, then they do not hold that account`s own late admissions back', async () => {
+      // An account's id is the visible prefix of its keys, and a checksum costs nothing to make.
+      const { admit, store } = admissionKit({ free: 100 });
+      const key = store.addKey({ tier: 'free', limit: 3 });
+      await admit(key);
+      const accountId = locateKey(key)!.accountId;
+      const hung = stall(store);
+      const forged = Array.from({ length: 5 }, () => admit(generateApiKey(accountId)).catch(() => null));
+      await sleep(20);
+      expect(await admit(key)).to.include({ outcome: 'allowed', source: 'fallback' });
+      hung.resume();
+      await Promise.all(forged);
     });
 
     it('when Redis is slower than the floor for a while, then the deadline learns it from the late answers and Redis decides again', async function () {

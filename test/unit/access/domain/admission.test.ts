@@ -20,6 +20,21 @@ describe('admission while Redis answers', () => {
     expect((await admit(kept)).outcome).to.equal('allowed');
   });
 
+  it('when a key`s account is asked for before its quota, then it is known only once Redis verified the key, and not while Redis reports it spent', async () => {
+    // Only such an account has a place kept in its line before its quota is checked (accessGuard).
+    const { admit, store } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 2, resetInMs: 60_000 });
+    expect(admit.accountWithRoom(key), 'not verified yet').to.equal(null);
+    await admit(key);
+    const accountId = admit.accountWithRoom(key);
+    expect(accountId).to.be.a('string');
+    await admit(key);
+    expect(admit.accountWithRoom(key), 'spent: its requests will not run').to.equal(null);
+    store.revoke(key);
+    await admit(key);
+    expect(admit.accountWithRoom(key), 'revoked').to.equal(null);
+  });
+
   it('when quota remains, then the request is allowed with the principal and the quota Redis reported', async () => {
     const { admit, store } = admissionKit();
     const key = store.addKey({ tier: 'premium', limit: 5, resetInMs: 90_000 });
