@@ -1,4 +1,5 @@
 import { EXIT_USAGE, failureCode, main, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
+import { interruptionOf } from '../src/catalogue/cli/interrupt.js';
 import { countLines } from '../src/catalogue/cli/count-lines.js';
 import { openInput } from '../src/catalogue/cli/open-input.js';
 import { defaultRejectsPath, IMPORT_USAGE, parseImportArgs, type ImportArgs } from '../src/catalogue/cli/import-args.js';
@@ -26,8 +27,15 @@ const command: CatalogueCommand<ImportArgs> = {
     const alias = config.indexAlias;
     for (const done of await finishKilledRuns(es, alias)) say(done);
     // Opened before anything is created, so an unreadable input fails cleanly and changes nothing.
-    const file = args.input === '-' ? null : await openInput(args.input).catch((error: NodeJS.ErrnoException) => error);
+    const file =
+      args.input === '-'
+        ? null
+        : await openInput(args.input, signal, () => say(`waiting for a writer to open ${args.input}`)).catch((error: NodeJS.ErrnoException) => error);
     if (file instanceof Error) {
+      if (interruptionOf(file)) {
+        say(`${file.message} while waiting for ${args.input}'s writer; nothing changed`);
+        return failureCode(file);
+      }
       say(`cannot read ${args.input}: ${file.code ?? file.message}`);
       return EXIT_USAGE;
     }

@@ -1,4 +1,5 @@
 import { EXIT_FAILED, failureCode, main, type CommandContext, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
+import { interruptionOf } from '../src/catalogue/cli/interrupt.js';
 import { describeHolder, isAbandoned, readLockHolder } from '../src/catalogue/admin/catalogue-lock.js';
 import { AliasStateError } from '../src/catalogue/admin/index-admin.js';
 import { finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
@@ -97,6 +98,12 @@ const command: CatalogueCommand<ReindexArgs> = {
       for (const done of await finishKilledRuns(context.es, context.config.indexAlias)) context.say(done);
       return await (args.rollback ? rollback(context) : reindex(context, args));
     } catch (error) {
+      // A rollback stopped before its alias switch has changed nothing (reindex says so itself).
+      const stopped = interruptionOf(error);
+      if (stopped) {
+        context.say(`${stopped.message}; nothing changed`);
+        return failureCode(error);
+      }
       if (!(error instanceof RollbackError || error instanceof AliasStateError)) throw error;
       context.say(`${error.message}; nothing changed`);
       return EXIT_FAILED;

@@ -77,30 +77,46 @@ describe('npm run import', function () {
     child.stdin.destroy();
   });
 
-  it('when the npm that started an import is stopped with SIGTERM, then the import stops too, deletes its index and leaves the alias', async function () {
-    // npm does not pass SIGTERM on: `timeout 600 npm run import` had left the import running, to
-    // go live later with its lock left behind (review).
-    this.timeout(30_000);
-    const alias = freshAlias();
-    // Its input a pipe the test holds open, so the import waits for more.
-    const fifo = join(dir, 'held.fifo');
-    execFileSync('mkfifo', [fifo]);
-    const npm = spawn('npm', ['run', '--silent', 'import', '--', fifo], {
-      cwd: ROOT,
-      env: { ...process.env, INDEX_ALIAS: alias, LOG_LEVEL: 'silent' },
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    it(`when the npm that started an import is stopped with ${signal}, then the import stops too, deletes its index and leaves the alias`, async function () {
+      // npm does not pass SIGTERM on: `timeout 600 npm run import` had left the import running, to
+      // go live later with its lock left behind; killed outright, npm leaves its shell running (review).
+      this.timeout(30_000);
+      const alias = freshAlias();
+      // Its input a pipe the test holds open, so the import waits for more.
+      const fifo = join(dir, `held-${signal}.fifo`);
+      execFileSync('mkfifo', [fifo]);
+      const npm = spawn('npm', ['run', '--silent', 'import', '--', fifo], {
+        cwd: ROOT,
+        env: { ...process.env, INDEX_ALIAS: alias, LOG_LEVEL: 'silent' },
+      });
+      let stderr = '';
+      npm.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      // The pipe is held by the import too, so it closes when the import has exited.
+      const closed = new Promise((resolve) => npm.stderr.on('close', resolve));
+      const writer = await open(fifo, 'w');
+      await writer.write(toNdjson(wallpapers(3)));
+      await until(async () => /imported 3 records/.test(stderr), 20_000);
+      npm.kill(signal);
+      await closed;
+      await writer.close();
+      expect(stderr, stderr).to.include('npm, which started this run, has gone: stopping and cleaning up');
+      expect(stderr).to.match(new RegExp(`interrupted by SIGTERM; alias ${alias} left unchanged, ${alias}-\\d{17} deleted`));
+      expect(await indicesOf(es, alias)).to.deep.equal([]);
     });
-    let stderr = '';
-    npm.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    // The pipe is held by the import too, so it closes when the import has exited.
-    const closed = new Promise((resolve) => npm.stderr.on('close', resolve));
-    const writer = await open(fifo, 'w');
-    await writer.write(toNdjson(wallpapers(3)));
-    await until(async () => /imported 3 records/.test(stderr), 20_000);
-    npm.kill('SIGTERM');
-    await closed;
-    await writer.close();
-    expect(stderr, stderr).to.include('npm, which started this run, has gone: stopping and cleaning up');
-    expect(stderr).to.match(new RegExp(`interrupted by SIGTERM; alias ${alias} left unchanged, ${alias}-\\d{17} deleted`));
+  }
+
+  it('when an import waits for a FIFO that no writer has opened and is stopped with SIGTERM, then it ends at once, nothing changed', async () => {
+    const alias = freshAlias();
+    const fifo = join(dir, 'no-writer.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const child = spawnScript('import', [fifo], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    const run = finished(child);
+    await waitForOutput(child, /waiting for a writer to open/);
+    child.kill('SIGTERM');
+    const { status, stderr } = await run;
+    expect(status, stderr).to.equal(143);
+    expect(stderr).to.include(`interrupted by SIGTERM while waiting for ${fifo}'s writer; nothing changed`);
     expect(await indicesOf(es, alias)).to.deep.equal([]);
   });
 
@@ -114,15 +130,18 @@ describe('npm run import', function () {
     execFileSync('ln', [path, join(dir, 'hard.link')]);
     for (const [rejects, reason] of [
       [join(dir, 'missing-dir', 'r.ndjson'), /cannot write rejected lines to .*missing-dir\/r\.ndjson: ENOENT/],
-      [join(dir, 'soft.link'), /is the input file \(a link to it\), which it would overwrite/],
+      [join(dir, 'soft.link'), /is not a plain file \(a directory, a link or a device\)/],
       [join(dir, 'hard.link'), /is the input file \(a link to it\), which it would overwrite/],
-      [dir, /is a directory/],
+      [dir, /is not a plain file/],
+      // A clean run removes its rejects file: it had removed /dev/full so (review).
+      ['/dev/null', /is not a plain file/],
     ] as const) {
       const run = await importFile(alias, [path, '--rejects', rejects]);
       expect(run.status, `${rejects}: ${run.stderr}`).to.equal(2);
       expect(run.stderr).to.match(reason);
     }
     expect(readFileSync(path, 'utf8')).to.equal(original);
+    expect(existsSync('/dev/null')).to.equal(true);
     expect(await indicesOf(es, alias)).to.deep.equal([]);
   });
 

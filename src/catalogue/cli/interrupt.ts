@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
 export class Interrupted extends Error {
@@ -24,6 +26,27 @@ export function stopping(reason: StopSignal | 'parent gone'): string {
     : `${reason} received: stopping and cleaning up (again to quit at once)`;
 }
 
+/** A process's parent, from /proc (Linux); null where that cannot be read. */
+function parentOf(pid: number): number | null {
+  try {
+    // The command name, in brackets, may hold spaces: the fields after its closing bracket are fixed.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) && ppid > 1 ? ppid : null;
+  } catch {
+    return null;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 // How often a run started by npm looks whether npm is still there.
 const PARENT_CHECK_MS = 1000;
 
@@ -47,11 +70,15 @@ export function trapInterrupts(onInterrupt: (signal: StopSignal | 'parent gone')
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onTerm);
   const parent = process.ppid;
+  // npm runs the command through a shell, which outlives npm killed with SIGKILL: npm is the
+  // shell's parent, watched too.
+  const npm = parentOf(parent);
+  const gone = () => process.ppid !== parent || (npm !== null && !alive(npm));
   const watch =
     process.env['npm_lifecycle_event'] === undefined
       ? undefined
       : setInterval(() => {
-          if (process.ppid !== parent && !controller.signal.aborted) handle('SIGTERM', 'parent gone');
+          if (gone() && !controller.signal.aborted) handle('SIGTERM', 'parent gone');
         }, PARENT_CHECK_MS).unref();
   return {
     signal: controller.signal,

@@ -1,6 +1,5 @@
-import { constants, fstatSync, type Stats } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { fstatSync, type Stats } from 'node:fs';
+import { lstat, open, rm, stat } from 'node:fs/promises';
 import { UsageError } from './cli-args.js';
 
 /** What the input is on disk: the file, or what standard input reads from (a file, a pipe, a terminal). */
@@ -12,21 +11,25 @@ export async function inputOnDisk(input: string): Promise<Stats> {
 }
 
 /**
- * Refuses a rejects file the run could not write, or that is the input itself under another name
- * (a symbolic or hard link, or the file standard input reads): before anything is created. A path
- * that could not be written had been found out only after the catalogue was replaced (exit 1 for
- * a run that had changed it), and one linked to the input had truncated it (review).
+ * Refuses, before anything is created, a rejects file the run could not write or should not touch:
+ * one that is not a plain file (a device, a link, a directory: a run with no rejects removes its
+ * rejects file, and had removed /dev/full so), the input itself under another name (a hard link,
+ * or the file standard input reads: it would be truncated), or one that cannot be opened for
+ * writing (tried, not inferred from permission bits, which root passes). Such a path had been
+ * found out only after the catalogue was replaced (review).
  */
 export async function checkRejectsPath(path: string, input: Stats): Promise<void> {
-  const existing = await stat(path).catch(() => null);
+  const existing = await lstat(path).catch(() => null);
   if (existing !== null) {
-    if (existing.isDirectory()) throw new UsageError(`--rejects ${path} is a directory`);
+    if (!existing.isFile()) throw new UsageError(`--rejects ${path} is not a plain file (a directory, a link or a device)`);
     if (existing.dev === input.dev && existing.ino === input.ino) {
       throw new UsageError(`--rejects ${path} is the input file (a link to it), which it would overwrite`);
     }
   }
-  const writable = existing !== null ? path : dirname(path);
-  await access(writable, constants.W_OK).catch((error: NodeJS.ErrnoException) => {
+  // Opened without truncating what is there; a file made only to try it is removed again.
+  const handle = await open(path, existing === null ? 'wx' : 'a').catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`cannot write rejected lines to ${path}: ${error.code ?? error.message}`);
   });
+  await handle.close();
+  if (existing === null) await rm(path, { force: true });
 }

@@ -101,6 +101,7 @@ export const MAX_BATCH_SIZE = 10_000;
 function failureText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const status = (error as { meta?: { statusCode?: unknown } }).meta?.statusCode;
+  if (status === 413) return 'Elasticsearch refused a bulk request as too large (HTTP 413): load with a smaller --batch-size';
   return error.message || `${error.name}${typeof status === 'number' ? ` (HTTP ${status})` : ''}, without a message`;
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { firstDuplicateKey } from '../../../../src/catalogue/ingest/duplicate-keys.js';
+import { duplicateKeyOf, firstDuplicateKey } from '../../../../src/catalogue/ingest/duplicate-keys.js';
 
 describe('a name held twice by one JSON object', () => {
   it('when an object holds a name twice, at any depth, then the first such name is found, escapes resolved', () => {
@@ -15,5 +15,15 @@ describe('a name held twice by one JSON object', () => {
     expect(firstDuplicateKey('{"tags": ["id", "id"], "id": 1}')).to.equal(null);
     expect(firstDuplicateKey('[{"a": 1}, {"a": 2}]')).to.equal(null);
     expect(firstDuplicateKey('{"a": {"b": 1}, "b": 2}')).to.equal(null);
+  });
+
+  it('when the names are counted against the parsed value, then a duplicate is named, and a value nested 20,000 deep is walked without running out of stack', () => {
+    const text = '{"id": 15, "title": "A", "id": 16}';
+    expect(duplicateKeyOf(text, JSON.parse(text))).to.equal('id');
+    const plain = '{"id": 1, "colors": [{"hex": "a", "share": 1}], "note": "\\"x\\": 1"}';
+    expect(duplicateKeyOf(plain, JSON.parse(plain))).to.equal(null);
+    // A review's line: the check had thrown "Maximum call stack size exceeded" and stopped the import.
+    const deep = `{"id": 1, "x": ${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    expect(duplicateKeyOf(deep, JSON.parse(deep))).to.equal(null);
   });
 });
