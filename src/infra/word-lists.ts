@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
  * line). The index's analysis plugin packages the same files (plugins/analysis-english/pom.xml),
  * so a query reads a word as the index does.
  */
-export const IRREGULAR_PLURALS_FILE = new URL('../../thesaurus/irregular-plurals.txt', import.meta.url);
-export const BRITISH_SPELLINGS_FILE = new URL('../../thesaurus/british-spellings.txt', import.meta.url);
+const IRREGULAR_PLURALS_FILE = new URL('../../thesaurus/irregular-plurals.txt', import.meta.url);
+const BRITISH_SPELLINGS_FILE = new URL('../../thesaurus/british-spellings.txt', import.meta.url);
 
 // A list's grammar, the plugin's too (WordMapFilter.readWords): lines end as Java's readLine ends
 // them; a line is blank, a comment, or two words of a-z, separated and surrounded by spaces or tabs

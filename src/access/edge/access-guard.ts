@@ -53,19 +53,12 @@ export interface AccessGuardOptions {
 }
 
 /**
- * The one gate in front of every /v1 route (attached to that router, never to a path test):
- * authenticates `Authorization: Bearer <key>`, puts the rate-limit headers on the response
- * (before the handler runs, so errors keep them) and refuses with 429 when over quota.
- * Failures are counted per client; a client over its failure limit gets 429 instead of
- * 401/403 on its failing requests, while a valid key is always served.
- */
-/**
  * A failed authentication, counted per client: 429 once the client is past its failure limit,
  * else the error itself. Shared by every guard that takes a key.
  */
 export function authenticationRefusal({ access, metrics, trustProxyHops }: AccessGuardOptions) {
   return async function refuse(ctx: Context, err: HttpError): Promise<never> {
-    const client = clientOf(ctx, trustProxyHops);
+    const client = clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trustProxyHops);
     const blocked = access.blockedFor(client);
     const wait = blocked > 0 ? blocked : await access.recordFailure(client);
     if (wait > 0) {
@@ -75,9 +68,6 @@ export function authenticationRefusal({ access, metrics, trustProxyHops }: Acces
     throw err;
   };
 }
-
-const clientOf = (ctx: Context, trustProxyHops: number) =>
-  clientAddress(ctx.req.socket.remoteAddress, ctx.get('X-Forwarded-For') || undefined, trustProxyHops);
 
 /**
  * The key a request presents; else its refusal. Several Authorization headers are 400: Node keeps
@@ -94,6 +84,12 @@ export function presentedKey(options: AccessGuardOptions) {
 }
 
 /**
+ * The one gate in front of every /v1 route (attached to that router, never to a path test):
+ * authenticates `Authorization: Bearer <key>`, puts the rate-limit headers on the response
+ * (before the handler runs, so errors keep them) and refuses with 429 when over quota.
+ * Failures are counted per client; a client over its failure limit gets 429 instead of
+ * 401/403 on its failing requests, while a valid key is always served.
+ *
  * With `lanes`, a key the process has served keeps a place in its account's lanes or line before
  * its quota is checked: an account with as many requests at work, waiting and on their way as its
  * line holds is refused there, 429 with `Retry-After: 1`, uncounted and without asking Redis. A
