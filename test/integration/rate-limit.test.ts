@@ -7,7 +7,8 @@ import { rateLimitKey, redisKeys } from '../../src/access/store/redis-keys.js';
 import { type RunningApp, type TestResponse, createKey, request, startApp, testConfig } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
 import { admissionLog, countedInRedis, redisNowMs } from '../support/admission-log.js';
-import { sleep, until } from '../support/until.js';
+import { monitorAccount } from '../support/redis-monitor.js';
+import { sleep } from '../support/until.js';
 
 const HEADER_NAMES = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'ratelimit-policy', 'ratelimit'];
 
@@ -291,28 +292,40 @@ describe('rate limiting', function () {
     const app = await appWith({ tiers: { free: 100, premium: 1000 } });
     const { apiKey, accountId } = await createKey(ctx.redis, 'free');
     await request(app.url, '/v1/wallpapers/1', { key: apiKey });
-    const observer = ctx.redis.duplicate();
-    const monitor = await observer.monitor();
-    const commands: { source: string; args: string[] }[] = [];
-    monitor.on('monitor', (_time: string, args: string[], source: string) => commands.push({ source, args }));
+    const monitor = await monitorAccount(ctx.redis, accountId);
     const n = 25;
     for (let i = 0; i < n; i++) await request(app.url, `/v1/wallpapers?per_page=1&page=${i + 1}`, { key: apiKey });
-    // MONITOR reports in execution order: once it shows this marker, it has shown every earlier command.
-    // It goes on a connection of its own: the app's connection must carry only the app's commands.
-    const marker = `end-of-${accountId}`;
-    const marking = ctx.redis.duplicate();
-    if (marking.status !== 'ready') await new Promise((resolve) => marking.once('ready', resolve));
-    await marking.echo(marker);
-    marking.disconnect();
-    expect(await until(async () => commands.some((c) => c.args[0]?.toLowerCase() === 'echo' && c.args[1] === marker))).to.equal(true);
-    monitor.disconnect();
-    observer.disconnect();
-    // MONITOR sees every client of the server; only this account's commands count.
-    const ours = commands.filter((c) => c.source !== 'lua' && c.args.some((a) => a.includes(`{${accountId}}:key:`)));
+    const { account: ours, all } = await monitor.stop();
     expect(ours.length, JSON.stringify(ours.map((c) => [c.source, ...c.args.slice(0, 3)]))).to.equal(n);
     expect(new Set(ours.map((c) => c.args[0]!.toLowerCase()))).to.deep.equal(new Set(['evalsha']));
-    const fromAppConnection = commands.filter((c) => c.source !== 'lua' && c.source === ours[0]!.source);
+    const fromAppConnection = all.filter((c) => c.source === ours[0]!.source);
     expect(fromAppConnection).to.have.length(n);
+  });
+
+  it('when a spent key keeps asking, then Redis is asked about once a second, each refusal says the same reset, and a revocation shows within the second', async function () {
+    this.timeout(20_000);
+    const app = await appWith({ tiers: { free: 2, premium: 20 }, windowSeconds: 600 });
+    const { apiKey, accountId, keyId } = await createKey(ctx.redis, 'free');
+    await burst(app, apiKey, 2);
+    const monitor = await monitorAccount(ctx.redis, accountId);
+    const started = Date.now();
+    const answers: TestResponse[] = [];
+    while (Date.now() - started < 2_500) answers.push(...(await burst(app, apiKey, 20)));
+    const { account: asked } = await monitor.stop();
+    const seconds = (Date.now() - started) / 1000;
+    expect(answers.every((res) => res.status === 429)).to.equal(true);
+    expect(answers.length, 'enough refusals to tell one a second from one each').to.be.above(200);
+    expect(asked.length, `${asked.length} scripts for ${answers.length} refusals in ${seconds.toFixed(1)} s`).to.be.within(1, Math.ceil(seconds) + 1);
+    for (const res of await burst(app, apiKey, 5)) expect(expectConsistentHeaders(res, 'free', 2, 600).remaining).to.equal(0);
+    const resets = new Set(answers.map((res) => res.headers.get('x-ratelimit-reset')));
+    expect(resets.size, 'the same reset second').to.equal(1);
+    expect(await countedInRedis(ctx.redis, accountId)).to.equal(2);
+    await createKeyStore(ctx.redis).revokeKey(keyId);
+    const revokedAt = Date.now();
+    let res = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
+    while (res.status === 429 && Date.now() - revokedAt < 3_000) res = await request(app.url, '/v1/wallpapers/1', { key: apiKey });
+    expect(res.status).to.equal(403);
+    expect(Date.now() - revokedAt).to.be.at.most(1_500);
   });
 });
 

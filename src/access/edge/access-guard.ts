@@ -121,7 +121,7 @@ export function accessGuard(options: AccessGuardOptions & { lanes?: AccountLanes
       const headers = quotaHeaders(admission.quota);
       ctx.set(headers);
       if (admission.outcome === 'limited') {
-        countRefusal(metrics, admission.source === 'redis' ? 'quota' : 'fallback_quota');
+        countRefusal(metrics, admission.source === 'fallback' ? 'fallback_quota' : 'quota');
         throw tooManyRequests(secondsUntilReset(admission.quota), headers);
       }
       await next();

@@ -46,11 +46,13 @@ describe('admission while Redis answers', () => {
     expect(admission.quota.resetMs - admission.quota.nowMs).to.equal(90_000);
   });
 
-  it('when the account has used its limit, then further requests are limited and still counted by Redis', async () => {
+  it('when the account has used its limit, then further requests are limited: the first by Redis, the next given its answer again', async () => {
     const { admit, store } = admissionKit();
     const key = store.addKey({ tier: 'free', limit: 3 });
-    expect(outcomes(await admitTimes(admit, key, 5))).to.deep.equal(['allowed', 'allowed', 'allowed', 'limited', 'limited']);
-    expect(store.admitted).to.have.length(5);
+    const answers = await admitTimes(admit, key, 5);
+    expect(outcomes(answers)).to.deep.equal(['allowed', 'allowed', 'allowed', 'limited', 'limited']);
+    expect(answers.map((a) => 'source' in a && a.source)).to.deep.equal(['redis', 'redis', 'redis', 'redis', 'repeated']);
+    expect(store.admitted).to.have.length(4);
   });
 
   it('when Redis reports a tier without a configured limit, then admission fails loudly and logs the tier', async () => {
