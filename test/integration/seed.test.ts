@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
-import { bulkLoad } from '../../src/catalogue/ingest/bulk-load.js';
+import { MAX_BULK_BYTES, bulkLoad } from '../../src/catalogue/ingest/bulk-load.js';
 import { generateWallpaper, generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import {
   compactIndex,
@@ -162,6 +162,41 @@ describe('seeding the catalogue into Elasticsearch', function () {
       expect(peak).to.be.within(2, 3);
       expect(progress.at(-1)).to.equal(1234);
       expect((await es.count({ index })).count).to.equal(1234);
+    });
+  });
+
+  describe('bulkLoad past the request size Elasticsearch takes', () => {
+    it('when 10,000 wallpapers of 10,000-character descriptions are one batch, then they go as several requests and all are indexed', async function () {
+      // Some 115 MB as one request, past http.max_content_length (100 MB): it had been refused with 413.
+      this.timeout(120_000);
+      const index = await createVersionedIndex(es, freshAlias());
+      const words = 'aurora over a frozen lake under the northern sky ';
+      const description = words.repeat(Math.ceil(10_000 / words.length)).slice(0, 10_000);
+      const sizes: number[] = [];
+      const measuring = new Proxy(es, {
+        get(target, key, receiver) {
+          if (key !== 'bulk') return Reflect.get(target, key, receiver);
+          return (params: { operations: unknown[] }, options: unknown) => {
+            const line = (op: unknown) => (typeof op === 'string' ? op : JSON.stringify(op));
+            sizes.push(params.operations.reduce((sum: number, op) => sum + Buffer.byteLength(line(op)) + 1, 0));
+            return es.bulk(params as never, options as never);
+          };
+        },
+      });
+      function* documents() {
+        for (const doc of generateWallpapers({ count: 10_000, seed: 3, imageBaseUrl: IMAGES })) yield { ...doc, description };
+      }
+      const result = await bulkLoad(measuring, index, documents(), { batchSize: 10_000 });
+      await finishLoading(es, index);
+      expect(result).to.include({ indexed: 10_000 });
+      expect(result.failed).to.deep.equal([]);
+      expect(
+        sizes.reduce((a, b) => a + b, 0),
+        'more than Elasticsearch takes in one request',
+      ).to.be.above(100 * 1024 * 1024);
+      expect(Math.max(...sizes)).to.be.at.most(MAX_BULK_BYTES);
+      expect((await es.count({ index })).count).to.equal(10_000);
+      await es.indices.delete({ index });
     });
   });
 

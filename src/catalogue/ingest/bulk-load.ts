@@ -28,6 +28,8 @@ export interface BulkLoadOptions {
   changes?: ChangeRecorder;
   /** Whether documents carry sort=random's keys (shuffle.ts): not into an index made before them. */
   shuffle?: boolean;
+  /** The most bytes one bulk request carries (MAX_BULK_BYTES); a batch past it goes as several. */
+  maxRequestBytes?: number;
 }
 
 export interface BulkLoadResult {
@@ -97,6 +99,27 @@ function describe(error: estypes.ErrorCause): string {
  */
 export const MAX_BATCH_SIZE = 10_000;
 
+/**
+ * The most bytes a bulk request carries, whatever the batch size: a batch past it is sent as
+ * several requests, one after another. 10,000 records of 10,000-character descriptions made a
+ * request past `http.max_content_length` (413, review); 16 MiB is about what 10,000 ordinary
+ * wallpapers make, which two requests in flight keep within indexing pressure on a 512 MB heap.
+ */
+export const MAX_BULK_BYTES = 16 * 1024 * 1024;
+
+/** One entry's lines of a bulk body, serialised once, their bytes and how many answers they get. */
+interface EntryLines {
+  lines: string[];
+  bytes: number;
+  answers: number;
+}
+
+function entryLines(lines: string[], answers: number): EntryLines {
+  let bytes = 0;
+  for (const line of lines) bytes += Buffer.byteLength(line) + 1;
+  return { lines, bytes, answers };
+}
+
 /** A failure's words: its message, or what kind of failure it was when it has none. */
 function failureText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
@@ -119,7 +142,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * of it repairs (a new number above the tombstone's), rather than a deletion never recorded.
  */
 export async function bulkLoad(es: Client, index: string, docs: DocSource, options: BulkLoadOptions = {}): Promise<BulkLoadResult> {
-  const { batchSize = 2000, concurrency = 2, retries = 3, requestTimeoutMs = 120_000, onProgress, changes, shuffle = true } = options;
+  const {
+    batchSize = 2000,
+    concurrency = 2,
+    retries = 3,
+    requestTimeoutMs = 120_000,
+    onProgress,
+    changes,
+    shuffle = true,
+    maxRequestBytes = MAX_BULK_BYTES,
+  } = options;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   const started = performance.now();
@@ -130,12 +162,40 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
   const report = () => onProgress?.({ indexed, failed: failed.length });
   const carriesTitle = createTitleCarriers();
 
-  /** One entry's actions: an index, or a delete; a returning id's tombstone goes too. */
-  function actionsOf(entry: LoadEntry, stamped: StampedBatch | null, stored: Map<LoadEntry, unknown>): unknown[] {
-    if (isDeletion(entry)) return [{ delete: { _id: String(entry.id) } }];
-    const actions: unknown[] = [{ index: { _id: String(entry.id) } }, stored.get(entry)];
-    if (stamped?.returning.has(entry.id)) actions.push({ delete: { _index: changes!.changesIndex, _id: String(entry.id) } });
-    return actions;
+  /**
+   * One entry's actions: an index, or a delete; a returning id's tombstone goes too. As the lines
+   * the client would have written (it sends strings as they are), so their bytes are known.
+   */
+  function actionsOf(entry: LoadEntry, stamped: StampedBatch | null, stored: Map<LoadEntry, string>): EntryLines {
+    if (isDeletion(entry)) return entryLines([JSON.stringify({ delete: { _id: String(entry.id) } })], 1);
+    const lines = [JSON.stringify({ index: { _id: String(entry.id) } }), stored.get(entry)!];
+    if (!stamped?.returning.has(entry.id)) return entryLines(lines, 1);
+    lines.push(JSON.stringify({ delete: { _index: changes!.changesIndex, _id: String(entry.id) } }));
+    return entryLines(lines, 2);
+  }
+
+  /**
+   * The answers to a batch's actions, in order, sent as requests of at most `maxRequestBytes`
+   * (an entry's actions never split; an entry larger than that goes alone).
+   */
+  async function bulkItems(actions: EntryLines[]): Promise<Partial<Record<estypes.BulkOperationType, estypes.BulkResponseItem>>[]> {
+    const items: Partial<Record<estypes.BulkOperationType, estypes.BulkResponseItem>>[] = [];
+    for (let start = 0; start < actions.length;) {
+      let end = start + 1;
+      let bytes = actions[start]!.bytes;
+      while (end < actions.length && bytes + actions[end]!.bytes <= maxRequestBytes) bytes += actions[end++]!.bytes;
+      const part = actions.slice(start, end);
+      // Each item's status and error, in order, is all a load reads: not its _id, version, shards, seq_no.
+      const response = await es.bulk(
+        { index, operations: part.flatMap((one) => one.lines), filter_path: BULK_RESPONSE_FILTER },
+        { requestTimeout: requestTimeoutMs, maxRetries: 0 },
+      );
+      const expected = part.reduce((sum, one) => sum + one.answers, 0);
+      if (response.items.length !== expected) throw new Error(`bulk response has ${response.items.length} items for ${expected} actions`);
+      for (const item of response.items) items.push(item);
+      start = end;
+    }
+    return items;
   }
 
   /**
@@ -159,9 +219,6 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
     });
   }
 
-  const responses = (actions: unknown[]) =>
-    actions.filter((action) => typeof action === 'object' && action !== null && ('index' in action || 'delete' in action)).length;
-
   async function send(batch: LoadEntry[]): Promise<void> {
     const checked = batch.filter((entry) => {
       if (Number.isSafeInteger(entry.id)) return true;
@@ -173,30 +230,25 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
     try {
       if (stamped) unchanged += stamped.unchanged;
       // Decided once per document, so a retried carrier still carries its title's suggestions.
-      const stored = new Map<LoadEntry, unknown>();
+      const stored = new Map<LoadEntry, string>();
       let pending = stamped ? await withTombstones(stamped) : checked;
       for (const entry of pending)
-        if (!isDeletion(entry)) stored.set(entry, toIndexDocument(entry, { suggest: carriesTitle(entry.title, entry.downloads), shuffle }));
+        if (!isDeletion(entry))
+          stored.set(entry, JSON.stringify(toIndexDocument(entry, { suggest: carriesTitle(entry.title, entry.downloads), shuffle })));
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 0) await sleep(Math.min(250 * 2 ** attempt, 8000));
         const actions = pending.map((entry) => actionsOf(entry, stamped, stored));
-        let response: estypes.BulkResponse;
+        let items: Awaited<ReturnType<typeof bulkItems>>;
         try {
-          // Each item's status and error, in order, is all a load reads: not its _id, version, shards, seq_no.
-          response = await es.bulk(
-            { index, operations: actions.flat(), filter_path: BULK_RESPONSE_FILTER },
-            { requestTimeout: requestTimeoutMs, maxRetries: 0 },
-          );
+          items = await bulkItems(actions);
         } catch (error) {
           if (attempt < retries && isTransient(error)) continue;
           throw error;
         }
-        const expected = actions.reduce((sum, one) => sum + responses(one), 0);
-        if (response.items.length !== expected) throw new Error(`bulk response has ${response.items.length} items for ${expected} actions`);
         const rejected: LoadEntry[] = [];
         let item = 0;
         pending.forEach((entry, i) => {
-          const results = response.items.slice(item, item + responses(actions[i]!)).map((one) => one.index ?? one.delete);
+          const results = items.slice(item, item + actions[i]!.answers).map((one) => one.index ?? one.delete);
           item += results.length;
           // A deletion of what is already gone is no failure; nor is a returning id whose tombstone went first.
           const failure = results.find((result) => result === undefined || (result.error !== undefined && result.status !== 404));

@@ -7,6 +7,9 @@ import type { LoadEntry } from '../../../../src/wallpapers/wallpaper.js';
 
 type Operation = Record<string, { _id?: string; _index?: string }>;
 
+/** A line of a bulk body as an object: bulkLoad sends its lines serialised. */
+const parsed = (op: unknown): unknown => (typeof op === 'string' ? JSON.parse(op) : op);
+
 /** An action line of a bulk body (a document or a tombstone has more than one field). */
 const isAction = (op: unknown): op is Operation => {
   if (typeof op !== 'object' || op === null) return false;
@@ -52,7 +55,7 @@ describe('bulkLoad with deletions and a change recorder', () => {
     const changes = recorder(() => es);
     const es = {
       bulk: async ({ index, operations }: { index: string; operations: unknown[] }): Promise<estypes.BulkResponse> => {
-        const actions = operations.filter(isAction);
+        const actions = operations.map(parsed).filter(isAction);
         requests.push(actions.map(describeAction(index)));
         return {
           took: 1,
@@ -71,7 +74,7 @@ describe('bulkLoad with deletions and a change recorder', () => {
     const requests: string[][] = [];
     const es = {
       bulk: async ({ index, operations }: { index: string; operations: unknown[] }): Promise<estypes.BulkResponse> => {
-        const actions = operations.filter(isAction);
+        const actions = operations.map(parsed).filter(isAction);
         requests.push(actions.map(describeAction(index)));
         const refuse = requests.length === 1;
         return {

@@ -12,8 +12,9 @@ function stubClient(bulk: (params: BulkParams, call: number) => Promise<estypes.
 
 const docs = (count: number) => generateWallpapers({ count, seed: 1, imageBaseUrl: 'https://images.example' });
 
+/** The ids of a request's documents: its lines come serialised, action then document. */
 function ids(params: BulkParams): string[] {
-  return params.operations.filter((_, i) => i % 2 === 0).map((op) => (op as { index: { _id: string } }).index._id);
+  return params.operations.filter((_, i) => i % 2 === 0).map((op) => (JSON.parse(op as string) as { index: { _id: string } }).index._id);
 }
 
 function ok(params: BulkParams): estypes.BulkResponse {
@@ -35,6 +36,29 @@ describe('bulkLoad against a stubbed client', () => {
     );
     expect(result.indexed).to.equal(25);
     expect(seen).to.have.members(Array.from({ length: 25 }, (_, i) => String(i + 1)));
+  });
+
+  it('when a batch passes the bytes a request may carry, then it goes as several requests within them, each document whole, one larger alone', async () => {
+    const bytes = (params: BulkParams) => params.operations.reduce((sum: number, line) => sum + Buffer.byteLength(line as string) + 1, 0);
+    const requests: { ids: string[]; bytes: number }[] = [];
+    const all = [...docs(30)];
+    all[12] = { ...all[12]!, description: 'é'.repeat(5000) };
+    const result = await bulkLoad(
+      stubClient(async (params) => {
+        requests.push({ ids: ids(params), bytes: bytes(params) });
+        return ok(params);
+      }),
+      'idx',
+      all,
+      { batchSize: 30, maxRequestBytes: 8192 },
+    );
+    expect(result.indexed).to.equal(30);
+    expect(requests.flatMap((r) => r.ids)).to.deep.equal(all.map((doc) => String(doc.id)));
+    expect(requests.length).to.be.above(3);
+    const large = requests.find((r) => r.ids.includes('13'))!;
+    expect(large.ids, 'the one past the bound goes alone').to.deep.equal(['13']);
+    expect(large.bytes).to.be.above(10_000);
+    for (const r of requests.filter((one) => one !== large)) expect(r.bytes).to.be.at.most(8192);
   });
 
   it('when some items are rejected with 429, then only those are retried and end up indexed', async () => {
