@@ -75,7 +75,7 @@ const command: CatalogueCommand<ImportArgs> = {
               enrich: (documents) =>
                 withExtractedColors(
                   documents,
-                  { ...images, onFailure: ({ id, url, reason }) => print(`id ${id}: no palette, picture ${url}: ${reason}`) },
+                  { ...images, signal, onFailure: ({ id, url, reason }) => print(`id ${id}: no palette, picture ${url}: ${reason}`) },
                   extraction,
                 ),
             }

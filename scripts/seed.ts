@@ -87,7 +87,7 @@ async function seedUnder(es: Client, args: SeedArgs, config: Config, lock: Catal
         ? {
             documents: withExtractedColors(
               generateWallpapers({ count: args.count, seed: args.seed, imageBaseUrl: config.imageBaseUrl, palettes: 'none' }),
-              { ...images, onFailure: ({ id, url, reason }) => print(`id ${id}: no palette, picture ${url}: ${reason}`) },
+              { ...images, signal, onFailure: ({ id, url, reason }) => print(`id ${id}: no palette, picture ${url}: ${reason}`) },
               extraction,
             ),
           }

@@ -37,7 +37,7 @@ export function parseImageArgs(values: Values): ImageArgs | null {
   }
   return {
     ...(dir === undefined ? {} : { dir }),
-    concurrency: integer('image-concurrency', values['image-concurrency'], 8, 1, 256),
+    concurrency: integer('image-concurrency', values['image-concurrency'], 8, 1, 64),
     timeoutMs: integer('image-timeout-ms', values['image-timeout-ms'], DEFAULT_IMAGE_SOURCE.timeoutMs, 100, 600_000),
     retries: integer('image-retries', values['image-retries'], DEFAULT_IMAGE_SOURCE.retries, 0, 10),
     maxBytes: integer('image-max-bytes', values['image-max-bytes'], DEFAULT_IMAGE_SOURCE.maxBytes, 1024, 1024 ** 3),

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { type ColorShare, type Lab, MAX_COLORS, hexToLab, labToHex } from '../../wallpapers/colors.js';
 
 /** The picture could not be decoded: not an image, a format libvips does not read, or too many pixels. */
@@ -16,9 +16,21 @@ export class UnreadableImage extends Error {
 // reduces it to QUANTISED colours without dithering, so each pixel takes its nearest colour.
 const SAMPLE_SIDE = 64;
 const QUANTISED = 16;
-// A decompression bomb is refused before it is decoded (an 8K picture is 33 megapixels); libvips
-// reads sequentially, so a picture within the limit is never held whole in memory either.
+// A decompression bomb is refused before it is decoded (an 8K picture is 33 megapixels). What
+// libvips reads a line at a time, shrinking as it goes (a baseline JPEG, a PNG not interlaced,
+// WebP), needs little memory at any size within this.
 const MAX_INPUT_PIXELS = 50_000_000;
+// The formats read: those thumbnails are served in. SVG is not: librsvg renders it with no bound
+// on time (a 1 KB file of nested <use> and filters took 20 s of CPU, and a stop waited for it;
+// review); nor TIFF and the rest, which no thumbnail is.
+const FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'heif']);
+// What libvips must decode whole before it can shrink it (an interlaced PNG or GIF, a progressive
+// JPEG, AVIF/HEIF) costs memory by its pixels: measured above the process, about 9 bytes a pixel
+// for a 16-bit interlaced PNG and 25 for a 12-bit AVIF with alpha (a 2.3 KB AVIF of 7000 x 7000
+// took 1.3 GB, review). Each bound keeps one such picture near 100 MB (a 4K picture is 8.3
+// megapixels); libuv decodes four at once.
+const WHOLE_DECODE_PIXELS = 12_000_000;
+const HEIF_PIXELS = 4_200_000;
 
 // The quantiser keeps shades a person sees as one colour (four oranges of one sunset), so its
 // colours are merged, closest pair first in CIELAB (their share-weighted mean), until at most
@@ -54,6 +66,25 @@ function mergeClosest(colors: Weighted[]): Weighted[] {
   }
 }
 
+/** Refuses, from its header alone, a picture of a format not read or too large to decode whole. */
+async function checkDecodable(image: Buffer): Promise<void> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  } catch (error) {
+    throw new UnreadableImage(`not a readable image (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+  const format = meta.format ?? 'unknown';
+  if (!FORMATS.has(format)) throw new UnreadableImage(`${format} pictures are not read (JPEG, PNG, WebP, GIF and AVIF are)`);
+  const pixels = (meta.width ?? 0) * (meta.height ?? 0);
+  const whole = format === 'heif' ? HEIF_PIXELS : format === 'gif' || meta.isProgressive === true ? WHOLE_DECODE_PIXELS : MAX_INPUT_PIXELS;
+  if (pixels > whole) {
+    const kind =
+      format === 'heif' ? 'AVIF/HEIF' : format === 'gif' ? 'GIF' : `${meta.isProgressive ? 'interlaced or progressive ' : ''}${format.toUpperCase()}`;
+    throw new UnreadableImage(`${meta.width} x ${meta.height} is more than a ${kind} picture may have (${(whole / 1e6).toFixed(1)} megapixels)`);
+  }
+}
+
 /** How many pixels of the quantised picture have each colour, as shares of the whole. */
 async function quantisedShares(image: Buffer): Promise<Map<string, number>> {
   const quantised = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS })
@@ -73,6 +104,7 @@ async function quantisedShares(image: Buffer): Promise<Map<string, number>> {
 
 /** The palette of a picture: at most MAX_COLORS distinct colours with their shares, largest first. */
 export async function paletteOfImage(image: Buffer): Promise<ColorShare[]> {
+  await checkDecodable(image);
   let shares: Map<string, number>;
   try {
     shares = await quantisedShares(image);

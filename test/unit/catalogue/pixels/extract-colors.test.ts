@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import sharp from 'sharp';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DEFAULT_IMAGE_SOURCE } from '../../../../src/catalogue/pixels/fetch-image.js';
 import { GIVE_UP_AFTER, NoPictureReadable, withExtractedColors } from '../../../../src/catalogue/pixels/extract-colors.js';
 import type { WallpaperDocument } from '../../../../src/wallpapers/wallpaper.js';
@@ -73,5 +75,61 @@ describe('palettes read on the way to the index', () => {
     expect((error as Error).message).to.match(
       new RegExp(`none of the first ${GIVE_UP_AFTER} pictures could be read \\(the last: https://i.example/thumb/\\d+\\.png: no file`),
     );
+  });
+
+  describe('over HTTP, with a picture that does not come', () => {
+    let url = '';
+    const asked: string[] = [];
+    const held: (() => void)[] = [];
+    let png: Buffer;
+    const server = createServer((req, res) => {
+      asked.push(req.url!);
+      if (req.url === '/thumb/1.png') held.push(() => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+      else res.writeHead(200, { 'content-type': 'image/png' }).end(png);
+    });
+    before(async () => {
+      png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#ff0000' } })
+        .png()
+        .toBuffer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    });
+    afterEach(() => {
+      for (const release of held.splice(0)) release();
+      asked.length = 0;
+    });
+    after(() => new Promise((resolve) => server.close(resolve)));
+    const http = (id: number): WallpaperDocument => ({ ...doc(id), thumbnail: `${url}/thumb/${id}.png` });
+
+    it('when the first picture hangs, then the pictures behind it are read meanwhile, and the records come out in order once it does', async () => {
+      const docs = Array.from({ length: 12 }, (_, i) => http(i + 1));
+      const out: number[] = [];
+      const reading = (async () => {
+        for await (const d of withExtractedColors(docs, { ...DEFAULT_IMAGE_SOURCE, concurrency: 2, onFailure: () => undefined })) out.push(d.id);
+      })();
+      // Two at once, and up to eight records held: the seven behind the hung one are all read.
+      while (asked.length < 8) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(out).to.deep.equal([]);
+      held.shift()!();
+      await reading;
+      expect(out).to.deep.equal(docs.map((d) => d.id));
+    });
+
+    it('when the run stops while a picture hangs, then reading ends at once with the stop, and the records held are not passed on', async () => {
+      const stop = new AbortController();
+      const out: number[] = [];
+      const reading = (async () => {
+        const options = { ...DEFAULT_IMAGE_SOURCE, concurrency: 2, signal: stop.signal, onFailure: () => undefined };
+        for await (const d of withExtractedColors([http(1), http(2), http(3)], options)) out.push(d.id);
+      })();
+      while (asked.length < 3) await new Promise((resolve) => setTimeout(resolve, 10));
+      stop.abort(new Error('stopped by SIGTERM'));
+      const error = await reading.then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+      expect(error?.message).to.equal('stopped by SIGTERM');
+      expect(out).to.deep.equal([]);
+    });
   });
 });

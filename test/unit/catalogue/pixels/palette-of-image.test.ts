@@ -82,4 +82,38 @@ describe('the palette of a picture', () => {
     const palette = await paletteOfImage(transparent);
     expect(palette).to.deep.equal([{ hex: '#ffffff', share: 1 }]);
   });
+
+  describe('pictures refused from their header', () => {
+    const refusal = (image: Buffer) =>
+      paletteOfImage(image).then(
+        () => null,
+        (e: unknown) => e as Error,
+      );
+
+    it('when a picture is an SVG, then it is refused by its format, not rendered', async () => {
+      const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="red"/></svg>');
+      const error = await refusal(svg);
+      expect(error).to.be.instanceOf(UnreadableImage);
+      expect(error?.message).to.equal('svg pictures are not read (JPEG, PNG, WebP, GIF and AVIF are)');
+    });
+
+    it('when an interlaced PNG has more pixels than a picture decoded whole may, then it is refused; the same not interlaced is read', async function () {
+      this.timeout(20_000);
+      const flat = sharp({ create: { width: 4000, height: 3100, channels: 3, background: '#336699' } });
+      const interlaced = await flat.clone().png({ progressive: true, compressionLevel: 1 }).toBuffer();
+      expect((await refusal(interlaced))?.message).to.equal(
+        '4000 x 3100 is more than a interlaced or progressive PNG picture may have (12.0 megapixels)',
+      );
+      const sequential = await flat.clone().png({ compressionLevel: 1 }).toBuffer();
+      expect(await paletteOfImage(sequential)).to.deep.equal([{ hex: '#336699', share: 1 }]);
+    });
+
+    it('when an AVIF has more pixels than its bound, then it is refused before it is decoded', async function () {
+      this.timeout(30_000);
+      const avif = await sharp({ create: { width: 2100, height: 2100, channels: 3, background: '#336699' } })
+        .avif({ effort: 0 })
+        .toBuffer();
+      expect((await refusal(avif))?.message).to.equal('2100 x 2100 is more than a AVIF/HEIF picture may have (4.2 megapixels)');
+    });
+  });
 });
