@@ -2,7 +2,7 @@ import { EXIT_FAILED, failureCode, main, type CommandContext, type CatalogueComm
 import { interruptionOf } from '../src/catalogue/cli/interrupt.js';
 import { describeHolder, isAbandoned, readLockHolder } from '../src/catalogue/admin/catalogue-lock.js';
 import { AliasStateError } from '../src/catalogue/admin/index-admin.js';
-import { finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
+import { describeKilledRuns, finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
 import type { BulkProgress } from '../src/catalogue/ingest/bulk-load.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { parseReindexArgs, REINDEX_USAGE, type ReindexArgs } from '../src/catalogue/cli/reindex-args.js';
@@ -20,13 +20,14 @@ async function dryRun({ config, es, redis, say }: CommandContext, args: ReindexA
     const outcome = isAbandoned(holder) ? 'that process is gone, so a real run would take the lock over' : 'a real run would be refused now';
     say(`note: the catalogue lock is held by ${describeHolder(holder)}; ${outcome}`);
   }
+  // Done first by a real run, rollback or reindex (finishKilledRuns).
+  for (const line of await describeKilledRuns(es, alias)) say(line);
   if (args.rollback) {
     const plan = await planRollback(es, alias);
     say(`would point alias ${alias} back from ${plan.from} to ${plan.to} and mark ${plan.from} rolled back`);
     return 0;
   }
   const plan = await planReindex(es, alias, args.keep);
-  say(`would remove orphaned indices: ${list(plan.orphans)}`);
   say(`would copy ${plan.docs} documents from ${plan.source} (live behind ${alias}) into a new index named like ${plan.index}`);
   say(`would verify the copy, switch ${alias} to it, keep ${args.keep} versioned indices and prune: ${list(plan.pruned)}`);
   return 0;

@@ -299,6 +299,11 @@ describe('the change feed, GET /v1/changes', function () {
       for (let id = 21; id <= 30; id++) await es.delete({ index: changes, id: String(id), refresh: true });
     });
     await markIndexState(es, older, 'leaving');
+    const dry = await run('reindex', alias, ['--dry-run']);
+    expect(dry.stderr).to.include(
+      `would record the deletions of ${older} for the change feed, left unwritten by an earlier run killed after its alias switch`,
+    );
+    expect(await stateOf(es, older), 'a dry run changes nothing').to.equal('leaving');
     const next = await run('import', alias, ['--incremental', file('f3.ndjson', [])]);
     expect(next.stderr).to.include(`recorded 10 deletions of ${older}`);
     expect(await stateOf(es, older)).to.equal('complete');

@@ -1,6 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import { ChangeRecorder } from './change-recorder.js';
-import { AFTER_LEAVING, listVersionedIndices, markIndexState, selectOrphans } from './index-admin.js';
+import { AFTER_LEAVING, type VersionedIndex, listVersionedIndices, markIndexState, selectOrphans } from './index-admin.js';
 
 /**
  * What runs killed outright left to do, done by the next run under the catalogue lock before it
@@ -12,14 +12,14 @@ import { AFTER_LEAVING, listVersionedIndices, markIndexState, selectOrphans } fr
 export async function finishKilledRuns(es: Client, alias: string): Promise<string[]> {
   const indices = await listVersionedIndices(es, alias);
   const said: string[] = [];
-  for (const { name } of selectOrphans(indices)) {
+  const { orphans, unrecorded } = leftByKilledRuns(indices);
+  for (const { name } of orphans) {
     await es.indices.delete({ index: name }, { ignore: [404] });
     said.push(`removed ${name}, left unfinished by an earlier run that was killed`);
   }
   const live = indices.find((index) => index.live);
   if (live === undefined) return said;
-  for (const left of indices) {
-    if (left.live || !(left.state === 'leaving' || left.state === 'rolling-back')) continue;
+  for (const left of unrecorded) {
     const recorder = await ChangeRecorder.open(es, alias, { against: live.name, full: false });
     const deletes = await recorder.recordLeft(left.name, live.name);
     await recorder.commit([live.name]);
@@ -27,4 +27,26 @@ export async function finishKilledRuns(es: Client, alias: string): Promise<strin
     said.push(`recorded ${deletes} deletions of ${left.name} for the change feed, left unwritten by an earlier run killed after its alias switch`);
   }
   return said;
+}
+
+/**
+ * What killed runs left among an alias's indices: builds never finished (removed), and indices the
+ * alias left whose deletions are not all in the change feed yet (written). A dry run says both.
+ */
+export function leftByKilledRuns(indices: readonly VersionedIndex[]): { orphans: VersionedIndex[]; unrecorded: Leaving[] } {
+  return { orphans: selectOrphans(indices), unrecorded: indices.filter(isLeaving) };
+}
+
+type Leaving = VersionedIndex & { state: keyof typeof AFTER_LEAVING };
+
+const isLeaving = (index: VersionedIndex): index is Leaving => !index.live && Object.hasOwn(AFTER_LEAVING, index.state);
+
+/** The dry run's lines for what finishKilledRuns would do now. */
+export async function describeKilledRuns(es: Client, alias: string): Promise<string[]> {
+  const { orphans, unrecorded } = leftByKilledRuns(await listVersionedIndices(es, alias));
+  const lines = [`would remove orphaned indices: ${orphans.map(({ name }) => name).join(', ') || 'none'}`];
+  for (const { name } of unrecorded) {
+    lines.push(`would record the deletions of ${name} for the change feed, left unwritten by an earlier run killed after its alias switch`);
+  }
+  return lines;
 }
