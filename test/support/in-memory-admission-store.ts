@@ -23,6 +23,8 @@ export interface InMemoryAdmissionStore extends AdmissionStore {
   loseNextReplayAnswer: boolean;
   /** Registers a key on an account of its own; returns the key. */
   addKey(options: { tier: string; limit: number; resetInMs?: number; usageCapped?: boolean }): string;
+  /** Registers another key on the account of `apiKey`; returns it. */
+  addKeyBeside(apiKey: string): string;
   /** Takes a key away, as revocation does. */
   revoke(apiKey: string): void;
   /** Makes the script report a tier it has no limit for (status 3) for this key. */
@@ -41,11 +43,11 @@ interface Account {
 
 export function inMemoryAdmissionStore(): InMemoryAdmissionStore {
   const byAccount = new Map<string, Account>();
-  const keyFor = new Map<string, string>();
+  const keysOf = new Map<string, Set<string>>();
   const reply = (at: KeyLocation, admitting: boolean): AdmissionReply => {
     if (store.down) throw store.down;
     const account = byAccount.get(at.accountId);
-    if (!account || keyFor.get(at.accountId) !== at.hash) return [0];
+    if (!account || !keysOf.get(at.accountId)?.has(at.hash)) return [0];
     const nowMs = Date.now();
     if (!account.tierKnown) return [3, account.keyId, account.tier];
     let status = 1;
@@ -89,18 +91,25 @@ export function inMemoryAdmissionStore(): InMemoryAdmissionStore {
     async verifyOnAnyCopy(at) {
       if (store.copiesDown) throw store.copiesDown;
       const account = byAccount.get(at.accountId);
-      if (!account || keyFor.get(at.accountId) !== at.hash) return [0];
+      if (!account || !keysOf.get(at.accountId)?.has(at.hash)) return [0];
       return [1, account.keyId, account.tier];
     },
     addKey({ tier, limit, resetInMs = 3_600_000, usageCapped = false }) {
       const accountId = newAccountId();
       const apiKey = generateApiKey(accountId);
       byAccount.set(accountId, { keyId: `key_${accountId}`, tier, limit, used: 0, resetInMs, usageCapped, tierKnown: true });
-      keyFor.set(accountId, locationOf(apiKey).hash);
+      keysOf.set(accountId, new Set([locationOf(apiKey).hash]));
       return apiKey;
     },
     revoke(apiKey) {
-      keyFor.delete(locationOf(apiKey).accountId);
+      const { accountId, hash } = locationOf(apiKey);
+      keysOf.get(accountId)?.delete(hash);
+    },
+    addKeyBeside(apiKey) {
+      const { accountId } = locationOf(apiKey);
+      const another = generateApiKey(accountId);
+      keysOf.get(accountId)!.add(locationOf(another).hash);
+      return another;
     },
     unknownTier(apiKey) {
       byAccount.get(locationOf(apiKey).accountId)!.tierKnown = false;

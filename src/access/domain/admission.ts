@@ -18,7 +18,7 @@ export interface Principal {
 }
 
 /**
- * `repeated`: a refusal Redis gave the account moments ago, given again without asking (see
+ * `repeated`: a refusal Redis gave the key moments ago, given again without asking (see
  * SPENT_REPEAT_MS).
  */
 export type Admission =
@@ -32,11 +32,13 @@ export type UsageReading =
 
 const RECENT_KEYS_MAX = 10_000;
 
-// How long Redis's refusal of a spent account is given again without asking Redis, never past the
-// reset it reported (the sliding window gives nothing back before it). A spent key's flood then
-// costs one script a second per process, not one per request: 2,300 refusals a second had raised
-// another account's p50 from 2 ms to 216 ms (review). What Redis would say otherwise, a key
-// revoked or an account upgraded meanwhile, is seen at most this late.
+// How long Redis's refusal of a spent account is given again to the key it refused, without
+// asking Redis, never past the reset it reported (the sliding window gives nothing back before it).
+// A spent key's flood then costs one script a second per process, not one per request (1.007
+// scripts a refusal and 7 % of Redis's core at 2,000 a second, bench/results/spent-flood). What
+// Redis would say otherwise of that key, revoked or its account upgraded, is seen at most this
+// late. Per key, not per account: a refusal repeated to every key of the account had kept a key
+// revoked meanwhile on 429 for as long as another key flooded (review).
 const SPENT_REPEAT_MS = 1_000;
 
 /** Admissions the fallback made for one key while Redis did not answer, not yet in its log. */
@@ -119,10 +121,10 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   // a fresh quota. Past that reset, the in-process limiter takes over.
   const lastQuota = new Map<string, { remaining: number; resetMs: number }>();
   const fallback = createFallbackLimiter(config);
-  // Accounts Redis refused: until when the refusal is given again and when the reset it reported
-  // comes, on this process's clock (never Redis's: the two may disagree), with that refusal's
-  // quota and Redis's clock less this process's then.
-  const spent = new Map<string, { untilMs: number; resetAtMs: number; quota: Quota; skewMs: number }>();
+  // Keys (by hash) Redis refused as spent: until when the refusal is given again and when the
+  // reset it reported comes, on this process's monotonic clock (not Redis's, which may disagree,
+  // nor the wall clock, which may be stepped), and the refusal, its quota's clock Redis's at `at`.
+  const spent = new Map<string, { untilMs: number; resetAtMs: number; at: number; principal: Principal; quota: Quota }>();
   // Requests the fallback admitted, per key, not yet in Redis's log: charged to the account once
   // Redis answers again, so an outage's admissions still count against the window.
   const owed = new Map<string, Owed>();
@@ -330,34 +332,36 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
 
   return Object.assign(admit, { accountWithRoom });
 
-  function noteRefusal(accountId: string, quota: Quota | null): void {
-    spent.delete(accountId);
-    if (quota === null) return;
-    const localMs = Date.now();
-    const resetAtMs = localMs + quota.resetMs - quota.nowMs;
-    spent.set(accountId, { untilMs: Math.min(localMs + SPENT_REPEAT_MS, resetAtMs), resetAtMs, quota, skewMs: quota.nowMs - localMs });
+  /**
+   * Keeps Redis's answer to a key if it refused it as spent, from when the call was sent: Redis
+   * answered after that, so the reset counted from then comes no later than the true one.
+   */
+  function noteAnswer(hash: string, answer: Admission, sentAt: number): void {
+    spent.delete(hash);
+    if (answer.outcome !== 'limited') return;
+    const { principal, quota } = answer;
+    const resetAtMs = sentAt + quota.resetMs - quota.nowMs;
+    spent.set(hash, { untilMs: Math.min(sentAt + SPENT_REPEAT_MS, resetAtMs), resetAtMs, at: sentAt, principal, quota });
     if (spent.size > RECENT_KEYS_MAX) spent.delete(spent.keys().next().value as string);
   }
 
   /**
-   * Redis's refusal of the account given again, for a key Redis verified, while it holds; else
-   * null. When it lapses before its reset, one request asks Redis and the others are given it
-   * again meanwhile (for up to another SPENT_REPEAT_MS): a burst at the moment it lapsed had all
-   * gone to Redis (42 scripts for a 20-connection flood in 2.5 s).
+   * Redis's refusal of this key given again while it holds; else null. When it lapses before its
+   * reset, one request asks Redis and the key's others are given it again meanwhile (for up to
+   * another SPENT_REPEAT_MS): a burst at the moment it lapsed had all gone to Redis (42 scripts for
+   * a 20-connection flood in 2.5 s).
    */
   function repeatedRefusal(location: KeyLocation): Admission | null {
-    const refused = spent.get(location.accountId);
-    if (refused === undefined) return null;
-    // A made-up key naming the account (its id is the key's visible prefix) is asked of Redis.
-    const principal = recentlyVerified.get(location.hash)?.principal;
-    if (principal?.accountId !== location.accountId) return null;
-    const localMs = Date.now();
-    if (localMs >= refused.untilMs) {
-      if (localMs >= refused.resetAtMs) spent.delete(location.accountId);
-      else refused.untilMs = Math.min(localMs + SPENT_REPEAT_MS, refused.resetAtMs);
+    const kept = spent.get(location.hash);
+    if (kept === undefined) return null;
+    const localMs = performance.now();
+    if (localMs >= kept.untilMs) {
+      if (localMs >= kept.resetAtMs) spent.delete(location.hash);
+      else kept.untilMs = Math.min(localMs + SPENT_REPEAT_MS, kept.resetAtMs);
       return null;
     }
-    return { outcome: 'limited', principal, quota: { ...refused.quota, nowMs: localMs + refused.skewMs }, source: 'repeated' };
+    const { principal, quota } = kept;
+    return { outcome: 'limited', principal, quota: { ...quota, nowMs: quota.nowMs + (localMs - kept.at) }, source: 'repeated' };
   }
 
   async function admit(apiKey: string): Promise<Admission> {
@@ -370,6 +374,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     const owing = owed.get(location.hash);
     if (owing !== undefined && !breaker.open) await beforeDeadline(replay(owing), deadline.current()).catch(() => undefined);
     const started = Date.now();
+    const sentAt = performance.now();
     // Counted for a key Redis verified only: a made-up key naming an account (its id is the key's
     // visible prefix) must not hold that account's late admissions back.
     const counted = recentlyVerified.has(location.hash);
@@ -406,14 +411,16 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     }
     const known = readReply(reply, location, config, logger);
     if (!known) {
-      // Revoked, or never was: no longer one this process has served.
+      // Revoked, or never was: no longer one this process has served, nor one to refuse as spent.
       recentlyVerified.delete(location.hash);
+      spent.delete(location.hash);
       return { outcome: 'invalid' };
     }
     remember(location.hash, known.principal, known.quota);
-    noteRefusal(known.principal.accountId, reply[0] === 2 ? known.quota : null);
     if (owed.size > 0) void settle();
-    return { outcome: reply[0] === 1 ? 'allowed' : 'limited', ...known, source: 'redis' };
+    const answer: Admission = { outcome: reply[0] === 1 ? 'allowed' : 'limited', ...known, source: 'redis' };
+    noteAnswer(location.hash, answer, sentAt);
+    return answer;
   }
 }
 

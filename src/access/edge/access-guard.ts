@@ -11,6 +11,7 @@ import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
 import { accountBusy, countRefusal } from './refusals.js';
 
 const SCHEME = 'bearer';
+const REFUSAL_OF = { redis: 'quota', repeated: 'quota_repeated', fallback: 'fallback_quota' } as const;
 const blank = (code: number) => code === 0x20 || code === 0x09;
 
 /**
@@ -121,7 +122,7 @@ export function accessGuard(options: AccessGuardOptions & { lanes?: AccountLanes
       const headers = quotaHeaders(admission.quota);
       ctx.set(headers);
       if (admission.outcome === 'limited') {
-        countRefusal(metrics, admission.source === 'fallback' ? 'fallback_quota' : 'quota');
+        countRefusal(metrics, REFUSAL_OF[admission.source]);
         throw tooManyRequests(secondsUntilReset(admission.quota), headers);
       }
       await next();

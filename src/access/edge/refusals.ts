@@ -4,7 +4,8 @@ import type { Metrics } from '../../infra/metrics.js';
 import { requestContext } from '../../infra/request-context.js';
 
 /** Why a request got 429: the label of `wallpapers_rate_limit_rejections_total`. */
-export type RefusalReason = 'quota' | 'fallback_quota' | 'account_busy' | 'auth_failures' | 'usage_reads';
+/** `quota_repeated`: Redis's refusal of the key moments ago, given again without asking it. */
+export type RefusalReason = 'quota' | 'quota_repeated' | 'fallback_quota' | 'account_busy' | 'auth_failures' | 'usage_reads';
 
 /**
  * A 429 counted by its reason, in the metric and on the request's log lines (its access log line

@@ -26,7 +26,7 @@ export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incre
   --rejects PATH       where rejected lines go (default <file>.rejects.ndjson, or
                        import-rejects-<timestamp>-<pid>.ndjson for standard input or a pipe)
   --keep K             versioned indices to keep after a full import, the live one included (default 2)
-  --batch-size B       documents per bulk request (default 2000, at most 10000)
+  --batch-size B       documents per batch (default 2000, at most 10000), sent in bulk requests of at most 16 MiB
   --concurrency C      bulk requests in flight (default 2)
 ${IMAGE_USAGE}
 exit codes: 0 done, 1 failed or too many rejects, 2 bad usage or configuration,

@@ -18,7 +18,7 @@ export const REINDEX_USAGE = `usage: scripts/reindex [--keep K] [--dry-run] [--r
   --dry-run          say what would happen (with or without --rollback) and change nothing
   --keep K           versioned indices to keep, the live one included (default 2, at least 2 so
                      that a rollback target survives)
-  --batch-size B     documents per read and per bulk request (default 2000)
+  --batch-size B     documents per read and per batch (default 2000), sent in bulk requests of at most 16 MiB
   --concurrency C    bulk requests in flight (default 2)
   --sample N         random documents compared between the old and new index (default 200)
 exit codes: 0 done, 1 failed (alias unchanged), 2 bad usage or configuration,

@@ -18,7 +18,7 @@ export const SEED_USAGE = `usage: npm run seed -- [--count N] [--seed S] [--keep
   --count N        wallpapers to generate and load (default 1000)
   --seed S         generator seed, 0..4294967295 (default 42); same count and seed give the same data
   --keep K         versioned indices to keep, the live one included (default 2)
-  --batch-size B   documents per bulk request (default 2000, at most 10000)
+  --batch-size B   documents per batch (default 2000, at most 10000), sent in bulk requests of at most 16 MiB
   --concurrency C  bulk requests in flight (default 2)
   --no-force-merge leave the new index in the segments the load made (it is merged to one by default)
   (without --extract-colors each wallpaper carries the palette its picture is drawn from)

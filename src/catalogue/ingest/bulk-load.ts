@@ -107,6 +107,8 @@ export const MAX_BATCH_SIZE = 10_000;
  */
 export const MAX_BULK_BYTES = 16 * 1024 * 1024;
 
+type BulkItem = Partial<Record<estypes.BulkOperationType, estypes.BulkResponseItem>>;
+
 /** One entry's lines of a bulk body, serialised once, their bytes and how many answers they get. */
 interface EntryLines {
   lines: string[];
@@ -124,7 +126,12 @@ function entryLines(lines: string[], answers: number): EntryLines {
 function failureText(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const status = (error as { meta?: { statusCode?: unknown } }).meta?.statusCode;
-  if (status === 413) return 'Elasticsearch refused a bulk request as too large (HTTP 413): load with a smaller --batch-size';
+  if (status === 413) {
+    return (
+      `Elasticsearch refused a bulk request as too large (HTTP 413): its http.max_content_length is below the ` +
+      `${MAX_BULK_BYTES / 1024 / 1024} MiB a request may carry; raise it, or load with a --batch-size whose batches fit within it`
+    );
+  }
   return error.message || `${error.name}${typeof status === 'number' ? ` (HTTP ${status})` : ''}, without a message`;
 }
 
@@ -176,11 +183,13 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
 
   /**
    * The answers to a batch's actions, in order, sent as requests of at most `maxRequestBytes`
-   * (an entry's actions never split; an entry larger than that goes alone).
+   * (an entry's actions never split; an entry larger than that goes alone). `answered` keeps what
+   * earlier requests answered, so a try after a failed request goes on from that request (a
+   * failed request had sent every earlier one of its batch again; review).
    */
-  async function bulkItems(actions: EntryLines[]): Promise<Partial<Record<estypes.BulkOperationType, estypes.BulkResponseItem>>[]> {
-    const items: Partial<Record<estypes.BulkOperationType, estypes.BulkResponseItem>>[] = [];
-    for (let start = 0; start < actions.length;) {
+  async function bulkItems(actions: EntryLines[], answered: { entries: number; items: BulkItem[] }): Promise<BulkItem[]> {
+    while (answered.entries < actions.length) {
+      const start = answered.entries;
       let end = start + 1;
       let bytes = actions[start]!.bytes;
       while (end < actions.length && bytes + actions[end]!.bytes <= maxRequestBytes) bytes += actions[end++]!.bytes;
@@ -192,10 +201,10 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
       );
       const expected = part.reduce((sum, one) => sum + one.answers, 0);
       if (response.items.length !== expected) throw new Error(`bulk response has ${response.items.length} items for ${expected} actions`);
-      for (const item of response.items) items.push(item);
-      start = end;
+      for (const item of response.items) answered.items.push(item);
+      answered.entries = end;
     }
-    return items;
+    return answered.items;
   }
 
   /**
@@ -235,16 +244,19 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
       for (const entry of pending)
         if (!isDeletion(entry))
           stored.set(entry, JSON.stringify(toIndexDocument(entry, { suggest: carriesTitle(entry.title, entry.downloads), shuffle })));
+      // What the requests of this round of `pending` answered, kept across tries after a failure.
+      let answered = { entries: 0, items: [] as BulkItem[] };
       for (let attempt = 0; pending.length > 0; attempt++) {
         if (attempt > 0) await sleep(Math.min(250 * 2 ** attempt, 8000));
         const actions = pending.map((entry) => actionsOf(entry, stamped, stored));
-        let items: Awaited<ReturnType<typeof bulkItems>>;
+        let items: BulkItem[];
         try {
-          items = await bulkItems(actions);
+          items = await bulkItems(actions, answered);
         } catch (error) {
           if (attempt < retries && isTransient(error)) continue;
           throw error;
         }
+        answered = { entries: 0, items: [] };
         const rejected: LoadEntry[] = [];
         let item = 0;
         pending.forEach((entry, i) => {

@@ -11,8 +11,8 @@ function limited(admission: Admission) {
   return admission;
 }
 
-describe('a spent account`s refusal given again without asking Redis', () => {
-  it('when Redis refused an account, then its requests in the next moments are refused with that quota, Redis not asked', async () => {
+describe('a spent key`s refusal given again without asking Redis', () => {
+  it('when Redis refused a key, then its requests in the next moments are refused with that quota, Redis not asked', async () => {
     const { admit, store } = admissionKit();
     const key = store.addKey({ tier: 'free', limit: 2, resetInMs: 90_000 });
     await admitTimes(admit, key, 2);
@@ -63,5 +63,59 @@ describe('a spent account`s refusal given again without asking Redis', () => {
     expect((await admit(madeUp)).outcome).to.equal('invalid');
     expect(limited(await admit(key)).source, 'the account`s own key still gets the refusal again').to.equal('repeated');
     expect(store.admitted).to.have.length(asked);
+  });
+
+  it('when one key of a spent account keeps asking, then another key of it is asked of Redis itself, and its revocation shows within the second', async function () {
+    // A refusal kept per account had kept a revoked key on 429 for as long as another key flooded (review).
+    this.timeout(5_000);
+    const { admit, store } = admissionKit();
+    const flooding = store.addKey({ tier: 'free', limit: 1, resetInMs: 90_000 });
+    const other = store.addKeyBeside(flooding);
+    await admitTimes(admit, flooding, 2);
+    expect(limited(await admit(other)).source, 'asked of Redis').to.equal('redis');
+    store.revoke(other);
+    const until = Date.now() + 1_050;
+    while (Date.now() < until) {
+      await admitTimes(admit, flooding, 20);
+      await sleep(10);
+    }
+    expect((await admit(other)).outcome).to.equal('invalid');
+  });
+
+  it('when the wall clock is stepped back an hour, then the refusal still lapses a second after Redis gave it', async function () {
+    this.timeout(5_000);
+    const { admit, store } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 1, resetInMs: 90_000 });
+    await admitTimes(admit, key, 2);
+    const asked = store.admitted.length;
+    const realNow = Date.now;
+    Date.now = () => realNow() - 3_600_000;
+    try {
+      await sleep(1_050);
+      await admit(key);
+    } finally {
+      Date.now = realNow;
+    }
+    expect(store.admitted).to.have.length(asked + 1);
+  });
+
+  it('when Redis answers late, then the reset is counted from when it was asked, never later than Redis meant', async function () {
+    this.timeout(5_000);
+    const { admit, store } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 1, resetInMs: 500 });
+    await admit(key);
+    // Redis takes 300 ms to say the key is spent until 500 ms after it ran the script.
+    let resume!: () => void;
+    store.stall = new Promise((resolve) => (resume = resolve));
+    const sent = Date.now();
+    setTimeout(() => {
+      store.stall = null;
+      resume();
+    }, 300);
+    expect((await admit(key)).outcome).to.equal('limited');
+    await sleep(Math.max(0, sent + 550 - Date.now()));
+    const asked = store.admitted.length;
+    await admit(key);
+    expect(store.admitted, 'asked again past the reset Redis meant').to.have.length(asked + 1);
   });
 });

@@ -61,6 +61,33 @@ describe('bulkLoad against a stubbed client', () => {
     for (const r of requests.filter((one) => one !== large)) expect(r.bytes).to.be.at.most(8192);
   });
 
+  it('when one request of a batch fails and is tried again, then the batch goes on from that request, the earlier ones not sent again', async () => {
+    const sent: string[][] = [];
+    let failedOnce = false;
+    const result = await bulkLoad(
+      stubClient(async (params) => {
+        sent.push(ids(params));
+        if (sent.length === 2 && !failedOnce) {
+          failedOnce = true;
+          throw new errors.ConnectionError('socket hang up');
+        }
+        return ok(params);
+      }),
+      'idx',
+      docs(20),
+      { batchSize: 20, maxRequestBytes: 4000, retries: 2 },
+    );
+    expect(result).to.include({ indexed: 20 });
+    expect(sent.length, 'three requests or more, the second twice').to.be.above(3);
+    expect(sent[2], 'the failed request again').to.deep.equal(sent[1]);
+    expect(
+      sent.flat().filter((id) => id === sent[0]![0]),
+      'the first request once',
+    ).to.have.length(1);
+    expect([...new Set(sent.flat())]).to.have.length(20);
+    expect(sent.flat()).to.have.length(20 + sent[1]!.length);
+  });
+
   it('when some items are rejected with 429, then only those are retried and end up indexed', async () => {
     const sent: string[][] = [];
     const result = await bulkLoad(
