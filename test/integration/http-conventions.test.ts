@@ -153,7 +153,15 @@ describe('HTTP conventions', () => {
       expect(res.headers.get('access-control-allow-headers')).to.include('Authorization');
     });
 
-    it('when a browser reads a response, then the rate-limit headers, Retry-After and X-Request-Id are exposed', async () => {
+    it('when OPTIONS is asked without a preflight, with an Origin or not, then it too says any origin may read it', async () => {
+      for (const headers of [{}, { Origin: 'https://app.example' }] as Record<string, string>[]) {
+        const res = await request(ctx.app.url, '/v1/wallpapers', { method: 'OPTIONS', contract: false, headers });
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('access-control-allow-origin'), JSON.stringify(headers)).to.equal('*');
+      }
+    });
+
+    it('when a browser reads a response, then the rate-limit headers, Retry-After, X-Request-Id and Link are exposed', async () => {
       const res = await get('/v1/wallpapers', { Origin: 'https://app.example' });
       expect(res.headers.get('access-control-allow-origin')).to.equal('*');
       const exposed = res.headers.get('access-control-expose-headers')!.split(/,\s*/);
@@ -165,6 +173,7 @@ describe('HTTP conventions', () => {
         'RateLimit-Policy',
         'Retry-After',
         'X-Request-Id',
+        'Link',
       ]) {
         expect(exposed).to.include(h);
       }

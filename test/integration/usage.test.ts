@@ -29,7 +29,11 @@ describe('GET /v1/usage on real Redis', () => {
     const capped = await usage();
     expect(capped.status).to.equal(429);
     expect(capped.body.error).to.equal('rate_limit_exceeded');
-    expect(Number(capped.headers.get('retry-after'))).to.be.within(1, 60);
+    const wait = Number(capped.headers.get('retry-after'));
+    expect(wait).to.be.within(1, 60);
+    expect(capped.body.message, 'told apart from a spent quota').to.equal(
+      `Usage read more than ${USAGE_CAP.reads} times a minute; the hourly quota is untouched. Please read it again in ${wait} ${wait === 1 ? 'second' : 'seconds'}`,
+    );
     expect((await request(ctx.app.url, '/v1/wallpapers/7', { key: ctx.key })).status).to.equal(200);
     const other = await createKey(ctx.redis, 'premium');
     expect((await usage(other.apiKey)).status, 'the cap is per key').to.equal(200);
