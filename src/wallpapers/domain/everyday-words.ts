@@ -51,6 +51,13 @@ export function termKey(text: string): string {
 
 type Entries = Readonly<Record<string, readonly string[]>>;
 
+/** The regular English plural of a term's last word ("noodle" noodles, "hot dog" hot dogs, "berry" berries). */
+function pluralOf(key: string): string {
+  return key.replace(/\p{L}+$/u, (word) =>
+    /(s|x|z|ch|sh)$/.test(word) ? `${word}es` : /[^aeiou]y$/.test(word) ? `${word.slice(0, -1)}ies` : `${word}s`,
+  );
+}
+
 /** A file's entries read the other way round: typed term to the catalogue words it stands for. */
 function byTypedTerm(entries: Entries): Map<string, string[]> {
   const byTerm = new Map<string, string[]>();
@@ -79,9 +86,16 @@ export function everydayWords(entries: Entries, broader: Entries = {}): Everyday
   const same = byTypedTerm(entries);
   const kinds = byTypedTerm(broader);
   const keys = [...new Set([...same.keys(), ...kinds.keys()])];
+  // A term the files list only in the plural is found typed in the singular too ("noodle" as
+  // "noodles" had found nothing, review); the other way round, queries read a plural as its
+  // singular already (query-meaning.ts).
+  const entry = (byTerm: Map<string, string[]>, typed: string) => {
+    const key = termKey(typed);
+    return byTerm.get(key) ?? byTerm.get(pluralOf(key)) ?? [];
+  };
   return {
-    lookUp: (typed) => same.get(termKey(typed)) ?? [],
-    kindsOf: (typed) => kinds.get(termKey(typed)) ?? [],
+    lookUp: (typed) => entry(same, typed),
+    kindsOf: (typed) => entry(kinds, typed),
     longest: Math.max(1, ...keys.map((key) => key.split(' ').length)),
     words: keys.filter((key) => !key.includes(' ')),
   };

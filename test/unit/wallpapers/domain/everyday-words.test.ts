@@ -9,6 +9,15 @@ import {
 } from '../../../../src/wallpapers/domain/everyday-words.js';
 
 describe('what people type for the catalogue words', () => {
+  it('when a term is listed only in the plural, then its singular finds it too', () => {
+    const words = everydayWords({ berry: ['berries'] }, { ramen: ['noodles'], taco: ['hot dishes'] });
+    expect(words.kindsOf('noodle')).to.deep.equal(['ramen']);
+    expect(words.kindsOf('hot dish')).to.deep.equal(['taco']);
+    expect(words.lookUp('berry')).to.deep.equal(['berry']);
+    expect(words.kindsOf('noodles')).to.deep.equal(['ramen']);
+    expect(words.kindsOf('soup')).to.deep.equal([]);
+  });
+
   it('when a term is looked up, then case, punctuation and stop words do not matter', () => {
     const words = everydayWords({ 'new york': ['The Big Apple', 'nyc'], aurora: ['northern lights'] });
     expect(words.lookUp('big apple')).to.deep.equal(['new york']);
