@@ -24,11 +24,12 @@ export class NoPictureReadable extends Error {
 // How many pictures must fail, with none read, before the run stops.
 export const GIVE_UP_AFTER = 50;
 
-// Records held to keep the order, per picture read at once: a slow picture at the head holds only
-// the records behind it, while the others' pictures go on being read. With the window as deep as
-// the reads, a picture that kept timing out stopped every other read: 10 hung hosts among 200
-// records took 68 s, one after another (review).
-const READ_AHEAD = 4;
+// Records held to keep the order: a slow picture at the head holds only the records behind it,
+// while the others' pictures go on being read. With the window as deep as the reads (8), a
+// picture that kept timing out stopped every other read: 10 hung hosts among 200 records took
+// 68 s, one after another; with four times the reads, hung hosts 40 records apart still were
+// (review). A record held is a document of a few KB: its picture's bytes are gone once read.
+const HELD_RECORDS = 1024;
 
 export interface ExtractCounts {
   extracted: number;
@@ -59,34 +60,42 @@ async function withPalette(doc: WallpaperDocument, options: ExtractOptions, coun
   }
 }
 
-/** At most `limit` at once; `take` waits for a place, and the place it gives is given back once. */
+/** At most `limit` places taken at once; a place is given back once, and `whenFree` waits for one. */
 function places(limit: number) {
   let taken = 0;
-  const waiting: (() => void)[] = [];
+  let waiting: (() => void)[] = [];
   return {
-    async take(): Promise<() => void> {
-      while (taken >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    free: () => taken < limit,
+    whenFree: () => new Promise<void>((resolve) => waiting.push(resolve)),
+    take(): () => void {
       taken++;
       let given = false;
       return () => {
         if (given) return;
         given = true;
         taken--;
-        waiting.shift()?.();
+        const woken = waiting;
+        waiting = [];
+        for (const wake of woken) wake();
       };
     },
   };
 }
 
+/** A record on its way out: read (a palette or a failure), or passed as it came. */
+type Passed = Read | { doc: LoadEntry; failure?: undefined };
+type Held = { read: Promise<Passed>; done: boolean };
+
 /**
  * The documents in their order, each without a palette given one read from its thumbnail:
- * `concurrency` pictures in flight, the next read as soon as one is done, and up to READ_AHEAD
- * times as many records held to keep the order (a slow image host holds the load back instead of
- * filling memory: a read picture's bytes are gone once its palette is). A picture that could not
- * be read is reported as its document comes out, so reports follow the records' order whichever
- * picture fails first. `counts` is filled in as they go. Stops with NoPictureReadable when the
- * first GIVE_UP_AFTER all fail; with the run's signal, at once: pictures in flight are abandoned
- * and the records held are not passed on.
+ * `concurrency` pictures in flight, the next read as soon as one is done, and up to HELD_RECORDS
+ * records held to keep the order (a slow image host holds the load back instead of filling
+ * memory). While every place is taken, records whose pictures are done go on out. A picture that
+ * could not be read is reported as its document comes out, so reports follow the records' order
+ * whichever picture fails first. `counts` is filled in as they go. Stops with NoPictureReadable
+ * when the first GIVE_UP_AFTER all fail; with the run's signal, at once: pictures in flight are
+ * abandoned and the records held are not passed on. However it ends, no fetch outlives it (a
+ * give-up had left hung fetches holding the run open).
  */
 export async function* withExtractedColors<T extends LoadEntry>(
   documents: Iterable<T> | AsyncIterable<T>,
@@ -95,12 +104,23 @@ export async function* withExtractedColors<T extends LoadEntry>(
 ): AsyncGenerator<T> {
   const started = performance.now();
   const { signal } = options;
+  const ended = new AbortController();
+  const reading: ExtractOptions = { ...options, signal: signal ? AbortSignal.any([signal, ended.signal]) : ended.signal };
   const reads = places(options.concurrency);
-  const window: Promise<Read | { doc: LoadEntry; failure?: undefined }>[] = [];
+  const window: Held[] = [];
+  const hold = (read: Promise<Passed>) => {
+    const held: Held = { read, done: false };
+    const settle = () => {
+      held.done = true;
+    };
+    // Only the head's failure is awaited; the others must not go unhandled.
+    read.then(settle, settle);
+    window.push(held);
+  };
   const next = async (): Promise<T> => {
-    let read: Read | { doc: LoadEntry; failure?: undefined };
+    let read: Passed;
     try {
-      read = await window.shift()!;
+      read = await window.shift()!.read;
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw error;
@@ -113,22 +133,24 @@ export async function* withExtractedColors<T extends LoadEntry>(
     for await (const doc of documents) {
       if (signal?.aborted) break;
       // A deletion has no picture; it keeps its place in the order.
-      if (isDeletion(doc)) window.push(Promise.resolve({ doc }));
+      if (isDeletion(doc)) hold(Promise.resolve({ doc }));
       else if (doc.colors && doc.colors.length > 0) {
         counts.kept++;
-        window.push(Promise.resolve({ doc }));
+        hold(Promise.resolve({ doc }));
       } else {
-        const done = await reads.take();
-        const pending = withPalette(doc, options, counts).finally(done);
-        // Only the first failure in the window is awaited; the others must not go unhandled.
-        pending.catch(() => undefined);
-        window.push(pending);
+        while (!reads.free()) {
+          if (window[0]?.done) yield await next();
+          else await Promise.race([reads.whenFree(), window[0]?.read.catch(() => undefined)]);
+        }
+        const done = reads.take();
+        hold(withPalette(doc, reading, counts).finally(done));
       }
-      if (window.length >= options.concurrency * READ_AHEAD) yield await next();
+      if (window.length >= Math.max(HELD_RECORDS, options.concurrency)) yield await next();
     }
     signal?.throwIfAborted();
     while (window.length > 0) yield await next();
   } finally {
+    ended.abort();
     counts.seconds = (performance.now() - started) / 1000;
   }
 }

@@ -1,4 +1,5 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** Where and how pictures are read. */
@@ -49,7 +50,9 @@ function retryAfterMs(response: Response): number | undefined {
  */
 function isNetworkError(error: unknown): boolean {
   const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  return typeof cause?.code === 'string';
+  // A system error (ECONNRESET) or undici's (UND_ERR_SOCKET); not Node's own ERR_INVALID_URL, which
+  // a redirect to a Location that is no URL gives every time.
+  return typeof cause?.code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(cause.code);
 }
 
 async function readBody(response: Response, maxBytes: number): Promise<Buffer> {
@@ -119,14 +122,24 @@ function within(root: string, path: string): boolean {
 async function readLocal(url: string, dir: string, maxBytes: number): Promise<Buffer> {
   const root = await realpath(resolve(dir)).catch(() => resolve(dir));
   const path = resolve(root, `.${decodeURIComponent(new URL(url).pathname)}`);
+  if (path === root) throw new ImageFetchError(`${url} names no file`, false);
   if (!within(root, path)) throw new ImageFetchError(`${url} names a file outside ${root}`, false);
   const real = await realpath(path).catch(() => null);
   if (real === null) throw new ImageFetchError(`no file ${path}`, false);
   if (!within(root, real)) throw new ImageFetchError(`${path} leads outside ${root} (to ${real})`, false);
-  const info = await stat(real).catch(() => null);
-  if (!info?.isFile()) throw new ImageFetchError(`no file ${path}`, false);
-  if (info.size > maxBytes) throw new ImageFetchError(`larger than ${maxBytes} bytes`, false);
-  return readFile(real);
+  // Opened without waiting and without following a link, then judged by what was opened: a file
+  // swapped for a FIFO after it was looked at had blocked a thread for good, so that not even a
+  // stop ended the run (review).
+  const file = await open(real, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(() => null);
+  if (file === null) throw new ImageFetchError(`no file ${path}`, false);
+  try {
+    const info = await file.stat();
+    if (!info.isFile()) throw new ImageFetchError(`no file ${path}`, false);
+    if (info.size > maxBytes) throw new ImageFetchError(`larger than ${maxBytes} bytes`, false);
+    return await file.readFile();
+  } finally {
+    await file.close();
+  }
 }
 
 /** Waits `ms`, or less when `signal` stops the run: then ImageFetchStopped. */

@@ -1,4 +1,5 @@
 import sharp, { type Metadata } from 'sharp';
+import { jpegScans, pictureFormat, unreadFormatName } from './picture-format.js';
 import { type ColorShare, type Lab, MAX_COLORS, hexToLab, labToHex } from '../../wallpapers/colors.js';
 
 /** The picture could not be decoded: not an image, a format libvips does not read, or too many pixels. */
@@ -20,10 +21,12 @@ const QUANTISED = 16;
 // libvips reads a line at a time, shrinking as it goes (a baseline JPEG, a PNG not interlaced,
 // WebP), needs little memory at any size within this.
 const MAX_INPUT_PIXELS = 50_000_000;
-// The formats read: those thumbnails are served in. SVG is not: librsvg renders it with no bound
-// on time (a 1 KB file of nested <use> and filters took 20 s of CPU, and a stop waited for it;
-// review); nor TIFF and the rest, which no thumbnail is.
-const FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'heif']);
+// The formats read are those thumbnails are served in, known by their signature
+// (picture-format.ts) before libvips sees them. SVG is not: librsvg renders it with no bound on
+// time (a 1 KB file of nested <use> and filters took 20 s of CPU, and a stop waited for it;
+// review); nor TIFF and the rest, which no thumbnail is. A JPEG's decoding grows with its scans:
+// libjpeg writes about 10, a crafted one repeats one thousands of times.
+const MAX_JPEG_SCANS = 100;
 // What libvips must decode whole before it can shrink it (an interlaced PNG or GIF, a progressive
 // JPEG, AVIF/HEIF) costs memory by its pixels: measured above the process, about 9 bytes a pixel
 // for a 16-bit interlaced PNG and 25 for a 12-bit AVIF with alpha (a 2.3 KB AVIF of 7000 x 7000
@@ -66,8 +69,20 @@ function mergeClosest(colors: Weighted[]): Weighted[] {
   }
 }
 
-/** Refuses, from its header alone, a picture of a format not read or too large to decode whole. */
+/**
+ * Refuses, from its signature and header alone, a picture of a format not read, a JPEG of more
+ * scans than MAX_JPEG_SCANS, or one too large to decode whole.
+ */
 async function checkDecodable(image: Buffer): Promise<void> {
+  const signed = pictureFormat(image);
+  if (signed === null) {
+    const name = unreadFormatName(image);
+    if (name === 'svg' || name === 'tiff') throw new UnreadableImage(`${name} pictures are not read (JPEG, PNG, WebP, GIF and AVIF are)`);
+    throw new UnreadableImage('not a readable image (not a JPEG, PNG, WebP, GIF or AVIF)');
+  }
+  if (signed === 'jpeg' && jpegScans(image, MAX_JPEG_SCANS) > MAX_JPEG_SCANS) {
+    throw new UnreadableImage(`a JPEG of more than ${MAX_JPEG_SCANS} scans is not read (its decoding has no bound on time)`);
+  }
   let meta: Metadata;
   try {
     meta = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
@@ -75,7 +90,8 @@ async function checkDecodable(image: Buffer): Promise<void> {
     throw new UnreadableImage(`not a readable image (${error instanceof Error ? error.message : String(error)})`, { cause: error });
   }
   const format = meta.format ?? 'unknown';
-  if (!FORMATS.has(format)) throw new UnreadableImage(`${format} pictures are not read (JPEG, PNG, WebP, GIF and AVIF are)`);
+  // The signature and libvips agree, or the picture is not what it says it is.
+  if (format !== signed) throw new UnreadableImage(`not a readable image (its bytes say ${signed}, its header ${format})`);
   const pixels = (meta.width ?? 0) * (meta.height ?? 0);
   const whole = format === 'heif' ? HEIF_PIXELS : format === 'gif' || meta.isProgressive === true ? WHOLE_DECODE_PIXELS : MAX_INPUT_PIXELS;
   if (pixels > whole) {

@@ -74,6 +74,10 @@ describe('reading pictures from a folder (--images-dir)', () => {
     expect((await fetchImage('https://x.example/same.jpg', source)).toString()).to.equal('bytes of 7');
   });
 
+  it('when a URL names the folder itself, then it names no file', async () => {
+    expect((await failure(fetchImage('https://x.example/', source)))?.message).to.equal('https://x.example/ names no file');
+  });
+
   it('when the folder is the root, then a file is read by its whole path', async () => {
     const url = `https://x.example${join(dir, 'thumb', '7-lake.jpg')}`;
     expect((await fetchImage(url, { ...source, dir: '/' })).toString()).to.equal('bytes of 7');
@@ -94,6 +98,17 @@ describe('fetching pictures over HTTP', () => {
       expect(Date.now() - started).to.be.below(2_000);
     } finally {
       await hung.close();
+    }
+  });
+
+  it('when a redirect names no URL, then the picture fails once, not again', async () => {
+    const server = await pictureServer((_req, res) => res.writeHead(302, { location: 'http://[::1' }).end());
+    try {
+      const error = await failure(fetchImage(`${server.url}/nowhere.png`, source));
+      expect(error?.retryable).to.equal(false);
+      expect(server.asked.get('/nowhere.png')).to.have.length(1);
+    } finally {
+      await server.close();
     }
   });
 

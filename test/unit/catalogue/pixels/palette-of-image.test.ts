@@ -97,6 +97,17 @@ describe('the palette of a picture', () => {
       expect(error?.message).to.equal('svg pictures are not read (JPEG, PNG, WebP, GIF and AVIF are)');
     });
 
+    it('when bytes say SVG but are no SVG at all, then they are refused by their signature, never parsed', async () => {
+      const error = await refusal(Buffer.from(`<svg ${'<'.repeat(10_000)}`));
+      expect(error?.message).to.equal('svg pictures are not read (JPEG, PNG, WebP, GIF and AVIF are)');
+    });
+
+    it('when a JPEG repeats its scans past the bound, then it is refused before it is decoded', async () => {
+      const scan = Buffer.from([0xff, 0xda, 0x00, 0x08, 0x01, 0x01, 0x00, 0x00, 0x3f, 0x00, 0x12, 0xff, 0x00, 0x34]);
+      const crafted = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), ...Array.from({ length: 150 }, () => scan)]);
+      expect((await refusal(crafted))?.message).to.equal('a JPEG of more than 100 scans is not read (its decoding has no bound on time)');
+    });
+
     it('when an interlaced PNG has more pixels than a picture decoded whole may, then it is refused; the same not interlaced is read', async function () {
       this.timeout(20_000);
       const flat = sharp({ create: { width: 4000, height: 3100, channels: 3, background: '#336699' } });
