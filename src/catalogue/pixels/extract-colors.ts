@@ -36,12 +36,19 @@ export interface ExtractCounts {
   failed: number;
   /** Already had a palette: nothing fetched. */
   kept: number;
+  /** The last picture that could not be read, and why (the give-up names it). */
+  lastFailure?: string;
   seconds: number;
 }
 
 interface Read {
   doc: WallpaperDocument;
   failure?: { id: number; url: string; reason: string };
+}
+
+/** The give-up, as soon as the first GIVE_UP_AFTER pictures to finish all failed. */
+function gaveUp(counts: ExtractCounts): NoPictureReadable | null {
+  return counts.extracted === 0 && counts.failed >= GIVE_UP_AFTER ? new NoPictureReadable(counts.failed, counts.lastFailure ?? '') : null;
 }
 
 async function withPalette(doc: WallpaperDocument, options: ExtractOptions, counts: ExtractCounts): Promise<Read> {
@@ -55,7 +62,9 @@ async function withPalette(doc: WallpaperDocument, options: ExtractOptions, coun
     if (error instanceof ImageFetchStopped) throw error;
     counts.failed++;
     const reason = error instanceof Error ? error.message : String(error);
-    if (counts.extracted === 0 && counts.failed >= GIVE_UP_AFTER) throw new NoPictureReadable(counts.failed, `${doc.thumbnail}: ${reason}`);
+    counts.lastFailure = `${doc.thumbnail}: ${reason}`;
+    const stop = gaveUp(counts);
+    if (stop) throw stop;
     return { doc, failure: { id: doc.id, url: doc.thumbnail, reason } };
   }
 }
@@ -138,7 +147,10 @@ export async function* withExtractedColors<T extends LoadEntry>(
         counts.kept++;
         hold(Promise.resolve({ doc }));
       } else {
-        while (!reads.free()) {
+        // Decided by the pictures done, not by the record at the head: one hung first picture
+        // had held the give-up back while 1,023 more were fetched (review).
+        for (let stop = gaveUp(counts); !reads.free() || stop; stop = gaveUp(counts)) {
+          if (stop) throw stop;
           if (window[0]?.done) yield await next();
           else await Promise.race([reads.whenFree(), window[0]?.read.catch(() => undefined)]);
         }

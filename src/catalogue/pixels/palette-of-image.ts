@@ -70,6 +70,15 @@ function mergeClosest(colors: Weighted[]): Weighted[] {
 }
 
 /**
+ * libvips's first line, at most 200 characters: its error can hold its whole log (a bad AVIF gave
+ * 36 lines, 1.5 KB), and a report has one line per picture.
+ */
+function libvipsReason(error: unknown): string {
+  const text = (error instanceof Error ? error.message : String(error)).trim().split('\n', 1)[0]!;
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/**
  * Refuses, from its signature and header alone, a picture of a format not read, a JPEG of more
  * scans than MAX_JPEG_SCANS, or one too large to decode whole.
  */
@@ -87,16 +96,25 @@ async function checkDecodable(image: Buffer): Promise<void> {
   try {
     meta = await sharp(image, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   } catch (error) {
-    throw new UnreadableImage(`not a readable image (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new UnreadableImage(`not a readable image (${libvipsReason(error)})`, { cause: error });
   }
   const format = meta.format ?? 'unknown';
   // The signature and libvips agree, or the picture is not what it says it is.
   if (format !== signed) throw new UnreadableImage(`not a readable image (its bytes say ${signed}, its header ${format})`);
   const pixels = (meta.width ?? 0) * (meta.height ?? 0);
-  const whole = format === 'heif' ? HEIF_PIXELS : format === 'gif' || meta.isProgressive === true ? WHOLE_DECODE_PIXELS : MAX_INPUT_PIXELS;
+  // A JPEG with a gain map (UltraHDR) goes to a loader that decodes it whole, progressive or not,
+  // and says neither: a 440 KB one of 49 megapixels took 290 MB (review).
+  const decodedWhole = format === 'gif' || meta.isProgressive === true || meta.gainMap !== undefined;
+  const whole = format === 'heif' ? HEIF_PIXELS : decodedWhole ? WHOLE_DECODE_PIXELS : MAX_INPUT_PIXELS;
   if (pixels > whole) {
     const kind =
-      format === 'heif' ? 'AVIF/HEIF' : format === 'gif' ? 'GIF' : `${meta.isProgressive ? 'interlaced or progressive ' : ''}${format.toUpperCase()}`;
+      format === 'heif'
+        ? 'AVIF/HEIF'
+        : format === 'gif'
+          ? 'GIF'
+          : meta.gainMap !== undefined
+            ? 'JPEG with a gain map'
+            : `${meta.isProgressive ? 'interlaced or progressive ' : ''}${format.toUpperCase()}`;
     throw new UnreadableImage(`${meta.width} x ${meta.height} is more than a ${kind} picture may have (${(whole / 1e6).toFixed(1)} megapixels)`);
   }
 }
@@ -125,7 +143,7 @@ export async function paletteOfImage(image: Buffer): Promise<ColorShare[]> {
   try {
     shares = await quantisedShares(image);
   } catch (error) {
-    throw new UnreadableImage(`not a readable image (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new UnreadableImage(`not a readable image (${libvipsReason(error)})`, { cause: error });
   }
   const colors = mergeClosest([...shares].map(([hex, share]) => ({ ...hexToLab(hex), share })));
   return colors

@@ -164,6 +164,23 @@ describe('palettes read on the way to the index', () => {
       expect(hungClosed(), 'hung fetches closed, not left to their 10 s timeout').to.deep.equal(hungAsked());
     });
 
+    it('when the first picture hangs and the rest fail, then the run gives up once the failures say so, not after the hung one', async () => {
+      hanging = new Set(['/thumb/3100.png']);
+      const docs = [http(3100), ...Array.from({ length: 400 }, (_, i) => http(1000 + i))];
+      const started = Date.now();
+      const error = await (async () => {
+        for await (const _ of withExtractedColors(docs, { ...DEFAULT_IMAGE_SOURCE, concurrency: 4, onFailure: () => undefined })) {
+          // drained
+        }
+      })().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).to.be.instanceOf(NoPictureReadable);
+      expect(Date.now() - started, 'not the hung picture`s 10 s timeout').to.be.below(5_000);
+      expect(asked.filter((path) => path !== '/thumb/3100.png').length, 'about the first 50 fetched, not the 400').to.be.below(GIVE_UP_AFTER + 10);
+    });
+
     it('when the run stops while a picture hangs, then reading ends at once with the stop, and the records held are not passed on', async () => {
       const stop = new AbortController();
       const out: number[] = [];

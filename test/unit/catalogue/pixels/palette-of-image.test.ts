@@ -119,6 +119,14 @@ describe('the palette of a picture', () => {
       expect(await paletteOfImage(sequential)).to.deep.equal([{ hex: '#336699', share: 1 }]);
     });
 
+    it('when a JPEG carries a gain map (UltraHDR), then it is bounded as a picture decoded whole', async function () {
+      this.timeout(30_000);
+      // sharp has withGainMap, but its type declarations here do not.
+      const hdr = sharp({ create: { width: 3500, height: 3500, channels: 3, background: '#336699' } }).toColourspace('scrgb');
+      const ultraHdr = await (hdr as unknown as { withGainMap(): typeof hdr }).withGainMap().jpeg().toBuffer();
+      expect((await refusal(ultraHdr))?.message).to.equal('3500 x 3500 is more than a JPEG with a gain map picture may have (12.0 megapixels)');
+    });
+
     it('when an AVIF has more pixels than its bound, then it is refused before it is decoded', async function () {
       this.timeout(30_000);
       const avif = await sharp({ create: { width: 2100, height: 2100, channels: 3, background: '#336699' } })
