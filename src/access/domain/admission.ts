@@ -123,7 +123,8 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   const fallback = createFallbackLimiter(config);
   // Keys (by hash) Redis refused as spent: until when the refusal is given again and when the
   // reset it reported comes, on this process's monotonic clock (not Redis's, which may disagree,
-  // nor the wall clock, which may be stepped), and the refusal, its quota's clock Redis's at `at`.
+  // nor the wall clock, which may be stepped), and the refusal, whose quota's `nowMs` was Redis's
+  // clock when the call went out at `at`.
   const spent = new Map<string, { untilMs: number; resetAtMs: number; at: number; principal: Principal; quota: Quota }>();
   // Requests the fallback admitted, per key, not yet in Redis's log: charged to the account once
   // Redis answers again, so an outage's admissions still count against the window.
