@@ -374,7 +374,6 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     // so that decision counts it (the background replay may not have come to this key yet).
     const owing = owed.get(location.hash);
     if (owing !== undefined && !breaker.open) await beforeDeadline(replay(owing), deadline.current()).catch(() => undefined);
-    const started = Date.now();
     const sentAt = performance.now();
     // Counted for a key Redis verified only: a made-up key naming an account (its id is the key's
     // visible prefix) must not hold that account's late admissions back.
@@ -390,7 +389,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     // Every answer counts toward the deadline, late ones too: counting only those in time would
     // hold it below itself for ever.
     call.then(
-      () => deadline.record(Date.now() - started),
+      () => deadline.record(performance.now() - sentAt),
       () => undefined,
     );
     let reply: AdmissionReply;

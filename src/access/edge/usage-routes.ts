@@ -4,13 +4,12 @@ import type { Principal } from '../domain/admission.js';
 import type { Quota } from '../quota.js';
 import { requestContext } from '../../infra/request-context.js';
 import { type AccessGuardOptions, authenticationRefusal, presentedKey } from './access-guard.js';
-import { HttpError, forbidden } from '../../http/http-error.js';
+import { forbidden } from '../../http/http-error.js';
 import { compileParams } from '../../http/query-validator.js';
 import { parametersSchema } from '../../openapi/parameters.js';
-import { quotaHeaders, retryMessage } from './rate-limit-headers.js';
-import { USAGE_CAP } from '../store/sliding-window-lua.js';
+import { quotaHeaders } from './rate-limit-headers.js';
 import { createRouter } from '../../http/router.js';
-import { countRefusal } from './refusals.js';
+import { usageReadsCapped } from './refusals.js';
 
 // The contract gives the endpoint no parameters; its rule is compiled from it like every route's,
 // so what a client sent is refused by name, never silently dropped.
@@ -37,15 +36,7 @@ function usageGuard(options: AccessGuardOptions) {
     const context = requestContext.getStore();
     if (context) context.keyId = reading.principal.keyId;
     if (reading.outcome === 'capped') {
-      countRefusal(metrics, 'usage_reads');
-      // Said apart from a spent quota, which a dashboard polling this route would otherwise report.
-      const wait = reading.retryAfterSeconds;
-      throw new HttpError(
-        429,
-        'rate_limit_exceeded',
-        `Usage read more than ${USAGE_CAP.reads} times a minute; the hourly quota is untouched. Please read it again in ${retryMessage(wait)}`,
-        { 'Retry-After': String(wait) },
-      );
+      throw usageReadsCapped(metrics, reading.retryAfterSeconds);
     }
     (ctx.state as UsageState).principal = reading.principal;
     (ctx.state as UsageState).quota = reading.quota;

@@ -149,8 +149,10 @@ export async function* withExtractedColors<T extends LoadEntry>(
       } else {
         // Decided by the pictures done, not by the record at the head: one hung first picture
         // had held the give-up back while 1,023 more were fetched (review).
-        for (let stop = gaveUp(counts); !reads.free() || stop; stop = gaveUp(counts)) {
+        for (;;) {
+          const stop = gaveUp(counts);
           if (stop) throw stop;
+          if (reads.free()) break;
           if (window[0]?.done) yield await next();
           else await Promise.race([reads.whenFree(), window[0]?.read.catch(() => undefined)]);
         }

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { open, realpath } from 'node:fs/promises';
+import { setTimeout as wait } from 'node:timers/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** Where and how pictures are read. */
@@ -142,22 +143,6 @@ async function readLocal(url: string, dir: string, maxBytes: number): Promise<Bu
   }
 }
 
-/** Waits `ms`, or less when `signal` stops the run: then ImageFetchStopped. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((done, fail) => {
-    if (signal?.aborted) return fail(new ImageFetchStopped());
-    const stopped = () => {
-      clearTimeout(timer);
-      fail(new ImageFetchStopped());
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stopped);
-      done();
-    }, ms);
-    signal?.addEventListener('abort', stopped, { once: true });
-  });
-}
-
 /**
  * The bytes of the picture at `url`, tried again with backoff while a failure may pass; a 429's
  * Retry-After is waited when longer (a host asking for more than RETRY_AFTER_MAX_MS is not).
@@ -172,7 +157,10 @@ export async function fetchImage(url: string, source: ImageSource): Promise<Buff
       if (!(error instanceof ImageFetchError) || !error.retryable || attempt >= source.retries) throw error;
       const asked = error.retryAfterMs ?? 0;
       if (asked > RETRY_AFTER_MAX_MS) throw new ImageFetchError(`${error.message}, asked to wait ${Math.ceil(asked / 1000)} s`, false);
-      await pause(Math.max(asked, source.backoffMs * 2 ** attempt * (0.5 + Math.random())), source.signal);
+      // A stop ends the wait: the timer rejects only then.
+      await wait(Math.max(asked, source.backoffMs * 2 ** attempt * (0.5 + Math.random())), undefined, { signal: source.signal }).catch(() => {
+        throw new ImageFetchStopped();
+      });
     }
   }
 }

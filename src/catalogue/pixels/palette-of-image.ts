@@ -78,6 +78,17 @@ function libvipsReason(error: unknown): string {
   return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
+/** The most pixels a picture of this format and header may have, and what a refusal calls it. */
+function pixelBound(format: string, meta: Metadata): { kind: string; most: number } {
+  if (format === 'heif') return { kind: 'AVIF/HEIF', most: HEIF_PIXELS };
+  if (format === 'gif') return { kind: 'GIF', most: WHOLE_DECODE_PIXELS };
+  // A JPEG with a gain map (UltraHDR) goes to a loader that decodes it whole, progressive or not,
+  // and says neither: a 440 KB one of 49 megapixels took 290 MB (review).
+  if (meta.gainMap !== undefined) return { kind: 'JPEG with a gain map', most: WHOLE_DECODE_PIXELS };
+  if (meta.isProgressive === true) return { kind: `interlaced or progressive ${format.toUpperCase()}`, most: WHOLE_DECODE_PIXELS };
+  return { kind: format.toUpperCase(), most: MAX_INPUT_PIXELS };
+}
+
 /**
  * Refuses, from its signature and header alone, a picture of a format not read, a JPEG of more
  * scans than MAX_JPEG_SCANS, or one too large to decode whole.
@@ -102,19 +113,8 @@ async function checkDecodable(image: Buffer): Promise<void> {
   // The signature and libvips agree, or the picture is not what it says it is.
   if (format !== signed) throw new UnreadableImage(`not a readable image (its bytes say ${signed}, its header ${format})`);
   const pixels = (meta.width ?? 0) * (meta.height ?? 0);
-  // A JPEG with a gain map (UltraHDR) goes to a loader that decodes it whole, progressive or not,
-  // and says neither: a 440 KB one of 49 megapixels took 290 MB (review).
-  const decodedWhole = format === 'gif' || meta.isProgressive === true || meta.gainMap !== undefined;
-  const whole = format === 'heif' ? HEIF_PIXELS : decodedWhole ? WHOLE_DECODE_PIXELS : MAX_INPUT_PIXELS;
+  const { kind, most: whole } = pixelBound(format, meta);
   if (pixels > whole) {
-    const kind =
-      format === 'heif'
-        ? 'AVIF/HEIF'
-        : format === 'gif'
-          ? 'GIF'
-          : meta.gainMap !== undefined
-            ? 'JPEG with a gain map'
-            : `${meta.isProgressive ? 'interlaced or progressive ' : ''}${format.toUpperCase()}`;
     throw new UnreadableImage(`${meta.width} x ${meta.height} is more than a ${kind} picture may have (${(whole / 1e6).toFixed(1)} megapixels)`);
   }
 }
