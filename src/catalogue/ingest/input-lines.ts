@@ -28,19 +28,23 @@ export async function* inputLines(input: Readable, maxBytes: number): AsyncGener
   let pieces: Buffer[] = [];
   let length = 0;
   let head: Buffer | null = null;
+  let lastByte = -1;
 
   function finish(): InputLine {
     const line = read();
     pieces = [];
     length = 0;
     head = null;
+    lastByte = -1;
     return line;
   }
 
   function read(): InputLine {
-    if (head !== null) return { kind: 'too_long', text: lenient.decode(head), bytes: length };
+    const crlf = lastByte === CR;
+    if (head !== null) return { kind: 'too_long', text: lenient.decode(head), bytes: crlf ? length - 1 : length };
     let bytes = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, length);
-    if (bytes.length > 0 && bytes[bytes.length - 1] === CR) bytes = bytes.subarray(0, -1);
+    if (crlf) bytes = bytes.subarray(0, -1);
+    if (bytes.length > maxBytes) return { kind: 'too_long', text: lenient.decode(bytes.subarray(0, HEAD_BYTES)), bytes: bytes.length };
     try {
       return { kind: 'text', text: strict.decode(bytes) };
     } catch {
@@ -48,8 +52,11 @@ export async function* inputLines(input: Readable, maxBytes: number): AsyncGener
     }
   }
 
+  /** One byte past the bound is held: it may be the CR of a CRLF line exactly at the bound. */
   function keep(part: Buffer): void {
-    if (head === null && length + part.length > maxBytes) {
+    if (part.length === 0) return;
+    lastByte = part[part.length - 1]!;
+    if (head === null && length + part.length > maxBytes + 1) {
       head = Buffer.concat([...pieces, part]).subarray(0, HEAD_BYTES);
       pieces = [];
     }

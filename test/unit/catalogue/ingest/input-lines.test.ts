@@ -41,6 +41,19 @@ describe('the lines of an import`s input', () => {
     expect(texts(read.slice(1))).to.deep.equal(['text:next']);
   });
 
+  it('when a line is exactly at the bound and ends in CRLF, then its CR does not count against the bound', async () => {
+    const full = 'x'.repeat(1000);
+    expect(texts(await lines([`${full}\r\n`, `${full}\r`, '\n', `${full}`], 1000))).to.deep.equal([`text:${full}`, `text:${full}`, `text:${full}`]);
+  });
+
+  it('when a line is one byte past the bound, then it is too long whether or not it ends in CRLF', async () => {
+    const over = 'x'.repeat(1001);
+    const read = await lines([`${over}\r\n`, `${over}\n`, over], 1000);
+    expect(read.map((line) => line.kind)).to.deep.equal(['too_long', 'too_long', 'too_long']);
+    expect(read.map((line) => (line.kind === 'too_long' ? line.bytes : 0))).to.deep.equal([1001, 1001, 1001]);
+    expect(read[0]!.text).to.equal('x'.repeat(200));
+  });
+
   it('when the input is destroyed while a reader waits for it, then the reader stops at once', async () => {
     const input = new PassThrough();
     input.write('a\n');
