@@ -288,6 +288,41 @@ describe('the change feed, GET /v1/changes', function () {
     expect(await stateOf(es, older)).to.equal('complete');
   });
 
+  it('when a rollback is stopped while it numbers wallpapers again, then it stops at its next record, not after the whole walk, and a later rollback records everything', async () => {
+    const alias = freshAlias();
+    // 4,100 wallpapers only the older index holds: three writes of new numbers (2,000 at a time).
+    await run('import', alias, ['--keep', '5', file('w1.ndjson', wallpapers(4100))]);
+    await run('import', alias, ['--keep', '5', file('w2.ndjson', wallpapers(4100, { startId: 10_001 }))]);
+    const [older, newer] = (await indicesOf(es, alias)) as [string, string];
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    const watched = connectEs(undefined, 60_000);
+    const stop = new AbortController();
+    let writes = 0;
+    watched.diagnostic.on('response', (_error, result) => {
+      if (result?.meta.request.params.path === `/${older}/_bulk`) {
+        writes++;
+        stop.abort(new Interrupted('SIGTERM'));
+      }
+    });
+    try {
+      const stopped = await rollbackCatalogue(watched, alias, { signal: stop.signal }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(stopped).to.be.instanceOf(Interrupted);
+    } finally {
+      await watched.close();
+    }
+    expect(writes).to.equal(1);
+    expect(await aliasTargets(es, alias)).to.deep.equal([newer]);
+    expect((await walk(app, cursor)).items).to.deep.equal([]);
+    await run('reindex', alias, ['--rollback']);
+    const undone = (await walk(app, cursor)).items;
+    expect(undone.filter((item) => item.change === 'upsert').map((item) => item.id)).to.deep.equal(wallpapers(4100).map((w) => w.id));
+    expect(undone.filter((item) => item.change === 'delete')).to.have.length(4100);
+  });
+
   it('when a full import was killed after its alias switch, before its deletions were written, then the next catalogue run writes the missing ones', async () => {
     const alias = freshAlias();
     await run('import', alias, ['--keep', '5', file('f1.ndjson', wallpapers(30))]);

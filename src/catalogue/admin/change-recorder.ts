@@ -292,7 +292,7 @@ export class ChangeRecorder {
    * alias has moved (a rollback stopped before would otherwise leave deletions of live wallpapers).
    * Both are read in id order, side by side.
    */
-  async recordRollback(from: string, to: string): Promise<{ upserts: number; deletes: number }> {
+  async recordRollback(from: string, to: string, signal?: AbortSignal): Promise<{ upserts: number; deletes: number }> {
     const at = new Date().toISOString();
     const updates: { id: number; seq: number }[] = [];
     const tombstones: Tombstone[] = [];
@@ -303,6 +303,9 @@ export class ChangeRecorder {
       if (updates.length > 0 && (force || updates.length >= 2000)) await this.restamp(to, updates.splice(0), at, rewrite);
     };
     for await (const { was, now } of sideBySide(this.stampsInIdOrder(from), this.stampsInIdOrder(to))) {
+      // A stop here leaves `to` partly numbered again, which no reader sees before the switch and
+      // the next rollback numbers once more: the same as a stop just before the switch.
+      signal?.throwIfAborted();
       if (now === null) {
         tombstones.push({ kind: 'delete', id: was!.id, change_seq: this.next++, changed_at: at });
         deletes++;

@@ -53,7 +53,7 @@ export async function rollbackCatalogue(
   await confirmLock?.();
   await ChangeRecorder.prepareLive(es, plan.to);
   const recorder = await ChangeRecorder.open(es, alias, { against: plan.from, full: false });
-  const changes = await recorder.recordRollback(plan.from, plan.to);
+  const changes = await recorder.recordRollback(plan.from, plan.to, signal);
   await confirmLock?.();
   // Stopped before the switch, nothing has changed for a reader. Past it the rollback finishes:
   // the index it leaves is `rolling-back` until its deletions are written, and should this run be
