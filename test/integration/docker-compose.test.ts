@@ -26,6 +26,15 @@ function compose(...args: string[]): string {
   return execFileSync('docker-compose', ['-f', file, '--project-directory', process.cwd(), ...args], { encoding: 'utf8', timeout: 30_000 });
 }
 
+/** One service's lines in `config`'s output, up to the next service. */
+function serviceBlock(config: string, service: string): string {
+  const start = config.indexOf(`\n  ${service}:\n`);
+  expect(start, service).to.not.equal(-1);
+  const rest = config.slice(start + 1);
+  const next = rest.slice(1).search(/\n {2}\S/);
+  return next === -1 ? rest : rest.slice(0, next + 1);
+}
+
 describe('docker-compose.yml', function () {
   this.timeout(60_000);
   before(function () {
@@ -37,6 +46,33 @@ describe('docker-compose.yml', function () {
     const services = compose('config', '--services').split('\n').filter(Boolean);
     expect(services).to.include.members(['api', 'elasticsearch', 'redis', 'seed']);
     expect(compose('config')).to.include('elasticsearch:8.19');
+  });
+
+  it('when the stack is brought up again, then its seeders leave the catalogue there, and node runs under init where docker stop must reach it', () => {
+    const config = compose('--profile', 'cluster', 'config');
+    for (const service of ['pictures', 'seed', 'seed-cluster']) {
+      const block = serviceBlock(config, service);
+      expect(block, service).to.match(/^ {4}init: true$/m);
+      expect(block, service).to.not.include('npx');
+    }
+    expect(serviceBlock(config, 'seed')).to.include('--if-absent');
+    expect(serviceBlock(config, 'seed-cluster')).to.include('--if-absent');
+  });
+
+  it('when the API is stopped or checked, then compose waits out its 12 s shutdown and reads /readyz', () => {
+    const config = compose('--profile', 'cluster', 'config');
+    for (const service of ['api', 'api-cluster']) {
+      const block = serviceBlock(config, service);
+      expect(block, service).to.match(/^ {4}stop_grace_period: 15s$/m);
+      expect(block, service).to.include('/readyz');
+    }
+  });
+
+  it('when the image is built from a fresh clone, then the model comes from a build stage, not a folder the clone lacks', () => {
+    const dockerfile = readFileSync('Dockerfile', 'utf8');
+    expect(dockerfile).to.match(/^COPY --from=model \/build\/models \.\/models$/m);
+    expect(dockerfile).to.not.match(/^COPY models /m);
+    expect(readFileSync('.gitignore', 'utf8')).to.match(/^models\/$/m);
   });
 
   it('when the cluster profile is validated, then it has three Elasticsearch nodes, six Redis Cluster nodes and an API on both', () => {

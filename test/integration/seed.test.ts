@@ -282,6 +282,19 @@ describe('seeding the catalogue into Elasticsearch', function () {
       expect((await es.count({ index: alias })).count).to.equal(300);
     });
 
+    it('when run with --if-absent over a catalogue, then it leaves it as it is; under a fresh alias, then it seeds', async () => {
+      const alias = freshAlias();
+      const env = { INDEX_ALIAS: alias, ELASTICSEARCH_URL: ES_URL };
+      const first = runSeedScript(['--count', '20', '--if-absent'], env);
+      expect(first.status, first.stderr).to.equal(0);
+      const before = Object.keys(await es.indices.getAlias({ name: alias }));
+      const again = runSeedScript(['--count', '30', '--if-absent'], env);
+      expect(again.status, again.stderr).to.equal(0);
+      expect(again.stderr).to.include(`seed: alias ${alias} already holds 20 wallpapers; left as it is (--if-absent)`);
+      expect(Object.keys(await es.indices.getAlias({ name: alias }))).to.deep.equal(before);
+      expect((await es.count({ index: alias })).count).to.equal(20);
+    });
+
     it('when stopped with SIGTERM while it loads, then it deletes its index, releases the lock and leaves the alias, exit 143', async () => {
       // It had died at once, leaving a building index and its lock (review).
       const alias = freshAlias();

@@ -4,11 +4,24 @@ import { parseSeedArgs } from '../../../../src/catalogue/cli/seed-args.js';
 
 describe('parseSeedArgs', () => {
   it('when no arguments are given, then the defaults apply', () => {
-    expect(parseSeedArgs([])).to.include({ count: 1000, seed: 42, keep: 2, batchSize: 2000, concurrency: 2, forceMerge: true, help: false });
+    expect(parseSeedArgs([])).to.include({
+      count: 1000,
+      seed: 42,
+      keep: 2,
+      batchSize: 2000,
+      concurrency: 2,
+      forceMerge: true,
+      ifAbsent: false,
+      help: false,
+    });
   });
 
   it('when --no-force-merge is given, then the new index is left unmerged', () => {
     expect(parseSeedArgs(['--no-force-merge']).forceMerge).to.equal(false);
+  });
+
+  it('when --if-absent is given, then a catalogue already behind the alias is to be left as it is', () => {
+    expect(parseSeedArgs(['--if-absent']).ifAbsent).to.equal(true);
   });
 
   it('when count, seed and keep are given, then they are parsed as integers', () => {
