@@ -69,6 +69,9 @@ function boundedList(messages: string[]): string {
   return left > 0 ? `${kept.join('; ')}; and ${left} more problem${left > 1 ? 's' : ''}` : kept.join('; ');
 }
 
+/** `05` is an integer to a reader: the rule it breaks is the one spelling each number has here. */
+const PLAIN_INTEGER = "an integer in plain decimal digits (no leading zeros, '+', '.' or exponent)";
+
 function describe(error: ErrorObject, schema: ParamsSchema, location: string): string {
   // A value inside a comma-separated list is /name/index: the rule is the list's item rule.
   const [name = '', index] = error.instancePath.replace(/^\//, '').split('/');
@@ -79,7 +82,7 @@ function describe(error: ErrorObject, schema: ParamsSchema, location: string): s
     case 'required':
       return `Missing required ${location} parameter '${String(error.params['missingProperty'])}'`;
     case 'type':
-      return `Invalid ${location} parameter '${name}': ${each}must be ${error.params['type'] === 'integer' ? 'an integer' : 'a string'}`;
+      return `Invalid ${location} parameter '${name}': ${each}must be ${error.params['type'] === 'integer' ? PLAIN_INTEGER : 'a string'}`;
     case 'minimum':
       return `Invalid ${location} parameter '${name}': ${each}must be an integer >= ${String(error.params['limit'])}`;
     case 'maximum':
@@ -109,6 +112,24 @@ function describe(error: ErrorObject, schema: ParamsSchema, location: string): s
  * throws a 400 naming every offending parameter and its rule.
  */
 export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path' = 'query'): (raw: RawParams) => T {
+  const check = compileParamsCheck<T>(schema, location);
+  return (raw) => {
+    const { data, problems } = check(raw);
+    refuseIfAny(problems);
+    return data;
+  };
+}
+
+/** A 400 naming every problem, as many as one message holds (a path's and its query's together). */
+export function refuseIfAny(problems: readonly string[]): void {
+  if (problems.length > 0) throw invalidRequest(boundedList([...problems]));
+}
+
+/** As compileParams, but returning the problems found instead of refusing them. */
+export function compileParamsCheck<T>(
+  schema: ParamsSchema,
+  location: 'query' | 'path' = 'query',
+): (raw: RawParams) => { data: T; problems: string[] } {
   const validate = ajv.compile(schema);
   const integerKeys = new Set(
     Object.entries(schema.properties)
@@ -173,7 +194,6 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
         messages.push(message);
       }
     }
-    if (messages.length > 0) throw invalidRequest(boundedList(messages));
-    return data as T;
+    return { data: data as T, problems: messages };
   };
 }

@@ -76,6 +76,17 @@ describe('error responses', () => {
       expect(res.body.message).to.include("'page'").and.include("'per_page'").and.include("'category'");
     });
 
+    it('when a wallpaper`s id and its query are both bad, then the 400 names both', async () => {
+      const similar = await get('/v1/wallpapers/abc/similar?per_page=0&x=1');
+      expectError(similar, 400, 'invalid_request');
+      expect(similar.body.message).to.include("path parameter 'id'").and.include("'per_page'").and.include("Unknown query parameter 'x'");
+      const detail = await get('/v1/wallpapers/05?x=1');
+      expectError(detail, 400, 'invalid_request');
+      expect(detail.body.message)
+        .to.include("path parameter 'id': must be an integer in plain decimal digits")
+        .and.include("Unknown query parameter 'x'");
+    });
+
     it('when the path is unknown, then 404 not_found', async () => {
       expectError(await get('/v1/photos'), 404, 'not_found');
       expectError(await get('/v2/wallpapers'), 404, 'not_found');

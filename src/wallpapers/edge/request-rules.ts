@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
-import { compileParams } from '../../http/query-validator.js';
+import { compileParams, compileParamsCheck, refuseIfAny } from '../../http/query-validator.js';
 import { invalidRequest } from '../../http/http-error.js';
 import { parametersSchema } from '../../openapi/parameters.js';
 import type { IdParams, Include, ListParams, Paging, SearchParams, SuggestParams } from '../params.js';
@@ -13,11 +13,11 @@ import { type CursorCodec, queryDigest } from './cursor.js';
 // independent parameters cannot say.
 const parseList = compileParams<ListParams & { cursor?: string; ids?: number[] }>(parametersSchema('/v1/wallpapers', 'get', 'query'));
 const parseSearch = compileParams<Omit<SearchParams, 'text'> & { cursor?: string }>(parametersSchema('/v1/search', 'get', 'query'));
-const parseId = compileParams<IdParams>(parametersSchema('/v1/wallpapers/{id}', 'get', 'path'), 'path');
+const checkId = compileParamsCheck<IdParams>(parametersSchema('/v1/wallpapers/{id}', 'get', 'path'), 'path');
 const parseSuggest = compileParams<SuggestParams>(parametersSchema('/v1/search/suggest', 'get', 'query'));
-const parseSimilar = compileParams<SimilarParams>(parametersSchema('/v1/wallpapers/{id}/similar', 'get', 'query'));
+const checkSimilar = compileParamsCheck<SimilarParams>(parametersSchema('/v1/wallpapers/{id}/similar', 'get', 'query'));
 // The detail takes no query parameter: one sent is refused, as on every route, not ignored.
-const parseDetailQuery = compileParams<Record<string, never>>(parametersSchema('/v1/wallpapers/{id}', 'get', 'query'));
+const checkDetailQuery = compileParamsCheck<Record<string, never>>(parametersSchema('/v1/wallpapers/{id}', 'get', 'query'));
 
 const HAS_WORD = /[\p{L}\p{N}]/u;
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -140,15 +140,20 @@ export function readSearchRequest(ctx: Context, rules: PageRules): { page: PageR
   return { page: { ...page, params: { ...page.params, text } }, fromCursor: parsed.cursor !== undefined };
 }
 
-export function readIdRequest(ctx: Context & { params: Record<string, string> }): IdParams {
-  return parseId({ id: ctx.params['id'] });
+/** A route's path id and its query, read together: a 400 names every broken rule of both. */
+function readIdAndQuery<Q>(
+  ctx: Context & { params: Record<string, string> },
+  checkQuery: (raw: Context['query']) => { data: Q; problems: string[] },
+): IdParams & Q {
+  const id = checkId({ id: ctx.params['id'] });
+  const query = checkQuery(ctx.query);
+  refuseIfAny([...id.problems, ...query.problems]);
+  return { ...id.data, ...query.data };
 }
 
 /** GET /v1/wallpapers/{id}: the id, and nothing else. */
 export function readDetailRequest(ctx: Context & { params: Record<string, string> }): IdParams {
-  const id = readIdRequest(ctx);
-  parseDetailQuery(ctx.query);
-  return id;
+  return readIdAndQuery(ctx, checkDetailQuery);
 }
 
 export interface SimilarParams {
@@ -158,7 +163,7 @@ export interface SimilarParams {
 
 /** GET /v1/wallpapers/{id}/similar: whose likes, how many, and what each item shows. */
 export function readSimilarRequest(ctx: Context & { params: Record<string, string> }): IdParams & SimilarParams {
-  return { ...readIdRequest(ctx), ...parseSimilar(ctx.query) };
+  return readIdAndQuery(ctx, checkSimilar);
 }
 
 export function readSuggestRequest(ctx: Context): SuggestParams {

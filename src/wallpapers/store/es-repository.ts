@@ -632,9 +632,20 @@ export function createEsRepository(
     },
   });
 
+  /**
+   * What is left for the next of a request's reads one after another, which have the time budget
+   * of one read in all (a 503 within the budget the docs give, not one budget per read).
+   */
+  function leftOf(deadline: number): number {
+    const left = deadline - Date.now();
+    if (left <= 0) throw limits.expired();
+    return left;
+  }
+
   // The feed is read whole, not batched or cached: each page depends on the watermark of the moment.
   const changesIndex = changesIndexOf(alias);
   async function changes(after: ChangePosition | null, perPage: number): Promise<ChangePage> {
+    const deadline = Date.now() + batching.timeoutMs;
     const mark = await hedged.run(
       (attempt) =>
         es.get<{ change_seq?: number }>(
@@ -658,7 +669,7 @@ export function createEsRepository(
           },
           attemptOptions(attempt),
         ),
-      batching.timeoutMs,
+      leftOf(deadline),
     );
     const hits = ((response.hits?.hits ?? []) as ChangeHit[]).slice(0, perPage);
     const items = hits.map((hit): Change => {
@@ -691,8 +702,9 @@ export function createEsRepository(
     suggest: (params) => run('suggest', () => suggest(params)),
     similar: (id, perPage) =>
       run('similar', async () => {
+        const deadline = Date.now() + batching.timeoutMs;
         const seed = await get(String(id));
-        return seed === null ? null : search(searchOf({ page: 1, per_page: perPage }, similarBody(seed, perPage)));
+        return seed === null ? null : search(searchOf({ page: 1, per_page: perPage }, similarBody(seed, perPage)), { leftMs: deadline - Date.now() });
       }),
     changes: (after, perPage) => run('changes', () => changes(after, perPage)),
   };
