@@ -47,7 +47,9 @@ describe('query parameter validation', () => {
     it(`when page is '${text}', then it is not an integer`, () => {
       const err = rejection(() => parseList({ page: text }));
       expect(err.status).to.equal(400);
-      expect(err.message).to.equal("Invalid query parameter 'page': must be an integer in plain decimal digits (no leading zeros, '+', '.' or exponent)");
+      expect(err.message).to.equal(
+        "Invalid query parameter 'page': must be an integer in plain decimal digits (no leading zeros, '+', '.' or exponent)",
+      );
     });
   }
 
@@ -143,9 +145,13 @@ describe('query parameter validation', () => {
 
   it('when ids are given, then each must be a plain positive integer and at most 100 are taken', () => {
     expect(parseList({ ids: '3, 1,2' })).to.deep.include({ ids: [3, 1, 2] });
-    expect(rejection(() => parseList({ ids: '1,x' })).message).to.equal("Invalid query parameter 'ids': each value must be an integer in plain decimal digits (no leading zeros, '+', '.' or exponent)");
+    expect(rejection(() => parseList({ ids: '1,x' })).message).to.equal(
+      "Invalid query parameter 'ids': each value must be an integer in plain decimal digits (no leading zeros, '+', '.' or exponent)",
+    );
     expect(rejection(() => parseList({ ids: '1,0' })).message).to.equal("Invalid query parameter 'ids': each value must be an integer >= 1");
-    expect(rejection(() => parseList({ ids: '1,1.5' })).message).to.equal("Invalid query parameter 'ids': each value must be an integer in plain decimal digits (no leading zeros, '+', '.' or exponent)");
+    expect(rejection(() => parseList({ ids: '1,1.5' })).message).to.equal(
+      "Invalid query parameter 'ids': each value must be an integer in plain decimal digits (no leading zeros, '+', '.' or exponent)",
+    );
     expect(rejection(() => parseList({ ids: Array.from({ length: 101 }, (_, i) => i + 1).join(',') })).message).to.equal(
       "Invalid query parameter 'ids': must have at most 100 comma-separated values",
     );
@@ -186,7 +192,9 @@ describe('query parameter validation', () => {
       'path',
     );
     expect(parseId({ id: '12' })).to.deep.equal({ id: 12 });
-    expect(rejection(() => parseId({ id: 'x' })).message).to.equal("Invalid path parameter 'id': must be an integer in plain decimal digits (no leading zeros, '+', '.' or exponent)");
+    expect(rejection(() => parseId({ id: 'x' })).message).to.equal(
+      "Invalid path parameter 'id': must be an integer in plain decimal digits (no leading zeros, '+', '.' or exponent)",
+    );
   });
 });
 
