@@ -1,6 +1,7 @@
 import http from 'node:http';
 import { answerClientError } from './http/client-errors.js';
 import { answerConnect, refusedForHost } from './http/protocol-refusals.js';
+import type { ProtocolRefusal } from './http/before-the-app.js';
 import { boundRequestsInFlight } from './http/requests-in-flight.js';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
@@ -119,9 +120,10 @@ export async function startServer(config: Config, { logger = createLogger(config
     { perConnection: maxPipelinedPerConnection, perAddress: maxConnectionsPerAddress },
     { logger, onRefused: (bound) => metrics.inFlightRefusals.inc({ bound }) },
   );
+  const refused = (reason: ProtocolRefusal) => metrics.protocolRefusals.inc({ reason });
   const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (stopping) res.setHeader('Connection', 'close');
-    if (refusedForHost(req, res, logger)) return;
+    if (refusedForHost(req, res, logger, refused)) return;
     admit(req, res);
   };
   // The Host check is ours, so that its refusal is answered as every error is (Node's own is a bare 400).
@@ -135,11 +137,11 @@ export async function startServer(config: Config, { logger = createLogger(config
     serve,
   );
   server.keepAliveTimeout = 65_000;
-  server.on('clientError', (err: Error & { code?: string }, socket: net.Socket) => answerClientError(err, socket, logger));
+  server.on('clientError', (err: Error & { code?: string }, socket: net.Socket) => answerClientError(err, socket, logger, refused));
   // An expectation other than 100-continue is one HTTP lets a server ignore (RFC 9110 §10.1.1):
   // the request is answered as if it had none, not with Node's bare 417.
   server.on('checkExpectation', serve);
-  server.on('connect', (_req: http.IncomingMessage, socket: net.Socket) => answerConnect(socket, logger));
+  server.on('connect', (_req: http.IncomingMessage, socket: net.Socket) => answerConnect(socket, logger, refused));
   if (maxConnectionsPerAddress > 0) capConnectionsPerAddress(server, maxConnectionsPerAddress, logger);
   const url = await listen(server, config.port, config.host);
   logger.info('listening', { host: config.host, port: config.port, alias: config.indexAlias });

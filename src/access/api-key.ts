@@ -19,10 +19,13 @@ const KEY_RE = new RegExp(`^${KEY_PREFIX}([0-9A-Za-z]{${ACCOUNT_ID_LENGTH}})_([0
 // is logged as it came): a client that puts its key in the path, by mistake or by a tool's doing,
 // must not have it written to the log.
 const KEY_LIKE = /(?:w|%77)(?:p|%70)(?:c|%63)(?:_|%5f)(?:[0-9a-z_]|%[0-9a-f]{2}){8,}/gi;
+// A key's body without its prefix, or behind one encoded twice (`w%2570c_`): any run as long as a
+// secret. No path of the API has one, so nothing a log reader needs is lost.
+const SECRET_LIKE = /(?:[0-9a-z_]|%[0-9a-f]{2}){40,}/gi;
 
 /** The text with every key-like run replaced, for logging what a client sent. */
 export function withoutKeys(text: string): string {
-  return text.replace(KEY_LIKE, `${KEY_PREFIX}[redacted]`);
+  return text.replace(KEY_LIKE, `${KEY_PREFIX}[redacted]`).replace(SECRET_LIKE, '[redacted]');
 }
 
 export function randomBase62(length: number): string {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { withoutKeys } from '../access/api-key.js';
+import { loggablePath } from './logged-path.js';
 
 /**
  * An error answered before the app sees the request (the parser's refusals, the bounds on requests
@@ -38,7 +38,10 @@ export function rawAnswer(status: number, reason: string, headers: Record<string
   return `HTTP/1.1 ${status} ${reason}\r\n${lines.join('')}\r\n${body}`;
 }
 
+/** Why a request was answered before the app: a label of wallpapers_protocol_refusals_total. */
+export type ProtocolRefusal = 'malformed' | 'headers_too_large' | 'request_timeout' | 'no_host' | 'several_hosts' | 'connect';
+
 /** A refused request's path as its log line names it: no query, at most 200 characters, no key. */
 export function loggedPath(req: IncomingMessage): string {
-  return withoutKeys((req.url ?? '').split('?')[0]!.slice(0, 200));
+  return loggablePath((req.url ?? '').split('?')[0]!);
 }

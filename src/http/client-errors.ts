@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../infra/logger.js';
-import { errorBeforeTheApp, rawAnswer } from './before-the-app.js';
+import { errorBeforeTheApp, type ProtocolRefusal, rawAnswer } from './before-the-app.js';
 
 /**
  * Requests Node's HTTP parser refuses before the app sees them, answered as the API answers
@@ -41,13 +41,18 @@ function refusedHead(err: { rawPacket?: unknown }): boolean {
   return lines.at(-1)?.[1] === 'HEAD';
 }
 
-export function answerClientError(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket, logger: Logger = silentLogger): void {
-  const [status, reason, error, message] =
+export function answerClientError(
+  err: Error & { code?: string; rawPacket?: unknown },
+  socket: Socket,
+  logger: Logger = silentLogger,
+  onRefused?: (reason: ProtocolRefusal) => void,
+): void {
+  const [status, reason, error, message, refusal] =
     err.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'request_too_large', 'The request line and headers exceed 16 KB']
+      ? ([431, 'Request Header Fields Too Large', 'request_too_large', 'The request line and headers exceed 16 KB', 'headers_too_large'] as const)
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time']
-        : [400, 'Bad Request', 'invalid_request', 'Malformed HTTP request'];
+        ? ([408, 'Request Timeout', 'request_timeout', 'The request did not arrive in time', 'request_timeout'] as const)
+        : ([400, 'Bad Request', 'invalid_request', 'Malformed HTTP request', 'malformed'] as const);
   const send = () => {
     if (!socket.writable) {
       socket.destroy();
@@ -57,6 +62,7 @@ export function answerClientError(err: Error & { code?: string; rawPacket?: unkn
     const { body, headers } = errorBeforeTheApp(status, error, message, requestId);
     // Its line in the access log, so the id the client was given leads somewhere.
     logger.info('request', { request_id: requestId, status, refused_by: 'http parser', reason: err.code ?? 'unknown' });
+    onRefused?.(refusal);
     socket.end(rawAnswer(status, reason, headers, refusedHead(err) ? '' : body));
   };
   // A request that timed out may be the one whose answer is pending: it is refused at once.

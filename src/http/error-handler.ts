@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import { BackendUnavailable, CursorExpired, DomainError, InvalidInput, Overloaded } from '../errors.js';
 import type { Logger } from '../infra/logger.js';
-import { withoutKeys } from '../access/api-key.js';
+import { loggablePath } from './logged-path.js';
 import { ERROR_MESSAGE_MAX, HttpError, cursorExpired, internalError, invalidRequest, serviceUnavailable } from './http-error.js';
 
 /** The one place where the domain's failures become statuses. */
@@ -45,7 +45,7 @@ export function errorHandler(logger: Logger) {
       if (expose && typeof status === 'number' && status >= 400 && status < 500) {
         return render(ctx, new HttpError(status, 'invalid_request', (err as Error).message));
       }
-      logger.error('unhandled error', { err: err instanceof Error ? err.stack : String(err), path: withoutKeys(ctx.path) });
+      logger.error('unhandled error', { err: err instanceof Error ? err.stack : String(err), path: loggablePath(ctx.path) });
       render(ctx, internalError());
     }
   };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../infra/logger.js';
-import { errorBeforeTheApp, loggedPath, rawAnswer } from './before-the-app.js';
+import { errorBeforeTheApp, loggedPath, type ProtocolRefusal, rawAnswer } from './before-the-app.js';
 import { afterEarlierAnswers } from './client-errors.js';
 
 /**
@@ -22,7 +22,12 @@ function hostLines({ rawHeaders }: IncomingMessage): number {
  * An HTTP/1.1 request without a Host header, or any request with more than one (RFC 9112 §3.2:
  * Node keeps the first, a proxy may have read the other): 400, before any key check. True when answered.
  */
-export function refusedForHost(req: IncomingMessage, res: ServerResponse, logger: Logger = silentLogger): boolean {
+export function refusedForHost(
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger = silentLogger,
+  onRefused?: (reason: ProtocolRefusal) => void,
+): boolean {
   const missing = req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1;
   if (!missing && hostLines(req) <= 1) return false;
   const requestId = randomUUID();
@@ -35,6 +40,7 @@ export function refusedForHost(req: IncomingMessage, res: ServerResponse, logger
     status: 400,
     refused_by: 'no host',
   });
+  onRefused?.(missing ? 'no_host' : 'several_hosts');
   res.writeHead(400, { ...headers, Connection: 'close' });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;
@@ -44,12 +50,13 @@ export function refusedForHost(req: IncomingMessage, res: ServerResponse, logger
  * CONNECT asks the server to be a tunnel, which it is not: 405 naming the methods it takes, and the
  * connection closed (Node hands it over raw, and would otherwise just drop it).
  */
-export function answerConnect(socket: Socket, logger: Logger = silentLogger): void {
+export function answerConnect(socket: Socket, logger: Logger = silentLogger, onRefused?: (reason: ProtocolRefusal) => void): void {
   // Requests before it on the connection (pipelined) are answered first, in their order.
   afterEarlierAnswers(socket, () => {
     const requestId = randomUUID();
     const { body, headers } = errorBeforeTheApp(405, 'method_not_allowed', 'Method not allowed; allowed: GET, HEAD', requestId);
     logger.info('request', { request_id: requestId, method: 'CONNECT', status: 405, refused_by: 'connect' });
+    onRefused?.('connect');
     socket.end(rawAnswer(405, 'Method Not Allowed', { ...headers, Allow: 'GET, HEAD' }, body));
   });
 }

@@ -54,6 +54,12 @@ export function createMetrics({ defaults = false }: { defaults?: boolean } = {})
       labelNames: ['bound'] as const,
       registers: [registry],
     }),
+    protocolRefusals: new Counter({
+      name: 'wallpapers_protocol_refusals_total',
+      help: 'Requests answered before the app for what HTTP itself refuses (never in wallpapers_http_requests_total): a malformed request, headers past 16 KB or too slow, no Host or several, CONNECT',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
     legacyCursorReads: new Counter({
       name: 'wallpapers_cursor_legacy_reads_total',
       help: 'Cursors taken in the signed form issued before cursors were sealed (a walk or feed position saved across the upgrade)',

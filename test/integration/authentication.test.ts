@@ -106,6 +106,8 @@ describe('authentication', () => {
       await request(app.url, `/v1/wallpapers/${ctx.key.slice(0, 30)}`, { key: ctx.key });
       await request(app.url, `/v1/wallpapers/%77pc${ctx.key.slice(3, 16)}%5F${ctx.key.slice(17)}`, { key: ctx.key });
       await request(app.url, `/v1/wallpapers/${ctx.key.toUpperCase()}`, { key: ctx.key });
+      await request(app.url, `/x/${ctx.key.slice(4)}`);
+      await request(app.url, `/x/w%2570c_${ctx.key.slice(4)}`);
       expect(logs.text()).to.not.include(ctx.key.slice(17, 30));
       expect(logs.text()).to.not.include(ctx.key.slice(17, 30).toUpperCase());
       expect(logs.text()).to.include('wpc_[redacted]');

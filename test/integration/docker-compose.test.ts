@@ -68,13 +68,6 @@ describe('docker-compose.yml', function () {
     }
   });
 
-  it('when the image is built from a fresh clone, then the model comes from a build stage, not a folder the clone lacks', () => {
-    const dockerfile = readFileSync('Dockerfile', 'utf8');
-    expect(dockerfile).to.match(/^COPY --from=model \/build\/models \.\/models$/m);
-    expect(dockerfile).to.not.match(/^COPY models /m);
-    expect(readFileSync('.gitignore', 'utf8')).to.match(/^models\/$/m);
-  });
-
   it('when the cluster profile is validated, then it has three Elasticsearch nodes, six Redis Cluster nodes and an API on both', () => {
     const config = compose('--profile', 'cluster', 'config');
     for (const service of ['es-1', 'es-2', 'es-3', 'redis-1', 'redis-6', 'redis-cluster-init', 'seed-cluster', 'api-cluster']) {

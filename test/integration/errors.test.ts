@@ -102,6 +102,16 @@ describe('error responses', () => {
       });
     }
 
+    it('when a method the router does not know is sent, then an unknown path is 404 as for DELETE, and a route 405 with its Allow', async () => {
+      for (const method of ['ACL', 'PROPFIND']) {
+        expectError(await get('/nonexistent', method), 404, 'not_found');
+        const known = await get('/v1/wallpapers', method);
+        expectError(known, 405, 'method_not_allowed');
+        expect(known.headers.get('allow')).to.include('GET');
+      }
+      expectError(await get('/nonexistent', 'DELETE'), 404, 'not_found');
+    });
+
     it('when Elasticsearch rejects a query for an internal reason, then 500 internal_error leaks nothing', async () => {
       const brokenAlias = uniqueName('test-broken');
       const es = connectEs();

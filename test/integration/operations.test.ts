@@ -1,3 +1,4 @@
+import { METHODS, request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { createMetrics } from '../../src/infra/metrics.js';
@@ -146,6 +147,32 @@ describe('operational endpoints', () => {
     } finally {
       await app.close();
       await metricsListener.close();
+    }
+  });
+
+  it('when a client sends every method Node accepts, then the request metrics keep seven by name and count the rest as other', async () => {
+    const metrics = createMetrics({ defaults: false });
+    const app = await startApp({ config: testConfig({ indexAlias: ctx.alias }), es: ctx.es, redis: ctx.redis, metrics });
+    try {
+      const methods = METHODS.filter((method) => method !== 'CONNECT');
+      // node:http, as fetch refuses TRACE.
+      for (const method of methods) {
+        await new Promise<void>((resolve, reject) => {
+          httpRequest(`${app.url}/nowhere`, { method }, (res) => res.resume().on('end', resolve))
+            .on('error', reject)
+            .end();
+        });
+      }
+      const text = await metrics.registry.metrics();
+      const labelled = new Set([...text.matchAll(/wallpapers_http_requests_total\{method="([^"]+)"/g)].map((match) => match[1]));
+      expect([...labelled].sort()).to.deep.equal(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'other']);
+      const others = [...text.matchAll(/wallpapers_http_requests_total\{method="other",[^}]*\} (\d+)/g)].reduce(
+        (sum, match) => sum + Number(match[1]),
+        0,
+      );
+      expect(others).to.equal(methods.length - 7);
+    } finally {
+      await app.close();
     }
   });
 

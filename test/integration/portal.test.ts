@@ -328,6 +328,8 @@ describe('the developer portal', function () {
         ['/portal/keys', 'OPTIONS', 200],
         ['/portal/nope', 'OPTIONS', 404],
         ['/portal/keys', 'PUT', 405],
+        ['/portal/sign-in', 'PROPFIND', 405],
+        ['/portal/nope', 'PROPFIND', 404],
       ] as const) {
         const page = await browser().send(path, { method, headers: preflight });
         expect(page.status, `${method} ${path}`).to.equal(status);

@@ -123,6 +123,27 @@ describe('startServer', function () {
     }
   });
 
+  it('when HTTP itself refuses requests, then each is counted by its reason, where the request metrics never see them', async () => {
+    const metricsPort = await freePort();
+    const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort, metricsHost: '127.0.0.1' }), {});
+    try {
+      await answerTo(server.url, 'GET /v1/wallpapers HTTP/1.1\r\nConnection: close\r\n\r\n');
+      await answerTo(server.url, 'GET /v1/wallpapers HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n');
+      await answerTo(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+      await answerTo(server.url, `GET /v1/wallpapers HTTP/1.1\r\nHost: x\r\nX-Padding: ${'p'.repeat(17_000)}\r\n\r\n`);
+      await answerTo(server.url, 'GET /v1/wallpapers HTTP/1.1\r\nHost x\r\n\r\n');
+      await answerTo(server.url, 'GET /v1/wallpapers HTTP/1.1\r\nHost x\r\n\r\n');
+      const text = await (await fetch(`${server.metricsUrl}/metrics`)).text();
+      const counted = Object.fromEntries(
+        [...text.matchAll(/^wallpapers_protocol_refusals_total\{reason="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]),
+      );
+      expect(counted).to.deep.equal({ no_host: 1, several_hosts: 1, connect: 1, headers_too_large: 1, malformed: 2 });
+      expect(text).to.not.match(/^wallpapers_http_requests_total\{/m);
+    } finally {
+      await server.close({ drainMs: 0 });
+    }
+  });
+
   it('when a HEAD request is too large, then its 431 has the headers and no body', async () => {
     const server = await startServer(testConfig({ indexAlias: ctx.alias, port: 0, host: '127.0.0.1', metricsPort: 0 }), {});
     try {

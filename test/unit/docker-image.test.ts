@@ -30,9 +30,19 @@ function lastStage(): string {
 }
 
 /** What the Dockerfile's last stage copies from the build context. */
+function copiedFromContext(): Set<string> {
+  return new Set([...lastStage().matchAll(/^COPY (?!--from)(\S+)/gm)].map(([, source]) => source!.replace(/\/$/, '')));
+}
+
+/** What the Dockerfile's last stage puts in the image: from the build context, or made by an earlier stage (by where it goes). */
 function copiedIntoImage(): Set<string> {
-  const copies = [...lastStage().matchAll(/^COPY (?!--from)(\S+)/gm)].map(([, source]) => source!.replace(/\/$/, ''));
-  return new Set(copies);
+  const made = [...lastStage().matchAll(/^COPY --from=\S+ \S+ (\S+)$/gm)].map(([, target]) => target!.replace(/^\.\//, '').replace(/\/$/, ''));
+  return new Set([...copiedFromContext(), ...made]);
+}
+
+/** The folders git ignores at the top of the tree: a fresh clone has none of them. */
+function ignoredByGit(): string[] {
+  return [...readFileSync(join(ROOT, '.gitignore'), 'utf8').matchAll(/^([\w.-]+)\/$/gm)].map(([, folder]) => folder!);
 }
 
 describe('the API image', () => {
@@ -43,6 +53,12 @@ describe('the API image', () => {
     read.add('models');
     const copied = copiedIntoImage();
     for (const folder of read) expect(copied.has(folder), `${folder} is not copied into the image`).to.equal(true);
+  });
+
+  it('when a folder the image needs is one git ignores, then a build stage makes it: a fresh clone has no copy to give', () => {
+    expect(ignoredByGit()).to.include('models');
+    const fromContext = copiedFromContext();
+    for (const folder of ignoredByGit()) expect(fromContext.has(folder), `${folder} is copied from the build context`).to.equal(false);
   });
 
   it('when search reads a package at run time, then it is a dependency the image installs (not a dev dependency)', () => {

@@ -1,5 +1,5 @@
 import compose from 'koa-compose';
-import { withoutKeys } from '../../access/api-key.js';
+import { loggablePath } from '../../http/logged-path.js';
 import type { Context, Middleware, Next } from 'koa';
 import type { AccountQuota } from '../../access/store/admission-store.js';
 import { createRouter } from '../../http/router.js';
@@ -74,7 +74,7 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
         ctx.set('Retry-After', String(err.retryAfterSeconds));
         return page(ctx, 503, messagePage('Busy', 'Too many sign-ins are being checked right now. Please try again in a moment.'));
       }
-      logger.error('portal request failed', { path: withoutKeys(ctx.path), error: err instanceof Error ? err.message : String(err) });
+      logger.error('portal request failed', { path: loggablePath(ctx.path), error: err instanceof Error ? err.message : String(err) });
       ctx.set('Retry-After', '5');
       page(ctx, 503, messagePage('Service unavailable', 'The portal cannot reach its data right now. Please try again in a few seconds.'));
     }
@@ -114,7 +114,10 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
       return;
     }
     await portal(ctx, next);
-    // A page asked with a method it does not take: the router said so (405 and Allow), on the 404 page.
-    if (ctx.status === 405) page(ctx, 405, messagePage('Method not allowed', `This page takes ${ctx.response.get('Allow') || 'GET'}.`));
+    // A page asked with a method it does not take: the router said so (405 and Allow), on the 404
+    // page; 501 for a method it does not know, on a page (Allow set) or none (the 404 page stands).
+    const allow = ctx.response.get('Allow');
+    if (ctx.status === 501 && !allow) ctx.status = 404;
+    if (ctx.status === 405 || ctx.status === 501) page(ctx, 405, messagePage('Method not allowed', `This page takes ${allow || 'GET'}.`));
   };
 }
