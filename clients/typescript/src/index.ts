@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import { toApiError } from './errors.js';
+import { ApiError, toApiError } from './errors.js';
 import { type PacingOptions, pacedFetch } from './paced-fetch.js';
 import type { components, operations, paths } from './schema.js';
 
@@ -48,6 +48,12 @@ export interface FollowedChange {
   cursor: string | undefined;
 }
 
+/** What every call takes beside its query. */
+export interface CallOptions {
+  /** Ends the call at once, waits and retries included, with the signal's reason. */
+  signal?: AbortSignal;
+}
+
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const done = () => {
@@ -75,14 +81,26 @@ export const LIST_PARAMETERS: ReadonlySet<string> = new Set([
 
 /**
  * One value becomes a list of one, as the contract's comma-separated parameters expect; a value
- * left undefined is left out, not sent as the text "undefined".
+ * left undefined or null is left out, in a list too, not sent as the text "undefined" or "null"
+ * (`tags: null` had asked for wallpapers tagged "null": none). As the Python client does with None.
  */
 function asLists<Raw>(query: object): Raw {
+  const given = (value: unknown) => value !== undefined && value !== null;
   return Object.fromEntries(
     Object.entries(query)
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => [name, LIST_PARAMETERS.has(name) && !Array.isArray(value) ? [value] : value]),
+      .filter(([, value]) => given(value))
+      .map(([name, value]): [string, unknown] => {
+        if (!LIST_PARAMETERS.has(name)) return [name, value];
+        return [name, (Array.isArray(value) ? value : [value]).filter(given)];
+      })
+      .filter(([name, value]) => !LIST_PARAMETERS.has(name) || (value as unknown[]).length > 0),
   ) as Raw;
+}
+
+/** A key goes into a header: one that cannot is refused here, without showing it in the message. */
+function checkedKey(apiKey: string): string {
+  if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new TypeError('apiKey must be printable ASCII without spaces or line breaks (the key is not shown)');
+  return apiKey;
 }
 
 export interface ClientOptions extends PacingOptions {
@@ -101,19 +119,41 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
   const http = createClient<paths>({
     baseUrl,
     fetch: pacedFetch(base, pacing),
-    headers: { Authorization: `Bearer ${apiKey}` },
+    headers: { Authorization: `Bearer ${checkedKey(apiKey)}` },
     // Lists are sent as the API reads them: category=space,nature.
     querySerializer: { array: { style: 'form', explode: false } },
   });
 
-  async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-    const { data, error, response } = await call;
-    if (!response.ok || data === undefined) throw toApiError(response.status, error);
-    return data;
+  /**
+   * One call: sent under a signal of its own that follows the caller's and is let go after it, so
+   * a signal that lives long (a follower's, polling for days) does not gather a listener per request.
+   * A 2xx whose body is not the API's JSON (a captive portal's page, a cut answer, `null`) is an
+   * ApiError too, not a SyntaxError or null handed on as data.
+   */
+  async function unwrap<T>(
+    signal: AbortSignal | undefined,
+    send: (signal: AbortSignal | undefined) => Promise<{ data?: T; error?: unknown; response: Response }>,
+  ): Promise<T> {
+    const own = signal ? new AbortController() : null;
+    const follow = () => own?.abort(signal?.reason);
+    if (signal?.aborted) follow();
+    else signal?.addEventListener('abort', follow, { once: true });
+    try {
+      const { data, error, response } = await send(own?.signal).catch((err: unknown) => {
+        if (err instanceof SyntaxError) throw new ApiError(200, 'unexpected_response', 'The answer is not the JSON the API sends');
+        throw err;
+      });
+      if (!response.ok || data === undefined || data === null) throw toApiError(response.status, error);
+      return data;
+    } finally {
+      signal?.removeEventListener('abort', follow);
+    }
   }
 
-  const list = (query: ListQuery = {}) => unwrap(http.GET('/v1/wallpapers', { params: { query: asLists<RawListQuery>(query) } }));
-  const search = (query: SearchQuery) => unwrap(http.GET('/v1/search', { params: { query: asLists<RawSearchQuery>(query) } }));
+  const list = (query: ListQuery = {}, { signal }: CallOptions = {}) =>
+    unwrap(signal, (own) => http.GET('/v1/wallpapers', { params: { query: asLists<RawListQuery>(query) }, signal: own }));
+  const search = (query: SearchQuery, { signal }: CallOptions = {}) =>
+    unwrap(signal, (own) => http.GET('/v1/search', { params: { query: asLists<RawSearchQuery>(query) }, signal: own }));
 
   /**
    * Every result from the first page to the last, following meta.next_cursor. A random order's
@@ -121,25 +161,38 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
    */
   async function* walk<Q extends { page?: number; cursor?: string; seed?: string }>(
     query: Q,
-    fetchPage: (q: Q) => Promise<WallpaperList>,
+    fetchPage: (q: Q, options: CallOptions) => Promise<WallpaperList>,
+    options: CallOptions,
   ): AsyncGenerator<WallpaperListItem> {
     const { page: _page, cursor: _cursor, ...rest } = query;
     let cursor: string | null = null;
     let seed = query.seed;
     do {
-      const next: WallpaperList = await fetchPage({ ...rest, ...(seed ? { seed } : {}), ...(cursor ? { cursor } : {}) } as Q);
+      const next: WallpaperList = await fetchPage({ ...rest, ...(seed ? { seed } : {}), ...(cursor ? { cursor } : {}) } as Q, options);
       yield* next.data;
       seed ??= next.meta.seed;
+      // A cursor that leads back to its own page would be followed for ever.
+      if (next.meta.next_cursor && next.meta.next_cursor === cursor) {
+        throw new ApiError(200, 'unexpected_response', 'The API gave the cursor it was asked with as the next one: the walk would never end');
+      }
       cursor = next.meta.next_cursor ?? null;
     } while (cursor);
   }
 
-  const changesPage = (query: ChangesQuery = {}) => unwrap(http.GET('/v1/changes', { params: { query: asLists<RawChangesQuery>(query) } }));
+  const changesPage = (query: ChangesQuery = {}, { signal }: CallOptions = {}) =>
+    unwrap(signal, (own) => http.GET('/v1/changes', { params: { query: asLists<RawChangesQuery>(query) }, signal: own }));
 
   /** The change feed, page after page; at its end, polls (or stops with `untilEnd`). */
   async function* follow({ cursor, untilEnd = false, pollMs = 60_000, signal, ...query }: FollowOptions = {}): AsyncGenerator<FollowedChange> {
     while (!signal?.aborted) {
-      const page: ChangeList = await changesPage({ ...query, ...(cursor ? { cursor } : {}) });
+      // The signal stops the following: a page in flight is dropped, and the cursor kept before it still holds.
+      let page: ChangeList;
+      try {
+        page = await changesPage({ ...query, ...(cursor ? { cursor } : {}) }, { signal });
+      } catch (err) {
+        if (signal?.aborted) return;
+        throw err;
+      }
       const asked = cursor;
       cursor = page.meta.next_cursor;
       for (const [i, change] of page.data.entries()) yield { change, cursor: i === page.data.length - 1 ? cursor : asked };
@@ -152,18 +205,21 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
   return {
     wallpapers: {
       list,
-      get: (id: number) => unwrap(http.GET('/v1/wallpapers/{id}', { params: { path: { id } } })),
+      get: (id: number, { signal }: CallOptions = {}) =>
+        unwrap(signal, (own) => http.GET('/v1/wallpapers/{id}', { params: { path: { id } }, signal: own })),
       /** The wallpapers most like wallpaper `id`, best first: one page of `per_page` (at most 100). */
-      similar: (id: number, query: SimilarQuery = {}) =>
-        unwrap(http.GET('/v1/wallpapers/{id}/similar', { params: { path: { id }, query: asLists<RawSimilarQuery>(query) } })),
+      similar: (id: number, query: SimilarQuery = {}, { signal }: CallOptions = {}) =>
+        unwrap(signal, (own) =>
+          http.GET('/v1/wallpapers/{id}/similar', { params: { path: { id }, query: asLists<RawSimilarQuery>(query) }, signal: own }),
+        ),
       /** `for await (const w of client.wallpapers.all({ category: 'space' }))` walks a whole listing. */
-      all: (query: ListQuery = {}) => walk(query, list),
+      all: (query: ListQuery = {}, options: CallOptions = {}) => walk(query, list, options),
     },
     search: {
       query: search,
-      all: (query: SearchQuery) => walk(query, search),
-      suggest: (q: string, limit?: number) =>
-        unwrap(http.GET('/v1/search/suggest', { params: { query: { q, ...(limit === undefined ? {} : { limit }) } } })),
+      all: (query: SearchQuery, options: CallOptions = {}) => walk(query, search, options),
+      suggest: (q: string, limit?: number, { signal }: CallOptions = {}) =>
+        unwrap(signal, (own) => http.GET('/v1/search/suggest', { params: { query: { q, ...(limit === undefined ? {} : { limit }) } }, signal: own })),
     },
     changes: {
       /** One page of the feed: `{ data, meta: { next_cursor, has_more } }`. */
@@ -171,7 +227,7 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
       /** `for await (const { change, cursor } of client.changes.follow({ cursor: saved }))` keeps a copy in step. */
       follow,
     },
-    usage: () => unwrap(http.GET('/v1/usage')),
+    usage: ({ signal }: CallOptions = {}) => unwrap(signal, (own) => http.GET('/v1/usage', { signal: own })),
     /** The underlying openapi-fetch client, for anything not wrapped here. */
     raw: http,
   };

@@ -1,36 +1,99 @@
-import { QuotaExhausted } from './errors.js';
+import { ApiError, QuotaExhausted } from './errors.js';
+import { QuotaPacer } from './quota-pacer.js';
 
 export interface PacingOptions {
   /** Retries of a GET after a 503 or a network error, with jittered exponential backoff (default 3). */
   retries?: number;
   /** First backoff in ms, doubled each retry, jittered down by up to half (default 200). */
   backoffMs?: number;
-  /** Longest single wait in ms for a backoff or a Retry-After; a quota that resets later throws QuotaExhausted (default 60,000). */
+  /**
+   * Longest single wait in ms for a backoff or a Retry-After: a quota that resets later throws
+   * QuotaExhausted, a 503 whose Retry-After is later is thrown as it is (default 60,000).
+   */
   maxWaitMs?: number;
   /** Longest an attempt may take, its whole answer included, before it counts as a network error (default 30,000). */
   timeoutMs?: number;
+  /** Largest answer read, in bytes; a larger one is an ApiError `unexpected_response`, never held whole (default 8 MiB). */
+  maxBodyBytes?: number;
   /** Times a 429 is waited out before it is surfaced as an error (default 5). */
   rateLimitWaits?: number;
   /** Below this share of the limit remaining, requests are spread evenly until the window resets (default 0.1). */
   paceBelow?: number;
-  /** How to wait; tests pass their own. */
+  /** How to wait; tests pass their own. A call's signal ends the wait early either way. */
   sleep?: (ms: number) => Promise<void>;
   /** Called for every wait, with its reason: for logs and tests. */
   onWait?: (ms: number, reason: 'pace' | 'rate-limited' | 'retry') => void;
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** A page of 100 with every include is under 1 MiB: 8 MiB is room to spare, not room for a runaway body. */
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+const realSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 
 /**
- * A fetch that paces itself by the API's rate-limit headers and retries what is safe to retry:
+ * Retry-After as RFC 9110 gives it: whole seconds, or an HTTP date (a proxy may send one).
+ * Anything else is no answer, not 0 s, which would ask again at once.
+ */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  const text = header?.trim() ?? '';
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = /[A-Za-z]/.test(text) ? Date.parse(text) : NaN;
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+/** The answer's body, read up to `max` bytes: past that, the rest is not read and the call fails. */
+async function cappedBody(response: Response, max: number): Promise<ArrayBuffer> {
+  const tooLarge = () => new ApiError(response.status, 'unexpected_response', `The answer is larger than ${max} bytes (maxBodyBytes)`);
+  if (Number(response.headers.get('Content-Length')) > max) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return new ArrayBuffer(0);
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > max) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body.buffer;
+}
+
+/**
+ * A fetch that paces itself by the API's rate-limit headers (QuotaPacer: calls made at once see
+ * each other) and retries what is safe to retry:
  * - Remaining low: the requests left are spread evenly until X-RateLimit-Reset, instead of being
  *   spent at once and then refused (unless spreading them means waits past `maxWaitMs`);
  * - Remaining 0: waits for the reset, or throws QuotaExhausted when that is past `maxWaitMs`;
  * - 429: waits out Retry-After (1 s when it has none), then asks again, a bounded number of times;
  *   a Retry-After past `maxWaitMs` throws QuotaExhausted at once;
  * - 503 or a network error on a GET or HEAD (an attempt past `timeoutMs` is one): retries with
- *   jittered exponential backoff (at least Retry-After when the answer has one), a bounded number of times.
- * As the Python client does (clients/python/src/wallpaper_catalogue/_pacing.py).
+ *   jittered exponential backoff (at least Retry-After when the answer has one), a bounded number
+ *   of times; a 503 whose Retry-After is past `maxWaitMs` is returned at once.
+ * A request's signal ends every wait and attempt of it at once, with the signal's reason.
+ * As the Python client does (clients/python/src/wallpaper_catalogue/_pacing.py), which sends one
+ * request at a time.
  */
 export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typeof fetch {
   const {
@@ -38,96 +101,79 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
     backoffMs = 200,
     maxWaitMs = 60_000,
     timeoutMs = 30_000,
+    maxBodyBytes = MAX_BODY_BYTES,
     rateLimitWaits = 5,
     paceBelow = 0.1,
-    sleep = realSleep,
+    sleep,
     onWait,
   } = options;
-  let quota: { limit: number; remaining: number; resetMs: number } | null = null;
-
-  const wait = async (ms: number, reason: 'pace' | 'rate-limited' | 'retry') => {
+  const wait = async (ms: number, reason: 'pace' | 'rate-limited' | 'retry', signal: AbortSignal) => {
+    signal.throwIfAborted();
     const bounded = Math.max(0, Math.min(ms, maxWaitMs));
     onWait?.(bounded, reason);
-    await sleep(bounded);
+    if (sleep) {
+      let stop = () => undefined as void;
+      const stopped = new Promise<void>((resolve) => {
+        stop = resolve;
+        signal.addEventListener('abort', stop, { once: true });
+      });
+      await Promise.race([sleep(bounded), stopped]).finally(() => signal.removeEventListener('abort', stop));
+    } else await realSleep(bounded, signal);
+    signal.throwIfAborted();
   };
-
-  function remember(response: Response): void {
-    const limit = Number(response.headers.get('X-RateLimit-Limit'));
-    const remaining = Number(response.headers.get('X-RateLimit-Remaining'));
-    const reset = Number(response.headers.get('X-RateLimit-Reset'));
-    if (response.headers.has('X-RateLimit-Remaining') && Number.isFinite(limit + remaining + reset)) {
-      quota = { limit, remaining, resetMs: reset * 1000 };
-    }
-  }
-
-  async function pace(): Promise<void> {
-    if (!quota) return;
-    const untilReset = quota.resetMs - Date.now();
-    if (untilReset <= 0 || quota.remaining > quota.limit * paceBelow) return;
-    if (quota.remaining === 0) {
-      if (untilReset > maxWaitMs)
-        throw new QuotaExhausted('rate_limit_exceeded', 'The quota is spent until its window resets', Math.ceil(untilReset / 1000));
-      await wait(untilReset, 'pace');
-      return;
-    }
-    // Spread what is left, unless that means waits longer than allowed: then spend it now, and
-    // stop when it is gone (above).
-    const spread = untilReset / quota.remaining;
-    if (spread <= maxWaitMs) await wait(spread, 'pace');
-  }
-
-  // A missing header is no answer, not 0 s, which would ask again at once.
-  const retryAfterMs = (response: Response) => {
-    const header = response.headers.get('Retry-After');
-    const seconds = header === null || header.trim() === '' ? NaN : Number(header);
-    return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
-  };
+  const pacer = new QuotaPacer({ paceBelow, maxWaitMs, wait: (ms, signal) => wait(ms, 'pace', signal) });
 
   // An attempt is its whole answer: the body is read here, under the attempt's timeout, so a body
   // that stalls is a network error retried like any other (read later, outside the retries, its
-  // timeout would surface raw). The API's answers are pages of at most 100 items, so holding one is cheap.
+  // timeout would surface raw).
   const attempt = async (request: Request): Promise<Response> => {
     const timeout = AbortSignal.timeout(timeoutMs);
     const response = await base(request.clone(), { signal: AbortSignal.any([request.signal, timeout]) });
     if (response.status === 204 || response.status === 304 || request.method === 'HEAD') return response;
-    const body = await response.arrayBuffer();
+    const body = await cappedBody(response, maxBodyBytes);
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 
   return async function fetchWithPacing(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const request = new Request(input, init);
+    const { signal } = request;
     const idempotent = request.method === 'GET' || request.method === 'HEAD';
     let failures = 0;
     let limitedWaits = 0;
     for (;;) {
-      await pace();
+      const turn = await pacer.turn(signal);
       let response: Response;
       try {
         response = await attempt(request);
       } catch (err) {
-        if (!idempotent || failures >= retries || request.signal.aborted) throw err;
-        await wait(backoffMs * 2 ** failures++ * (0.5 + Math.random() / 2), 'retry');
+        pacer.answered(turn, null);
+        signal.throwIfAborted();
+        if (err instanceof ApiError || !idempotent || failures >= retries) throw err;
+        await wait(backoffMs * 2 ** failures++ * (0.5 + Math.random() / 2), 'retry', signal);
         continue;
       }
-      remember(response);
+      pacer.answered(turn, response);
+      const retryAfter = retryAfterMs(response.headers.get('Retry-After'));
       if (response.status === 429) {
-        const retryAfter = retryAfterMs(response) ?? 1000;
-        if (retryAfter > maxWaitMs) {
+        const after = retryAfter ?? 1000;
+        if (after > maxWaitMs) {
           const body = (await response.json().catch(() => null)) as { error?: unknown; message?: unknown } | null;
           const message = typeof body?.message === 'string' ? body.message : 'Rate limit exceeded';
-          throw new QuotaExhausted(typeof body?.error === 'string' ? body.error : 'rate_limit_exceeded', message, retryAfter / 1000);
+          throw new QuotaExhausted(typeof body?.error === 'string' ? body.error : 'rate_limit_exceeded', message, after / 1000);
         }
         if (limitedWaits < rateLimitWaits) {
           limitedWaits++;
           await response.body?.cancel();
-          await wait(retryAfter + Math.random() * 250, 'rate-limited');
+          await wait(after + Math.random() * 250, 'rate-limited', signal);
           continue;
         }
       }
-      if (response.status === 503 && idempotent && failures < retries) {
+      // A 503 that says it lasts longer than the client may wait is answered now, not asked again
+      // to no purpose (three times a minute, for an hour's maintenance).
+      if (response.status === 503 && idempotent && failures < retries && (retryAfter ?? 0) <= maxWaitMs) {
         await response.body?.cancel();
         const backoff = backoffMs * 2 ** failures++ * (0.5 + Math.random() / 2);
-        await wait(Math.max(backoff, retryAfterMs(response) ?? 0), 'retry');
+        await wait(Math.max(backoff, retryAfter ?? 0), 'retry', signal);
         continue;
       }
       return response;

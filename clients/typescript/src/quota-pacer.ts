@@ -1,0 +1,135 @@
+import { QuotaExhausted } from './errors.js';
+
+/** A wait that a signal ends early, with its reason. */
+export type Wait = (ms: number, signal: AbortSignal) => Promise<void>;
+
+/** A request let go by the pacer: hand it back with its answer through `answered`. */
+export interface Turn {
+  /** The request's number, in the order requests are sent. */
+  readonly asked: number;
+  /** Whether it asks for the others: they wait for its answer, the quota being unknown. */
+  readonly probe: boolean;
+}
+
+interface Quota {
+  limit: number;
+  remaining: number;
+  resetMs: number;
+  /** The number of the request whose answer said this. */
+  asked: number;
+}
+
+/**
+ * What one client knows of its quota, from the API's rate-limit headers, shared by every call of
+ * that client, so calls made at once see each other:
+ * - a request is counted as spent from when it is let go, before it is sent;
+ * - when nothing is known (the first request, or a window that has reset since the quota ran low),
+ *   one request asks and the others wait for its answer, instead of all going at once into a
+ *   quota that may have room for one;
+ * - below `paceBelow` of the limit, the requests left are spread until the reset, one after
+ *   another; at none left, they wait for the reset, or throw QuotaExhausted past `maxWaitMs`.
+ */
+export class QuotaPacer {
+  private quota: Quota | null = null;
+  /** The answers carry no rate-limit headers (a proxy took them off): nothing to wait for. */
+  private headerless = false;
+  /** Requests let go so far, those waiting for their turn included. */
+  private decided = 0;
+  /** Requests sent so far. */
+  private sent = 0;
+  /** When the next request spread across the window may go. */
+  private nextTurnMs = 0;
+  private probe: { answered: Promise<void>; settle: () => void } | null = null;
+
+  constructor(
+    private readonly options: { paceBelow: number; maxWaitMs: number; wait: Wait },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Waits until a request may be sent. */
+  async turn(signal: AbortSignal): Promise<Turn> {
+    for (;;) {
+      signal.throwIfAborted();
+      if (this.probe) {
+        await settledOrStopped(this.probe.answered, signal);
+        continue;
+      }
+      const now = this.now();
+      const quota = this.quota;
+      if (quota === null ? !this.headerless : quota.resetMs <= now && this.left(quota) <= quota.limit * this.options.paceBelow) {
+        let settle = () => undefined as void;
+        const answered = new Promise<void>((resolve) => (settle = resolve));
+        this.probe = { answered, settle };
+        return this.letGo(true);
+      }
+      if (quota === null) return this.letGo(false);
+      const untilReset = quota.resetMs - now;
+      const left = this.left(quota);
+      if (untilReset <= 0 || left > quota.limit * this.options.paceBelow) return this.letGo(false);
+      if (left <= 0) {
+        if (untilReset > this.options.maxWaitMs)
+          throw new QuotaExhausted('rate_limit_exceeded', 'The quota is spent until its window resets', Math.ceil(untilReset / 1000));
+        // Then look again: the window's first answer after the reset says what it has room for.
+        await this.options.wait(untilReset, signal);
+        continue;
+      }
+      // Spread what is left, unless that means waits longer than allowed: then spend it now, and
+      // stop when it is gone (above). Requests take turns, one spread apart.
+      const spread = untilReset / left;
+      if (spread > this.options.maxWaitMs) return this.letGo(false);
+      this.nextTurnMs = Math.max(now, this.nextTurnMs) + spread;
+      this.decided++;
+      try {
+        await this.options.wait(this.nextTurnMs - now, signal);
+      } catch (err) {
+        // Stopped before it was sent: it spends nothing, and must not count as spent for good.
+        this.decided--;
+        throw err;
+      }
+      return { asked: ++this.sent, probe: false };
+    }
+  }
+
+  /** What a request's answer said of the quota; `response` is null when there was none (a network error). */
+  answered(turn: Turn, response: Response | null): void {
+    if (response) this.remember(response, turn.asked);
+    if (turn.probe && this.probe) {
+      this.probe.settle();
+      this.probe = null;
+    }
+  }
+
+  /**
+   * Requests let go after the one whose answer was read may not be in its count yet: they are
+   * taken as spent, those sent after it and those waiting for their turn.
+   */
+  private left(quota: Quota): number {
+    return quota.remaining - (this.decided - quota.asked);
+  }
+
+  private letGo(probe: boolean): Turn {
+    this.decided++;
+    return { asked: ++this.sent, probe };
+  }
+
+  // An older answer, read after a newer one, knows less: it does not replace it.
+  private remember(response: Response, asked: number): void {
+    const limit = Number(response.headers.get('X-RateLimit-Limit'));
+    const remaining = Number(response.headers.get('X-RateLimit-Remaining'));
+    const reset = Number(response.headers.get('X-RateLimit-Reset'));
+    if (!response.headers.has('X-RateLimit-Remaining') || !Number.isFinite(limit + remaining + reset)) {
+      if (this.quota === null) this.headerless = true;
+      return;
+    }
+    if (this.quota === null || asked >= this.quota.asked) this.quota = { limit, remaining, resetMs: reset * 1000, asked };
+  }
+}
+
+async function settledOrStopped(answered: Promise<void>, signal: AbortSignal): Promise<void> {
+  let stop = () => undefined as void;
+  const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
+    signal.addEventListener('abort', stop, { once: true });
+  });
+  await Promise.race([answered, stopped]).finally(() => signal.removeEventListener('abort', stop));
+}

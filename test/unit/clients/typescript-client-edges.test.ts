@@ -1,0 +1,195 @@
+import { expect } from 'chai';
+import { ApiError, createWallpaperClient } from '../../../clients/typescript/src/index.js';
+import { retryAfterMs } from '../../../clients/typescript/src/paced-fetch.js';
+
+const KEY = 'wpc_unit';
+const page = (nextCursor: string | null = null, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ data: [], meta: { next_cursor: nextCursor, has_more: nextCursor !== null } }), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+const refusal = (status: number, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify({ error: status === 429 ? 'rate_limit_exceeded' : 'service_unavailable', message: 'm', status }), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+
+/** A fetch that answers from `answer`, recording the URLs asked. */
+function fake(answer: (request: Request, asked: number) => Response | Promise<Response>) {
+  const urls: string[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    urls.push(request.url);
+    return answer(request, urls.length);
+  };
+  return { fetch, urls };
+}
+
+/** A server that never answers, until the request is aborted. */
+const hung = (request: Request) =>
+  new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason as Error), { once: true }));
+
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (err: unknown) => err,
+  );
+
+describe('the TypeScript client, against answers the API should not give', () => {
+  describe('a call`s signal', () => {
+    it('when a call waits on a server that never answers and its signal aborts, then it rejects at once with the reason, and asks nothing more', async () => {
+      const { fetch, urls } = fake(hung);
+      const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch, timeoutMs: 2000, backoffMs: 1 });
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(new Error('stopped by the caller')), 50);
+      const started = performance.now();
+      const err = await rejection(client.wallpapers.list({}, { signal: stop.signal }));
+      expect((err as Error).message).to.equal('stopped by the caller');
+      expect(performance.now() - started).to.be.below(1000);
+      expect(urls).to.have.length(1);
+    });
+
+    it('when a call waits out a 429`s Retry-After and its signal aborts, then it rejects at once', async () => {
+      const { fetch, urls } = fake(() => refusal(429, { 'Retry-After': '20' }));
+      const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(new Error('stopped')), 50);
+      const started = performance.now();
+      expect(((await rejection(client.wallpapers.get(1, { signal: stop.signal }))) as Error).message).to.equal('stopped');
+      expect(performance.now() - started).to.be.below(1000);
+      expect(urls).to.have.length(1);
+    });
+
+    it('when a walk`s signal aborts between pages, then the walk rejects and asks no further page', async () => {
+      const { fetch, urls } = fake(async (_request, asked) => {
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        return page(`c${asked}`);
+      });
+      const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
+      const stop = new AbortController();
+      const walked = (async () => {
+        for await (const _ of client.wallpapers.all({}, { signal: stop.signal })) void _;
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      stop.abort(new Error('enough'));
+      const asked = urls.length;
+      expect(((await rejection(walked)) as Error).message).to.equal('enough');
+      expect(urls.length).to.be.at.most(asked + 1);
+    });
+  });
+
+  it('when calls are made at once near the end of the quota, then they take turns and meet no 429', async function () {
+    this.timeout(20_000);
+    // An exact sliding window of 10 a second, with the API's headers.
+    const limit = 10;
+    const windowMs = 1000;
+    const admitted: number[] = [];
+    let refused = 0;
+    const { fetch } = fake(() => {
+      const now = Date.now();
+      while (admitted.length > 0 && admitted[0]! <= now - windowMs) admitted.shift();
+      const resetAt = (admitted[0] ?? now) + windowMs;
+      const headers = { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)) };
+      if (admitted.length >= limit) {
+        refused++;
+        return refusal(429, { ...headers, 'X-RateLimit-Remaining': '0', 'Retry-After': String(Math.ceil((resetAt - now) / 1000)) });
+      }
+      admitted.push(now);
+      return page(null, { ...headers, 'X-RateLimit-Remaining': String(limit - admitted.length) });
+    });
+    const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        for (let i = 0; i < 6; i++) await client.wallpapers.list();
+      }),
+    );
+    expect(refused).to.equal(0);
+  });
+
+  it('when a filter is null, or a list holds null or undefined, then it is left out, not sent as text', async () => {
+    const { fetch, urls } = fake(() => page());
+    const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
+    await client.wallpapers.list({ tags: null, category: ['space', undefined, null], color: [null] } as never);
+    const query = new URL(urls[0]!).searchParams;
+    expect([...query.keys()]).to.deep.equal(['category']);
+    expect(query.get('category')).to.equal('space');
+  });
+
+  it('when a 503 says it lasts longer than the client may wait, then it is thrown at once, not asked again', async () => {
+    const waits: number[] = [];
+    const { fetch, urls } = fake(() => refusal(503, { 'Retry-After': '3600' }));
+    const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch, onWait: (ms) => waits.push(ms) });
+    expect(await rejection(client.wallpapers.list()))
+      .to.be.instanceOf(ApiError)
+      .and.include({ status: 503 });
+    expect(urls).to.have.length(1);
+    expect(waits).to.deep.equal([]);
+  });
+
+  it('when Retry-After is an HTTP date, then it is waited until; when it is neither seconds nor a date, then it is no answer', () => {
+    const now = Date.parse('2026-11-29T12:00:00Z');
+    expect(retryAfterMs('Sun, 29 Nov 2026 12:00:02 GMT', now)).to.equal(2000);
+    expect(retryAfterMs('Sun, 29 Nov 2026 11:00:00 GMT', now)).to.equal(0);
+    expect(retryAfterMs(' 3 ', now)).to.equal(3000);
+    for (const header of [null, '', 'Infinity', '-1', '1.5', '1e3', 'soon']) expect(retryAfterMs(header, now), String(header)).to.equal(null);
+  });
+
+  it('when the API gives back the cursor it was asked with, then a walk stops with an ApiError rather than ask for ever', async () => {
+    const { fetch, urls } = fake(() => page('same'));
+    const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
+    const err = await rejection(
+      (async () => {
+        for await (const _ of client.search.all({ q: 'sky' })) void _;
+      })(),
+    );
+    expect(err).to.be.instanceOf(ApiError).and.include({ error: 'unexpected_response' });
+    expect(urls).to.have.length(2);
+  });
+
+  for (const [name, body, type] of [
+    ['a page of HTML (a captive portal)', '<html>sign in to the wifi</html>', 'text/html'],
+    ['cut JSON', '{"data": [', 'application/json'],
+    ['null', 'null', 'application/json'],
+  ] as const) {
+    it(`when a 200 carries ${name}, then the call fails with an ApiError, not a SyntaxError or null as data`, async () => {
+      const { fetch } = fake(() => new Response(body, { status: 200, headers: { 'Content-Type': type } }));
+      const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
+      expect(await rejection(client.wallpapers.list()))
+        .to.be.instanceOf(ApiError)
+        .and.include({ error: 'unexpected_response' });
+    });
+  }
+
+  for (const declared of [true, false]) {
+    it(`when an answer is larger than maxBodyBytes (${declared ? 'said by Content-Length' : 'streamed without one'}), then the call fails without holding it or asking again`, async () => {
+      const chunk = new Uint8Array(64 * 1024).fill(32);
+      let sentChunks = 0;
+      const { fetch, urls } = fake(() => {
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            sentChunks++;
+            if (sentChunks > 1000) controller.close();
+            else controller.enqueue(chunk);
+          },
+        });
+        return new Response(body, { status: 200, headers: declared ? { 'Content-Length': String(1000 * chunk.byteLength) } : {} });
+      });
+      const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch, maxBodyBytes: 1024 * 1024 });
+      const err = await rejection(client.wallpapers.list());
+      expect(err).to.be.instanceOf(ApiError).and.include({ error: 'unexpected_response' });
+      expect((err as Error).message).to.include('larger than 1048576 bytes');
+      expect(urls).to.have.length(1);
+      expect(sentChunks).to.be.below(40);
+    });
+  }
+
+  it('when the key cannot go into a header, then the client refuses it at once without showing it', () => {
+    const secret = 'wpc_SECRETPART';
+    for (const key of [`${secret}\n`, `${secret} x`, `${secret}é`]) {
+      expect(() => createWallpaperClient({ baseUrl: 'http://api.test', apiKey: key }))
+        .to.throw(TypeError)
+        .that.has.property('message')
+        .that.does.not.include('SECRET');
+    }
+  });
+});
