@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -28,13 +29,17 @@ def page(remaining: int = 500, limit: int = 1000, reset_in: float = 600) -> http
 
 def test_when_a_429_comes_then_retry_after_is_waited_out_and_the_request_sent_again() -> None:
     waits: list[tuple[float, str]] = []
-    client, seen = client_over([httpx.Response(429, headers={"Retry-After": "2"}, json={"error": "rate_limited", "message": "m", "status": 429}), page()], waits)
+    client, seen = client_over(
+        [httpx.Response(429, headers={"Retry-After": "2"}, json={"error": "rate_limited", "message": "m", "status": 429}), page()], waits
+    )
     client.wallpapers.list()
     assert len(seen) == 2 and waits[0][1] == "rate-limited" and 2 <= waits[0][0] <= 2.25
 
 
 def test_when_the_wait_is_longer_than_allowed_then_quota_exhausted_says_how_long() -> None:
-    client, _ = client_over([httpx.Response(429, headers={"Retry-After": "900"}, json={"error": "rate_limited", "message": "later", "status": 429})], [], max_wait=30)
+    client, _ = client_over(
+        [httpx.Response(429, headers={"Retry-After": "900"}, json={"error": "rate_limited", "message": "later", "status": 429})], [], max_wait=30
+    )
     with pytest.raises(QuotaExhausted) as spent:
         client.wallpapers.list()
     assert spent.value.retry_after == 900 and spent.value.status == 429
@@ -78,3 +83,93 @@ def test_when_a_walk_has_a_limit_then_no_page_past_it_is_asked_for() -> None:
     client, seen = client_over([listing([1, 2], "c2"), listing([3, 4], "c3"), listing([5], None)], [])
     assert [w["id"] for w in client.wallpapers.all(limit=4, per_page=2)] == [1, 2, 3, 4]
     assert len(seen) == 2
+
+
+def test_when_a_503_says_it_lasts_longer_than_allowed_then_it_is_raised_at_once() -> None:
+    waits: list[tuple[float, str]] = []
+    unavailable = {"error": "service_unavailable", "message": "maintenance", "status": 503}
+    client, seen = client_over([httpx.Response(503, headers={"Retry-After": "3600"}, json=unavailable)], waits, max_wait=60)
+    with pytest.raises(ApiError) as refused:
+        client.wallpapers.list()
+    assert refused.value.status == 503 and len(seen) == 1 and waits == []
+
+
+def test_when_retry_after_is_an_http_date_then_it_is_waited_until() -> None:
+    waits: list[tuple[float, str]] = []
+    soon = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 5))
+    refused = httpx.Response(429, headers={"Retry-After": soon}, json={"error": "rate_limit_exceeded", "message": "m", "status": 429})
+    client, _ = client_over([refused, page()], waits)
+    client.wallpapers.list()
+    assert waits[0][1] == "rate-limited" and 3 <= waits[0][0] <= 5.25
+
+
+@pytest.mark.parametrize("header", ["Infinity", "-1", "1.5", "soon", ""])
+def test_when_retry_after_is_neither_seconds_nor_a_date_then_a_second_is_waited(header: str) -> None:
+    waits: list[tuple[float, str]] = []
+    refused = httpx.Response(429, headers={"Retry-After": header}, json={"error": "rate_limit_exceeded", "message": "m", "status": 429})
+    client, _ = client_over([refused, page()], waits)
+    client.wallpapers.list()
+    assert 1 <= waits[0][0] <= 1.25
+
+
+def test_when_retry_after_is_0_then_no_second_is_added() -> None:
+    waits: list[tuple[float, str]] = []
+    refused = httpx.Response(429, headers={"Retry-After": "0"}, json={"error": "rate_limit_exceeded", "message": "m", "status": 429})
+    client, _ = client_over([refused, page()], waits)
+    client.wallpapers.list()
+    assert waits[0][0] <= 0.25
+
+
+def test_when_the_api_gives_back_the_cursor_it_was_asked_with_then_a_walk_stops_with_an_api_error() -> None:
+    def looping() -> list[httpx.Response]:
+        return [httpx.Response(200, json={"data": [], "meta": {"next_cursor": "same", "has_more": True}}) for _ in range(3)]
+
+    client, seen = client_over(looping(), [])
+    with pytest.raises(ApiError) as stopped:
+        list(client.search.all("sky"))
+    assert stopped.value.error == "unexpected_response" and len(seen) == 2
+    client, seen = client_over(looping(), [])
+    with pytest.raises(ApiError):
+        list(client.changes.follow("same"))
+    assert len(seen) == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type"), [(b"<html>sign in to the wifi</html>", "text/html"), (b'{"data": [', "application/json"), (b"null", "application/json")]
+)
+def test_when_a_200_is_not_the_apis_json_then_an_api_error_is_raised(body: bytes, content_type: str) -> None:
+    client, _ = client_over([httpx.Response(200, content=body, headers={"Content-Type": content_type})], [])
+    with pytest.raises(ApiError) as refused:
+        client.wallpapers.list()
+    assert refused.value.error == "unexpected_response"
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_when_an_answer_is_larger_than_max_body_bytes_then_it_is_not_read_whole_nor_asked_again(declared: bool) -> None:
+    sent = 0
+
+    def chunks() -> Iterator[bytes]:
+        nonlocal sent
+        for _ in range(1000):
+            sent += 1
+            yield b" " * 65536
+
+    headers = {"Content-Length": str(1000 * 65536)} if declared else {}
+    client, seen = client_over([httpx.Response(200, content=chunks(), headers=headers)], [], max_body_bytes=1024 * 1024)  # type: ignore[arg-type]
+    with pytest.raises(ApiError) as refused:
+        client.wallpapers.list()
+    assert refused.value.error == "unexpected_response" and "larger than 1048576 bytes" in refused.value.message
+    assert len(seen) == 1 and sent < 40
+
+
+def test_when_a_list_holds_none_then_it_is_left_out_not_sent_as_text() -> None:
+    client, seen = client_over([page()], [])
+    client.wallpapers.list(category=["space", None], tags=[None])
+    assert seen[0].url.params["category"] == "space" and "tags" not in seen[0].url.params
+
+
+@pytest.mark.parametrize("key", ["wpc_SECRETPART\n", "wpc_SECRETPART x", "wpc_SECRETPARTé"])
+def test_when_the_key_cannot_go_into_a_header_then_the_client_refuses_it_without_showing_it(key: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        Client(base_url="http://api.test", api_key=key)
+    assert "SECRET" not in str(refused.value)

@@ -97,6 +97,9 @@ function asLists<Raw>(query: object): Raw {
   ) as Raw;
 }
 
+/** A cursor that leads back to its own page would be followed for ever. */
+const looping = () => new ApiError(200, 'unexpected_response', 'The API gave the cursor it was asked with as the next one: the walk would never end');
+
 /** A key goes into a header: one that cannot is refused here, without showing it in the message. */
 function checkedKey(apiKey: string): string {
   if (!/^[\x21-\x7e]+$/.test(apiKey)) throw new TypeError('apiKey must be printable ASCII without spaces or line breaks (the key is not shown)');
@@ -172,9 +175,7 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
       yield* next.data;
       seed ??= next.meta.seed;
       // A cursor that leads back to its own page would be followed for ever.
-      if (next.meta.next_cursor && next.meta.next_cursor === cursor) {
-        throw new ApiError(200, 'unexpected_response', 'The API gave the cursor it was asked with as the next one: the walk would never end');
-      }
+      if (next.meta.next_cursor && next.meta.next_cursor === cursor) throw looping();
       cursor = next.meta.next_cursor ?? null;
     } while (cursor);
   }
@@ -195,6 +196,7 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
       }
       const asked = cursor;
       cursor = page.meta.next_cursor;
+      if (page.meta.has_more && cursor === asked) throw looping();
       for (const [i, change] of page.data.entries()) yield { change, cursor: i === page.data.length - 1 ? cursor : asked };
       if (page.meta.has_more) continue;
       if (untilEnd) return;

@@ -146,6 +146,24 @@ describe('the TypeScript client, against answers the API should not give', () =>
     expect(urls).to.have.length(2);
   });
 
+  it('when the feed says it has more but gives back the cursor it was asked with, then following it stops with an ApiError', async () => {
+    const { fetch, urls } = fake(
+      () =>
+        new Response(JSON.stringify({ data: [], meta: { next_cursor: 'same', has_more: true } }), {
+          status: 200,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+    );
+    const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
+    const err = await rejection(
+      (async () => {
+        for await (const _ of client.changes.follow({ cursor: 'same' })) void _;
+      })(),
+    );
+    expect(err).to.be.instanceOf(ApiError).and.include({ error: 'unexpected_response' });
+    expect(urls).to.have.length(1);
+  });
+
   for (const [name, body, type] of [
     ['a page of HTML (a captive portal)', '<html>sign in to the wifi</html>', 'text/html'],
     ['cut JSON', '{"data": [', 'application/json'],

@@ -8,19 +8,24 @@ As the TypeScript client does (clients/typescript/src/paced-fetch.ts):
 - 429: waits out Retry-After, then asks again (a bounded number of times, and no longer than
   ``max_wait`` at a time: past that, QuotaExhausted);
 - 503 or a network error: retries with jittered exponential backoff (at least Retry-After when the
-  answer has one), a bounded number of times.
+  answer has one), a bounded number of times; a 503 whose Retry-After is past ``max_wait`` is raised
+  at once;
+- an answer larger than ``max_body_bytes`` is not read whole: ApiError ``unexpected_response``.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import dataclass, field
+from datetime import timezone
+from email.utils import parsedate_to_datetime
 from typing import Callable, Literal
 
 import httpx
 
-from .errors import QuotaExhausted, to_api_error
+from .errors import ApiError, QuotaExhausted, to_api_error
 
 WaitReason = Literal["pace", "rate-limited", "retry"]
 
@@ -37,6 +42,8 @@ class Pacing:
     """Times a 429 is waited out before it is raised."""
     pace_below: float = 0.1
     """Below this share of the limit remaining, requests are spread until the window resets."""
+    max_body_bytes: int = 8 * 1024 * 1024
+    """Largest answer read; a page of 100 with every include is under 1 MiB."""
     sleep: Callable[[float], None] = time.sleep
     on_wait: Callable[[float, WaitReason], None] | None = None
     _quota: tuple[int, int, float] | None = field(default=None, init=False, repr=False)
@@ -76,11 +83,36 @@ class Pacing:
 
     @staticmethod
     def _retry_after(response: httpx.Response) -> float | None:
-        try:
-            seconds = float(response.headers["Retry-After"])
-        except (KeyError, ValueError):
+        """Retry-After as RFC 9110 gives it: whole seconds, or an HTTP date (a proxy may send one).
+        Anything else is no answer, not 0 s, which would ask again at once."""
+        text = response.headers.get("Retry-After", "").strip()
+        if re.fullmatch(r"[0-9]+", text):
+            return float(text)
+        if not re.search(r"[A-Za-z]", text):
             return None
-        return seconds if seconds >= 0 else None
+        try:
+            at = parsedate_to_datetime(text)
+        except (TypeError, ValueError):
+            return None
+        if at.tzinfo is None:
+            at = at.replace(tzinfo=timezone.utc)
+        return max(0.0, at.timestamp() - time.time())
+
+    def _send(self, http: httpx.Client, path: str, params: dict[str, str]) -> httpx.Response:
+        """One GET, its answer read up to ``max_body_bytes`` (decoded): past that, the rest is not read."""
+        with http.stream("GET", path, params=params) as streamed:
+            declared = streamed.headers.get("Content-Length", "")
+            too_large = ApiError(streamed.status_code, "unexpected_response", f"The answer is larger than {self.max_body_bytes} bytes (max_body_bytes)")
+            if declared.isascii() and declared.isdigit() and int(declared) > self.max_body_bytes:
+                raise too_large
+            body = bytearray()
+            for chunk in streamed.iter_bytes():
+                body += chunk
+                if len(body) > self.max_body_bytes:
+                    raise too_large
+            # The body is decoded already: its coding and length no longer describe it.
+            headers = [(k, v) for k, v in streamed.headers.multi_items() if k.lower() not in ("content-encoding", "content-length")]
+            return httpx.Response(streamed.status_code, headers=headers, content=bytes(body), request=streamed.request)
 
     def get(self, http: httpx.Client, path: str, params: dict[str, str]) -> httpx.Response:
         """One GET, paced and retried; an answer other than 2xx is raised as ApiError."""
@@ -89,7 +121,7 @@ class Pacing:
         while True:
             self._pace()
             try:
-                response = http.get(path, params=params)
+                response = self._send(http, path, params)
             except httpx.TransportError:
                 if failures >= self.retries:
                     raise
@@ -97,18 +129,22 @@ class Pacing:
                 failures += 1
                 continue
             self._remember(response)
+            retry_after = self._retry_after(response)
             if response.status_code == 429:
-                retry_after = self._retry_after(response) or 1.0
+                if retry_after is None:
+                    retry_after = 1.0
                 if retry_after > self.max_wait:
                     raise QuotaExhausted(429, _error(response), _message(response), retry_after)
                 if limited < self.rate_limit_waits:
                     limited += 1
                     self._wait(retry_after + random.random() * 0.25, "rate-limited")
                     continue
-            if response.status_code == 503 and failures < self.retries:
+            # A 503 that says it lasts longer than the client may wait is raised now, not asked again
+            # to no purpose (three times a minute, for an hour's maintenance).
+            if response.status_code == 503 and failures < self.retries and (retry_after or 0.0) <= self.max_wait:
                 backoff = self.backoff * 2**failures * (0.5 + random.random() / 2)
                 failures += 1
-                self._wait(max(backoff, self._retry_after(response) or 0.0), "retry")
+                self._wait(max(backoff, retry_after or 0.0), "retry")
                 continue
             if not response.is_success:
                 raise to_api_error(response.status_code, _json_or_none(response))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from typing import Any, TypeVar, cast
 import httpx
 
 from ._pacing import Pacing
+from .errors import ApiError
 from .models import ChangeItem, ChangeList, SuggestionList, Usage, WallpaperDetail, WallpaperList, WallpaperListItem
 
 __all__ = ["Client", "FollowedChange"]
@@ -19,21 +21,27 @@ T = TypeVar("T")
 
 
 def _query(params: Params) -> dict[str, str]:
-    """The contract's query: lists comma-separated (``category=space,nature``), None and empty
-    lists left out (the API refuses an empty ``tags=``)."""
+    """The contract's query: lists comma-separated (``category=space,nature``), None left out, in a
+    list too, and so empty lists (the API refuses an empty ``tags=``)."""
     query: dict[str, str] = {}
     for name, value in params.items():
         if value is None:
             continue
         if isinstance(value, (list, tuple, set, frozenset)):
-            if not value:
+            given = [str(v) for v in value if v is not None]
+            if not given:
                 continue
-            query[name] = ",".join(str(v) for v in value)
+            query[name] = ",".join(given)
         elif isinstance(value, bool):
             query[name] = "true" if value else "false"
         else:
             query[name] = str(value)
     return query
+
+
+def _looping() -> ApiError:
+    """A cursor that leads back to its own page would be followed for ever."""
+    return ApiError(200, "unexpected_response", "The API gave the cursor it was asked with as the next one: the walk would never end")
 
 
 @dataclass(frozen=True)
@@ -73,9 +81,12 @@ class _Resource:
                 # Stopped here, not at the next page's first item: that page is never asked for.
                 if limit is not None and served >= limit:
                     return
-            cursor = page["meta"]["next_cursor"]
-            if not cursor:
+            following = page["meta"]["next_cursor"]
+            if not following:
                 return
+            if following == cursor:
+                raise _looping()
+            cursor = following
 
 
 class Wallpapers(_Resource):
@@ -124,6 +135,8 @@ class Changes(_Resource):
         while True:
             page = self.page(cursor, **params)
             asked, cursor = cursor, page["meta"]["next_cursor"]
+            if page["meta"]["has_more"] and cursor == asked:
+                raise _looping()
             for i, change in enumerate(page["data"]):
                 yield FollowedChange(change, cursor if i == len(page["data"]) - 1 else asked)
             if page["meta"]["has_more"]:
@@ -149,6 +162,9 @@ class Client:
         pacing: Pacing | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
+        # A key goes into a header: one that cannot is refused here, without showing it.
+        if not re.fullmatch(r"[\x21-\x7e]+", api_key):
+            raise ValueError("api_key must be printable ASCII without spaces or line breaks (the key is not shown)")
         self._http = httpx.Client(
             base_url=base_url.rstrip("/"),
             headers={"Authorization": f"Bearer {api_key}", "Accept": "application/json"},
@@ -165,7 +181,16 @@ class Client:
         return cast(Usage, self._get("/v1/usage", {}))
 
     def _get(self, path: str, params: Params) -> Any:
-        return self.pacing.get(self._http, path, _query(params)).json()
+        # A 2xx whose body is not the API's JSON (a captive portal's page, a cut answer, null) is an
+        # ApiError too, not a ValueError or None handed on as data.
+        response = self.pacing.get(self._http, path, _query(params))
+        try:
+            body = response.json()
+        except ValueError:
+            raise ApiError(response.status_code, "unexpected_response", "The answer is not the JSON the API sends") from None
+        if body is None:
+            raise ApiError(response.status_code, "unexpected_response", "The answer is not the JSON the API sends")
+        return body
 
     def close(self) -> None:
         self._http.close()
