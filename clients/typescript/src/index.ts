@@ -1,6 +1,7 @@
 import createClient from 'openapi-fetch';
 import { ApiError, toApiError } from './errors.js';
 import { type PacingOptions, pacedFetch } from './paced-fetch.js';
+import { sleepUnless } from './stoppable.js';
 import type { components, operations, paths } from './schema.js';
 
 export { ApiError, QuotaExhausted } from './errors.js';
@@ -53,17 +54,6 @@ export interface CallOptions {
   /** Ends the call at once, waits and retries included, with the signal's reason. */
   signal?: AbortSignal;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /** The contract's comma-separated parameters (a unit test of the repository holds this to the contract). */
 export const LIST_PARAMETERS: ReadonlySet<string> = new Set([
@@ -200,7 +190,7 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
       for (const [i, change] of page.data.entries()) yield { change, cursor: i === page.data.length - 1 ? cursor : asked };
       if (page.meta.has_more) continue;
       if (untilEnd) return;
-      await sleep(pollMs, signal);
+      await sleepUnless(pollMs, signal);
     }
   }
 

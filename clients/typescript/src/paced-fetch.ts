@@ -1,5 +1,6 @@
 import { ApiError, QuotaExhausted } from './errors.js';
 import { QuotaPacer } from './quota-pacer.js';
+import { settledUnless, sleepUnless } from './stoppable.js';
 
 export interface PacingOptions {
   /** Retries of a GET after a 503 or a network error, with jittered exponential backoff (default 3). */
@@ -27,17 +28,6 @@ export interface PacingOptions {
 
 /** A page of 100 with every include is under 1 MiB: 8 MiB is room to spare, not room for a runaway body. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
-
-const realSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 
 /**
  * Retry-After as RFC 9110 gives it: whole seconds, or an HTTP date (a proxy may send one).
@@ -111,14 +101,7 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
     signal.throwIfAborted();
     const bounded = Math.max(0, Math.min(ms, maxWaitMs));
     onWait?.(bounded, reason);
-    if (sleep) {
-      let stop = () => undefined as void;
-      const stopped = new Promise<void>((resolve) => {
-        stop = resolve;
-        signal.addEventListener('abort', stop, { once: true });
-      });
-      await Promise.race([sleep(bounded), stopped]).finally(() => signal.removeEventListener('abort', stop));
-    } else await realSleep(bounded, signal);
+    await (sleep ? settledUnless(sleep(bounded), signal) : sleepUnless(bounded, signal));
     signal.throwIfAborted();
   };
   const pacer = new QuotaPacer({ paceBelow, maxWaitMs, wait: (ms, signal) => wait(ms, 'pace', signal) });

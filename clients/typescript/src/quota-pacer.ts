@@ -1,4 +1,5 @@
 import { QuotaExhausted } from './errors.js';
+import { settledUnless } from './stoppable.js';
 
 /** A wait that a signal ends early, with its reason. */
 export type Wait = (ms: number, signal: AbortSignal) => Promise<void>;
@@ -51,7 +52,7 @@ export class QuotaPacer {
     for (;;) {
       signal.throwIfAborted();
       if (this.probe) {
-        await settledOrStopped(this.probe.answered, signal);
+        await settledUnless(this.probe.answered, signal);
         continue;
       }
       const now = this.now();
@@ -123,13 +124,4 @@ export class QuotaPacer {
     }
     if (this.quota === null || asked >= this.quota.asked) this.quota = { limit, remaining, resetMs: reset * 1000, asked };
   }
-}
-
-async function settledOrStopped(answered: Promise<void>, signal: AbortSignal): Promise<void> {
-  let stop = () => undefined as void;
-  const stopped = new Promise<void>((resolve) => {
-    stop = resolve;
-    signal.addEventListener('abort', stop, { once: true });
-  });
-  await Promise.race([answered, stopped]).finally(() => signal.removeEventListener('abort', stop));
 }
