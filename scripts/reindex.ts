@@ -99,10 +99,12 @@ const command: CatalogueCommand<ReindexArgs> = {
       for (const done of await finishKilledRuns(context.es, context.config.indexAlias)) context.say(done);
       return await (args.rollback ? rollback(context) : reindex(context, args));
     } catch (error) {
-      // A rollback stopped before its alias switch has changed nothing (reindex says so itself).
+      // A rollback stopped before its alias switch has changed nothing a reader sees (reindex says
+      // so itself): the index it would have gone back to may hold new numbers, which no reader sees
+      // and the next rollback gives again.
       const stopped = interruptionOf(error);
       if (stopped) {
-        context.say(`${stopped.message}; nothing changed`);
+        context.say(`${stopped.message}; nothing a reader sees changed`);
         return failureCode(error);
       }
       if (!(error instanceof RollbackError || error instanceof AliasStateError)) throw error;

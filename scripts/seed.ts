@@ -37,6 +37,27 @@ function unreachable(error: unknown): boolean {
   return error instanceof errors.ConnectionError || error instanceof errors.TimeoutError;
 }
 
+/**
+ * With --if-absent: the exit code when the alias has a catalogue already, left as it is, or null to
+ * seed. An alias on several indices is refused, naming them: the API serves one, and would not be
+ * ready on it.
+ */
+async function alreadySeeded(es: Client, alias: string): Promise<number | null> {
+  if (!(await es.indices.existsAlias({ name: alias }))) return null;
+  const indices = Object.keys(await es.indices.getAlias({ name: alias })).sort();
+  if (indices.length > 1) {
+    say(`alias ${alias} points at ${indices.length} indices (${indices.join(', ')}), and the API serves one: point it at one and run again`);
+    return 1;
+  }
+  const counted = await es.count({ index: alias }).then(
+    ({ count }) => `${count} wallpapers`,
+    (error: unknown) =>
+      `a catalogue whose wallpapers could not be counted (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+  );
+  say(`alias ${alias} already holds ${counted} in ${indices[0]}; left as it is (--if-absent)`);
+  return 0;
+}
+
 async function main(): Promise<number> {
   const inputs = parseInputs();
   if (typeof inputs === 'number') return inputs;
@@ -50,6 +71,10 @@ async function main(): Promise<number> {
       say(`cannot reach Elasticsearch at ${displayUrl(config.elasticsearchUrl)}: ${error instanceof Error ? error.message : String(error)}`);
       return 1;
     }
+    // Before the lock too: an `up` while an import holds it finds the catalogue there and is done,
+    // rather than fail on the lock and leave the API unstarted.
+    const present = args.ifAbsent ? await alreadySeeded(es, config.indexAlias) : null;
+    if (present !== null) return present;
     return await withCatalogueLock(config, 'seed', say, (lock) => seed(es, args, config, lock));
   } finally {
     await es.close();
@@ -67,12 +92,9 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
 
 async function seedUnder(es: Client, args: SeedArgs, config: Config, lock: CatalogueLock, signal: AbortSignal): Promise<number> {
   for (const done of await finishKilledRuns(es, config.indexAlias)) say(done);
-  // Checked under the lock, so two seeds started together still load one catalogue between them.
-  if (args.ifAbsent && (await es.indices.existsAlias({ name: config.indexAlias }))) {
-    const { count } = await es.count({ index: config.indexAlias });
-    say(`alias ${config.indexAlias} already holds ${count} wallpapers; left as it is (--if-absent)`);
-    return 0;
-  }
+  // Again under the lock, for a run that made the catalogue in between.
+  const present = args.ifAbsent ? await alreadySeeded(es, config.indexAlias) : null;
+  if (present !== null) return present;
   say(`seeding ${args.count} wallpapers (seed ${args.seed}) behind alias ${config.indexAlias} at ${displayUrl(config.elasticsearchUrl)}`);
   const display: { progress?: ProgressReporter } = {};
   const print = (line: string) => (display.progress ? display.progress.log(`seed: ${line}`) : say(line));

@@ -11,7 +11,11 @@ import { methodNotAllowed, notFound } from './http-error.js';
 export async function routeFallbacks(ctx: Context, next: Next): Promise<void> {
   await next();
   const allow = ctx.response.get('Allow');
-  if (ctx.status === 501 && !allow) ctx.status = 404;
+  if (ctx.status === 501 && !allow) {
+    ctx.status = 404;
+    // An empty Allow would say the path allows no method at all (RFC 9110 §10.2.1).
+    ctx.remove('Allow');
+  }
   if (ctx.status === 405 || ctx.status === 501) {
     throw methodNotAllowed(allow ? allow.split(/,\s*/) : ['GET', 'HEAD']);
   }

@@ -104,7 +104,9 @@ describe('error responses', () => {
 
     it('when a method the router does not know is sent, then an unknown path is 404 as for DELETE, and a route 405 with its Allow', async () => {
       for (const method of ['ACL', 'PROPFIND']) {
-        expectError(await get('/nonexistent', method), 404, 'not_found');
+        const unknown = await get('/nonexistent', method);
+        expectError(unknown, 404, 'not_found');
+        expect(unknown.headers.get('allow'), 'an empty Allow would say no method is allowed').to.equal(null);
         const known = await get('/v1/wallpapers', method);
         expectError(known, 405, 'method_not_allowed');
         expect(known.headers.get('allow')).to.include('GET');

@@ -336,6 +336,7 @@ describe('the developer portal', function () {
         expect(page.headers.get('Access-Control-Allow-Origin'), `${method} ${path}`).to.equal(null);
         expect(page.headers.get('Access-Control-Allow-Methods'), `${method} ${path}`).to.equal(null);
         if (status !== 200) expect(page.headers.get('Content-Type'), `${method} ${path}`).to.match(/^text\/html/);
+        if (status === 404) expect(page.headers.get('Allow'), `${method} ${path}`).to.equal(null);
       }
       const api = await request(ctx.app.url, '/v1/nope', { headers: { Origin: 'https://elsewhere.example' } });
       expect(api.headers.get('Access-Control-Allow-Origin'), 'the API keeps its policy').to.equal('*');

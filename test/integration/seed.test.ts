@@ -17,7 +17,8 @@ import {
 } from '../../src/catalogue/admin/index-admin.js';
 import { seedCatalogue, SeedError } from '../../src/catalogue/ingest/seed-catalogue.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
-import { storedSource, unstamped } from '../support/harness.js';
+import { readyRedis, storedSource, unstamped } from '../support/harness.js';
+import { lockKey } from '../../src/catalogue/admin/catalogue-lock.js';
 
 const ES_URL = process.env['ELASTICSEARCH_URL'] ?? 'http://127.0.0.1:9200';
 const IMAGES = 'https://images.wallpapers.example';
@@ -290,9 +291,42 @@ describe('seeding the catalogue into Elasticsearch', function () {
       const before = Object.keys(await es.indices.getAlias({ name: alias }));
       const again = runSeedScript(['--count', '30', '--if-absent'], env);
       expect(again.status, again.stderr).to.equal(0);
-      expect(again.stderr).to.include(`seed: alias ${alias} already holds 20 wallpapers; left as it is (--if-absent)`);
+      expect(again.stderr).to.include(`seed: alias ${alias} already holds 20 wallpapers in ${before[0]}; left as it is (--if-absent)`);
       expect(Object.keys(await es.indices.getAlias({ name: alias }))).to.deep.equal(before);
       expect((await es.count({ index: alias })).count).to.equal(20);
+    });
+
+    it('when run with --if-absent while another run holds the lock over a catalogue, then it finds the catalogue and is done', async () => {
+      const alias = freshAlias();
+      const env = { INDEX_ALIAS: alias, ELASTICSEARCH_URL: ES_URL };
+      expect(runSeedScript(['--count', '10'], env).status).to.equal(0);
+      const redis = await readyRedis();
+      try {
+        await redis.set(
+          lockKey(alias),
+          JSON.stringify({ command: 'import', host: 'elsewhere', pid: 1, since: new Date().toISOString() }),
+          'PX',
+          30_000,
+        );
+        const run = runSeedScript(['--count', '10', '--if-absent'], env);
+        expect(run.status, run.stderr).to.equal(0);
+        expect(run.stderr).to.include('already holds 10 wallpapers');
+      } finally {
+        await redis.del(lockKey(alias));
+        redis.disconnect();
+      }
+    });
+
+    it('when run with --if-absent over an alias on two indices, then it refuses, naming them, as the API could serve neither', async () => {
+      const alias = freshAlias();
+      const env = { INDEX_ALIAS: alias, ELASTICSEARCH_URL: ES_URL };
+      expect(runSeedScript(['--count', '10'], env).status).to.equal(0);
+      const [live] = Object.keys(await es.indices.getAlias({ name: alias }));
+      await es.indices.create({ index: `${alias}-extra` });
+      await es.indices.putAlias({ index: `${alias}-extra`, name: alias });
+      const run = runSeedScript(['--count', '10', '--if-absent'], env);
+      expect(run.status).to.equal(1);
+      expect(run.stderr).to.include(`alias ${alias} points at 2 indices (${[live!, `${alias}-extra`].sort().join(', ')}), and the API serves one`);
     });
 
     it('when stopped with SIGTERM while it loads, then it deletes its index, releases the lock and leaves the alias, exit 143', async () => {

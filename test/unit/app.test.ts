@@ -1,3 +1,4 @@
+import { generateApiKey } from '../../src/access/api-key.js';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
 import { BackendUnavailable, InvalidInput, Overloaded } from '../../src/errors.js';
@@ -156,6 +157,13 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
     it('when a request id is given, then it is echoed; a malformed one is replaced', async () => {
       expect((await get('/v1/wallpapers', KEY, { 'X-Request-Id': 'abc-123' })).headers.get('x-request-id')).to.equal('abc-123');
       expect((await get('/v1/wallpapers', KEY, { 'X-Request-Id': 'bad id!' })).headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    });
+
+    it('when the request id given is shaped like a key, then it is replaced, so no log line of the request carries a key', async () => {
+      const key = generateApiKey('AbCdEfGhIjKl');
+      for (const given of [key, key.slice(4), `x_${key.slice(17)}`]) {
+        expect((await get('/v1/wallpapers', KEY, { 'X-Request-Id': given })).headers.get('x-request-id'), given).to.match(/^[0-9a-f-]{36}$/);
+      }
     });
 
     it('when a browser asks for a preflight, then CORS allows GET with Authorization, without a key', async () => {

@@ -117,7 +117,10 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
     // A page asked with a method it does not take: the router said so (405 and Allow), on the 404
     // page; 501 for a method it does not know, on a page (Allow set) or none (the 404 page stands).
     const allow = ctx.response.get('Allow');
-    if (ctx.status === 501 && !allow) ctx.status = 404;
+    if (ctx.status === 501 && !allow) {
+      ctx.status = 404;
+      ctx.remove('Allow');
+    }
     if (ctx.status === 405 || ctx.status === 501) page(ctx, 405, messagePage('Method not allowed', `This page takes ${allow || 'GET'}.`));
   };
 }
