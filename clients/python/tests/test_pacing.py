@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import time
+import tracemalloc
 from collections.abc import Iterator
 
 import httpx
@@ -173,3 +175,37 @@ def test_when_the_key_cannot_go_into_a_header_then_the_client_refuses_it_without
     with pytest.raises(ValueError) as refused:
         Client(base_url="http://api.test", api_key=key)
     assert "SECRET" not in str(refused.value)
+
+
+def gzipped(payload: bytes, headers: dict[str, str] | None = None) -> httpx.Response:
+    """An answer as the network brings it: coded, streamed, not yet read."""
+    return httpx.Response(200, headers={"Content-Encoding": "gzip", **(headers or {})}, stream=httpx.ByteStream(gzip.compress(payload)))
+
+
+def test_when_a_gzip_answer_inflates_past_max_body_bytes_then_it_is_refused_holding_little_more_than_the_bound() -> None:
+    bomb = b" " * (256 * 1024 * 1024)
+    client, seen = client_over([gzipped(bomb)], [], max_body_bytes=1024 * 1024)  # type: ignore[arg-type]
+    tracemalloc.start()
+    try:
+        with pytest.raises(ApiError) as refused:
+            client.wallpapers.list()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert refused.value.error == "unexpected_response" and "larger than 1048576 bytes" in refused.value.message
+    assert peak < 16 * 1024 * 1024 and len(seen) == 1
+
+
+def test_when_a_gzip_answer_is_within_the_bound_then_it_is_read_as_json() -> None:
+    client, seen = client_over([gzipped(b'{"data": [], "meta": {"next_cursor": null}}')], [])
+    assert client.wallpapers.list()["data"] == [] and seen[0].headers["Accept-Encoding"] == "gzip"
+
+
+def test_when_an_answer_is_coded_otherwise_than_asked_or_its_gzip_is_broken_then_an_api_error_is_raised() -> None:
+    brotli = httpx.Response(200, headers={"Content-Encoding": "br"}, stream=httpx.ByteStream(b"\x0b\x02\x80{}\x03"))
+    broken = httpx.Response(200, headers={"Content-Encoding": "gzip"}, stream=httpx.ByteStream(b"\x1f\x8b\x08\x00not gzip at all"))
+    for answer in (brotli, broken):
+        client, _ = client_over([answer], [])
+        with pytest.raises(ApiError) as refused:
+            client.wallpapers.list()
+        assert refused.value.error == "unexpected_response"

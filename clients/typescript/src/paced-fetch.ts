@@ -36,9 +36,16 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 export function retryAfterMs(header: string | null, now = Date.now()): number | null {
   const text = header?.trim() ?? '';
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = /[A-Za-z]/.test(text) ? Date.parse(text) : NaN;
+  // Only the three forms an HTTP-date takes (RFC 9110 §5.6.7): Date.parse alone reads "in 5" as a date.
+  const at = HTTP_DATE.some((form) => form.test(text)) ? Date.parse(text) : NaN;
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
+
+const HTTP_DATE = [
+  /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Z][a-z]+, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
 
 /** The answer's body, read up to `max` bytes: past that, the rest is not read and the call fails. */
 async function cappedBody(response: Response, max: number): Promise<ArrayBuffer> {
@@ -104,7 +111,7 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
     await (sleep ? settledUnless(sleep(bounded), signal) : sleepUnless(bounded, signal));
     signal.throwIfAborted();
   };
-  const pacer = new QuotaPacer({ paceBelow, maxWaitMs, wait: (ms, signal) => wait(ms, 'pace', signal) });
+  const pacer = new QuotaPacer({ paceBelow, maxWaitMs, probeWaitMs: timeoutMs, wait: (ms, signal) => wait(ms, 'pace', signal) });
 
   // An attempt is its whole answer: the body is read here, under the attempt's timeout, so a body
   // that stalls is a network error retried like any other (read later, outside the retries, its

@@ -19,3 +19,21 @@ export async function settledUnless(settled: Promise<unknown>, signal: AbortSign
   });
   await Promise.race([settled, stopped]).finally(() => signal.removeEventListener('abort', stop));
 }
+
+/** True when `settled` does within `ms`; false when `ms` pass first or `signal` aborts. Its timer and listener go either way. */
+export function settledWithin(settled: Promise<unknown>, ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const done = (value: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
+      resolve(value);
+    };
+    const stop = () => done(false);
+    const timer = setTimeout(stop, ms);
+    signal.addEventListener('abort', stop, { once: true });
+    settled.then(
+      () => done(true),
+      () => done(true),
+    );
+  });
+}

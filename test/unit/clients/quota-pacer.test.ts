@@ -1,0 +1,92 @@
+import { expect } from 'chai';
+import { QuotaExhausted } from '../../../clients/typescript/src/errors.js';
+import { QuotaPacer, type Turn } from '../../../clients/typescript/src/quota-pacer.js';
+
+const quotaAnswer = (remaining: number, resetInMs: number, now: number, limit = 100) =>
+  new Response('{}', {
+    headers: {
+      'X-RateLimit-Limit': String(limit),
+      'X-RateLimit-Remaining': String(remaining),
+      'X-RateLimit-Reset': String((now + resetInMs) / 1000),
+    },
+  });
+
+/** A pacer on a clock of its own: waits are recorded and end when told (or at once). */
+function pacerAt(clock: { now: number }, options: Partial<{ maxWaitMs: number; probeWaitMs: number }> = {}) {
+  const waits: number[] = [];
+  const pacer = new QuotaPacer(
+    {
+      paceBelow: 0.1,
+      maxWaitMs: 60_000,
+      probeWaitMs: 200,
+      ...options,
+      wait: (ms, signal) =>
+        new Promise<void>((resolve, reject) => {
+          waits.push(ms);
+          signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+        }),
+    },
+    () => clock.now,
+  );
+  return { pacer, waits };
+}
+
+describe('the TypeScript client`s pacing of calls made at once', () => {
+  it('when the first call gets no answer, then the others it held go at once, and none waits in line behind the next', async () => {
+    const clock = { now: 1_000_000 };
+    const { pacer } = pacerAt(clock);
+    const signal = new AbortController().signal;
+    const probe = await pacer.turn(signal);
+    expect(probe.probe).to.equal(true);
+    const held = [pacer.turn(signal), pacer.turn(signal), pacer.turn(signal)];
+    pacer.answered(probe, null);
+    const let_go = await Promise.all(held);
+    expect(let_go.map((turn) => turn.probe)).to.deep.equal([false, false, false]);
+    expect((await pacer.turn(signal)).probe, 'and the next call does not ask for the others either').to.equal(false);
+  });
+
+  it('when the first call`s answer never comes at all, then the others wait for it at most probeWaitMs', async () => {
+    const clock = { now: 1_000_000 };
+    const { pacer } = pacerAt(clock, { probeWaitMs: 50 });
+    const signal = new AbortController().signal;
+    await pacer.turn(signal);
+    const started = performance.now();
+    const held: Turn = await pacer.turn(signal);
+    expect(held.probe).to.equal(false);
+    expect(performance.now() - started).to.be.within(40, 1000);
+  });
+
+  it('when callers queue for turns further off than maxWaitMs, then those past it throw QuotaExhausted instead of all going at once', async () => {
+    const clock = { now: 1_000_000 };
+    const { pacer, waits } = pacerAt(clock, { maxWaitMs: 6000 });
+    const signal = new AbortController().signal;
+    const first = await pacer.turn(signal);
+    // 10 left of 100 for 30 s: the first waits 3 s, the next would wait 3 + 3.3 s.
+    pacer.answered(first, quotaAnswer(10, 30_000, clock.now));
+    const turns = Array.from({ length: 4 }, () =>
+      pacer.turn(signal).then(
+        () => 'sent',
+        (err: unknown) => err,
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(waits).to.deep.equal([3000]);
+    const refused = await Promise.all(turns.slice(1));
+    for (const err of refused) expect(err).to.be.instanceOf(QuotaExhausted).and.have.property('retryAfter', 7);
+  });
+
+  it('when every caller waiting for a turn is stopped, then the turns they held are given back to the next', async () => {
+    const clock = { now: 1_000_000 };
+    const { pacer, waits } = pacerAt(clock);
+    const first = await pacer.turn(new AbortController().signal);
+    // 10 left of 100 for 360 s: a turn every 36 s.
+    pacer.answered(first, quotaAnswer(10, 360_000, clock.now));
+    const stop = new AbortController();
+    const held = [pacer.turn(stop.signal), pacer.turn(stop.signal)].map((turn) => turn.catch(() => 'stopped'));
+    stop.abort(new Error('stopped'));
+    expect(await Promise.all(held)).to.deep.equal(['stopped', 'stopped']);
+    void pacer.turn(new AbortController().signal);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(waits.at(-1)).to.equal(36_000);
+  });
+});
