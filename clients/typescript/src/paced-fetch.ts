@@ -89,8 +89,8 @@ async function cappedBody(response: Response, max: number): Promise<ArrayBuffer>
  *   jittered exponential backoff (at least Retry-After when the answer has one), a bounded number
  *   of times; a 503 whose Retry-After is past `maxWaitMs` is returned at once.
  * A request's signal ends every wait and attempt of it at once, with the signal's reason.
- * As the Python client does (clients/python/src/wallpaper_catalogue/_pacing.py), which sends one
- * request at a time.
+ * As the Python client does (clients/python/src/wallpaper_catalogue/_pacing.py), whose pacing reads
+ * one request at a time.
  */
 export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typeof fetch {
   const {

@@ -28,7 +28,8 @@ interface Quota {
  *   one request asks and the others wait for its answer, instead of all going at once into a
  *   quota that may have room for one;
  * - below `paceBelow` of the limit, the requests left are spread until the reset, one after
- *   another; at none left, they wait for the reset, or throw QuotaExhausted past `maxWaitMs`.
+ *   another, and one whose turn is further off than `maxWaitMs` throws QuotaExhausted; at none
+ *   left, they wait for the reset, or throw QuotaExhausted past `maxWaitMs`.
  */
 export class QuotaPacer {
   private quota: Quota | null = null;

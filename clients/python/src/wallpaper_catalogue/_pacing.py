@@ -10,7 +10,8 @@ As the TypeScript client does (clients/typescript/src/paced-fetch.ts):
 - 503 or a network error: retries with jittered exponential backoff (at least Retry-After when the
   answer has one), a bounded number of times; a 503 whose Retry-After is past ``max_wait`` is raised
   at once;
-- an answer larger than ``max_body_bytes`` is not read whole: ApiError ``unexpected_response``.
+- an answer larger than ``max_body_bytes`` once inflated (gzip is the one coding asked for) is not
+  read whole: ApiError ``unexpected_response``.
 """
 
 from __future__ import annotations
