@@ -37,7 +37,8 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   const text = header?.trim() ?? '';
   if (/^\d+$/.test(text)) return Number(text) * 1000;
   // Only the three forms an HTTP-date takes (RFC 9110 §5.6.7): Date.parse alone reads "in 5" as a date.
-  const at = HTTP_DATE.some((form) => form.test(text)) ? Date.parse(text) : NaN;
+  // asctime carries no zone and is UTC; Date.parse would read it as local time.
+  const at = HTTP_DATE.some((form) => form.test(text)) ? Date.parse(/GMT$/.test(text) ? text : `${text} GMT`) : NaN;
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
@@ -136,7 +137,7 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
       try {
         response = await attempt(request);
       } catch (err) {
-        pacer.answered(turn, null);
+        pacer.answered(turn, null, { hung: err instanceof Error && err.name === 'TimeoutError' && !signal.aborted });
         signal.throwIfAborted();
         if (err instanceof ApiError || !idempotent || failures >= retries) throw err;
         await wait(backoffMs * 2 ** failures++ * (0.5 + Math.random() / 2), 'retry', signal);

@@ -35,19 +35,20 @@ export class QuotaPacer {
   private quota: Quota | null = null;
   /**
    * Whether a request may ask for the others while the quota is unknown. Off once one asked and
-   * got no rate-limit headers back (a proxy took them off) or no answer at all (the API hung or
-   * is down: the others must not wait in line behind one timeout after another); on again at the
-   * next answer that has them.
+   * got no rate-limit headers back (a proxy took them off), or no answer within its time (the API
+   * hangs: the others must not wait in line behind one timeout after another); on again at the
+   * next answer that has them. One stopped by its caller, or refused a connection, hands the
+   * asking to the next.
    */
   private mayProbe = true;
   /** Requests let go so far, those waiting for their turn included. */
   private decided = 0;
   /** Requests sent so far. */
   private sent = 0;
-  /** When the last turn given out comes; requests waiting for a turn. */
+  /** When the last turn given out comes, and how many requests wait for theirs. */
   private lastTurnMs = 0;
   private waitingTurns = 0;
-  private probe: { answered: Promise<void>; settle: () => void } | null = null;
+  private probe: { asked: number; answered: Promise<void>; settle: () => void } | null = null;
 
   constructor(
     private readonly options: { paceBelow: number; maxWaitMs: number; probeWaitMs: number; wait: Wait },
@@ -58,48 +59,59 @@ export class QuotaPacer {
   async turn(signal: AbortSignal): Promise<Turn> {
     for (;;) {
       signal.throwIfAborted();
-      if (this.probe) {
-        // At most as long as an attempt may take: a fetch that ignores its signal holds no one for good.
-        const answered = await settledWithin(this.probe.answered, this.options.probeWaitMs, signal);
-        if (!answered && !signal.aborted) return this.letGo(false);
+      const probe = this.probe;
+      if (probe) {
+        // At most as long as an attempt may take; past that the API is taken to hang (a fetch that
+        // ignores its signal would otherwise hold every later call as long), and no one asks again
+        // for the others until an answer comes.
+        const answered = await settledWithin(probe.answered, this.options.probeWaitMs, signal);
+        if (!answered && !signal.aborted) {
+          this.settleProbe(probe.asked, false);
+          return this.letGo(false);
+        }
         continue;
       }
       const now = this.now();
       const quota = this.quota;
       const low = (q: Quota) => this.left(q) <= q.limit * this.options.paceBelow;
       if (this.mayProbe && (quota === null || (quota.resetMs <= now && low(quota)))) {
+        const turn = this.letGo(true);
         let settle = () => undefined as void;
         const answered = new Promise<void>((resolve) => (settle = resolve));
-        this.probe = { answered, settle };
-        return this.letGo(true);
+        this.probe = { asked: turn.asked, answered, settle };
+        return turn;
       }
       if (quota === null) return this.letGo(false);
       const untilReset = quota.resetMs - now;
       const left = this.left(quota);
       if (untilReset <= 0 || !low(quota)) return this.letGo(false);
       if (left <= 0) {
-        if (untilReset > this.options.maxWaitMs) throw spent(untilReset);
+        if (untilReset > this.options.maxWaitMs) throw spent(untilReset, 'The quota is spent until its window resets');
         // Then look again: the window's first answer after the reset says what it has room for.
         await this.options.wait(untilReset, signal);
         continue;
       }
-      // Spread what is left until the reset, requests taking turns one spread apart. Alone, with
-      // a spread longer than it may wait, it spends it now (and stops when it is gone, above);
-      // behind others, a turn further off than it may wait is a quota spent for it.
+      // Spread what is left until the reset: one spread from now, or after the turns of those
+      // still waiting. Alone, with a spread longer than it may wait, it spends it now (and stops
+      // when it is gone, above); behind others, a turn further off than it may wait is refused.
       const spread = untilReset / left;
-      if (this.waitingTurns === 0 && spread > this.options.maxWaitMs) return this.letGo(false);
-      const turn = Math.max(now, this.lastTurnMs) + spread;
-      if (turn - now > this.options.maxWaitMs) throw spent(turn - now);
+      const queued = this.waitingTurns > 0;
+      if (!queued && spread > this.options.maxWaitMs) return this.letGo(false);
+      const turn = (queued ? Math.max(now, this.lastTurnMs) : now) + spread;
+      if (turn - now > this.options.maxWaitMs) {
+        throw spent(
+          turn - now,
+          `The quota left is spread across the ${this.waitingTurns} calls waiting: this one's turn is further off than maxWaitMs`,
+        );
+      }
       this.lastTurnMs = turn;
       this.decided++;
       this.waitingTurns++;
       try {
         await this.options.wait(turn - now, signal);
       } catch (err) {
-        // Stopped before it was sent: it spends nothing, and must not count as spent for good;
-        // and when no one else waits, the turns it held up are given back.
+        // Stopped before it was sent: it spends nothing, and must not count as spent for good.
         this.decided--;
-        if (this.waitingTurns === 1) this.lastTurnMs = Math.min(this.lastTurnMs, this.now());
         throw err;
       } finally {
         this.waitingTurns--;
@@ -108,14 +120,21 @@ export class QuotaPacer {
     }
   }
 
-  /** What a request's answer said of the quota; `response` is null when there was none (a network error). */
-  answered(turn: Turn, response: Response | null): void {
+  /**
+   * What a request's answer said of the quota. `response` is null when there was none: `hung` when
+   * its time ran out, else it was stopped or refused a connection.
+   */
+  answered(turn: Turn, response: Response | null, { hung = false }: { hung?: boolean } = {}): void {
     if (response) this.remember(response, turn.asked);
-    else if (turn.probe) this.mayProbe = false;
-    if (turn.probe && this.probe) {
-      this.probe.settle();
-      this.probe = null;
-    }
+    if (turn.probe) this.settleProbe(turn.asked, response !== null || !hung);
+  }
+
+  /** The asking request is done with; if it learnt nothing of the API's health, no one asks again for now. */
+  private settleProbe(asked: number, mayAskAgain: boolean): void {
+    if (this.probe?.asked !== asked) return;
+    if (!mayAskAgain) this.mayProbe = false;
+    this.probe.settle();
+    this.probe = null;
   }
 
   /**
@@ -145,7 +164,7 @@ export class QuotaPacer {
   }
 }
 
-/** A turn further off than the client may wait. */
-function spent(waitMs: number): QuotaExhausted {
-  return new QuotaExhausted('rate_limit_exceeded', 'The quota is spent until its window resets', Math.ceil(waitMs / 1000));
+/** A wait further off than the client may wait: `waitMs` is when this call would have room. */
+function spent(waitMs: number, message: string): QuotaExhausted {
+  return new QuotaExhausted('rate_limit_exceeded', message, Math.ceil(waitMs / 1000));
 }

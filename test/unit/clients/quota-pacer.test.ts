@@ -32,28 +32,54 @@ function pacerAt(clock: { now: number }, options: Partial<{ maxWaitMs: number; p
 }
 
 describe('the TypeScript client`s pacing of calls made at once', () => {
-  it('when the first call gets no answer, then the others it held go at once, and none waits in line behind the next', async () => {
+  it('when the first call`s time runs out with no answer, then the others it held go at once, and none waits in line behind the next', async () => {
     const clock = { now: 1_000_000 };
     const { pacer } = pacerAt(clock);
     const signal = new AbortController().signal;
     const probe = await pacer.turn(signal);
     expect(probe.probe).to.equal(true);
     const held = [pacer.turn(signal), pacer.turn(signal), pacer.turn(signal)];
-    pacer.answered(probe, null);
-    const let_go = await Promise.all(held);
-    expect(let_go.map((turn) => turn.probe)).to.deep.equal([false, false, false]);
+    pacer.answered(probe, null, { hung: true });
+    const letGo = await Promise.all(held);
+    expect(letGo.map((turn) => turn.probe)).to.deep.equal([false, false, false]);
     expect((await pacer.turn(signal)).probe, 'and the next call does not ask for the others either').to.equal(false);
   });
 
-  it('when the first call`s answer never comes at all, then the others wait for it at most probeWaitMs', async () => {
+  it('when the first call is stopped or refused a connection, then the next one asks for the others in its place', async () => {
+    const clock = { now: 1_000_000 };
+    const { pacer } = pacerAt(clock);
+    const signal = new AbortController().signal;
+    const probe = await pacer.turn(signal);
+    const held = [pacer.turn(signal), pacer.turn(signal), pacer.turn(signal)];
+    pacer.answered(probe, null);
+    const next = await Promise.race(held);
+    expect(next.probe).to.equal(true);
+    pacer.answered(next, quotaAnswer(50, 60_000, clock.now));
+    expect((await Promise.all(held)).filter((turn) => turn.probe)).to.have.length(1);
+  });
+
+  it('when the first call`s answer never comes at all, then the others wait for it at most probeWaitMs, and later calls not at all', async () => {
     const clock = { now: 1_000_000 };
     const { pacer } = pacerAt(clock, { probeWaitMs: 50 });
     const signal = new AbortController().signal;
     await pacer.turn(signal);
-    const started = performance.now();
+    let started = performance.now();
     const held: Turn = await pacer.turn(signal);
     expect(held.probe).to.equal(false);
     expect(performance.now() - started).to.be.within(40, 1000);
+    started = performance.now();
+    expect((await pacer.turn(signal)).probe).to.equal(false);
+    expect(performance.now() - started, 'the deaf first call holds no later one').to.be.below(40);
+  });
+
+  it('when one caller`s waits end at once (a sleep that does not wait), then it is never told the quota is spent while some is left', async () => {
+    const clock = { now: 1_000_000 };
+    const pacer = new QuotaPacer({ paceBelow: 0.1, maxWaitMs: 60_000, probeWaitMs: 200, wait: () => Promise.resolve() }, () => clock.now);
+    const signal = new AbortController().signal;
+    let remaining = 10;
+    pacer.answered(await pacer.turn(signal), quotaAnswer(remaining, 360_000, clock.now));
+    while (remaining > 0) pacer.answered(await pacer.turn(signal), quotaAnswer(--remaining, 360_000, clock.now));
+    expect(await pacer.turn(signal).catch((err: unknown) => err), 'and at none left, it is').to.be.instanceOf(QuotaExhausted);
   });
 
   it('when callers queue for turns further off than maxWaitMs, then those past it throw QuotaExhausted instead of all going at once', async () => {

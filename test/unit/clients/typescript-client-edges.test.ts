@@ -132,7 +132,7 @@ describe('the TypeScript client, against answers the API should not give', () =>
     expect(retryAfterMs('Sun, 29 Nov 2026 11:00:00 GMT', now)).to.equal(0);
     expect(retryAfterMs(' 3 ', now)).to.equal(3000);
     expect(retryAfterMs('Sunday, 29-Nov-26 12:00:04 GMT', now), 'the obsolete RFC 850 form').to.equal(4000);
-    expect(retryAfterMs('Sun Nov 29 12:00:05 2026', now), 'and asctime').to.be.a('number');
+    expect(retryAfterMs('Sun Nov 29 12:00:05 2026', now), 'and asctime, which is UTC').to.equal(5000);
     for (const header of [null, '', 'Infinity', '-1', '1.5', '1e3', 'soon', 'in 5', 'A 1', 'Retry 10', 'x 3000'])
       expect(retryAfterMs(header, now), String(header)).to.equal(null);
   });

@@ -118,7 +118,7 @@ class Pacing:
                 raise refused(too_large)
             # A transport may answer with the body read and decoded already (httpx.MockTransport does).
             read_already = streamed.is_stream_consumed
-            coding = "identity" if read_already else streamed.headers.get("Content-Encoding", "identity").strip().lower()
+            coding = "identity" if read_already else (streamed.headers.get("Content-Encoding", "").strip().lower() or "identity")
             if coding not in ("identity", "gzip"):
                 raise refused(f"The answer is coded {coding!r}, which was not asked for")
             inflate = zlib.decompressobj(16 + zlib.MAX_WBITS) if coding == "gzip" else None
