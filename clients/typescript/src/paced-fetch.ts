@@ -1,6 +1,6 @@
 import { ApiError, QuotaExhausted } from './errors.js';
 import { QuotaPacer } from './quota-pacer.js';
-import { settledUnless, sleepUnless } from './stoppable.js';
+import { settledWithin, sleepUnless } from './stoppable.js';
 
 export interface PacingOptions {
   /** Retries of a GET after a 503 or a network error, with jittered exponential backoff (default 3). */
@@ -109,7 +109,7 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
     signal.throwIfAborted();
     const bounded = Math.max(0, Math.min(ms, maxWaitMs));
     onWait?.(bounded, reason);
-    await (sleep ? settledUnless(sleep(bounded), signal) : sleepUnless(bounded, signal));
+    await (sleep ? settledWithin(sleep(bounded), signal) : sleepUnless(bounded, signal));
     signal.throwIfAborted();
   };
   const pacer = new QuotaPacer({ paceBelow, maxWaitMs, probeWaitMs: timeoutMs, wait: (ms, signal) => wait(ms, 'pace', signal) });

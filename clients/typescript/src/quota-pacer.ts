@@ -64,7 +64,7 @@ export class QuotaPacer {
         // At most as long as an attempt may take; past that the API is taken to hang (a fetch that
         // ignores its signal would otherwise hold every later call as long), and no one asks again
         // for the others until an answer comes.
-        const answered = await settledWithin(probe.answered, this.options.probeWaitMs, signal);
+        const answered = await settledWithin(probe.answered, signal, this.options.probeWaitMs);
         if (!answered && !signal.aborted) {
           this.settleProbe(probe.asked, false);
           return this.letGo(false);

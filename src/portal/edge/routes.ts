@@ -3,6 +3,7 @@ import { loggablePath } from '../../http/logged-path.js';
 import type { Context, Middleware, Next } from 'koa';
 import type { AccountQuota } from '../../access/store/admission-store.js';
 import { createRouter } from '../../http/router.js';
+import { unknownMethodsAnswered } from '../../http/route-fallbacks.js';
 import type { Logger } from '../../infra/logger.js';
 import { COPY_JS, STYLE_CSS } from './assets.js';
 import { FormError } from './form.js';
@@ -116,11 +117,7 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
     await portal(ctx, next);
     // A page asked with a method it does not take: the router said so (405 and Allow), on the 404
     // page; 501 for a method it does not know, on a page (Allow set) or none (the 404 page stands).
-    const allow = ctx.response.get('Allow');
-    if (ctx.status === 501 && !allow) {
-      ctx.status = 404;
-      ctx.remove('Allow');
-    }
+    const allow = unknownMethodsAnswered(ctx);
     if (ctx.status === 405 || ctx.status === 501) page(ctx, 405, messagePage('Method not allowed', `This page takes ${allow || 'GET'}.`));
   };
 }
