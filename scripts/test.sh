@@ -6,10 +6,14 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+# Each phase's wall time, so the run's budget (about 25 minutes in CI) is seen where it goes.
+last=$SECONDS
+lap() { echo "[time] $1: $((SECONDS - last)) s (total ${SECONDS} s)"; last=$SECONDS; }
 bash scripts/install-prereqs.sh
 if [ -z "${ELASTICSEARCH_URL:-}${REDIS_URL:-}" ] && ! docker info >/dev/null 2>&1; then
   bash scripts/stack.sh start
 fi
+lap "prerequisites and stack"
 LOG="$(mktemp)"
 trap 'rm -f "$LOG"' EXIT
 summary() {
@@ -20,23 +24,28 @@ summary() {
 }
 npx tsc --noEmit -p tsconfig.json
 npm run --silent lint
+lap "type check and lint"
 # The official client builds and packs as its own package.
 (cd clients/typescript && npm pack --dry-run --silent >/dev/null)
 # The Python client's virtualenv: the docs' Python examples run in it too.
 bash scripts/python-env.sh
+lap "client pack and Python env"
 status=0
 timeout 300 npx mocha 'test/unit/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
+lap "unit tests"
 if [ "$status" -eq 0 ]; then
   timeout 1500 npx mocha --exit --require test/support/integration-setup.ts 'test/integration/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
+  lap "integration tests"
 fi
 summary
 [ "$status" -eq 0 ] || exit 1
 # The Python client and its tool: models against the contract, mypy --strict, pytest on the real stack.
 timeout 600 bash scripts/python-tests.sh
+lap "Python tests"
 # Schemathesis against the OpenAPI document: zero 5xx, every response conforming.
-if [ "${SKIP_FUZZ:-}" != "1" ]; then timeout 600 bash scripts/fuzz.sh; fi
+if [ "${SKIP_FUZZ:-}" != "1" ]; then timeout 600 bash scripts/fuzz.sh; lap "schemathesis"; fi
 # The fault suite on the cluster topology (3 Elasticsearch nodes, Redis Cluster): about 5 minutes.
-if [ "${SKIP_FAULTS:-}" != "1" ]; then timeout 1200 npm run --silent test:faults; fi
+if [ "${SKIP_FAULTS:-}" != "1" ]; then timeout 1200 npm run --silent test:faults; lap "fault suite"; fi
 # Two minutes of the chaos soak: random kills and stops of nodes and masters, and an API restart, under
 # the benchmark's scenario mix; 0 failed requests, p99 ≤ 1 s a minute, bounded over-admission, flat RSS.
-if [ "${SKIP_FAULTS:-}" != "1" ]; then timeout 900 npm run --silent test:chaos -- --minutes 2; fi
+if [ "${SKIP_FAULTS:-}" != "1" ]; then timeout 900 npm run --silent test:chaos -- --minutes 2; lap "chaos soak"; fi
