@@ -209,3 +209,20 @@ def test_when_an_answer_is_coded_otherwise_than_asked_or_its_gzip_is_broken_then
         with pytest.raises(ApiError) as refused:
             client.wallpapers.list()
         assert refused.value.error == "unexpected_response"
+
+
+def test_when_an_answer_drips_past_the_timeout_then_the_attempt_is_a_network_error_retried_as_one() -> None:
+    now = 0.0
+    pieces = 0
+
+    def dripping() -> Iterator[bytes]:
+        nonlocal now, pieces
+        for _ in range(100):
+            now += 10.0
+            pieces += 1
+            yield b" "
+
+    client, seen = client_over([httpx.Response(200, content=dripping()) for _ in range(2)], [], retries=1, clock=lambda: now)  # type: ignore[arg-type]
+    with pytest.raises(httpx.ReadTimeout) as timed_out:
+        client.wallpapers.list()
+    assert "longer than 30 s" in str(timed_out.value) and len(seen) == 2 and pieces == 8

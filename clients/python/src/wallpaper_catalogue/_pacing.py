@@ -11,7 +11,9 @@ As the TypeScript client does (clients/typescript/src/paced-fetch.ts):
   answer has one), a bounded number of times; a 503 whose Retry-After is past ``max_wait`` is raised
   at once;
 - an answer larger than ``max_body_bytes`` once inflated (gzip is the one coding asked for) is not
-  read whole: ApiError ``unexpected_response``.
+  read whole: ApiError ``unexpected_response``;
+- an attempt whose answer is still coming after the client's ``timeout`` is a network error
+  (retried as one), however steadily it drips.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ class Pacing:
     max_body_bytes: int = 8 * 1024 * 1024
     """Largest answer read; a page of 100 with every include is under 1 MiB."""
     sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+    """Where an attempt's time is read from; tests pass their own."""
     on_wait: Callable[[float, WaitReason], None] | None = None
     _quota: tuple[int, int, float] | None = field(default=None, init=False, repr=False)
 
@@ -104,8 +108,14 @@ class Pacing:
         """One GET, its answer read up to ``max_body_bytes`` once decoded: past that, the rest is not
         read. Only gzip is asked for, and inflated here a bounded step at a time: httpx's decoders
         inflate a whole network chunk at once, and 1.6 KB of brotli had held 2 GB before the bound
-        was looked at."""
+        was looked at.
+
+        The attempt as a whole, its answer included, gets the client's read timeout: httpx's applies
+        to each read alone, so a byte every 29 seconds held a call for as long as it kept coming.
+        Looked at as each piece arrives, so an attempt ends at most one read timeout past it."""
         bound = self.max_body_bytes
+        started = self.clock()
+        allowed = http.timeout.read
         with http.stream("GET", path, params=params, headers={"Accept-Encoding": "gzip"}) as streamed:
             status = streamed.status_code
 
@@ -125,6 +135,8 @@ class Pacing:
             body = bytearray()
             try:
                 for raw in [streamed.content] if read_already else streamed.iter_raw():
+                    if allowed is not None and self.clock() - started > allowed:
+                        raise httpx.ReadTimeout(f"The answer took longer than {allowed:g} s", request=streamed.request)
                     pending = raw
                     while pending:
                         if inflate is None:

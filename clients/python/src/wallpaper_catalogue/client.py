@@ -151,6 +151,7 @@ class Client:
     network errors, raising ``{error, message, status}`` answers as ApiError.
 
     ``Client(base_url="https://api.example.com", api_key=...)``: the base URL without ``/v1``.
+    ``timeout`` bounds each connect and read, and an attempt's whole answer (see Pacing).
     """
 
     def __init__(
