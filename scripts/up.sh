@@ -12,6 +12,11 @@ export PORT
 # The demo wallpapers' pictures: drawn from their words, served here, and read for their palettes.
 PICTURES_PORT="${PICTURES_PORT:-3100}"
 export IMAGE_BASE_URL="${IMAGE_BASE_URL:-http://127.0.0.1:$PICTURES_PORT}"
+# The stack starts on ES_PORT and REDIS_PORT (stack.sh says to set them when a port is taken); the
+# seed, the key and the API must then talk to those, not to the default ports, where another
+# Elasticsearch may answer and be seeded over.
+export ELASTICSEARCH_URL="${ELASTICSEARCH_URL:-http://127.0.0.1:${ES_PORT:-9200}}"
+export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:${REDIS_PORT:-6379}}"
 
 bash scripts/install-prereqs.sh
 bash scripts/stack.sh start
