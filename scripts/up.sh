@@ -6,6 +6,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+ASKED_COUNT="${DEMO_COUNT:-}"
 DEMO_COUNT="${DEMO_COUNT:-10000}"
 PORT="${PORT:-3000}"
 export PORT
@@ -21,7 +22,15 @@ export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:${REDIS_PORT:-6379}}"
 bash scripts/install-prereqs.sh
 bash scripts/stack.sh start
 bash scripts/stack.sh pictures-start 42
-npm run --silent seed -- --count "$DEMO_COUNT" --seed 42 --extract-colors
+# A catalogue already behind the alias is kept: a second `up` starts in seconds instead of drawing
+# and reading 10,000 pictures again, and a catalogue the developer imported is never seeded over.
+npm run --silent seed -- --count "$DEMO_COUNT" --seed 42 --extract-colors --if-absent
+ALIAS="${INDEX_ALIAS:-wallpapers}"
+COUNT="$(curl -fsS --max-time 10 "${ELASTICSEARCH_URL%%,*}/$ALIAS/_count" 2>/dev/null | sed -nE 's/.*"count":([0-9]+).*/\1/p' || true)"
+if [ -n "$ASKED_COUNT" ] && [ "${COUNT:-}" != "$ASKED_COUNT" ]; then
+  echo "[up] DEMO_COUNT=$ASKED_COUNT: the catalogue already there was kept; to replace it with $ASKED_COUNT demo wallpapers:" >&2
+  echo "[up]   npm run seed -- --count $ASKED_COUNT --seed 42 --extract-colors" >&2
+fi
 KEY="$(npm run --silent keys -- create --tier free --account demo)"
 [ -n "$KEY" ] || { echo "could not create a demo key" >&2; exit 1; }
 
@@ -39,7 +48,7 @@ KEY="$(npm run --silent keys -- create --tier free --account demo)"
   sleep 0.2 # the server's "listening" lines are written within 50 ms (batched); the banner comes last
   cat >&2 <<MSG
 
-  Wallpaper catalogue API: http://127.0.0.1:$PORT  ($DEMO_COUNT demo wallpapers)
+  Wallpaper catalogue API: http://127.0.0.1:$PORT  (${COUNT:-?} wallpapers)
   Developer portal:        http://127.0.0.1:$PORT/portal  (sign up, generate and rotate keys, usage)
   Demo API key (free tier, shown once):
 
