@@ -1,6 +1,9 @@
 """The API with Python and requests: list, search, page to the end, and wait out a 429.
 
+    pip install requests
     API_URL=http://127.0.0.1:3000 API_KEY=wpc_... python3 docs/examples/client.py [category]
+
+The official client (clients/python) does all of this and more; this shows the HTTP underneath.
 """
 import os
 import sys
@@ -14,12 +17,15 @@ session.headers["Authorization"] = f"Bearer {os.environ['API_KEY']}"
 
 
 def get(path, **params):
-    """GET a page; on 429 waits Retry-After seconds and asks again; raises on other errors."""
+    """GET a page; on 429 waits Retry-After seconds and asks again, unless that is past a minute (the
+    hour's quota is spent: waiting would block for up to an hour); raises on other errors."""
     while True:
         response = session.get(f"{API_URL}{path}", params=params, timeout=30)
         if response.status_code != 429:
             break
         wait = int(response.headers.get("Retry-After", "1"))
+        if wait > 60:
+            raise RuntimeError(f"quota spent: it frees up in {wait}s")
         print(f"rate limited: waiting {wait}s", file=sys.stderr)
         time.sleep(wait)
     if not response.ok:

@@ -6,7 +6,8 @@ API_URL="${API_URL:?set API_URL}"
 API_KEY="${API_KEY:?set API_KEY}"
 CATEGORY="${1:-space}"
 
-# GET with the key; on 429 waits Retry-After seconds and asks again. Prints the body.
+# GET with the key; on 429 waits Retry-After seconds and asks again, unless that is past a minute
+# (the hour's quota is spent: waiting would block for up to an hour). Prints the body.
 get() {
   local url="$1" headers body status
   headers="$(mktemp)"
@@ -15,7 +16,12 @@ get() {
     status="$(awk 'NR==1 {print $2}' "$headers")"
     if [ "$status" != "429" ]; then break; fi
     wait="$(awk 'tolower($1)=="retry-after:" {print $2+0}' "$headers")"
-    echo "rate limited: waiting ${wait}s" >&2
+    if [ "${wait:-1}" -gt 60 ]; then
+      rm -f "$headers"
+      echo "quota spent: it frees up in ${wait}s" >&2
+      return 1
+    fi
+    echo "rate limited: waiting ${wait:-1}s" >&2
     sleep "${wait:-1}"
   done
   rm -f "$headers"
@@ -25,10 +31,10 @@ get() {
 
 echo "newest: $(get "$API_URL/v1/wallpapers?per_page=1" | jq -r '.data[0].title')"
 echo "search 'mountain': $(get "$API_URL/v1/search?q=mountain&per_page=1" | jq -r '.meta.total_items') results"
-# By colour (a name or a hex, %23 for '#'), light or dark, with the palette in each item.
 # Wallpapers like the newest one (one page, never itself).
 first="$(get "$API_URL/v1/wallpapers?per_page=1" | jq -r '.data[0].id')"
 echo "like $first: $(get "$API_URL/v1/wallpapers/$first/similar?per_page=5" | jq -r '.data | length') wallpapers"
+# By colour (a name or a hex, %23 for '#'), light or dark, with the palette in each item.
 echo "dark and blue: $(get "$API_URL/v1/wallpapers?color=blue,%231e3a5f&tone=dark&include=colors&per_page=1" | jq -r '.meta.total_items') wallpapers"
 
 # Every wallpaper of the category, page by page: follow meta.next_cursor until it is null.

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { useCatalogue } from './catalogue-context.js';
+import { createKey } from '../support/harness.js';
 
 const run = promisify(execFile);
 
@@ -46,4 +47,27 @@ describe('docs/examples, run against the stack', function () {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('docs/examples, when the quota is spent', function () {
+  this.timeout(60_000);
+  const ctx = useCatalogue({ rateLimit: { tiers: { free: 1000, premium: 10_000, tiny: 1 } } });
+
+  for (const [name, command, args] of [
+    ['curl', 'bash', ['docs/examples/curl.sh']],
+    ['Python requests', 'python3', ['docs/examples/client.py']],
+  ] as const) {
+    it(`when the ${name} example meets a 429 whose Retry-After is the rest of the hour, then it stops at once saying so`, async () => {
+      const { apiKey } = await createKey(ctx.redis, 'tiny');
+      expect((await fetch(`${ctx.app.url}/v1/wallpapers?per_page=1`, { headers: { Authorization: `Bearer ${apiKey}` } })).status).to.equal(200);
+      const started = Date.now();
+      const failed = await run(command, [...args], { env: { ...process.env, API_URL: ctx.app.url, API_KEY: apiKey }, timeout: 30_000 }).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failed?.code).to.equal(1);
+      expect(failed?.stderr).to.match(/quota spent: it frees up in \d{3,4}s/);
+      expect(Date.now() - started).to.be.below(20_000);
+    });
+  }
 });
