@@ -43,6 +43,15 @@ die() { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# A stack directory holds one node's data and pidfile: a second start from it on other ports would
+# fight the first for its data lock (a Java stack trace) and lose track of the first's process.
+refuse_second_from_dir() {
+  local what="$1" pidfile="$2"
+  if [ -s "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+    die "$what of $STACK_DIR already runs (pid $(cat "$pidfile")) on another port: stop it (npm run stack:stop), or give a second stack a directory of its own (STACK_DIR)"
+  fi
+}
+
 es_answers() {
   curl -fsS --max-time 2 "http://127.0.0.1:$ES_PORT/_cluster/health" 2>/dev/null | grep -q '"cluster_name"'
 }
@@ -80,9 +89,11 @@ fetch_es() {
   rm -rf "$tmp"
 }
 
-# Elasticsearch refuses to run as root, so as root we run it as a system user.
+# Elasticsearch refuses to run as root, so as root we run it as a system user. In a session of its
+# own: its daemon otherwise stays in the caller's process group, and a Ctrl-C meant for
+# `npm run up`'s API stopped Elasticsearch too (Redis daemonizes into a session of its own).
 run_as_es() {
-  if [ "$(id -u)" -ne 0 ]; then "$@"; return; fi
+  if [ "$(id -u)" -ne 0 ]; then setsid --wait "$@"; return; fi
   if ! id "$ES_USER" >/dev/null 2>&1; then
     say "creating system user $ES_USER"
     useradd --system --no-create-home --shell /usr/sbin/nologin "$ES_USER"
@@ -92,7 +103,7 @@ run_as_es() {
   chmod o+x "$STACK_DIR"
   local dir="$STACK_DIR"
   while [ "$dir" != "/" ]; do chmod o+x "$dir" 2>/dev/null || true; dir="$(dirname "$dir")"; done
-  runuser -u "$ES_USER" -- "$@"
+  setsid --wait runuser -u "$ES_USER" -- "$@"
 }
 
 # The plugin packages the word lists of thesaurus/ (its pom.xml), so they count as its sources.
@@ -162,6 +173,7 @@ start_es() {
     stop_pidfile Elasticsearch "$ES_PIDFILE"
   fi
   if port_in_use "$ES_PORT"; then die "port $ES_PORT is taken by something that is not Elasticsearch (set ES_PORT)"; fi
+  refuse_second_from_dir Elasticsearch "$ES_PIDFILE"
   local java_home
   java_home="$(find_java_home)" || die "no Java found: install OpenJDK 17 (apt-get install openjdk-17-jdk-headless) or set ES_JAVA_HOME"
   [ -x "$java_home/bin/java" ] || die "ES_JAVA_HOME=$java_home has no bin/java"
@@ -198,6 +210,7 @@ start_redis() {
   if redis_answers; then say "Redis already answering on 127.0.0.1:$REDIS_PORT"; return; fi
   command -v redis-server >/dev/null 2>&1 || die "redis-server not found: apt-get install redis-server"
   if port_in_use "$REDIS_PORT"; then die "port $REDIS_PORT is taken by something that is not Redis (set REDIS_PORT)"; fi
+  refuse_second_from_dir Redis "$REDIS_PIDFILE"
   private_dir "$REDIS_DIR"
   say "starting Redis on 127.0.0.1:$REDIS_PORT"
   # umask 077: the snapshot and the append-only files hold key hashes and sessions, for no one else.
@@ -233,14 +246,21 @@ stop_pidfile() {
 
 # --- the demo catalogue's pictures ----------------------------------------------------------
 PICTURES_PIDFILE="$STACK_DIR/demo-pictures.pid"
-pictures_answer() { [ "$(curl -s -o /dev/null -w '%{http_code}' "$IMAGE_BASE_URL/thumb/0-none.jpg" 2>/dev/null)" = 404 ]; }
+# The pictures server's own 404 for a picture that cannot be: any other server's 404 is not it.
+pictures_answer() { [ "$(curl -s --max-time 2 "$IMAGE_BASE_URL/thumb/0-none.jpg" 2>/dev/null)" = "no such picture" ]; }
 
 # Draws and serves the pictures of the demo catalogue (seed $1) at IMAGE_BASE_URL, in the background.
 start_pictures() {
   local seed="$1"
   if pictures_answer; then say "demo pictures already served at $IMAGE_BASE_URL"; return; fi
+  local authority="${IMAGE_BASE_URL#*://}"
+  authority="${authority%%/*}"
+  local port="${authority##*:}"
+  [ "$port" = "$authority" ] && port=80
+  if port_in_use "$port"; then die "port $port is taken by something that is not the demo pictures (set PICTURES_PORT)"; fi
   mkdir -p "$STACK_DIR"
-  nohup "$ROOT/node_modules/.bin/tsx" "$ROOT/scripts/demo-pictures.ts" --seed "$seed" > "$STACK_DIR/demo-pictures.log" 2>&1 &
+  # A session of its own, as Elasticsearch's: a Ctrl-C meant for `npm run up`'s API leaves it serving.
+  setsid nohup "$ROOT/node_modules/.bin/tsx" "$ROOT/scripts/demo-pictures.ts" --seed "$seed" > "$STACK_DIR/demo-pictures.log" 2>&1 &
   echo $! > "$PICTURES_PIDFILE"
   wait_until pictures_answer 30 "the demo pictures" "$STACK_DIR/demo-pictures.log"
   say "demo pictures served at $IMAGE_BASE_URL"

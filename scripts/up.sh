@@ -10,6 +10,19 @@ ASKED_COUNT="${DEMO_COUNT:-}"
 DEMO_COUNT="${DEMO_COUNT:-10000}"
 PORT="${PORT:-3000}"
 export PORT
+say() { printf '[up] %s\n' "$*" >&2; }
+case "$DEMO_COUNT" in
+  '' | *[!0-9]* | 0*) say "DEMO_COUNT must be a whole number from 1 to 100000000, got '$DEMO_COUNT'"; exit 2 ;;
+esac
+# The API's ports are looked at first, so a taken one is said before a minute of seeding, not after.
+for name in PORT METRICS_PORT; do
+  port="${!name:-}"
+  [ "$name" = METRICS_PORT ] && port="${port:-9464}"
+  if [ "$port" != 0 ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    say "port $port is taken (an earlier npm run up still serving?): stop that, or set $name"
+    exit 1
+  fi
+done
 # The demo wallpapers' pictures: drawn from their words, served here, and read for their palettes.
 PICTURES_PORT="${PICTURES_PORT:-3100}"
 export IMAGE_BASE_URL="${IMAGE_BASE_URL:-http://127.0.0.1:$PICTURES_PORT}"
@@ -19,7 +32,7 @@ export IMAGE_BASE_URL="${IMAGE_BASE_URL:-http://127.0.0.1:$PICTURES_PORT}"
 export ELASTICSEARCH_URL="${ELASTICSEARCH_URL:-http://127.0.0.1:${ES_PORT:-9200}}"
 export REDIS_URL="${REDIS_URL:-redis://127.0.0.1:${REDIS_PORT:-6379}}"
 
-bash scripts/install-prereqs.sh
+bash scripts/install-prereqs.sh --run
 bash scripts/stack.sh start
 bash scripts/stack.sh pictures-start 42
 # A catalogue already behind the alias is kept: a second `up` starts in seconds instead of drawing
@@ -28,8 +41,17 @@ npm run --silent seed -- --count "$DEMO_COUNT" --seed 42 --extract-colors --if-a
 ALIAS="${INDEX_ALIAS:-wallpapers}"
 COUNT="$(curl -fsS --max-time 10 "${ELASTICSEARCH_URL%%,*}/$ALIAS/_count" 2>/dev/null | sed -nE 's/.*"count":([0-9]+).*/\1/p' || true)"
 if [ -n "$ASKED_COUNT" ] && [ "${COUNT:-}" != "$ASKED_COUNT" ]; then
-  echo "[up] DEMO_COUNT=$ASKED_COUNT: the catalogue already there was kept; to replace it with $ASKED_COUNT demo wallpapers:" >&2
-  echo "[up]   npm run seed -- --count $ASKED_COUNT --seed 42 --extract-colors" >&2
+  say "DEMO_COUNT=$ASKED_COUNT: the catalogue already there was kept; to replace it with $ASKED_COUNT demo wallpapers:"
+  say "  npm run seed -- --count $ASKED_COUNT --seed 42 --extract-colors"
+fi
+# Cursors are sealed with CURSOR_SECRET. Without one, each start of the API picked its own, and
+# every cursor a client kept (a change feed's, a `wallpapers sync` folder's) was refused after the
+# next `up`. One is made once and kept with the stack, readable by its owner only.
+if [ -z "${CURSOR_SECRET:-}" ]; then
+  SECRET_FILE="${STACK_DIR:-$ROOT/.stack}/cursor-secret"
+  [ -s "$SECRET_FILE" ] || (umask 077 && mkdir -p "$(dirname "$SECRET_FILE")" && head -c 48 /dev/urandom | base64 | tr -d '\n/+=' > "$SECRET_FILE")
+  CURSOR_SECRET="$(cat "$SECRET_FILE")"
+  export CURSOR_SECRET
 fi
 KEY="$(npm run --silent keys -- create --tier free --account demo)"
 [ -n "$KEY" ] || { echo "could not create a demo key" >&2; exit 1; }

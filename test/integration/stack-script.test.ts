@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readyRedis } from '../support/harness.js';
+import { freePort } from '../support/free-port.js';
 import { until } from '../support/until.js';
 
 const run = promisify(execFile);
@@ -78,5 +79,33 @@ describe('scripts/stack.sh', function () {
     } finally {
       redis.disconnect();
     }
+  });
+
+  it('when the pictures port is taken by another server, even one answering 404, then it says so and exits 1', async () => {
+    const { server, port } = await occupyPort();
+    try {
+      const res = await run('bash', ['scripts/stack.sh', 'pictures-start', '42'], {
+        env: { ...process.env, IMAGE_BASE_URL: `http://127.0.0.1:${port}` },
+        timeout: 30_000,
+      }).then(
+        () => ({ code: 0, stderr: '' }),
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(res.code).to.equal(1);
+      expect(res.stderr).to.include(`port ${port} is taken by something that is not the demo pictures (set PICTURES_PORT)`);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('when the stack directory`s Elasticsearch runs and a start asks for it on another port, then it is refused, naming the one running', async function () {
+    // Only where this checkout's stack runs: elsewhere the start would really start a node.
+    if (!existsSync(join('.stack', 'elasticsearch-8.19.7', 'es.pid'))) this.skip();
+    const port = String(await freePort());
+    const redisPort = /^redis:\/\/127\.0\.0\.1:(\d+)\/?$/.exec(process.env['REDIS_URL'] ?? '')?.[1];
+    if (redisPort === undefined) this.skip();
+    const res = await stack({ ES_PORT: port, REDIS_PORT: redisPort });
+    expect(res.code).to.equal(1);
+    expect(res.stderr).to.match(/Elasticsearch of .*\.stack already runs \(pid \d+\) on another port/);
   });
 });

@@ -49,6 +49,7 @@ describe('npm run up (scripts/up.sh)', function () {
   let pictures: Server;
   let env: NodeJS.ProcessEnv;
   let es: Client;
+  let feedCursor: string;
 
   before(async function () {
     if (esPort === null || redisPort === null) this.skip();
@@ -56,7 +57,7 @@ describe('npm run up (scripts/up.sh)', function () {
     const imageBaseUrl = `http://127.0.0.1:${picturesPort}`;
     pictures = createPictureServer({ seed: 42, imageBaseUrl });
     await new Promise<void>((resolve) => pictures.listen(picturesPort, '127.0.0.1', resolve));
-    const { ELASTICSEARCH_URL: _es, REDIS_URL: _redis, DEMO_COUNT: _count, ...rest } = process.env;
+    const { ELASTICSEARCH_URL: _es, REDIS_URL: _redis, DEMO_COUNT: _count, CURSOR_SECRET: _secret, ...rest } = process.env;
     env = {
       ...rest,
       ES_PORT: esPort,
@@ -96,12 +97,18 @@ describe('npm run up (scripts/up.sh)', function () {
         meta: { total_items: number };
       };
       expect(first.meta.total_items).to.equal(20);
+      const feed = (await (
+        await fetch(`${new URL(requests[0]!.url).origin}/v1/changes?per_page=5`, { headers: { Authorization: `Bearer ${requests[0]!.key}` } })
+      ).json()) as {
+        meta: { next_cursor: string };
+      };
+      feedCursor = feed.meta.next_cursor;
     } finally {
       await interrupt(run);
     }
   });
 
-  it('when run again with another DEMO_COUNT, then the catalogue it finds is kept and it says how to replace it', async () => {
+  it('when run again with another DEMO_COUNT, then the catalogue it finds is kept, it says how to replace it, and a change feed cursor of the first run still reads', async () => {
     const before = Object.keys(await es.indices.getAlias({ name: alias }));
     const run = up({ ...env, DEMO_COUNT: '30' });
     try {
@@ -115,6 +122,10 @@ describe('npm run up (scripts/up.sh)', function () {
       };
       expect(answer.meta.total_items).to.equal(20);
       expect(Object.keys(await es.indices.getAlias({ name: alias }))).to.deep.equal(before);
+      const next = await fetch(`${new URL(list!.url).origin}/v1/changes?per_page=5&cursor=${feedCursor}`, {
+        headers: { Authorization: `Bearer ${list!.key}` },
+      });
+      expect(next.status).to.equal(200);
     } finally {
       await interrupt(run);
     }
