@@ -27,6 +27,8 @@ export interface SearchQuery {
   groups: Term[][];
   /** Terms no result may match. */
   excluded: Term[];
+  /** No group, and every wallpaper matches: the query only asked for wallpapers (query-filler.ts). */
+  every?: true;
 }
 
 /**
@@ -188,6 +190,7 @@ function searchable(term: Term): boolean {
  * parameters, so nothing below reads `q` again.
  */
 export function readSearchText(q: string): SearchQuery {
-  const { groups, excluded } = parseSearchQuery(q);
-  return { groups: withoutFiller(groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0)), excluded };
+  const parsed = parseSearchQuery(q);
+  const { groups, every } = withoutFiller(parsed.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0));
+  return { groups, excluded: parsed.excluded, ...(every ? { every: true as const } : {}) };
 }

@@ -535,6 +535,9 @@ function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 
  * hundred times those matched through a typo.
  */
 export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: readonly string[] = []): Clause {
+  // A query that only asked for wallpapers (SearchQuery.every): all of them score alike, so the
+  // order is the tie-break's, the most downloaded first.
+  if (groups.length === 0) return { bool: { must: [{ match_all: {} }], must_not: excluded.map((term) => termClause(term, 'exact')) } };
   return {
     bool: {
       minimum_should_match: 1,

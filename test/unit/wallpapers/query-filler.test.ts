@@ -23,12 +23,28 @@ describe('filler in what people type', () => {
     expect(words('overpass underwater')).to.deep.equal([['overpass'], ['underwater']]);
   });
 
-  it('when a query is nothing but filler, then it is searched as typed, and common words alone still leave nothing', () => {
+  it('when a query is nothing but filler that places or asks, then it is searched as typed, and common words alone still leave nothing', () => {
     expect(words('over')).to.deep.equal([['over']]);
+    expect(words('show me')).to.deep.equal([['show'], ['me']]);
     expect(words('dark background')).to.deep.equal([['dark']]);
-    expect(words('background')).to.deep.equal([['background']]);
     expect(words('wallpapers of the sky')).to.deep.equal([['sky']]);
-    expect(words('the of a')).to.deep.equal([]);
+    expect(readSearchText('the of a')).to.deep.equal({ groups: [], excluded: [] });
+  });
+
+  it('when a query only asks for wallpapers, then it looks for no word and every wallpaper matches', () => {
+    for (const q of [
+      'wallpaper',
+      'Wallpapers',
+      'background',
+      'hd wallpaper',
+      'iphone wallpaper',
+      'show me 4k wallpapers please',
+      'the best free wallpapers',
+    ]) {
+      expect(readSearchText(q), q).to.deep.equal({ groups: [], excluded: [], every: true });
+    }
+    expect(readSearchText('hd wallpapers -space').excluded.map(({ text }) => text)).to.deep.equal(['space']);
+    expect(readSearchText('"wallpaper"').every).to.equal(undefined);
   });
 
   it('when filler is excluded, then the exclusion stands', () => {
