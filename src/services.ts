@@ -22,6 +22,7 @@ import { loadCatalogueWords } from './wallpapers/store/catalogue-words.js';
 import { createSearchMeaning, noMeaning } from './wallpapers/domain/search-meaning.js';
 import { withMeaning } from './wallpapers/domain/with-meaning.js';
 import { withTypos } from './wallpapers/domain/with-typos.js';
+import { withWallpapersAsked } from './wallpapers/domain/with-wallpapers-asked.js';
 import { createWordOccurrences } from './wallpapers/domain/word-occurrences.js';
 import { wordsOccur } from './wallpapers/store/word-occurrence.js';
 
@@ -58,21 +59,24 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
           logger,
         });
   const repository = withResponseCache(
-    withTypos(
-      withMeaning(
-        createEsRepository(es, config.indexAlias, {
-          logger,
-          resultWindow: config.maxResultWindow,
-          batching: {
-            ...config.elasticsearchBatching,
-            timeoutMs: config.elasticsearchTimeoutMs,
-            onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
-          },
-        }),
-        meaning,
+    withWallpapersAsked(
+      withTypos(
+        withMeaning(
+          createEsRepository(es, config.indexAlias, {
+            logger,
+            resultWindow: config.maxResultWindow,
+            batching: {
+              ...config.elasticsearchBatching,
+              timeoutMs: config.elasticsearchTimeoutMs,
+              onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
+            },
+          }),
+          meaning,
+        ),
+        occurrences,
+        (word) => meaning.knows(word),
       ),
       occurrences,
-      (word) => meaning.knows(word),
     ),
     { es, alias: config.indexAlias, logger, ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },
   );

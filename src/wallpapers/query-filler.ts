@@ -13,9 +13,11 @@ const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 
 
 /**
  * What a wallpaper app shows anyway, and the device or size a wallpaper is for (the filters say
- * that: ratio, min_resolution). A query of these alone ("wallpaper", "hd wallpapers", "iphone
- * wallpaper") asks for wallpapers, any of them: it matches every wallpaper, the most downloaded
- * first, where searching the words as typed found nothing (no wallpaper is of a wallpaper).
+ * that: ratio, min_resolution). A query of filler with one of these ("wallpaper", "hd wallpapers",
+ * "iphone wallpaper") asks for wallpapers: it is searched as typed, as any query of filler only
+ * ("4k" finds the wallpapers described as sharp enough for a 4K monitor), and when what it names
+ * is a thing the catalogue holds nowhere, it matches every wallpaper rather than none
+ * (domain/with-wallpapers-asked.ts).
  */
 export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'wallpaper', 'wallpapers', 'background', 'backgrounds', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'photo', 'photos',
@@ -41,13 +43,12 @@ interface QueryTerm {
 const isFiller = ({ text, phrase, quoted }: QueryTerm): boolean => !phrase && !quoted && FILLER_WORDS.has(text.toLowerCase());
 
 /**
- * The groups without their filler terms. When nothing but filler would be left: no group at all
- * and `every` when some word asks for wallpapers and the rest is filler too ("show me hd
- * wallpapers"), otherwise the groups as given ("over" is searched as typed).
+ * The groups without their filler terms, or as given when nothing but filler would be left; then
+ * `wallpapersAsked` when one of them asks for wallpapers (WALLPAPER_WORDS).
  */
-export function withoutFiller<T extends QueryTerm>(groups: readonly T[][]): { groups: T[][]; every: boolean } {
+export function withoutFiller<T extends QueryTerm>(groups: readonly T[][]): { groups: T[][]; wallpapersAsked: boolean } {
   const kept = groups.map((group) => group.filter((term) => !isFiller(term))).filter((group) => group.length > 0);
-  if (kept.length > 0) return { groups: kept, every: false };
-  if (groups.flat().some(({ text }) => WALLPAPER_WORDS.has(text.toLowerCase()))) return { groups: [], every: true };
-  return { groups: groups.map((group) => [...group]), every: false };
+  if (kept.length > 0) return { groups: kept, wallpapersAsked: false };
+  const asked = groups.flat().some((term) => !term.phrase && !term.quoted && WALLPAPER_WORDS.has(term.text.toLowerCase()));
+  return { groups: groups.map((group) => [...group]), wallpapersAsked: asked };
 }

@@ -27,7 +27,9 @@ export interface SearchQuery {
   groups: Term[][];
   /** Terms no result may match. */
   excluded: Term[];
-  /** No group, and every wallpaper matches: the query only asked for wallpapers (query-filler.ts). */
+  /** Filler only, asking for wallpapers ("hd wallpapers", query-filler.ts): searched as typed, or `every` when it names nothing the catalogue holds. */
+  wallpapersAsked?: true;
+  /** No group, and every wallpaper matches (domain/with-wallpapers-asked.ts). */
   every?: true;
 }
 
@@ -191,6 +193,6 @@ function searchable(term: Term): boolean {
  */
 export function readSearchText(q: string): SearchQuery {
   const parsed = parseSearchQuery(q);
-  const { groups, every } = withoutFiller(parsed.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0));
-  return { groups, excluded: parsed.excluded, ...(every ? { every: true as const } : {}) };
+  const { groups, wallpapersAsked } = withoutFiller(parsed.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0));
+  return { groups, excluded: parsed.excluded, ...(wallpapersAsked ? { wallpapersAsked: true as const } : {}) };
 }

@@ -8,6 +8,7 @@ import { createSearchMeaning } from '../../src/wallpapers/domain/search-meaning.
 import { readSearchText } from '../../src/wallpapers/search-query.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 import { request } from '../support/harness.js';
+import { until } from '../support/until.js';
 import { type CatalogueContext, useCatalogue } from './catalogue-context.js';
 
 // The demo generator's wallpapers, with the real sentence model (models/minilm, fetched by
@@ -81,6 +82,28 @@ describe('search by meaning, on the real model and catalogue', function () {
     expect((await search(ctx, 'tower')).total).to.be.greaterThan(0);
     for (const q of ['giraffe tower', 'giraffe on the savanna', 'pink flamingo', 'snowy penguins', 'sunset wombat', 'airplane sunset'])
       expect((await search(ctx, q)).total, q).to.equal(0);
+  });
+
+  it('when a query only asks for wallpapers and names nothing the catalogue holds, then every wallpaper matches, the most downloaded first; one whose words occur is searched as typed', async () => {
+    const byDownloads = [...docs()].sort((a, b) => b.downloads - a.downloads || a.id - b.id).map(({ id }) => id);
+    // Whether the words occur is asked within 0.2 s, and a late answer counts as occurring for a
+    // second (RESPONSE_CACHE_CHECK_MS): on a catalogue just loaded, the first ask may be late.
+    expect(await until(async () => (await search(ctx, 'wallpaper')).total === byDownloads.length, 10_000, 200)).to.equal(true);
+    for (const q of ['wallpaper', 'HD wallpapers', 'show me iphone wallpapers']) {
+      const { data, total } = await search(ctx, q);
+      expect(total, q).to.equal(byDownloads.length);
+      expect(
+        data.map(({ id }) => id),
+        q,
+      ).to.deep.equal(byDownloads.slice(0, 10));
+    }
+    const spaceless = await search(ctx, 'wallpaper -space');
+    expect(spaceless.total).to.be.within(1, byDownloads.length - 1);
+    for (const wallpaper of spaceless.data) expect(about(wallpaper)).not.to.match(/\bspace\b/i);
+    const fourK = docs().filter((d) => /\b4k\b/i.test(`${d.title} ${d.description}`)).length;
+    expect(fourK).to.be.within(1, byDownloads.length - 1);
+    expect((await search(ctx, '4k')).total, 'a filler word the descriptions use').to.equal(fourK);
+    expect((await search(ctx, '"wallpaper"')).total, 'quoted, as typed').to.equal(0);
   });
 
   it('when a colour and a thing are searched (WordNet lists "blue sky" as one noun), then they are searched word by word; "ice cream" is still a thing', async () => {

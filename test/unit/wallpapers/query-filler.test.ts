@@ -23,28 +23,19 @@ describe('filler in what people type', () => {
     expect(words('overpass underwater')).to.deep.equal([['overpass'], ['underwater']]);
   });
 
-  it('when a query is nothing but filler that places or asks, then it is searched as typed, and common words alone still leave nothing', () => {
+  it('when a query is nothing but filler, then it is searched as typed, and common words alone still leave nothing', () => {
     expect(words('over')).to.deep.equal([['over']]);
-    expect(words('show me')).to.deep.equal([['show'], ['me']]);
     expect(words('dark background')).to.deep.equal([['dark']]);
+    expect(words('background')).to.deep.equal([['background']]);
     expect(words('wallpapers of the sky')).to.deep.equal([['sky']]);
     expect(readSearchText('the of a')).to.deep.equal({ groups: [], excluded: [] });
   });
 
-  it('when a query only asks for wallpapers, then it looks for no word and every wallpaper matches', () => {
-    for (const q of [
-      'wallpaper',
-      'Wallpapers',
-      'background',
-      'hd wallpaper',
-      'iphone wallpaper',
-      'show me 4k wallpapers please',
-      'the best free wallpapers',
-    ]) {
-      expect(readSearchText(q), q).to.deep.equal({ groups: [], excluded: [], every: true });
+  it('when a query of filler asks for wallpapers, then it says so, unless the word is quoted or other words are left', () => {
+    for (const q of ['wallpaper', 'Wallpapers', '4k', 'hd wallpaper', 'iphone wallpaper', 'show me 4k wallpapers please']) {
+      expect(readSearchText(q).wallpapersAsked, q).to.equal(true);
     }
-    expect(readSearchText('hd wallpapers -space').excluded.map(({ text }) => text)).to.deep.equal(['space']);
-    expect(readSearchText('"wallpaper"').every).to.equal(undefined);
+    for (const q of ['over', 'show me', '"wallpaper"', 'wallpapers of the sky']) expect(readSearchText(q).wallpapersAsked, q).to.equal(undefined);
   });
 
   it('when filler is excluded, then the exclusion stands', () => {
