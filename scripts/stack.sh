@@ -12,6 +12,9 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 STACK_DIR="${STACK_DIR:-$ROOT/.stack}"
+# Absolute: Redis opens its log file after changing into its directory, and a relative path then
+# named a file that did not exist (STACK_DIR=.stack-2 failed to start).
+case "$STACK_DIR" in /*) ;; *) STACK_DIR="$PWD/$STACK_DIR" ;; esac
 ES_VERSION="${ES_VERSION:-8.19.7}"
 ES_PORT="${ES_PORT:-9200}"
 ES_HEAP="${ES_HEAP:-512m}"
@@ -43,12 +46,22 @@ die() { printf '[stack] ERROR: %s\n' "$*" >&2; exit 1; }
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
+# The pid a pidfile names, when that process runs and is one this script starts: after a crash the
+# number may have gone to another process, which must be neither stopped nor taken for the stack's.
+live_pid() {
+  local pidfile="$1" pid
+  [ -s "$pidfile" ] || return 1
+  pid="$(cat "$pidfile")"
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -Eq 'redis-server|org\.elasticsearch|demo-pictures' || return 1
+  echo "$pid"
+}
+
 # A stack directory holds one node's data and pidfile: a second start from it on other ports would
 # fight the first for its data lock (a Java stack trace) and lose track of the first's process.
 refuse_second_from_dir() {
-  local what="$1" pidfile="$2"
-  if [ -s "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
-    die "$what of $STACK_DIR already runs (pid $(cat "$pidfile")) on another port: stop it (npm run stack:stop), or give a second stack a directory of its own (STACK_DIR)"
+  local what="$1" pidfile="$2" pid
+  if pid="$(live_pid "$pidfile")"; then
+    die "$what of $STACK_DIR already runs (pid $pid) on another port: stop it (npm run stack:stop), or give a second stack a directory of its own (STACK_DIR)"
   fi
 }
 
@@ -231,9 +244,8 @@ wait_until() {
 }
 
 stop_pidfile() {
-  local name="$1" pidfile="$2"
-  if [ -s "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
-    local pid; pid="$(cat "$pidfile")"
+  local name="$1" pidfile="$2" pid
+  if pid="$(live_pid "$pidfile")"; then
     say "stopping $name (pid $pid)"
     kill "$pid"
     for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
@@ -258,6 +270,7 @@ start_pictures() {
   local port="${authority##*:}"
   [ "$port" = "$authority" ] && port=80
   if port_in_use "$port"; then die "port $port is taken by something that is not the demo pictures (set PICTURES_PORT)"; fi
+  refuse_second_from_dir "The demo pictures server" "$PICTURES_PIDFILE"
   mkdir -p "$STACK_DIR"
   # A session of its own, as Elasticsearch's: a Ctrl-C meant for `npm run up`'s API leaves it serving.
   setsid nohup "$ROOT/node_modules/.bin/tsx" "$ROOT/scripts/demo-pictures.ts" --seed "$seed" > "$STACK_DIR/demo-pictures.log" 2>&1 &

@@ -12,8 +12,10 @@ PORT="${PORT:-3000}"
 export PORT
 say() { printf '[up] %s\n' "$*" >&2; }
 case "$DEMO_COUNT" in
-  '' | *[!0-9]* | 0*) say "DEMO_COUNT must be a whole number from 1 to 100000000, got '$DEMO_COUNT'"; exit 2 ;;
+  '' | *[!0-9]* | 0* | ?????????? | ???????????*) bad_count=1 ;;
+  *) bad_count=$((DEMO_COUNT > 100000000)) ;;
 esac
+if [ "$bad_count" = 1 ]; then say "DEMO_COUNT must be a whole number from 1 to 100000000, got '$DEMO_COUNT'"; exit 2; fi
 # The API's ports are looked at first, so a taken one is said before a minute of seeding, not after.
 for name in PORT METRICS_PORT; do
   port="${!name:-}"
@@ -40,6 +42,12 @@ bash scripts/stack.sh pictures-start 42
 npm run --silent seed -- --count "$DEMO_COUNT" --seed 42 --extract-colors --if-absent
 ALIAS="${INDEX_ALIAS:-wallpapers}"
 COUNT="$(curl -fsS --max-time 10 "${ELASTICSEARCH_URL%%,*}/$ALIAS/_count" 2>/dev/null | sed -nE 's/.*"count":([0-9]+).*/\1/p' || true)"
+# A kept catalogue names the pictures where they were served when it was seeded.
+PICTURES_AT="$(curl -fsS --max-time 10 "${ELASTICSEARCH_URL%%,*}/$ALIAS/_search?size=1&filter_path=hits.hits._source.url" 2>/dev/null | sed -nE 's#.*"url":"(https?://[^/"]*).*#\1#p' || true)"
+SERVED_AT="$(printf '%s' "$IMAGE_BASE_URL" | sed -nE 's#^(https?://[^/]*).*#\1#p')"
+if [ -n "$PICTURES_AT" ] && [ "$PICTURES_AT" != "$SERVED_AT" ]; then
+  say "the catalogue kept names its pictures at $PICTURES_AT, not $IMAGE_BASE_URL: serve them there, or replace it (npm run seed -- --count ${COUNT:-$DEMO_COUNT} --seed 42 --extract-colors)"
+fi
 if [ -n "$ASKED_COUNT" ] && [ "${COUNT:-}" != "$ASKED_COUNT" ]; then
   say "DEMO_COUNT=$ASKED_COUNT: the catalogue already there was kept; to replace it with $ASKED_COUNT demo wallpapers:"
   say "  npm run seed -- --count $ASKED_COUNT --seed 42 --extract-colors"
@@ -83,7 +91,7 @@ KEY="$(npm run --silent keys -- create --tier free --account demo)"
 
   Each wallpaper's url and thumbnail open in a browser (drawn at $IMAGE_BASE_URL).
 
-  Stop the API with Ctrl-C; stop Elasticsearch and Redis with: npm run stack:stop
+  Stop the API with Ctrl-C; stop Elasticsearch and Redis with: ${STACK_DIR:+STACK_DIR=$STACK_DIR }npm run stack:stop
 
 MSG
 ) &
