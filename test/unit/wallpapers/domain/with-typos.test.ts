@@ -1,26 +1,13 @@
 import { expect } from 'chai';
-import type { SearchParams } from '../../../../src/wallpapers/params.js';
-import type { WallpaperRepository } from '../../../../src/wallpapers/store/repository.js';
 import { withTypos } from '../../../../src/wallpapers/domain/with-typos.js';
 import { createWordOccurrences } from '../../../../src/wallpapers/domain/word-occurrences.js';
 import { occurringIn } from '../../../support/words-occur.js';
 import { searchParams } from '../../../support/search-params.js';
-
-/** A repository that records the searches it is handed. */
-function recording(): WallpaperRepository & { seen: SearchParams[] } {
-  const seen: SearchParams[] = [];
-  const repository = {
-    search: (params: SearchParams) => {
-      seen.push(params);
-      return Promise.resolve({ items: [], total: 0 });
-    },
-  } as unknown as WallpaperRepository;
-  return Object.assign(repository, { seen });
-}
+import { recordingRepository } from '../../../support/recording-repository.js';
 
 describe('typos only for words that match nothing as typed', () => {
   it('when some words of a search occur and others do not, then the search is told which occur', async () => {
-    const repository = recording();
+    const repository = recordingRepository();
     const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringIn(['noon']), absentMs: 1000 }));
     await typos.search(searchParams({ q: 'Noon montain', page: 1, per_page: 20 }));
     expect(repository.seen[0]!.occurring).to.deep.equal(['noon']);
@@ -28,7 +15,7 @@ describe('typos only for words that match nothing as typed', () => {
 
   it('when no word occurs, or none could have a typo, then the search goes down as it came', async () => {
     const wordsOccur = occurringIn([]);
-    const repository = recording();
+    const repository = recordingRepository();
     const typos = withTypos(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }));
     await typos.search(searchParams({ q: 'montain', page: 1, per_page: 20 }));
     await typos.search(searchParams({ q: 'sky "blue sea"', page: 1, per_page: 20 }));
@@ -38,7 +25,7 @@ describe('typos only for words that match nothing as typed', () => {
 
   it('when a word is none of the language`s, then its typo is looked for unasked, whether or not it occurs', async () => {
     const wordsOccur = occurringIn(['rainly', 'noon']);
-    const repository = recording();
+    const repository = recordingRepository();
     const typos = withTypos(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), (word) => word !== 'rainly');
     await typos.search(searchParams({ q: 'rainly noon', page: 1, per_page: 20 }));
     expect(repository.seen[0]!.occurring).to.deep.equal(['noon']);
@@ -46,7 +33,7 @@ describe('typos only for words that match nothing as typed', () => {
   });
 
   it('when Elasticsearch does not answer, then the words are tried with a typo, as if they did not occur', async () => {
-    const repository = recording();
+    const repository = recordingRepository();
     const typos = withTypos(repository, createWordOccurrences({ wordsOccur: () => Promise.reject(new Error('timeout')), absentMs: 1000 }));
     await typos.search(searchParams({ q: 'noon', page: 1, per_page: 20 }));
     expect(repository.seen[0]!.occurring).to.equal(undefined);

@@ -1,27 +1,14 @@
 import { expect } from 'chai';
-import type { SearchParams } from '../../../../src/wallpapers/params.js';
-import type { WallpaperRepository } from '../../../../src/wallpapers/store/repository.js';
 import { withWallpapersAsked } from '../../../../src/wallpapers/domain/with-wallpapers-asked.js';
 import { createWordOccurrences } from '../../../../src/wallpapers/domain/word-occurrences.js';
 import { occurringIn } from '../../../support/words-occur.js';
 import { searchParams } from '../../../support/search-params.js';
-
-/** A repository that records the searches it is handed. */
-function recording(): WallpaperRepository & { seen: SearchParams[] } {
-  const seen: SearchParams[] = [];
-  const repository = {
-    search: (params: SearchParams) => {
-      seen.push(params);
-      return Promise.resolve({ items: [], total: 0 });
-    },
-  } as unknown as WallpaperRepository;
-  return Object.assign(repository, { seen });
-}
+import { recordingRepository } from '../../../support/recording-repository.js';
 
 describe('a search that only asks for wallpapers', () => {
   it('when none of its wallpaper words occurs, then every wallpaper is searched for, in the downloads order, exclusions kept', async () => {
     const wordsOccur = occurringIn(['show']);
-    const repository = recording();
+    const repository = recordingRepository();
     await withWallpapersAsked(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 })).search(
       searchParams({ q: 'show me HD wallpapers -space', page: 1, per_page: 20 }),
     );
@@ -33,7 +20,7 @@ describe('a search that only asks for wallpapers', () => {
   });
 
   it('when tags or colours rank it, or another order is asked, then that order stays', async () => {
-    const repository = recording();
+    const repository = recordingRepository();
     const asked = withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn([]), absentMs: 1000 }));
     await asked.search(searchParams({ q: 'wallpaper', page: 1, per_page: 20, tags: ['misty'] }));
     await asked.search(searchParams({ q: 'wallpaper', page: 1, per_page: 20, color: ['blue'] }));
@@ -46,7 +33,7 @@ describe('a search that only asks for wallpapers', () => {
   });
 
   it('when one of its wallpaper words occurs, or Elasticsearch did not say, then it is searched as typed', async () => {
-    const repository = recording();
+    const repository = recordingRepository();
     const failing = Object.assign(() => Promise.reject(new Error('down')), { asked: [] as string[][] });
     await withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn(['4k']), absentMs: 1000 })).search(
       searchParams({ q: '4k wallpaper', page: 1, per_page: 20 }),
@@ -62,7 +49,7 @@ describe('a search that only asks for wallpapers', () => {
 
   it('when it asks for more than wallpapers, then nothing is asked and the search goes down as it came', async () => {
     const wordsOccur = occurringIn([]);
-    const repository = recording();
+    const repository = recordingRepository();
     const params = searchParams({ q: 'mountain wallpaper', page: 1, per_page: 20 });
     await withWallpapersAsked(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 })).search(params);
     expect(repository.seen[0]).to.equal(params);
