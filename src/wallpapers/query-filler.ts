@@ -15,8 +15,8 @@ const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 
  * What a wallpaper app shows anyway, and the device or size a wallpaper is for (the filters say
  * that: ratio, min_resolution). A query of filler with one of these ("wallpaper", "hd wallpapers",
  * "iphone wallpaper") asks for wallpapers: it is searched as typed, as any query of filler only
- * ("4k" finds the wallpapers described as sharp enough for a 4K monitor), and when what it names
- * is a thing the catalogue holds nowhere, it matches every wallpaper rather than none
+ * ("4k" finds the wallpapers described as sharp enough for a 4K monitor), and when none of these
+ * words of it occurs in the catalogue, it matches every wallpaper rather than none
  * (domain/with-wallpapers-asked.ts).
  */
 export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([

@@ -27,7 +27,7 @@ export interface SearchQuery {
   groups: Term[][];
   /** Terms no result may match. */
   excluded: Term[];
-  /** Filler only, asking for wallpapers ("hd wallpapers", query-filler.ts): searched as typed, or `every` when it names nothing the catalogue holds. */
+  /** Filler only, asking for wallpapers ("hd wallpapers", query-filler.ts): searched as typed, or as `every` when none of those words occurs. */
   wallpapersAsked?: true;
   /** No group, and every wallpaper matches (domain/with-wallpapers-asked.ts). */
   every?: true;

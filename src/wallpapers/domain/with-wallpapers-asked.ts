@@ -4,9 +4,10 @@ import type { WallpaperRepository } from '../store/repository.js';
 import type { WordOccurrences } from './word-occurrences.js';
 
 /**
- * A repository whose searches that only ask for wallpapers (SearchQuery.wallpapersAsked: "wallpaper",
- * "hd wallpapers", "iphone wallpaper") match every wallpaper when none of their words asking for
- * wallpapers occurs in the catalogue: searched as typed they would find nothing, as no wallpaper pictures a wallpaper.
+ * A repository whose searches that only ask for wallpapers (SearchQuery.wallpapersAsked:
+ * "wallpaper", "hd wallpapers", "iphone wallpaper") match every wallpaper when none of their words
+ * asking for wallpapers occurs in the catalogue: searched as typed they would find nothing, as no
+ * wallpaper pictures a wallpaper.
  * One whose words occur is searched as typed ("4k" finds the wallpapers described as sharp enough
  * for a 4K monitor). A word Elasticsearch did not answer for counts as occurring, as elsewhere: a
  * search is never changed by an error.
