@@ -41,9 +41,11 @@ bash scripts/stack.sh pictures-start 42
 # and reading 10,000 pictures again, and a catalogue the developer imported is never seeded over.
 npm run --silent seed -- --count "$DEMO_COUNT" --seed 42 --extract-colors --if-absent
 ALIAS="${INDEX_ALIAS:-wallpapers}"
-COUNT="$(curl -fsS --max-time 10 "${ELASTICSEARCH_URL%%,*}/$ALIAS/_count" 2>/dev/null | sed -nE 's/.*"count":([0-9]+).*/\1/p' || true)"
-# A kept catalogue names the pictures where they were served when it was seeded.
-PICTURES_AT="$(curl -fsS --max-time 10 "${ELASTICSEARCH_URL%%,*}/$ALIAS/_search?size=1&filter_path=hits.hits._source.url" 2>/dev/null | sed -nE 's#.*"url":"(https?://[^/"]*).*#\1#p' || true)"
+# One read of the catalogue: its size, and where it names the pictures (a kept catalogue names
+# them where they were served when it was seeded).
+CATALOGUE="$(curl -fsS --max-time 10 "${ELASTICSEARCH_URL%%,*}/$ALIAS/_search?size=1&track_total_hits=true&filter_path=hits.total.value,hits.hits._source.url" 2>/dev/null || true)"
+COUNT="$(printf '%s' "$CATALOGUE" | sed -nE 's/.*"value":([0-9]+).*/\1/p')"
+PICTURES_AT="$(printf '%s' "$CATALOGUE" | sed -nE 's#.*"url":"(https?://[^/"]*).*#\1#p')"
 SERVED_AT="$(printf '%s' "$IMAGE_BASE_URL" | sed -nE 's#^(https?://[^/]*).*#\1#p')"
 if [ -n "$PICTURES_AT" ] && [ "$PICTURES_AT" != "$SERVED_AT" ]; then
   say "the catalogue kept names its pictures at $PICTURES_AT, not $IMAGE_BASE_URL: serve them there, or replace it (npm run seed -- --count ${COUNT:-$DEMO_COUNT} --seed 42 --extract-colors)"

@@ -49,6 +49,7 @@ const isFiller = ({ text, phrase, quoted }: QueryTerm): boolean => !phrase && !q
 export function withoutFiller<T extends QueryTerm>(groups: readonly T[][]): { groups: T[][]; wallpapersAsked: boolean } {
   const kept = groups.map((group) => group.filter((term) => !isFiller(term))).filter((group) => group.length > 0);
   if (kept.length > 0) return { groups: kept, wallpapersAsked: false };
-  const asked = groups.flat().some((term) => !term.phrase && !term.quoted && WALLPAPER_WORDS.has(term.text.toLowerCase()));
+  // Every term is filler here, so none is a phrase or quoted.
+  const asked = groups.flat().some(({ text }) => WALLPAPER_WORDS.has(text.toLowerCase()));
   return { groups: groups.map((group) => [...group]), wallpapersAsked: asked };
 }

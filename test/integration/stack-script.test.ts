@@ -102,7 +102,7 @@ describe('scripts/stack.sh', function () {
     // Only where this checkout's stack runs: elsewhere the start would really start a node.
     if (!existsSync(join('.stack', 'elasticsearch-8.19.7', 'es.pid'))) this.skip();
     const port = String(await freePort());
-    const redisPort = /^redis:\/\/127\.0\.0\.1:(\d+)\/?$/.exec(process.env['REDIS_URL'] ?? '')?.[1];
+    const redisPort = /^redis:\/\/127\.0\.0\.1:(\d+)(?:\/\d*)?$/.exec(process.env['REDIS_URL'] ?? '')?.[1];
     if (redisPort === undefined) this.skip();
     const res = await stack({ ES_PORT: port, REDIS_PORT: redisPort });
     expect(res.code).to.equal(1);

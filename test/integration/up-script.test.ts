@@ -7,9 +7,12 @@ import { createPictureServer } from '../../src/catalogue/generation/picture-serv
 import { freePort } from '../support/free-port.js';
 import { until } from '../support/until.js';
 
-/** The port of a URL on this machine, or null: `npm run up` starts its stack here, on ports. */
+/**
+ * The port of a URL on this machine, or null: `npm run up` starts its stack here, on ports. A
+ * Redis database number is not handed over (the local test stack's is 15): `up` uses database 0.
+ */
 function localPort(url: string | undefined): string | null {
-  return /^(?:http|redis):\/\/(?:127\.0\.0\.1|localhost):(\d+)\/?$/.exec(url ?? '')?.[1] ?? null;
+  return /^(?:http|redis):\/\/(?:127\.0\.0\.1|localhost):(\d+)(?:\/\d*)?$/.exec(url ?? '')?.[1] ?? null;
 }
 
 interface Run {
@@ -43,8 +46,6 @@ function printedRequests(output: string): { key: string; url: string }[] {
 // ES_PORT and REDIS_PORT (no URL), as a developer whose 9200 is taken does.
 describe('npm run up (scripts/up.sh)', function () {
   this.timeout(240_000);
-  const esPort = localPort(process.env['ELASTICSEARCH_URL']);
-  const redisPort = localPort(process.env['REDIS_URL']);
   const alias = `up-script-${Date.now()}`;
   let pictures: Server;
   let env: NodeJS.ProcessEnv;
@@ -52,6 +53,9 @@ describe('npm run up (scripts/up.sh)', function () {
   let feedCursor: string;
 
   before(async function () {
+    // Read here, not where the suite is declared: the global setup names the stack after files load.
+    const esPort = localPort(process.env['ELASTICSEARCH_URL']);
+    const redisPort = localPort(process.env['REDIS_URL']);
     if (esPort === null || redisPort === null) this.skip();
     const picturesPort = await freePort();
     const imageBaseUrl = `http://127.0.0.1:${picturesPort}`;

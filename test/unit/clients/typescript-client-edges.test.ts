@@ -35,6 +35,11 @@ const rejection = (promise: Promise<unknown>) =>
     (err: unknown) => err,
   );
 
+/** Reads a walk or a follow to its end. */
+async function drained(items: AsyncIterable<unknown>): Promise<void> {
+  for await (const _ of items) void _;
+}
+
 describe('the TypeScript client, against answers the API should not give', () => {
   describe('a call`s signal', () => {
     it('when a call waits on a server that never answers and its signal aborts, then it rejects at once with the reason, and asks nothing more', async () => {
@@ -140,11 +145,7 @@ describe('the TypeScript client, against answers the API should not give', () =>
   it('when the API gives back the cursor it was asked with, then a walk stops with an ApiError rather than ask for ever', async () => {
     const { fetch, urls } = fake(() => page('same'));
     const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
-    const err = await rejection(
-      (async () => {
-        for await (const _ of client.search.all({ q: 'sky' })) void _;
-      })(),
-    );
+    const err = await rejection(drained(client.search.all({ q: 'sky' })));
     expect(err).to.be.instanceOf(ApiError).and.include({ error: 'unexpected_response' });
     expect(urls).to.have.length(2);
   });
@@ -158,11 +159,7 @@ describe('the TypeScript client, against answers the API should not give', () =>
         }),
     );
     const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
-    const err = await rejection(
-      (async () => {
-        for await (const _ of client.changes.follow({ cursor: 'same' })) void _;
-      })(),
-    );
+    const err = await rejection(drained(client.changes.follow({ cursor: 'same' })));
     expect(err).to.be.instanceOf(ApiError).and.include({ error: 'unexpected_response' });
     expect(urls).to.have.length(1);
   });
