@@ -89,7 +89,7 @@ describe('search by meaning, on the real model and catalogue', function () {
     // Whether the words occur is asked within 0.2 s, and a late answer counts as occurring for a
     // second (RESPONSE_CACHE_CHECK_MS): on a catalogue just loaded, the first ask may be late.
     expect(await until(async () => (await search(ctx, 'wallpaper')).total === byDownloads.length, 10_000, 200)).to.equal(true);
-    for (const q of ['wallpaper', 'HD wallpapers', 'show me iphone wallpapers']) {
+    for (const q of ['wallpaper', 'HD wallpapers', 'show me iphone wallpapers', 'hd-wallpaper', 'wall paper', 'walpaper', 'lock screen wallpaper']) {
       const { data, total } = await search(ctx, q);
       expect(total, q).to.equal(byDownloads.length);
       expect(
@@ -103,6 +103,13 @@ describe('search by meaning, on the real model and catalogue', function () {
     const fourK = docs().filter((d) => /\b4k\b/i.test(`${d.title} ${d.description}`)).length;
     expect(fourK).to.be.within(1, byDownloads.length - 1);
     expect((await search(ctx, '4k')).total, 'a filler word the descriptions use').to.equal(fourK);
+    expect((await search(ctx, '4k-wallpaper')).total, 'joined, as apart').to.equal(fourK);
+    const sunsetBeach = (await search(ctx, 'sunset-beach')).data.map(({ id }) => id);
+    expect(sunsetBeach).not.to.deep.equal([]);
+    expect(
+      (await search(ctx, 'sunset-beach-wallpaper-hd')).data.map(({ id }) => id),
+      "a page's address",
+    ).to.deep.equal(sunsetBeach);
     expect((await search(ctx, '"wallpaper"')).total, 'quoted, as typed').to.equal(0);
   });
 

@@ -38,6 +38,40 @@ describe('filler in what people type', () => {
     for (const q of ['over', 'show me', '"wallpaper"', 'wallpapers of the sky']) expect(readSearchText(q).wallpapersAsked, q).to.equal(undefined);
   });
 
+  it('when words joined by a hyphen, underscore or slash are all filler, then the term is filler', () => {
+    expect(words('hd-wallpaper of a red_car')).to.deep.equal([['red car']]);
+    expect(words('iphone/wallpaper sunset')).to.deep.equal([['sunset']]);
+    expect(words('wallpaper_hd')).to.deep.equal([['wallpaper', 'hd']]);
+    expect(readSearchText('4k-wallpaper').wallpapersAsked).to.equal(true);
+  });
+
+  it('when a joined term ends in the words of a page address, then they are shed, and words inside it are kept', () => {
+    expect(words('mountain-lake-wallpaper-4k')).to.deep.equal([['mountain lake']]);
+    expect(words('HD_Sunset_Beach_Backgrounds')).to.deep.equal([['Sunset Beach']]);
+    expect(words('photo-realistic free-range best-seller')).to.deep.equal([['photo realistic'], ['free range'], ['best seller']]);
+    expect(words('red-wallpaper-car')).to.deep.equal([['red wallpaper car']]);
+  });
+
+  it('when filler is written as two words or one edit off, then it is read as the word meant', () => {
+    expect(words('lock screen wallpaper of a dog')).to.deep.equal([['dog']]);
+    expect(words('home screen cat')).to.deep.equal([['cat']]);
+    expect(words('brick wall paper texture')).to.deep.equal([['brick'], ['texture']]);
+    expect(words('lock-screen')).to.deep.equal([['lockscreen']]);
+    expect(words('lock')).to.deep.equal([['lock']]);
+    expect(words('wall')).to.deep.equal([['wall']]);
+    expect(words('walpaper')).to.deep.equal([['wallpaper']]);
+    expect(words('sunset wallpapr')).to.deep.equal([['sunset']]);
+    expect(words('Backgorund space')).to.deep.equal([['space']]);
+    expect(words('wallpapered room')).to.deep.equal([['wallpapered'], ['room']]);
+    expect(words('walpapr')).to.deep.equal([['walpapr']]);
+    for (const q of ['wall paper', 'walpaper', 'lock screen', 'wallpapres hd']) expect(readSearchText(q).wallpapersAsked, q).to.equal(true);
+  });
+
+  it('when the words are quoted, then none of this applies', () => {
+    expect(words('"wall paper" "walpaper" dog')).to.deep.equal([['"wall paper"'], ['walpaper'], ['dog']]);
+    expect(words('"hd-wallpaper"')).to.deep.equal([['"hd wallpaper"']]);
+  });
+
   it('when filler is excluded, then the exclusion stands', () => {
     expect(readSearchText('forest -over').excluded.map(({ text }) => text)).to.deep.equal(['over']);
   });
