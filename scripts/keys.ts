@@ -4,7 +4,7 @@
 // npm run --silent keys -- tier <account> <tier> | disable <account> | enable <account>
 // Every name and email is printed with what does not show escaped (see printable).
 import { parseArgs } from 'node:util';
-import { ConfigError, displayUrl, loadConfig } from '../src/config.js';
+import { cannotReach, ConfigError, loadConfig } from '../src/config.js';
 import { connectedRedis } from '../src/infra/redis.js';
 import { KeyStoreError, createKeyStore, portalAccountRefused } from '../src/access/store/key-store.js';
 import { type AccountRef, type OperatorChange, createAccountStore, parseAccountRef } from '../src/access/store/account-store.js';
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   try {
     redis = await connectedRedis({ url: config.redisUrl, commandTimeoutMs: 5000 });
   } catch (err) {
-    fail(`cannot reach Redis at ${displayUrl(config.redisUrl)}: ${err instanceof Error ? err.message : String(err)}`, 1);
+    fail(cannotReach('Redis', config.redisUrl, err instanceof Error ? err.message : String(err)), 1);
   }
   const store = createKeyStore(redis);
   const accounts = createAccountStore(redis);

@@ -7,7 +7,7 @@ import { UsageError } from '../src/catalogue/cli/cli-args.js';
 import { parseSeedArgs, SEED_USAGE, type SeedArgs } from '../src/catalogue/cli/seed-args.js';
 import { seedCatalogue, SeedError } from '../src/catalogue/ingest/seed-catalogue.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
-import { ConfigError, displayUrl, loadConfig, type Config } from '../src/config.js';
+import { cannotReach, ConfigError, displayUrl, loadConfig, type Config } from '../src/config.js';
 import { createEsClient } from '../src/infra/elasticsearch.js';
 import { generateWallpapers } from '../src/catalogue/generation/generator.js';
 import { type ExtractCounts, withExtractedColors } from '../src/catalogue/pixels/extract-colors.js';
@@ -68,7 +68,7 @@ async function main(): Promise<number> {
     try {
       await es.cluster.health({}, { requestTimeout: 5000 });
     } catch (error) {
-      say(`cannot reach Elasticsearch at ${displayUrl(config.elasticsearchUrl)}: ${error instanceof Error ? error.message : String(error)}`);
+      say(cannotReach('Elasticsearch', config.elasticsearchUrl, error instanceof Error ? error.message : String(error)));
       return 1;
     }
     // Before the lock too: an `up` while an import holds it finds the catalogue there and is done,

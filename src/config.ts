@@ -203,6 +203,25 @@ const SECRET_KEYS = new Set(['CURSOR_SECRET']);
 
 const SHOWN_SCHEMES = new Set(['http:', 'https:', 'redis:', 'rediss:', 'unix:']);
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * A command's line for a service it could not reach: where (as displayUrl shows it, with `role`
+ * after it) and why; and, when the service is on this machine, how to start it, as a local stack
+ * that is not running is what a developer meets most. A remote one is the operator's to know.
+ */
+export function cannotReach(service: 'Elasticsearch' | 'Redis', url: string, why: string, role = ''): string {
+  const onThisMachine = url.split(',').every((piece) => {
+    try {
+      return LOOPBACK_HOSTS.has(new URL(piece).hostname);
+    } catch {
+      return false;
+    }
+  });
+  const hint = onThisMachine ? '; if it is the local stack, start it with: npm run stack:start' : '';
+  return `cannot reach ${service} at ${displayUrl(url)}${role === '' ? '' : ` (${role})`}: ${why}${hint}`;
+}
+
 /**
  * A URL as it may be shown or logged: its user and password replaced, and its query and fragment
  * too, names included (a socket URL signs in by its query, clients accept `?password=` on others,

@@ -45,7 +45,7 @@ describe('keys CLI', function () {
   it('when Redis cannot be reached, then it says why: the refused port or the missing socket, not only that the connection closed', async () => {
     const refused = await keysWith({ REDIS_URL: 'redis://127.0.0.1:9' }, 'list');
     expect(refused.code).to.equal(1);
-    expect(refused.stderr).to.match(/cannot reach Redis at redis:\/\/127\.0\.0\.1:9: connect ECONNREFUSED/);
+    expect(refused.stderr).to.match(/cannot reach Redis at redis:\/\/127\.0\.0\.1:9: connect ECONNREFUSED.*start it with: npm run stack:start/);
     const missing = await keysWith({ REDIS_URL: 'unix:///tmp/no-redis-here.sock' }, 'list');
     expect(missing.code).to.equal(1);
     expect(missing.stderr).to.match(/cannot reach Redis at unix:\/\/\/tmp\/no-redis-here\.sock: connect ENOENT/);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ConfigError, displayUrl, loadConfig, parseSocketUrl } from '../../src/config.js';
+import { cannotReach, ConfigError, displayUrl, loadConfig, parseSocketUrl } from '../../src/config.js';
 
 describe('configuration', () => {
   it('when the environment is empty, then local defaults apply', () => {
@@ -81,6 +81,20 @@ describe('configuration', () => {
         expect(problems, bad).to.include('REDIS_URL');
         expect(problems, `${bad}: the password is never shown`).not.to.include('s3cret');
       }
+    }
+  });
+
+  it('when a command cannot reach a service on this machine, then it says how to start the local stack; a remote one it does not', () => {
+    const hint = 'npm run stack:start';
+    expect(cannotReach('Elasticsearch', 'http://127.0.0.1:9200', 'connect ECONNREFUSED')).to.equal(
+      `cannot reach Elasticsearch at http://127.0.0.1:9200: connect ECONNREFUSED; if it is the local stack, start it with: ${hint}`,
+    );
+    expect(cannotReach('Redis', 'redis://u:s3cret@localhost:6379/15', 'refused', 'it holds the catalogue lock')).to.equal(
+      `cannot reach Redis at redis://***@localhost:6379/15 (it holds the catalogue lock): refused; if it is the local stack, start it with: ${hint}`,
+    );
+    expect(cannotReach('Elasticsearch', 'http://[::1]:9200,http://127.0.0.1:9201', 'x')).to.include(hint);
+    for (const remote of ['http://es:9200', 'http://127.0.0.1:9200,http://es-2:9200', 'unix:///run/redis.sock', 'not a url']) {
+      expect(cannotReach('Redis', remote, 'refused'), remote).not.to.include(hint);
     }
   });
 

@@ -1,7 +1,7 @@
 import { exitWhenDone } from './exit-when-done.js';
 import type { Client } from '@elastic/elasticsearch';
 import type { RedisClient } from '../../infra/redis.js';
-import { ConfigError, displayUrl, loadConfig, type Config } from '../../config.js';
+import { cannotReach, ConfigError, loadConfig, type Config } from '../../config.js';
 import { createEsClient } from '../../infra/elasticsearch.js';
 import { connectedRedis } from '../../infra/redis.js';
 import { acquireCatalogueLock, describeHolder, LockHeldError, type CatalogueLock } from '../admin/catalogue-lock.js';
@@ -73,7 +73,7 @@ export async function withCatalogueLock(
   try {
     redis = await connectRedis(config);
   } catch (error) {
-    say(`cannot reach Redis at ${displayUrl(config.redisUrl)} (it holds the catalogue lock): ${message(error)}`);
+    say(cannotReach('Redis', config.redisUrl, message(error), 'it holds the catalogue lock'));
     return EXIT_FAILED;
   }
   try {
@@ -123,7 +123,7 @@ export async function runCatalogueCommand<A extends { help: boolean }>(command: 
     try {
       await es.cluster.health({}, { requestTimeout: 5000 });
     } catch (error) {
-      say(`cannot reach Elasticsearch at ${displayUrl(config.elasticsearchUrl)}: ${message(error)}`);
+      say(cannotReach('Elasticsearch', config.elasticsearchUrl, message(error)));
       return EXIT_FAILED;
     }
     const run = async (lock: CatalogueLock | null, redis: RedisClient) => {
@@ -140,7 +140,7 @@ export async function runCatalogueCommand<A extends { help: boolean }>(command: 
     try {
       redis = await connectRedis(config);
     } catch (error) {
-      say(`cannot reach Redis at ${displayUrl(config.redisUrl)}: ${message(error)}`);
+      say(cannotReach('Redis', config.redisUrl, message(error)));
       return EXIT_FAILED;
     }
     try {
