@@ -1,3 +1,5 @@
+import { STOP_WORDS } from './stop-words.js';
+
 /**
  * Words people put around what they look for, which say nothing about the picture: the request
  * itself ("show me pictures of", "wallpaper", "hd"), and the small words that place one thing
@@ -7,10 +9,10 @@
  * They are dropped from a query only where they stand as a word of their own outside quotes, and
  * only while something else is left to look for: "over" alone, or "background", is searched as
  * typed; "moon over the earth" in quotes keeps its "over". The index keeps them, so phrases do.
- * Words joined by a hyphen, underscore or slash are one term ("snow-capped"): it is filler when
- * each of its words is ("hd-wallpaper"), and sheds the words of a page's address at its ends
- * ("mountain-lake-wallpaper-4k" looks for mountain-lake), never those inside ("lock-screen" is a
- * lockscreen, "photo-realistic" stays).
+ * Words joined by other punctuation are one term ("snow-capped", search-query.ts): it is filler
+ * when each of its words is, common words aside ("hd-wallpaper", "the-wallpaper"); one that holds
+ * a word of a page's address ("sunset-beach-wallpaper-hd") sheds the filler at its ends, never
+ * inside ("red-wallpaper-car"); one without is as typed ("photo-realistic", "free-range").
  * Lucene's stop words ("the", "of") are not here: the analyzer drops those on both sides.
  */
 const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 'look', 'search', 'please', 'some', 'any', 'i', 'my', 'you', 'can', 'could', 'would']; // prettier-ignore
@@ -18,10 +20,9 @@ const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 
 /**
  * What a wallpaper app shows anyway, and the device or size a wallpaper is for (the filters say
  * that: ratio, min_resolution). A query of filler with one of these ("wallpaper", "hd wallpapers",
- * "iphone wallpaper") asks for wallpapers: it is searched as typed, as any query of filler only
- * ("4k" finds the wallpapers described as sharp enough for a 4K monitor), and when none of these
- * words of it occurs in the catalogue, it matches every wallpaper rather than none
- * (domain/with-wallpapers-asked.ts).
+ * "iphone wallpaper") asks for wallpapers: it looks for those of these words that occur in the
+ * catalogue ("4k" finds the wallpapers described as sharp enough for a 4K monitor) and, when none
+ * does, matches every wallpaper rather than none (domain/with-wallpapers-asked.ts).
  */
 export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'wallpaper', 'wallpapers', 'background', 'backgrounds', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'photo', 'photos',
@@ -38,32 +39,34 @@ const PLACING = [
 export const FILLER_WORDS: ReadonlySet<string> = new Set([...ASKING, ...WALLPAPER_WORDS, ...PLACING]);
 
 /**
- * The words at the ends of a page's address that ask for wallpapers ("mountain-lake-wallpaper-4k"):
- * those of WALLPAPER_WORDS that no English compound begins or ends with, as "photo-realistic",
- * "free-range", "best-seller" and "phone-booth" do.
+ * The words that mark a joined term as a page's address ("mountain-lake-wallpaper-4k"): those of
+ * WALLPAPER_WORDS that no English compound is made with, as "photo-realistic", "free-range",
+ * "best-seller" and "phone-booth" are.
  */
 const ADDRESS_WORDS: ReadonlySet<string> = new Set([
   'wallpaper', 'wallpapers', 'background', 'backgrounds', 'lockscreen', 'homescreen', 'hd', 'uhd', 'hq', '4k', '5k', '8k', '2k',
   '720p', '1080p', '1440p', '2160p', 'iphone', 'ipad', 'macbook',
 ]); // prettier-ignore
 
-/** Two words people write apart for one word of filler: a "lock screen wallpaper" is not a lock. */
+/**
+ * Two words people write apart for one word of filler. Not "lock screen": descriptions say what a
+ * wallpaper was made for ("Made for lock screens"), so those two words find something.
+ */
 const WRITTEN_APART: ReadonlyMap<string, string> = new Map([
   ['wall paper', 'wallpaper'], ['wall papers', 'wallpapers'], ['back ground', 'background'], ['back grounds', 'backgrounds'],
-  ['lock screen', 'lockscreen'], ['home screen', 'homescreen'],
 ]); // prettier-ignore
-const SECOND_WORDS: ReadonlySet<string> = new Set([...WRITTEN_APART.keys()].map((apart) => apart.split(' ')[1]!));
 
-/** The one word `first` and `second` are written apart for, if any. */
-const oneWordFor = (first: string | undefined, second: string): string | undefined =>
-  first !== undefined && SECOND_WORDS.has(second.toLowerCase()) ? WRITTEN_APART.get(`${first} ${second}`.toLowerCase()) : undefined;
+/** The one word of filler two words are written apart for ("wall paper"), if any. */
+export const writtenApart = (words: string): string | undefined => WRITTEN_APART.get(words.toLowerCase());
 
 /**
  * The long words of WALLPAPER_WORDS, which no English word is one edit away from: a word one edit
- * off ("walpaper", "wallpapr", "backgorund") is the one meant. The typo rule cannot find them, as it
- * corrects towards the catalogue's words and no wallpaper's text says "wallpaper".
+ * off ("walpaper", "wallpapr", "backgorund") is the one meant. The typo rule corrects only towards
+ * the catalogue's words, and "wallpaper" is none of them.
  */
 const LONG_WORDS = ['wallpaper', 'wallpapers', 'background', 'backgrounds', 'lockscreen', 'homescreen'];
+// One edit from the shortest of them, wallpaper, is 8 letters or more: a shorter word is none.
+const SHORTEST_MISSPELT = 8;
 
 /** Whether one letter added, dropped, changed, or two neighbours swapped, makes `a` into `b`. */
 function oneEditApart(a: string, b: string): boolean {
@@ -81,8 +84,10 @@ function oneEditApart(a: string, b: string): boolean {
 function fillerWord(word: string): string | undefined {
   const lower = word.toLowerCase();
   if (FILLER_WORDS.has(lower)) return lower;
-  return lower.length >= 8 ? LONG_WORDS.find((long) => oneEditApart(lower, long)) : undefined;
+  return lower.length >= SHORTEST_MISSPELT ? LONG_WORDS.find((long) => oneEditApart(lower, long)) : undefined;
 }
+
+const isStopWord = (word: string): boolean => STOP_WORDS.has(word.toLowerCase());
 
 /** A term of a parsed query (search-query.ts's Term). */
 interface QueryTerm {
@@ -93,60 +98,45 @@ interface QueryTerm {
 
 const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
 
-/** The words of a term, two written apart for one word of filler read as that word. */
-function wordsOf(text: string): string[] {
-  const words: string[] = [];
-  for (const word of text.split(' ')) {
-    const one = oneWordFor(words.at(-1), word);
-    if (one !== undefined) words[words.length - 1] = one;
-    else words.push(word);
-  }
-  return words;
-}
-
-/** The filler words a plain term is made of, or undefined when one of its words is no filler. */
+/** The filler words a plain term is made of, common words aside, or undefined when it holds another word. */
 function fillerOf(term: QueryTerm): string[] | undefined {
-  const words = wordsOf(term.text).map(fillerWord);
-  return plain(term) && words.every((word) => word !== undefined) ? words : undefined;
-}
-
-/** A joined term without the words of a page's address at its ends ("sunset-beach-wallpaper-hd"). */
-function withoutAddressWords<T extends QueryTerm>(term: T): T {
-  const words = wordsOf(term.text);
-  if (!plain(term) || words.length < 2) return term;
-  let [first, last] = [0, words.length];
-  while (first < last && ADDRESS_WORDS.has(fillerWord(words[first]!) ?? '')) first++;
-  while (last > first && ADDRESS_WORDS.has(fillerWord(words[last - 1]!) ?? '')) last--;
-  return last - first === words.length ? term : { ...term, text: words.slice(first, last).join(' ') };
-}
-
-/** Single-word groups whose words are two written apart for one ("wall paper"), made one group. */
-function writtenTogether<T extends QueryTerm>(groups: readonly T[][]): T[][] {
-  const together: T[][] = [];
-  for (const group of groups) {
-    const before = together.at(-1) ?? [];
-    const [term, other] = [group[0]!, before[0]];
-    const apart = other !== undefined && before.length === 1 && group.length === 1 && plain(other) && plain(term);
-    const word = apart ? oneWordFor(other.text, term.text) : undefined;
-    if (word !== undefined) together[together.length - 1] = [{ ...term, text: word }];
-    else together.push(group);
+  if (!plain(term)) return undefined;
+  const fillers: string[] = [];
+  for (const word of term.text.split(' ')) {
+    if (isStopWord(word)) continue;
+    const filler = fillerWord(word);
+    if (filler === undefined) return undefined;
+    fillers.push(filler);
   }
-  return together;
+  return fillers.length > 0 ? fillers : undefined;
+}
+
+/** A joined term that holds a word of a page's address, without the filler and common words at its ends. */
+function withoutAddressWords<T extends QueryTerm>(term: T): T {
+  const words = term.text.split(' ');
+  if (!plain(term) || !words.some((word) => ADDRESS_WORDS.has(fillerWord(word) ?? ''))) return term;
+  const shed = (word: string) => isStopWord(word) || fillerWord(word) !== undefined;
+  let [first, last] = [0, words.length];
+  while (first < last && shed(words[first]!)) first++;
+  while (last > first && shed(words[last - 1]!)) last--;
+  return first === 0 && last === words.length ? term : { ...term, text: words.slice(first, last).join(' ') };
 }
 
 /**
  * The groups without their filler terms, or, when nothing but filler would be left, each term as
- * the filler words it is made of; then `wallpapersAsked` when one of those asks for wallpapers
- * (WALLPAPER_WORDS).
+ * the filler words it is made of ("hd-wallpaper" all of them, as any joined term); then
+ * `wallpapersAsked` when one of those asks for wallpapers (WALLPAPER_WORDS).
  */
-export function withoutFiller<T extends QueryTerm>(typed: readonly T[][]): { groups: T[][]; wallpapersAsked: boolean } {
-  const groups = writtenTogether(typed);
+export function withoutFiller<T extends QueryTerm>(groups: readonly T[][]): { groups: T[][]; wallpapersAsked: boolean } {
   const kept = groups
     .map((group) => group.filter((term) => fillerOf(term) === undefined).map(withoutAddressWords))
     .filter((group) => group.length > 0);
   if (kept.length > 0) return { groups: kept, wallpapersAsked: false };
   // Every term is filler here, so none is a phrase or quoted.
-  const asFiller = groups.map((group) => [...new Set(group.flatMap((term) => fillerOf(term)!))].map((word) => ({ ...group[0]!, text: word })));
-  const asked = asFiller.flat().some(({ text }) => WALLPAPER_WORDS.has(text));
+  const asFiller = groups.map((group) => {
+    const texts = [...new Set(group.map((term) => fillerOf(term)!.join(' ')))];
+    return texts.map((text) => ({ ...group[0]!, text }));
+  });
+  const asked = asFiller.flat().some(({ text }) => text.split(' ').some((word) => WALLPAPER_WORDS.has(word)));
   return { groups: asFiller, wallpapersAsked: asked };
 }

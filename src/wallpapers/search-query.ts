@@ -1,4 +1,5 @@
-import { withoutFiller } from './query-filler.js';
+import { withoutFiller, writtenApart } from './query-filler.js';
+import { STOP_WORDS } from './stop-words.js';
 
 /**
  * The search syntax of `q`, in the spirit of Elasticsearch's simple_query_string, read by the API
@@ -32,15 +33,6 @@ export interface SearchQuery {
   /** No group, and every wallpaper matches (domain/with-wallpapers-asked.ts). */
   every?: true;
 }
-
-/**
- * Lucene's English stop words (EnglishAnalyzer.ENGLISH_STOP_WORDS_SET), which the index drops as
- * well: a query made only of these has nothing to search for.
- */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not',
-  'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
-]); // prettier-ignore
 
 // A word's marks are part of it: else a Hindi word's vowel signs would split it into single letters.
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
@@ -159,12 +151,35 @@ function tokenize(q: string): Token[] {
   return tokens;
 }
 
+const plainTerm = (token: Token | undefined): token is Token & { kind: 'term' } => token?.kind === 'term' && !token.term.phrase && !token.term.quoted;
+
+/**
+ * Two words written apart for one word of filler (query-filler.ts: "wall paper") as that word,
+ * where they are a term of their own ("wall-paper") or two terms side by side ("wall paper"); not
+ * across words between them ("wall of paper") nor inside a longer term ("stone-wall-paper-lantern").
+ */
+function writtenTogether(tokens: readonly Token[]): Token[] {
+  const together: Token[] = [];
+  for (const token of tokens) {
+    const before = together.at(-1);
+    const asOne = plainTerm(token) ? writtenApart(token.term.text) : undefined;
+    const withBefore =
+      plainTerm(token) && plainTerm(before) && before.excluded === token.excluded
+        ? writtenApart(`${before.term.text} ${token.term.text}`)
+        : undefined;
+    if (plainTerm(token) && asOne !== undefined) together.push({ ...token, term: { ...token.term, text: asOne } });
+    else if (plainTerm(before) && withBefore !== undefined) together[together.length - 1] = { ...before, term: { ...before.term, text: withBefore } };
+    else together.push(token);
+  }
+  return together;
+}
+
 /** Reads `q` into groups of alternatives and exclusions; never throws. */
 export function parseSearchQuery(q: string): SearchQuery {
   const groups: Term[][] = [];
   const excluded: Term[] = [];
   let joinNext = false;
-  for (const token of tokenize(foldedLatin(q))) {
+  for (const token of writtenTogether(tokenize(foldedLatin(q)))) {
     if (token.kind === 'or') {
       joinNext = groups.length > 0;
       continue;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { inAmericanSpelling } from '../../infra/word-lists.js';
-import { STOP_WORDS, wordsOf } from '../search-query.js';
+import { wordsOf } from '../search-query.js';
+import { STOP_WORDS } from '../stop-words.js';
 
 /**
  * What people type for the catalogue's own words, where a sentence model cannot tell: slang

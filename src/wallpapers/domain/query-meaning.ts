@@ -1,5 +1,6 @@
 import { COLOR_ALIASES, COLOR_NAMES } from '../colors.js';
-import { STOP_WORDS, type SearchQuery, type Term } from '../search-query.js';
+import type { SearchQuery, Term } from '../search-query.js';
+import { STOP_WORDS } from '../stop-words.js';
 import type { SentenceModel } from '../../infra/sentence-model.js';
 import { inAmericanSpelling, IRREGULAR_PLURALS, spellingsOf } from '../../infra/word-lists.js';
 import { createSpelling, editDistance } from '../../infra/spelling.js';

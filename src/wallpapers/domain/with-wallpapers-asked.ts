@@ -1,16 +1,17 @@
 import type { SearchParams } from '../params.js';
+import type { Term } from '../search-query.js';
 import { WALLPAPER_WORDS } from '../query-filler.js';
 import type { WallpaperRepository } from '../store/repository.js';
 import type { WordOccurrences } from './word-occurrences.js';
 
 /**
  * A repository whose searches that only ask for wallpapers (SearchQuery.wallpapersAsked:
- * "wallpaper", "hd wallpapers", "iphone wallpaper") match every wallpaper when none of their words
- * asking for wallpapers occurs in the catalogue: searched as typed they would find nothing, as no
- * wallpaper pictures a wallpaper.
- * One whose words occur is searched as typed ("4k" finds the wallpapers described as sharp enough
- * for a 4K monitor). A word Elasticsearch did not answer for counts as occurring, as elsewhere: a
- * search is never changed by an error.
+ * "wallpaper", "hd wallpapers", "4k-wallpaper") look only for those of their words asking for
+ * wallpapers that occur in the catalogue: searched as typed, the others would find nothing, as no
+ * wallpaper pictures a wallpaper. When none occurs, every wallpaper matches.
+ * "4k" occurs (it finds the wallpapers described as sharp enough for a 4K monitor): "4k-wallpaper"
+ * looks for 4k, and "4k-monitor", whose words both occur, for both. A word Elasticsearch did not
+ * answer for counts as occurring, as elsewhere: a search is never changed by an error.
  */
 export function withWallpapersAsked(repository: WallpaperRepository, occurrences: WordOccurrences): WallpaperRepository {
   return {
@@ -18,11 +19,31 @@ export function withWallpapersAsked(repository: WallpaperRepository, occurrences
     async search(params) {
       if (!params.text.wallpapersAsked) return repository.search(params);
       // Its words that ask for wallpapers: the rest only ask ("show me") or place ("over").
-      const words = [...new Set(params.text.groups.flat().map(({ text }) => text.toLowerCase()))].filter((word) => WALLPAPER_WORDS.has(word));
+      const words = [...new Set(params.text.groups.flat().flatMap(({ text }) => text.toLowerCase().split(' ')))].filter((word) =>
+        WALLPAPER_WORDS.has(word),
+      );
       const answers = await occurrences.of(words);
-      return repository.search(answers.every((occurs) => occurs === false) ? everyWallpaper(params) : params);
+      const absent = new Set(words.filter((_, i) => answers[i] === false));
+      if (absent.size === 0) return repository.search(params);
+      if (absent.size === words.length) return repository.search(everyWallpaper(params));
+      return repository.search({ ...params, text: { ...params.text, groups: withoutWords(params.text.groups, absent) } });
     },
   };
+}
+
+/** The groups without the words given: a term left without a word goes, and so does a group left without a term. */
+function withoutWords(groups: readonly Term[][], absent: ReadonlySet<string>): Term[][] {
+  return groups
+    .map((group) =>
+      group.flatMap((term) => {
+        const text = term.text
+          .split(' ')
+          .filter((word) => !absent.has(word.toLowerCase()))
+          .join(' ');
+        return text === '' ? [] : [{ ...term, text }];
+      }),
+    )
+    .filter((group) => group.length > 0);
 }
 
 /**

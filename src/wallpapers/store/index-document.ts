@@ -1,7 +1,7 @@
 import { type Orientation, nominalRatio, orientationOf } from '../aspect-ratio.js';
 import { COLOR_NAMES, type ColorShare, MIN_SHARE, SHARE_TIERS, type Tone, colorFacts, tierTerm, toneFromLightness } from '../colors.js';
 import { parseResolution } from '../resolution.js';
-import { STOP_WORDS } from '../search-query.js';
+import { STOP_WORDS } from '../stop-words.js';
 import { type CataloguedWallpaper, packPalette, packTags } from '../catalogued.js';
 import type { WallpaperDocument, WallpaperRecord } from '../wallpaper.js';
 import { SHUFFLE_KEYS, shuffleField, shuffleKey } from './shuffle.js';

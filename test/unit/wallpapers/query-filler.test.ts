@@ -38,33 +38,53 @@ describe('filler in what people type', () => {
     for (const q of ['over', 'show me', '"wallpaper"', 'wallpapers of the sky']) expect(readSearchText(q).wallpapersAsked, q).to.equal(undefined);
   });
 
-  it('when words joined by a hyphen, underscore or slash are all filler, then the term is filler', () => {
+  it('when words joined by punctuation are all filler, common words aside, then the term is filler, all of its words together', () => {
     expect(words('hd-wallpaper of a red_car')).to.deep.equal([['red car']]);
     expect(words('iphone/wallpaper sunset')).to.deep.equal([['sunset']]);
-    expect(words('wallpaper_hd')).to.deep.equal([['wallpaper', 'hd']]);
-    expect(readSearchText('4k-wallpaper').wallpapersAsked).to.equal(true);
+    expect(words('wallpaper_hd')).to.deep.equal([['wallpaper hd']]);
+    expect(words('4k-monitor')).to.deep.equal([['4k monitor']]);
+    expect(words('the-wallpaper')).to.deep.equal([['wallpaper']]);
+    expect(words('sunset the-wallpaper')).to.deep.equal([['sunset']]);
+    expect(words('a-hd-wallpaper OR hd.wallpaper')).to.deep.equal([['hd wallpaper']]);
+    for (const q of ['4k-wallpaper', 'the-wallpaper', 'of-the-4k-wallpapers']) expect(readSearchText(q).wallpapersAsked, q).to.equal(true);
   });
 
-  it('when a joined term ends in the words of a page address, then they are shed, and words inside it are kept', () => {
+  it('when a joined term holds a word of a page address, then it sheds the filler and common words at its ends, never inside', () => {
     expect(words('mountain-lake-wallpaper-4k')).to.deep.equal([['mountain lake']]);
     expect(words('HD_Sunset_Beach_Backgrounds')).to.deep.equal([['Sunset Beach']]);
-    expect(words('photo-realistic free-range best-seller')).to.deep.equal([['photo realistic'], ['free range'], ['best seller']]);
+    expect(words('best-sunset-wallpapers-for-iphone')).to.deep.equal([['sunset']]);
+    expect(words('beach wallpaper-the')).to.deep.equal([['beach']]);
+    expect(words('mountain-walpaper')).to.deep.equal([['mountain']]);
     expect(words('red-wallpaper-car')).to.deep.equal([['red wallpaper car']]);
   });
 
-  it('when filler is written as two words or one edit off, then it is read as the word meant', () => {
-    expect(words('lock screen wallpaper of a dog')).to.deep.equal([['dog']]);
-    expect(words('home screen cat')).to.deep.equal([['cat']]);
+  it('when a joined term holds no word of a page address, then it is as typed', () => {
+    expect(words('photo-realistic free-range best-seller')).to.deep.equal([['photo realistic'], ['free range'], ['best seller']]);
+    expect(words('lock-screen up-the-river')).to.deep.equal([['lock screen'], ['up the river']]);
+  });
+
+  it('when filler is written as two words side by side, then it is read as the one word, and not across other words', () => {
     expect(words('brick wall paper texture')).to.deep.equal([['brick'], ['texture']]);
-    expect(words('lock-screen')).to.deep.equal([['lockscreen']]);
-    expect(words('lock')).to.deep.equal([['lock']]);
-    expect(words('wall')).to.deep.equal([['wall']]);
+    expect(words('WALL PAPER')).to.deep.equal([['wallpaper']]);
+    expect(words('wall-paper OR sunset')).to.deep.equal([['sunset']]);
+    expect(words('wall paper OR sunset')).to.deep.equal([['sunset']]);
+    expect(words('sunset OR wall paper')).to.deep.equal([['sunset']]);
+    expect(words('wall of paper')).to.deep.equal([['wall'], ['paper']]);
+    expect(words('back on the ground')).to.deep.equal([['back'], ['ground']]);
+    expect(words('stone-wall-paper-lantern')).to.deep.equal([['stone wall paper lantern']]);
+    expect(words('stone-wall-paper-lantern-hd')).to.deep.equal([['stone wall paper lantern']]);
+    expect(words('lock screen')).to.deep.equal([['lock']]);
+    expect(readSearchText('wall paper').wallpapersAsked).to.equal(true);
+  });
+
+  it('when a long filler word is one letter off, then it is read as the word meant', () => {
+    for (const typed of ['walpaper', 'wallpapper', 'wallpaoer', 'wallpaepr', 'Wallpapr', 'wallpapres', 'backgorund', 'lockscren']) {
+      expect(words(`sunset ${typed}`), typed).to.deep.equal([['sunset']]);
+    }
     expect(words('walpaper')).to.deep.equal([['wallpaper']]);
-    expect(words('sunset wallpapr')).to.deep.equal([['sunset']]);
-    expect(words('Backgorund space')).to.deep.equal([['space']]);
+    expect(words('walpaper wallpapper')).to.deep.equal([['wallpaper'], ['wallpaper']]);
     expect(words('wallpapered room')).to.deep.equal([['wallpapered'], ['room']]);
     expect(words('walpapr')).to.deep.equal([['walpapr']]);
-    for (const q of ['wall paper', 'walpaper', 'lock screen', 'wallpapres hd']) expect(readSearchText(q).wallpapersAsked, q).to.equal(true);
   });
 
   it('when the words are quoted, then none of this applies', () => {

@@ -32,19 +32,25 @@ describe('a search that only asks for wallpapers', () => {
     ]);
   });
 
-  it('when one of its wallpaper words occurs, or Elasticsearch did not say, then it is searched as typed', async () => {
+  it('when some of its wallpaper words occur, then only those are looked for, a joined term keeping all of its words that occur', async () => {
+    const repository = recordingRepository();
+    const asked = withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn(['4k', 'monitor']), absentMs: 1000 }));
+    for (const q of ['4k wallpaper', '4k-wallpaper', '4k-monitor', 'hd-wallpaper OR 4k-monitor-wallpaper', '4k monitor']) {
+      await asked.search(searchParams({ q, page: 1, per_page: 20 }));
+    }
+    const texts = repository.seen.map((params) => params.text.groups.map((group) => group.map(({ text }) => text)));
+    expect(texts).to.deep.equal([[['4k']], [['4k']], [['4k monitor']], [['4k monitor']], [['4k'], ['monitor']]]);
+    expect(repository.seen.map((params) => params.text.every)).to.deep.equal([undefined, undefined, undefined, undefined, undefined]);
+  });
+
+  it('when all of its wallpaper words occur, or Elasticsearch did not say, then it is searched as typed', async () => {
     const repository = recordingRepository();
     const failing = Object.assign(() => Promise.reject(new Error('down')), { asked: [] as string[][] });
-    await withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn(['4k']), absentMs: 1000 })).search(
-      searchParams({ q: '4k wallpaper', page: 1, per_page: 20 }),
-    );
-    await withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: failing, absentMs: 1000 })).search(
-      searchParams({ q: 'wallpaper', page: 1, per_page: 20 }),
-    );
-    expect(repository.seen.map((params) => [params.text.every, params.text.groups.length])).to.deep.equal([
-      [undefined, 2],
-      [undefined, 1],
-    ]);
+    const fourK = searchParams({ q: '4k-monitor', page: 1, per_page: 20 });
+    await withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn(['4k', 'monitor']), absentMs: 1000 })).search(fourK);
+    const wallpaper = searchParams({ q: 'wallpaper', page: 1, per_page: 20 });
+    await withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: failing, absentMs: 1000 })).search(wallpaper);
+    expect(repository.seen).to.deep.equal([fourK, wallpaper]);
   });
 
   it('when it asks for more than wallpapers, then nothing is asked and the search goes down as it came', async () => {
