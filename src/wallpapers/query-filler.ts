@@ -6,13 +6,14 @@ import { STOP_WORDS } from './stop-words.js';
  * against another ("over", "near", "behind"). Left in, they matched titles that share them ("Moon
  * over the Earth" for "sunrise over the ocean") and made "every word matched" impossible.
  *
- * They are dropped from a query only where they stand as a word of their own outside quotes, and
- * only while something else is left to look for: "over" alone, or "background", is searched as
- * typed; "moon over the earth" in quotes keeps its "over". The index keeps them, so phrases do.
- * Words joined by other punctuation are one term ("snow-capped", search-query.ts): it is filler
- * when each of its words is, common words aside ("hd-wallpaper", "the-wallpaper"); one that holds
- * a word of a page's address ("sunset-beach-wallpaper-hd") sheds the filler at its ends, never
- * inside ("red-wallpaper-car"); one without is as typed ("photo-realistic", "free-range").
+ * They are dropped from a query outside quotes, and only while something else is left to look for:
+ * "over" alone, or "background", is searched as typed; "moon over the earth" in quotes keeps its
+ * "over". The index keeps them, so phrases do. They are read as people write them: one letter off
+ * in a long word ("walpaper"), as two words ("wall paper", search-query.ts), or joined by other
+ * punctuation into one term ("snow-capped", search-query.ts). Such a term is filler when each of
+ * its words is, common words aside ("hd-wallpaper", "the-wallpaper"); one that holds a word of a
+ * page's address ("sunset-beach-wallpaper-hd") loses those words wherever they stand and the other
+ * filler at its ends; one without is as typed ("photo-realistic", "free-range").
  * Lucene's stop words ("the", "of") are not here: the analyzer drops those on both sides.
  */
 const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 'look', 'search', 'please', 'some', 'any', 'i', 'my', 'you', 'can', 'could', 'would']; // prettier-ignore
@@ -38,15 +39,11 @@ const PLACING = [
 /** Asking, wallpaper words, and the words that place one thing against another. */
 export const FILLER_WORDS: ReadonlySet<string> = new Set([...ASKING, ...WALLPAPER_WORDS, ...PLACING]);
 
-/**
- * The words that mark a joined term as a page's address ("mountain-lake-wallpaper-4k"): those of
- * WALLPAPER_WORDS that no English compound is made with, as "photo-realistic", "free-range",
- * "best-seller" and "phone-booth" are.
- */
-const ADDRESS_WORDS: ReadonlySet<string> = new Set([
-  'wallpaper', 'wallpapers', 'background', 'backgrounds', 'lockscreen', 'homescreen', 'hd', 'uhd', 'hq', '4k', '5k', '8k', '2k',
-  '720p', '1080p', '1440p', '2160p', 'iphone', 'ipad', 'macbook',
-]); // prettier-ignore
+/** Words of WALLPAPER_WORDS that English compounds are made with: "photo-realistic", "free-range", "best-seller", "phone-booth". */
+const IN_COMPOUNDS = ['free', 'best', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'desktop', 'phone', 'mobile', 'screen', 'pc', 'laptop', 'tablet', 'monitor', 'android']; // prettier-ignore
+
+/** The words that mark a joined term as a page's address ("mountain-lake-wallpaper-4k"): the wallpaper words no compound is made with. */
+const ADDRESS_WORDS: ReadonlySet<string> = new Set([...WALLPAPER_WORDS].filter((word) => !IN_COMPOUNDS.includes(word)));
 
 /**
  * Two words people write apart for one word of filler. Not "lock screen": descriptions say what a
@@ -57,18 +54,19 @@ const WRITTEN_APART: ReadonlyMap<string, string> = new Map([
 ]); // prettier-ignore
 
 /** The one word of filler two words are written apart for ("wall paper"), if any. */
-export const writtenApart = (words: string): string | undefined => WRITTEN_APART.get(words.toLowerCase());
+export const oneWordFor = (words: string): string | undefined => WRITTEN_APART.get(words.toLowerCase());
 
 /**
- * The long words of WALLPAPER_WORDS, which no English word is one edit away from: a word one edit
- * off ("walpaper", "wallpapr", "backgorund") is the one meant. The typo rule corrects only towards
- * the catalogue's words, and "wallpaper" is none of them.
+ * The long words of WALLPAPER_WORDS (wallpaper, background, lockscreen, their plurals), which no
+ * English word is one edit away from: a word one edit off ("walpaper", "backgorund") is the one
+ * meant. The typo rule corrects only towards the catalogue's words, and "wallpaper" is none.
  */
-const LONG_WORDS = ['wallpaper', 'wallpapers', 'background', 'backgrounds', 'lockscreen', 'homescreen'];
-// One edit from the shortest of them, wallpaper, is 8 letters or more: a shorter word is none.
-const SHORTEST_MISSPELT = 8;
+const LONG_WORDS = [...WALLPAPER_WORDS].filter((word) => word.length >= 9);
 
-/** Whether one letter added, dropped, changed, or two neighbours swapped, makes `a` into `b`. */
+/**
+ * Whether one letter added, dropped, changed, or two neighbours swapped, makes `a` into `b`:
+ * infra/spelling.ts's editDistance(a, b, 1) === 1, which this layer may not import, in one pass.
+ */
 function oneEditApart(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
   let start = 0;
@@ -83,8 +81,7 @@ function oneEditApart(a: string, b: string): boolean {
 /** A word as filler: the filler word it is or misspells, or undefined when it is none. */
 function fillerWord(word: string): string | undefined {
   const lower = word.toLowerCase();
-  if (FILLER_WORDS.has(lower)) return lower;
-  return lower.length >= SHORTEST_MISSPELT ? LONG_WORDS.find((long) => oneEditApart(lower, long)) : undefined;
+  return FILLER_WORDS.has(lower) ? lower : LONG_WORDS.find((long) => oneEditApart(lower, long));
 }
 
 const isStopWord = (word: string): boolean => STOP_WORDS.has(word.toLowerCase());
@@ -111,32 +108,43 @@ function fillerOf(term: QueryTerm): string[] | undefined {
   return fillers.length > 0 ? fillers : undefined;
 }
 
-/** A joined term that holds a word of a page's address, without the filler and common words at its ends. */
+const isAddressWord = (word: string): boolean => ADDRESS_WORDS.has(fillerWord(word) ?? '');
+
+/**
+ * A joined term that holds a word of a page's address without those words, wherever they stand
+ * ("red-wallpaper-car" is red car), and without the other filler and common words at its ends
+ * ("best-sunset-wallpapers-for-iphone" is sunset).
+ */
 function withoutAddressWords<T extends QueryTerm>(term: T): T {
   const words = term.text.split(' ');
-  if (!plain(term) || !words.some((word) => ADDRESS_WORDS.has(fillerWord(word) ?? ''))) return term;
+  if (!plain(term) || !words.some(isAddressWord)) return term;
+  const kept = words.filter((word) => !isAddressWord(word));
   const shed = (word: string) => isStopWord(word) || fillerWord(word) !== undefined;
-  let [first, last] = [0, words.length];
-  while (first < last && shed(words[first]!)) first++;
-  while (last > first && shed(words[last - 1]!)) last--;
-  return first === 0 && last === words.length ? term : { ...term, text: words.slice(first, last).join(' ') };
+  let [first, last] = [0, kept.length];
+  while (first < last && shed(kept[first]!)) first++;
+  while (last > first && shed(kept[last - 1]!)) last--;
+  return { ...term, text: kept.slice(first, last).join(' ') };
 }
 
 /**
- * The groups without their filler terms, or, when nothing but filler would be left, each term as
- * the filler words it is made of ("hd-wallpaper" all of them, as any joined term); then
- * `wallpapersAsked` when one of those asks for wallpapers (WALLPAPER_WORDS).
+ * The groups without their filler terms. When nothing but filler would be left: each term as the
+ * filler words it is made of ("hd-wallpaper" all of them, as any joined term); and when one of
+ * those asks for wallpapers (WALLPAPER_WORDS), those alone, flagged `wallpapersAsked`: "show me
+ * 4k wallpapers" asks for 4k wallpapers, and "show" or "me" would find other things.
  */
 export function withoutFiller<T extends QueryTerm>(groups: readonly T[][]): { groups: T[][]; wallpapersAsked: boolean } {
   const kept = groups
     .map((group) => group.filter((term) => fillerOf(term) === undefined).map(withoutAddressWords))
     .filter((group) => group.length > 0);
   if (kept.length > 0) return { groups: kept, wallpapersAsked: false };
-  // Every term is filler here, so none is a phrase or quoted.
-  const asFiller = groups.map((group) => {
-    const texts = [...new Set(group.map((term) => fillerOf(term)!.join(' ')))];
-    return texts.map((text) => ({ ...group[0]!, text }));
-  });
-  const asked = asFiller.flat().some(({ text }) => text.split(' ').some((word) => WALLPAPER_WORDS.has(word)));
-  return { groups: asFiller, wallpapersAsked: asked };
+  // Every term is filler here, so none is a phrase or quoted, and each is a copy of another but for its text.
+  const asFiller = (keep: (word: string) => boolean) =>
+    groups
+      .map((group) => {
+        const texts = group.map((term) => fillerOf(term)!.filter(keep).join(' ')).filter((text) => text !== '');
+        return [...new Set(texts)].map((text) => ({ ...group[0]!, text }));
+      })
+      .filter((group) => group.length > 0);
+  const wallpaperWords = asFiller((word) => WALLPAPER_WORDS.has(word));
+  return wallpaperWords.length > 0 ? { groups: wallpaperWords, wallpapersAsked: true } : { groups: asFiller(() => true), wallpapersAsked: false };
 }

@@ -1,4 +1,4 @@
-import { withoutFiller, writtenApart } from './query-filler.js';
+import { oneWordFor, withoutFiller } from './query-filler.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -28,7 +28,7 @@ export interface SearchQuery {
   groups: Term[][];
   /** Terms no result may match. */
   excluded: Term[];
-  /** Filler only, asking for wallpapers ("hd wallpapers", query-filler.ts): searched as typed, or as `every` when none of those words occurs. */
+  /** Filler only, asking for wallpapers ("hd wallpapers", query-filler.ts): its words asking for them, searched for those that occur (domain/with-wallpapers-asked.ts). */
   wallpapersAsked?: true;
   /** No group, and every wallpaper matches (domain/with-wallpapers-asked.ts). */
   every?: true;
@@ -85,7 +85,8 @@ export function countWords(text: string): number {
   return text.match(WORD)?.length ?? 0;
 }
 
-type Token = { kind: 'term'; term: Term; excluded: boolean } | { kind: 'or' };
+// `spaced`: nothing but spaces between the term and the token before it.
+type Token = { kind: 'term'; term: Term; excluded: boolean; spaced: boolean } | { kind: 'or' };
 
 // Punctuation that ends a word as a space does ("sunset,beach", "sunset;night"), in its CJK forms
 // too ("海、夕日", 「夕日」; full-width forms are folded to ASCII first): a run of words joined by
@@ -104,8 +105,10 @@ function tokenize(q: string): Token[] {
     else if (depth > 0 && CLOSING.test(c)) depth--;
   };
   let i = 0;
+  let spaced = true;
   while (i < q.length) {
     if (/\s/.test(q[i]!) || SEPARATOR.test(q[i]!)) {
+      if (SEPARATOR.test(q[i]!)) spaced = false;
       bracket(q[i]!);
       i++;
       continue;
@@ -113,10 +116,12 @@ function tokenize(q: string): Token[] {
     if (q[i] === '|') {
       tokens.push({ kind: 'or' });
       i++;
+      spaced = true;
       continue;
     }
     let minus = false;
     while (q[i] === '-' || q[i] === '+' || (i < q.length && SEPARATOR.test(q[i]!))) {
+      spaced = false;
       if (q[i] === '-') minus = true;
       else if (depth === 0 && minus && OPENING.test(q[i]!)) depth = 1;
       else bracket(q[i]!);
@@ -138,6 +143,7 @@ function tokenize(q: string): Token[] {
       i = end;
       if (text === 'OR' && !excluded) {
         tokens.push({ kind: 'or' });
+        spaced = true;
         continue;
       }
     }
@@ -145,33 +151,40 @@ function tokenize(q: string): Token[] {
     if (words.length > 0) {
       const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
       if (quoted && words.length === 1) term.quoted = true;
-      tokens.push({ kind: 'term', term, excluded });
+      tokens.push({ kind: 'term', term, excluded, spaced });
+      spaced = true;
     }
   }
   return tokens;
 }
 
-const plainTerm = (token: Token | undefined): token is Token & { kind: 'term' } => token?.kind === 'term' && !token.term.phrase && !token.term.quoted;
+const plainTerm = (token: Token | undefined): token is Token & { kind: 'term' } =>
+  token?.kind === 'term' && !token.excluded && !token.term.phrase && !token.term.quoted;
 
 /**
  * Two words written apart for one word of filler (query-filler.ts: "wall paper") as that word,
- * where they are a term of their own ("wall-paper") or two terms side by side ("wall paper"); not
- * across words between them ("wall of paper") nor inside a longer term ("stone-wall-paper-lantern").
+ * where they are a term of their own ("wall-paper") or two terms with only spaces between them;
+ * not across other words ("wall of paper"), punctuation ("wall, paper"), an OR, an exclusion, nor
+ * inside a longer term ("stone-wall-paper-lantern").
  */
-function writtenTogether(tokens: readonly Token[]): Token[] {
-  const together: Token[] = [];
+function joinWrittenApart(tokens: readonly Token[]): Token[] {
+  const joined: Token[] = [];
   for (const token of tokens) {
-    const before = together.at(-1);
-    const asOne = plainTerm(token) ? writtenApart(token.term.text) : undefined;
-    const withBefore =
-      plainTerm(token) && plainTerm(before) && before.excluded === token.excluded
-        ? writtenApart(`${before.term.text} ${token.term.text}`)
-        : undefined;
-    if (plainTerm(token) && asOne !== undefined) together.push({ ...token, term: { ...token.term, text: asOne } });
-    else if (plainTerm(before) && withBefore !== undefined) together[together.length - 1] = { ...before, term: { ...before.term, text: withBefore } };
-    else together.push(token);
+    if (!plainTerm(token)) {
+      joined.push(token);
+      continue;
+    }
+    const before = joined.at(-1);
+    if (plainTerm(before) && token.spaced) {
+      const one = oneWordFor(`${before.term.text} ${token.term.text}`);
+      if (one !== undefined) {
+        joined[joined.length - 1] = { ...before, term: { ...before.term, text: one } };
+        continue;
+      }
+    }
+    joined.push({ ...token, term: { ...token.term, text: oneWordFor(token.term.text) ?? token.term.text } });
   }
-  return together;
+  return joined;
 }
 
 /** Reads `q` into groups of alternatives and exclusions; never throws. */
@@ -179,7 +192,7 @@ export function parseSearchQuery(q: string): SearchQuery {
   const groups: Term[][] = [];
   const excluded: Term[] = [];
   let joinNext = false;
-  for (const token of writtenTogether(tokenize(foldedLatin(q)))) {
+  for (const token of joinWrittenApart(tokenize(foldedLatin(q)))) {
     if (token.kind === 'or') {
       joinNext = groups.length > 0;
       continue;

@@ -104,6 +104,7 @@ describe('search by meaning, on the real model and catalogue', function () {
     expect(fourK).to.be.within(1, byDownloads.length - 1);
     expect((await search(ctx, '4k')).total, 'a filler word the descriptions use').to.equal(fourK);
     expect((await search(ctx, '4k-wallpaper')).total, 'joined, as apart').to.equal(fourK);
+    expect((await search(ctx, 'show me 4k wallpapers')).total, 'asking, its words for wallpapers').to.equal(fourK);
     const fourKMonitor = docs().filter(
       (d) => /\b4k\b/i.test(`${d.title} ${d.description}`) && /\bmonitors?\b/i.test(`${d.title} ${d.description}`),
     ).length;

@@ -18,7 +18,6 @@ export function withWallpapersAsked(repository: WallpaperRepository, occurrences
     ...repository,
     async search(params) {
       if (!params.text.wallpapersAsked) return repository.search(params);
-      // Its words that ask for wallpapers: the rest only ask ("show me") or place ("over").
       const words = [...new Set(params.text.groups.flat().flatMap(({ text }) => text.toLowerCase().split(' ')))].filter((word) =>
         WALLPAPER_WORDS.has(word),
       );
@@ -50,9 +49,10 @@ function withoutWords(groups: readonly Term[][], absent: ReadonlySet<string>): T
  * Every wallpaper, exclusions and filters applied. Every one scores alike unless tags or colours are
  * asked for, which relevance ranks; then its relevance is the downloads order, and read as that,
  * Elasticsearch skips by the field's points instead of scoring the whole catalogue (1M
- * wallpapers: 13 ms against 39). Every page of a walk decides alike, so its cursors agree; should
- * the catalogue come to hold one of the words mid-walk, the walk's cursor no longer continues its
- * order and is refused as expired, as across an upgrade that changed an order.
+ * wallpapers: 13 ms against 39). Every page of a walk decides alike, so its cursors agree. Should
+ * the catalogue come to hold one of the words mid-walk, a walk read in the downloads order is
+ * refused as expired (its cursor holds no score: build-queries.ts's continuesFrom); one ranked by
+ * relevance goes on ranked by the words that now occur, as any relevance walk across an import.
  */
 function everyWallpaper(params: SearchParams): SearchParams {
   const { sort, tags, color } = params;

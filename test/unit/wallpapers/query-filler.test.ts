@@ -31,6 +31,12 @@ describe('filler in what people type', () => {
     expect(readSearchText('the of a')).to.deep.equal({ groups: [], excluded: [] });
   });
 
+  it('when a query of filler asks for wallpapers, then its words asking for them are what it looks for', () => {
+    expect(words('show me 4k wallpapers')).to.deep.equal([['4k'], ['wallpapers']]);
+    expect(words('can you find me iphone-wallpapers over OR near')).to.deep.equal([['iphone wallpapers']]);
+    expect(words('show me')).to.deep.equal([['show'], ['me']]);
+  });
+
   it('when a query of filler asks for wallpapers, then it says so, unless the word is quoted or other words are left', () => {
     for (const q of ['wallpaper', 'Wallpapers', '4k', 'hd wallpaper', 'iphone wallpaper', 'show me 4k wallpapers please']) {
       expect(readSearchText(q).wallpapersAsked, q).to.equal(true);
@@ -55,7 +61,8 @@ describe('filler in what people type', () => {
     expect(words('best-sunset-wallpapers-for-iphone')).to.deep.equal([['sunset']]);
     expect(words('beach wallpaper-the')).to.deep.equal([['beach']]);
     expect(words('mountain-walpaper')).to.deep.equal([['mountain']]);
-    expect(words('red-wallpaper-car')).to.deep.equal([['red wallpaper car']]);
+    expect(words('red-wallpaper-car sunset-wallpaper-download')).to.deep.equal([['red car'], ['sunset download']]);
+    expect(words('moon-over-earth-hd')).to.deep.equal([['moon over earth']]);
   });
 
   it('when a joined term holds no word of a page address, then it is as typed', () => {
@@ -70,6 +77,7 @@ describe('filler in what people type', () => {
     expect(words('wall paper OR sunset')).to.deep.equal([['sunset']]);
     expect(words('sunset OR wall paper')).to.deep.equal([['sunset']]);
     expect(words('wall of paper')).to.deep.equal([['wall'], ['paper']]);
+    for (const q of ['wall,paper', 'wall (paper)', 'wall - paper', 'wall OR paper']) expect(words(q), q).not.to.deep.equal([['wallpaper']]);
     expect(words('back on the ground')).to.deep.equal([['back'], ['ground']]);
     expect(words('stone-wall-paper-lantern')).to.deep.equal([['stone wall paper lantern']]);
     expect(words('stone-wall-paper-lantern-hd')).to.deep.equal([['stone wall paper lantern']]);
@@ -94,5 +102,11 @@ describe('filler in what people type', () => {
 
   it('when filler is excluded, then the exclusion stands', () => {
     expect(readSearchText('forest -over').excluded.map(({ text }) => text)).to.deep.equal(['over']);
+    for (const q of ['festival -(wall paper)', 'festival -wall -paper', 'wall -paper festival']) {
+      expect(
+        readSearchText(q).excluded.map(({ text }) => text),
+        q,
+      ).to.include('paper');
+    }
   });
 });
