@@ -56,6 +56,29 @@ live_pid() {
   echo "$pid"
 }
 
+# Two starts from one directory at once (two `npm run up`s) would each find no node running and
+# each start one, the second failing on the first's ports or data lock. A start takes the
+# directory's start lock (a directory: made or not, at once), and a second waits for the first to
+# be done, then finds its nodes answering and reuses them. A lock whose holder is gone is taken over.
+START_LOCK="$STACK_DIR/start.lock"
+START_WAIT_SECONDS="${START_WAIT_SECONDS:-600}"
+take_start_lock() {
+  local waited=0 holder
+  until mkdir "$START_LOCK" 2>/dev/null; do
+    holder="$(cat "$START_LOCK/pid" 2>/dev/null || true)"
+    if [ -n "$holder" ] && [ ! -d "/proc/$holder" ]; then
+      rm -rf "$START_LOCK"
+      continue
+    fi
+    [ "$waited" -eq 0 ] && say "another start of the stack in $STACK_DIR is under way (pid ${holder:-?}): waiting for it"
+    [ "$waited" -ge "$START_WAIT_SECONDS" ] && die "another start of the stack in $STACK_DIR is still under way after ${START_WAIT_SECONDS}s (pid ${holder:-?}); if it is gone, remove $START_LOCK"
+    sleep 1
+    waited=$((waited + 1))
+  done
+  echo "$$" >"$START_LOCK/pid"
+  trap 'rm -rf "$START_LOCK"' EXIT
+}
+
 # A stack directory holds one node's data and pidfile: a second start from it on other ports would
 # fight the first for its data lock (a Java stack trace) and lose track of the first's process.
 refuse_second_from_dir() {
@@ -428,6 +451,7 @@ case "${1:-}" in
     shift
     parse_start_args "$@"
     mkdir -p "$STACK_DIR"
+    take_start_lock
     if [ "$REDIS_CLUSTER" = "1" ]; then start_redis_cluster; redis_url="$(redis_cluster_urls)"; else start_redis; redis_url="redis://127.0.0.1:$REDIS_PORT"; fi
     if [ "$ES_NODES" -gt 1 ]; then start_es_cluster; es_url="$(es_cluster_urls)"; else start_es; es_url="http://127.0.0.1:$ES_PORT"; fi
     say "ready: ELASTICSEARCH_URL=$es_url REDIS_URL=$redis_url"
@@ -447,6 +471,8 @@ case "${1:-}" in
     ;;
   pictures-start)
     IMAGE_BASE_URL="${IMAGE_BASE_URL:?IMAGE_BASE_URL names where the pictures are served}"
+    mkdir -p "$STACK_DIR"
+    take_start_lock
     start_pictures "${2:-42}"
     ;;
   stop)

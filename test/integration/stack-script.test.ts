@@ -1,9 +1,10 @@
 import { expect } from 'chai';
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readyRedis } from '../support/harness.js';
 import { freePort } from '../support/free-port.js';
@@ -52,6 +53,41 @@ describe('scripts/stack.sh', function () {
       expect(res.stderr).to.include(`port ${port} is taken by something that is not Redis`);
     } finally {
       server.close();
+    }
+  });
+
+  it('when another start from the same directory is under way, then a start waits for it, and gives up naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stack-lock-'));
+    try {
+      mkdirSync(join(dir, 'start.lock'));
+      writeFileSync(join(dir, 'start.lock', 'pid'), String(process.pid));
+      const began = Date.now();
+      const res = await stack({ STACK_DIR: dir, START_WAIT_SECONDS: '2' });
+      expect(res.code).to.equal(1);
+      expect(res.stderr).to.include(`is under way (pid ${process.pid}): waiting for it`);
+      expect(res.stderr).to.include('still under way after 2s');
+      expect(Date.now() - began).to.be.at.least(2000);
+      expect(existsSync(join(dir, 'start.lock')), 'the other start`s lock is left to it').to.equal(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('when the start that held the lock is gone, then a start takes the lock over, and lets it go when it ends', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stack-lock-'));
+    const { server, port } = await occupyPort();
+    try {
+      const gone = spawnSync('true').pid!;
+      mkdirSync(join(dir, 'start.lock'));
+      writeFileSync(join(dir, 'start.lock', 'pid'), String(gone));
+      const res = await stack({ STACK_DIR: dir, REDIS_PORT: String(port) });
+      expect(res.code).to.equal(1);
+      expect(res.stderr).not.to.include('under way');
+      expect(res.stderr, 'it went on to start Redis').to.include(`port ${port} is taken by something that is not Redis`);
+      expect(existsSync(join(dir, 'start.lock'))).to.equal(false);
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
