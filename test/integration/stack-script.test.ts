@@ -77,7 +77,7 @@ describe('scripts/stack.sh', function () {
     const dir = mkdtempSync(join(tmpdir(), 'stack-lock-'));
     const { server, port } = await occupyPort();
     try {
-      const gone = spawnSync('true').pid!;
+      const gone = spawnSync('true').pid;
       mkdirSync(join(dir, 'start.lock'));
       writeFileSync(join(dir, 'start.lock', 'pid'), String(gone));
       const res = await stack({ STACK_DIR: dir, REDIS_PORT: String(port) });
