@@ -39,7 +39,10 @@ function clientCaused(status: number, failure: EsFailure | undefined): InvalidIn
   const causes = causesOf(failure);
   if (TOO_COMPLEX.test(causes)) return new InvalidInput('q', "Invalid query parameter 'q': the search has too many terms to run; use fewer words");
   if (WINDOW_TOO_LARGE.test(causes)) {
-    return new InvalidInput('page', "Invalid query parameter 'page': page × per_page goes past the deepest result the catalogue serves");
+    return new InvalidInput(
+      'page',
+      "Invalid query parameter 'page': the page ends past the deepest result the catalogue serves; continue with meta.next_cursor instead",
+    );
   }
   return null;
 }

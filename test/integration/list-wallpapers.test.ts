@@ -68,13 +68,25 @@ describe('GET /v1/wallpapers', () => {
     expect(res.body).to.deep.equal({ data: [], meta: { current_page: 4, per_page: 20, total_items: 60, total_pages: 3, next_cursor: null } });
   });
 
-  it('when page × per_page equals the result window, then Elasticsearch serves it', async () => {
+  it('when a page ends at the result window, then Elasticsearch serves it', async () => {
     const res = await get('/v1/wallpapers?page=100&per_page=100');
     expect(res.status).to.equal(200);
     expect(res.body.data).to.deep.equal([]);
   });
 
-  it('when page × per_page exceeds the result window, then 400 states the limit', async () => {
+  it('when a page starts within the result window and ends past it, then Elasticsearch serves it: every page total_pages counts is there', async () => {
+    for (const path of [
+      '/v1/wallpapers?page=1429&per_page=7',
+      '/v1/wallpapers?sort=random&seed=tide42&page=1429&per_page=7',
+      '/v1/search?q=wallpaper&page=1429&per_page=7',
+    ]) {
+      const res = await get(path);
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).to.equal(200);
+      expect(res.body.meta, path).to.include({ current_page: 1429, per_page: 7 });
+    }
+  });
+
+  it('when a page starts past the result window, then 400 states the limit', async () => {
     const res = await get('/v1/wallpapers?page=101&per_page=100');
     expect(res.status).to.equal(400);
     expect(res.body).to.include({ error: 'invalid_request', status: 400 });

@@ -131,7 +131,7 @@ describe('GET /v1/search', () => {
     });
   }
 
-  it('when page × per_page exceeds the result window, then 400 states the limit', async () => {
+  it('when a page starts past the result window, then 400 states the limit', async () => {
     const res = await get('/v1/search?q=aurora&page=201&per_page=50');
     expect(res.status).to.equal(400);
     expect(res.body.message).to.include('10000');

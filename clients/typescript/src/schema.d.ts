@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List wallpapers
-         * @description Newest first unless `sort` says otherwise. Page numbers reach `page × per_page` ≤ 10,000 (the result window; a page past the last page returns empty `data` with the true `meta`); `meta.next_cursor` continues to the end of any result set. Filters combine with AND; a comma-separated list within one filter with OR.
+         * @description Newest first unless `sort` says otherwise. Numbered pages reach those that start within the first 10,000 results, `(page − 1) × per_page` < 10,000, so every page `meta.total_pages` counts up to 10,000 results is there (a page past the last page returns empty `data` with the true `meta`); `meta.next_cursor` continues to the end of any result set. Filters combine with AND; a comma-separated list within one filter with OR.
          */
         get: operations["listWallpapers"];
         put?: never;
@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * Search wallpapers
-         * @description Relevance order by default (see `q`), or `sort`. Page numbers reach `page × per_page` ≤ 10,000; `meta.next_cursor` continues to the end.
+         * @description Relevance order by default (see `q`), or `sort`. Numbered pages reach those that start within the first 10,000 results, `(page − 1) × per_page` < 10,000; `meta.next_cursor` continues to the end.
          */
         get: operations["searchWallpapers"];
         put?: never;

@@ -34,7 +34,11 @@ export interface PageRequest<P extends ListParams = ListParams> {
 
 export interface PageRules {
   cursors: CursorCodec;
-  /** Elasticsearch serves at most this many hits past `from`; deeper pages are refused up front. */
+  /**
+   * A page numbered must start within this many results; deeper ones are refused up front. The
+   * index serves from + size up to this plus the largest page (index-mappings: max_result_window),
+   * so a page that starts within it is served whole, the last of a list of 10,000 too.
+   */
   maxResultWindow: number;
 }
 
@@ -43,11 +47,15 @@ function pickSeed(): string {
   return [...randomBytes(12)].map((byte) => SEED_ALPHABET[byte % SEED_ALPHABET.length]).join('');
 }
 
+// Whether a page that ends past the window is served does not hang on how many results there
+// are: meta.total_pages may name a page that ends past it (30 per page over 10,000 results is 334
+// pages, the last starting at 9,990), and every page a total names must be there.
 function assertWithinWindow({ page, per_page }: Paging, maxResultWindow: number): void {
-  if (page * per_page > maxResultWindow) {
+  const start = (page - 1) * per_page;
+  if (start >= maxResultWindow) {
     throw invalidRequest(
-      `Invalid query parameter 'page': page × per_page must not exceed ${maxResultWindow} ` +
-        `(got page ${page} × per_page ${per_page}); continue with meta.next_cursor instead`,
+      `Invalid query parameter 'page': a page must start within the first ${maxResultWindow} results, (page − 1) × per_page below ${maxResultWindow} ` +
+        `(got page ${page} with per_page ${per_page}, starting at ${start}); continue with meta.next_cursor instead`,
     );
   }
 }

@@ -48,7 +48,7 @@ export interface EsRepositoryOptions {
   batching?: BatchingOptions;
   /** How many matches make sort=random walk along a key rather than score (shuffled-pages.ts; tests lower it). */
   shuffleFromTotal?: number;
-  /** The deepest rank a read may reach, as the index's max_result_window (MAX_RESULT_WINDOW): sort=random's skip counts against it. */
+  /** MAX_RESULT_WINDOW, within which a numbered page starts (the index serves a page past it): sort=random's skip counts against it. */
   resultWindow?: number;
   /** How many wallpapers make sort=oldest read a window of dates (windowed-pages.ts; tests lower it). */
   windowFromCount?: number;

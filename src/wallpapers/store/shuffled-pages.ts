@@ -261,7 +261,9 @@ async function byNumber(
  * loaded before the keys, and a walk goes on the way its cursor says it began. Which way a page 1
  * or numbered page goes follows its query's count: it reads the way the total seen last time
  * points, and reads again the other way when this time's count says otherwise. `resultWindow` is
- * the deepest rank Elasticsearch reads (the index's max_result_window, MAX_RESULT_WINDOW).
+ * MAX_RESULT_WINDOW, within which a numbered page starts: a read ends before it, or, for the page
+ * that starts within it and ends past it, at most a page past it, which the index serves
+ * (index-mappings: max_result_window is MAX_RESULT_WINDOW and the largest page).
  */
 export async function readShuffledPage(
   params: ListParams,
