@@ -120,9 +120,21 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
   };
 }
 
+const ABOUT_PARAMETER = /^(Invalid \w+ parameter '[^']*'): (.*)$/s;
+
+/** Two rules one parameter breaks said after its name once: "'resolution': …; …", not the name twice. */
+function byParameter(problems: readonly string[]): string[] {
+  const rules = new Map<string, string[]>();
+  for (const problem of problems) {
+    const [, about = problem, rule] = ABOUT_PARAMETER.exec(problem) ?? [];
+    rules.set(about, [...(rules.get(about) ?? []), ...(rule === undefined ? [] : [rule])]);
+  }
+  return [...rules].map(([about, broken]) => (broken.length === 0 ? about : `${about}: ${broken.join('; ')}`));
+}
+
 /** A 400 naming every problem, as many as one message holds (a path's and its query's together). */
 export function refuseIfAny(problems: readonly string[]): void {
-  if (problems.length > 0) throw invalidRequest(boundedList([...problems]));
+  if (problems.length > 0) throw invalidRequest(boundedList(byParameter(problems)));
 }
 
 /** As compileParams, but returning the problems found instead of refusing them. */

@@ -47,7 +47,8 @@ describe('failed authentications per client', function () {
     for (let i = 0; i < 3; i++) await guess(app, via(client), i);
     const blocked = await request(app.url, '/v1/wallpapers', { headers: via(client) });
     expect(blocked.status).to.equal(429);
-    expect(blocked.body.message).to.match(/^Rate limit exceeded\. Please try again in \d+ seconds?$/);
+    expect(blocked.body).to.include({ error: 'rate_limit_exceeded', status: 429 });
+    expect(blocked.body.message).to.match(/^Too many failed authentications from this address\. Please try again in \d+ seconds?$/);
     expect(Number(blocked.headers.get('retry-after'))).to.be.within(1, 60);
     const { apiKey } = await createKey(ctx.redis, 'free');
     expect((await request(app.url, '/v1/wallpapers', { key: apiKey, headers: via(client) })).status).to.equal(200);

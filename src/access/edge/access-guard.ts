@@ -7,7 +7,7 @@ import { requestContext } from '../../infra/request-context.js';
 import type { Metrics } from '../../infra/metrics.js';
 import { clientAddress } from '../../http/client-address.js';
 import { type HttpError, forbidden, invalidRequest, unauthorized } from '../../http/http-error.js';
-import { quotaHeaders, tooManyRequests } from './rate-limit-headers.js';
+import { quotaHeaders, tooManyFailures, tooManyRequests } from './rate-limit-headers.js';
 import { accountBusy, countRefusal } from './refusals.js';
 
 const SCHEME = 'bearer';
@@ -64,7 +64,7 @@ export function authenticationRefusal({ access, metrics, trustProxyHops }: Acces
     const wait = blocked > 0 ? blocked : await access.recordFailure(client);
     if (wait > 0) {
       countRefusal(metrics, 'auth_failures');
-      throw tooManyRequests(wait);
+      throw tooManyFailures(wait);
     }
     throw err;
   };

@@ -25,9 +25,16 @@ export function quotaHeaders(quota: Quota): Record<string, string> {
   };
 }
 
-export function tooManyRequests(retryAfterSeconds: number, headers: Record<string, string> = {}): HttpError {
-  return new HttpError(429, 'rate_limit_exceeded', `Rate limit exceeded. Please try again in ${retryMessage(retryAfterSeconds)}`, {
+export function tooManyRequests(retryAfterSeconds: number, headers: Record<string, string> = {}, reason = 'Rate limit exceeded'): HttpError {
+  return new HttpError(429, 'rate_limit_exceeded', `${reason}. Please try again in ${retryMessage(retryAfterSeconds)}`, {
     ...headers,
     'Retry-After': String(retryAfterSeconds),
   });
 }
+
+/**
+ * A client past its failed authentications: said as such, as a client that sent no key, or a
+ * mistyped one, would otherwise read a spent quota into it and look for one.
+ */
+export const tooManyFailures = (retryAfterSeconds: number): HttpError =>
+  tooManyRequests(retryAfterSeconds, {}, 'Too many failed authentications from this address');

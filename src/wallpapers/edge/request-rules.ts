@@ -5,7 +5,7 @@ import { invalidRequest } from '../../http/http-error.js';
 import { parametersSchema } from '../../openapi/parameters.js';
 import type { IdParams, Include, ListParams, Paging, SearchParams, SuggestParams } from '../params.js';
 import { readColor } from '../colors.js';
-import { readSearchText } from '../search-query.js';
+import { countWords, readSearchText } from '../search-query.js';
 import { type CursorCodec, queryDigest } from './cursor.js';
 
 // What a catalogue request may ask: the OpenAPI document's schemas (compiled once: defaults and
@@ -140,9 +140,12 @@ export function readSearchRequest(ctx: Context, rules: PageRules): { page: PageR
   const parsed = parseSearch(ctx.query);
   const text = readSearchText(parsed.q);
   if (text.groups.length === 0) {
-    throw invalidRequest(
-      "Invalid query parameter 'q': must contain a word to search for; only excluded words, operators (OR, -, quotes) or common words such as 'the' were given",
-    );
+    // A query of no letter or digit ("😀", "!!!") is told that, not that its words were common.
+    const why =
+      countWords(parsed.q) === 0
+        ? 'it holds no letter or digit'
+        : "only excluded words, operators (OR, -, quotes) or common words such as 'the' were given";
+    throw invalidRequest(`Invalid query parameter 'q': must contain a word to search for; ${why}`);
   }
   const page = pageRequest('search', ctx, parsed, rules);
   return { page: { ...page, params: { ...page.params, text } }, fromCursor: parsed.cursor !== undefined };

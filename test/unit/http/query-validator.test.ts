@@ -25,6 +25,15 @@ describe('query parameter validation', () => {
     expect(parseSearch({ q: 'sky' })).to.deep.equal({ q: 'sky', page: 1, per_page: 20, sort: 'relevance' });
   });
 
+  it('when one parameter breaks two rules, then its name is said once, before both', () => {
+    expect(rejection(() => parseList({ resolution: '99999999999999999999x1' })).message).to.equal(
+      "Invalid query parameter 'resolution': each value must be at most 11 characters; each value must have the form <width>x<height> in pixels, e.g. 1920x1080",
+    );
+    expect(rejection(() => parseList({ resolution: '99999999999999999999x1', page: '0' })).message).to.match(
+      /^Invalid query parameter '\w+': [^I]*; Invalid query parameter '\w+': [^I]*$/,
+    );
+  });
+
   it('when integers are given as decimal text, then they become numbers', () => {
     expect(parseList({ page: '3', per_page: ' 50 ' })).to.deep.equal({ page: 3, per_page: 50, sort: 'newest' });
   });

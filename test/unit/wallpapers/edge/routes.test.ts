@@ -100,6 +100,12 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     expect([...seen].sort((a, b) => a - b)).to.deep.equal(DOCS.map((w) => w.id).sort((a, b) => a - b));
   });
 
+  it('when q holds no word to search for, then 400 says why: no letter or digit, or only what is left out', async () => {
+    for (const q of ['😀', '!!!', '%C0%AF'])
+      invalid(await get(`/v1/search?q=${q}`), /'q': must contain a word to search for; it holds no letter or digit$/);
+    for (const q of ['the', '-aurora', 'OR']) invalid(await get(`/v1/search?q=${q}`), /'q': must contain a word to search for; only excluded words/);
+  });
+
   it('when page numbers go past the window, then 400 points to the cursor', async () => {
     invalid(
       await get('/v1/wallpapers?per_page=7&page=6'),
