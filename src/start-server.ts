@@ -14,6 +14,7 @@ import { createRedis } from './infra/redis.js';
 import { createMetricsApp } from './ops/edge/metrics-app.js';
 import { createReadiness } from './ops/store/readiness.js';
 import { buildServices } from './services.js';
+import { checkResultWindow } from './wallpapers/store/result-window.js';
 
 // Idle keep-alive sockets are kept this long after the listener closes (a request may already
 // be on its way on one), then swept every IDLE_SWEEP_MS.
@@ -101,6 +102,7 @@ export async function startServer(config: Config, { logger = createLogger(config
   if (config.cursorSecret === null) {
     logger.warn('CURSOR_SECRET is not set: cursors are sealed with a secret of this process, so they fail after a restart or on another instance');
   }
+  void checkResultWindow(es, config.indexAlias, config.maxResultWindow, logger);
   const readiness = createReadiness({ es, redis, alias: config.indexAlias });
   const services = buildServices(config, { es, redis, logger, metrics, readiness });
   const app = createApp(services, config);

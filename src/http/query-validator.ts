@@ -54,18 +54,26 @@ function unknownMessage(names: string[], schema: ParamsSchema, location: string)
   return `Unknown ${location} parameter${names.length > 1 ? 's' : ''} ${shown}${more} (allowed: ${allowed})`;
 }
 
-/** The messages joined while they fit in an error message; the rest are counted, not dropped silently. */
-function boundedList(messages: string[]): string {
+/** A message on one parameter, and how many of its problems it names. */
+interface Said {
+  text: string;
+  problems: number;
+}
+
+/** The messages joined while they fit in an error message; the problems of the rest are counted, not dropped silently. */
+function boundedList(messages: readonly Said[]): string {
   const kept: string[] = [];
   let length = 0;
-  for (const message of messages) {
-    const added = (kept.length > 0 ? 2 : 0) + message.length;
+  let left = 0;
+  for (const { text, problems } of messages) {
+    const added = (kept.length > 0 ? 2 : 0) + text.length;
     // 40 characters stay free for the count of the rest.
-    if (kept.length > 0 && length + added > ERROR_MESSAGE_MAX - 40) break;
-    kept.push(message);
-    length += added;
+    if (left > 0 || (kept.length > 0 && length + added > ERROR_MESSAGE_MAX - 40)) left += problems;
+    else {
+      kept.push(text);
+      length += added;
+    }
   }
-  const left = messages.length - kept.length;
   return left > 0 ? `${kept.join('; ')}; and ${left} more problem${left > 1 ? 's' : ''}` : kept.join('; ');
 }
 
@@ -123,13 +131,16 @@ export function compileParams<T>(schema: ParamsSchema, location: 'query' | 'path
 const ABOUT_PARAMETER = /^(Invalid \w+ parameter '[^']*'): (.*)$/s;
 
 /** Two rules one parameter breaks said after its name once: "'resolution': …; …", not the name twice. */
-function byParameter(problems: readonly string[]): string[] {
+function byParameter(problems: readonly string[]): Said[] {
   const rules = new Map<string, string[]>();
   for (const problem of problems) {
     const [, about = problem, rule] = ABOUT_PARAMETER.exec(problem) ?? [];
     rules.set(about, [...(rules.get(about) ?? []), ...(rule === undefined ? [] : [rule])]);
   }
-  return [...rules].map(([about, broken]) => (broken.length === 0 ? about : `${about}: ${broken.join('; ')}`));
+  return [...rules].map(([about, broken]) => ({
+    text: broken.length === 0 ? about : `${about}: ${broken.join('; ')}`,
+    problems: Math.max(1, broken.length),
+  }));
 }
 
 /** A 400 naming every problem, as many as one message holds (a path's and its query's together). */

@@ -51,7 +51,10 @@ function fromStatus(status: number, failure: EsFailure | undefined, logger: Logg
   const type = failure?.type;
   const client = clientCaused(status, failure);
   if (client) {
-    logger.info('elasticsearch refused a request as too large', { operation, status, type, root: failure?.root_cause?.[0]?.type });
+    // A page the edge let through past the index's window: the index is older than its mapping (the
+    // start-up check said so), which is the operator's to mend, not the client's.
+    const level = client.parameter === 'page' ? 'warn' : 'info';
+    logger[level]('elasticsearch refused a request as too large', { operation, status, type, root: failure?.root_cause?.[0]?.type });
     return client;
   }
   if (status === 400 && failure && NO_COMPLETION_FIELD.test(causesOf(failure))) {

@@ -211,7 +211,7 @@ describe('sort=random along a key, pages by number as deep as the result window'
         expect(byNumber, seed).to.deep.equal(cycle(ctx.docs, seed).slice(0, 1000));
       }
     } finally {
-      await ctx.es.indices.putSettings({ index: ctx.alias, settings: { max_result_window: 10_000 } });
+      await ctx.es.indices.putSettings({ index: ctx.alias, settings: { max_result_window: 10_100 } });
     }
   });
 });

@@ -4,6 +4,7 @@ import type { ShuffledRead } from './build-queries.js';
 import type { Page } from './repository.js';
 import { RecentValues } from './recent-values.js';
 import { BOTTOM_KEY, type KeyAndId, SHUFFLE_SPREAD, type Shuffle, TOP_KEY, comesBefore, shuffleKey, shuffleOf } from './shuffle.js';
+import { LARGEST_PAGE } from './result-window.js';
 
 /**
  * One search of the page's query (a list's or a search's), as `read` says: on `index` when given
@@ -197,9 +198,6 @@ async function deepPage(read: ShuffledReader, start: KeyAndId, from: number, siz
   const rest = { from: Math.max(0, from - first.held), lowest: BOTTOM_KEY, highest: start[0], until: start, size: size - first.items.length };
   return joined(first, await readRank(read, rest, total, first.index));
 }
-
-/** The longest page (`per_page` is served at 100 at most). */
-const LARGEST_PAGE = 100;
 
 /**
  * Page 1 or page N by number: a stretch of the seed's round from its skip-th match on. Beside the

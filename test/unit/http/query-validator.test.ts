@@ -34,6 +34,39 @@ describe('query parameter validation', () => {
     );
   });
 
+  it('when the message cannot hold every parameter, then the problems of those left out are counted, not the parameters', () => {
+    const bad: Record<string, string> = {
+      tags: Array.from({ length: 12 }, (_, i) => `${'t'.repeat(80)}${i}`).join(','),
+      exclude_tags: Array.from({ length: 60 }, (_, i) => `${'e'.repeat(80)}${i}`).join(','),
+      category: Array.from({ length: 25 }, (_, i) => `c${i}`).join(','),
+      resolution: Array.from({ length: 25 }, (_, i) => `${'9'.repeat(20)}x${i}`).join(','),
+      color: Array.from({ length: 7 }, () => 'zzqqqqqqqqq').join(','),
+      facets: Array.from({ length: 9 }, (_, i) => `f${i}`).join(','),
+      include: Array.from({ length: 5 }, (_, i) => `i${i}`).join(','),
+      tone: 'grey',
+      ratio: Array.from({ length: 25 }, (_, i) => `${'r'.repeat(30)}${i}`).join(','),
+      exclude_ids: Array.from({ length: 120 }, (_, i) => `0${i}`).join(','),
+      orientation: 'diagonal',
+      min_resolution: '9x',
+      sort: 'best',
+      seed: '!!',
+      page: '0',
+      per_page: '0',
+    };
+    const message = rejection(() => parseList(bad)).message;
+    const [, left] = /; and (\d+) more problems?$/.exec(message) ?? [];
+    expect(left, message).not.to.equal(undefined);
+    const problemsOf = (name: string) =>
+      rejection(() => parseList({ [name]: bad[name]! }))
+        .message.split(': ')
+        .slice(1)
+        .join(': ')
+        .split('; ').length;
+    const leftOut = Object.keys(bad).filter((name) => !message.includes(`'${name}'`));
+    expect(leftOut).not.to.deep.equal([]);
+    expect(Number(left)).to.equal(leftOut.map(problemsOf).reduce((a, b) => a + b, 0));
+  });
+
   it('when integers are given as decimal text, then they become numbers', () => {
     expect(parseList({ page: '3', per_page: ' 50 ' })).to.deep.equal({ page: 3, per_page: 50, sort: 'newest' });
   });
