@@ -135,7 +135,8 @@ describe('error responses', () => {
       const words = Array.from({ length: 200 }, (_, i) => `w${i.toString(36)}`).join(' ');
       const res = await get(`/v1/search?q=${encodeURIComponent(words)}`);
       expectError(res, 400, 'invalid_request');
-      expect(res.body.message).to.include("'q': must have at most 32 words");
+      // The other rule q breaks (its length) is said beside it, after its name said once.
+      expect(res.body.message).to.match(/'q': (.*; )?must have at most 32 words/);
       const at33 = await get(`/v1/search?q=${encodeURIComponent(Array.from({ length: 33 }, (_, i) => `w${i}`).join(' '))}`);
       expectError(at33, 400, 'invalid_request');
       const at32 = await get(`/v1/search?q=${encodeURIComponent(Array.from({ length: 32 }, (_, i) => `w${i}`).join(' '))}`);
