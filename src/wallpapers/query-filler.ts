@@ -19,8 +19,9 @@ import { STOP_WORDS } from './stop-words.js';
 const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 'look', 'search', 'please', 'some', 'any', 'i', 'my', 'you', 'can', 'could', 'would']; // prettier-ignore
 
 /**
- * What a wallpaper app shows anyway, and the device or size a wallpaper is for (the filters say
- * that: ratio, min_resolution). A query of filler with one of these ("wallpaper", "hd wallpapers",
+ * What a wallpaper app shows anyway, the device or size a wallpaper is for (the filters say that:
+ * ratio, min_resolution), and the file it comes as: a pasted file name ("sunset_wallpaper.jpg") or
+ * a page's address ("sunset-wallpaper-download") is made of these. A query of filler with one of these ("wallpaper", "hd wallpapers",
  * "iphone wallpaper") asks for wallpapers: it looks for those of these words that occur in the
  * catalogue ("4k" finds the wallpapers described as sharp enough for a 4K monitor) and, when none
  * does, matches every wallpaper rather than none (domain/with-wallpapers-asked.ts).
@@ -29,6 +30,7 @@ export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'wallpaper', 'wallpapers', 'background', 'backgrounds', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'photo', 'photos',
   'desktop', 'phone', 'mobile', 'screen', 'lockscreen', 'homescreen', 'hd', 'uhd', 'hq', '4k', '5k', '8k', 'free', 'best',
   'iphone', 'ipad', 'android', 'macbook', 'pc', 'laptop', 'tablet', 'monitor', '720p', '1080p', '1440p', '2160p', '2k',
+  'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp',
 ]); // prettier-ignore
 
 const PLACING = [
@@ -47,14 +49,41 @@ const ADDRESS_WORDS: ReadonlySet<string> = new Set([...WALLPAPER_WORDS].filter((
 
 /**
  * Two words people write apart for one word of filler. Not "lock screen": descriptions say what a
- * wallpaper was made for ("Made for lock screens"), so those two words find something.
+ * wallpaper was made for ("Made for lock screens"), so those two words find something. Only where
+ * the two words are all there is: inside a longer run of words they may be two words of their own
+ * ("stone-wall-paper-lantern").
  */
 const WRITTEN_APART: ReadonlyMap<string, string> = new Map([
   ['wall paper', 'wallpaper'], ['wall papers', 'wallpapers'], ['back ground', 'background'], ['back grounds', 'backgrounds'],
 ]); // prettier-ignore
 
-/** The one word of filler two words are written apart for ("wall paper"), if any. */
-export const oneWordFor = (words: string): string | undefined => WRITTEN_APART.get(words.toLowerCase());
+/**
+ * Two words that ask for a sharp picture, as "hd" does, wherever they stand: left as words,
+ * "sunset high resolution" ranked "Beach at High Tide" above every sunset, and no description says
+ * "resolution" or "quality".
+ */
+const SAYING_HD: ReadonlyMap<string, string> = new Map([
+  ['high resolution', 'hd'], ['high res', 'hd'], ['hi res', 'hd'], ['high definition', 'hd'], ['full hd', 'hd'],
+  ['high quality', 'hq'], ['ultra hd', 'uhd'],
+]); // prettier-ignore
+
+/** The one word of filler two words stand for ("wall paper", "high resolution"), if any. */
+export const oneWordFor = (words: string): string | undefined => {
+  const lower = words.toLowerCase();
+  return WRITTEN_APART.get(lower) ?? SAYING_HD.get(lower);
+};
+
+/** A run of words with each pair saying hd as its one word ("sunset wallpaper high resolution" is sunset wallpaper hd). */
+function withHdSaid(words: string[]): string[] {
+  if (words.length < 3) return words;
+  const said: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const one = i + 1 < words.length ? SAYING_HD.get(`${words[i]} ${words[i + 1]}`.toLowerCase()) : undefined;
+    said.push(one ?? words[i]!);
+    if (one !== undefined) i++;
+  }
+  return said;
+}
 
 /**
  * The long words of WALLPAPER_WORDS (wallpaper, background, lockscreen, their plurals), which no
@@ -99,7 +128,7 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
 function fillerOf(term: QueryTerm): string[] | undefined {
   if (!plain(term)) return undefined;
   const fillers: string[] = [];
-  for (const word of term.text.split(' ')) {
+  for (const word of withHdSaid(term.text.split(' '))) {
     if (isStopWord(word)) continue;
     const filler = fillerWord(word);
     if (filler === undefined) return undefined;
@@ -116,8 +145,9 @@ const isAddressWord = (word: string): boolean => ADDRESS_WORDS.has(fillerWord(wo
  * ("best-sunset-wallpapers-for-iphone" is sunset).
  */
 function withoutAddressWords<T extends QueryTerm>(term: T): T {
-  const words = term.text.split(' ');
-  if (!plain(term) || !words.some(isAddressWord)) return term;
+  if (!plain(term)) return term;
+  const words = withHdSaid(term.text.split(' '));
+  if (!words.some(isAddressWord)) return term;
   const kept = words.filter((word) => !isAddressWord(word));
   const shed = (word: string) => isStopWord(word) || fillerWord(word) !== undefined;
   let [first, last] = [0, kept.length];

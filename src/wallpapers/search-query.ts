@@ -85,6 +85,13 @@ export function countWords(text: string): number {
   return text.match(WORD)?.length ?? 0;
 }
 
+// A size as people type it ("1920 x 1080", "1920×1080", "1920*1080"): the one word a search reads
+// as a size (store/build-queries.ts); else its two numbers would be words no wallpaper says.
+// Three to five digits a side, as screens are: "2 x 4" stays words.
+const SIZE_TYPED = /(?<![\p{L}\p{N}])([1-9]\d{2,4})\s*[x×*]\s*([1-9]\d{2,4})(?![\p{L}\p{N}])/giu;
+
+const withSizesAsWords = (text: string): string => (/\d/.test(text) ? text.replace(SIZE_TYPED, '$1x$2') : text);
+
 // `spaced`: nothing but spaces between the term and the token before it.
 type Token = { kind: 'term'; term: Term; excluded: boolean; spaced: boolean } | { kind: 'or' };
 
@@ -192,7 +199,7 @@ export function parseSearchQuery(q: string): SearchQuery {
   const groups: Term[][] = [];
   const excluded: Term[] = [];
   let joinNext = false;
-  for (const token of joinWrittenApart(tokenize(foldedLatin(q)))) {
+  for (const token of joinWrittenApart(tokenize(withSizesAsWords(foldedLatin(q))))) {
     if (token.kind === 'or') {
       joinNext = groups.length > 0;
       continue;

@@ -36,6 +36,30 @@ describe('GET /v1/search', () => {
     expect(without.body.data.every((w: { resolution: string }) => w.resolution !== '1920x1080')).to.equal(true);
   });
 
+  it("when a size is typed with spaces or a times sign, or stands in a file's name, then it is read as the size", async () => {
+    const sized = ctx.docs.filter((d) => d.resolution === '1920x1080').map((d) => d.id);
+    for (const q of ['1920 x 1080', '1920×1080', '1920*1080']) {
+      const res = await get(`/v1/search?q=${encodeURIComponent(q)}&per_page=100`);
+      expect(ids(res.body), q).to.have.members(sized);
+    }
+    const nebulae = (resolution: string) =>
+      ctx.docs.filter((d) => d.resolution === resolution && `${d.title} ${d.description}`.toLowerCase().includes('nebula')).map((d) => d.id);
+    expect(nebulae('1920x1080')).to.deep.equal([21]);
+    const named = await get('/v1/search?q=Crab_Nebula_wallpaper_1920x1080.jpg');
+    expect(ids(named.body)).to.deep.equal([21]);
+    expect(nebulae('3840x2160')).to.deep.equal([]);
+    const other = await get('/v1/search?q=crab-nebula-wallpaper-3840x2160');
+    expect(other.body.meta.total_items, 'the words and the size must all match').to.equal(0);
+  });
+
+  it('when a query asks for a sharp picture in two words, then it finds what the other words find', async () => {
+    const plain = await get('/v1/search?q=lighthouse');
+    for (const q of ['lighthouse high resolution', 'high quality lighthouse', 'lighthouse-wallpaper-full-hd', 'lighthouse wallpaper free download']) {
+      const res = await get(`/v1/search?q=${encodeURIComponent(q)}`);
+      expect(ids(res.body), q).to.deep.equal(ids(plain.body));
+    }
+  });
+
   it('when the query has surrounding spaces and mixed case, then it matches like the trimmed query', async () => {
     const res = await get('/v1/search?q=%20%20AURORA%20');
     expect(ids(res.body)).to.deep.equal([7, 8]);

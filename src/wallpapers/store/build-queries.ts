@@ -470,17 +470,38 @@ const AS_TYPED = 100;
 
 function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none'): Clause {
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
+  const words = text.split(' ');
+  const sizes = words.filter(isSize);
+  if (sizes.length === 0) return wordsClause(text, mode, zeroTerms);
+  // A size in a run of words ("sunset-wallpaper-1920x1080", a file's name) is matched as a size,
+  // beside the other words, all of which the run still needs.
+  const others = words.filter((word) => !isSize(word));
+  const clauses = [...(others.length > 0 ? [wordsClause(others.join(' '), mode, zeroTerms)] : []), ...sizes.map(sizeClause)];
+  return clauses.length === 1 ? clauses[0]! : { bool: { must: clauses } };
+}
+
+function wordsClause(text: string, mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none'): Clause {
   if (mode === 'fuzzy') {
     return {
       multi_match: { query: text, fields: FUZZY_FIELDS, operator: 'and', fuzziness: FUZZINESS, prefix_length: 1, max_expansions: MAX_EXPANSIONS },
     };
   }
-  const words: Clause = { multi_match: { query: text, fields: MATCH_FIELDS, operator: 'and', zero_terms_query: zeroTerms } };
-  const size = parseResolution(text.toLowerCase());
-  // A size typed as a word ("1920x1080 mountain") is the wallpapers of that resolution, as well as
-  // any whose text says it: people search by the size of their screen.
-  if (size === null) return words;
-  return { bool: { should: [words, { constant_score: { filter: { term: { resolution: formatResolution(size) } } } }], minimum_should_match: 1 } };
+  return { multi_match: { query: text, fields: MATCH_FIELDS, operator: 'and', zero_terms_query: zeroTerms } };
+}
+
+const isSize = (word: string): boolean => parseResolution(word.toLowerCase()) !== null;
+
+// A size typed as a word ("1920x1080 mountain") is the wallpapers of that resolution, as well as
+// any whose text says it: people search by the size of their screen. Never through a typo: one
+// edit from a size is another size.
+function sizeClause(word: string): Clause {
+  const resolution = formatResolution(parseResolution(word.toLowerCase())!);
+  return {
+    bool: {
+      should: [{ multi_match: { query: word, fields: MATCH_FIELDS } }, { constant_score: { filter: { term: { resolution } } } }],
+      minimum_should_match: 1,
+    },
+  };
 }
 
 // Typos are looked for only where a correction can land on a word of the catalogue, which is
@@ -491,9 +512,14 @@ function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 
 // (bench/results/adversarial-review), and can never correct to an English word anyway.
 const TYPO_WORD = /^(?=.*\p{L})[\p{Script=Latin}\p{N}]{4,12}$/u;
 const MAX_TYPO_TERMS = 3;
-const typoTolerant = ({ text, phrase }: Term) => !phrase && text.split(' ').every((word) => TYPO_WORD.test(word));
+const typoTolerant = (term: Term) => !term.phrase && wordsOf(term).length > 0 && wordsOf(term).every((word) => TYPO_WORD.test(word));
 
-const wordsOf = ({ text }: Term) => text.toLowerCase().split(' ');
+// A term's words that a typo may be in: not its sizes (sizeClause).
+const wordsOf = ({ text }: Term) =>
+  text
+    .toLowerCase()
+    .split(' ')
+    .filter((word) => !isSize(word));
 
 // Words of a query asked whether they occur, so that the typo slots go to words that do not.
 const MAX_TYPO_ASKED = 8;

@@ -61,7 +61,7 @@ describe('filler in what people type', () => {
     expect(words('best-sunset-wallpapers-for-iphone')).to.deep.equal([['sunset']]);
     expect(words('beach wallpaper-the')).to.deep.equal([['beach']]);
     expect(words('mountain-walpaper')).to.deep.equal([['mountain']]);
-    expect(words('red-wallpaper-car sunset-wallpaper-download')).to.deep.equal([['red car'], ['sunset download']]);
+    expect(words('red-wallpaper-car sunset-wallpaper-download')).to.deep.equal([['red car'], ['sunset']]);
     expect(words('moon-over-earth-hd')).to.deep.equal([['moon over earth']]);
   });
 
@@ -83,6 +83,35 @@ describe('filler in what people type', () => {
     expect(words('stone-wall-paper-lantern-hd')).to.deep.equal([['stone wall paper lantern']]);
     expect(words('lock screen')).to.deep.equal([['lock']]);
     expect(readSearchText('wall paper').wallpapersAsked).to.equal(true);
+  });
+
+  it('when two words ask for a sharp picture, then they are read as hd, wherever they stand, and "high" alone is a word', () => {
+    for (const q of [
+      'sunset wallpaper high resolution',
+      'high quality sunset',
+      'sunset hi res',
+      'sunset Full HD',
+      'sunset high-definition',
+      'ultra hd sunset',
+    ]) {
+      expect(words(q), q).to.deep.equal([['sunset']]);
+    }
+    for (const q of ['sunset-wallpaper-high-resolution', 'sunset_full_hd', 'high-res-sunset']) expect(words(q), q).to.deep.equal([['sunset']]);
+    expect(words('high resolution')).to.deep.equal([['hd']]);
+    expect(words('ultra-hd')).to.deep.equal([['uhd']]);
+    expect(readSearchText('high quality wallpapers').wallpapersAsked).to.equal(true);
+    expect(words('high tide')).to.deep.equal([['high'], ['tide']]);
+    expect(words('high, resolution')).to.deep.equal([['high'], ['resolution']]);
+    expect(words('"high resolution" sunset')).to.deep.equal([['"high resolution"'], ['sunset']]);
+    expect(readSearchText('high -resolution').excluded.map(({ text }) => text)).to.deep.equal(['resolution']);
+  });
+
+  it("when a query is a file's name or a download page's address, then its file type and the download are filler", () => {
+    expect(words('sunset.jpg')).to.deep.equal([['sunset']]);
+    expect(words('Sunset_Beach.JPEG')).to.deep.equal([['Sunset Beach']]);
+    expect(words('sunset-wallpaper-free-download')).to.deep.equal([['sunset']]);
+    expect(words('sunset wallpaper png download')).to.deep.equal([['sunset']]);
+    expect(readSearchText('free download').wallpapersAsked).to.equal(true);
   });
 
   it('when a long filler word is one letter off, then it is read as the word meant', () => {

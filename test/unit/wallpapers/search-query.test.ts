@@ -72,6 +72,22 @@ describe('search query syntax', () => {
     });
   });
 
+  it('when a size is typed with spaces, a times sign or a star, then it is the one word of a size', () => {
+    for (const q of ['1920 x 1080', '1920×1080', '1920 * 1080', '1920X1080', '1920  X  1080']) {
+      expect(parseSearchQuery(q).groups, q).to.deep.equal([[word('1920x1080')]]);
+    }
+    expect(parseSearchQuery('sunset 2560 x 1440 beach').groups).to.deep.equal([[word('sunset')], [word('2560x1440')], [word('beach')]]);
+    expect(parseSearchQuery('-1920 x 1080').excluded).to.deep.equal([word('1920x1080')]);
+    expect(parseSearchQuery('sunset_1920×1080.jpg').groups).to.deep.equal([[word('sunset 1920x1080 jpg')]]);
+  });
+
+  it('when numbers beside an x are not a screen size, then they stay words', () => {
+    expect(parseSearchQuery('2 x 4').groups).to.deep.equal([[word('2')], [word('x')], [word('4')]]);
+    expect(parseSearchQuery('a1920 x 1080').groups).to.deep.equal([[word('a1920')], [word('x')], [word('1080')]]);
+    expect(parseSearchQuery('1920 x 1080p').groups).to.deep.equal([[word('1920')], [word('x')], [word('1080p')]]);
+    expect(parseSearchQuery('0920 x 1080').groups).to.deep.equal([[word('0920')], [word('x')], [word('1080')]]);
+  });
+
   it('when a word is possessive, then it is the word itself', () => {
     expect(parseSearchQuery("galaxy's kitten\u2019s").groups).to.deep.equal([[word('galaxy')], [word('kitten')]]);
     expect(parseSearchQuery("rock'n'roll").groups, 'an apostrophe inside a word still joins it').to.deep.equal([[word('rock n roll')]]);

@@ -109,6 +109,28 @@ describe('Elasticsearch query building', () => {
     expect(typoWords(readSearchText(Array.from({ length: 12 }, (_, i) => `word${String.fromCharCode(97 + i)}`).join(' ')))).to.have.length(8);
   });
 
+  it('when a size stands among joined words, then the words and the size must all match, the size as a resolution, never through a typo', () => {
+    const bool = (buildSearchRequest('w', { q: 'sunsett-wallpaper-1920x1080', page: 1, per_page: 20 }).query as any).bool;
+    const isSize = (clause: any) =>
+      clause.bool.should[0].multi_match.query === '1920x1080' &&
+      JSON.stringify(clause.bool.should[1]) === JSON.stringify({ constant_score: { filter: { term: { resolution: '1920x1080' } } } });
+    const [typed, typo] = bool.should;
+    expect(typed.bool.boost).to.equal(100);
+    const [words, size] = typed.bool.should[0].bool.must;
+    expect(words.multi_match).to.deep.include({ query: 'sunsett', operator: 'and' });
+    expect(isSize(size)).to.equal(true);
+    expect(typo.bool.must[0].multi_match).to.deep.include({ query: 'sunsett', fuzziness: 'AUTO:4,8' });
+    expect(isSize(typo.bool.must[1]), 'the size as typed beside the typo').to.equal(true);
+    expect(typoWords(readSearchText('sunsett-wallpaper-1920x1080'))).to.deep.equal(['sunsett']);
+  });
+
+  it('when a size is a term alone, then it matches its resolution or its text, and no typo is looked for in it', () => {
+    const bool = (buildSearchRequest('w', { q: '1920X1080', page: 1, per_page: 20 }).query as any).bool;
+    expect(bool.should).to.have.length(1);
+    expect(bool.should[0].bool.should[0].bool.should[1]).to.deep.equal({ constant_score: { filter: { term: { resolution: '1920x1080' } } } });
+    expect(typoWords(readSearchText('1920x1080'))).to.deep.equal([]);
+  });
+
   it('when the query has one group, then there is no separate every-group tier', () => {
     const bool = (buildSearchRequest('w', { q: 'lighthouses', page: 1, per_page: 20 }).query as any).bool;
     expect(bool.should.some((c: any) => c.constant_score)).to.equal(false);
