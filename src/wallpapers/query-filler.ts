@@ -1,3 +1,4 @@
+import { parseResolution } from './resolution.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -12,8 +13,8 @@ import { STOP_WORDS } from './stop-words.js';
  * in a long word ("walpaper"), as two words ("wall paper", search-query.ts), or joined by other
  * punctuation into one term ("snow-capped", search-query.ts). Such a term is filler when each of
  * its words is, common words aside ("hd-wallpaper", "the-wallpaper"); one that holds a word of a
- * page's address ("sunset-beach-wallpaper-hd") loses those words wherever they stand and the other
- * filler at its ends; one without is as typed ("photo-realistic", "free-range").
+ * page's address or a size ("sunset-beach-wallpaper-hd", "sunset_1920x1080.jpg") is read as its
+ * words typed apart; one without is as typed ("photo-realistic", "free-range").
  * Lucene's stop words ("the", "of") are not here: the analyzer drops those on both sides.
  */
 const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 'look', 'search', 'please', 'some', 'any', 'i', 'my', 'you', 'can', 'could', 'would']; // prettier-ignore
@@ -32,6 +33,13 @@ export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'iphone', 'ipad', 'android', 'macbook', 'pc', 'laptop', 'tablet', 'monitor', '720p', '1080p', '1440p', '2160p', '2k',
   'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp',
 ]); // prettier-ignore
+
+/**
+ * Words of WALLPAPER_WORDS about the offer, not the picture: the price, the praise, the download
+ * and the file. Never looked for in the catalogue (domain/with-wallpapers-asked.ts): "free" occurs
+ * only in "HUD-free view", and "hd wallpapers free download" found 90 game screenshots.
+ */
+export const OFFER_WORDS: ReadonlySet<string> = new Set(['free', 'best', 'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp']);
 
 const PLACING = [
   'over', 'under', 'up', 'down', 'above', 'below', 'beneath', 'near', 'from', 'across', 'through', 'behind', 'around', 'during', 'after', 'before',
@@ -58,13 +66,15 @@ const WRITTEN_APART: ReadonlyMap<string, string> = new Map([
 ]); // prettier-ignore
 
 /**
- * Two words that ask for a sharp picture, as "hd" does, wherever they stand: left as words,
- * "sunset high resolution" ranked "Beach at High Tide" above every sunset, and no description says
- * "resolution" or "quality".
+ * Two words that ask for a sharp picture, as "hd" does, side by side wherever they stand: left as
+ * words, "sunset high resolution" ranked "Beach at High Tide" above every sunset, and no description
+ * says "resolution" or "quality". A pair read so is read again with the word before it: "ultra high
+ * definition" is "ultra hd", which is 4k, as the descriptions of sharp wallpapers say. "Full HD" is
+ * a quality asked for here, not the size 1920x1080: a sharper wallpaper answers it too.
  */
 const SAYING_HD: ReadonlyMap<string, string> = new Map([
   ['high resolution', 'hd'], ['high res', 'hd'], ['hi res', 'hd'], ['high definition', 'hd'], ['full hd', 'hd'],
-  ['high quality', 'hq'], ['ultra hd', 'uhd'],
+  ['high quality', 'hq'], ['ultra hd', '4k'], ['ultra hq', '4k'],
 ]); // prettier-ignore
 
 /** The one word of filler two words stand for ("wall paper", "high resolution"), if any. */
@@ -73,14 +83,17 @@ export const oneWordFor = (words: string): string | undefined => {
   return WRITTEN_APART.get(lower) ?? SAYING_HD.get(lower);
 };
 
+/** The one word the last two of a run of words say ("high resolution" is hd), if any. */
+const lastPairSaid = (said: readonly string[]): string | undefined =>
+  said.length < 2 ? undefined : SAYING_HD.get(`${said[said.length - 2]} ${said[said.length - 1]}`.toLowerCase());
+
 /** A run of words with each pair saying hd as its one word ("sunset wallpaper high resolution" is sunset wallpaper hd). */
 function withHdSaid(words: string[]): string[] {
   if (words.length < 3) return words;
   const said: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const one = i + 1 < words.length ? SAYING_HD.get(`${words[i]} ${words[i + 1]}`.toLowerCase()) : undefined;
-    said.push(one ?? words[i]!);
-    if (one !== undefined) i++;
+  for (const word of words) {
+    said.push(word);
+    for (let one = lastPairSaid(said); one !== undefined; one = lastPairSaid(said)) said.splice(-2, 2, one);
   }
   return said;
 }
@@ -139,13 +152,31 @@ function fillerOf(term: QueryTerm): string[] | undefined {
 
 const isAddressWord = (word: string): boolean => ADDRESS_WORDS.has(fillerWord(word) ?? '');
 
+/** A word that makes a joined term an address or a file's name: an address word, or a size ("sunset_1920x1080"). */
+const marksAddress = (word: string): boolean => isAddressWord(word) || parseResolution(word.toLowerCase()) !== null;
+
 /**
- * A joined term that holds a word of a page's address without those words, wherever they stand
- * ("red-wallpaper-car" is red car), and without the other filler and common words at its ends
- * ("best-sunset-wallpapers-for-iphone" is sunset).
+ * A page's address or a file's name ("cute-kitty-wallpaper", "sunset_wallpaper_1920x1080.jpg"):
+ * a joined term that holds an address word. Its punctuation is where the spaces were, so it is
+ * read as its words typed apart, each a group of its own, without its filler and common words:
+ * read joined, every word had to match, and "cute-kitty-wallpaper" found nothing where
+ * "cute kitty wallpaper" finds the 44 kittens (an unused word left out, kitty read as kitten).
+ */
+function addressApart<T extends QueryTerm>(term: T): T[][] | undefined {
+  if (!plain(term) || !term.text.includes(' ')) return undefined;
+  const words = withHdSaid(term.text.split(' '));
+  if (!words.some(marksAddress)) return undefined;
+  return words.filter((word) => !isStopWord(word) && fillerWord(word) === undefined).map((text) => [{ ...term, text }]);
+}
+
+/**
+ * A joined term that holds a word of a page's address, among alternatives ("red-wallpaper-car OR
+ * bike", where it cannot stand apart), without those words, wherever they stand ("red car"), and
+ * without the other filler and common words at its ends ("best-sunset-wallpapers-for-iphone" is
+ * sunset).
  */
 function withoutAddressWords<T extends QueryTerm>(term: T): T {
-  if (!plain(term)) return term;
+  if (!plain(term) || !term.text.includes(' ')) return term;
   const words = withHdSaid(term.text.split(' '));
   if (!words.some(isAddressWord)) return term;
   const kept = words.filter((word) => !isAddressWord(word));
@@ -164,7 +195,10 @@ function withoutAddressWords<T extends QueryTerm>(term: T): T {
  */
 export function withoutFiller<T extends QueryTerm>(groups: readonly T[][]): { groups: T[][]; wallpapersAsked: boolean } {
   const kept = groups
-    .map((group) => group.filter((term) => fillerOf(term) === undefined).map(withoutAddressWords))
+    .flatMap((group) => {
+      const terms = group.filter((term) => fillerOf(term) === undefined);
+      return (terms.length === 1 ? addressApart(terms[0]!) : undefined) ?? [terms.map(withoutAddressWords)];
+    })
     .filter((group) => group.length > 0);
   if (kept.length > 0) return { groups: kept, wallpapersAsked: false };
   // Every term is filler here, so none is a phrase or quoted, and each is a copy of another but for its text.

@@ -85,10 +85,11 @@ export function countWords(text: string): number {
   return text.match(WORD)?.length ?? 0;
 }
 
-// A size as people type it ("1920 x 1080", "1920×1080", "1920*1080"): the one word a search reads
-// as a size (store/build-queries.ts); else its two numbers would be words no wallpaper says.
-// Three to five digits a side, as screens are: "2 x 4" stays words.
-const SIZE_TYPED = /(?<![\p{L}\p{N}])([1-9]\d{2,4})\s*[x×*]\s*([1-9]\d{2,4})(?![\p{L}\p{N}])/giu;
+// A size as people type it ("1920 x 1080", "1920×1080", "1920*1080", "1920 by 1080", "1920x1080px",
+// the Cyrillic х of Russian sites): the one word a search reads as a size (store/build-queries.ts);
+// else its two numbers would be words no wallpaper says. Three to five digits a side, as screens
+// are: "2 x 4" stays words.
+const SIZE_TYPED = /(?<![\p{L}\p{N}])([1-9]\d{2,4})(?:\s*[x×*хХ✕]\s*|\s+by\s+)([1-9]\d{2,4})(?:px)?(?![\p{L}\p{N}])/giu;
 
 const withSizesAsWords = (text: string): string => (/\d/.test(text) ? text.replace(SIZE_TYPED, '$1x$2') : text);
 
@@ -181,15 +182,17 @@ function joinWrittenApart(tokens: readonly Token[]): Token[] {
       joined.push(token);
       continue;
     }
-    const before = joined.at(-1);
-    if (plainTerm(before) && token.spaced) {
-      const one = oneWordFor(`${before.term.text} ${token.term.text}`);
-      if (one !== undefined) {
-        joined[joined.length - 1] = { ...before, term: { ...before.term, text: one } };
-        continue;
-      }
+    let current: Token & { kind: 'term' } = { ...token, term: { ...token.term, text: oneWordFor(token.term.text) ?? token.term.text } };
+    // A word read from two is read again with the one before it ("ultra high definition").
+    for (;;) {
+      const before = joined.at(-1);
+      if (!plainTerm(before) || !current.spaced) break;
+      const one = oneWordFor(`${before.term.text} ${current.term.text}`);
+      if (one === undefined) break;
+      joined.pop();
+      current = { ...before, term: { ...before.term, text: one } };
     }
-    joined.push({ ...token, term: { ...token.term, text: oneWordFor(token.term.text) ?? token.term.text } });
+    joined.push(current);
   }
   return joined;
 }

@@ -89,7 +89,12 @@ describe('search by meaning, on the real model and catalogue', function () {
     // Whether the words occur is asked within 0.2 s, and a late answer counts as occurring for a
     // second (RESPONSE_CACHE_CHECK_MS): on a catalogue just loaded, the first ask may be late.
     expect(await until(async () => (await search(ctx, 'wallpaper')).total === byDownloads.length, 10_000, 200)).to.equal(true);
-    for (const q of ['wallpaper', 'HD wallpapers', 'show me iphone wallpapers', 'hd-wallpaper', 'the-wallpaper', 'wall paper', 'walpaper']) {
+    expect(
+      docs().some((d) => /\bfree\b/i.test(about(d))),
+      'the catalogue says free (HUD-free)',
+    ).to.equal(true);
+    const asking = ['wallpaper', 'HD wallpapers', 'show me iphone wallpapers', 'hd-wallpaper', 'the-wallpaper', 'wall paper', 'walpaper'];
+    for (const q of [...asking, 'hd wallpapers free download', 'free wallpapers', 'high quality wallpapers']) {
       const { data, total } = await search(ctx, q);
       expect(total, q).to.equal(byDownloads.length);
       expect(
@@ -110,12 +115,14 @@ describe('search by meaning, on the real model and catalogue', function () {
     ).length;
     expect(fourKMonitor).to.be.within(1, fourK - 1);
     expect((await search(ctx, '4k-monitor')).total, 'filler whose words occur: all of them').to.equal(fourKMonitor);
-    const sunsetBeach = (await search(ctx, 'sunset-beach')).data.map(({ id }) => id);
-    expect(sunsetBeach).not.to.deep.equal([]);
+    const sunsetBeach = await search(ctx, 'sunset beach');
+    expect(sunsetBeach.data).not.to.deep.equal([]);
+    const address = await search(ctx, 'sunset-beach-wallpaper-hd');
     expect(
-      (await search(ctx, 'sunset-beach-wallpaper-hd')).data.map(({ id }) => id),
-      "a page's address",
-    ).to.deep.equal(sunsetBeach);
+      address.data.map(({ id }) => id),
+      "a page's address, as its words typed apart",
+    ).to.deep.equal(sunsetBeach.data.map(({ id }) => id));
+    expect(address.total).to.equal(sunsetBeach.total);
     expect((await search(ctx, '"wallpaper"')).total, 'quoted, as typed').to.equal(0);
   });
 

@@ -8,6 +8,8 @@ export interface Judgment {
   all: string[];
   /** Regular expressions none of which may match. */
   none?: string[];
+  /** The resolution a relevant wallpaper must have, where the query names a size. */
+  resolution?: string;
   note?: string;
 }
 
@@ -54,6 +56,7 @@ function grader(judgment: Judgment): (w: Wallpaper) => number {
   return (w) => {
     const text = `${w.title} ${w.description} ${w.category}`;
     if (!all.every((r) => r.test(text)) || none.some((r) => r.test(text))) return 0;
+    if (judgment.resolution !== undefined && w.resolution !== judgment.resolution) return 0;
     return all.every((r) => r.test(w.title)) ? 2 : 1;
   };
 }

@@ -1,6 +1,6 @@
 import type { SearchParams } from '../params.js';
 import type { Term } from '../search-query.js';
-import { WALLPAPER_WORDS } from '../query-filler.js';
+import { OFFER_WORDS, WALLPAPER_WORDS } from '../query-filler.js';
 import type { WallpaperRepository } from '../store/repository.js';
 import type { WordOccurrences } from './word-occurrences.js';
 
@@ -10,7 +10,8 @@ import type { WordOccurrences } from './word-occurrences.js';
  * wallpapers that occur in the catalogue: searched as typed, the others would find nothing, as no
  * wallpaper pictures a wallpaper. When none occurs, every wallpaper matches.
  * "4k" occurs (it finds the wallpapers described as sharp enough for a 4K monitor): "4k-wallpaper"
- * looks for 4k, and "4k-monitor", whose words both occur, for both. A word Elasticsearch did not
+ * looks for 4k, and "4k-monitor", whose words both occur, for both. Words of the offer ("free",
+ * "download") are never looked for: "free download" matches every wallpaper. A word Elasticsearch did not
  * answer for counts as occurring, as elsewhere: a search is never changed by an error.
  */
 export function withWallpapersAsked(repository: WallpaperRepository, occurrences: WordOccurrences): WallpaperRepository {
@@ -21,8 +22,10 @@ export function withWallpapersAsked(repository: WallpaperRepository, occurrences
       const words = [...new Set(params.text.groups.flat().flatMap(({ text }) => text.toLowerCase().split(' ')))].filter((word) =>
         WALLPAPER_WORDS.has(word),
       );
-      const answers = await occurrences.of(words);
-      const absent = new Set(words.filter((_, i) => answers[i] === false));
+      // Words of the offer ("free", "download") are absent whatever the catalogue says (query-filler.ts).
+      const asked = words.filter((word) => !OFFER_WORDS.has(word));
+      const answers = asked.length === 0 ? [] : await occurrences.of(asked);
+      const absent = new Set([...words.filter((word) => OFFER_WORDS.has(word)), ...asked.filter((_, i) => answers[i] === false)]);
       if (absent.size === 0) return repository.search(params);
       if (absent.size === words.length) return repository.search(everyWallpaper(params));
       return repository.search({ ...params, text: { ...params.text, groups: withoutWords(params.text.groups, absent) } });

@@ -467,6 +467,11 @@ const PHRASE_FIELDS = ['title^3', 'description'];
 // only through a typo (BM25 at weight 1); BM25 orders results within each of those.
 const ALL_GROUPS = 100_000;
 const AS_TYPED = 100;
+// Every group matched, some only through a typo ("sunsett beach"): the tier of every group matched
+// through meaning (MEANING_TIER), far above a group matched as typed alone. Below it, the word typed
+// right outweighed the one typed wrong a hundred times, and "sunsett beach" ranked every beach
+// above the sunset beaches.
+const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
 function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none'): Clause {
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
@@ -547,6 +552,12 @@ export function typoWords({ groups }: SearchQuery): string[] {
   return [...new Set(groups.flatMap((group) => group.filter(typoTolerant)).flatMap(wordsOf))].slice(0, MAX_TYPO_ASKED);
 }
 
+/** A group matched as typed or, where a typo is looked for in it, through one. */
+function typedOrTypo(group: Term[], typos: Term[]): Clause {
+  const typed = groupClause(group, 'exact', 'all');
+  return typos.length === 0 ? typed : { bool: { should: [typed, groupClause(typos, 'fuzzy')], minimum_should_match: 1 } };
+}
+
 function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {
   const clauses = group.map((term) => termClause(term, mode, zeroTerms));
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
@@ -564,6 +575,8 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: r
   // A query that only asked for wallpapers (SearchQuery.every): all of them score alike, so the
   // order is the tie-break's, the most downloaded first.
   if (groups.length === 0) return { bool: { must: [{ match_all: {} }], must_not: excluded.map((term) => termClause(term, 'exact')) } };
+  const typos = typoGroups(groups, new Set(occurring));
+  const throughTypos = groups.length > 1 && typos.some((terms) => terms.length > 0);
   return {
     bool: {
       minimum_should_match: 1,
@@ -571,10 +584,9 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: r
         // With one group the per-group tier says it all. Common words in a group are dropped by the
         // analyzer; such a group stands aside here.
         ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
+        ...(throughTypos ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, typos[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)] : []),
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
-        ...typoGroups(groups, new Set(occurring))
-          .filter((terms) => terms.length > 0)
-          .map((terms) => groupClause(terms, 'fuzzy')),
+        ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],
       must_not: excluded.map((term) => termClause(term, 'exact')),
     },

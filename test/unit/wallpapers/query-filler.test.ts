@@ -55,14 +55,23 @@ describe('filler in what people type', () => {
     for (const q of ['4k-wallpaper', 'the-wallpaper', 'of-the-4k-wallpapers']) expect(readSearchText(q).wallpapersAsked, q).to.equal(true);
   });
 
-  it('when a joined term holds a word of a page address, then it sheds the filler and common words at its ends, never inside', () => {
-    expect(words('mountain-lake-wallpaper-4k')).to.deep.equal([['mountain lake']]);
-    expect(words('HD_Sunset_Beach_Backgrounds')).to.deep.equal([['Sunset Beach']]);
+  it("when a joined term holds a word of a page's address or a size, then it is read as its words typed apart, filler and common words dropped", () => {
+    expect(words('mountain-lake-wallpaper-4k')).to.deep.equal([['mountain'], ['lake']]);
+    expect(words('HD_Sunset_Beach_Backgrounds')).to.deep.equal([['Sunset'], ['Beach']]);
     expect(words('best-sunset-wallpapers-for-iphone')).to.deep.equal([['sunset']]);
     expect(words('beach wallpaper-the')).to.deep.equal([['beach']]);
     expect(words('mountain-walpaper')).to.deep.equal([['mountain']]);
-    expect(words('red-wallpaper-car sunset-wallpaper-download')).to.deep.equal([['red car'], ['sunset']]);
-    expect(words('moon-over-earth-hd')).to.deep.equal([['moon over earth']]);
+    expect(words('red-wallpaper-car sunset-wallpaper-download')).to.deep.equal([['red'], ['car'], ['sunset']]);
+    expect(words('moon-over-earth-hd')).to.deep.equal([['moon'], ['earth']]);
+    expect(words('cute-kitty-wallpaper')).to.deep.equal([['cute'], ['kitty']]);
+    expect(words('sunset_1920x1080')).to.deep.equal([['sunset'], ['1920x1080']]);
+    expect(words('snow-capped-peaks-1920x1080.png')).to.deep.equal([['snow'], ['capped'], ['peaks'], ['1920x1080']]);
+  });
+
+  it("when a page's address is one of alternatives, then it stays one term without its address words, filler shed at its ends only", () => {
+    expect(words('red-wallpaper-car OR bike')).to.deep.equal([['red car', 'bike']]);
+    expect(words('moon-over-earth-hd | sun')).to.deep.equal([['moon over earth', 'sun']]);
+    expect(words('sunset-1920x1080 OR beach')).to.deep.equal([['sunset 1920x1080', 'beach']]);
   });
 
   it('when a joined term holds no word of a page address, then it is as typed', () => {
@@ -80,7 +89,7 @@ describe('filler in what people type', () => {
     for (const q of ['wall,paper', 'wall (paper)', 'wall - paper', 'wall OR paper']) expect(words(q), q).not.to.deep.equal([['wallpaper']]);
     expect(words('back on the ground')).to.deep.equal([['back'], ['ground']]);
     expect(words('stone-wall-paper-lantern')).to.deep.equal([['stone wall paper lantern']]);
-    expect(words('stone-wall-paper-lantern-hd')).to.deep.equal([['stone wall paper lantern']]);
+    expect(words('stone-wall-paper-lantern-hd')).to.deep.equal([['stone'], ['wall'], ['paper'], ['lantern']]);
     expect(words('lock screen')).to.deep.equal([['lock']]);
     expect(readSearchText('wall paper').wallpapersAsked).to.equal(true);
   });
@@ -98,7 +107,11 @@ describe('filler in what people type', () => {
     }
     for (const q of ['sunset-wallpaper-high-resolution', 'sunset_full_hd', 'high-res-sunset']) expect(words(q), q).to.deep.equal([['sunset']]);
     expect(words('high resolution')).to.deep.equal([['hd']]);
-    expect(words('ultra-hd')).to.deep.equal([['uhd']]);
+    expect(words('ultra-hd')).to.deep.equal([['4k']]);
+    for (const q of ['ultra high definition sunset', 'sunset ultra high resolution', 'ultra-high-definition-sunset', 'sunset_ultra_hd']) {
+      expect(words(q), q).to.deep.equal([['sunset']]);
+    }
+    expect(words('ultra high definition')).to.deep.equal([['4k']]);
     expect(readSearchText('high quality wallpapers').wallpapersAsked).to.equal(true);
     expect(words('high tide')).to.deep.equal([['high'], ['tide']]);
     expect(words('high, resolution')).to.deep.equal([['high'], ['resolution']]);
@@ -108,7 +121,7 @@ describe('filler in what people type', () => {
 
   it("when a query is a file's name or a download page's address, then its file type and the download are filler", () => {
     expect(words('sunset.jpg')).to.deep.equal([['sunset']]);
-    expect(words('Sunset_Beach.JPEG')).to.deep.equal([['Sunset Beach']]);
+    expect(words('Sunset_Beach.JPEG')).to.deep.equal([['Sunset'], ['Beach']]);
     expect(words('sunset-wallpaper-free-download')).to.deep.equal([['sunset']]);
     expect(words('sunset wallpaper png download')).to.deep.equal([['sunset']]);
     expect(readSearchText('free download').wallpapersAsked).to.equal(true);

@@ -73,7 +73,18 @@ describe('search query syntax', () => {
   });
 
   it('when a size is typed with spaces, a times sign or a star, then it is the one word of a size', () => {
-    for (const q of ['1920 x 1080', '1920×1080', '1920 * 1080', '1920X1080', '1920  X  1080']) {
+    for (const q of [
+      '1920 x 1080',
+      '1920×1080',
+      '1920 * 1080',
+      '1920X1080',
+      '1920  X  1080',
+      '1920х1080',
+      '1920 ✕ 1080',
+      '1920 by 1080',
+      '1920x1080px',
+      '1920 x 1080PX',
+    ]) {
       expect(parseSearchQuery(q).groups, q).to.deep.equal([[word('1920x1080')]]);
     }
     expect(parseSearchQuery('sunset 2560 x 1440 beach').groups).to.deep.equal([[word('sunset')], [word('2560x1440')], [word('beach')]]);
@@ -86,6 +97,8 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('a1920 x 1080').groups).to.deep.equal([[word('a1920')], [word('x')], [word('1080')]]);
     expect(parseSearchQuery('1920 x 1080p').groups).to.deep.equal([[word('1920')], [word('x')], [word('1080p')]]);
     expect(parseSearchQuery('0920 x 1080').groups).to.deep.equal([[word('0920')], [word('x')], [word('1080')]]);
+    expect(parseSearchQuery('1920x1080pxl').groups).to.deep.equal([[word('1920x1080pxl')]]);
+    expect(parseSearchQuery('1920 bye 1080').groups).to.deep.equal([[word('1920')], [word('bye')], [word('1080')]]);
   });
 
   it('when a word is possessive, then it is the word itself', () => {

@@ -19,6 +19,21 @@ describe('a search that only asks for wallpapers', () => {
     expect(wordsOccur.asked, 'the words asking for wallpapers alone').to.deep.equal([['hd', 'wallpapers']]);
   });
 
+  it('when its words are of the offer (free, download, a file type), then they are never asked about, even where the catalogue holds them', async () => {
+    const wordsOccur = occurringIn(['free', 'download', 'png', '4k']);
+    const repository = recordingRepository();
+    const asked = withWallpapersAsked(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }));
+    await asked.search(searchParams({ q: 'hd wallpapers free download', page: 1, per_page: 20 }));
+    await asked.search(searchParams({ q: 'free png', page: 1, per_page: 20 }));
+    await asked.search(searchParams({ q: 'free 4k wallpapers', page: 1, per_page: 20 }));
+    expect(repository.seen.map(({ text }) => [text.every ?? false, text.groups.map((group) => group.map(({ text }) => text))])).to.deep.equal([
+      [true, []],
+      [true, []],
+      [false, [['4k']]],
+    ]);
+    expect(wordsOccur.asked, 'free, download and png never; wallpapers once, then remembered').to.deep.equal([['hd', 'wallpapers'], ['4k']]);
+  });
+
   it('when tags or colours rank it, or another order is asked, then that order stays', async () => {
     const repository = recordingRepository();
     const asked = withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn([]), absentMs: 1000 }));

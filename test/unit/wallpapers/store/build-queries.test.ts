@@ -110,18 +110,19 @@ describe('Elasticsearch query building', () => {
   });
 
   it('when a size stands among joined words, then the words and the size must all match, the size as a resolution, never through a typo', () => {
-    const bool = (buildSearchRequest('w', { q: 'sunsett-wallpaper-1920x1080', page: 1, per_page: 20 }).query as any).bool;
+    // Among alternatives, where a joined term with a size stays one term (query-filler.ts).
+    const bool = (buildSearchQuery(readSearchText('sunsett-1920x1080 OR lighthouse'), ['lighthouse']) as any).bool;
     const isSize = (clause: any) =>
       clause.bool.should[0].multi_match.query === '1920x1080' &&
       JSON.stringify(clause.bool.should[1]) === JSON.stringify({ constant_score: { filter: { term: { resolution: '1920x1080' } } } });
     const [typed, typo] = bool.should;
     expect(typed.bool.boost).to.equal(100);
-    const [words, size] = typed.bool.should[0].bool.must;
+    const [words, size] = typed.bool.should[0].bool.should[0].bool.must;
     expect(words.multi_match).to.deep.include({ query: 'sunsett', operator: 'and' });
     expect(isSize(size)).to.equal(true);
     expect(typo.bool.must[0].multi_match).to.deep.include({ query: 'sunsett', fuzziness: 'AUTO:4,8' });
     expect(isSize(typo.bool.must[1]), 'the size as typed beside the typo').to.equal(true);
-    expect(typoWords(readSearchText('sunsett-wallpaper-1920x1080'))).to.deep.equal(['sunsett']);
+    expect(typoWords(readSearchText('sunsett-1920x1080 OR beach'))).to.deep.equal(['sunsett', 'beach']);
   });
 
   it('when a size is a term alone, then it matches its resolution or its text, and no typo is looked for in it', () => {
@@ -129,6 +130,25 @@ describe('Elasticsearch query building', () => {
     expect(bool.should).to.have.length(1);
     expect(bool.should[0].bool.should[0].bool.should[1]).to.deep.equal({ constant_score: { filter: { term: { resolution: '1920x1080' } } } });
     expect(typoWords(readSearchText('1920x1080'))).to.deep.equal([]);
+  });
+
+  it('when every group matches but some only through a typo, then that is a tier of its own, below every group as typed', () => {
+    const should = (buildSearchQuery(readSearchText('sunsett beach'), ['beach']) as any).bool.should as any[];
+    const tiers = should.filter((c) => c.constant_score).map((c) => c.constant_score);
+    expect(tiers.map((t) => t.boost)).to.deep.equal([100_000, 50_000]);
+    const [sunsett, beach] = tiers[1].filter.bool.must;
+    expect(sunsett.bool.should.map((c: any) => [c.multi_match.query, c.multi_match.fuzziness ?? 'as typed'])).to.deep.equal([
+      ['sunsett', 'as typed'],
+      ['sunsett', 'AUTO:4,8'],
+    ]);
+    expect(beach.multi_match).to.deep.include({ query: 'beach' });
+    expect(beach.multi_match.fuzziness).to.equal(undefined);
+    const tiersOf = (q: string, occurring: string[]) =>
+      ((buildSearchQuery(readSearchText(q), occurring) as any).bool.should as any[])
+        .filter((c) => c.constant_score)
+        .map((c) => c.constant_score.boost);
+    expect(tiersOf('sunset beach', ['sunset', 'beach']), 'no typo looked for').to.deep.equal([100_000]);
+    expect(tiersOf('sunsett', []), 'one group').to.deep.equal([]);
   });
 
   it('when the query has one group, then there is no separate every-group tier', () => {
