@@ -31,7 +31,8 @@ export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'wallpaper', 'wallpapers', 'background', 'backgrounds', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'photo', 'photos',
   'desktop', 'phone', 'mobile', 'screen', 'lockscreen', 'homescreen', 'hd', 'uhd', 'hq', '4k', '5k', '8k', 'free', 'best',
   'iphone', 'ipad', 'android', 'macbook', 'pc', 'laptop', 'tablet', 'monitor', '720p', '1080p', '1440p', '2160p', '2k',
-  'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp',
+  'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp', 'px',
+  'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'imac', 'chromebook', 'ps4', 'ps5', 'xbox',
 ]); // prettier-ignore
 
 /**
@@ -69,12 +70,12 @@ const WRITTEN_APART: ReadonlyMap<string, string> = new Map([
  * Two words that ask for a sharp picture, as "hd" does, side by side wherever they stand: left as
  * words, "sunset high resolution" ranked "Beach at High Tide" above every sunset, and no description
  * says "resolution" or "quality". A pair read so is read again with the word before it: "ultra high
- * definition" is "ultra hd", which is 4k, as the descriptions of sharp wallpapers say. "Full HD" is
+ * definition" is "ultra hd", which is 4k, as "uhd" is and as the descriptions of sharp wallpapers say. "Full HD" is
  * a quality asked for here, not the size 1920x1080: a sharper wallpaper answers it too.
  */
 const SAYING_HD: ReadonlyMap<string, string> = new Map([
   ['high resolution', 'hd'], ['high res', 'hd'], ['hi res', 'hd'], ['high definition', 'hd'], ['full hd', 'hd'],
-  ['high quality', 'hq'], ['ultra hd', '4k'], ['ultra hq', '4k'],
+  ['high quality', 'hq'], ['ultra hd', '4k'], ['ultra hq', '4k'], ['uhd', '4k'],
 ]); // prettier-ignore
 
 /** The one word of filler two words stand for ("wall paper", "high resolution"), if any. */
@@ -137,11 +138,55 @@ interface QueryTerm {
 
 const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
 
+/**
+ * Devices people name with their model after them ("iphone 15 pro max", "samsung galaxy s24
+ * ultra", "macbook air"), and lines that name a device only with a model after them ("galaxy s24",
+ * "pixel 8"; "galaxy" alone is the night sky's, "pixel art" a style). The model says no more about
+ * the picture than the device: left in, "iphone 15 wallpaper" found young deer ("15" read as
+ * young) and "samsung s24" galaxies.
+ */
+const DEVICES: ReadonlySet<string> = new Set(['iphone', 'ipad', 'macbook', 'imac', 'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'ps4', 'ps5', 'xbox']); // prettier-ignore
+const DEVICE_LINES: ReadonlySet<string> = new Set(['galaxy', 'pixel']);
+const MODEL_WORDS: ReadonlySet<string> = new Set(['pro', 'max', 'plus', 'mini', 'ultra', 'air', 'se', 'fold', 'flip', 'lite', 'xl', 'xr', 'xs', 'fe', 'note']); // prettier-ignore
+// A model's number: "15", "8a", "s24", "a54"; not a size word such as "4k" (filler of its own).
+const MODEL_NUMBER = /^[a-z]{0,2}\d{1,3}[a-z]{0,2}$/i;
+
+const isModel = (word: string): boolean => {
+  const lower = word.toLowerCase();
+  return MODEL_WORDS.has(lower) || (MODEL_NUMBER.test(lower) && !FILLER_WORDS.has(lower));
+};
+
+/** Whether a word may start a device's name ("iphone", "galaxy"). */
+export const namesDevice = (word: string): boolean => DEVICES.has(word.toLowerCase()) || DEVICE_LINES.has(word.toLowerCase());
+
+/**
+ * A run of words with each device's model gone ("iphone 15 pro max" is iphone) and a line named
+ * with its model read as the phone it is ("galaxy s24" is phone): undefined where a word goes.
+ */
+export function withoutModels(words: readonly string[]): (string | undefined)[] {
+  const read: (string | undefined)[] = [...words];
+  let device = false;
+  words.forEach((word, i) => {
+    const lower = word.toLowerCase();
+    if (DEVICES.has(lower)) device = true;
+    else if (device && (isModel(word) || DEVICE_LINES.has(lower))) read[i] = undefined;
+    else if (DEVICE_LINES.has(lower) && i + 1 < words.length && isModel(words[i + 1]!)) [read[i], device] = ['phone', true];
+    else device = false;
+  });
+  return read;
+}
+
+/** A plain term's words as filler reads them: pairs saying hd as hd, a device's model gone. */
+function wordsRead(term: QueryTerm): string[] {
+  const words = withHdSaid(term.text.split(' '));
+  return words.length < 2 ? words : withoutModels(words).filter((word) => word !== undefined);
+}
+
 /** The filler words a plain term is made of, common words aside, or undefined when it holds another word. */
 function fillerOf(term: QueryTerm): string[] | undefined {
   if (!plain(term)) return undefined;
   const fillers: string[] = [];
-  for (const word of withHdSaid(term.text.split(' '))) {
+  for (const word of wordsRead(term)) {
     if (isStopWord(word)) continue;
     const filler = fillerWord(word);
     if (filler === undefined) return undefined;
@@ -164,7 +209,7 @@ const marksAddress = (word: string): boolean => isAddressWord(word) || parseReso
  */
 function addressApart<T extends QueryTerm>(term: T): T[][] | undefined {
   if (!plain(term) || !term.text.includes(' ')) return undefined;
-  const words = withHdSaid(term.text.split(' '));
+  const words = wordsRead(term);
   if (!words.some(marksAddress)) return undefined;
   return words.filter((word) => !isStopWord(word) && fillerWord(word) === undefined).map((text) => [{ ...term, text }]);
 }
@@ -177,7 +222,7 @@ function addressApart<T extends QueryTerm>(term: T): T[][] | undefined {
  */
 function withoutAddressWords<T extends QueryTerm>(term: T): T {
   if (!plain(term) || !term.text.includes(' ')) return term;
-  const words = withHdSaid(term.text.split(' '));
+  const words = wordsRead(term);
   if (!words.some(isAddressWord)) return term;
   const kept = words.filter((word) => !isAddressWord(word));
   const shed = (word: string) => isStopWord(word) || fillerWord(word) !== undefined;
@@ -185,6 +230,16 @@ function withoutAddressWords<T extends QueryTerm>(term: T): T {
   while (first < last && shed(kept[first]!)) first++;
   while (last > first && shed(kept[last - 1]!)) last--;
   return { ...term, text: kept.slice(first, last).join(' ') };
+}
+
+/**
+ * An excluded joined term without its address words ("-pine-wallpaper" excludes pine): with them,
+ * it excluded only what says "wallpaper" too, which nothing does. One of address words alone
+ * stays as typed, excluding nothing, as before.
+ */
+export function excludedWithoutAddressWords<T extends QueryTerm>(term: T): T {
+  const without = withoutAddressWords(term);
+  return without.text === '' ? term : without;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { oneWordFor, withoutFiller } from './query-filler.js';
+import { excludedWithoutAddressWords, namesDevice, oneWordFor, withoutFiller, withoutModels } from './query-filler.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -85,11 +85,11 @@ export function countWords(text: string): number {
   return text.match(WORD)?.length ?? 0;
 }
 
-// A size as people type it ("1920 x 1080", "1920×1080", "1920*1080", "1920 by 1080", "1920x1080px",
+// A size as people type it ("1920 x 1080", "1920×1080", "1920*1080", "1920 by 1080", "1920x1080 px",
 // the Cyrillic х of Russian sites): the one word a search reads as a size (store/build-queries.ts);
 // else its two numbers would be words no wallpaper says. Three to five digits a side, as screens
 // are: "2 x 4" stays words.
-const SIZE_TYPED = /(?<![\p{L}\p{N}])([1-9]\d{2,4})(?:\s*[x×*хХ✕]\s*|\s+by\s+)([1-9]\d{2,4})(?:px)?(?![\p{L}\p{N}])/giu;
+const SIZE_TYPED = /(?<![\p{L}\p{N}])([1-9]\d{2,4})(?:\s*[x×*хХ✕]\s*|\s+by\s+)([1-9]\d{2,4})(?:\s*(?:px|pixels))?(?![\p{L}\p{N}])/giu;
 
 const withSizesAsWords = (text: string): string => (/\d/.test(text) ? text.replace(SIZE_TYPED, '$1x$2') : text);
 
@@ -197,12 +197,38 @@ function joinWrittenApart(tokens: readonly Token[]): Token[] {
   return joined;
 }
 
+/**
+ * Words with only spaces between them without the model of a device they name (query-filler.ts:
+ * "iphone 15 pro max" is iphone); joined words are read so with the rest of their term.
+ */
+function withoutDeviceModels(tokens: Token[]): Token[] {
+  if (!tokens.some((token) => token.kind === 'term' && namesDevice(token.term.text))) return tokens;
+  const read: Token[] = [];
+  let run: (Token & { kind: 'term' })[] = [];
+  const flush = () => {
+    const words = run.length > 1 ? withoutModels(run.map(({ term }) => term.text)) : run.map(({ term }) => term.text);
+    run.forEach((token, i) => {
+      const word = words[i];
+      if (word !== undefined) read.push(word === token.term.text ? token : { ...token, term: { ...token.term, text: word } });
+    });
+    run = [];
+  };
+  for (const token of tokens) {
+    const word = plainTerm(token) && !token.term.text.includes(' ');
+    if (!word || (run.length > 0 && !token.spaced)) flush();
+    if (word) run.push(token);
+    else read.push(token);
+  }
+  flush();
+  return read;
+}
+
 /** Reads `q` into groups of alternatives and exclusions; never throws. */
 export function parseSearchQuery(q: string): SearchQuery {
   const groups: Term[][] = [];
   const excluded: Term[] = [];
   let joinNext = false;
-  for (const token of joinWrittenApart(tokenize(withSizesAsWords(foldedLatin(q))))) {
+  for (const token of withoutDeviceModels(joinWrittenApart(tokenize(withSizesAsWords(foldedLatin(q)))))) {
     if (token.kind === 'or') {
       joinNext = groups.length > 0;
       continue;
@@ -232,5 +258,5 @@ function searchable(term: Term): boolean {
 export function readSearchText(q: string): SearchQuery {
   const parsed = parseSearchQuery(q);
   const { groups, wallpapersAsked } = withoutFiller(parsed.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0));
-  return { groups, excluded: parsed.excluded, ...(wallpapersAsked ? { wallpapersAsked: true as const } : {}) };
+  return { groups, excluded: parsed.excluded.map(excludedWithoutAddressWords), ...(wallpapersAsked ? { wallpapersAsked: true as const } : {}) };
 }

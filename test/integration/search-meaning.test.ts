@@ -64,6 +64,19 @@ describe('search by meaning, on the real model and catalogue', function () {
     ).to.equal(true);
   });
 
+  it('when one word is misspelt beside a right one, then the wallpapers with both come first; a real word the catalogue lacks is not taken for a typo first', async () => {
+    const expectFirst = async (q: string, wanted: RegExp[], why: string) => {
+      const holding = docs().filter((d) => wanted.every((word) => word.test(about(d)))).length;
+      expect(holding, `${q}: the catalogue holds some`).to.be.greaterThan(0);
+      const { data } = await search(ctx, q);
+      for (const wallpaper of data.slice(0, Math.min(3, holding))) for (const word of wanted) expect(about(wallpaper), `${q}: ${why}`).to.match(word);
+    };
+    await expectFirst('sunsett beach', [/\bsunset\b/i, /\bbeach\b/i], 'the typo with the right word');
+    await expectFirst('nebulla galaxy', [/\bnebula\b/i, /\bgalaxy\b/i], 'the typo with the right word');
+    await expectFirst('roof city', [/\brooftops?\b/i], 'roof is a word: its meaning, rooftops, before a room in the city');
+    await expectFirst('shop sunset', [/\bstore\b/i], 'shop is a word: a store, before the shot of a close-up');
+  });
+
   it('when a query has no word the catalogue knows nor anything near one, then it still finds nothing', async () => {
     expect((await search(ctx, 'qwertyuiop')).total).to.equal(0);
     // Real words the model splits into pieces are not read as the words one edit away.
@@ -94,7 +107,8 @@ describe('search by meaning, on the real model and catalogue', function () {
       'the catalogue says free (HUD-free)',
     ).to.equal(true);
     const asking = ['wallpaper', 'HD wallpapers', 'show me iphone wallpapers', 'hd-wallpaper', 'the-wallpaper', 'wall paper', 'walpaper'];
-    for (const q of [...asking, 'hd wallpapers free download', 'free wallpapers', 'high quality wallpapers']) {
+    const devices = ['iphone 15 pro max wallpaper', 'samsung galaxy s24 wallpaper', 'iphone-15-wallpaper'];
+    for (const q of [...asking, 'hd wallpapers free download', 'free wallpapers', 'high quality wallpapers', ...devices]) {
       const { data, total } = await search(ctx, q);
       expect(total, q).to.equal(byDownloads.length);
       expect(

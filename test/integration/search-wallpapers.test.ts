@@ -71,6 +71,11 @@ describe('GET /v1/search', () => {
     expect(ids(address.body)).to.deep.equal([21]);
   });
 
+  it("when a page's address is excluded, then what its words name is excluded", async () => {
+    const res = await get('/v1/search?q=aurora+-northern-cabin-wallpaper-hd');
+    expect(ids(res.body)).to.deep.equal([7]);
+  });
+
   it('when the query has surrounding spaces and mixed case, then it matches like the trimmed query', async () => {
     const res = await get('/v1/search?q=%20%20AURORA%20');
     expect(ids(res.body)).to.deep.equal([7, 8]);

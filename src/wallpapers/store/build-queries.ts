@@ -467,10 +467,12 @@ const PHRASE_FIELDS = ['title^3', 'description'];
 // only through a typo (BM25 at weight 1); BM25 orders results within each of those.
 const ALL_GROUPS = 100_000;
 const AS_TYPED = 100;
-// Every group matched, some only through a typo ("sunsett beach"): the tier of every group matched
-// through meaning (MEANING_TIER), far above a group matched as typed alone. Below it, the word typed
-// right outweighed the one typed wrong a hundred times, and "sunsett beach" ranked every beach
-// above the sunset beaches.
+// Every group matched, some only through a typo in a word no dictionary knows ("sunsett beach"):
+// above any partial match and any match through meaning (at most MEANING_TIER). Without it the word
+// typed right outweighed the one typed wrong a hundred times, and "sunsett beach" ranked every beach
+// above the sunset beaches. A real word the catalogue lacks ("roof") is no typo for sure: one edit
+// away lie "room" and "shop"'s "shot" in every other description, so a match through its typo stays
+// a partial one, below what its meaning finds (rooftops).
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
 function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none'): Clause {
@@ -571,12 +573,14 @@ function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 
  * Every group matched puts it in the top tier; below that, groups matched as typed count a
  * hundred times those matched through a typo.
  */
-export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: readonly string[] = []): Clause {
+export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: readonly string[] = [], known: readonly string[] = []): Clause {
   // A query that only asked for wallpapers (SearchQuery.every): all of them score alike, so the
   // order is the tie-break's, the most downloaded first.
   if (groups.length === 0) return { bool: { must: [{ match_all: {} }], must_not: excluded.map((term) => termClause(term, 'exact')) } };
   const typos = typoGroups(groups, new Set(occurring));
-  const throughTypos = groups.length > 1 && typos.some((terms) => terms.length > 0);
+  const knownWords = new Set(known);
+  const sureTypos = typos.map((terms) => terms.filter((term) => !wordsOf(term).some((word) => knownWords.has(word))));
+  const throughTypos = groups.length > 1 && sureTypos.some((terms) => terms.length > 0);
   return {
     bool: {
       minimum_should_match: 1,
@@ -584,7 +588,7 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: r
         // With one group the per-group tier says it all. Common words in a group are dropped by the
         // analyzer; such a group stands aside here.
         ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
-        ...(throughTypos ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, typos[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)] : []),
+        ...(throughTypos ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)] : []),
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],
@@ -632,8 +636,13 @@ function meaningClause({ groups, excluded }: SearchQuery): Clause {
 }
 
 /** The search for a query and, when it has one, for its meaning in the catalogue's words. */
-export function buildMeaningQuery(text: SearchQuery, meaning: SearchQuery | undefined, occurring?: readonly string[]): Clause {
-  const typed = buildSearchQuery(text, occurring);
+export function buildMeaningQuery(
+  text: SearchQuery,
+  meaning: SearchQuery | undefined,
+  occurring?: readonly string[],
+  known?: readonly string[],
+): Clause {
+  const typed = buildSearchQuery(text, occurring, known);
   if (meaning === undefined) return typed;
   return { bool: { should: [typed, meaningClause(meaning)], minimum_should_match: 1 } };
 }
@@ -650,7 +659,7 @@ export function withSubject(query: Clause, subject: readonly Term[] | undefined)
 }
 
 const searchQueryOf = (params: SearchParams): Clause =>
-  params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning, params.occurring), params.subject);
+  params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning, params.occurring, params.known), params.subject);
 
 export function searchBody(params: SearchParams, read?: PageRead): SearchBody {
   return pageBody(params, searchQueryOf(params), read);

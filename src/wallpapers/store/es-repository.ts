@@ -173,6 +173,7 @@ const NOT_MATCHING = new Set([
   'subject',
   'nothing',
   'occurring',
+  'known',
 ]);
 /** A key of a query's matches, for the totals seen lately (shuffled-pages.ts): cheaper than its count's body. */
 const matchesKey = (params: ListParams): string =>

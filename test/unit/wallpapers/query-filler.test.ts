@@ -112,6 +112,7 @@ describe('filler in what people type', () => {
       expect(words(q), q).to.deep.equal([['sunset']]);
     }
     expect(words('ultra high definition')).to.deep.equal([['4k']]);
+    expect(words('uhd')).to.deep.equal([['4k']]);
     expect(readSearchText('high quality wallpapers').wallpapersAsked).to.equal(true);
     expect(words('high tide')).to.deep.equal([['high'], ['tide']]);
     expect(words('high, resolution')).to.deep.equal([['high'], ['resolution']]);
@@ -124,7 +125,30 @@ describe('filler in what people type', () => {
     expect(words('Sunset_Beach.JPEG')).to.deep.equal([['Sunset'], ['Beach']]);
     expect(words('sunset-wallpaper-free-download')).to.deep.equal([['sunset']]);
     expect(words('sunset wallpaper png download')).to.deep.equal([['sunset']]);
+    expect(words('sunset px')).to.deep.equal([['sunset']]);
     expect(readSearchText('free download').wallpapersAsked).to.equal(true);
+  });
+
+  it('when a device is named with its model, then the model goes with it, and a line named with its model is a phone', () => {
+    expect(words('iphone 15 pro max sunset')).to.deep.equal([['sunset']]);
+    expect(words('sunset iphone 13')).to.deep.equal([['sunset']]);
+    expect(words('macbook air mountains')).to.deep.equal([['mountains']]);
+    expect(readSearchText('samsung galaxy s24 ultra wallpaper')).to.deep.include({ wallpapersAsked: true });
+    expect(words('samsung galaxy s24 ultra wallpaper')).to.deep.equal([['samsung'], ['wallpaper']]);
+    expect(words('galaxy s24')).to.deep.equal([['phone']]);
+    expect(words('Pixel 8 Pro')).to.deep.equal([['phone']]);
+    expect(readSearchText('iphone-15-pro-max-wallpaper').wallpapersAsked).to.equal(true);
+    expect(words('sunset-iphone-15-pro-wallpaper')).to.deep.equal([['sunset']]);
+  });
+
+  it('when a model word or number follows no device, then it is a word', () => {
+    expect(words('galaxy')).to.deep.equal([['galaxy']]);
+    expect(words('galaxy 4k wallpaper')).to.deep.equal([['galaxy']]);
+    expect(words('pixel art')).to.deep.equal([['pixel'], ['art']]);
+    expect(words('hot air balloon')).to.deep.equal([['hot'], ['air'], ['balloon']]);
+    expect(words('iphone, 15')).to.deep.equal([['15']]);
+    expect(words('iphone sunset 15')).to.deep.equal([['sunset'], ['15']]);
+    expect(words('"iphone 15"')).to.deep.equal([['"iphone 15"']]);
   });
 
   it('when a long filler word is one letter off, then it is read as the word meant', () => {
@@ -140,6 +164,14 @@ describe('filler in what people type', () => {
   it('when the words are quoted, then none of this applies', () => {
     expect(words('"wall paper" "walpaper" dog')).to.deep.equal([['"wall paper"'], ['walpaper'], ['dog']]);
     expect(words('"hd-wallpaper"')).to.deep.equal([['"hd wallpaper"']]);
+  });
+
+  it("when a page's address is excluded, then its address words are not, and one of address words alone stays as typed", () => {
+    const excluded = (q: string) => readSearchText(q).excluded.map(({ text }) => text);
+    expect(excluded('forest -pine-wallpaper')).to.deep.equal(['pine']);
+    expect(excluded('forest -(red-car-wallpaper-hd)')).to.deep.equal(['red car']);
+    expect(excluded('forest -sunset-1920x1080')).to.deep.equal(['sunset 1920x1080']);
+    expect(excluded('forest -hd-wallpaper')).to.deep.equal(['hd wallpaper']);
   });
 
   it('when filler is excluded, then the exclusion stands', () => {

@@ -84,6 +84,8 @@ describe('search query syntax', () => {
       '1920 by 1080',
       '1920x1080px',
       '1920 x 1080PX',
+      '1920 x 1080 px',
+      '1920x1080 pixels',
     ]) {
       expect(parseSearchQuery(q).groups, q).to.deep.equal([[word('1920x1080')]]);
     }

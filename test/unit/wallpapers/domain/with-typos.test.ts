@@ -32,6 +32,18 @@ describe('typos only for words that match nothing as typed', () => {
     expect(wordsOccur.asked).to.deep.equal([['noon']]);
   });
 
+  it('when a word of the language matches nothing, then the search is told it is known: its typo is looked for, but not trusted', async () => {
+    const repository = recordingRepository();
+    const knows = (word: string) => (word === 'montain' ? false : word === 'roof' ? true : undefined);
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringIn(['sunset']), absentMs: 1000 }), knows);
+    await typos.search(searchParams({ q: 'roof sunset montain', page: 1, per_page: 20 }));
+    await typos.search(searchParams({ q: 'sunset beech', page: 1, per_page: 20 }));
+    expect(repository.seen.map(({ occurring, known }) => [occurring, known])).to.deep.equal([
+      [['sunset'], ['roof']],
+      [['sunset'], undefined],
+    ]);
+  });
+
   it('when Elasticsearch does not answer, then the words are tried with a typo, as if they did not occur', async () => {
     const repository = recordingRepository();
     const typos = withTypos(repository, createWordOccurrences({ wordsOccur: () => Promise.reject(new Error('timeout')), absentMs: 1000 }));

@@ -149,6 +149,13 @@ describe('Elasticsearch query building', () => {
         .map((c) => c.constant_score.boost);
     expect(tiersOf('sunset beach', ['sunset', 'beach']), 'no typo looked for').to.deep.equal([100_000]);
     expect(tiersOf('sunsett', []), 'one group').to.deep.equal([]);
+    const knownTiers = ((buildSearchQuery(readSearchText('roof sunset'), ['sunset'], ['roof']) as any).bool.should as any[]).filter(
+      (c) => c.constant_score,
+    );
+    expect(
+      knownTiers.map((c) => c.constant_score.boost),
+      'a real word the catalogue lacks: its typo is no sure one',
+    ).to.deep.equal([100_000]);
   });
 
   it('when the query has one group, then there is no separate every-group tier', () => {
