@@ -32,7 +32,7 @@ export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'desktop', 'phone', 'mobile', 'screen', 'lockscreen', 'homescreen', 'hd', 'uhd', 'hq', '4k', '5k', '8k', 'free', 'best',
   'iphone', 'ipad', 'android', 'macbook', 'pc', 'laptop', 'tablet', 'monitor', '720p', '1080p', '1440p', '2160p', '2k',
   'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp', 'px',
-  'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'imac', 'chromebook', 'ps4', 'ps5', 'xbox',
+  'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'imac', 'chromebook',
 ]); // prettier-ignore
 
 /**
@@ -140,38 +140,37 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
 
 /**
  * Devices people name with their model after them ("iphone 15 pro max", "samsung galaxy s24
- * ultra", "macbook air"), and lines that name a device only with a model after them ("galaxy s24",
- * "pixel 8"; "galaxy" alone is the night sky's, "pixel art" a style). The model says no more about
- * the picture than the device: left in, "iphone 15 wallpaper" found young deer ("15" read as
- * young) and "samsung s24" galaxies.
+ * ultra", "macbook air"): the model says no more about the picture than the device. Left in,
+ * "iphone 15 wallpaper" found young deer ("15" read as young) and "samsung s24" galaxies.
+ * A model is read narrowly, as its words are the picture's elsewhere: a number of one or two digits
+ * ("15", "12 9"; not "3d", "80s", "4th"), a digit and an s ("6s"), Samsung's letter and two digits
+ * ("s24", "a54"), and the words that follow those ("pro", "max", "ultra", "inch"…), each only right
+ * after the device or its model. "galaxy" is Samsung's only after "samsung" or with Samsung's model
+ * after it ("galaxy s24"); alone or otherwise ("iphone galaxy", "galaxy 3d", "galaxy m31") it is
+ * the night sky's. "pixel" is never read as Google's phone: "pixel 8 bit" is a style.
  */
-const DEVICES: ReadonlySet<string> = new Set(['iphone', 'ipad', 'macbook', 'imac', 'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'ps4', 'ps5', 'xbox']); // prettier-ignore
-const DEVICE_LINES: ReadonlySet<string> = new Set(['galaxy', 'pixel']);
-const MODEL_WORDS: ReadonlySet<string> = new Set(['pro', 'max', 'plus', 'mini', 'ultra', 'air', 'se', 'fold', 'flip', 'lite', 'xl', 'xr', 'xs', 'fe', 'note']); // prettier-ignore
-// A model's number: "15", "8a", "s24", "a54"; not a size word such as "4k" (filler of its own).
-const MODEL_NUMBER = /^[a-z]{0,2}\d{1,3}[a-z]{0,2}$/i;
-
-const isModel = (word: string): boolean => {
-  const lower = word.toLowerCase();
-  return MODEL_WORDS.has(lower) || (MODEL_NUMBER.test(lower) && !FILLER_WORDS.has(lower));
-};
+const DEVICES: ReadonlySet<string> = new Set(['iphone', 'ipad', 'macbook', 'imac', 'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei']); // prettier-ignore
+const MODEL_NUMBER = /^(?:[1-9]\d?|[1-9]s|[sa]\d\d)$/i;
+const SAMSUNG_MODEL = /^[sa]\d\d$/i;
+const MODEL_WORDS: ReadonlySet<string> = new Set(['pro', 'max', 'plus', 'mini', 'ultra', 'air', 'se', 'xr', 'xs', 'fe', 'lite', 'inch']); // prettier-ignore
 
 /** Whether a word may start a device's name ("iphone", "galaxy"). */
-export const namesDevice = (word: string): boolean => DEVICES.has(word.toLowerCase()) || DEVICE_LINES.has(word.toLowerCase());
+export const namesDevice = (word: string): boolean => DEVICES.has(word.toLowerCase()) || word.toLowerCase() === 'galaxy';
 
 /**
- * A run of words with each device's model gone ("iphone 15 pro max" is iphone) and a line named
- * with its model read as the phone it is ("galaxy s24" is phone): undefined where a word goes.
+ * A run of words with each device's model gone ("iphone 15 pro max" is iphone) and Samsung's line
+ * named with its model read as the maker ("galaxy s24" is samsung): undefined where a word goes.
  */
 export function withoutModels(words: readonly string[]): (string | undefined)[] {
   const read: (string | undefined)[] = [...words];
-  let device = false;
+  let device: string | undefined;
   words.forEach((word, i) => {
     const lower = word.toLowerCase();
-    if (DEVICES.has(lower)) device = true;
-    else if (device && (isModel(word) || DEVICE_LINES.has(lower))) read[i] = undefined;
-    else if (DEVICE_LINES.has(lower) && i + 1 < words.length && isModel(words[i + 1]!)) [read[i], device] = ['phone', true];
-    else device = false;
+    if (DEVICES.has(lower)) device = lower;
+    else if (lower === 'galaxy' && device === 'samsung') read[i] = undefined;
+    else if (lower === 'galaxy' && SAMSUNG_MODEL.test(words[i + 1] ?? '')) [read[i], device] = ['samsung', 'samsung'];
+    else if (device !== undefined && (MODEL_NUMBER.test(lower) || MODEL_WORDS.has(lower))) read[i] = undefined;
+    else device = undefined;
   });
   return read;
 }

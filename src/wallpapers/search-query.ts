@@ -89,7 +89,7 @@ export function countWords(text: string): number {
 // the Cyrillic х of Russian sites): the one word a search reads as a size (store/build-queries.ts);
 // else its two numbers would be words no wallpaper says. Three to five digits a side, as screens
 // are: "2 x 4" stays words.
-const SIZE_TYPED = /(?<![\p{L}\p{N}])([1-9]\d{2,4})(?:\s*[x×*хХ✕]\s*|\s+by\s+)([1-9]\d{2,4})(?:\s*(?:px|pixels))?(?![\p{L}\p{N}])/giu;
+const SIZE_TYPED = /(?<![\p{L}\p{N}])([1-9]\d{2,4})(?:\s*[x×*хХ✕]\s*|\s+by\s+)([1-9]\d{2,4})(?:\s*(?:px|pixels?))?(?![\p{L}\p{N}])/giu;
 
 const withSizesAsWords = (text: string): string => (/\d/.test(text) ? text.replace(SIZE_TYPED, '$1x$2') : text);
 

@@ -164,7 +164,9 @@ def test_when_usage_is_wrong_then_it_says_so_with_2_before_asking_anything(stack
     assert unset.returncode == 2 and "API_KEY" in unset.stderr
 
 
-def test_when_the_reader_stops_reading_then_the_tool_stops_quietly(stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_when_the_reader_stops_reading_then_the_tool_stops_quietly(
+    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from wallpaper_catalogue import cli
 
     class ClosedPipe:
@@ -220,7 +222,27 @@ def test_when_the_quota_runs_out_before_a_download_s_listing_ends_then_what_was_
             return httpx.Response(200, json={"data": listed, "meta": meta})
         return httpx.Response(429, headers={"Retry-After": "3600"}, json={"error": "rate_limit_exceeded", "message": "spent", "status": 429})
 
-    monkeypatch.setattr(cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api)))
+    monkeypatch.setattr(
+        cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
+    )
     assert cli.main(["download", "--dir", str(tmp_path), "--quiet"]) == 1
     assert pictures_in(tmp_path) == {int(str(r["id"])) for r in listed}
     assert "the quota is spent for 3600 s before the listing ended" in capsys.readouterr().err
+
+
+def test_when_the_first_answer_is_a_429_then_the_api_s_own_reason_is_printed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from wallpaper_catalogue import Client, cli
+    from wallpaper_catalogue._pacing import Pacing
+
+    locked = "Too many failed authentications from this address. Please try again in 10 minutes"
+
+    def api(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(429, headers={"Retry-After": "600"}, json={"error": "rate_limit_exceeded", "message": locked, "status": 429})
+
+    monkeypatch.setattr(
+        cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
+    )
+    assert cli.main(["list", "--limit", "1"]) == 1
+    err = capsys.readouterr().err
+    assert f"wallpapers: {locked} (asked to wait 600 s)" in err
+    assert "quota" not in err

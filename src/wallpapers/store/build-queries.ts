@@ -458,6 +458,11 @@ const MATCH_FIELDS = ['title.exact^4', 'title^3', 'description', 'category.text^
 // from 4 letters, two from 8, ten candidate terms per word: fuzzy clauses are the costliest part
 // of a search, and these bounds brought it back to the cost of the plain search before (measured).
 const FUZZY_FIELDS = ['title^3', 'description'];
+// A real word read as a typo of another only where that names the picture: "dessert dunes" lands on
+// a title's "Desert"; "roof" would land on the "room" that every other description leaves.
+const TITLE_TYPO_FIELDS = ['title'];
+/** How a term is matched: as typed, through a typo, or through a typo in the title alone ('title-typo'). */
+type Mode = 'exact' | 'fuzzy' | 'title-typo';
 const FUZZINESS = 'AUTO:4,8';
 const MAX_EXPANSIONS = 10;
 const PHRASE_FIELDS = ['title^3', 'description'];
@@ -467,15 +472,18 @@ const PHRASE_FIELDS = ['title^3', 'description'];
 // only through a typo (BM25 at weight 1); BM25 orders results within each of those.
 const ALL_GROUPS = 100_000;
 const AS_TYPED = 100;
-// Every group matched, some only through a typo in a word no dictionary knows ("sunsett beach"):
-// above any partial match and any match through meaning (at most MEANING_TIER). Without it the word
-// typed right outweighed the one typed wrong a hundred times, and "sunsett beach" ranked every beach
-// above the sunset beaches. A real word the catalogue lacks ("roof") is no typo for sure: one edit
-// away lie "room" and "shop"'s "shot" in every other description, so a match through its typo stays
-// a partial one, below what its meaning finds (rooftops).
+// Every group matched, some only through a typo in a word no dictionary knows ("sunsett beach"): as
+// high as every group matched through meaning (at most MEANING_TIER), above any partial match.
+// Without it the word typed right outweighed the one typed wrong a hundred times, and "sunsett
+// beach" ranked every beach above the sunset beaches.
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
+// The same through a typo in a real word the catalogue lacks ("dessert", "roof"), in a title alone
+// (TITLE_TYPO_FIELDS): maybe no typo, so below what every group matched through meaning scores
+// (rooftops for "roof"), still above a partial match and the subject's (SUBJECT): "dessert dunes"
+// puts the desert dunes above the desserts, "dear forest" the deer in the forest.
+const ALL_GROUPS_THROUGH_KNOWN_WORDS = 10_000;
 
-function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none'): Clause {
+function termClause({ text, phrase }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none'): Clause {
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
   const words = text.split(' ');
   const sizes = words.filter(isSize);
@@ -487,11 +495,10 @@ function termClause({ text, phrase }: Term, mode: 'exact' | 'fuzzy', zeroTerms: 
   return clauses.length === 1 ? clauses[0]! : { bool: { must: clauses } };
 }
 
-function wordsClause(text: string, mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none'): Clause {
-  if (mode === 'fuzzy') {
-    return {
-      multi_match: { query: text, fields: FUZZY_FIELDS, operator: 'and', fuzziness: FUZZINESS, prefix_length: 1, max_expansions: MAX_EXPANSIONS },
-    };
+function wordsClause(text: string, mode: Mode, zeroTerms: 'all' | 'none'): Clause {
+  if (mode !== 'exact') {
+    const fields = mode === 'fuzzy' ? FUZZY_FIELDS : TITLE_TYPO_FIELDS;
+    return { multi_match: { query: text, fields, operator: 'and', fuzziness: FUZZINESS, prefix_length: 1, max_expansions: MAX_EXPANSIONS } };
   }
   return { multi_match: { query: text, fields: MATCH_FIELDS, operator: 'and', zero_terms_query: zeroTerms } };
 }
@@ -554,13 +561,14 @@ export function typoWords({ groups }: SearchQuery): string[] {
   return [...new Set(groups.flatMap((group) => group.filter(typoTolerant)).flatMap(wordsOf))].slice(0, MAX_TYPO_ASKED);
 }
 
-/** A group matched as typed or, where a typo is looked for in it, through one. */
-function typedOrTypo(group: Term[], typos: Term[]): Clause {
+/** A group matched as typed or, where a typo is looked for in it, through one (in a real word, `known`, in a title alone). */
+function typedOrTypo(group: Term[], typos: Term[], known: Term[]): Clause {
   const typed = groupClause(group, 'exact', 'all');
-  return typos.length === 0 ? typed : { bool: { should: [typed, groupClause(typos, 'fuzzy')], minimum_should_match: 1 } };
+  const through = [...(typos.length > 0 ? [groupClause(typos, 'fuzzy')] : []), ...(known.length > 0 ? [groupClause(known, 'title-typo')] : [])];
+  return through.length === 0 ? typed : { bool: { should: [typed, ...through], minimum_should_match: 1 } };
 }
 
-function groupClause(group: Term[], mode: 'exact' | 'fuzzy', zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {
+function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {
   const clauses = group.map((term) => termClause(term, mode, zeroTerms));
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
   return boost === undefined ? clause : { bool: { should: [clause], boost } };
@@ -581,6 +589,10 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: r
   const knownWords = new Set(known);
   const sureTypos = typos.map((terms) => terms.filter((term) => !wordsOf(term).some((word) => knownWords.has(word))));
   const throughTypos = groups.length > 1 && sureTypos.some((terms) => terms.length > 0);
+  const knownTypos = typos.map((terms, i) => terms.filter((term) => !sureTypos[i]!.includes(term)));
+  const throughKnownWords = groups.length > 1 && knownTypos.some((terms) => terms.length > 0);
+  const everyGroupThrough = (known: Term[][], boost: number) =>
+    tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, known[i]!)) } }, boost);
   return {
     bool: {
       minimum_should_match: 1,
@@ -588,7 +600,15 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: r
         // With one group the per-group tier says it all. Common words in a group are dropped by the
         // analyzer; such a group stands aside here.
         ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
-        ...(throughTypos ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)] : []),
+        ...(throughTypos
+          ? [
+              everyGroupThrough(
+                groups.map(() => []),
+                ALL_GROUPS_THROUGH_TYPOS,
+              ),
+            ]
+          : []),
+        ...(throughKnownWords ? [everyGroupThrough(knownTypos, ALL_GROUPS_THROUGH_KNOWN_WORDS)] : []),
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],

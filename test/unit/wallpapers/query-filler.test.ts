@@ -129,22 +129,33 @@ describe('filler in what people type', () => {
     expect(readSearchText('free download').wallpapersAsked).to.equal(true);
   });
 
-  it('when a device is named with its model, then the model goes with it, and a line named with its model is a phone', () => {
+  it("when a device is named with its model, then the model goes with it, and Samsung's line named with its model is Samsung", () => {
     expect(words('iphone 15 pro max sunset')).to.deep.equal([['sunset']]);
     expect(words('sunset iphone 13')).to.deep.equal([['sunset']]);
     expect(words('macbook air mountains')).to.deep.equal([['mountains']]);
+    expect(words('macbook pro 16 inch forest')).to.deep.equal([['forest']]);
+    expect(words('iphone 6s sunset')).to.deep.equal([['sunset']]);
     expect(readSearchText('samsung galaxy s24 ultra wallpaper')).to.deep.include({ wallpapersAsked: true });
     expect(words('samsung galaxy s24 ultra wallpaper')).to.deep.equal([['samsung'], ['wallpaper']]);
-    expect(words('galaxy s24')).to.deep.equal([['phone']]);
-    expect(words('Pixel 8 Pro')).to.deep.equal([['phone']]);
+    expect(words('galaxy s24')).to.deep.equal([['samsung']]);
+    expect(readSearchText('galaxy s24 -phone').excluded.map(({ text }) => text)).to.deep.equal(['phone']);
     expect(readSearchText('iphone-15-pro-max-wallpaper').wallpapersAsked).to.equal(true);
     expect(words('sunset-iphone-15-pro-wallpaper')).to.deep.equal([['sunset']]);
   });
 
-  it('when a model word or number follows no device, then it is a word', () => {
+  it('when model words or numbers follow no device, or name the picture, then they are words', () => {
     expect(words('galaxy')).to.deep.equal([['galaxy']]);
     expect(words('galaxy 4k wallpaper')).to.deep.equal([['galaxy']]);
+    for (const q of ['iphone galaxy', 'iphone galaxy 4k', 'ipad galaxy wallpaper']) expect(words(q), q).to.deep.equal([['galaxy']]);
+    expect(words('galaxy 3d')).to.deep.equal([['galaxy'], ['3d']]);
+    expect(words('galaxy note')).to.deep.equal([['galaxy'], ['note']]);
+    expect(words('andromeda galaxy m31')).to.deep.equal([['andromeda'], ['galaxy'], ['m31']]);
     expect(words('pixel art')).to.deep.equal([['pixel'], ['art']]);
+    expect(words('pixel 8 bit')).to.deep.equal([['pixel'], ['8'], ['bit']]);
+    expect(words('iphone pixel art')).to.deep.equal([['pixel'], ['art']]);
+    expect(words('iphone 80s')).to.deep.equal([['80s']]);
+    expect(words('iphone 3d wallpaper')).to.deep.equal([['3d']]);
+    expect(words('xbox controller')).to.deep.equal([['xbox'], ['controller']]);
     expect(words('hot air balloon')).to.deep.equal([['hot'], ['air'], ['balloon']]);
     expect(words('iphone, 15')).to.deep.equal([['15']]);
     expect(words('iphone sunset 15')).to.deep.equal([['sunset'], ['15']]);

@@ -200,8 +200,18 @@ def cmd_sync(args: argparse.Namespace) -> int:
         summary += f"; the quota is spent for {report.quota_spent:.0f} s: run again then to continue"
     print(summary, file=sys.stderr)
     if args.json:
-        print(json.dumps({"changes": report.changes, "fetched": report.fetched, "removed": report.removed, "unchanged": report.unchanged,
-                          "failed": report.failed, "quota_spent": report.quota_spent}))
+        print(
+            json.dumps(
+                {
+                    "changes": report.changes,
+                    "fetched": report.fetched,
+                    "removed": report.removed,
+                    "unchanged": report.unchanged,
+                    "failed": report.failed,
+                    "quota_spent": report.quota_spent,
+                }
+            )
+        )
     return 1 if report.failed else 0
 
 
@@ -265,7 +275,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except QuotaExhausted as spent:
-        print(f"wallpapers: the quota is spent for {spent.retry_after:.0f} s", file=sys.stderr)
+        # The API's own words: a 429 before anything was listed may be the quota, or this address's
+        # failed authentications (a wrong key, tried too often), which waiting for a quota never mends.
+        print(f"wallpapers: {spent.message} (asked to wait {spent.retry_after:.0f} s)", file=sys.stderr)
         return 1
     except ApiError as error:
         print(f"wallpapers: {error.status} {error.error}: {error.message}", file=sys.stderr)
