@@ -22,8 +22,8 @@ const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 
 /**
  * What a wallpaper app shows anyway, the device or size a wallpaper is for (the filters say that:
  * ratio, min_resolution), and the file it comes as: a pasted file name ("sunset_wallpaper.jpg") or
- * a page's address ("sunset-wallpaper-download") is made of these. A query of filler with one of these ("wallpaper", "hd wallpapers",
- * "iphone wallpaper") asks for wallpapers: it looks for those of these words that occur in the
+ * a page's address ("sunset-wallpaper-download") is made of these. A query of filler with one of
+ * these ("wallpaper", "hd wallpapers", "iphone wallpaper") asks for wallpapers: it looks for those of these words that occur in the
  * catalogue ("4k" finds the wallpapers described as sharp enough for a 4K monitor) and, when none
  * does, matches every wallpaper rather than none (domain/with-wallpapers-asked.ts).
  */
@@ -70,8 +70,9 @@ const WRITTEN_APART: ReadonlyMap<string, string> = new Map([
  * Two words that ask for a sharp picture, as "hd" does, side by side wherever they stand: left as
  * words, "sunset high resolution" ranked "Beach at High Tide" above every sunset, and no description
  * says "resolution" or "quality". A pair read so is read again with the word before it: "ultra high
- * definition" is "ultra hd", which is 4k, as "uhd" is and as the descriptions of sharp wallpapers say. "Full HD" is
- * a quality asked for here, not the size 1920x1080: a sharper wallpaper answers it too.
+ * definition" is "ultra hd", which is 4k, as "uhd" is and as the descriptions of sharp wallpapers
+ * say. "Full HD" is a quality asked for here, not the size 1920x1080: a sharper wallpaper answers it
+ * too.
  */
 const SAYING_HD: ReadonlyMap<string, string> = new Map([
   ['high resolution', 'hd'], ['high res', 'hd'], ['hi res', 'hd'], ['high definition', 'hd'], ['full hd', 'hd'],
@@ -143,7 +144,7 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
  * ultra", "macbook air"): the model says no more about the picture than the device. Left in,
  * "iphone 15 wallpaper" found young deer ("15" read as young) and "samsung s24" galaxies.
  * A model is read narrowly, as its words are the picture's elsewhere: a number of one or two digits
- * ("15", "12 9"; not "3d", "80s", "4th"), a digit and an s ("6s"), Samsung's letter and two digits
+ * ("15"; not "3d", "80s", "4th"), a digit and an s ("6s"), Samsung's letter and two digits
  * ("s24", "a54"), and the words that follow those ("pro", "max", "ultra", "inch"…), each only right
  * after the device or its model. "galaxy" is Samsung's only after "samsung" or with Samsung's model
  * after it ("galaxy s24"); alone or otherwise ("iphone galaxy", "galaxy 3d", "galaxy m31") it is

@@ -11,8 +11,8 @@ import type { WordOccurrences } from './word-occurrences.js';
  * wallpaper pictures a wallpaper. When none occurs, every wallpaper matches.
  * "4k" occurs (it finds the wallpapers described as sharp enough for a 4K monitor): "4k-wallpaper"
  * looks for 4k, and "4k-monitor", whose words both occur, for both. Words of the offer ("free",
- * "download") are never looked for: "free download" matches every wallpaper. A word Elasticsearch did not
- * answer for counts as occurring, as elsewhere: a search is never changed by an error.
+ * "download") are never looked for: "free download" matches every wallpaper. A word Elasticsearch
+ * did not answer for counts as occurring, as elsewhere: a search is never changed by an error.
  */
 export function withWallpapersAsked(repository: WallpaperRepository, occurrences: WordOccurrences): WallpaperRepository {
   return {

@@ -488,8 +488,9 @@ function termClause({ text, phrase }: Term, mode: Mode, zeroTerms: 'all' | 'none
   const words = text.split(' ');
   const sizes = words.filter(isSize);
   if (sizes.length === 0) return wordsClause(text, mode, zeroTerms);
-  // A size in a run of words ("sunset-wallpaper-1920x1080", a file's name) is matched as a size,
-  // beside the other words, all of which the run still needs.
+  // A size in a joined term that stays one (among alternatives, or excluded: "-sunset-1920x1080";
+  // elsewhere a file's name is read apart, query-filler.ts) is matched as a size, beside the other
+  // words, all of which the term still needs.
   const others = words.filter((word) => !isSize(word));
   const clauses = [...(others.length > 0 ? [wordsClause(others.join(' '), mode, zeroTerms)] : []), ...sizes.map(sizeClause)];
   return clauses.length === 1 ? clauses[0]! : { bool: { must: clauses } };
@@ -526,7 +527,10 @@ function sizeClause(word: string): Clause {
 // (bench/results/adversarial-review), and can never correct to an English word anyway.
 const TYPO_WORD = /^(?=.*\p{L})[\p{Script=Latin}\p{N}]{4,12}$/u;
 const MAX_TYPO_TERMS = 3;
-const typoTolerant = (term: Term) => !term.phrase && wordsOf(term).length > 0 && wordsOf(term).every((word) => TYPO_WORD.test(word));
+const typoTolerant = (term: Term) => {
+  const words = term.phrase ? [] : wordsOf(term);
+  return words.length > 0 && words.every((word) => TYPO_WORD.test(word));
+};
 
 // A term's words that a typo may be in: not its sizes (sizeClause).
 const wordsOf = ({ text }: Term) =>
@@ -591,8 +595,9 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: r
   const throughTypos = groups.length > 1 && sureTypos.some((terms) => terms.length > 0);
   const knownTypos = typos.map((terms, i) => terms.filter((term) => !sureTypos[i]!.includes(term)));
   const throughKnownWords = groups.length > 1 && knownTypos.some((terms) => terms.length > 0);
-  const everyGroupThrough = (known: Term[][], boost: number) =>
-    tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, known[i]!)) } }, boost);
+  // Every group matched as typed or through its sure typos, and where given, its real words' typos.
+  const everyGroupThrough = (realWordTypos: Term[][], boost: number) =>
+    tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, realWordTypos[i] ?? [])) } }, boost);
   return {
     bool: {
       minimum_should_match: 1,
@@ -600,14 +605,7 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: r
         // With one group the per-group tier says it all. Common words in a group are dropped by the
         // analyzer; such a group stands aside here.
         ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
-        ...(throughTypos
-          ? [
-              everyGroupThrough(
-                groups.map(() => []),
-                ALL_GROUPS_THROUGH_TYPOS,
-              ),
-            ]
-          : []),
+        ...(throughTypos ? [everyGroupThrough([], ALL_GROUPS_THROUGH_TYPOS)] : []),
         ...(throughKnownWords ? [everyGroupThrough(knownTypos, ALL_GROUPS_THROUGH_KNOWN_WORDS)] : []),
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
