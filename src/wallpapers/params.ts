@@ -76,7 +76,7 @@ export type SearchParams = ListParams & {
   nothing?: true;
   /** Words of `text` that match some wallpaper as typed, so no typo is looked for in them (domain/with-typos.ts). */
   occurring?: readonly string[];
-  /** Words of `text` the language knows but no wallpaper holds ("roof"): a typo is looked for in them, and a match of every group through it ranks lower (domain/with-typos.ts). */
+  /** Words of `text` the language knows but no wallpaper holds ("roof"): a typo is looked for in them, but a match of every group through it gets no tier of its own (domain/with-typos.ts). */
   known?: readonly string[];
   /** What the query is of, when it says more (domain/query-meaning.ts): among partial matches, those matching it come first. */
   subject?: Term[];

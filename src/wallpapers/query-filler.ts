@@ -144,16 +144,21 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
  * ultra", "macbook air"): the model says no more about the picture than the device. Left in,
  * "iphone 15 wallpaper" found young deer ("15" read as young) and "samsung s24" galaxies.
  * A model is read narrowly, as its words are the picture's elsewhere: a number of one or two digits
- * ("15"; not "3d", "80s", "4th"), a digit and an s ("6s"), Samsung's letter and two digits
- * ("s24", "a54"), and the words that follow those ("pro", "max", "ultra", "inch"…), each only right
- * after the device or its model. "galaxy" is Samsung's only after "samsung" or with Samsung's model
+ * ("15", "12.9"; not "3d", "80s", "4th"), a digit and an s ("6s"), a letter and one or two digits
+ * ("s24", "m2"), and the words that follow those ("pro", "max", "ultra", "inch", "tab", "fold"…),
+ * each only right after the device or its model. "galaxy" is Samsung's only after "samsung" or with Samsung's model
  * after it ("galaxy s24"); alone or otherwise ("iphone galaxy", "galaxy 3d", "galaxy m31") it is
  * the night sky's. "pixel" is never read as Google's phone: "pixel 8 bit" is a style.
  */
 const DEVICES: ReadonlySet<string> = new Set(['iphone', 'ipad', 'macbook', 'imac', 'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei']); // prettier-ignore
-const MODEL_NUMBER = /^(?:[1-9]\d?|[1-9]s|[sa]\d\d)$/i;
+const MODEL_NUMBER = /^(?:[1-9]\d?|[1-9]s|[a-z]\d\d?)$/i;
 const SAMSUNG_MODEL = /^[sa]\d\d$/i;
-const MODEL_WORDS: ReadonlySet<string> = new Set(['pro', 'max', 'plus', 'mini', 'ultra', 'air', 'se', 'xr', 'xs', 'fe', 'lite', 'inch']); // prettier-ignore
+const MODEL_WORDS: ReadonlySet<string> = new Set([
+  'pro', 'max', 'plus', 'mini', 'ultra', 'air', 'se', 'xr', 'xs', 'fe', 'lite', 'inch', 'tab', 'z', 'fold', 'flip', 'note', 'edge',
+]); // prettier-ignore
+
+/** Whether the words of a term are all of a model ("16 inch", "12 9" of "12.9"), so it continues a device's name. */
+export const namesModel = (text: string): boolean => text.split(' ').every((word) => MODEL_NUMBER.test(word) || MODEL_WORDS.has(word.toLowerCase()));
 
 /** Whether a word may start a device's name ("iphone", "galaxy"). */
 export const namesDevice = (word: string): boolean => DEVICES.has(word.toLowerCase()) || word.toLowerCase() === 'galaxy';
@@ -170,7 +175,7 @@ export function withoutModels(words: readonly string[]): (string | undefined)[] 
     if (DEVICES.has(lower)) device = lower;
     else if (lower === 'galaxy' && device === 'samsung') read[i] = undefined;
     else if (lower === 'galaxy' && SAMSUNG_MODEL.test(words[i + 1] ?? '')) [read[i], device] = ['samsung', 'samsung'];
-    else if (device !== undefined && (MODEL_NUMBER.test(lower) || MODEL_WORDS.has(lower))) read[i] = undefined;
+    else if (device !== undefined && namesModel(lower)) read[i] = undefined;
     else device = undefined;
   });
   return read;

@@ -1,4 +1,4 @@
-import { excludedWithoutAddressWords, namesDevice, oneWordFor, withoutFiller, withoutModels } from './query-filler.js';
+import { excludedWithoutAddressWords, namesDevice, namesModel, oneWordFor, withoutFiller, withoutModels } from './query-filler.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -214,7 +214,7 @@ function withoutDeviceModels(tokens: Token[]): Token[] {
     run = [];
   };
   for (const token of tokens) {
-    const word = plainTerm(token) && !token.term.text.includes(' ');
+    const word = plainTerm(token) && (!token.term.text.includes(' ') || namesModel(token.term.text));
     if (!word || (run.length > 0 && !token.spaced)) flush();
     if (word) run.push(token);
     else read.push(token);

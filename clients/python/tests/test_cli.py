@@ -105,7 +105,7 @@ def test_when_a_mirror_meets_an_import_a_deletion_and_a_spent_quota_then_the_fol
         assert spent.returncode == 0, (_, spent.stderr)
     stopped = wallpapers(stack, tiny, "sync", "--dir", str(folder), "--page-size", "1", "--max-wait", "1", "--quiet", "--json")
     assert stopped.returncode == 0, stopped.stderr
-    assert "the quota is spent" in stopped.stderr
+    assert "quota is spent" in stopped.stderr.lower() and "run again then to continue" in stopped.stderr
     assert json.loads(stopped.stdout)["quota_spent"] > 0
     partial = json.loads(stopped.stdout)["changes"]
     assert 0 < partial < 3
@@ -227,7 +227,7 @@ def test_when_the_quota_runs_out_before_a_download_s_listing_ends_then_what_was_
     )
     assert cli.main(["download", "--dir", str(tmp_path), "--quiet"]) == 1
     assert pictures_in(tmp_path) == {int(str(r["id"])) for r in listed}
-    assert "the quota is spent for 3600 s before the listing ended" in capsys.readouterr().err
+    assert "spent (asked to wait 3600 s) before the listing ended: run again then to continue" in capsys.readouterr().err
 
 
 def test_when_the_first_answer_is_a_429_then_the_api_s_own_reason_is_printed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -245,4 +245,26 @@ def test_when_the_first_answer_is_a_429_then_the_api_s_own_reason_is_printed(mon
     assert cli.main(["list", "--limit", "1"]) == 1
     err = capsys.readouterr().err
     assert f"wallpapers: {locked} (asked to wait 600 s)" in err
+    assert "quota" not in err
+
+
+def test_when_a_download_or_a_mirror_is_stopped_by_a_429_then_the_api_s_own_reason_is_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wallpaper_catalogue import Client, cli
+    from wallpaper_catalogue._pacing import Pacing
+
+    locked = "Too many failed authentications from this address. Please try again in 10 minutes"
+
+    def api(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(429, headers={"Retry-After": "600"}, json={"error": "rate_limit_exceeded", "message": locked, "status": 429})
+
+    monkeypatch.setattr(
+        cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
+    )
+    cli.main(["download", "--dir", str(tmp_path / "pictures"), "--quiet"])
+    cli.main(["sync", "--dir", str(tmp_path / "mirror"), "--quiet"])
+    err = capsys.readouterr().err
+    assert f"{locked} (asked to wait 600 s) before the listing ended" in err
+    assert f"; {locked} (asked to wait 600 s): run again then to continue" in err
     assert "quota" not in err

@@ -23,8 +23,8 @@ export function withTypos(
       if (words.length === 0) return repository.search(params);
       const answers = await occurrences.of(words);
       const occurring = words.filter((_, i) => answers[i] === true);
-      // A real word the catalogue lacks ("roof", "dessert") is tried with a typo, but may well be
-      // meant: a match of every group through it ranks lower (store/build-queries.ts).
+      // A real word the catalogue lacks ("roof", "lost") is tried with a typo, but may well be meant:
+      // a match of every group through its typo gets no tier of its own (store/build-queries.ts).
       const known = words.filter((word, i) => answers[i] !== true && knows(word) === true);
       return repository.search({ ...params, ...(occurring.length > 0 ? { occurring } : {}), ...(known.length > 0 ? { known } : {}) });
     },

@@ -458,11 +458,8 @@ const MATCH_FIELDS = ['title.exact^4', 'title^3', 'description', 'category.text^
 // from 4 letters, two from 8, ten candidate terms per word: fuzzy clauses are the costliest part
 // of a search, and these bounds brought it back to the cost of the plain search before (measured).
 const FUZZY_FIELDS = ['title^3', 'description'];
-// A real word read as a typo of another only where that names the picture: "dessert dunes" lands on
-// a title's "Desert"; "roof" would land on the "room" that every other description leaves.
-const TITLE_TYPO_FIELDS = ['title'];
-/** How a term is matched: as typed, through a typo, or through a typo in the title alone ('title-typo'). */
-type Mode = 'exact' | 'fuzzy' | 'title-typo';
+/** How a term is matched: as typed, or through a typo. */
+type Mode = 'exact' | 'fuzzy';
 const FUZZINESS = 'AUTO:4,8';
 const MAX_EXPANSIONS = 10;
 const PHRASE_FIELDS = ['title^3', 'description'];
@@ -475,13 +472,11 @@ const AS_TYPED = 100;
 // Every group matched, some only through a typo in a word no dictionary knows ("sunsett beach"): as
 // high as every group matched through meaning (at most MEANING_TIER), above any partial match.
 // Without it the word typed right outweighed the one typed wrong a hundred times, and "sunsett
-// beach" ranked every beach above the sunset beaches.
+// beach" ranked every beach above the sunset beaches. A real word the catalogue lacks is no sure
+// typo and gets no such tier: "lost bridge" would rank the "Last Train" scenes first, "love in the
+// rain" lone wolves, "roof city" the "room" of every other description, "latte" late autumn. So
+// "dessert dunes" ranks desserts first, as before; telling those apart needs what the words mean.
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
-// The same through a typo in a real word the catalogue lacks ("dessert", "roof"), in a title alone
-// (TITLE_TYPO_FIELDS): maybe no typo, so below what every group matched through meaning scores
-// (rooftops for "roof"), still above a partial match and the subject's (SUBJECT): "dessert dunes"
-// puts the desert dunes above the desserts, "dear forest" the deer in the forest.
-const ALL_GROUPS_THROUGH_KNOWN_WORDS = 10_000;
 
 function termClause({ text, phrase }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none'): Clause {
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
@@ -497,9 +492,10 @@ function termClause({ text, phrase }: Term, mode: Mode, zeroTerms: 'all' | 'none
 }
 
 function wordsClause(text: string, mode: Mode, zeroTerms: 'all' | 'none'): Clause {
-  if (mode !== 'exact') {
-    const fields = mode === 'fuzzy' ? FUZZY_FIELDS : TITLE_TYPO_FIELDS;
-    return { multi_match: { query: text, fields, operator: 'and', fuzziness: FUZZINESS, prefix_length: 1, max_expansions: MAX_EXPANSIONS } };
+  if (mode === 'fuzzy') {
+    return {
+      multi_match: { query: text, fields: FUZZY_FIELDS, operator: 'and', fuzziness: FUZZINESS, prefix_length: 1, max_expansions: MAX_EXPANSIONS },
+    };
   }
   return { multi_match: { query: text, fields: MATCH_FIELDS, operator: 'and', zero_terms_query: zeroTerms } };
 }
@@ -565,11 +561,10 @@ export function typoWords({ groups }: SearchQuery): string[] {
   return [...new Set(groups.flatMap((group) => group.filter(typoTolerant)).flatMap(wordsOf))].slice(0, MAX_TYPO_ASKED);
 }
 
-/** A group matched as typed or, where a typo is looked for in it, through one (in a real word, `known`, in a title alone). */
-function typedOrTypo(group: Term[], typos: Term[], known: Term[]): Clause {
+/** A group matched as typed or, where a typo is looked for in it, through one. */
+function typedOrTypo(group: Term[], typos: Term[]): Clause {
   const typed = groupClause(group, 'exact', 'all');
-  const through = [...(typos.length > 0 ? [groupClause(typos, 'fuzzy')] : []), ...(known.length > 0 ? [groupClause(known, 'title-typo')] : [])];
-  return through.length === 0 ? typed : { bool: { should: [typed, ...through], minimum_should_match: 1 } };
+  return typos.length === 0 ? typed : { bool: { should: [typed, groupClause(typos, 'fuzzy')], minimum_should_match: 1 } };
 }
 
 function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {
@@ -593,11 +588,6 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: r
   const knownWords = new Set(known);
   const sureTypos = typos.map((terms) => terms.filter((term) => !wordsOf(term).some((word) => knownWords.has(word))));
   const throughTypos = groups.length > 1 && sureTypos.some((terms) => terms.length > 0);
-  const knownTypos = typos.map((terms, i) => terms.filter((term) => !sureTypos[i]!.includes(term)));
-  const throughKnownWords = groups.length > 1 && knownTypos.some((terms) => terms.length > 0);
-  // Every group matched as typed or through its sure typos, and where given, its real words' typos.
-  const everyGroupThrough = (realWordTypos: Term[][], boost: number) =>
-    tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, realWordTypos[i] ?? [])) } }, boost);
   return {
     bool: {
       minimum_should_match: 1,
@@ -605,8 +595,7 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: r
         // With one group the per-group tier says it all. Common words in a group are dropped by the
         // analyzer; such a group stands aside here.
         ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
-        ...(throughTypos ? [everyGroupThrough([], ALL_GROUPS_THROUGH_TYPOS)] : []),
-        ...(throughKnownWords ? [everyGroupThrough(knownTypos, ALL_GROUPS_THROUGH_KNOWN_WORDS)] : []),
+        ...(throughTypos ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)] : []),
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],

@@ -141,6 +141,9 @@ describe('filler in what people type', () => {
     expect(readSearchText('galaxy s24 -phone').excluded.map(({ text }) => text)).to.deep.equal(['phone']);
     expect(readSearchText('iphone-15-pro-max-wallpaper').wallpapersAsked).to.equal(true);
     expect(words('sunset-iphone-15-pro-wallpaper')).to.deep.equal([['sunset']]);
+    for (const q of ['samsung galaxy tab s9', 'samsung galaxy z fold 5', 'samsung galaxy note 20 ultra'])
+      expect(words(`${q} sunset`), q).to.deep.equal([['sunset']]);
+    for (const q of ['macbook air m2', 'ipad pro 12.9', 'macbook pro 16-inch']) expect(words(`${q} sunset`), q).to.deep.equal([['sunset']]);
   });
 
   it('when model words or numbers follow no device, or name the picture, then they are words', () => {

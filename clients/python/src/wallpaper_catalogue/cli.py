@@ -134,6 +134,12 @@ def cmd_get(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stopped_by(message: str | None, retry_after: float) -> str:
+    """A 429 that stopped a command, in the API's words: the quota, or this address's failed
+    authentications (a wrong key tried too often), which waiting for a quota never mends."""
+    return f"{message or 'the quota is spent'} (asked to wait {retry_after:.0f} s)"
+
+
 def cmd_download(args: argparse.Namespace) -> int:
     folder = _folder(args.dir)
     bar = tqdm(total=args.limit, unit="picture", desc="download", file=sys.stderr, disable=args.quiet)
@@ -161,7 +167,7 @@ def cmd_download(args: argparse.Namespace) -> int:
     new = sum(1 for f in fetched if not f.skipped)
     print(f"{new} downloaded, {len(fetched) - new} already there, {len(failures)} failed, in {folder}", file=sys.stderr)
     if spent:
-        print(f"wallpapers: the quota is spent for {spent[0].retry_after:.0f} s before the listing ended: run again then to continue", file=sys.stderr)
+        print(f"wallpapers: {_stopped_by(spent[0].message, spent[0].retry_after)} before the listing ended: run again then to continue", file=sys.stderr)
     if args.json:
         print(json.dumps([{"id": f.wallpaper_id, "file": str(f.path), "bytes": f.size} for f in sorted(fetched, key=lambda f: f.wallpaper_id)], indent=1))
     return 1 if failures or spent else 0
@@ -197,7 +203,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
         print(f"wallpapers: {failure} (tried again next run)", file=sys.stderr)
     summary = f"{report.changes} changes: {report.fetched} fetched, {report.removed} removed, {report.unchanged} unchanged, {len(report.failed)} failed"
     if report.quota_spent is not None:
-        summary += f"; the quota is spent for {report.quota_spent:.0f} s: run again then to continue"
+        summary += f"; {_stopped_by(report.quota_message, report.quota_spent)}: run again then to continue"
     print(summary, file=sys.stderr)
     if args.json:
         print(
@@ -275,9 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except QuotaExhausted as spent:
-        # The API's own words: a 429 before anything was listed may be the quota, or this address's
-        # failed authentications (a wrong key, tried too often), which waiting for a quota never mends.
-        print(f"wallpapers: {spent.message} (asked to wait {spent.retry_after:.0f} s)", file=sys.stderr)
+        print(f"wallpapers: {_stopped_by(spent.message, spent.retry_after)}", file=sys.stderr)
         return 1
     except ApiError as error:
         print(f"wallpapers: {error.status} {error.error}: {error.message}", file=sys.stderr)

@@ -63,6 +63,7 @@ def check_filters(client: Client, filters: Mapping[str, Any]) -> None:
 
 def matches(item: WallpaperListItem, filters: Mapping[str, Any]) -> bool:
     """Whether a wallpaper (with dimensions, tags and colours included) passes the sync's filters."""
+
     def listed(name: str) -> list[str] | None:
         """A filter's values; an empty list is no filter, as the API reads it (it is not sent)."""
         value = filters.get(name)
@@ -107,9 +108,7 @@ class Manifest:
             return cls(folder, filters)
         saved = json.loads(path.read_text("utf-8"))
         if saved.get("filters") != filters:
-            raise SyncError(
-                f"{folder} mirrors other filters ({json.dumps(saved.get('filters'))}); use another folder, or --restart to mirror these instead"
-            )
+            raise SyncError(f"{folder} mirrors other filters ({json.dumps(saved.get('filters'))}); use another folder, or --restart to mirror these instead")
         return cls(folder, filters, saved.get("cursor"), saved.get("files", {}), saved.get("pending", {}))
 
     def save(self) -> None:
@@ -131,6 +130,8 @@ class SyncReport:
     changes: int = 0
     quota_spent: float | None = None
     """Seconds until the quota allows more, when the run stopped for it."""
+    quota_message: str | None = None
+    """The API's reason for the 429 that stopped the run (the quota, or failed authentications)."""
 
 
 def sync(
@@ -149,7 +150,7 @@ def sync(
         if manifest.cursor is None and not manifest.files:
             check_filters(client, filters)
     except QuotaExhausted as spent:
-        report.quota_spent = spent.retry_after
+        report.quota_spent, report.quota_message = spent.retry_after, spent.message
         return report
 
     def fetch(jobs: dict[str, str], replace: set[str]) -> None:
@@ -197,7 +198,7 @@ def sync(
                 return report
     except QuotaExhausted as spent:
         manifest.save()
-        report.quota_spent = spent.retry_after
+        report.quota_spent, report.quota_message = spent.retry_after, spent.message
         return report
 
 
