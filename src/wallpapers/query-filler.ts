@@ -141,27 +141,48 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
 
 /**
  * Devices people name with their model after them ("iphone 15 pro max", "samsung galaxy s24
- * ultra", "macbook air"): the model says no more about the picture than the device. Left in,
+ * ultra", "macbook air m2"): the model says no more about the picture than the device. Left in,
  * "iphone 15 wallpaper" found young deer ("15" read as young) and "samsung s24" galaxies.
- * A model is read narrowly, as its words are the picture's elsewhere: a number of one or two digits
- * ("15", "12.9"; not "3d", "80s", "4th"), a digit and an s ("6s"), a letter and one or two digits
- * ("s24", "m2"), and the words that follow those ("pro", "max", "ultra", "inch", "tab", "fold"…),
- * each only right after the device or its model. "galaxy" is Samsung's only after "samsung" or with Samsung's model
- * after it ("galaxy s24"); alone or otherwise ("iphone galaxy", "galaxy 3d", "galaxy m31") it is
+ * A model is read narrowly, each maker's own, and only right after the device or its model, as its
+ * words are the picture's elsewhere ("iphone f1 car", "ipad edge of the world", "iphone 80s"):
+ * - every maker: a number of one or two digits ("15", "12.9"; not "3d", "80s", "4th");
+ * - Apple: a digit and an s ("6s"), pro, max, plus, mini, air, se, xr, xs, inch, and for the
+ *   iPad and the Macs, the chip ("m2");
+ * - Samsung and the other phone makers: a letter and one or two digits ("s24", "a54"), and ultra,
+ *   plus, pro, lite, fe, note, tab, z, fold, flip, edge.
+ * "galaxy" is Samsung's only after "samsung" or before a Samsung model ("galaxy s24", "galaxy tab
+ * s9", "galaxy z fold 5"); alone or otherwise ("iphone galaxy", "galaxy 3d", "galaxy m31") it is
  * the night sky's. "pixel" is never read as Google's phone: "pixel 8 bit" is a style.
  */
-const DEVICES: ReadonlySet<string> = new Set(['iphone', 'ipad', 'macbook', 'imac', 'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei']); // prettier-ignore
-const MODEL_NUMBER = /^(?:[1-9]\d?|[1-9]s|[a-z]\d\d?)$/i;
+const NUMBER = /^[1-9]\d?$/;
+const APPLE_MODEL = /^(?:[1-9]s|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
+const APPLE_CHIP = /^m[1-9]$/i;
+const PHONE_MODEL = /^(?:[a-z]\d\d?|ultra|plus|pro|lite|fe|note|tab|z|fold|flip|edge)$/i;
+const MODELS: Readonly<Record<string, (word: string) => boolean>> = {
+  iphone: (word) => NUMBER.test(word) || APPLE_MODEL.test(word),
+  ipad: (word) => NUMBER.test(word) || APPLE_MODEL.test(word) || APPLE_CHIP.test(word),
+  macbook: (word) => NUMBER.test(word) || APPLE_MODEL.test(word) || APPLE_CHIP.test(word),
+  imac: (word) => NUMBER.test(word) || APPLE_MODEL.test(word) || APPLE_CHIP.test(word),
+  samsung: (word) => NUMBER.test(word) || PHONE_MODEL.test(word),
+  oneplus: (word) => NUMBER.test(word) || PHONE_MODEL.test(word),
+  xiaomi: (word) => NUMBER.test(word) || PHONE_MODEL.test(word),
+  redmi: (word) => NUMBER.test(word) || PHONE_MODEL.test(word),
+  huawei: (word) => NUMBER.test(word) || PHONE_MODEL.test(word),
+};
 const SAMSUNG_MODEL = /^[sa]\d\d$/i;
-const MODEL_WORDS: ReadonlySet<string> = new Set([
-  'pro', 'max', 'plus', 'mini', 'ultra', 'air', 'se', 'xr', 'xs', 'fe', 'lite', 'inch', 'tab', 'z', 'fold', 'flip', 'note', 'edge',
-]); // prettier-ignore
 
-/** Whether the words of a term are all of a model ("16 inch", "12 9" of "12.9"), so it continues a device's name. */
-export const namesModel = (text: string): boolean => text.split(' ').every((word) => MODEL_NUMBER.test(word) || MODEL_WORDS.has(word.toLowerCase()));
+/** Whether a term's words are all of a device's model ("16 inch", "12 9" of "12.9"), so it continues the device's name. */
+const isModelOf = (device: string, text: string): boolean => text.split(' ').every((word) => MODELS[device]!(word));
+
+/** Whether a term may be a model's words ("16 inch", "12 9"), to be read with the device before it. */
+export const namesModel = (text: string): boolean => Object.keys(MODELS).some((device) => isModelOf(device, text));
 
 /** Whether a word may start a device's name ("iphone", "galaxy"). */
-export const namesDevice = (word: string): boolean => DEVICES.has(word.toLowerCase()) || word.toLowerCase() === 'galaxy';
+export const namesDevice = (word: string): boolean => word.toLowerCase() in MODELS || word.toLowerCase() === 'galaxy';
+
+/** Whether "galaxy" at `i` starts a Samsung's name: before "s24", or before two words of a Samsung model ("tab s9", "note 20"). */
+const samsungAt = (words: readonly string[], i: number): boolean =>
+  SAMSUNG_MODEL.test(words[i + 1] ?? '') || (isModelOf('samsung', words[i + 1] ?? '') && isModelOf('samsung', words[i + 2] ?? ''));
 
 /**
  * A run of words with each device's model gone ("iphone 15 pro max" is iphone) and Samsung's line
@@ -172,10 +193,10 @@ export function withoutModels(words: readonly string[]): (string | undefined)[] 
   let device: string | undefined;
   words.forEach((word, i) => {
     const lower = word.toLowerCase();
-    if (DEVICES.has(lower)) device = lower;
+    if (lower in MODELS) device = lower;
     else if (lower === 'galaxy' && device === 'samsung') read[i] = undefined;
-    else if (lower === 'galaxy' && SAMSUNG_MODEL.test(words[i + 1] ?? '')) [read[i], device] = ['samsung', 'samsung'];
-    else if (device !== undefined && namesModel(lower)) read[i] = undefined;
+    else if (lower === 'galaxy' && samsungAt(words, i)) [read[i], device] = ['samsung', 'samsung'];
+    else if (device !== undefined && isModelOf(device, lower)) read[i] = undefined;
     else device = undefined;
   });
   return read;

@@ -143,7 +143,9 @@ describe('filler in what people type', () => {
     expect(words('sunset-iphone-15-pro-wallpaper')).to.deep.equal([['sunset']]);
     for (const q of ['samsung galaxy tab s9', 'samsung galaxy z fold 5', 'samsung galaxy note 20 ultra'])
       expect(words(`${q} sunset`), q).to.deep.equal([['sunset']]);
-    for (const q of ['macbook air m2', 'ipad pro 12.9', 'macbook pro 16-inch']) expect(words(`${q} sunset`), q).to.deep.equal([['sunset']]);
+    for (const q of ['macbook air m2', 'ipad pro 12.9', 'macbook pro 16-inch', 'redmi note 12'])
+      expect(words(`${q} sunset`), q).to.deep.equal([['sunset']]);
+    for (const q of ['galaxy z fold 5', 'galaxy note 20', 'galaxy tab s9']) expect(words(q), q).to.deep.equal([['samsung']]);
   });
 
   it('when model words or numbers follow no device, or name the picture, then they are words', () => {
@@ -159,6 +161,16 @@ describe('filler in what people type', () => {
     expect(words('iphone 80s')).to.deep.equal([['80s']]);
     expect(words('iphone 3d wallpaper')).to.deep.equal([['3d']]);
     expect(words('xbox controller')).to.deep.equal([['xbox'], ['controller']]);
+    const kept: Record<string, string[]> = {
+      'ipad edge of the world': ['edge', 'world'],
+      'iphone flip flops': ['flip', 'flops'],
+      'iphone z fighters': ['z', 'fighters'],
+      'iphone f1 car': ['f1', 'car'],
+      'iphone m3 bmw': ['m3', 'bmw'],
+      'ipad a4 paper': ['a4', 'paper'],
+      'galaxy note': ['galaxy', 'note'],
+    };
+    for (const [q, left] of Object.entries(kept)) expect(words(q), q).to.deep.equal(left.map((word) => [word]));
     expect(words('hot air balloon')).to.deep.equal([['hot'], ['air'], ['balloon']]);
     expect(words('iphone, 15')).to.deep.equal([['15']]);
     expect(words('iphone sunset 15')).to.deep.equal([['sunset'], ['15']]);

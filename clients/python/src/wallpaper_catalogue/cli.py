@@ -136,7 +136,7 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 def _stopped_by(message: str | None, retry_after: float) -> str:
     """A 429 that stopped a command, in the API's words: the quota, or this address's failed
-    authentications (a wrong key tried too often), which waiting for a quota never mends."""
+    authentications (a wrong key tried too often), which share the code rate_limit_exceeded."""
     return f"{message or 'the quota is spent'} (asked to wait {retry_after:.0f} s)"
 
 
