@@ -1,4 +1,4 @@
-import { parseResolution } from './resolution.js';
+import { sizeOfWord } from './resolution.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -154,25 +154,18 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
  * s9", "galaxy z fold 5"); alone or otherwise ("iphone galaxy", "galaxy 3d", "galaxy m31") it is
  * the night sky's. "pixel" is never read as Google's phone: "pixel 8 bit" is a style.
  */
-const NUMBER = /^[1-9]\d?$/;
-const APPLE_MODEL = /^(?:[1-9]s|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
-const APPLE_CHIP = /^m[1-9]$/i;
-const PHONE_MODEL = /^(?:[a-z]\d\d?|ultra|plus|pro|lite|fe|note|tab|z|fold|flip|edge)$/i;
-const MODELS: Readonly<Record<string, (word: string) => boolean>> = {
-  iphone: (word) => NUMBER.test(word) || APPLE_MODEL.test(word),
-  ipad: (word) => NUMBER.test(word) || APPLE_MODEL.test(word) || APPLE_CHIP.test(word),
-  macbook: (word) => NUMBER.test(word) || APPLE_MODEL.test(word) || APPLE_CHIP.test(word),
-  imac: (word) => NUMBER.test(word) || APPLE_MODEL.test(word) || APPLE_CHIP.test(word),
-  samsung: (word) => NUMBER.test(word) || PHONE_MODEL.test(word),
-  oneplus: (word) => NUMBER.test(word) || PHONE_MODEL.test(word),
-  xiaomi: (word) => NUMBER.test(word) || PHONE_MODEL.test(word),
-  redmi: (word) => NUMBER.test(word) || PHONE_MODEL.test(word),
-  huawei: (word) => NUMBER.test(word) || PHONE_MODEL.test(word),
-};
+// A maker's model words, each with a number of one or two digits; the iPad and the Macs add the chip.
+const IPHONE_MODEL = /^(?:[1-9]\d?|[1-9]s|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
+const APPLE_MODEL = /^(?:[1-9]\d?|[1-9]s|m[1-9]|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
+const PHONE_MODEL = /^(?:[1-9]\d?|[a-z]\d\d?|ultra|plus|pro|lite|fe|note|tab|z|fold|flip|edge)$/i;
+const MODELS: Readonly<Record<string, RegExp>> = {
+  iphone: IPHONE_MODEL, ipad: APPLE_MODEL, macbook: APPLE_MODEL, imac: APPLE_MODEL,
+  samsung: PHONE_MODEL, oneplus: PHONE_MODEL, xiaomi: PHONE_MODEL, redmi: PHONE_MODEL, huawei: PHONE_MODEL,
+}; // prettier-ignore
 const SAMSUNG_MODEL = /^[sa]\d\d$/i;
 
 /** Whether a term's words are all of a device's model ("16 inch", "12 9" of "12.9"), so it continues the device's name. */
-const isModelOf = (device: string, text: string): boolean => text.split(' ').every((word) => MODELS[device]!(word));
+const isModelOf = (device: string, text: string): boolean => text.split(' ').every((word) => MODELS[device]!.test(word));
 
 /** Whether a term may be a model's words ("16 inch", "12 9"), to be read with the device before it. */
 export const namesModel = (text: string): boolean => Object.keys(MODELS).some((device) => isModelOf(device, text));
@@ -224,7 +217,7 @@ function fillerOf(term: QueryTerm): string[] | undefined {
 const isAddressWord = (word: string): boolean => ADDRESS_WORDS.has(fillerWord(word) ?? '');
 
 /** A word that makes a joined term an address or a file's name: an address word, or a size ("sunset_1920x1080"). */
-const marksAddress = (word: string): boolean => isAddressWord(word) || parseResolution(word.toLowerCase()) !== null;
+const marksAddress = (word: string): boolean => isAddressWord(word) || sizeOfWord(word) !== null;
 
 /**
  * A page's address or a file's name ("cute-kitty-wallpaper", "sunset_wallpaper_1920x1080.jpg"):

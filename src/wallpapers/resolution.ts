@@ -15,6 +15,9 @@ export function parseResolution(value: string): Dimensions | null {
   return { width: Number(w), height: Number(h) };
 }
 
+/** A word of a query that is a size ("1920x1080", "1920X1080"): what it is, or null. */
+export const sizeOfWord = (word: string): Dimensions | null => parseResolution(word.toLowerCase());
+
 export function formatResolution({ width, height }: Dimensions): string {
   return `${width}x${height}`;
 }

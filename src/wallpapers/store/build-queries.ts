@@ -1,6 +1,6 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, Position, SearchParams, SortOrder, SuggestParams } from '../params.js';
-import { formatResolution, parseResolution } from '../resolution.js';
+import { formatResolution, parseResolution, sizeOfWord } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNamesOf, readColor, tierTerm } from '../colors.js';
 import type { WallpaperDetail } from '../wallpaper.js';
@@ -500,13 +500,13 @@ function wordsClause(text: string, mode: Mode, zeroTerms: 'all' | 'none'): Claus
   return { multi_match: { query: text, fields: MATCH_FIELDS, operator: 'and', zero_terms_query: zeroTerms } };
 }
 
-const isSize = (word: string): boolean => parseResolution(word.toLowerCase()) !== null;
+const isSize = (word: string): boolean => sizeOfWord(word) !== null;
 
 // A size typed as a word ("1920x1080 mountain") is the wallpapers of that resolution, as well as
 // any whose text says it: people search by the size of their screen. Never through a typo: one
 // edit from a size is another size.
 function sizeClause(word: string): Clause {
-  const resolution = formatResolution(parseResolution(word.toLowerCase())!);
+  const resolution = formatResolution(sizeOfWord(word)!);
   return {
     bool: {
       should: [{ multi_match: { query: word, fields: MATCH_FIELDS } }, { constant_score: { filter: { term: { resolution } } } }],

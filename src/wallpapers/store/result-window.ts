@@ -1,8 +1,9 @@
 import type { Client } from '@elastic/elasticsearch';
 import type { Logger } from '../../infra/logger.js';
+import { type JsonObject, resolveRef } from '../../openapi/document.js';
 
-/** The longest page (`per_page` is served at 100 at most). */
-export const LARGEST_PAGE = 100;
+/** The longest page: what `per_page` is served at, at most (the contract's x-clamp-maximum). */
+export const LARGEST_PAGE = (resolveRef({ $ref: '#/components/parameters/per_page' })['schema'] as JsonObject)['x-clamp-maximum'] as number;
 
 /**
  * Warns when an index behind the alias serves fewer results than a numbered page may reach:
