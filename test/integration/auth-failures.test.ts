@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ApiError, QuotaExhausted, createWallpaperClient } from '../../clients/typescript/src/index.js';
 import type { Config } from '../../src/config.js';
 import { type RunningApp, createKey, request, startApp, testConfig } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
@@ -47,13 +48,39 @@ describe('failed authentications per client', function () {
     for (let i = 0; i < 3; i++) await guess(app, via(client), i);
     const blocked = await request(app.url, '/v1/wallpapers', { headers: via(client) });
     expect(blocked.status).to.equal(429);
-    expect(blocked.body).to.include({ error: 'rate_limit_exceeded', status: 429 });
-    expect(blocked.body.message).to.match(/^Too many failed authentications from this address\. Please try again in \d+ seconds?$/);
+    expect(blocked.body).to.include({ error: 'too_many_auth_failures', status: 429 });
+    expect(blocked.body.message).to.match(
+      /^Too many failed authentications from this address\. Check the API key; please try again in \d+ seconds?$/,
+    );
+    expect(blocked.headers.get('x-ratelimit-remaining')).to.equal(null);
     expect(Number(blocked.headers.get('retry-after'))).to.be.within(1, 60);
     const { apiKey } = await createKey(ctx.redis, 'free');
     expect((await request(app.url, '/v1/wallpapers', { key: apiKey, headers: via(client) })).status).to.equal(200);
     expect((await request(app.url, '/v1/usage', { key: apiKey, headers: via(client) })).status).to.equal(200);
     expect((await guess(app, via('203.0.113.9'))).status).to.equal(403);
+  });
+
+  it('when the TypeScript client is refused for failed authentications, then it throws that ApiError at once, without waiting or asking again', async () => {
+    // Waiting the block out would only bring back the 403 it hides: the key itself is wrong.
+    const app = await appWith({ authFailureLimit: 2 }, 1);
+    const client = randomV4();
+    for (let i = 0; i < 2; i++) await guess(app, via(client), i);
+    const sent: string[] = [];
+    const waits: number[] = [];
+    // The client hands its fetch a Request: the proxy's header is set on it.
+    const forwarded: typeof fetch = (input, init) => {
+      const request = new Request(input, init);
+      request.headers.set('X-Forwarded-For', client);
+      sent.push(request.url);
+      return fetch(request);
+    };
+    const refused = await createWallpaperClient({ baseUrl: app.url, apiKey: 'guess-again', fetch: forwarded, onWait: (ms) => waits.push(ms) })
+      .wallpapers.list()
+      .catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(ApiError).and.not.instanceOf(QuotaExhausted);
+    expect(refused).to.include({ status: 429, error: 'too_many_auth_failures' });
+    expect(sent).to.have.length(1);
+    expect(waits).to.deep.equal([]);
   });
 
   it('when failures come from one IPv6 /64, then they count as one client; the next /64 is another', async () => {

@@ -225,9 +225,9 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
       services = inMemoryServices(DOCS, { [KEY]: { tier: 'free', limit: 5 } });
       services.access = { ...services.access, blockedFor: () => 30 };
       app = await listen(createApp(services, { maxResultWindow: 10_000, trustProxyHops: 0 }));
-      expectError(await get('/v1/wallpapers', 'guess'), 429, 'rate_limit_exceeded');
-      expectError(await get('/v1/wallpapers', null), 429, 'rate_limit_exceeded');
-      expectError(await get('/v1/usage', 'guess'), 429, 'rate_limit_exceeded');
+      expectError(await get('/v1/wallpapers', 'guess'), 429, 'too_many_auth_failures');
+      expectError(await get('/v1/wallpapers', null), 429, 'too_many_auth_failures');
+      expectError(await get('/v1/usage', 'guess'), 429, 'too_many_auth_failures');
       expect((await get('/v1/wallpapers')).status).to.equal(200);
       expect((await get('/v1/usage')).status).to.equal(200);
     });

@@ -23,6 +23,15 @@ SEED = 7
 TIERS = "free:1000,premium:10000,tiny:12"
 
 
+@dataclass(frozen=True)
+class AuthFailures:
+    limit: int
+    window: int
+
+
+AUTH_FAILURES = AuthFailures(limit=5, window=3)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -79,6 +88,9 @@ def stack() -> Iterator[Stack]:
         "HOST": "127.0.0.1",
         "METRICS_PORT": "0",
         "LOG_LEVEL": "warn",
+        # Few and short, so that a test can see the block for failed authentications and wait it out.
+        "AUTH_FAILURE_LIMIT": str(AUTH_FAILURES.limit),
+        "AUTH_FAILURE_WINDOW_SECONDS": str(AUTH_FAILURES.window),
         "CURSOR_SECRET": "python-client-tests-cursor-secret-0123456789",
     }
     tsx = str(ROOT / "node_modules" / ".bin" / "tsx")

@@ -234,17 +234,17 @@ def test_when_the_first_answer_is_a_429_then_the_api_s_own_reason_is_printed(mon
     from wallpaper_catalogue import Client, cli
     from wallpaper_catalogue._pacing import Pacing
 
-    locked = "Too many failed authentications from this address. Please try again in 10 minutes"
+    busy = "Rate limit exceeded. Please try again in 10 minutes"
 
     def api(_request: httpx.Request) -> httpx.Response:
-        return httpx.Response(429, headers={"Retry-After": "600"}, json={"error": "rate_limit_exceeded", "message": locked, "status": 429})
+        return httpx.Response(429, headers={"Retry-After": "600"}, json={"error": "rate_limit_exceeded", "message": busy, "status": 429})
 
     monkeypatch.setattr(
         cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
     )
     assert cli.main(["list", "--limit", "1"]) == 1
     err = capsys.readouterr().err
-    assert f"wallpapers: {locked} (asked to wait 600 s)" in err
+    assert f"wallpapers: {busy} (asked to wait 600 s)" in err
     assert "quota" not in err
 
 
@@ -254,10 +254,10 @@ def test_when_a_download_or_a_mirror_is_stopped_by_a_429_then_the_api_s_own_reas
     from wallpaper_catalogue import Client, cli
     from wallpaper_catalogue._pacing import Pacing
 
-    locked = "Too many failed authentications from this address. Please try again in 10 minutes"
+    busy = "Rate limit exceeded. Please try again in 10 minutes"
 
     def api(_request: httpx.Request) -> httpx.Response:
-        return httpx.Response(429, headers={"Retry-After": "600"}, json={"error": "rate_limit_exceeded", "message": locked, "status": 429})
+        return httpx.Response(429, headers={"Retry-After": "600"}, json={"error": "rate_limit_exceeded", "message": busy, "status": 429})
 
     monkeypatch.setattr(
         cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
@@ -265,6 +265,31 @@ def test_when_a_download_or_a_mirror_is_stopped_by_a_429_then_the_api_s_own_reas
     cli.main(["download", "--dir", str(tmp_path / "pictures"), "--quiet"])
     cli.main(["sync", "--dir", str(tmp_path / "mirror"), "--quiet"])
     err = capsys.readouterr().err
-    assert f"{locked} (asked to wait 600 s) before the listing ended" in err
-    assert f"; {locked} (asked to wait 600 s): run again then to continue" in err
+    assert f"{busy} (asked to wait 600 s) before the listing ended" in err
+    assert f"; {busy} (asked to wait 600 s): run again then to continue" in err
     assert "quota" not in err
+
+
+@pytest.mark.parametrize("command", [["list", "--limit", "1"], ["download", "--dir", "pictures", "--quiet"], ["sync", "--dir", "mirror", "--quiet"]])
+def test_when_the_key_is_refused_for_failed_authentications_then_the_command_stops_at_once_with_1_asking_to_check_the_key(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wallpaper_catalogue import Client, cli
+    from wallpaper_catalogue._pacing import Pacing
+
+    locked = "Too many failed authentications from this address. Check the API key; please try again in 10 minutes"
+    sent: list[httpx.Request] = []
+
+    def api(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(429, headers={"Retry-After": "600"}, json={"error": "too_many_auth_failures", "message": locked, "status": 429})
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(
+        cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
+    )
+    assert cli.main(command) == 1
+    err = capsys.readouterr().err
+    assert f"wallpapers: 429 too_many_auth_failures: {locked} (check API_KEY)" in err
+    assert "run again" not in err and "asked to wait" not in err
+    assert len(sent) == 1

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
+import httpx
 import pytest
 
-from wallpaper_catalogue import ApiError, Client
+from wallpaper_catalogue import ApiError, Client, QuotaExhausted
 
-from .conftest import Stack
+from .conftest import AUTH_FAILURES, Stack, wait_until
 
 
 @pytest.fixture()
@@ -60,6 +64,36 @@ def test_when_the_key_is_wrong_then_the_error_says_so(stack: Stack) -> None:
     with pytest.raises(ApiError) as refused, Client(base_url=stack.url, api_key="not-a-key") as wrong:
         wrong.wallpapers.list()
     assert refused.value.status in (401, 403)
+
+
+def test_when_this_address_failed_authentication_past_its_limit_then_the_client_and_the_tool_say_so_at_once(
+    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wallpaper_catalogue import cli
+
+    valid = stack.key()
+    wrong = {"Authorization": "Bearer wpc_not_a_key"}
+    try:
+        statuses = []
+        while 429 not in statuses and len(statuses) <= AUTH_FAILURES.limit:
+            statuses.append(httpx.get(f"{stack.url}/v1/wallpapers", headers=wrong).status_code)
+        assert statuses[-1] == 429 and set(statuses[:-1]) <= {403}
+        started = time.monotonic()
+        with pytest.raises(ApiError) as refused, Client(base_url=stack.url, api_key="wpc_not_a_key") as client:
+            client.wallpapers.list()
+        assert not isinstance(refused.value, QuotaExhausted)
+        assert refused.value.status == 429 and refused.value.error == "too_many_auth_failures"
+        assert time.monotonic() - started < 1.0
+        monkeypatch.setenv("API_KEY", "wpc_not_a_key")
+        monkeypatch.setenv("WALLPAPERS_URL", stack.url)
+        assert cli.main(["sync", "--dir", str(tmp_path / "mirror"), "--quiet"]) == 1
+        err = capsys.readouterr().err
+        assert "429 too_many_auth_failures" in err and "(check API_KEY)" in err and "run again" not in err
+        with Client(base_url=stack.url, api_key=valid) as served:
+            assert served.wallpapers.list(per_page=1)["data"]
+    finally:
+        # The block outlives the test by up to its window: the next test's wrong key gets its 403.
+        wait_until(lambda: httpx.get(f"{stack.url}/v1/wallpapers", headers=wrong).status_code == 403, "the block to end", AUTH_FAILURES.window + 5)
 
 
 def test_when_the_feed_is_followed_to_its_end_then_applying_it_gives_the_catalogue_and_a_saved_cursor_has_nothing_new(client: Client) -> None:

@@ -85,7 +85,8 @@ async function cappedBody(response: Response, max: number): Promise<ArrayBuffer>
  *   spent at once and then refused (unless spreading them means waits past `maxWaitMs`);
  * - Remaining 0: waits for the reset, or throws QuotaExhausted when that is past `maxWaitMs`;
  * - 429: waits out Retry-After (1 s when it has none), then asks again, a bounded number of times;
- *   a Retry-After past `maxWaitMs` throws QuotaExhausted at once;
+ *   a Retry-After past `maxWaitMs` throws QuotaExhausted at once; `too_many_auth_failures` (the
+ *   key is refused) is answered at once, never waited out;
  * - 503 or a network error on a GET or HEAD (an attempt past `timeoutMs` is one): retries with
  *   jittered exponential backoff (at least Retry-After when the answer has one), a bounded number
  *   of times; a 503 whose Retry-After is past `maxWaitMs` is returned at once.
@@ -146,9 +147,15 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
       pacer.answered(turn, response);
       const retryAfter = retryAfterMs(response.headers.get('Retry-After'));
       if (response.status === 429) {
+        const body = (await response
+          .clone()
+          .json()
+          .catch(() => null)) as { error?: unknown; message?: unknown } | null;
+        // The key itself is refused (failed authentications from this address): waiting would
+        // only bring back the 401 or 403 it hides, so it is answered now, as the ApiError it is.
+        if (body?.error === 'too_many_auth_failures') return response;
         const after = retryAfter ?? 1000;
         if (after > maxWaitMs) {
-          const body = (await response.json().catch(() => null)) as { error?: unknown; message?: unknown } | null;
           const message = typeof body?.message === 'string' ? body.message : 'Rate limit exceeded';
           throw new QuotaExhausted(typeof body?.error === 'string' ? body.error : 'rate_limit_exceeded', message, after / 1000);
         }

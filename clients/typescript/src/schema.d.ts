@@ -366,7 +366,7 @@ export interface components {
         };
         Error: {
             /** @enum {string} */
-            error: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "rate_limit_exceeded" | "internal_error" | "service_unavailable" | "cursor_expired" | "request_too_large" | "request_timeout";
+            error: "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "rate_limit_exceeded" | "too_many_auth_failures" | "internal_error" | "service_unavailable" | "cursor_expired" | "request_too_large" | "request_timeout";
             message: string;
             /** Format: int32 */
             status: number;
@@ -571,7 +571,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the account already has as many requests waiting as this process lets wait (`Retry-After: 1`; not counted and without X-RateLimit headers, unless the key was new to the API process: then it was admitted first, so it counts and carries them); or the client IP failed authentication too often (a valid key is still served), or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, both without X-RateLimit headers */
+        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the account already has as many requests waiting as this process lets wait (`Retry-After: 1`; not counted and without X-RateLimit headers, unless the key was new to the API process: then it was admitted first, so it counts and carries them); or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, without X-RateLimit headers. Too many failed authentications (`too_many_auth_failures`): the client IP failed authentication too often, and this request's key is not accepted either (a valid key is still served); it lasts until `Retry-After`, without X-RateLimit headers, and waiting it out with the same key only gets 401 or 403 after it */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];

@@ -25,16 +25,23 @@ export function quotaHeaders(quota: Quota): Record<string, string> {
   };
 }
 
-export function tooManyRequests(retryAfterSeconds: number, headers: Record<string, string> = {}, reason = 'Rate limit exceeded'): HttpError {
-  return new HttpError(429, 'rate_limit_exceeded', `${reason}. Please try again in ${retryMessage(retryAfterSeconds)}`, {
+export function tooManyRequests(retryAfterSeconds: number, headers: Record<string, string> = {}): HttpError {
+  return new HttpError(429, 'rate_limit_exceeded', `Rate limit exceeded. Please try again in ${retryMessage(retryAfterSeconds)}`, {
     ...headers,
     'Retry-After': String(retryAfterSeconds),
   });
 }
 
 /**
- * A client past its failed authentications: said as such, as a client that sent no key, or a
- * mistyped one, would otherwise read a spent quota into it and look for one.
+ * A client past its failed authentications, with a code of its own: a client that sent no key or a
+ * wrong one would otherwise read a spent quota into `rate_limit_exceeded`, wait it out and ask
+ * again with the same key. Only failing requests get it (a valid key is served), so it always
+ * means "the key this request carries is not accepted": the official clients raise it at once.
  */
 export const tooManyFailures = (retryAfterSeconds: number): HttpError =>
-  tooManyRequests(retryAfterSeconds, {}, 'Too many failed authentications from this address');
+  new HttpError(
+    429,
+    'too_many_auth_failures',
+    `Too many failed authentications from this address. Check the API key; please try again in ${retryMessage(retryAfterSeconds)}`,
+    { 'Retry-After': String(retryAfterSeconds) },
+  );

@@ -6,7 +6,8 @@ As the TypeScript client does (clients/typescript/src/paced-fetch.ts):
   spent at once and then refused (unless spreading them means waits past ``max_wait``);
 - Remaining 0: waits for the reset, or raises QuotaExhausted when that is past ``max_wait``;
 - 429: waits out Retry-After, then asks again (a bounded number of times, and no longer than
-  ``max_wait`` at a time: past that, QuotaExhausted);
+  ``max_wait`` at a time: past that, QuotaExhausted); ``too_many_auth_failures`` (the key is
+  refused) is raised at once as ApiError, never waited out;
 - 503 or a network error: retries with jittered exponential backoff (at least Retry-After when the
   answer has one), a bounded number of times; a 503 whose Retry-After is past ``max_wait`` is raised
   at once;
@@ -173,7 +174,9 @@ class Pacing:
                 continue
             self._remember(response)
             retry_after = self._retry_after(response)
-            if response.status_code == 429:
+            # The key itself is refused (failed authentications from this address): waiting would
+            # only bring back the 401 or 403 it hides, so it is raised now, as the ApiError it is.
+            if response.status_code == 429 and _error(response) != "too_many_auth_failures":
                 if retry_after is None:
                     retry_after = 1.0
                 if retry_after > self.max_wait:

@@ -135,9 +135,12 @@ def cmd_get(args: argparse.Namespace) -> int:
 
 
 def _stopped_by(message: str | None, retry_after: float) -> str:
-    """A 429 that stopped a command, in the API's words: the quota, or this address's failed
-    authentications (a wrong key tried too often), which share the code rate_limit_exceeded."""
+    """A 429 that stopped a command, in the API's words (a spent quota, or a busy account)."""
     return f"{message or 'the quota is spent'} (asked to wait {retry_after:.0f} s)"
+
+
+# Answers that say the key is not accepted: another run with the same key gets the same.
+KEY_REFUSED = {"unauthorized", "forbidden", "too_many_auth_failures"}
 
 
 def cmd_download(args: argparse.Namespace) -> int:
@@ -284,7 +287,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wallpapers: {_stopped_by(spent.message, spent.retry_after)}", file=sys.stderr)
         return 1
     except ApiError as error:
-        print(f"wallpapers: {error.status} {error.error}: {error.message}", file=sys.stderr)
+        advice = " (check API_KEY)" if error.error in KEY_REFUSED else ""
+        print(f"wallpapers: {error.status} {error.error}: {error.message}{advice}", file=sys.stderr)
         return 1
     except httpx.HTTPError as error:
         # The client has already retried with backoff: what is left is the network's answer.

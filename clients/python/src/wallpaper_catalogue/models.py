@@ -98,6 +98,7 @@ class Error(TypedDict, closed=True):
         'not_found',
         'method_not_allowed',
         'rate_limit_exceeded',
+        'too_many_auth_failures',
         'internal_error',
         'service_unavailable',
         'cursor_expired',
