@@ -74,7 +74,7 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
           meaning,
         ),
         occurrences,
-        (word) => meaning.knows(word),
+        meaning,
       ),
       occurrences,
     ),

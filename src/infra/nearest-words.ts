@@ -17,6 +17,20 @@ export function cosine(a: Float32Array, b: Float32Array, offsetB = 0): number {
   return sum;
 }
 
+/** A word's vector, embedded once and remembered among the last `size` or so asked. */
+export function memoisedVectors(model: SentenceModel, size: number): (word: string) => Promise<Float32Array> {
+  const vectors = new Map<string, Float32Array>();
+  return async (word) => {
+    let vector = vectors.get(word);
+    if (vector === undefined) {
+      [vector] = (await model.embed([word])) as [Float32Array];
+      if (vectors.size >= size) vectors.clear();
+      vectors.set(word, vector);
+    }
+    return vector;
+  };
+}
+
 /**
  * Embeds the entries not embedded before (`known` keeps every vector across rebuilds, so a
  * catalogue that gains a few tags costs a few embeddings) and lays the vectors out in one array.

@@ -33,6 +33,31 @@ export function createSpelling(known: readonly string[]): (word: string) => stri
   };
 }
 
+/**
+ * The known words a word may have been meant as though it is a word itself ("dessert" desert,
+ * "dear" deer): those as far as Elasticsearch's fuzzy matching reaches (`AUTO:4,8`: one edit for 4
+ * to 7 letters, two from 8), sharing the first letter as its `prefix_length: 1` needs, nearest first.
+ */
+export function createNeighbours(known: readonly string[]): (word: string) => string[] {
+  const byFirst = new Map<string, string[]>();
+  for (const word of new Set(known)) {
+    const list = byFirst.get(word[0]!) ?? [];
+    list.push(word);
+    byFirst.set(word[0]!, list);
+  }
+  return (word) => {
+    if (!/^[a-z]{4,20}$/.test(word)) return [];
+    const allowed = word.length >= 8 ? 2 : 1;
+    const found: { candidate: string; distance: number }[] = [];
+    for (const candidate of byFirst.get(word[0]!) ?? []) {
+      if (candidate === word || Math.abs(candidate.length - word.length) > allowed) continue;
+      const distance = editDistance(word, candidate, allowed);
+      if (distance <= allowed) found.push({ candidate, distance });
+    }
+    return found.sort((a, b) => a.distance - b.distance).map(({ candidate }) => candidate);
+  };
+}
+
 /** Optimal string alignment distance (swaps count once), or more than `limit` once it must be. */
 export function editDistance(a: string, b: string, limit: number): number {
   let before = new Array<number>(b.length + 1).fill(0);

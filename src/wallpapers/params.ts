@@ -78,6 +78,12 @@ export type SearchParams = ListParams & {
   occurring?: readonly string[];
   /** Words of `text` the language knows but no wallpaper holds ("roof"): a typo is looked for in them, but a match of every group through it gets no tier of its own (domain/with-typos.ts). */
   known?: readonly string[];
+  /**
+   * Real words of `text` that no wallpaper holds and that the other words say were typed for another
+   * ("dessert dunes", "sandy beech": domain/real-word-typos.ts): a match through their typo is
+   * trusted as any, and none of them is a thing the catalogue lacks.
+   */
+  misspelt?: readonly string[];
   /** What the query is of, when it says more (domain/query-meaning.ts): among partial matches, those matching it come first. */
   subject?: Term[];
 };

@@ -4,7 +4,7 @@ import { STOP_WORDS } from '../stop-words.js';
 import type { SentenceModel } from '../../infra/sentence-model.js';
 import { inAmericanSpelling, IRREGULAR_PLURALS, spellingsOf } from '../../infra/word-lists.js';
 import { createSpelling, editDistance } from '../../infra/spelling.js';
-import { type Vocabulary, cosine } from '../../infra/nearest-words.js';
+import { type Vocabulary, cosine, memoisedVectors } from '../../infra/nearest-words.js';
 import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
 
 const COLOUR_WORDS = new Set([...COLOR_NAMES, ...Object.keys(COLOR_ALIASES)]);
@@ -168,17 +168,7 @@ export function createQueryExpansion(
       ...[...kinds].map((word) => ({ text: word, phrase: word.includes(' '), similarity: BROADER_SIMILARITY })),
     ];
   }
-  const vectors = new Map<string, Float32Array>();
-
-  async function vectorOf(word: string): Promise<Float32Array> {
-    let vector = vectors.get(word);
-    if (vector === undefined) {
-      [vector] = (await model.embed([word])) as [Float32Array];
-      if (vectors.size >= MEMO) vectors.clear();
-      vectors.set(word, vector);
-    }
-    return vector;
-  }
+  const vectorOf = memoisedVectors(model, MEMO);
 
   /** The forms a word is looked up by: as typed, and a plural's singular ("kitties", "kitty"). */
   function forms(word: string): string[] {

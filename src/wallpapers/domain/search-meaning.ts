@@ -3,10 +3,11 @@ import type { SearchQuery, Term } from '../search-query.js';
 import { type Language, type MeaningOptions, createQueryExpansion } from './query-meaning.js';
 import { type EverydayWords, readEverydayWords } from './everyday-words.js';
 import { type SentenceModel, loadSentenceModel } from '../../infra/sentence-model.js';
-import { type Vocabulary, buildVocabulary } from '../../infra/nearest-words.js';
+import { type Vocabulary, buildVocabulary, memoisedVectors } from '../../infra/nearest-words.js';
 import { type WordClasses, loadWordClasses } from '../../infra/word-classes.js';
 import { type AbsentThings, createAbsentThings } from './absent-things.js';
 import type { WordOccurrences } from './word-occurrences.js';
+import { type RealWordTypos, createRealWordTypos } from './real-word-typos.js';
 
 export interface MeaningOfQuery {
   /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
@@ -23,9 +24,15 @@ export interface MeaningOfQuery {
 }
 
 export interface SearchMeaning {
-  expand(text: SearchQuery): Promise<MeaningOfQuery>;
+  /** The query's meaning; `misspelt` words (real words typed for others) never count as things the catalogue lacks. */
+  expand(text: SearchQuery, misspelt?: readonly string[]): Promise<MeaningOfQuery>;
   /** Whether a word is one of the language's (WordNet's, inflections included); undefined before WordNet is read, or without it. */
   knows(word: string): boolean | undefined;
+  /**
+   * Of real words that no wallpaper matches as typed, those the query likely holds a typo of
+   * (real-word-typos.ts: "dessert dunes"); none without the model or the word occurrences.
+   */
+  misspelt(text: SearchQuery, words: readonly string[]): Promise<string[]>;
   /** Settles once the model, WordNet and the catalogue's words are loaded, or given up on. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -68,11 +75,15 @@ function oncePerProcess<T>(key: string, load: () => Promise<T>): Promise<T> {
 const sharedModel = (dir: string) => oncePerProcess(`model ${dir}`, () => loadSentenceModel(dir));
 const sharedWordClasses = () => oncePerProcess('wordnet', () => loadWordClasses());
 
+// Words weighed for real-word typos, remembered: the words of recent queries and their neighbours.
+const TYPED_WORDS_MEMO = 10_000;
+
 const AS_TYPED: MeaningOfQuery = { query: null, nothing: false, subject: null };
 
 export const noMeaning: SearchMeaning = {
   expand: () => Promise.resolve(AS_TYPED),
   knows: () => undefined,
+  misspelt: () => Promise.resolve([]),
   ready: Promise.resolve(),
   close: () => Promise.resolve(),
 };
@@ -111,6 +122,7 @@ export function createSearchMeaning({
   let retry: NodeJS.Timeout | undefined;
   let absentThings: AbsentThings | null = null;
   let wordNet: WordClasses | null = null;
+  let realWordTypos: RealWordTypos | null = null;
 
   async function refresh(timeoutMs?: number): Promise<void> {
     if (model === null) return;
@@ -153,6 +165,19 @@ export function createSearchMeaning({
       known = wordVectors.get(model) ?? known;
       wordVectors.set(model, known);
       expandQuery = createQueryExpansion(model, options, everydayWords ?? readEverydayWords(), language);
+      if (occurrences !== undefined) {
+        const embedded = memoisedVectors(model, TYPED_WORDS_MEMO);
+        realWordTypos = createRealWordTypos({
+          words: model.words,
+          catalogueWords: () => vocabulary?.entries ?? [],
+          // A catalogue word's vector is at hand; any other is embedded once.
+          vectorOf: (word) => {
+            const known = vocabulary?.vectorOf(word);
+            return known === undefined ? embedded(word) : Promise.resolve(known);
+          },
+          occurrences,
+        });
+      }
     } catch (error) {
       logger.warn('search meaning is off: search matches the words typed only', {
         modelDir,
@@ -168,12 +193,19 @@ export function createSearchMeaning({
   return {
     ready,
     knows: (word) => wordNet?.knows(word),
-    async expand(text) {
+    async misspelt(text, words) {
+      if (words.length === 0) return [];
+      await ready;
+      return realWordTypos === null ? [] : realWordTypos(text, words);
+    },
+    async expand(text, misspelt = []) {
       await ready;
       const words = vocabulary;
       if (expandQuery === null || words === null) return AS_TYPED;
       const { query, strangers, subject } = await expandQuery(text, words);
-      return { query, nothing: absentThings !== null && (await absentThings(strangers, words)), subject };
+      // "sandy beech": the beach was meant, not a tree the catalogue lacks; the group holds it.
+      const absent = strangers.filter((group) => !group.some((word) => misspelt.includes(word)));
+      return { query, nothing: absentThings !== null && (await absentThings(absent, words)), subject };
     },
     // The model stays loaded for the process (it is shared); only the rereading stops. A load still
     // in flight is not waited for: it may be waiting on an Elasticsearch that does not answer.

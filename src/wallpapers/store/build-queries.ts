@@ -474,8 +474,8 @@ const AS_TYPED = 100;
 // Without it the word typed right outweighed the one typed wrong a hundred times, and "sunsett
 // beach" ranked every beach above the sunset beaches. A real word the catalogue lacks is no sure
 // typo and gets no such tier: "lost bridge" would rank the "Last Train" scenes first, "love in the
-// rain" lone wolves, "roof city" the "room" of every other description, "latte" late autumn. So
-// "dessert dunes" ranks desserts first, as before; telling those apart needs what the words mean.
+// rain" lone wolves, "roof city" the "room" of every other description, "latte" late autumn. Unless
+// the other words say another word was meant ("dessert dunes": `misspelt`, domain/real-word-typos.ts).
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
 function termClause({ text, phrase }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none'): Clause {
@@ -573,6 +573,9 @@ function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'non
   return boost === undefined ? clause : { bool: { should: [clause], boost } };
 }
 
+/** What is known of a query's words as typed (domain/with-typos.ts). */
+export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'misspelt'>;
+
 /**
  * The search for a parsed query: a result must match at least one group (as typed or with a
  * typo: a group's typo clause also matches what matches as typed; see typoGroups for where typos
@@ -580,7 +583,7 @@ function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'non
  * Every group matched puts it in the top tier; below that, groups matched as typed count a
  * hundred times those matched through a typo.
  */
-export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: readonly string[] = [], known: readonly string[] = []): Clause {
+export function buildSearchQuery({ groups, excluded }: SearchQuery, { occurring = [], known = [], misspelt = [] }: TypedWords = {}): Clause {
   // A query that only asked for wallpapers (SearchQuery.every): all of them score alike, so the
   // order is the tie-break's, the most downloaded first.
   if (groups.length === 0) return { bool: { must: [{ match_all: {} }], must_not: excluded.map((term) => termClause(term, 'exact')) } };
@@ -597,7 +600,13 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, occurring: r
         ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
         ...(throughTypos ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)] : []),
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
-        ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
+        // A real word the others say was typed for another ("sandy beech") weighs its typo as a
+        // word typed right: the beaches before whatever "sandy" is one edit from.
+        ...typos
+          .filter((terms) => terms.length > 0)
+          .map((terms) =>
+            groupClause(terms, 'fuzzy', 'none', terms.some((term) => wordsOf(term).some((word) => misspelt.includes(word))) ? AS_TYPED : undefined),
+          ),
       ],
       must_not: excluded.map((term) => termClause(term, 'exact')),
     },
@@ -643,13 +652,8 @@ function meaningClause({ groups, excluded }: SearchQuery): Clause {
 }
 
 /** The search for a query and, when it has one, for its meaning in the catalogue's words. */
-export function buildMeaningQuery(
-  text: SearchQuery,
-  meaning: SearchQuery | undefined,
-  occurring?: readonly string[],
-  known?: readonly string[],
-): Clause {
-  const typed = buildSearchQuery(text, occurring, known);
+export function buildMeaningQuery(text: SearchQuery, meaning: SearchQuery | undefined, words: TypedWords = {}): Clause {
+  const typed = buildSearchQuery(text, words);
   if (meaning === undefined) return typed;
   return { bool: { should: [typed, meaningClause(meaning)], minimum_should_match: 1 } };
 }
@@ -666,7 +670,7 @@ export function withSubject(query: Clause, subject: readonly Term[] | undefined)
 }
 
 const searchQueryOf = (params: SearchParams): Clause =>
-  params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning, params.occurring, params.known), params.subject);
+  params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject);
 
 export function searchBody(params: SearchParams, read?: PageRead): SearchBody {
   return pageBody(params, searchQueryOf(params), read);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createSpelling, editDistance } from '../../../src/infra/spelling.js';
+import { createNeighbours, createSpelling, editDistance } from '../../../src/infra/spelling.js';
 
 describe('spelling correction', () => {
   it('when two words differ by one added, dropped, changed or swapped letter, then they are one edit apart', () => {
@@ -30,5 +30,15 @@ describe('spelling correction', () => {
     expect(correct('kittty'), 'two edits in a word of six letters').to.deep.equal(['kitty']);
     expect(createSpelling(['kitten'])('kittty'), 'two edits in a word of six letters').to.deep.equal([]);
     expect(correct('kitty-cat')).to.deep.equal([]);
+  });
+
+  it('when a real word is asked for its neighbours, then the known words fuzzy matching reaches come, sharing its first letter, nearest first', () => {
+    const near = createNeighbours(['desert', 'dessert', 'deer', 'dear', 'bear', 'dearest', 'peak', 'petals', 'mountain', 'fountain', 'mountains']);
+    expect(near('dessert')).to.deep.equal(['desert']);
+    expect(near('dear'), 'not bear (another first letter), nor dearest (three letters more)').to.deep.equal(['deer']);
+    expect(near('pedals')).to.deep.equal(['petals']);
+    expect(near('mountian'), 'two edits from eight letters, the nearest first').to.deep.equal(['mountain', 'mountains']);
+    expect(near('fountain'), 'never another first letter: Elasticsearch would not reach it').to.deep.equal([]);
+    expect(near('pea'), 'too short to be looked for').to.deep.equal([]);
   });
 });

@@ -26,7 +26,10 @@ describe('typos only for words that match nothing as typed', () => {
   it('when a word is none of the language`s, then its typo is looked for unasked, whether or not it occurs', async () => {
     const wordsOccur = occurringIn(['rainly', 'noon']);
     const repository = recordingRepository();
-    const typos = withTypos(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), (word) => word !== 'rainly');
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), {
+      knows: (word) => word !== 'rainly',
+      misspelt: () => Promise.resolve([]),
+    });
     await typos.search(searchParams({ q: 'rainly noon', page: 1, per_page: 20 }));
     expect(repository.seen[0]!.occurring).to.deep.equal(['noon']);
     expect(wordsOccur.asked).to.deep.equal([['noon']]);
@@ -35,13 +38,37 @@ describe('typos only for words that match nothing as typed', () => {
   it('when a word of the language matches nothing, then the search is told it is known: its typo is looked for, but not trusted', async () => {
     const repository = recordingRepository();
     const knows = (word: string) => (word === 'montain' ? false : word === 'roof' ? true : undefined);
-    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringIn(['sunset']), absentMs: 1000 }), knows);
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringIn(['sunset']), absentMs: 1000 }), {
+      knows,
+      misspelt: () => Promise.resolve([]),
+    });
     await typos.search(searchParams({ q: 'roof sunset montain', page: 1, per_page: 20 }));
     await typos.search(searchParams({ q: 'sunset beech', page: 1, per_page: 20 }));
     expect(repository.seen.map(({ occurring, known }) => [occurring, known])).to.deep.equal([
       [['sunset'], ['roof']],
       [['sunset'], undefined],
     ]);
+  });
+
+  it('when the other words say a real word was mistyped for another, then it is not told known: a match of every group through its typo is trusted', async () => {
+    const repository = recordingRepository();
+    const asked: string[][] = [];
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringIn(['dunes', 'forest']), absentMs: 1000 }), {
+      knows: () => true,
+      misspelt: (_text, words) => {
+        asked.push([...words]);
+        return Promise.resolve(words.filter((word) => word === 'dessert'));
+      },
+    });
+    await typos.search(searchParams({ q: 'dessert dunes', page: 1, per_page: 20 }));
+    await typos.search(searchParams({ q: 'roof forest', page: 1, per_page: 20 }));
+    await typos.search(searchParams({ q: 'forest', page: 1, per_page: 20 }));
+    expect(repository.seen.map(({ occurring, known }) => [occurring, known])).to.deep.equal([
+      [['dunes'], undefined],
+      [['forest'], ['roof']],
+      [['forest'], undefined],
+    ]);
+    expect(asked, 'only real words the catalogue lacks are weighed').to.deep.equal([['dessert'], ['roof'], []]);
   });
 
   it('when Elasticsearch does not answer, then the words are tried with a typo, as if they did not occur', async () => {

@@ -98,20 +98,22 @@ describe('Elasticsearch query building', () => {
   it('when words of a query occur as typed, then no typo clause is built for them, and they are among the words asked about', () => {
     const text = readSearchText('Noon montain "misty forest" sky');
     expect(typoWords(text)).to.deep.equal(['noon', 'montain']);
-    const fuzzy = (buildSearchQuery(text, ['noon']) as any).bool.should.filter((c: any) => c.multi_match?.fuzziness);
+    const fuzzy = (buildSearchQuery(text, { occurring: ['noon'] }) as any).bool.should.filter((c: any) => c.multi_match?.fuzziness);
     expect(fuzzy.map((c: any) => c.multi_match.query)).to.deep.equal(['montain']);
   });
 
   it('when the first words of a query occur, then the typo slots go to the words after them', () => {
     const text = readSearchText('ocean beach forest montain');
-    const fuzzy = (buildSearchQuery(text, ['ocean', 'beach', 'forest']) as any).bool.should.filter((c: any) => c.multi_match?.fuzziness);
+    const fuzzy = (buildSearchQuery(text, { occurring: ['ocean', 'beach', 'forest'] }) as any).bool.should.filter(
+      (c: any) => c.multi_match?.fuzziness,
+    );
     expect(fuzzy.map((c: any) => c.multi_match.query)).to.deep.equal(['montain']);
     expect(typoWords(readSearchText(Array.from({ length: 12 }, (_, i) => `word${String.fromCharCode(97 + i)}`).join(' ')))).to.have.length(8);
   });
 
   it('when a size stands among joined words, then the words and the size must all match, the size as a resolution, never through a typo', () => {
     // Among alternatives, where a joined term with a size stays one term (query-filler.ts).
-    const bool = (buildSearchQuery(readSearchText('sunsett-1920x1080 OR lighthouse'), ['lighthouse']) as any).bool;
+    const bool = (buildSearchQuery(readSearchText('sunsett-1920x1080 OR lighthouse'), { occurring: ['lighthouse'] }) as any).bool;
     const isSize = (clause: any) =>
       clause.bool.should[0].multi_match.query === '1920x1080' &&
       JSON.stringify(clause.bool.should[1]) === JSON.stringify({ constant_score: { filter: { term: { resolution: '1920x1080' } } } });
@@ -133,7 +135,7 @@ describe('Elasticsearch query building', () => {
   });
 
   it('when every group matches but some only through a typo, then that is a tier of its own, below every group as typed', () => {
-    const should = (buildSearchQuery(readSearchText('sunsett beach'), ['beach']) as any).bool.should as any[];
+    const should = (buildSearchQuery(readSearchText('sunsett beach'), { occurring: ['beach'] }) as any).bool.should as any[];
     const tiers = should.filter((c) => c.constant_score).map((c) => c.constant_score);
     expect(tiers.map((t) => t.boost)).to.deep.equal([100_000, 50_000]);
     const [sunsett, beach] = tiers[1].filter.bool.must;
@@ -144,24 +146,37 @@ describe('Elasticsearch query building', () => {
     expect(beach.multi_match).to.deep.include({ query: 'beach' });
     expect(beach.multi_match.fuzziness).to.equal(undefined);
     const tiersOf = (q: string, occurring: string[]) =>
-      ((buildSearchQuery(readSearchText(q), occurring) as any).bool.should as any[])
+      ((buildSearchQuery(readSearchText(q), { occurring }) as any).bool.should as any[])
         .filter((c) => c.constant_score)
         .map((c) => c.constant_score.boost);
     expect(tiersOf('sunset beach', ['sunset', 'beach']), 'no typo looked for').to.deep.equal([100_000]);
     expect(tiersOf('sunsett', []), 'one group').to.deep.equal([]);
-    const knownTiers = ((buildSearchQuery(readSearchText('roof sunset'), ['sunset'], ['roof']) as any).bool.should as any[]).filter(
-      (c) => c.constant_score,
-    );
+    const knownTiers = (
+      (buildSearchQuery(readSearchText('roof sunset'), { occurring: ['sunset'], known: ['roof'] }) as any).bool.should as any[]
+    ).filter((c) => c.constant_score);
     expect(
       knownTiers.map((c) => c.constant_score.boost),
       'a real word the catalogue lacks: its typo is no sure one',
     ).to.deep.equal([100_000]);
-    const both = ((buildSearchQuery(readSearchText('roof sunsett city'), ['city'], ['roof']) as any).bool.should as any[]).filter(
-      (c) => c.constant_score,
-    );
+    const both = (
+      (buildSearchQuery(readSearchText('roof sunsett city'), { occurring: ['city'], known: ['roof'] }) as any).bool.should as any[]
+    ).filter((c) => c.constant_score);
     expect(both.map((c) => c.constant_score.boost)).to.deep.equal([100_000, 50_000]);
     const [roof] = both[1].constant_score.filter.bool.must;
     expect(roof.multi_match, 'roof only as typed in that tier').to.deep.include({ query: 'roof' });
+  });
+
+  it('when a real word is said to be typed for another, then its typo weighs as a word typed right, and the every-group tier holds it', () => {
+    const should = (buildSearchQuery(readSearchText('sandy beech'), { known: ['sandy'], misspelt: ['beech'] }) as any).bool.should as any[];
+    const fuzzy = should.filter((c) => c.multi_match?.fuzziness ?? c.bool?.should?.[0]?.multi_match?.fuzziness);
+    expect(fuzzy.map((c) => [c.multi_match?.query ?? c.bool.should[0].multi_match.query, c.bool?.boost ?? 1])).to.deep.equal([
+      ['sandy', 1],
+      ['beech', 100],
+    ]);
+    const tiers = (q: string, words: object) =>
+      ((buildSearchQuery(readSearchText(q), words) as any).bool.should as any[]).filter((c) => c.constant_score).map((c) => c.constant_score.boost);
+    expect(tiers('dessert dunes', { occurring: ['dunes'], misspelt: ['dessert'] })).to.deep.equal([100_000, 50_000]);
+    expect(tiers('dessert dunes', { occurring: ['dunes'], known: ['dessert'] }), 'told known, as before').to.deep.equal([100_000]);
   });
 
   it('when the query has one group, then there is no separate every-group tier', () => {
