@@ -18,7 +18,9 @@ function weights(header: string): Map<string, number> {
   for (const part of header.split(',')) {
     const [name = '', ...params] = part.split(';').map((piece) => piece.trim());
     if (name === '') continue;
-    const coding = ALIASES[name.toLowerCase()] ?? name.toLowerCase();
+    const lower = name.toLowerCase();
+    // Own properties only: a header's "constructor" is every object's.
+    const coding = Object.hasOwn(ALIASES, lower) ? ALIASES[lower]! : lower;
     let weight = 1;
     for (const param of params) {
       const [key = '', value = ''] = param.split('=').map((piece) => piece.trim());

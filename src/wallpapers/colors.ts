@@ -224,8 +224,9 @@ export type ColorAsked = { name: string } | { hex: string; lab: Lab };
 
 export function readColor(value: string): ColorAsked {
   const lower = value.toLowerCase();
-  const name = COLOR_ALIASES[lower] ?? lower;
-  if (NAMED_COLORS[name]) return { name };
+  // Own properties only: "constructor" is every object's.
+  const name = Object.hasOwn(COLOR_ALIASES, lower) ? COLOR_ALIASES[lower]! : lower;
+  if (Object.hasOwn(NAMED_COLORS, name)) return { name };
   const hex = lower.startsWith('#') ? lower : `#${lower}`;
   if (!HEX_COLOR.test(hex)) throw new RangeError(`not a colour: ${value}`);
   return { hex, lab: hexToLab(hex) };

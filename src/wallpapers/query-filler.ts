@@ -158,20 +158,21 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
 const IPHONE_MODEL = /^(?:[1-9]\d?|[1-9]s|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
 const APPLE_MODEL = /^(?:[1-9]\d?|[1-9]s|m[1-9]|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
 const PHONE_MODEL = /^(?:[1-9]\d?|[a-z]\d\d?|ultra|plus|pro|lite|fe|note|tab|z|fold|flip|edge)$/i;
-const MODELS: Readonly<Record<string, RegExp>> = {
-  iphone: IPHONE_MODEL, ipad: APPLE_MODEL, macbook: APPLE_MODEL, imac: APPLE_MODEL,
-  samsung: PHONE_MODEL, oneplus: PHONE_MODEL, xiaomi: PHONE_MODEL, redmi: PHONE_MODEL, huawei: PHONE_MODEL,
-}; // prettier-ignore
+// A Map, not an object: a word typed is looked up in it, and "constructor" is every object's (review).
+const MODELS: ReadonlyMap<string, RegExp> = new Map([
+  ['iphone', IPHONE_MODEL], ['ipad', APPLE_MODEL], ['macbook', APPLE_MODEL], ['imac', APPLE_MODEL],
+  ['samsung', PHONE_MODEL], ['oneplus', PHONE_MODEL], ['xiaomi', PHONE_MODEL], ['redmi', PHONE_MODEL], ['huawei', PHONE_MODEL],
+]); // prettier-ignore
 const SAMSUNG_MODEL = /^[sa]\d\d$/i;
 
 /** Whether a term's words are all of a device's model ("16 inch", "12 9" of "12.9"), so it continues the device's name. */
-const isModelOf = (device: string, text: string): boolean => text.split(' ').every((word) => MODELS[device]!.test(word));
+const isModelOf = (device: string, text: string): boolean => text.split(' ').every((word) => MODELS.get(device)!.test(word));
 
 /** Whether a term may be a model's words ("16 inch", "12 9"), to be read with the device before it. */
-export const namesModel = (text: string): boolean => Object.keys(MODELS).some((device) => isModelOf(device, text));
+export const namesModel = (text: string): boolean => [...MODELS.keys()].some((device) => isModelOf(device, text));
 
 /** Whether a word may start a device's name ("iphone", "galaxy"). */
-export const namesDevice = (word: string): boolean => word.toLowerCase() in MODELS || word.toLowerCase() === 'galaxy';
+export const namesDevice = (word: string): boolean => MODELS.has(word.toLowerCase()) || word.toLowerCase() === 'galaxy';
 
 /** Whether "galaxy" at `i` starts a Samsung's name: before "s24", or before two words of a Samsung model ("tab s9", "note 20"). */
 const samsungAt = (words: readonly string[], i: number): boolean =>
@@ -186,7 +187,7 @@ export function withoutModels(words: readonly string[]): (string | undefined)[] 
   let device: string | undefined;
   words.forEach((word, i) => {
     const lower = word.toLowerCase();
-    if (lower in MODELS) device = lower;
+    if (MODELS.has(lower)) device = lower;
     else if (lower === 'galaxy' && device === 'samsung') read[i] = undefined;
     else if (lower === 'galaxy' && samsungAt(words, i)) [read[i], device] = ['samsung', 'samsung'];
     else if (device !== undefined && isModelOf(device, lower)) read[i] = undefined;

@@ -29,6 +29,8 @@ describe('choosing a content coding', () => {
     ['gzip;q=2', null],
     ['gzip;q=0x1', null],
     ['gzip;q=0.0001', null],
+    ['constructor', null],
+    ['__proto__, gzip', 'gzip'],
   ];
   for (const [header, expected] of cases) {
     it(`when Accept-Encoding is ${JSON.stringify(header)}, then ${expected ?? 'none'} is chosen`, () => {

@@ -127,6 +127,7 @@ describe('colours', () => {
     expect(readColor('1E3A8A')).to.deep.include({ hex: '#1e3a8a' });
     expect(readColor('#1e3a8a')).to.deep.include({ hex: '#1e3a8a' });
     expect(() => readColor('#12345')).to.throw(RangeError);
+    for (const name of ['constructor', '__proto__', 'toString']) expect(() => readColor(name), name).to.throw(RangeError);
     expect(COLOR_NAMES).to.have.lengthOf(12);
   });
 

@@ -165,4 +165,23 @@ describe('search query syntax', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('when a word is the name of what every object has (constructor, __proto__, toString), then it is read as any word, beside a device or filler too', () => {
+    const names = Object.getOwnPropertyNames(Object.prototype);
+    const around = ['dunes', 'iphone', 'iphone 15', 'wallpaper', 'hd', 'samsung galaxy', 'sunset-1920x1080'];
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...names),
+        fc.constantFrom(...around),
+        fc.boolean(),
+        fc.constantFrom(' ', '-', '_'),
+        (name, other, first, joiner) => {
+          const q = first ? `${name}${joiner}${other}` : `${other}${joiner}${name}`;
+          expect(() => readSearchText(q), q).not.to.throw();
+        },
+      ),
+      { numRuns: 500 },
+    );
+    expect(readSearchText('constructor dunes').groups).to.deep.equal([[word('constructor')], [word('dunes')]]);
+  });
 });
