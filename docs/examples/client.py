@@ -16,13 +16,21 @@ session = requests.Session()
 session.headers["Authorization"] = f"Bearer {os.environ['API_KEY']}"
 
 
+def error_of(response):
+    """The error code of an answer, or None when its body is not the API's JSON (a proxy's page)."""
+    try:
+        return response.json().get("error")
+    except ValueError:
+        return None
+
+
 def get(path, **params):
     """GET a page; on 429 waits Retry-After seconds and asks again, unless that is past a minute (the
     hour's quota is spent: waiting would block for up to an hour) or the key itself is refused
     (too_many_auth_failures: waiting only brings back its 403); raises on other errors."""
     while True:
         response = session.get(f"{API_URL}{path}", params=params, timeout=30)
-        if response.status_code != 429 or response.json().get("error") == "too_many_auth_failures":
+        if response.status_code != 429 or error_of(response) == "too_many_auth_failures":
             break
         wait = int(response.headers.get("Retry-After", "1"))
         if wait > 60:

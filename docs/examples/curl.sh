@@ -7,14 +7,15 @@ API_KEY="${API_KEY:?set API_KEY}"
 CATEGORY="${1:-space}"
 
 # GET with the key; on 429 waits Retry-After seconds and asks again, unless that is past a minute
-# (the hour's quota is spent: waiting would block for up to an hour). Prints the body.
+# (the hour's quota is spent: waiting would block for up to an hour) or the key itself is refused
+# (too_many_auth_failures: waiting only brings back its 403). Prints the body.
 get() {
   local url="$1" headers body status
   headers="$(mktemp)"
   while :; do
     body="$(curl -sS -D "$headers" -H "Authorization: Bearer $API_KEY" "$url")"
     status="$(awk 'NR==1 {print $2}' "$headers")"
-    if [ "$status" != "429" ]; then break; fi
+    if [ "$status" != "429" ] || [ "$(jq -r '.error? // empty' <<<"$body" 2>/dev/null)" = "too_many_auth_failures" ]; then break; fi
     wait="$(awk 'tolower($1)=="retry-after:" {print $2+0}' "$headers")"
     if [ "${wait:-1}" -gt 60 ]; then
       rm -f "$headers"

@@ -17,18 +17,30 @@ export function cosine(a: Float32Array, b: Float32Array, offsetB = 0): number {
   return sum;
 }
 
-/** A word's vector, embedded once and remembered among the last `size` or so asked. */
-export function memoisedVectors(model: SentenceModel, size: number): (word: string) => Promise<Float32Array> {
-  const vectors = new Map<string, Float32Array>();
-  return async (word) => {
-    let vector = vectors.get(word);
-    if (vector === undefined) {
-      [vector] = (await model.embed([word])) as [Float32Array];
-      if (vectors.size >= size) vectors.clear();
-      vectors.set(word, vector);
-    }
-    return vector;
-  };
+// Words' vectors remembered per model, at most this many: the words of recent queries.
+const REMEMBERED_VECTORS = 10_000;
+const remembered = new WeakMap<SentenceModel, (word: string) => Promise<Float32Array>>();
+
+/**
+ * A word's vector, embedded once and remembered among the last 10,000 or so asked: one memo per
+ * model, shared by whatever asks (what a query means, and whether a real word was mistyped).
+ */
+export function memoisedVectors(model: SentenceModel): (word: string) => Promise<Float32Array> {
+  let vectorOf = remembered.get(model);
+  if (vectorOf === undefined) {
+    const vectors = new Map<string, Float32Array>();
+    vectorOf = async (word) => {
+      let vector = vectors.get(word);
+      if (vector === undefined) {
+        [vector] = (await model.embed([word])) as [Float32Array];
+        if (vectors.size >= REMEMBERED_VECTORS) vectors.clear();
+        vectors.set(word, vector);
+      }
+      return vector;
+    };
+    remembered.set(model, vectorOf);
+  }
+  return vectorOf;
 }
 
 /**

@@ -50,7 +50,7 @@ describe('failed authentications per client', function () {
     expect(blocked.status).to.equal(429);
     expect(blocked.body).to.include({ error: 'too_many_auth_failures', status: 429 });
     expect(blocked.body.message).to.match(
-      /^Too many failed authentications from this address\. Check the API key; please try again in \d+ seconds?$/,
+      /^Too many failed authentications from this address: requests without a valid API key are refused for \d+ seconds?\. Check the API key$/,
     );
     expect(blocked.headers.get('x-ratelimit-remaining')).to.equal(null);
     expect(Number(blocked.headers.get('retry-after'))).to.be.within(1, 60);

@@ -83,9 +83,18 @@ describe('search by meaning, on the real model and catalogue', function () {
   it('when a real word is typed for one that fits the other words better, then the wallpapers of the word meant come first', async () => {
     await expectFirst('dessert dunes', [/\bdesert\b/i, /\bdunes\b/i], 'desert dunes, not desserts');
     await expectFirst('dear in the grass', [/\bdeer\b/i, /\bgrass\b/i], 'deer in the grass, not any grass');
-    await expectFirst('sandy beech', [/\bbeach\b/i], 'a beach, not sand: the typo weighs as a word typed right');
-    await expectFirst('beech sunset', [/\bbeach\b/i, /\bsunset\b/i], 'beaches at sunset');
-    expect((await search(ctx, 'beech sunset')).total, 'not emptied as a tree the catalogue lacks').to.be.greaterThan(0);
+  });
+
+  it('when a real word names a thing the catalogue lacks, then it is not read as a typo of a word the others fit: the search finds nothing', async () => {
+    // Meaning cannot tell "frog in the rain" (fog fits rain 0.26 better) from "beech sunset" (beach,
+    // 0.19): a thing named is taken as meant (helper-78).
+    for (const q of ['bench on the beach', 'desk at night', 'frog in the rain', 'beech sunset']) expect((await search(ctx, q)).total, q).to.equal(0);
+  });
+
+  it('when the word is quoted, then it is what it says: no typo is looked for in it', async () => {
+    const [quoted, plain] = [await search(ctx, '"dear" in the grass'), await search(ctx, 'dear in the grass')];
+    expect(about(plain.data[0]!)).to.match(/\bdeer\b/i);
+    expect(about(quoted.data[0]!), 'a quoted word keeps its exact meaning').not.to.match(/\bdeer\b/i);
   });
 
   it('when a query has no word the catalogue knows nor anything near one, then it still finds nothing', async () => {

@@ -277,7 +277,7 @@ def test_when_the_key_is_refused_for_failed_authentications_then_the_command_sto
     from wallpaper_catalogue import Client, cli
     from wallpaper_catalogue._pacing import Pacing
 
-    locked = "Too many failed authentications from this address. Check the API key; please try again in 10 minutes"
+    locked = "Too many failed authentications from this address: requests without a valid API key are refused for 10 minutes. Check the API key"
     sent: list[httpx.Request] = []
 
     def api(request: httpx.Request) -> httpx.Response:

@@ -42,6 +42,6 @@ export const tooManyFailures = (retryAfterSeconds: number): HttpError =>
   new HttpError(
     429,
     'too_many_auth_failures',
-    `Too many failed authentications from this address. Check the API key; please try again in ${retryMessage(retryAfterSeconds)}`,
+    `Too many failed authentications from this address: requests without a valid API key are refused for ${retryMessage(retryAfterSeconds)}. Check the API key`,
     { 'Retry-After': String(retryAfterSeconds) },
   );

@@ -168,7 +168,7 @@ export function createQueryExpansion(
       ...[...kinds].map((word) => ({ text: word, phrase: word.includes(' '), similarity: BROADER_SIMILARITY })),
     ];
   }
-  const vectorOf = memoisedVectors(model, MEMO);
+  const vectorOf = memoisedVectors(model);
 
   /** The forms a word is looked up by: as typed, and a plural's singular ("kitties", "kitty"). */
   function forms(word: string): string[] {

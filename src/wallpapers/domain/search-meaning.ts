@@ -24,8 +24,7 @@ export interface MeaningOfQuery {
 }
 
 export interface SearchMeaning {
-  /** The query's meaning; `misspelt` words (real words typed for others) never count as things the catalogue lacks. */
-  expand(text: SearchQuery, misspelt?: readonly string[]): Promise<MeaningOfQuery>;
+  expand(text: SearchQuery): Promise<MeaningOfQuery>;
   /** Whether a word is one of the language's (WordNet's, inflections included); undefined before WordNet is read, or without it. */
   knows(word: string): boolean | undefined;
   /**
@@ -75,8 +74,8 @@ function oncePerProcess<T>(key: string, load: () => Promise<T>): Promise<T> {
 const sharedModel = (dir: string) => oncePerProcess(`model ${dir}`, () => loadSentenceModel(dir));
 const sharedWordClasses = () => oncePerProcess('wordnet', () => loadWordClasses());
 
-// Words weighed for real-word typos, remembered: the words of recent queries and their neighbours.
-const TYPED_WORDS_MEMO = 10_000;
+// The same array while the catalogue's words are not read: real-word-typos.ts keeps its memo while it is.
+const NO_WORDS: readonly string[] = [];
 
 const AS_TYPED: MeaningOfQuery = { query: null, nothing: false, subject: null };
 
@@ -166,11 +165,11 @@ export function createSearchMeaning({
       wordVectors.set(model, known);
       expandQuery = createQueryExpansion(model, options, everydayWords ?? readEverydayWords(), language);
       if (occurrences !== undefined) {
-        const embedded = memoisedVectors(model, TYPED_WORDS_MEMO);
+        const embedded = memoisedVectors(model);
         realWordTypos = createRealWordTypos({
           words: model.words,
-          catalogueWords: () => vocabulary?.entries ?? [],
-          // A catalogue word's vector is at hand; any other is embedded once.
+          catalogueWords: () => vocabulary?.entries ?? NO_WORDS,
+          // A catalogue word's vector is at hand; any other is embedded once, shared with meaning.
           vectorOf: (word) => {
             const known = vocabulary?.vectorOf(word);
             return known === undefined ? embedded(word) : Promise.resolve(known);
@@ -198,14 +197,12 @@ export function createSearchMeaning({
       await ready;
       return realWordTypos === null ? [] : realWordTypos(text, words);
     },
-    async expand(text, misspelt = []) {
+    async expand(text) {
       await ready;
       const words = vocabulary;
       if (expandQuery === null || words === null) return AS_TYPED;
       const { query, strangers, subject } = await expandQuery(text, words);
-      // "sandy beech": the beach was meant, not a tree the catalogue lacks; the group holds it.
-      const absent = strangers.filter((group) => !group.some((word) => misspelt.includes(word)));
-      return { query, nothing: absentThings !== null && (await absentThings(absent, words)), subject };
+      return { query, nothing: absentThings !== null && (await absentThings(strangers, words)), subject };
     },
     // The model stays loaded for the process (it is shared); only the rereading stops. A load still
     // in flight is not waited for: it may be waiting on an Elasticsearch that does not answer.

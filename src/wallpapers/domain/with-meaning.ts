@@ -6,7 +6,7 @@ export function withMeaning(repository: WallpaperRepository, meaning: SearchMean
   return {
     ...repository,
     async search(params) {
-      const { query, nothing, subject } = await meaning.expand(params.text, params.misspelt);
+      const { query, nothing, subject } = await meaning.expand(params.text);
       return repository.search({
         ...params,
         ...(query === null ? {} : { meaning: query }),

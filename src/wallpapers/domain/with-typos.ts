@@ -31,12 +31,7 @@ export function withTypos(repository: WallpaperRepository, occurrences: WordOccu
       const real = words.filter((word, i) => answers[i] !== true && sense.knows(word) === true);
       const misspelt = await sense.misspelt(params.text, real);
       const known = real.filter((word) => !misspelt.includes(word));
-      return repository.search({
-        ...params,
-        ...(occurring.length > 0 ? { occurring } : {}),
-        ...(known.length > 0 ? { known } : {}),
-        ...(misspelt.length > 0 ? { misspelt } : {}),
-      });
+      return repository.search({ ...params, ...(occurring.length > 0 ? { occurring } : {}), ...(known.length > 0 ? { known } : {}) });
     },
   };
 }

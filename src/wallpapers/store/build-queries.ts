@@ -475,7 +475,7 @@ const AS_TYPED = 100;
 // beach" ranked every beach above the sunset beaches. A real word the catalogue lacks is no sure
 // typo and gets no such tier: "lost bridge" would rank the "Last Train" scenes first, "love in the
 // rain" lone wolves, "roof city" the "room" of every other description, "latte" late autumn. Unless
-// the other words say another word was meant ("dessert dunes": `misspelt`, domain/real-word-typos.ts).
+// the other words say another word was meant ("dessert dunes": domain/real-word-typos.ts).
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
 function termClause({ text, phrase }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none'): Clause {
@@ -523,8 +523,9 @@ function sizeClause(word: string): Clause {
 // (bench/results/adversarial-review), and can never correct to an English word anyway.
 const TYPO_WORD = /^(?=.*\p{L})[\p{Script=Latin}\p{N}]{4,12}$/u;
 const MAX_TYPO_TERMS = 3;
+// A word in quotes keeps its exact meaning: never a typo, as never a meaning (docs/api.md).
 const typoTolerant = (term: Term) => {
-  const words = term.phrase ? [] : wordsOf(term);
+  const words = term.phrase || term.quoted ? [] : wordsOf(term);
   return words.length > 0 && words.every((word) => TYPO_WORD.test(word));
 };
 
@@ -574,7 +575,7 @@ function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'non
 }
 
 /** What is known of a query's words as typed (domain/with-typos.ts). */
-export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'misspelt'>;
+export type TypedWords = Pick<SearchParams, 'occurring' | 'known'>;
 
 /**
  * The search for a parsed query: a result must match at least one group (as typed or with a
@@ -583,7 +584,7 @@ export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'misspelt'>;
  * Every group matched puts it in the top tier; below that, groups matched as typed count a
  * hundred times those matched through a typo.
  */
-export function buildSearchQuery({ groups, excluded }: SearchQuery, { occurring = [], known = [], misspelt = [] }: TypedWords = {}): Clause {
+export function buildSearchQuery({ groups, excluded }: SearchQuery, { occurring = [], known = [] }: TypedWords = {}): Clause {
   // A query that only asked for wallpapers (SearchQuery.every): all of them score alike, so the
   // order is the tie-break's, the most downloaded first.
   if (groups.length === 0) return { bool: { must: [{ match_all: {} }], must_not: excluded.map((term) => termClause(term, 'exact')) } };
@@ -600,13 +601,7 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, { occurring 
         ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
         ...(throughTypos ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)] : []),
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
-        // A real word the others say was typed for another ("sandy beech") weighs its typo as a
-        // word typed right: the beaches before whatever "sandy" is one edit from.
-        ...typos
-          .filter((terms) => terms.length > 0)
-          .map((terms) =>
-            groupClause(terms, 'fuzzy', 'none', terms.some((term) => wordsOf(term).some((word) => misspelt.includes(word))) ? AS_TYPED : undefined),
-          ),
+        ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],
       must_not: excluded.map((term) => termClause(term, 'exact')),
     },

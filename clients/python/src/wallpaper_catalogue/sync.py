@@ -131,7 +131,7 @@ class SyncReport:
     quota_spent: float | None = None
     """Seconds until the quota allows more, when the run stopped for it."""
     quota_message: str | None = None
-    """The API's reason for the 429 that stopped the run (the quota, or failed authentications)."""
+    """The API's reason for the 429 that stopped the run (a spent quota; a refused key raises ApiError instead)."""
 
 
 def sync(

@@ -36,7 +36,7 @@ describe('real words typed for others', () => {
   it('when a word one edit away occurs and fits the other words better by the margin, then the word typed is taken as its typo', async () => {
     const { misspelt, asked } = typos(['desert', 'dunes']);
     expect(await misspelt(readSearchText('dessert dunes'), ['dessert'])).to.deep.equal(['dessert']);
-    expect(asked, 'its neighbours (deserts is two edits away), asked whether they occur').to.deep.equal([['desert']]);
+    expect(asked, 'its neighbours (deserts is two edits away) and the other words, asked whether they occur').to.deep.equal([['desert', 'dunes']]);
   });
 
   it('when the neighbour fits better by less than the margin, then the word is taken as typed', async () => {
@@ -61,8 +61,29 @@ describe('real words typed for others', () => {
 
   it('when the other words are several, then the word is weighed against their mean', async () => {
     // Against dunes and city: desert (0.94 and 0.50) fits 0.51 better than dessert (0.34 and -0.34).
-    const { misspelt } = typos(['desert']);
+    const { misspelt } = typos(['desert', 'dunes', 'city', 'sandy']);
     expect(await misspelt(readSearchText('dessert dunes city'), ['dessert'])).to.deep.equal(['dessert']);
     expect(await misspelt(readSearchText('sandy dessert dunes'), ['dessert', 'sandy'])).to.deep.equal(['dessert']);
+  });
+
+  it('when another word of the query is the neighbour itself, then the word is taken as typed: "bench beach" asks for both', async () => {
+    const { misspelt } = typos(['desert', 'deserts', 'dunes']);
+    expect(await misspelt(readSearchText('dessert desert'), ['dessert'])).to.deep.equal([]);
+    expect(await misspelt(readSearchText('dessert deserts dunes'), ['dessert']), 'its plural says it too').to.deep.equal([]);
+  });
+
+  it('when other words hold nothing of the catalogue, then they are not weighed against: the search drops them too', async () => {
+    const { misspelt, embedded } = typos(['desert', 'dunes']);
+    // sandy and city do not occur: only dunes is weighed against, and desert fits it 0.60 better.
+    expect(await misspelt(readSearchText('sandy dessert dunes city'), ['dessert'])).to.deep.equal(['dessert']);
+    expect([...new Set(embedded)]).to.have.members(['dessert', 'desert', 'dunes']);
+    expect(await misspelt(readSearchText('dessert city'), ['dessert']), 'none left to weigh against').to.deep.equal([]);
+  });
+
+  it('when a query holds many other words, then at most four are weighed against, the first ones', async () => {
+    const many = 'dessert dunes city sandy roof room';
+    const { misspelt, embedded } = typos(['desert', 'dunes', 'city', 'sandy', 'roof', 'room']);
+    await misspelt(readSearchText(many), ['dessert']);
+    expect(embedded).to.include.members(['dunes', 'city', 'sandy', 'roof']).and.not.include('room');
   });
 });

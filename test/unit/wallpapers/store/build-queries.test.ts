@@ -166,17 +166,17 @@ describe('Elasticsearch query building', () => {
     expect(roof.multi_match, 'roof only as typed in that tier').to.deep.include({ query: 'roof' });
   });
 
-  it('when a real word is said to be typed for another, then its typo weighs as a word typed right, and the every-group tier holds it', () => {
-    const should = (buildSearchQuery(readSearchText('sandy beech'), { known: ['sandy'], misspelt: ['beech'] }) as any).bool.should as any[];
-    const fuzzy = should.filter((c) => c.multi_match?.fuzziness ?? c.bool?.should?.[0]?.multi_match?.fuzziness);
-    expect(fuzzy.map((c) => [c.multi_match?.query ?? c.bool.should[0].multi_match.query, c.bool?.boost ?? 1])).to.deep.equal([
-      ['sandy', 1],
-      ['beech', 100],
-    ]);
+  it('when a real word is not told known (the other words say it was mistyped), then the every-group tier holds its typo', () => {
     const tiers = (q: string, words: object) =>
       ((buildSearchQuery(readSearchText(q), words) as any).bool.should as any[]).filter((c) => c.constant_score).map((c) => c.constant_score.boost);
-    expect(tiers('dessert dunes', { occurring: ['dunes'], misspelt: ['dessert'] })).to.deep.equal([100_000, 50_000]);
-    expect(tiers('dessert dunes', { occurring: ['dunes'], known: ['dessert'] }), 'told known, as before').to.deep.equal([100_000]);
+    expect(tiers('dessert dunes', { occurring: ['dunes'] })).to.deep.equal([100_000, 50_000]);
+    expect(tiers('dessert dunes', { occurring: ['dunes'], known: ['dessert'] }), 'told known').to.deep.equal([100_000]);
+  });
+
+  it('when a single word is quoted, then no typo is looked for in it: it keeps its exact meaning', () => {
+    expect(typoWords(readSearchText('"dear" forest'))).to.deep.equal(['forest']);
+    const fuzzy = ((buildSearchQuery(readSearchText('"montain" lake')) as any).bool.should as any[]).filter((c) => c.multi_match?.fuzziness);
+    expect(fuzzy.map((c) => c.multi_match.query)).to.deep.equal(['lake']);
   });
 
   it('when the query has one group, then there is no separate every-group tier', () => {
