@@ -48,6 +48,12 @@ const HTTP_DATE = [
   /^[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
 ];
 
+/** A read that failed in zlib (Node's fetch gives its error as the cause: Z_DATA_ERROR, Z_BUF_ERROR…). */
+function isBrokenCoding(err: unknown): boolean {
+  const code = (err as { cause?: { code?: unknown } } | null)?.cause?.code;
+  return typeof code === 'string' && code.startsWith('Z_');
+}
+
 /** The answer's body, read up to `max` bytes: past that, the rest is not read and the call fails. */
 async function cappedBody(response: Response, max: number): Promise<ArrayBuffer> {
   const tooLarge = () => new ApiError(response.status, 'unexpected_response', `The answer is larger than ${max} bytes (maxBodyBytes)`);
@@ -60,7 +66,12 @@ async function cappedBody(response: Response, max: number): Promise<ArrayBuffer>
   const chunks: Uint8Array[] = [];
   let length = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch((err: unknown) => {
+      // fetch inflates as it reads: a coding that cannot be inflated is the answer's fault, the
+      // same every time, not a network error to ask again for (as the Python client says).
+      if (isBrokenCoding(err)) throw new ApiError(response.status, 'unexpected_response', "The answer's content coding is broken");
+      throw err;
+    });
     if (done) break;
     length += value.byteLength;
     if (length > max) {

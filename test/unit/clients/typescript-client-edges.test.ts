@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ApiError, createWallpaperClient } from '../../../clients/typescript/src/index.js';
 import { retryAfterMs } from '../../../clients/typescript/src/paced-fetch.js';
 
@@ -200,6 +202,26 @@ describe('the TypeScript client, against answers the API should not give', () =>
       expect(sentChunks).to.be.below(40);
     });
   }
+
+  it('when an answer`s gzip is broken, then the call fails with an ApiError at once, not retried as a network error', async () => {
+    let asked = 0;
+    const server = createServer((_request, response) => {
+      asked++;
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      response.end('{"data": [], "not": "gzip"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const client = createWallpaperClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, backoffMs: 1 });
+      const err = await rejection(client.wallpapers.list());
+      expect(err).to.be.instanceOf(ApiError).and.include({ error: 'unexpected_response' });
+      expect((err as Error).message).to.include('content coding is broken');
+      expect(asked).to.equal(1);
+    } finally {
+      server.close();
+    }
+  });
 
   it('when the key cannot go into a header, then the client refuses it at once without showing it', () => {
     const secret = 'wpc_SECRETPART';
