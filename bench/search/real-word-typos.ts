@@ -21,6 +21,8 @@ import { readSearchText } from '../../src/wallpapers/search-query.js';
 const QUERIES = [
   ...['dessert dunes', 'dear forest', 'dear in the grass', 'mountain peek', 'rose pedals'],
   ...['roof city', 'dark roof', 'autumn latte', 'lost bridge', 'lost city', 'lovely bridge', 'shop sunset', 'alone night', 'love in the rain'],
+  // Meant as typed, found by helper-79 reading as typos at the first margin, 0.15.
+  ...['lovely rain', 'lovely street', 'rare car', 'holy space', 'really street', 'autumn story'],
 ];
 
 const { values, positionals } = parseArgs({ options: { alias: { type: 'string', default: 'wallpapers' } }, allowPositionals: true });

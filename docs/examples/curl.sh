@@ -30,13 +30,18 @@ get() {
   printf '%s' "$body"
 }
 
-echo "newest: $(get "$API_URL/v1/wallpapers?per_page=1" | jq -r '.data[0].title')"
-echo "search 'mountain': $(get "$API_URL/v1/search?q=mountain&per_page=1" | jq -r '.meta.total_items') results"
+# Each answer is kept before it is printed, so that a refusal stops the script (set -e) at once.
+newest="$(get "$API_URL/v1/wallpapers?per_page=1")"
+echo "newest: $(jq -r '.data[0].title' <<<"$newest")"
+found="$(get "$API_URL/v1/search?q=mountain&per_page=1")"
+echo "search 'mountain': $(jq -r '.meta.total_items' <<<"$found") results"
 # Wallpapers like the newest one (one page, never itself).
-first="$(get "$API_URL/v1/wallpapers?per_page=1" | jq -r '.data[0].id')"
-echo "like $first: $(get "$API_URL/v1/wallpapers/$first/similar?per_page=5" | jq -r '.data | length') wallpapers"
+first="$(jq -r '.data[0].id' <<<"$newest")"
+like="$(get "$API_URL/v1/wallpapers/$first/similar?per_page=5")"
+echo "like $first: $(jq -r '.data | length' <<<"$like") wallpapers"
 # By colour (a name or a hex, %23 for '#'), light or dark, with the palette in each item.
-echo "dark and blue: $(get "$API_URL/v1/wallpapers?color=blue,%231e3a5f&tone=dark&include=colors&per_page=1" | jq -r '.meta.total_items') wallpapers"
+blue="$(get "$API_URL/v1/wallpapers?color=blue,%231e3a5f&tone=dark&include=colors&per_page=1")"
+echo "dark and blue: $(jq -r '.meta.total_items' <<<"$blue") wallpapers"
 
 # Every wallpaper of the category, page by page: follow meta.next_cursor until it is null.
 url="$API_URL/v1/wallpapers?category=$CATEGORY&per_page=100"

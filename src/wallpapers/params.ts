@@ -76,8 +76,10 @@ export type SearchParams = ListParams & {
   nothing?: true;
   /** Words of `text` that match some wallpaper as typed, so no typo is looked for in them (domain/with-typos.ts). */
   occurring?: readonly string[];
-  /** Words of `text` the language knows but no wallpaper holds ("roof"): a typo is looked for in them, but a match of every group through it gets no tier of its own (domain/with-typos.ts); unless the other words say another word was meant ("dessert dunes", domain/real-word-typos.ts): then it is not among these. */
+  /** Words of `text` the language knows but no wallpaper holds ("roof"): a typo is looked for in them, but a match of every group through it gets no tier of its own (domain/with-typos.ts). */
   known?: readonly string[];
+  /** Of the `known`, those the other words say were typed for another word, and that word ("dessert" desert: domain/real-word-typos.ts): a match of every group through it is a tier. */
+  meant?: readonly { typed: string; meant: string }[];
   /** What the query is of, when it says more (domain/query-meaning.ts): among partial matches, those matching it come first. */
   subject?: Term[];
 };

@@ -71,3 +71,37 @@ describe('docs/examples, when the quota is spent', function () {
     });
   }
 });
+
+describe('docs/examples, when the key is refused for failed authentications', function () {
+  this.timeout(60_000);
+  // A block of a minute, past the examples' one-minute bound on waiting: one that waited it out
+  // would take a minute, then meet the 403 it hid.
+  const ctx = useCatalogue({ rateLimit: { authFailureLimit: 1, authFailureWindowSeconds: 60 } });
+
+  afterEach(async () => {
+    // Every test here fails from 127.0.0.1: its count goes, so later tests' wrong keys get their 403.
+    const counted = await ctx.redis.keys('wpc:auth-failures:*');
+    if (counted.length > 0) await ctx.redis.del(...counted);
+  });
+
+  for (const [name, command, args] of [
+    ['curl', 'bash', ['docs/examples/curl.sh']],
+    ['Python requests', 'python3', ['docs/examples/client.py']],
+  ] as const) {
+    it(`when the ${name} example meets too_many_auth_failures, then it stops at once with 1, naming it`, async () => {
+      const env = { ...process.env, API_URL: ctx.app.url, API_KEY: 'wpc_not_a_key' };
+      for (let i = 0; i < 2; i++) await fetch(`${ctx.app.url}/v1/wallpapers`, { headers: { Authorization: 'Bearer wpc_not_a_key' } });
+      const blocked = await fetch(`${ctx.app.url}/v1/wallpapers`, { headers: { Authorization: 'Bearer wpc_not_a_key' } });
+      expect(blocked.status).to.equal(429);
+      const started = Date.now();
+      const failed = await run(command, [...args], { env, timeout: 30_000 }).then(
+        () => null,
+        (error: { code: number; stderr: string; stdout: string }) => error,
+      );
+      expect(failed?.code).to.equal(1);
+      expect(failed?.stderr).to.include('too_many_auth_failures');
+      expect(failed?.stdout, 'nothing printed for the answers it did not get').not.to.match(/^newest:/m);
+      expect(Date.now() - started).to.be.below(20_000);
+    });
+  }
+});

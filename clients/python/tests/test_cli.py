@@ -290,6 +290,6 @@ def test_when_the_key_is_refused_for_failed_authentications_then_the_command_sto
     )
     assert cli.main(command) == 1
     err = capsys.readouterr().err
-    assert f"wallpapers: 429 too_many_auth_failures: {locked} (check API_KEY)" in err
+    assert f"wallpapers: 429 too_many_auth_failures: {locked}\n" in err
     assert "run again" not in err and "asked to wait" not in err
     assert len(sent) == 1

@@ -88,7 +88,7 @@ def test_when_this_address_failed_authentication_past_its_limit_then_the_client_
         monkeypatch.setenv("WALLPAPERS_URL", stack.url)
         assert cli.main(["sync", "--dir", str(tmp_path / "mirror"), "--quiet"]) == 1
         err = capsys.readouterr().err
-        assert "429 too_many_auth_failures" in err and "(check API_KEY)" in err and "run again" not in err
+        assert "429 too_many_auth_failures" in err and "Check the API key" in err and "run again" not in err
         with Client(base_url=stack.url, api_key=valid) as served:
             assert served.wallpapers.list(per_page=1)["data"]
     finally:

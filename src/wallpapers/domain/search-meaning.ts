@@ -7,7 +7,7 @@ import { type Vocabulary, buildVocabulary, memoisedVectors } from '../../infra/n
 import { type WordClasses, loadWordClasses } from '../../infra/word-classes.js';
 import { type AbsentThings, createAbsentThings } from './absent-things.js';
 import type { WordOccurrences } from './word-occurrences.js';
-import { type RealWordTypos, createRealWordTypos } from './real-word-typos.js';
+import { type Mistyped, type RealWordTypos, createRealWordTypos } from './real-word-typos.js';
 
 export interface MeaningOfQuery {
   /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
@@ -28,10 +28,11 @@ export interface SearchMeaning {
   /** Whether a word is one of the language's (WordNet's, inflections included); undefined before WordNet is read, or without it. */
   knows(word: string): boolean | undefined;
   /**
-   * Of real words that no wallpaper matches as typed, those the query likely holds a typo of
-   * (real-word-typos.ts: "dessert dunes"); none without the model or the word occurrences.
+   * Of real words that no wallpaper matches as typed, those the query likely holds a typo of, with
+   * the word meant (real-word-typos.ts: "dessert dunes", desert); none without the model or the
+   * word occurrences.
    */
-  misspelt(text: SearchQuery, words: readonly string[]): Promise<string[]>;
+  misspelt(text: SearchQuery, words: readonly string[]): Promise<Mistyped[]>;
   /** Settles once the model, WordNet and the catalogue's words are loaded, or given up on. */
   readonly ready: Promise<void>;
   close(): Promise<void>;

@@ -27,11 +27,16 @@ export function withTypos(repository: WallpaperRepository, occurrences: WordOccu
       const occurring = words.filter((_, i) => answers[i] === true);
       // A real word the catalogue lacks ("roof", "lost") is tried with a typo, but may well be meant:
       // a match of every group through its typo gets no tier of its own (store/build-queries.ts),
-      // unless the other words say another word was meant ("dessert dunes": real-word-typos.ts).
-      const real = words.filter((word, i) => answers[i] !== true && sense.knows(word) === true);
-      const misspelt = await sense.misspelt(params.text, real);
-      const known = real.filter((word) => !misspelt.includes(word));
-      return repository.search({ ...params, ...(occurring.length > 0 ? { occurring } : {}), ...(known.length > 0 ? { known } : {}) });
+      // unless the other words say which word was meant ("dessert dunes": real-word-typos.ts). An
+      // Elasticsearch that did not answer whether words occur is not asked about their neighbours.
+      const known = words.filter((word, i) => answers[i] !== true && sense.knows(word) === true);
+      const meant = known.length > 0 && !answers.includes(null) ? await sense.misspelt(params.text, known) : [];
+      return repository.search({
+        ...params,
+        ...(occurring.length > 0 ? { occurring } : {}),
+        ...(known.length > 0 ? { known } : {}),
+        ...(meant.length > 0 ? { meant } : {}),
+      });
     },
   };
 }

@@ -475,7 +475,8 @@ const AS_TYPED = 100;
 // beach" ranked every beach above the sunset beaches. A real word the catalogue lacks is no sure
 // typo and gets no such tier: "lost bridge" would rank the "Last Train" scenes first, "love in the
 // rain" lone wolves, "roof city" the "room" of every other description, "latte" late autumn. Unless
-// the other words say another word was meant ("dessert dunes": domain/real-word-typos.ts).
+// the other words say which word was meant ("dessert dunes": desert, domain/real-word-typos.ts):
+// then that word, as typed, and not any other a typo reaches ("rain story" is storm, not store).
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
 function termClause({ text, phrase }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none'): Clause {
@@ -562,10 +563,28 @@ export function typoWords({ groups }: SearchQuery): string[] {
   return [...new Set(groups.flatMap((group) => group.filter(typoTolerant)).flatMap(wordsOf))].slice(0, MAX_TYPO_ASKED);
 }
 
-/** A group matched as typed or, where a typo is looked for in it, through one. */
-function typedOrTypo(group: Term[], typos: Term[]): Clause {
+/**
+ * A group matched as typed or, where a typo is looked for in it, through one; or through the word
+ * a real word was typed for (`corrected`: its terms with that word), as typed, and no other.
+ */
+function typedOrTypo(group: Term[], typos: Term[], corrected: Term[]): Clause {
   const typed = groupClause(group, 'exact', 'all');
-  return typos.length === 0 ? typed : { bool: { should: [typed, groupClause(typos, 'fuzzy')], minimum_should_match: 1 } };
+  const others = [...(typos.length > 0 ? [groupClause(typos, 'fuzzy')] : []), ...(corrected.length > 0 ? [groupClause(corrected, 'exact')] : [])];
+  return others.length === 0 ? typed : { bool: { should: [typed, ...others], minimum_should_match: 1 } };
+}
+
+/** A group's terms holding a word typed for another (SearchParams.meant), with the word meant in its place. */
+function correctedTerms(group: readonly Term[], meant: ReadonlyMap<string, string>): Term[] {
+  return group
+    .filter((term) => typoTolerant(term) && wordsOf(term).some((word) => meant.has(word)))
+    .map((term) => ({
+      text: term.text
+        .toLowerCase()
+        .split(' ')
+        .map((word) => meant.get(word) ?? word)
+        .join(' '),
+      phrase: false,
+    }));
 }
 
 function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {
@@ -575,7 +594,7 @@ function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'non
 }
 
 /** What is known of a query's words as typed (domain/with-typos.ts). */
-export type TypedWords = Pick<SearchParams, 'occurring' | 'known'>;
+export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'meant'>;
 
 /**
  * The search for a parsed query: a result must match at least one group (as typed or with a
@@ -584,14 +603,16 @@ export type TypedWords = Pick<SearchParams, 'occurring' | 'known'>;
  * Every group matched puts it in the top tier; below that, groups matched as typed count a
  * hundred times those matched through a typo.
  */
-export function buildSearchQuery({ groups, excluded }: SearchQuery, { occurring = [], known = [] }: TypedWords = {}): Clause {
+export function buildSearchQuery({ groups, excluded }: SearchQuery, { occurring = [], known = [], meant = [] }: TypedWords = {}): Clause {
   // A query that only asked for wallpapers (SearchQuery.every): all of them score alike, so the
   // order is the tie-break's, the most downloaded first.
   if (groups.length === 0) return { bool: { must: [{ match_all: {} }], must_not: excluded.map((term) => termClause(term, 'exact')) } };
   const typos = typoGroups(groups, new Set(occurring));
   const knownWords = new Set(known);
   const sureTypos = typos.map((terms) => terms.filter((term) => !wordsOf(term).some((word) => knownWords.has(word))));
-  const throughTypos = groups.length > 1 && sureTypos.some((terms) => terms.length > 0);
+  const meantFor = new Map(meant.map(({ typed, meant: word }) => [typed, word]));
+  const corrected = groups.map((group) => correctedTerms(group, meantFor));
+  const throughTypos = groups.length > 1 && [...sureTypos, ...corrected].some((terms) => terms.length > 0);
   return {
     bool: {
       minimum_should_match: 1,
@@ -599,7 +620,9 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, { occurring 
         // With one group the per-group tier says it all. Common words in a group are dropped by the
         // analyzer; such a group stands aside here.
         ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
-        ...(throughTypos ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)] : []),
+        ...(throughTypos
+          ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, corrected[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)]
+          : []),
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],

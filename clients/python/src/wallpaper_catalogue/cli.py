@@ -139,8 +139,9 @@ def _stopped_by(message: str | None, retry_after: float) -> str:
     return f"{message or 'the quota is spent'} (asked to wait {retry_after:.0f} s)"
 
 
-# Answers that say the key is not accepted: another run with the same key gets the same.
-KEY_REFUSED = {"unauthorized", "forbidden", "too_many_auth_failures"}
+# Answers that say the key is not accepted: another run with the same key gets the same
+# (too_many_auth_failures says to check the key itself).
+KEY_REFUSED = {"unauthorized", "forbidden"}
 
 
 def cmd_download(args: argparse.Namespace) -> int:

@@ -35,7 +35,7 @@ function typos(present: readonly string[]) {
 describe('real words typed for others', () => {
   it('when a word one edit away occurs and fits the other words better by the margin, then the word typed is taken as its typo', async () => {
     const { misspelt, asked } = typos(['desert', 'dunes']);
-    expect(await misspelt(readSearchText('dessert dunes'), ['dessert'])).to.deep.equal(['dessert']);
+    expect(await misspelt(readSearchText('dessert dunes'), ['dessert'])).to.deep.equal([{ typed: 'dessert', meant: 'desert' }]);
     expect(asked, 'its neighbours (deserts is two edits away) and the other words, asked whether they occur').to.deep.equal([['desert', 'dunes']]);
   });
 
@@ -62,8 +62,8 @@ describe('real words typed for others', () => {
   it('when the other words are several, then the word is weighed against their mean', async () => {
     // Against dunes and city: desert (0.94 and 0.50) fits 0.51 better than dessert (0.34 and -0.34).
     const { misspelt } = typos(['desert', 'dunes', 'city', 'sandy']);
-    expect(await misspelt(readSearchText('dessert dunes city'), ['dessert'])).to.deep.equal(['dessert']);
-    expect(await misspelt(readSearchText('sandy dessert dunes'), ['dessert', 'sandy'])).to.deep.equal(['dessert']);
+    expect(await misspelt(readSearchText('dessert dunes city'), ['dessert'])).to.deep.equal([{ typed: 'dessert', meant: 'desert' }]);
+    expect(await misspelt(readSearchText('sandy dessert dunes'), ['dessert', 'sandy'])).to.deep.equal([{ typed: 'dessert', meant: 'desert' }]);
   });
 
   it('when another word of the query is the neighbour itself, then the word is taken as typed: "bench beach" asks for both', async () => {
@@ -75,7 +75,7 @@ describe('real words typed for others', () => {
   it('when other words hold nothing of the catalogue, then they are not weighed against: the search drops them too', async () => {
     const { misspelt, embedded } = typos(['desert', 'dunes']);
     // sandy and city do not occur: only dunes is weighed against, and desert fits it 0.60 better.
-    expect(await misspelt(readSearchText('sandy dessert dunes city'), ['dessert'])).to.deep.equal(['dessert']);
+    expect(await misspelt(readSearchText('sandy dessert dunes city'), ['dessert'])).to.deep.equal([{ typed: 'dessert', meant: 'desert' }]);
     expect([...new Set(embedded)]).to.have.members(['dessert', 'desert', 'dunes']);
     expect(await misspelt(readSearchText('dessert city'), ['dessert']), 'none left to weigh against').to.deep.equal([]);
   });
@@ -85,5 +85,19 @@ describe('real words typed for others', () => {
     const { misspelt, embedded } = typos(['desert', 'dunes', 'city', 'sandy', 'roof', 'room']);
     await misspelt(readSearchText(many), ['dessert']);
     expect(embedded).to.include.members(['dunes', 'city', 'sandy', 'roof']).and.not.include('room');
+  });
+
+  it('when a word is weighed again in the same company, then it is not asked about again for a minute, though absent answers last a second', async () => {
+    const wordsOccur = occurringIn(['desert', 'dunes']);
+    const misspelt = createRealWordTypos({
+      words: Object.keys(VECTORS),
+      catalogueWords: () => [],
+      vectorOf: (word) => Promise.resolve(VECTORS[word]!),
+      occurrences: createWordOccurrences({ wordsOccur, absentMs: 0 }),
+    });
+    for (let i = 0; i < 3; i++) expect(await misspelt(readSearchText('dessert dunes'), ['dessert'])).to.have.length(1);
+    expect(wordsOccur.asked).to.have.length(1);
+    await misspelt(readSearchText('dessert dunes city'), ['dessert']);
+    expect(wordsOccur.asked, 'other company, weighed anew').to.have.length(2);
   });
 });

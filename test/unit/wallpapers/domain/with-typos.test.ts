@@ -50,25 +50,40 @@ describe('typos only for words that match nothing as typed', () => {
     ]);
   });
 
-  it('when the other words say a real word was mistyped for another, then it is not told known: a match of every group through its typo is trusted', async () => {
+  it('when the other words say a real word was mistyped for another, then the search is told the word meant; it stays known, its typos untrusted', async () => {
     const repository = recordingRepository();
     const asked: string[][] = [];
     const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringIn(['dunes', 'forest']), absentMs: 1000 }), {
       knows: () => true,
       misspelt: (_text, words) => {
         asked.push([...words]);
-        return Promise.resolve(words.filter((word) => word === 'dessert'));
+        return Promise.resolve(words.includes('dessert') ? [{ typed: 'dessert', meant: 'desert' }] : []);
       },
     });
     await typos.search(searchParams({ q: 'dessert dunes', page: 1, per_page: 20 }));
     await typos.search(searchParams({ q: 'roof forest', page: 1, per_page: 20 }));
     await typos.search(searchParams({ q: 'forest', page: 1, per_page: 20 }));
-    expect(repository.seen.map(({ occurring, known }) => [occurring, known])).to.deep.equal([
-      [['dunes'], undefined],
-      [['forest'], ['roof']],
-      [['forest'], undefined],
+    expect(repository.seen.map(({ occurring, known, meant }) => [occurring, known, meant])).to.deep.equal([
+      [['dunes'], ['dessert'], [{ typed: 'dessert', meant: 'desert' }]],
+      [['forest'], ['roof'], undefined],
+      [['forest'], undefined, undefined],
     ]);
-    expect(asked, 'only real words the catalogue lacks are weighed').to.deep.equal([['dessert'], ['roof'], []]);
+    expect(asked, 'only real words the catalogue lacks are weighed').to.deep.equal([['dessert'], ['roof']]);
+  });
+
+  it('when Elasticsearch did not say whether the words occur, then no neighbour of theirs is weighed', async () => {
+    const repository = recordingRepository();
+    let weighed = 0;
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: () => Promise.reject(new Error('timeout')), absentMs: 1000 }), {
+      knows: () => true,
+      misspelt: () => {
+        weighed++;
+        return Promise.resolve([]);
+      },
+    });
+    await typos.search(searchParams({ q: 'dessert dunes', page: 1, per_page: 20 }));
+    expect(weighed).to.equal(0);
+    expect(repository.seen[0]!.known).to.deep.equal(['dessert', 'dunes']);
   });
 
   it('when Elasticsearch does not answer, then the words are tried with a typo, as if they did not occur', async () => {

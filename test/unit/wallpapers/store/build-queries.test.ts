@@ -173,6 +173,21 @@ describe('Elasticsearch query building', () => {
     expect(tiers('dessert dunes', { occurring: ['dunes'], known: ['dessert'] }), 'told known').to.deep.equal([100_000]);
   });
 
+  it('when a real word is said to be typed for another, then the every-group tier holds that other word as typed, not every typo of it', () => {
+    const should = (
+      buildSearchQuery(readSearchText('rain story'), { occurring: ['rain'], known: ['story'], meant: [{ typed: 'story', meant: 'storm' }] }) as any
+    ).bool.should as any[];
+    const tiers = should.filter((c) => c.constant_score).map((c) => c.constant_score);
+    expect(tiers.map((t) => t.boost)).to.deep.equal([100_000, 50_000]);
+    const [, story] = tiers[1].filter.bool.must;
+    expect(story.bool.should.map((c: any) => [c.multi_match.query, c.multi_match.fuzziness ?? 'as typed'])).to.deep.equal([
+      ['story', 'as typed'],
+      ['storm', 'as typed'],
+    ]);
+    const fuzzy = should.filter((c) => c.multi_match?.fuzziness).map((c) => c.multi_match.query);
+    expect(fuzzy, 'its typos still found, below').to.deep.equal(['story']);
+  });
+
   it('when a single word is quoted, then no typo is looked for in it: it keeps its exact meaning', () => {
     expect(typoWords(readSearchText('"dear" forest'))).to.deep.equal(['forest']);
     const fuzzy = ((buildSearchQuery(readSearchText('"montain" lake')) as any).bool.should as any[]).filter((c) => c.multi_match?.fuzziness);
