@@ -123,7 +123,8 @@ export function createWeighing({
 
   const decided = new Map<string, { weighed: Weighed | null; until: number }>();
 
-  async function weigh(read: string, said: readonly string[]): Promise<Weighed | null> {
+  /** The reading, or undefined when Elasticsearch did not say which words occur: not one to remember. */
+  async function weigh(read: string, said: readonly string[]): Promise<Weighed | null | undefined> {
     // A neighbour the query already says is no typo of it: "bench beach", "lace lake" (against
     // itself the neighbour fits perfectly, 0.65 to 0.83 better).
     const candidates = said.length === 0 ? [] : neighbours(read).filter((candidate) => !said.some((other) => sameWord(other, candidate)));
@@ -131,6 +132,7 @@ export function createWeighing({
     // Weighed only against words the catalogue holds, as the search looks for them: a word it drops
     // ("aesthetic", "vibes", another script's) would only blur what the others say.
     const answers = await occurrences.of([...candidates, ...said]);
+    if (answers.includes(null)) return undefined;
     const occurring = candidates.filter((_, i) => answers[i] === true).slice(0, MAX_WEIGHED);
     const others = said.filter((_, i) => answers[candidates.length + i] === true).slice(0, MAX_OTHERS);
     if (occurring.length === 0 || others.length === 0) return null;
@@ -151,6 +153,7 @@ export function createWeighing({
     const known = decided.get(key);
     if (known !== undefined && known.until > Date.now()) return known.weighed;
     const weighed = await weigh(read, said);
+    if (weighed === undefined) return null;
     if (decided.size >= MEMO) decided.clear();
     decided.set(key, { weighed, until: Date.now() + DECIDED_MS });
     return weighed;

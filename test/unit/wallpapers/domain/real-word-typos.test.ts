@@ -100,4 +100,25 @@ describe('real words typed for others', () => {
     await misspelt(readSearchText('dessert dunes city'), ['dessert']);
     expect(wordsOccur.asked, 'other company, weighed anew').to.have.length(2);
   });
+
+  it('when Elasticsearch does not say which words occur, then the word is taken as typed, and weighed again next time', async () => {
+    let failing = true;
+    const asked: string[][] = [];
+    const misspelt = createRealWordTypos({
+      words: Object.keys(VECTORS),
+      catalogueWords: () => [],
+      vectorOf: (word) => Promise.resolve(VECTORS[word]!),
+      occurrences: createWordOccurrences({
+        wordsOccur: (words) => {
+          asked.push([...words]);
+          return failing ? Promise.reject(new Error('timeout')) : Promise.resolve(words.map((word) => ['desert', 'dunes'].includes(word)));
+        },
+        absentMs: 0,
+      }),
+    });
+    expect(await misspelt(readSearchText('dessert dunes'), ['dessert'])).to.deep.equal([]);
+    failing = false;
+    expect(await misspelt(readSearchText('dessert dunes'), ['dessert'])).to.deep.equal([{ typed: 'dessert', meant: 'desert' }]);
+    expect(asked).to.have.length(2);
+  });
 });
