@@ -65,6 +65,13 @@ export interface PageOptions {
 }
 
 export type ListParams = Paging & Filters & Ordering & PageOptions;
+
+/** A real word typed for another, and that other ("dessert", desert). */
+export interface Mistyped {
+  typed: string;
+  meant: string;
+}
+
 export type SearchParams = ListParams & {
   /** The text as the client sent it: it names the search in cache keys and cursors. */
   q: string;
@@ -79,7 +86,7 @@ export type SearchParams = ListParams & {
   /** Words of `text` the language knows but no wallpaper holds ("roof"): a typo is looked for in them, but a match of every group through it gets no tier of its own (domain/with-typos.ts). */
   known?: readonly string[];
   /** Of the `known`, those the other words say were typed for another word, and that word ("dessert" desert: domain/real-word-typos.ts): a match of every group through it is a tier. */
-  meant?: readonly { typed: string; meant: string }[];
+  meant?: readonly Mistyped[];
   /** What the query is of, when it says more (domain/query-meaning.ts): among partial matches, those matching it come first. */
   subject?: Term[];
 };

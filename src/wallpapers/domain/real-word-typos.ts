@@ -1,3 +1,4 @@
+import type { Mistyped } from '../params.js';
 import type { SearchQuery } from '../search-query.js';
 import { STOP_WORDS } from '../stop-words.js';
 import { cosine } from '../../infra/nearest-words.js';
@@ -12,12 +13,6 @@ import { singularOf } from './query-meaning.js';
  * (deer), "mountain peek" (peak), "rose pedals" (petals).
  */
 export type RealWordTypos = (text: SearchQuery, words: readonly string[]) => Promise<Mistyped[]>;
-
-/** A real word typed for another, and that other (SearchParams.meant). */
-export interface Mistyped {
-  typed: string;
-  meant: string;
-}
 
 export interface RealWordTyposOptions {
   /** The words a typo may have been meant as: the model's whole words, kept to those that occur. */

@@ -7,7 +7,8 @@ import { type Vocabulary, buildVocabulary, memoisedVectors } from '../../infra/n
 import { type WordClasses, loadWordClasses } from '../../infra/word-classes.js';
 import { type AbsentThings, createAbsentThings } from './absent-things.js';
 import type { WordOccurrences } from './word-occurrences.js';
-import { type Mistyped, type RealWordTypos, createRealWordTypos } from './real-word-typos.js';
+import { type RealWordTypos, createRealWordTypos } from './real-word-typos.js';
+import type { Mistyped } from '../params.js';
 
 export interface MeaningOfQuery {
   /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
