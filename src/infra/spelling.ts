@@ -1,35 +1,51 @@
 /**
+ * How many edits a typo may hold in a word, as Elasticsearch's `AUTO:4,8` reads it: one for 4 to 7
+ * letters, two from 8; none for a word that is not looked at (shorter, longer, not a-z).
+ */
+function editsAllowed(word: string): number {
+  if (!/^[a-z]{4,20}$/.test(word)) return 0;
+  return word.length >= 8 ? 2 : 1;
+}
+
+/** Words filed under each key `keysOf` gives them. */
+function filed(words: Iterable<string>, keysOf: (word: string) => string[]): Map<string, Set<string>> {
+  const byKey = new Map<string, Set<string>>();
+  for (const word of words) {
+    for (const key of keysOf(word)) {
+      const list = byKey.get(key) ?? new Set<string>();
+      list.add(word);
+      byKey.set(key, list);
+    }
+  }
+  return byKey;
+}
+
+/** Of `candidates`, those other than `word` within `allowed` edits of it, with their distance. */
+function withinEdits(word: string, candidates: Iterable<string>, allowed: number): { candidate: string; distance: number }[] {
+  const found: { candidate: string; distance: number }[] = [];
+  for (const candidate of candidates) {
+    if (candidate === word || Math.abs(candidate.length - word.length) > allowed) continue;
+    const distance = editDistance(word, candidate, allowed);
+    if (distance <= allowed) found.push({ candidate, distance });
+  }
+  return found;
+}
+
+/**
  * The words a misspelt one may have meant, among known words: the closest ones, one edit away (a
  * letter added, dropped, changed, or two swapped) for words of 4 to 7 letters, two from 8, sharing
  * the first or the second letter ("kosmos" may mean cosmos). Empty for a known word.
  */
 export function createSpelling(known: readonly string[]): (word: string) => string[] {
-  const byLetter = new Map<string, Set<string>>();
-  const file = (key: string, word: string) => {
-    const list = byLetter.get(key) ?? new Set<string>();
-    list.add(word);
-    byLetter.set(key, list);
-  };
-  for (const word of known) {
-    file(`0${word[0]}`, word);
-    file(`1${word[1]}`, word);
-  }
+  const byLetter = filed(known, (word) => [`0${word[0]}`, `1${word[1]}`]);
   const members = new Set(known);
   return (word) => {
-    if (members.has(word) || !/^[a-z]{4,20}$/.test(word)) return [];
-    const allowed = word.length >= 8 ? 2 : 1;
-    let best: string[] = [];
-    let bestDistance = allowed + 1;
-    for (const candidate of new Set([...(byLetter.get(`0${word[0]}`) ?? []), ...(byLetter.get(`1${word[1]}`) ?? [])])) {
-      if (Math.abs(candidate.length - word.length) > allowed) continue;
-      const distance = editDistance(word, candidate, bestDistance);
-      if (distance > allowed) continue;
-      if (distance < bestDistance) {
-        best = [candidate];
-        bestDistance = distance;
-      } else if (distance === bestDistance) best.push(candidate);
-    }
-    return best;
+    const allowed = members.has(word) ? 0 : editsAllowed(word);
+    if (allowed === 0) return [];
+    const candidates = new Set([...(byLetter.get(`0${word[0]}`) ?? []), ...(byLetter.get(`1${word[1]}`) ?? [])]);
+    const found = withinEdits(word, candidates, allowed);
+    const nearest = Math.min(...found.map(({ distance }) => distance));
+    return found.filter(({ distance }) => distance === nearest).map(({ candidate }) => candidate);
   };
 }
 
@@ -39,22 +55,13 @@ export function createSpelling(known: readonly string[]): (word: string) => stri
  * to 7 letters, two from 8), sharing the first letter as its `prefix_length: 1` needs, nearest first.
  */
 export function createNeighbours(known: readonly string[]): (word: string) => string[] {
-  const byFirst = new Map<string, string[]>();
-  for (const word of new Set(known)) {
-    const list = byFirst.get(word[0]!) ?? [];
-    list.push(word);
-    byFirst.set(word[0]!, list);
-  }
+  const byFirst = filed(known, (word) => [word[0]!]);
   return (word) => {
-    if (!/^[a-z]{4,20}$/.test(word)) return [];
-    const allowed = word.length >= 8 ? 2 : 1;
-    const found: { candidate: string; distance: number }[] = [];
-    for (const candidate of byFirst.get(word[0]!) ?? []) {
-      if (candidate === word || Math.abs(candidate.length - word.length) > allowed) continue;
-      const distance = editDistance(word, candidate, allowed);
-      if (distance <= allowed) found.push({ candidate, distance });
-    }
-    return found.sort((a, b) => a.distance - b.distance).map(({ candidate }) => candidate);
+    const allowed = editsAllowed(word);
+    if (allowed === 0) return [];
+    return withinEdits(word, byFirst.get(word[0]!) ?? [], allowed)
+      .sort((a, b) => a.distance - b.distance)
+      .map(({ candidate }) => candidate);
   };
 }
 
