@@ -260,6 +260,8 @@ describe('search by meaning, on the real model and catalogue', function () {
       ['northern lights', /\baurora/i],
       ['the big apple', /\bnew york\b/i],
       ['northen lights', /\baurora/i],
+      ['northen-lights', /\baurora/i],
+      ['mountian-lake', /\balpine lake/i],
     ] as const) {
       const { data } = await search(ctx, q);
       expect(data.length, q).to.be.greaterThan(0);

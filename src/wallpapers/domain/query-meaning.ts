@@ -359,6 +359,20 @@ export function createQueryExpansion(
   }
 
   /**
+   * What a joined term ("mountain-lake", "northern-lights") stands for: what the same words typed
+   * apart do (joinPhrases), a misspelt word respelt too ("mountian-lake" reads as "mountian lake"
+   * does, alpine lake). Respelling one counts as a word looked up, and only where the words as
+   * typed stand for nothing and one of them is unknown.
+   */
+  function joinedTermStandsFor(words: readonly string[], vocabulary: Vocabulary, budget: { left: number }): Term[] {
+    const asTyped = everydayPhrase(words, [], vocabulary);
+    const unknown = words.map((word) => !modelWords.has(word) && !vocabulary.has(word));
+    if (asTyped.length > 0 || budget.left <= 0 || !unknown.some(Boolean)) return asTyped;
+    budget.left--;
+    return everydayPhrase(words, unknown, vocabulary);
+  }
+
+  /**
    * Neighbouring plain words people type together for one catalogue word become one group: the
    * phrase as typed, or the catalogue words it stands for. The longest such run wins.
    */
@@ -421,7 +435,7 @@ export function createQueryExpansion(
     if (compound) return budget.left-- > 0 ? alternatives({ text: term.text, phrase: false }, vocabulary) : null;
     if (term.phrase || term.quoted || term.similarity !== undefined) return null;
     const typed = term.text.toLowerCase();
-    if (typed.includes(' ')) return { terms: vocabulary.has(typed) ? [] : everydayTerms([typed], vocabulary), stranger: false };
+    if (typed.includes(' ')) return { terms: joinedTermStandsFor(typed.split(' '), vocabulary, budget), stranger: false };
     if (budget.left-- <= 0) return null;
     return alternatives(term, vocabulary);
   }

@@ -200,6 +200,17 @@ describe('what a query means in the catalogue words', () => {
       expect(words(await expand(readSearchText('northern -lights'), vocabulary)), 'one excluded').to.deep.equal(undefined);
     });
 
+    it('when a joined term holds a misspelt word, then it stands for what the same words typed apart do', async () => {
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'aurora'], new Map());
+      const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday);
+      expect(words(await expand(readSearchText('northern-lights'), vocabulary)), 'as typed').to.deep.equal([['northern lights', 'aurora']]);
+      expect(words(await expand(readSearchText('northen-lights'), vocabulary)), 'misspelt').to.deep.equal([['northen lights', 'aurora']]);
+      expect(words(await expand(readSearchText('northen lights'), vocabulary)), 'apart').to.deep.equal([['northen lights', 'aurora']]);
+      const late = await expand(readSearchText('qwert asdfg zxcvb yuiop northen-lights'), vocabulary);
+      expect(late.query?.groups.some((group) => group.some(({ text }) => text === 'aurora')) ?? false, 'past the words looked up').to.equal(false);
+    });
+
     it('when a misspelt phrase comes after the first few words, then it is not respelt (respelling costs a scan)', async () => {
       const model = fakeModel();
       const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'aurora'], new Map());
