@@ -1,5 +1,5 @@
-/** Whether each word matches some wallpaper as a search would match it typed. */
-export type WordsOccur = (words: readonly string[], timeoutMs: number) => Promise<boolean[]>;
+/** Whether each word matches some wallpaper as a search would match it typed; null where Elasticsearch did not say. */
+export type WordsOccur = (words: readonly string[], timeoutMs: number) => Promise<(boolean | null)[]>;
 
 export interface WordOccurrences {
   /**

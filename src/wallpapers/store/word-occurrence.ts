@@ -3,10 +3,11 @@ import { wordClause } from './build-queries.js';
 
 /**
  * Whether each word matches some wallpaper, as a search would match it typed: one request for all
- * of them, each stopping at its first hit. A word whose answer failed counts as occurring, so a
- * search is never emptied by an error.
+ * of them, each stopping at its first hit. A word whose own answer failed is null, as when the
+ * whole request fails: not said (domain/word-occurrences.ts), so it neither empties a search nor is
+ * remembered as occurring, nor is taken for a word a real word was mistyped for.
  */
-export async function wordsOccur(es: Client, alias: string, words: readonly string[], timeoutMs: number): Promise<boolean[]> {
+export async function wordsOccur(es: Client, alias: string, words: readonly string[], timeoutMs: number): Promise<(boolean | null)[]> {
   if (words.length === 0) return [];
   const response = await es.msearch(
     {
@@ -15,7 +16,7 @@ export async function wordsOccur(es: Client, alias: string, words: readonly stri
     },
     { requestTimeout: timeoutMs, maxRetries: 0 },
   );
-  return response.responses.map((answer) => !('hits' in answer) || totalOf(answer.hits.total) > 0);
+  return response.responses.map((answer) => ('hits' in answer ? totalOf(answer.hits.total) > 0 : null));
 }
 
 const totalOf = (total: number | { value: number } | undefined): number => (typeof total === 'number' ? total : (total?.value ?? 1));

@@ -49,4 +49,22 @@ describe('whether words occur, remembered', () => {
     expect(await occurrences.of(['noon'])).to.deep.equal([null]);
     expect(asked).to.equal(1);
   });
+
+  it('when one word of a question is not answered, then it alone is not known (null), and asked again after absentMs', async () => {
+    const asked: string[][] = [];
+    let failing = true;
+    const occurrences = createWordOccurrences({
+      wordsOccur: (words) => {
+        asked.push([...words]);
+        return Promise.resolve(words.map((word) => (word === 'neon' && failing ? null : word === 'noon')));
+      },
+      absentMs: 40,
+    });
+    expect(await occurrences.of(['noon', 'neon'])).to.deep.equal([true, null]);
+    failing = false;
+    expect(await occurrences.of(['neon']), 'within absentMs').to.deep.equal([null]);
+    await wait(60);
+    expect(await occurrences.of(['noon', 'neon'])).to.deep.equal([true, false]);
+    expect(asked).to.deep.equal([['noon', 'neon'], ['neon']]);
+  });
 });
