@@ -29,6 +29,7 @@ const DOCS = [
   doc(8, 'Waves', 'Foam on the rocks.', 'abstract'),
   doc(9, 'Rainy Street', 'A picture.'),
   doc(10, 'Rain on Glass', 'A picture.'),
+  doc(11, 'Sunrise in the Valley', 'A picture.'),
 ];
 
 describe('search ranking rules', function () {
@@ -56,6 +57,16 @@ describe('search ranking rules', function () {
   it('when a misspelling is no word but the stemmer reads it as one that occurs, then its typo is still looked for', async () => {
     // "rainly" is read as rain by the index's analysis, but WordNet knows no such word: "rainy" was meant.
     expect(await ids('rainly')).to.include.members([9, 10]);
+  });
+
+  it('when a category`s name is misspelt, then its wallpapers are found through the typo, as its name is only there', async () => {
+    expect(await ids('ocaen')).to.deep.equal([7]);
+    expect(await ids('ocaen waves')).to.deep.equal([7, 8]);
+  });
+
+  it('when a typo leaves a word the stemmer cuts further (sunris as sunri, vally as val), then the word meant is still found', async () => {
+    expect(await ids('sunris')).to.deep.equal([11]);
+    expect(await ids('vally')).to.deep.equal([11]);
   });
 
   it('when one word matches as typed and another only through a typo, then the typo never ranks first', async () => {

@@ -454,10 +454,14 @@ export function buildListRequest(alias: string, params: ListParams): estypes.Sea
 // over the description, the unstemmed title (`.exact`) over the stemmed one so an exact word ranks
 // above an inflection, and the category's name ("ocean waves") as text.
 const MATCH_FIELDS = ['title.exact^4', 'title^3', 'description', 'category.text^2'];
-// Typos are looked for where words are long and varied: not in the 19 category names. One edit
-// from 4 letters, two from 8, ten candidate terms per word: fuzzy clauses are the costliest part
-// of a search, and these bounds brought it back to the cost of the plain search before (measured).
-const FUZZY_FIELDS = ['title^3', 'description'];
+// Typos are looked for in the title as written (`.exact`), the description and the category's
+// name. The stemmer would cut a typo before it is matched ("sunris" is sunri, "vally" val, two
+// edits or more from sunrise and valley), so titles are matched unstemmed; a category's name is
+// often the only place its word stands ("ocaen"). One edit from 4 letters, two from 8, ten
+// candidate terms per word: fuzzy clauses are the costliest part of a search, and these bounds
+// brought it back to the cost of the plain search before. The category names' dictionary holds a
+// few dozen words, so reading it costs nothing measurable (bench/results/typos-unstemmed.md).
+const FUZZY_FIELDS = ['title.exact^3', 'description', 'category.text^2'];
 /** How a term is matched: as typed, or through a typo. */
 type Mode = 'exact' | 'fuzzy';
 const FUZZINESS = 'AUTO:4,8';
