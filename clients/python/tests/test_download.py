@@ -91,7 +91,8 @@ def test_when_a_server_sends_the_picture_compressed_anyway_then_it_is_taken_at_i
     def answer(request: httpx.Request) -> httpx.Response:
         asked.append(request.headers.get("Accept-Encoding", ""))
         packed = gzip.compress(PICTURE)
-        return httpx.Response(200, headers={"Content-Type": "image/bmp", "Content-Encoding": "gzip", "Content-Length": str(len(packed))}, content=packed)
+        headers = {"Content-Type": "image/bmp", "Content-Encoding": "gzip", "Content-Length": str(len(packed))}
+        return httpx.Response(200, headers=headers, stream=Chunks(lambda: iter([packed[:20], packed[20:]])))
 
     with httpx.Client(transport=httpx.MockTransport(answer)) as http:
         fetched = fetch_picture(http, "http://pictures.test/11", tmp_path, 11)
@@ -170,3 +171,68 @@ def test_when_a_run_is_interrupted_while_a_picture_stalls_then_it_returns_at_onc
         assert list(tmp_path.iterdir()) == []
     finally:
         release.set()
+
+
+def test_when_a_picture_is_gzipped_twice_or_in_another_coding_then_it_is_refused_before_it_is_inflated(tmp_path: Path) -> None:
+    import gzip
+
+    for coding, body in (("gzip, gzip", gzip.compress(gzip.compress(PICTURE))), ("br", b"\x00" * 10)):
+
+        def answer(_request: httpx.Request, coding: str = coding, body: bytes = body) -> httpx.Response:
+            return httpx.Response(200, headers={"Content-Type": "image/bmp", "Content-Encoding": coding}, stream=Chunks(lambda: iter([body])))
+
+        with httpx.Client(transport=httpx.MockTransport(answer)) as http, pytest.raises(DownloadError) as refused:
+            fetch_picture(http, "http://pictures.test/12", tmp_path, 12)
+        assert "which was not asked for" in str(refused.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_when_a_gzipped_picture_inflates_past_the_bound_then_it_is_refused_before_it_is_held_whole(tmp_path: Path) -> None:
+    import gzip
+    import tracemalloc
+
+    bomb = gzip.compress(b"\x00" * (64 * 1024 * 1024))
+
+    def answer(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "image/bmp", "Content-Encoding": "gzip"}, stream=Chunks(lambda: iter([bomb])))
+
+    tracemalloc.start()
+    with httpx.Client(transport=httpx.MockTransport(answer)) as http, pytest.raises(DownloadError) as refused:
+        fetch_picture(http, "http://pictures.test/13", tmp_path, 13, max_bytes=1024 * 1024)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert "more than 1048576 bytes" in str(refused.value)
+    assert peak < 8 * 1024 * 1024
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_when_a_picture_drips_slower_than_the_least_rate_past_the_timeout_then_it_is_abandoned(tmp_path: Path) -> None:
+    import time
+
+    def drip() -> Iterator[bytes]:
+        for _ in range(40):
+            time.sleep(0.025)
+            yield b"\x00"
+
+    def answer(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "image/bmp", "Content-Length": "40"}, stream=Chunks(drip))
+
+    started = time.monotonic()
+    with httpx.Client(transport=httpx.MockTransport(answer), timeout=0.2) as http, pytest.raises(DownloadError) as refused:
+        fetch_picture(http, "http://pictures.test/14", tmp_path, 14)
+    assert "slower than" in str(refused.value)
+    assert time.monotonic() - started < 0.6
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_when_a_part_file_is_a_link_then_the_picture_replaces_the_link_and_what_it_points_to_is_untouched(tmp_path: Path) -> None:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (folder / "9.png.part").symlink_to(victim)
+    with serving("image/png") as http:
+        fetched = fetch_picture(http, "http://pictures.test/9", folder, 9)
+    assert victim.read_text() == "keep me"
+    assert fetched.path.read_bytes() == PICTURE
+    assert sorted(p.name for p in folder.iterdir()) == ["9.png"]

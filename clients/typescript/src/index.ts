@@ -87,8 +87,8 @@ function asLists<Raw>(query: object): Raw {
   ) as Raw;
 }
 
-/** A cursor that leads back to its own page would be followed for ever. */
-const looping = () => new ApiError(200, 'unexpected_response', 'The API gave the cursor it was asked with as the next one: the walk would never end');
+/** A cursor that leads back to a page already read would be followed for ever. */
+const looping = () => new ApiError(200, 'unexpected_response', 'The API gave a cursor it had given before as the next one: the walk would never end');
 
 /** A key goes into a header: one that cannot is refused here, without showing it in the message. */
 function checkedKey(apiKey: string): string {
@@ -160,13 +160,17 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     const { page: _page, cursor: _cursor, ...rest } = query;
     let cursor: string | null = null;
     let seed = query.seed;
+    // Every cursor of the walk: one given again leads back to a page read before (a, b, a…).
+    const seen = new Set<string>();
     do {
       const next: WallpaperList = await fetchPage({ ...rest, ...(seed ? { seed } : {}), ...(cursor ? { cursor } : {}) } as Q, options);
       yield* next.data;
       seed ??= next.meta.seed;
-      // A cursor that leads back to its own page would be followed for ever.
-      if (next.meta.next_cursor && next.meta.next_cursor === cursor) throw looping();
       cursor = next.meta.next_cursor ?? null;
+      if (cursor !== null) {
+        if (seen.has(cursor)) throw looping();
+        seen.add(cursor);
+      }
     } while (cursor);
   }
 
@@ -175,6 +179,9 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
 
   /** The change feed, page after page; at its end, polls (or stops with `untilEnd`). */
   async function* follow({ cursor, untilEnd = false, pollMs = 60_000, signal, ...query }: FollowOptions = {}): AsyncGenerator<FollowedChange> {
+    // Cursors of pages with more after them: one given again leads back to a page read before. At
+    // the end of the feed the same cursor comes back until a change comes: that is its tail.
+    const seen = new Set<string>();
     while (!signal?.aborted) {
       // The signal stops the following: a page in flight is dropped, and the cursor kept before it still holds.
       let page: ChangeList;
@@ -186,7 +193,10 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
       }
       const asked = cursor;
       cursor = page.meta.next_cursor;
-      if (page.meta.has_more && cursor === asked) throw looping();
+      if (page.meta.has_more) {
+        if (cursor === asked || seen.has(cursor)) throw looping();
+        seen.add(cursor);
+      }
       for (const [i, change] of page.data.entries()) yield { change, cursor: i === page.data.length - 1 ? cursor : asked };
       if (page.meta.has_more) continue;
       if (untilEnd) return;

@@ -166,6 +166,24 @@ describe('the TypeScript client, against answers the API should not give', () =>
     expect(urls).to.have.length(1);
   });
 
+  it('when cursors lead back to a page read before (a, b, a), then a walk and following the feed stop with an ApiError', async () => {
+    // After 20 pages an end, so that a walk that does not notice ends rather than hangs.
+    const cycle = (body: (next: string | null) => unknown) =>
+      fake((request, asked) => {
+        const next = asked > 20 ? null : new URL(request.url).searchParams.get('cursor') === 'a' ? 'b' : 'a';
+        return new Response(JSON.stringify(body(next)), { status: 200, headers: { 'Content-Type': 'application/json' } });
+      });
+    const listed = cycle((next) => ({ data: [], meta: { next_cursor: next } }));
+    const walk = await rejection(drained(createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch: listed.fetch }).wallpapers.all()));
+    expect(walk).to.be.instanceOf(ApiError).and.include({ error: 'unexpected_response' });
+    expect(listed.urls).to.have.length(3);
+    const feed = cycle((next) => ({ data: [], meta: { next_cursor: next ?? 'end', has_more: next !== null } }));
+    const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch: feed.fetch });
+    const followed = await rejection(drained(client.changes.follow({ untilEnd: true })));
+    expect(followed).to.be.instanceOf(ApiError).and.include({ error: 'unexpected_response' });
+    expect(feed.urls).to.have.length(3);
+  });
+
   for (const [name, body, type] of [
     ['a page of HTML (a captive portal)', '<html>sign in to the wifi</html>', 'text/html'],
     ['cut JSON', '{"data": [', 'application/json'],

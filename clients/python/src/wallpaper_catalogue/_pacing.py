@@ -19,6 +19,7 @@ As the TypeScript client does (clients/typescript/src/paced-fetch.ts):
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import time
@@ -68,7 +69,9 @@ class Pacing:
             reset = float(response.headers["X-RateLimit-Reset"])
         except (KeyError, ValueError):
             return
-        self._quota = (limit, remaining, reset)
+        # A reset of inf or nan is no time: waited for, it became "wait inf s" and JSON no parser reads.
+        if math.isfinite(reset):
+            self._quota = (limit, remaining, reset)
 
     def _pace(self) -> None:
         if self._quota is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
@@ -29,6 +30,16 @@ from .sync import SYNC_FILTERS, SyncError, SyncReport, sync
 
 LIST_FILTERS = ("category", "resolution", "ratio", "tags", "exclude_tags", "exclude_ids", "color", "ids", "include")
 SINGLE_FILTERS = ("min_resolution", "orientation", "tone", "sort", "seed")
+
+
+# Characters a terminal acts on rather than shows: C0 and C1 controls (escape sequences that retitle
+# or clear it, or rewrite what was printed) and bidirectional overrides (text shown out of order).
+UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def shown(value: object) -> str:
+    """Text the server sent, as a terminal shows it: what it would act on replaced by `?`."""
+    return UNSHOWN.sub("?", str(value))
 
 
 class UsageError(Exception):
@@ -90,7 +101,7 @@ def _print_items(items: Iterable[Mapping[str, Any]], as_json: bool) -> None:
         print(json.dumps([dict(item) for item in items], indent=1))
         return
     for item in items:
-        print(f"{item['id']:>10}  {item['resolution']:>9}  {item['category']:<14} {item['title']}")
+        print(f"{item['id']:>10}  {shown(item.get('resolution')):>9}  {shown(item.get('category')):<14} {shown(item.get('title'))}")
 
 
 def _listing(client: Client, args: argparse.Namespace, names: Sequence[str]) -> Iterator[WallpaperListItem]:
@@ -130,13 +141,13 @@ def cmd_get(args: argparse.Namespace) -> int:
         print(json.dumps(wallpaper, indent=1))
     else:
         for name, value in wallpaper.items():
-            print(f"{name:>12}: {value}")
+            print(f"{shown(name):>12}: {shown(value)}")
     return 0
 
 
 def _stopped_by(message: str | None, retry_after: float) -> str:
     """A 429 that stopped a command, in the API's words (a spent quota, or a busy account)."""
-    return f"{message or 'the quota is spent'} (asked to wait {retry_after:.0f} s)"
+    return f"{shown(message or 'the quota is spent')} (asked to wait {retry_after:.0f} s)"
 
 
 # Answers that say the key is not accepted: another run with the same key gets the same
@@ -154,7 +165,7 @@ def cmd_download(args: argparse.Namespace) -> int:
         bar.update(1)
         if isinstance(result, DownloadError):
             failures.append(str(result))
-            bar.write(f"wallpapers: {result}", file=sys.stderr)
+            bar.write(f"wallpapers: {shown(result)}", file=sys.stderr)
 
     # Pictures are fetched as the listing comes, so a quota spent part way still leaves what was
     # listed on disk, and the next run resumes, skipping what is there.
@@ -200,11 +211,11 @@ def cmd_sync(args: argparse.Namespace) -> int:
             )
         except SyncError as error:
             bar.close()
-            print(f"wallpapers: {error}", file=sys.stderr)
+            print(f"wallpapers: {shown(error)}", file=sys.stderr)
             return 2
     bar.close()
     for failure in report.failed:
-        print(f"wallpapers: {failure} (tried again next run)", file=sys.stderr)
+        print(f"wallpapers: {shown(failure)} (tried again next run)", file=sys.stderr)
     summary = f"{report.changes} changes: {report.fetched} fetched, {report.removed} removed, {report.unchanged} unchanged, {len(report.failed)} failed"
     if report.quota_spent is not None:
         summary += f"; {_stopped_by(report.quota_message, report.quota_spent)}: run again then to continue"
@@ -289,7 +300,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except ApiError as error:
         advice = " (check API_KEY)" if error.error in KEY_REFUSED else ""
-        print(f"wallpapers: {error.status} {error.error}: {error.message}{advice}", file=sys.stderr)
+        print(f"wallpapers: {error.status} {shown(error.error)}: {shown(error.message)}{advice}", file=sys.stderr)
         return 1
     except httpx.HTTPError as error:
         # The client has already retried with backoff: what is left is the network's answer.

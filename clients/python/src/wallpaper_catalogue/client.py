@@ -40,8 +40,31 @@ def _query(params: Params) -> dict[str, str]:
 
 
 def _looping() -> ApiError:
-    """A cursor that leads back to its own page would be followed for ever."""
-    return ApiError(200, "unexpected_response", "The API gave the cursor it was asked with as the next one: the walk would never end")
+    """A cursor that leads back to a page already read would be followed for ever."""
+    return ApiError(200, "unexpected_response", "The API gave a cursor it had given before as the next one: the walk would never end")
+
+
+# The largest id a wallpaper may have: JSON numbers past it lose digits in JavaScript clients.
+MAX_ID = 2**53 - 1
+
+
+def is_wallpaper_id(value: object) -> bool:
+    """A wallpaper id as the contract gives it: a positive integer (not a string, a float or a bool)."""
+    return type(value) is int and 1 <= value <= MAX_ID
+
+
+def _page(body: Any) -> Any:
+    """A page as the contract shapes it, checked where the tool builds on it: ``data`` a list of
+    objects each with a wallpaper id, ``meta`` an object. A server that answers otherwise (a
+    stranger on the path, a broken proxy) gets ApiError ``unexpected_response``, not a traceback,
+    and never names a file (the id becomes one)."""
+    if not isinstance(body, dict) or not isinstance(body.get("data"), list) or not isinstance(body.get("meta"), dict):
+        raise ApiError(200, "unexpected_response", "The answer is not a page of the API (data and meta)")
+    for item in body["data"]:
+        if not isinstance(item, dict) or not is_wallpaper_id(item.get("id")):
+            shown = item.get("id") if isinstance(item, dict) else item
+            raise ApiError(200, "unexpected_response", f"The answer holds an item whose id is not a wallpaper id: {ascii(shown)[:80]}")
+    return body
 
 
 @dataclass(frozen=True)
@@ -62,6 +85,9 @@ class _Resource:
     def _get(self, path: str, params: Params, kind: type[T]) -> T:
         return cast(T, self._client._get(path, params))
 
+    def _get_page(self, path: str, params: Params, kind: type[T]) -> T:
+        return cast(T, _page(self._client._get(path, params)))
+
     def _walk(self, path: str, params: Params, limit: int | None) -> Iterator[WallpaperListItem]:
         """Every result from the first page to the last (or `limit`), following meta.next_cursor. A
         random order's later pages need the seed of the walk: the one asked, or the one the API
@@ -70,9 +96,10 @@ class _Resource:
         if limit is not None and limit < 1:
             return
         cursor: str | None = None
+        seen: set[str] = set()
         served = 0
         while True:
-            page = self._get(path, {**query, **({"cursor": cursor} if cursor else {})}, WallpaperList)
+            page = self._get_page(path, {**query, **({"cursor": cursor} if cursor else {})}, WallpaperList)
             if query.get("seed") is None and page["meta"].get("seed"):
                 query["seed"] = page["meta"]["seed"]
             for item in page["data"]:
@@ -81,25 +108,26 @@ class _Resource:
                 # Stopped here, not at the next page's first item: that page is never asked for.
                 if limit is not None and served >= limit:
                     return
-            following = page["meta"]["next_cursor"]
+            following = page["meta"].get("next_cursor")
             if not following:
                 return
-            if following == cursor:
+            if not isinstance(following, str) or following in seen:
                 raise _looping()
+            seen.add(following)
             cursor = following
 
 
 class Wallpapers(_Resource):
     def list(self, **params: Any) -> WallpaperList:
         """One page of the list: every filter of the contract (`category`, `resolution`, `tags`, ...)."""
-        return self._get("/v1/wallpapers", params, WallpaperList)
+        return self._get_page("/v1/wallpapers", params, WallpaperList)
 
     def get(self, wallpaper_id: int) -> WallpaperDetail:
         return self._get(f"/v1/wallpapers/{int(wallpaper_id)}", {}, WallpaperDetail)
 
     def similar(self, wallpaper_id: int, **params: Any) -> WallpaperList:
         """The wallpapers most like this one, best first: one page of `per_page` (at most 100)."""
-        return self._get(f"/v1/wallpapers/{int(wallpaper_id)}/similar", params, WallpaperList)
+        return self._get_page(f"/v1/wallpapers/{int(wallpaper_id)}/similar", params, WallpaperList)
 
     def all(self, *, limit: int | None = None, **params: Any) -> Iterator[WallpaperListItem]:
         """``for w in client.wallpapers.all(category="space")`` walks a whole listing."""
@@ -108,7 +136,7 @@ class Wallpapers(_Resource):
 
 class Search(_Resource):
     def query(self, q: str, **params: Any) -> WallpaperList:
-        return self._get("/v1/search", {"q": q, **params}, WallpaperList)
+        return self._get_page("/v1/search", {"q": q, **params}, WallpaperList)
 
     def all(self, q: str, *, limit: int | None = None, **params: Any) -> Iterator[WallpaperListItem]:
         return self._walk("/v1/search", {"q": q, **params}, limit)
@@ -120,7 +148,7 @@ class Search(_Resource):
 class Changes(_Resource):
     def page(self, cursor: str | None = None, **params: Any) -> ChangeList:
         """One page of the change feed: ``{data, meta: {next_cursor, has_more}}``."""
-        return self._get("/v1/changes", {"cursor": cursor, **params}, ChangeList)
+        return self._get_page("/v1/changes", {"cursor": cursor, **params}, ChangeList)
 
     def follow(
         self,
@@ -132,14 +160,21 @@ class Changes(_Resource):
     ) -> Iterator[FollowedChange]:
         """The feed from `cursor` (from the start without one), page after page; at its end, waits
         `poll` seconds and asks again, or stops with `until_end`."""
+        # Cursors of pages with more after them: one given again leads back to a page read before.
+        # At the end, the same cursor comes back until a change comes: that is the feed's tail.
+        seen: set[str] = set()
         while True:
             page = self.page(cursor, **params)
-            asked, cursor = cursor, page["meta"]["next_cursor"]
-            if page["meta"]["has_more"] and cursor == asked:
+            asked, cursor = cursor, page["meta"].get("next_cursor")
+            if not isinstance(cursor, str):
+                raise ApiError(200, "unexpected_response", "The change feed's page has no next cursor")
+            if page["meta"].get("has_more") and (cursor == asked or cursor in seen):
                 raise _looping()
+            if page["meta"].get("has_more"):
+                seen.add(cursor)
             for i, change in enumerate(page["data"]):
                 yield FollowedChange(change, cursor if i == len(page["data"]) - 1 else asked)
-            if page["meta"]["has_more"]:
+            if page["meta"].get("has_more"):
                 continue
             if until_end:
                 return

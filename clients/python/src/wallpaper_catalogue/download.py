@@ -2,10 +2,13 @@
 
 A picture is written to ``<id>.<ext>.part`` and renamed once whole, so a file without ``.part`` is
 always complete and a run cut short resumes where it stopped. It must come as an image
-(Content-Type ``image/*``), within ``max_bytes``, and as long as its Content-Length says. The
-extension comes from the Content-Type: one of ``IMAGE_EXTENSIONS`` (``image/bmp``: ``bmp``), else
-``img``; a server never names a path, and only files so named are taken for pictures, so a user's
-``5.txt`` beside them is never skipped over nor deleted.
+(Content-Type ``image/*``), as stored or gzipped once (inflated a bounded step at a time: another
+coding, or gzip twice, is refused), within ``max_bytes``, as long as its Content-Length says, and at
+``MIN_RATE`` on average once ``timeout`` has passed. The extension comes from the Content-Type: one
+of ``IMAGE_EXTENSIONS`` (``image/bmp``: ``bmp``), else ``img``. A server never names a path: a
+file's name is a wallpaper id, a positive integer, and its extension, and only files so named are
+taken for pictures, so a user's ``5.txt`` beside them is never skipped over nor deleted. A
+``.part`` is made anew, never opened through a link someone left by that name.
 """
 
 from __future__ import annotations
@@ -13,15 +16,24 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from collections.abc import Callable, Iterable
+import time
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
+
+from .client import is_wallpaper_id
 
 EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif", "image/avif": "avif", "image/svg+xml": "svg"}
 MAX_BYTES = 64 * 1024 * 1024
 IMAGE_EXTENSIONS = frozenset({*EXTENSIONS.values(), "bmp", "tiff", "heic", "heif", "jxl", "ico", "img"})
+# The slowest a picture may come on average, once the read timeout has passed: a server dripping a
+# byte a second would otherwise hold a worker for as long as each read came within the timeout (64
+# MiB at this rate is about 70 minutes; 100,000 bytes at a byte a second had taken 28 hours).
+MIN_RATE = 16 * 1024
 
 
 class DownloadError(Exception):
@@ -47,10 +59,19 @@ def extension_of(kind: str) -> str:
     return subtype if subtype in IMAGE_EXTENSIONS else "img"
 
 
+def _stem(wallpaper_id: int) -> str:
+    """A picture's file name before its extension: the id, which must be a wallpaper's (a name
+    from anything else could leave the folder, `../x`, or match other files, `*`)."""
+    if not is_wallpaper_id(wallpaper_id):
+        raise ValueError(f"not a wallpaper id: {ascii(wallpaper_id)[:80]}")
+    return str(wallpaper_id)
+
+
 def existing(folder: Path, wallpaper_id: int) -> Path | None:
     """The complete picture of this wallpaper in the folder, if one is there, whatever its type."""
+    stem = _stem(wallpaper_id)
     for ext in IMAGE_EXTENSIONS:
-        path = folder / f"{wallpaper_id}.{ext}"
+        path = folder / f"{stem}.{ext}"
         if path.is_file():
             return path
     return None
@@ -58,7 +79,19 @@ def existing(folder: Path, wallpaper_id: int) -> Path | None:
 
 def unfinished(folder: Path, wallpaper_id: int) -> list[Path]:
     """What a download of this wallpaper cut short left in the folder."""
-    return [path for path in folder.glob(f"{wallpaper_id}.*.part") if path.is_file()]
+    return [path for path in folder.glob(f"{_stem(wallpaper_id)}.*.part") if path.is_file()]
+
+
+def _inflated(raw: bytes, inflate: Any, room: int) -> Iterator[bytes]:
+    """A raw chunk as stored: itself, or inflated a step at a time, no step past `room` bytes more
+    than fit (the caller stops once past its bound)."""
+    if inflate is None:
+        yield raw
+        return
+    pending = raw
+    while pending:
+        yield inflate.decompress(pending, max(1, room))
+        pending = inflate.unconsumed_tail
 
 
 def fetch_picture(
@@ -76,16 +109,23 @@ def fetch_picture(
     have = existing(folder, wallpaper_id)
     if have is not None and not replace:
         return Fetched(wallpaper_id, have, have.stat().st_size, True)
-    # The picture as stored: a server that compressed it would announce the compressed length, and
-    # the length read is the decoded one, so every picture of a gzip-sending server would fail.
+    started = time.monotonic()
+    allowed = http.timeout.read or 60.0
+    # The picture as stored is asked for; a server that gzips it anyway is read too. Inflated here,
+    # a bounded step at a time: httpx inflates a whole chunk before it can be counted, and 1.8 KB
+    # gzipped twice ("gzip, gzip") had held 2.1 GB.
     with http.stream("GET", url, headers={"Accept-Encoding": "identity"}) as response:
         if response.status_code != 200:
             raise DownloadError(wallpaper_id, f"{url}: HTTP {response.status_code}")
         kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
         if not kind.startswith("image/"):
             raise DownloadError(wallpaper_id, f"{url}: not a picture (Content-Type {kind or 'none'})")
-        coded = response.headers.get("Content-Encoding", "identity").strip().lower() not in ("", "identity")
-        declared = None if coded else response.headers.get("Content-Length")
+        coding = response.headers.get("Content-Encoding", "").strip().lower() or "identity"
+        if coding not in ("identity", "gzip"):
+            raise DownloadError(wallpaper_id, f"{url}: coded {coding!r}, which was not asked for")
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS) if coding == "gzip" else None
+        # The length announced is the coded one: only a picture sent as stored is held to it.
+        declared = None if inflate else response.headers.get("Content-Length")
         if declared is not None and not declared.strip().isdigit():
             raise DownloadError(wallpaper_id, f"{url}: a Content-Length of {declared!r}")
         if declared is not None and int(declared) > max_bytes:
@@ -94,14 +134,27 @@ def fetch_picture(
         part = final.with_name(final.name + ".part")
         size = 0
         try:
-            with open(part, "wb") as out:
-                for chunk in response.iter_bytes():
+            # Made anew: a link left by that name (a shared folder) is removed, not written through.
+            part.unlink(missing_ok=True)
+            with os.fdopen(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644), "wb") as out:
+                received = 0
+                for raw in response.iter_raw():
                     if stop is not None and stop.is_set():
                         raise DownloadError(wallpaper_id, f"{url}: interrupted")
-                    size += len(chunk)
-                    if size > max_bytes:
-                        raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
-                    out.write(chunk)
+                    received += len(raw)
+                    elapsed = time.monotonic() - started
+                    if elapsed > allowed and received < MIN_RATE * elapsed:
+                        raise DownloadError(wallpaper_id, f"{url}: {received} bytes in {elapsed:.0f} s, slower than {MIN_RATE} bytes a second")
+                    for chunk in _inflated(raw, inflate, max_bytes + 1 - size):
+                        size += len(chunk)
+                        if size > max_bytes:
+                            raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
+                        out.write(chunk)
+                if inflate is not None:
+                    out.write(inflate.flush())
+        except zlib.error:
+            part.unlink(missing_ok=True)
+            raise DownloadError(wallpaper_id, f"{url}: its gzip coding is broken") from None
         except BaseException as error:
             part.unlink(missing_ok=True)
             if isinstance(error, (httpx.HTTPError, OSError)):
@@ -160,7 +213,9 @@ def fetch_all(
                     result = fetch_picture(http, url, folder, wallpaper_id, replace=replace(wallpaper_id), stop=stop)
                 except DownloadError as error:
                     result = error
-                except (httpx.HTTPError, OSError) as error:
+                # Whatever else one picture raises is that picture's failure: a worker that died
+                # would leave the listing waiting for it for ever.
+                except Exception as error:
                     result = DownloadError(wallpaper_id, str(error))
                 with report:
                     if stop.is_set():

@@ -23,9 +23,9 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from .client import Client
+from .client import Client, is_wallpaper_id
 from .download import DownloadError, Fetched, existing, fetch_all, unfinished
 from .errors import ApiError, QuotaExhausted
 from .models import ChangeItem, WallpaperListItem
@@ -42,6 +42,15 @@ class SyncError(Exception):
 def _size(text: str) -> tuple[int, int]:
     width, height = text.lower().split("x")
     return int(width), int(height)
+
+
+def _whole(value: object) -> int:
+    """A dimension as the contract gives it, a whole number; anything else is none (0)."""
+    return value if type(value) is int else 0
+
+
+def _unexpected(message: str) -> ApiError:
+    return ApiError(200, "unexpected_response", message)
 
 
 def check_filters(client: Client, filters: Mapping[str, Any]) -> None:
@@ -81,9 +90,10 @@ def matches(item: WallpaperListItem, filters: Mapping[str, Any]) -> bool:
         return False
     if filters.get("min_resolution") is not None:
         width, height = _size(str(filters["min_resolution"]))
-        if int(item.get("width") or 0) < width or int(item.get("height") or 0) < height:
+        if _whole(item.get("width")) < width or _whole(item.get("height")) < height:
             return False
-    tags = {t.lower() for t in (item.get("tags") or [])}
+    given = item.get("tags")
+    tags = {t.lower() for t in given if isinstance(t, str)} if isinstance(given, list) else set()
     wanted_tags = listed("tags")
     if wanted_tags is not None and not tags & {t.lower() for t in wanted_tags}:
         return False
@@ -106,7 +116,7 @@ class Manifest:
         path = folder / MANIFEST
         if not path.exists() or restart:
             return cls(folder, filters)
-        saved = json.loads(path.read_text("utf-8"))
+        saved = _read_manifest(path)
         if saved.get("filters") != filters:
             raise SyncError(f"{folder} mirrors other filters ({json.dumps(saved.get('filters'))}); use another folder, or --restart to mirror these instead")
         return cls(folder, filters, saved.get("cursor"), saved.get("files", {}), saved.get("pending", {}))
@@ -119,6 +129,43 @@ class Manifest:
         body = {"version": 1, "filters": self.filters, "cursor": self.cursor, "files": self.files, "pending": self.pending}
         temporary.write_text(json.dumps(body, indent=1, sort_keys=True), "utf-8")
         os.replace(temporary, path)
+
+
+def _read_manifest(path: Path) -> dict[str, Any]:
+    """The manifest as this tool writes it, or SyncError saying how it is not: a file edited or
+    damaged between runs must not name other files to fetch or delete, nor end in a traceback."""
+
+    def damaged(why: str) -> SyncError:
+        return SyncError(f"{path} is not a manifest this tool wrote ({why}); use --restart to mirror anew")
+
+    try:
+        saved = json.loads(path.read_text("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise damaged(str(error)) from None
+    if not isinstance(saved, dict):
+        raise damaged("not an object")
+    cursor, files, pending = saved.get("cursor"), saved.get("files", {}), saved.get("pending", {})
+    if cursor is not None and not isinstance(cursor, str):
+        raise damaged("its cursor is not text")
+    if not isinstance(files, dict) or not isinstance(pending, dict):
+        raise damaged("its files or pending are not objects")
+    for key in [*files, *pending]:
+        if not (key.isascii() and key.isdigit() and is_wallpaper_id(int(key))):
+            raise damaged(f"{ascii(key)[:40]} is not a wallpaper id")
+    if not all(isinstance(entry, dict) for entry in files.values()) or not all(isinstance(url, str) for url in pending.values()):
+        raise damaged("an entry is not what the tool writes")
+    return saved
+
+
+def _checked(change: Any) -> ChangeItem:
+    """A change as the contract gives it; the id is checked with the page (client._page)."""
+    kind = change.get("change")
+    if kind == "delete":
+        return cast(ChangeItem, change)
+    wallpaper = change.get("wallpaper")
+    if kind != "upsert" or not isinstance(wallpaper, dict) or not all(isinstance(wallpaper.get(name), str) for name in ("url", "title", "category")):
+        raise _unexpected(f"The change feed gave a change that is neither an upsert with its wallpaper nor a delete (id {change.get('id')})")
+    return cast(ChangeItem, change)
 
 
 @dataclass
@@ -169,7 +216,11 @@ def sync(
 
     def remove(key: str) -> None:
         entry = manifest.files.pop(key, None)
-        manifest.pending.pop(key, None)
+        was_pending = manifest.pending.pop(key, None) is not None
+        # Only a picture this mirror fetched is its to delete: a user's own 7.jpg is not, though the
+        # feed deletes wallpaper 7.
+        if entry is None and not was_pending:
+            return
         if entry is not None:
             report.removed += 1
         have = existing(folder, int(key))
@@ -181,20 +232,28 @@ def sync(
     if manifest.pending:
         fetch(dict(manifest.pending), set(manifest.pending))
         manifest.save()
+    # Cursors of pages with more after them: one given again would lead back to a page applied.
+    seen: set[str] = set()
     try:
         while True:
             page = client.changes.page(manifest.cursor, per_page=page_size, include=["dimensions", "tags", "colors"])
+            following, more = page["meta"].get("next_cursor"), page["meta"].get("has_more")
+            if not isinstance(following, str):
+                raise _unexpected("The change feed's page has no next cursor")
+            if more and (following == manifest.cursor or following in seen):
+                raise _unexpected("The change feed gave a cursor it had given before: the sync would never end")
+            seen.add(following)
             jobs: dict[str, str] = {}
             replace: set[str] = set()
             for change in page["data"]:
                 report.changes += 1
-                apply(change, manifest, jobs, replace, remove, report, folder)
+                apply(_checked(change), manifest, jobs, replace, remove, report, folder)
             if jobs:
                 fetch(jobs, replace)
-            manifest.cursor = page["meta"]["next_cursor"]
+            manifest.cursor = following
             manifest.save()
             on_progress(report)
-            if not page["meta"]["has_more"]:
+            if not more:
                 return report
     except QuotaExhausted as spent:
         manifest.save()

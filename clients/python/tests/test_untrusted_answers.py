@@ -1,0 +1,259 @@
+"""When the server answers outside the contract (a stranger on a plain-http path, a broken proxy, a
+hostile mirror), then the client and the tool stop with a clear message: no file outside the
+folder, no file the tool did not make deleted, no endless walk, nothing a terminal acts on."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from wallpaper_catalogue import Client, cli
+from wallpaper_catalogue._pacing import Pacing
+from wallpaper_catalogue.download import fetch_all
+from wallpaper_catalogue.errors import ApiError
+from wallpaper_catalogue.sync import MANIFEST
+
+PICTURE = b"\x89PNG\r\n\x1a\n" + b"\x00" * 200
+BAD_IDS: list[Any] = ["../escaped", "/tmp/absolute", "*", "1\x00x", 5.5, True, 0, -3, 2**60, "7"]
+
+
+@pytest.fixture()
+def pictures() -> Iterator[str]:
+    """A server of one PNG at every path, over 127.0.0.1: where listed pictures are fetched from."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", str(len(PICTURE)))
+            self.end_headers()
+            self.wfile.write(PICTURE)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def page(items: list[dict[str, Any]], next_cursor: str | None = None, has_more: bool | None = None) -> dict[str, Any]:
+    meta: dict[str, Any] = {"current_page": 1, "per_page": 100, "total_items": len(items), "total_pages": 1, "next_cursor": next_cursor}
+    if has_more is not None:
+        meta["has_more"] = has_more
+    return {"data": items, "meta": meta}
+
+
+def item(wallpaper_id: Any, url: str, title: str = "Calm Sea") -> dict[str, Any]:
+    return {"id": wallpaper_id, "title": title, "url": url, "category": "ocean", "resolution": "1920x1080", "width": 1920, "height": 1080}
+
+
+def serve_api(monkeypatch: pytest.MonkeyPatch, answer: Callable[[httpx.Request], httpx.Response]) -> list[httpx.Request]:
+    sent: list[httpx.Request] = []
+
+    def api(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return answer(request)
+
+    monkeypatch.setattr(
+        cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
+    )
+    return sent
+
+
+def everything_under(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+@pytest.mark.parametrize("bad", BAD_IDS, ids=ascii)
+def test_when_a_listing_gives_an_id_that_is_no_wallpaper_id_then_nothing_is_written_and_the_answer_is_refused(
+    bad: Any, tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve_api(monkeypatch, lambda _r: httpx.Response(200, json=page([item(bad, f"{pictures}/a.png"), item(3, f"{pictures}/b.png")])))
+    folder = tmp_path / "mirror"
+    assert cli.main(["download", "--dir", str(folder), "--quiet"]) == 1
+    assert "unexpected_response" in capsys.readouterr().err
+    assert everything_under(tmp_path) == ["mirror"]
+
+
+def test_when_pictures_are_fetched_under_ids_that_are_no_wallpaper_ids_then_each_fails_alone_and_the_rest_are_fetched(tmp_path: Path, pictures: str) -> None:
+    # The tool never passes such ids (the page is refused first); fetch_all is a public function.
+    folder = tmp_path / "mirror"
+    jobs: list[tuple[Any, str]] = [(bad, f"{pictures}/x.png") for bad in BAD_IDS] + [(7, f"{pictures}/7.png")]
+    outcome: list[Any] = []
+    worker = threading.Thread(target=lambda: outcome.append(fetch_all(jobs, folder, parallel=1)), daemon=True)
+    worker.start()
+    worker.join(20)
+    assert not worker.is_alive(), "a picture that raised left the listing waiting"
+    done, failed = outcome[0]
+    assert [f.wallpaper_id for f in done] == [7]
+    assert len(failed) == len(BAD_IDS)
+    assert everything_under(tmp_path) == ["mirror", "mirror/7.png"]
+
+
+def looping(kind: str) -> Callable[[httpx.Request], httpx.Response]:
+    """Pages a, b, a, b...: each with more after it, each holding one wallpaper; after 20 pages, an
+    end, so that a walk that does not notice ends rather than hangs."""
+    asked = [0]
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked[0] += 1
+        following = None if asked[0] > 20 else "b" if request.url.params.get("cursor") == "a" else "a"
+        if kind == "changes":
+            change = {"id": 1, "change": "delete", "at": "2026-11-30T00:00:00Z"}
+            return httpx.Response(200, json={"data": [change], "meta": {"next_cursor": following or "end", "has_more": following is not None}})
+        return httpx.Response(200, json=page([item(1, "http://pictures.test/1.png")], following))
+
+    return answer
+
+
+def test_when_cursors_lead_back_to_a_page_read_before_then_a_walk_stops_with_unexpected_response() -> None:
+    for kind, walk in (
+        ("list", lambda c: list(c.wallpapers.all())),
+        ("list", lambda c: list(c.search.all("sea"))),
+        ("changes", lambda c: list(c.changes.follow(until_end=True))),
+    ):
+        sent: list[httpx.Request] = []
+        answer = looping(kind)
+
+        def api(request: httpx.Request, answer: Callable[[httpx.Request], httpx.Response] = answer, sent: list[httpx.Request] = sent) -> httpx.Response:
+            sent.append(request)
+            return answer(request)
+
+        with Client(base_url="http://api.test", api_key="k", transport=httpx.MockTransport(api)) as client, pytest.raises(ApiError) as refused:
+            walk(client)
+        assert refused.value.error == "unexpected_response"
+        assert len(sent) == 3
+
+
+def test_when_the_change_feed_loops_then_a_sync_stops_with_1_having_asked_three_pages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sent = serve_api(monkeypatch, looping("changes"))
+    assert cli.main(["sync", "--dir", str(tmp_path / "mirror"), "--quiet"]) == 1
+    assert "unexpected_response" in capsys.readouterr().err
+    changes = [r for r in sent if r.url.path == "/v1/changes"]
+    assert len(changes) == 3
+
+
+def test_when_the_feed_deletes_a_wallpaper_the_mirror_never_fetched_then_a_file_of_that_name_is_left_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    (folder / "7.jpg").write_text("mine")
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/wallpapers":
+            return httpx.Response(200, json=page([]))
+        change = {"id": 7, "change": "delete", "at": "2026-11-30T00:00:00Z"}
+        return httpx.Response(200, json={"data": [change], "meta": {"next_cursor": "end", "has_more": False}})
+
+    serve_api(monkeypatch, api)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert (folder / "7.jpg").read_text() == "mine"
+    assert "0 removed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [
+        b"{broken",
+        b"[]",
+        b'{"filters": {}, "files": []}',
+        b'{"filters": {}, "pending": {"../x": "http://pictures.test/x.png"}}',
+        b'{"filters": {}, "files": {"*": {"file": "*.png"}}}',
+        b'{"filters": {}, "cursor": 5}',
+        b'{"filters": {}, "pending": {"5": 7}}',
+        b"\xff\xfe\x00",
+    ],
+    ids=ascii,
+)
+def test_when_the_manifest_was_tampered_with_then_the_sync_stops_with_2_saying_so_and_touches_nothing(
+    manifest: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    (folder / MANIFEST).write_bytes(manifest)
+    (folder / "5.png").write_bytes(PICTURE)
+    sent = serve_api(monkeypatch, lambda _r: httpx.Response(500))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 2
+    assert "is not a manifest this tool wrote" in capsys.readouterr().err
+    assert sent == []
+    assert everything_under(folder) == sorted([MANIFEST, "5.png"])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{"data": []}, [], {"data": {}, "meta": {}}, {"data": [17], "meta": {}}, {"data": [{"id": "17"}], "meta": {}}],
+    ids=ascii,
+)
+def test_when_a_page_is_not_shaped_as_the_contract_says_then_the_command_says_so_with_1_without_a_traceback(
+    body: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve_api(monkeypatch, lambda _r: httpx.Response(200, json=body))
+    assert cli.main(["list"]) == 1
+    assert "wallpapers: 200 unexpected_response" in capsys.readouterr().err
+
+
+def test_when_a_change_is_neither_an_upsert_with_its_wallpaper_nor_a_delete_then_the_sync_stops_with_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def api(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/wallpapers":
+            return httpx.Response(200, json=page([]))
+        change = {"id": 4, "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": {"id": 4, "url": None}}
+        return httpx.Response(200, json={"data": [change], "meta": {"next_cursor": "end", "has_more": False}})
+
+    serve_api(monkeypatch, api)
+    assert cli.main(["sync", "--dir", str(tmp_path / "mirror"), "--quiet"]) == 1
+    assert "unexpected_response" in capsys.readouterr().err
+
+
+def test_when_text_from_the_server_holds_what_a_terminal_acts_on_then_it_is_printed_as_question_marks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    title = "Calm\x1b]0;PWNED\x07\x1b[2J Sea\u202e"
+    serve_api(monkeypatch, lambda _r: httpx.Response(200, json=page([{**item(1, "http://pictures.test/1.png", title), "resolution": None}])))
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert "Calm?]0;PWNED??[2J Sea?" in out and "None" in out
+
+    def refused(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(400, json={"error": "invalid_request", "message": "bad \x1b[2J", "status": 400})
+
+    serve_api(monkeypatch, refused)
+    assert cli.main(["list"]) == 1
+    assert "bad ?[2J" in capsys.readouterr().err
+
+
+def test_when_the_quota_s_reset_is_not_a_time_then_it_is_not_waited_for_and_the_json_stays_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    headers = {"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "inf"}
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/wallpapers":
+            return httpx.Response(200, headers=headers, json=page([]))
+        return httpx.Response(200, headers=headers, json={"data": [], "meta": {"next_cursor": "end", "has_more": False}})
+
+    serve_api(monkeypatch, api)
+    assert cli.main(["sync", "--dir", str(tmp_path / "mirror"), "--quiet", "--json"]) == 0
+    out, err = capsys.readouterr()
+
+    def no_constants(name: str) -> None:
+        raise AssertionError(f"{name} is not JSON")
+
+    assert json.loads(out, parse_constant=no_constants)["quota_spent"] is None
+    assert "inf" not in err
