@@ -9,6 +9,7 @@ import { STOP_WORDS } from './stop-words.js';
  *   "alpine lake"         a phrase (an unbalanced quote runs to the end of the query)
  *   forest -pine          excludes a word; -"castle level" a phrase; -(pine oak) each word in the brackets
  *   sunrise OR sunset     either one (also `|`); OR binds the words or phrases on each side
+ *   sunset NOT beach      excludes the next word, phrase or brackets, as `-` does
  *
  * A lone `-`, a leading or trailing OR, and any other punctuation are read as nothing. A query
  * with nothing left to look for (only exclusions, operators or common words such as "the") is
@@ -108,9 +109,15 @@ function tokenize(q: string): Token[] {
   // Inside "-( … )", the brackets still open: every term until they all close is excluded, as
   // -(pine (oak) elm) reads.
   let depth = 0;
+  // After a NOT: the next term, or every term in the brackets that open next, is excluded.
+  let not = false;
   const bracket = (c: string) => {
     if (depth > 0 && OPENING.test(c)) depth++;
     else if (depth > 0 && CLOSING.test(c)) depth--;
+    else if (not && OPENING.test(c)) {
+      depth = 1;
+      not = false;
+    }
   };
   let i = 0;
   let spaced = true;
@@ -135,7 +142,7 @@ function tokenize(q: string): Token[] {
       else bracket(q[i]!);
       i++;
     }
-    const excluded = minus || depth > 0;
+    const excluded = minus || not || depth > 0;
     let text: string;
     let quoted = false;
     if (q[i] === '"') {
@@ -145,8 +152,10 @@ function tokenize(q: string): Token[] {
       i = end + 1;
       quoted = true;
     } else {
+      // A + ends a word as a space does: a query copied from an address writes its spaces so
+      // ("sunset+beach").
       let end = i;
-      while (end < q.length && !/[\s"|]/.test(q[end]!) && !SEPARATOR.test(q[end]!)) end++;
+      while (end < q.length && !/[\s"|+]/.test(q[end]!) && !SEPARATOR.test(q[end]!)) end++;
       text = q.slice(i, end);
       i = end;
       if (text === 'OR' && !excluded) {
@@ -154,7 +163,13 @@ function tokenize(q: string): Token[] {
         spaced = true;
         continue;
       }
+      if (text === 'NOT' && !excluded) {
+        not = true;
+        spaced = true;
+        continue;
+      }
     }
+    not = false;
     const words = wordsIn(text);
     if (words.length > 0) {
       const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
@@ -223,12 +238,17 @@ function withoutDeviceModels(tokens: Token[]): Token[] {
   return read;
 }
 
+// Characters that show nothing (a soft hyphen, a zero-width space, a byte-order mark…): pasted from a
+// page inside a word, they had split it ("sun\u200bset" found nothing). Unicode asks that they be
+// ignored where text is matched.
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
 /** Reads `q` into groups of alternatives and exclusions; never throws. */
 export function parseSearchQuery(q: string): SearchQuery {
   const groups: Term[][] = [];
   const excluded: Term[] = [];
   let joinNext = false;
-  for (const token of withoutDeviceModels(joinWrittenApart(tokenize(withSizesAsWords(foldedLatin(q)))))) {
+  for (const token of withoutDeviceModels(joinWrittenApart(tokenize(withSizesAsWords(foldedLatin(q.replace(INVISIBLE, ''))))))) {
     if (token.kind === 'or') {
       joinNext = groups.length > 0;
       continue;

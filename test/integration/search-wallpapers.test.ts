@@ -145,6 +145,17 @@ describe('GET /v1/search', () => {
     expect(ids((await get('/v1/search?q=aurora%20-cabin')).body)).to.deep.equal([7]);
   });
 
+  it('when NOT comes before a word, then results containing it are left out, as with a minus', async () => {
+    expect(ids((await get('/v1/search?q=aurora%20NOT%20cabin')).body)).to.deep.equal([7]);
+  });
+
+  it('when words are joined by a + or split by a character that shows nothing, then they read as typed plainly', async () => {
+    const plain = ids((await get(`/v1/search?q=${encodeURIComponent('frozen lake')}`)).body);
+    expect(plain).to.not.be.empty;
+    expect(ids((await get(`/v1/search?q=${encodeURIComponent('frozen+lake')}`)).body)).to.deep.equal(plain);
+    expect(ids((await get(`/v1/search?q=${encodeURIComponent('fro\u200bzen la\u00adke')}`)).body)).to.deep.equal(plain);
+  });
+
   it('when a phrase is quoted, then only that word sequence matches', async () => {
     expect(ids((await get(`/v1/search?q=${encodeURIComponent('"frozen lake"')}`)).body)).to.deep.equal([7]);
     expect((await get(`/v1/search?q=${encodeURIComponent('"lake frozen"')}`)).body.meta.total_items).to.equal(0);

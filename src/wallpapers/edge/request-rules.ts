@@ -144,7 +144,7 @@ export function readSearchRequest(ctx: Context, rules: PageRules): { page: PageR
     const why =
       countWords(parsed.q) === 0
         ? 'it holds no letter or digit'
-        : "only excluded words, operators (OR, -, quotes) or common words such as 'the' were given";
+        : "only excluded words, operators (OR, NOT, -, quotes) or common words such as 'the' were given";
     throw invalidRequest(`Invalid query parameter 'q': must contain a word to search for; ${why}`);
   }
   const page = pageRequest('search', ctx, parsed, rules);

@@ -149,8 +149,32 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('fox or wolf').groups, 'lower-case or is a word').to.deep.equal([[word('fox')], [word('or')], [word('wolf')]]);
   });
 
+  it('when NOT comes before a word, a phrase or brackets, then they are excluded, as after a minus; lower-case not is a word', () => {
+    expect(parseSearchQuery('sunset NOT beach')).to.deep.equal({ groups: [[word('sunset')]], excluded: [word('beach')] });
+    expect(parseSearchQuery('sunset NOT "low tide" NOT (sea sand) forest')).to.deep.equal({
+      groups: [[word('sunset')], [word('forest')]],
+      excluded: [phrase('low tide'), word('sea'), word('sand')],
+    });
+    expect(parseSearchQuery('sunset NOT').groups, 'a trailing NOT is nothing').to.deep.equal([[word('sunset')]]);
+    expect(parseSearchQuery('NOT beach sunset').groups, 'only the next term').to.deep.equal([[word('sunset')]]);
+    expect(parseSearchQuery('sunset not beach').groups).to.deep.equal([[word('sunset')], [word('not')], [word('beach')]]);
+  });
+
+  it('when words are joined by a +, as an address writes its spaces, then they are words of their own', () => {
+    expect(parseSearchQuery('sunset+beach').groups).to.deep.equal([[word('sunset')], [word('beach')]]);
+    expect(parseSearchQuery('misty+forest -pine+oak')).to.deep.equal({
+      groups: [[word('misty')], [word('forest')], [word('oak')]],
+      excluded: [word('pine')],
+    });
+  });
+
+  it('when a word holds characters that show nothing (a soft hyphen, a zero-width space), then it is the word they sit in', () => {
+    for (const q of ['sun\u200bset', 'sun\u00adset', '\ufeffsunset', 'sun\u2060set'])
+      expect(parseSearchQuery(q).groups, JSON.stringify(q)).to.deep.equal([[word('sunset')]]);
+  });
+
   it('when only common words, exclusions or operators remain, then nothing is searchable', () => {
-    for (const q of ['the', 'the OR a', '-pine', '"', '-', 'OR', '| |', '!!!', 'at the "of a"']) {
+    for (const q of ['the', 'the OR a', '-pine', '"', '-', 'OR', 'NOT', 'NOT sunset', '| |', '!!!', 'at the "of a"', '\u200b']) {
       expect(readSearchText(q).groups, q).to.deep.equal([]);
     }
     expect(readSearchText('lighthouses at night').groups).to.deep.equal([[word('lighthouses')], [word('night')]]);
