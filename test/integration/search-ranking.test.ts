@@ -30,6 +30,7 @@ const DOCS = [
   doc(9, 'Rainy Street', 'A picture.'),
   doc(10, 'Rain on Glass', 'A picture.'),
   doc(11, 'Sunrise in the Valley', 'A picture.'),
+  doc(12, 'Lighthouse at Dusk', 'A picture.'),
 ];
 
 describe('search ranking rules', function () {
@@ -67,6 +68,11 @@ describe('search ranking rules', function () {
   it('when a typo leaves a word the stemmer cuts further (sunris as sunri, vally as val), then the word meant is still found', async () => {
     expect(await ids('sunris')).to.deep.equal([11]);
     expect(await ids('vally')).to.deep.equal([11]);
+  });
+
+  it('when a word is typed in two (light house, sun rise), then it finds what the word finds', async () => {
+    expect(await ids('light house')).to.deep.equal([12]);
+    expect(await ids('sun rise valley')).to.deep.equal([11]);
   });
 
   it('when one word matches as typed and another only through a typo, then the typo never ranks first', async () => {
