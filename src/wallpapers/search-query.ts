@@ -83,7 +83,7 @@ function wordsIn(folded: string): string[] {
  * decomposed, is one word (the bound on a query's words, http/query-validator.ts).
  */
 export function countWords(text: string): number {
-  return text.match(WORD)?.length ?? 0;
+  return text.replace(INVISIBLE, '').match(WORD)?.length ?? 0;
 }
 
 // A size as people type it ("1920 x 1080", "1920×1080", "1920*1080", "1920 by 1080", "1920x1080 px",
@@ -106,6 +106,9 @@ const CLOSING = /[)\]}>\u3009\u300b\u300d\u300f\u3011\u3015\u3017\u3019\u301b]/;
 
 function tokenize(q: string): Token[] {
   const tokens: Token[] = [];
+  // NOT is an operator among words in lower case; in text all in capitals ("CITY THAT DOES NOT
+  // SLEEP", a title pasted) it is the word.
+  const notIsOperator = /\p{Ll}/u.test(q);
   // Inside "-( … )", the brackets still open: every term until they all close is excluded, as
   // -(pine (oak) elm) reads.
   let depth = 0;
@@ -163,7 +166,7 @@ function tokenize(q: string): Token[] {
         spaced = true;
         continue;
       }
-      if (text === 'NOT' && !excluded) {
+      if (text === 'NOT' && !excluded && notIsOperator) {
         not = true;
         spaced = true;
         continue;
@@ -241,7 +244,7 @@ function withoutDeviceModels(tokens: Token[]): Token[] {
 // Characters that show nothing (a soft hyphen, a zero-width space, a byte-order mark…): pasted from a
 // page inside a word, they had split it ("sun\u200bset" found nothing). Unicode asks that they be
 // ignored where text is matched.
-const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+export const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /** Reads `q` into groups of alternatives and exclusions; never throws. */
 export function parseSearchQuery(q: string): SearchQuery {

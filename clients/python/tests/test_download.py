@@ -236,3 +236,44 @@ def test_when_a_part_file_is_a_link_then_the_picture_replaces_the_link_and_what_
     assert victim.read_text() == "keep me"
     assert fetched.path.read_bytes() == PICTURE
     assert sorted(p.name for p in folder.iterdir()) == ["9.png"]
+
+
+def gzip_answer(body: bytes) -> httpx.Client:
+    def answer(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "image/bmp", "Content-Encoding": "gzip"}, stream=Chunks(lambda: iter([body])))
+
+    return httpx.Client(transport=httpx.MockTransport(answer))
+
+
+def test_when_gzip_brings_bytes_that_inflate_to_nothing_then_they_count_and_the_picture_stops_at_the_bound(tmp_path: Path) -> None:
+    # A gzip header, then empty stored blocks that are never the last: a stream that never ends.
+    endless = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03" + b"\x00\x00\x00\xff\xff" * 40_000
+    with gzip_answer(endless) as http, pytest.raises(DownloadError) as refused:
+        fetch_picture(http, "http://pictures.test/15", tmp_path, 15, max_bytes=100_000)
+    assert "more than 100000 bytes" in str(refused.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_when_gzip_comes_as_members_one_after_another_then_the_picture_is_all_of_them_and_anything_else_after_is_refused(tmp_path: Path) -> None:
+    import gzip
+
+    with gzip_answer(gzip.compress(PICTURE[:300]) + gzip.compress(PICTURE[300:])) as http:
+        assert fetch_picture(http, "http://pictures.test/16", tmp_path, 16).path.read_bytes() == PICTURE
+    for broken in (gzip.compress(PICTURE) + b"trailing junk", gzip.compress(PICTURE)[:-12]):
+        with gzip_answer(broken) as http, pytest.raises(DownloadError) as refused:
+            fetch_picture(http, "http://pictures.test/17", tmp_path, 17)
+        assert "gzip coding is broken" in str(refused.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["16.bmp"]
+
+
+def test_when_a_listing_names_one_wallpaper_twice_then_it_is_fetched_once(tmp_path: Path) -> None:
+    from wallpaper_catalogue.download import fetch_all
+
+    asked: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(str(request.url))
+        return httpx.Response(200, headers={"Content-Type": "image/png"}, stream=Chunks(lambda: iter([PICTURE])))
+
+    done, failed = fetch_all([(5, "http://pictures.test/5"), (5, "http://pictures.test/5b")], tmp_path, parallel=2, transport=httpx.MockTransport(answer))
+    assert (len(done), failed, asked) == (1, [], ["http://pictures.test/5"])

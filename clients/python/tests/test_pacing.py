@@ -226,3 +226,10 @@ def test_when_an_answer_drips_past_the_timeout_then_the_attempt_is_a_network_err
     with pytest.raises(httpx.ReadTimeout) as timed_out:
         client.wallpapers.list()
     assert "longer than 30 s" in str(timed_out.value) and len(seen) == 2 and pieces == 8
+
+
+def test_when_retry_after_is_more_digits_than_a_float_holds_then_it_is_a_long_wait_not_infinity() -> None:
+    from wallpaper_catalogue._pacing import YEAR
+
+    response = httpx.Response(429, headers={"Retry-After": "9" * 400})
+    assert Pacing._retry_after(response) == YEAR

@@ -108,11 +108,13 @@ def looping(kind: str) -> Callable[[httpx.Request], httpx.Response]:
 
     def answer(request: httpx.Request) -> httpx.Response:
         asked[0] += 1
-        following = None if asked[0] > 20 else "b" if request.url.params.get("cursor") == "a" else "a"
+        on_a = request.url.params.get("cursor") == "a"
+        following = None if asked[0] > 20 else "b" if on_a else "a"
+        wallpaper_id = 2 if on_a else 1
         if kind == "changes":
-            change = {"id": 1, "change": "delete", "at": "2026-11-30T00:00:00Z"}
+            change = {"id": wallpaper_id, "change": "delete", "at": "2026-11-30T00:00:00Z"}
             return httpx.Response(200, json={"data": [change], "meta": {"next_cursor": following or "end", "has_more": following is not None}})
-        return httpx.Response(200, json=page([item(1, "http://pictures.test/1.png")], following))
+        return httpx.Response(200, json=page([item(wallpaper_id, f"http://pictures.test/{wallpaper_id}.png")], following))
 
     return answer
 
@@ -134,6 +136,22 @@ def test_when_cursors_lead_back_to_a_page_read_before_then_a_walk_stops_with_une
             walk(client)
         assert refused.value.error == "unexpected_response"
         assert len(sent) == 3
+
+
+@pytest.mark.parametrize("shape", ["the same page under a cursor that varies", "empty pages that say there is more"])
+def test_when_a_walk_goes_round_under_new_cursors_then_it_stops_with_unexpected_response(shape: str) -> None:
+    sent: list[httpx.Request] = []
+
+    def api(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        cursor = request.url.params.get("cursor", "c") + " "
+        changes = [{"id": 1, "change": "delete", "at": "2026-11-30T00:00:00Z"}] if shape.startswith("the same") else []
+        return httpx.Response(200, json={"data": changes, "meta": {"next_cursor": None if len(sent) > 20 else cursor, "has_more": len(sent) <= 20}})
+
+    with Client(base_url="http://api.test", api_key="k", transport=httpx.MockTransport(api)) as client, pytest.raises(ApiError) as refused:
+        list(client.changes.follow(until_end=True))
+    assert refused.value.error == "unexpected_response"
+    assert len(sent) <= 3
 
 
 def test_when_the_change_feed_loops_then_a_sync_stops_with_1_having_asked_three_pages(
@@ -176,8 +194,10 @@ def test_when_the_feed_deletes_a_wallpaper_the_mirror_never_fetched_then_a_file_
         b'{"filters": {}, "cursor": 5}',
         b'{"filters": {}, "pending": {"5": 7}}',
         b"\xff\xfe\x00",
+        b'{"filters": {}, "files": {"' + b"9" * 5000 + b'": {}}}',
+        b'{"filters": ' + b"[" * 200_000 + b"]" * 200_000 + b"}",
     ],
-    ids=ascii,
+    ids=lambda manifest: ascii(manifest[:40]),
 )
 def test_when_the_manifest_was_tampered_with_then_the_sync_stops_with_2_saying_so_and_touches_nothing(
     manifest: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -195,15 +215,69 @@ def test_when_the_manifest_was_tampered_with_then_the_sync_stops_with_2_saying_s
 
 @pytest.mark.parametrize(
     "body",
-    [{"data": []}, [], {"data": {}, "meta": {}}, {"data": [17], "meta": {}}, {"data": [{"id": "17"}], "meta": {}}],
-    ids=ascii,
+    [json.dumps(body) for body in [{"data": []}, [], {"data": {}, "meta": {}}, {"data": [17], "meta": {}}, {"data": [{"id": "17"}], "meta": {}}]]
+    + ["[" * 200_000 + "]" * 200_000, '{"data": [{"id": 1, "downloads": Infinity}], "meta": {}}', '{"data": [], "meta": {"x": NaN}}'],
+    ids=lambda body: ascii(body[:40]),
 )
 def test_when_a_page_is_not_shaped_as_the_contract_says_then_the_command_says_so_with_1_without_a_traceback(
-    body: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    body: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    serve_api(monkeypatch, lambda _r: httpx.Response(200, json=body))
+    serve_api(monkeypatch, lambda _r: httpx.Response(200, content=body.encode(), headers={"Content-Type": "application/json"}))
     assert cli.main(["list"]) == 1
     assert "wallpapers: 200 unexpected_response" in capsys.readouterr().err
+
+
+def test_when_a_wallpaper_or_a_list_of_ids_is_not_shaped_as_the_contract_says_then_no_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve_api(monkeypatch, lambda _r: httpx.Response(200, json=[{"id": 1}]))
+    assert cli.main(["get", "1"]) == 1
+    assert "wallpapers: 200 unexpected_response" in capsys.readouterr().err
+    listed = {"data": [item(1, "http://pictures.test/1.png")], "meta": {"missing": 5}}
+    serve_api(monkeypatch, lambda _r: httpx.Response(200, json=listed))
+    assert cli.main(["list", "--ids", "1,5"]) == 0
+    serve_api(monkeypatch, lambda _r: httpx.Response(200, json={**listed, "meta": {"missing": ["\x1b]0;PWNED\x07"]}}))
+    assert cli.main(["list", "--ids", "1,5"]) == 0
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "not found: ?]0;PWNED?" in err
+
+
+def test_when_the_api_s_gzip_inflates_to_nothing_then_its_bytes_still_count_against_the_largest_answer() -> None:
+    # A gzip header, then empty stored blocks that are never the last: a stream that never ends.
+    endless = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\x03" + b"\x00\x00\x00\xff\xff" * 40_000
+
+    def api(_request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Encoding": "gzip", "Content-Type": "application/json"}, stream=httpx.ByteStream(endless))
+
+    with Client(base_url="http://api.test", api_key="k", pacing=Pacing(max_body_bytes=100_000), transport=httpx.MockTransport(api)) as client:
+        with pytest.raises(ApiError) as refused:
+            client.wallpapers.list()
+    assert refused.value.error == "unexpected_response" and "larger than 100000 bytes" in refused.value.message
+
+
+def test_when_the_feed_upserts_a_wallpaper_whose_name_a_file_of_the_user_s_has_then_the_file_stays_and_the_run_says_so(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    (folder / "7.jpg").write_text("my own photo")
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/wallpapers":
+            return httpx.Response(200, json=page([]))
+        change = {"id": 7, "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": item(7, f"{pictures}/7.png")}
+        return httpx.Response(200, json={"data": [change], "meta": {"next_cursor": "end", "has_more": False}})
+
+    serve_api(monkeypatch, api)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 1
+    assert "7.jpg is not this mirror's" in capsys.readouterr().err
+    assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, "7.jpg"])
+    assert (folder / "7.jpg").read_text() == "my own photo"
+
+
+def test_when_characters_cannot_be_shown_or_would_reorder_or_break_lines_then_they_print_as_question_marks() -> None:
+    assert cli.shown("a\ud800b\u2028c\u200fd\U000e0041e") == "a?b?c?d?e"
+    assert cli.shown("Café – 東京 🌅") == "Café – 東京 🌅"
 
 
 def test_when_a_change_is_neither_an_upsert_with_its_wallpaper_nor_a_delete_then_the_sync_stops_with_1(

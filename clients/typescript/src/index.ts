@@ -88,7 +88,34 @@ function asLists<Raw>(query: object): Raw {
 }
 
 /** A cursor that leads back to a page already read would be followed for ever. */
-const looping = () => new ApiError(200, 'unexpected_response', 'The API gave a cursor it had given before as the next one: the walk would never end');
+const looping = () => new ApiError(200, 'unexpected_response', 'The API went back to a page it had given before: the walk would never end');
+
+/** A page as a walk reads it: `data` a list, `meta` an object, the next cursor text or null. */
+function checkedPage<P extends { data: unknown; meta: unknown }>(page: P, cursor: unknown): P {
+  if (!Array.isArray(page.data) || typeof page.meta !== 'object' || page.meta === null || (cursor !== null && typeof cursor !== 'string'))
+    throw new ApiError(200, 'unexpected_response', 'The answer is not a page of the API (data, meta and a next cursor)');
+  return page;
+}
+
+/**
+ * What a walk has been given, to tell one that goes round from one that goes on: a cursor given
+ * before, a page given before under another cursor (a server that ignores what it does not read in
+ * a cursor), or, in the change feed, empty pages that say there is more, a few in a row (a list's
+ * walk has no such word). A page is known by its items' ids and change times.
+ */
+function repeats({ emptyPages }: { emptyPages: boolean }) {
+  const cursors = new Set<string>();
+  const pages = new Set<string>();
+  let empty = 0;
+  return (cursor: string, items: readonly { id?: unknown; at?: unknown }[]): boolean => {
+    empty = items.length === 0 ? empty + 1 : 0;
+    const page = JSON.stringify(items.map(({ id, at }) => [id, at]));
+    const repeated = cursors.has(cursor) || (items.length > 0 && pages.has(page)) || (emptyPages && empty >= 3);
+    cursors.add(cursor);
+    pages.add(page);
+    return repeated;
+  };
+}
 
 /** A key goes into a header: one that cannot is refused here, without showing it in the message. */
 function checkedKey(apiKey: string): string {
@@ -160,17 +187,14 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     const { page: _page, cursor: _cursor, ...rest } = query;
     let cursor: string | null = null;
     let seed = query.seed;
-    // Every cursor of the walk: one given again leads back to a page read before (a, b, a…).
-    const seen = new Set<string>();
+    const again = repeats({ emptyPages: false });
     do {
-      const next: WallpaperList = await fetchPage({ ...rest, ...(seed ? { seed } : {}), ...(cursor ? { cursor } : {}) } as Q, options);
+      const fetched: WallpaperList = await fetchPage({ ...rest, ...(seed ? { seed } : {}), ...(cursor ? { cursor } : {}) } as Q, options);
+      const next = checkedPage(fetched, (fetched.meta as Partial<WallpaperList['meta']> | null)?.next_cursor ?? null);
       yield* next.data;
       seed ??= next.meta.seed;
       cursor = next.meta.next_cursor ?? null;
-      if (cursor !== null) {
-        if (seen.has(cursor)) throw looping();
-        seen.add(cursor);
-      }
+      if (cursor && again(cursor, next.data)) throw looping();
     } while (cursor);
   }
 
@@ -179,9 +203,9 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
 
   /** The change feed, page after page; at its end, polls (or stops with `untilEnd`). */
   async function* follow({ cursor, untilEnd = false, pollMs = 60_000, signal, ...query }: FollowOptions = {}): AsyncGenerator<FollowedChange> {
-    // Cursors of pages with more after them: one given again leads back to a page read before. At
-    // the end of the feed the same cursor comes back until a change comes: that is its tail.
-    const seen = new Set<string>();
+    // Pages with more after them: one given again leads back to a page read before. At the end of
+    // the feed the same cursor comes back until a change comes: that is its tail.
+    const again = repeats({ emptyPages: true });
     while (!signal?.aborted) {
       // The signal stops the following: a page in flight is dropped, and the cursor kept before it still holds.
       let page: ChangeList;
@@ -192,11 +216,9 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
         throw err;
       }
       const asked = cursor;
+      checkedPage(page, (page.meta as Partial<ChangeList['meta']> | null)?.next_cursor ?? undefined);
       cursor = page.meta.next_cursor;
-      if (page.meta.has_more) {
-        if (cursor === asked || seen.has(cursor)) throw looping();
-        seen.add(cursor);
-      }
+      if (page.meta.has_more && (cursor === asked || again(cursor, page.data))) throw looping();
       for (const [i, change] of page.data.entries()) yield { change, cursor: i === page.data.length - 1 ? cursor : asked };
       if (page.meta.has_more) continue;
       if (untilEnd) return;

@@ -1,4 +1,4 @@
-import type { SearchQuery, Term } from '../search-query.js';
+import { INVISIBLE, type SearchQuery, type Term, foldedLatin } from '../search-query.js';
 import type { WallpaperRepository } from '../store/repository.js';
 import type { SearchMeaning } from './search-meaning.js';
 import type { WordOccurrences } from './word-occurrences.js';
@@ -6,7 +6,6 @@ import type { WordOccurrences } from './word-occurrences.js';
 /** Two neighbouring groups of a query and the one word they are typed apart from. */
 interface Joinable {
   at: number;
-  apart: [string, string];
   joined: string;
 }
 
@@ -20,14 +19,31 @@ const plainWord = (group: readonly Term[]): string | null => {
   return PLAIN_WORD.test(term.text) ? term.text.toLowerCase() : null;
 };
 
-/** Neighbouring plain words whose joining is a word of the language, each word in one pair at most. */
-export function joinablePairs({ groups }: SearchQuery, isWord: (word: string) => boolean): Joinable[] {
+/**
+ * Neighbouring plain words whose joining is a word of the language, each word in one pair at most,
+ * typed with nothing but spaces between them (`typed`, the query as sent): not across a comma, a
+ * bracket, an exclusion or a common word dropped ("sun, flower", "sun -moon flower", "cat and walk").
+ */
+export function joinablePairs({ groups }: SearchQuery, typed: string, isWord: (word: string) => boolean): Joinable[] {
   const pairs: Joinable[] = [];
+  const words = wordsWithSpaces(typed);
   for (let at = 0; at + 1 < groups.length && pairs.length < MAX_PAIRS; at++) {
     const [first, second] = [plainWord(groups[at]!), plainWord(groups[at + 1]!)];
-    if (first === null || second === null || !isWord(`${first}${second}`)) continue;
-    pairs.push({ at, apart: [first, second], joined: `${first}${second}` });
+    if (first === null || second === null || !words.has(`${first} ${second}`) || !isWord(`${first}${second}`)) continue;
+    pairs.push({ at, joined: `${first}${second}` });
     at++;
+  }
+  return pairs;
+}
+
+/** Every two neighbouring words of a text with only spaces between them, lower-cased, as the query reads them. */
+function wordsWithSpaces(typed: string): Set<string> {
+  const pairs = new Set<string>();
+  for (const run of foldedLatin(typed.replace(INVISIBLE, ''))
+    .toLowerCase()
+    .split(/[^\p{L}\p{M}\p{N}\s]+/u)) {
+    const words = run.trim().split(/\s+/);
+    for (let i = 0; i + 1 < words.length; i++) pairs.add(`${words[i]} ${words[i + 1]}`);
   }
   return pairs;
 }
@@ -54,15 +70,15 @@ export function withPairsJoined(text: SearchQuery, pairs: readonly Joinable[]): 
 
 /**
  * A repository whose searches read a word typed in two as that word ("light house" lighthouse, "sky
- * line" skyline, "bed room" bedroom, "sky scraper" skyscraper): two neighbouring plain words whose
- * joining is a word of the language (WordNet's) are one group, the word or the two as a phrase,
- * where the joined word occurs in the catalogue or one of the two does not (read apart, the query
- * could not be what was meant; the joined word then means what meaning finds for it). Read apart,
- * "light house" had found 1,340 wallpapers with a light and a house, castles first, and "bed room"
- * and "sky scraper" none (a bed and a scraper are things the catalogue holds nowhere). The catalogue
- * decides: "dark room" and "green house" stay two words, both of which occur, where no wallpaper
- * says darkroom or greenhouse. A word Elasticsearch did not answer for counts as occurring: the
- * pair is joined only where the joined word is found.
+ * line" skyline, "bed room" bedroom): two neighbouring plain words, typed with spaces between, whose
+ * joining is a word of the language (WordNet's) that occurs in the catalogue are one group, the
+ * word or the two as a phrase. Read apart, "light house" had found 1,340 wallpapers with a light
+ * and a house, castles first, and "bed room" none (a bed is a thing the catalogue holds nowhere).
+ * The catalogue decides: "dark room", "green house" and "cat walk" stay two words where no
+ * wallpaper says darkroom, greenhouse or catwalk. Joining where one of the two words occurs nowhere
+ * (so that "sky scraper" would mean what "skyscraper" means) emptied "cat walk", "space walk" and
+ * "short grass", and dropped both words from "cozy book store" (helper-84). A word Elasticsearch
+ * did not answer for is left apart.
  */
 export function withJoinedWords(
   repository: WallpaperRepository,
@@ -72,13 +88,10 @@ export function withJoinedWords(
   return {
     ...repository,
     async search(params) {
-      const pairs = joinablePairs(params.text, (word) => sense.knows(word) === true);
+      const pairs = joinablePairs(params.text, params.q, (word) => sense.knows(word) === true);
       if (pairs.length === 0) return repository.search(params);
-      const answers = await occurrences.of(pairs.flatMap(({ joined, apart }) => [joined, ...apart]));
-      const found = pairs.filter((_, i) => {
-        const [joined, first, second] = answers.slice(i * 3, i * 3 + 3);
-        return joined === true || (joined !== null && (first === false || second === false));
-      });
+      const answers = await occurrences.of(pairs.map(({ joined }) => joined));
+      const found = pairs.filter((_, i) => answers[i] === true);
       return repository.search(found.length === 0 ? params : { ...params, text: withPairsJoined(params.text, found) });
     },
   };

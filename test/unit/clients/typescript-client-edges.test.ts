@@ -184,6 +184,25 @@ describe('the TypeScript client, against answers the API should not give', () =>
     expect(feed.urls).to.have.length(3);
   });
 
+  it('when a walk goes round under new cursors (the same page again, empty pages with more), or a page is no page, then it stops with an ApiError', async () => {
+    const json = (body: unknown) => new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    const change = { id: 1, change: 'delete', at: '2026-11-30T00:00:00Z' };
+    for (const [name, answer, walk] of [
+      ['the same page', (asked: number) => json({ data: [change], meta: { next_cursor: `c${asked}`, has_more: asked < 20 } }), 'follow'],
+      ['empty pages with more', (asked: number) => json({ data: [], meta: { next_cursor: `c${asked}`, has_more: asked < 20 } }), 'follow'],
+      ['a cursor that is an object', () => json({ data: [change], meta: { next_cursor: { o: 1 }, has_more: true } }), 'follow'],
+      ['a cursor that is an object', () => json({ data: [{ id: 1 }], meta: { next_cursor: { o: 1 } } }), 'all'],
+      ['no meta', () => json({ data: [] }), 'all'],
+      ['data that is no list', () => json({ data: {}, meta: {} }), 'all'],
+    ] as const) {
+      const { fetch, urls } = fake((_request, asked) => answer(asked));
+      const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
+      const err = await rejection(drained(walk === 'all' ? client.wallpapers.all() : client.changes.follow({ untilEnd: true })));
+      expect(err, name).to.be.instanceOf(ApiError).and.include({ error: 'unexpected_response' });
+      expect(urls.length, name).to.be.at.most(3);
+    }
+  });
+
   for (const [name, body, type] of [
     ['a page of HTML (a captive portal)', '<html>sign in to the wifi</html>', 'text/html'],
     ['cut JSON', '{"data": [', 'application/json'],

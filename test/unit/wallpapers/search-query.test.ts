@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { parseSearchQuery, readSearchText } from '../../../src/wallpapers/search-query.js';
+import { countWords, parseSearchQuery, readSearchText } from '../../../src/wallpapers/search-query.js';
 
 const word = (text: string) => ({ text, phrase: false });
 const phrase = (text: string) => ({ text, phrase: true });
@@ -158,6 +158,10 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('sunset NOT').groups, 'a trailing NOT is nothing').to.deep.equal([[word('sunset')]]);
     expect(parseSearchQuery('NOT beach sunset').groups, 'only the next term').to.deep.equal([[word('sunset')]]);
     expect(parseSearchQuery('sunset not beach').groups).to.deep.equal([[word('sunset')], [word('not')], [word('beach')]]);
+    expect(parseSearchQuery('CITY THAT DOES NOT SLEEP'), 'all in capitals, a title pasted: NOT is the word').to.deep.equal({
+      groups: ['CITY', 'THAT', 'DOES', 'NOT', 'SLEEP'].map((text) => [word(text)]),
+      excluded: [],
+    });
   });
 
   it('when words are joined by a +, as an address writes its spaces, then they are words of their own', () => {
@@ -166,6 +170,11 @@ describe('search query syntax', () => {
       groups: [[word('misty')], [word('forest')], [word('oak')]],
       excluded: [word('pine')],
     });
+  });
+
+  it('when characters that show nothing sit in words, then they are not counted against the limit on words', () => {
+    expect(countWords(Array.from({ length: 20 }, () => 'sun\u00adset').join(' '))).to.equal(20);
+    expect(countWords('\u3164')).to.equal(0);
   });
 
   it('when a word holds characters that show nothing (a soft hyphen, a zero-width space), then it is the word they sit in', () => {

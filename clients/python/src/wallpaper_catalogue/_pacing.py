@@ -32,8 +32,10 @@ from typing import Callable, Literal
 import httpx
 
 from .errors import ApiError, QuotaExhausted, to_api_error
+from .gunzip import Gunzip
 
 WaitReason = Literal["pace", "rate-limited", "retry"]
+YEAR = 365 * 24 * 3600.0
 
 
 @dataclass
@@ -97,7 +99,8 @@ class Pacing:
         Anything else is no answer, not 0 s, which would ask again at once."""
         text = response.headers.get("Retry-After", "").strip()
         if re.fullmatch(r"[0-9]+", text):
-            return float(text)
+            # A year at most: 400 nines had read as inf, and "wait inf s" is no time.
+            return min(float(text), YEAR)
         if not re.search(r"[A-Za-z]", text):
             return None
         try:
@@ -135,24 +138,23 @@ class Pacing:
             coding = "identity" if read_already else (streamed.headers.get("Content-Encoding", "").strip().lower() or "identity")
             if coding not in ("identity", "gzip"):
                 raise refused(f"The answer is coded {coding!r}, which was not asked for")
-            inflate = zlib.decompressobj(16 + zlib.MAX_WBITS) if coding == "gzip" else None
+            inflate = Gunzip() if coding == "gzip" else None
             body = bytearray()
+            received = 0
             try:
                 for raw in [streamed.content] if read_already else streamed.iter_raw():
                     if allowed is not None and self.clock() - started > allowed:
                         raise httpx.ReadTimeout(f"The answer took longer than {allowed:g} s", request=streamed.request)
-                    pending = raw
-                    while pending:
-                        if inflate is None:
-                            body += pending
-                            pending = b""
-                        else:
-                            body += inflate.decompress(pending, bound + 1 - len(body))
-                            pending = inflate.unconsumed_tail
+                    # Counted as it comes too: gzip that inflates to nothing (empty blocks) grows no body.
+                    received += len(raw)
+                    if received > bound:
+                        raise refused(too_large)
+                    for piece in [raw] if inflate is None else inflate.pieces(raw, bound + 1 - len(body)):
+                        body += piece
                         if len(body) > bound:
                             raise refused(too_large)
                 if inflate is not None:
-                    body += inflate.flush()
+                    inflate.finish()
             except zlib.error:
                 raise refused("The answer's gzip coding is broken") from None
             if len(body) > bound:

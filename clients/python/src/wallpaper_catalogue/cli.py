@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from pathlib import Path
@@ -32,14 +32,19 @@ LIST_FILTERS = ("category", "resolution", "ratio", "tags", "exclude_tags", "excl
 SINGLE_FILTERS = ("min_resolution", "orientation", "tone", "sort", "seed")
 
 
-# Characters a terminal acts on rather than shows: C0 and C1 controls (escape sequences that retitle
-# or clear it, or rewrite what was printed) and bidirectional overrides (text shown out of order).
-UNSHOWN = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Characters a terminal acts on or shows as something else: controls (Cc: escape sequences that
+# retitle or clear it), formats (Cf: bidirectional overrides that show text out of order,
+# zero-width and tag characters), line and paragraph separators, and lone surrogates, which cannot
+# be printed at all.
+UNSHOWN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
 def shown(value: object) -> str:
     """Text the server sent, as a terminal shows it: what it would act on replaced by `?`."""
-    return UNSHOWN.sub("?", str(value))
+    text = str(value)
+    if text.isascii() and text.isprintable():
+        return text
+    return "".join("?" if unicodedata.category(c) in UNSHOWN else c for c in text)
 
 
 class UsageError(Exception):
@@ -111,9 +116,9 @@ def _listing(client: Client, args: argparse.Namespace, names: Sequence[str]) -> 
         if len(filters) > 1 or getattr(args, "q", None):
             raise UsageError("--ids takes no other filter, search or --include")
         page = client.wallpapers.list(ids=filters["ids"])
-        missing = page["meta"].get("missing") or []
-        if missing:
-            print(f"wallpapers: not found: {', '.join(str(i) for i in missing)}", file=sys.stderr)
+        missing = page["meta"].get("missing")
+        if isinstance(missing, list) and missing:
+            print(f"wallpapers: not found: {shown(', '.join(str(i) for i in missing))}", file=sys.stderr)
         return islice(iter(page["data"]), args.limit)
     per_page = min(100, args.limit) if args.limit else 100
     if getattr(args, "q", None):
@@ -216,6 +221,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
     bar.close()
     for failure in report.failed:
         print(f"wallpapers: {shown(failure)} (tried again next run)", file=sys.stderr)
+    for kept in report.kept:
+        print(f"wallpapers: {shown(kept)}", file=sys.stderr)
     summary = f"{report.changes} changes: {report.fetched} fetched, {report.removed} removed, {report.unchanged} unchanged, {len(report.failed)} failed"
     if report.quota_spent is not None:
         summary += f"; {_stopped_by(report.quota_message, report.quota_spent)}: run again then to continue"
@@ -233,7 +240,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
                 }
             )
         )
-    return 1 if report.failed else 0
+    return 1 if report.failed or report.kept else 0
 
 
 def parser() -> argparse.ArgumentParser:

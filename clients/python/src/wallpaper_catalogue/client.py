@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator, Mapping
@@ -42,6 +43,30 @@ def _query(params: Params) -> dict[str, str]:
 def _looping() -> ApiError:
     """A cursor that leads back to a page already read would be followed for ever."""
     return ApiError(200, "unexpected_response", "The API gave a cursor it had given before as the next one: the walk would never end")
+
+
+class Repeats:
+    """What a walk has been given, to tell a walk that goes round from one that goes on: a cursor
+    given before, a page given before under another cursor (a server that ignores what it does not
+    read in a cursor), or, in the change feed (`empty_pages`), empty pages that say there is more, a
+    few in a row (a list's walk has no such word). A page is known by its items' ids and change
+    times, kept as a hash."""
+
+    EMPTY_IN_A_ROW = 3
+
+    def __init__(self, *, empty_pages: bool) -> None:
+        self.empty_pages = empty_pages
+        self.cursors: set[str] = set()
+        self.pages: set[int] = set()
+        self.empty = 0
+
+    def again(self, cursor: str, items: list[Any]) -> bool:
+        self.empty = self.empty + 1 if not items else 0
+        page = hash(tuple((item.get("id"), item.get("at")) for item in items))
+        repeated = cursor in self.cursors or (bool(items) and page in self.pages) or (self.empty_pages and self.empty >= self.EMPTY_IN_A_ROW)
+        self.cursors.add(cursor)
+        self.pages.add(page)
+        return repeated
 
 
 # The largest id a wallpaper may have: JSON numbers past it lose digits in JavaScript clients.
@@ -96,7 +121,7 @@ class _Resource:
         if limit is not None and limit < 1:
             return
         cursor: str | None = None
-        seen: set[str] = set()
+        seen = Repeats(empty_pages=False)
         served = 0
         while True:
             page = self._get_page(path, {**query, **({"cursor": cursor} if cursor else {})}, WallpaperList)
@@ -111,9 +136,8 @@ class _Resource:
             following = page["meta"].get("next_cursor")
             if not following:
                 return
-            if not isinstance(following, str) or following in seen:
+            if not isinstance(following, str) or seen.again(following, page["data"]):
                 raise _looping()
-            seen.add(following)
             cursor = following
 
 
@@ -123,7 +147,10 @@ class Wallpapers(_Resource):
         return self._get_page("/v1/wallpapers", params, WallpaperList)
 
     def get(self, wallpaper_id: int) -> WallpaperDetail:
-        return self._get(f"/v1/wallpapers/{int(wallpaper_id)}", {}, WallpaperDetail)
+        body = self._client._get(f"/v1/wallpapers/{int(wallpaper_id)}", {})
+        if not isinstance(body, dict) or not is_wallpaper_id(body.get("id")):
+            raise ApiError(200, "unexpected_response", "The answer is not a wallpaper of the API")
+        return cast(WallpaperDetail, body)
 
     def similar(self, wallpaper_id: int, **params: Any) -> WallpaperList:
         """The wallpapers most like this one, best first: one page of `per_page` (at most 100)."""
@@ -160,18 +187,16 @@ class Changes(_Resource):
     ) -> Iterator[FollowedChange]:
         """The feed from `cursor` (from the start without one), page after page; at its end, waits
         `poll` seconds and asks again, or stops with `until_end`."""
-        # Cursors of pages with more after them: one given again leads back to a page read before.
-        # At the end, the same cursor comes back until a change comes: that is the feed's tail.
-        seen: set[str] = set()
+        # Pages with more after them: one given again leads back to a page read before. At the end,
+        # the same cursor comes back until a change comes: that is the feed's tail.
+        seen = Repeats(empty_pages=True)
         while True:
             page = self.page(cursor, **params)
             asked, cursor = cursor, page["meta"].get("next_cursor")
             if not isinstance(cursor, str):
                 raise ApiError(200, "unexpected_response", "The change feed's page has no next cursor")
-            if page["meta"].get("has_more") and (cursor == asked or cursor in seen):
+            if page["meta"].get("has_more") and (cursor == asked or seen.again(cursor, page["data"])):
                 raise _looping()
-            if page["meta"].get("has_more"):
-                seen.add(cursor)
             for i, change in enumerate(page["data"]):
                 yield FollowedChange(change, cursor if i == len(page["data"]) - 1 else asked)
             if page["meta"].get("has_more"):
@@ -179,6 +204,10 @@ class Changes(_Resource):
             if until_end:
                 return
             time.sleep(poll)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 class Client:
@@ -219,10 +248,12 @@ class Client:
     def _get(self, path: str, params: Params) -> Any:
         # A 2xx whose body is not the API's JSON (a captive portal's page, a cut answer, null) is an
         # ApiError too, not a ValueError or None handed on as data.
+        # So is JSON no standard parser reads (NaN, Infinity: printed again by --json, they would
+        # be JSON for nobody) or nested past what Python reads (RecursionError).
         response = self.pacing.get(self._http, path, _query(params))
         try:
-            body = response.json()
-        except ValueError:
+            body = json.loads(response.content, parse_constant=_no_constant)
+        except (ValueError, RecursionError):
             raise ApiError(response.status_code, "unexpected_response", "The answer is not the JSON the API sends") from None
         if body is None:
             raise ApiError(response.status_code, "unexpected_response", "The answer is not the JSON the API sends")

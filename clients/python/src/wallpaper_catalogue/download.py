@@ -18,14 +18,14 @@ import queue
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import httpx
 
 from .client import is_wallpaper_id
+from .gunzip import Gunzip
 
 EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif", "image/avif": "avif", "image/svg+xml": "svg"}
 MAX_BYTES = 64 * 1024 * 1024
@@ -82,18 +82,6 @@ def unfinished(folder: Path, wallpaper_id: int) -> list[Path]:
     return [path for path in folder.glob(f"{_stem(wallpaper_id)}.*.part") if path.is_file()]
 
 
-def _inflated(raw: bytes, inflate: Any, room: int) -> Iterator[bytes]:
-    """A raw chunk as stored: itself, or inflated a step at a time, no step past `room` bytes more
-    than fit (the caller stops once past its bound)."""
-    if inflate is None:
-        yield raw
-        return
-    pending = raw
-    while pending:
-        yield inflate.decompress(pending, max(1, room))
-        pending = inflate.unconsumed_tail
-
-
 def fetch_picture(
     http: httpx.Client,
     url: str,
@@ -123,7 +111,7 @@ def fetch_picture(
         coding = response.headers.get("Content-Encoding", "").strip().lower() or "identity"
         if coding not in ("identity", "gzip"):
             raise DownloadError(wallpaper_id, f"{url}: coded {coding!r}, which was not asked for")
-        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS) if coding == "gzip" else None
+        inflate = Gunzip() if coding == "gzip" else None
         # The length announced is the coded one: only a picture sent as stored is held to it.
         declared = None if inflate else response.headers.get("Content-Length")
         if declared is not None and not declared.strip().isdigit():
@@ -141,17 +129,20 @@ def fetch_picture(
                 for raw in response.iter_raw():
                     if stop is not None and stop.is_set():
                         raise DownloadError(wallpaper_id, f"{url}: interrupted")
+                    # Counted as it comes too: gzip that inflates to nothing (empty blocks) grows no picture.
                     received += len(raw)
+                    if received > max_bytes:
+                        raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
                     elapsed = time.monotonic() - started
                     if elapsed > allowed and received < MIN_RATE * elapsed:
                         raise DownloadError(wallpaper_id, f"{url}: {received} bytes in {elapsed:.0f} s, slower than {MIN_RATE} bytes a second")
-                    for chunk in _inflated(raw, inflate, max_bytes + 1 - size):
+                    for chunk in [raw] if inflate is None else inflate.pieces(raw, max_bytes + 1 - size):
                         size += len(chunk)
                         if size > max_bytes:
                             raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
                         out.write(chunk)
                 if inflate is not None:
-                    out.write(inflate.flush())
+                    inflate.finish()
         except zlib.error:
             part.unlink(missing_ok=True)
             raise DownloadError(wallpaper_id, f"{url}: its gzip coding is broken") from None
@@ -232,6 +223,10 @@ def fetch_all(
             thread.start()
         try:
             for wallpaper_id, url in jobs:
+                # An id listed twice is fetched once: two workers on one .part would rename a half
+                # of it into place.
+                if wallpaper_id in started:
+                    continue
                 started.add(wallpaper_id)
                 work.put((wallpaper_id, url))
             for _ in workers:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from .client import Client, is_wallpaper_id
+from .client import Client, Repeats, is_wallpaper_id
 from .download import DownloadError, Fetched, existing, fetch_all, unfinished
 from .errors import ApiError, QuotaExhausted
 from .models import ChangeItem, WallpaperListItem
@@ -140,8 +140,8 @@ def _read_manifest(path: Path) -> dict[str, Any]:
 
     try:
         saved = json.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise damaged(str(error)) from None
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise damaged(str(error) or type(error).__name__) from None
     if not isinstance(saved, dict):
         raise damaged("not an object")
     cursor, files, pending = saved.get("cursor"), saved.get("files", {}), saved.get("pending", {})
@@ -150,7 +150,7 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     if not isinstance(files, dict) or not isinstance(pending, dict):
         raise damaged("its files or pending are not objects")
     for key in [*files, *pending]:
-        if not (key.isascii() and key.isdigit() and is_wallpaper_id(int(key))):
+        if not (key.isascii() and key.isdigit() and len(key) <= 16 and is_wallpaper_id(int(key))):
             raise damaged(f"{ascii(key)[:40]} is not a wallpaper id")
     if not all(isinstance(entry, dict) for entry in files.values()) or not all(isinstance(url, str) for url in pending.values()):
         raise damaged("an entry is not what the tool writes")
@@ -174,6 +174,8 @@ class SyncReport:
     removed: int = 0
     unchanged: int = 0
     failed: list[str] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)
+    """Files by a picture's name the mirror did not make, left as they are instead of replaced."""
     changes: int = 0
     quota_spent: float | None = None
     """Seconds until the quota allows more, when the run stopped for it."""
@@ -232,23 +234,26 @@ def sync(
     if manifest.pending:
         fetch(dict(manifest.pending), set(manifest.pending))
         manifest.save()
-    # Cursors of pages with more after them: one given again would lead back to a page applied.
-    seen: set[str] = set()
+    # Pages with more after them: one given again would lead back to a page applied (client.Repeats).
+    seen = Repeats(empty_pages=True)
     try:
         while True:
             page = client.changes.page(manifest.cursor, per_page=page_size, include=["dimensions", "tags", "colors"])
             following, more = page["meta"].get("next_cursor"), page["meta"].get("has_more")
             if not isinstance(following, str):
                 raise _unexpected("The change feed's page has no next cursor")
-            if more and (following == manifest.cursor or following in seen):
-                raise _unexpected("The change feed gave a cursor it had given before: the sync would never end")
-            seen.add(following)
+            if more and (following == manifest.cursor or seen.again(following, page["data"])):
+                raise _unexpected("The change feed went back to a page it had given before: the sync would never end")
             jobs: dict[str, str] = {}
             replace: set[str] = set()
             for change in page["data"]:
                 report.changes += 1
                 apply(_checked(change), manifest, jobs, replace, remove, report, folder)
             if jobs:
+                # Pending before they are fetched, saved: a run cut short mid-page left pictures the
+                # manifest did not name, which the next run would take for a user's own.
+                manifest.pending.update(jobs)
+                manifest.save()
                 fetch(jobs, replace)
             manifest.cursor = following
             manifest.save()
@@ -277,6 +282,11 @@ def apply(
         return
     known = manifest.files.get(key)
     have = existing(folder, change["id"])
+    # A picture by that name that the mirror did not fetch (not in its manifest, nor pending) is not
+    # its to replace: a user's own 7.jpg stays, and the run says so.
+    if have is not None and known is None and key not in manifest.pending:
+        report.kept.append(f"{have} is not this mirror's (not in its manifest): left as it is; move it away and run with --restart to fetch wallpaper {key}")
+        return
     manifest.files[key] = {**(known or {}), "title": wallpaper["title"], "url": wallpaper["url"], "category": wallpaper["category"]}
     if known is not None and known.get("url") == wallpaper["url"] and have is not None:
         report.unchanged += 1
