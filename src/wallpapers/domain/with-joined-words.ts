@@ -26,10 +26,12 @@ const plainWord = (group: readonly Term[]): string | null => {
  */
 export function joinablePairs({ groups }: SearchQuery, typed: string, isWord: (word: string) => boolean): Joinable[] {
   const pairs: Joinable[] = [];
-  const words = wordsWithSpaces(typed);
+  let spaced: Set<string> | undefined;
   for (let at = 0; at + 1 < groups.length && pairs.length < MAX_PAIRS; at++) {
     const [first, second] = [plainWord(groups[at]!), plainWord(groups[at + 1]!)];
-    if (first === null || second === null || !words.has(`${first} ${second}`) || !isWord(`${first}${second}`)) continue;
+    if (first === null || second === null || !isWord(`${first}${second}`)) continue;
+    spaced ??= wordsWithSpaces(typed);
+    if (!spaced.has(`${first} ${second}`)) continue;
     pairs.push({ at, joined: `${first}${second}` });
     at++;
   }
