@@ -277,3 +277,39 @@ def test_when_a_listing_names_one_wallpaper_twice_then_it_is_fetched_once(tmp_pa
 
     done, failed = fetch_all([(5, "http://pictures.test/5"), (5, "http://pictures.test/5b")], tmp_path, parallel=2, transport=httpx.MockTransport(answer))
     assert (len(done), failed, asked) == (1, [], ["http://pictures.test/5"])
+
+
+def test_when_two_runs_fetch_one_picture_at_once_then_each_renames_only_what_it_wrote_and_the_picture_is_whole(tmp_path: Path) -> None:
+    import threading
+
+    halfway = threading.Event()
+    go_on = threading.Event()
+
+    def slow() -> Iterator[bytes]:
+        yield PICTURE[:500]
+        halfway.set()
+        go_on.wait(10)
+        yield PICTURE[500:]
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        chunks = slow if request.url.path == "/slow" else (lambda: iter([PICTURE]))
+        return httpx.Response(200, headers={"Content-Type": "image/png", "Content-Length": str(len(PICTURE))}, stream=Chunks(chunks))
+
+    outcome: list[object] = []
+
+    def first() -> None:
+        with httpx.Client(transport=httpx.MockTransport(answer)) as http:
+            try:
+                outcome.append(fetch_picture(http, "http://pictures.test/slow", tmp_path, 7))
+            except DownloadError as error:
+                outcome.append(error)
+
+    runner = threading.Thread(target=first)
+    runner.start()
+    assert halfway.wait(10)
+    with httpx.Client(transport=httpx.MockTransport(answer)) as http:
+        assert not fetch_picture(http, "http://pictures.test/fast", tmp_path, 7).skipped
+    go_on.set()
+    runner.join(10)
+    assert (tmp_path / "7.png").read_bytes() == PICTURE
+    assert [p.name for p in tmp_path.iterdir()] == ["7.png"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -331,3 +332,111 @@ def test_when_the_quota_s_reset_is_not_a_time_then_it_is_not_waited_for_and_the_
 
     assert json.loads(out, parse_constant=no_constants)["quota_spent"] is None
     assert "inf" not in err
+
+
+def test_when_a_list_walk_meets_an_item_again_as_a_whole_page_then_it_goes_on_to_the_end() -> None:
+    # An import mid-walk lowered the downloads of wallpaper 1, served already: the keyset walk meets it again.
+    order = [1, 2, 3, 1, 4, 5]
+
+    def api(request: httpx.Request) -> httpx.Response:
+        at = int(request.url.params.get("cursor", "0"))
+        following = str(at + 1) if at + 1 < len(order) else None
+        return httpx.Response(200, json=page([item(order[at], f"http://pictures.test/{order[at]}.png")], following))
+
+    with Client(base_url="http://api.test", api_key="k", transport=httpx.MockTransport(api)) as client:
+        assert [w["id"] for w in client.wallpapers.all(per_page=1)] == order
+
+
+def test_when_a_mirror_restarts_with_other_filters_in_its_folder_then_its_pictures_are_still_its_own(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mirror"
+    catalogue = [{**item(1, f"{pictures}/1.png"), "category": "space"}, {**item(2, f"{pictures}/2.png"), "category": "ocean"}]
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/wallpapers":
+            return httpx.Response(200, json=page([]))
+        changes = [{"id": w["id"], "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": w} for w in catalogue]
+        return httpx.Response(200, json={"data": changes, "meta": {"next_cursor": "end", "has_more": False}})
+
+    serve_api(monkeypatch, api)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet", "--category", "space"]) == 0
+    assert cli.main(["sync", "--dir", str(folder), "--quiet", "--category", "ocean"]) == 2
+    assert cli.main(["sync", "--dir", str(folder), "--quiet", "--category", "ocean", "--restart"]) == 0
+    err = capsys.readouterr().err
+    assert "not this mirror's" not in err
+    assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, "2.png"])
+
+
+def test_when_a_user_s_picture_sits_beside_the_mirror_s_under_the_same_id_then_the_mirror_deletes_only_its_own(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "mirror"
+    deleted = [False]
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/wallpapers":
+            return httpx.Response(200, json=page([]))
+        change: dict[str, Any] = {"id": 7, "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": item(7, f"{pictures}/7.png")}
+        if deleted[0]:
+            change = {"id": 7, "change": "delete", "at": "2026-11-30T01:00:00Z"}
+        return httpx.Response(200, json={"data": [change], "meta": {"next_cursor": "end" + str(deleted[0]), "has_more": False}})
+
+    serve_api(monkeypatch, api)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    # The user's pictures of every other type: whichever is found first by id, it is not the mirror's.
+    from wallpaper_catalogue.download import IMAGE_EXTENSIONS
+
+    mine = [f"7.{ext}" for ext in IMAGE_EXTENSIONS if ext != "png"]
+    for name in mine:
+        (folder / name).write_text("my own photo")
+    deleted[0] = True
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, *mine])
+
+
+def test_when_another_run_left_a_part_by_the_picture_s_name_then_a_download_renames_only_what_it_wrote(tmp_path: Path) -> None:
+    from wallpaper_catalogue.download import fetch_picture
+
+    halfway, go_on = threading.Event(), threading.Event()
+    # Larger than a file's write buffer: what came first is on disk before the rest comes.
+    big = PICTURE + bytes(range(256)) * 1024
+
+    class Slow(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", str(len(big)))
+            self.end_headers()
+            self.wfile.write(big[:100_000])
+            self.wfile.flush()
+            halfway.set()
+            go_on.wait(10)
+            self.wfile.write(big[100_000:])
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    outcome: list[object] = []
+
+    def fetch() -> None:
+        with httpx.Client() as http:
+            outcome.append(fetch_picture(http, f"http://127.0.0.1:{server.server_address[1]}/7", tmp_path, 7))
+
+    runner = threading.Thread(target=fetch)
+    runner.start()
+    try:
+        assert halfway.wait(10)
+        time.sleep(0.2)
+        # A second run on the folder, killed part way, left its half picture by the name the first had used.
+        (tmp_path / "7.png.part").write_bytes(b"TRUNC")
+        go_on.set()
+        runner.join(10)
+    finally:
+        go_on.set()
+        server.shutdown()
+        server.server_close()
+    assert (tmp_path / "7.png").read_bytes() == big
+    assert [p.name for p in tmp_path.iterdir()] == ["7.png"]

@@ -90,29 +90,54 @@ function asLists<Raw>(query: object): Raw {
 /** A cursor that leads back to a page already read would be followed for ever. */
 const looping = () => new ApiError(200, 'unexpected_response', 'The API went back to a page it had given before: the walk would never end');
 
-/** A page as a walk reads it: `data` a list, `meta` an object, the next cursor text or null. */
+/**
+ * A page as a walk reads it: `data` a list of objects each with a wallpaper id (a positive whole
+ * number), `meta` an object, the next cursor text or null.
+ */
 function checkedPage<P extends { data: unknown; meta: unknown }>(page: P, cursor: unknown): P {
-  if (!Array.isArray(page.data) || typeof page.meta !== 'object' || page.meta === null || (cursor !== null && typeof cursor !== 'string'))
-    throw new ApiError(200, 'unexpected_response', 'The answer is not a page of the API (data, meta and a next cursor)');
+  const items = Array.isArray(page.data) ? (page.data as unknown[]) : null;
+  const wallpaperId = (item: unknown) => {
+    const id = typeof item === 'object' && item !== null ? (item as { id?: unknown }).id : undefined;
+    return typeof id === 'number' && Number.isSafeInteger(id) && id >= 1;
+  };
+  if (
+    items === null ||
+    !items.every(wallpaperId) ||
+    typeof page.meta !== 'object' ||
+    page.meta === null ||
+    (cursor !== null && typeof cursor !== 'string')
+  )
+    throw new ApiError(200, 'unexpected_response', 'The answer is not a page of the API (data with wallpaper ids, meta and a next cursor)');
   return page;
 }
 
+// What a walk remembers to tell one that goes round, at most: a walk of millions holds a bounded
+// memory; a cycle longer than this goes unseen, as a server inventing new ids would anyway.
+const RECENT = 1000;
+
 /**
  * What a walk has been given, to tell one that goes round from one that goes on: a cursor given
- * before, a page given before under another cursor (a server that ignores what it does not read in
- * a cursor), or, in the change feed, empty pages that say there is more, a few in a row (a list's
- * walk has no such word). A page is known by its items' ids and change times.
+ * before and, in the change feed (`feed`), a page given before under another cursor (a server that
+ * ignores what it does not read in a cursor) or empty pages that say there is more, a few in a row.
+ * A feed's page is known by its changes' ids and times, each change its own; a list's page may
+ * rightly hold an item again (an import mid-walk lowers the downloads of one served, and the keyset
+ * walk meets it again), so a list's walk is judged by its cursors only.
  */
-function repeats({ emptyPages }: { emptyPages: boolean }) {
-  const cursors = new Set<string>();
-  const pages = new Set<string>();
+function repeats({ feed }: { feed: boolean }) {
+  let cursors = new Set<string>();
+  let pages = new Set<string>();
   let empty = 0;
   return (cursor: string, items: readonly { id?: unknown; at?: unknown }[]): boolean => {
     empty = items.length === 0 ? empty + 1 : 0;
-    const page = JSON.stringify(items.map(({ id, at }) => [id, at]));
-    const repeated = cursors.has(cursor) || (items.length > 0 && pages.has(page)) || (emptyPages && empty >= 3);
+    let repeated = cursors.has(cursor);
+    if (feed) {
+      const page = items.map(({ id, at }) => `${String(id)}@${String(at)}`).join(' ');
+      repeated ||= (items.length > 0 && pages.has(page)) || empty >= 3;
+      if (pages.size >= RECENT) pages = new Set();
+      pages.add(page);
+    }
+    if (cursors.size >= RECENT) cursors = new Set();
     cursors.add(cursor);
-    pages.add(page);
     return repeated;
   };
 }
@@ -187,7 +212,7 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     const { page: _page, cursor: _cursor, ...rest } = query;
     let cursor: string | null = null;
     let seed = query.seed;
-    const again = repeats({ emptyPages: false });
+    const again = repeats({ feed: false });
     do {
       const fetched: WallpaperList = await fetchPage({ ...rest, ...(seed ? { seed } : {}), ...(cursor ? { cursor } : {}) } as Q, options);
       const next = checkedPage(fetched, (fetched.meta as Partial<WallpaperList['meta']> | null)?.next_cursor ?? null);
@@ -205,7 +230,7 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
   async function* follow({ cursor, untilEnd = false, pollMs = 60_000, signal, ...query }: FollowOptions = {}): AsyncGenerator<FollowedChange> {
     // Pages with more after them: one given again leads back to a page read before. At the end of
     // the feed the same cursor comes back until a change comes: that is its tail.
-    const again = repeats({ emptyPages: true });
+    const again = repeats({ feed: true });
     while (!signal?.aborted) {
       // The signal stops the following: a page in flight is dropped, and the cursor kept before it still holds.
       let page: ChangeList;

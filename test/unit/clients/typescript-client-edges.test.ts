@@ -194,6 +194,8 @@ describe('the TypeScript client, against answers the API should not give', () =>
       ['a cursor that is an object', () => json({ data: [{ id: 1 }], meta: { next_cursor: { o: 1 } } }), 'all'],
       ['no meta', () => json({ data: [] }), 'all'],
       ['data that is no list', () => json({ data: {}, meta: {} }), 'all'],
+      ['an item that is null', () => json({ data: [null], meta: { next_cursor: null } }), 'all'],
+      ['a change that is null', () => json({ data: [null], meta: { next_cursor: 'c', has_more: false } }), 'follow'],
     ] as const) {
       const { fetch, urls } = fake((_request, asked) => answer(asked));
       const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
@@ -201,6 +203,19 @@ describe('the TypeScript client, against answers the API should not give', () =>
       expect(err, name).to.be.instanceOf(ApiError).and.include({ error: 'unexpected_response' });
       expect(urls.length, name).to.be.at.most(3);
     }
+  });
+
+  it('when a list walk meets an item again as a whole page (an import moved it), then it goes on to the end', async () => {
+    const order = [1, 2, 3, 1, 4, 5];
+    const { fetch } = fake((request) => {
+      const at = Number(new URL(request.url).searchParams.get('cursor') ?? '0');
+      const body = { data: [{ id: order[at] }], meta: { next_cursor: at + 1 < order.length ? String(at + 1) : null } };
+      return new Response(JSON.stringify(body), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    });
+    const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch });
+    const ids: number[] = [];
+    for await (const wallpaper of client.wallpapers.all({ per_page: 1 })) ids.push(wallpaper.id);
+    expect(ids).to.deep.equal(order);
   });
 
   for (const [name, body, type] of [

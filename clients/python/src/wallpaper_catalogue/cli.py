@@ -236,6 +236,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
                     "removed": report.removed,
                     "unchanged": report.unchanged,
                     "failed": report.failed,
+                    "kept": report.kept,
                     "quota_spent": report.quota_spent,
                 }
             )

@@ -41,32 +41,44 @@ def _query(params: Params) -> dict[str, str]:
 
 
 def _looping() -> ApiError:
-    """A cursor that leads back to a page already read would be followed for ever."""
-    return ApiError(200, "unexpected_response", "The API gave a cursor it had given before as the next one: the walk would never end")
+    """A walk that leads back to a page already read would be followed for ever."""
+    return ApiError(200, "unexpected_response", "The API went back to a page it had given before: the walk would never end")
 
 
 class Repeats:
     """What a walk has been given, to tell a walk that goes round from one that goes on: a cursor
-    given before, a page given before under another cursor (a server that ignores what it does not
-    read in a cursor), or, in the change feed (`empty_pages`), empty pages that say there is more, a
-    few in a row (a list's walk has no such word). A page is known by its items' ids and change
-    times, kept as a hash."""
+    given before and, in the change feed (`feed`), a page given before under another cursor (a
+    server that ignores what it does not read in a cursor) or empty pages that say there is more, a
+    few in a row. A feed's page is known by its changes' ids and times, each change its own; a
+    list's page may rightly hold an item again (an import mid-walk lowers the downloads of one
+    served, and the keyset walk meets it again), so a list's walk is judged by its cursors only.
+    The last RECENT of each are kept, so a walk of millions holds a bounded memory; a cycle longer
+    than that goes unseen, as a server inventing new ids would anyway."""
 
     EMPTY_IN_A_ROW = 3
+    RECENT = 1000
 
-    def __init__(self, *, empty_pages: bool) -> None:
-        self.empty_pages = empty_pages
+    def __init__(self, *, feed: bool) -> None:
+        self.feed = feed
         self.cursors: set[str] = set()
         self.pages: set[int] = set()
         self.empty = 0
 
     def again(self, cursor: str, items: list[Any]) -> bool:
         self.empty = self.empty + 1 if not items else 0
-        page = hash(tuple((item.get("id"), item.get("at")) for item in items))
-        repeated = cursor in self.cursors or (bool(items) and page in self.pages) or (self.empty_pages and self.empty >= self.EMPTY_IN_A_ROW)
+        repeated = cursor in self.cursors
+        if self.feed:
+            page = hash(tuple((item.get("id"), item.get("at")) for item in items))
+            repeated = repeated or (bool(items) and page in self.pages) or self.empty >= self.EMPTY_IN_A_ROW
+            self.pages = _kept(self.pages, self.RECENT)
+            self.pages.add(page)
+        self.cursors = _kept(self.cursors, self.RECENT)
         self.cursors.add(cursor)
-        self.pages.add(page)
         return repeated
+
+
+def _kept(seen: set[Any], most: int) -> set[Any]:
+    return set() if len(seen) >= most else seen
 
 
 # The largest id a wallpaper may have: JSON numbers past it lose digits in JavaScript clients.
@@ -121,7 +133,7 @@ class _Resource:
         if limit is not None and limit < 1:
             return
         cursor: str | None = None
-        seen = Repeats(empty_pages=False)
+        seen = Repeats(feed=False)
         served = 0
         while True:
             page = self._get_page(path, {**query, **({"cursor": cursor} if cursor else {})}, WallpaperList)
@@ -189,7 +201,7 @@ class Changes(_Resource):
         `poll` seconds and asks again, or stops with `until_end`."""
         # Pages with more after them: one given again leads back to a page read before. At the end,
         # the same cursor comes back until a change comes: that is the feed's tail.
-        seen = Repeats(empty_pages=True)
+        seen = Repeats(feed=True)
         while True:
             page = self.page(cursor, **params)
             asked, cursor = cursor, page["meta"].get("next_cursor")

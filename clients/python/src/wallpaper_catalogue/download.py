@@ -1,7 +1,8 @@
 """Fetching pictures to a folder: parallel, resumable, checked.
 
-A picture is written to ``<id>.<ext>.part`` and renamed once whole, so a file without ``.part`` is
-always complete and a run cut short resumes where it stopped. It must come as an image
+A picture is written to ``<id>.<ext>.<random>.part`` and renamed once whole, so a file without
+``.part`` is always complete, a run cut short resumes where it stopped, and two runs on one folder
+each rename only what they wrote. It must come as an image
 (Content-Type ``image/*``), as stored or gzipped once (inflated a bounded step at a time: another
 coding, or gzip twice, is refused), within ``max_bytes``, as long as its Content-Length says, and at
 ``MIN_RATE`` on average once ``timeout`` has passed. The extension comes from the Content-Type: one
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import os
 import queue
+import secrets
 import threading
 import time
 import zlib
@@ -29,7 +31,8 @@ from .gunzip import Gunzip
 
 EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "image/gif": "gif", "image/avif": "avif", "image/svg+xml": "svg"}
 MAX_BYTES = 64 * 1024 * 1024
-IMAGE_EXTENSIONS = frozenset({*EXTENSIONS.values(), "bmp", "tiff", "heic", "heif", "jxl", "ico", "img"})
+# In a fixed order: which of two pictures of one id is found must not change from run to run.
+IMAGE_EXTENSIONS = tuple(dict.fromkeys([*EXTENSIONS.values(), "bmp", "tiff", "heic", "heif", "jxl", "ico", "img"]))
 # The slowest a picture may come on average, once the read timeout has passed: a server dripping a
 # byte a second would otherwise hold a worker for as long as each read came within the timeout (64
 # MiB at this rate is about 70 minutes; 100,000 bytes at a byte a second had taken 28 hours).
@@ -77,6 +80,15 @@ def existing(folder: Path, wallpaper_id: int) -> Path | None:
     return None
 
 
+def own_file(folder: Path, wallpaper_id: int, name: object) -> Path | None:
+    """The picture a mirror recorded fetching (its manifest's file name), if it is still there and
+    is named as a picture of this wallpaper is; None for any other name."""
+    if not isinstance(name, str) or not any(name == f"{_stem(wallpaper_id)}.{ext}" for ext in IMAGE_EXTENSIONS):
+        return None
+    path = folder / name
+    return path if path.is_file() else None
+
+
 def unfinished(folder: Path, wallpaper_id: int) -> list[Path]:
     """What a download of this wallpaper cut short left in the folder."""
     return [path for path in folder.glob(f"{_stem(wallpaper_id)}.*.part") if path.is_file()]
@@ -89,14 +101,18 @@ def fetch_picture(
     wallpaper_id: int,
     *,
     max_bytes: int = MAX_BYTES,
-    replace: bool = False,
+    replacing: str | None = None,
     stop: threading.Event | None = None,
 ) -> Fetched:
-    """Downloads one picture unless it is there already (or `replace`); `stop` ends it between
-    chunks, its ``.part`` removed."""
-    have = existing(folder, wallpaper_id)
-    if have is not None and not replace:
-        return Fetched(wallpaper_id, have, have.stat().st_size, True)
+    """Downloads one picture unless one of this wallpaper is there already; with `replacing` (the
+    name of the picture fetched before, from a mirror's manifest), replaces that one, and no file
+    of another's. `stop` ends it between chunks, its ``.part`` removed."""
+    if replacing is None:
+        have = existing(folder, wallpaper_id)
+        if have is not None:
+            return Fetched(wallpaper_id, have, have.stat().st_size, True)
+    else:
+        have = own_file(folder, wallpaper_id, replacing)
     started = time.monotonic()
     allowed = http.timeout.read or 60.0
     # The picture as stored is asked for; a server that gzips it anyway is read too. Inflated here,
@@ -119,11 +135,14 @@ def fetch_picture(
         if declared is not None and int(declared) > max_bytes:
             raise DownloadError(wallpaper_id, f"{url}: {declared} bytes, more than {max_bytes}")
         final = folder / f"{wallpaper_id}.{extension_of(kind)}"
-        part = final.with_name(final.name + ".part")
+        if final != have and final.exists():
+            raise DownloadError(wallpaper_id, f"{final} is there already and was not fetched by this mirror: left as it is")
+        # A name of its own: another run on the same folder writes its own, and each renames only
+        # what it wrote (one had renamed the other's half picture into place).
+        part = final.with_name(f"{final.name}.{secrets.token_hex(4)}.part")
         size = 0
         try:
-            # Made anew: a link left by that name (a shared folder) is removed, not written through.
-            part.unlink(missing_ok=True)
+            # Made anew, never opened through a link left by that name (a shared folder).
             with os.fdopen(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644), "wb") as out:
                 received = 0
                 for raw in response.iter_raw():
@@ -173,7 +192,7 @@ def fetch_all(
     folder: Path,
     *,
     parallel: int = 4,
-    replace: Callable[[int], bool] = lambda _id: False,
+    replacing: Callable[[int], str | None] = lambda _id: None,
     on_done: Callable[[Fetched | DownloadError], None] = lambda _r: None,
     timeout: float = 60.0,
     transport: httpx.BaseTransport | None = None,
@@ -201,7 +220,7 @@ def fetch_all(
                 wallpaper_id, url = job
                 result: Fetched | DownloadError
                 try:
-                    result = fetch_picture(http, url, folder, wallpaper_id, replace=replace(wallpaper_id), stop=stop)
+                    result = fetch_picture(http, url, folder, wallpaper_id, replacing=replacing(wallpaper_id), stop=stop)
                 except DownloadError as error:
                     result = error
                 # Whatever else one picture raises is that picture's failure: a worker that died

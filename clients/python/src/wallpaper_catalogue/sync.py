@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from .client import Client, Repeats, is_wallpaper_id
-from .download import DownloadError, Fetched, existing, fetch_all, unfinished
+from .download import DownloadError, Fetched, existing, fetch_all, own_file, unfinished
 from .errors import ApiError, QuotaExhausted
 from .models import ChangeItem, WallpaperListItem
 
@@ -114,9 +114,13 @@ class Manifest:
     @classmethod
     def open(cls, folder: Path, filters: dict[str, Any], *, restart: bool = False) -> Manifest:
         path = folder / MANIFEST
-        if not path.exists() or restart:
+        if not path.exists():
             return cls(folder, filters)
         saved = _read_manifest(path)
+        if restart:
+            # Mirrored anew from the feed's start, the pictures fetched before still its own: kept,
+            # replaced or deleted as the new filters say (taken for a user's, they were left for ever).
+            return cls(folder, filters, None, saved.get("files", {}), saved.get("pending", {}))
         if saved.get("filters") != filters:
             raise SyncError(f"{folder} mirrors other filters ({json.dumps(saved.get('filters'))}); use another folder, or --restart to mirror these instead")
         return cls(folder, filters, saved.get("cursor"), saved.get("files", {}), saved.get("pending", {}))
@@ -155,6 +159,13 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     if not all(isinstance(entry, dict) for entry in files.values()) or not all(isinstance(url, str) for url in pending.values()):
         raise damaged("an entry is not what the tool writes")
     return saved
+
+
+def own_picture(manifest: Manifest, folder: Path, key: str) -> Path | None:
+    """This mirror's picture of a wallpaper: by the name its manifest gave it or, for one pending (a
+    run cut short after writing it, before saving its name), the one by its id."""
+    own = own_file(folder, int(key), manifest.files.get(key, {}).get("file"))
+    return existing(folder, int(key)) if own is None and key in manifest.pending else own
 
 
 def _checked(change: Any) -> ChangeItem:
@@ -196,13 +207,15 @@ def sync(
     manifest = Manifest.open(folder, filters, restart=restart)
     report = SyncReport()
     try:
-        if manifest.cursor is None and not manifest.files:
+        if manifest.cursor is None:
             check_filters(client, filters)
     except QuotaExhausted as spent:
         report.quota_spent, report.quota_message = spent.retry_after, spent.message
         return report
 
-    def fetch(jobs: dict[str, str], replace: set[str]) -> None:
+    def fetch(jobs: dict[str, str], replace: dict[str, str]) -> None:
+        """Fetches each job; `replace` names the picture of this mirror's that each replaces."""
+
         def done(result: Fetched | DownloadError) -> None:
             key = str(result.wallpaper_id)
             if isinstance(result, Fetched):
@@ -214,7 +227,7 @@ def sync(
                 report.failed.append(str(result))
             on_progress(report)
 
-        fetch_all([(int(k), url) for k, url in jobs.items()], folder, parallel=parallel, replace=lambda i: str(i) in replace, on_done=done)
+        fetch_all([(int(k), url) for k, url in jobs.items()], folder, parallel=parallel, replacing=lambda i: replace.get(str(i)), on_done=done)
 
     def remove(key: str) -> None:
         entry = manifest.files.pop(key, None)
@@ -225,17 +238,19 @@ def sync(
             return
         if entry is not None:
             report.removed += 1
-        have = existing(folder, int(key))
+        # The picture by the name the manifest gave it: a user's 7.png beside the mirror's 7.jpg stays.
+        have = own_file(folder, int(key), (entry or {}).get("file"))
         if have is not None:
             have.unlink()
         for leftover in unfinished(folder, int(key)):
             leftover.unlink(missing_ok=True)
 
     if manifest.pending:
-        fetch(dict(manifest.pending), set(manifest.pending))
+        owned = {key: own.name for key in manifest.pending if (own := own_picture(manifest, folder, key)) is not None}
+        fetch(dict(manifest.pending), owned)
         manifest.save()
     # Pages with more after them: one given again would lead back to a page applied (client.Repeats).
-    seen = Repeats(empty_pages=True)
+    seen = Repeats(feed=True)
     try:
         while True:
             page = client.changes.page(manifest.cursor, per_page=page_size, include=["dimensions", "tags", "colors"])
@@ -245,7 +260,7 @@ def sync(
             if more and (following == manifest.cursor or seen.again(following, page["data"])):
                 raise _unexpected("The change feed went back to a page it had given before: the sync would never end")
             jobs: dict[str, str] = {}
-            replace: set[str] = set()
+            replace: dict[str, str] = {}
             for change in page["data"]:
                 report.changes += 1
                 apply(_checked(change), manifest, jobs, replace, remove, report, folder)
@@ -270,7 +285,7 @@ def apply(
     change: ChangeItem,
     manifest: Manifest,
     jobs: dict[str, str],
-    replace: set[str],
+    replace: dict[str, str],
     remove: Callable[[str], None],
     report: SyncReport,
     folder: Path,
@@ -281,16 +296,16 @@ def apply(
         remove(key)
         return
     known = manifest.files.get(key)
-    have = existing(folder, change["id"])
+    own = own_picture(manifest, folder, key)
     # A picture by that name that the mirror did not fetch (not in its manifest, nor pending) is not
     # its to replace: a user's own 7.jpg stays, and the run says so.
-    if have is not None and known is None and key not in manifest.pending:
-        report.kept.append(f"{have} is not this mirror's (not in its manifest): left as it is; move it away and run with --restart to fetch wallpaper {key}")
+    if own is None and (other := existing(folder, change["id"])) is not None:
+        report.kept.append(f"{other} is not this mirror's (not in its manifest): left as it is; move it away and run with --restart to fetch wallpaper {key}")
         return
     manifest.files[key] = {**(known or {}), "title": wallpaper["title"], "url": wallpaper["url"], "category": wallpaper["category"]}
-    if known is not None and known.get("url") == wallpaper["url"] and have is not None:
+    if known is not None and known.get("url") == wallpaper["url"] and own is not None:
         report.unchanged += 1
         return
     jobs[key] = wallpaper["url"]
-    if have is not None:
-        replace.add(key)
+    if own is not None:
+        replace[key] = own.name
