@@ -28,8 +28,14 @@ function fake(answer: (request: Request, asked: number) => Response | Promise<Re
 }
 
 /** A server that never answers, until the request is aborted. */
+// A server that never answers, as fetch meets it: the call ends when its signal aborts, at once when
+// it came aborted (under load the caller's abort had come before the request, and the call never ended).
 const hung = (request: Request) =>
-  new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason as Error), { once: true }));
+  new Promise<Response>((_, reject) => {
+    const fail = () => reject(request.signal.reason as Error);
+    if (request.signal.aborted) fail();
+    else request.signal.addEventListener('abort', fail, { once: true });
+  });
 
 const rejection = (promise: Promise<unknown>) =>
   promise.then(
