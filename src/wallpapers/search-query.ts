@@ -33,6 +33,12 @@ export interface SearchQuery {
   wallpapersAsked?: true;
   /** No group, and every wallpaper matches (domain/with-wallpapers-asked.ts). */
   every?: true;
+  /**
+   * Neighbouring plain words typed with nothing but spaces between them, common words aside,
+   * lower-cased and joined by a space ("light house"): what may be one word typed in two
+   * (domain/with-joined-words.ts). Not across a comma, a bracket, an exclusion or a common word.
+   */
+  spaced?: readonly string[];
 }
 
 // A word's marks are part of it: else a Hindi word's vowel signs would split it into single letters.
@@ -244,14 +250,31 @@ function withoutDeviceModels(tokens: Token[]): Token[] {
 // Characters that show nothing (a soft hyphen, a zero-width space, a byte-order mark…): pasted from a
 // page inside a word, they had split it ("sun\u200bset" found nothing). Unicode asks that they be
 // ignored where text is matched.
-export const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
 /** Reads `q` into groups of alternatives and exclusions; never throws. */
 export function parseSearchQuery(q: string): SearchQuery {
+  return parse(q).query;
+}
+
+/** A plain word of a token, lower-cased, when it is one and not a common word. */
+const loneWord = (token: Token | undefined): string | null => {
+  if (!plainTerm(token) || token.term.text.includes(' ')) return null;
+  const word = token.term.text.toLowerCase();
+  return STOP_WORDS.has(word) ? null : word;
+};
+
+/** The query, and its neighbouring plain words with only spaces between them (SearchQuery.spaced). */
+function parse(q: string): { query: SearchQuery; spaced: string[] } {
   const groups: Term[][] = [];
   const excluded: Term[] = [];
+  const spaced: string[] = [];
   let joinNext = false;
+  let previous: Token | undefined;
   for (const token of withoutDeviceModels(joinWrittenApart(tokenize(withSizesAsWords(foldedLatin(q.replace(INVISIBLE, ''))))))) {
+    const [before, word] = [loneWord(previous), loneWord(token)];
+    if (before !== null && word !== null && token.kind === 'term' && token.spaced) spaced.push(`${before} ${word}`);
+    previous = token;
     if (token.kind === 'or') {
       joinNext = groups.length > 0;
       continue;
@@ -265,7 +288,7 @@ export function parseSearchQuery(q: string): SearchQuery {
     else groups.push([token.term]);
     joinNext = false;
   }
-  return { groups, excluded };
+  return { query: { groups, excluded }, spaced };
 }
 
 /** A term that still means something once common words are dropped. */
@@ -279,7 +302,12 @@ function searchable(term: Term): boolean {
  * parameters, so nothing below reads `q` again.
  */
 export function readSearchText(q: string): SearchQuery {
-  const parsed = parseSearchQuery(q);
+  const { query: parsed, spaced } = parse(q);
   const { groups, wallpapersAsked } = withoutFiller(parsed.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0));
-  return { groups, excluded: parsed.excluded.map(excludedWithoutAddressWords), ...(wallpapersAsked ? { wallpapersAsked: true as const } : {}) };
+  return {
+    groups,
+    excluded: parsed.excluded.map(excludedWithoutAddressWords),
+    ...(wallpapersAsked ? { wallpapersAsked: true as const } : {}),
+    ...(spaced.length > 0 ? { spaced } : {}),
+  };
 }

@@ -59,6 +59,18 @@ def item(wallpaper_id: Any, url: str, title: str = "Calm Sea") -> dict[str, Any]
     return {"id": wallpaper_id, "title": title, "url": url, "category": "ocean", "resolution": "1920x1080", "width": 1920, "height": 1080}
 
 
+def feed(changes: Callable[[], list[dict[str, Any]]], headers: dict[str, str] | None = None) -> Callable[[httpx.Request], httpx.Response]:
+    """An API whose list is empty (what a new mirror asks, to check its filters) and whose change
+    feed is one last page of `changes()`."""
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/wallpapers":
+            return httpx.Response(200, headers=headers, json=page([]))
+        return httpx.Response(200, headers=headers, json={"data": changes(), "meta": {"next_cursor": "end", "has_more": False}})
+
+    return api
+
+
 def serve_api(monkeypatch: pytest.MonkeyPatch, answer: Callable[[httpx.Request], httpx.Response]) -> list[httpx.Request]:
     sent: list[httpx.Request] = []
 
@@ -172,13 +184,7 @@ def test_when_the_feed_deletes_a_wallpaper_the_mirror_never_fetched_then_a_file_
     folder.mkdir()
     (folder / "7.jpg").write_text("mine")
 
-    def api(request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/v1/wallpapers":
-            return httpx.Response(200, json=page([]))
-        change = {"id": 7, "change": "delete", "at": "2026-11-30T00:00:00Z"}
-        return httpx.Response(200, json={"data": [change], "meta": {"next_cursor": "end", "has_more": False}})
-
-    serve_api(monkeypatch, api)
+    serve_api(monkeypatch, feed(lambda: [{"id": 7, "change": "delete", "at": "2026-11-30T00:00:00Z"}]))
     assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
     assert (folder / "7.jpg").read_text() == "mine"
     assert "0 removed" in capsys.readouterr().err
@@ -263,13 +269,7 @@ def test_when_the_feed_upserts_a_wallpaper_whose_name_a_file_of_the_user_s_has_t
     folder.mkdir()
     (folder / "7.jpg").write_text("my own photo")
 
-    def api(request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/v1/wallpapers":
-            return httpx.Response(200, json=page([]))
-        change = {"id": 7, "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": item(7, f"{pictures}/7.png")}
-        return httpx.Response(200, json={"data": [change], "meta": {"next_cursor": "end", "has_more": False}})
-
-    serve_api(monkeypatch, api)
+    serve_api(monkeypatch, feed(lambda: [{"id": 7, "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": item(7, f"{pictures}/7.png")}]))
     assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 1
     assert "7.jpg is not this mirror's" in capsys.readouterr().err
     assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, "7.jpg"])
@@ -284,13 +284,7 @@ def test_when_characters_cannot_be_shown_or_would_reorder_or_break_lines_then_th
 def test_when_a_change_is_neither_an_upsert_with_its_wallpaper_nor_a_delete_then_the_sync_stops_with_1(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    def api(request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/v1/wallpapers":
-            return httpx.Response(200, json=page([]))
-        change = {"id": 4, "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": {"id": 4, "url": None}}
-        return httpx.Response(200, json={"data": [change], "meta": {"next_cursor": "end", "has_more": False}})
-
-    serve_api(monkeypatch, api)
+    serve_api(monkeypatch, feed(lambda: [{"id": 4, "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": {"id": 4, "url": None}}]))
     assert cli.main(["sync", "--dir", str(tmp_path / "mirror"), "--quiet"]) == 1
     assert "unexpected_response" in capsys.readouterr().err
 
@@ -318,12 +312,7 @@ def test_when_the_quota_s_reset_is_not_a_time_then_it_is_not_waited_for_and_the_
 ) -> None:
     headers = {"X-RateLimit-Limit": "1000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "inf"}
 
-    def api(request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/v1/wallpapers":
-            return httpx.Response(200, headers=headers, json=page([]))
-        return httpx.Response(200, headers=headers, json={"data": [], "meta": {"next_cursor": "end", "has_more": False}})
-
-    serve_api(monkeypatch, api)
+    serve_api(monkeypatch, feed(lambda: [], headers))
     assert cli.main(["sync", "--dir", str(tmp_path / "mirror"), "--quiet", "--json"]) == 0
     out, err = capsys.readouterr()
 
@@ -353,13 +342,7 @@ def test_when_a_mirror_restarts_with_other_filters_in_its_folder_then_its_pictur
     folder = tmp_path / "mirror"
     catalogue = [{**item(1, f"{pictures}/1.png"), "category": "space"}, {**item(2, f"{pictures}/2.png"), "category": "ocean"}]
 
-    def api(request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/v1/wallpapers":
-            return httpx.Response(200, json=page([]))
-        changes = [{"id": w["id"], "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": w} for w in catalogue]
-        return httpx.Response(200, json={"data": changes, "meta": {"next_cursor": "end", "has_more": False}})
-
-    serve_api(monkeypatch, api)
+    serve_api(monkeypatch, feed(lambda: [{"id": w["id"], "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": w} for w in catalogue]))
     assert cli.main(["sync", "--dir", str(folder), "--quiet", "--category", "space"]) == 0
     assert cli.main(["sync", "--dir", str(folder), "--quiet", "--category", "ocean"]) == 2
     assert cli.main(["sync", "--dir", str(folder), "--quiet", "--category", "ocean", "--restart"]) == 0
@@ -374,15 +357,8 @@ def test_when_a_user_s_picture_sits_beside_the_mirror_s_under_the_same_id_then_t
     folder = tmp_path / "mirror"
     deleted = [False]
 
-    def api(request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/v1/wallpapers":
-            return httpx.Response(200, json=page([]))
-        change: dict[str, Any] = {"id": 7, "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": item(7, f"{pictures}/7.png")}
-        if deleted[0]:
-            change = {"id": 7, "change": "delete", "at": "2026-11-30T01:00:00Z"}
-        return httpx.Response(200, json={"data": [change], "meta": {"next_cursor": "end" + str(deleted[0]), "has_more": False}})
-
-    serve_api(monkeypatch, api)
+    upsert = {"id": 7, "change": "upsert", "at": "2026-11-30T00:00:00Z", "wallpaper": item(7, f"{pictures}/7.png")}
+    serve_api(monkeypatch, feed(lambda: [{"id": 7, "change": "delete", "at": "2026-11-30T01:00:00Z"} if deleted[0] else upsert]))
     assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
     # The user's pictures of every other type: whichever is found first by id, it is not the mirror's.
     from wallpaper_catalogue.download import IMAGE_EXTENSIONS

@@ -1,4 +1,4 @@
-import { INVISIBLE, type SearchQuery, type Term, foldedLatin } from '../search-query.js';
+import type { SearchQuery, Term } from '../search-query.js';
 import type { WallpaperRepository } from '../store/repository.js';
 import type { SearchMeaning } from './search-meaning.js';
 import type { WordOccurrences } from './word-occurrences.js';
@@ -21,31 +21,16 @@ const plainWord = (group: readonly Term[]): string | null => {
 
 /**
  * Neighbouring plain words whose joining is a word of the language, each word in one pair at most,
- * typed with nothing but spaces between them (`typed`, the query as sent): not across a comma, a
- * bracket, an exclusion or a common word dropped ("sun, flower", "sun -moon flower", "cat and walk").
+ * typed with nothing but spaces between them (SearchQuery.spaced): not across a comma, a bracket,
+ * an exclusion or a common word dropped ("sun, flower", "sun -moon flower", "cat and walk").
  */
-export function joinablePairs({ groups }: SearchQuery, typed: string, isWord: (word: string) => boolean): Joinable[] {
+export function joinablePairs({ groups, spaced = [] }: SearchQuery, isWord: (word: string) => boolean): Joinable[] {
   const pairs: Joinable[] = [];
-  let spaced: Set<string> | undefined;
   for (let at = 0; at + 1 < groups.length && pairs.length < MAX_PAIRS; at++) {
     const [first, second] = [plainWord(groups[at]!), plainWord(groups[at + 1]!)];
-    if (first === null || second === null || !isWord(`${first}${second}`)) continue;
-    spaced ??= wordsWithSpaces(typed);
-    if (!spaced.has(`${first} ${second}`)) continue;
+    if (first === null || second === null || !spaced.includes(`${first} ${second}`) || !isWord(`${first}${second}`)) continue;
     pairs.push({ at, joined: `${first}${second}` });
     at++;
-  }
-  return pairs;
-}
-
-/** Every two neighbouring words of a text with only spaces between them, lower-cased, as the query reads them. */
-function wordsWithSpaces(typed: string): Set<string> {
-  const pairs = new Set<string>();
-  for (const run of foldedLatin(typed.replace(INVISIBLE, ''))
-    .toLowerCase()
-    .split(/[^\p{L}\p{M}\p{N}\s]+/u)) {
-    const words = run.trim().split(/\s+/);
-    for (let i = 0; i + 1 < words.length; i++) pairs.add(`${words[i]} ${words[i + 1]}`);
   }
   return pairs;
 }
@@ -90,7 +75,7 @@ export function withJoinedWords(
   return {
     ...repository,
     async search(params) {
-      const pairs = joinablePairs(params.text, params.q, (word) => sense.knows(word) === true);
+      const pairs = joinablePairs(params.text, (word) => sense.knows(word) === true);
       if (pairs.length === 0) return repository.search(params);
       const answers = await occurrences.of(pairs.map(({ joined }) => joined));
       const found = pairs.filter((_, i) => answers[i] === true);

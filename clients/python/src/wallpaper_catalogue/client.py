@@ -81,6 +81,19 @@ def _kept(seen: set[Any], most: int) -> set[Any]:
     return set() if len(seen) >= most else seen
 
 
+def feed_step(page: ChangeList, asked: str | None, seen: Repeats) -> tuple[str, bool]:
+    """A change-feed page's next cursor and whether more follows it; ApiError
+    ``unexpected_response`` when the page has no next cursor, or one with more after it leads back
+    to a page read before (`seen`, a Repeats of the feed). At the end, the same cursor comes back
+    until a change comes: that is the feed's tail."""
+    following, more = page["meta"].get("next_cursor"), bool(page["meta"].get("has_more"))
+    if not isinstance(following, str):
+        raise ApiError(200, "unexpected_response", "The change feed's page has no next cursor")
+    if more and (following == asked or seen.again(following, page["data"])):
+        raise _looping()
+    return following, more
+
+
 # The largest id a wallpaper may have: JSON numbers past it lose digits in JavaScript clients.
 MAX_ID = 2**53 - 1
 
@@ -199,19 +212,14 @@ class Changes(_Resource):
     ) -> Iterator[FollowedChange]:
         """The feed from `cursor` (from the start without one), page after page; at its end, waits
         `poll` seconds and asks again, or stops with `until_end`."""
-        # Pages with more after them: one given again leads back to a page read before. At the end,
-        # the same cursor comes back until a change comes: that is the feed's tail.
         seen = Repeats(feed=True)
         while True:
             page = self.page(cursor, **params)
-            asked, cursor = cursor, page["meta"].get("next_cursor")
-            if not isinstance(cursor, str):
-                raise ApiError(200, "unexpected_response", "The change feed's page has no next cursor")
-            if page["meta"].get("has_more") and (cursor == asked or seen.again(cursor, page["data"])):
-                raise _looping()
+            asked = cursor
+            cursor, more = feed_step(page, asked, seen)
             for i, change in enumerate(page["data"]):
                 yield FollowedChange(change, cursor if i == len(page["data"]) - 1 else asked)
-            if page["meta"].get("has_more"):
+            if more:
                 continue
             if until_end:
                 return

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from .client import Client, Repeats, is_wallpaper_id
+from .client import Client, Repeats, feed_step, is_wallpaper_id
 from .download import DownloadError, Fetched, existing, fetch_all, own_file, unfinished
 from .errors import ApiError, QuotaExhausted
 from .models import ChangeItem, WallpaperListItem
@@ -47,10 +47,6 @@ def _size(text: str) -> tuple[int, int]:
 def _whole(value: object) -> int:
     """A dimension as the contract gives it, a whole number; anything else is none (0)."""
     return value if type(value) is int else 0
-
-
-def _unexpected(message: str) -> ApiError:
-    return ApiError(200, "unexpected_response", message)
 
 
 def check_filters(client: Client, filters: Mapping[str, Any]) -> None:
@@ -175,7 +171,9 @@ def _checked(change: Any) -> ChangeItem:
         return cast(ChangeItem, change)
     wallpaper = change.get("wallpaper")
     if kind != "upsert" or not isinstance(wallpaper, dict) or not all(isinstance(wallpaper.get(name), str) for name in ("url", "title", "category")):
-        raise _unexpected(f"The change feed gave a change that is neither an upsert with its wallpaper nor a delete (id {change.get('id')})")
+        raise ApiError(
+            200, "unexpected_response", f"The change feed gave a change that is neither an upsert with its wallpaper nor a delete (id {change.get('id')})"
+        )
     return cast(ChangeItem, change)
 
 
@@ -249,16 +247,11 @@ def sync(
         owned = {key: own.name for key in manifest.pending if (own := own_picture(manifest, folder, key)) is not None}
         fetch(dict(manifest.pending), owned)
         manifest.save()
-    # Pages with more after them: one given again would lead back to a page applied (client.Repeats).
     seen = Repeats(feed=True)
     try:
         while True:
             page = client.changes.page(manifest.cursor, per_page=page_size, include=["dimensions", "tags", "colors"])
-            following, more = page["meta"].get("next_cursor"), page["meta"].get("has_more")
-            if not isinstance(following, str):
-                raise _unexpected("The change feed's page has no next cursor")
-            if more and (following == manifest.cursor or seen.again(following, page["data"])):
-                raise _unexpected("The change feed went back to a page it had given before: the sync would never end")
+            following, more = feed_step(page, manifest.cursor, seen)
             jobs: dict[str, str] = {}
             replace: dict[str, str] = {}
             for change in page["data"]:
