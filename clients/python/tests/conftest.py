@@ -112,3 +112,12 @@ def stack() -> Iterator[Stack]:
             names = es.get(f"/{alias}-*", params={"ignore_unavailable": "true", "allow_no_indices": "true"}).json()
             for name in names if isinstance(names, dict) else []:
                 es.delete(f"/{name}")
+
+
+@pytest.fixture()
+def pictures() -> Iterator[str]:
+    """The address of a server of one PNG at every path (tests/fakes.py), for the offline tests."""
+    from .fakes import picture_server
+
+    with picture_server() as address:
+        yield address

@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from wallpaper_catalogue.download import existing
-from wallpaper_catalogue.sync import MANIFEST
+from wallpaper_catalogue.sync import MANIFEST, Manifest
 
 from .conftest import Stack, free_port
 
@@ -115,8 +115,7 @@ def test_when_a_mirror_meets_an_import_a_deletion_and_a_spent_quota_then_the_fol
     assert json.loads(resumed.stdout)["changes"] == 3 - partial
     assert pictures_in(folder) == catalogue_ids(stack, key)
     assert records[6]["id"] not in pictures_in(folder) and 90_001 in pictures_in(folder)
-    manifest = json.loads((folder / MANIFEST).read_text())
-    assert manifest["files"][str(records[3]["id"])]["url"] == records[4]["url"]
+    assert Manifest.open(folder, {}).files[str(records[3]["id"])]["url"] == records[4]["url"]
     moved = existing(folder, int(records[3]["id"]))
     assert moved is not None and moved.read_bytes() == httpx.get(str(records[4]["url"])).content
 

@@ -21,71 +21,9 @@ from wallpaper_catalogue.download import fetch_all
 from wallpaper_catalogue.errors import ApiError
 from wallpaper_catalogue.sync import MANIFEST
 
-PICTURE = b"\x89PNG\r\n\x1a\n" + b"\x00" * 200
+from .fakes import PICTURE, everything_under, feed, item, page, serve_api
+
 BAD_IDS: list[Any] = ["../escaped", "/tmp/absolute", "*", "1\x00x", 5.5, True, 0, -3, 2**60, "7"]
-
-
-@pytest.fixture()
-def pictures() -> Iterator[str]:
-    """A server of one PNG at every path, over 127.0.0.1: where listed pictures are fetched from."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-            self.send_response(200)
-            self.send_header("Content-Type", "image/png")
-            self.send_header("Content-Length", str(len(PICTURE)))
-            self.end_headers()
-            self.wfile.write(PICTURE)
-
-        def log_message(self, *_args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
-
-
-def page(items: list[dict[str, Any]], next_cursor: str | None = None, has_more: bool | None = None) -> dict[str, Any]:
-    meta: dict[str, Any] = {"current_page": 1, "per_page": 100, "total_items": len(items), "total_pages": 1, "next_cursor": next_cursor}
-    if has_more is not None:
-        meta["has_more"] = has_more
-    return {"data": items, "meta": meta}
-
-
-def item(wallpaper_id: Any, url: str, title: str = "Calm Sea") -> dict[str, Any]:
-    return {"id": wallpaper_id, "title": title, "url": url, "category": "ocean", "resolution": "1920x1080", "width": 1920, "height": 1080}
-
-
-def feed(changes: Callable[[], list[dict[str, Any]]], headers: dict[str, str] | None = None) -> Callable[[httpx.Request], httpx.Response]:
-    """An API whose list is empty (what a new mirror asks, to check its filters) and whose change
-    feed is one last page of `changes()`."""
-
-    def api(request: httpx.Request) -> httpx.Response:
-        if request.url.path == "/v1/wallpapers":
-            return httpx.Response(200, headers=headers, json=page([]))
-        return httpx.Response(200, headers=headers, json={"data": changes(), "meta": {"next_cursor": "end", "has_more": False}})
-
-    return api
-
-
-def serve_api(monkeypatch: pytest.MonkeyPatch, answer: Callable[[httpx.Request], httpx.Response]) -> list[httpx.Request]:
-    sent: list[httpx.Request] = []
-
-    def api(request: httpx.Request) -> httpx.Response:
-        sent.append(request)
-        return answer(request)
-
-    monkeypatch.setattr(
-        cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
-    )
-    return sent
-
-
-def everything_under(folder: Path) -> list[str]:
-    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
 
 
 @pytest.mark.parametrize("bad", BAD_IDS, ids=ascii)
@@ -203,6 +141,12 @@ def test_when_the_feed_deletes_a_wallpaper_the_mirror_never_fetched_then_a_file_
         b"\xff\xfe\x00",
         b'{"filters": {}, "files": {"' + b"9" * 5000 + b'": {}}}',
         b'{"filters": ' + b"[" * 200_000 + b"]" * 200_000 + b"}",
+        b'{"version": 2, "filters": {}}\n{"files": {"../x": {"file": "x.png"}}}\n',
+        b'{"version": 2, "filters": {}}\n{"pending": {"5": 7}}\n',
+        b'{"version": 2, "filters": {}}\n{"files": {"5": "5.png"}}\n',
+        b'{"version": 2, "filters": {}}\n[1]\n',
+        b'{"version": 2, "filters": {}}\nnot json\n{}\n',
+        b'{"version": 2, "filters": {}}\n' + b"[" * 200_000 + b"\n",
     ],
     ids=lambda manifest: ascii(manifest[:40]),
 )

@@ -26,7 +26,7 @@ from .client import Client
 from .download import DownloadError, Fetched, fetch_all
 from .errors import ApiError, QuotaExhausted
 from .models import WallpaperListItem
-from .sync import SYNC_FILTERS, SyncError, SyncReport, sync
+from .sync import SYNC_FILTERS, SyncBusy, SyncError, SyncReport, sync
 
 LIST_FILTERS = ("category", "resolution", "ratio", "tags", "exclude_tags", "exclude_ids", "color", "ids", "include")
 SINGLE_FILTERS = ("min_resolution", "orientation", "tone", "sort", "seed")
@@ -214,10 +214,10 @@ def cmd_sync(args: argparse.Namespace) -> int:
                 page_size=args.page_size,
                 on_progress=progress,
             )
-        except SyncError as error:
+        except (SyncError, SyncBusy) as error:
             bar.close()
             print(f"wallpapers: {shown(error)}", file=sys.stderr)
-            return 2
+            return 1 if isinstance(error, SyncBusy) else 2
     bar.close()
     for failure in report.failed:
         print(f"wallpapers: {shown(failure)} (tried again next run)", file=sys.stderr)

@@ -21,6 +21,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -187,6 +188,10 @@ def fetch_picture(
         return Fetched(wallpaper_id, final, size, False)
 
 
+def picture_client(timeout: float = 60.0, transport: httpx.BaseTransport | None = None) -> httpx.Client:
+    return httpx.Client(timeout=timeout, follow_redirects=True, transport=transport)
+
+
 def fetch_all(
     jobs: Iterable[tuple[int, str]],
     folder: Path,
@@ -196,6 +201,7 @@ def fetch_all(
     on_done: Callable[[Fetched | DownloadError], None] = lambda _r: None,
     timeout: float = 60.0,
     transport: httpx.BaseTransport | None = None,
+    http: httpx.Client | None = None,
 ) -> tuple[list[Fetched], list[DownloadError]]:
     """Downloads each (id, url) with `parallel` at once, starting as the jobs come (a listing still
     being read); every outcome reaches `on_done`, one at a time.
@@ -203,7 +209,10 @@ def fetch_all(
     Interrupted (Ctrl-C), it returns at once with KeyboardInterrupt: pictures not started are
     dropped, those under way end at their next chunk, and what they wrote so far is removed. The
     workers are daemon threads, so one held by a stalled server never holds the program (a pool
-    that is joined would wait for it, at exit too)."""
+    that is joined would wait for it, at exit too).
+
+    `http`, when given, fetches the pictures and is left open: a caller that fetches page after
+    page (a sync) keeps one, as a new client loads the system's certificates again (50 ms)."""
     folder.mkdir(parents=True, exist_ok=True)
     done: list[Fetched] = []
     failed: list[DownloadError] = []
@@ -213,7 +222,7 @@ def fetch_all(
     started: set[int] = set()
     finished: set[int] = set()
 
-    with httpx.Client(timeout=timeout, follow_redirects=True, transport=transport) as http:
+    with picture_client(timeout, transport) if http is None else nullcontext(http) as http:
 
         def worker() -> None:
             while (job := work.get()) is not None:

@@ -20,23 +20,32 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
+import httpx
+
 from .client import Client, Repeats, feed_step, is_wallpaper_id
-from .download import DownloadError, Fetched, existing, fetch_all, own_file, unfinished
+from .download import DownloadError, Fetched, existing, fetch_all, own_file, picture_client, unfinished
 from .errors import ApiError, QuotaExhausted
 from .models import ChangeItem, WallpaperListItem
 
 MANIFEST = ".wallpapers-sync.json"
 SYNC_FILTERS = ("category", "resolution", "min_resolution", "ratio", "orientation", "tags", "exclude_tags", "tone")
 PAGE = 100
+WHOLE_AT_LEAST = 256 * 1024
+"""Change lines a manifest holds before it is written whole again, however small the whole."""
 
 
 class SyncError(Exception):
     pass
+
+
+class SyncBusy(Exception):
+    """Another sync is under way in the folder."""
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -101,11 +110,28 @@ def matches(item: WallpaperListItem, filters: Mapping[str, Any]) -> bool:
 
 @dataclass
 class Manifest:
+    """What a mirror holds: its filters, the feed's cursor, each picture's wallpaper and the pictures
+    still to fetch.
+
+    Saved as one file, ``.wallpapers-sync.json``: a line with the whole manifest, then one line per
+    save with what that save changed. A save appends its line, so a page of the feed costs what the
+    page changed, not the whole mirror (written whole after each page, a mirror of a million
+    wallpapers wrote 95 MB a page). When the lines outgrow the whole, the file is written whole
+    again, to a temporary file renamed over it, so its size stays within twice the manifest's and
+    the bytes a first sync writes within a few times the manifest's own. A save cut short leaves a
+    last line without its newline: it is read as not made, and the next save writes the file whole.
+    """
+
     folder: Path
     filters: dict[str, Any]
     cursor: str | None = None
-    files: dict[str, dict[str, Any]] = field(default_factory=dict)
-    pending: dict[str, str] = field(default_factory=dict)
+    _files: dict[str, dict[str, Any]] = field(default_factory=dict)
+    _pending: dict[str, str] = field(default_factory=dict)
+    _changed: set[str] = field(default_factory=set)
+    _saved_cursor: str | None = None
+    _whole_bytes: int = 0
+    _appended_bytes: int = 0
+    _write_whole: bool = True
 
     @classmethod
     def open(cls, folder: Path, filters: dict[str, Any], *, restart: bool = False) -> Manifest:
@@ -116,35 +142,119 @@ class Manifest:
         if restart:
             # Mirrored anew from the feed's start, the pictures fetched before still its own: kept,
             # replaced or deleted as the new filters say (taken for a user's, they were left for ever).
-            return cls(folder, filters, None, saved.get("files", {}), saved.get("pending", {}))
-        if saved.get("filters") != filters:
-            raise SyncError(f"{folder} mirrors other filters ({json.dumps(saved.get('filters'))}); use another folder, or --restart to mirror these instead")
-        return cls(folder, filters, saved.get("cursor"), saved.get("files", {}), saved.get("pending", {}))
+            return cls(folder, filters, None, saved.files, saved.pending)
+        if saved.filters != filters:
+            raise SyncError(f"{folder} mirrors other filters ({json.dumps(saved.filters)}); use another folder, or --restart to mirror these instead")
+        return cls(folder, filters, saved.cursor, saved.files, saved.pending, set(), saved.cursor, saved.whole_bytes, saved.appended_bytes, saved.rewrite)
+
+    @property
+    def files(self) -> Mapping[str, Mapping[str, Any]]:
+        return self._files
+
+    @property
+    def pending(self) -> Mapping[str, str]:
+        return self._pending
+
+    def describe(self, key: str, wallpaper: Mapping[str, Any]) -> None:
+        """The wallpaper a picture is of, as the feed last gave it (its url says when to fetch anew)."""
+        self._files[key] = {**self._files.get(key, {}), "title": wallpaper["title"], "url": wallpaper["url"], "category": wallpaper["category"]}
+        self._changed.add(key)
+
+    def fetched(self, key: str, name: str) -> None:
+        self._files.setdefault(key, {})["file"] = name
+        self._pending.pop(key, None)
+        self._changed.add(key)
+
+    def pend(self, jobs: Mapping[str, str]) -> None:
+        """Pictures to fetch (again, on the next run, if this one ends first)."""
+        self._pending.update(jobs)
+        self._changed.update(jobs)
+
+    def forget(self, key: str) -> tuple[dict[str, Any] | None, bool]:
+        """Drops a wallpaper; gives its entry, and whether its picture was pending."""
+        self._changed.add(key)
+        return self._files.pop(key, None), self._pending.pop(key, None) is not None
 
     def save(self) -> None:
-        """Written whole to a temporary file, then renamed over the old one: never half written."""
+        if not self._write_whole and self._appended_bytes > max(self._whole_bytes, WHOLE_AT_LEAST):
+            self._write_whole = True
+        if self._write_whole:
+            self._save_whole()
+        elif self._changed or self.cursor != self._saved_cursor:
+            change = {
+                "cursor": self.cursor,
+                "files": {k: self._files.get(k) for k in self._changed},
+                "pending": {k: self._pending.get(k) for k in self._changed},
+            }
+            line = (json.dumps(change, separators=(",", ":")) + "\n").encode()
+            with (self.folder / MANIFEST).open("ab") as out:
+                out.write(line)
+            self._appended_bytes += len(line)
+        self._changed.clear()
+        self._saved_cursor = self.cursor
+
+    def _save_whole(self) -> None:
+        """Written to a temporary file, then renamed over the old one: never half written."""
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / MANIFEST
         temporary = path.with_name(path.name + ".tmp")
-        body = {"version": 1, "filters": self.filters, "cursor": self.cursor, "files": self.files, "pending": self.pending}
-        temporary.write_text(json.dumps(body, indent=1, sort_keys=True), "utf-8")
+        whole = {"version": 2, "filters": self.filters, "cursor": self.cursor, "files": self._files, "pending": self._pending}
+        body = (json.dumps(whole, separators=(",", ":")) + "\n").encode()
+        temporary.write_bytes(body)
         os.replace(temporary, path)
+        self._whole_bytes, self._appended_bytes, self._write_whole = len(body), 0, False
 
 
-def _read_manifest(path: Path) -> dict[str, Any]:
+@dataclass
+class _Saved:
+    filters: Any
+    cursor: str | None
+    files: dict[str, dict[str, Any]]
+    pending: dict[str, str]
+    whole_bytes: int
+    appended_bytes: int
+    rewrite: bool
+    """Written whole at the next save: a last save cut short, or an older version's manifest."""
+
+
+def _read_manifest(path: Path) -> _Saved:
     """The manifest as this tool writes it, or SyncError saying how it is not: a file edited or
-    damaged between runs must not name other files to fetch or delete, nor end in a traceback."""
+    damaged between runs must not name other files to fetch or delete, nor end in a traceback.
+    Read as the whole manifest (version 1 was only that, written over several lines), then each
+    change line in turn."""
 
     def damaged(why: str) -> SyncError:
         return SyncError(f"{path} is not a manifest this tool wrote ({why}); use --restart to mirror anew")
 
     try:
-        saved = json.loads(path.read_text("utf-8"))
+        text = path.read_text("utf-8")
+        whole, end = json.JSONDecoder().raw_decode(text)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
         raise damaged(str(error) or type(error).__name__) from None
-    if not isinstance(saved, dict):
+    if not isinstance(whole, dict):
         raise damaged("not an object")
-    cursor, files, pending = saved.get("cursor"), saved.get("files", {}), saved.get("pending", {})
+    saved = _Saved(whole.get("filters"), None, {}, {}, end, 0, whole.get("version") != 2)
+    _apply(saved, whole, damaged)
+    rest = text[end:].lstrip("\n").split("\n") if text[end:].strip() else []
+    if rest and not text.endswith("\n"):
+        # The last save was cut short: as if it had not been made.
+        rest.pop()
+        saved.rewrite = True
+    for line in filter(None, rest):
+        try:
+            change = json.loads(line)
+        except (ValueError, RecursionError) as error:
+            raise damaged(str(error) or type(error).__name__) from None
+        if not isinstance(change, dict):
+            raise damaged("a change is not an object")
+        _apply(saved, change, damaged)
+        saved.appended_bytes += len(line.encode()) + 1
+    return saved
+
+
+def _apply(saved: _Saved, change: dict[str, Any], damaged: Callable[[str], SyncError]) -> None:
+    """A line's cursor, files and pending over what the lines before it said; null drops an entry."""
+    cursor, files, pending = change.get("cursor"), change.get("files", {}), change.get("pending", {})
     if cursor is not None and not isinstance(cursor, str):
         raise damaged("its cursor is not text")
     if not isinstance(files, dict) or not isinstance(pending, dict):
@@ -152,9 +262,21 @@ def _read_manifest(path: Path) -> dict[str, Any]:
     for key in [*files, *pending]:
         if not (key.isascii() and key.isdigit() and len(key) <= 16 and is_wallpaper_id(int(key))):
             raise damaged(f"{ascii(key)[:40]} is not a wallpaper id")
-    if not all(isinstance(entry, dict) for entry in files.values()) or not all(isinstance(url, str) for url in pending.values()):
+    if not all(entry is None or isinstance(entry, dict) for entry in files.values()) or not all(
+        url is None or isinstance(url, str) for url in pending.values()
+    ):
         raise damaged("an entry is not what the tool writes")
-    return saved
+    saved.cursor = cursor
+    for key, entry in files.items():
+        if entry is None:
+            saved.files.pop(key, None)
+        else:
+            saved.files[key] = entry
+    for key, url in pending.items():
+        if url is None:
+            saved.pending.pop(key, None)
+        else:
+            saved.pending[key] = url
 
 
 def own_picture(manifest: Manifest, folder: Path, key: str) -> Path | None:
@@ -202,6 +324,44 @@ def sync(
     page_size: int = PAGE,
     on_progress: Callable[[SyncReport], None] = lambda _r: None,
 ) -> SyncReport:
+    with _alone_in(folder):
+        return _sync(client, folder, filters, restart=restart, parallel=parallel, page_size=page_size, on_progress=on_progress)
+
+
+@contextmanager
+def _alone_in(folder: Path) -> Iterator[None]:
+    """One sync at a time in a folder. Two (a scheduled run that starts while a long first one
+    goes on) would follow the feed from one cursor, fetch each picture twice, and each save its
+    manifest over the other's lines, leaving pictures neither names, which later runs take for a
+    user's. An advisory lock on the folder itself, held for the run and let go by the system however
+    the run ends; where the system has no such locks (Windows), there is none."""
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    handle = os.open(folder, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise SyncBusy(f"another sync of {folder} is under way: nothing done") from None
+        yield
+    finally:
+        os.close(handle)
+
+
+def _sync(
+    client: Client,
+    folder: Path,
+    filters: dict[str, Any],
+    *,
+    restart: bool,
+    parallel: int,
+    page_size: int,
+    on_progress: Callable[[SyncReport], None],
+) -> SyncReport:
     manifest = Manifest.open(folder, filters, restart=restart)
     report = SyncReport()
     try:
@@ -210,6 +370,23 @@ def sync(
     except QuotaExhausted as spent:
         report.quota_spent, report.quota_message = spent.retry_after, spent.message
         return report
+    # One client for the pictures of every page: a new one loads the system's certificates again.
+    with picture_client() as http:
+        return _follow(client, manifest, report, http, parallel=parallel, page_size=page_size, on_progress=on_progress)
+
+
+def _follow(
+    client: Client,
+    manifest: Manifest,
+    report: SyncReport,
+    http: httpx.Client,
+    *,
+    parallel: int,
+    page_size: int,
+    on_progress: Callable[[SyncReport], None],
+) -> SyncReport:
+    """Fetches what an earlier run left pending, then applies the feed page after page."""
+    folder = manifest.folder
 
     def fetch(jobs: dict[str, str], replace: dict[str, str]) -> None:
         """Fetches each job; `replace` names the picture of this mirror's that each replaces."""
@@ -217,19 +394,17 @@ def sync(
         def done(result: Fetched | DownloadError) -> None:
             key = str(result.wallpaper_id)
             if isinstance(result, Fetched):
-                manifest.files.setdefault(key, {})["file"] = result.path.name
-                manifest.pending.pop(key, None)
+                manifest.fetched(key, result.path.name)
                 report.fetched += 0 if result.skipped else 1
             else:
-                manifest.pending[key] = jobs[key]
+                manifest.pend({key: jobs[key]})
                 report.failed.append(str(result))
             on_progress(report)
 
-        fetch_all([(int(k), url) for k, url in jobs.items()], folder, parallel=parallel, replacing=lambda i: replace.get(str(i)), on_done=done)
+        fetch_all([(int(k), url) for k, url in jobs.items()], folder, parallel=parallel, replacing=lambda i: replace.get(str(i)), on_done=done, http=http)
 
     def remove(key: str) -> None:
-        entry = manifest.files.pop(key, None)
-        was_pending = manifest.pending.pop(key, None) is not None
+        entry, was_pending = manifest.forget(key)
         # Only a picture this mirror fetched is its to delete: a user's own 7.jpg is not, though the
         # feed deletes wallpaper 7.
         if entry is None and not was_pending:
@@ -260,7 +435,7 @@ def sync(
             if jobs:
                 # Pending before they are fetched, saved: a run cut short mid-page left pictures the
                 # manifest did not name, which the next run would take for a user's own.
-                manifest.pending.update(jobs)
+                manifest.pend(jobs)
                 manifest.save()
                 fetch(jobs, replace)
             manifest.cursor = following
@@ -295,7 +470,7 @@ def apply(
     if own is None and (other := existing(folder, change["id"])) is not None:
         report.kept.append(f"{other} is not this mirror's (not in its manifest): left as it is; move it away and run with --restart to fetch wallpaper {key}")
         return
-    manifest.files[key] = {**(known or {}), "title": wallpaper["title"], "url": wallpaper["url"], "category": wallpaper["category"]}
+    manifest.describe(key, wallpaper)
     if known is not None and known.get("url") == wallpaper["url"] and own is not None:
         report.unchanged += 1
         return

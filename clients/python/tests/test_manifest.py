@@ -1,0 +1,179 @@
+"""When a mirror saves where it stands, then a save costs what it changed, not the whole mirror, and
+the manifest reads back as it was saved, after a save cut short and from the older version too."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from wallpaper_catalogue import cli, sync
+from wallpaper_catalogue.sync import MANIFEST, Manifest
+
+from .fakes import PICTURE, feed, item, serve_api
+
+if sys.platform != "win32":
+    import fcntl
+
+AT = "2026-11-30T00:00:00Z"
+
+
+def upsert(wallpaper_id: int, pictures: str, title: str = "Calm Sea") -> dict[str, Any]:
+    return {"id": wallpaper_id, "change": "upsert", "at": AT, "wallpaper": item(wallpaper_id, f"{pictures}/{wallpaper_id}.png", title)}
+
+
+def paged_feed(changes: list[dict[str, Any]], asked: list[str | None]) -> Any:
+    """A change feed of `changes` in pages of `per_page`, its cursor the offset; at its end, a
+    cursor that keeps the place."""
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/wallpapers":
+            return httpx.Response(200, json={"data": [], "meta": {"next_cursor": None}})
+        cursor = request.url.params.get("cursor")
+        asked.append(cursor)
+        start, size = int(cursor or 0), int(request.url.params["per_page"])
+        end = min(start + size, len(changes))
+        return httpx.Response(200, json={"data": changes[start:end], "meta": {"next_cursor": str(end), "has_more": end < len(changes)}})
+
+    return api
+
+
+def whole_writes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The size of each manifest written whole (renamed into place)."""
+    sizes: list[int] = []
+    replace = os.replace
+
+    def counted(source: Any, target: Any) -> None:
+        if Path(target).name == MANIFEST:
+            sizes.append(Path(source).stat().st_size)
+        replace(source, target)
+
+    monkeypatch.setattr(os, "replace", counted)
+    return sizes
+
+
+def test_when_a_first_sync_walks_many_pages_then_the_manifest_is_written_whole_a_few_times_not_once_a_page(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As a mirror of a million would, at a size a test fetches in a moment: change lines outgrow
+    # the whole manifest long before WHOLE_AT_LEAST.
+    monkeypatch.setattr(sync, "WHOLE_AT_LEAST", 4096)
+    folder = tmp_path / "mirror"
+    changes = [upsert(i, pictures) for i in range(1, 401)]
+    serve_api(monkeypatch, paged_feed(changes, []))
+    whole = whole_writes(monkeypatch)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet", "--page-size", "10", "--parallel", "8"]) == 0
+    # 40 pages, each saved twice (pending, then the cursor): written whole, that was 80 writes of up
+    # to the whole manifest. Written whole as it doubles, it is a handful, all of them together a
+    # few times the last.
+    assert len(whole) <= 8, whole
+    assert sum(whole) <= 3 * os.path.getsize(folder / MANIFEST), (whole, os.path.getsize(folder / MANIFEST))
+    saved = Manifest.open(folder, {})
+    assert saved.cursor == "400" and saved.pending == {}
+    assert sorted(map(int, saved.files)) == list(range(1, 401))
+    assert all(entry["file"] == f"{key}.png" and entry["url"] == f"{pictures}/{key}.png" for key, entry in saved.files.items())
+
+
+def test_when_a_mirror_follows_a_change_at_the_tail_then_the_save_appends_that_change_alone(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "mirror"
+    changes = [upsert(i, pictures) for i in range(1, 301)]
+    serve_api(monkeypatch, paged_feed(changes, []))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet", "--parallel", "8"]) == 0
+    before = os.path.getsize(folder / MANIFEST)
+
+    changes += [upsert(5, pictures, "Renamed"), {"id": 6, "change": "delete", "at": AT}]
+    whole = whole_writes(monkeypatch)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert whole == []
+    assert 0 < os.path.getsize(folder / MANIFEST) - before < 1000
+    saved = Manifest.open(folder, {})
+    assert saved.cursor == "302" and saved.files["5"]["title"] == "Renamed" and "6" not in saved.files
+    assert not (folder / "6.png").exists() and (folder / "5.png").read_bytes() == PICTURE
+
+
+def test_when_the_last_save_was_cut_short_then_the_manifest_reads_as_before_it_and_the_next_save_writes_it_whole(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "mirror"
+    changes = [upsert(i, pictures) for i in range(1, 4)]
+    asked: list[str | None] = []
+    serve_api(monkeypatch, paged_feed(changes, asked))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    with (folder / MANIFEST).open("ab") as out:
+        out.write(b'{"cursor":"999","files":{"2":nu')
+
+    assert Manifest.open(folder, {}).cursor == "3"
+    changes.append({"id": 2, "change": "delete", "at": AT})
+    whole = whole_writes(monkeypatch)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert asked[-1] == "3" and len(whole) == 1
+    text = (folder / MANIFEST).read_text()
+    assert "999" not in text and text.endswith("\n")
+    assert sorted(Manifest.open(folder, {}).files) == ["1", "3"]
+
+
+def test_when_a_manifest_was_written_by_the_first_version_then_the_mirror_goes_on_from_its_cursor(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    (folder / "1.png").write_bytes(PICTURE)
+    first = {
+        "version": 1,
+        "filters": {},
+        "cursor": "1",
+        "files": {"1": {"file": "1.png", "url": f"{pictures}/1.png", "title": "Calm Sea", "category": "ocean"}},
+        "pending": {},
+    }
+    (folder / MANIFEST).write_text(json.dumps(first, indent=1, sort_keys=True))
+    asked: list[str | None] = []
+    serve_api(monkeypatch, paged_feed([upsert(1, pictures), upsert(2, pictures)], asked))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert asked == ["1"]
+    saved = Manifest.open(folder, {})
+    assert sorted(saved.files) == ["1", "2"] and saved.cursor == "2"
+    assert json.loads((folder / MANIFEST).read_text().splitlines()[0])["version"] == 2
+
+
+def test_when_a_page_of_changes_is_applied_then_the_manifest_reads_back_as_the_mirror_holds_it(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "mirror"
+    state = [[upsert(1, pictures), upsert(2, pictures), upsert(3, pictures)]]
+    serve_api(monkeypatch, feed(lambda: state[0]))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    state[0] = [{"id": 1, "change": "delete", "at": AT}, upsert(2, pictures, "Renamed"), upsert(4, pictures)]
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    saved = Manifest.open(folder, {})
+    assert {key: entry["title"] for key, entry in saved.files.items()} == {"2": "Renamed", "3": "Calm Sea", "4": "Calm Sea"}
+    assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, "2.png", "3.png", "4.png"])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no advisory locks: a sync there does not lock its folder")
+def test_when_another_sync_of_the_folder_is_under_way_then_a_second_does_nothing_and_exits_1(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mirror"
+    sent = serve_api(monkeypatch, paged_feed([upsert(1, pictures)], []))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    before = (folder / MANIFEST).read_bytes()
+    sent.clear()
+
+    # The lock as the other run holds it: on the folder, by another open file.
+    other = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 1
+        assert "another sync of" in capsys.readouterr().err
+        assert sent == [] and (folder / MANIFEST).read_bytes() == before
+    finally:
+        os.close(other)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert len(sent) == 1
