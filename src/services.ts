@@ -21,6 +21,7 @@ import { createEsRepository } from './wallpapers/store/es-repository.js';
 import { loadCatalogueWords } from './wallpapers/store/catalogue-words.js';
 import { createSearchMeaning, noMeaning } from './wallpapers/domain/search-meaning.js';
 import { withMeaning } from './wallpapers/domain/with-meaning.js';
+import { withCorrections } from './wallpapers/domain/with-corrections.js';
 import { withJoinedWords } from './wallpapers/domain/with-joined-words.js';
 import { withTypos } from './wallpapers/domain/with-typos.js';
 import { withWallpapersAsked } from './wallpapers/domain/with-wallpapers-asked.js';
@@ -60,28 +61,32 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
           logger,
         });
   const repository = withResponseCache(
-    withWallpapersAsked(
-      withJoinedWords(
-        withTypos(
-          withMeaning(
-            createEsRepository(es, config.indexAlias, {
-              logger,
-              resultWindow: config.maxResultWindow,
-              batching: {
-                ...config.elasticsearchBatching,
-                timeoutMs: config.elasticsearchTimeoutMs,
-                onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
-              },
-            }),
+    withCorrections(
+      withWallpapersAsked(
+        withJoinedWords(
+          withTypos(
+            withMeaning(
+              createEsRepository(es, config.indexAlias, {
+                logger,
+                resultWindow: config.maxResultWindow,
+                batching: {
+                  ...config.elasticsearchBatching,
+                  timeoutMs: config.elasticsearchTimeoutMs,
+                  onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
+                },
+              }),
+              meaning,
+            ),
+            occurrences,
             meaning,
           ),
           occurrences,
           meaning,
         ),
         occurrences,
-        meaning,
       ),
       occurrences,
+      meaning,
     ),
     { es, alias: config.indexAlias, logger, ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },
   );

@@ -12,7 +12,7 @@ import { singularOf } from './query-meaning.js';
  * query likely holds a typo of, another real word meant: "dessert dunes" (desert), "dear forest"
  * (deer), "mountain peek" (peak), "rose pedals" (petals).
  */
-export type RealWordTypos = (text: SearchQuery, words: readonly string[]) => Promise<Mistyped[]>;
+export type RealWordTypos = (text: SearchQuery, words: readonly string[], margin?: number) => Promise<Mistyped[]>;
 
 export interface RealWordTyposOptions {
   /** The words a typo may have been meant as: the model's whole words, kept to those that occur. */
@@ -66,11 +66,11 @@ export interface Weighed {
  */
 export function createRealWordTypos(options: RealWordTyposOptions): RealWordTypos {
   const weigh = createWeighing(options);
-  return async (text, asked) => {
+  return async (text, asked, margin = MISSPELT_MARGIN) => {
     const mistyped: Mistyped[] = [];
     for (const typed of asked.slice(0, MAX_WORDS)) {
       const weighed = await weigh(text, typed);
-      if (weighed !== null && weighed.margin >= MISSPELT_MARGIN) mistyped.push({ typed, meant: weighed.meant });
+      if (weighed !== null && weighed.margin >= margin) mistyped.push({ typed, meant: weighed.meant });
     }
     return mistyped;
   };

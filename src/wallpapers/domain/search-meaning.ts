@@ -31,9 +31,15 @@ export interface SearchMeaning {
   /**
    * Of real words that no wallpaper matches as typed, those the query likely holds a typo of, with
    * the word meant (real-word-typos.ts: "dessert dunes", desert); none without the model or the
-   * word occurrences.
+   * word occurrences. `margin`: how much better the word meant must fit the query's other words
+   * (real-word-typos.ts's MISSPELT_MARGIN unless given).
    */
-  misspelt(text: SearchQuery, words: readonly string[]): Promise<Mistyped[]>;
+  misspelt(text: SearchQuery, words: readonly string[], margin?: number): Promise<Mistyped[]>;
+  /**
+   * Whether a word is one of the catalogue's own: a word of one of its tags ("reef" of "coral
+   * reef") or category names, as the catalogue's words were last read; undefined before they are.
+   */
+  ownWord(word: string): boolean | undefined;
   /** Settles once the model, WordNet and the catalogue's words are loaded, or given up on. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -85,6 +91,7 @@ export const noMeaning: SearchMeaning = {
   expand: () => Promise.resolve(AS_TYPED),
   knows: () => undefined,
   misspelt: () => Promise.resolve([]),
+  ownWord: () => undefined,
   ready: Promise.resolve(),
   close: () => Promise.resolve(),
 };
@@ -191,13 +198,22 @@ export function createSearchMeaning({
   const timer = setInterval(() => void refreshOrWarn(false), refreshMs);
   timer.unref();
 
+  // The words of the catalogue's tags and category names, split as the vocabulary is reread.
+  let ownWords: { of: Vocabulary; words: ReadonlySet<string> } | null = null;
+  const ownWordsNow = (): ReadonlySet<string> | undefined => {
+    if (vocabulary === null) return undefined;
+    if (ownWords?.of !== vocabulary) ownWords = { of: vocabulary, words: new Set(vocabulary.entries.flatMap((entry) => entry.split(/[\s-]+/))) };
+    return ownWords.words;
+  };
+
   return {
     ready,
     knows: (word) => wordNet?.knows(word),
-    async misspelt(text, words) {
+    ownWord: (word) => ownWordsNow()?.has(word),
+    async misspelt(text, words, margin) {
       if (words.length === 0) return [];
       await ready;
-      return realWordTypos === null ? [] : realWordTypos(text, words);
+      return realWordTypos === null ? [] : realWordTypos(text, words, margin);
     },
     async expand(text) {
       await ready;

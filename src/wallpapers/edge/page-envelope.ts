@@ -18,6 +18,7 @@ interface Meta {
   seed?: string;
   facets?: Page['facets'];
   missing?: readonly number[];
+  corrections?: Page['corrections'];
 }
 
 export interface Envelope {
@@ -36,7 +37,7 @@ export function walkGoesOn({ items, total, last, more }: Page, perPage: number, 
 }
 
 function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: CursorCodec): Envelope {
-  const { items, total, last, facets } = result;
+  const { items, total, last, facets, corrections } = result;
   const { per_page, seed } = request.params;
   const served = (request.currentPage - 1) * per_page + items.length;
   const next =
@@ -53,6 +54,7 @@ function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: Curs
       next_cursor: next,
       ...(request.params.sort === 'random' && seed !== undefined ? { seed } : {}),
       ...(facets ? { facets } : {}),
+      ...(corrections ? { corrections } : {}),
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { Facet, Filters, ListParams, Position, SearchParams, SortOrder, SuggestParams } from '../params.js';
+import type { Facet, Filters, ListParams, Mistyped, Position, SearchParams, SortOrder, SuggestParams } from '../params.js';
 import { formatResolution, parseResolution, sizeOfWord } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNamesOf, readColor, tierTerm } from '../colors.js';
@@ -579,16 +579,23 @@ function typedOrTypo(group: Term[], typos: Term[], corrected: Term[]): Clause {
 
 /** A group's terms holding a word typed for another (SearchParams.meant), with the word meant in its place. */
 function correctedTerms(group: readonly Term[], meant: ReadonlyMap<string, string>): Term[] {
-  return group
-    .filter((term) => typoTolerant(term) && wordsOf(term).some((word) => meant.has(word)))
-    .map((term) => ({
-      text: term.text
-        .toLowerCase()
-        .split(' ')
-        .map((word) => meant.get(word) ?? word)
-        .join(' '),
-      phrase: false,
-    }));
+  return group.filter((term) => holdsTypoOf(term, meant)).map((term) => ({ text: meantIn(term, meant), phrase: false }));
+}
+
+const holdsTypoOf = (term: Term, meant: ReadonlyMap<string, string>) => typoTolerant(term) && wordsOf(term).some((word) => meant.has(word));
+
+const meantIn = (term: Term, meant: ReadonlyMap<string, string>) =>
+  term.text
+    .toLowerCase()
+    .split(' ')
+    .map((word) => meant.get(word) ?? word)
+    .join(' ');
+
+/** The query with each word typed for another in its place, in the terms a typo is looked for in (domain/with-corrections.ts). */
+export function withWordsMeant(text: SearchQuery, meant: readonly Mistyped[]): SearchQuery {
+  const meantFor = new Map(meant.map(({ typed, meant: word }) => [typed, word]));
+  const groups = text.groups.map((group) => group.map((term) => (holdsTypoOf(term, meantFor) ? { ...term, text: meantIn(term, meantFor) } : term)));
+  return { ...text, groups };
 }
 
 function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {
@@ -596,6 +603,9 @@ function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'non
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
   return boost === undefined ? clause : { bool: { should: [clause], boost } };
 }
+
+/** What matches every group of a query as typed (or through inflections, spellings and accents). */
+const everyGroup = ({ groups }: SearchQuery): Clause => ({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } });
 
 /** What is known of a query's words as typed (domain/with-typos.ts). */
 export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'meant'>;
@@ -623,7 +633,7 @@ export function buildSearchQuery({ groups, excluded }: SearchQuery, { occurring 
       should: [
         // With one group the per-group tier says it all. Common words in a group are dropped by the
         // analyzer; such a group stands aside here.
-        ...(groups.length > 1 ? [tier({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } }, ALL_GROUPS)] : []),
+        ...(groups.length > 1 ? [tier(everyGroup({ groups, excluded }), ALL_GROUPS)] : []),
         ...(throughTypos
           ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, corrected[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)]
           : []),
@@ -691,8 +701,11 @@ export function withSubject(query: Clause, subject: readonly Term[] | undefined)
   return { bool: { must: [query], should: [tier(groupClause([...subject], 'exact'), SUBJECT)] } };
 }
 
-const searchQueryOf = (params: SearchParams): Clause =>
-  params.nothing ? { match_none: {} } : withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject);
+const searchQueryOf = (params: SearchParams): Clause => {
+  if (params.nothing) return { match_none: {} };
+  const query = withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject);
+  return params.whole ? { bool: { must: [query], filter: [everyGroup(params.text)] } } : query;
+};
 
 export function searchBody(params: SearchParams, read?: PageRead): SearchBody {
   return pageBody(params, searchQueryOf(params), read);

@@ -1,5 +1,5 @@
 import type { Shared } from '../../infra/shared-result.js';
-import type { Facet, ListParams, Position, SearchParams, SuggestParams } from '../params.js';
+import type { Facet, ListParams, Mistyped, Position, SearchParams, SuggestParams } from '../params.js';
 import type { CataloguedWallpaper } from '../catalogued.js';
 import type { Wallpaper, WallpaperDetail } from '../wallpaper.js';
 import type { ChangePosition } from './change-log.js';
@@ -23,6 +23,8 @@ export interface Page {
   more?: boolean;
   /** Counts per value of each facet asked for. */
   facets?: Partial<Record<Facet, readonly FacetCount[]>>;
+  /** A search that found nothing as typed, answered for these words in place of those typed (domain/with-corrections.ts). */
+  corrections?: readonly Mistyped[];
 }
 
 /** The wallpapers of a list of ids, in the order asked, and the ids that do not exist. */

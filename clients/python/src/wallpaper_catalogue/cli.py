@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -25,7 +26,7 @@ from ._pacing import Pacing
 from .client import Client
 from .download import DownloadError, Fetched, fetch_all
 from .errors import ApiError, QuotaExhausted
-from .models import WallpaperListItem
+from .models import WallpaperList, WallpaperListItem
 from .sync import SYNC_FILTERS, SyncBusy, SyncError, SyncReport, sync
 
 LIST_FILTERS = ("category", "resolution", "ratio", "tags", "exclude_tags", "exclude_ids", "color", "ids", "include")
@@ -122,8 +123,25 @@ def _listing(client: Client, args: argparse.Namespace, names: Sequence[str]) -> 
         return islice(iter(page["data"]), args.limit)
     per_page = min(100, args.limit) if args.limit else 100
     if getattr(args, "q", None):
-        return client.search.all(args.q, limit=args.limit, per_page=per_page, **filters)
+        return client.search.all(args.q, limit=args.limit, per_page=per_page, on_page=lambda page: _say_corrections(args.q, page), **filters)
     return client.wallpapers.all(limit=args.limit, per_page=per_page, **filters)
+
+
+def _say_corrections(q: str, page: WallpaperList) -> None:
+    """A search that found nothing as typed, answered for the words meant (meta.corrections): said
+    once, on the first page, so that what is listed is never taken for what was typed."""
+    corrections = page["meta"].get("corrections")
+    if page["meta"].get("current_page") != 1 or not isinstance(corrections, list) or not corrections:
+        return
+    pairs = [(c.get("typed"), c.get("meant")) for c in corrections if isinstance(c, dict)]
+    words = [(typed, meant) for typed, meant in pairs if isinstance(typed, str) and isinstance(meant, str) and typed]
+    if not words:
+        return
+    read = q
+    for typed, meant in words:
+        # The word meant as it is, whatever it holds: a replacement template would read "\\1".
+        read = re.compile(rf"(?<![^\W_]){re.escape(typed)}(?![^\W_])", re.IGNORECASE).sub(meant.replace("\\", "\\\\"), read)
+    print(f"wallpapers: nothing found for {shown(q)}; showing results for {shown(read)}", file=sys.stderr)
 
 
 LISTING = LIST_FILTERS + SINGLE_FILTERS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -138,10 +138,10 @@ class _Resource:
     def _get_page(self, path: str, params: Params, kind: type[T]) -> T:
         return cast(T, _page(self._client._get(path, params)))
 
-    def _walk(self, path: str, params: Params, limit: int | None) -> Iterator[WallpaperListItem]:
+    def _walk(self, path: str, params: Params, limit: int | None, on_page: Callable[[WallpaperList], None] | None = None) -> Iterator[WallpaperListItem]:
         """Every result from the first page to the last (or `limit`), following meta.next_cursor. A
         random order's later pages need the seed of the walk: the one asked, or the one the API
-        picked (meta.seed)."""
+        picked (meta.seed). `on_page` sees each page as it comes, its meta with it."""
         query = {name: value for name, value in params.items() if name not in ("page", "cursor")}
         if limit is not None and limit < 1:
             return
@@ -152,6 +152,8 @@ class _Resource:
             page = self._get_page(path, {**query, **({"cursor": cursor} if cursor else {})}, WallpaperList)
             if query.get("seed") is None and page["meta"].get("seed"):
                 query["seed"] = page["meta"]["seed"]
+            if on_page is not None:
+                on_page(page)
             for item in page["data"]:
                 served += 1
                 yield item
@@ -190,8 +192,10 @@ class Search(_Resource):
     def query(self, q: str, **params: Any) -> WallpaperList:
         return self._get_page("/v1/search", {"q": q, **params}, WallpaperList)
 
-    def all(self, q: str, *, limit: int | None = None, **params: Any) -> Iterator[WallpaperListItem]:
-        return self._walk("/v1/search", {"q": q, **params}, limit)
+    def all(self, q: str, *, limit: int | None = None, on_page: Callable[[WallpaperList], None] | None = None, **params: Any) -> Iterator[WallpaperListItem]:
+        """Every result; `on_page` sees each page, for its meta: ``meta.corrections`` says the
+        query found nothing as typed and what it was read as instead."""
+        return self._walk("/v1/search", {"q": q, **params}, limit, on_page)
 
     def suggest(self, q: str, limit: int | None = None) -> SuggestionList:
         return self._get("/v1/search/suggest", {"q": q, "limit": limit}, SuggestionList)

@@ -90,6 +90,11 @@ class ToneItem(TypedDict, closed=True):
 MissingItem: TypeAlias = int
 
 
+class Correction(TypedDict, closed=True):
+    typed: str
+    meant: str
+
+
 class Error(TypedDict, closed=True):
     error: Literal[
         'invalid_request',
@@ -293,6 +298,7 @@ class Pagination(TypedDict, closed=True):
     seed: NotRequired[str]
     facets: NotRequired[Facets]
     missing: NotRequired[list[MissingItem]]
+    corrections: NotRequired[list[Correction]]
 
 
 class WallpaperList(TypedDict, closed=True):

@@ -77,6 +77,17 @@ describe('Elasticsearch query building', () => {
     expect(req.sort).to.deep.equal(SEARCH_SORT);
   });
 
+  it('when a search asks for what matches every group (whole), then the search as ranked is kept to what matches every group as typed, filters too', () => {
+    const plain = buildSearchRequest('w', { q: 'canyon sunset', page: 1, per_page: 10 }).query as any;
+    const whole = buildSearchRequest('w', { q: 'canyon sunset', page: 1, per_page: 10, category: ['nature'], whole: true });
+    const bool = (whole.query as any).bool;
+    expect(bool.filter).to.deep.equal([{ term: { category: 'nature' } }]);
+    const [kept] = bool.must;
+    expect(kept.bool.must, 'ranked as the search ranks').to.deep.equal([plain]);
+    expect(kept.bool.filter[0].bool.must.map((c: any) => c.multi_match.query)).to.deep.equal(['canyon', 'sunset']);
+    expect(kept.bool.filter[0], 'the top tier`s own clause').to.deep.equal(plain.bool.should[0].constant_score.filter);
+  });
+
   it('when a word is shorter than 4 letters, longer than 12, or not in Latin script, then no typo clause is built for it', () => {
     const fuzzyOf = (q: string) =>
       ((buildSearchRequest('w', { q, page: 1, per_page: 20 }).query as any).bool.should as any[])
