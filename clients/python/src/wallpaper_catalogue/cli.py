@@ -9,6 +9,7 @@ ran out mid-listing, 2 bad usage, 130 interrupted (Ctrl-C).
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
 import os
 import re
@@ -99,7 +100,26 @@ def _client(args: argparse.Namespace, *, max_wait: float = 60.0) -> Client:
     key = os.environ.get("API_KEY")
     if not key:
         raise UsageError("set API_KEY to your API key (the portal gives one)")
-    return Client(base_url=os.environ.get("WALLPAPERS_URL", "http://127.0.0.1:3000"), api_key=key, pacing=Pacing(max_wait=max_wait))
+    url = os.environ.get("WALLPAPERS_URL", "http://127.0.0.1:3000")
+    if _in_clear(url):
+        print(f"wallpapers: {shown(url)} is plain http: API_KEY crosses the network unencrypted; use https://", file=sys.stderr)
+    return Client(base_url=url, api_key=key, pacing=Pacing(max_wait=max_wait))
+
+
+def _in_clear(url: str) -> bool:
+    """Whether the key would reach another machine unencrypted: plain http to a host that is not
+    this one. Said, not refused: an API inside a private network may well be served so."""
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError):
+        return False
+    if parsed.scheme != "http":
+        return False
+    host = parsed.host.strip("[]").lower()
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host != "localhost" and not host.endswith(".localhost")
 
 
 def _print_items(items: Iterable[Mapping[str, Any]], as_json: bool) -> None:
