@@ -21,7 +21,7 @@ import { createEsRepository } from './wallpapers/store/es-repository.js';
 import { loadCatalogueWords } from './wallpapers/store/catalogue-words.js';
 import { createSearchMeaning, noMeaning } from './wallpapers/domain/search-meaning.js';
 import { withMeaning } from './wallpapers/domain/with-meaning.js';
-import { withCorrections } from './wallpapers/domain/with-corrections.js';
+import { withSuggestion } from './wallpapers/domain/with-suggestion.js';
 import { withJoinedWords } from './wallpapers/domain/with-joined-words.js';
 import { withTypos } from './wallpapers/domain/with-typos.js';
 import { withWallpapersAsked } from './wallpapers/domain/with-wallpapers-asked.js';
@@ -61,7 +61,7 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
           logger,
         });
   const repository = withResponseCache(
-    withCorrections(
+    withSuggestion(
       withWallpapersAsked(
         withJoinedWords(
           withTypos(

@@ -1,11 +1,11 @@
 // npx tsx bench/search/corrections.ts --url http://127.0.0.1:3000 --key KEY [--show]
-// How a search that finds nothing as typed is read (meta.corrections, domain/with-corrections.ts),
-// on bench/search/corrections.json: helper-87's 89 queries, written blind to the search code from
-// the demo catalogue's generator alone. "real-word-typo": a real word typed for a catalogue word,
-// judged as the word meant (`all`: patterns a relevant title matches). "nothing": a thing the
-// catalogue does not hold, spelled as meant, often one edit from a catalogue word; the right
-// answer is none. Counts the readings made, right or wrong, and precision@10 of the typos.
-// Run it against the demo catalogue (`npm run up`).
+// What a search that finds nothing suggests (meta.did_you_mean, domain/with-suggestion.ts), on
+// bench/search/corrections.json: helper-87's 89 queries, written blind to the search code from the
+// demo catalogue's generator alone ("real-word-typo": a real word typed for a catalogue word, judged
+// as the word meant, `all` the patterns a relevant title matches; "nothing": a thing the catalogue
+// does not hold, spelled as meant, often one edit from a catalogue word, where no reading is right),
+// and helper-88's sweep of 110 real words in six settings each, whose suggestions are listed for
+// reading. Run it against the demo catalogue (`npm run up`).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
@@ -19,50 +19,64 @@ interface Judgment {
   q: string;
   all: string[];
 }
-interface Correction {
-  typed: string;
-  meant: string;
+interface Suggestion {
+  corrections: { typed: string; meant: string }[];
+  total_items: number;
 }
 
-const { queries } = JSON.parse(readFileSync(new URL('corrections.json', import.meta.url), 'utf8')) as { queries: Judgment[] };
+const { queries, sweep } = JSON.parse(readFileSync(new URL('corrections.json', import.meta.url), 'utf8')) as {
+  queries: Judgment[];
+  sweep: { words: string[]; settings: string[] };
+};
 
 async function answer(q: string) {
   const response = await fetch(`${values.url}/v1/search?per_page=10&q=${encodeURIComponent(q)}`, {
     headers: { authorization: `Bearer ${values.key}` },
   });
   if (response.status !== 200) throw new Error(`${q}: ${response.status} ${await response.text()}`);
-  const { data, meta } = (await response.json()) as { data: { title: string }[]; meta: { total_items: number; corrections?: Correction[] } };
-  return { total: meta.total_items, titles: data.map(({ title }) => title), corrections: meta.corrections };
+  const { meta } = (await response.json()) as { meta: { total_items: number; did_you_mean?: Suggestion } };
+  return { total: meta.total_items, suggestion: meta.did_you_mean };
 }
 
-const counts = { typos: 0, readRight: 0, readWrong: 0, typosEmpty: 0, precision: 0, nothing: 0, leftEmpty: 0, readAnyway: 0, foundAsTyped: 0 };
+const read = (q: string, { corrections }: Suggestion) =>
+  corrections.reduce((text, { typed, meant }) => text.replace(new RegExp(`\\b${typed}\\b`, 'i'), meant), q);
+
+const counts = { typos: 0, typosEmpty: 0, right: 0, wrong: 0, nothing: 0, nothingEmpty: 0, suggested: 0 };
 for (const judgment of queries) {
-  const { total, titles, corrections } = await answer(judgment.q);
-  const patterns = judgment.all.map((pattern) => new RegExp(pattern, 'i'));
-  const said = corrections?.map(({ typed, meant }) => `${typed}→${meant}`).join(', ');
+  const { total, suggestion } = await answer(judgment.q);
   if (judgment.kind === 'real-word-typo') {
     counts.typos++;
-    counts.precision += titles.filter((title) => patterns.every((pattern) => pattern.test(title))).length / 10;
-    if (total === 0) counts.typosEmpty++;
-    if (corrections !== undefined) {
-      // Right when the query as read says what the judgment looks for: "coral reef" for `coral reefs?`.
-      const read = corrections.reduce((text, { typed, meant }) => text.replace(new RegExp(`\\b${typed}\\b`, 'i'), meant), judgment.q);
-      const right = patterns.every((pattern) => pattern.test(read));
-      counts[right ? 'readRight' : 'readWrong']++;
-      if (values.show || !right) console.log(`typo ${right ? 'read' : 'MISREAD'}: ${judgment.q} (${said}) ${total}`);
-    }
+    if (total > 0) continue;
+    counts.typosEmpty++;
+    if (suggestion === undefined) continue;
+    // Right when the query as suggested says what the judgment looks for: "coral reef" for `coral reefs?`.
+    const right = judgment.all.every((pattern) => new RegExp(pattern, 'i').test(read(judgment.q, suggestion)));
+    counts[right ? 'right' : 'wrong']++;
+    if (values.show || !right)
+      console.log(`typo ${right ? 'suggested' : 'MISREAD'}: ${judgment.q} → ${read(judgment.q, suggestion)} (${suggestion.total_items})`);
   } else {
     counts.nothing++;
-    if (corrections !== undefined) {
-      counts.readAnyway++;
-      console.log(`nothing READ: ${judgment.q} (${said}) ${total}: ${titles.slice(0, 3).join('; ')}`);
-    } else if (total === 0) counts.leftEmpty++;
-    else counts.foundAsTyped++;
+    if (total > 0) continue;
+    counts.nothingEmpty++;
+    if (suggestion === undefined) continue;
+    counts.suggested++;
+    console.log(`nothing, suggested: ${judgment.q} → ${read(judgment.q, suggestion)} (${suggestion.total_items})`);
   }
 }
 console.log(
-  `real-word typos: ${counts.typos}, read as meant ${counts.readRight}, misread ${counts.readWrong}, finding nothing ${counts.typosEmpty}, mean precision@10 ${(counts.precision / counts.typos).toFixed(3)}`,
+  `real-word typos: ${counts.typos}, finding nothing ${counts.typosEmpty}, of which suggested as meant ${counts.right}, suggested otherwise ${counts.wrong}`,
 );
-console.log(
-  `things the catalogue lacks: ${counts.nothing}, left empty ${counts.leftEmpty}, read as another word ${counts.readAnyway}, found something as typed ${counts.foundAsTyped}`,
-);
+console.log(`things the catalogue lacks: ${counts.nothing}, finding nothing ${counts.nothingEmpty}, of which given a suggestion ${counts.suggested}`);
+
+let empty = 0;
+const suggested: string[] = [];
+for (const word of sweep.words)
+  for (const setting of sweep.settings) {
+    const q = `${word} ${setting}`;
+    const { total, suggestion } = await answer(q);
+    if (total > 0) continue;
+    empty++;
+    if (suggestion !== undefined) suggested.push(`${q} → ${read(q, suggestion)} (${suggestion.total_items})`);
+  }
+console.log(`sweep: ${sweep.words.length * sweep.settings.length} searches, ${empty} finding nothing, ${suggested.length} given a suggestion:`);
+for (const line of suggested) console.log(`  ${line}`);

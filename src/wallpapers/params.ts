@@ -89,7 +89,7 @@ export type SearchParams = ListParams & {
   meant?: readonly Mistyped[];
   /** What the query is of, when it says more (domain/query-meaning.ts): among partial matches, those matching it come first. */
   subject?: Term[];
-  /** Only wallpapers matching every group of `text` as typed (its inflections, spellings and accents too), ranked as the search ranks them (domain/with-corrections.ts). */
+  /** Only wallpapers whose titles match every group of `text` as typed (inflections, spellings and accents too), ranked as the search ranks them (domain/with-suggestion.ts). */
   whole?: true;
 };
 export interface IdParams {

@@ -40,6 +40,8 @@ export interface SearchMeaning {
    * reef") or category names, as the catalogue's words were last read; undefined before they are.
    */
   ownWord(word: string): boolean | undefined;
+  /** Whether a word names a pictured thing (WordNet's: infra/word-classes.ts); false without WordNet. */
+  namesThing(word: string): Promise<boolean>;
   /** Settles once the model, WordNet and the catalogue's words are loaded, or given up on. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -92,6 +94,7 @@ export const noMeaning: SearchMeaning = {
   knows: () => undefined,
   misspelt: () => Promise.resolve([]),
   ownWord: () => undefined,
+  namesThing: () => Promise.resolve(false),
   ready: Promise.resolve(),
   close: () => Promise.resolve(),
 };
@@ -210,6 +213,7 @@ export function createSearchMeaning({
     ready,
     knows: (word) => wordNet?.knows(word),
     ownWord: (word) => ownWordsNow()?.has(word),
+    namesThing: async (word) => (wordNet === null ? false : wordNet.namesThing(word)),
     async misspelt(text, words, margin) {
       if (words.length === 0) return [];
       await ready;

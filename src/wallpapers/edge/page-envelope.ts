@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { type JsonObject, openApiDocument, resolveRef } from '../../openapi/document.js';
 import { type Shared, derivedOnce, isShared, share } from '../../infra/shared-result.js';
-import type { Include, SuggestParams } from '../params.js';
+import type { Include, Mistyped, SuggestParams } from '../params.js';
 import type { Found, Page } from '../store/repository.js';
 import type { CursorCodec } from './cursor.js';
 import type { PageRequest } from './request-rules.js';
@@ -18,7 +18,7 @@ interface Meta {
   seed?: string;
   facets?: Page['facets'];
   missing?: readonly number[];
-  corrections?: Page['corrections'];
+  did_you_mean?: { corrections: readonly Mistyped[]; total_items: number };
 }
 
 export interface Envelope {
@@ -37,7 +37,7 @@ export function walkGoesOn({ items, total, last, more }: Page, perPage: number, 
 }
 
 function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: CursorCodec): Envelope {
-  const { items, total, last, facets, corrections } = result;
+  const { items, total, last, facets, suggestion } = result;
   const { per_page, seed } = request.params;
   const served = (request.currentPage - 1) * per_page + items.length;
   const next =
@@ -54,7 +54,7 @@ function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: Curs
       next_cursor: next,
       ...(request.params.sort === 'random' && seed !== undefined ? { seed } : {}),
       ...(facets ? { facets } : {}),
-      ...(corrections ? { corrections } : {}),
+      ...(suggestion ? { did_you_mean: { corrections: suggestion.corrections, total_items: suggestion.total } } : {}),
     },
   };
 }

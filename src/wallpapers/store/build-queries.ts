@@ -591,7 +591,7 @@ const meantIn = (term: Term, meant: ReadonlyMap<string, string>) =>
     .map((word) => meant.get(word) ?? word)
     .join(' ');
 
-/** The query with each word typed for another in its place, in the terms a typo is looked for in (domain/with-corrections.ts). */
+/** The query with each word typed for another in its place, in the terms a typo is looked for in (domain/with-suggestion.ts). */
 export function withWordsMeant(text: SearchQuery, meant: readonly Mistyped[]): SearchQuery {
   const meantFor = new Map(meant.map(({ typed, meant: word }) => [typed, word]));
   const groups = text.groups.map((group) => group.map((term) => (holdsTypoOf(term, meantFor) ? { ...term, text: meantIn(term, meantFor) } : term)));
@@ -606,6 +606,18 @@ function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'non
 
 /** What matches every group of a query as typed (or through inflections, spellings and accents). */
 const everyGroup = ({ groups }: SearchQuery): Clause => ({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } });
+
+/**
+ * What has every group of a query in its title (inflections, spellings and accents too): what the
+ * wallpaper is of, not what its description happens to say ("room" of "leaves room for desktop
+ * icons" is in one description in eight of the demo catalogue's).
+ */
+function everyGroupInTitles({ groups }: SearchQuery): Clause {
+  const inTitle = ({ text, phrase }: Term): Clause => ({
+    multi_match: { query: text, fields: ['title.exact', 'title'], ...(phrase ? { type: 'phrase' } : { operator: 'and' }), zero_terms_query: 'all' },
+  });
+  return { bool: { must: groups.map((group) => ({ bool: { should: group.map(inTitle), minimum_should_match: 1 } })) } };
+}
 
 /** What is known of a query's words as typed (domain/with-typos.ts). */
 export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'meant'>;
@@ -704,7 +716,7 @@ export function withSubject(query: Clause, subject: readonly Term[] | undefined)
 const searchQueryOf = (params: SearchParams): Clause => {
   if (params.nothing) return { match_none: {} };
   const query = withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject);
-  return params.whole ? { bool: { must: [query], filter: [everyGroup(params.text)] } } : query;
+  return params.whole ? { bool: { must: [query], filter: [everyGroupInTitles(params.text)] } } : query;
 };
 
 export function searchBody(params: SearchParams, read?: PageRead): SearchBody {

@@ -23,8 +23,14 @@ export interface Page {
   more?: boolean;
   /** Counts per value of each facet asked for. */
   facets?: Partial<Record<Facet, readonly FacetCount[]>>;
-  /** A search that found nothing as typed, answered for these words in place of those typed (domain/with-corrections.ts). */
-  corrections?: readonly Mistyped[];
+  /** A search that found nothing: a reading of it with other words that finds some (domain/with-suggestion.ts). */
+  suggestion?: Suggestion;
+}
+
+/** Words read in place of those typed, and how many wallpapers match every group of the query so read. */
+export interface Suggestion {
+  corrections: readonly Mistyped[];
+  total: number;
 }
 
 /** The wallpapers of a list of ids, in the order asked, and the ids that do not exist. */

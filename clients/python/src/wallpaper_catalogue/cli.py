@@ -12,7 +12,6 @@ import argparse
 import ipaddress
 import json
 import os
-import re
 import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -143,25 +142,24 @@ def _listing(client: Client, args: argparse.Namespace, names: Sequence[str]) -> 
         return islice(iter(page["data"]), args.limit)
     per_page = min(100, args.limit) if args.limit else 100
     if getattr(args, "q", None):
-        return client.search.all(args.q, limit=args.limit, per_page=per_page, on_page=lambda page: _say_corrections(args.q, page), **filters)
+        return client.search.all(args.q, limit=args.limit, per_page=per_page, on_page=lambda page: _say_suggestion(args.q, page), **filters)
     return client.wallpapers.all(limit=args.limit, per_page=per_page, **filters)
 
 
-def _say_corrections(q: str, page: WallpaperList) -> None:
-    """A search that found nothing as typed, answered for the words meant (meta.corrections): said
-    once, on the first page, so that what is listed is never taken for what was typed."""
-    corrections = page["meta"].get("corrections")
-    if page["meta"].get("current_page") != 1 or not isinstance(corrections, list) or not corrections:
+def _say_suggestion(q: str, page: WallpaperList) -> None:
+    """A search that found nothing, with another reading the catalogue has wallpapers for
+    (meta.did_you_mean): said with the words as the API gave them, not written into the query,
+    whose spelling the API may have read otherwise (accents, exclusions)."""
+    suggestion = page["meta"].get("did_you_mean")
+    if not isinstance(suggestion, dict) or not isinstance(suggestion.get("corrections"), list):
         return
-    pairs = [(c.get("typed"), c.get("meant")) for c in corrections if isinstance(c, dict)]
-    words = [(typed, meant) for typed, meant in pairs if isinstance(typed, str) and isinstance(meant, str) and typed]
+    pairs = [(c.get("typed"), c.get("meant")) for c in suggestion["corrections"] if isinstance(c, dict)]
+    words = [f"{shown(meant)} for {shown(typed)}" for typed, meant in pairs if isinstance(typed, str) and isinstance(meant, str)]
     if not words:
         return
-    read = q
-    for typed, meant in words:
-        # The word meant as it is, whatever it holds: a replacement template would read "\\1".
-        read = re.compile(rf"(?<![^\W_]){re.escape(typed)}(?![^\W_])", re.IGNORECASE).sub(meant.replace("\\", "\\\\"), read)
-    print(f"wallpapers: nothing found for {shown(q)}; showing results for {shown(read)}", file=sys.stderr)
+    total = suggestion.get("total_items")
+    found = f" ({total} wallpapers)" if type(total) is int else ""
+    print(f"wallpapers: nothing found for {shown(q)}; did you mean {', '.join(words)}?{found}", file=sys.stderr)
 
 
 LISTING = LIST_FILTERS + SINGLE_FILTERS

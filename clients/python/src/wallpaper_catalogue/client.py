@@ -193,8 +193,8 @@ class Search(_Resource):
         return self._get_page("/v1/search", {"q": q, **params}, WallpaperList)
 
     def all(self, q: str, *, limit: int | None = None, on_page: Callable[[WallpaperList], None] | None = None, **params: Any) -> Iterator[WallpaperListItem]:
-        """Every result; `on_page` sees each page, for its meta: ``meta.corrections`` says the
-        query found nothing as typed and what it was read as instead."""
+        """Every result; `on_page` sees each page, for its meta: ``meta.did_you_mean`` suggests
+        another reading of a query that found nothing."""
         return self._walk("/v1/search", {"q": q, **params}, limit, on_page)
 
     def suggest(self, q: str, limit: int | None = None) -> SuggestionList:

@@ -95,6 +95,15 @@ class Correction(TypedDict, closed=True):
     meant: str
 
 
+class DidYouMean(TypedDict, closed=True):
+    """
+    Search only, on the first page of a search that found nothing: another reading of the query that the catalogue has wallpapers for, each `meant` in place of the word `typed`, a word of the language the catalogue holds nowhere, one typo from a thing the catalogue names that fits the query's other words better in meaning (`cannon at sunset`: canyon). The answer stays what was asked (no results); a client offers the reading ("did you mean canyon at sunset?"). Absent otherwise.
+    """
+
+    corrections: list[Correction]
+    total_items: int
+
+
 class Error(TypedDict, closed=True):
     error: Literal[
         'invalid_request',
@@ -298,7 +307,7 @@ class Pagination(TypedDict, closed=True):
     seed: NotRequired[str]
     facets: NotRequired[Facets]
     missing: NotRequired[list[MissingItem]]
-    corrections: NotRequired[list[Correction]]
+    did_you_mean: NotRequired[DidYouMean]
 
 
 class WallpaperList(TypedDict, closed=True):

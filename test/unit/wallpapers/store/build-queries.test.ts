@@ -77,15 +77,25 @@ describe('Elasticsearch query building', () => {
     expect(req.sort).to.deep.equal(SEARCH_SORT);
   });
 
-  it('when a search asks for what matches every group (whole), then the search as ranked is kept to what matches every group as typed, filters too', () => {
-    const plain = buildSearchRequest('w', { q: 'canyon sunset', page: 1, per_page: 10 }).query as any;
-    const whole = buildSearchRequest('w', { q: 'canyon sunset', page: 1, per_page: 10, category: ['nature'], whole: true });
+  it('when a search asks for what has every group in its title (whole), then the search as ranked is kept to those, filters too', () => {
+    const plain = buildSearchRequest('w', { q: 'canyon "at sunset" OR dusk', page: 1, per_page: 10 }).query as any;
+    const whole = buildSearchRequest('w', { q: 'canyon "at sunset" OR dusk', page: 1, per_page: 10, category: ['nature'], whole: true });
     const bool = (whole.query as any).bool;
     expect(bool.filter).to.deep.equal([{ term: { category: 'nature' } }]);
     const [kept] = bool.must;
     expect(kept.bool.must, 'ranked as the search ranks').to.deep.equal([plain]);
-    expect(kept.bool.filter[0].bool.must.map((c: any) => c.multi_match.query)).to.deep.equal(['canyon', 'sunset']);
-    expect(kept.bool.filter[0], 'the top tier`s own clause').to.deep.equal(plain.bool.should[0].constant_score.filter);
+    const groups = kept.bool.filter[0].bool.must.map((group: any) =>
+      group.bool.should.map((c: any) => [c.multi_match.query, c.multi_match.type ?? 'words']),
+    );
+    expect(groups).to.deep.equal([
+      [['canyon', 'words']],
+      [
+        ['at sunset', 'phrase'],
+        ['dusk', 'words'],
+      ],
+    ]);
+    for (const group of kept.bool.filter[0].bool.must)
+      for (const c of group.bool.should) expect(c.multi_match.fields).to.deep.equal(['title.exact', 'title']);
   });
 
   it('when a word is shorter than 4 letters, longer than 12, or not in Latin script, then no typo clause is built for it', () => {

@@ -1,0 +1,72 @@
+import { share } from '../../infra/shared-result.js';
+import { typoWords, withWordsMeant } from '../store/build-queries.js';
+import type { WallpaperRepository } from '../store/repository.js';
+import type { Mistyped, SearchParams } from '../params.js';
+import type { SearchMeaning } from './search-meaning.js';
+import type { WordOccurrences } from './word-occurrences.js';
+
+// How much better the word meant must fit the query's other words than the word typed. Any better:
+// the search's own reading waits for 0.2 (real-word-typos.ts), as there a wrong reading displaces
+// results; a suggestion displaces nothing. The typos people make of things the catalogue lacks
+// land at 0.01 to 0.16 ("cannon at sunset" canyon, "ford in iceland" fjord, "bedroom widow" window:
+// bench/results/corrections.md).
+const SUGGESTION_MARGIN = 0.0001;
+// What a suggestion's words can be (the contract's pattern): the parser folds Latin letters to
+// these, and the catalogue's words are written so.
+const SAID = /^[a-z0-9]+$/;
+
+/** What suggesting another reading asks of the language and the catalogue's words. */
+export type SuggestionSense = Pick<SearchMeaning, 'knows' | 'misspelt' | 'ownWord' | 'namesThing'>;
+
+/**
+ * A repository whose searches that find nothing suggest another reading ("did you mean"): each real
+ * word the catalogue holds nowhere in place of a word one edit from it that fits the query's other
+ * words better in meaning, that the catalogue names its things by (a word of its tags or category
+ * names) and that names a thing ("cannon at sunset": canyon). The answer stays what was asked, empty:
+ * helper-88 swept 660 searches for things the catalogue lacks ("cattle at night", "bride at night")
+ * and most readings were other things (castle, bridge), which an answer replaced would have served
+ * as if asked, to clients that walk results without reading meta. The suggestion is made when the
+ * catalogue holds wallpapers matching every group of the reading, and says how many.
+ *
+ * Only the first page of an empty search pays for it; a search that finds something, a query of one
+ * group (nothing to weigh a word against), a word in quotes, and a search whose words
+ * Elasticsearch did not say occur get none, and a failure while looking for one leaves the
+ * answer as it was: an error never changes a search.
+ */
+export function withSuggestion(repository: WallpaperRepository, occurrences: WordOccurrences, sense: SuggestionSense): WallpaperRepository {
+  return {
+    ...repository,
+    async search(params) {
+      const page = await repository.search(params);
+      if (page.total > 0 || params.text.groups.length < 2 || params.page !== 1 || params.position !== undefined) return page;
+      try {
+        const suggestion = await suggest(params);
+        return suggestion === null ? page : share({ ...page, suggestion });
+      } catch {
+        return page;
+      }
+    },
+  };
+
+  async function suggest(params: SearchParams) {
+    const words = typoWords(params.text).filter((word) => sense.knows(word) === true);
+    if (words.length === 0) return null;
+    const answers = await occurrences.of(words);
+    if (answers.includes(null)) return null;
+    const lacking = words.filter((_, i) => answers[i] === false);
+    if (lacking.length === 0) return null;
+    const weighed = await sense.misspelt(params.text, lacking, SUGGESTION_MARGIN);
+    const corrections: Mistyped[] = [];
+    for (const mistyped of weighed) if (await reads(mistyped)) corrections.push(mistyped);
+    if (corrections.length === 0) return null;
+    // Counted alone: the reading's first page is not asked for, nor its facets.
+    const { facets: _facets, include: _include, ...asked } = params;
+    const read = await repository.search({ ...asked, text: withWordsMeant(params.text, corrections), whole: true, page: 1, per_page: 1 });
+    return read.total === 0 ? null : { corrections, total: read.total };
+  }
+
+  /** Whether a word may be suggested for another: one the catalogue names a thing by ("lamb" is no street lamp, "moor" no mood). */
+  async function reads({ typed, meant }: Mistyped): Promise<boolean> {
+    return SAID.test(typed) && SAID.test(meant) && sense.ownWord(meant) === true && (await sense.namesThing(meant));
+  }
+}

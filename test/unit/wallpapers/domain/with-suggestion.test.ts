@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import { isShared, share } from '../../../../src/infra/shared-result.js';
+import { withSuggestion } from '../../../../src/wallpapers/domain/with-suggestion.js';
+import { MISSPELT_MARGIN } from '../../../../src/wallpapers/domain/real-word-typos.js';
+import { createWordOccurrences, type WordsOccur } from '../../../../src/wallpapers/domain/word-occurrences.js';
+import type { Mistyped, SearchParams } from '../../../../src/wallpapers/params.js';
+import type { SearchQuery } from '../../../../src/wallpapers/search-query.js';
+import type { WallpaperRepository } from '../../../../src/wallpapers/store/repository.js';
+import { occurringIn } from '../../../support/words-occur.js';
+import { searchParams } from '../../../support/search-params.js';
+
+// The catalogue names its things by these words; `soft` and `lamp` occur in its descriptions only.
+const OWN = ['canyon', 'sunset', 'fjord', 'iceland', 'soft', 'mood'];
+const DESCRIBED = ['lamp', 'meadow', 'room'];
+const THINGS = ['canyon', 'fjord', 'lamp', 'room'];
+
+/** A catalogue that holds OWN and DESCRIBED: a search finds seven wallpapers when each group has a term whose words all occur. */
+function catalogue(failing = false) {
+  const asked: SearchParams[] = [];
+  const repository = {
+    search: (params: SearchParams) => {
+      asked.push(params);
+      if (failing && asked.length > 1) return Promise.reject(new Error('Elasticsearch is late'));
+      const words = [...OWN, ...DESCRIBED];
+      const found = params.text.groups.every((group) => group.some(({ text }) => text.split(' ').every((word) => words.includes(word))));
+      return Promise.resolve(share({ items: [], total: found ? 7 : 0 }));
+    },
+  } as unknown as WallpaperRepository;
+  return { repository, asked };
+}
+
+/** The language: every plain word is one; `meant` says which word each typed one stands for, and the margins asked are kept. */
+function sense(meant: Record<string, string>) {
+  const margins: (number | undefined)[] = [];
+  return {
+    margins,
+    knows: (word: string) => /^[a-z]+$/.test(word),
+    ownWord: (word: string) => OWN.includes(word) || word === 'room',
+    namesThing: (word: string) => Promise.resolve(THINGS.includes(word)),
+    misspelt: (_text: SearchQuery, words: readonly string[], margin?: number): Promise<Mistyped[]> => {
+      margins.push(margin);
+      return Promise.resolve(words.filter((word) => word in meant).map((typed) => ({ typed, meant: meant[typed]! })));
+    },
+  };
+}
+
+async function searched(q: string, meant: Record<string, string>, options: { wordsOccur?: WordsOccur; failing?: boolean; page?: number } = {}) {
+  const { repository, asked } = catalogue(options.failing);
+  const language = sense(meant);
+  const wordsOccur = options.wordsOccur ?? occurringIn([...OWN, ...DESCRIBED]);
+  const page = await withSuggestion(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), language).search(
+    searchParams({ q, page: options.page ?? 1, per_page: 20, facets: ['category'] }),
+  );
+  return { page, asked, margins: language.margins };
+}
+
+describe('a search that finds nothing suggests what was likely meant', () => {
+  it('when a search finds nothing and a word the catalogue lacks stands for a thing it holds, then the answer stays empty and suggests that word, with what it finds', async () => {
+    const { page, asked } = await searched('cannon at sunset', { cannon: 'canyon' });
+    expect(page.total).to.equal(0);
+    expect(page.items).to.deep.equal([]);
+    expect(page.suggestion).to.deep.equal({ corrections: [{ typed: 'cannon', meant: 'canyon' }], total: 7 });
+    expect(isShared(page), 'shared as every page is').to.equal(true);
+    const [, reading] = asked;
+    expect(reading!.text.groups.map((group) => group.map(({ text }) => text))).to.deep.equal([['canyon'], ['sunset']]);
+    expect(reading, 'counted alone: what matches every group, one wallpaper asked, no facets').to.deep.include({ whole: true, page: 1, per_page: 1 });
+    expect(reading!.facets).to.equal(undefined);
+  });
+
+  it('when the words meant are weighed, then any better fit will do, less than the search`s own reading asks', async () => {
+    const { margins } = await searched('cannon at sunset', { cannon: 'canyon' });
+    expect(margins).to.have.length(1);
+    expect(margins[0]).to.be.greaterThan(0).and.lessThan(MISSPELT_MARGIN);
+  });
+
+  it('when the search finds something as typed, or the page is not the first, then it is answered as it came and nothing is weighed', async () => {
+    for (const [q, page] of [
+      ['canyon at sunset', 1],
+      ['cannon at sunset', 2],
+    ] as const) {
+      const { page: answer, asked, margins } = await searched(q, { cannon: 'canyon', canyon: 'cannon' }, { page });
+      expect(answer.suggestion, q).to.equal(undefined);
+      expect(asked, q).to.have.length(1);
+      expect(margins, q).to.deep.equal([]);
+    }
+  });
+
+  it('when the reading finds nothing either, then there is no suggestion', async () => {
+    const { page, asked } = await searched('cannon at dawn', { cannon: 'canyon' });
+    expect(page.suggestion).to.equal(undefined);
+    expect(asked, 'the reading was counted').to.have.length(2);
+  });
+
+  it('when the query is one word, or the word is quoted, then there is nothing to weigh it against or it is what it says: no suggestion', async () => {
+    for (const q of ['cannon', '"cannon" at sunset']) {
+      const { page, asked, margins } = await searched(q, { cannon: 'canyon' });
+      expect(page.suggestion, q).to.equal(undefined);
+      expect(asked, q).to.have.length(1);
+      expect(margins, q).to.deep.equal([]);
+    }
+  });
+
+  it('when Elasticsearch does not say whether one of the words occurs, then nothing is weighed: an error never changes a search', async () => {
+    const unsure: WordsOccur = (words) => Promise.resolve(words.map((word) => (word === 'sunset' ? null : false)));
+    const { page, margins } = await searched('cannon at sunset', { cannon: 'canyon' }, { wordsOccur: unsure });
+    expect(page.suggestion).to.equal(undefined);
+    expect(margins).to.deep.equal([]);
+  });
+
+  it('when counting the reading fails, then the empty answer stands, with no suggestion and no error', async () => {
+    const { page } = await searched('cannon at sunset', { cannon: 'canyon' }, { failing: true });
+    expect(page.total).to.equal(0);
+    expect(page.suggestion).to.equal(undefined);
+  });
+
+  it('when the word meant is only in descriptions, names no thing, or is not written as a suggestion can say, then it is not suggested', async () => {
+    for (const [q, meant] of [
+      ['lamb in the meadow', { lamb: 'lamp' }],
+      ['sofa at sunset', { sofa: 'soft' }],
+      ['moor at sunset', { moor: 'mood' }],
+      ['cannon at sunset', { cannon: 'Canyon' }],
+    ] as const) {
+      const { page, asked } = await searched(q, meant);
+      expect(page.suggestion, q).to.equal(undefined);
+      expect(asked, `${q}: nothing counted`).to.have.length(1);
+    }
+  });
+
+  it('when no word the catalogue lacks is a word of the language, then nothing is weighed', async () => {
+    const { page, margins } = await searched('xq7zz sunset', {});
+    expect(page.suggestion).to.equal(undefined);
+    expect(margins).to.deep.equal([]);
+  });
+});
