@@ -8,8 +8,8 @@ import type { WordOccurrences } from './word-occurrences.js';
 // How much better the word meant must fit the query's other words than the word typed. Any better:
 // the search's own reading waits for 0.2 (real-word-typos.ts), as there a wrong reading displaces
 // results; a suggestion displaces nothing. The typos people make of things the catalogue lacks
-// land at 0.01 to 0.16 ("cannon at sunset" canyon, "ford in iceland" fjord, "bedroom widow" window:
-// bench/results/corrections.md).
+// land at 0.01 to 0.16 ("cannon at sunset" canyon 0.01, "bedroom widow" window 0.15:
+// bench/results/real-word-typos.md).
 const SUGGESTION_MARGIN = 0.0001;
 // What a suggestion's words can be (the contract's pattern): the parser folds Latin letters to
 // these, and the catalogue's words are written so.
@@ -25,8 +25,9 @@ export type SuggestionSense = Pick<SearchMeaning, 'knows' | 'misspelt' | 'ownWor
  * names) and that names a thing ("cannon at sunset": canyon). The answer stays what was asked, empty:
  * helper-88 swept 660 searches for things the catalogue lacks ("cattle at night", "bride at night")
  * and most readings were other things (castle, bridge), which an answer replaced would have served
- * as if asked, to clients that walk results without reading meta. The suggestion is made when the
- * catalogue holds wallpapers matching every group of the reading, and says how many.
+ * as if asked, to clients that walk results without reading meta. The suggestion is made when some
+ * wallpapers have every group of the reading in their titles (what they are of, not what a
+ * description happens to say), and says how many (bench/results/corrections.md).
  *
  * Only the first page of an empty search pays for it; a search that finds something, a query of one
  * group (nothing to weigh a word against), a word in quotes, and a search whose words
