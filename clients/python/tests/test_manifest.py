@@ -3,6 +3,7 @@ the manifest reads back as it was saved, after a save cut short and from the old
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -177,3 +178,39 @@ def test_when_another_sync_of_the_folder_is_under_way_then_a_second_does_nothing
         os.close(other)
     assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
     assert len(sent) == 1
+
+
+def test_when_a_page_upserts_a_wallpaper_then_deletes_it_then_its_picture_is_not_fetched_nor_kept(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "mirror"
+    serve_api(monkeypatch, paged_feed([upsert(4, pictures), upsert(5, pictures), {"id": 5, "change": "delete", "at": AT}], []))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, "4.png"])
+    assert sorted(Manifest.open(folder, {}).files) == ["4"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no advisory locks: a sync there does not lock its folder")
+def test_when_the_folder_cannot_be_locked_then_the_sync_runs_unlocked(tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_locks(*_args: object) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    folder = tmp_path / "mirror"
+    serve_api(monkeypatch, paged_feed([upsert(1, pictures)], []))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert (folder / "1.png").read_bytes() == PICTURE
+
+
+def test_when_a_damaged_manifest_is_restarted_then_the_folder_is_mirrored_anew_and_the_line_was_named(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    (folder / MANIFEST).write_text('{"version": 2, "filters": {}}\n{"cursor": "1"}\n\x00\x00\x00\n{"cursor": "2"}\n')
+    serve_api(monkeypatch, paged_feed([upsert(1, pictures)], []))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 2
+    assert "line 3" in capsys.readouterr().err
+    assert cli.main(["sync", "--dir", str(folder), "--quiet", "--restart"]) == 0
+    assert (folder / "1.png").read_bytes() == PICTURE
+    assert Manifest.open(folder, {}).cursor == "1"

@@ -147,6 +147,8 @@ def test_when_the_feed_deletes_a_wallpaper_the_mirror_never_fetched_then_a_file_
         b'{"version": 2, "filters": {}}\n[1]\n',
         b'{"version": 2, "filters": {}}\nnot json\n{}\n',
         b'{"version": 2, "filters": {}}\n' + b"[" * 200_000 + b"\n",
+        b'{"version": 2, "filters": {}}\n{"files": {"008": {"file": "8.png"}}}\n',
+        b'{"version": 3, "filters": {}}\n',
     ],
     ids=lambda manifest: ascii(manifest[:40]),
 )

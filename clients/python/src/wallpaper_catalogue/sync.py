@@ -138,7 +138,14 @@ class Manifest:
         path = folder / MANIFEST
         if not path.exists():
             return cls(folder, filters)
-        saved = _read_manifest(path)
+        try:
+            saved = _read_manifest(path)
+        except SyncError:
+            if not restart:
+                raise
+            # Mirrored anew, as the refusal says: what the damaged manifest named cannot be told from
+            # a user's pictures, so those are left as they are, and each run names them.
+            return cls(folder, filters)
         if restart:
             # Mirrored anew from the feed's start, the pictures fetched before still its own: kept,
             # replaced or deleted as the new filters say (taken for a user's, they were left for ever).
@@ -233,22 +240,28 @@ def _read_manifest(path: Path) -> _Saved:
         raise damaged(str(error) or type(error).__name__) from None
     if not isinstance(whole, dict):
         raise damaged("not an object")
-    saved = _Saved(whole.get("filters"), None, {}, {}, end, 0, whole.get("version") != 2)
+    version = whole.get("version", 1)
+    if version not in (1, 2):
+        raise damaged(f"version {ascii(version)[:20]}, which this tool does not read")
+    saved = _Saved(whole.get("filters"), None, {}, {}, end, 0, version != 2)
     _apply(saved, whole, damaged)
     rest = text[end:].lstrip("\n").split("\n") if text[end:].strip() else []
     if rest and not text.endswith("\n"):
         # The last save was cut short: as if it had not been made.
         rest.pop()
         saved.rewrite = True
-    for line in filter(None, rest):
+    for number, line in enumerate(rest, start=2):
+        # Every line counts towards writing the file whole again, blank ones too.
+        saved.appended_bytes += len(line.encode()) + 1
+        if not line:
+            continue
         try:
             change = json.loads(line)
         except (ValueError, RecursionError) as error:
-            raise damaged(str(error) or type(error).__name__) from None
+            raise damaged(f"line {number}: {str(error) or type(error).__name__}") from None
         if not isinstance(change, dict):
-            raise damaged("a change is not an object")
+            raise damaged(f"line {number} is not an object")
         _apply(saved, change, damaged)
-        saved.appended_bytes += len(line.encode()) + 1
     return saved
 
 
@@ -260,7 +273,8 @@ def _apply(saved: _Saved, change: dict[str, Any], damaged: Callable[[str], SyncE
     if not isinstance(files, dict) or not isinstance(pending, dict):
         raise damaged("its files or pending are not objects")
     for key in [*files, *pending]:
-        if not (key.isascii() and key.isdigit() and len(key) <= 16 and is_wallpaper_id(int(key))):
+        # As the tool writes an id: "008" would name 8.png under another key, and keep it for ever.
+        if not (key.isascii() and key.isdigit() and len(key) <= 16 and is_wallpaper_id(int(key)) and str(int(key)) == key):
             raise damaged(f"{ascii(key)[:40]} is not a wallpaper id")
     if not all(entry is None or isinstance(entry, dict) for entry in files.values()) or not all(
         url is None or isinstance(url, str) for url in pending.values()
@@ -334,19 +348,29 @@ def _alone_in(folder: Path) -> Iterator[None]:
     goes on) would follow the feed from one cursor, fetch each picture twice, and each save its
     manifest over the other's lines, leaving pictures neither names, which later runs take for a
     user's. An advisory lock on the folder itself, held for the run and let go by the system however
-    the run ends; where the system has no such locks (Windows), there is none."""
+    the run ends. It keeps runs on one machine apart: on a network folder (NFS, SMB), runs on two
+    machines are not; where the system or the folder has no such locks (Windows), there is none."""
     try:
         import fcntl
     except ImportError:
         yield
         return
     folder.mkdir(parents=True, exist_ok=True)
-    handle = os.open(folder, os.O_RDONLY)
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        # A folder one may write in but not read (a drop box) cannot be opened to lock: the run
+        # goes on unlocked, as before there was a lock.
+        yield
+        return
     try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             raise SyncBusy(f"another sync of {folder} is under way: nothing done") from None
+        except OSError:
+            # No locks there (ENOLCK, EOPNOTSUPP): unlocked, as where the system has none.
+            pass
         yield
     finally:
         os.close(handle)
@@ -461,6 +485,10 @@ def apply(
     key = str(change["id"])
     wallpaper = change.get("wallpaper")
     if change["change"] == "delete" or wallpaper is None or not matches(wallpaper, manifest.filters):
+        # Not fetched after all when an earlier change of the same page asked for it: it was kept
+        # for ever, the feed never naming it again.
+        jobs.pop(key, None)
+        replace.pop(key, None)
         remove(key)
         return
     known = manifest.files.get(key)
