@@ -193,6 +193,8 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
         // Several APIs run side by side; none needs the metrics listener.
         METRICS_PORT: '0',
         CURSOR_SECRET: BENCH_CURSOR_SECRET,
+        // No balancer routes to a benchmark's API: stopping it need not wait for one to notice.
+        SHUTDOWN_DRAIN_MS: '0',
         ...env,
       },
     }),

@@ -7,7 +7,7 @@ import { toWallpaper, type Wallpaper } from '../../src/wallpapers/wallpaper.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // An absolute loader, so a script can run with any working directory.
-const TSX = import.meta.resolve('tsx');
+export const TSX = import.meta.resolve('tsx');
 
 export type CatalogueScript = 'import' | 'reindex' | 'seed';
 

@@ -18,6 +18,8 @@ import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
+# The project's Node (npm's `node` package), as npm runs its scripts with.
+NODE = str(ROOT / "node_modules" / ".bin" / "node")
 SEED = 7
 # A tier small enough that a sync spends it mid-run.
 TIERS = "free:1000,premium:10000,tiny:12"
@@ -57,21 +59,24 @@ class Stack:
     pictures: str
     env: dict[str, str]
 
-    def npm(self, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run(["npm", "run", "--silent", *args], cwd=ROOT, env=self.env, input=stdin, capture_output=True, text=True, timeout=300)
+    def script(self, name: str, *args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        """`npm run <name> -- args`, as the script itself under the loader npm's scripts use: npm and the
+        tsx command in between cost a second a call, and the tests make many."""
+        command = [NODE, "--import", "tsx", f"scripts/{name}.ts", *args]
+        done = subprocess.run(command, cwd=ROOT, env=self.env, input=stdin, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stderr
         return done
 
     def key(self, tier: str = "premium") -> str:
-        return self.npm("keys", "--", "create", "--tier", tier, "--account", f"py-{uuid.uuid4().hex[:12]}").stdout.strip()
+        return self.script("keys", "create", "--tier", tier, "--account", f"py-{uuid.uuid4().hex[:12]}").stdout.strip()
 
     def records(self, count: int) -> list[dict[str, object]]:
-        out = self.npm("export", "--", "--count", str(count), "--seed", str(SEED)).stdout
+        out = self.script("export", "--count", str(count), "--seed", str(SEED)).stdout
         return [json.loads(line) for line in out.splitlines() if line.strip()]
 
     def load(self, records: list[dict[str, object]], *, incremental: bool = False) -> None:
         body = "".join(json.dumps(r) + "\n" for r in records)
-        self.npm("import", "--", *(["--incremental"] if incremental else []), "-", stdin=body)
+        self.script("import", *(["--incremental"] if incremental else []), "-", stdin=body)
 
 
 @pytest.fixture(scope="session")
@@ -93,13 +98,12 @@ def stack() -> Iterator[Stack]:
         "AUTH_FAILURE_WINDOW_SECONDS": str(AUTH_FAILURES.window),
         "CURSOR_SECRET": "python-client-tests-cursor-secret-0123456789",
     }
-    tsx = str(ROOT / "node_modules" / ".bin" / "tsx")
-    picture_server = subprocess.Popen([tsx, "scripts/demo-pictures.ts", "--seed", str(SEED)], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+    picture_server = subprocess.Popen([NODE, "--import", "tsx", "scripts/demo-pictures.ts", "--seed", str(SEED)], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
     stack = Stack(f"http://127.0.0.1:{api_port}", alias, pictures, env)
     api = None
     try:
         stack.load(stack.records(60))
-        api = subprocess.Popen([tsx, "src/server.ts"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
+        api = subprocess.Popen([NODE, "--import", "tsx", "src/server.ts"], cwd=ROOT, env=env, stderr=subprocess.DEVNULL)
         wait_until(lambda: httpx.get(f"{stack.url}/readyz").status_code == 200, "the API")
         wait_until(lambda: httpx.get(f"{pictures}/").status_code < 500, "the demo pictures")
         yield stack
