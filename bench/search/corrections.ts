@@ -41,42 +41,66 @@ async function answer(q: string) {
 const read = (q: string, { corrections }: Suggestion) =>
   corrections.reduce((text, { typed, meant }) => text.replace(new RegExp(`\\b${typed}\\b`, 'i'), meant), q);
 
-const counts = { typos: 0, typosEmpty: 0, right: 0, wrong: 0, nothing: 0, nothingEmpty: 0, suggested: 0 };
+const counts = {
+  typos: 0,
+  typosEmpty: 0,
+  right: 0,
+  wrong: 0,
+  typosFound: 0,
+  foundRight: 0,
+  foundWrong: 0,
+  nothing: 0,
+  nothingEmpty: 0,
+  suggested: 0,
+  nothingFound: 0,
+  foundSuggested: 0,
+};
 for (const judgment of queries) {
   const { total, suggestion } = await answer(judgment.q);
+  const found = total > 0;
   if (judgment.kind === 'real-word-typo') {
     counts.typos++;
-    if (total > 0) continue;
-    counts.typosEmpty++;
+    counts[found ? 'typosFound' : 'typosEmpty']++;
     if (suggestion === undefined) continue;
     // Right when the query as suggested says what the judgment looks for: "coral reef" for `coral reefs?`.
     const right = judgment.all.every((pattern) => new RegExp(pattern, 'i').test(read(judgment.q, suggestion)));
-    counts[right ? 'right' : 'wrong']++;
+    counts[found ? (right ? 'foundRight' : 'foundWrong') : right ? 'right' : 'wrong']++;
     if (values.show || !right)
-      console.log(`typo ${right ? 'suggested' : 'MISREAD'}: ${judgment.q} → ${read(judgment.q, suggestion)} (${suggestion.total_items})`);
+      console.log(
+        `typo ${right ? 'suggested' : 'MISREAD'}${found ? ` (finding ${total})` : ''}: ${judgment.q} → ${read(judgment.q, suggestion)} (${suggestion.total_items})`,
+      );
   } else {
     counts.nothing++;
-    if (total > 0) continue;
-    counts.nothingEmpty++;
+    counts[found ? 'nothingFound' : 'nothingEmpty']++;
     if (suggestion === undefined) continue;
-    counts.suggested++;
-    console.log(`nothing, suggested: ${judgment.q} → ${read(judgment.q, suggestion)} (${suggestion.total_items})`);
+    counts[found ? 'foundSuggested' : 'suggested']++;
+    console.log(
+      `nothing, suggested${found ? ` (finding ${total})` : ''}: ${judgment.q} → ${read(judgment.q, suggestion)} (${suggestion.total_items})`,
+    );
   }
 }
 console.log(
   `real-word typos: ${counts.typos}, finding nothing ${counts.typosEmpty}, of which suggested as meant ${counts.right}, suggested otherwise ${counts.wrong}`,
 );
-console.log(`things the catalogue lacks: ${counts.nothing}, finding nothing ${counts.nothingEmpty}, of which given a suggestion ${counts.suggested}`);
+console.log(
+  `real-word typos finding something: ${counts.typosFound}, of which suggested as meant ${counts.foundRight}, suggested otherwise ${counts.foundWrong}`,
+);
+console.log(
+  `things the catalogue lacks: ${counts.nothing}, finding nothing ${counts.nothingEmpty}, of which given a suggestion ${counts.suggested}; finding something ${counts.nothingFound}, of which given a suggestion ${counts.foundSuggested}`,
+);
 
+const swept = { empty: [] as string[], found: [] as string[] };
 let empty = 0;
-const suggested: string[] = [];
 for (const word of sweep.words)
   for (const setting of sweep.settings) {
     const q = `${word} ${setting}`;
     const { total, suggestion } = await answer(q);
-    if (total > 0) continue;
-    empty++;
-    if (suggestion !== undefined) suggested.push(`${q} → ${read(q, suggestion)} (${suggestion.total_items})`);
+    if (total === 0) empty++;
+    if (suggestion !== undefined)
+      swept[total === 0 ? 'empty' : 'found'].push(`${q} → ${read(q, suggestion)} (${suggestion.total_items})${total > 0 ? ` finding ${total}` : ''}`);
   }
-console.log(`sweep: ${sweep.words.length * sweep.settings.length} searches, ${empty} finding nothing, ${suggested.length} given a suggestion:`);
-for (const line of suggested) console.log(`  ${line}`);
+const all = sweep.words.length * sweep.settings.length;
+console.log(`sweep: ${all} searches, ${empty} finding nothing, ${swept.empty.length} of them given a suggestion:`);
+for (const line of swept.empty) console.log(`  ${line}`);
+console.log(`sweep: ${all - empty} finding something, ${swept.found.length} of them given a suggestion:`);
+for (const line of swept.found) console.log(`  ${line}`);

@@ -112,12 +112,33 @@ describe('search by meaning, on the real model and catalogue', function () {
     const canyonsAtSunset = docs().filter((d) => /\bcanyons?\b/i.test(d.title) && /\bsunsets?\b/i.test(d.title)).length;
     expect(canyonsAtSunset, 'the catalogue holds some').to.be.greaterThan(0);
     expect(res.body.meta.did_you_mean).to.deep.equal({ corrections: [{ typed: 'cannon', meant: 'canyon' }], total_items: canyonsAtSunset });
-    expect((await answered('canyon at sunset')).suggestion, 'a search that finds something').to.equal(undefined);
+    expect((await answered('canyon at sunset')).suggestion, 'a search whose words all occur').to.equal(undefined);
     expect((await answered('"cannon" at sunset')).suggestion, 'a word in quotes').to.equal(undefined);
     expect((await request(ctx.app.url, path('cannon at sunset', '&page=2'), { key: ctx.key })).body.meta.did_you_mean, 'a later page').to.equal(
       undefined,
     );
     expect((await answered('frog in the rain')).suggestion, 'fog names no thing').to.equal(undefined);
+  });
+
+  it('when a search finds only wallpapers without a real word it holds nowhere, then the reading of that word as a thing it holds is suggested; the answer stays as found', async () => {
+    for (const [q, typed, meant, other] of [
+      ['black hold', 'hold', 'hole', 'black'],
+      ['fern volley', 'volley', 'valley', 'fern'],
+    ] as const) {
+      const asTyped = await answered(q);
+      expect(asTyped.total, `${q}: the wallpapers of its other word`).to.be.greaterThan(0);
+      for (const wallpaper of asTyped.data) expect(about(wallpaper), q).not.to.match(new RegExp(`\\b${typed}\\b`, 'i'));
+      const reading = docs().filter(
+        (d) => new RegExp(`\\b${other}s?\\b`, 'i').test(d.title) && new RegExp(`\\b${meant}s?\\b`, 'i').test(d.title),
+      ).length;
+      expect(reading, `${q}: the catalogue holds some`).to.be.greaterThan(0);
+      expect(asTyped.suggestion, q).to.deep.equal({ corrections: [{ typed, meant }], total_items: reading });
+    }
+    // The search itself reads dessert as desert here: its answer serves that reading, and suggests nothing.
+    const dunes = await answered('dessert dunes');
+    expect(dunes.total).to.be.greaterThan(0);
+    expect(about(dunes.data[0]!)).to.match(/\bdesert\b/i);
+    expect(dunes.suggestion).to.equal(undefined);
   });
 
   it('when the word is quoted, then it is what it says: no typo is looked for in it', async () => {

@@ -1,5 +1,5 @@
-"""When a search found nothing and the API suggests another reading (meta.did_you_mean), then the
-tool says so on stderr, with the words as the API gave them."""
+"""When a search found nothing, or only wallpapers without a word typed, and the API suggests another
+reading (meta.did_you_mean), then the tool says so on stderr, with the words as the API gave them."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ from wallpaper_catalogue import cli
 from .fakes import page, serve_api
 
 
-def suggesting(suggestion: Any) -> Any:
+def suggesting(suggestion: Any, found: int = 0) -> Any:
     def api(_request: httpx.Request) -> httpx.Response:
         body = page([])
+        body["meta"]["total_items"] = found
         body["meta"]["did_you_mean"] = suggestion
         return httpx.Response(200, json=body)
 
@@ -30,6 +31,14 @@ def test_when_a_search_that_found_nothing_comes_with_a_suggestion_then_the_tool_
     out, err = capsys.readouterr()
     assert out.strip() == "[]"
     assert "nothing found for Cannon at sunset; did you mean canyon for cannon? (10 wallpapers)" in err
+
+
+def test_when_a_search_that_found_wallpapers_without_a_word_comes_with_a_suggestion_then_the_tool_says_which_and_offers_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve_api(monkeypatch, suggesting({"corrections": [{"typed": "tier", "meant": "tiger"}], "total_items": 5}, found=332))
+    assert cli.main(["search", "tier in the snow"]) == 0
+    assert "332 found for tier in the snow, none with tier; did you mean tiger for tier? (5 wallpapers)" in capsys.readouterr().err
 
 
 def test_when_there_is_no_suggestion_then_nothing_is_said(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,29 +19,33 @@ const SAID = /^[a-z0-9]+$/;
 export type SuggestionSense = Pick<SearchMeaning, 'knows' | 'misspelt' | 'ownWord' | 'namesThing'>;
 
 /**
- * A repository whose searches that find nothing suggest another reading ("did you mean"): each real
- * word the catalogue holds nowhere in place of a word one edit from it that fits the query's other
- * words better in meaning, that the catalogue names its things by (a word of its tags or category
- * names) and that names a thing ("cannon at sunset": canyon). The answer stays what was asked, empty:
+ * A repository whose searches suggest another reading ("did you mean") when a real word of the query
+ * is one the catalogue holds nowhere: that word in place of one a single edit from it that fits the
+ * query's other words better in meaning, that the catalogue names its things by (a word of its tags
+ * or category names) and that names a thing ("cannon at sunset": canyon). Such a search finds
+ * nothing (the word names a thing the catalogue lacks) or only wallpapers without that word, which
+ * it left out ("mountain rage": mountains; range was meant). The answer stays what was asked:
  * helper-88 swept 660 searches for things the catalogue lacks ("cattle at night", "bride at night")
  * and most readings were other things (castle, bridge), which an answer replaced would have served
  * as if asked, to clients that walk results without reading meta. The suggestion is made when some
  * wallpapers have every group of the reading in their titles (what they are of, not what a
- * description happens to say), and says how many (bench/results/corrections.md).
+ * description happens to say), and says how many (bench/results/corrections.md). A word the
+ * search itself already read as another (with-typos.ts, "dessert dunes") gets no suggestion when
+ * its answer found something: that answer serves the reading.
  *
- * Only the first page of an empty search pays for it; a search that finds something, a query of one
- * group (nothing to weigh a word against), a word in quotes, and a search whose words
- * Elasticsearch did not say occur get none, and a failure while looking for one leaves the
- * answer as it was: an error never changes a search.
+ * Only the first page of a search asks; a query of one group (nothing to weigh a word against), a
+ * word in quotes, and a search whose words Elasticsearch did not say occur get none. Most searches
+ * hold every word somewhere and stop at the remembered answer of which words occur. A failure while
+ * looking for a suggestion leaves the answer as it was: an error never changes a search.
  */
 export function withSuggestion(repository: WallpaperRepository, occurrences: WordOccurrences, sense: SuggestionSense): WallpaperRepository {
   return {
     ...repository,
     async search(params) {
       const page = await repository.search(params);
-      if (page.total > 0 || params.text.groups.length < 2 || params.page !== 1 || params.position !== undefined) return page;
+      if (params.text.groups.length < 2 || params.page !== 1 || params.position !== undefined) return page;
       try {
-        const suggestion = await suggest(params);
+        const suggestion = await suggest(params, page.total > 0);
         return suggestion === null ? page : share({ ...page, suggestion });
       } catch {
         return page;
@@ -49,7 +53,7 @@ export function withSuggestion(repository: WallpaperRepository, occurrences: Wor
     },
   };
 
-  async function suggest(params: SearchParams) {
+  async function suggest(params: SearchParams, found: boolean) {
     const words = typoWords(params.text).filter((word) => sense.knows(word) === true);
     if (words.length === 0) return null;
     const answers = await occurrences.of(words);
@@ -57,8 +61,12 @@ export function withSuggestion(repository: WallpaperRepository, occurrences: Wor
     const lacking = words.filter((_, i) => answers[i] === false);
     if (lacking.length === 0) return null;
     const weighed = await sense.misspelt(params.text, lacking, SUGGESTION_MARGIN);
+    // A page that found something serves what the search read (the same weighing at its own margin,
+    // remembered). One that found nothing did not: the word named a thing the catalogue lacks, which
+    // the search answers with nothing, whatever it read ("cannon at sunset").
+    const readBySearch = new Set(found ? (await sense.misspelt(params.text, lacking)).map(({ typed }) => typed) : []);
     const corrections: Mistyped[] = [];
-    for (const mistyped of weighed) if (await reads(mistyped)) corrections.push(mistyped);
+    for (const mistyped of weighed) if (!readBySearch.has(mistyped.typed) && (await reads(mistyped))) corrections.push(mistyped);
     if (corrections.length === 0) return null;
     // Counted alone: the reading's first page is not asked for, nor its facets.
     const { facets: _facets, include: _include, ...asked } = params;

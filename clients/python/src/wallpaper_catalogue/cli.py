@@ -147,9 +147,10 @@ def _listing(client: Client, args: argparse.Namespace, names: Sequence[str]) -> 
 
 
 def _say_suggestion(q: str, page: WallpaperList) -> None:
-    """A search that found nothing, with another reading the catalogue has wallpapers for
-    (meta.did_you_mean): said with the words as the API gave them, not written into the query,
-    whose spelling the API may have read otherwise (accents, exclusions)."""
+    """Another reading the catalogue has wallpapers for (meta.did_you_mean), of a search that found
+    nothing or found only wallpapers without the words typed: said with the words as the API gave
+    them, not written into the query, whose spelling the API may have read otherwise (accents,
+    exclusions)."""
     suggestion = page["meta"].get("did_you_mean")
     if not isinstance(suggestion, dict) or not isinstance(suggestion.get("corrections"), list):
         return
@@ -159,7 +160,10 @@ def _say_suggestion(q: str, page: WallpaperList) -> None:
         return
     total = suggestion.get("total_items")
     found = f" ({total} wallpapers)" if type(total) is int else ""
-    print(f"wallpapers: nothing found for {shown(q)}; did you mean {', '.join(words)}?{found}", file=sys.stderr)
+    asked = page["meta"].get("total_items")
+    typed = [shown(typed) for typed, meant in pairs if isinstance(typed, str) and isinstance(meant, str)]
+    said = f"{asked} found for {shown(q)}, none with {' or '.join(typed)}" if type(asked) is int and asked > 0 else f"nothing found for {shown(q)}"
+    print(f"wallpapers: {said}; did you mean {', '.join(words)}?{found}", file=sys.stderr)
 
 
 LISTING = LIST_FILTERS + SINGLE_FILTERS

@@ -194,7 +194,7 @@ class Search(_Resource):
 
     def all(self, q: str, *, limit: int | None = None, on_page: Callable[[WallpaperList], None] | None = None, **params: Any) -> Iterator[WallpaperListItem]:
         """Every result; `on_page` sees each page, for its meta: ``meta.did_you_mean`` suggests
-        another reading of a query that found nothing."""
+        another reading of a query that found nothing, or found only wallpapers without a word typed."""
         return self._walk("/v1/search", {"q": q, **params}, limit, on_page)
 
     def suggest(self, q: str, limit: int | None = None) -> SuggestionList:

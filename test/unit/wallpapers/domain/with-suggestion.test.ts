@@ -14,23 +14,32 @@ const OWN = ['canyon', 'sunset', 'fjord', 'iceland', 'soft', 'mood'];
 const DESCRIBED = ['lamp', 'meadow', 'room'];
 const THINGS = ['canyon', 'fjord', 'lamp', 'room'];
 
-/** A catalogue that holds OWN and DESCRIBED: a search finds seven wallpapers when each group has a term whose words all occur. */
-function catalogue(failing = false) {
+/**
+ * A catalogue that holds OWN and DESCRIBED: a search finds seven wallpapers when each group has a
+ * term whose words all occur. With `partial`, a search of some groups that occur finds three (it left
+ * the others out); without, it finds none (the word left names a thing the catalogue lacks). A
+ * reading counted `whole` finds only the seven.
+ */
+function catalogue({ failing = false, partial = false } = {}) {
   const asked: SearchParams[] = [];
   const repository = {
     search: (params: SearchParams) => {
       asked.push(params);
       if (failing && asked.length > 1) return Promise.reject(new Error('Elasticsearch is late'));
       const words = [...OWN, ...DESCRIBED];
-      const found = params.text.groups.every((group) => group.some(({ text }) => text.split(' ').every((word) => words.includes(word))));
-      return Promise.resolve(share({ items: [], total: found ? 7 : 0 }));
+      const held = params.text.groups.map((group) => group.some(({ text }) => text.split(' ').every((word) => words.includes(word))));
+      const total = held.every(Boolean) ? 7 : partial && !params.whole && held.some(Boolean) ? 3 : 0;
+      return Promise.resolve(share({ items: [], total }));
     },
   } as unknown as WallpaperRepository;
   return { repository, asked };
 }
 
-/** The language: every plain word is one; `meant` says which word each typed one stands for, and the margins asked are kept. */
-function sense(meant: Record<string, string>) {
+/**
+ * The language: every plain word is one; `meant` says which word each typed one stands for at a
+ * suggestion's margin, `readBySearch` at the search's own (no margin given); the margins asked are kept.
+ */
+function sense(meant: Record<string, string>, readBySearch: Record<string, string> = {}) {
   const margins: (number | undefined)[] = [];
   return {
     margins,
@@ -39,14 +48,23 @@ function sense(meant: Record<string, string>) {
     namesThing: (word: string) => Promise.resolve(THINGS.includes(word)),
     misspelt: (_text: SearchQuery, words: readonly string[], margin?: number): Promise<Mistyped[]> => {
       margins.push(margin);
-      return Promise.resolve(words.filter((word) => word in meant).map((typed) => ({ typed, meant: meant[typed]! })));
+      const said = margin === undefined ? readBySearch : meant;
+      return Promise.resolve(words.filter((word) => word in said).map((typed) => ({ typed, meant: said[typed]! })));
     },
   };
 }
 
-async function searched(q: string, meant: Record<string, string>, options: { wordsOccur?: WordsOccur; failing?: boolean; page?: number } = {}) {
-  const { repository, asked } = catalogue(options.failing);
-  const language = sense(meant);
+interface SearchedOptions {
+  wordsOccur?: WordsOccur;
+  failing?: boolean;
+  partial?: boolean;
+  page?: number;
+  readBySearch?: Record<string, string>;
+}
+
+async function searched(q: string, meant: Record<string, string>, options: SearchedOptions = {}) {
+  const { repository, asked } = catalogue(options);
+  const language = sense(meant, options.readBySearch);
   const wordsOccur = options.wordsOccur ?? occurringIn([...OWN, ...DESCRIBED]);
   const page = await withSuggestion(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), language).search(
     searchParams({ q, page: options.page ?? 1, per_page: 20, facets: ['category'] }),
@@ -54,7 +72,7 @@ async function searched(q: string, meant: Record<string, string>, options: { wor
   return { page, asked, margins: language.margins };
 }
 
-describe('a search that finds nothing suggests what was likely meant', () => {
+describe('a search of a word the catalogue lacks suggests what was likely meant', () => {
   it('when a search finds nothing and a word the catalogue lacks stands for a thing it holds, then the answer stays empty and suggests that word, with what it finds', async () => {
     const { page, asked } = await searched('cannon at sunset', { cannon: 'canyon' });
     expect(page.total).to.equal(0);
@@ -67,13 +85,35 @@ describe('a search that finds nothing suggests what was likely meant', () => {
     expect(reading!.facets).to.equal(undefined);
   });
 
+  it('when a search finds only wallpapers that leave a word out, and that word stands for a thing the catalogue holds, then the answer stands as it came and suggests that word', async () => {
+    const { page, asked } = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true });
+    expect(page.total, 'the partial matches, as the search found them').to.equal(3);
+    expect(page.suggestion).to.deep.equal({ corrections: [{ typed: 'cannon', meant: 'canyon' }], total: 7 });
+    expect(asked[1], 'the reading counted whole').to.deep.include({ whole: true, page: 1, per_page: 1 });
+  });
+
+  it('when the search itself already read the word as another and found something, then that reading is what it serves and is not suggested again', async () => {
+    const { page, asked } = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true, readBySearch: { cannon: 'canyon' } });
+    expect(page.suggestion).to.equal(undefined);
+    expect(asked, 'nothing counted').to.have.length(1);
+  });
+
+  it('when the search read the word as another and still found nothing (it names a thing the catalogue lacks), then the reading is suggested', async () => {
+    const { page } = await searched('cannon at sunset', { cannon: 'canyon' }, { readBySearch: { cannon: 'canyon' } });
+    expect(page.suggestion).to.deep.equal({ corrections: [{ typed: 'cannon', meant: 'canyon' }], total: 7 });
+  });
+
   it('when the words meant are weighed, then any better fit will do, less than the search`s own reading asks', async () => {
     const { margins } = await searched('cannon at sunset', { cannon: 'canyon' });
     expect(margins).to.have.length(1);
     expect(margins[0]).to.be.greaterThan(0).and.lessThan(MISSPELT_MARGIN);
+    const partial = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true });
+    expect(partial.margins.slice(1), 'on a page that found something, then the search`s own weighing, to leave out what it read').to.deep.equal([
+      undefined,
+    ]);
   });
 
-  it('when the search finds something as typed, or the page is not the first, then it is answered as it came and nothing is weighed', async () => {
+  it('when every word occurs, or the page is not the first, then it is answered as it came and nothing is weighed', async () => {
     for (const [q, page] of [
       ['canyon at sunset', 1],
       ['cannon at sunset', 2],
