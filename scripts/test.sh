@@ -10,12 +10,27 @@ cd "$ROOT"
 last=$SECONDS
 lap() { echo "[time] $1: $((SECONDS - last)) s (total ${SECONDS} s)"; last=$SECONDS; }
 bash scripts/install-prereqs.sh
-if [ -z "${ELASTICSEARCH_URL:-}${REDIS_URL:-}" ] && ! docker info >/dev/null 2>&1; then
-  bash scripts/stack.sh start
-fi
-lap "prerequisites and stack"
+lap "prerequisites"
 LOG="$(mktemp)"
-trap 'rm -f "$LOG"' EXIT
+STACK_LOG="$(mktemp)"
+PYENV_LOG="$(mktemp)"
+trap 'rm -f "$LOG" "$STACK_LOG" "$PYENV_LOG"' EXIT
+# Beside the type check and the lint, which need neither: the local stack's start (mostly its JVM
+# warming up) and the Python client's virtualenv (mostly downloads; the docs' Python examples run
+# in it too). Each is waited for, its output shown, before the tests.
+STACK_PID=""
+if [ -z "${ELASTICSEARCH_URL:-}${REDIS_URL:-}" ] && ! docker info >/dev/null 2>&1; then
+  bash scripts/stack.sh start >"$STACK_LOG" 2>&1 &
+  STACK_PID=$!
+fi
+bash scripts/python-env.sh >"$PYENV_LOG" 2>&1 &
+PYENV_PID=$!
+waited() {
+  local what="$1" pid="$2" log="$3" code=0
+  wait "$pid" || code=$?
+  cat "$log"
+  [ "$code" -eq 0 ] || { echo "$what failed (exit $code)" >&2; exit 1; }
+}
 summary() {
   local passed failed
   passed=$( (grep -Eo '^ +[0-9]+ passing' "$LOG" || true) | awk '{s+=$1} END {print s+0}')
@@ -24,12 +39,12 @@ summary() {
 }
 npx tsc --noEmit -p tsconfig.json
 npm run --silent lint
-lap "type check and lint"
 # The official client builds and packs as its own package.
 (cd clients/typescript && npm pack --dry-run --silent >/dev/null)
-# The Python client's virtualenv: the docs' Python examples run in it too.
-bash scripts/python-env.sh
-lap "client pack and Python env"
+lap "type check, lint and client pack"
+[ -z "$STACK_PID" ] || waited "the local stack's start" "$STACK_PID" "$STACK_LOG"
+waited "the Python client's virtualenv" "$PYENV_PID" "$PYENV_LOG"
+lap "stack and Python env (what was left of them)"
 status=0
 timeout 300 npx mocha 'test/unit/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
 lap "unit tests"
