@@ -1,7 +1,9 @@
 import { share } from '../../infra/shared-result.js';
 import { typoWords, withWordsMeant } from '../store/build-queries.js';
-import type { WallpaperRepository } from '../store/repository.js';
+import type { Page, WallpaperRepository } from '../store/repository.js';
 import type { Mistyped, SearchParams } from '../params.js';
+import type { SearchQuery } from '../search-query.js';
+import { singularOf } from './query-meaning.js';
 import type { SearchMeaning } from './search-meaning.js';
 import type { WordOccurrences } from './word-occurrences.js';
 
@@ -14,9 +16,12 @@ const SUGGESTION_MARGIN = 0.0001;
 // What a suggestion's words can be (the contract's pattern): the parser folds Latin letters to
 // these, and the catalogue's words are written so.
 const SAID = /^[a-z0-9]+$/;
+// A reading is counted with every group required in titles, which hold a few words: a longer query's
+// reading finds none there, and counting it cost 1.2x a 200-character search (helper-89).
+const MOST_GROUPS = 4;
 
 /** What suggesting another reading asks of the language and the catalogue's words. */
-export type SuggestionSense = Pick<SearchMeaning, 'knows' | 'misspelt' | 'ownWord' | 'namesThing'>;
+export type SuggestionSense = Pick<SearchMeaning, 'knows' | 'misspelt' | 'ownWord' | 'namesThing' | 'expand'>;
 
 /**
  * A repository whose searches suggest another reading ("did you mean") when a real word of the query
@@ -43,9 +48,10 @@ export function withSuggestion(repository: WallpaperRepository, occurrences: Wor
     ...repository,
     async search(params) {
       const page = await repository.search(params);
-      if (params.text.groups.length < 2 || params.page !== 1 || params.position !== undefined) return page;
+      const groups = params.text.groups.length;
+      if (groups < 2 || groups > MOST_GROUPS || params.page !== 1 || params.position !== undefined) return page;
       try {
-        const suggestion = await suggest(params, page.total > 0);
+        const suggestion = await suggest(params, page);
         return suggestion === null ? page : share({ ...page, suggestion });
       } catch {
         return page;
@@ -53,7 +59,8 @@ export function withSuggestion(repository: WallpaperRepository, occurrences: Wor
     },
   };
 
-  async function suggest(params: SearchParams, found: boolean) {
+  async function suggest(params: SearchParams, page: Page) {
+    const found = page.total > 0;
     const words = typoWords(params.text).filter((word) => sense.knows(word) === true);
     if (words.length === 0) return null;
     const answers = await occurrences.of(words);
@@ -65,17 +72,50 @@ export function withSuggestion(repository: WallpaperRepository, occurrences: Wor
     // remembered). One that found nothing did not: the word named a thing the catalogue lacks, which
     // the search answers with nothing, whatever it read ("cannon at sunset").
     const readBySearch = new Set(found ? (await sense.misspelt(params.text, lacking)).map(({ typed }) => typed) : []);
+    // Nor was a word left out that the search found catalogue words for ("roof" rooftops, "ireland"
+    // island): its page answers it, rightly or not, and another reading of it was wrong (helper-89).
+    const understood = found ? await understoodOf(params.text, lacking) : new Set<string>();
+    const said = new Set(params.text.groups.flatMap((group) => group.flatMap(({ text }) => text.split(' '))));
     const corrections: Mistyped[] = [];
-    for (const mistyped of weighed) if (!readBySearch.has(mistyped.typed) && (await reads(mistyped))) corrections.push(mistyped);
+    for (const mistyped of weighed) {
+      const { typed, meant } = mistyped;
+      // A word the query already says ("tier OR tiger in the snow") or another correction says
+      // ("seal seat sunset", sea twice) is no reading of its own.
+      if (readBySearch.has(typed) || understood.has(typed) || said.has(meant) || corrections.some((c) => c.meant === meant)) continue;
+      if (await reads(mistyped)) corrections.push(mistyped);
+    }
     if (corrections.length === 0) return null;
+    // A page that found something may serve the reading already, through the typo it looks for in a
+    // word that matches nothing ("fern volley": Fern Valley, 20 of 20): saying it again says nothing.
+    if (found && page.items.length > 0 && corrections.every(({ meant }) => inTitle(page.items[0]!.title, meant))) return null;
     // Counted alone: the reading's first page is not asked for, nor its facets.
     const { facets: _facets, include: _include, ...asked } = params;
     const read = await repository.search({ ...asked, text: withWordsMeant(params.text, corrections), whole: true, page: 1, per_page: 1 });
     return read.total === 0 ? null : { corrections, total: read.total };
   }
 
+  /** Of the words, those whose group the search also looked for in the catalogue's words (query-meaning.ts). */
+  async function understoodOf(text: SearchQuery, words: readonly string[]): Promise<Set<string>> {
+    const { query } = await sense.expand(text);
+    if (query === null) return new Set();
+    return new Set(
+      words.filter((word) => {
+        const at = text.groups.findIndex((group) => group.some((term) => term.text.split(' ').includes(word)));
+        return at >= 0 && (query.groups[at]?.length ?? 0) > (text.groups[at]?.length ?? 0);
+      }),
+    );
+  }
+
   /** Whether a word may be suggested for another: one the catalogue names a thing by ("lamb" is no street lamp, "moor" no mood). */
   async function reads({ typed, meant }: Mistyped): Promise<boolean> {
     return SAID.test(typed) && SAID.test(meant) && sense.ownWord(meant) === true && (await sense.namesThing(meant));
   }
+}
+
+/** Whether a title holds a word, or its plural ("Fern Valleys" holds valley). */
+function inTitle(title: string, word: string): boolean {
+  return title
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .some((held) => held === word || singularOf(held) === word);
 }

@@ -97,7 +97,7 @@ class Correction(TypedDict, closed=True):
 
 class DidYouMean(TypedDict, closed=True):
     """
-    Search only, on the first page: another reading of the query that the catalogue has wallpapers for, each `meant` in place of the word `typed`, a word of the language the catalogue holds nowhere, one typo from a thing the catalogue names that fits the query's other words better in meaning (`cannon at sunset`: canyon; `tier in the snow`: tiger). The answer stays what was asked: no results when the word typed names a thing the catalogue lacks, else the wallpapers of the other words, without it; a client offers the reading ("did you mean canyon at sunset?"). Absent when the search read the word as another itself, and otherwise.
+    Search only, on the first page: another reading of the query that the catalogue has wallpapers for, each `meant` in place of the word `typed`, a word of the language the catalogue holds nowhere, one typo from a thing the catalogue names that fits the query's other words better in meaning (`cannon at sunset`: canyon; `tier in the snow`: tiger). The answer stays what was asked: no results when the word typed names a thing the catalogue lacks, else the wallpapers of the other words, without it; a client offers the reading ("did you mean canyon at sunset?"). `typed` is the word as the API read it: lower case, accents and other marks removed. Absent on a page whose first wallpaper already has the word meant in its title, or whose search found something reading the word as another itself or found catalogue words for it, on a query of more than four groups, and otherwise.
     """
 
     corrections: list[Correction]

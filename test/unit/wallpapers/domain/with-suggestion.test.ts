@@ -20,7 +20,7 @@ const THINGS = ['canyon', 'fjord', 'lamp', 'room'];
  * the others out); without, it finds none (the word left names a thing the catalogue lacks). A
  * reading counted `whole` finds only the seven.
  */
-function catalogue({ failing = false, partial = false } = {}) {
+function catalogue({ failing = false, partial = false, top = 'Golden Dunes' } = {}) {
   const asked: SearchParams[] = [];
   const repository = {
     search: (params: SearchParams) => {
@@ -29,7 +29,7 @@ function catalogue({ failing = false, partial = false } = {}) {
       const words = [...OWN, ...DESCRIBED];
       const held = params.text.groups.map((group) => group.some(({ text }) => text.split(' ').every((word) => words.includes(word))));
       const total = held.every(Boolean) ? 7 : partial && !params.whole && held.some(Boolean) ? 3 : 0;
-      return Promise.resolve(share({ items: [], total }));
+      return Promise.resolve(share({ items: total > 0 ? [{ id: 1, title: top }] : [], total }));
     },
   } as unknown as WallpaperRepository;
   return { repository, asked };
@@ -39,10 +39,21 @@ function catalogue({ failing = false, partial = false } = {}) {
  * The language: every plain word is one; `meant` says which word each typed one stands for at a
  * suggestion's margin, `readBySearch` at the search's own (no margin given); the margins asked are kept.
  */
-function sense(meant: Record<string, string>, readBySearch: Record<string, string> = {}) {
+function sense(meant: Record<string, string>, readBySearch: Record<string, string> = {}, understood: readonly string[] = []) {
   const margins: (number | undefined)[] = [];
   return {
     margins,
+    // A group holding an understood word gains a catalogue word for it.
+    expand: (text: SearchQuery) => {
+      const gains = text.groups.some((group) => group.some(({ text: said }) => understood.includes(said)));
+      const query = gains
+        ? {
+            ...text,
+            groups: text.groups.map((g) => (g.some(({ text: said }) => understood.includes(said)) ? [...g, { text: 'gained', phrase: false }] : g)),
+          }
+        : null;
+      return Promise.resolve({ query, nothing: false, subject: null });
+    },
     knows: (word: string) => /^[a-z]+$/.test(word),
     ownWord: (word: string) => OWN.includes(word) || word === 'room',
     namesThing: (word: string) => Promise.resolve(THINGS.includes(word)),
@@ -58,13 +69,16 @@ interface SearchedOptions {
   wordsOccur?: WordsOccur;
   failing?: boolean;
   partial?: boolean;
+  /** The title of the first wallpaper a search that finds something answers with. */
+  top?: string;
   page?: number;
   readBySearch?: Record<string, string>;
+  understood?: string[];
 }
 
 async function searched(q: string, meant: Record<string, string>, options: SearchedOptions = {}) {
   const { repository, asked } = catalogue(options);
-  const language = sense(meant, options.readBySearch);
+  const language = sense(meant, options.readBySearch, options.understood);
   const wordsOccur = options.wordsOccur ?? occurringIn([...OWN, ...DESCRIBED]);
   const page = await withSuggestion(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), language).search(
     searchParams({ q, page: options.page ?? 1, per_page: 20, facets: ['category'] }),
@@ -101,6 +115,42 @@ describe('a search of a word the catalogue lacks suggests what was likely meant'
   it('when the search read the word as another and still found nothing (it names a thing the catalogue lacks), then the reading is suggested', async () => {
     const { page } = await searched('cannon at sunset', { cannon: 'canyon' }, { readBySearch: { cannon: 'canyon' } });
     expect(page.suggestion).to.deep.equal({ corrections: [{ typed: 'cannon', meant: 'canyon' }], total: 7 });
+  });
+
+  it('when the page that found something already shows the reading first, then saying it again says nothing: no suggestion, nothing counted', async () => {
+    for (const top of ['Canyon at Sunset', 'Red Canyons']) {
+      const { page, asked } = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true, top });
+      expect(page.suggestion, top).to.equal(undefined);
+      expect(asked, `${top}: nothing counted`).to.have.length(1);
+    }
+    const other = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true, top: 'Cannonball Sunset' });
+    expect(other.page.suggestion, 'a longer word is not the word').to.deep.include({ total: 7 });
+  });
+
+  it('when the search found catalogue words for the word left out ("roof": rooftops), then its page answers it and no other reading is suggested', async () => {
+    const { page } = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true, understood: ['cannon'] });
+    expect(page.suggestion).to.equal(undefined);
+    const understoodElsewhere = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true, understood: ['sunset'] });
+    expect(understoodElsewhere.page.suggestion, 'another group`s meaning says nothing of this word').to.deep.include({ total: 7 });
+  });
+
+  it('when the word meant is one the query already says, or another correction says, then it is no reading of its own', async () => {
+    const either = await searched('cannon OR canyon at sunset', { cannon: 'canyon' }, { partial: true });
+    expect(either.page.suggestion, 'cannon OR canyon').to.equal(undefined);
+    const twice = await searched('cannon cannot sunset', { cannon: 'canyon', cannot: 'canyon' });
+    const [, reading] = twice.asked;
+    expect(
+      reading!.text.groups.map((group) => group.map(({ text }) => text)),
+      'one correction to canyon counted, not canyon twice',
+    ).to.deep.equal([['canyon'], ['cannot'], ['sunset']]);
+  });
+
+  it('when the query has more than four groups, then nothing is weighed: titles hold a few words', async () => {
+    const { page, margins } = await searched('cannon at sunset fjord iceland mood', { cannon: 'canyon' });
+    expect(page.suggestion).to.equal(undefined);
+    expect(margins).to.deep.equal([]);
+    const four = await searched('cannon at sunset fjord iceland', { cannon: 'canyon' });
+    expect(four.margins, 'four groups are weighed').to.have.length(1);
   });
 
   it('when the words meant are weighed, then any better fit will do, less than the search`s own reading asks', async () => {
