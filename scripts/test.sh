@@ -62,7 +62,7 @@ summary
 CLUSTER_PID=""
 if [ "${SKIP_FAULTS:-}" != "1" ] && ! curl -fsS --max-time 2 http://127.0.0.1:9201/_cluster/health >/dev/null 2>&1; then
   CLUSTER_LOG="$(mktemp)"
-  trap 'rm -f "$LOG" "$CLUSTER_LOG"; [ -z "$CLUSTER_PID" ] || kill "$CLUSTER_PID" 2>/dev/null || true; bash scripts/stack.sh stop-cluster >/dev/null 2>&1 || true' EXIT
+  trap 'rm -f "$LOG" "$STACK_LOG" "$PYENV_LOG" "$CLUSTER_LOG"; [ -z "$CLUSTER_PID" ] || kill "$CLUSTER_PID" 2>/dev/null || true; bash scripts/stack.sh stop-cluster >/dev/null 2>&1 || true' EXIT
   bash scripts/stack.sh start --es-nodes 3 --redis-cluster >"$CLUSTER_LOG" 2>&1 &
   CLUSTER_PID=$!
 fi

@@ -29,7 +29,7 @@ export type SuggestionSense = Pick<SearchMeaning, 'knows' | 'misspelt' | 'ownWor
  * query's other words better in meaning, that the catalogue names its things by (a word of its tags
  * or category names) and that names a thing ("cannon at sunset": canyon). Such a search finds
  * nothing (the word names a thing the catalogue lacks) or only wallpapers without that word, which
- * it left out ("mountain rage": mountains; range was meant). The answer stays what was asked:
+ * it left out ("tier in the snow": snowy wallpapers; tiger was meant). The answer stays what was asked:
  * helper-88 swept 660 searches for things the catalogue lacks ("cattle at night", "bride at night")
  * and most readings were other things (castle, bridge), which an answer replaced would have served
  * as if asked, to clients that walk results without reading meta. The suggestion is made when some
@@ -38,8 +38,10 @@ export type SuggestionSense = Pick<SearchMeaning, 'knows' | 'misspelt' | 'ownWor
  * search itself already read as another (with-typos.ts, "dessert dunes") gets no suggestion when
  * its answer found something: that answer serves the reading.
  *
- * Only the first page of a search asks; a query of one group (nothing to weigh a word against), a
- * word in quotes, and a search whose words Elasticsearch did not say occur get none. Most searches
+ * Only the first page of a search asks; a query of one group (nothing to weigh a word against) or
+ * of more than MOST_GROUPS, a word in quotes, and a search whose words Elasticsearch did not say
+ * occur get none; a page that found something gets none for a reading it shows first, or for a word
+ * the search found catalogue words for (helper-89's review, bench/results/corrections.md). Most searches
  * hold every word somewhere and stop at the remembered answer of which words occur. A failure while
  * looking for a suggestion leaves the answer as it was: an error never changes a search.
  */

@@ -161,8 +161,8 @@ def _say_suggestion(q: str, page: WallpaperList) -> None:
     total = suggestion.get("total_items")
     found = f" ({total} wallpapers)" if type(total) is int else ""
     asked = page["meta"].get("total_items")
-    typed = [shown(typed) for typed, meant in pairs if isinstance(typed, str) and isinstance(meant, str)]
-    said = f"{asked} found for {shown(q)}, none with {' or '.join(typed)}" if type(asked) is int and asked > 0 else f"nothing found for {shown(q)}"
+    lacked = [shown(typed) for typed, meant in pairs if isinstance(typed, str) and isinstance(meant, str)]
+    said = f"{asked} found for {shown(q)}, none with {' or '.join(lacked)}" if type(asked) is int and asked > 0 else f"nothing found for {shown(q)}"
     print(f"wallpapers: {said}; did you mean {', '.join(words)}?{found}", file=sys.stderr)
 
 
