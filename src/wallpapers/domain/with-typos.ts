@@ -3,8 +3,11 @@ import { typoWords } from '../store/build-queries.js';
 import type { SearchMeaning } from './search-meaning.js';
 import type { WordOccurrences } from './word-occurrences.js';
 
-/** What the typo rule asks of the language: whether a word is one, and whether a real one was mistyped. */
-export type WordSense = Pick<SearchMeaning, 'knows' | 'misspelt'>;
+/**
+ * What the typo rule asks of the language: whether a word is one, and whether a real one was
+ * mistyped; `ready`, when given, settles once `knows` can say (it answers undefined before).
+ */
+export type WordSense = Pick<SearchMeaning, 'knows' | 'misspelt'> & Partial<Pick<SearchMeaning, 'ready'>>;
 
 const NO_SENSE: WordSense = { knows: () => undefined, misspelt: () => Promise.resolve([]) };
 
@@ -18,6 +21,10 @@ export function withTypos(repository: WallpaperRepository, occurrences: WordOccu
   return {
     ...repository,
     async search(params) {
+      // The first searches after start wait for the language, as those that read meaning do: asked
+      // before, `knows` said nothing of "tier", which was then looked for as a typo of tiger, and the
+      // first answer to "tier in the snow" differed from every later one.
+      await sense.ready;
       // A word the language does not know is never taken as meant, even where the index's stemmer
       // reads it as one that occurs ("rainly" as rain, when "rainy" was meant): its typo is looked
       // for, unasked. Without WordNet, occurring is enough.

@@ -50,6 +50,25 @@ describe('typos only for words that match nothing as typed', () => {
     ]);
   });
 
+  it('when a search comes before the language is read, then it waits for it, and reads its words as every later search does', async () => {
+    const repository = recordingRepository();
+    let read = false;
+    let settle = () => undefined as void;
+    const ready = new Promise<void>((resolve) => (settle = resolve)).then(() => void (read = true));
+    const typos = withTypos(repository, createWordOccurrences({ wordsOccur: occurringIn(['snow']), absentMs: 1000 }), {
+      knows: () => (read ? true : undefined),
+      misspelt: () => Promise.resolve([]),
+      ready,
+    });
+    const first = typos.search(searchParams({ q: 'tier in the snow', page: 1, per_page: 20 }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(repository.seen, 'nothing asked before the language is read').to.have.length(0);
+    settle();
+    await first;
+    await typos.search(searchParams({ q: 'tier in the snow', page: 1, per_page: 20 }));
+    expect(repository.seen.map(({ known }) => known)).to.deep.equal([['tier'], ['tier']]);
+  });
+
   it('when the other words say a real word was mistyped for another, then the search is told the word meant; it stays known, its typos untrusted', async () => {
     const repository = recordingRepository();
     const asked: string[][] = [];
