@@ -73,11 +73,8 @@ lap "Python tests"
 if [ "${SKIP_FUZZ:-}" != "1" ]; then timeout 600 bash scripts/fuzz.sh; lap "schemathesis"; fi
 [ "${SKIP_FAULTS:-}" != "1" ] || exit 0
 if [ -n "$CLUSTER_PID" ]; then
-  cluster_status=0
-  wait "$CLUSTER_PID" || cluster_status=$?
+  waited "the cluster topology's start" "$CLUSTER_PID" "$CLUSTER_LOG"
   CLUSTER_PID=""
-  cat "$CLUSTER_LOG"
-  [ "$cluster_status" -eq 0 ] || { echo "the cluster topology did not start (exit $cluster_status)" >&2; exit 1; }
   lap "cluster topology (what was left of its start)"
 fi
 # The fault suite: nodes and masters killed and hung under load; about 5 minutes.

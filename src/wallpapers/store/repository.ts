@@ -23,7 +23,7 @@ export interface Page {
   more?: boolean;
   /** Counts per value of each facet asked for. */
   facets?: Partial<Record<Facet, readonly FacetCount[]>>;
-  /** A search that found nothing: a reading of it with other words that finds some (domain/with-suggestion.ts). */
+  /** A search of a word the catalogue holds nowhere: a reading of it with other words that finds some (domain/with-suggestion.ts). */
   suggestion?: Suggestion;
 }
 

@@ -116,10 +116,11 @@ class Manifest:
     Saved as one file, ``.wallpapers-sync.json``: a line with the whole manifest, then one line per
     save with what that save changed. A save appends its line, so a page of the feed costs what the
     page changed, not the whole mirror (147 MB at a million wallpapers, two saves a page: a first
-    sync would write the square of its size; bench/results/sync-manifest.md). When the lines outgrow the whole, the file is written whole
-    again, to a temporary file renamed over it, so its size stays within twice the manifest's and
-    the bytes a first sync writes within a few times the manifest's own. A save cut short leaves a
-    last line without its newline: it is read as not made, and the next save writes the file whole.
+    sync would write the square of its size; bench/results/sync-manifest.md). When the lines
+    outgrow the whole, the file is written whole again, to a temporary file renamed over it, so its
+    size stays within twice the manifest's and the bytes a first sync writes within a few times the
+    manifest's own. A save cut short leaves a last line without its newline: it is read as not made,
+    and the next save writes the file whole.
     """
 
     folder: Path
