@@ -5,10 +5,12 @@ import { loadSentenceModel } from '../../src/infra/sentence-model.js';
 import { silentLogger } from '../../src/infra/logger.js';
 import { createWordOccurrences } from '../../src/wallpapers/domain/word-occurrences.js';
 import { createSearchMeaning } from '../../src/wallpapers/domain/search-meaning.js';
+import { SUGGESTION_BUDGET_MS } from '../../src/wallpapers/domain/with-suggestion.js';
 import { readSearchText } from '../../src/wallpapers/search-query.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 import { contractViolations } from '../support/contract.js';
-import { request } from '../support/harness.js';
+import { startEsGate } from '../support/es-gate.js';
+import { connectEs, request, startApp, testConfig } from '../support/harness.js';
 import { until } from '../support/until.js';
 import { type CatalogueContext, useCatalogue } from './catalogue-context.js';
 
@@ -147,6 +149,39 @@ describe('search by meaning, on the real model and catalogue', function () {
       expect(found.total, q).to.be.greaterThan(0);
       expect(about(found.data[0]!), q).to.match(first);
       expect(found.suggestion, q).to.equal(undefined);
+    }
+  });
+
+  it('when Elasticsearch stalls while the reading is counted, then the page comes without the suggestion, at its budget rather than the timeout', async () => {
+    const gate = await startEsGate(testConfig().elasticsearchUrl);
+    const es = connectEs(gate.url);
+    const config = { ...ctx.config, responseCache: { ...ctx.config.responseCache, maxBytes: 0 } };
+    const running = await startApp({ config, es, redis: ctx.redis });
+    const asked = (perPage: number) => request(running.url, `/v1/search?per_page=${perPage}&q=tier+in+the+snow`, { key: ctx.key });
+    try {
+      const warm = await asked(10);
+      expect(warm.body.meta.did_you_mean, 'suggested while Elasticsearch answers').to.deep.include({
+        corrections: [{ typed: 'tier', meant: 'tiger' }],
+      });
+      // The reading's count asks one wallpaper with tiger in its title; the page's own search asks nine.
+      gate.hold({ matching: (body) => body.includes('"size":1,') && body.includes('tiger') });
+      const started = performance.now();
+      const stalled = await asked(9);
+      const took = performance.now() - started;
+      expect(gate.heldBodies(), 'the count was held').to.have.length(1);
+      expect(stalled.status).to.equal(200);
+      expect(stalled.body.meta.total_items, 'the page as found').to.equal(warm.body.meta.total_items);
+      expect(stalled.body.data.map(({ id }: Wallpaper) => id)).to.deep.equal(warm.body.data.slice(0, 9).map(({ id }: Wallpaper) => id));
+      expect(stalled.body.meta.did_you_mean).to.equal(undefined);
+      expect(
+        took,
+        `answered at the suggestion's budget (${SUGGESTION_BUDGET_MS} ms), not Elasticsearch's timeout (${config.elasticsearchTimeoutMs} ms)`,
+      ).to.be.within(SUGGESTION_BUDGET_MS, config.elasticsearchTimeoutMs / 2);
+    } finally {
+      gate.open();
+      await running.close();
+      await es.close();
+      await gate.close();
     }
   });
 

@@ -12,9 +12,10 @@ export interface EsGate {
   url: string;
   /**
    * From now on, answers to searches wait until open(), after `after` more have passed (a copy
-   * that has started, then stalls); the count of held searches starts at 0.
+   * that has started, then stalls); the count of held searches starts at 0. With `matching`, only
+   * the requests whose body it accepts are held (a test stalls one read and lets the rest through).
    */
-  hold(options?: { after?: number }): void;
+  hold(options?: { after?: number; matching?: (body: string) => boolean }): void;
   /** Resolves once the gate has held at least `count` searches (an `_msearch` line pair is one). */
   holding(count: number): Promise<void>;
   /** The bodies of the requests held now, as sent (a test tells its own searches apart by them). */
@@ -52,6 +53,7 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
   let held = 0;
   let isOpen = true;
   let passes = 0;
+  let matching: ((body: string) => boolean) | undefined;
   const parked: (() => void)[] = [];
   const parkedBodies: string[] = [];
   const watchers: { count: number; resolve: () => void }[] = [];
@@ -76,7 +78,7 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
           res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
           upstreamRes.pipe(res);
         };
-        if (searches === 0 || isOpen) return relay();
+        if (searches === 0 || isOpen || (matching !== undefined && !matching(body.toString('utf8')))) return relay();
         if (passes > 0) {
           passes--;
           return relay();
@@ -103,10 +105,11 @@ export async function startEsGate(upstream: string): Promise<EsGate> {
 
   return {
     url: `http://127.0.0.1:${port}`,
-    hold({ after = 0 } = {}) {
+    hold({ after = 0, matching: only } = {}) {
       isOpen = false;
       held = 0;
       passes = after;
+      matching = only;
     },
     holding: (count) =>
       new Promise((resolve) => {

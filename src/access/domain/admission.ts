@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { RateLimitConfig } from '../../config.js';
 import { BackendUnavailable } from '../../errors.js';
 import { type CircuitBreaker, CircuitOpenError } from '../../infra/circuit-breaker.js';
+import { inTime } from '../../infra/in-time.js';
 import type { Logger } from '../../infra/logger.js';
 import { createLatencyDeadline } from '../../infra/latency-deadline.js';
 import { type Metrics, timed } from '../../infra/metrics.js';
@@ -63,14 +64,7 @@ const UNKNOWN_ELSEWHERE_MS = 10_000;
 const LATE_FLOOR_MS = 100;
 const LATE_CEILING_MS = 250;
 const LATE = Symbol('late');
-
-function beforeDeadline<T>(call: Promise<T>, ms: number): Promise<T | typeof LATE> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<typeof LATE>((resolve) => {
-    timer = setTimeout(() => resolve(LATE), ms);
-  });
-  return Promise.race([call, late]).finally(() => clearTimeout(timer));
-}
+const late = (): typeof LATE => LATE;
 
 /** A known key's reply (status 1, 2 or 4) in the domain's terms; null for an unknown key; throws for an unknown tier. */
 function readReply(
@@ -373,7 +367,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     // What this key owes from an outage reaches Redis before its next admission is decided there,
     // so that decision counts it (the background replay may not have come to this key yet).
     const owing = owed.get(location.hash);
-    if (owing !== undefined && !breaker.open) await beforeDeadline(replay(owing), deadline.current()).catch(() => undefined);
+    if (owing !== undefined && !breaker.open) await inTime(replay(owing), deadline.current(), late).catch(() => undefined);
     const sentAt = performance.now();
     // Counted for a key Redis verified only: a made-up key naming an account (its id is the key's
     // visible prefix) must not hold that account's late admissions back.
@@ -394,7 +388,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     );
     let reply: AdmissionReply;
     try {
-      const answer = await beforeDeadline(call, deadline.current());
+      const answer = await inTime(call, deadline.current(), late);
       if (answer === LATE) {
         const decided = await admitWhileLate(location, call);
         if (decided) return decided;

@@ -4,6 +4,7 @@ import type { RedisClient } from '../../infra/redis.js';
 import { cannotReach, ConfigError, loadConfig, type Config } from '../../config.js';
 import { createEsClient } from '../../infra/elasticsearch.js';
 import { connectedRedis } from '../../infra/redis.js';
+import { inTime } from '../../infra/in-time.js';
 import { acquireCatalogueLock, describeHolder, LockHeldError, type CatalogueLock } from '../admin/catalogue-lock.js';
 import { interruptionOf, stopping, trapInterrupts } from './interrupt.js';
 import { UsageError } from './cli-args.js';
@@ -47,13 +48,6 @@ export function failureCode(error: unknown): number {
 // A cluster that is failing over retries a command past its own timeout; the lock expires by
 // itself, so a finished run does not wait on its release longer than this.
 const RELEASE_MS = 5000;
-function withinReleaseTime(release: Promise<void>): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer in ${RELEASE_MS / 1000} s`)), RELEASE_MS);
-  });
-  return Promise.race([release, late]).finally(() => clearTimeout(timer));
-}
 
 function connectRedis(config: Config): Promise<RedisClient> {
   return connectedRedis({ url: config.redisUrl, commandTimeoutMs: Math.max(config.redisTimeoutMs, 2000) });
@@ -89,9 +83,9 @@ export async function withCatalogueLock(
     try {
       return await work(lock, redis);
     } finally {
-      await withinReleaseTime(lock.release()).catch((error: unknown) =>
-        say(`could not release ${lock.key} (it expires by itself): ${message(error)}`),
-      );
+      await inTime(lock.release(), RELEASE_MS, () => {
+        throw new Error(`no answer in ${RELEASE_MS / 1000} s`);
+      }).catch((error: unknown) => say(`could not release ${lock.key} (it expires by itself): ${message(error)}`));
     }
   } finally {
     redis.disconnect();

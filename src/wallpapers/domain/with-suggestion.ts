@@ -1,3 +1,4 @@
+import { inTime } from '../../infra/in-time.js';
 import { share } from '../../infra/shared-result.js';
 import { typoWords, withWordsMeant } from '../store/build-queries.js';
 import type { Page, WallpaperRepository } from '../store/repository.js';
@@ -19,6 +20,10 @@ const SAID = /^[a-z0-9]+$/;
 // A reading is counted with every group required in titles, which hold a few words: a longer query's
 // reading finds none there, and counting it cost 1.2x a 200-character search (helper-89).
 const MOST_GROUPS = 4;
+// How long a page waits for its suggestion. Looking for one takes a few milliseconds (its count 1-3 ms,
+// bench/results/corrections.md); a page does not wait out a stalled or swamped Elasticsearch's
+// timeout (5 s) for a line of meta: past this it goes without, as when looking fails.
+export const SUGGESTION_BUDGET_MS = 250;
 
 /** What suggesting another reading asks of the language and the catalogue's words. */
 export type SuggestionSense = Pick<SearchMeaning, 'knows' | 'misspelt' | 'ownWord' | 'namesThing' | 'expand'>;
@@ -43,21 +48,27 @@ export type SuggestionSense = Pick<SearchMeaning, 'knows' | 'misspelt' | 'ownWor
  * occur get none; a page that found something gets none for a reading it shows first, or for a word
  * the search found catalogue words for (helper-89's review, bench/results/corrections.md). Most searches
  * hold every word somewhere and stop at the remembered answer of which words occur. A failure while
- * looking for a suggestion leaves the answer as it was: an error never changes a search.
+ * looking for a suggestion, or looking longer than SUGGESTION_BUDGET_MS, leaves the answer as it was: an error
+ * never changes a search, and a slow suggestion never holds it up.
  */
-export function withSuggestion(repository: WallpaperRepository, occurrences: WordOccurrences, sense: SuggestionSense): WallpaperRepository {
+export function withSuggestion(
+  repository: WallpaperRepository,
+  occurrences: WordOccurrences,
+  sense: SuggestionSense,
+  budgetMs = SUGGESTION_BUDGET_MS,
+): WallpaperRepository {
   return {
     ...repository,
     async search(params) {
       const page = await repository.search(params);
       const groups = params.text.groups.length;
       if (groups < 2 || groups > MOST_GROUPS || params.page !== 1 || params.position !== undefined) return page;
-      try {
-        const suggestion = await suggest(params, page);
-        return suggestion === null ? page : share({ ...page, suggestion });
-      } catch {
-        return page;
-      }
+      const suggestion = await inTime(
+        suggest(params, page).catch(() => null),
+        budgetMs,
+        () => null,
+      );
+      return suggestion === null ? page : share({ ...page, suggestion });
     },
   };
 

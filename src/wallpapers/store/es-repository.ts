@@ -3,6 +3,7 @@ import { attemptTimeoutMs, hedgedReadsOf } from '../../infra/elasticsearch.js';
 import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig } from '../../config.js';
 import { CursorExpired, Overloaded } from '../../errors.js';
 import { EsItemError, type EsFailure, translateEsError } from '../../infra/es-errors.js';
+import { inTime } from '../../infra/in-time.js';
 import { type Logger, silentLogger } from '../../infra/logger.js';
 import { createNaturalBatcher } from '../../infra/natural-batcher.js';
 import type { Attempt } from '../../infra/hedged-reads.js';
@@ -439,18 +440,6 @@ export function createEsRepository(
   }
   type BodyOf<P extends ListParams> = (params: P, read?: PageRead) => SearchBody;
   type Budget = () => { leftMs: number };
-  /**
-   * What a read shared with other pages (the extent) gives, within this page's time: the read
-   * has a budget of its own and goes on for the others, but a page that began before it cannot
-   * wait all of it.
-   */
-  function inTime<T>(shared: Promise<T>, { leftMs }: { leftMs: number }): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(limits.expired()), Math.max(0, leftMs));
-    });
-    return Promise.race([shared, expired]).finally(() => clearTimeout(timer));
-  }
 
   /**
    * A page in an order the index is not sorted by, read within a window of its leading field
@@ -462,8 +451,11 @@ export function createEsRepository(
     if (!windowed || !(params.position ? windowed.cursor : params.page * params.per_page >= windowed.fromDepth)) return null;
     // The live catalogue's extent sizes the windows of a walk pinned to an older index too: it
     // costs only speed if they differ, and a walk whose index is gone still learns so from its
-    // page (410), not from a failed extent.
-    const { count, fields } = await inTime(liveExtent(), left());
+    // page (410), not from a failed extent. The extent is shared with other pages and has a budget of
+    // its own, which goes on for them; a page that began before it cannot wait all of it.
+    const { count, fields } = await inTime(liveExtent(), left().leftMs, () => {
+      throw limits.expired();
+    });
     if (count < windowFromCount) return null;
     // Windows pay for a query that matches many: one that matches few reads the whole order, which
     // costs what it matches. A query not seen before is counted first (the count is kept in

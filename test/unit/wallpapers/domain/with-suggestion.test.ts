@@ -20,12 +20,14 @@ const THINGS = ['canyon', 'fjord', 'lamp', 'room'];
  * the others out); without, it finds none (the word left names a thing the catalogue lacks). A
  * reading counted `whole` finds only the seven.
  */
-function catalogue({ failing = false, partial = false, top = 'Golden Dunes' } = {}) {
+function catalogue({ failing = false, partial = false, top = 'Golden Dunes', stalledMs = 0 } = {}) {
   const asked: SearchParams[] = [];
   const repository = {
     search: (params: SearchParams) => {
       asked.push(params);
       if (failing && asked.length > 1) return Promise.reject(new Error('Elasticsearch is late'));
+      if (stalledMs > 0 && asked.length > 1)
+        return new Promise((_, reject) => setTimeout(() => reject(new Error('Elasticsearch timed out')), stalledMs));
       const words = [...OWN, ...DESCRIBED];
       const held = params.text.groups.map((group) => group.some(({ text }) => text.split(' ').every((word) => words.includes(word))));
       const total = held.every(Boolean) ? 7 : partial && !params.whole && held.some(Boolean) ? 3 : 0;
@@ -68,6 +70,9 @@ function sense(meant: Record<string, string>, readBySearch: Record<string, strin
 interface SearchedOptions {
   wordsOccur?: WordsOccur;
   failing?: boolean;
+  /** Counting the reading fails after this long. */
+  stalledMs?: number;
+  budgetMs?: number;
   partial?: boolean;
   /** The title of the first wallpaper a search that finds something answers with. */
   top?: string;
@@ -80,7 +85,7 @@ async function searched(q: string, meant: Record<string, string>, options: Searc
   const { repository, asked } = catalogue(options);
   const language = sense(meant, options.readBySearch, options.understood);
   const wordsOccur = options.wordsOccur ?? occurringIn([...OWN, ...DESCRIBED]);
-  const page = await withSuggestion(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), language).search(
+  const page = await withSuggestion(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), language, options.budgetMs).search(
     searchParams({ q, page: options.page ?? 1, per_page: 20, facets: ['category'] }),
   );
   return { page, asked, margins: language.margins };
@@ -201,6 +206,27 @@ describe('a search of a word the catalogue lacks suggests what was likely meant'
     const { page } = await searched('cannon at sunset', { cannon: 'canyon' }, { failing: true });
     expect(page.total).to.equal(0);
     expect(page.suggestion).to.equal(undefined);
+  });
+
+  it('when counting the reading takes longer than the budget, then the page comes at the budget without a suggestion, and the count failing later is heard by no one', async () => {
+    const unheard: unknown[] = [];
+    const hear = (reason: unknown) => unheard.push(reason);
+    process.on('unhandledRejection', hear);
+    try {
+      const started = performance.now();
+      const { page, asked } = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true, stalledMs: 300, budgetMs: 40 });
+      const took = performance.now() - started;
+      expect(asked, 'the count was asked').to.have.length(2);
+      expect(page.total, 'the page as found').to.equal(3);
+      expect(page.suggestion).to.equal(undefined);
+      expect(took, 'not held up until the count fails').to.be.within(35, 250);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(unheard).to.deep.equal([]);
+    } finally {
+      process.off('unhandledRejection', hear);
+    }
+    const inTime = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true, stalledMs: 0, budgetMs: 40 });
+    expect(inTime.page.suggestion, 'a count within the budget').to.deep.include({ total: 7 });
   });
 
   it('when the word meant is only in descriptions, names no thing, or is not written as a suggestion can say, then it is not suggested', async () => {
