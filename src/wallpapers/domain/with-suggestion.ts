@@ -125,10 +125,11 @@ export function withSuggestion(
   }
 }
 
-/** Whether a title holds a word, or its plural ("Fern Valleys" holds valley). */
+/** Whether a title holds a word, in either number ("Fern Valleys" holds valley, "Rose Gold" roses). */
 function inTitle(title: string, word: string): boolean {
+  const one = singularOf(word);
   return title
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
-    .some((held) => held === word || singularOf(held) === word);
+    .some((held) => held === word || singularOf(held) === one);
 }

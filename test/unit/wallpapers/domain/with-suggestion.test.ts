@@ -10,9 +10,9 @@ import { occurringIn } from '../../../support/words-occur.js';
 import { searchParams } from '../../../support/search-params.js';
 
 // The catalogue names its things by these words; `soft` and `lamp` occur in its descriptions only.
-const OWN = ['canyon', 'sunset', 'fjord', 'iceland', 'soft', 'mood'];
+const OWN = ['canyon', 'canyons', 'sunset', 'fjord', 'iceland', 'soft', 'mood'];
 const DESCRIBED = ['lamp', 'meadow', 'room'];
-const THINGS = ['canyon', 'fjord', 'lamp', 'room'];
+const THINGS = ['canyon', 'canyons', 'fjord', 'lamp', 'room'];
 
 /**
  * A catalogue that holds OWN and DESCRIBED: a search finds seven wallpapers when each group has a
@@ -128,6 +128,8 @@ describe('a search of a word the catalogue lacks suggests what was likely meant'
       expect(page.suggestion, top).to.equal(undefined);
       expect(asked, `${top}: nothing counted`).to.have.length(1);
     }
+    const plural = await searched('cannon at sunset', { cannon: 'canyons' }, { partial: true, top: 'Canyon at Sunset' });
+    expect(plural.page.suggestion, 'the word meant in the plural, the title in the singular').to.equal(undefined);
     const other = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true, top: 'Cannonball Sunset' });
     expect(other.page.suggestion, 'a longer word is not the word').to.deep.include({ total: 7 });
   });
