@@ -211,6 +211,16 @@ describe('search by meaning, on the real model and catalogue', function () {
       expect((await search(ctx, q)).total, q).to.equal(0);
   });
 
+  it('when the thing the catalogue holds nowhere is in quotes, then it finds nothing as it does unquoted; a quoted word that describes, or is the catalogue`s in another spelling, leaves the search to the rest', async () => {
+    for (const q of ['"giraffe" tower', 'tower "giraffe"', '"pink" "flamingo"']) expect((await search(ctx, q)).total, q).to.equal(0);
+    const towers = (await search(ctx, 'tower')).total;
+    expect((await search(ctx, '"beautiful" tower')).total, 'a describing word is left out').to.equal(towers);
+    expect((await search(ctx, '"giraffe" OR tower')).total, 'an alternative keeps the other side').to.equal(towers);
+    const harbours = await search(ctx, '"harbour"');
+    expect(harbours.total, 'the catalogue`s harbor in British spelling').to.be.greaterThan(0);
+    expect(harbours.total).to.equal((await search(ctx, 'harbor')).total);
+  });
+
   it('when a query only asks for wallpapers and names nothing the catalogue holds, then every wallpaper matches, the most downloaded first; one whose words occur is searched as typed', async () => {
     const byDownloads = [...docs()].sort((a, b) => b.downloads - a.downloads || a.id - b.id).map(({ id }) => id);
     // Whether the words occur is asked within 0.2 s, and a late answer counts as occurring for a

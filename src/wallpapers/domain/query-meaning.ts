@@ -426,14 +426,24 @@ export function createQueryExpansion(
   }
 
   /**
-   * What a term of a query stands for; null when it is not looked up: phrases, quoted words, words
-   * standing in for others, and plain words past the first few (`budget`). One word of parts
+   * What a term of a query stands for; null when it is not looked up: phrases, words standing in for
+   * others, and plain words past the first few (`budget`). A quoted word is not looked up either. One word of parts
    * ("b&w", "high-tech") is looked up as people write it, never by the model.
    */
   async function standsFor(term: Term, vocabulary: Vocabulary, budget: { left: number }, compound: boolean): Promise<Lookup | null> {
     // A compound ("big cat") is a phrase looked up whole, within the same budget as a word.
     if (compound) return budget.left-- > 0 ? alternatives({ text: term.text, phrase: false }, vocabulary) : null;
-    if (term.phrase || term.quoted || term.similarity !== undefined) return null;
+    // A word in quotes means itself, exactly: it stands for no other word, and is a stranger when it is
+    // none of the catalogue's, so that a thing the catalogue holds nowhere finds nothing quoted as it
+    // does unquoted (`"giraffe" tower` had found every tower).
+    if (term.quoted)
+      return {
+        terms: [],
+        stranger: !forms(term.text.toLowerCase())
+          .flatMap(spellingsOf)
+          .some((form) => vocabulary.has(form)),
+      };
+    if (term.phrase || term.similarity !== undefined) return null;
     const typed = term.text.toLowerCase();
     if (typed.includes(' ')) return { terms: joinedTermStandsFor(typed.split(' '), vocabulary, budget), stranger: false };
     if (budget.left-- <= 0) return null;
