@@ -62,6 +62,12 @@ export interface PageOptions {
   position?: Position;
   facets?: readonly Facet[];
   include?: readonly Include[];
+  /**
+   * The most the page's reads may take, when less than the Elasticsearch timeout: a read for
+   * something optional (domain/with-suggestion.ts) is given up at its budget, not left holding one
+   * of the few requests to Elasticsearch in flight after its caller has stopped waiting.
+   */
+  budgetMs?: number;
 }
 
 export type ListParams = Paging & Filters & Ordering & PageOptions;

@@ -427,8 +427,8 @@ export function createQueryExpansion(
 
   /**
    * What a term of a query stands for; null when it is not looked up: phrases, words standing in for
-   * others, and plain words past the first few (`budget`). A quoted word is not looked up either. One word of parts
-   * ("b&w", "high-tech") is looked up as people write it, never by the model.
+   * others, and plain words past the first few (`budget`). A quoted word stands for itself alone. One
+   * word of parts ("b&w", "high-tech") is looked up as people write it, never by the model.
    */
   async function standsFor(term: Term, vocabulary: Vocabulary, budget: { left: number }, compound: boolean): Promise<Lookup | null> {
     // A compound ("big cat") is a phrase looked up whole, within the same budget as a word.

@@ -48,8 +48,8 @@ export type SuggestionSense = Pick<SearchMeaning, 'knows' | 'misspelt' | 'ownWor
  * occur get none; a page that found something gets none for a reading it shows first, or for a word
  * the search found catalogue words for (helper-89's review, bench/results/corrections.md). Most searches
  * hold every word somewhere and stop at the remembered answer of which words occur. A failure while
- * looking for a suggestion, or looking longer than SUGGESTION_BUDGET_MS, leaves the answer as it was: an error
- * never changes a search, and a slow suggestion never holds it up.
+ * looking for a suggestion, or looking longer than SUGGESTION_BUDGET_MS, leaves the answer as it
+ * was: an error never changes a search, and a slow suggestion never holds it up.
  */
 export function withSuggestion(
   repository: WallpaperRepository,
@@ -63,8 +63,9 @@ export function withSuggestion(
       const page = await repository.search(params);
       const groups = params.text.groups.length;
       if (groups < 2 || groups > MOST_GROUPS || params.page !== 1 || params.position !== undefined) return page;
+      const deadline = performance.now() + budgetMs;
       const suggestion = await inTime(
-        suggest(params, page).catch(() => null),
+        suggest(params, page, deadline).catch(() => null),
         budgetMs,
         () => null,
       );
@@ -72,7 +73,7 @@ export function withSuggestion(
     },
   };
 
-  async function suggest(params: SearchParams, page: Page) {
+  async function suggest(params: SearchParams, page: Page, deadline: number) {
     const found = page.total > 0;
     const words = typoWords(params.text).filter((word) => sense.knows(word) === true);
     if (words.length === 0) return null;
@@ -101,9 +102,14 @@ export function withSuggestion(
     // A page that found something may serve the reading already, through the typo it looks for in a
     // word that matches nothing ("fern volley": Fern Valley, 20 of 20): saying it again says nothing.
     if (found && page.items.length > 0 && corrections.every(({ meant }) => inTitle(page.items[0]!.title, meant))) return null;
-    // Counted alone: the reading's first page is not asked for, nor its facets.
+    // Counted alone: the reading's first page is not asked for, nor its facets. Within what is left of
+    // the budget: a count the page no longer waits for must not hold a request to Elasticsearch for
+    // its whole timeout, which a stalled node had filled with such counts (helper-91).
+    const left = Math.floor(deadline - performance.now());
+    if (left <= 0) return null;
     const { facets: _facets, include: _include, ...asked } = params;
-    const read = await repository.search({ ...asked, text: withWordsMeant(params.text, corrections), whole: true, page: 1, per_page: 1 });
+    const reading = withWordsMeant(params.text, corrections);
+    const read = await repository.search({ ...asked, text: reading, whole: true, page: 1, per_page: 1, budgetMs: left });
     return read.total === 0 ? null : { corrections, total: read.total };
   }
 

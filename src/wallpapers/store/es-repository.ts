@@ -175,6 +175,7 @@ const NOT_MATCHING = new Set([
   'nothing',
   'occurring',
   'known',
+  'budgetMs',
 ]);
 /** A key of a query's matches, for the totals seen lately (shuffled-pages.ts): cheaper than its count's body. */
 const matchesKey = (params: ListParams): string =>
@@ -451,8 +452,8 @@ export function createEsRepository(
     if (!windowed || !(params.position ? windowed.cursor : params.page * params.per_page >= windowed.fromDepth)) return null;
     // The live catalogue's extent sizes the windows of a walk pinned to an older index too: it
     // costs only speed if they differ, and a walk whose index is gone still learns so from its
-    // page (410), not from a failed extent. The extent is shared with other pages and has a budget of
-    // its own, which goes on for them; a page that began before it cannot wait all of it.
+    // page (410), not from a failed extent. The extent is shared with other pages and has a budget
+    // of its own, which goes on for them; a page that began before it cannot wait all of it.
     const { count, fields } = await inTime(liveExtent(), left().leftMs, () => {
       throw limits.expired();
     });
@@ -554,7 +555,7 @@ export function createEsRepository(
    */
   async function readOn<P extends ListParams>(params: P, bodies: PageBodies<P>): Promise<Shared<Page>> {
     const started = Date.now();
-    const deadline = started + batching.timeoutMs;
+    const deadline = started + Math.min(batching.timeoutMs, params.budgetMs ?? Infinity);
     const found = await hits(params, bodies, deadline);
     if (!params.position || !found.last || found.items.length < params.per_page) return found;
     const depth = (params.position.depth ?? 0) + found.items.length;

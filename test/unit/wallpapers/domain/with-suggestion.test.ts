@@ -229,6 +229,8 @@ describe('a search of a word the catalogue lacks suggests what was likely meant'
     }
     const inTime = await searched('cannon at sunset', { cannon: 'canyon' }, { partial: true, stalledMs: 0, budgetMs: 40 });
     expect(inTime.page.suggestion, 'a count within the budget').to.deep.include({ total: 7 });
+    expect(inTime.asked[1]!.budgetMs, 'the count is read within what is left of the budget').to.be.within(1, 40);
+    expect(inTime.asked[0]!.budgetMs, 'the page itself has the whole timeout').to.equal(undefined);
   });
 
   it('when the word meant is only in descriptions, names no thing, or is not written as a suggestion can say, then it is not suggested', async () => {
