@@ -219,11 +219,21 @@ describe('search by meaning, on the real model and catalogue', function () {
       expect((await search(ctx, q)).total, q).to.equal(0);
   });
 
-  it('when the thing the catalogue holds nowhere is in quotes, then it finds nothing as it does unquoted; a quoted word that describes, or is the catalogue`s in another spelling, leaves the search to the rest', async () => {
+  it('when the thing the catalogue holds nowhere is in quotes, then it finds nothing as it does unquoted; a quoted word that describes, or is the catalogue`s in another spelling or written as one word, leaves the search to the rest', async () => {
     for (const q of ['"giraffe" tower', 'tower "giraffe"', '"pink" "flamingo"']) expect((await search(ctx, q)).total, q).to.equal(0);
     const towers = (await search(ctx, 'tower')).total;
     expect((await search(ctx, '"beautiful" tower')).total, 'a describing word is left out').to.equal(towers);
     expect((await search(ctx, '"giraffe" OR tower')).total, 'an alternative keeps the other side').to.equal(towers);
+    // The catalogue's "close-up" and "tall grass", written as one word, are its own (helper-93).
+    expect(
+      docs().some((d) => d.tags?.includes('close-up')) && docs().some((d) => d.tags?.includes('tall grass')),
+      'the catalogue tags close-up and tall grass',
+    ).to.equal(true);
+    for (const [q, other] of [
+      ['"closeup" night', 'night'],
+      ['"tallgrass" lion', 'lion'],
+    ] as const)
+      expect((await search(ctx, q)).total, q).to.be.at.least((await search(ctx, other)).total);
     const harbours = await search(ctx, '"harbour"');
     expect(harbours.total, 'the catalogue`s harbor in British spelling').to.be.greaterThan(0);
     expect(harbours.total).to.equal((await search(ctx, 'harbor')).total);

@@ -222,6 +222,8 @@ export function createQueryExpansion(
     ownSpelling: (word: string) => string[];
     /** The catalogue's words WordNet puts under a noun (Language.kindsAmong). */
     kinds: Promise<(noun: string) => Promise<ReadonlySet<string>>>;
+    /** Its entries of several words written as one ("close-up" closeup, "tall grass" tallgrass). */
+    together: ReadonlySet<string>;
   }
   const found = new WeakMap<Vocabulary, Lookups>();
 
@@ -230,7 +232,8 @@ export function createQueryExpansion(
     if (lookups === undefined) {
       const ownWords = [...new Set(vocabulary.entries.flatMap((entry) => entry.split(/[\s-]+/)))];
       const kinds = language.kindsAmong(vocabulary.entries).catch(() => () => Promise.resolve(new Set<string>()));
-      lookups = { terms: new Map(), ownSpelling: createSpelling(ownWords), kinds };
+      const together = new Set(vocabulary.entries.filter((entry) => /[\s-]/.test(entry)).map((entry) => entry.replace(/[\s-]+/g, '')));
+      lookups = { terms: new Map(), ownSpelling: createSpelling(ownWords), kinds, together };
       found.set(vocabulary, lookups);
     }
     return lookups;
@@ -435,14 +438,15 @@ export function createQueryExpansion(
     if (compound) return budget.left-- > 0 ? alternatives({ text: term.text, phrase: false }, vocabulary) : null;
     // A word in quotes means itself, exactly: it stands for no other word, and is a stranger when it is
     // none of the catalogue's, so that a thing the catalogue holds nowhere finds nothing quoted as it
-    // does unquoted (`"giraffe" tower` had found every tower).
-    if (term.quoted)
-      return {
-        terms: [],
-        stranger: !forms(term.text.toLowerCase())
-          .flatMap(spellingsOf)
-          .some((form) => vocabulary.has(form)),
-      };
+    // does unquoted (`"giraffe" tower` had found every tower). One of its entries written as one word
+    // is its own (`"closeup"` close-up, `"tallgrass"` tall grass: helper-93).
+    if (term.quoted) {
+      const { together } = lookupsOf(vocabulary);
+      const own = forms(term.text.toLowerCase())
+        .flatMap(spellingsOf)
+        .some((form) => vocabulary.has(form) || together.has(form));
+      return { terms: [], stranger: !own };
+    }
     if (term.phrase || term.similarity !== undefined) return null;
     const typed = term.text.toLowerCase();
     if (typed.includes(' ')) return { terms: joinedTermStandsFor(typed.split(' '), vocabulary, budget), stranger: false };
