@@ -9,7 +9,7 @@
 // never uses. Run it against the demo catalogue (`npm run up`).
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { singularOf } from '../../src/wallpapers/domain/query-meaning.js';
+import { inTitle } from '../../src/wallpapers/domain/with-suggestion.js';
 
 const { values } = parseArgs({
   options: { url: { type: 'string', default: 'http://127.0.0.1:3000' }, key: { type: 'string' }, show: { type: 'boolean', default: false } },
@@ -24,12 +24,6 @@ interface Judgment {
 }
 const { queries } = JSON.parse(readFileSync(new URL('single-word-judgments.json', import.meta.url), 'utf8')) as { queries: Judgment[] };
 
-const holds = (title: string, word: string) =>
-  title
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .some((held) => held === word || singularOf(held) === singularOf(word));
-
 const tally = new Map<string, number>();
 for (const judgment of queries) {
   const response = await fetch(`${values.url}/v1/search?per_page=10&q=${encodeURIComponent(judgment.q)}`, {
@@ -42,10 +36,10 @@ for (const judgment of queries) {
     first === undefined
       ? 'nothing'
       : judgment.kind === 'lacked'
-        ? holds(first, judgment.near!)
+        ? inTitle(first, judgment.near!)
           ? 'the near word (wrong)'
           : 'something else'
-        : holds(first, judgment.meant!)
+        : inTitle(first, judgment.meant!)
           ? 'the word meant (right)'
           : 'something else';
   const name = `${judgment.kind}: ${verdict}`;

@@ -255,14 +255,18 @@ export function createQueryExpansion(
     return terms;
   }
 
+  /** Of a word's forms, those the catalogue holds as words of its own, in either spelling ("harbor" is its harbour). */
+  function ownForms(typedForms: readonly string[], vocabulary: Vocabulary): string[] {
+    return [...new Set(typedForms.flatMap(spellingsOf))].filter((form) => vocabulary.has(form));
+  }
+
   async function lookUp(typed: string, vocabulary: Vocabulary, ownSpelling: Lookups['ownSpelling']): Promise<Lookup> {
     // A word of the catalogue's own means itself: it already matches as typed, and other words for it
     // would cost every such search a wider query for little (one query of 72 in the judged set). So
     // does a misspelling of one (a word the model does not know, an edit or two from one of the
     // catalogue's): the search's own typo matching finds it, without the model.
     const typedForms = forms(typed);
-    // The catalogue's word in either spelling ("harbor" is its harbour).
-    const own = [...new Set(typedForms.flatMap(spellingsOf))].filter((form) => vocabulary.has(form));
+    const own = ownForms(typedForms, vocabulary);
     if (own.length > 0) return synonymsInCatalogue(own, vocabulary);
     const said = everydayTerms(typedForms, vocabulary);
     // A word for the same thing settles it; a class word's catalogue words join the model's own
@@ -442,9 +446,8 @@ export function createQueryExpansion(
     // is its own (`"closeup"` close-up, `"tallgrass"` tall grass: helper-93).
     if (term.quoted) {
       const { together } = lookupsOf(vocabulary);
-      const own = forms(term.text.toLowerCase())
-        .flatMap(spellingsOf)
-        .some((form) => vocabulary.has(form) || together.has(form));
+      const typedForms = forms(term.text.toLowerCase());
+      const own = ownForms(typedForms, vocabulary).length > 0 || typedForms.flatMap(spellingsOf).some((form) => together.has(form));
       return { terms: [], stranger: !own };
     }
     if (term.phrase || term.similarity !== undefined) return null;

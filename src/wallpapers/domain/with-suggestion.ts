@@ -132,7 +132,7 @@ export function withSuggestion(
 }
 
 /** Whether a title holds a word, in either number ("Fern Valleys" holds valley, "Rose Gold" roses). */
-function inTitle(title: string, word: string): boolean {
+export function inTitle(title: string, word: string): boolean {
   const one = singularOf(word);
   return title
     .toLowerCase()
