@@ -260,7 +260,28 @@ export function createQueryExpansion(
     return [...new Set(typedForms.flatMap(spellingsOf))].filter((form) => vocabulary.has(form));
   }
 
+  /**
+   * What a word stands for, and the plural of it that the catalogue holds where it holds the word in
+   * no other form ("alp", tagged "alps"). The index's stemmer keeps a few plurals apart from their
+   * singulars (KStem's dictionary holds "alps"), so the word as typed matched nothing, and WordNet's
+   * alp being a thing emptied every search for it. Other words the catalogue holds only as plurals
+   * ("flower", "cloud") gain nothing new: their neighbours hold the plural already.
+   */
   async function lookUp(typed: string, vocabulary: Vocabulary, ownSpelling: Lookups['ownSpelling']): Promise<Lookup> {
+    const found = await lookUpForms(typed, vocabulary, ownSpelling);
+    const plurals = pluralsHeld(typed, vocabulary).filter((plural) => !found.terms.some(({ text }) => text === plural));
+    if (plurals.length === 0) return found;
+    return { terms: [...plurals.map((text) => ({ text, phrase: false, similarity: EVERYDAY_SIMILARITY })), ...found.terms], stranger: false };
+  }
+
+  /** The catalogue's words that are regular plurals of a word none of whose forms it holds. */
+  function pluralsHeld(typed: string, vocabulary: Vocabulary): string[] {
+    if (ownForms(forms(typed), vocabulary).length > 0) return [];
+    const plurals = [`${typed}s`, `${typed}es`, ...(/[^aeiou]y$/.test(typed) ? [`${typed.slice(0, -1)}ies`] : [])];
+    return plurals.filter((plural) => singularOf(plural) === typed && vocabulary.has(plural));
+  }
+
+  async function lookUpForms(typed: string, vocabulary: Vocabulary, ownSpelling: Lookups['ownSpelling']): Promise<Lookup> {
     // A word of the catalogue's own means itself: it already matches as typed, and other words for it
     // would cost every such search a wider query for little (one query of 72 in the judged set). So
     // does a misspelling of one (a word the model does not know, an edit or two from one of the
@@ -443,12 +464,15 @@ export function createQueryExpansion(
     // A word in quotes means itself, exactly: it stands for no other word, and is a stranger when it is
     // none of the catalogue's, so that a thing the catalogue holds nowhere finds nothing quoted as it
     // does unquoted (`"giraffe" tower` had found every tower). One of its entries written as one word
-    // is its own (`"closeup"` close-up, `"tallgrass"` tall grass: helper-93).
+    // is its own (`"closeup"` close-up, `"tallgrass"` tall grass: helper-93), and so is its plural
+    // where the index keeps that apart (`"alp"` alps, see lookUp).
     if (term.quoted) {
       const { together } = lookupsOf(vocabulary);
-      const typedForms = forms(term.text.toLowerCase());
+      const typed = term.text.toLowerCase();
+      const typedForms = forms(typed);
+      const plurals = pluralsHeld(typed, vocabulary).map((text) => ({ text, phrase: false, similarity: EVERYDAY_SIMILARITY }));
       const own = ownForms(typedForms, vocabulary).length > 0 || typedForms.flatMap(spellingsOf).some((form) => together.has(form));
-      return { terms: [], stranger: !own };
+      return { terms: plurals, stranger: !own && plurals.length === 0 };
     }
     if (term.phrase || term.similarity !== undefined) return null;
     const typed = term.text.toLowerCase();
