@@ -31,6 +31,14 @@ describe('the portal`s forms', function () {
       expect(keyIds(await b.get('/portal/keys'))).to.have.length(1);
     });
 
+    it('when the page that shows a new key is asked with HEAD first, then the GET that follows still shows the key', async () => {
+      const b = browser();
+      const posted = await b.post('/portal/keys', await signedIn(b, newEmail()), { name: 'checked first' });
+      const head = await b.send('/portal/keys/done', { method: 'HEAD' });
+      expect(head.status).to.equal(200);
+      expect(shownKey(await b.follow(posted))).to.match(/^wpc_/);
+    });
+
     it(`when an account holds ${MAX_WORKING_KEYS} working keys, then generating another says why and makes none`, async () => {
       const b = browser();
       await signedIn(b, newEmail());
@@ -113,6 +121,16 @@ describe('the portal`s forms', function () {
         expect(refused.html).to.include('Enter an email address');
       });
     }
+
+    it('when a key is named with 64 characters that are two UTF-16 units each, then it is made; with 65, refused', async () => {
+      const b = browser();
+      const keys = await signedIn(b, newEmail());
+      const made = await b.follow(await b.post('/portal/keys', keys, { name: '🌄'.repeat(64) }));
+      expect(shownKey(made)).to.match(/^wpc_/);
+      const refused = await b.follow(await b.post('/portal/keys', made, { name: '🌄'.repeat(65) }));
+      expect(refused.html).to.include('1 to 64 visible characters');
+      expect(keyIds(await b.get('/portal/keys'))).to.have.length(1);
+    });
 
     it('when a key name holds control or invisible characters, then it is refused and no key is made', async () => {
       const b = browser();

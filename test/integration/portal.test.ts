@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { USAGE_CAP } from '../../src/access/store/sliding-window-lua.js';
 import { createAccountStore } from '../../src/access/store/account-store.js';
@@ -5,6 +6,7 @@ import { parseApiKey } from '../../src/access/api-key.js';
 import { redisKeys } from '../../src/access/store/redis-keys.js';
 import { redisNowMs } from '../support/admission-log.js';
 import { THROTTLE } from '../../src/portal/domain/portal-service.js';
+import { SESSION_IDLE_SECONDS, SESSION_LIFETIME_SECONDS } from '../../src/portal/store/session-store.js';
 import { request, uniqueName } from '../support/harness.js';
 import {
   PortalBrowser,
@@ -80,6 +82,23 @@ describe('the developer portal', function () {
     await ctx.redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String((await redisNowMs(ctx.redis)) - 1));
     expect((await wallpapers(old)).status).to.equal(403);
     expect((await wallpapers(fresh)).status).to.equal(200);
+  });
+
+  it('when a key rotated out is still in its grace, then its row offers Revoke, and revoking it stops it at once while the new key works', async () => {
+    const b = browser();
+    const keys = await signedIn(b, newEmail());
+    const old = shownKey(await generate(b, keys, 'leaked'));
+    const page = await b.get('/portal/keys');
+    const [oldId] = keyIds(page);
+    const fresh = shownKey(await submitted(b, b.post(`/portal/keys/${oldId}/rotate`, page, { grace: '86400' })));
+    const rotated = await b.get('/portal/keys');
+    expect(rotated.html, 'the old key`s row').to.include(`action="/portal/keys/${oldId}/revoke"`);
+    expect(rotated.html, 'a key rotated out is not rotated again').not.to.include(`action="/portal/keys/${oldId}/rotate"`);
+    expect((await wallpapers(old)).status).to.equal(200);
+    await submitted(b, b.post(`/portal/keys/${oldId}/revoke`, rotated, {}));
+    expect((await wallpapers(old)).status).to.equal(403);
+    expect((await wallpapers(fresh)).status).to.equal(200);
+    expect((await b.get('/portal/keys')).html, 'nothing left to revoke').not.to.include(`action="/portal/keys/${oldId}/revoke"`);
   });
 
   it('when a rotation asks for more than 24 hours of grace, then it is refused and nothing changes', async () => {
@@ -296,6 +315,21 @@ describe('the developer portal', function () {
         .and.match(/samesite=lax/i)
         .and.match(/path=\/portal/i);
       expect(cookie).not.to.match(/secure/i);
+    });
+
+    it('when a signed-in page is read, then the session cookie is set again to live the idle time from now, and never past the session`s end', async () => {
+      const b = browser();
+      await signedIn(b, newEmail());
+      const page = await b.get('/portal/keys');
+      // Koa writes a cookie's lifetime as Expires, to the second.
+      const lifetime = (answer: PortalPage) =>
+        (Date.parse(/expires=([^;]+)/i.exec(answer.setCookies.find((c) => c.startsWith('wpc_session=')) ?? '')?.[1] ?? '') - Date.now()) / 1000;
+      expect(lifetime(page)).to.be.within(SESSION_IDLE_SECONDS - 5, SESSION_IDLE_SECONDS + 1);
+      const token = b.cookie('wpc_session')!;
+      const record = `wpc:session:${createHash('sha256').update(token).digest('hex')}`;
+      await ctx.redis.hset(record, 'created_at', new Date(Date.now() - SESSION_LIFETIME_SECONDS * 1000 + 3600_000).toISOString());
+      const late = await b.get('/portal/keys');
+      expect(lifetime(late), 'an hour before the session ends').to.be.within(3595, 3601);
     });
 
     it('when the trusted proxy says the browser came over TLS, then the cookie is Secure', async () => {

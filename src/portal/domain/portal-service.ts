@@ -22,25 +22,29 @@ export interface PortalKeys {
 }
 
 // Sign-in attempts allowed per client address, per account from browsers it has not seen, and per
-// browser it has seen (a device cookie), in a window; and sign-ups per address.
+// browser it has seen (a device cookie), in a window; sign-ups per address; and passwords hashed
+// for one address in the window, whatever came of them. A successful sign-in gives its attempt
+// back (an office behind one address is not locked out by its own sign-ins) but still cost a hash:
+// without the last bound, five addresses signing in to their own account over and over held every
+// hash place, and everyone else's sign-in got 503 (helper-96).
 export const THROTTLE = {
   windowSeconds: 15 * 60,
   perClient: 20,
   perAccount: 5,
   perDevice: 10,
+  passwordsPerClient: 30,
   signUpsPerClient: 10,
   signUpWindowSeconds: 3600,
 } as const;
 
 const EMAIL = /^[^\s@<>"]{1,64}@[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?)+$/;
 
-export type SignInResult =
-  | { outcome: 'signed-in'; token: string; session: Session; device: string }
-  | { outcome: 'refused' }
-  | { outcome: 'throttled'; retryAfterSeconds: number };
+/** Refused by a counter: `hashes` when it was the address's passwords hashed, whatever came of them. */
+type Throttled = { outcome: 'throttled'; retryAfterSeconds: number; hashes: boolean };
 
-export type SignUpResult =
-  { outcome: 'done' } | { outcome: 'invalid'; field: 'email' | 'password'; message: string } | { outcome: 'throttled'; retryAfterSeconds: number };
+export type SignInResult = { outcome: 'signed-in'; token: string; session: Session; device: string } | { outcome: 'refused' } | Throttled;
+
+export type SignUpResult = { outcome: 'done' } | { outcome: 'invalid'; field: 'email' | 'password'; message: string } | Throttled;
 
 /**
  * One spelling per address: NFKC (full-width letters, compatibility forms and NFC/NFD spellings
@@ -80,6 +84,24 @@ export function createPortalService({
   defaultTier: string;
 }) {
   const { windowSeconds } = THROTTLE;
+
+  /**
+   * Counts an attempt on each counter; null when all let it through. An attempt refused before its
+   * password is checked guesses nothing and costs no hash: the counters that let it through give it
+   * back, so parallel sign-ins past the account's limit do not use up the address's allowance (and
+   * lock every account out from it).
+   */
+  async function takeAll(counters: [scope: string, subject: string, limit: number, windowSeconds: number][]): Promise<Throttled | null> {
+    const taken = await Promise.all(counters.map(([scope, subject, limit, seconds]) => throttle.take(scope, subject, limit, seconds)));
+    if (taken.every(({ allowed }) => allowed)) return null;
+    await Promise.all(counters.map(([scope, subject], i) => (taken[i]!.allowed ? throttle.refund(scope, subject) : undefined)));
+    return {
+      outcome: 'throttled',
+      retryAfterSeconds: Math.max(...taken.map((t) => (t.allowed ? 0 : t.retryAfterSeconds))),
+      hashes: taken.every(({ allowed }, i) => allowed || counters[i]![0] === 'password-client'),
+    };
+  }
+
   return {
     async signUp(emailText: string, password: string, client: string): Promise<SignUpResult> {
       const email = normalizeEmail(emailText);
@@ -88,8 +110,11 @@ export function createPortalService({
       if (problem) return { outcome: 'invalid', field: 'password', message: problem };
       const slot = hashing.reserve(client);
       try {
-        const signUps = await throttle.take('sign-up-client', client, THROTTLE.signUpsPerClient, THROTTLE.signUpWindowSeconds);
-        if (!signUps.allowed) return { outcome: 'throttled', retryAfterSeconds: signUps.retryAfterSeconds };
+        const refusal = await takeAll([
+          ['sign-up-client', client, THROTTLE.signUpsPerClient, THROTTLE.signUpWindowSeconds],
+          ['password-client', client, THROTTLE.passwordsPerClient, windowSeconds],
+        ]);
+        if (refusal) return refusal;
         // Hashed whether or not the email is taken, so both answers take as long.
         const passwordHash = await slot.run(() => hashPassword(password));
         await accounts.create({ name: email, tier: defaultTier, passwordHash });
@@ -110,25 +135,12 @@ export function createPortalService({
       try {
         const [account, deviceAccount] = await Promise.all([accounts.byName(email), devices.accountOf(device)]);
         const known = account !== null && deviceAccount === account.accountId;
-        const [byClient, bySubject] = await Promise.all([
-          throttle.take('sign-in-client', client, THROTTLE.perClient, windowSeconds),
-          known
-            ? throttle.take('sign-in-device', device!, THROTTLE.perDevice, windowSeconds)
-            : throttle.take('sign-in-account', email, THROTTLE.perAccount, windowSeconds),
+        const refusal = await takeAll([
+          ['sign-in-client', client, THROTTLE.perClient, windowSeconds],
+          known ? ['sign-in-device', device!, THROTTLE.perDevice, windowSeconds] : ['sign-in-account', email, THROTTLE.perAccount, windowSeconds],
+          ['password-client', client, THROTTLE.passwordsPerClient, windowSeconds],
         ]);
-        if (!byClient.allowed || !bySubject.allowed) {
-          // An attempt refused before its password is checked guesses nothing: the counter that let
-          // it through gives it back, so parallel sign-ins past the account's limit do not use up
-          // the address's allowance (and lock every account out from it).
-          await Promise.all([
-            byClient.allowed ? throttle.refund('sign-in-client', client) : undefined,
-            bySubject.allowed ? (known ? throttle.refund('sign-in-device', device!) : throttle.refund('sign-in-account', email)) : undefined,
-          ]);
-          return {
-            outcome: 'throttled',
-            retryAfterSeconds: Math.max(byClient.allowed ? 0 : byClient.retryAfterSeconds, bySubject.allowed ? 0 : bySubject.retryAfterSeconds),
-          };
-        }
+        if (refusal) return refusal;
         const stored = account?.passwordHash ?? (await decoy);
         const matches = await slot.run(() => verifyPassword(password, stored));
         if (!account || !matches || account.disabled) return { outcome: 'refused' };

@@ -53,13 +53,18 @@ export function keysRoutes(router: Router, kit: PortalKit, { service, keys }: { 
 
   router.get('/keys', signedIn, (ctx) => renderKeys(ctx, 200));
   router.get('/keys/done', signedIn, async (ctx) => {
+    // A HEAD (the router answers it with this route) must not take the key shown once from the GET
+    // that follows (helper-96): it is told what the page is, and nothing is read.
+    if (ctx.method === 'HEAD') return page(ctx, 200, '');
     const state = await service.takeHandOff<KeysPageState>(sessionToken(ctx));
     if (!state) return ctx.redirect(`${PORTAL}/keys`);
     await renderKeys(ctx, 200, state);
   });
   router.post('/keys', ...keyForm, async (ctx) => {
     const name = field(ctx, 'name').normalize('NFC').trim();
-    if (name.length < 1 || name.length > 64 || hasInvisible(name)) {
+    // Counted in characters (code points), as the page says: `length` counts an emoji as two.
+    const characters = [...name].length;
+    if (characters < 1 || characters > 64 || hasInvisible(name)) {
       return handOff(ctx, { error: 'Give the key a name of 1 to 64 visible characters.' });
     }
     const created = await orRefusal(keys.createAccountKey(signedOf(ctx).account.accountId, name), { withGrace: false });

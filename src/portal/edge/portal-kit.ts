@@ -2,7 +2,7 @@ import type { Context, Next } from 'koa';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { clientAddress } from '../../http/client-address.js';
 import type { PortalService } from '../domain/portal-service.js';
-import { SESSION_IDLE_SECONDS } from '../store/session-store.js';
+import { SESSION_IDLE_SECONDS, SESSION_LIFETIME_SECONDS } from '../store/session-store.js';
 import { readForm } from './form.js';
 import { PORTAL, messagePage } from './views.js';
 
@@ -100,6 +100,10 @@ export function createPortalKit({ service, trustProxyHops, publicOrigins }: KitO
       return page(ctx, 403, messagePage('Signed out', 'Your session has ended. Sign in again.'));
     }
     (ctx.state as PortalState).signed = signed;
+    // The cookie lives as long as the session: the idle time from this request, never past the
+    // session's end (it was set once at sign-in, so a busy browser dropped it 8 hours after that).
+    const left = Math.floor((signed.session.createdMs + SESSION_LIFETIME_SECONDS * 1000 - Date.now()) / 1000);
+    setCookie(ctx, SESSION_COOKIE, token!, Math.min(SESSION_IDLE_SECONDS, left));
     await next();
   };
   const sessionForm = async (ctx: Context, next: Next) => {

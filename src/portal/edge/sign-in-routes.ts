@@ -25,7 +25,10 @@ export function signInRoutes(router: Router, kit: PortalKit, service: PortalServ
       return page(
         ctx,
         429,
-        signInPage(formToken(ctx), { email, error: `Too many failed sign-ins. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.` }),
+        signInPage(formToken(ctx), {
+          email,
+          error: `Too many ${result.hashes ? 'sign-ins from your network' : 'failed sign-ins'}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+        }),
       );
     }
     page(ctx, 401, signInPage(formToken(ctx), { email, error: 'The email or password is not right, or the account is disabled.' }));
@@ -38,7 +41,8 @@ export function signInRoutes(router: Router, kit: PortalKit, service: PortalServ
     if (result.outcome === 'invalid') return page(ctx, 400, signUpPage(formToken(ctx), { email, error: result.message, field: result.field }));
     if (result.outcome === 'throttled') {
       ctx.set('Retry-After', String(result.retryAfterSeconds));
-      return page(ctx, 429, signUpPage(formToken(ctx), { email, error: 'Too many accounts were created from your network. Try again later.' }));
+      const error = result.hashes ? 'Too many sign-ins and sign-ups from your network.' : 'Too many accounts were created from your network.';
+      return page(ctx, 429, signUpPage(formToken(ctx), { email, error: `${error} Try again later.` }));
     }
     // The same answer whether or not the email was registered already (no account enumeration).
     page(

@@ -167,6 +167,12 @@ const minuteOf = (iso: string) => `${iso.slice(0, 16)}Z`;
 function keyRow(key: AccountKey, csrf: string, formId: string): Markup {
   const state = key.revoked_at ? `revoked ${key.revoked_at}` : key.expires_at ? `expires ${key.expires_at}` : 'active';
   const live = !key.revoked_at && !key.expires_at;
+  // A key rotated out still works until its grace ends: its owner, learning it leaked, must be able
+  // to stop it now (helper-96). Only a key still working can be revoked; only a live one rotated.
+  const working = !key.revoked_at && (!key.expires_at || Date.parse(key.expires_at) > Date.now());
+  const revoke = html`<form method="post" action="${PORTAL}/keys/${key.key_id}/revoke">
+    ${keyFormFields(csrf, formId)}<button class="danger" type="submit" aria-label="Revoke ${key.key_id}">Revoke</button>
+  </form>`;
   return html`<tr>
     <td>${key.name || html`<span class="muted">(unnamed)</span>`}</td>
     <td><code>${key.key_id}</code></td>
@@ -178,16 +184,14 @@ function keyRow(key: AccountKey, csrf: string, formId: string): Markup {
       ${
         live
           ? html`<form method="post" action="${PORTAL}/keys/${key.key_id}/rotate">
-                ${keyFormFields(csrf, formId)}<label class="skip" for="grace-${key.key_id}">Grace period for ${key.key_id}</label
-                ><select id="grace-${key.key_id}" name="grace">
-                  ${GRACE_CHOICES.map(([seconds, label]) => html`<option value="${seconds}">${label}</option>`)}</select
-                ><button class="secondary" type="submit">Rotate</button>
-              </form>
-              <form method="post" action="${PORTAL}/keys/${key.key_id}/revoke">
-                ${keyFormFields(csrf, formId)}<button class="danger" type="submit" aria-label="Revoke ${key.key_id}">Revoke</button>
-              </form>`
+              ${keyFormFields(csrf, formId)}<label class="skip" for="grace-${key.key_id}">Grace period for ${key.key_id}</label
+              ><select id="grace-${key.key_id}" name="grace">
+                ${GRACE_CHOICES.map(([seconds, label]) => html`<option value="${seconds}">${label}</option>`)}</select
+              ><button class="secondary" type="submit">Rotate</button>
+            </form>`
           : ''
       }
+      ${working ? revoke : ''}
     </td>
   </tr>`;
 }
@@ -198,6 +202,8 @@ export interface KeysPageState {
   notice?: string;
 }
 
+// The name field's maxlength counts UTF-16 units, two for an emoji: 128 lets any 64 characters
+// through, and the route counts characters.
 export function keysPage(
   chrome: Required<Pick<Chrome, 'account'>>,
   keys: readonly AccountKey[],
@@ -213,7 +219,7 @@ export function keysPage(
       <form class="stack" method="post" action="${PORTAL}/keys">
         ${keyFormFields(csrf, formId)}
         <div>
-          <label for="name">Name</label><input id="name" name="name" type="text" maxlength="64" required aria-describedby="name-hint" />
+          <label for="name">Name</label><input id="name" name="name" type="text" maxlength="128" required aria-describedby="name-hint" />
           <p class="hint" id="name-hint">What the key is for, such as “wallpaper rotator”: 1 to 64 characters.</p>
         </div>
         <div><button type="submit">Generate key</button></div>

@@ -5,12 +5,23 @@ import type { Cluster, Redis } from 'ioredis';
 export interface Session {
   accountId: string;
   csrf: string;
+  /** When it was signed in to, in ms: it ends SESSION_LIFETIME_SECONDS later, however busy. */
+  createdMs: number;
 }
 
 // Sessions end after this long without a request; each request starts the idle time again.
 export const SESSION_IDLE_SECONDS = 8 * 3600;
+// And this long after signing in, however busy (OWASP's absolute timeout): a stolen cookie kept in
+// use would otherwise work for ever, and the owner has no way to end other browsers' sessions.
+export const SESSION_LIFETIME_SECONDS = 24 * 3600;
 // One-time form ids a session keeps at once (one per page view); older ones are dropped first.
 const FORMS_KEPT = 32;
+
+// A field set only on a session still there: a page's form id or hand-off written just after its
+// session was signed out (the two requests at once) made the record again, with no expiry, and the
+// sealed API key in it stayed for good (helper-96). Answers the fields then held, or 0.
+const SET_IF_ALIVE =
+  "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('HLEN', KEYS[1])";
 
 const sessionKey = (token: string) => `wpc:session:${createHash('sha256').update(token).digest('hex')}`;
 // The key that seals what a session hands to its next page: derived from the cookie's token,
@@ -27,9 +38,13 @@ export function createSessionStore(redis: Redis | Cluster) {
   return {
     async create(accountId: string): Promise<{ token: string; session: Session }> {
       const token = randomBytes(32).toString('base64url');
-      const session = { accountId, csrf: randomBytes(24).toString('base64url') };
-      await redis.hset(sessionKey(token), { account_id: accountId, csrf: session.csrf, created_at: new Date().toISOString() });
-      await redis.expire(sessionKey(token), SESSION_IDLE_SECONDS);
+      const session = { accountId, csrf: randomBytes(24).toString('base64url'), createdMs: Date.now() };
+      const key = sessionKey(token);
+      await redis
+        .multi()
+        .hset(key, { account_id: accountId, csrf: session.csrf, created_at: new Date(session.createdMs).toISOString() })
+        .expire(key, SESSION_IDLE_SECONDS)
+        .exec();
       return { token, session };
     },
 
@@ -41,7 +56,12 @@ export function createSessionStore(redis: Redis | Cluster) {
         [unknown, number],
       ];
       if (!alive || !record['account_id'] || !record['csrf']) return null;
-      return { accountId: record['account_id'], csrf: record['csrf'] };
+      const createdMs = Date.parse(record['created_at'] ?? '');
+      if (!(Date.now() - createdMs < SESSION_LIFETIME_SECONDS * 1000)) {
+        await redis.del(key);
+        return null;
+      }
+      return { accountId: record['account_id'], csrf: record['csrf'], createdMs };
     },
 
     async destroy(token: string): Promise<void> {
@@ -52,7 +72,7 @@ export function createSessionStore(redis: Redis | Cluster) {
     async issueForm(token: string): Promise<string> {
       const id = randomBytes(16).toString('base64url');
       const key = sessionKey(token);
-      const [, [, fields]] = (await redis.multi().hset(key, `form:${id}`, Date.now()).hlen(key).exec()) as [unknown, [unknown, number]];
+      const fields = (await redis.eval(SET_IF_ALIVE, 1, key, `form:${id}`, Date.now())) as number;
       if (fields > FORMS_KEPT + 8) {
         const forms = Object.entries(await redis.hgetall(key)).filter(([field]) => field.startsWith('form:'));
         const oldest = forms.sort(([, a], [, b]) => Number(a) - Number(b)).slice(0, forms.length - FORMS_KEPT);
@@ -72,7 +92,7 @@ export function createSessionStore(redis: Redis | Cluster) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', sealKey(token), iv);
       const sealed = Buffer.concat([iv, cipher.update(JSON.stringify(value), 'utf8'), cipher.final(), cipher.getAuthTag()]);
-      await redis.hset(sessionKey(token), 'handoff', sealed.toString('base64url'));
+      await redis.eval(SET_IF_ALIVE, 1, sessionKey(token), 'handoff', sealed.toString('base64url'));
     },
 
     /** What handOff kept, once: it is gone after this read. Null when there is none. */
