@@ -94,7 +94,7 @@ export function createPortalService({
   async function takeAll(counters: [scope: string, subject: string, limit: number, windowSeconds: number][]): Promise<Throttled | null> {
     const taken = await Promise.all(counters.map(([scope, subject, limit, seconds]) => throttle.take(scope, subject, limit, seconds)));
     if (taken.every(({ allowed }) => allowed)) return null;
-    await Promise.all(counters.map(([scope, subject], i) => (taken[i]!.allowed ? throttle.refund(scope, subject) : undefined)));
+    await Promise.all(counters.filter((_, i) => taken[i]!.allowed).map(([scope, subject]) => throttle.refund(scope, subject)));
     return {
       outcome: 'throttled',
       retryAfterSeconds: Math.max(...taken.map((t) => (t.allowed ? 0 : t.retryAfterSeconds))),
