@@ -272,6 +272,52 @@ describe('the change feed, GET /v1/changes', function () {
     expect((await walk(app, after.cursor)).items).to.deep.equal([]);
   });
 
+  it('when Elasticsearch refuses a deletion, then the feed does not record it and the wallpaper is still served', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(20);
+    await run('import', alias, [file('r1.ndjson', records)]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    const [live] = (await aliasTargets(es, alias)) as [string];
+    const target = records[7]!;
+    await es.indices.putSettings({ index: live, settings: { 'index.blocks.write': true } });
+    try {
+      const refused = await runScript('import', ['--incremental', file('r2.ndjson', [{ id: target.id, deleted: true }])], {
+        env: { INDEX_ALIAS: alias },
+        cwd: dir,
+      });
+      expect(refused.status, refused.stderr).to.equal(1);
+      expect(refused.stderr).to.match(/cluster_block_exception/);
+    } finally {
+      await es.indices.putSettings({ index: live, settings: { 'index.blocks.write': false } });
+    }
+    expect((await request(app.url, `/v1/wallpapers/${target.id}`, { key })).status).to.equal(200);
+    expect((await walk(app, cursor)).items, 'nothing happened').to.deep.equal([]);
+    const fromStart = (await walk(app)).items.filter((item) => item.id === target.id);
+    expect(fromStart.map((item) => item.change)).to.deep.equal(['upsert']);
+  });
+
+  it('when a run was stopped between a deletion`s tombstone and the deletion, then the next run withdraws it before the feed shows it', async () => {
+    const alias = freshAlias();
+    const records = wallpapers(20);
+    await run('import', alias, [file('t1.ndjson', records)]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    // What such a run leaves: a tombstone numbered above the watermark, the wallpaper still there.
+    const target = records[3]!;
+    await es.index({
+      index: changesIndexOf(alias),
+      id: String(target.id),
+      document: { kind: 'delete', id: target.id, change_seq: 1000, changed_at: new Date().toISOString() },
+      refresh: true,
+    });
+    const added = { ...records[0]!, id: 5001, title: 'Loaded by the Next Run' };
+    const next = await run('import', alias, ['--incremental', file('t2.ndjson', [added])]);
+    expect(next.stderr).to.include('withdrew 1 deletions from the change feed that an earlier run recorded but did not make');
+    expect((await walk(app, cursor)).items.map(({ id, change }) => [id, change])).to.deep.equal([[added.id, 'upsert']]);
+    expect((await request(app.url, `/v1/wallpapers/${target.id}`, { key })).status).to.equal(200);
+  });
+
   it('when a rollback is stopped before its alias switch, then nothing changes for a reader and it ends as interrupted', async () => {
     const alias = freshAlias();
     await run('import', alias, ['--keep', '5', file('s1.ndjson', wallpapers(5))]);

@@ -201,9 +201,67 @@ export class ChangeRecorder {
    * `written` are the ids of the documents it wrote: what a full load holds, for recordMissing (a
    * record Elasticsearch refused is not in the new catalogue, so it is deleted too).
    */
-  settled(batch: StampedBatch, written: Iterable<number> = []): void {
-    for (const seq of batch.seqs) this.inFlight.delete(seq);
+  settled(batch: StampedBatch, written: Iterable<number> = [], { hold = false }: { hold?: boolean } = {}): void {
+    // Held: a tombstone of the batch may stand for a deletion that did not happen, and could not be
+    // withdrawn. Its number stays in flight, so the watermark never shows it; the next run
+    // withdraws it first (finishKilledRuns).
+    if (!hold) for (const seq of batch.seqs) this.inFlight.delete(seq);
     if (this.collectIds) for (const id of written) this.loaded.add(id);
+  }
+
+  /**
+   * Tombstones withdrawn for those of `ids` whose wallpapers `index` still holds: deletions
+   * recorded that did not happen (Elasticsearch refused the delete, its request failed, or the run
+   * was killed between the tombstone and the delete). A reader applying one would drop a wallpaper
+   * the catalogue serves (helper-97). Read in real time, so a delete just made counts as made.
+   * Returns how many.
+   */
+  async withdrawStanding(ids: readonly number[], index: string): Promise<number> {
+    let withdrawn = 0;
+    for (let i = 0; i < ids.length; i += ID_PAGE) {
+      const found = await this.es.mget({ index, ids: ids.slice(i, i + ID_PAGE).map(String), _source: false });
+      const standing = found.docs.filter((doc) => 'found' in doc && doc.found).map((doc) => doc._id);
+      if (standing.length === 0) continue;
+      const response = await this.es.bulk({
+        index: this.changesIndex,
+        operations: standing.map((id) => ({ delete: { _id: id } })),
+        filter_path: ['errors', 'items.*.error', 'items.*.status'],
+      });
+      const refused = response.errors ? response.items.find((item) => item.delete?.error && item.delete.status !== 404) : undefined;
+      if (refused) throw new Error(`tombstones not withdrawn: ${JSON.stringify(refused.delete?.error)}`);
+      withdrawn += standing.length;
+      this.tombstoneCount -= standing.length;
+    }
+    return withdrawn;
+  }
+
+  /**
+   * What a run that stopped between its tombstones and their deletions left (see withdrawStanding):
+   * the tombstones above the watermark, which no reader has seen, of wallpapers `live` holds. Done
+   * by the next run under the lock, before it commits past them. Returns how many.
+   */
+  async withdrawUnmade(live: string): Promise<number> {
+    if (this.tombstoneCount === 0) return 0;
+    let withdrawn = 0;
+    let after: estypes.FieldValue[] | undefined;
+    for (;;) {
+      const page = await this.es.search<Tombstone>({
+        index: this.changesIndex,
+        size: ID_PAGE,
+        track_total_hits: false,
+        _source: false,
+        sort: [{ change_seq: 'asc' }],
+        ...(after ? { search_after: after } : {}),
+        query: { bool: { filter: [{ term: { kind: 'delete' } }, { range: { change_seq: { gt: this.committed } } }] } },
+      });
+      const hits = page.hits.hits;
+      if (hits.length === 0) return withdrawn;
+      withdrawn += await this.withdrawStanding(
+        hits.map((hit) => Number(hit._id)),
+        live,
+      );
+      after = hits.at(-1)!.sort;
+    }
   }
 
   /** Once a full load is live: the tombstones of the ids it brought back go. */

@@ -7,7 +7,9 @@ import { AFTER_LEAVING, type VersionedIndex, listVersionedIndices, markIndexStat
  * starts; returns what it did, a line each. An index left `building` is removed (never a live
  * one). An index the alias left whose deletions were not all written (`leaving`, `rolling-back`:
  * killed after the switch, before its tombstones) has them written now, from the two indices: a
- * rollback killed there had lost 98,000 of 100,000 deletions from the feed for good (review).
+ * rollback killed there had lost 98,000 of 100,000 deletions from the feed for good (review). And
+ * deletions recorded but never made (a run stopped between its tombstones and its deletes) are
+ * withdrawn before any run commits past them: the feed had said a served wallpaper was deleted.
  */
 export async function finishKilledRuns(es: Client, alias: string): Promise<string[]> {
   const indices = await listVersionedIndices(es, alias);
@@ -19,6 +21,10 @@ export async function finishKilledRuns(es: Client, alias: string): Promise<strin
   }
   const live = indices.find((index) => index.live);
   if (live === undefined) return said;
+  const withdrawn = await (await ChangeRecorder.open(es, alias, { against: live.name, full: false })).withdrawUnmade(live.name);
+  if (withdrawn > 0) {
+    said.push(`withdrew ${withdrawn} deletions from the change feed that an earlier run recorded but did not make: ${live.name} still holds them`);
+  }
   for (const left of unrecorded) {
     const recorder = await ChangeRecorder.open(es, alias, { against: live.name, full: false });
     const deletes = await recorder.recordLeft(left.name, live.name);

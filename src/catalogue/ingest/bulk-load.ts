@@ -228,6 +228,23 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
     });
   }
 
+  /**
+   * The batch's numbers let go, once the tombstones of deletions not confirmed are withdrawn where
+   * the wallpaper is still there (a failed request may have deleted it all the same). Should that
+   * fail, the numbers are held: the watermark stops below them until the next run withdraws them.
+   */
+  async function settle(stamped: StampedBatch, written: number[], unconfirmed: number[]): Promise<void> {
+    let hold = false;
+    if (unconfirmed.length > 0) {
+      try {
+        await changes!.withdrawStanding(unconfirmed, index);
+      } catch {
+        hold = true;
+      }
+    }
+    changes!.settled(stamped, written, { hold });
+  }
+
   async function send(batch: LoadEntry[]): Promise<void> {
     const checked = batch.filter((entry) => {
       if (Number.isSafeInteger(entry.id)) return true;
@@ -236,11 +253,15 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
     });
     const stamped = changes ? await changes.stamp(checked) : null;
     const written: number[] = [];
+    // Deletions whose tombstones are written, and those Elasticsearch confirmed.
+    let tombstoned: number[] = [];
+    const gone = new Set<number>();
     try {
       if (stamped) unchanged += stamped.unchanged;
       // Decided once per document, so a retried carrier still carries its title's suggestions.
       const stored = new Map<LoadEntry, string>();
       let pending = stamped ? await withTombstones(stamped) : checked;
+      tombstoned = stamped ? pending.filter(isDeletion).map((entry) => entry.id) : [];
       for (const entry of pending)
         if (!isDeletion(entry))
           stored.set(entry, JSON.stringify(toIndexDocument(entry, { suggest: carriesTitle(entry.title, entry.downloads), shuffle })));
@@ -266,8 +287,10 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
           const failure = results.find((result) => result === undefined || (result.error !== undefined && result.status !== 404));
           if (failure === undefined) {
             indexed++;
-            if (isDeletion(entry)) deleted++;
-            else written.push(entry.id);
+            if (isDeletion(entry)) {
+              deleted++;
+              gone.add(entry.id);
+            } else written.push(entry.id);
           } else if (failure.status === 429 && attempt < retries) rejected.push(entry);
           else
             failed.push({
@@ -280,7 +303,12 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
         pending = rejected;
       }
     } finally {
-      if (stamped) changes!.settled(stamped, written);
+      if (stamped)
+        await settle(
+          stamped,
+          written,
+          tombstoned.filter((id) => !gone.has(id)),
+        );
     }
     report();
   }

@@ -24,19 +24,29 @@ const describeAction = (requestIndex: string) => (action: Operation) => {
 };
 
 /** A recorder that stamps every deletion with a tombstone and marks id 2 as returning. */
-function recorder(es: () => Client): ChangeRecorder & { settledBatches: number } {
+type FakeRecorder = ChangeRecorder & { settledBatches: number; held: boolean[]; withdrawn: number[][] };
+
+function recorder(es: () => Client, { withdrawing = true } = {}): FakeRecorder {
   let seq = 100;
   const fake = {
     changesIndex: 'cat-changes',
     settledBatches: 0,
+    held: [] as boolean[],
+    withdrawn: [] as number[][],
     async stamp(batch: readonly LoadEntry[]): Promise<StampedBatch> {
       const tombstones = new Map();
       for (const entry of batch)
         if ('deleted' in entry) tombstones.set(entry.id, { kind: 'delete', id: entry.id, change_seq: ++seq, changed_at: 'now' });
       return { write: [...batch], unchanged: 0, tombstones, returning: new Set([2]), seqs: [seq] };
     },
-    settled() {
+    settled(_batch: StampedBatch, _written: number[], { hold = false } = {}) {
       fake.settledBatches++;
+      fake.held.push(hold);
+    },
+    async withdrawStanding(ids: number[]) {
+      if (!withdrawing) throw new Error('the record of changes is closed');
+      fake.withdrawn.push(ids);
+      return ids.length;
     },
     // As the real one: one request to the changes index, the refused ids with why.
     async tryTombstones(tombstones: { id: number }[]) {
@@ -44,7 +54,7 @@ function recorder(es: () => Client): ChangeRecorder & { settledBatches: number }
       return new Map(response.items.flatMap((item, i) => (item.index?.error ? [[tombstones[i]!.id, item.index.error] as const] : [])));
     },
   };
-  return fake as unknown as ChangeRecorder & { settledBatches: number };
+  return fake as unknown as FakeRecorder;
 }
 
 describe('bulkLoad with deletions and a change recorder', () => {
@@ -93,6 +103,36 @@ describe('bulkLoad with deletions and a change recorder', () => {
     expect(result.failed.map((failure) => [failure.id, failure.reason])).to.deep.equal([
       [5, 'its deletion was not recorded for the change feed, so it was not deleted: cluster_block_exception: blocked'],
     ]);
+  });
+
+  /** Tombstones accepted, then every action of the batch refused as a write block would. */
+  const refusingDeletes = () =>
+    ({
+      bulk: async ({ index }: { index: string }): Promise<estypes.BulkResponse> => ({
+        took: 1,
+        errors: index !== 'cat-changes',
+        items: [
+          index === 'cat-changes'
+            ? { index: { _id: '5', _index: index, status: 201 } }
+            : { delete: { _id: '5', _index: index, status: 403, error: { type: 'cluster_block_exception', reason: 'blocked' } } },
+        ],
+      }),
+    }) as unknown as Client;
+
+  it('when Elasticsearch refuses a deletion whose tombstone was written, then the tombstone is withdrawn before the batch lets go of its numbers', async () => {
+    const es = refusingDeletes();
+    const changes = recorder(() => es);
+    const result = await bulkLoad(es, 'cat-1', [{ id: 5, deleted: true }], { changes });
+    expect(result.failed.map((failure) => failure.id)).to.deep.equal([5]);
+    expect(changes.withdrawn).to.deep.equal([[5]]);
+    expect(changes.held).to.deep.equal([false]);
+  });
+
+  it('when a refused deletion`s tombstone cannot be withdrawn, then the batch holds its numbers, so the watermark never shows it', async () => {
+    const es = refusingDeletes();
+    const changes = recorder(() => es, { withdrawing: false });
+    await bulkLoad(es, 'cat-1', [{ id: 5, deleted: true }], { changes });
+    expect(changes.held).to.deep.equal([true]);
   });
 
   it('when a deletion names a wallpaper that is already gone (404), then it is no failure', async () => {
