@@ -42,7 +42,7 @@ export interface AppServices {
   lanes?: AccountLanes;
 }
 
-export type AppSettings = Pick<Config, 'maxResultWindow' | 'trustProxyHops'> & Partial<Pick<Config, 'cursorSecret'>>;
+export type AppSettings = Pick<Config, 'maxResultWindow' | 'trustProxyHops'> & Partial<Pick<Config, 'cursorSecret' | 'indexAlias'>>;
 
 const API_PREFIX = '/v1';
 
@@ -63,6 +63,7 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   // against this process (start-up warns).
   const cursors = createCursorCodec(settings.cursorSecret ?? randomBytes(32).toString('base64url'), {
     onLegacyRead: () => metrics.legacyCursorReads.inc(),
+    catalogue: settings.indexAlias,
   });
   v1.use(wallpaperRoutes({ repository, maxResultWindow: settings.maxResultWindow, cursors }).routes());
 

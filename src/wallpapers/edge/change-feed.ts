@@ -6,7 +6,7 @@ import { type ListItem, toListItem } from '../catalogued.js';
 import type { Include } from '../params.js';
 import type { ChangePosition } from '../store/change-log.js';
 import type { ChangePage } from '../store/repository.js';
-import { type CursorCodec, queryDigest } from './cursor.js';
+import { type CursorCodec, FEED_POSITION, queryDigest } from './cursor.js';
 
 // GET /v1/changes: what a page of the feed asks, and how it answers (see change-log.ts).
 
@@ -14,7 +14,7 @@ const parseChanges = compileParams<{ cursor?: string; per_page: number; include?
 
 // A feed cursor names no index (the feed outlives every index) and no query but the feed itself,
 // so a list's cursor is refused here and a feed cursor there.
-const FEED = 'changes';
+const FEED = FEED_POSITION;
 const FEED_DIGEST = queryDigest(FEED, {});
 // The codec's own rule: a cursor continues at page 2 or later; the feed has no pages.
 const FEED_PAGE = 2;

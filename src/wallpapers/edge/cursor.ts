@@ -25,6 +25,8 @@ const VERSION = 2;
 // A sealed cursor's IV is its MAC too.
 const IV_BYTES = MAC_BYTES;
 const INDEX_NAME = /^[a-z0-9][a-z0-9_.-]{0,254}$/;
+/** The `index` of a change-feed position (change-feed.ts), which reads no index by that name. */
+export const FEED_POSITION = 'changes';
 
 const tampered = () =>
   invalidRequest("Invalid query parameter 'cursor': not a cursor this API issued; pass meta.next_cursor of the previous page unchanged");
@@ -54,6 +56,16 @@ function isPosition(value: unknown): value is Position {
     after.length <= 4 &&
     after.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v)))
   );
+}
+
+/**
+ * Whether an index name is one of this catalogue's (its alias, a dash, digits: the catalogue tools'
+ * UTC stamp, and a number when two runs met in one millisecond), or the change feed's position,
+ * which names no index.
+ */
+function isIndexOf(alias: string): (index: string) => boolean {
+  const own = new RegExp(`^${alias.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+(?:-\\d+)?$`);
+  return (index) => index === FEED_POSITION || own.test(index);
 }
 
 /**
@@ -98,7 +110,11 @@ function isPlace(value: unknown): value is [number, number] {
  * cursor issued now is sealed. `onLegacyRead` counts them, so that acceptance can go once none
  * come any more.
  */
-export function createCursorCodec(secret: string, { onLegacyRead }: { onLegacyRead?: () => void } = {}): CursorCodec {
+export function createCursorCodec(
+  secret: string,
+  { onLegacyRead, catalogue }: { onLegacyRead?: () => void; catalogue?: string } = {},
+): CursorCodec {
+  const ownIndex = catalogue === undefined ? () => true : isIndexOf(catalogue);
   const derive = (use: string) =>
     Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), `wallpaper-catalogue cursor ${use}`, 32));
   const cipherKey = createSecretKey(derive('aes-256-ctr'));
@@ -137,7 +153,7 @@ export function createCursorCodec(secret: string, { onLegacyRead }: { onLegacyRe
       // `r`, a shuffled walk's start, apart from `s`: an instance of the build before reads such a
       // cursor as a walk begun at the offset, rather than refusing it during a rolling upgrade.
       const shuffled = position.shuffled ? { s: 1, r: position.start } : {};
-      const walk = { i: position.index, a: position.after, t: position.total, ...shuffled, p: page, q: query };
+      const walk = { i: position.index, a: position.after, t: position.total, ...shuffled, p: page, q: query, c: catalogue };
       const state = Buffer.from(JSON.stringify(walk), 'utf8');
       const iv = syntheticIv(state);
       return Buffer.concat([versionByte, iv, ctr(iv, state)]).toString('base64url');
@@ -153,7 +169,11 @@ export function createCursorCodec(secret: string, { onLegacyRead }: { onLegacyRe
       } catch {
         throw tampered();
       }
-      const { i, a, t, s, r, p, q } = (state ?? {}) as Record<string, unknown>;
+      const { i, a, t, s, r, p, q, c } = (state ?? {}) as Record<string, unknown>;
+      // A cursor of another catalogue sealed with the same secret (staging and production, two
+      // tenants) had read that catalogue's index (helper-94). One issued by a build before `c`
+      // must name an index of this catalogue, as the catalogue tools name them.
+      if (catalogue !== undefined && (c === undefined ? typeof i !== 'string' || !ownIndex(i) : c !== catalogue)) throw tampered();
       const shuffled = s === 1 ? { shuffled: true, ...(isPlace(r) ? { start: r } : {}) } : {};
       const position = { index: i, after: a, ...(t === undefined ? {} : { total: t }), ...shuffled };
       if (!isPosition(position) || !Number.isSafeInteger(p) || (p as number) < 2 || typeof q !== 'string') throw tampered();

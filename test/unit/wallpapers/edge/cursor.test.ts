@@ -159,6 +159,33 @@ describe('cursors', () => {
     }
   });
 
+  it('when a cursor of another catalogue sealed with the same secret comes, then it is refused; one of this catalogue is read', () => {
+    const prod = createCursorCodec(SECRET, { catalogue: 'wallpapers' });
+    const staging = createCursorCodec(SECRET, { catalogue: 'staging' });
+    const stagingWalk: CursorState = { ...state, position: { index: 'staging-20261122000000000', after: [1, 2] } };
+    expect(refusal(() => prod.decode(staging.encode(stagingWalk)))).to.match(/'cursor': not a cursor this API issued/);
+    expect(prod.decode(prod.encode(state))).to.deep.equal(state);
+    const feed: CursorState = { position: { index: 'changes', after: [7, 8] }, page: 2, query: 'x' };
+    expect(
+      refusal(() => prod.decode(staging.encode(feed))),
+      'a feed position of another catalogue',
+    ).to.match(/'cursor'/);
+  });
+
+  it('when a cursor of a build before the catalogue was sealed in comes, then it is read only if it names an index of this catalogue, or the feed', () => {
+    const prod = createCursorCodec(SECRET, { catalogue: 'wallpapers' });
+    for (const index of ['wallpapers-20261122000000000', 'wallpapers-20261122000000000-2', 'wallpapers-1764547200000', 'changes']) {
+      const before = sealAsDocumented({ i: index, a: [1, 2], p: 2, q: 'x' });
+      expect(prod.decode(before).position.index).to.equal(index);
+    }
+    for (const index of ['staging-20261122000000000', 'wallpapers-changes', 'wallpapers-staging-20261122000000000', 'wallpapers', '.security']) {
+      expect(
+        refusal(() => prod.decode(sealAsDocumented({ i: index, a: [1, 2], p: 2, q: 'x' }))),
+        index,
+      ).to.match(/'cursor'/);
+    }
+  });
+
   it('when the query digest is taken, then cursor, page, facets and position do not count, every other parameter does', () => {
     const base = { q: 'sea', per_page: 20, sort: 'relevance', category: ['space'] };
     const digest = queryDigest('search', base);
