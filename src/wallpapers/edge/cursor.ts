@@ -110,10 +110,7 @@ function isPlace(value: unknown): value is [number, number] {
  * cursor issued now is sealed. `onLegacyRead` counts them, so that acceptance can go once none
  * come any more.
  */
-export function createCursorCodec(
-  secret: string,
-  { onLegacyRead, catalogue }: { onLegacyRead?: () => void; catalogue?: string } = {},
-): CursorCodec {
+export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: { onLegacyRead?: () => void; catalogue?: string } = {}): CursorCodec {
   const ownIndex = catalogue === undefined ? () => true : isIndexOf(catalogue);
   const derive = (use: string) =>
     Buffer.from(hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), `wallpaper-catalogue cursor ${use}`, 32));
