@@ -169,11 +169,12 @@ describe('error responses', () => {
       }
     });
 
-    it('when the alias does not exist, then 503 service_unavailable', async () => {
+    it('when the alias does not exist, then 503 service_unavailable, the change feed too (not an empty feed at its tail)', async () => {
       const app = await startApp({ config: testConfig({ indexAlias: uniqueName('test-missing') }), es: ctx.es, redis: ctx.redis });
       try {
         expectError(await request(app.url, '/v1/wallpapers', { key: ctx.key }), 503, 'service_unavailable');
         expectError(await request(app.url, '/v1/wallpapers/1', { key: ctx.key }), 503, 'service_unavailable');
+        expectError(await request(app.url, '/v1/changes', { key: ctx.key }), 503, 'service_unavailable');
       } finally {
         await app.close();
       }

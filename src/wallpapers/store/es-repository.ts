@@ -649,12 +649,15 @@ export function createEsRepository(
       batching.timeoutMs,
     );
     const watermark = mark.found ? (mark._source?.change_seq ?? 0) : 0;
+    // A catalogue no load has recorded changes for yet has no record of them: it is read alone.
+    // The catalogue itself must be there: skipping it too had answered a missing one as an empty
+    // feed at its tail, where every other route answers 503 (helper-94).
+    const recorded = !('error' in mark);
     const response = await hedged.run(
       (attempt) =>
         es.search(
           {
-            index: [alias, changesIndex],
-            ignore_unavailable: true,
+            index: recorded ? [alias, changesIndex] : alias,
             allow_partial_search_results: false,
             preference: attempt.preference,
             timeout: shardTimeout,
