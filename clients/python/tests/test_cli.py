@@ -292,3 +292,63 @@ def test_when_the_key_is_refused_for_failed_authentications_then_the_command_sto
     assert f"wallpapers: 429 too_many_auth_failures: {locked}\n" in err
     assert "run again" not in err and "asked to wait" not in err
     assert len(sent) == 1
+
+
+def test_when_the_quota_runs_out_mid_walk_then_list_json_still_prints_what_was_read_and_exits_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wallpaper_catalogue import cli
+
+    from .fakes import item, page, serve_api
+
+    first = [item(i, f"http://pictures.test/{i}.png") for i in (1, 2, 3)]
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if "cursor" not in request.url.params:
+            return httpx.Response(200, json=page(first, next_cursor="page-2"))
+        return httpx.Response(429, headers={"Retry-After": "3600"}, json={"error": "rate_limit_exceeded", "message": "spent", "status": 429})
+
+    serve_api(monkeypatch, api)
+    assert cli.main(["list", "--json"]) == 1
+    out, err = capsys.readouterr()
+    assert [w["id"] for w in json.loads(out)] == [1, 2, 3]
+    assert "spent" in err
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "ftp://example.com", "example.com", "http://"])
+def test_when_wallpapers_url_is_not_an_address_then_it_says_so_with_2_before_asking_anything(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wallpaper_catalogue import cli
+
+    monkeypatch.setenv("API_KEY", "wpc_k")
+    monkeypatch.setenv("WALLPAPERS_URL", url)
+    assert cli.main(["list", "--limit", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "is not an address such as https://api.example.com" in err and "Traceback" not in err
+
+
+def test_when_wallpapers_url_is_set_but_empty_then_the_local_api_is_meant(monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    from wallpaper_catalogue import cli
+
+    monkeypatch.setenv("API_KEY", "wpc_k")
+    monkeypatch.setenv("WALLPAPERS_URL", "")
+    with cli._client(argparse.Namespace()) as client:
+        assert str(client._http.base_url) == "http://127.0.0.1:3000"
+
+
+def test_when_a_mirror_is_asked_for_its_filters_in_another_order_then_it_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from wallpaper_catalogue import cli
+
+    from .fakes import feed, serve_api
+
+    serve_api(monkeypatch, feed(lambda: []))
+    folder = tmp_path / "mirror"
+    assert cli.main(["sync", "--dir", str(folder), "--category", "space,nature", "--quiet"]) == 0
+    assert cli.main(["sync", "--dir", str(folder), "--category", "nature,space", "--quiet"]) == 0
+    assert cli.main(["sync", "--dir", str(folder), "--category", "nature", "--quiet"]) == 2
+    assert "mirrors other filters" in capsys.readouterr().err

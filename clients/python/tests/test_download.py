@@ -8,7 +8,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from wallpaper_catalogue.download import DownloadError, existing, fetch_picture, unfinished
+import os
+import threading
+import time
+
+from wallpaper_catalogue.download import STALE_PART_SECONDS, DownloadError, existing, fetch_all, fetch_picture, unfinished
 
 PICTURE = b"BM" + b"\x00" * 998
 
@@ -60,11 +64,24 @@ def test_when_the_server_hangs_up_mid_picture_then_no_part_is_left_and_the_error
     assert list(tmp_path.iterdir()) == []
 
 
+def aged(path: Path, seconds: float = STALE_PART_SECONDS + 60) -> Path:
+    """A file last written `seconds` ago."""
+    then = time.time() - seconds
+    os.utime(path, (then, then))
+    return path
+
+
 def test_when_a_run_was_cut_short_then_its_unfinished_files_are_found_and_never_taken_for_pictures(tmp_path: Path) -> None:
-    (tmp_path / "5.jpg.part").write_bytes(b"half")
+    (tmp_path / "5.jpg.a1b2.part").write_bytes(b"half")
+    aged(tmp_path / "5.jpg.a1b2.part")
     (tmp_path / "55.jpg").write_bytes(b"other")
     assert existing(tmp_path, 5) is None
-    assert unfinished(tmp_path, 5) == [tmp_path / "5.jpg.part"]
+    assert unfinished(tmp_path, 5) == [tmp_path / "5.jpg.a1b2.part"]
+
+
+def test_when_another_run_is_writing_a_picture_then_its_part_is_not_taken_for_a_leftover(tmp_path: Path) -> None:
+    (tmp_path / "5.jpg.c3d4.part").write_bytes(b"being written")
+    assert unfinished(tmp_path, 5) == []
 
 
 def test_when_the_folder_holds_other_files_of_the_same_id_then_they_are_never_taken_for_the_picture(tmp_path: Path) -> None:
@@ -76,11 +93,52 @@ def test_when_the_folder_holds_other_files_of_the_same_id_then_they_are_never_ta
     assert (tmp_path / "5.txt").read_text() == "my notes"
 
 
-def test_when_a_picture_comes_whole_then_an_unfinished_one_of_another_type_is_removed(tmp_path: Path) -> None:
-    (tmp_path / "5.png.part").write_bytes(b"half")
+def test_when_a_picture_comes_whole_then_an_unfinished_one_of_another_type_is_removed_and_another_run_s_stays(tmp_path: Path) -> None:
+    (tmp_path / "5.png.0000.part").write_bytes(b"half")
+    aged(tmp_path / "5.png.0000.part")
+    # Another run on the folder, writing: deleting it had failed that run's picture (helper-95).
+    (tmp_path / "5.webp.1111.part").write_bytes(b"under way")
     with serving("image/jpeg") as http:
         fetch_picture(http, "http://pictures.test/5", tmp_path, 5)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["5.jpg"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["5.jpg", "5.webp.1111.part"]
+
+
+def test_when_a_picture_fails_before_its_first_byte_then_the_error_names_it(tmp_path: Path) -> None:
+    for failure in (
+        httpx.ConnectError("[Errno 111] Connection refused"),
+        httpx.ReadTimeout("timed out"),
+        httpx.TooManyRedirects("Exceeded maximum allowed redirects."),
+    ):
+
+        def refuse(_request: httpx.Request, failure: Exception = failure) -> httpx.Response:
+            raise failure
+
+        with httpx.Client(transport=httpx.MockTransport(refuse)) as http, pytest.raises(DownloadError) as refused:
+            fetch_picture(http, "http://pictures.test/41", tmp_path, 41)
+        assert refused.value.wallpaper_id == 41
+        assert str(refused.value).startswith("http://pictures.test/41: "), str(refused.value)
+
+
+def test_when_reporting_a_picture_fails_then_the_run_ends_with_that_error_instead_of_waiting_for_ever(tmp_path: Path) -> None:
+    # What a progress line written to a reader that stopped reading raises, from a worker: the
+    # listing had waited for ever for workers that were gone.
+    def broken(_result: object) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    outcome: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            with serving("image/jpeg") as http:
+                fetch_all(((i, f"http://pictures.test/{i}") for i in range(1, 61)), tmp_path, parallel=2, on_done=broken, http=http)
+        except BaseException as error:
+            outcome.append(error)
+
+    runner = threading.Thread(target=run, daemon=True)
+    runner.start()
+    runner.join(20)
+    assert not runner.is_alive(), "the run waited for ever"
+    assert [type(error) for error in outcome] == [BrokenPipeError]
 
 
 def test_when_a_server_sends_the_picture_compressed_anyway_then_it_is_taken_at_its_decoded_length(tmp_path: Path) -> None:
@@ -225,7 +283,7 @@ def test_when_a_picture_drips_slower_than_the_least_rate_past_the_timeout_then_i
     assert list(tmp_path.iterdir()) == []
 
 
-def test_when_a_part_file_is_a_link_then_the_picture_replaces_the_link_and_what_it_points_to_is_untouched(tmp_path: Path) -> None:
+def test_when_a_part_file_is_a_link_then_the_picture_is_written_beside_it_and_what_it_points_to_is_untouched(tmp_path: Path) -> None:
     folder = tmp_path / "mirror"
     folder.mkdir()
     victim = tmp_path / "victim.txt"
@@ -235,7 +293,8 @@ def test_when_a_part_file_is_a_link_then_the_picture_replaces_the_link_and_what_
         fetched = fetch_picture(http, "http://pictures.test/9", folder, 9)
     assert victim.read_text() == "keep me"
     assert fetched.path.read_bytes() == PICTURE
-    assert sorted(p.name for p in folder.iterdir()) == ["9.png"]
+    # Not a leftover of this tool's (one is a file, untouched for a while): left to whoever made it.
+    assert sorted(p.name for p in folder.iterdir()) == ["9.png", "9.png.part"]
 
 
 def gzip_answer(body: bytes) -> httpx.Client:

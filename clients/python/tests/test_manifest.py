@@ -214,3 +214,67 @@ def test_when_a_damaged_manifest_is_restarted_then_the_folder_is_mirrored_anew_a
     assert cli.main(["sync", "--dir", str(folder), "--quiet", "--restart"]) == 0
     assert (folder / "1.png").read_bytes() == PICTURE
     assert Manifest.open(folder, {}).cursor == "1"
+
+
+def test_when_a_link_was_planted_by_the_manifest_s_temporary_name_then_what_it_points_to_is_untouched(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    (folder / f"{MANIFEST}.tmp").symlink_to(victim)
+    serve_api(monkeypatch, feed(lambda: [upsert(1, pictures), upsert(2, pictures)]))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    serve_api(monkeypatch, feed(lambda: [upsert(3, pictures)]))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert victim.read_text() == "keep me"
+    assert not (folder / MANIFEST).is_symlink()
+    assert sorted(Manifest.open(folder, {}).files) == ["1", "2", "3"]
+
+
+def test_when_the_manifest_itself_is_a_link_then_a_save_does_not_append_through_it(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mirror"
+    serve_api(monkeypatch, feed(lambda: [upsert(1, pictures)]))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    victim = tmp_path / "victim.txt"
+    victim.write_bytes((folder / MANIFEST).read_bytes())
+    (folder / MANIFEST).unlink()
+    (folder / MANIFEST).symlink_to(victim)
+    before = victim.read_bytes()
+    serve_api(monkeypatch, feed(lambda: [upsert(2, pictures)]))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 1
+    assert victim.read_bytes() == before
+    assert "run again once the folder can be written" in capsys.readouterr().err
+
+
+def test_when_a_pending_picture_was_written_but_never_named_and_the_feed_deletes_it_then_it_is_removed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a run killed between writing picture 3 and saving its name leaves: 3 pending, 3.png there.
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    unreachable = "http://127.0.0.1:9/3.png"
+    wallpaper = {"title": "Calm Sea", "url": unreachable, "category": "ocean"}
+    whole = {"version": 2, "filters": {}, "cursor": "start", "files": {"3": wallpaper}, "pending": {"3": unreachable}}
+    (folder / MANIFEST).write_text(json.dumps(whole) + "\n")
+    (folder / "3.png").write_bytes(PICTURE)
+    serve_api(monkeypatch, feed(lambda: [{"id": 3, "change": "delete", "at": AT}]))
+    cli.main(["sync", "--dir", str(folder), "--quiet"])
+    assert sorted(p.name for p in folder.iterdir()) == [MANIFEST]
+    assert Manifest.open(folder, {}).files == {}
+
+
+def test_when_the_folder_cannot_be_written_then_sync_says_so_in_a_line_and_exits_1(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mirror"
+
+    def read_only(self: Manifest) -> None:
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(self.folder / f"{MANIFEST}.tmp"))
+
+    monkeypatch.setattr(Manifest, "save", read_only)
+    serve_api(monkeypatch, feed(lambda: [upsert(1, pictures)]))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "Read-only file system" in err and "Traceback" not in err

@@ -361,4 +361,6 @@ def test_when_another_run_left_a_part_by_the_picture_s_name_then_a_download_rena
         server.shutdown()
         server.server_close()
     assert (tmp_path / "7.png").read_bytes() == big
-    assert [p.name for p in tmp_path.iterdir()] == ["7.png"]
+    # The other run's, written moments ago, is not taken for a leftover: it may be under way.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["7.png", "7.png.part"]
+    assert (tmp_path / "7.png.part").read_bytes() == b"TRUNC"

@@ -99,7 +99,14 @@ def _client(args: argparse.Namespace, *, max_wait: float = 60.0) -> Client:
     key = os.environ.get("API_KEY")
     if not key:
         raise UsageError("set API_KEY to your API key (the portal gives one)")
-    url = os.environ.get("WALLPAPERS_URL", "http://127.0.0.1:3000")
+    # Set but empty is unset, as a shell's `WALLPAPERS_URL= wallpapers …` means.
+    url = os.environ.get("WALLPAPERS_URL") or "http://127.0.0.1:3000"
+    try:
+        parsed = httpx.URL(url)
+    except (httpx.InvalidURL, TypeError):
+        parsed = None
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+        raise UsageError(f"WALLPAPERS_URL {shown(url)} is not an address such as https://api.example.com")
     if _in_clear(url):
         print(f"wallpapers: {shown(url)} is plain http: API_KEY crosses the network unencrypted; use https://", file=sys.stderr)
     return Client(base_url=url, api_key=key, pacing=Pacing(max_wait=max_wait))
@@ -123,7 +130,15 @@ def _in_clear(url: str) -> bool:
 
 def _print_items(items: Iterable[Mapping[str, Any]], as_json: bool) -> None:
     if as_json:
-        print(json.dumps([dict(item) for item in items], indent=1))
+        # What was read is printed, as the plain listing prints it as it comes, when the walk stops
+        # early (a quota spent mid-walk): it had been thrown away, the pages paid for. The exit code
+        # and stderr say it stopped.
+        read: list[dict[str, Any]] = []
+        try:
+            for item in items:
+                read.append(dict(item))
+        finally:
+            print(json.dumps(read, indent=1))
         return
     for item in items:
         print(f"{item['id']:>10}  {shown(item.get('resolution')):>9}  {shown(item.get('category')):<14} {shown(item.get('title'))}")
@@ -258,6 +273,15 @@ def cmd_sync(args: argparse.Namespace) -> int:
             bar.close()
             print(f"wallpapers: {shown(error)}", file=sys.stderr)
             return 1 if isinstance(error, SyncBusy) else 2
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            # The folder cannot be written (read-only, full): said in a line, not a traceback. The
+            # manifest is as its last save left it, which the next run goes on from.
+            bar.close()
+            where = f"{error.filename}: " if error.filename else ""
+            print(f"wallpapers: {shown(where + (error.strerror or str(error)))}; run again once the folder can be written", file=sys.stderr)
+            return 1
     bar.close()
     for failure in report.failed:
         print(f"wallpapers: {shown(failure)} (tried again next run)", file=sys.stderr)

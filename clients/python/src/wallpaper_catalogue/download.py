@@ -90,9 +90,24 @@ def own_file(folder: Path, wallpaper_id: int, name: object) -> Path | None:
     return path if path.is_file() else None
 
 
+# A `.part` untouched this long is a run's that was cut short: a live download writes at least every
+# read timeout (60 s by default) or gives up. Younger ones may be another run's on the same folder,
+# whose pictures under way had been deleted by the first run to finish its own (helper-95).
+STALE_PART_SECONDS = 600
+
+
 def unfinished(folder: Path, wallpaper_id: int) -> list[Path]:
-    """What a download of this wallpaper cut short left in the folder."""
-    return [path for path in folder.glob(f"{_stem(wallpaper_id)}.*.part") if path.is_file()]
+    """What a download of this wallpaper cut short left in the folder: its `.part` files untouched
+    for STALE_PART_SECONDS (a younger one may be another run's, under way)."""
+    stale = time.time() - STALE_PART_SECONDS
+    found = []
+    for path in folder.glob(f"{_stem(wallpaper_id)}.*.part"):
+        try:
+            if path.is_file() and path.lstat().st_mtime < stale:
+                found.append(path)
+        except OSError:
+            continue
+    return found
 
 
 def fetch_picture(
@@ -104,10 +119,31 @@ def fetch_picture(
     max_bytes: int = MAX_BYTES,
     replacing: str | None = None,
     stop: threading.Event | None = None,
+    writing: set[Path] | None = None,
 ) -> Fetched:
     """Downloads one picture unless one of this wallpaper is there already; with `replacing` (the
     name of the picture fetched before, from a mirror's manifest), replaces that one, and no file
-    of another's. `stop` ends it between chunks, its ``.part`` removed."""
+    of another's. `stop` ends it between chunks, its ``.part`` removed. `writing` holds the
+    ``.part`` while it is written, for a caller that must remove it should the program end first.
+    Every failure is a DownloadError naming the picture: one before the picture's first byte (a
+    refused connection, a stalled server, a redirect loop) had reached the user as the bare
+    "timed out"."""
+    try:
+        return _fetch_picture(http, url, folder, wallpaper_id, max_bytes, replacing, stop, set() if writing is None else writing)
+    except httpx.HTTPError as error:
+        raise DownloadError(wallpaper_id, f"{url}: {error or type(error).__name__}") from error
+
+
+def _fetch_picture(
+    http: httpx.Client,
+    url: str,
+    folder: Path,
+    wallpaper_id: int,
+    max_bytes: int,
+    replacing: str | None,
+    stop: threading.Event | None,
+    writing: set[Path],
+) -> Fetched:
     if replacing is None:
         have = existing(folder, wallpaper_id)
         if have is not None:
@@ -144,6 +180,7 @@ def fetch_picture(
         size = 0
         try:
             # Made anew, never opened through a link left by that name (a shared folder).
+            writing.add(part)
             with os.fdopen(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644), "wb") as out:
                 received = 0
                 for raw in response.iter_raw():
@@ -164,15 +201,15 @@ def fetch_picture(
                 if inflate is not None:
                     inflate.finish()
         except zlib.error:
-            part.unlink(missing_ok=True)
+            _drop(part, writing)
             raise DownloadError(wallpaper_id, f"{url}: its gzip coding is broken") from None
         except BaseException as error:
-            part.unlink(missing_ok=True)
+            _drop(part, writing)
             if isinstance(error, (httpx.HTTPError, OSError)):
                 raise DownloadError(wallpaper_id, f"{url}: {error}") from error
             raise
         if declared is not None and size != int(declared):
-            part.unlink(missing_ok=True)
+            _drop(part, writing)
             raise DownloadError(wallpaper_id, f"{url}: {size} bytes of the {declared} announced")
         if have is not None and have != final:
             have.unlink(missing_ok=True)
@@ -180,12 +217,18 @@ def fetch_picture(
             os.replace(part, final)
         except OSError as error:
             # Something else by that name (a folder called 5.jpg): no picture, and no .part left behind.
-            part.unlink(missing_ok=True)
+            _drop(part, writing)
             raise DownloadError(wallpaper_id, f"{final}: {error.strerror or error}") from error
+        writing.discard(part)
         # A download cut short before, while the picture came as another type, is done with too.
         for leftover in unfinished(folder, wallpaper_id):
             leftover.unlink(missing_ok=True)
         return Fetched(wallpaper_id, final, size, False)
+
+
+def _drop(part: Path, writing: set[Path]) -> None:
+    part.unlink(missing_ok=True)
+    writing.discard(part)
 
 
 def picture_client(timeout: float = 60.0, transport: httpx.BaseTransport | None = None) -> httpx.Client:
@@ -221,15 +264,39 @@ def fetch_all(
     work: queue.Queue[tuple[int, str] | None] = queue.Queue(maxsize=parallel)
     started: set[int] = set()
     finished: set[int] = set()
+    # The .part files this run's workers are writing: all an interrupted run removes (another run on
+    # the folder may be writing its own).
+    writing: set[Path] = set()
+    # What ended a worker other than its pictures (on_done raising: a progress line written to a
+    # reader that stopped reading). The listing and the join look for it: they had waited for ever
+    # on workers that were gone, holding a sync's folder lock with them.
+    fatal: list[BaseException] = []
+
+    def put(job: tuple[int, str] | None) -> None:
+        while True:
+            if fatal:
+                raise fatal[0]
+            try:
+                work.put(job, timeout=0.2)
+                return
+            except queue.Full:
+                continue
 
     with picture_client(timeout, transport) if http is None else nullcontext(http) as http:
 
         def worker() -> None:
+            try:
+                fetch_each()
+            except BaseException as error:
+                fatal.append(error)
+                stop.set()
+
+        def fetch_each() -> None:
             while (job := work.get()) is not None:
                 wallpaper_id, url = job
                 result: Fetched | DownloadError
                 try:
-                    result = fetch_picture(http, url, folder, wallpaper_id, replacing=replacing(wallpaper_id), stop=stop)
+                    result = fetch_picture(http, url, folder, wallpaper_id, replacing=replacing(wallpaper_id), stop=stop, writing=writing)
                 except DownloadError as error:
                     result = error
                 # Whatever else one picture raises is that picture's failure: a worker that died
@@ -256,17 +323,18 @@ def fetch_all(
                 if wallpaper_id in started:
                     continue
                 started.add(wallpaper_id)
-                work.put((wallpaper_id, url))
+                put((wallpaper_id, url))
             for _ in workers:
-                work.put(None)
+                put(None)
             for thread in workers:
-                while thread.is_alive():
+                while thread.is_alive() and not fatal:
                     thread.join(0.2)
+            if fatal:
+                raise fatal[0]
         except BaseException:
             with report:
                 stop.set()
-            for wallpaper_id in started - finished:
-                for leftover in unfinished(folder, wallpaper_id):
-                    leftover.unlink(missing_ok=True)
+            for leftover in writing.copy():
+                leftover.unlink(missing_ok=True)
             raise
     return done, failed

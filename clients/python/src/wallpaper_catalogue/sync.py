@@ -151,7 +151,7 @@ class Manifest:
             # Mirrored anew from the feed's start, the pictures fetched before still its own: kept,
             # replaced or deleted as the new filters say (taken for a user's, they were left for ever).
             return cls(folder, filters, None, saved.files, saved.pending)
-        if saved.filters != filters:
+        if not _same_filters(saved.filters, filters):
             raise SyncError(f"{folder} mirrors other filters ({json.dumps(saved.filters)}); use another folder, or --restart to mirror these instead")
         return cls(folder, filters, saved.cursor, saved.files, saved.pending, set(), saved.cursor, saved.whole_bytes, saved.appended_bytes, saved.rewrite)
 
@@ -195,7 +195,8 @@ class Manifest:
                 "pending": {k: self._pending.get(k) for k in self._changed},
             }
             line = (json.dumps(change, separators=(",", ":")) + "\n").encode()
-            with (self.folder / MANIFEST).open("ab") as out:
+            # Never through a link left by the manifest's name (a shared folder): ELOOP instead.
+            with os.fdopen(os.open(self.folder / MANIFEST, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0)), "ab") as out:
                 out.write(line)
             self._appended_bytes += len(line)
         self._changed.clear()
@@ -208,9 +209,26 @@ class Manifest:
         temporary = path.with_name(path.name + ".tmp")
         whole = {"version": 2, "filters": self.filters, "cursor": self.cursor, "files": self._files, "pending": self._pending}
         body = (json.dumps(whole, separators=(",", ":")) + "\n").encode()
-        temporary.write_bytes(body)
+        # Made anew, as a `.part` is: a link planted by the temporary's name had the manifest written
+        # into whatever it pointed to, then renamed into place for every later save to append to
+        # (helper-95). What a run cut short left by that name is its own, and goes first.
+        temporary.unlink(missing_ok=True)
+        with os.fdopen(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644), "wb") as out:
+            out.write(body)
         os.replace(temporary, path)
         self._whole_bytes, self._appended_bytes, self._write_whole = len(body), 0, False
+
+
+def _same_filters(saved: Any, asked: Mapping[str, Any]) -> bool:
+    """The same filters, a list's values in any order: the API reads each list as a set, so
+    `--category nature,space` after `space,nature` mirrors the same wallpapers."""
+
+    def unordered(filters: Any) -> Any:
+        if not isinstance(filters, dict):
+            return filters
+        return {name: sorted(value, key=str) if isinstance(value, list) else value for name, value in filters.items()}
+
+    return bool(unordered(saved) == unordered(dict(asked)))
 
 
 @dataclass
@@ -429,6 +447,10 @@ def _follow(
         fetch_all([(int(k), url) for k, url in jobs.items()], folder, parallel=parallel, replacing=lambda i: replace.get(str(i)), on_done=done, http=http)
 
     def remove(key: str) -> None:
+        # The picture by the name the manifest gave it: a user's 7.png beside the mirror's 7.jpg
+        # stays. Or, pending, the one by its id, which a run cut short wrote before naming it: it had
+        # been left for good, the manifest no longer knowing the wallpaper (helper-95).
+        have = own_picture(manifest, folder, key)
         entry, was_pending = manifest.forget(key)
         # Only a picture this mirror fetched is its to delete: a user's own 7.jpg is not, though the
         # feed deletes wallpaper 7.
@@ -436,8 +458,6 @@ def _follow(
             return
         if entry is not None:
             report.removed += 1
-        # The picture by the name the manifest gave it: a user's 7.png beside the mirror's 7.jpg stays.
-        have = own_file(folder, int(key), (entry or {}).get("file"))
         if have is not None:
             have.unlink()
         for leftover in unfinished(folder, int(key)):
