@@ -91,10 +91,14 @@ export function toWallpaper(doc: WallpaperDocument | Wallpaper): Wallpaper {
   };
 }
 
-/** The record of a document: the nine fields, then tags and colours when it has any. */
+/**
+ * The record of a document: the nine fields, then tags and colours when it has any, each colour as
+ * `{hex, share}` whatever order its input named them in. The record is what a load's digest is of
+ * (contentHash): a colour written `{"share", "hex"}` had made the same record loaded again a change.
+ */
 export function toRecord(doc: WallpaperDocument | WallpaperRecord): WallpaperRecord {
   const record: WallpaperRecord = toWallpaper(doc);
   if (doc.tags && doc.tags.length > 0) record.tags = doc.tags;
-  if (doc.colors && doc.colors.length > 0) record.colors = doc.colors;
+  if (doc.colors && doc.colors.length > 0) record.colors = doc.colors.map(({ hex, share }) => ({ hex, share }));
   return record;
 }

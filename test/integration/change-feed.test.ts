@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
-import { WALLPAPER_FIELDS, type Wallpaper } from '../../src/wallpapers/wallpaper.js';
+import { WALLPAPER_FIELDS, type Wallpaper, toRecord } from '../../src/wallpapers/wallpaper.js';
+import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { importCatalogue } from '../../src/catalogue/ingest/import-catalogue.js';
 import { aliasTargets, indicesOf, runScript, stateOf, toNdjson, wallpapers } from '../support/catalogue-cli.js';
 import { rollbackCatalogue } from '../../src/catalogue/admin/rollback.js';
@@ -270,6 +271,19 @@ describe('the change feed, GET /v1/changes', function () {
     const again = await run('import', alias, ['--incremental', file('k4.ndjson', [])]);
     expect(again.stderr).to.not.include('deletions of');
     expect((await walk(app, after.cursor)).items).to.deep.equal([]);
+  });
+
+  it('when a record is loaded again with its colours` fields in another order, then nothing is recorded', async () => {
+    const alias = freshAlias();
+    const records = [...generateWallpapers({ count: 10, seed: 42, imageBaseUrl: 'https://images.wallpapers.example' })].map(toRecord);
+    const coloured = records.find((record) => (record.colors?.length ?? 0) > 0)!;
+    expect(coloured, 'a record with colours').to.not.equal(undefined);
+    await run('import', alias, [file('c1.ndjson', records)]);
+    const app = await apiOn(alias);
+    const { cursor } = await walk(app);
+    const reordered = { ...coloured, colors: coloured.colors!.map(({ hex, share }) => ({ share, hex })) };
+    await run('import', alias, ['--incremental', file('c2.ndjson', [reordered])]);
+    expect((await walk(app, cursor)).items).to.deep.equal([]);
   });
 
   it('when Elasticsearch refuses a deletion, then the feed does not record it and the wallpaper is still served', async () => {
