@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
@@ -80,11 +80,33 @@ describe('the catalogue lock', function () {
 
     it('when the holder was a process of this host that no longer exists, then the lock is taken over and the holder named', async () => {
       const alias = uniqueName('test-lock');
-      const gone = { command: 'reindex', host: hostname(), pid: deadPid(), since: '2026-01-01T00:00:00.000Z', token: 'killed' };
+      const gone = {
+        command: 'reindex',
+        host: hostname(),
+        pid: deadPid(),
+        since: '2026-01-01T00:00:00.000Z',
+        token: 'killed',
+        pidns: readlinkSync('/proc/self/ns/pid'),
+      };
       await redis.set(lockKey(alias), JSON.stringify(gone), 'PX', 60_000);
       const lock = await acquireCatalogueLock(redis, alias, 'import');
       expect(lock.tookOver).to.deep.equal(gone);
+      expect(lock.holder.pidns, 'a holder names its namespace').to.equal(gone.pidns);
       await lock.release();
+    });
+
+    it('when the holder is of another PID namespace on a host of the same name (a container on the host`s network), or names none, then it is not taken for gone', async () => {
+      for (const pidns of ['pid:[4026530000]', undefined]) {
+        const alias = uniqueName('test-lock');
+        const elsewhere = { command: 'import', host: hostname(), pid: deadPid(), since: '2026-01-01T00:00:00.000Z', token: 'live', pidns };
+        await redis.set(lockKey(alias), JSON.stringify(elsewhere), 'PX', 60_000);
+        const refused = await acquireCatalogueLock(redis, alias, 'import').then(
+          () => null,
+          (error: unknown) => error,
+        );
+        expect(refused, String(pidns)).to.be.instanceOf(LockHeldError);
+        await redis.del(lockKey(alias));
+      }
     });
   });
 

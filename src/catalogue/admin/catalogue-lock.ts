@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { RedisClient } from '../../infra/redis.js';
 
@@ -9,7 +10,24 @@ export interface LockHolder {
   pid: number;
   since: string;
   token: string;
+  /** Its process's PID namespace (Linux's `/proc/self/ns/pid`), where the system has them. */
+  pidns?: string;
 }
+
+/**
+ * This process's PID namespace, or undefined where there is none to read. Containers sharing the
+ * host's network share its hostname too (Docker's `--network host`), each with pids of its own: a
+ * pid there says nothing of a process here (helper-97 took over a live import's lock so, and
+ * removed its index).
+ */
+function ownPidNamespace(): string | undefined {
+  try {
+    return readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
+}
+const PID_NAMESPACE = ownPidNamespace();
 
 export interface CatalogueLock {
   readonly key: string;
@@ -70,9 +88,13 @@ function parseHolder(raw: string): LockHolder | string {
   return raw;
 }
 
-/** Held by a process of this host that no longer exists, such as one killed with SIGKILL. */
-export function isAbandoned(holder: LockHolder | string): boolean {
-  if (typeof holder === 'string' || holder.host !== hostname()) return false;
+/**
+ * Held by a process of this host, and of this PID namespace, that no longer exists, such as one
+ * killed with SIGKILL. A holder of another namespace, or that names none where this system has
+ * them (a build before), is never taken for gone: the lock's TTL frees it once it stops renewing.
+ */
+export function isAbandoned(holder: LockHolder | string, pidns: string | undefined = PID_NAMESPACE): boolean {
+  if (typeof holder === 'string' || holder.host !== hostname() || holder.pidns !== pidns) return false;
   try {
     process.kill(holder.pid, 0);
     return false;
@@ -98,7 +120,14 @@ export async function acquireCatalogueLock(
   { ttlMs = DEFAULT_LOCK_TTL_MS, renewEveryMs = Math.floor(ttlMs / 3) }: LockOptions = {},
 ): Promise<CatalogueLock & { tookOver: LockHolder | null }> {
   const key = lockKey(alias);
-  const holder: LockHolder = { command, host: hostname(), pid: process.pid, since: new Date().toISOString(), token: randomBytes(8).toString('hex') };
+  const holder: LockHolder = {
+    command,
+    host: hostname(),
+    pid: process.pid,
+    since: new Date().toISOString(),
+    token: randomBytes(8).toString('hex'),
+    ...(PID_NAMESPACE === undefined ? {} : { pidns: PID_NAMESPACE }),
+  };
   const value = JSON.stringify(holder);
   let tookOver: LockHolder | null = null;
   for (let attempt = 1; (await redis.set(key, value, 'PX', ttlMs, 'NX')) !== 'OK'; attempt++) {
