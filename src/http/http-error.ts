@@ -23,7 +23,8 @@ export class HttpError extends Error {
 }
 
 export const invalidRequest = (message: string) => new HttpError(400, 'invalid_request', message);
-export const unauthorized = () => new HttpError(401, 'unauthorized', 'No API key provided', { 'WWW-Authenticate': 'Bearer realm="wallpapers"' });
+export const unauthorized = (message = 'No API key provided') =>
+  new HttpError(401, 'unauthorized', message, { 'WWW-Authenticate': 'Bearer realm="wallpapers"' });
 export const forbidden = () => new HttpError(403, 'forbidden', 'Invalid API key');
 export const notFound = (message = 'Resource not found') => new HttpError(404, 'not_found', message);
 export const methodNotAllowed = (allowed: string[]) =>

@@ -232,17 +232,19 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
       expect((await get('/v1/usage')).status).to.equal(200);
     });
 
-    it('when a request carries two Authorization headers, then 400 names the header, whichever key comes first', async () => {
+    it('when a request carries two Authorization headers, then 401 names the header, whichever key comes first, without quota headers', async () => {
       for (const keys of [
         [KEY, 'nope'],
         ['nope', KEY],
       ]) {
         const res = await rawRequest(app.url, '/v1/wallpapers', { headers: keys.map((key) => ['Authorization', `Bearer ${key}`] as const) });
-        expect(res.status).to.equal(400);
+        expect(res.status).to.equal(401);
         expect(JSON.parse(res.body)).to.deep.include({
-          error: 'invalid_request',
+          error: 'unauthorized',
           message: 'A request must carry one Authorization header, not several',
         });
+        expect(res.headers['www-authenticate']).to.equal('Bearer realm="wallpapers"');
+        expect(res.headers).to.not.have.property('x-ratelimit-limit');
       }
     });
   });

@@ -508,7 +508,7 @@ export interface components {
         };
     };
     responses: {
-        /** @description A parameter breaks its rule (`invalid_request`); the message names each parameter and rule, or the result window is exceeded, or the request carries more than one Authorization header */
+        /** @description A parameter breaks its rule (`invalid_request`); the message names each parameter and rule, or the result window is exceeded */
         InvalidRequest: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -535,7 +535,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No API key provided (`unauthorized`) */
+        /** @description No API key provided (`unauthorized`), or several `Authorization` headers, which present none */
         Unauthorized: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

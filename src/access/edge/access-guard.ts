@@ -6,7 +6,7 @@ import { secondsUntilReset } from '../quota.js';
 import { requestContext } from '../../infra/request-context.js';
 import type { Metrics } from '../../infra/metrics.js';
 import { clientAddress } from '../../http/client-address.js';
-import { type HttpError, forbidden, invalidRequest, unauthorized } from '../../http/http-error.js';
+import { type HttpError, forbidden, unauthorized } from '../../http/http-error.js';
 import { quotaHeaders, tooManyFailures, tooManyRequests } from './rate-limit-headers.js';
 import { accountBusy, countRefusal } from './refusals.js';
 
@@ -71,13 +71,15 @@ export function authenticationRefusal({ access, metrics, trustProxyHops }: Acces
 }
 
 /**
- * The key a request presents; else its refusal. Several Authorization headers are 400: Node keeps
- * the first, and a proxy in front may have read another. None is 401, counted as a failure.
+ * The key a request presents; else its refusal, 401, counted as a failure. Several Authorization
+ * headers present no key: Node keeps the first, and a proxy in front may have read another. They
+ * were a 400, which the contract gives the quota headers a request without a key cannot have
+ * (helper-94); the 401 it gives a request without a usable key has none.
  */
 export function presentedKey(options: AccessGuardOptions) {
   const refuse = authenticationRefusal(options);
   return async function keyOf(ctx: Context): Promise<string> {
-    if (authorizationLines(ctx.req) > 1) throw invalidRequest('A request must carry one Authorization header, not several');
+    if (authorizationLines(ctx.req) > 1) return refuse(ctx, unauthorized('A request must carry one Authorization header, not several'));
     const token = bearerToken(ctx.get('Authorization') || undefined);
     if (!token) return refuse(ctx, unauthorized());
     return token;
