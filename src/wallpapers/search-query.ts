@@ -53,9 +53,14 @@ const LATIN_LETTERS: Readonly<Record<string, string>> = {
   '\u201c': '"', '\u201d': '"', '\u201e': '"', '\u201f': '"', '\u00ab': '"', '\u00bb': '"', '\u2212': '-',
 }; // prettier-ignore
 const LATIN_LETTER = /[ßẞæÆœŒøØłŁđĐðÐþÞıɡĸ\u201c-\u201f\u00ab\u00bb\u2212]/g;
-// A Latin letter with its marks, a Latin compatibility form (ﬁ, ſ, full-width ｃ) or full-width
-// punctuation (，（－＂): each is read as its compatibility decomposition, less the marks.
-const LATIN_FORM = /[\p{Script=Latin}\uff01-\uff5e]\p{M}*/gu;
+// A Latin letter with its marks, a Latin compatibility form (ﬁ, ſ, full-width ｃ), full-width
+// punctuation (，（－＂), or a styled letter or digit pasted as "fancy text": mathematical bold,
+// italic, script… (𝐬𝐮𝐧𝐬𝐞𝐭, and the letterlike ones that fill their gaps: 𝓈𝓊𝓃𝓈ℯ𝓉) and circled ones
+// (ⓢⓤⓝⓢⓔⓣ, ①). Each is read as its compatibility decomposition, less the marks. Not the
+// parenthesised forms (⒜ is "(a)"), which would bring brackets into the query's syntax, nor
+// symbols that decompose to words (™ is "TM", № "No").
+const LATIN_FORM =
+  /[\p{Script=Latin}\uff01-\uff5e\u{1d400}-\u{1d7ff}\u210a-\u2113\u2115\u2119-\u211d\u2124\u2128\u212c\u212d\u212f-\u2131\u2133\u2134\u24b6-\u24e9\u2460-\u2473]\p{M}*/gu;
 
 /**
  * A text as the index folds it ("café" is cafe, "crème" creme, "ﬁeld" field, "ｃｉｔｙ" city,

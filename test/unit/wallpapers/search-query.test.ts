@@ -132,6 +132,17 @@ describe('search query syntax', () => {
     ]);
   });
 
+  it('when words are pasted as styled "fancy text" (mathematical, script, circled letters), then they read as the letters they are; parenthesised forms bring no brackets', () => {
+    expect(parseSearchQuery('𝐬𝐮𝐧𝐬𝐞𝐭 ⓑⓔⓐⓒⓗ 𝓈𝓊𝓃𝓈ℯ𝓉 𝕗𝕠𝕣𝕖𝕤𝕥 ④').groups).to.deep.equal([
+      [word('sunset')],
+      [word('beach')],
+      [word('sunset')],
+      [word('forest')],
+      [word('4')],
+    ]);
+    expect(parseSearchQuery('sunset -⒜ ™').excluded, 'no exclusion group out of ⒜').to.deep.equal([]);
+  });
+
   it('when operators are typed in their full-width or typographic forms, then they read as their ASCII forms', () => {
     expect(parseSearchQuery('forest －（pine oak）')).to.deep.equal({ groups: [[word('forest')]], excluded: [word('pine'), word('oak')] });
     expect(parseSearchQuery('＂alpine lake＂').groups).to.deep.equal([[phrase('alpine lake')]]);
