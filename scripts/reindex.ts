@@ -1,8 +1,8 @@
 import { EXIT_FAILED, failureCode, main, type CommandContext, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
 import { interruptionOf } from '../src/catalogue/cli/interrupt.js';
 import { describeHolder, isAbandoned, readLockHolder } from '../src/catalogue/admin/catalogue-lock.js';
-import { AliasStateError } from '../src/catalogue/admin/index-admin.js';
-import { describeKilledRuns, finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
+import { AliasStateError, listVersionedIndices } from '../src/catalogue/admin/index-admin.js';
+import { afterKilledRuns, describeKilledRuns, finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
 import type { BulkProgress } from '../src/catalogue/ingest/bulk-load.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { parseReindexArgs, REINDEX_USAGE, type ReindexArgs } from '../src/catalogue/cli/reindex-args.js';
@@ -16,14 +16,16 @@ async function dryRun({ config, es, redis, say }: CommandContext, args: ReindexA
   const alias = config.indexAlias;
   say('dry run: nothing will be changed');
   const holder = await readLockHolder(redis, alias);
+  const busy = holder !== null && !isAbandoned(holder);
   if (holder !== null) {
-    const outcome = isAbandoned(holder) ? 'that process is gone, so a real run would take the lock over' : 'a real run would be refused now';
+    const outcome = busy ? 'a real run would be refused now' : 'that process is gone, so a real run would take the lock over';
     say(`note: the catalogue lock is held by ${describeHolder(holder)}; ${outcome}`);
   }
-  // Done first by a real run, rollback or reindex (finishKilledRuns).
-  for (const line of await describeKilledRuns(es, alias)) say(line);
+  // Done first by a real run, rollback or reindex (finishKilledRuns); not while another run holds
+  // the lock, whose index being built is no orphan.
+  if (!busy) for (const line of await describeKilledRuns(es, alias)) say(line);
   if (args.rollback) {
-    const plan = await planRollback(es, alias);
+    const plan = await planRollback(es, alias, afterKilledRuns(await listVersionedIndices(es, alias)));
     say(`would point alias ${alias} back from ${plan.from} to ${plan.to} and mark ${plan.from} rolled back`);
     return 0;
   }

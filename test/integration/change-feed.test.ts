@@ -399,6 +399,10 @@ describe('the change feed, GET /v1/changes', function () {
       `would record the deletions of ${older} for the change feed, left unwritten by an earlier run killed after its alias switch`,
     );
     expect(await stateOf(es, older), 'a dry run changes nothing').to.equal('leaving');
+    // A rollback's dry run plans as the real one will, once the killed run's work is done: back to
+    // the index left `leaving`, which it marks complete first (it had said nothing to roll back to).
+    const dryRollback = await run('reindex', alias, ['--rollback', '--dry-run']);
+    expect(dryRollback.stderr).to.match(new RegExp(`would point alias ${alias} back from \\S+ to ${older}`));
     const next = await run('import', alias, ['--incremental', file('f3.ndjson', [])]);
     expect(next.stderr).to.include(`recorded 10 deletions of ${older}`);
     expect(await stateOf(es, older)).to.equal('complete');

@@ -47,6 +47,16 @@ type Leaving = VersionedIndex & { state: keyof typeof AFTER_LEAVING };
 
 const isLeaving = (index: VersionedIndex): index is Leaving => !index.live && Object.hasOwn(AFTER_LEAVING, index.state);
 
+/**
+ * The alias's indices as a real run sees them once finishKilledRuns is done: builds never finished
+ * gone, an index left `leaving` (`rolling-back`) marked `complete` (`rolled-back`). A dry run plans
+ * on these, or it named a rollback target other than the real run's (helper-97).
+ */
+export function afterKilledRuns(indices: readonly VersionedIndex[]): VersionedIndex[] {
+  const orphans = new Set(selectOrphans(indices));
+  return indices.filter((index) => !orphans.has(index)).map((index) => (isLeaving(index) ? { ...index, state: AFTER_LEAVING[index.state] } : index));
+}
+
 /** The dry run's lines for what finishKilledRuns would do now. */
 export async function describeKilledRuns(es: Client, alias: string): Promise<string[]> {
   const { orphans, unrecorded } = leftByKilledRuns(await listVersionedIndices(es, alias));

@@ -1,6 +1,6 @@
 import type { Client } from '@elastic/elasticsearch';
 import { ChangeRecorder } from './change-recorder.js';
-import { AFTER_LEAVING, listVersionedIndices, markIndexState, swapAlias } from './index-admin.js';
+import { AFTER_LEAVING, type VersionedIndex, listVersionedIndices, markIndexState, swapAlias } from './index-admin.js';
 
 export interface RollbackPlan {
   from: string;
@@ -23,8 +23,8 @@ export class RollbackError extends Error {
  * The newest open, complete versioned index older than the live one. Rolled-back and
  * abandoned indices never qualify, so repeated rollbacks walk back through good versions.
  */
-export async function planRollback(es: Client, alias: string): Promise<RollbackPlan> {
-  const indices = await listVersionedIndices(es, alias);
+export async function planRollback(es: Client, alias: string, listed?: readonly VersionedIndex[]): Promise<RollbackPlan> {
+  const indices = listed ?? (await listVersionedIndices(es, alias));
   const live = indices.filter((index) => index.live);
   if (live.length !== 1) {
     throw new RollbackError(
