@@ -8,7 +8,7 @@ import { finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { openRejectLog } from '../src/catalogue/ingest/reject-log.js';
 import { UsageError } from '../src/catalogue/cli/cli-args.js';
-import { checkRejectsPath, inputOnDisk } from '../src/catalogue/cli/rejects-path.js';
+import { checkRejectsPath, fileProblem, inputOnDisk } from '../src/catalogue/cli/rejects-path.js';
 import { type ExtractCounts, withExtractedColors } from '../src/catalogue/pixels/extract-colors.js';
 import { describeExtraction } from '../src/catalogue/cli/extraction-report.js';
 import { describeCompaction } from '../src/catalogue/cli/compaction-report.js';
@@ -36,7 +36,7 @@ const command: CatalogueCommand<ImportArgs> = {
         say(`${file.message} while waiting for ${args.input}'s writer; nothing changed`);
         return failureCode(file);
       }
-      say(`cannot read ${args.input}: ${file.code ?? file.message}`);
+      say(`cannot read ${args.input}: ${fileProblem(file)}`);
       return EXIT_USAGE;
     }
     // A pipe (`<(zcat file.gz)`, /dev/stdin) can be read once only: no line count, so no ETA.

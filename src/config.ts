@@ -354,6 +354,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`${key}: ${e.message} (got ${JSON.stringify(got)})`);
     }
   }
+  // `<alias>-changes` is an alias's record of changes: such an alias would take another's for its
+  // own (helper-97 ran one as far as its switch, which failed with Elasticsearch's raw reasons).
+  const alias = raw['INDEX_ALIAS'];
+  if (typeof alias === 'string' && alias.endsWith('-changes')) {
+    problems.push(`INDEX_ALIAS: must not end in -changes, the name of an alias's record of changes (got ${JSON.stringify(alias)})`);
+  }
   for (const key of ['ELASTICSEARCH_URL', 'REDIS_URL'] as const) {
     const value = raw[key];
     if (typeof value !== 'string') continue;

@@ -2,6 +2,11 @@ import { expect } from 'chai';
 import { cannotReach, ConfigError, displayUrl, loadConfig, parseSocketUrl } from '../../src/config.js';
 
 describe('configuration', () => {
+  it('when INDEX_ALIAS ends in -changes, the name of an alias`s record of changes, then it is refused saying so', () => {
+    expect(() => loadConfig({ INDEX_ALIAS: 'wallpapers-changes' })).to.throw(/INDEX_ALIAS: must not end in -changes/);
+    expect(loadConfig({ INDEX_ALIAS: 'changes-of-wallpapers' }).indexAlias).to.equal('changes-of-wallpapers');
+  });
+
   it('when the environment is empty, then local defaults apply', () => {
     const config = loadConfig({});
     expect(config).to.include({

@@ -1,5 +1,5 @@
 import { MAX_BATCH_SIZE } from '../ingest/bulk-load.js';
-import { integer, parseCliArgs } from './cli-args.js';
+import { UsageError, integer, parseCliArgs } from './cli-args.js';
 
 export interface ReindexArgs {
   keep: number;
@@ -39,6 +39,13 @@ export function parseReindexArgs(argv: readonly string[]): ReindexArgs {
     },
     false,
   );
+  // A rollback copies nothing and prunes nothing: these would be ignored, silently (helper-97).
+  const forReindex = (['keep', 'batch-size', 'concurrency', 'sample'] as const).filter((name) => values[name] !== undefined);
+  if (values.rollback === true && forReindex.length > 0) {
+    throw new UsageError(
+      `${forReindex.map((name) => `--${name}`).join(', ')} ${forReindex.length === 1 ? 'is' : 'are'} for a reindex; --rollback takes none`,
+    );
+  }
   return {
     keep: integer('keep', values.keep, 2, 2, 1000),
     dryRun: values['dry-run'] === true,

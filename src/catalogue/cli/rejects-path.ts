@@ -2,11 +2,27 @@ import { fstatSync, type Stats } from 'node:fs';
 import { lstat, open, rm, stat } from 'node:fs/promises';
 import { UsageError } from './cli-args.js';
 
+const FILE_PROBLEMS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory',
+  ENOTDIR: 'a part of its path is not a directory',
+  ELOOP: 'too many links',
+  ENAMETOOLONG: 'the name is too long',
+};
+
+/** Why a file could not be read, in words: an operator read only "ENOENT" (helper-97). */
+export function fileProblem(error: NodeJS.ErrnoException): string {
+  const said = error.code === undefined ? undefined : FILE_PROBLEMS[error.code];
+  return said === undefined ? (error.code ?? error.message) : `${said} (${error.code})`;
+}
+
 /** What the input is on disk: the file, or what standard input reads from (a file, a pipe, a terminal). */
 export async function inputOnDisk(input: string): Promise<Stats> {
   if (input === '-') return fstatSync(0);
   return stat(input).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`cannot read ${input}: ${error.code ?? error.message}`);
+    throw new UsageError(`cannot read ${input}: ${fileProblem(error)}`);
   });
 }
 

@@ -5,6 +5,7 @@ import { MAX_COLORS } from '../../wallpapers/colors.js';
 import { MAX_TAG_LENGTH, MAX_TAGS, TAG_PATTERN } from '../../wallpapers/tags.js';
 import { type Deletion, WALLPAPER_FIELDS, type WallpaperDocument, type WallpaperRecord } from '../../wallpapers/wallpaper.js';
 import { duplicateKeyOf } from './duplicate-keys.js';
+import { printable } from '../../infra/visible-text.js';
 
 export const MAX_TITLE_LENGTH = 500;
 export const MAX_DESCRIPTION_LENGTH = 10_000;
@@ -80,10 +81,15 @@ const LONE_SURROGATE = /[\ud800-\udfff]/u;
 const ODD_IN_TITLE = /[\p{Cc}\ud800-\udfff]/u;
 const ODD_IN_DESCRIPTION = /(?![\t\n\r\u0085])[\p{Cc}\ud800-\udfff]/u;
 
-/** What a schema cannot say about the text: controls, and halves of characters. */
+// A title that shows nothing: spaces and characters that render as nothing (a zero-width space, a
+// byte order mark), which the schema's "not blank" lets through.
+const NOTHING_SHOWN = /^[\s\p{Cf}\p{Default_Ignorable_Code_Point}]*$/u;
+
+/** What a schema cannot say about the text: controls, halves of characters, a title that shows nothing. */
 function textProblems({ title, description }: { title: string; description: string }): string[] {
-  if (!ODD_IN_TITLE.test(title) && !ODD_IN_DESCRIPTION.test(description)) return [];
-  const problems: string[] = [];
+  const blank = NOTHING_SHOWN.test(title);
+  if (!blank && !ODD_IN_TITLE.test(title) && !ODD_IN_DESCRIPTION.test(description)) return [];
+  const problems: string[] = blank ? ['title must hold a character that shows (not only spaces or invisible ones)'] : [];
   if (CONTROL.test(title)) problems.push('title must not hold control characters');
   if (LINE_CONTROL.test(description)) problems.push('description must not hold control characters other than tabs and line breaks');
   for (const [field, text] of [
@@ -174,8 +180,8 @@ export type RecordVerdict =
   | { ok: false; code: 'invalid_json' | 'invalid_record'; reason: string; id: number | string | null };
 
 /** A line with `deleted`: exactly `{"id": N, "deleted": true}`, nothing else beside. */
-function checkDeletion(value: object, deletions: boolean): RecordVerdict {
-  const id = idOf(value);
+function checkDeletion(value: object, deletions: boolean, text: string): RecordVerdict {
+  const id = idAsWritten(idOf(value), text);
   if (!deletions) {
     return {
       ok: false,
@@ -217,14 +223,20 @@ export function checkRecord(text: string, { deletions = false }: { deletions?: b
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, code: 'invalid_json', reason: `invalid JSON: ${error instanceof Error ? error.message : String(error)}`, id: null };
+    // Printable: the parser quotes what it met, which may be a NUL (a UTF-16 file read as UTF-8).
+    return {
+      ok: false,
+      code: 'invalid_json',
+      reason: `invalid JSON: ${printable(error instanceof Error ? error.message : String(error))}`,
+      id: null,
+    };
   }
   const twice = duplicateKeyOf(text, value);
   if (twice !== null) {
     return { ok: false, code: 'invalid_json', reason: `invalid JSON: the name ${JSON.stringify(twice)} appears twice in one object`, id: null };
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value) && 'deleted' in value) {
-    return checkDeletion(value, deletions);
+    return checkDeletion(value, deletions, text);
   }
   if (!validateWallpaper(value)) {
     const tags = typeof value === 'object' && value !== null ? (value as { tags?: unknown }).tags : undefined;

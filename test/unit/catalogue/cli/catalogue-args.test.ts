@@ -55,6 +55,15 @@ describe('parseImportArgs', () => {
 });
 
 describe('parseReindexArgs', () => {
+  it('when --rollback comes with options only a reindex takes, then it is refused naming them, not ignored', () => {
+    expect(() => parseReindexArgs(['--rollback', '--keep', '3'])).to.throw(UsageError, /--keep is for a reindex; --rollback takes none/);
+    expect(() => parseReindexArgs(['--rollback', '--sample', '5', '--concurrency', '2'])).to.throw(
+      UsageError,
+      /--concurrency, --sample are for a reindex/,
+    );
+    expect(parseReindexArgs(['--rollback', '--dry-run'])).to.include({ rollback: true, dryRun: true });
+  });
+
   it('when no flags are given, then it keeps 2 and copies for real', () => {
     expect(parseReindexArgs([])).to.deep.equal({
       keep: 2,

@@ -193,8 +193,28 @@ describe('checkRecord: tags and palettes', () => {
     expect(checkRecord(line({ title: 'Night Sky 🌌', description: 'Line one\nline two\r\n\tend\u0085' })).ok).to.equal(true);
   });
 
-  it('when an id is past what a number holds exactly, then the rejection names it as the line wrote it', () => {
+  it('when an id is past what a number holds exactly, then the rejection names it as the line wrote it, in a deletion too', () => {
     const verdict = rejection(JSON.stringify({ ...VALID, id: 1 }).replace('"id":1', '"id":90071992547409921'));
     expect(verdict.id).to.equal('90071992547409921');
+    const deletion = checkRecord('{"id":9007199254740993,"deleted":true}', { deletions: true });
+    expect(deletion.ok).to.equal(false);
+    expect((deletion as { id: unknown }).id).to.equal('9007199254740993');
+  });
+
+  it('when a title shows nothing (invisible characters, a byte order mark, spaces among them), then it is rejected saying so', () => {
+    expect(rejection(line({ title: '\ufeff' })).reason, 'a byte order mark is a space to JSON Schema').to.equal('title must not be blank');
+    for (const title of ['\u200b', '\ufeff\u200b', ' \u200b\u2060 ', '\u200d']) {
+      expect(rejection(line({ title })).reason, JSON.stringify(title)).to.equal(
+        'title must hold a character that shows (not only spaces or invisible ones)',
+      );
+    }
+    expect(checkRecord(line({ title: '\ufeffCalm Sea 👨\u200d👩\u200d👧' })).ok, 'visible text beside them is taken').to.equal(true);
+  });
+
+  it('when a line holds a NUL where JSON was expected (a UTF-16 file), then the reason shows it escaped', () => {
+    const { reason } = rejection('\u0000\u0000');
+    expect(reason).to.match(/^invalid JSON: /);
+    expect(reason).to.not.include('\u0000');
+    expect(reason).to.include('\\u{0}');
   });
 });
