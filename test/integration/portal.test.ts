@@ -167,6 +167,72 @@ describe('the developer portal', function () {
     });
   });
 
+  describe('the account page', () => {
+    const OLD = 'correct horse battery';
+    const NEW = 'a brand new staple horse';
+    const signInStatus = async (email: string, password: string) => {
+      const b = browser();
+      return (await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email, password })).status;
+    };
+
+    it('when the owner changes the password, then the old one no longer signs in, the new one does, other browsers are signed out and this one stays', async () => {
+      const email = newEmail();
+      const owner = browser();
+      await signedIn(owner, email, OLD);
+      const other = browser();
+      expect((await other.post('/portal/sign-in', await other.get('/portal/sign-in'), { email, password: OLD })).status).to.equal(303);
+      const changed = await owner.post('/portal/account/password', await owner.get('/portal/account'), { current: OLD, password: NEW });
+      expect(changed.status).to.equal(200);
+      expect(changed.html).to.include('Your password is changed, and 1 other browser signed out.');
+      expect((await other.get('/portal/keys')).status, 'the other browser').to.equal(302);
+      expect((await owner.get('/portal/keys')).status, 'this browser').to.equal(200);
+      expect(await signInStatus(email, OLD)).to.equal(401);
+      expect(await signInStatus(email, NEW)).to.equal(303);
+    });
+
+    it('when the current password is wrong, then 401 and nothing changes; past the tries a window allows, 429', async () => {
+      const email = newEmail();
+      const owner = browser();
+      await signedIn(owner, email, OLD);
+      const statuses: number[] = [];
+      for (let i = 0; i <= THROTTLE.passwordChangesPerAccount; i++) {
+        const answer = await owner.post('/portal/account/password', await owner.get('/portal/account'), {
+          current: `wrong guess ${i}!!`,
+          password: NEW,
+        });
+        statuses.push(answer.status);
+        if (i === 0) expect(answer.html).to.include('The current password is not right.');
+      }
+      expect(statuses).to.deep.equal([...Array.from({ length: THROTTLE.passwordChangesPerAccount }, () => 401), 429]);
+      expect(await signInStatus(email, OLD)).to.equal(303);
+    });
+
+    it('when the new password breaks the rules, then 400 says which, and nothing changes', async () => {
+      const email = newEmail();
+      const owner = browser();
+      await signedIn(owner, email, OLD);
+      const refused = await owner.post('/portal/account/password', await owner.get('/portal/account'), { current: OLD, password: 'short' });
+      expect(refused.status).to.equal(400);
+      expect(refused.html).to.match(/id="password-error"/);
+      expect(await signInStatus(email, OLD)).to.equal(303);
+    });
+
+    it('when the owner signs out everywhere else, then the other browsers are signed out and this one stays; without the form`s token, nothing happens', async () => {
+      const email = newEmail();
+      const owner = browser();
+      await signedIn(owner, email, OLD);
+      const others = [browser(), browser()];
+      for (const b of others) await b.post('/portal/sign-in', await b.get('/portal/sign-in'), { email, password: OLD });
+      const forged = await owner.send('/portal/account/sign-out-others', { form: { csrf: 'A'.repeat(32) } });
+      expect(forged.status).to.equal(403);
+      expect((await others[0]!.get('/portal/keys')).status, 'not signed out by a forged form').to.equal(200);
+      const done = await owner.post('/portal/account/sign-out-others', await owner.get('/portal/account'), {});
+      expect(done.html).to.include('2 other browsers signed out; this one stays signed in.');
+      for (const b of others) expect((await b.get('/portal/keys')).status).to.equal(302);
+      expect((await owner.get('/portal/keys')).status).to.equal(200);
+    });
+  });
+
   describe('sign-in', () => {
     it('when one account fails its password too often, then further sign-ins are 429 with Retry-After, even with the right password', async () => {
       const address = newEmail();

@@ -79,6 +79,19 @@ export function createAccountStore(redis: Redis | Cluster) {
       return false;
     },
 
+    /** A portal account's new password hash; false when there is no such account with a password. */
+    async setPassword(accountId: string, passwordHash: string): Promise<boolean> {
+      const key = redisKeys.account(accountId);
+      // Only over a password already there: an operator's account (no password) never gains one here.
+      const done = await redis.eval(
+        "if redis.call('HGET', KEYS[1], 'password') then redis.call('HSET', KEYS[1], 'password', ARGV[1]) return 1 end return 0",
+        1,
+        key,
+        passwordHash,
+      );
+      return done === 1;
+    },
+
     /** Moves an operator's account to `tier`, or a portal account named by its id. */
     async setTier(ref: AccountRef, tier: string): Promise<OperatorChange> {
       const found = await operatorAccount(ref);

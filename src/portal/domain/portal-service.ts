@@ -33,6 +33,7 @@ export const THROTTLE = {
   perAccount: 5,
   perDevice: 10,
   passwordsPerClient: 30,
+  passwordChangesPerAccount: 5,
   signUpsPerClient: 10,
   signUpWindowSeconds: 3600,
 } as const;
@@ -45,6 +46,8 @@ type Throttled = { outcome: 'throttled'; retryAfterSeconds: number; hashes: bool
 export type SignInResult = { outcome: 'signed-in'; token: string; session: Session; device: string } | { outcome: 'refused' } | Throttled;
 
 export type SignUpResult = { outcome: 'done' } | { outcome: 'invalid'; field: 'email' | 'password'; message: string } | Throttled;
+
+export type PasswordChange = { outcome: 'changed'; signedOut: number } | { outcome: 'refused' } | { outcome: 'invalid'; message: string } | Throttled;
 
 /**
  * One spelling per address: NFKC (full-width letters, compatibility forms and NFC/NFD spellings
@@ -155,6 +158,39 @@ export function createPortalService({
         slot.cancel();
       }
     },
+
+    /**
+     * A signed-in owner's new password, given the current one: checked as a sign-in is (counted per
+     * address and per account before any hash, both hashes in one place of the budget, so a stolen
+     * session cannot guess the password faster than a sign-in could), then every other session of
+     * the account ends, as whoever knew the old password may hold one.
+     */
+    async changePassword(signed: { accountId: string; email: string; token: string }, current: string, next: string, client: string) {
+      const problem = passwordProblem(next, { email: signed.email });
+      if (problem) return { outcome: 'invalid', message: problem } satisfies PasswordChange;
+      const slot = hashing.reserve(client);
+      try {
+        const refusal = await takeAll([
+          ['password-client', client, THROTTLE.passwordsPerClient, windowSeconds],
+          ['password-change', signed.accountId, THROTTLE.passwordChangesPerAccount, windowSeconds],
+        ]);
+        if (refusal) return refusal;
+        const account = await accounts.byId(signed.accountId);
+        const checked = await slot.run(async () => {
+          if (!account?.passwordHash || !(await verifyPassword(current, account.passwordHash))) return null;
+          return hashPassword(next);
+        });
+        if (checked === null || account === null || account.disabled) return { outcome: 'refused' } satisfies PasswordChange;
+        if (!(await accounts.setPassword(signed.accountId, checked))) return { outcome: 'refused' } satisfies PasswordChange;
+        await throttle.clear('password-change', signed.accountId);
+        return { outcome: 'changed', signedOut: await sessions.destroyOthers(signed.accountId, signed.token) } satisfies PasswordChange;
+      } finally {
+        slot.cancel();
+      }
+    },
+
+    /** Ends every other session of the account (a browser lost, a cookie that may have leaked). */
+    signOutOthers: (accountId: string, token: string) => sessions.destroyOthers(accountId, token),
 
     /** The session and its account, or null when either is gone or the account was disabled. */
     async resume(token: string) {

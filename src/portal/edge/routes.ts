@@ -11,6 +11,7 @@ import { createPortalKit, SESSION_COOKIE } from './portal-kit.js';
 import { signInRoutes } from './sign-in-routes.js';
 import { keysRoutes } from './keys-routes.js';
 import { usageRoutes } from './usage-routes.js';
+import { accountRoutes } from './account-routes.js';
 import type { PortalKeys, PortalService } from '../domain/portal-service.js';
 import { BudgetFull } from '../../infra/work-budget.js';
 import { PORTAL, messagePage } from './views.js';
@@ -95,6 +96,7 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
   signInRoutes(router, kit, service);
   keysRoutes(router, kit, { service, keys });
   usageRoutes(router, kit, { keys, quota, windowSeconds });
+  accountRoutes(router, kit, service);
 
   // The portal's address itself, outside the prefixed router (which cannot match its bare prefix).
   const entry = createRouter();

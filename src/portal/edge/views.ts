@@ -24,6 +24,7 @@ function layout({ title, account }: Chrome, body: Markup): string {
     ? html`<nav aria-label="Portal">
         <a href="${PORTAL}/keys">API Keys</a>
         <a href="${PORTAL}/usage">Usage</a>
+        <a href="${PORTAL}/account">Account</a>
         <span class="muted">${account.name} (${account.tier})</span>
         <form class="inline" method="post" action="${PORTAL}/sign-out">
           ${csrfField(account.csrf)}<button class="link" type="submit">Sign out</button>
@@ -313,6 +314,61 @@ export function usagePage(
           </tbody>
         </table>
       </details>`,
+  );
+}
+
+export interface AccountPageState {
+  notice?: string;
+  error?: string;
+  /** The field the error is of, when it is one field's. */
+  field?: 'current' | 'password';
+}
+
+export function accountPage(chrome: Required<Pick<Chrome, 'account'>>, state: AccountPageState = {}): string {
+  const { csrf } = chrome.account;
+  const currentError = state.field === 'current' ? state.error : undefined;
+  const passwordError = state.field === 'password' ? state.error : undefined;
+  const passwordHint = `${PASSWORD.min} to ${PASSWORD.max} characters. Your other browsers are signed out.`;
+  return layout(
+    { title: 'Account', ...chrome },
+    html`${state.notice ? html`<p class="notice" role="status">${state.notice}</p>` : ''}
+      ${state.error && !state.field ? html`<p class="alert" role="alert">${state.error}</p>` : ''}
+      <h2>Change your password</h2>
+      <form class="stack" method="post" action="${PORTAL}/account/password" novalidate>
+        ${csrfField(csrf)}
+        <div>
+          <label for="current">Current password</label
+          ><input
+            id="current"
+            name="current"
+            type="password"
+            autocomplete="current-password"
+            required
+            ${currentError ? html` aria-invalid="true" aria-describedby="current-error"` : ''}
+          />
+          ${fieldError('current', currentError)}
+        </div>
+        <div>
+          <label for="password">New password</label
+          ><input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            required
+            aria-describedby="${describedBy('password', passwordError, passwordHint)}"
+            ${passwordError ? html` aria-invalid="true"` : ''}
+          />
+          <p class="hint" id="password-hint">${passwordHint}</p>
+          ${fieldError('password', passwordError)}
+        </div>
+        <div><button type="submit">Change password</button></div>
+      </form>
+      <h2>Other browsers</h2>
+      <p>Sign out every other browser signed in to this account: one you no longer use, or whose cookie may have leaked.</p>
+      <form method="post" action="${PORTAL}/account/sign-out-others">
+        ${csrfField(csrf)}<button class="secondary" type="submit">Sign out everywhere else</button>
+      </form>`,
   );
 }
 

@@ -23,7 +23,12 @@ const FORMS_KEPT = 32;
 const SET_IF_ALIVE =
   "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) return redis.call('HLEN', KEYS[1])";
 
-const sessionKey = (token: string) => `wpc:session:${createHash('sha256').update(token).digest('hex')}`;
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+const sessionKey = (token: string) => sessionKeyOf(tokenHash(token));
+const sessionKeyOf = (hash: string) => `wpc:session:${hash}`;
+// An account's sessions by when they began, so that all of them can be ended at once (a password
+// changed, "sign out everywhere else"): a stolen cookie otherwise worked until its session's end.
+const sessionsOf = (accountId: string) => `wpc:sessions-of:${accountId}`;
 // The key that seals what a session hands to its next page: derived from the cookie's token,
 // which Redis never holds, so a copy of Redis reveals no API key shown once.
 const sealKey = (token: string) => createHash('sha256').update(`portal handoff\0${token}`).digest();
@@ -39,11 +44,21 @@ export function createSessionStore(redis: Redis | Cluster) {
     async create(accountId: string): Promise<{ token: string; session: Session }> {
       const token = randomBytes(32).toString('base64url');
       const session = { accountId, csrf: randomBytes(24).toString('base64url'), createdMs: Date.now() };
-      const key = sessionKey(token);
+      const hash = tokenHash(token);
+      const key = sessionKeyOf(hash);
       await redis
         .multi()
         .hset(key, { account_id: accountId, csrf: session.csrf, created_at: new Date(session.createdMs).toISOString() })
         .expire(key, SESSION_IDLE_SECONDS)
+        .exec();
+      // Each key of its own (they may sit on different nodes of a cluster); those past every
+      // session's lifetime leave the list as it grows.
+      const list = sessionsOf(accountId);
+      await redis
+        .multi()
+        .zadd(list, session.createdMs, hash)
+        .zremrangebyscore(list, 0, session.createdMs - SESSION_LIFETIME_SECONDS * 1000)
+        .expire(list, SESSION_LIFETIME_SECONDS)
         .exec();
       return { token, session };
     },
@@ -66,6 +81,17 @@ export function createSessionStore(redis: Redis | Cluster) {
 
     async destroy(token: string): Promise<void> {
       await redis.del(sessionKey(token));
+    },
+
+    /** Ends every session of the account but the one of `keep`; returns how many were ended. */
+    async destroyOthers(accountId: string, keep: string): Promise<number> {
+      const list = sessionsOf(accountId);
+      const kept = tokenHash(keep);
+      const others = (await redis.zrange(list, 0, -1)).filter((hash) => hash !== kept);
+      if (others.length === 0) return 0;
+      const ended = await Promise.all(others.map((hash) => redis.del(sessionKeyOf(hash))));
+      await redis.zrem(list, ...others);
+      return ended.reduce((sum, n) => sum + n, 0);
     },
 
     /** A new one-time form id for a page of this session. */
