@@ -84,10 +84,12 @@ const ODD_IN_DESCRIPTION = /(?![\t\n\r\u0085])[\p{Cc}\ud800-\udfff]/u;
 // A title that shows nothing: spaces and characters that render as nothing (a zero-width space, a
 // byte order mark), which the schema's "not blank" lets through.
 const NOTHING_SHOWN = /^[\s\p{Cf}\p{Default_Ignorable_Code_Point}]*$/u;
+const SHOWN_ASCII = /[!-~]/;
 
 /** What a schema cannot say about the text: controls, halves of characters, a title that shows nothing. */
 function textProblems({ title, description }: { title: string; description: string }): string[] {
-  const blank = NOTHING_SHOWN.test(title);
+  // A visible ASCII character settles it at once: the Unicode pattern cost every record 0.5 µs.
+  const blank = !SHOWN_ASCII.test(title) && NOTHING_SHOWN.test(title);
   if (!blank && !ODD_IN_TITLE.test(title) && !ODD_IN_DESCRIPTION.test(description)) return [];
   const problems: string[] = blank ? ['title must hold a character that shows (not only spaces or invisible ones)'] : [];
   if (CONTROL.test(title)) problems.push('title must not hold control characters');
