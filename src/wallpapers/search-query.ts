@@ -91,10 +91,12 @@ function wordsIn(folded: string): string[] {
 
 /**
  * How many words a text holds, as a search reads them: a Hindi word, or an accent sent
- * decomposed, is one word (the bound on a query's words, http/query-validator.ts).
+ * decomposed, is one word (the bound on a query's words, http/query-validator.ts); letters the
+ * search folds are counted folded, as circled ones (ⓢⓤⓝ) are symbols until then (helper-98: 50
+ * such words passed the bound of 32, and `ⓣⓗⓔ` was said to hold no letter).
  */
 export function countWords(text: string): number {
-  return text.replace(INVISIBLE, '').match(WORD)?.length ?? 0;
+  return foldedLatin(text.replace(INVISIBLE, '')).match(WORD)?.length ?? 0;
 }
 
 // A size as people type it ("1920 x 1080", "1920×1080", "1920*1080", "1920 by 1080", "1920x1080 px",

@@ -127,6 +127,7 @@ describe('the portal`s forms', function () {
       const keys = await signedIn(b, newEmail());
       const made = await b.follow(await b.post('/portal/keys', keys, { name: '🌄'.repeat(64) }));
       expect(shownKey(made)).to.match(/^wpc_/);
+      expect(made.html, 'kept whole').to.include(`<td>${'🌄'.repeat(64)}</td>`);
       const refused = await b.follow(await b.post('/portal/keys', made, { name: '🌄'.repeat(65) }));
       expect(refused.html).to.include('1 to 64 visible characters');
       expect(keyIds(await b.get('/portal/keys'))).to.have.length(1);

@@ -253,7 +253,14 @@ describe('search by meaning, on the real model and catalogue', function () {
       const found = await search(ctx, plural);
       expect(found.total, plural).to.be.greaterThan(0);
       expect((await search(ctx, q)).total, q).to.equal(found.total);
+      // Excluded, it excludes that plural as searching for it finds it (helper-98).
+      expect((await search(ctx, `${q} -${q}`)).total, `${q} -${q}`).to.equal(0);
     }
+    const word = alps.data[0]!.title.split(' ')[0]!;
+    const withAlps = await search(ctx, word);
+    const withoutAlps = await search(ctx, `${word} -alps`);
+    expect(withoutAlps.total, `${word} -alps`).to.be.lessThan(withAlps.total);
+    expect((await search(ctx, `${word} -alp`)).total, `${word} -alp`).to.equal(withoutAlps.total);
   });
 
   it('when a query only asks for wallpapers and names nothing the catalogue holds, then every wallpaper matches, the most downloaded first; one whose words occur is searched as typed', async () => {

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import type Koa from 'koa';
 import { createApp } from '../../src/app.js';
 import { type Clients, buildServices } from '../../src/services.js';
-import { readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
+import { readIndexDefinition, versionedIndexName } from '../../src/catalogue/admin/index-admin.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { createEsClient } from '../../src/infra/elasticsearch.js';
 import { createRedis } from '../../src/infra/redis.js';
@@ -58,8 +58,11 @@ export async function readyRedis(url = testConfig().redisUrl): Promise<Redis> {
 }
 
 /** A concrete index from the real mapping, loaded with `docs` and refreshed, behind `alias`. */
+let fixtureIndices = 0;
+
 export async function createIndexWithDocs(es: Client, alias: string, docs: WallpaperDocument[], mapping: object = MAPPING): Promise<string> {
-  const index = `${alias}-${Date.now()}`;
+  // Named as the catalogue tools name an index (a cursor of a build before must name one so).
+  const index = `${versionedIndexName(alias)}-${++fixtureIndices}`;
   await es.indices.create({ index, ...mapping });
   // An older mapping (a test of an upgrade) may predate some derived fields, and refuses unknown fields.
   const known = new Set(Object.keys((mapping as { mappings?: { properties?: object } }).mappings?.properties ?? {}));

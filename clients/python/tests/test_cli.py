@@ -313,9 +313,13 @@ def test_when_the_quota_runs_out_mid_walk_then_list_json_still_prints_what_was_r
     out, err = capsys.readouterr()
     assert [w["id"] for w in json.loads(out)] == [1, 2, 3]
     assert "spent" in err
+    # A walk that read nothing prints nothing: `[]` would read as an empty catalogue.
+    serve_api(monkeypatch, lambda _r: httpx.Response(403, json={"error": "forbidden", "message": "Invalid API key", "status": 403}))
+    assert cli.main(["list", "--json"]) == 1
+    assert capsys.readouterr().out == ""
 
 
-@pytest.mark.parametrize("url", ["http://[::1", "ftp://example.com", "example.com", "http://"])
+@pytest.mark.parametrize("url", ["http://[::1", "ftp://example.com", "example.com", "http://", "http://h:99999", "http://user:pw@h", "http://h:3455?x=1"])
 def test_when_wallpapers_url_is_not_an_address_then_it_says_so_with_2_before_asking_anything(
     url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -325,7 +329,7 @@ def test_when_wallpapers_url_is_not_an_address_then_it_says_so_with_2_before_ask
     monkeypatch.setenv("WALLPAPERS_URL", url)
     assert cli.main(["list", "--limit", "1"]) == 2
     err = capsys.readouterr().err
-    assert "is not an address such as https://api.example.com" in err and "Traceback" not in err
+    assert ("is not an address such as https://api.example.com" in err or "must be the API's address alone" in err) and "Traceback" not in err
 
 
 def test_when_wallpapers_url_is_set_but_empty_then_the_local_api_is_meant(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -350,5 +354,68 @@ def test_when_a_mirror_is_asked_for_its_filters_in_another_order_then_it_goes_on
     folder = tmp_path / "mirror"
     assert cli.main(["sync", "--dir", str(folder), "--category", "space,nature", "--quiet"]) == 0
     assert cli.main(["sync", "--dir", str(folder), "--category", "nature,space", "--quiet"]) == 0
+    assert cli.main(["sync", "--dir", str(folder), "--category", "space,nature,space", "--quiet"]) == 0
     assert cli.main(["sync", "--dir", str(folder), "--category", "nature", "--quiet"]) == 2
     assert "mirrors other filters" in capsys.readouterr().err
+
+
+def test_when_the_reader_of_stderr_stops_reading_mid_run_then_download_and_sync_end_with_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A progress line written from a worker thread to a closed pipe: tqdm kept its lock through the
+    # failed write, and the tool waited for ever to close the bar (helper-98).
+    import threading
+    import time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from wallpaper_catalogue import cli
+
+    from .fakes import PICTURE, feed, item, page, serve_api
+
+    class Slow(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            time.sleep(0.15)
+            self.send_response(200)
+            self.send_header("Content-Type", "image/png")
+            self.send_header("Content-Length", str(len(PICTURE)))
+            self.end_headers()
+            self.wfile.write(PICTURE)
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    pictures = f"http://127.0.0.1:{server.server_address[1]}"
+
+    class ClosedAfterAWhile:
+        def __init__(self) -> None:
+            self.writes = 0
+
+        def write(self, text: str) -> int:
+            self.writes += 1
+            if self.writes > 2:
+                raise BrokenPipeError(32, "Broken pipe")
+            return len(text)
+
+        def flush(self) -> None:
+            if self.writes > 2:
+                raise BrokenPipeError(32, "Broken pipe")
+
+    listed = [item(i, f"{pictures}/{i}.png") for i in range(1, 25)]
+    changes = [{"id": i, "change": "upsert", "at": "2026-12-01T00:00:00Z", "wallpaper": item(i, f"{pictures}/{i}.png")} for i in range(1, 25)]
+    runs = {
+        "download": (lambda request: httpx.Response(200, json=page(listed)), ["download", "--dir", str(tmp_path / "d"), "--parallel", "4"]),
+        "sync": (feed(lambda: changes), ["sync", "--dir", str(tmp_path / "m"), "--parallel", "4"]),
+    }
+    try:
+        for name, (api, args) in runs.items():
+            serve_api(monkeypatch, api)
+            monkeypatch.setattr(sys, "stderr", ClosedAfterAWhile())
+            outcome: list[int] = []
+            runner = threading.Thread(target=lambda: outcome.append(cli.main(args)), daemon=True)
+            runner.start()
+            runner.join(30)
+            assert not runner.is_alive(), f"{name} waited for ever"
+            assert outcome == [0], name
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -81,7 +81,31 @@ def test_when_a_run_was_cut_short_then_its_unfinished_files_are_found_and_never_
 
 def test_when_another_run_is_writing_a_picture_then_its_part_is_not_taken_for_a_leftover(tmp_path: Path) -> None:
     (tmp_path / "5.jpg.c3d4.part").write_bytes(b"being written")
+    (tmp_path / f"5.png.{os.getppid()}-0123abcd.part").write_bytes(b"a live process's")
+    (tmp_path / f"5.gif.{os.getpid()}-0123abcd.part").write_bytes(b"this run's own")
     assert unfinished(tmp_path, 5) == []
+
+
+def dead_pid() -> int:
+    import subprocess
+
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    return ended.pid
+
+
+def test_when_a_run_was_killed_moments_ago_then_its_part_is_a_leftover_by_its_process_and_a_run_sweeps_them_all(tmp_path: Path) -> None:
+    killed = tmp_path / f"5.jpg.{dead_pid()}-0123abcd.part"
+    killed.write_bytes(b"half")
+    assert unfinished(tmp_path, 5) == [killed]
+    # Of a wallpaper this run does not fetch: swept all the same, and nothing of the user's.
+    other = tmp_path / f"73.jpg.{dead_pid()}-4567cdef.part"
+    other.write_bytes(b"half")
+    (tmp_path / "notes.part").write_text("mine")
+    (tmp_path / "8.txt").write_text("mine")
+    with serving("image/jpeg") as http:
+        fetch_all([(5, "http://pictures.test/5")], tmp_path, http=http)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["5.jpg", "8.txt", "notes.part"]
 
 
 def test_when_the_folder_holds_other_files_of_the_same_id_then_they_are_never_taken_for_the_picture(tmp_path: Path) -> None:

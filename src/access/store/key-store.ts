@@ -133,7 +133,8 @@ export function createKeyStore(redis: Redis | Cluster) {
     await redis.hset(redisKeys.apiKey(accountId, hash), {
       key_id: keyId,
       account_id: accountId,
-      name: name.slice(0, KEY_NAME_MAX),
+      // In characters, as the portal counts them: a cut by UTF-16 units kept half of an emoji.
+      name: [...name].slice(0, KEY_NAME_MAX).join(''),
       created_at: new Date().toISOString(),
       revoked_at: '',
     });

@@ -229,15 +229,19 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
   }
 
   /**
-   * The batch's numbers let go, once the tombstones of deletions not confirmed are withdrawn where
-   * the wallpaper is still there (a failed request may have deleted it all the same). Should that
-   * fail, the numbers are held: the watermark stops below them until the next run withdraws them.
+   * The batch's numbers let go, once the tombstones of deletions Elasticsearch refused are withdrawn
+   * (where the wallpaper is still there). A deletion whose request failed outright may yet be
+   * carried out by Elasticsearch after any check here (helper-98), so its tombstone stays and the
+   * numbers are held: the watermark stops below them, and the next run, under the lock, withdraws
+   * those tombstones whose wallpapers are still there (finishKilledRuns). So are they when the
+   * withdrawal itself fails.
    */
-  async function settle(stamped: StampedBatch, written: number[], unconfirmed: number[]): Promise<void> {
-    let hold = false;
-    if (unconfirmed.length > 0) {
+  async function settle(stamped: StampedBatch, written: number[], unconfirmed: number[], refused: Set<number>): Promise<void> {
+    let hold = unconfirmed.some((id) => !refused.has(id));
+    const withdrawn = unconfirmed.filter((id) => refused.has(id));
+    if (withdrawn.length > 0) {
       try {
-        await changes!.withdrawStanding(unconfirmed, index);
+        await changes!.withdrawStanding(withdrawn, index);
       } catch {
         hold = true;
       }
@@ -253,9 +257,10 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
     });
     const stamped = changes ? await changes.stamp(checked) : null;
     const written: number[] = [];
-    // Deletions whose tombstones are written, and those Elasticsearch confirmed.
+    // Deletions whose tombstones are written, those Elasticsearch confirmed, and those it refused.
     let tombstoned: number[] = [];
     const gone = new Set<number>();
+    const refused = new Set<number>();
     try {
       if (stamped) unchanged += stamped.unchanged;
       // Decided once per document, so a retried carrier still carries its title's suggestions.
@@ -292,13 +297,15 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
               gone.add(entry.id);
             } else written.push(entry.id);
           } else if (failure.status === 429 && attempt < retries) rejected.push(entry);
-          else
+          else {
+            if (isDeletion(entry)) refused.add(entry.id);
             failed.push({
               id: entry.id,
               status: failure.status,
               reason: failure.error ? describe(failure.error) : `unexpected bulk item ${JSON.stringify(failure)}`,
               entry,
             });
+          }
         });
         pending = rejected;
       }
@@ -308,6 +315,7 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
           stamped,
           written,
           tombstoned.filter((id) => !gone.has(id)),
+          refused,
         );
     }
     report();

@@ -81,9 +81,10 @@ const LONE_SURROGATE = /[\ud800-\udfff]/u;
 const ODD_IN_TITLE = /[\p{Cc}\ud800-\udfff]/u;
 const ODD_IN_DESCRIPTION = /(?![\t\n\r\u0085])[\p{Cc}\ud800-\udfff]/u;
 
-// A title that shows nothing: spaces and characters that render as nothing (a zero-width space, a
-// byte order mark), which the schema's "not blank" lets through.
-const NOTHING_SHOWN = /^[\s\p{Cf}\p{Default_Ignorable_Code_Point}]*$/u;
+// A title that shows nothing: spaces, characters that render as nothing (a zero-width space, a
+// byte order mark, the braille blank), and marks with no letter to sit on, which the schema's "not
+// blank" lets through.
+const NOTHING_SHOWN = /^[\s\p{Cf}\p{M}\p{Default_Ignorable_Code_Point}\u2800\u{1d159}]*$/u;
 const SHOWN_ASCII = /[!-~]/;
 
 /** What a schema cannot say about the text: controls, halves of characters, a title that shows nothing. */

@@ -34,6 +34,8 @@ export interface QueryMeaning {
    * lighthouse of "waves and a lighthouse" (review, bench/results/meaning-routes.md).
    */
   subject: Term[] | null;
+  /** The exclusions as the search applies them, when they are more than those typed (see excludedAsSearched). */
+  excluded?: Term[];
 }
 
 export type ExpandQuery = ((text: SearchQuery, vocabulary: Vocabulary) => Promise<QueryMeaning>) & {
@@ -264,11 +266,14 @@ export function createQueryExpansion(
    * What a word stands for, and the plural of it that the catalogue holds where it holds the word in
    * no other form ("alp", tagged "alps"). The index's stemmer keeps a few plurals apart from their
    * singulars (KStem's dictionary holds "alps"), so the word as typed matched nothing, and WordNet's
-   * alp being a thing emptied every search for it. Other words the catalogue holds only as plurals
-   * ("flower", "cloud") gain nothing new: their neighbours hold the plural already.
+   * alp being a thing emptied every search for it. Only for a word that otherwise stands for
+   * nothing: one with neighbours keeps them (`fall` had gained the waterfalls of a tag "falls",
+   * helper-98), and other words the catalogue holds only as plurals ("flower", "cloud") have theirs
+   * among their neighbours already.
    */
   async function lookUp(typed: string, vocabulary: Vocabulary, ownSpelling: Lookups['ownSpelling']): Promise<Lookup> {
     const found = await lookUpForms(typed, vocabulary, ownSpelling);
+    if (!found.stranger) return found;
     const plurals = pluralsHeld(typed, vocabulary).filter((plural) => !found.terms.some(({ text }) => text === plural));
     if (plurals.length === 0) return found;
     return { terms: [...plurals.map((text) => ({ text, phrase: false, similarity: EVERYDAY_SIMILARITY })), ...found.terms], stranger: false };
@@ -491,6 +496,18 @@ export function createQueryExpansion(
     return null;
   }
 
+  /**
+   * An excluded word excludes the plural the catalogue holds of it, as searching for it finds that
+   * plural: `climber -alp` had kept the Alps that `alp` finds (helper-98). The same list when none.
+   */
+  function excludedAsSearched(typed: readonly Term[], vocabulary: Vocabulary): Term[] {
+    const plurals = typed
+      .filter((term) => !term.phrase && !term.text.includes(' '))
+      .flatMap((term) => pluralsHeld(term.text.toLowerCase(), vocabulary))
+      .filter((plural, i, all) => all.indexOf(plural) === i && !typed.some(({ text }) => text.toLowerCase() === plural));
+    return plurals.length === 0 ? (typed as Term[]) : [...typed, ...plurals.map((text) => ({ text, phrase: false }))];
+  }
+
   const prepare = async (vocabulary: Vocabulary) => void (await lookupsOf(vocabulary).kinds);
   return Object.assign(
     async (text: SearchQuery, vocabulary: Vocabulary): Promise<QueryMeaning> => {
@@ -517,7 +534,13 @@ export function createQueryExpansion(
         if (strangerWords !== null && strangerWords.length > 0) strangers.push(strangerWords);
         groups.push(expanded);
       }
-      return { query: gained ? { groups, excluded: text.excluded } : null, strangers, subject: await subjectOf(groups) };
+      const excluded = excludedAsSearched(text.excluded, vocabulary);
+      return {
+        query: gained ? { groups, excluded } : null,
+        strangers,
+        subject: await subjectOf(groups),
+        ...(excluded === text.excluded ? {} : { excluded }),
+      };
     },
     { prepare },
   );

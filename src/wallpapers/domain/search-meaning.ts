@@ -22,6 +22,8 @@ export interface MeaningOfQuery {
   nothing: boolean;
   /** What the query is of, when it says more (QueryMeaning.subject). */
   subject: Term[] | null;
+  /** The exclusions as the search applies them, when they are more than those typed (QueryMeaning.excluded). */
+  excluded?: Term[];
 }
 
 export interface SearchMeaning {
@@ -223,8 +225,13 @@ export function createSearchMeaning({
       await ready;
       const words = vocabulary;
       if (expandQuery === null || words === null) return AS_TYPED;
-      const { query, strangers, subject } = await expandQuery(text, words);
-      return { query, nothing: absentThings !== null && (await absentThings(strangers, words)), subject };
+      const { query, strangers, subject, excluded } = await expandQuery(text, words);
+      return {
+        query,
+        nothing: absentThings !== null && (await absentThings(strangers, words)),
+        subject,
+        ...(excluded === undefined ? {} : { excluded }),
+      };
     },
     // The model stays loaded for the process (it is shared); only the rereading stops. A load still
     // in flight is not waited for: it may be waiting on an Elasticsearch that does not answer.

@@ -6,9 +6,10 @@ export function withMeaning(repository: WallpaperRepository, meaning: SearchMean
   return {
     ...repository,
     async search(params) {
-      const { query, nothing, subject } = await meaning.expand(params.text);
+      const { query, nothing, subject, excluded } = await meaning.expand(params.text);
       return repository.search({
         ...params,
+        ...(excluded === undefined ? {} : { text: { ...params.text, excluded } }),
         ...(query === null ? {} : { meaning: query }),
         ...(nothing ? { nothing } : {}),
         ...(subject === null ? {} : { subject }),

@@ -59,12 +59,13 @@ function isPosition(value: unknown): value is Position {
 }
 
 /**
- * Whether an index name is one of this catalogue's (its alias, a dash, digits: the catalogue tools'
- * UTC stamp, and a number when two runs met in one millisecond), or the change feed's position,
- * which names no index.
+ * Whether an index name is one of this catalogue's, as the catalogue tools name them (its alias, a
+ * dash, a 17-digit UTC stamp, and a number when two runs met in one millisecond: index-admin.ts),
+ * or the change feed's position, which names no index. Any digits had let the alias `h100a` take
+ * `h100a-2`'s indices for its own (helper-98).
  */
 function isIndexOf(alias: string): (index: string) => boolean {
-  const own = new RegExp(`^${alias.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+(?:-\\d+)?$`);
+  const own = new RegExp(`^${alias.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{17}(?:-\\d+)?$`);
   return (index) => index === FEED_POSITION || own.test(index);
 }
 

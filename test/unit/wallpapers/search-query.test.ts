@@ -141,6 +141,7 @@ describe('search query syntax', () => {
       [word('4')],
     ]);
     expect(parseSearchQuery('sunset -⒜ ™').excluded, 'no exclusion group out of ⒜').to.deep.equal([]);
+    expect(countWords('ⓢⓤⓝ ⓑⓔⓐⓒⓗ ⓣⓗⓔ'), 'circled words count as words, against the bound too').to.equal(3);
   });
 
   it('when operators are typed in their full-width or typographic forms, then they read as their ASCII forms', () => {

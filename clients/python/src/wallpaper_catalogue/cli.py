@@ -9,6 +9,7 @@ ran out mid-listing, 2 bad usage, 130 interrupted (Ctrl-C).
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import json
 import os
@@ -99,17 +100,25 @@ def _client(args: argparse.Namespace, *, max_wait: float = 60.0) -> Client:
     key = os.environ.get("API_KEY")
     if not key:
         raise UsageError("set API_KEY to your API key (the portal gives one)")
-    # Set but empty is unset, as a shell's `WALLPAPERS_URL= wallpapers …` means.
-    url = os.environ.get("WALLPAPERS_URL") or "http://127.0.0.1:3000"
+    url = _api_url()
     try:
         parsed = httpx.URL(url)
     except (httpx.InvalidURL, TypeError):
         parsed = None
-    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host:
+    if parsed is None or parsed.scheme not in ("http", "https") or not parsed.host or not 0 < (parsed.port or 1) <= 65535:
         raise UsageError(f"WALLPAPERS_URL {shown(url)} is not an address such as https://api.example.com")
+    # The key goes in its own header: a user and password here would replace it (Basic), and a query
+    # or fragment would ride on every request (helper-98).
+    if parsed.userinfo or parsed.query or parsed.fragment:
+        raise UsageError(f"WALLPAPERS_URL {shown(url)} must be the API's address alone, without a user, password, query or fragment")
     if _in_clear(url):
         print(f"wallpapers: {shown(url)} is plain http: API_KEY crosses the network unencrypted; use https://", file=sys.stderr)
     return Client(base_url=url, api_key=key, pacing=Pacing(max_wait=max_wait))
+
+
+def _api_url() -> str:
+    """WALLPAPERS_URL; set but empty is unset, as a shell's `WALLPAPERS_URL= wallpapers …` means."""
+    return os.environ.get("WALLPAPERS_URL") or "http://127.0.0.1:3000"
 
 
 def _in_clear(url: str) -> bool:
@@ -131,14 +140,18 @@ def _in_clear(url: str) -> bool:
 def _print_items(items: Iterable[Mapping[str, Any]], as_json: bool) -> None:
     if as_json:
         # What was read is printed, as the plain listing prints it as it comes, when the walk stops
-        # early (a quota spent mid-walk): it had been thrown away, the pages paid for. The exit code
-        # and stderr say it stopped.
+        # part way (a quota spent mid-walk): it had been thrown away, the pages paid for. The exit
+        # code and stderr say it stopped. A walk that read nothing prints nothing: `[]` would read
+        # as an empty catalogue to a pipeline (helper-98).
         read: list[dict[str, Any]] = []
         try:
             for item in items:
                 read.append(dict(item))
-        finally:
-            print(json.dumps(read, indent=1))
+        except BaseException:
+            if read:
+                print(json.dumps(read, indent=1))
+            raise
+        print(json.dumps(read, indent=1))
         return
     for item in items:
         print(f"{item['id']:>10}  {shown(item.get('resolution')):>9}  {shown(item.get('category')):<14} {shown(item.get('title'))}")
@@ -215,9 +228,40 @@ def _stopped_by(message: str | None, retry_after: float) -> str:
 KEY_REFUSED = {"unauthorized", "forbidden"}
 
 
+class _Stderr:
+    """Standard error as a progress bar writes to it: a write the reader no longer takes is dropped
+    and remembered, never raised inside tqdm. tqdm holds its lock through a write that raises, so a
+    worker thread's progress line to a closed pipe left the bar never closing, and the tool waiting
+    for ever (`2>&1 | head`, helper-98). The caller checks `gone` and ends the run itself."""
+
+    def __init__(self) -> None:
+        self.gone = False
+
+    def write(self, text: str) -> int:
+        if not self.gone:
+            try:
+                return sys.stderr.write(text)
+            except (BrokenPipeError, ValueError):
+                self.gone = True
+        return 0
+
+    def flush(self) -> None:
+        if not self.gone:
+            try:
+                sys.stderr.flush()
+            except (BrokenPipeError, ValueError):
+                self.gone = True
+
+    def check(self) -> None:
+        """Ends the run, as main() ends it when stdout's reader stops reading."""
+        if self.gone:
+            raise BrokenPipeError(errno.EPIPE, "standard error is no longer read")
+
+
 def cmd_download(args: argparse.Namespace) -> int:
     folder = _folder(args.dir)
-    bar = tqdm(total=args.limit, unit="picture", desc="download", file=sys.stderr, disable=args.quiet)
+    err = _Stderr()
+    bar = tqdm(total=args.limit, unit="picture", desc="download", file=err, disable=args.quiet)
     failures: list[str] = []
     spent: list[QuotaExhausted] = []
 
@@ -225,7 +269,8 @@ def cmd_download(args: argparse.Namespace) -> int:
         bar.update(1)
         if isinstance(result, DownloadError):
             failures.append(str(result))
-            bar.write(f"wallpapers: {shown(result)}", file=sys.stderr)
+            bar.write(f"wallpapers: {shown(result)}", file=err)
+        err.check()
 
     # Pictures are fetched as the listing comes, so a quota spent part way still leaves what was
     # listed on disk, and the next run resumes, skipping what is there.
@@ -250,12 +295,14 @@ def cmd_download(args: argparse.Namespace) -> int:
 
 def cmd_sync(args: argparse.Namespace) -> int:
     folder = _folder(args.dir)
-    bar = tqdm(unit="change", desc="sync", file=sys.stderr, disable=args.quiet)
+    err = _Stderr()
+    bar = tqdm(unit="change", desc="sync", file=err, disable=args.quiet)
     seen = {"changes": 0}
 
     def progress(report: SyncReport) -> None:
         bar.update(report.changes - seen["changes"])
         seen["changes"] = report.changes
+        err.check()
 
     # A spent quota ends the run (to resume next time) rather than waiting out the window.
     with _client(args, max_wait=args.max_wait) as client:
@@ -365,7 +412,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # The reader stopped reading (`| head`): what it wanted is printed. Python would complain
         # again when it flushes stdout at exit, so stdout goes nowhere from here.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # Standard error too, when it was its reader that stopped (`2>&1 | head`).
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (BrokenPipeError, ValueError):
+                try:
+                    os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+                except (OSError, ValueError, AttributeError):
+                    pass
         return 0
     except QuotaExhausted as spent:
         print(f"wallpapers: {_stopped_by(spent.message, spent.retry_after)}", file=sys.stderr)
@@ -376,7 +431,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except httpx.HTTPError as error:
         # The client has already retried with backoff: what is left is the network's answer.
-        print(f"wallpapers: cannot reach {os.environ.get('WALLPAPERS_URL', 'http://127.0.0.1:3000')}: {error}", file=sys.stderr)
+        print(f"wallpapers: cannot reach {shown(_api_url())}: {error}", file=sys.stderr)
         return 1
 
 

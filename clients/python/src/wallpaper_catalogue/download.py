@@ -1,8 +1,9 @@
 """Fetching pictures to a folder: parallel, resumable, checked.
 
-A picture is written to ``<id>.<ext>.<random>.part`` and renamed once whole, so a file without
-``.part`` is always complete, a run cut short resumes where it stopped, and two runs on one folder
-each rename only what they wrote. It must come as an image
+A picture is written to ``<id>.<ext>.<pid>-<random>.part`` and renamed once whole, so a file
+without ``.part`` is always complete, a run cut short resumes where it stopped, and two runs on one
+folder each rename only what they wrote. What a run cut short left is removed by the next (its
+process gone, or untouched for ten minutes). It must come as an image
 (Content-Type ``image/*``), as stored or gzipped once (inflated a bounded step at a time: another
 coding, or gzip twice, is refused), within ``max_bytes``, as long as its Content-Length says, and at
 ``MIN_RATE`` on average once ``timeout`` has passed. The extension comes from the Content-Type: one
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import secrets
 import threading
 import time
@@ -91,23 +93,58 @@ def own_file(folder: Path, wallpaper_id: int, name: object) -> Path | None:
 
 
 # A `.part` untouched this long is a run's that was cut short: a live download writes at least every
-# read timeout (60 s by default) or gives up. Younger ones may be another run's on the same folder,
-# whose pictures under way had been deleted by the first run to finish its own (helper-95).
+# read timeout (60 s by default) or gives up. A younger one is another run's, under way, unless the
+# process its name gives is gone: the first run to finish had deleted the other's pictures under
+# way (helper-95), and a rule of age alone left a killed run's for good (helper-98).
 STALE_PART_SECONDS = 600
+# `<id>.<ext>.<pid>-<random>.part`: whose it is, and a name of its own.
+PART_NAME = re.compile(r"^([1-9][0-9]{0,15})\.[a-z0-9]+\.(?:([0-9]{1,10})-)?[0-9a-f]{8}\.part$")
+
+
+def _gone(pid: int) -> bool:
+    """Whether no process of this machine has that pid (one of another machine's, on a shared
+    folder, may be taken for gone: its picture then fails and is fetched again next run)."""
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
+def _left_over(path: Path, stale: float) -> bool:
+    named = PART_NAME.match(path.name)
+    try:
+        if not path.is_file():
+            return False
+        if named is not None and named.group(2) is not None and _gone(int(named.group(2))):
+            return True
+        return path.lstat().st_mtime < stale
+    except OSError:
+        return False
 
 
 def unfinished(folder: Path, wallpaper_id: int) -> list[Path]:
-    """What a download of this wallpaper cut short left in the folder: its `.part` files untouched
-    for STALE_PART_SECONDS (a younger one may be another run's, under way)."""
+    """What a download of this wallpaper cut short left in the folder: its `.part` files whose
+    process is gone, or untouched for STALE_PART_SECONDS (a younger one may be another run's)."""
     stale = time.time() - STALE_PART_SECONDS
-    found = []
-    for path in folder.glob(f"{_stem(wallpaper_id)}.*.part"):
-        try:
-            if path.is_file() and path.lstat().st_mtime < stale:
-                found.append(path)
-        except OSError:
-            continue
-    return found
+    return [path for path in folder.glob(f"{_stem(wallpaper_id)}.*.part") if _left_over(path, stale)]
+
+
+def sweep(folder: Path) -> int:
+    """Removes what downloads cut short left in the folder, whatever their wallpaper: a run looks at
+    the ids it fetches only, and a killed run's `.part` of a picture fetched since stayed for good.
+    Only files named as this tool names them. Returns how many."""
+    stale = time.time() - STALE_PART_SECONDS
+    removed = 0
+    for path in folder.glob("*.part"):
+        if PART_NAME.match(path.name) and _left_over(path, stale):
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
 
 
 def fetch_picture(
@@ -176,7 +213,7 @@ def _fetch_picture(
             raise DownloadError(wallpaper_id, f"{final} is there already and was not fetched by this mirror: left as it is")
         # A name of its own: another run on the same folder writes its own, and each renames only
         # what it wrote (one had renamed the other's half picture into place).
-        part = final.with_name(f"{final.name}.{secrets.token_hex(4)}.part")
+        part = final.with_name(f"{final.name}.{os.getpid()}-{secrets.token_hex(4)}.part")
         size = 0
         try:
             # Made anew, never opened through a link left by that name (a shared folder).
@@ -257,6 +294,7 @@ def fetch_all(
     `http`, when given, fetches the pictures and is left open: a caller that fetches page after
     page (a sync) keeps one, as a new client loads the system's certificates again (50 ms)."""
     folder.mkdir(parents=True, exist_ok=True)
+    sweep(folder)
     done: list[Fetched] = []
     failed: list[DownloadError] = []
     stop = threading.Event()

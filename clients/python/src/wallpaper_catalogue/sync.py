@@ -220,13 +220,13 @@ class Manifest:
 
 
 def _same_filters(saved: Any, asked: Mapping[str, Any]) -> bool:
-    """The same filters, a list's values in any order: the API reads each list as a set, so
-    `--category nature,space` after `space,nature` mirrors the same wallpapers."""
+    """The same filters, a list's values as a set, as the API reads them: `--category nature,space`
+    after `space,nature`, or `space,space` after `space`, mirror the same wallpapers."""
 
     def unordered(filters: Any) -> Any:
         if not isinstance(filters, dict):
             return filters
-        return {name: sorted(value, key=str) if isinstance(value, list) else value for name, value in filters.items()}
+        return {name: sorted(set(map(str, value))) if isinstance(value, list) else value for name, value in filters.items()}
 
     return bool(unordered(saved) == unordered(dict(asked)))
 

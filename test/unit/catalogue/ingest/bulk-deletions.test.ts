@@ -135,6 +135,23 @@ describe('bulkLoad with deletions and a change recorder', () => {
     expect(changes.held).to.deep.equal([true]);
   });
 
+  it('when a deletion`s request fails outright, then its tombstone stays and the batch holds its numbers: Elasticsearch may yet carry it out', async () => {
+    const es = {
+      bulk: async ({ index }: { index: string }): Promise<estypes.BulkResponse> => {
+        if (index !== 'cat-changes') throw new Error('the request was cut short');
+        return { took: 1, errors: false, items: [{ index: { _id: '5', _index: index, status: 201 } }] };
+      },
+    } as unknown as Client;
+    const changes = recorder(() => es);
+    const stopped = await bulkLoad(es, 'cat-1', [{ id: 5, deleted: true }], { changes, retries: 0 }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(stopped).to.be.instanceOf(Error);
+    expect(changes.withdrawn, 'nothing withdrawn on a guess').to.deep.equal([]);
+    expect(changes.held).to.deep.equal([true]);
+  });
+
   it('when a deletion names a wallpaper that is already gone (404), then it is no failure', async () => {
     const es = {
       bulk: async (): Promise<estypes.BulkResponse> => ({

@@ -203,7 +203,7 @@ describe('checkRecord: tags and palettes', () => {
 
   it('when a title shows nothing (invisible characters, a byte order mark, spaces among them), then it is rejected saying so', () => {
     expect(rejection(line({ title: '\ufeff' })).reason, 'a byte order mark is a space to JSON Schema').to.equal('title must not be blank');
-    for (const title of ['\u200b', '\ufeff\u200b', ' \u200b\u2060 ', '\u200d']) {
+    for (const title of ['\u200b', '\ufeff\u200b', ' \u200b\u2060 ', '\u200d', '\u2800\u2800 ', '\u0301', '\u{1d159}']) {
       expect(rejection(line({ title })).reason, JSON.stringify(title)).to.equal(
         'title must hold a character that shows (not only spaces or invisible ones)',
       );
