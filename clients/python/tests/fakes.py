@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,11 +21,13 @@ PICTURE = b"\x89PNG\r\n\x1a\n" + b"\x00" * 200
 
 
 @contextmanager
-def picture_server() -> Iterator[str]:
-    """A server of one PNG at every path, over 127.0.0.1: where listed pictures are fetched from."""
+def picture_server(delay: float = 0.0) -> Iterator[str]:
+    """A server of one PNG at every path, over 127.0.0.1: where listed pictures are fetched from;
+    each answered `delay` seconds late."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            time.sleep(delay)
             self.send_response(200)
             self.send_header("Content-Type", "image/png")
             self.send_header("Content-Length", str(len(PICTURE)))

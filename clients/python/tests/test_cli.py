@@ -363,28 +363,10 @@ def test_when_the_reader_of_stderr_stops_reading_mid_run_then_download_and_sync_
     # A progress line written from a worker thread to a closed pipe: tqdm kept its lock through the
     # failed write, and the tool waited for ever to close the bar (helper-98).
     import threading
-    import time
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     from wallpaper_catalogue import cli
 
-    from .fakes import PICTURE, feed, item, page, serve_api
-
-    class Slow(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
-            time.sleep(0.15)
-            self.send_response(200)
-            self.send_header("Content-Type", "image/png")
-            self.send_header("Content-Length", str(len(PICTURE)))
-            self.end_headers()
-            self.wfile.write(PICTURE)
-
-        def log_message(self, *_args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Slow)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    pictures = f"http://127.0.0.1:{server.server_address[1]}"
+    from .fakes import feed, item, page, picture_server, serve_api
 
     class ClosedAfterAWhile:
         def __init__(self) -> None:
@@ -400,13 +382,13 @@ def test_when_the_reader_of_stderr_stops_reading_mid_run_then_download_and_sync_
             if self.writes > 2:
                 raise BrokenPipeError(32, "Broken pipe")
 
-    listed = [item(i, f"{pictures}/{i}.png") for i in range(1, 25)]
-    changes = [{"id": i, "change": "upsert", "at": "2026-12-01T00:00:00Z", "wallpaper": item(i, f"{pictures}/{i}.png")} for i in range(1, 25)]
-    runs = {
-        "download": (lambda request: httpx.Response(200, json=page(listed)), ["download", "--dir", str(tmp_path / "d"), "--parallel", "4"]),
-        "sync": (feed(lambda: changes), ["sync", "--dir", str(tmp_path / "m"), "--parallel", "4"]),
-    }
-    try:
+    with picture_server(delay=0.15) as pictures:
+        listed = [item(i, f"{pictures}/{i}.png") for i in range(1, 25)]
+        changes = [{"id": i, "change": "upsert", "at": "2026-12-01T00:00:00Z", "wallpaper": item(i, f"{pictures}/{i}.png")} for i in range(1, 25)]
+        runs = {
+            "download": (lambda request: httpx.Response(200, json=page(listed)), ["download", "--dir", str(tmp_path / "d"), "--parallel", "4"]),
+            "sync": (feed(lambda: changes), ["sync", "--dir", str(tmp_path / "m"), "--parallel", "4"]),
+        }
         for name, (api, args) in runs.items():
             serve_api(monkeypatch, api)
             monkeypatch.setattr(sys, "stderr", ClosedAfterAWhile())
@@ -416,6 +398,3 @@ def test_when_the_reader_of_stderr_stops_reading_mid_run_then_download_and_sync_
             runner.join(30)
             assert not runner.is_alive(), f"{name} waited for ever"
             assert outcome == [0], name
-    finally:
-        server.shutdown()
-        server.server_close()

@@ -70,6 +70,21 @@ const emailField = (value: string | undefined, describedByIds: string | false, i
       ${invalid ? html` aria-invalid="true"` : ''}
     />`;
 
+// A new password's field, with its hint and its error (sign-up and the account page).
+const newPasswordField = (label: string, hint: string, error?: string) =>
+  html`<label for="password">${label}</label
+    ><input
+      id="password"
+      name="password"
+      type="password"
+      autocomplete="new-password"
+      required
+      aria-describedby="${describedBy('password', error, hint)}"
+      ${error ? html` aria-invalid="true"` : ''}
+    />
+    <p class="hint" id="password-hint">${hint}</p>
+    ${fieldError('password', error)}`;
+
 export interface FormState {
   email?: string;
   error?: string;
@@ -99,27 +114,13 @@ export function signUpPage(formToken: string, state: FormState = {}): string {
   const passwordError = state.field === 'password' ? state.error : undefined;
   const passwordHint = `${PASSWORD.min} to ${PASSWORD.max} characters.`;
   const emailDescribed = describedBy('email', emailError);
-  const passwordDescribed = describedBy('password', passwordError, passwordHint);
   return layout(
     { title: 'Create an account' },
     html`${state.error && !state.field ? html`<p class="alert" role="alert">${state.error}</p>` : ''}
       <form class="stack" method="post" action="${PORTAL}/sign-up" novalidate>
         ${csrfField(formToken)}
         <div>${emailField(state.email, emailDescribed, Boolean(emailError))}${fieldError('email', emailError)}</div>
-        <div>
-          <label for="password">Password</label
-          ><input
-            id="password"
-            name="password"
-            type="password"
-            autocomplete="new-password"
-            required
-            aria-describedby="${passwordDescribed}"
-            ${passwordError ? html` aria-invalid="true"` : ''}
-          />
-          <p class="hint" id="password-hint">${passwordHint}</p>
-          ${fieldError('password', passwordError)}
-        </div>
+        <div>${newPasswordField('Password', passwordHint, passwordError)}</div>
         <div><button type="submit">Create account</button></div>
       </form>
       <p>Already registered? <a href="${PORTAL}/sign-in">Sign in</a>.</p>`,
@@ -348,20 +349,7 @@ export function accountPage(chrome: Required<Pick<Chrome, 'account'>>, state: Ac
           />
           ${fieldError('current', currentError)}
         </div>
-        <div>
-          <label for="password">New password</label
-          ><input
-            id="password"
-            name="password"
-            type="password"
-            autocomplete="new-password"
-            required
-            aria-describedby="${describedBy('password', passwordError, passwordHint)}"
-            ${passwordError ? html` aria-invalid="true"` : ''}
-          />
-          <p class="hint" id="password-hint">${passwordHint}</p>
-          ${fieldError('password', passwordError)}
-        </div>
+        <div>${newPasswordField('New password', passwordHint, passwordError)}</div>
         <div><button type="submit">Change password</button></div>
       </form>
       <h2>Other browsers</h2>
