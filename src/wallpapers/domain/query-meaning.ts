@@ -469,8 +469,8 @@ export function createQueryExpansion(
     // A word in quotes means itself, exactly: it stands for no other word, and is a stranger when it is
     // none of the catalogue's, so that a thing the catalogue holds nowhere finds nothing quoted as it
     // does unquoted (`"giraffe" tower` had found every tower). One of its entries written as one word
-    // is its own (`"closeup"` close-up, `"tallgrass"` tall grass: helper-93), and so is its plural
-    // where the index keeps that apart (`"alp"` alps, see lookUp).
+    // is its own (`"closeup"` close-up, `"tallgrass"` tall grass: helper-93), and so is the plural
+    // it holds of a word in no other form (`"alp"` alps, `"sport"` its sports, see lookUp).
     if (term.quoted) {
       const { together } = lookupsOf(vocabulary);
       const typed = term.text.toLowerCase();
