@@ -430,6 +430,16 @@ def _follow(
 ) -> SyncReport:
     """Fetches what an earlier run left pending, then applies the feed page after page."""
     folder = manifest.folder
+    # Each wallpaper's latest failure this run: one fetched or removed later in the run is no
+    # failure ("tried again next run" had been said of a picture whose wallpaper the run deleted).
+    failures: dict[str, str] = {}
+
+    def failed(key: str, text: str | None) -> None:
+        if text is None:
+            failures.pop(key, None)
+        else:
+            failures[key] = text
+        report.failed = list(failures.values())
 
     def fetch(jobs: dict[str, str], replace: dict[str, str]) -> None:
         """Fetches each job; `replace` names the picture of this mirror's that each replaces."""
@@ -439,9 +449,10 @@ def _follow(
             if isinstance(result, Fetched):
                 manifest.fetched(key, result.path.name)
                 report.fetched += 0 if result.skipped else 1
+                failed(key, None)
             else:
                 manifest.pend({key: jobs[key]})
-                report.failed.append(str(result))
+                failed(key, str(result))
             on_progress(report)
 
         fetch_all([(int(k), url) for k, url in jobs.items()], folder, parallel=parallel, replacing=lambda i: replace.get(str(i)), on_done=done, http=http)
@@ -452,6 +463,7 @@ def _follow(
         # been left for good, the manifest no longer knowing the wallpaper (helper-95).
         have = own_picture(manifest, folder, key)
         entry, was_pending = manifest.forget(key)
+        failed(key, None)
         # Only a picture this mirror fetched is its to delete: a user's own 7.jpg is not, though the
         # feed deletes wallpaper 7.
         if entry is None and not was_pending:
