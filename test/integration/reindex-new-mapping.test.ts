@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { toWallpaper } from '../../src/wallpapers/wallpaper.js';
-import { versionedIndexName } from '../../src/catalogue/admin/index-admin.js';
+import { versionedIndexName } from '../../src/wallpapers/store/index-names.js';
 import { aliasTargets, runScript } from '../support/catalogue-cli.js';
 import { type RunningApp, connectEs, createKey, dropIndicesOf, readyRedis, request, startApp, testConfig, uniqueName } from '../support/harness.js';
 

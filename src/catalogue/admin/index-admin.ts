@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
+import { versionedIndexName, versionedNamePattern } from '../../wallpapers/store/index-names.js';
 import { SHUFFLE_FIELDS } from '../../wallpapers/store/shuffle.js';
 
 export interface IndexDefinition {
@@ -45,26 +46,8 @@ export function readIndexDefinition(): IndexDefinition {
   return parsed as IndexDefinition;
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** Matches only names this module creates, not any index that happens to share the prefix. */
-function versionedNamePattern(alias: string): RegExp {
-  return new RegExp(`^${escapeRegExp(alias)}-\\d{17}(?:-\\d+)?$`);
-}
-
-function utcStamp(now: Date): string {
-  return now.toISOString().replace(/\D/g, '').slice(0, 17);
-}
-
 export function isErrorType(error: unknown, type: string): boolean {
   return error instanceof errors.ResponseError && (error.body as { error?: { type?: string } })?.error?.type === type;
-}
-
-/** The name createVersionedIndex would try first at `now`. */
-export function versionedIndexName(alias: string, now = new Date()): string {
-  return `${alias.toLowerCase()}-${utcStamp(now)}`;
 }
 
 /**

@@ -21,12 +21,13 @@ export async function finishKilledRuns(es: Client, alias: string): Promise<strin
   }
   const live = indices.find((index) => index.live);
   if (live === undefined) return said;
-  const withdrawn = await (await ChangeRecorder.open(es, alias, { against: live.name, full: false })).withdrawUnmade(live.name);
+  // One recorder for all of it: each open reads the record's last number and watermark again.
+  const recorder = await ChangeRecorder.open(es, alias, { against: live.name, full: false });
+  const withdrawn = await recorder.withdrawUnmade(live.name);
   if (withdrawn > 0) {
     said.push(`withdrew ${withdrawn} deletions from the change feed that an earlier run recorded but did not make: ${live.name} still holds them`);
   }
   for (const left of unrecorded) {
-    const recorder = await ChangeRecorder.open(es, alias, { against: live.name, full: false });
     const deletes = await recorder.recordLeft(left.name, live.name);
     await recorder.commit([live.name]);
     await markIndexState(es, left.name, AFTER_LEAVING[left.state]);

@@ -11,9 +11,9 @@ import {
   selectOrphans,
   selectPrunable,
   publishIndex,
-  versionedIndexName,
   type VersionedIndex,
 } from '../admin/index-admin.js';
+import { versionedIndexName } from '../../wallpapers/store/index-names.js';
 import { openSnapshot } from './index-snapshot.js';
 import { verifyCopy, type CopyCheck } from './verify-copy.js';
 

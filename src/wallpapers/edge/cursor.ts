@@ -1,6 +1,7 @@
 import { createCipheriv, createHmac, createSecretKey, hash, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { invalidRequest } from '../../http/http-error.js';
 import type { Position } from '../params.js';
+import { versionedNamePattern } from '../store/index-names.js';
 import { BOTTOM_KEY, TOP_KEY } from '../store/shuffle.js';
 
 /** What a cursor carries: where the walk is, which page comes next, and the query it belongs to. */
@@ -59,13 +60,12 @@ function isPosition(value: unknown): value is Position {
 }
 
 /**
- * Whether an index name is one of this catalogue's, as the catalogue tools name them (its alias, a
- * dash, a 17-digit UTC stamp, and a number when two runs met in one millisecond: index-admin.ts),
- * or the change feed's position, which names no index. Any digits had let the alias `h100a` take
- * `h100a-2`'s indices for its own (helper-98).
+ * Whether an index name is one of this catalogue's, as the catalogue tools name them
+ * (store/index-names.ts), or the change feed's position, which names no index. Any digits had let
+ * the alias `h100a` take `h100a-2`'s indices for its own (helper-98).
  */
 function isIndexOf(alias: string): (index: string) => boolean {
-  const own = new RegExp(`^${alias.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d{17}(?:-\\d+)?$`);
+  const own = versionedNamePattern(alias);
   return (index) => index === FEED_POSITION || own.test(index);
 }
 
