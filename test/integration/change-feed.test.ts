@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
-import { WALLPAPER_FIELDS, type Wallpaper, toRecord } from '../../src/wallpapers/wallpaper.js';
+import { WALLPAPER_FIELDS, toRecord } from '../../src/wallpapers/wallpaper.js';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { importCatalogue } from '../../src/catalogue/ingest/import-catalogue.js';
 import { aliasTargets, indicesOf, runScript, stateOf, toNdjson, wallpapers } from '../support/catalogue-cli.js';
@@ -27,17 +27,7 @@ import {
 } from '../support/harness.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { asIssuedBeforeTheSeal } from '../support/legacy-cursor.js';
-
-interface Item {
-  id: number;
-  change: 'upsert' | 'delete';
-  at: string;
-  wallpaper?: Wallpaper & { tags?: string[] };
-}
-interface Feed {
-  data: Item[];
-  meta: { per_page: number; next_cursor: string; has_more: boolean };
-}
+import { feedReader } from '../support/feed-reader.js';
 
 describe('the change feed, GET /v1/changes', function () {
   this.timeout(120_000);
@@ -85,24 +75,7 @@ describe('the change feed, GET /v1/changes', function () {
     return path;
   }
 
-  async function page(app: RunningApp, query = ''): Promise<Feed & { status: number; headers: Headers }> {
-    const res = await request(app.url, `/v1/changes${query}`, { key });
-    expect(res.status, res.text).to.equal(200);
-    return { ...(res.body as Feed), status: res.status, headers: res.headers };
-  }
-
-  /** Every change after `cursor` (from the start when absent), page by page; and the cursor to keep. */
-  async function walk(app: RunningApp, cursor?: string, perPage = 100): Promise<{ items: Item[]; cursor: string; pages: number }> {
-    const items: Item[] = [];
-    let pages = 0;
-    for (;;) {
-      const got = await page(app, `?per_page=${perPage}${cursor ? `&cursor=${cursor}` : ''}`);
-      pages++;
-      items.push(...got.data);
-      cursor = got.meta.next_cursor;
-      if (!got.meta.has_more) return { items, cursor, pages };
-    }
-  }
+  const { page, walk } = feedReader(() => key);
 
   it('when a catalogue is imported, then one walk from the start holds every wallpaper once, in order, then stops with a cursor to keep', async () => {
     const alias = freshAlias();

@@ -74,6 +74,11 @@ class Stack:
         out = self.script("export", "--count", str(count), "--seed", str(SEED)).stdout
         return [json.loads(line) for line in out.splitlines() if line.strip()]
 
+    def lose_record_of_changes(self) -> None:
+        """As an operator's slip would: the record of changes is deleted, its tombstones with it."""
+        with httpx.Client(base_url=os.environ.get("ELASTICSEARCH_URL", "http://127.0.0.1:9200")) as es:
+            assert es.delete(f"/{self.alias.lower()}-changes").status_code == 200
+
     def load(self, records: list[dict[str, object]], *, incremental: bool = False) -> None:
         body = "".join(json.dumps(r) + "\n" for r in records)
         self.script("import", *(["--incremental"] if incremental else []), "-", stdin=body)

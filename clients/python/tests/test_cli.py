@@ -120,6 +120,32 @@ def test_when_a_mirror_meets_an_import_a_deletion_and_a_spent_quota_then_the_fol
     assert moved is not None and moved.read_bytes() == httpx.get(str(records[4]["url"])).content
 
 
+def test_when_the_record_of_changes_is_lost_then_a_mirror_walks_again_and_deletes_what_the_walk_did_not_serve(stack: Stack, tmp_path: Path) -> None:
+    key = stack.key()
+    folder = tmp_path / "mirror"
+    first = wallpapers(stack, key, "sync", "--dir", str(folder), "--quiet", "--json")
+    assert first.returncode == 0, first.stderr
+    gone = sorted(pictures_in(folder))[7]
+    # Deleted, then the tombstone lost with the record: no change says wallpaper `gone` left.
+    stack.load([{"id": gone, "deleted": True}], incremental=True)
+    stack.lose_record_of_changes()
+
+    again = wallpapers(stack, key, "sync", "--dir", str(folder), "--quiet", "--json")
+    assert again.returncode == 0, again.stderr
+    assert "walked the change feed again from its start" in again.stderr and "cursor" in json.loads(again.stdout)["walked_again"]
+    assert json.loads(again.stdout)["removed"] == 1
+    assert pictures_in(folder) == catalogue_ids(stack, key) and gone not in pictures_in(folder)
+    assert not Manifest.open(folder, {}).sweeping
+
+    # The next load begins a new history; the cursor of the walk again goes on in it.
+    added = {**stack.records(60)[8], "id": 90_002, "title": "After the Loss"}
+    stack.load([added], incremental=True)
+    after = wallpapers(stack, key, "sync", "--dir", str(folder), "--quiet", "--json")
+    assert after.returncode == 0, after.stderr
+    assert json.loads(after.stdout)["walked_again"] is None and json.loads(after.stdout)["fetched"] == 1
+    assert pictures_in(folder) == catalogue_ids(stack, key)
+
+
 def test_when_a_mirror_has_filters_then_only_what_matches_is_kept_and_other_filters_are_refused(stack: Stack, tmp_path: Path) -> None:
     key = stack.key()
     records = stack.records(60)

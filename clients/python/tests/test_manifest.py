@@ -283,3 +283,48 @@ def test_when_the_folder_cannot_be_written_then_sync_says_so_in_a_line_and_exits
     assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 1
     err = capsys.readouterr().err
     assert "Read-only file system" in err and "Traceback" not in err
+
+
+def test_when_the_feed_no_longer_continues_a_mirror_s_cursor_then_it_walks_again_across_runs_and_deletes_only_at_the_walk_s_end(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "mirror"
+    asked: list[str | None] = []
+    serve_api(monkeypatch, paged_feed([upsert(1, pictures), upsert(2, pictures), upsert(3, pictures)], asked))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+
+    # The record was lost with wallpaper 3's deletion: its cursor "3" is refused, and a walk from
+    # the start serves 1 and 2, a page at a time, the quota spent after the first page.
+    walk = paged_feed([upsert(1, pictures), upsert(2, pictures)], asked)
+    spent = [False]
+
+    def api(request: httpx.Request) -> httpx.Response:
+        cursor = request.url.params.get("cursor")
+        if cursor == "3":
+            return httpx.Response(410, json={"error": "cursor_expired", "message": "This cursor was read in a record of changes since lost", "status": 410})
+        if cursor == "1" and not spent[0]:
+            spent[0] = True
+            return httpx.Response(429, headers={"Retry-After": "3600"}, json={"error": "rate_limit_exceeded", "message": "spent", "status": 429})
+        return walk(request)
+
+    serve_api(monkeypatch, api)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet", "--page-size", "1", "--max-wait", "1"]) == 0
+    cut = Manifest.open(folder, {})
+    assert (cut.cursor, cut.walk, cut.sweeping) == ("1", 1, True)
+    assert (folder / "3.png").exists()
+
+    assert cli.main(["sync", "--dir", str(folder), "--quiet", "--page-size", "1"]) == 0
+    done = Manifest.open(folder, {})
+    assert (done.cursor, done.walk, done.sweeping, sorted(done.files)) == ("2", 1, False, ["1", "2"])
+    assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, "1.png", "2.png"])
+    # The feed as the walks read it (the 410 and the 429 aside): the first walk, the walk again's two runs.
+    assert asked == [None, None, "1"]
+
+
+def test_when_a_manifest_s_walk_is_not_what_the_tool_writes_then_it_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "mirror"
+    folder.mkdir()
+    for walk in ('"1"', "-1", "true"):
+        (folder / MANIFEST).write_text(f'{{"version":2,"filters":{{}},"cursor":null,"files":{{}},"pending":{{}},"walk":{walk}}}\n')
+        with pytest.raises(sync.SyncError, match="walk is not what the tool writes"):
+            Manifest.open(folder, {})

@@ -28,10 +28,24 @@ export class QuotaExhausted extends ApiError {
   }
 }
 
+/**
+ * 410 `cursor_expired`: a walk cannot go on from its cursor. A list's walked a catalogue since
+ * deleted; the change feed's was read in a record of changes since lost, restored or begun anew,
+ * so changes may be missing after it. Start again without a cursor: for the feed, that walk is a
+ * snapshot, and a copy keeps only the wallpapers it serves.
+ */
+export class CursorExpired extends ApiError {
+  constructor(message: string) {
+    super(410, 'cursor_expired', message);
+    this.name = 'CursorExpired';
+  }
+}
+
 /** Reads an error body; anything that is not the API's error shape still becomes an ApiError. */
 export function toApiError(status: number, body: unknown): ApiError {
   if (body !== null && typeof body === 'object') {
     const { error, message } = body as { error?: unknown; message?: unknown };
+    if (status === 410 && error === 'cursor_expired' && typeof message === 'string') return new CursorExpired(message);
     if (typeof error === 'string' && typeof message === 'string') return new ApiError(status, error, message);
   }
   return new ApiError(status, 'unexpected_response', `HTTP ${status}`);

@@ -4,7 +4,7 @@ import { type PacingOptions, pacedFetch } from './paced-fetch.js';
 import { sleepUnless } from './stoppable.js';
 import type { components, operations, paths } from './schema.js';
 
-export { ApiError, QuotaExhausted } from './errors.js';
+export { ApiError, CursorExpired, QuotaExhausted } from './errors.js';
 export type { PacingOptions } from './paced-fetch.js';
 export type { components, paths } from './schema.js';
 

@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * Every change to the catalogue, in order
-         * @description Every change to the catalogue in the order it was made: for keeping a copy in step. Without `cursor` the walk starts from the beginning, so one walk is a snapshot of the whole catalogue (each wallpaper once, at its last change) followed by every later change. Each item is an `upsert` (the wallpaper as a list item, as it now is; `include` asks for more fields as in lists) or a `delete` (the wallpaper left the catalogue: it is gone from every other endpoint). `meta.next_cursor` is always present: at the end of the feed (`meta.has_more` false) keep it and ask again later to get what changed since. Guarantees: at least once and in order per wallpaper; a wallpaper changed several times between two reads appears once, at its last change, after the changes older than it. A reload that changes nothing (the same records, a reindex to a new mapping) adds nothing to the feed; a rollback adds the changes it undoes. Wallpapers loaded before the feed existed come first, at their creation time. Never cached: `Cache-Control: no-cache`.
+         * @description Every change to the catalogue in the order it was made: for keeping a copy in step. Without `cursor` the walk starts from the beginning, so one walk is a snapshot of the whole catalogue (each wallpaper once, at its last change) followed by every later change. Each item is an `upsert` (the wallpaper as a list item, as it now is; `include` asks for more fields as in lists) or a `delete` (the wallpaper left the catalogue: it is gone from every other endpoint). `meta.next_cursor` is always present: at the end of the feed (`meta.has_more` false) keep it and ask again later to get what changed since. Guarantees: at least once and in order per wallpaper; a wallpaper changed several times between two reads appears once, at its last change, after the changes older than it. A reload that changes nothing (the same records, a reindex to a new mapping) adds nothing to the feed; a rollback adds the changes it undoes. Wallpapers loaded before the feed existed come first, at their creation time. A cursor read in a record of changes that was since lost, restored or begun anew is a 410 `cursor_expired`: walk again from the start, and keep only what that walk serves. Never cached: `Cache-Control: no-cache`.
          */
         get: operations["listChanges"];
         put?: never;
@@ -647,6 +647,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The record of changes this cursor was read in no longer goes on: it was deleted, restored from a snapshot, or begun anew when the catalogue was deleted and loaded again. Changes it held may be lost, so continuing could skip them. Walk the feed again from the start, without a cursor: that walk is a snapshot of the whole catalogue, and a copy keeps only the wallpapers it serves. */
+        FeedCursorExpired: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                RateLimit: components["headers"]["RateLimit"];
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The request line and headers together exceed 16 KB (`request_too_large`), answered before the request is read: so with `Access-Control-Allow-Origin` whether or not it carried an Origin, and a request id of its own */
         RequestTooLarge: {
             headers: {
@@ -723,7 +739,7 @@ export interface components {
         tone: "light" | "dark";
         /** @description Adds fields to each item, comma-separated: `tags`, `colors` (colors and tone), `dimensions` (width, height, ratio, orientation). Without it an item has the nine fields of the Wallpaper resource. */
         include: ("tags" | "colors" | "dimensions")[];
-        /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and sealed (encrypted and authenticated): a modified one is a 400; one issued before cursors were sealed, which holds a dot, is still taken. It stays valid across reloads, reindexes and rollbacks of the catalogue. */
+        /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and sealed (encrypted and authenticated): a modified one is a 400; one issued before cursors were sealed, which holds a dot, is still taken. It stays valid across reloads, reindexes and rollbacks of the catalogue, not across the loss or restore of the record of changes it was read in: then it is a 410 `cursor_expired`. */
         change_cursor: string;
     };
     requestBodies: never;
@@ -1185,7 +1201,7 @@ export interface operations {
     listChanges: {
         parameters: {
             query?: {
-                /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and sealed (encrypted and authenticated): a modified one is a 400; one issued before cursors were sealed, which holds a dot, is still taken. It stays valid across reloads, reindexes and rollbacks of the catalogue. */
+                /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and sealed (encrypted and authenticated): a modified one is a 400; one issued before cursors were sealed, which holds a dot, is still taken. It stays valid across reloads, reindexes and rollbacks of the catalogue, not across the loss or restore of the record of changes it was read in: then it is a 410 `cursor_expired`. */
                 cursor?: components["parameters"]["change_cursor"];
                 /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
                 per_page?: components["parameters"]["per_page"];
@@ -1242,6 +1258,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
+            410: components["responses"]["FeedCursorExpired"];
             429: components["responses"]["TooManyRequests"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];

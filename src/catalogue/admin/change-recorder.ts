@@ -1,6 +1,13 @@
-import { hash } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { Client, estypes } from '@elastic/elasticsearch';
-import { CHANGES_INDEX_DEFINITION, type Tombstone, WATERMARK_ID, type Watermark, changesIndexOf } from '../../wallpapers/store/change-log.js';
+import {
+  CHANGES_INDEX_DEFINITION,
+  type History,
+  type Tombstone,
+  WATERMARK_ID,
+  type Watermark,
+  changesIndexOf,
+} from '../../wallpapers/store/change-log.js';
 import { hasShuffleKeys, isErrorType, readIndexDefinition } from './index-admin.js';
 import { type CataloguedWallpaper, toDocument } from '../../wallpapers/catalogued.js';
 import { createTitleCarriers, toIndexDocument } from '../../wallpapers/store/index-document.js';
@@ -73,6 +80,9 @@ export class ChangeRecorder {
   private returningLater: number[] = [];
   private pendingTombstones: Tombstone[] = [];
   private readonly scan: StampScan | null;
+  private history: History | null = null;
+  /** Why this run began a new history of the record, when it did so for readers that had one. */
+  began: string | null = null;
 
   private constructor(
     private readonly es: Client,
@@ -95,9 +105,11 @@ export class ChangeRecorder {
       aggs: { last: { max: { field: 'change_seq' } }, tombstones: { filter: { term: { kind: 'delete' } } } },
     });
     const aggs = found.aggregations as { last?: { value: number | null }; tombstones?: { doc_count: number } } | undefined;
-    recorder.committed = await recorder.readWatermark();
+    const mark = await recorder.readWatermark();
+    recorder.committed = mark?.change_seq ?? 0;
     recorder.next = Math.max(aggs?.last?.value ?? 0, recorder.committed) + 1;
     recorder.tombstoneCount = aggs?.tombstones?.doc_count ?? 0;
+    await recorder.continueHistory(mark?.history);
     return recorder;
   }
 
@@ -106,12 +118,53 @@ export class ChangeRecorder {
       await this.es.indices.create({ index: this.changesIndex, ...CHANGES_INDEX_DEFINITION });
     } catch (error) {
       if (!isErrorType(error, 'resource_already_exists_exception')) throw error;
+      // A record made before histories: its strict mapping takes one once told of it.
+      await this.es.indices.putMapping({ index: this.changesIndex, properties: { history: CHANGES_INDEX_DEFINITION.mappings.properties.history } });
     }
   }
 
-  private async readWatermark(): Promise<number> {
+  private async readWatermark(): Promise<Watermark | null> {
     const mark = await this.es.get<Watermark>({ index: this.changesIndex, id: WATERMARK_ID }, { ignore: [404] });
-    return mark.found ? (mark._source?.change_seq ?? 0) : 0;
+    return mark.found ? (mark._source ?? null) : null;
+  }
+
+  /**
+   * Goes on with the record's history, or begins a new one, which sends every reader of the old
+   * back to the start of the feed (410): a record begun anew (none had been kept, or it was
+   * deleted), one made before histories, one that is not where its history began (restored from
+   * a snapshot, or copied, under a new uuid), and one whose catalogue is gone while readers have
+   * read its changes: a load with nothing to compare against cannot record what left.
+   */
+  private async continueHistory(was: History | undefined): Promise<void> {
+    const uuid = await this.indexUuid();
+    if (was !== undefined && was.index !== uuid) {
+      this.began = `the record of changes ${this.changesIndex} is not the index its history began in (restored from a snapshot, or copied)`;
+    } else if (was !== undefined && this.against === null && this.committed > was.since) {
+      this.began = `${this.alias} has no catalogue to compare the load with, so what left it cannot be recorded`;
+    } else if (was !== undefined) {
+      this.history = was;
+      return;
+    }
+    this.history = { id: randomBytes(12).toString('base64url'), index: uuid, since: this.committed };
+    await this.writeWatermark(this.committed);
+  }
+
+  private async indexUuid(): Promise<string> {
+    const settings = await this.es.indices.getSettings({ index: this.changesIndex, name: 'index.uuid', flat_settings: true });
+    const found = Object.values(settings)[0]?.settings;
+    const uuid: unknown = found?.['index.uuid' as keyof typeof found];
+    if (typeof uuid !== 'string') throw new Error(`Elasticsearch gave no uuid for ${this.changesIndex}`);
+    return uuid;
+  }
+
+  private async writeWatermark(mark: number): Promise<void> {
+    const watermark: Watermark = {
+      kind: 'watermark',
+      change_seq: mark,
+      changed_at: new Date().toISOString(),
+      ...(this.history ? { history: this.history } : {}),
+    };
+    await this.es.index({ index: this.changesIndex, id: WATERMARK_ID, document: watermark, refresh: true });
   }
 
   /**
@@ -478,8 +531,7 @@ export class ChangeRecorder {
     const mark = lowest - 1;
     if (mark <= this.committed) return this.committed;
     await this.es.indices.refresh({ index: [...indices, this.changesIndex] });
-    const watermark: Watermark = { kind: 'watermark', change_seq: mark, changed_at: new Date().toISOString() };
-    await this.es.index({ index: this.changesIndex, id: WATERMARK_ID, document: watermark, refresh: true });
+    await this.writeWatermark(mark);
     this.committed = mark;
     return mark;
   }

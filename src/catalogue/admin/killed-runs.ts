@@ -1,4 +1,5 @@
 import type { Client } from '@elastic/elasticsearch';
+import { changesIndexOf } from '../../wallpapers/store/change-log.js';
 import { ChangeRecorder } from './change-recorder.js';
 import { AFTER_LEAVING, type VersionedIndex, listVersionedIndices, markIndexState, selectOrphans } from './index-admin.js';
 
@@ -10,6 +11,7 @@ import { AFTER_LEAVING, type VersionedIndex, listVersionedIndices, markIndexStat
  * rollback killed there had lost 98,000 of 100,000 deletions from the feed for good (review). And
  * deletions recorded but never made (a run stopped between its tombstones and its deletes) are
  * withdrawn before any run commits past them: the feed had said a served wallpaper was deleted.
+ * And a record whose history cannot go on begins a new one (ChangeRecorder.open), said here.
  */
 export async function finishKilledRuns(es: Client, alias: string): Promise<string[]> {
   const indices = await listVersionedIndices(es, alias);
@@ -20,9 +22,16 @@ export async function finishKilledRuns(es: Client, alias: string): Promise<strin
     said.push(`removed ${name}, left unfinished by an earlier run that was killed`);
   }
   const live = indices.find((index) => index.live);
-  if (live === undefined) return said;
+  // A new alias has no record to go on with: none is made before the run changes anything.
+  if (live === undefined && !(await es.indices.exists({ index: changesIndexOf(alias) }))) return said;
   // One recorder for all of it: each open reads the record's last number and watermark again.
-  const recorder = await ChangeRecorder.open(es, alias, { against: live.name, full: false });
+  const recorder = await ChangeRecorder.open(es, alias, { against: live?.name ?? null, full: false });
+  if (recorder.began !== null) {
+    said.push(
+      `began a new history of the change feed, as ${recorder.began}: its readers are told to walk it again from the start (410 cursor_expired)`,
+    );
+  }
+  if (live === undefined) return said;
   const withdrawn = await recorder.withdrawUnmade(live.name);
   if (withdrawn > 0) {
     said.push(`withdrew ${withdrawn} deletions from the change feed that an earlier run recorded but did not make: ${live.name} still holds them`);

@@ -4,7 +4,7 @@ import { invalidRequest } from '../../http/http-error.js';
 import { parametersSchema } from '../../openapi/parameters.js';
 import { type ListItem, toListItem } from '../catalogued.js';
 import type { Include } from '../params.js';
-import type { ChangePosition } from '../store/change-log.js';
+import type { FeedPosition } from '../store/change-log.js';
 import type { ChangePage } from '../store/repository.js';
 import { type CursorCodec, FEED_POSITION, queryDigest } from './cursor.js';
 
@@ -20,7 +20,7 @@ const FEED_DIGEST = queryDigest(FEED, {});
 const FEED_PAGE = 2;
 
 export interface ChangesRequest {
-  after: ChangePosition | null;
+  after: FeedPosition | null;
   per_page: number;
   include?: Include[];
 }
@@ -31,10 +31,10 @@ const notAFeedCursor = () =>
 export function readChangesRequest(ctx: Context, cursors: CursorCodec): ChangesRequest {
   const { cursor, per_page, include } = parseChanges(ctx.query);
   if (cursor === undefined) return { after: null, per_page, ...(include ? { include } : {}) };
-  const { position, query } = cursors.decode(cursor);
+  const { position, query, history } = cursors.decode(cursor);
   const [seq, id] = position.after;
   if (query !== FEED_DIGEST || position.index !== FEED || position.after.length !== 2 || !isCount(seq) || !isCount(id)) throw notAFeedCursor();
-  return { after: { seq, id }, per_page, ...(include ? { include } : {}) };
+  return { after: { seq, id, ...(history === undefined ? {} : { history }) }, per_page, ...(include ? { include } : {}) };
 }
 
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
@@ -51,7 +51,11 @@ export interface ChangeList {
   meta: { per_page: number; next_cursor: string; has_more: boolean };
 }
 
-/** The page's envelope: its cursor always, from where the page ends (or where the walk stood, at the end). */
+/**
+ * The page's envelope: its cursor always, from where the page ends (or where the walk stood, at
+ * the end), in the history the page was read in. A position read before there were histories
+ * takes the record's on its next page.
+ */
 export function changeList(page: ChangePage, { after, per_page, include }: ChangesRequest, cursors: CursorCodec): ChangeList {
   const end = page.last ?? after ?? { seq: 0, id: 0 };
   return {
@@ -60,7 +64,12 @@ export function changeList(page: ChangePage, { after, per_page, include }: Chang
     ),
     meta: {
       per_page,
-      next_cursor: cursors.encode({ position: { index: FEED, after: [end.seq, end.id] }, page: FEED_PAGE, query: FEED_DIGEST }),
+      next_cursor: cursors.encode({
+        position: { index: FEED, after: [end.seq, end.id] },
+        page: FEED_PAGE,
+        query: FEED_DIGEST,
+        ...(page.history === undefined ? {} : { history: page.history }),
+      }),
       has_more: page.more,
     },
   };

@@ -11,6 +11,8 @@ export interface CursorState {
   page: number;
   /** A digest of every parameter the walk was asked with, except the cursor itself, facets and include. */
   query: string;
+  /** A change-feed position's history (change-log.ts); a build before histories ignores it. */
+  history?: string;
 }
 
 export interface CursorCodec {
@@ -26,6 +28,8 @@ const VERSION = 2;
 // A sealed cursor's IV is its MAC too.
 const IV_BYTES = MAC_BYTES;
 const INDEX_NAME = /^[a-z0-9][a-z0-9_.-]{0,254}$/;
+// As the catalogue tools write a history's id (change-recorder.ts), with room to spare.
+const HISTORY = /^[A-Za-z0-9_-]{1,64}$/;
 /** The `index` of a change-feed position (change-feed.ts), which reads no index by that name. */
 export const FEED_POSITION = 'changes';
 
@@ -147,11 +151,11 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
   }
 
   return {
-    encode({ position, page, query }) {
+    encode({ position, page, query, history }) {
       // `r`, a shuffled walk's start, apart from `s`: an instance of the build before reads such a
       // cursor as a walk begun at the offset, rather than refusing it during a rolling upgrade.
       const shuffled = position.shuffled ? { s: 1, r: position.start } : {};
-      const walk = { i: position.index, a: position.after, t: position.total, ...shuffled, p: page, q: query, c: catalogue };
+      const walk = { i: position.index, a: position.after, t: position.total, ...shuffled, p: page, q: query, c: catalogue, h: history };
       const state = Buffer.from(JSON.stringify(walk), 'utf8');
       const iv = syntheticIv(state);
       return Buffer.concat([versionByte, iv, ctr(iv, state)]).toString('base64url');
@@ -167,7 +171,7 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
       } catch {
         throw tampered();
       }
-      const { i, a, t, s, r, p, q, c } = (state ?? {}) as Record<string, unknown>;
+      const { i, a, t, s, r, p, q, c, h } = (state ?? {}) as Record<string, unknown>;
       // A cursor of another catalogue sealed with the same secret (staging and production, two
       // tenants) had read that catalogue's index (helper-94). One issued by a build before `c`
       // must name an index of this catalogue, as the catalogue tools name them.
@@ -179,7 +183,8 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
       if (s !== undefined && s !== 1) throw tampered();
       if (s === 1 && (!isPlace(a) || (r !== undefined && !isPlace(r)))) throw tampered();
       if (s === undefined && r !== undefined) throw tampered();
-      return { position, page: p as number, query: q };
+      if (h !== undefined && (typeof h !== 'string' || !HISTORY.test(h))) throw tampered();
+      return { position, page: p as number, query: q, ...(h === undefined ? {} : { history: h }) };
     },
   };
 }

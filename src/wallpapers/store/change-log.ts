@@ -1,4 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
+import { CursorExpired } from '../../errors.js';
 import type { CataloguedWallpaper } from '../catalogued.js';
 
 /**
@@ -19,6 +20,13 @@ import type { CataloguedWallpaper } from '../catalogued.js';
  * Sequence numbers are unique and only grow; one writer at a time holds the catalogue lock. A
  * wallpaper loaded before the feed existed has no stamp: it is served first, as number 0, in id
  * order, and stays so until it changes.
+ *
+ * The watermark also names the record's history: an id the loaders choose when a record begins,
+ * and keep while it goes on unbroken. A feed cursor carries the history it was read in, so a
+ * reader whose record was lost (the changes index deleted), restored from a snapshot or copied,
+ * or whose catalogue was deleted and loaded anew with nothing to compare against, is told to walk
+ * again (410) instead of missing the deletions that record held, or the numbers given twice
+ * (see ChangeRecorder.open).
  */
 
 export const WATERMARK_ID = 'watermark';
@@ -36,11 +44,22 @@ export interface Tombstone {
   changed_at: string;
 }
 
-/** The watermark as stored. */
+/** The watermark as stored; one written before histories has none. */
 export interface Watermark {
   kind: 'watermark';
   change_seq: number;
   changed_at: string;
+  history?: History;
+}
+
+/**
+ * One unbroken record of changes: its id (what a cursor carries), the uuid Elasticsearch gave the
+ * changes index it began in (a restore or a copy makes a new one), and the watermark it began at.
+ */
+export interface History {
+  id: string;
+  index: string;
+  since: number;
 }
 
 export const CHANGES_INDEX_DEFINITION = {
@@ -52,6 +71,8 @@ export const CHANGES_INDEX_DEFINITION = {
       id: { type: 'long' },
       change_seq: { type: 'long' },
       changed_at: { type: 'date' },
+      // Read only from the watermark's source: nothing searches it.
+      history: { type: 'object', enabled: false },
     },
   },
 } as const satisfies { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping };
@@ -62,18 +83,45 @@ export interface ChangePosition {
   id: number;
 }
 
+/** Where a reader stands: its position, and the history it was read in (none before there were histories). */
+export interface FeedPosition extends ChangePosition {
+  history?: string;
+}
+
+const WALK_AGAIN = 'walk the feed again from the start, without a cursor, and keep only what that walk serves';
+
+/**
+ * That a reader's position continues the record as it is: read in its history (a position read
+ * before there were histories is taken as it is), and not past its watermark, which only grows
+ * in one history (a record restored under its own uuid, closed and restored over, goes back).
+ */
+export function expectContinued(after: FeedPosition, history: string | undefined, watermark: number | null): void {
+  if (after.history !== undefined && after.history !== history) {
+    throw new CursorExpired(`This cursor was read in a record of changes that has since been lost, restored or begun anew; ${WALK_AGAIN}`);
+  }
+  if (watermark !== null && after.seq > watermark) {
+    throw new CursorExpired(
+      `This cursor is past the end of the record of changes, which has gone back (restored from an earlier copy); ${WALK_AGAIN}`,
+    );
+  }
+}
+
 export type ChangeHit = { _index: string; _source: (CataloguedWallpaper & Partial<Tombstone>) | undefined; sort?: (string | number)[] };
 
 /**
  * The search of one page of the feed: changes after `after`, at most the watermark, in order. Past
  * the unstamped, the position is also a range on `change_seq`, so a read at the tail visits only
- * the few changes after it (points), not the whole catalogue below the watermark.
+ * the few changes after it (points), not the whole catalogue below the watermark. Without a
+ * record there is no watermark: no load is under way (a load makes its record before it writes),
+ * so every stamp is served.
  */
-export function changesBody(watermark: number, after: ChangePosition | null, size: number): estypes.SearchRequest {
+export function changesBody(watermark: number | null, after: ChangePosition | null, size: number): estypes.SearchRequest {
   const unstamped: estypes.QueryDslQueryContainer = {
     bool: { must_not: { exists: { field: 'change_seq' } }, ...(after ? { filter: { range: { id: { gt: after.id } } } } : {}) },
   };
-  const stamped: estypes.QueryDslQueryContainer = { range: { change_seq: { lte: watermark, ...(after && after.seq > 0 ? { gt: after.seq } : {}) } } };
+  const bounds = { ...(watermark === null ? {} : { lte: watermark }), ...(after && after.seq > 0 ? { gt: after.seq } : {}) };
+  const stamped: estypes.QueryDslQueryContainer =
+    Object.keys(bounds).length > 0 ? { range: { change_seq: bounds } } : { exists: { field: 'change_seq' } };
   return {
     size,
     track_total_hits: false,

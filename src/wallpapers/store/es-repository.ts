@@ -32,7 +32,7 @@ import { RecentTotals, readShuffledPage } from './shuffled-pages.js';
 import { RecentValues } from './recent-values.js';
 import { Ladder, WINDOW_FROM_COUNT, readWindowedPage } from './windowed-pages.js';
 import type { Change, ChangePage, FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
-import { type ChangeHit, type ChangePosition, WATERMARK_ID, changesBody, changesIndexOf } from './change-log.js';
+import { type ChangeHit, type FeedPosition, WATERMARK_ID, type Watermark, changesBody, changesIndexOf, expectContinued } from './change-log.js';
 import { type CataloguedWallpaper, toDetail } from '../catalogued.js';
 import { type Wallpaper, type WallpaperDetail, toWallpaper } from '../wallpaper.js';
 
@@ -638,21 +638,23 @@ export function createEsRepository(
 
   // The feed is read whole, not batched or cached: each page depends on the watermark of the moment.
   const changesIndex = changesIndexOf(alias);
-  async function changes(after: ChangePosition | null, perPage: number): Promise<ChangePage> {
+  async function changes(after: FeedPosition | null, perPage: number): Promise<ChangePage> {
     const deadline = Date.now() + batching.timeoutMs;
     const mark = await hedged.run(
       (attempt) =>
-        es.get<{ change_seq?: number }>(
-          { index: changesIndex, id: WATERMARK_ID, _source: ['change_seq'], preference: attempt.preference },
+        es.get<Pick<Watermark, 'change_seq' | 'history'>>(
+          { index: changesIndex, id: WATERMARK_ID, _source: ['change_seq', 'history.id'], preference: attempt.preference },
           { ...attemptOptions(attempt), ignore: [404] },
         ),
       batching.timeoutMs,
     );
-    const watermark = mark.found ? (mark._source?.change_seq ?? 0) : 0;
     // A catalogue no load has recorded changes for yet has no record of them: it is read alone.
     // The catalogue itself must be there: skipping it too had answered a missing one as an empty
     // feed at its tail, where every other route answers 503 (helper-94).
     const recorded = !('error' in mark);
+    const watermark = mark.found ? (mark._source?.change_seq ?? 0) : recorded ? 0 : null;
+    const history = mark.found ? mark._source?.history?.id : undefined;
+    if (after !== null) expectContinued(after, history, watermark);
     const response = await hedged.run(
       (attempt) =>
         es.search(
@@ -680,6 +682,7 @@ export function createEsRepository(
       items,
       more: (response.hits?.hits ?? []).length > perPage,
       ...(last ? { last: { seq: Number(last[0]), id: Number(last[1]) } } : {}),
+      ...(history === undefined ? {} : { history }),
     };
   }
 

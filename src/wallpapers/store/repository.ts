@@ -2,7 +2,7 @@ import type { Shared } from '../../infra/shared-result.js';
 import type { Facet, ListParams, Mistyped, Position, SearchParams, SuggestParams } from '../params.js';
 import type { CataloguedWallpaper } from '../catalogued.js';
 import type { Wallpaper, WallpaperDetail } from '../wallpaper.js';
-import type { ChangePosition } from './change-log.js';
+import type { ChangePosition, FeedPosition } from './change-log.js';
 
 export interface FacetCount {
   value: string;
@@ -54,6 +54,8 @@ export interface ChangePage {
   /** Where the page ends; absent when it is empty. */
   last?: ChangePosition;
   more: boolean;
+  /** The history of the record it was read in; absent while the record has none. */
+  history?: string;
 }
 
 /**
@@ -71,6 +73,9 @@ export interface WallpaperRepository {
   suggest(params: SuggestParams): Promise<Shared<Suggestions>>;
   /** The `perPage` wallpapers most like wallpaper `id`, best first (one page); null for an unknown id. */
   similar(id: number, perPage: number): Promise<Shared<Page> | null>;
-  /** Up to `perPage` changes after `after` (from the start when null), oldest first (see change-log.ts). */
-  changes(after: ChangePosition | null, perPage: number): Promise<ChangePage>;
+  /**
+   * Up to `perPage` changes after `after` (from the start when null), oldest first (see
+   * change-log.ts); CursorExpired when `after` was read in a history the record no longer continues.
+   */
+  changes(after: FeedPosition | null, perPage: number): Promise<ChangePage>;
 }

@@ -2,6 +2,6 @@
 
 from ._pacing import Pacing
 from .client import Client, FollowedChange
-from .errors import ApiError, QuotaExhausted
+from .errors import ApiError, CursorExpired, QuotaExhausted
 
-__all__ = ["ApiError", "Client", "FollowedChange", "Pacing", "QuotaExhausted"]
+__all__ = ["ApiError", "Client", "CursorExpired", "FollowedChange", "Pacing", "QuotaExhausted"]

@@ -334,6 +334,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
         print(f"wallpapers: {shown(failure)} (tried again next run)", file=sys.stderr)
     for kept in report.kept:
         print(f"wallpapers: {shown(kept)}", file=sys.stderr)
+    if report.walked_again is not None:
+        print(f"wallpapers: walked the change feed again from its start, as the API said: {shown(report.walked_again)}", file=sys.stderr)
     summary = f"{report.changes} changes: {report.fetched} fetched, {report.removed} removed, {report.unchanged} unchanged, {len(report.failed)} failed"
     if report.quota_spent is not None:
         summary += f"; {_stopped_by(report.quota_message, report.quota_spent)}: run again then to continue"
@@ -348,6 +350,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
                     "unchanged": report.unchanged,
                     "failed": report.failed,
                     "kept": report.kept,
+                    "walked_again": report.walked_again,
                     "quota_spent": report.quota_spent,
                 }
             )

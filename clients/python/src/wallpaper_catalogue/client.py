@@ -215,7 +215,9 @@ class Changes(_Resource):
         **params: Any,
     ) -> Iterator[FollowedChange]:
         """The feed from `cursor` (from the start without one), page after page; at its end, waits
-        `poll` seconds and asks again, or stops with `until_end`."""
+        `poll` seconds and asks again, or stops with `until_end`. Raises CursorExpired when the
+        record of changes `cursor` was read in was since lost, restored or begun anew: follow again
+        without a cursor, and keep only the wallpapers that walk serves (it is a snapshot)."""
         seen = Repeats(feed=True)
         while True:
             page = self.page(cursor, **params)

@@ -26,10 +26,22 @@ class QuotaExhausted(ApiError):
         self.retry_after = retry_after
 
 
+class CursorExpired(ApiError):
+    """410 ``cursor_expired``: a walk cannot go on from its cursor. A list's walked a catalogue since
+    deleted; the change feed's was read in a record of changes since lost, restored or begun anew,
+    so changes may be missing after it. Start again without a cursor: for the feed, that walk is a
+    snapshot, and a copy keeps only the wallpapers it serves."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(410, "cursor_expired", message)
+
+
 def to_api_error(status: int, body: Any) -> ApiError:
     """Reads an error body; anything that is not the API's error shape still becomes an ApiError."""
     if isinstance(body, dict):
         error, message = body.get("error"), body.get("message")
+        if status == 410 and error == "cursor_expired" and isinstance(message, str):
+            return CursorExpired(message)
         if isinstance(error, str) and isinstance(message, str):
             return ApiError(status, error, message)
     return ApiError(status, "unexpected_response", f"HTTP {status}")

@@ -9,6 +9,10 @@ or no longer matches, and saves the cursor after each page it has applied. A run
 spent quota saves where it stands and stops; the next run resumes there. Pictures that failed to
 download are kept as pending and tried again at the start of the next run.
 
+A cursor the API no longer continues (410 ``cursor_expired``: the record of changes it was read in
+was lost, restored or begun anew, so deletions may be missing after it) starts a new walk from the
+start, as ``--restart`` does. That walk is a snapshot: at its end, what it did not serve is deleted.
+
 The filters are read on each change's wallpaper (asked with ``include=dimensions,tags,colors``),
 so a sync takes those a list item can answer: category, resolution, min_resolution, ratio,
 orientation, tags (any of), exclude_tags (none of) and tone. Colours by name or hex need the
@@ -30,7 +34,7 @@ import httpx
 
 from .client import Client, Repeats, feed_step, is_wallpaper_id
 from .download import DownloadError, Fetched, existing, fetch_all, own_file, picture_client, unfinished
-from .errors import ApiError, QuotaExhausted
+from .errors import ApiError, CursorExpired, QuotaExhausted
 from .models import ChangeItem, WallpaperListItem
 
 MANIFEST = ".wallpapers-sync.json"
@@ -133,6 +137,11 @@ class Manifest:
     _whole_bytes: int = 0
     _appended_bytes: int = 0
     _write_whole: bool = True
+    walk: int = 0
+    """Which walk from the feed's start the mirror is on: a new one after a 410 or --restart."""
+    sweeping: bool = False
+    """Whether the end of this walk deletes what it did not serve (its wallpapers are gone)."""
+    _saved_walk: tuple[int, bool] = (0, False)
 
     @classmethod
     def open(cls, folder: Path, filters: dict[str, Any], *, restart: bool = False) -> Manifest:
@@ -149,11 +158,29 @@ class Manifest:
             return cls(folder, filters)
         if restart:
             # Mirrored anew from the feed's start, the pictures fetched before still its own: kept,
-            # replaced or deleted as the new filters say (taken for a user's, they were left for ever).
-            return cls(folder, filters, None, saved.files, saved.pending)
+            # replaced or deleted as the new filters say (taken for a user's, they were left for ever),
+            # or deleted at the walk's end when it does not serve them.
+            manifest = cls(folder, filters, None, saved.files, saved.pending, walk=saved.walk)
+            manifest.begin_again()
+            return manifest
         if not _same_filters(saved.filters, filters):
             raise SyncError(f"{folder} mirrors other filters ({json.dumps(saved.filters)}); use another folder, or --restart to mirror these instead")
-        return cls(folder, filters, saved.cursor, saved.files, saved.pending, set(), saved.cursor, saved.whole_bytes, saved.appended_bytes, saved.rewrite)
+        at = (saved.walk, saved.sweeping)
+        return cls(
+            folder,
+            filters,
+            saved.cursor,
+            saved.files,
+            saved.pending,
+            set(),
+            saved.cursor,
+            saved.whole_bytes,
+            saved.appended_bytes,
+            saved.rewrite,
+            walk=at[0],
+            sweeping=at[1],
+            _saved_walk=at,
+        )
 
     @property
     def files(self) -> Mapping[str, Mapping[str, Any]]:
@@ -164,9 +191,21 @@ class Manifest:
         return self._pending
 
     def describe(self, key: str, wallpaper: Mapping[str, Any]) -> None:
-        """The wallpaper a picture is of, as the feed last gave it (its url says when to fetch anew)."""
-        self._files[key] = {**self._files.get(key, {}), "title": wallpaper["title"], "url": wallpaper["url"], "category": wallpaper["category"]}
+        """The wallpaper a picture is of, as the feed last gave it (its url says when to fetch anew),
+        and the walk that served it (none before a first walk again, to keep the manifest as it was)."""
+        served = {"walk": self.walk} if self.walk else {}
+        self._files[key] = {**self._files.get(key, {}), "title": wallpaper["title"], "url": wallpaper["url"], "category": wallpaper["category"], **served}
         self._changed.add(key)
+
+    def begin_again(self) -> None:
+        """A new walk from the feed's start, whose end deletes what it did not serve."""
+        self.cursor = None
+        self.walk += 1
+        self.sweeping = bool(self._files or self._pending)
+
+    def unserved(self) -> list[str]:
+        """What the walk under way has not served: at its end, wallpapers the catalogue no longer has."""
+        return [key for key, entry in self._files.items() if entry.get("walk", 0) < self.walk] + [k for k in self._pending if k not in self._files]
 
     def fetched(self, key: str, name: str) -> None:
         self._files.setdefault(key, {})["file"] = name
@@ -186,13 +225,15 @@ class Manifest:
     def save(self) -> None:
         if not self._write_whole and self._appended_bytes > max(self._whole_bytes, WHOLE_AT_LEAST):
             self._write_whole = True
+        walk = (self.walk, self.sweeping)
         if self._write_whole:
             self._save_whole()
-        elif self._changed or self.cursor != self._saved_cursor:
+        elif self._changed or self.cursor != self._saved_cursor or walk != self._saved_walk:
             change = {
                 "cursor": self.cursor,
                 "files": {k: self._files.get(k) for k in self._changed},
                 "pending": {k: self._pending.get(k) for k in self._changed},
+                **({"walk": self.walk, "sweeping": self.sweeping} if walk != self._saved_walk else {}),
             }
             line = (json.dumps(change, separators=(",", ":")) + "\n").encode()
             # Never through a link left by the manifest's name (a shared folder): ELOOP instead.
@@ -201,13 +242,15 @@ class Manifest:
             self._appended_bytes += len(line)
         self._changed.clear()
         self._saved_cursor = self.cursor
+        self._saved_walk = walk
 
     def _save_whole(self) -> None:
         """Written to a temporary file, then renamed over the old one: never half written."""
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / MANIFEST
         temporary = path.with_name(path.name + ".tmp")
-        whole = {"version": 2, "filters": self.filters, "cursor": self.cursor, "files": self._files, "pending": self._pending}
+        walk = {"walk": self.walk, "sweeping": self.sweeping} if self.walk else {}
+        whole = {"version": 2, "filters": self.filters, "cursor": self.cursor, "files": self._files, "pending": self._pending, **walk}
         body = (json.dumps(whole, separators=(",", ":")) + "\n").encode()
         # Made anew, as a `.part` is: a link planted by the temporary's name had the manifest written
         # into whatever it pointed to, then renamed into place for every later save to append to
@@ -241,6 +284,8 @@ class _Saved:
     appended_bytes: int
     rewrite: bool
     """Written whole at the next save: a last save cut short, or an older version's manifest."""
+    walk: int = 0
+    sweeping: bool = False
 
 
 def _read_manifest(path: Path) -> _Saved:
@@ -289,6 +334,10 @@ def _apply(saved: _Saved, change: dict[str, Any], damaged: Callable[[str], SyncE
     cursor, files, pending = change.get("cursor"), change.get("files", {}), change.get("pending", {})
     if cursor is not None and not isinstance(cursor, str):
         raise damaged("its cursor is not text")
+    walk, sweeping = change.get("walk", saved.walk), change.get("sweeping", saved.sweeping)
+    if type(walk) is not int or walk < 0 or type(sweeping) is not bool:
+        raise damaged("its walk is not what the tool writes")
+    saved.walk, saved.sweeping = walk, sweeping
     if not isinstance(files, dict) or not isinstance(pending, dict):
         raise damaged("its files or pending are not objects")
     for key in [*files, *pending]:
@@ -341,6 +390,8 @@ class SyncReport:
     kept: list[str] = field(default_factory=list)
     """Files by a picture's name the mirror did not make, left as they are instead of replaced."""
     changes: int = 0
+    walked_again: str | None = None
+    """Why the run walked the feed again from its start: the API's reason for its 410."""
     quota_spent: float | None = None
     """Seconds until the quota allows more, when the run stopped for it."""
     quota_message: str | None = None
@@ -482,7 +533,16 @@ def _follow(
     seen = Repeats(feed=True)
     try:
         while True:
-            page = client.changes.page(manifest.cursor, per_page=page_size, include=["dimensions", "tags", "colors"])
+            try:
+                page = client.changes.page(manifest.cursor, per_page=page_size, include=["dimensions", "tags", "colors"])
+            except CursorExpired as expired:
+                # A walk from the start has no cursor to expire: a 410 to it is the API's fault.
+                if manifest.cursor is None:
+                    raise
+                manifest.begin_again()
+                manifest.save()
+                report.walked_again, seen = expired.message, Repeats(feed=True)
+                continue
             following, more = feed_step(page, manifest.cursor, seen)
             jobs: dict[str, str] = {}
             replace: dict[str, str] = {}
@@ -496,6 +556,10 @@ def _follow(
                 manifest.save()
                 fetch(jobs, replace)
             manifest.cursor = following
+            if not more and manifest.sweeping:
+                for key in manifest.unserved():
+                    remove(key)
+                manifest.sweeping = False
             manifest.save()
             on_progress(report)
             if not more:

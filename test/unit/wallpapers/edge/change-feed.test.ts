@@ -88,4 +88,19 @@ describe('the change feed`s requests and pages', () => {
     const text = cursors.encode({ position: { index: 'changes', after: ['x', 2] }, page: 2, query: queryDigest('changes', {}) });
     expect(refusal(() => readChangesRequest(ctx({ cursor: text }), cursors))).to.contain("'cursor'");
   });
+
+  it('when a page is read in a history, then its cursor carries it back; a page read without one gives a cursor without one', () => {
+    const page = { items: [{ id: 7, change: 'upsert' as const, at: 'then', wallpaper: kept }], last: { seq: 41, id: 7 }, more: false };
+    const inHistory = changeList({ ...page, history: 'h-1_A' }, { after: null, per_page: 5 }, cursors);
+    expect(readChangesRequest(ctx({ cursor: inHistory.meta.next_cursor }), cursors).after).to.deep.equal({ seq: 41, id: 7, history: 'h-1_A' });
+    const without = changeList(page, { after: null, per_page: 5 }, cursors);
+    expect(readChangesRequest(ctx({ cursor: without.meta.next_cursor }), cursors).after).to.deep.equal({ seq: 41, id: 7 });
+  });
+
+  it('when a sealed cursor names a history that is not text of the ids the tools write, then 400 names cursor', () => {
+    for (const history of ['', 'a b', 'é', 'x'.repeat(65)]) {
+      const cursor = cursors.encode({ position: { index: 'changes', after: [1, 2] }, page: 2, query: queryDigest('changes', {}), history });
+      expect(refusal(() => readChangesRequest(ctx({ cursor }), cursors))).to.contain("'cursor'");
+    }
+  });
 });

@@ -1,0 +1,176 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { CHANGES_INDEX_DEFINITION, WATERMARK_ID, type Watermark, changesIndexOf } from '../../src/wallpapers/store/change-log.js';
+import { indicesOf, runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
+import { type RunningApp, connectEs, createKey, dropIndicesOf, readyRedis, request, startApp, testConfig, uniqueName } from '../support/harness.js';
+import { feedReader } from '../support/feed-reader.js';
+import { CursorExpired, createWallpaperClient } from '../../clients/typescript/src/index.js';
+
+/**
+ * A feed cursor carries the history of the record it was read in (change-log.ts): a reader whose
+ * record was lost, restored or begun anew walks again from the start instead of missing changes.
+ */
+describe('the change feed across the histories of its record', function () {
+  this.timeout(120_000);
+  const es = connectEs(undefined, 60_000);
+  const dir = mkdtempSync(join(tmpdir(), 'wpc-histories-'));
+  const aliases: string[] = [];
+  const apps: RunningApp[] = [];
+  let redis: Redis;
+  let key: string;
+  const { page, walk } = feedReader(() => key);
+
+  before(async () => {
+    redis = await readyRedis();
+    key = (await createKey(redis, 'premium')).apiKey;
+  });
+
+  after(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+    for (const alias of aliases) await dropIndicesOf(es, alias);
+    await es.close();
+    redis.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function catalogue(records: readonly unknown[]): Promise<{ alias: string; app: RunningApp }> {
+    const alias = uniqueName('test-histories');
+    aliases.push(alias);
+    await load(alias, [], records);
+    const app = await startApp({ config: testConfig({ indexAlias: alias }), es, redis });
+    apps.push(app);
+    return { alias, app };
+  }
+
+  let files = 0;
+  async function load(alias: string, args: string[], records: readonly unknown[]): Promise<string> {
+    const path = join(dir, `${++files}.ndjson`);
+    writeFileSync(path, toNdjson(records));
+    const done = await runScript('import', [...args, path], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    expect(done.status, done.stderr).to.equal(0);
+    return done.stderr;
+  }
+
+  async function expired(app: RunningApp, cursor: string): Promise<void> {
+    const res = await request(app.url, `/v1/changes?cursor=${cursor}`, { key });
+    expect(res.status, res.text).to.equal(410);
+    expect(res.body).to.include({ error: 'cursor_expired', status: 410 });
+    expect(res.body.message).to.match(/cursor.*walk the feed again from the start, without a cursor/);
+  }
+
+  /** The record as a snapshot holds it: every document, to be restored under a new uuid. */
+  async function copyOfRecord(alias: string): Promise<{ _id: string; _source: unknown }[]> {
+    const found = await es.search({ index: changesIndexOf(alias), size: 1000, query: { match_all: {} } });
+    return found.hits.hits.map((hit) => ({ _id: hit._id!, _source: hit._source }));
+  }
+
+  async function restoreRecord(alias: string, copy: readonly { _id: string; _source: unknown }[]): Promise<void> {
+    const index = changesIndexOf(alias);
+    await es.indices.delete({ index });
+    await es.indices.create({ index, ...CHANGES_INDEX_DEFINITION });
+    for (const doc of copy) await es.index({ index, id: doc._id, document: doc._source });
+    await es.indices.refresh({ index });
+  }
+
+  it('when the record of changes is deleted, then a cursor read in it answers 410, a walk from the start serves the whole catalogue at once, and the next load goes on from that walk', async () => {
+    const records = wallpapers(20);
+    const { alias, app } = await catalogue(records);
+    const before = await walk(app);
+    await load(alias, ['--incremental'], [{ id: 5, deleted: true }]);
+    await es.indices.delete({ index: changesIndexOf(alias) });
+
+    await expired(app, before.cursor);
+    const again = await walk(app);
+    expect(again.items.map((item) => item.id).sort((a, b) => a - b)).to.deep.equal(records.map((w) => w.id).filter((id) => id !== 5));
+
+    await load(alias, ['--incremental'], [{ ...records[0]!, id: 9001, title: 'After the Loss' }]);
+    expect((await walk(app, again.cursor)).items.map(({ id, change }) => `${change} ${id}`)).to.deep.equal(['upsert 9001']);
+    await expired(app, before.cursor);
+  });
+
+  it('when the record is restored from an earlier copy, then a cursor past its end answers 410 at once, and every older one once the next load begins a new history', async () => {
+    const records = wallpapers(10);
+    const { alias, app } = await catalogue(records);
+    const early = await walk(app);
+    const copy = await copyOfRecord(alias);
+    await load(alias, ['--incremental'], [{ ...records[2]!, title: 'Changed After the Copy' }]);
+    const late = await walk(app, early.cursor);
+    expect(late.items.map((item) => item.id)).to.deep.equal([records[2]!.id]);
+
+    await restoreRecord(alias, copy);
+    await expired(app, late.cursor);
+    expect((await page(app, `?cursor=${early.cursor}`)).data).to.deep.equal([]);
+
+    const said = await load(alias, ['--incremental'], [{ ...records[3]!, title: 'Changed After the Restore' }]);
+    expect(said).to.match(/began a new history of the change feed, as the record of changes \S+ is not the index its history began in \(restored/);
+    await expired(app, early.cursor);
+    const again = await walk(app);
+    expect(again.items).to.have.length(10);
+    expect(again.items.find((item) => item.id === records[3]!.id)!.wallpaper!.title).to.equal('Changed After the Restore');
+  });
+
+  it('when the catalogue is deleted and loaded anew while its record stays, then its readers are told to walk again, and the load says so', async () => {
+    const { alias, app } = await catalogue(wallpapers(10));
+    const before = await walk(app);
+    await es.indices.delete({ index: (await indicesOf(es, alias)).join(',') });
+
+    const said = await load(alias, [], wallpapers(8, { startId: 101 }));
+    expect(said).to.match(/began a new history of the change feed, as \S+ has no catalogue to compare the load with/);
+    await expired(app, before.cursor);
+    expect((await walk(app)).items.map((item) => item.id)).to.deep.equal(wallpapers(8, { startId: 101 }).map((w) => w.id));
+  });
+
+  it('when a position was read before the record had a history, then it goes on once a load gives the record one, and nothing is said', async () => {
+    const records = wallpapers(10);
+    const { alias, app } = await catalogue(records);
+    const index = changesIndexOf(alias);
+    const mark = (await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!;
+    await es.index({
+      index,
+      id: WATERMARK_ID,
+      document: { kind: 'watermark', change_seq: mark.change_seq, changed_at: mark.changed_at },
+      refresh: true,
+    });
+    const before = await walk(app);
+
+    const said = await load(alias, ['--incremental'], [{ ...records[1]!, title: 'Changed Under a History' }]);
+    expect(said).to.not.match(/history/);
+    expect((await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!.history)
+      .to.have.property('id')
+      .that.is.a('string');
+    expect((await walk(app, before.cursor)).items.map((item) => item.id)).to.deep.equal([records[1]!.id]);
+  });
+
+  it('when the TypeScript client follows from a cursor of a record since lost, then it throws CursorExpired, and following anew gives the catalogue', async () => {
+    const records = wallpapers(6);
+    const { alias, app } = await catalogue(records);
+    const client = createWallpaperClient({ baseUrl: app.url, apiKey: key });
+    let saved: string | undefined;
+    for await (const { cursor } of client.changes.follow({ untilEnd: true })) saved = cursor;
+    await es.indices.delete({ index: changesIndexOf(alias) });
+
+    const thrown = await (async () => {
+      for await (const _ of client.changes.follow({ cursor: saved!, untilEnd: true })) void _;
+    })().catch((error: unknown) => error);
+    expect(thrown).to.be.instanceOf(CursorExpired).and.include({ status: 410, error: 'cursor_expired' });
+    const ids: number[] = [];
+    for await (const { change } of client.changes.follow({ untilEnd: true })) ids.push(change.id);
+    expect(ids.sort((a, b) => a - b)).to.deep.equal(records.map((w) => w.id));
+  });
+
+  it('when loads go on in one history, then a cursor from before them still continues, each wallpaper at its last change', async () => {
+    const records = wallpapers(10);
+    const { alias, app } = await catalogue(records);
+    const before = await walk(app);
+    for (const at of [4, 5]) await load(alias, ['--incremental'], [{ ...records[at]!, title: `Changed ${at}` }]);
+    await load(alias, [], records.slice(0, 9));
+    expect((await walk(app, before.cursor)).items.map(({ id, change }) => `${change} ${id}`)).to.deep.equal([
+      `upsert ${records[4]!.id}`,
+      `upsert ${records[5]!.id}`,
+      `delete ${records[9]!.id}`,
+    ]);
+  });
+});

@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
+import { type RunningApp, request } from './harness.js';
+
+export interface FeedItem {
+  id: number;
+  change: 'upsert' | 'delete';
+  at: string;
+  wallpaper?: Wallpaper & { tags?: string[] };
+}
+
+export interface Feed {
+  data: FeedItem[];
+  meta: { per_page: number; next_cursor: string; has_more: boolean };
+}
+
+/** Reads GET /v1/changes with the key `keyOf` gives at the time of the read (keys are made in `before`). */
+export function feedReader(keyOf: () => string) {
+  async function page(app: RunningApp, query = ''): Promise<Feed & { status: number; headers: Headers }> {
+    const res = await request(app.url, `/v1/changes${query}`, { key: keyOf() });
+    expect(res.status, res.text).to.equal(200);
+    return { ...(res.body as Feed), status: res.status, headers: res.headers };
+  }
+
+  /** Every change after `cursor` (from the start when absent), page by page; and the cursor to keep. */
+  async function walk(app: RunningApp, cursor?: string, perPage = 100): Promise<{ items: FeedItem[]; cursor: string; pages: number }> {
+    const items: FeedItem[] = [];
+    let pages = 0;
+    for (;;) {
+      const got = await page(app, `?per_page=${perPage}${cursor ? `&cursor=${cursor}` : ''}`);
+      pages++;
+      items.push(...got.data);
+      cursor = got.meta.next_cursor;
+      if (!got.meta.has_more) return { items, cursor, pages };
+    }
+  }
+
+  return { page, walk };
+}

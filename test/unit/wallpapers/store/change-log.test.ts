@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { CursorExpired } from '../../../../src/errors.js';
+import { changesBody, expectContinued } from '../../../../src/wallpapers/store/change-log.js';
+
+function refused(fn: () => void): string {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).to.be.instanceOf(CursorExpired);
+    return (err as Error).message;
+  }
+  throw new Error('expected CursorExpired');
+}
+
+describe('the record of changes', () => {
+  describe('whether a reader`s position continues it', () => {
+    it('when the position was read in the record`s history, at or below its watermark, then it goes on', () => {
+      expect(() => expectContinued({ seq: 9, id: 3, history: 'h1' }, 'h1', 9)).to.not.throw();
+      expect(() => expectContinued({ seq: 0, id: 3, history: 'h1' }, 'h1', 0)).to.not.throw();
+    });
+
+    it('when the position was read in another history, or the record has none now, then the walk must begin again', () => {
+      expect(refused(() => expectContinued({ seq: 9, id: 3, history: 'h1' }, 'h2', 90))).to.match(/lost, restored or begun anew.*without a cursor/);
+      expect(refused(() => expectContinued({ seq: 9, id: 3, history: 'h1' }, undefined, null))).to.match(/lost, restored or begun anew/);
+    });
+
+    it('when the position is past the watermark, then the record went back, and the walk must begin again', () => {
+      expect(refused(() => expectContinued({ seq: 10, id: 3, history: 'h1' }, 'h1', 9))).to.match(/past the end of the record of changes/);
+      expect(refused(() => expectContinued({ seq: 10, id: 3 }, undefined, 9))).to.match(/past the end/);
+    });
+
+    it('when the position was read before histories, then any history takes it; without a record, so does any number', () => {
+      expect(() => expectContinued({ seq: 9, id: 3 }, 'h1', 9)).to.not.throw();
+      expect(() => expectContinued({ seq: 9, id: 3 }, undefined, null)).to.not.throw();
+    });
+  });
+
+  describe('the search of a page', () => {
+    const stampedOf = (body: ReturnType<typeof changesBody>) => JSON.stringify(body.query);
+
+    it('when there is a watermark, then nothing above it is served', () => {
+      expect(stampedOf(changesBody(9, null, 21))).to.contain('{"range":{"change_seq":{"lte":9}}}');
+      expect(stampedOf(changesBody(9, { seq: 4, id: 1 }, 21))).to.contain('{"range":{"change_seq":{"lte":9,"gt":4}}}');
+    });
+
+    it('when there is no record, then every stamp is served: from the start, and after a position', () => {
+      expect(stampedOf(changesBody(null, null, 21))).to.contain('{"exists":{"field":"change_seq"}}');
+      expect(stampedOf(changesBody(null, { seq: 4, id: 1 }, 21))).to.contain('{"range":{"change_seq":{"gt":4}}}');
+      expect(stampedOf(changesBody(null, { seq: 4, id: 1 }, 21))).to.not.contain('"lte"');
+    });
+  });
+});
