@@ -47,6 +47,16 @@ def test_when_the_wait_is_longer_than_allowed_then_quota_exhausted_says_how_long
     assert spent.value.retry_after == 900 and spent.value.status == 429
 
 
+def test_when_429s_outlast_the_waits_allowed_then_quota_exhausted_is_raised_with_the_last_wait() -> None:
+    waits: list[tuple[float, str]] = []
+    refused = [httpx.Response(429, headers={"Retry-After": "3"}, json={"error": "rate_limit_exceeded", "message": "busy", "status": 429}) for _ in range(3)]
+    client, seen = client_over(refused, waits, rate_limit_waits=2)
+    with pytest.raises(QuotaExhausted) as spent:
+        client.wallpapers.list()
+    assert len(seen) == 3 and [why for _, why in waits] == ["rate-limited", "rate-limited"]
+    assert (spent.value.status, spent.value.error, spent.value.message, spent.value.retry_after) == (429, "rate_limit_exceeded", "busy", 3.0)
+
+
 def test_when_503s_come_then_they_are_retried_with_backoff_a_bounded_number_of_times() -> None:
     waits: list[tuple[float, str]] = []
     unavailable = {"error": "service_unavailable", "message": "busy", "status": 503}

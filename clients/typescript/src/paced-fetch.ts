@@ -16,7 +16,7 @@ export interface PacingOptions {
   timeoutMs?: number;
   /** Largest answer read, in bytes; a larger one is an ApiError `unexpected_response`, never held whole (default 8 MiB). */
   maxBodyBytes?: number;
-  /** Times a 429 is waited out before it is surfaced as an error (default 5). */
+  /** Times a 429 is waited out before it is thrown as QuotaExhausted (default 5). */
   rateLimitWaits?: number;
   /** Below this share of the limit remaining, requests are spread evenly until the window resets (default 0.1). */
   paceBelow?: number;
@@ -95,8 +95,8 @@ async function cappedBody(response: Response, max: number): Promise<ArrayBuffer>
  * - Remaining low: the requests left are spread evenly until X-RateLimit-Reset, instead of being
  *   spent at once and then refused (unless spreading them means waits past `maxWaitMs`);
  * - Remaining 0: waits for the reset, or throws QuotaExhausted when that is past `maxWaitMs`;
- * - 429: waits out Retry-After (1 s when it has none), then asks again, a bounded number of times;
- *   a Retry-After past `maxWaitMs` throws QuotaExhausted at once; `too_many_auth_failures` (the
+ * - 429: waits out Retry-After (1 s when it has none), then asks again, `rateLimitWaits` times:
+ *   past them, or at once for a Retry-After past `maxWaitMs`, throws QuotaExhausted; `too_many_auth_failures` (the
  *   key is refused) is answered at once, never waited out;
  * - 503 or a network error on a GET or HEAD (an attempt past `timeoutMs` is one): retries with
  *   jittered exponential backoff (at least Retry-After when the answer has one), a bounded number
@@ -166,16 +166,17 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
         // only bring back the 401 or 403 it hides, so it is answered now, as the ApiError it is.
         if (body?.error === 'too_many_auth_failures') return response;
         const after = retryAfter ?? 1000;
-        if (after > maxWaitMs) {
+        // Past the waits it may make, as past the time it may wait, the quota has no room for the
+        // call: the same QuotaExhausted, so a caller that stops cleanly on one (a download, a sync)
+        // does so on both; a plain ApiError had stopped the pictures under way.
+        if (after > maxWaitMs || limitedWaits >= rateLimitWaits) {
           const message = typeof body?.message === 'string' ? body.message : 'Rate limit exceeded';
           throw new QuotaExhausted(typeof body?.error === 'string' ? body.error : 'rate_limit_exceeded', message, after / 1000);
         }
-        if (limitedWaits < rateLimitWaits) {
-          limitedWaits++;
-          await response.body?.cancel();
-          await wait(after + Math.random() * 250, 'rate-limited', signal);
-          continue;
-        }
+        limitedWaits++;
+        await response.body?.cancel();
+        await wait(after + Math.random() * 250, 'rate-limited', signal);
+        continue;
       }
       // A 503 that says it lasts longer than the client may wait is answered now, not asked again
       // to no purpose (three times a minute, for an hour's maintenance).

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, createWallpaperClient } from '../../../clients/typescript/src/index.js';
+import { ApiError, QuotaExhausted, createWallpaperClient } from '../../../clients/typescript/src/index.js';
 import { retryAfterMs } from '../../../clients/typescript/src/paced-fetch.js';
 
 const KEY = 'wpc_unit';
@@ -137,6 +137,22 @@ describe('the TypeScript client, against answers the API should not give', () =>
       .and.include({ status: 503 });
     expect(urls).to.have.length(1);
     expect(waits).to.deep.equal([]);
+  });
+
+  it('when 429s outlast the waits the client may make, then it throws QuotaExhausted with the last wait, as for a wait too long', async () => {
+    const waits: string[] = [];
+    const { fetch, urls } = fake(() => refusal(429, { 'Retry-After': '0' }));
+    const client = createWallpaperClient({
+      baseUrl: 'http://api.test',
+      apiKey: KEY,
+      fetch,
+      rateLimitWaits: 2,
+      onWait: (_ms, why) => waits.push(why),
+    });
+    const thrown = await rejection(client.wallpapers.list());
+    expect(thrown).to.be.instanceOf(QuotaExhausted).and.include({ status: 429, error: 'rate_limit_exceeded', retryAfter: 0 });
+    expect(urls).to.have.length(3);
+    expect(waits).to.deep.equal(['rate-limited', 'rate-limited']);
   });
 
   it('when Retry-After is an HTTP date, then it is waited until; when it is neither seconds nor a date, then it is no answer', () => {

@@ -5,8 +5,8 @@ As the TypeScript client does (clients/typescript/src/paced-fetch.ts):
 - Remaining low: the requests left are spread evenly until X-RateLimit-Reset, instead of being
   spent at once and then refused (unless spreading them means waits past ``max_wait``);
 - Remaining 0: waits for the reset, or raises QuotaExhausted when that is past ``max_wait``;
-- 429: waits out Retry-After, then asks again (a bounded number of times, and no longer than
-  ``max_wait`` at a time: past that, QuotaExhausted); ``too_many_auth_failures`` (the key is
+- 429: waits out Retry-After, then asks again (``rate_limit_waits`` times, and no longer than
+  ``max_wait`` at a time: past either, QuotaExhausted); ``too_many_auth_failures`` (the key is
   refused) is raised at once as ApiError, never waited out;
 - 503 or a network error: retries with jittered exponential backoff (at least Retry-After when the
   answer has one), a bounded number of times; a 503 whose Retry-After is past ``max_wait`` is raised
@@ -47,7 +47,7 @@ class Pacing:
     max_wait: float = 60.0
     """Longest single wait in seconds; a quota that resets later raises QuotaExhausted."""
     rate_limit_waits: int = 5
-    """Times a 429 is waited out before it is raised."""
+    """Times a 429 is waited out before it is raised as QuotaExhausted."""
     pace_below: float = 0.1
     """Below this share of the limit remaining, requests are spread until the window resets."""
     max_body_bytes: int = 8 * 1024 * 1024
@@ -184,12 +184,14 @@ class Pacing:
             if response.status_code == 429 and _error(response) != "too_many_auth_failures":
                 if retry_after is None:
                     retry_after = 1.0
-                if retry_after > self.max_wait:
+                # Past the waits it may make, as past the time it may wait, the quota has no room for
+                # the call: the same QuotaExhausted, so `download` and `sync` stop cleanly on both
+                # (a plain ApiError had stopped the pictures under way).
+                if retry_after > self.max_wait or limited >= self.rate_limit_waits:
                     raise QuotaExhausted(429, _error(response), _message(response), retry_after)
-                if limited < self.rate_limit_waits:
-                    limited += 1
-                    self._wait(retry_after + random.random() * 0.25, "rate-limited")
-                    continue
+                limited += 1
+                self._wait(retry_after + random.random() * 0.25, "rate-limited")
+                continue
             # A 503 that says it lasts longer than the client may wait is raised now, not asked again
             # to no purpose (three times a minute, for an hour's maintenance).
             if response.status_code == 503 and failures < self.retries and (retry_after or 0.0) <= self.max_wait:
