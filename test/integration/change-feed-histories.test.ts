@@ -6,7 +6,8 @@ import type { Redis } from 'ioredis';
 import { CHANGES_INDEX_DEFINITION, WATERMARK_ID, type Watermark, changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import { indicesOf, runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
 import { type RunningApp, connectEs, createKey, dropIndicesOf, readyRedis, request, startApp, testConfig, uniqueName } from '../support/harness.js';
-import { feedReader } from '../support/feed-reader.js';
+import { asBeforeHistories, feedReader, rewrittenWithoutHistory } from '../support/feed-reader.js';
+import { ChangeRecorder } from '../../src/catalogue/admin/change-recorder.js';
 import { CursorExpired, createWallpaperClient } from '../../clients/typescript/src/index.js';
 
 /**
@@ -75,7 +76,7 @@ describe('the change feed across the histories of its record', function () {
     await es.indices.refresh({ index });
   }
 
-  it('when the record of changes is deleted, then a cursor read in it answers 410, a walk from the start serves the whole catalogue at once, and the next load goes on from that walk', async () => {
+  it('when the record of changes is deleted, then a cursor read in it answers 410, a walk from the start serves the whole catalogue at once, and once the next load begins a new history, a walk in it goes on', async () => {
     const records = wallpapers(20);
     const { alias, app } = await catalogue(records);
     const before = await walk(app);
@@ -87,8 +88,14 @@ describe('the change feed across the histories of its record', function () {
     expect(again.items.map((item) => item.id).sort((a, b) => a - b)).to.deep.equal(records.map((w) => w.id).filter((id) => id !== 5));
 
     await load(alias, ['--incremental'], [{ ...records[0]!, id: 9001, title: 'After the Loss' }]);
-    expect((await walk(app, again.cursor)).items.map(({ id, change }) => `${change} ${id}`)).to.deep.equal(['upsert 9001']);
     await expired(app, before.cursor);
+    await expired(app, again.cursor);
+    const anew = await walk(app);
+    expect(anew.items.map((item) => item.id))
+      .to.include(9001)
+      .and.to.have.length(20);
+    await load(alias, ['--incremental'], [{ ...records[1]!, title: 'In the New History' }]);
+    expect((await walk(app, anew.cursor)).items.map(({ id, change }) => `${change} ${id}`)).to.deep.equal([`upsert ${records[1]!.id}`]);
   });
 
   it('when the record is restored from an earlier copy, then a cursor past its end answers 410 at once, and every older one once the next load begins a new history', async () => {
@@ -127,17 +134,12 @@ describe('the change feed across the histories of its record', function () {
     const records = wallpapers(10);
     const { alias, app } = await catalogue(records);
     const index = changesIndexOf(alias);
-    const mark = (await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!;
-    await es.index({
-      index,
-      id: WATERMARK_ID,
-      document: { kind: 'watermark', change_seq: mark.change_seq, changed_at: mark.changed_at },
-      refresh: true,
-    });
+    await asBeforeHistories(es, index);
     const before = await walk(app);
 
     const said = await load(alias, ['--incremental'], [{ ...records[1]!, title: 'Changed Under a History' }]);
     expect(said).to.not.match(/history/);
+    expect((await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!.history).to.include({ legacy: true });
     expect((await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!.history)
       .to.have.property('id')
       .that.is.a('string');
@@ -159,6 +161,77 @@ describe('the change feed across the histories of its record', function () {
     const ids: number[] = [];
     for await (const { change } of client.changes.follow({ untilEnd: true })) ids.push(change.id);
     expect(ids.sort((a, b) => a - b)).to.deep.equal(records.map((w) => w.id));
+  });
+
+  it('when the record is deleted and a run that records nothing (a reindex) begins the new history, then a walk serves the whole catalogue, and a cursor read while it was missing walks again', async () => {
+    const records = wallpapers(12);
+    const { alias, app } = await catalogue(records);
+    await es.indices.delete({ index: changesIndexOf(alias) });
+    const whileMissing = await walk(app);
+    expect(whileMissing.items).to.have.length(12);
+
+    const reindexed = await runScript('reindex', [], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    expect(reindexed.status, reindexed.stderr).to.equal(0);
+    expect(reindexed.stderr + reindexed.stdout).to.match(
+      /began a new history of the change feed, as the record of changes \S+ was missing \(deleted\?\) while \S+ holds changes/,
+    );
+    // Read while the record was missing: its deletions may have been lost with it.
+    await expired(app, whileMissing.cursor);
+    expect((await walk(app)).items.map((item) => item.id).sort((a, b) => a - b)).to.deep.equal(records.map((w) => w.id));
+  });
+
+  it('when a history begun by a run that records nothing is read and the catalogue is then deleted and loaded anew, then its readers are told to walk again', async () => {
+    const { alias, app } = await catalogue(wallpapers(10));
+    await restoreRecord(alias, await copyOfRecord(alias));
+    const begun = await runScript('reindex', [], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    expect(begun.stderr + begun.stdout).to.match(/began a new history/);
+    const reader = await walk(app);
+    await es.indices.delete({ index: (await indicesOf(es, alias)).join(',') });
+
+    const said = await load(alias, [], wallpapers(8, { startId: 3 }));
+    expect(said).to.match(/has no catalogue to compare the load with/);
+    await expired(app, reader.cursor);
+  });
+
+  it('when a build before histories rewrites the watermark without one, then readers go on, and the next run gives the watermark its history back', async () => {
+    const records = wallpapers(10);
+    const { alias, app } = await catalogue(records);
+    const index = changesIndexOf(alias);
+    const reader = await walk(app);
+    const kept = (await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!.history!;
+    await rewrittenWithoutHistory(es, index);
+    expect((await walk(app, reader.cursor)).items).to.deep.equal([]);
+
+    const said = await load(alias, ['--incremental'], [{ ...records[4]!, title: 'Changed Beside an Older Build' }]);
+    expect(said).to.not.match(/history/);
+    expect((await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!.history).to.deep.equal(kept);
+    expect((await walk(app, reader.cursor)).items.map((item) => item.id)).to.deep.equal([records[4]!.id]);
+  });
+
+  it('when a write made the record anew after it was deleted (without its mapping, with the old watermark), then the next run replaces it and begins a new history', async () => {
+    const records = wallpapers(10);
+    const { alias, app } = await catalogue(records);
+    const index = changesIndexOf(alias);
+    const reader = await walk(app);
+    const stale = (await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!;
+    await es.indices.delete({ index });
+    // As a run's late write does: Elasticsearch makes the missing index with a mapping of its own guessing.
+    await es.index({ index, id: WATERMARK_ID, document: stale, refresh: true });
+
+    const said = await load(alias, ['--incremental'], [{ ...records[2]!, title: 'After the Stray Write' }]);
+    expect(said).to.match(/began a new history of the change feed, as the record of changes \S+ was missing \(deleted\?\)/);
+    expect(Object.values(await es.indices.getMapping({ index }))[0]!.mappings.dynamic).to.equal('strict');
+    await expired(app, reader.cursor);
+    expect((await walk(app)).items).to.have.length(10);
+  });
+
+  it('when the record is deleted while a run writes to it, then the run does not make it anew: it fails saying so', async () => {
+    const { alias } = await catalogue(wallpapers(5));
+    const recorder = await ChangeRecorder.open(es, alias, { against: (await indicesOf(es, alias))[0]!, full: false });
+    await es.indices.delete({ index: changesIndexOf(alias) });
+    const failed = await recorder.commit([]).catch((error: unknown) => error);
+    expect((failed as Error).message).to.match(/was deleted or replaced while this run wrote to it: the next run begins a new history/);
+    expect(await es.indices.exists({ index: changesIndexOf(alias) })).to.equal(false);
   });
 
   it('when loads go on in one history, then a cursor from before them still continues, each wallpaper at its last change', async () => {

@@ -27,7 +27,7 @@ import {
 } from '../support/harness.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { asIssuedBeforeTheSeal } from '../support/legacy-cursor.js';
-import { feedReader } from '../support/feed-reader.js';
+import { asBeforeHistories, feedReader } from '../support/feed-reader.js';
 
 describe('the change feed, GET /v1/changes', function () {
   this.timeout(120_000);
@@ -97,6 +97,8 @@ describe('the change feed, GET /v1/changes', function () {
   it('when a feed position saved before cursors were sealed is read, then the feed goes on from it, with sealed cursors', async () => {
     const alias = freshAlias();
     await run('import', alias, [file('first.ndjson', wallpapers(30))]);
+    // Such a position was read in a record made before histories, as the deployment's still is.
+    await asBeforeHistories(es, changesIndexOf(alias));
     const app = await apiOn(alias);
     const first = await page(app, '?per_page=20');
     const saved = asIssuedBeforeTheSeal(first.meta.next_cursor);

@@ -1,4 +1,6 @@
+import type { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
+import { WATERMARK_ID, type Watermark } from '../../src/wallpapers/store/change-log.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 import { type RunningApp, request } from './harness.js';
 
@@ -36,4 +38,21 @@ export function feedReader(keyOf: () => string) {
   }
 
   return { page, walk };
+}
+
+/** The watermark as a build before histories writes it: without one. */
+export async function rewrittenWithoutHistory(es: Client, index: string): Promise<void> {
+  const mark = (await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!;
+  await es.index({
+    index,
+    id: WATERMARK_ID,
+    document: { kind: 'watermark', change_seq: mark.change_seq, changed_at: mark.changed_at },
+    refresh: true,
+  });
+}
+
+/** The record as a build before histories left it: no history in its watermark or its mapping. */
+export async function asBeforeHistories(es: Client, index: string): Promise<void> {
+  await rewrittenWithoutHistory(es, index);
+  await es.indices.putMapping({ index, _meta: {} });
 }

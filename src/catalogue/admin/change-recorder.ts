@@ -1,13 +1,7 @@
-import { hash, randomBytes } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Client, estypes } from '@elastic/elasticsearch';
-import {
-  CHANGES_INDEX_DEFINITION,
-  type History,
-  type Tombstone,
-  WATERMARK_ID,
-  type Watermark,
-  changesIndexOf,
-} from '../../wallpapers/store/change-log.js';
+import { type History, type Tombstone, WATERMARK_ID, type Watermark, changesIndexOf } from '../../wallpapers/store/change-log.js';
+import { type FoundRecord, decideHistory, ensureRecord, keepHistory, newHistoryId, recordUuid } from './record-history.js';
 import { hasShuffleKeys, isErrorType, readIndexDefinition } from './index-admin.js';
 import { type CataloguedWallpaper, toDocument } from '../../wallpapers/catalogued.js';
 import { createTitleCarriers, toIndexDocument } from '../../wallpapers/store/index-document.js';
@@ -80,9 +74,11 @@ export class ChangeRecorder {
   private returningLater: number[] = [];
   private pendingTombstones: Tombstone[] = [];
   private readonly scan: StampScan | null;
-  private history: History | null = null;
+  private history: History | undefined;
   /** Why this run began a new history of the record, when it did so for readers that had one. */
   began: string | null = null;
+  /** Deletions a killed run recorded but never made, taken back when a new history began. */
+  withdrawnAtOpen = 0;
 
   private constructor(
     private readonly es: Client,
@@ -97,30 +93,20 @@ export class ChangeRecorder {
   /** Opens the record: its index made if missing, the last number given found (what any earlier load left, finished or not). */
   static async open(es: Client, alias: string, { against, full }: { against: string | null; full: boolean }): Promise<ChangeRecorder> {
     const recorder = new ChangeRecorder(es, alias, against, full);
-    await recorder.ensureIndex();
-    const found = await es.search({
+    const found = await ensureRecord(es, recorder.changesIndex);
+    const given = await es.search({
       index: [recorder.changesIndex, ...(against ? [against] : [])],
       size: 0,
       track_total_hits: false,
       aggs: { last: { max: { field: 'change_seq' } }, tombstones: { filter: { term: { kind: 'delete' } } } },
     });
-    const aggs = found.aggregations as { last?: { value: number | null }; tombstones?: { doc_count: number } } | undefined;
+    const aggs = given.aggregations as { last?: { value: number | null }; tombstones?: { doc_count: number } } | undefined;
     const mark = await recorder.readWatermark();
     recorder.committed = mark?.change_seq ?? 0;
     recorder.next = Math.max(aggs?.last?.value ?? 0, recorder.committed) + 1;
     recorder.tombstoneCount = aggs?.tombstones?.doc_count ?? 0;
-    await recorder.continueHistory(mark?.history);
+    await recorder.continueHistory(found, mark);
     return recorder;
-  }
-
-  private async ensureIndex(): Promise<void> {
-    try {
-      await this.es.indices.create({ index: this.changesIndex, ...CHANGES_INDEX_DEFINITION });
-    } catch (error) {
-      if (!isErrorType(error, 'resource_already_exists_exception')) throw error;
-      // A record made before histories: its strict mapping takes one once told of it.
-      await this.es.indices.putMapping({ index: this.changesIndex, properties: { history: CHANGES_INDEX_DEFINITION.mappings.properties.history } });
-    }
   }
 
   private async readWatermark(): Promise<Watermark | null> {
@@ -128,42 +114,67 @@ export class ChangeRecorder {
     return mark.found ? (mark._source ?? null) : null;
   }
 
-  /**
-   * Goes on with the record's history, or begins a new one, which sends every reader of the old
-   * back to the start of the feed (410): a record begun anew (none had been kept, or it was
-   * deleted), one made before histories, one that is not where its history began (restored from
-   * a snapshot, or copied, under a new uuid), and one whose catalogue is gone while readers have
-   * read its changes: a load with nothing to compare against cannot record what left.
-   */
-  private async continueHistory(was: History | undefined): Promise<void> {
-    const uuid = await this.indexUuid();
-    if (was !== undefined && was.index !== uuid) {
-      this.began = `the record of changes ${this.changesIndex} is not the index its history began in (restored from a snapshot, or copied)`;
-    } else if (was !== undefined && this.against === null && this.committed > was.since) {
-      this.began = `${this.alias} has no catalogue to compare the load with, so what left it cannot be recorded`;
-    } else if (was !== undefined) {
-      this.history = was;
+  /** Goes on with the record's history, or begins a new one (record-history.ts). */
+  private async continueHistory(found: FoundRecord, mark: Watermark | null): Promise<void> {
+    const uuid = await recordUuid(this.es, this.changesIndex);
+    const decided = decideHistory({
+      record: this.changesIndex,
+      alias: this.alias,
+      found,
+      watermark: mark,
+      uuid,
+      against: this.against,
+      lastGiven: this.next - 1,
+    });
+    if (decided.go === 'on') {
+      const { history } = decided;
+      this.history = history;
+      // Kept in the mapping, and given back to a watermark that a build before histories rewrote.
+      if (found.kept === undefined) await keepHistory(this.es, this.changesIndex, history);
+      if (mark?.history?.id !== history.id) await this.writeWatermark(this.committed);
       return;
     }
-    this.history = { id: randomBytes(12).toString('base64url'), index: uuid, since: this.committed };
-    await this.writeWatermark(this.committed);
-  }
-
-  private async indexUuid(): Promise<string> {
-    const settings = await this.es.indices.getSettings({ index: this.changesIndex, name: 'index.uuid', flat_settings: true });
-    const found = Object.values(settings)[0]?.settings;
-    const uuid: unknown = found?.['index.uuid' as keyof typeof found];
-    if (typeof uuid !== 'string') throw new Error(`Elasticsearch gave no uuid for ${this.changesIndex}`);
-    return uuid;
-  }
-
-  private async writeWatermark(mark: number): Promise<void> {
-    const watermark: Watermark = {
-      kind: 'watermark',
-      change_seq: mark,
-      changed_at: new Date().toISOString(),
-      ...(this.history ? { history: this.history } : {}),
+    if (!decided.legacy) {
+      // Every reader walks again from the start, so the new history serves at once everything given
+      // so far: a walk then is the whole catalogue, not nothing until the next load moves the
+      // watermark (a sync had deleted every picture, helper-99). Less the deletions a killed run
+      // recorded but never made, taken back first.
+      if (this.against !== null) this.withdrawnAtOpen = await this.withdrawUnmade(this.against);
+      this.committed = this.next - 1;
+    }
+    this.history = {
+      id: newHistoryId(),
+      index: uuid,
+      since: this.committed,
+      ...(decided.legacy ? { legacy: true as const } : {}),
+      ...(this.against === null ? { bare: true as const } : {}),
     };
+    await keepHistory(this.es, this.changesIndex, this.history);
+    await this.writeWatermark(this.committed);
+    this.began = decided.why;
+  }
+
+  /**
+   * That the record is still the one this run opened. One deleted or replaced meanwhile is not
+   * written to: Elasticsearch would make a deleted one anew, without its mapping, holding the old
+   * history's watermark, and old cursors would be taken again (helper-99).
+   */
+  private async expectOwnRecord(): Promise<void> {
+    const uuid = await recordUuid(this.es, this.changesIndex).catch((error: unknown) => {
+      if (isErrorType(error, 'index_not_found_exception')) return null;
+      throw error;
+    });
+    if (uuid !== this.history?.index) {
+      throw new Error(
+        `the record of changes ${this.changesIndex} was deleted or replaced while this run wrote to it: the next run begins a new history, and the feed's readers walk it again from the start`,
+      );
+    }
+  }
+
+  /** The watermark, into the record this run opened. */
+  private async writeWatermark(mark: number): Promise<void> {
+    await this.expectOwnRecord();
+    const watermark: Watermark = { kind: 'watermark', change_seq: mark, changed_at: new Date().toISOString(), history: this.history };
     await this.es.index({ index: this.changesIndex, id: WATERMARK_ID, document: watermark, refresh: true });
   }
 
@@ -529,7 +540,11 @@ export class ChangeRecorder {
   async commit(indices: readonly string[]): Promise<number> {
     const lowest = this.inFlight.size > 0 ? Math.min(...this.inFlight) : this.next;
     const mark = lowest - 1;
-    if (mark <= this.committed) return this.committed;
+    if (mark <= this.committed) {
+      // Nothing to move, but a run whose record went meanwhile is told now, not at its last commit.
+      await this.expectOwnRecord();
+      return this.committed;
+    }
     await this.es.indices.refresh({ index: [...indices, this.changesIndex] });
     await this.writeWatermark(mark);
     this.committed = mark;

@@ -32,7 +32,7 @@ export async function finishKilledRuns(es: Client, alias: string): Promise<strin
     );
   }
   if (live === undefined) return said;
-  const withdrawn = await recorder.withdrawUnmade(live.name);
+  const withdrawn = recorder.withdrawnAtOpen + (await recorder.withdrawUnmade(live.name));
   if (withdrawn > 0) {
     said.push(`withdrew ${withdrawn} deletions from the change feed that an earlier run recorded but did not make: ${live.name} still holds them`);
   }

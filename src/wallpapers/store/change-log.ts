@@ -55,12 +55,19 @@ export interface Watermark {
 /**
  * One unbroken record of changes: its id (what a cursor carries), the uuid Elasticsearch gave the
  * changes index it began in (a restore or a copy makes a new one), and the watermark it began at.
+ * `legacy`: it began over a record made before histories, whose readers' cursors carry none and go
+ * on in it. `bare`: it began with no catalogue behind the alias.
  */
 export interface History {
   id: string;
   index: string;
   since: number;
+  legacy?: true;
+  bare?: true;
 }
+
+/** What the API reads of a history beside the watermark. */
+export type HistoryRead = Pick<History, 'id' | 'legacy'>;
 
 export const CHANGES_INDEX_DEFINITION = {
   settings: { number_of_shards: 1, auto_expand_replicas: '0-1' },
@@ -90,13 +97,26 @@ export interface FeedPosition extends ChangePosition {
 
 const WALK_AGAIN = 'walk the feed again from the start, without a cursor, and keep only what that walk serves';
 
+/** The record as a page of the feed finds it: whether it has a watermark, and its history. */
+export interface RecordRead {
+  found: boolean;
+  history?: HistoryRead;
+}
+
 /**
- * That a reader's position continues the record as it is: read in its history (a position read
- * before there were histories is taken as it is), and not past its watermark, which only grows
- * in one history (a record restored under its own uuid, closed and restored over, goes back).
+ * That a reader's position continues the record as it is, and not past its watermark, which only
+ * grows in one history (a record restored under its own uuid, closed and restored over, goes back).
+ * A position of a history goes on in that history, or in a watermark a build before histories
+ * rewrote (it names none); a position of none (read before histories, through such a build, or
+ * while the record was missing) goes on only in a history that began over a record made before
+ * histories, or where there is none.
  */
-export function expectContinued(after: FeedPosition, history: string | undefined, watermark: number | null): void {
-  if (after.history !== undefined && after.history !== history) {
+export function expectContinued(after: FeedPosition, { found, history }: RecordRead, watermark: number | null): void {
+  const lost =
+    after.history === undefined
+      ? history !== undefined && history.legacy !== true
+      : !found || (history !== undefined && history.id !== after.history);
+  if (lost) {
     throw new CursorExpired(`This cursor was read in a record of changes that has since been lost, restored or begun anew; ${WALK_AGAIN}`);
   }
   if (watermark !== null && after.seq > watermark) {

@@ -32,7 +32,7 @@ import { RecentTotals, readShuffledPage } from './shuffled-pages.js';
 import { RecentValues } from './recent-values.js';
 import { Ladder, WINDOW_FROM_COUNT, readWindowedPage } from './windowed-pages.js';
 import type { Change, ChangePage, FacetCount, Found, Page, Suggestions, WallpaperRepository } from './repository.js';
-import { type ChangeHit, type FeedPosition, WATERMARK_ID, type Watermark, changesBody, changesIndexOf, expectContinued } from './change-log.js';
+import { type ChangeHit, type FeedPosition, type HistoryRead, WATERMARK_ID, changesBody, changesIndexOf, expectContinued } from './change-log.js';
 import { type CataloguedWallpaper, toDetail } from '../catalogued.js';
 import { type Wallpaper, type WallpaperDetail, toWallpaper } from '../wallpaper.js';
 
@@ -642,8 +642,8 @@ export function createEsRepository(
     const deadline = Date.now() + batching.timeoutMs;
     const mark = await hedged.run(
       (attempt) =>
-        es.get<Pick<Watermark, 'change_seq' | 'history'>>(
-          { index: changesIndex, id: WATERMARK_ID, _source: ['change_seq', 'history.id'], preference: attempt.preference },
+        es.get<{ change_seq?: number; history?: HistoryRead }>(
+          { index: changesIndex, id: WATERMARK_ID, _source: ['change_seq', 'history.id', 'history.legacy'], preference: attempt.preference },
           { ...attemptOptions(attempt), ignore: [404] },
         ),
       batching.timeoutMs,
@@ -653,8 +653,8 @@ export function createEsRepository(
     // feed at its tail, where every other route answers 503 (helper-94).
     const recorded = !('error' in mark);
     const watermark = mark.found ? (mark._source?.change_seq ?? 0) : recorded ? 0 : null;
-    const history = mark.found ? mark._source?.history?.id : undefined;
-    if (after !== null) expectContinued(after, history, watermark);
+    const history = mark.found ? mark._source?.history : undefined;
+    if (after !== null) expectContinued(after, { found: mark.found, ...(history ? { history } : {}) }, watermark);
     const response = await hedged.run(
       (attempt) =>
         es.search(
@@ -682,7 +682,7 @@ export function createEsRepository(
       items,
       more: (response.hits?.hits ?? []).length > perPage,
       ...(last ? { last: { seq: Number(last[0]), id: Number(last[1]) } } : {}),
-      ...(history === undefined ? {} : { history }),
+      ...(history === undefined ? {} : { history: history.id }),
     };
   }
 

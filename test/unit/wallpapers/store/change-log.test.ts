@@ -14,24 +14,37 @@ function refused(fn: () => void): string {
 
 describe('the record of changes', () => {
   describe('whether a reader`s position continues it', () => {
+    const h1 = { found: true, history: { id: 'h1' } };
+
     it('when the position was read in the record`s history, at or below its watermark, then it goes on', () => {
-      expect(() => expectContinued({ seq: 9, id: 3, history: 'h1' }, 'h1', 9)).to.not.throw();
-      expect(() => expectContinued({ seq: 0, id: 3, history: 'h1' }, 'h1', 0)).to.not.throw();
+      expect(() => expectContinued({ seq: 9, id: 3, history: 'h1' }, h1, 9)).to.not.throw();
+      expect(() => expectContinued({ seq: 0, id: 3, history: 'h1' }, h1, 0)).to.not.throw();
     });
 
-    it('when the position was read in another history, or the record has none now, then the walk must begin again', () => {
-      expect(refused(() => expectContinued({ seq: 9, id: 3, history: 'h1' }, 'h2', 90))).to.match(/lost, restored or begun anew.*without a cursor/);
-      expect(refused(() => expectContinued({ seq: 9, id: 3, history: 'h1' }, undefined, null))).to.match(/lost, restored or begun anew/);
+    it('when the position was read in another history, or the record has no watermark now, then the walk must begin again', () => {
+      expect(refused(() => expectContinued({ seq: 9, id: 3, history: 'h1' }, { found: true, history: { id: 'h2' } }, 90))).to.match(
+        /lost, restored or begun anew.*without a cursor/,
+      );
+      expect(refused(() => expectContinued({ seq: 9, id: 3, history: 'h1' }, { found: false }, null))).to.match(/lost, restored or begun anew/);
+      expect(refused(() => expectContinued({ seq: 0, id: 0, history: 'h1' }, { found: false }, 0))).to.match(/lost, restored or begun anew/);
+    });
+
+    it('when a build before histories rewrote the watermark without one, then a position of a history goes on', () => {
+      expect(() => expectContinued({ seq: 9, id: 3, history: 'h1' }, { found: true }, 9)).to.not.throw();
+    });
+
+    it('when a position names no history, then it goes on only in a history begun over a record made before histories, or where there is none', () => {
+      const before = { seq: 9, id: 3 };
+      expect(() => expectContinued(before, { found: true, history: { id: 'h1', legacy: true } }, 9)).to.not.throw();
+      expect(() => expectContinued(before, { found: true }, 9)).to.not.throw();
+      expect(() => expectContinued(before, { found: false }, null)).to.not.throw();
+      // Read while the record was missing, or through a build that drops the history: the record since began anew.
+      expect(refused(() => expectContinued(before, h1, 90))).to.match(/lost, restored or begun anew/);
     });
 
     it('when the position is past the watermark, then the record went back, and the walk must begin again', () => {
-      expect(refused(() => expectContinued({ seq: 10, id: 3, history: 'h1' }, 'h1', 9))).to.match(/past the end of the record of changes/);
-      expect(refused(() => expectContinued({ seq: 10, id: 3 }, undefined, 9))).to.match(/past the end/);
-    });
-
-    it('when the position was read before histories, then any history takes it; without a record, so does any number', () => {
-      expect(() => expectContinued({ seq: 9, id: 3 }, 'h1', 9)).to.not.throw();
-      expect(() => expectContinued({ seq: 9, id: 3 }, undefined, null)).to.not.throw();
+      expect(refused(() => expectContinued({ seq: 10, id: 3, history: 'h1' }, h1, 9))).to.match(/past the end of the record of changes/);
+      expect(refused(() => expectContinued({ seq: 10, id: 3 }, { found: true }, 9))).to.match(/past the end/);
     });
   });
 
