@@ -1,12 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
 import { CHANGES_INDEX_DEFINITION, WATERMARK_ID, type Watermark, changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import { indicesOf, runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
-import { type RunningApp, connectEs, createKey, dropIndicesOf, readyRedis, request, startApp, testConfig, uniqueName } from '../support/harness.js';
-import { asBeforeHistories, feedReader, rewrittenWithoutHistory } from '../support/feed-reader.js';
+import { type RunningApp, request } from '../support/harness.js';
+import { asBeforeHistories, feedReader, feedSuite, rewrittenWithoutHistory } from '../support/feed-reader.js';
 import { ChangeRecorder } from '../../src/catalogue/admin/change-recorder.js';
 import { CursorExpired, createWallpaperClient } from '../../clients/typescript/src/index.js';
 
@@ -16,34 +14,15 @@ import { CursorExpired, createWallpaperClient } from '../../clients/typescript/s
  */
 describe('the change feed across the histories of its record', function () {
   this.timeout(120_000);
-  const es = connectEs(undefined, 60_000);
-  const dir = mkdtempSync(join(tmpdir(), 'wpc-histories-'));
-  const aliases: string[] = [];
-  const apps: RunningApp[] = [];
-  let redis: Redis;
+  const { es, dir, key: keyOf, freshAlias, apiOn } = feedSuite('histories');
   let key: string;
-  const { page, walk } = feedReader(() => key);
-
-  before(async () => {
-    redis = await readyRedis();
-    key = (await createKey(redis, 'premium')).apiKey;
-  });
-
-  after(async () => {
-    await Promise.all(apps.map((app) => app.close()));
-    for (const alias of aliases) await dropIndicesOf(es, alias);
-    await es.close();
-    redis.disconnect();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  before(() => (key = keyOf()));
+  const { page, walk } = feedReader(keyOf);
 
   async function catalogue(records: readonly unknown[]): Promise<{ alias: string; app: RunningApp }> {
-    const alias = uniqueName('test-histories');
-    aliases.push(alias);
+    const alias = freshAlias();
     await load(alias, [], records);
-    const app = await startApp({ config: testConfig({ indexAlias: alias }), es, redis });
-    apps.push(app);
-    return { alias, app };
+    return { alias, app: await apiOn(alias) };
   }
 
   let files = 0;

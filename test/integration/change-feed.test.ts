@@ -1,10 +1,8 @@
 import { SHUFFLE_FIELDS } from '../../src/wallpapers/store/shuffle.js';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { Redis } from 'ioredis';
 import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import { WALLPAPER_FIELDS, toRecord } from '../../src/wallpapers/wallpaper.js';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
@@ -13,55 +11,16 @@ import { aliasTargets, indicesOf, runScript, stateOf, toNdjson, wallpapers } fro
 import { rollbackCatalogue } from '../../src/catalogue/admin/rollback.js';
 import { Interrupted } from '../../src/catalogue/cli/interrupt.js';
 import { markIndexState, swapAlias } from '../../src/catalogue/admin/index-admin.js';
-import {
-  type RunningApp,
-  connectEs,
-  createIndexWithDocs,
-  createKey,
-  dropIndicesOf,
-  readyRedis,
-  request,
-  startApp,
-  testConfig,
-  uniqueName,
-} from '../support/harness.js';
+import { type RunningApp, connectEs, createIndexWithDocs, request } from '../support/harness.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { asIssuedBeforeTheSeal } from '../support/legacy-cursor.js';
-import { asBeforeHistories, feedReader } from '../support/feed-reader.js';
+import { asBeforeHistories, feedReader, feedSuite } from '../support/feed-reader.js';
 
 describe('the change feed, GET /v1/changes', function () {
   this.timeout(120_000);
-  const es = connectEs(undefined, 60_000);
-  const dir = mkdtempSync(join(tmpdir(), 'wpc-changes-'));
-  const aliases: string[] = [];
-  let redis: Redis;
+  const { es, dir, key: keyOf, freshAlias, apiOn } = feedSuite('changes');
   let key: string;
-  const apps: RunningApp[] = [];
-
-  before(async () => {
-    redis = await readyRedis();
-    key = (await createKey(redis, 'premium')).apiKey;
-  });
-
-  after(async () => {
-    await Promise.all(apps.map((app) => app.close()));
-    for (const alias of aliases) await dropIndicesOf(es, alias);
-    await es.close();
-    redis.disconnect();
-    rmSync(dir, { recursive: true, force: true });
-  });
-
-  function freshAlias(): string {
-    const alias = uniqueName('test-changes');
-    aliases.push(alias);
-    return alias;
-  }
-
-  async function apiOn(alias: string): Promise<RunningApp> {
-    const app = await startApp({ config: testConfig({ indexAlias: alias }), es, redis });
-    apps.push(app);
-    return app;
-  }
+  before(() => (key = keyOf()));
 
   const run = async (script: 'import' | 'seed' | 'reindex', alias: string, args: string[]) => {
     const done = await runScript(script, args, { env: { INDEX_ALIAS: alias }, cwd: dir });
@@ -75,7 +34,7 @@ describe('the change feed, GET /v1/changes', function () {
     return path;
   }
 
-  const { page, walk } = feedReader(() => key);
+  const { page, walk } = feedReader(keyOf);
 
   it('when a catalogue is imported, then one walk from the start holds every wallpaper once, in order, then stops with a cursor to keep', async () => {
     const alias = freshAlias();

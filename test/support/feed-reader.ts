@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
+import type { Redis } from 'ioredis';
 import { WATERMARK_ID, type Watermark } from '../../src/wallpapers/store/change-log.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
-import { type RunningApp, request } from './harness.js';
+import { type RunningApp, connectEs, createKey, dropIndicesOf, readyRedis, request, startApp, testConfig, uniqueName } from './harness.js';
 
 export interface FeedItem {
   id: number;
@@ -55,4 +59,44 @@ export async function rewrittenWithoutHistory(es: Client, index: string): Promis
 export async function asBeforeHistories(es: Client, index: string): Promise<void> {
   await rewrittenWithoutHistory(es, index);
   await es.indices.putMapping({ index, _meta: {} });
+}
+
+/**
+ * A feed suite's world, made in `before` and undone in `after`: the stack's Elasticsearch and
+ * Redis, a premium key, a scratch folder, aliases of its own (dropped at the end) and APIs on them.
+ */
+export function feedSuite(prefix: string) {
+  const es = connectEs(undefined, 60_000);
+  const dir = mkdtempSync(join(tmpdir(), `wpc-${prefix}-`));
+  const aliases: string[] = [];
+  const apps: RunningApp[] = [];
+  let redis: Redis;
+  let key: string;
+
+  before(async () => {
+    redis = await readyRedis();
+    key = (await createKey(redis, 'premium')).apiKey;
+  });
+
+  after(async () => {
+    await Promise.all(apps.map((app) => app.close()));
+    for (const alias of aliases) await dropIndicesOf(es, alias);
+    await es.close();
+    redis.disconnect();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function freshAlias(): string {
+    const alias = uniqueName(`test-${prefix}`);
+    aliases.push(alias);
+    return alias;
+  }
+
+  async function apiOn(alias: string): Promise<RunningApp> {
+    const app = await startApp({ config: testConfig({ indexAlias: alias }), es, redis });
+    apps.push(app);
+    return app;
+  }
+
+  return { es, dir, key: () => key, freshAlias, apiOn };
 }
