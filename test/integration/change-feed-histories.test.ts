@@ -179,28 +179,87 @@ describe('the change feed across the histories of its record', function () {
     const reader = await walk(app);
     const kept = (await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!.history!;
     await rewrittenWithoutHistory(es, index);
-    expect((await walk(app, reader.cursor)).items).to.deep.equal([]);
+    // Read meanwhile, the reader's cursor keeps its history, which the record's watermark no longer names.
+    const meanwhile = await walk(app, reader.cursor);
+    expect(meanwhile.items).to.deep.equal([]);
 
     const said = await load(alias, ['--incremental'], [{ ...records[4]!, title: 'Changed Beside an Older Build' }]);
     expect(said).to.not.match(/history/);
     expect((await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!.history).to.deep.equal(kept);
-    expect((await walk(app, reader.cursor)).items.map((item) => item.id)).to.deep.equal([records[4]!.id]);
+    for (const cursor of [reader.cursor, meanwhile.cursor]) {
+      expect((await walk(app, cursor)).items.map((item) => item.id)).to.deep.equal([records[4]!.id]);
+    }
   });
 
-  it('when a write made the record anew after it was deleted (without its mapping, with the old watermark), then the next run replaces it and begins a new history', async () => {
+  it('when a build before histories makes a lost record anew, then a reader of the lost one goes on meanwhile, but walks again once this build`s next run begins a history', async () => {
     const records = wallpapers(10);
     const { alias, app } = await catalogue(records);
     const index = changesIndexOf(alias);
     const reader = await walk(app);
-    const stale = (await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!;
+    await load(alias, ['--incremental'], [{ id: records[6]!.id, deleted: true }]);
+    const { history: _history, ...before } = CHANGES_INDEX_DEFINITION.mappings.properties;
+    const { change_seq } = (await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!;
     await es.indices.delete({ index });
-    // As a run's late write does: Elasticsearch makes the missing index with a mapping of its own guessing.
-    await es.index({ index, id: WATERMARK_ID, document: stale, refresh: true });
+    await es.indices.create({ index, settings: CHANGES_INDEX_DEFINITION.settings, mappings: { dynamic: 'strict', properties: before } });
+    // Its load numbers on from the catalogue's stamps and commits above them.
+    await es.index({
+      index,
+      id: WATERMARK_ID,
+      document: { kind: 'watermark', change_seq: change_seq + 1, changed_at: new Date().toISOString() },
+      refresh: true,
+    });
+    const meanwhile = await walk(app, reader.cursor);
+
+    const said = await load(alias, ['--incremental'], [{ ...records[1]!, title: 'Changed After the Older Build' }]);
+    expect(said).to.not.match(/history/);
+    await expired(app, meanwhile.cursor);
+    const again = await walk(app);
+    expect(again.items.map((item) => item.id)).to.not.include(records[6]!.id);
+  });
+
+  it('when a run was killed after writing changes it never served, then the next catalogue run of any kind serves them', async () => {
+    const records = wallpapers(10);
+    const { alias, app } = await catalogue(records);
+    const index = changesIndexOf(alias);
+    const reader = await walk(app);
+    const live = (await indicesOf(es, alias))[0]!;
+    const mark = (await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!;
+    const written = {
+      ...(await es.get<Record<string, unknown>>({ index: live, id: String(records[5]!.id) }))._source!,
+      title: 'Written by a Killed Run',
+    };
+    await es.index({ index: live, id: String(records[5]!.id), document: { ...written, change_seq: mark.change_seq + 3 }, refresh: true });
+    expect((await walk(app, reader.cursor)).items).to.deep.equal([]);
+
+    const reindexed = await runScript('reindex', [], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    expect(reindexed.status, reindexed.stderr).to.equal(0);
+    expect(reindexed.stderr + reindexed.stdout).to.match(
+      /moved the change feed's watermark from \d+ to \d+, past changes an earlier run wrote but was killed before serving/,
+    );
+    const tail = await walk(app, reader.cursor);
+    expect(tail.items.map((item) => [item.id, item.wallpaper?.title])).to.deep.equal([[records[5]!.id, 'Written by a Killed Run']]);
+  });
+
+  it('when a late write made the record anew after it was deleted (without its mapping or a watermark), then the feed stays whole, and the next run replaces it and begins a new history', async () => {
+    const records = wallpapers(10);
+    const { alias, app } = await catalogue(records);
+    const index = changesIndexOf(alias);
+    const reader = await walk(app);
+    await es.indices.delete({ index });
+    // As a run's tombstone written just after the deletion: Elasticsearch makes the missing index, with a mapping of its own guessing.
+    await es.index({
+      index,
+      id: '999',
+      document: { kind: 'delete', id: 999, change_seq: 10_000, changed_at: new Date().toISOString() },
+      refresh: true,
+    });
+    await expired(app, reader.cursor);
+    // Read as watermark 0, it had served an empty catalogue, and a mirror walking again deleted every picture (helper-100).
+    expect((await walk(app)).items.filter((item) => item.change === 'upsert')).to.have.length(10);
 
     const said = await load(alias, ['--incremental'], [{ ...records[2]!, title: 'After the Stray Write' }]);
     expect(said).to.match(/began a new history of the change feed, as the record of changes \S+ was missing \(deleted\?\)/);
     expect(Object.values(await es.indices.getMapping({ index }))[0]!.mappings.dynamic).to.equal('strict');
-    await expired(app, reader.cursor);
     expect((await walk(app)).items).to.have.length(10);
   });
 

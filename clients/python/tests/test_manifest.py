@@ -328,3 +328,23 @@ def test_when_a_manifest_s_walk_is_not_what_the_tool_writes_then_it_is_refused(t
         (folder / MANIFEST).write_text(f'{{"version":2,"filters":{{}},"cursor":null,"files":{{}},"pending":{{}},"walk":{walk}}}\n')
         with pytest.raises(sync.SyncError, match="walk is not what the tool writes"):
             Manifest.open(folder, {})
+
+
+def test_when_a_walk_again_serves_nothing_then_no_picture_is_deleted_and_the_run_says_so(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mirror"
+    serve_api(monkeypatch, paged_feed([upsert(1, pictures), upsert(2, pictures)], []))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    empty = paged_feed([], [])
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if request.url.params.get("cursor") == "2":
+            return httpx.Response(410, json={"error": "cursor_expired", "message": "lost", "status": 410})
+        return empty(request)
+
+    serve_api(monkeypatch, api)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert "served nothing, so no picture was deleted" in capsys.readouterr().err
+    assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, "1.png", "2.png"])
+    assert not Manifest.open(folder, {}).sweeping

@@ -80,6 +80,11 @@ export class ChangeRecorder {
   /** Deletions a killed run recorded but never made, taken back when a new history began. */
   withdrawnAtOpen = 0;
 
+  /** The highest number served: everything numbered up to it is written and visible. */
+  get watermark(): number {
+    return this.committed;
+  }
+
   private constructor(
     private readonly es: Client,
     readonly alias: string,
@@ -387,6 +392,8 @@ export class ChangeRecorder {
 
   /** Writes tombstones in one request; the ids Elasticsearch refused, with why. */
   async tryTombstones(tombstones: readonly Tombstone[]): Promise<Map<number, estypes.ErrorCause>> {
+    // Into a record deleted meanwhile, the write would make one anew without a watermark (helper-100).
+    await this.expectOwnRecord();
     const response = await this.es.bulk({
       index: this.changesIndex,
       operations: tombstones.flatMap((tombstone) => [{ index: { _id: String(tombstone.id) } }, tombstone]),

@@ -32,6 +32,7 @@ export async function finishKilledRuns(es: Client, alias: string): Promise<strin
     );
   }
   if (live === undefined) return said;
+  const before = recorder.watermark;
   const withdrawn = recorder.withdrawnAtOpen + (await recorder.withdrawUnmade(live.name));
   if (withdrawn > 0) {
     said.push(`withdrew ${withdrawn} deletions from the change feed that an earlier run recorded but did not make: ${live.name} still holds them`);
@@ -42,6 +43,12 @@ export async function finishKilledRuns(es: Client, alias: string): Promise<strin
     await markIndexState(es, left.name, AFTER_LEAVING[left.state]);
     said.push(`recorded ${deletes} deletions of ${left.name} for the change feed, left unwritten by an earlier run killed after its alias switch`);
   }
+  // What a run killed mid-load numbered and wrote is in the catalogue: served now, not only once a
+  // later load commits, which a reindex never does (a mirror walking again had deleted 48 live
+  // wallpapers meanwhile, helper-100). Nothing else is in flight under the lock.
+  const served = await recorder.commit([live.name]);
+  if (served > before)
+    said.push(`moved the change feed's watermark from ${before} to ${served}, past changes an earlier run wrote but was killed before serving`);
   return said;
 }
 

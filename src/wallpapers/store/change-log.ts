@@ -132,8 +132,8 @@ export type ChangeHit = { _index: string; _source: (CataloguedWallpaper & Partia
  * The search of one page of the feed: changes after `after`, at most the watermark, in order. Past
  * the unstamped, the position is also a range on `change_seq`, so a read at the tail visits only
  * the few changes after it (points), not the whole catalogue below the watermark. Without a
- * record there is no watermark: no load is under way (a load makes its record before it writes),
- * so every stamp is served.
+ * watermark (no record, or one made anew by Elasticsearch) no load of this build is under way (one
+ * writes its watermark before anything else), so every stamp is served.
  */
 export function changesBody(watermark: number | null, after: ChangePosition | null, size: number): estypes.SearchRequest {
   const unstamped: estypes.QueryDslQueryContainer = {

@@ -652,9 +652,16 @@ export function createEsRepository(
     // The catalogue itself must be there: skipping it too had answered a missing one as an empty
     // feed at its tail, where every other route answers 503 (helper-94).
     const recorded = !('error' in mark);
-    const watermark = mark.found ? (mark._source?.change_seq ?? 0) : recorded ? 0 : null;
+    // No watermark, whether or not its index is there (one Elasticsearch made for a write after the
+    // record was deleted has none): as without a record, every stamp is served. Read as 0, it had
+    // served an empty catalogue, and a mirror walking again deleted every picture (helper-100).
+    const watermark = mark.found ? (mark._source?.change_seq ?? 0) : null;
     const history = mark.found ? mark._source?.history : undefined;
     if (after !== null) expectContinued(after, { found: mark.found, ...(history ? { history } : {}) }, watermark);
+    // A watermark a build before histories rewrote names none: the reader's own goes on with it, so
+    // that the next run, which gives the record its history back, takes the reader's cursor; or, if
+    // the record had been lost meanwhile, refuses it (helper-100).
+    const readIn = history?.id ?? after?.history;
     const response = await hedged.run(
       (attempt) =>
         es.search(
@@ -682,7 +689,7 @@ export function createEsRepository(
       items,
       more: (response.hits?.hits ?? []).length > perPage,
       ...(last ? { last: { seq: Number(last[0]), id: Number(last[1]) } } : {}),
-      ...(history === undefined ? {} : { history: history.id }),
+      ...(readIn === undefined ? {} : { history: readIn }),
     };
   }
 

@@ -336,6 +336,11 @@ def cmd_sync(args: argparse.Namespace) -> int:
         print(f"wallpapers: {shown(kept)}", file=sys.stderr)
     if report.walked_again is not None:
         print(f"wallpapers: walked the change feed again from its start, as the API said: {shown(report.walked_again)}", file=sys.stderr)
+    if report.not_swept:
+        print(
+            "wallpapers: the walk from the start served nothing, so no picture was deleted as gone; run with --restart once the API serves the catalogue",
+            file=sys.stderr,
+        )
     summary = f"{report.changes} changes: {report.fetched} fetched, {report.removed} removed, {report.unchanged} unchanged, {len(report.failed)} failed"
     if report.quota_spent is not None:
         summary += f"; {_stopped_by(report.quota_message, report.quota_spent)}: run again then to continue"

@@ -141,7 +141,9 @@ class Manifest:
     """Which walk from the feed's start the mirror is on: a new one after a 410 or --restart."""
     sweeping: bool = False
     """Whether the end of this walk deletes what it did not serve (its wallpapers are gone)."""
-    _saved_walk: tuple[int, bool] = (0, False)
+    served: int = 0
+    """Changes this walk has served so far, across runs: one that served none is not a snapshot."""
+    _saved_walk: tuple[int, bool, int] = (0, False, 0)
 
     @classmethod
     def open(cls, folder: Path, filters: dict[str, Any], *, restart: bool = False) -> Manifest:
@@ -165,7 +167,7 @@ class Manifest:
             return manifest
         if not _same_filters(saved.filters, filters):
             raise SyncError(f"{folder} mirrors other filters ({json.dumps(saved.filters)}); use another folder, or --restart to mirror these instead")
-        at = (saved.walk, saved.sweeping)
+        at = (saved.walk, saved.sweeping, saved.served)
         return cls(
             folder,
             filters,
@@ -179,6 +181,7 @@ class Manifest:
             saved.rewrite,
             walk=at[0],
             sweeping=at[1],
+            served=at[2],
             _saved_walk=at,
         )
 
@@ -202,6 +205,7 @@ class Manifest:
         self.cursor = None
         self.walk += 1
         self.sweeping = bool(self._files or self._pending)
+        self.served = 0
 
     def unserved(self) -> list[str]:
         """What the walk under way has not served: at its end, wallpapers the catalogue no longer has."""
@@ -225,7 +229,7 @@ class Manifest:
     def save(self) -> None:
         if not self._write_whole and self._appended_bytes > max(self._whole_bytes, WHOLE_AT_LEAST):
             self._write_whole = True
-        walk = (self.walk, self.sweeping)
+        walk = (self.walk, self.sweeping, self.served)
         if self._write_whole:
             self._save_whole()
         elif self._changed or self.cursor != self._saved_cursor or walk != self._saved_walk:
@@ -233,7 +237,7 @@ class Manifest:
                 "cursor": self.cursor,
                 "files": {k: self._files.get(k) for k in self._changed},
                 "pending": {k: self._pending.get(k) for k in self._changed},
-                **({"walk": self.walk, "sweeping": self.sweeping} if walk != self._saved_walk else {}),
+                **({"walk": self.walk, "sweeping": self.sweeping, "served": self.served} if walk != self._saved_walk else {}),
             }
             line = (json.dumps(change, separators=(",", ":")) + "\n").encode()
             # Never through a link left by the manifest's name (a shared folder): ELOOP instead.
@@ -249,7 +253,7 @@ class Manifest:
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / MANIFEST
         temporary = path.with_name(path.name + ".tmp")
-        walk = {"walk": self.walk, "sweeping": self.sweeping} if self.walk else {}
+        walk = {"walk": self.walk, "sweeping": self.sweeping, "served": self.served} if self.walk else {}
         whole = {"version": 2, "filters": self.filters, "cursor": self.cursor, "files": self._files, "pending": self._pending, **walk}
         body = (json.dumps(whole, separators=(",", ":")) + "\n").encode()
         # Made anew, as a `.part` is: a link planted by the temporary's name had the manifest written
@@ -286,6 +290,7 @@ class _Saved:
     """Written whole at the next save: a last save cut short, or an older version's manifest."""
     walk: int = 0
     sweeping: bool = False
+    served: int = 0
 
 
 def _read_manifest(path: Path) -> _Saved:
@@ -334,10 +339,10 @@ def _apply(saved: _Saved, change: dict[str, Any], damaged: Callable[[str], SyncE
     cursor, files, pending = change.get("cursor"), change.get("files", {}), change.get("pending", {})
     if cursor is not None and not isinstance(cursor, str):
         raise damaged("its cursor is not text")
-    walk, sweeping = change.get("walk", saved.walk), change.get("sweeping", saved.sweeping)
-    if type(walk) is not int or walk < 0 or type(sweeping) is not bool:
+    walk, sweeping, served = change.get("walk", saved.walk), change.get("sweeping", saved.sweeping), change.get("served", saved.served)
+    if type(walk) is not int or walk < 0 or type(sweeping) is not bool or type(served) is not int or served < 0:
         raise damaged("its walk is not what the tool writes")
-    saved.walk, saved.sweeping = walk, sweeping
+    saved.walk, saved.sweeping, saved.served = walk, sweeping, served
     if not isinstance(files, dict) or not isinstance(pending, dict):
         raise damaged("its files or pending are not objects")
     for key in [*files, *pending]:
@@ -392,6 +397,8 @@ class SyncReport:
     changes: int = 0
     walked_again: str | None = None
     """Why the run walked the feed again from its start: the API's reason for its 410."""
+    not_swept: bool = False
+    """The walk again served nothing, so nothing was deleted as gone."""
     quota_spent: float | None = None
     """Seconds until the quota allows more, when the run stopped for it."""
     quota_message: str | None = None
@@ -546,6 +553,7 @@ def _follow(
             following, more = feed_step(page, manifest.cursor, seen)
             jobs: dict[str, str] = {}
             replace: dict[str, str] = {}
+            manifest.served += len(page["data"]) if manifest.sweeping else 0
             for change in page["data"]:
                 report.changes += 1
                 apply(_checked(change), manifest, jobs, replace, remove, report, folder)
@@ -557,8 +565,13 @@ def _follow(
                 fetch(jobs, replace)
             manifest.cursor = following
             if not more and manifest.sweeping:
-                for key in manifest.unserved():
-                    remove(key)
+                # A catalogue is never empty (an import refuses to load nothing): a walk that served
+                # nothing is a feed that is not whole, not a snapshot, and deletes nothing.
+                if manifest.served == 0:
+                    report.not_swept = True
+                else:
+                    for key in manifest.unserved():
+                        remove(key)
                 manifest.sweeping = False
             manifest.save()
             on_progress(report)
