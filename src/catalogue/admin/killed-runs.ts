@@ -11,7 +11,8 @@ import { AFTER_LEAVING, type VersionedIndex, listVersionedIndices, markIndexStat
  * rollback killed there had lost 98,000 of 100,000 deletions from the feed for good (review). And
  * deletions recorded but never made (a run stopped between its tombstones and its deletes) are
  * withdrawn before any run commits past them: the feed had said a served wallpaper was deleted.
- * And a record whose history cannot go on begins a new one (ChangeRecorder.open), said here.
+ * And a record whose history cannot go on begins a new one (ChangeRecorder.open), said here;
+ * and what a run killed mid-load wrote but never served is served: the watermark moves past it.
  */
 export async function finishKilledRuns(es: Client, alias: string): Promise<string[]> {
   const indices = await listVersionedIndices(es, alias);

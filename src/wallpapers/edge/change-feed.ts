@@ -53,8 +53,7 @@ export interface ChangeList {
 
 /**
  * The page's envelope: its cursor always, from where the page ends (or where the walk stood, at
- * the end), in the history the page was read in. A position read before there were histories
- * takes the record's on its next page.
+ * the end), in the history the page was read in (ChangePage.history).
  */
 export function changeList(page: ChangePage, { after, per_page, include }: ChangesRequest, cursors: CursorCodec): ChangeList {
   const end = page.last ?? after ?? { seq: 0, id: 0 };

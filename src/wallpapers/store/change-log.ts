@@ -21,12 +21,12 @@ import type { CataloguedWallpaper } from '../catalogued.js';
  * wallpaper loaded before the feed existed has no stamp: it is served first, as number 0, in id
  * order, and stays so until it changes.
  *
- * The watermark also names the record's history: an id the loaders choose when a record begins,
- * and keep while it goes on unbroken. A feed cursor carries the history it was read in, so a
- * reader whose record was lost (the changes index deleted), restored from a snapshot or copied,
- * or whose catalogue was deleted and loaded anew with nothing to compare against, is told to walk
- * again (410) instead of missing the deletions that record held, or the numbers given twice
- * (see ChangeRecorder.open).
+ * The watermark also names the record's history: an id the catalogue runs choose when a record
+ * begins, and keep while it goes on unbroken (catalogue/admin/record-history.ts). A feed cursor
+ * carries the history it was read in, so a reader whose record was lost (the changes index
+ * deleted), restored from a snapshot or copied, or whose catalogue was deleted and loaded anew
+ * with nothing to compare against, is told to walk again (410) instead of missing the deletions
+ * that record held, or the numbers given twice.
  */
 
 export const WATERMARK_ID = 'watermark';

@@ -54,7 +54,10 @@ export interface ChangePage {
   /** Where the page ends; absent when it is empty. */
   last?: ChangePosition;
   more: boolean;
-  /** The history of the record it was read in; absent while the record has none. */
+  /**
+   * The history it was read in: the record's, or the reader's own while the record's watermark
+   * names none (a build before histories rewrote it); absent when neither has one.
+   */
   history?: string;
 }
 
