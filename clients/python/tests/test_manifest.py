@@ -348,3 +348,30 @@ def test_when_a_walk_again_serves_nothing_then_no_picture_is_deleted_and_the_run
     assert "served nothing, so no picture was deleted" in capsys.readouterr().err
     assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, "1.png", "2.png"])
     assert not Manifest.open(folder, {}).sweeping
+
+
+def test_when_a_walk_again_misses_a_wallpaper_the_catalogue_still_holds_then_its_picture_stays(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "mirror"
+    serve_api(monkeypatch, paged_feed([upsert(1, pictures), upsert(2, pictures), upsert(3, pictures)], []))
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    # A load is changing 2: its old number is gone and its new one not yet served. 3 was deleted
+    # with the record that held its tombstone.
+    walk = paged_feed([upsert(1, pictures)], [])
+    asked_ids: list[str] = []
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if request.url.params.get("cursor") == "3":
+            return httpx.Response(410, json={"error": "cursor_expired", "message": "lost", "status": 410})
+        if "ids" in request.url.params:
+            asked_ids.append(request.url.params["ids"])
+            data = [item(2, f"{pictures}/2.png")] if "2" in request.url.params["ids"].split(",") else []
+            return httpx.Response(200, json={"data": data, "meta": {"next_cursor": None, "missing": [3]}})
+        return walk(request)
+
+    serve_api(monkeypatch, api)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert asked_ids == ["2,3"]
+    assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, "1.png", "2.png"])
+    assert sorted(Manifest.open(folder, {}).files) == ["1", "2"]

@@ -31,8 +31,8 @@ export class QuotaExhausted extends ApiError {
 /**
  * 410 `cursor_expired`: a walk cannot go on from its cursor. A list's walked a catalogue since
  * deleted; the change feed's was read in a record of changes since lost, restored or begun anew,
- * so changes may be missing after it. Start again without a cursor: for the feed, that walk is a
- * snapshot, and a copy keeps only the wallpapers it serves.
+ * so changes may be missing after it. Start again without a cursor: for the feed, a copy then
+ * drops what that walk does not serve once the catalogue confirms it gone (asked by `ids`).
  */
 export class CursorExpired extends ApiError {
   constructor(message: string) {

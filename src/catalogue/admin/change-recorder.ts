@@ -99,6 +99,10 @@ export class ChangeRecorder {
   static async open(es: Client, alias: string, { against, full }: { against: string | null; full: boolean }): Promise<ChangeRecorder> {
     const recorder = new ChangeRecorder(es, alias, against, full);
     const found = await ensureRecord(es, recorder.changesIndex);
+    // What a run killed within a second of writing it left is not searchable yet: read before a
+    // refresh, its tombstones would be neither withdrawn nor counted, and a watermark moved past
+    // them would serve deletions that were never made (helper-101).
+    await es.indices.refresh({ index: [recorder.changesIndex, ...(against ? [against] : [])] });
     const given = await es.search({
       index: [recorder.changesIndex, ...(against ? [against] : [])],
       size: 0,

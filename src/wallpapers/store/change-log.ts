@@ -95,7 +95,8 @@ export interface FeedPosition extends ChangePosition {
   history?: string;
 }
 
-const WALK_AGAIN = 'walk the feed again from the start, without a cursor, and keep only what that walk serves';
+const WALK_AGAIN =
+  'walk the feed again from the start, without a cursor, and drop what that walk does not serve once GET /v1/wallpapers?ids= confirms it gone';
 
 /** The record as a page of the feed finds it: whether it has a watermark, and its history. */
 export interface RecordRead {

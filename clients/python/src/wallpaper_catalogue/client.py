@@ -217,7 +217,8 @@ class Changes(_Resource):
         """The feed from `cursor` (from the start without one), page after page; at its end, waits
         `poll` seconds and asks again, or stops with `until_end`. Raises CursorExpired when the
         record of changes `cursor` was read in was since lost, restored or begun anew: follow again
-        without a cursor, and keep only the wallpapers that walk serves (it is a snapshot)."""
+        without a cursor, and drop what that walk does not serve once the catalogue confirms it
+        gone (``wallpapers.list(ids=...)``)."""
         seen = Repeats(feed=True)
         while True:
             page = self.page(cursor, **params)
