@@ -4,6 +4,7 @@
 //   npx tsx bench/api/change-feed-ab.ts --before http://127.0.0.1:3401 --now http://127.0.0.1:3402 \
 //     --before-key wpc_… --now-key wpc_… [--rounds 6] [--pages 30] [--tail-reads 200]
 import { parseArgs } from 'node:util';
+import { median } from './ab-stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,8 +48,6 @@ async function read(build: Build, cursor: string | undefined): Promise<{ ms: num
   return { ms: performance.now() - started, page };
 }
 
-const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 async function main(): Promise<void> {
   for (const build of builds) {
     let cursor: string | undefined;
@@ -71,8 +70,8 @@ async function main(): Promise<void> {
       }
       const tail: number[] = [];
       for (let i = 0; i < Number(values['tail-reads']); i++) tail.push((await read(build, build.tail)).ms);
-      results.walk[build.name].push(p50(walk));
-      results.tail[build.name].push(p50(tail));
+      results.walk[build.name].push(median(walk));
+      results.tail[build.name].push(median(tail));
     }
   }
   for (const kind of ['walk', 'tail'] as const) {
