@@ -148,6 +148,11 @@ describe('the change feed across the histories of its record', function () {
     await es.indices.delete({ index: changesIndexOf(alias) });
     const whileMissing = await walk(app);
     expect(whileMissing.items).to.have.length(12);
+    const dry = await runScript('reindex', ['--dry-run'], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    expect(dry.stderr).to.match(
+      /would begin a new history of the change feed, as the record of changes \S+ was missing \(deleted\?\) while \S+ holds changes/,
+    );
+    expect(await es.indices.exists({ index: changesIndexOf(alias) }), 'a dry run makes no record').to.equal(false);
 
     const reindexed = await runScript('reindex', [], { env: { INDEX_ALIAS: alias }, cwd: dir });
     expect(reindexed.status, reindexed.stderr).to.equal(0);
@@ -230,12 +235,14 @@ describe('the change feed across the histories of its record', function () {
     };
     await es.index({ index: live, id: String(records[5]!.id), document: { ...written, change_seq: mark.change_seq + 3 }, refresh: true });
     expect((await walk(app, reader.cursor)).items).to.deep.equal([]);
+    const move = `from ${mark.change_seq} to ${mark.change_seq + 3}, past changes an earlier run wrote but was killed before serving`;
+    const dry = await runScript('reindex', ['--dry-run'], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    expect(dry.stderr).to.include(`would move the change feed's watermark ${move}`);
+    expect((await walk(app, reader.cursor)).items, 'a dry run serves nothing').to.deep.equal([]);
 
     const reindexed = await runScript('reindex', [], { env: { INDEX_ALIAS: alias }, cwd: dir });
     expect(reindexed.status, reindexed.stderr).to.equal(0);
-    expect(reindexed.stderr + reindexed.stdout).to.match(
-      /moved the change feed's watermark from \d+ to \d+, past changes an earlier run wrote but was killed before serving/,
-    );
+    expect(reindexed.stderr + reindexed.stdout).to.include(`moved the change feed's watermark ${move}`);
     const tail = await walk(app, reader.cursor);
     expect(tail.items.map((item) => [item.id, item.wallpaper?.title])).to.deep.equal([[records[5]!.id, 'Written by a Killed Run']]);
   });

@@ -259,6 +259,8 @@ describe('the change feed, GET /v1/changes', function () {
       document: { kind: 'delete', id: target.id, change_seq: 1000, changed_at: new Date().toISOString() },
       refresh: true,
     });
+    const dry = await run('reindex', alias, ['--dry-run']);
+    expect(dry.stderr).to.include('would withdraw 1 deletions from the change feed that an earlier run recorded but did not make');
     const added = { ...records[0]!, id: 5001, title: 'Loaded by the Next Run' };
     const next = await run('import', alias, ['--incremental', file('t2.ndjson', [added])]);
     expect(next.stderr).to.include('withdrew 1 deletions from the change feed that an earlier run recorded but did not make');

@@ -1,6 +1,7 @@
 import type { Client } from '@elastic/elasticsearch';
 import { changesIndexOf } from '../../wallpapers/store/change-log.js';
 import { ChangeRecorder } from './change-recorder.js';
+import { previewRecord } from './record-preview.js';
 import { AFTER_LEAVING, type VersionedIndex, listVersionedIndices, markIndexState, selectOrphans } from './index-admin.js';
 
 /**
@@ -75,12 +76,31 @@ export function afterKilledRuns(indices: readonly VersionedIndex[]): VersionedIn
   return indices.filter((index) => !orphans.has(index)).map((index) => (isLeaving(index) ? { ...index, state: AFTER_LEAVING[index.state] } : index));
 }
 
-/** The dry run's lines for what finishKilledRuns would do now. */
+/**
+ * The dry run's lines for what finishKilledRuns would do now, in its order: orphans, the record's
+ * history, unmade deletions, unwritten ones, and the watermark moved past what was left unserved.
+ */
 export async function describeKilledRuns(es: Client, alias: string): Promise<string[]> {
-  const { orphans, unrecorded } = leftByKilledRuns(await listVersionedIndices(es, alias));
+  const indices = await listVersionedIndices(es, alias);
+  const { orphans, unrecorded } = leftByKilledRuns(indices);
   const lines = [`would remove orphaned indices: ${orphans.map(({ name }) => name).join(', ') || 'none'}`];
+  const live = indices.find((index) => index.live)?.name ?? null;
+  if (live === null && !(await es.indices.exists({ index: changesIndexOf(alias) }))) return lines;
+  const record = await previewRecord(es, alias, live);
+  if (record.begins !== null) {
+    lines.push(`would begin a new history of the change feed, as ${record.begins}: its readers would be told to walk it again from the start`);
+  }
+  if (record.withdraws > 0) {
+    lines.push(
+      `would withdraw ${record.withdraws} deletions from the change feed that an earlier run recorded but did not make: ${live} still holds them`,
+    );
+  }
   for (const { name } of unrecorded) {
     lines.push(`would record the deletions of ${name} for the change feed, left unwritten by an earlier run killed after its alias switch`);
+  }
+  const { from, to } = record.watermark;
+  if (to > from) {
+    lines.push(`would move the change feed's watermark from ${from} to ${to}, past changes an earlier run wrote but was killed before serving`);
   }
   return lines;
 }

@@ -4,6 +4,8 @@ import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 
+const UNBLOCK_RETRY_MS = 10;
+
 export interface OpenInput {
   stream: Readable;
   /** A regular file, which can be read twice (its lines counted first); not a pipe. */
@@ -12,17 +14,22 @@ export interface OpenInput {
 
 /**
  * Opening a FIFO for reading waits for its writer, in libuv's thread pool, where nothing cancels
- * it: a run stopped while it waited held its lock for good (review). A stop opens the FIFO for
- * writing for a moment, which ends the wait.
+ * it: a run stopped while it waited held its lock for good (review), and a process whose pool
+ * thread never returns cannot exit, as libuv joins its threads at exit. A stop opens the FIFO for
+ * writing for a moment, which ends the wait. Such an open finds no reader while ours still waits
+ * its turn in the pool (its threads busy, or not yet started on a loaded machine), so the stop
+ * opens again every few milliseconds until ours has returned.
  */
 async function openWaitingForWriter(path: string, signal: AbortSignal | undefined): Promise<number> {
   signal?.throwIfAborted();
+  let again: NodeJS.Timeout | undefined;
   const unblock = () => {
     try {
       closeSync(openSync(path, constants.O_WRONLY | constants.O_NONBLOCK));
     } catch {
-      // The reader's open has already ended.
+      // No reader yet (ENXIO): ours has not begun, or has already ended.
     }
+    again = setTimeout(unblock, UNBLOCK_RETRY_MS);
   };
   signal?.addEventListener('abort', unblock, { once: true });
   let fd: number;
@@ -30,6 +37,7 @@ async function openWaitingForWriter(path: string, signal: AbortSignal | undefine
     fd = await promisify(open)(path, 'r');
   } finally {
     signal?.removeEventListener('abort', unblock);
+    clearTimeout(again);
   }
   if (signal?.aborted) {
     closeSync(fd);
