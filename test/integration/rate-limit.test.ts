@@ -60,12 +60,31 @@ describe('rate limiting', function () {
     return Promise.all(Array.from({ length: n }, () => request(app.url, path, { key })));
   }
 
+  /**
+   * An app whose bursts test admission alone: their page is answered from the response cache,
+   * warmed by another account and not checked again meanwhile. So warmed, a burst of 1,050 on an
+   * app whose Elasticsearch client was then closed had 1,000 answered 200. Read from Elasticsearch,
+   * a burst's requests share one get, and a busy node (another test file loading beside this one)
+   * failing it had turned 254 admitted requests into 503s.
+   */
+  async function burstApp(rateLimit: Partial<Config['rateLimit']>, path = '/v1/wallpapers/1'): Promise<RunningApp> {
+    const app = await appWith(rateLimit, { responseCache: { maxBytes: 16 * 1024 * 1024, ttlMs: 600_000, checkIntervalMs: 600_000 } });
+    const { apiKey } = await createKey(ctx.redis, 'premium');
+    // The first read confirms the catalogue (in the background) and goes straight to the
+    // repository; the next, once it is confirmed, is kept.
+    for (let i = 0; i < 3; i++) {
+      expect((await request(app.url, path, { key: apiKey })).status).to.equal(200);
+      await sleep(200);
+    }
+    return app;
+  }
+
   for (const [tier, limit] of [
     ['free', 100],
     ['premium', 400],
   ] as const) {
     it(`when limit + 50 requests of a ${tier} key arrive at once, then exactly ${limit} succeed and 50 get 429`, async () => {
-      const app = await appWith({ tiers: { free: 100, premium: 400 } });
+      const app = await burstApp({ tiers: { free: 100, premium: 400 } });
       const { apiKey, accountId } = await createKey(ctx.redis, tier);
       const responses = await burst(app, apiKey, limit + 50);
       const statuses = responses.map((r) => r.status);
@@ -77,10 +96,14 @@ describe('rate limiting', function () {
 
   it('when 1,050 requests of a key on the real free tier (1,000/hour) arrive at once, then exactly 1,000 succeed', async function () {
     this.timeout(120_000);
-    const app = await appWith({ tiers: { free: 1000, premium: 10000 }, windowSeconds: 3600 });
+    const app = await burstApp({ tiers: { free: 1000, premium: 10000 }, windowSeconds: 3600 });
     const { apiKey } = await createKey(ctx.redis, 'free');
     const statuses = (await burst(app, apiKey, 1050)).map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).to.have.length(1000);
+    const counts = JSON.stringify(statuses.reduce<Record<number, number>>((seen, s) => ({ ...seen, [s]: (seen[s] ?? 0) + 1 }), {}));
+    expect(
+      statuses.filter((s) => s === 200),
+      counts,
+    ).to.have.length(1000);
     expect(statuses.filter((s) => s === 429)).to.have.length(50);
   });
 
