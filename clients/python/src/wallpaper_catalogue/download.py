@@ -127,24 +127,54 @@ def _left_over(path: Path, stale: float) -> bool:
         return False
 
 
+class Leftovers:
+    """The ``.part`` files of a folder, listed once: what downloads cut short left, looked up by
+    wallpaper. Listing the folder for each picture instead cost 67 ms a picture at 100,000
+    pictures, so a download or first sync of N pictures read the folder N times, a cost that grows
+    with the square of N (bench/results/leftovers.md). A run lists the folder when it starts; a
+    ``.part`` made later is its own, or another run's under way, and is the next run's to find."""
+
+    def __init__(self, folder: Path) -> None:
+        self._by_id: dict[int, list[Path]] = {}
+        try:
+            entries = os.scandir(folder)
+        except (FileNotFoundError, NotADirectoryError):
+            return
+        with entries:
+            for entry in entries:
+                # As ``<id>.*.part`` finds them: the id as this tool writes it, a dot, anything.
+                stem, dot, rest = entry.name.partition(".")
+                if dot and rest.endswith(".part") and stem.isascii() and stem.isdigit() and str(int(stem)) == stem and is_wallpaper_id(int(stem)):
+                    self._by_id.setdefault(int(stem), []).append(folder / entry.name)
+
+    def of(self, wallpaper_id: int) -> list[Path]:
+        """This wallpaper's ``.part`` files whose process is gone, or untouched for
+        STALE_PART_SECONDS (a younger one may be another run's)."""
+        stale = time.time() - STALE_PART_SECONDS
+        return [path for path in self._by_id.get(wallpaper_id, []) if _left_over(path, stale)]
+
+    def sweep(self) -> int:
+        """Removes what downloads cut short left, whatever their wallpaper: a run looks at the ids it
+        fetches only, and a killed run's ``.part`` of a picture fetched since stayed for good. Only
+        files named as this tool names them. Returns how many."""
+        stale = time.time() - STALE_PART_SECONDS
+        removed = 0
+        for paths in self._by_id.values():
+            for path in [p for p in paths if PART_NAME.match(p.name) and _left_over(p, stale)]:
+                path.unlink(missing_ok=True)
+                paths.remove(path)
+                removed += 1
+        return removed
+
+
 def unfinished(folder: Path, wallpaper_id: int) -> list[Path]:
-    """What a download of this wallpaper cut short left in the folder: its `.part` files whose
-    process is gone, or untouched for STALE_PART_SECONDS (a younger one may be another run's)."""
-    stale = time.time() - STALE_PART_SECONDS
-    return [path for path in folder.glob(f"{_stem(wallpaper_id)}.*.part") if _left_over(path, stale)]
+    """What a download of this wallpaper cut short left in the folder (Leftovers.of)."""
+    return Leftovers(folder).of(int(_stem(wallpaper_id)))
 
 
 def sweep(folder: Path) -> int:
-    """Removes what downloads cut short left in the folder, whatever their wallpaper: a run looks at
-    the ids it fetches only, and a killed run's `.part` of a picture fetched since stayed for good.
-    Only files named as this tool names them. Returns how many."""
-    stale = time.time() - STALE_PART_SECONDS
-    removed = 0
-    for path in folder.glob("*.part"):
-        if PART_NAME.match(path.name) and _left_over(path, stale):
-            path.unlink(missing_ok=True)
-            removed += 1
-    return removed
+    """Removes what downloads cut short left in the folder (Leftovers.sweep)."""
+    return Leftovers(folder).sweep()
 
 
 def fetch_picture(
@@ -157,6 +187,7 @@ def fetch_picture(
     replacing: str | None = None,
     stop: threading.Event | None = None,
     writing: set[Path] | None = None,
+    leftovers: Leftovers | None = None,
 ) -> Fetched:
     """Downloads one picture unless one of this wallpaper is there already; with `replacing` (the
     name of the picture fetched before, from a mirror's manifest), replaces that one, and no file
@@ -166,7 +197,7 @@ def fetch_picture(
     refused connection, a stalled server, a redirect loop) had reached the user as the bare
     "timed out"."""
     try:
-        return _fetch_picture(http, url, folder, wallpaper_id, max_bytes, replacing, stop, set() if writing is None else writing)
+        return _fetch_picture(http, url, folder, wallpaper_id, max_bytes, replacing, stop, set() if writing is None else writing, leftovers)
     except httpx.HTTPError as error:
         raise DownloadError(wallpaper_id, f"{url}: {error or type(error).__name__}") from error
 
@@ -180,6 +211,7 @@ def _fetch_picture(
     replacing: str | None,
     stop: threading.Event | None,
     writing: set[Path],
+    leftovers: Leftovers | None,
 ) -> Fetched:
     if replacing is None:
         have = existing(folder, wallpaper_id)
@@ -258,7 +290,7 @@ def _fetch_picture(
             raise DownloadError(wallpaper_id, f"{final}: {error.strerror or error}") from error
         writing.discard(part)
         # A download cut short before, while the picture came as another type, is done with too.
-        for leftover in unfinished(folder, wallpaper_id):
+        for leftover in unfinished(folder, wallpaper_id) if leftovers is None else leftovers.of(wallpaper_id):
             leftover.unlink(missing_ok=True)
         return Fetched(wallpaper_id, final, size, False)
 
@@ -282,6 +314,7 @@ def fetch_all(
     timeout: float = 60.0,
     transport: httpx.BaseTransport | None = None,
     http: httpx.Client | None = None,
+    leftovers: Leftovers | None = None,
 ) -> tuple[list[Fetched], list[DownloadError]]:
     """Downloads each (id, url) with `parallel` at once, starting as the jobs come (a listing still
     being read); every outcome reaches `on_done`, one at a time.
@@ -294,7 +327,8 @@ def fetch_all(
     `http`, when given, fetches the pictures and is left open: a caller that fetches page after
     page (a sync) keeps one, as a new client loads the system's certificates again (50 ms)."""
     folder.mkdir(parents=True, exist_ok=True)
-    sweep(folder)
+    leftovers = Leftovers(folder) if leftovers is None else leftovers
+    leftovers.sweep()
     done: list[Fetched] = []
     failed: list[DownloadError] = []
     stop = threading.Event()
@@ -334,7 +368,7 @@ def fetch_all(
                 wallpaper_id, url = job
                 result: Fetched | DownloadError
                 try:
-                    result = fetch_picture(http, url, folder, wallpaper_id, replacing=replacing(wallpaper_id), stop=stop, writing=writing)
+                    result = fetch_picture(http, url, folder, wallpaper_id, replacing=replacing(wallpaper_id), stop=stop, writing=writing, leftovers=leftovers)
                 except DownloadError as error:
                     result = error
                 # Whatever else one picture raises is that picture's failure: a worker that died

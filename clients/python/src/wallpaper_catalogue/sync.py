@@ -34,7 +34,7 @@ from typing import Any, cast
 import httpx
 
 from .client import Client, Repeats, feed_step, is_wallpaper_id
-from .download import DownloadError, Fetched, existing, fetch_all, own_file, picture_client, unfinished
+from .download import DownloadError, Fetched, Leftovers, existing, fetch_all, own_file, picture_client
 from .errors import ApiError, CursorExpired, QuotaExhausted
 from .models import ChangeItem, WallpaperListItem
 
@@ -489,6 +489,8 @@ def _follow(
 ) -> SyncReport:
     """Fetches what an earlier run left pending, then applies the feed page after page."""
     folder = manifest.folder
+    # Listed once for the run: each page's fetch, and each removal, had listed the folder again.
+    leftovers = Leftovers(folder)
     # Each wallpaper's latest failure this run: one fetched or removed later in the run is no
     # failure ("tried again next run" had been said of a picture whose wallpaper the run deleted).
     failures: dict[str, str] = {}
@@ -514,7 +516,15 @@ def _follow(
                 failed(key, str(result))
             on_progress(report)
 
-        fetch_all([(int(k), url) for k, url in jobs.items()], folder, parallel=parallel, replacing=lambda i: replace.get(str(i)), on_done=done, http=http)
+        fetch_all(
+            [(int(k), url) for k, url in jobs.items()],
+            folder,
+            parallel=parallel,
+            replacing=lambda i: replace.get(str(i)),
+            on_done=done,
+            http=http,
+            leftovers=leftovers,
+        )
 
     def remove(key: str) -> None:
         # The picture by the name the manifest gave it: a user's 7.png beside the mirror's 7.jpg
@@ -531,7 +541,7 @@ def _follow(
             report.removed += 1
         if have is not None:
             have.unlink()
-        for leftover in unfinished(folder, int(key)):
+        for leftover in leftovers.of(int(key)):
             leftover.unlink(missing_ok=True)
 
     if manifest.pending:
