@@ -4,16 +4,16 @@ cut short left, and still removes those leftovers."""
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from wallpaper_catalogue import cli
-from wallpaper_catalogue.download import STALE_PART_SECONDS, fetch_all
+from wallpaper_catalogue.download import fetch_all
 
 from .fakes import PICTURE, serve_api
+from .test_download import aged
 from .test_manifest import AT, paged_feed, upsert
 
 
@@ -31,11 +31,10 @@ def listings_of(folder: Path, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return listed
 
 
-def aged(path: Path) -> Path:
-    then = time.time() - STALE_PART_SECONDS - 60
+def left(path: Path) -> Path:
+    """A `.part` a run cut short left long ago."""
     path.write_bytes(b"half")
-    os.utime(path, (then, then))
-    return path
+    return aged(path)
 
 
 def test_when_a_sync_fetches_and_deletes_over_many_pages_then_it_lists_its_folder_once_and_leftovers_still_go(
@@ -47,7 +46,7 @@ def test_when_a_sync_fetches_and_deletes_over_many_pages_then_it_lists_its_folde
     folder.mkdir()
     # Cut short by an earlier run, in names older versions wrote: of a wallpaper this run fetches,
     # of one it deletes, and of one it never hears of (not this run's to judge: left).
-    fetched, deleted, untouched = aged(folder / "7.webp.0000.part"), aged(folder / "12.png.1111.part"), aged(folder / "999.png.2222.part")
+    fetched, deleted, untouched = left(folder / "7.webp.0000.part"), left(folder / "12.png.1111.part"), left(folder / "999.png.2222.part")
     changes: list[dict[str, Any]] = [upsert(i, pictures) for i in range(1, 61)]
     changes += [{"id": 12, "change": "delete", "at": AT}, {"id": 13, "change": "delete", "at": AT}]
     serve_api(monkeypatch, paged_feed(changes, []))
@@ -59,7 +58,7 @@ def test_when_a_sync_fetches_and_deletes_over_many_pages_then_it_lists_its_folde
 
 
 def test_when_a_download_fetches_many_pictures_then_it_lists_its_folder_once(tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    leftover = aged(tmp_path / "3.jpg.0000.part")
+    leftover = left(tmp_path / "3.jpg.0000.part")
     listed = listings_of(tmp_path, monkeypatch)
     fetched, failed = fetch_all([(i, f"{pictures}/{i}.png") for i in range(1, 31)], tmp_path, parallel=4)
     assert (len(fetched), failed) == (30, [])

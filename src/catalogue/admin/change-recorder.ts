@@ -6,6 +6,7 @@ import { hasShuffleKeys, isErrorType, readIndexDefinition } from './index-admin.
 import { type CataloguedWallpaper, toDocument } from '../../wallpapers/catalogued.js';
 import { createTitleCarriers, toIndexDocument } from '../../wallpapers/store/index-document.js';
 import { IdList, uniqueSorted } from './id-list.js';
+import { givenIn, readWatermark, standingIn, tombstonesAbove } from './record-reads.js';
 import { ID_PAGE, StampScan, walkInIdOrder } from './stamp-scan.js';
 import { type ChangeStamp, type LoadEntry, type WallpaperDocument, isDeletion, toRecord } from '../../wallpapers/wallpaper.js';
 
@@ -103,24 +104,13 @@ export class ChangeRecorder {
     // refresh, its tombstones would be neither withdrawn nor counted, and a watermark moved past
     // them would serve deletions that were never made (helper-101).
     await es.indices.refresh({ index: [recorder.changesIndex, ...(against ? [against] : [])] });
-    const given = await es.search({
-      index: [recorder.changesIndex, ...(against ? [against] : [])],
-      size: 0,
-      track_total_hits: false,
-      aggs: { last: { max: { field: 'change_seq' } }, tombstones: { filter: { term: { kind: 'delete' } } } },
-    });
-    const aggs = given.aggregations as { last?: { value: number | null }; tombstones?: { doc_count: number } } | undefined;
-    const mark = await recorder.readWatermark();
+    const given = await givenIn(es, [recorder.changesIndex, ...(against ? [against] : [])]);
+    const mark = await readWatermark(es, recorder.changesIndex);
     recorder.committed = mark?.change_seq ?? 0;
-    recorder.next = Math.max(aggs?.last?.value ?? 0, recorder.committed) + 1;
-    recorder.tombstoneCount = aggs?.tombstones?.doc_count ?? 0;
+    recorder.next = Math.max(given.last, recorder.committed) + 1;
+    recorder.tombstoneCount = given.tombstones;
     await recorder.continueHistory(found, mark);
     return recorder;
-  }
-
-  private async readWatermark(): Promise<Watermark | null> {
-    const mark = await this.es.get<Watermark>({ index: this.changesIndex, id: WATERMARK_ID }, { ignore: [404] });
-    return mark.found ? (mark._source ?? null) : null;
   }
 
   /** Goes on with the record's history, or begins a new one (record-history.ts). */
@@ -291,9 +281,7 @@ export class ChangeRecorder {
    */
   async withdrawStanding(ids: readonly number[], index: string): Promise<number> {
     let withdrawn = 0;
-    for (let i = 0; i < ids.length; i += ID_PAGE) {
-      const found = await this.es.mget({ index, ids: ids.slice(i, i + ID_PAGE).map(String), _source: false });
-      const standing = found.docs.filter((doc) => 'found' in doc && doc.found).map((doc) => doc._id);
+    for await (const standing of standingIn(this.es, index, ids)) {
       if (standing.length === 0) continue;
       const response = await this.es.bulk({
         index: this.changesIndex,
@@ -316,25 +304,8 @@ export class ChangeRecorder {
   async withdrawUnmade(live: string): Promise<number> {
     if (this.tombstoneCount === 0) return 0;
     let withdrawn = 0;
-    let after: estypes.FieldValue[] | undefined;
-    for (;;) {
-      const page = await this.es.search<Tombstone>({
-        index: this.changesIndex,
-        size: ID_PAGE,
-        track_total_hits: false,
-        _source: false,
-        sort: [{ change_seq: 'asc' }],
-        ...(after ? { search_after: after } : {}),
-        query: { bool: { filter: [{ term: { kind: 'delete' } }, { range: { change_seq: { gt: this.committed } } }] } },
-      });
-      const hits = page.hits.hits;
-      if (hits.length === 0) return withdrawn;
-      withdrawn += await this.withdrawStanding(
-        hits.map((hit) => Number(hit._id)),
-        live,
-      );
-      after = hits.at(-1)!.sort;
-    }
+    for await (const ids of tombstonesAbove(this.es, this.changesIndex, this.committed)) withdrawn += await this.withdrawStanding(ids, live);
+    return withdrawn;
   }
 
   /** Once a full load is live: the tombstones of the ids it brought back go. */

@@ -85,8 +85,8 @@ export async function describeKilledRuns(es: Client, alias: string): Promise<str
   const { orphans, unrecorded } = leftByKilledRuns(indices);
   const lines = [`would remove orphaned indices: ${orphans.map(({ name }) => name).join(', ') || 'none'}`];
   const live = indices.find((index) => index.live)?.name ?? null;
-  if (live === null && !(await es.indices.exists({ index: changesIndexOf(alias) }))) return lines;
   const record = await previewRecord(es, alias, live);
+  if (record === null) return lines;
   if (record.begins !== null) {
     lines.push(`would begin a new history of the change feed, as ${record.begins}: its readers would be told to walk it again from the start`);
   }

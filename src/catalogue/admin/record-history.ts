@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Client } from '@elastic/elasticsearch';
+import type { Client, estypes } from '@elastic/elasticsearch';
 import { CHANGES_INDEX_DEFINITION, type History, type Watermark } from '../../wallpapers/store/change-log.js';
 import { isErrorType } from './index-admin.js';
 
@@ -39,7 +39,12 @@ export async function ensureRecord(es: Client, index: string): Promise<FoundReco
   if (mapping.properties?.['history'] === undefined) {
     await es.indices.putMapping({ index, properties: { history: CHANGES_INDEX_DEFINITION.mappings.properties.history } });
   }
-  return { made: false, kept: (mapping._meta as { history?: History } | undefined)?.history };
+  return { made: false, kept: keptHistory(mapping) };
+}
+
+/** The history a record's mapping keeps (`_meta.history`), if any. */
+export function keptHistory(mapping: estypes.MappingTypeMapping): History | undefined {
+  return (mapping._meta as { history?: History } | undefined)?.history;
 }
 
 /** The uuid Elasticsearch gave the record's index: a restore or a copy gets a new one. */
