@@ -73,12 +73,14 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   // The portal answers its own paths before the API's CORS policy, compression and JSON errors:
   // its pages are not for other sites, and its errors are pages (docs/portal.md).
   if (services.portal) app.use(portalRoutes({ ...services.portal, trustProxyHops: settings.trustProxyHops, logger }));
-  app.use(corsPolicy());
+  const ops = opsRoutes({ readiness });
+  const routers = [ops, v1, usage];
+  app.use(corsPolicy({ serves: (path) => routers.some((router) => router.match(path, 'GET').route) }));
   app.use(compression());
   app.use(errorHandler(logger));
   app.use(conditionalGet);
   app.use(routeFallbacks);
-  app.use(opsRoutes({ readiness }).routes());
+  app.use(ops.routes());
   // The catalogue's router comes first: its routes answer without calling on, so the hot path
   // never walks the usage router. /v1/usage matches no route of it and passes through untouched.
   app.use(v1.routes());

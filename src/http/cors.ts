@@ -18,8 +18,12 @@ const EXPOSED = [
  * Browser clients on any origin may GET with an Authorization header and read the rate-limit and
  * paging headers. `Access-Control-Allow-Origin: *` goes on every answer, as the contract says: an
  * OPTIONS that is no preflight (no Access-Control-Request-Method) @koa/cors leaves without it.
+ *
+ * A preflight is answered only for a path some route serves (`serves`); for any other it goes on to
+ * the routes, which say 404 as they do to a plain OPTIONS there. @koa/cors alone would allow GET on
+ * `/nowhere`, telling a browser a path exists that every request to it then finds missing.
  */
-export function corsPolicy(): Middleware {
+export function corsPolicy({ serves }: { serves: (path: string) => boolean }): Middleware {
   const policy = cors({
     origin: '*',
     allowMethods: ['GET', 'HEAD', 'OPTIONS'],
@@ -28,7 +32,11 @@ export function corsPolicy(): Middleware {
     maxAge: 600,
   });
   return async (ctx, next) => {
-    if (ctx.method === 'OPTIONS' && !ctx.get('Access-Control-Request-Method')) ctx.set('Access-Control-Allow-Origin', '*');
+    if (ctx.method === 'OPTIONS' && (!ctx.get('Access-Control-Request-Method') || !serves(ctx.path))) {
+      ctx.set('Access-Control-Allow-Origin', '*');
+      await next();
+      return;
+    }
     await policy(ctx, next);
   };
 }

@@ -259,6 +259,12 @@ function withoutDeviceModels(tokens: Token[]): Token[] {
 // ignored where text is matched.
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
 
+// NEXT LINE (U+0085) ends a line in text from older systems and is Unicode white space, but not
+// JavaScript's `\s`: read as it is, it joined the words either side ("sunset\u0085beach" found 2
+// wallpapers instead of 286). The contract refuses every other control character but tabs and
+// line breaks.
+const NEXT_LINE = /\u0085/g;
+
 /** Reads `q` into groups of alternatives and exclusions; never throws. */
 export function parseSearchQuery(q: string): SearchQuery {
   return parse(q).query;
@@ -278,7 +284,9 @@ function parse(q: string): { query: SearchQuery; spaced: string[] } {
   const spaced: string[] = [];
   let joinNext = false;
   let previous: Token | undefined;
-  for (const token of withoutDeviceModels(joinWrittenApart(tokenize(withSizesAsWords(foldedLatin(q.replace(INVISIBLE, ''))))))) {
+  for (const token of withoutDeviceModels(
+    joinWrittenApart(tokenize(withSizesAsWords(foldedLatin(q.replace(INVISIBLE, '').replace(NEXT_LINE, ' '))))),
+  )) {
     const [before, word] = [loneWord(previous), loneWord(token)];
     if (before !== null && word !== null && token.kind === 'term' && token.spaced) spaced.push(`${before} ${word}`);
     previous = token;

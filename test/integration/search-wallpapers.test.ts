@@ -141,6 +141,29 @@ describe('GET /v1/search', () => {
     });
   }
 
+  it('when q holds a control character other than a tab or line break, then 400 names q and the rule instead of a search for joined words', async () => {
+    for (const control of ['\u0000', '\u0007', '\u001f', '\u007f', '\u0080', '\u009f']) {
+      const res = await get(`/v1/search?q=${encodeURIComponent(`aurora${control}cabin`)}`);
+      expect(res.status, JSON.stringify(control)).to.equal(400);
+      expect(res.body, JSON.stringify(control)).to.deep.equal({
+        error: 'invalid_request',
+        message:
+          "Invalid query parameter 'q': must have the form 1-200 characters, not only whitespace, no control characters but tabs and line breaks",
+        status: 400,
+      });
+    }
+  });
+
+  it('when q holds tabs, line breaks or a NEXT LINE between words, then they are spaces', async () => {
+    const spaced = ids((await get('/v1/search?q=aurora%20cabin')).body);
+    expect(spaced).to.not.deep.equal([]);
+    for (const space of ['\t', '\n', '\r\n', '\u0085']) {
+      const res = await get(`/v1/search?q=${encodeURIComponent(`${space}aurora${space}cabin${space}`)}`);
+      expect(res.status, JSON.stringify(space)).to.equal(200);
+      expect(ids(res.body), JSON.stringify(space)).to.deep.equal(spaced);
+    }
+  });
+
   it('when a word is excluded with a minus, then results containing it are left out', async () => {
     expect(ids((await get('/v1/search?q=aurora%20-cabin')).body)).to.deep.equal([7]);
   });

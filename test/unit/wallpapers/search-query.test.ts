@@ -194,6 +194,11 @@ describe('search query syntax', () => {
       expect(parseSearchQuery(q).groups, JSON.stringify(q)).to.deep.equal([[word('sunset')]]);
   });
 
+  it('when words are apart by any Unicode white space (a NEXT LINE from older text too), then each is a word of its own', () => {
+    for (const space of ['\t', '\n', '\r\n', '\u000b', '\u000c', '\u0085', '\u00a0', '\u2028', '\u3000'])
+      expect(parseSearchQuery(`sunset${space}beach`).groups, JSON.stringify(space)).to.deep.equal([[word('sunset')], [word('beach')]]);
+  });
+
   it('when only common words, exclusions or operators remain, then nothing is searchable', () => {
     for (const q of ['the', 'the OR a', '-pine', '"', '-', 'OR', 'NOT', 'NOT sunset', '| |', '!!!', 'at the "of a"', '\u200b']) {
       expect(readSearchText(q).groups, q).to.deep.equal([]);
