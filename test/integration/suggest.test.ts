@@ -110,9 +110,11 @@ describe('GET /v1/search/suggest on a catalogue indexed before suggestions exist
     expect((await request(ctx.app.url, '/v1/search?q=aurora', { key: ctx.key })).status).to.equal(200);
   });
 
-  it('when the prefix holds a control character (the completion field reserves U+001F), then 400 names q instead of a 500', async () => {
-    const res = await request(ctx.app.url, `/v1/search/suggest?q=${encodeURIComponent('moun\u001ftain')}`, { key: ctx.key });
-    expect(res.status).to.equal(400);
-    expect(res.body.message).to.include("'q'");
+  it('when the prefix holds a control character (the completion field reserves U+001F; C1 controls as in search), then 400 names q instead of a 500', async () => {
+    for (const control of ['\u001f', '\u0000', '\u007f', '\u0085', '\u009f']) {
+      const res = await request(ctx.app.url, `/v1/search/suggest?q=${encodeURIComponent(`moun${control}tain`)}`, { key: ctx.key });
+      expect(res.status, JSON.stringify(control)).to.equal(400);
+      expect(res.body.message).to.include("'q'");
+    }
   });
 });
