@@ -100,11 +100,13 @@ const command: CatalogueCommand<ImportArgs> = {
     } catch (error) {
       display.progress?.finish();
       if (!(error instanceof ImportError)) throw error;
-      if (error.rejected > 0) say(`${error.rejected} rejected lines listed in ${rejects.path}`);
+      if (error.rejected > 0) say(`${error.rejected} rejected line${error.rejected === 1 ? '' : 's'} listed in ${rejects.path}`);
       if (error.index === null) {
         say(`${error.message}; nothing changed`);
       } else if (args.incremental) {
-        say(`${error.message}; ${error.loaded} records were upserted into ${error.index} before it stopped`);
+        say(
+          `${error.message}; ${error.loaded} record${error.loaded === 1 ? ' was' : 's were'} written into ${error.index} before it stopped (upserts and deletions; they stay)`,
+        );
       } else {
         const leftover = error.discarded
           ? `${error.index} deleted`

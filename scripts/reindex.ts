@@ -24,12 +24,14 @@ async function dryRun({ config, es, redis, say }: CommandContext, args: ReindexA
   // Done first by a real run, rollback or reindex (finishKilledRuns); not while another run holds
   // the lock, whose index being built is no orphan.
   if (!busy) for (const line of await describeKilledRuns(es, alias)) say(line);
+  // Planned on the indices as the real run will find them, once killed runs are finished.
+  const indices = afterKilledRuns(await listVersionedIndices(es, alias));
   if (args.rollback) {
-    const plan = await planRollback(es, alias, afterKilledRuns(await listVersionedIndices(es, alias)));
+    const plan = await planRollback(es, alias, indices);
     say(`would point alias ${alias} back from ${plan.from} to ${plan.to} and mark ${plan.from} rolled back`);
     return 0;
   }
-  const plan = await planReindex(es, alias, args.keep);
+  const plan = await planReindex(es, alias, args.keep, indices);
   say(`would copy ${plan.docs} documents from ${plan.source} (live behind ${alias}) into a new index named like ${plan.index}`);
   say(`would verify the copy, switch ${alias} to it, keep ${args.keep} versioned indices and prune: ${list(plan.pruned)}`);
   return 0;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { CHANGES_INDEX_DEFINITION, WATERMARK_ID, type Watermark, changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import { indicesOf, runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
+import { markIndexState } from '../../src/catalogue/admin/index-admin.js';
 import { type RunningApp, request } from '../support/harness.js';
 import { asBeforeHistories, feedReader, feedSuite, rewrittenWithoutHistory } from '../support/feed-reader.js';
 import { ChangeRecorder } from '../../src/catalogue/admin/change-recorder.js';
@@ -245,6 +246,45 @@ describe('the change feed across the histories of its record', function () {
     expect(reindexed.stderr + reindexed.stdout).to.include(`moved the change feed's watermark ${move}`);
     const tail = await walk(app, reader.cursor);
     expect(tail.items.map((item) => [item.id, item.wallpaper?.title])).to.deep.equal([[records[5]!.id, 'Written by a Killed Run']]);
+  });
+
+  it('when a full import was killed after its alias switch, with changes unserved and deletions unwritten, then the dry run says what the real run then does', async () => {
+    // The dry run had planned its prune on the indices as they stood (the one left `leaving` was
+    // not prunable there, and is once finished), and counted the deletions written next into the
+    // watermark's move (helper-105).
+    const records = wallpapers(10);
+    const { alias, app } = await catalogue(records);
+    await load(alias, [], records.slice(0, 7));
+    const [older, live] = (await indicesOf(es, alias)) as [string, string];
+    const index = changesIndexOf(alias);
+    // What such a kill leaves: the deletions of the three it dropped unwritten, the index it left
+    // `leaving`, and a change it wrote above the watermark.
+    for (const record of records.slice(7)) await es.delete({ index, id: String(record.id), refresh: true });
+    await markIndexState(es, older, 'leaving');
+    const mark = (await es.get<Watermark>({ index, id: WATERMARK_ID }))._source!;
+    const written = {
+      ...(await es.get<Record<string, unknown>>({ index: live, id: String(records[2]!.id) }))._source!,
+      title: 'Written by a Killed Run',
+    };
+    await es.index({ index: live, id: String(records[2]!.id), document: { ...written, change_seq: mark.change_seq + 2 }, refresh: true });
+    const reader = await walk(app);
+
+    const dry = await runScript('reindex', ['--dry-run', '--keep', '2'], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    const move = `from ${mark.change_seq} to ${mark.change_seq + 2}, past changes an earlier run wrote but was killed before serving`;
+    expect(dry.stderr).to.include(`would move the change feed's watermark ${move}`);
+    expect(dry.stderr).to.include(`would record the deletions of ${older} for the change feed`);
+    expect(dry.stderr).to.include(`keep 2 versioned indices and prune: ${older}`);
+
+    const real = await runScript('reindex', ['--keep', '2'], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    expect(real.status, real.stderr).to.equal(0);
+    expect(real.stderr).to.include(`moved the change feed's watermark ${move}`);
+    expect(real.stderr).to.include(`recorded 3 deletions of ${older}`);
+    expect(real.stderr).to.include(`pruned: ${older}`);
+    const tail = await walk(app, reader.cursor);
+    expect(tail.items.map((item) => [item.id, item.change])).to.deep.equal([
+      [records[2]!.id, 'upsert'],
+      ...records.slice(7).map((record) => [record.id, 'delete']),
+    ]);
   });
 
   it('when a late write made the record anew after it was deleted (without its mapping or a watermark), then the feed stays whole, and the next run replaces it and begins a new history', async () => {

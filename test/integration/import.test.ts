@@ -106,6 +106,29 @@ describe('npm run import', function () {
     });
   }
 
+  it('when an incremental import is stopped mid-run, then it says how many records it wrote and where its rejected lines are', async () => {
+    // It had said "0 records were upserted" after writing thousands, and never named the file of
+    // its rejects (helper-105).
+    const alias = freshAlias();
+    expect((await importFile(alias, [file('stopped-base.ndjson', wallpapers(3))])).status).to.equal(0);
+    const rejectsPath = join(dir, 'stopped.rejects.ndjson');
+    const child = spawnScript('import', ['-', '--incremental', '--allow-rejects', '5', '--batch-size', '2', '--rejects', rejectsPath], {
+      env: { INDEX_ALIAS: alias },
+      cwd: dir,
+    });
+    const run = finished(child);
+    child.stdin.write(toNdjson([...wallpapers(4, { startId: 10 }), 'not json']));
+    await waitForOutput(child, /imported 5 records/);
+    expect(await until(async () => (await es.count({ index: alias })).count === 7)).to.equal(true);
+    child.kill('SIGINT');
+    const { status, stderr } = await run;
+    expect(status, stderr).to.equal(130);
+    expect(stderr).to.match(new RegExp(`interrupted by SIGINT; 4 records were written into ${alias}-\\d{17} before it stopped`));
+    expect(stderr).to.include(`1 rejected line listed in ${rejectsPath}`);
+    expect(readRejects(rejectsPath).map((reject) => reject.line)).to.deep.equal([5]);
+    child.stdin.destroy();
+  });
+
   it('when an import waits for a FIFO that no writer has opened and is stopped with SIGTERM, then it ends at once, nothing changed', async () => {
     const alias = freshAlias();
     const fifo = join(dir, 'no-writer.fifo');

@@ -82,8 +82,37 @@ def test_when_a_run_was_cut_short_then_its_unfinished_files_are_found_and_never_
 def test_when_another_run_is_writing_a_picture_then_its_part_is_not_taken_for_a_leftover(tmp_path: Path) -> None:
     (tmp_path / "5.jpg.c3d4.part").write_bytes(b"being written")
     (tmp_path / f"5.png.{os.getppid()}-0123abcd.part").write_bytes(b"a live process's")
-    (tmp_path / f"5.gif.{os.getpid()}-0123abcd.part").write_bytes(b"this run's own")
     assert unfinished(tmp_path, 5) == []
+
+
+def test_when_a_part_has_this_process_pid_then_it_is_a_leftover_unless_this_process_is_writing_it(tmp_path: Path) -> None:
+    # In a container every run is pid 1: a killed run's .part carries the pid of the run after it.
+    killed = tmp_path / f"5.gif.{os.getpid()}-0123abcd.part"
+    killed.write_bytes(b"a killed run's, with this pid")
+    writing = threading.Event()
+    release = threading.Event()
+
+    def answer(_request: httpx.Request) -> httpx.Response:
+        def chunks() -> Iterator[bytes]:
+            yield b"\x00" * 10
+            writing.set()
+            release.wait(30)
+            yield b"\x00" * 10
+
+        return httpx.Response(200, headers={"Content-Type": "image/bmp"}, stream=Chunks(chunks))
+
+    with httpx.Client(transport=httpx.MockTransport(answer)) as http:
+        worker = threading.Thread(target=fetch_picture, args=(http, "http://pictures.test/5", tmp_path, 5))
+        worker.start()
+        try:
+            assert writing.wait(5)
+            being_written = [p for p in tmp_path.iterdir() if p.name.startswith("5.bmp.")]
+            assert [p.name.split(".")[2].split("-")[0] for p in being_written] == [str(os.getpid())]
+            assert unfinished(tmp_path, 5) == [killed]
+        finally:
+            release.set()
+            worker.join(5)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["5.bmp"]
 
 
 def dead_pid() -> int:

@@ -39,18 +39,20 @@ export async function finishKilledRuns(es: Client, alias: string): Promise<strin
   if (withdrawn > 0) {
     said.push(`withdrew ${withdrawn} deletions from the change feed that an earlier run recorded but did not make: ${live.name} still holds them`);
   }
+  // What a run killed mid-load numbered and wrote is in the catalogue: served now, not only once a
+  // later load commits, which a reindex never does (a mirror walking again had deleted 48 live
+  // wallpapers meanwhile, helper-100). Nothing else is in flight under the lock. Served before the
+  // deletions below are numbered, so the move said is that one alone, as the dry run says it: it
+  // had counted the deletions written next as changes a killed run left unserved (helper-105).
+  const served = await recorder.commit([live.name]);
+  if (served > before)
+    said.push(`moved the change feed's watermark from ${before} to ${served}, past changes an earlier run wrote but was killed before serving`);
   for (const left of unrecorded) {
     const deletes = await recorder.recordLeft(left.name, live.name);
     await recorder.commit([live.name]);
     await markIndexState(es, left.name, AFTER_LEAVING[left.state]);
     said.push(`recorded ${deletes} deletions of ${left.name} for the change feed, left unwritten by an earlier run killed after its alias switch`);
   }
-  // What a run killed mid-load numbered and wrote is in the catalogue: served now, not only once a
-  // later load commits, which a reindex never does (a mirror walking again had deleted 48 live
-  // wallpapers meanwhile, helper-100). Nothing else is in flight under the lock.
-  const served = await recorder.commit([live.name]);
-  if (served > before)
-    said.push(`moved the change feed's watermark from ${before} to ${served}, past changes an earlier run wrote but was killed before serving`);
   return said;
 }
 
@@ -78,7 +80,7 @@ export function afterKilledRuns(indices: readonly VersionedIndex[]): VersionedIn
 
 /**
  * The dry run's lines for what finishKilledRuns would do now, in its order: orphans, the record's
- * history, unmade deletions, unwritten ones, and the watermark moved past what was left unserved.
+ * history, unmade deletions, the watermark moved past what was left unserved, and unwritten deletions.
  */
 export async function describeKilledRuns(es: Client, alias: string): Promise<string[]> {
   const indices = await listVersionedIndices(es, alias);
@@ -95,12 +97,12 @@ export async function describeKilledRuns(es: Client, alias: string): Promise<str
       `would withdraw ${record.withdraws} deletions from the change feed that an earlier run recorded but did not make: ${live} still holds them`,
     );
   }
-  for (const { name } of unrecorded) {
-    lines.push(`would record the deletions of ${name} for the change feed, left unwritten by an earlier run killed after its alias switch`);
-  }
   const { from, to } = record.watermark;
   if (to > from) {
     lines.push(`would move the change feed's watermark from ${from} to ${to}, past changes an earlier run wrote but was killed before serving`);
+  }
+  for (const { name } of unrecorded) {
+    lines.push(`would record the deletions of ${name} for the change feed, left unwritten by an earlier run killed after its alias switch`);
   }
   return lines;
 }

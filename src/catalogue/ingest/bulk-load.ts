@@ -43,16 +43,30 @@ export interface BulkLoadResult {
   seconds: number;
 }
 
-/** The load stopped early: the request-level error is the cause, counts are what was settled before. */
+/** What a load had settled when it stopped. */
+export type BulkLoadDone = Omit<BulkLoadResult, 'seconds'>;
+
+/**
+ * The load stopped early: a request failed for good, or its source threw (an interrupted import,
+ * a file gone), which is then the cause and gives the message. `done` is what every request sent
+ * had settled by then, so a caller can still say what was written and report what was refused.
+ */
 export class BulkLoadError extends Error {
   constructor(
     message: string,
-    readonly indexed: number,
-    readonly failed: BulkFailure[],
+    readonly done: BulkLoadDone,
     options: { cause: unknown },
   ) {
     super(message, options);
     this.name = 'BulkLoadError';
+  }
+
+  get indexed(): number {
+    return this.done.indexed;
+  }
+
+  get failed(): BulkFailure[] {
+    return this.done.failed;
   }
 }
 
@@ -323,6 +337,7 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
 
   const inFlight = new Set<Promise<void>>();
   let fatal: { error: unknown } | null = null;
+  let sourceFailure: { error: unknown } | null = null;
   try {
     for await (const batch of inBatches(docs, batchSize)) {
       const task: Promise<void> = send(batch)
@@ -334,6 +349,8 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
       if (inFlight.size >= concurrency) await Promise.race(inFlight);
       if (fatal !== null) break;
     }
+  } catch (error) {
+    sourceFailure = { error };
   } finally {
     // Also when the source throws: a request still in flight after the caller deletes the
     // index would recreate it with a dynamic mapping.
@@ -342,7 +359,11 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
   const stop = fatal as { error: unknown } | null;
   if (stop !== null) {
     const reason = failureText(stop.error);
-    throw new BulkLoadError(`bulk load into ${index} stopped: ${reason}`, indexed, failed, { cause: stop.error });
+    throw new BulkLoadError(`bulk load into ${index} stopped: ${reason}`, { indexed, unchanged, deleted, failed }, { cause: stop.error });
+  }
+  if (sourceFailure !== null) {
+    const { error } = sourceFailure;
+    throw new BulkLoadError(error instanceof Error ? error.message : String(error), { indexed, unchanged, deleted, failed }, { cause: error });
   }
   return { indexed, unchanged, deleted, failed, seconds: (performance.now() - started) / 1000 };
 }

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Client } from '@elastic/elasticsearch';
 import { type LoadEntry, isDeletion, toRecord } from '../../wallpapers/wallpaper.js';
-import { bulkLoad } from './bulk-load.js';
+import { bulkLoad, BulkLoadError, type BulkLoadDone } from './bulk-load.js';
 import { ChangeRecorder } from '../admin/change-recorder.js';
 import {
   type Compaction,
@@ -83,7 +83,22 @@ const PROGRESS_EVERY_MS = 250;
 // How often an incremental import moves the change feed's watermark while it writes.
 const COMMIT_EVERY_MS = 1000;
 
-async function load(es: Client, index: string, options: ImportOptions, changes: ChangeRecorder, { shuffle = true } = {}) {
+/** What a load has done so far: kept up to date when it stops early too, so a stopped run says what it wrote. */
+interface LoadCounts {
+  lines: number;
+  loaded: number;
+  rejected: number;
+  changes: { upserts: number; deletes: number; unchanged: number };
+}
+
+const noCounts = (): LoadCounts => ({ lines: 0, loaded: 0, rejected: 0, changes: { upserts: 0, deletes: 0, unchanged: 0 } });
+
+/**
+ * Loads the input into `index`, filling `counts` as it ends, whether it finished or stopped (an
+ * interrupted run, Elasticsearch gone): an incremental import's writes stay, so a stopped one must
+ * say how many landed, and every record Elasticsearch refused is reported either way.
+ */
+async function load(es: Client, index: string, options: ImportOptions, changes: ChangeRecorder, counts: LoadCounts, { shuffle = true } = {}) {
   const { allowRejects, signal, onReject, onProgress } = options;
   const records = new NdjsonRecords(options.input, onReject, { deletions: options.incremental });
   async function* loadable(): AsyncGenerator<LoadEntry> {
@@ -104,28 +119,35 @@ async function load(es: Client, index: string, options: ImportOptions, changes: 
   // A stalled pipe would otherwise keep an interrupted import waiting for its next line.
   const stopReading = () => options.input.destroy();
   signal?.addEventListener('abort', stopReading, { once: true });
+  let done: BulkLoadDone | null = null;
   try {
     const documents = options.enrich ? options.enrich(loadable()) : loadable();
-    const loaded = await bulkLoad(es, index, documents, { batchSize: options.batchSize, concurrency: options.concurrency, changes, shuffle });
-    for (const failure of loaded.failed) {
-      await records.reject({
-        line: records.lineOf(failure.id) ?? 0,
-        id: failure.id,
-        code: 'refused_by_elasticsearch',
-        reason: failure.reason,
-        text: JSON.stringify(isDeletion(failure.entry) ? failure.entry : toRecord(failure.entry)),
-      });
-    }
-    const upserts = loaded.indexed - loaded.deleted - (options.incremental ? 0 : loaded.unchanged);
-    return {
-      lines: records.lines,
-      loaded: loaded.indexed,
-      rejected: records.rejected,
-      changes: { upserts, deletes: loaded.deleted, unchanged: loaded.unchanged },
-    };
+    done = await bulkLoad(es, index, documents, { batchSize: options.batchSize, concurrency: options.concurrency, changes, shuffle });
+  } catch (error) {
+    if (error instanceof BulkLoadError) done = error.done;
+    throw error;
   } finally {
     signal?.removeEventListener('abort', stopReading);
     clearInterval(timer);
+    if (done !== null) {
+      for (const failure of done.failed) {
+        await records.reject({
+          line: records.lineOf(failure.id) ?? 0,
+          id: failure.id,
+          code: 'refused_by_elasticsearch',
+          reason: failure.reason,
+          text: JSON.stringify(isDeletion(failure.entry) ? failure.entry : toRecord(failure.entry)),
+        });
+      }
+      counts.loaded = done.indexed;
+      counts.changes = {
+        upserts: done.indexed - done.deleted - (options.incremental ? 0 : done.unchanged),
+        deletes: done.deleted,
+        unchanged: done.unchanged,
+      };
+    }
+    counts.lines = records.lines;
+    counts.rejected = records.rejected;
     report();
   }
 }
@@ -146,9 +168,9 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
   const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true });
   const index = await createVersionedIndex(es, alias);
   options.onTarget?.(index);
-  let counts = { lines: 0, loaded: 0, rejected: 0, changes: { upserts: 0, deletes: 0, unchanged: 0 } };
+  const counts = noCounts();
   try {
-    counts = await load(es, index, options, changes);
+    await load(es, index, options, changes, counts);
     signal?.throwIfAborted();
     if (counts.rejected > allowRejects) throw new Error(tooManyRejects(counts.rejected, allowRejects));
     if (counts.loaded === 0) throw new Error('no valid records to import');
@@ -192,14 +214,14 @@ async function importIncremental(es: Client, options: ImportOptions, started: nu
   const shuffle = await hasShuffleKeys(es, index);
   const changes = await ChangeRecorder.open(es, alias, { against: index, full: false });
   options.onTarget?.(index);
-  let counts = { lines: 0, loaded: 0, rejected: 0, changes: { upserts: 0, deletes: 0, unchanged: 0 } };
+  const counts = noCounts();
   // Readers of the feed see the changes as they land, a second or so behind, not only at the end.
   let committing = Promise.resolve(0);
   const committer = setInterval(() => {
     committing = committing.then(() => changes.commit([index])).catch(() => 0);
   }, COMMIT_EVERY_MS);
   try {
-    counts = await load(es, index, options, changes, { shuffle });
+    await load(es, index, options, changes, counts, { shuffle });
     signal?.throwIfAborted();
     if (counts.rejected > allowRejects) throw new Error(`${tooManyRejects(counts.rejected, allowRejects)}; writing stopped at that point`);
   } catch (error) {

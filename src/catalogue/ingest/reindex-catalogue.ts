@@ -71,10 +71,14 @@ export class ReindexError extends Error {
   }
 }
 
-/** What a reindex would do now, changing nothing. */
-export async function planReindex(es: Client, alias: string, keep: number): Promise<ReindexPlan> {
+/**
+ * What a reindex would do now, changing nothing. A dry run passes the indices as the real run will
+ * find them once killed runs are finished (afterKilledRuns): an index left `leaving` is `complete`
+ * by then, and prunable, which the list as it stands had hidden (helper-105).
+ */
+export async function planReindex(es: Client, alias: string, keep: number, listed?: readonly VersionedIndex[]): Promise<ReindexPlan> {
   const source = await liveIndex(es, alias);
-  const [indices, counted] = await Promise.all([listVersionedIndices(es, alias), es.count({ index: source })]);
+  const [indices, counted] = await Promise.all([listed ?? listVersionedIndices(es, alias), es.count({ index: source })]);
   const orphans = selectOrphans(indices);
   const next: VersionedIndex = { name: versionedIndexName(alias), createdAt: new Date(), docs: counted.count, live: true, state: 'complete' };
   const after = [next, ...indices.filter((index) => !orphans.includes(index)).map((index) => ({ ...index, live: false }))];

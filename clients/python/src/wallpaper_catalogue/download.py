@@ -101,11 +101,29 @@ STALE_PART_SECONDS = 600
 PART_NAME = re.compile(r"^([1-9][0-9]{0,15})\.[a-z0-9]+\.(?:([0-9]{1,10})-)?[0-9a-f]{8}\.part$")
 
 
-def _gone(pid: int) -> bool:
+# The ``.part`` files this process is writing, whichever call or thread writes them. A ``.part``
+# named with this process's pid and not among them is a killed run's that had the same pid: in a
+# container every run is pid 1, and such leftovers had stayed until they were ten minutes old
+# (helper-105).
+_WRITING_HERE: set[str] = set()
+_WRITING_HERE_LOCK = threading.Lock()
+
+
+def _writing_here(part: Path, now: bool) -> None:
+    with _WRITING_HERE_LOCK:
+        if now:
+            _WRITING_HERE.add(part.name)
+        else:
+            _WRITING_HERE.discard(part.name)
+
+
+def _gone(pid: int, part: Path) -> bool:
     """Whether no process of this machine has that pid (one of another machine's, on a shared
-    folder, may be taken for gone: its picture then fails and is fetched again next run)."""
+    folder, may be taken for gone: its picture then fails and is fetched again next run). With
+    this process's own pid, whether this process is not writing that ``.part``."""
     if pid == os.getpid():
-        return False
+        with _WRITING_HERE_LOCK:
+            return part.name not in _WRITING_HERE
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -120,7 +138,7 @@ def _left_over(path: Path, stale: float) -> bool:
     try:
         if not path.is_file():
             return False
-        if named is not None and named.group(2) is not None and _gone(int(named.group(2))):
+        if named is not None and named.group(2) is not None and _gone(int(named.group(2)), path):
             return True
         return path.lstat().st_mtime < stale
     except OSError:
@@ -250,6 +268,7 @@ def _fetch_picture(
         try:
             # Made anew, never opened through a link left by that name (a shared folder).
             writing.add(part)
+            _writing_here(part, True)
             with os.fdopen(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644), "wb") as out:
                 received = 0
                 for raw in response.iter_raw():
@@ -289,6 +308,7 @@ def _fetch_picture(
             _drop(part, writing)
             raise DownloadError(wallpaper_id, f"{final}: {error.strerror or error}") from error
         writing.discard(part)
+        _writing_here(part, False)
         # A download cut short before, while the picture came as another type, is done with too.
         for leftover in unfinished(folder, wallpaper_id) if leftovers is None else leftovers.of(wallpaper_id):
             leftover.unlink(missing_ok=True)
@@ -298,6 +318,7 @@ def _fetch_picture(
 def _drop(part: Path, writing: set[Path]) -> None:
     part.unlink(missing_ok=True)
     writing.discard(part)
+    _writing_here(part, False)
 
 
 def picture_client(timeout: float = 60.0, transport: httpx.BaseTransport | None = None) -> httpx.Client:

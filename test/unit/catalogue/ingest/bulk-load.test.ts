@@ -145,7 +145,7 @@ describe('bulkLoad against a stubbed client', () => {
     expect(error).to.be.instanceOf(BulkLoadError);
   });
 
-  it('when the source fails, then requests in flight settle before the error surfaces', async () => {
+  it('when the source fails, then requests in flight settle before the error surfaces, and it carries what they wrote', async () => {
     let settled = 0;
     async function* failing() {
       yield* docs(20);
@@ -163,5 +163,10 @@ describe('bulkLoad against a stubbed client', () => {
     ).catch((e: unknown) => e);
     expect((error as Error).message).to.equal('disk gone');
     expect(settled).to.equal(2);
+    expect(error).to.be.instanceOf(BulkLoadError);
+    expect((error as BulkLoadError).cause)
+      .to.be.instanceOf(Error)
+      .with.property('message', 'disk gone');
+    expect((error as BulkLoadError).done).to.deep.include({ indexed: 20, deleted: 0, failed: [] });
   });
 });
