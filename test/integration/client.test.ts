@@ -22,6 +22,20 @@ describe('the TypeScript client against the real stack', function () {
     expect(new Set(seen)).to.deep.equal(new Set(expected));
   });
 
+  it('when all() is given a page or a cursor, then the walk starts there and goes on to the end', async () => {
+    const category = ctx.docs[0]!.category as Wallpaper['category'];
+    const whole: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({ category, per_page: 2 })) whole.push(wallpaper.id);
+    expect(whole.length).to.be.greaterThan(4);
+    const fromPage: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({ category, per_page: 2, page: 2 })) fromPage.push(wallpaper.id);
+    expect(fromPage).to.deep.equal(whole.slice(2));
+    const first = await client().wallpapers.list({ category, per_page: 2 });
+    const fromCursor: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({ category, per_page: 2, cursor: first.meta.next_cursor! })) fromCursor.push(wallpaper.id);
+    expect(fromCursor).to.deep.equal(whole.slice(2));
+  });
+
   it('when filters are given as lists, then they are sent comma-separated and OR-ed', async () => {
     const [a, b] = [...new Set(ctx.docs.map((d) => d.category))] as Wallpaper['category'][];
     const page = await client().wallpapers.list({ category: [a!, b!], per_page: 1 });

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -389,6 +391,41 @@ def test_when_a_mirror_is_asked_for_its_filters_in_another_order_then_it_goes_on
     assert "mirrors other filters" in capsys.readouterr().err
 
 
+def test_when_a_mirror_is_asked_for_its_tags_in_another_case_then_it_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The API compares tags in lower case: `--tags Forest` after `forest` had been
+    # refused as other filters (helper-107).
+    from wallpaper_catalogue import cli
+
+    from .fakes import feed, serve_api
+
+    serve_api(monkeypatch, feed(lambda: []))
+    folder = tmp_path / "mirror"
+    assert cli.main(["sync", "--dir", str(folder), "--tags", "forest,Pine", "--exclude-tags", "Snow", "--quiet"]) == 0
+    assert cli.main(["sync", "--dir", str(folder), "--tags", "Forest,pine", "--exclude-tags", "snow", "--quiet"]) == 0
+    assert cli.main(["sync", "--dir", str(folder), "--tags", "forests,pine", "--exclude-tags", "snow", "--quiet"]) == 2
+    assert "mirrors other filters" in capsys.readouterr().err
+
+
+def test_when_api_key_has_white_space_around_it_then_it_is_the_key_and_one_with_white_space_inside_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+
+    from wallpaper_catalogue import cli
+
+    monkeypatch.setenv("WALLPAPERS_URL", "http://127.0.0.1:3000")
+    # A key read from a file with CRLF line ends, or pasted with a space.
+    monkeypatch.setenv("API_KEY", " wpc_k\r\n")
+    with cli._client(argparse.Namespace()) as client:
+        assert client._http.headers["Authorization"] == "Bearer wpc_k"
+    monkeypatch.setenv("API_KEY", "wpc_secret part")
+    assert cli.main(["list", "--limit", "1"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("wallpapers: API_KEY: the key must be printable ASCII") and "Traceback" not in said and "secret" not in said
+
+
 def test_when_the_reader_of_stderr_stops_reading_mid_run_then_download_and_sync_end_with_0(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # A progress line written from a worker thread to a closed pipe: tqdm kept its lock through the
     # failed write, and the tool waited for ever to close the bar (helper-98).
@@ -412,6 +449,10 @@ def test_when_the_reader_of_stderr_stops_reading_mid_run_then_download_and_sync_
             if self.writes > 2:
                 raise BrokenPipeError(32, "Broken pipe")
 
+        def isatty(self) -> bool:
+            # A terminal, so the bar is drawn: a bar is drawn only for one.
+            return True
+
     with picture_server(delay=0.15) as pictures:
         listed = [item(i, f"{pictures}/{i}.png") for i in range(1, 25)]
         changes = [{"id": i, "change": "upsert", "at": "2026-12-01T00:00:00Z", "wallpaper": item(i, f"{pictures}/{i}.png")} for i in range(1, 25)]
@@ -428,3 +469,79 @@ def test_when_the_reader_of_stderr_stops_reading_mid_run_then_download_and_sync_
             runner.join(30)
             assert not runner.is_alive(), f"{name} waited for ever"
             assert outcome == [0], name
+
+
+def test_when_stderr_is_not_a_terminal_then_download_draws_no_bar_and_on_one_a_stop_is_said_on_a_line_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # In a log, the bar's carriage returns had piled into one mangled line; on a terminal, the
+    # reason a run stopped had been printed on the bar's unfinished line (helper-107).
+    import io
+
+    from wallpaper_catalogue import cli
+
+    from .fakes import item, page, picture_server, serve_api
+
+    with picture_server() as pictures:
+        listed = [item(i, f"{pictures}/{i}.png") for i in range(1, 4)]
+        serve_api(monkeypatch, lambda request: httpx.Response(200, json=page(listed)))
+        assert cli.main(["download", "--dir", str(tmp_path / "d")]) == 0
+    logged = capsys.readouterr().err
+    assert "\r" not in logged and "picture/s" not in logged
+    assert logged.splitlines()[-1].startswith("3 downloaded, 0 already there, 0 failed")
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    refused = {"error": "invalid_request", "message": "Invalid query parameter 'q'", "status": 400}
+    serve_api(monkeypatch, lambda request: httpx.Response(400, json=refused))
+    assert cli.main(["download", "--dir", str(tmp_path / "e"), "--q", ""]) == 1
+    shown = terminal.getvalue()
+    assert "download:" in shown
+    assert "\nwallpapers: 400 invalid_request" in shown
+
+
+def test_when_the_search_is_empty_then_the_api_is_asked_to_search_and_its_refusal_said_not_the_catalogue_listed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A script's empty `$Q`: `wallpapers search ""` had listed the whole catalogue (helper-107).
+    from wallpaper_catalogue import cli
+
+    from .fakes import serve_api
+
+    refused = {"error": "invalid_request", "message": "Invalid query parameter 'q': must be at least 1 character(s) after trimming", "status": 400}
+    asked = serve_api(monkeypatch, lambda request: httpx.Response(400, json=refused))
+    assert cli.main(["search", "", "--limit", "2"]) == 1
+    assert [request.url.path for request in asked] == ["/v1/search"]
+    assert "400 invalid_request: Invalid query parameter 'q'" in capsys.readouterr().err
+
+
+def test_when_the_folder_takes_no_file_then_download_stops_at_the_first_picture_instead_of_failing_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A read-only or full folder had every picture of the listing asked for and failed in turn.
+    import errno
+
+    from wallpaper_catalogue import cli, download
+
+    from .fakes import item, page, picture_server, serve_api
+
+    opened = os.open
+
+    def full(path: Any, flags: int, mode: int = 0o777, **kwargs: Any) -> int:
+        if str(path).endswith(".part"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return opened(path, flags, mode, **kwargs)
+
+    with picture_server() as pictures:
+        listed = [item(i, f"{pictures}/{i}.png") for i in range(1, 41)]
+        asked = serve_api(monkeypatch, lambda request: httpx.Response(200, json=page(listed)))
+        monkeypatch.setattr(download.os, "open", full)
+        assert cli.main(["download", "--dir", str(tmp_path / "d"), "--parallel", "2"]) == 1
+    said = capsys.readouterr().err
+    assert said.count("No space left on device") <= 4
+    assert said.rstrip().endswith("No space left on device; run again once the folder can be written")
+    assert len(asked) == 1

@@ -35,6 +35,16 @@ def test_when_a_limit_is_given_then_the_walk_stops_there(client: Client) -> None
     assert len(list(client.wallpapers.all(limit=5, per_page=2))) == 5
 
 
+def test_when_a_walk_is_given_a_page_or_a_cursor_then_it_starts_there_and_goes_on_to_the_end(client: Client) -> None:
+    # It had walked from page 1 whatever it was given (helper-107).
+    whole = [w["id"] for w in client.wallpapers.all(per_page=3)]
+    assert len(whole) > 6
+    assert [w["id"] for w in client.wallpapers.all(per_page=3, page=2)] == whole[3:]
+    cursor = client.wallpapers.list(per_page=3)["meta"]["next_cursor"]
+    assert [w["id"] for w in client.wallpapers.all(per_page=3, cursor=cursor)] == whole[3:]
+    assert [w["id"] for w in client.search.all("sunset", per_page=2, page=2, limit=3)] == [w["id"] for w in client.search.all("sunset", per_page=2)][2:5]
+
+
 def test_when_one_is_asked_then_its_detail_and_its_likes_come(client: Client) -> None:
     some = client.wallpapers.list(per_page=1)["data"][0]
     detail = client.wallpapers.get(some["id"])

@@ -115,6 +115,20 @@ def test_when_a_part_has_this_process_pid_then_it_is_a_leftover_unless_this_proc
     assert sorted(p.name for p in tmp_path.iterdir()) == ["5.bmp"]
 
 
+def test_when_another_run_finishes_the_picture_while_this_one_asks_for_it_then_it_is_already_there(tmp_path: Path) -> None:
+    # Two downloads on one folder: the one that finished second had failed every picture, "there
+    # already and not fetched by this mirror" (helper-107).
+    def answer(_request: httpx.Request) -> httpx.Response:
+        (tmp_path / "5.jpg").write_bytes(b"the other run's")
+        return httpx.Response(200, headers={"Content-Type": "image/jpeg"}, content=b"this run's")
+
+    with httpx.Client(transport=httpx.MockTransport(answer)) as http:
+        fetched = fetch_picture(http, "http://pictures.test/5", tmp_path, 5)
+    assert (fetched.path, fetched.skipped) == (tmp_path / "5.jpg", True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["5.jpg"]
+    assert (tmp_path / "5.jpg").read_bytes() == b"the other run's"
+
+
 def dead_pid() -> int:
     import subprocess
 

@@ -201,20 +201,24 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     unwrap(signal, (own) => http.GET('/v1/search', { params: { query: asLists<RawSearchQuery>(query) }, signal: own }));
 
   /**
-   * Every result from the first page to the last, following meta.next_cursor. A random order's
-   * later pages need the seed of the walk: the one asked, or the one the API picked (meta.seed).
+   * Every result from the first page (or the `page` or `cursor` given: a walk resumed) to the last,
+   * following meta.next_cursor. A random order's later pages need the seed of the walk: the one
+   * asked, or the one the API picked (meta.seed).
    */
   async function* walk<Q extends { page?: number; cursor?: string; seed?: string }>(
     query: Q,
     fetchPage: (q: Q, options: CallOptions) => Promise<WallpaperList>,
     options: CallOptions,
   ): AsyncGenerator<WallpaperListItem> {
-    const { page: _page, cursor: _cursor, ...rest } = query;
+    const { page, cursor: from, ...rest } = query;
+    // Where the walk starts, asked of its first page only: it had been dropped, so `page: 3`
+    // walked from page 1 (helper-107).
+    const start = { ...(page !== undefined ? { page } : {}), ...(from !== undefined ? { cursor: from } : {}) };
     let cursor: string | null = null;
     let seed = query.seed;
     const again = repeats({ feed: false });
     do {
-      const fetched: WallpaperList = await fetchPage({ ...rest, ...(seed ? { seed } : {}), ...(cursor ? { cursor } : {}) } as Q, options);
+      const fetched: WallpaperList = await fetchPage({ ...rest, ...(seed ? { seed } : {}), ...(cursor ? { cursor } : start) } as Q, options);
       const next = checkedPage(fetched, (fetched.meta as Partial<WallpaperList['meta']> | null)?.next_cursor ?? null);
       yield* next.data;
       seed ??= next.meta.seed;

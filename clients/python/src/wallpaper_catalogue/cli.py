@@ -16,6 +16,7 @@ import os
 import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,9 @@ def _filters(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]:
 
 
 def _client(args: argparse.Namespace, *, max_wait: float = 60.0) -> Client:
-    key = os.environ.get("API_KEY")
+    # White space around it is no part of a key: a key read from a file with CRLF line ends, or
+    # pasted with a space, carries some, and had ended in a traceback.
+    key = (os.environ.get("API_KEY") or "").strip()
     if not key:
         raise UsageError("set API_KEY to your API key (the portal gives one)")
     url = _api_url()
@@ -113,7 +116,10 @@ def _client(args: argparse.Namespace, *, max_wait: float = 60.0) -> Client:
         raise UsageError(f"WALLPAPERS_URL {shown(url)} must be the API's address alone, without a user, password, query or fragment")
     if _in_clear(url):
         print(f"wallpapers: {shown(url)} is plain http: API_KEY crosses the network unencrypted; use https://", file=sys.stderr)
-    return Client(base_url=url, api_key=key, pacing=Pacing(max_wait=max_wait))
+    try:
+        return Client(base_url=url, api_key=key, pacing=Pacing(max_wait=max_wait))
+    except ValueError as refused:
+        raise UsageError(f"API_KEY: {str(refused).replace('api_key', 'the key', 1)}") from None
 
 
 def _api_url() -> str:
@@ -159,9 +165,12 @@ def _print_items(items: Iterable[Mapping[str, Any]], as_json: bool) -> None:
 
 def _listing(client: Client, args: argparse.Namespace, names: Sequence[str]) -> Iterator[WallpaperListItem]:
     filters = _filters(args, names)
+    # A search for "" (an empty `$Q` in a script) is the API's to refuse, not a listing of the
+    # whole catalogue.
+    q: str | None = getattr(args, "q", None)
     if "ids" in filters:
         # Those wallpapers, in that order: one page, asked alone (the API takes nothing beside ids).
-        if len(filters) > 1 or getattr(args, "q", None):
+        if len(filters) > 1 or q is not None:
             raise UsageError("--ids takes no other filter, search or --include")
         page = client.wallpapers.list(ids=filters["ids"])
         missing = page["meta"].get("missing")
@@ -169,8 +178,8 @@ def _listing(client: Client, args: argparse.Namespace, names: Sequence[str]) -> 
             print(f"wallpapers: not found: {shown(', '.join(str(i) for i in missing))}", file=sys.stderr)
         return islice(iter(page["data"]), args.limit)
     per_page = min(100, args.limit) if args.limit else 100
-    if getattr(args, "q", None):
-        return client.search.all(args.q, limit=args.limit, per_page=per_page, on_page=lambda page: _say_suggestion(args.q, page), **filters)
+    if q is not None:
+        return client.search.all(q, limit=args.limit, per_page=per_page, on_page=lambda page: _say_suggestion(q, page), **filters)
     return client.wallpapers.all(limit=args.limit, per_page=per_page, **filters)
 
 
@@ -258,10 +267,41 @@ class _Stderr:
             raise BrokenPipeError(errno.EPIPE, "standard error is no longer read")
 
 
+def _bar(args: argparse.Namespace, err: _Stderr, **shape: Any) -> tqdm[Any]:
+    """A progress bar for someone watching a terminal. Standard error that is not one (a log, a
+    pipe) gets none: its carriage returns had piled a log's progress into one mangled line. Lines
+    written through it (failures) are printed all the same."""
+    try:
+        watched = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        watched = False
+    return tqdm(file=err, disable=args.quiet or not watched, **shape)
+
+
+@contextmanager
+def _closing(bar: tqdm[Any]) -> Iterator[None]:
+    """Ends the bar however the run ends, before main() says why it stopped (Ctrl-C, an error):
+    its message had been printed on the bar's unfinished line."""
+    try:
+        yield
+    finally:
+        bar.close()
+
+
+# What a folder answers when it takes no new file at all: read-only, full, over quota, not ours.
+FOLDER_REFUSES = {errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES}
+
+
+class _FolderRefuses(Exception):
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
 def cmd_download(args: argparse.Namespace) -> int:
     folder = _folder(args.dir)
     err = _Stderr()
-    bar = tqdm(total=args.limit, unit="picture", desc="download", file=err, disable=args.quiet)
+    bar = _bar(args, err, total=args.limit, unit="picture", desc="download")
     failures: list[str] = []
     spent: list[QuotaExhausted] = []
 
@@ -270,6 +310,10 @@ def cmd_download(args: argparse.Namespace) -> int:
         if isinstance(result, DownloadError):
             failures.append(str(result))
             bar.write(f"wallpapers: {shown(result)}", file=err)
+            # A folder that takes no file takes none of the rest either: the run ends, rather than
+            # asking for every picture of the listing to fail each the same way (helper-107).
+            if isinstance(result.__cause__, OSError) and result.__cause__.errno in FOLDER_REFUSES:
+                raise _FolderRefuses(result.__cause__)
         err.check()
 
     # Pictures are fetched as the listing comes, so a quota spent part way still leaves what was
@@ -281,9 +325,12 @@ def cmd_download(args: argparse.Namespace) -> int:
         except QuotaExhausted as error:
             spent.append(error)
 
-    with _client(args) as client:
-        fetched, _ = fetch_all(jobs(client), folder, parallel=args.parallel, on_done=done)
-    bar.close()
+    try:
+        with _client(args) as client, _closing(bar):
+            fetched, _ = fetch_all(jobs(client), folder, parallel=args.parallel, on_done=done)
+    except _FolderRefuses as refused:
+        print(f"wallpapers: {shown(folder)}: {shown(refused.error.strerror or refused.error)}; run again once the folder can be written", file=sys.stderr)
+        return 1
     new = sum(1 for f in fetched if not f.skipped)
     print(f"{new} downloaded, {len(fetched) - new} already there, {len(failures)} failed, in {folder}", file=sys.stderr)
     if spent:
@@ -296,7 +343,7 @@ def cmd_download(args: argparse.Namespace) -> int:
 def cmd_sync(args: argparse.Namespace) -> int:
     folder = _folder(args.dir)
     err = _Stderr()
-    bar = tqdm(unit="change", desc="sync", file=err, disable=args.quiet)
+    bar = _bar(args, err, unit="change", desc="sync")
     seen = {"changes": 0}
 
     def progress(report: SyncReport) -> None:
@@ -305,7 +352,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
         err.check()
 
     # A spent quota ends the run (to resume next time) rather than waiting out the window.
-    with _client(args, max_wait=args.max_wait) as client:
+    with _client(args, max_wait=args.max_wait) as client, _closing(bar):
         try:
             report = sync(
                 client,

@@ -139,17 +139,21 @@ class _Resource:
         return cast(T, _page(self._client._get(path, params)))
 
     def _walk(self, path: str, params: Params, limit: int | None, on_page: Callable[[WallpaperList], None] | None = None) -> Iterator[WallpaperListItem]:
-        """Every result from the first page to the last (or `limit`), following meta.next_cursor. A
-        random order's later pages need the seed of the walk: the one asked, or the one the API
-        picked (meta.seed). `on_page` sees each page as it comes, its meta with it."""
+        """Every result from the first page (or the `page` or `cursor` given: a walk resumed) to the
+        last (or `limit`), following meta.next_cursor. A random order's later pages need the seed of
+        the walk: the one asked, or the one the API picked (meta.seed). `on_page` sees each page as
+        it comes, its meta with it."""
         query = {name: value for name, value in params.items() if name not in ("page", "cursor")}
+        # Where the walk starts, asked of its first page only: it had been dropped, so `page=3`
+        # walked from page 1 (helper-107).
+        start = {name: params[name] for name in ("page", "cursor") if params.get(name) is not None}
         if limit is not None and limit < 1:
             return
         cursor: str | None = None
         seen = Repeats(feed=False)
         served = 0
         while True:
-            page = self._get_page(path, {**query, **({"cursor": cursor} if cursor else {})}, WallpaperList)
+            page = self._get_page(path, {**query, **({"cursor": cursor} if cursor else start)}, WallpaperList)
             if query.get("seed") is None and page["meta"].get("seed"):
                 query["seed"] = page["meta"]["seed"]
             if on_page is not None:

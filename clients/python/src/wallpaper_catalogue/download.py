@@ -47,6 +47,10 @@ class DownloadError(Exception):
         super().__init__(message)
         self.wallpaper_id = wallpaper_id
 
+    def __reduce__(self) -> tuple[type[DownloadError], tuple[int, str]]:
+        # Pickled as its own arguments, so it crosses a process pool (errors.py's ApiError says why).
+        return (DownloadError, (self.wallpaper_id, str(self)))
+
 
 @dataclass(frozen=True)
 class Fetched:
@@ -260,6 +264,10 @@ def _fetch_picture(
             raise DownloadError(wallpaper_id, f"{url}: {declared} bytes, more than {max_bytes}")
         final = folder / f"{wallpaper_id}.{extension_of(kind)}"
         if final != have and final.exists():
+            # A download finds it there when another run on the folder finished it since this one
+            # looked: already there, as a second run finds it (it had failed every such picture).
+            if replacing is None and final.is_file():
+                return Fetched(wallpaper_id, final, final.stat().st_size, True)
             raise DownloadError(wallpaper_id, f"{final} is there already and was not fetched by this mirror: left as it is")
         # A name of its own: another run on the same folder writes its own, and each renames only
         # what it wrote (one had renamed the other's half picture into place).

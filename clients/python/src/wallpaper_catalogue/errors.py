@@ -17,6 +17,11 @@ class ApiError(Exception):
     def __repr__(self) -> str:
         return f"ApiError(status={self.status}, error={self.error!r}, message={self.message!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # An exception is pickled as its class and ``args`` (the message alone here), which its
+        # ``__init__`` cannot take: a 404 in a ProcessPoolExecutor worker had broken the whole pool.
+        return (type(self), (self.status, self.error, self.message))
+
 
 class QuotaExhausted(ApiError):
     """The key's quota is spent, and waiting for it exceeds what the client was told to wait."""
@@ -24,6 +29,9 @@ class QuotaExhausted(ApiError):
     def __init__(self, status: int, error: str, message: str, retry_after: float) -> None:
         super().__init__(status, error, message)
         self.retry_after = retry_after
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (QuotaExhausted, (self.status, self.error, self.message, self.retry_after))
 
 
 class CursorExpired(ApiError):
@@ -34,6 +42,9 @@ class CursorExpired(ApiError):
 
     def __init__(self, message: str) -> None:
         super().__init__(410, "cursor_expired", message)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (CursorExpired, (self.message,))
 
 
 def to_api_error(status: int, body: Any) -> ApiError:

@@ -267,14 +267,22 @@ class Manifest:
         self._whole_bytes, self._appended_bytes, self._write_whole = len(body), 0, False
 
 
+# Filters the API compares in lower case (the contract's tags and exclude_tags).
+_CASELESS = ("tags", "exclude_tags")
+
+
 def _same_filters(saved: Any, asked: Mapping[str, Any]) -> bool:
     """The same filters, a list's values as a set, as the API reads them: `--category nature,space`
-    after `space,nature`, or `space,space` after `space`, mirror the same wallpapers."""
+    after `space,nature`, `space,space` after `space`, or `--tags Forest` after `forest`, mirror
+    the same wallpapers."""
 
     def unordered(filters: Any) -> Any:
         if not isinstance(filters, dict):
             return filters
-        return {name: sorted(set(map(str, value))) if isinstance(value, list) else value for name, value in filters.items()}
+        return {
+            name: sorted({str(item).lower() if name in _CASELESS else str(item) for item in value}) if isinstance(value, list) else value
+            for name, value in filters.items()
+        }
 
     return bool(unordered(saved) == unordered(dict(asked)))
 
