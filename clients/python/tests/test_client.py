@@ -148,3 +148,15 @@ def test_when_a_follower_stops_in_the_middle_of_a_page_then_its_saved_cursor_los
 
 def test_when_a_list_filter_is_empty_then_it_is_left_out(client: Client) -> None:
     assert client.wallpapers.list(tags=[], per_page=1)["meta"]["total_items"] == client.wallpapers.list(per_page=1)["meta"]["total_items"]
+
+
+def test_when_a_list_filter_is_any_iterable_then_it_goes_comma_separated_not_as_its_text() -> None:
+    from wallpaper_catalogue.client import _query
+
+    chosen = {"space": 1, "nature": 2}
+    assert _query({"category": (c for c in ["space", "nature"]), "tags": chosen.keys(), "ids": range(3, 5)}) == {
+        "category": "space,nature",
+        "tags": "space,nature",
+        "ids": "3,4",
+    }
+    assert _query({"q": "misty forest", "seed": b"ab".decode()}) == {"q": "misty forest", "seed": "ab"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -23,12 +23,13 @@ T = TypeVar("T")
 
 def _query(params: Params) -> dict[str, str]:
     """The contract's query: lists comma-separated (``category=space,nature``), None left out, in a
-    list too, and so empty lists (the API refuses an empty ``tags=``)."""
+    list too, and so empty lists (the API refuses an empty ``tags=``). A list is any iterable but
+    text and mappings (a generator, a dict's keys): one had gone as its ``str()``, ``<generator …>``."""
     query: dict[str, str] = {}
     for name, value in params.items():
         if value is None:
             continue
-        if isinstance(value, (list, tuple, set, frozenset)):
+        if isinstance(value, Iterable) and not isinstance(value, (str, bytes, bytearray, Mapping)):
             given = [str(v) for v in value if v is not None]
             if not given:
                 continue
