@@ -178,23 +178,21 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
     });
 
     it('when a preflight asks for a path no route serves, then 404 as a plain OPTIONS there gets, still readable cross-origin', async () => {
-      for (const path of ['/nowhere', '/v1/nowhere', '/v1/wallpapers/', '/V1/wallpapers', '/v1/wallpapers/1/similar/x']) {
-        const preflight = await request(app.url, path, {
+      const preflightOf = (path: string) =>
+        request(app.url, path, {
           method: 'OPTIONS',
           contract: false,
           headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' },
         });
+      for (const path of ['/nowhere', '/v1/nowhere', '/v1/wallpapers/', '/V1/wallpapers', '/v1/wallpapers/1/similar/x']) {
+        const preflight = await preflightOf(path);
         expect(preflight.status, path).to.equal(404);
         expect(preflight.body, path).to.include({ error: 'not_found', status: 404 });
         expect(preflight.headers.get('access-control-allow-origin'), path).to.equal('*');
         expect(preflight.headers.get('access-control-allow-methods'), path).to.equal(null);
       }
       for (const path of ['/v1/wallpapers/7', '/v1/wallpapers/7/similar', '/v1/usage', '/healthz', '/v1/openapi.json']) {
-        const preflight = await request(app.url, path, {
-          method: 'OPTIONS',
-          contract: false,
-          headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' },
-        });
+        const preflight = await preflightOf(path);
         expect(preflight.status, path).to.equal(204);
       }
     });

@@ -85,12 +85,8 @@ def test_when_another_run_is_writing_a_picture_then_its_part_is_not_taken_for_a_
     assert unfinished(tmp_path, 5) == []
 
 
-def test_when_a_part_has_this_process_pid_then_it_is_a_leftover_unless_this_process_is_writing_it(tmp_path: Path) -> None:
-    # In a container every run is pid 1: a killed run's .part carries the pid of the run after it.
-    killed = tmp_path / f"5.gif.{os.getpid()}-0123abcd.part"
-    killed.write_bytes(b"a killed run's, with this pid")
-    writing = threading.Event()
-    release = threading.Event()
+def stalling(writing: threading.Event, release: threading.Event) -> Callable[[httpx.Request], httpx.Response]:
+    """A picture server that sends a first chunk, sets `writing`, and sends the rest once `release` is set."""
 
     def answer(_request: httpx.Request) -> httpx.Response:
         def chunks() -> Iterator[bytes]:
@@ -101,7 +97,17 @@ def test_when_a_part_has_this_process_pid_then_it_is_a_leftover_unless_this_proc
 
         return httpx.Response(200, headers={"Content-Type": "image/bmp"}, stream=Chunks(chunks))
 
-    with httpx.Client(transport=httpx.MockTransport(answer)) as http:
+    return answer
+
+
+def test_when_a_part_has_this_process_pid_then_it_is_a_leftover_unless_this_process_is_writing_it(tmp_path: Path) -> None:
+    # In a container every run is pid 1: a killed run's .part carries the pid of the run after it.
+    killed = tmp_path / f"5.gif.{os.getpid()}-0123abcd.part"
+    killed.write_bytes(b"a killed run's, with this pid")
+    writing = threading.Event()
+    release = threading.Event()
+
+    with httpx.Client(transport=httpx.MockTransport(stalling(writing, release))) as http:
         worker = threading.Thread(target=fetch_picture, args=(http, "http://pictures.test/5", tmp_path, 5))
         worker.start()
         try:
@@ -274,15 +280,6 @@ def test_when_a_run_is_interrupted_while_a_picture_stalls_then_it_returns_at_onc
     writing = threading.Event()
     release = threading.Event()
 
-    def answer(_request: httpx.Request) -> httpx.Response:
-        def chunks() -> Iterator[bytes]:
-            yield b"\x00" * 10
-            writing.set()
-            release.wait(30)
-            yield b"\x00" * 10
-
-        return httpx.Response(200, headers={"Content-Type": "image/bmp"}, stream=Chunks(chunks))
-
     def jobs() -> Iterator[tuple[int, str]]:
         yield 1, "http://pictures.test/1"
         writing.wait(5)
@@ -291,7 +288,7 @@ def test_when_a_run_is_interrupted_while_a_picture_stalls_then_it_returns_at_onc
     started = time.monotonic()
     try:
         with pytest.raises(KeyboardInterrupt):
-            fetch_all(jobs(), tmp_path, parallel=2, transport=httpx.MockTransport(answer))
+            fetch_all(jobs(), tmp_path, parallel=2, transport=httpx.MockTransport(stalling(writing, release)))
         assert time.monotonic() - started < 2
         assert list(tmp_path.iterdir()) == []
     finally:
