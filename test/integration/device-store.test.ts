@@ -21,4 +21,22 @@ describe('portal device store', () => {
       redis.disconnect();
     }
   });
+
+  it('when an account forgets its other browsers, then only the one kept stays known, and another account`s stay', async () => {
+    const redis = await readyRedis();
+    try {
+      const devices = createDeviceStore(redis);
+      const [account, other] = [uniqueName('acct'), uniqueName('acct')];
+      const tokens = [await devices.issue(account), await devices.issue(account), await devices.issue(account)];
+      const others = await devices.issue(other);
+      expect(await devices.forgetOthers(account, tokens[1])).to.equal(2);
+      expect(await Promise.all(tokens.map((token) => devices.accountOf(token)))).to.deep.equal([null, account, null]);
+      expect(await redis.zcard(`wpc:devices-of:${account}`)).to.equal(1);
+      expect(await devices.accountOf(others)).to.equal(other);
+      expect(await devices.forgetOthers(account), 'without one to keep').to.equal(1);
+      expect(await devices.accountOf(tokens[1])).to.equal(null);
+    } finally {
+      redis.disconnect();
+    }
+  });
 });

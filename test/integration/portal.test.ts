@@ -195,7 +195,7 @@ describe('the developer portal', function () {
       const owner = browser();
       await signedIn(owner, email, OLD);
       const statuses: number[] = [];
-      for (let i = 0; i <= THROTTLE.passwordChangesPerAccount; i++) {
+      for (let i = 0; i <= THROTTLE.passwordChangesPerSession; i++) {
         const answer = await owner.post('/portal/account/password', await owner.get('/portal/account'), {
           current: `wrong guess ${i}!!`,
           password: NEW,
@@ -203,8 +203,54 @@ describe('the developer portal', function () {
         statuses.push(answer.status);
         if (i === 0) expect(answer.html).to.include('The current password is not right.');
       }
-      expect(statuses).to.deep.equal([...Array.from({ length: THROTTLE.passwordChangesPerAccount }, () => 401), 429]);
+      expect(statuses).to.deep.equal([...Array.from({ length: THROTTLE.passwordChangesPerSession }, () => 401), 429]);
       expect(await signInStatus(email, OLD)).to.equal(303);
+    });
+
+    it('when someone else who knows the password spends the tries of their session, then the owner still changes it', async () => {
+      // Counted per account, the tries had let whoever knew the password keep its owner from ever
+      // changing it, a wrong current password at a time, each window (helper-109).
+      const email = newEmail();
+      const owner = browser();
+      await signedIn(owner, email, OLD);
+      const intruder = browser();
+      await signedIn(intruder, email, OLD);
+      const spent: number[] = [];
+      for (let i = 0; i <= THROTTLE.passwordChangesPerSession; i++) {
+        const answer = await intruder.post('/portal/account/password', await intruder.get('/portal/account'), {
+          current: `wrong ${i}!!`,
+          password: NEW,
+        });
+        spent.push(answer.status);
+      }
+      expect(spent.at(-1)).to.equal(429);
+      const changed = await owner.post('/portal/account/password', await owner.get('/portal/account'), { current: OLD, password: NEW });
+      expect(changed.status).to.equal(200);
+      expect((await intruder.get('/portal/keys')).status, 'the intruder is signed out').to.equal(302);
+    });
+
+    it('when the password changes, then browsers that knew the old one are strangers again under the account`s lockout, and this one is still known', async () => {
+      // A device cookie from before had kept a lockout of its own: ten guesses a cookie through a
+      // locked account (helper-109).
+      const email = newEmail();
+      const owner = browser();
+      await signedIn(owner, email, OLD);
+      const intruder = browser();
+      await signedIn(intruder, email, OLD);
+      expect((await owner.post('/portal/account/password', await owner.get('/portal/account'), { current: OLD, password: NEW })).status).to.equal(
+        200,
+      );
+      const guesser = browser();
+      for (let i = 0; i < THROTTLE.perAccount; i++) {
+        expect(
+          (await guesser.post('/portal/sign-in', await guesser.get('/portal/sign-in'), { email, password: `guess ${i} horse` })).status,
+        ).to.equal(401);
+      }
+      const locked = await intruder.post('/portal/sign-in', await intruder.get('/portal/sign-in'), { email, password: 'another guess horse' });
+      expect(locked.status, 'a browser known before the change').to.equal(429);
+      await owner.post('/portal/sign-out', await owner.get('/portal/account'), {});
+      const back = await owner.post('/portal/sign-in', await owner.get('/portal/sign-in'), { email, password: NEW });
+      expect(back.status, 'the browser that changed it').to.equal(303);
     });
 
     it('when the new password breaks the rules, then 400 says which, and nothing changes', async () => {

@@ -33,7 +33,7 @@ export const THROTTLE = {
   perAccount: 5,
   perDevice: 10,
   passwordsPerClient: 30,
-  passwordChangesPerAccount: 5,
+  passwordChangesPerSession: 5,
   signUpsPerClient: 10,
   signUpWindowSeconds: 3600,
 } as const;
@@ -161,18 +161,27 @@ export function createPortalService({
 
     /**
      * A signed-in owner's new password, given the current one: checked as a sign-in is (counted per
-     * address and per account before any hash, both hashes in one place of the budget, so a stolen
+     * address and per session before any hash, both hashes in one place of the budget, so a stolen
      * session cannot guess the password faster than a sign-in could), then every other session of
-     * the account ends, as whoever knew the old password may hold one.
+     * the account ends, and every other browser it knew is forgotten, as whoever knew the old
+     * password may hold one. Counted per session, not per account: someone who knows the password
+     * had spent the account's tries with wrong ones, again each window, so that its owner could
+     * never change it (helper-109); a session is had only by knowing the password, so tries per
+     * session bound a stolen one and no one else's.
      */
-    async changePassword(signed: { accountId: string; email: string; token: string }, current: string, next: string, client: string) {
+    async changePassword(
+      signed: { accountId: string; email: string; token: string; device?: string | undefined },
+      current: string,
+      next: string,
+      client: string,
+    ) {
       const problem = passwordProblem(next, { email: signed.email });
       if (problem) return { outcome: 'invalid', message: problem } satisfies PasswordChange;
       const slot = hashing.reserve(client);
       try {
         const refusal = await takeAll([
           ['password-client', client, THROTTLE.passwordsPerClient, windowSeconds],
-          ['password-change', signed.accountId, THROTTLE.passwordChangesPerAccount, windowSeconds],
+          ['password-change', signed.token, THROTTLE.passwordChangesPerSession, windowSeconds],
         ]);
         if (refusal) return refusal;
         const account = await accounts.byId(signed.accountId);
@@ -182,8 +191,10 @@ export function createPortalService({
         });
         if (checked === null || account === null || account.disabled) return { outcome: 'refused' } satisfies PasswordChange;
         if (!(await accounts.setPassword(signed.accountId, checked))) return { outcome: 'refused' } satisfies PasswordChange;
-        await throttle.clear('password-change', signed.accountId);
-        return { outcome: 'changed', signedOut: await sessions.destroyOthers(signed.accountId, signed.token) } satisfies PasswordChange;
+        await throttle.clear('password-change', signed.token);
+        const keep = (await devices.accountOf(signed.device)) === signed.accountId ? signed.device : undefined;
+        const [signedOut] = await Promise.all([sessions.destroyOthers(signed.accountId, signed.token), devices.forgetOthers(signed.accountId, keep)]);
+        return { outcome: 'changed', signedOut } satisfies PasswordChange;
       } finally {
         slot.cancel();
       }

@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { PortalService } from '../domain/portal-service.js';
-import { type PortalKit, SESSION_COOKIE } from './portal-kit.js';
+import { DEVICE_COOKIE, type PortalKit, SESSION_COOKIE } from './portal-kit.js';
 import { accountPage } from './views.js';
 
 /**
@@ -19,7 +19,12 @@ export function accountRoutes(router: Router, kit: PortalKit, service: PortalSer
     const signed = signedOf(ctx);
     const chrome = account(signed);
     const result = await service.changePassword(
-      { accountId: signed.account.accountId, email: signed.account.name, token: ctx.cookies.get(SESSION_COOKIE)! },
+      {
+        accountId: signed.account.accountId,
+        email: signed.account.name,
+        token: ctx.cookies.get(SESSION_COOKIE)!,
+        device: ctx.cookies.get(DEVICE_COOKIE),
+      },
       field(ctx, 'current'),
       field(ctx, 'password'),
       client(ctx),

@@ -48,6 +48,22 @@ export function createDeviceStore(redis: Redis | Cluster) {
       }
       return token;
     },
+    /**
+     * Forgets every browser the account knows but `keep` (the one asking, when it is the account's):
+     * after a password change, a browser that knew the old password is a stranger again, under the
+     * account's lockout rather than a lockout of its own (helper-109: ten such cookies had let ten
+     * guesses each through a locked account). Returns how many were forgotten.
+     */
+    async forgetOthers(accountId: string, keep?: string): Promise<number> {
+      const list = devicesOf(accountId);
+      const kept = keep && TOKEN.test(keep) ? digest(keep) : null;
+      const known = (await redis.zrange(list, 0, -1)).filter((hash) => hash !== kept);
+      if (known.length === 0) return 0;
+      // The list first: a browser is known only while both its record and its place in the list stand.
+      await redis.zrem(list, ...known);
+      await Promise.all(known.map((hash) => redis.del(deviceKey(hash))));
+      return known.length;
+    },
     /** The account this browser signed in to, or null for an unknown, expired or malformed token. */
     async accountOf(token: string | undefined): Promise<string | null> {
       if (!token || !TOKEN.test(token)) return null;
