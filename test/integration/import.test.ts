@@ -106,6 +106,35 @@ describe('npm run import', function () {
     });
   }
 
+  it('when Elasticsearch refuses records of an incremental import past --allow-rejects, then it stops writing there, not at the end of its input', async () => {
+    // Refused records were counted only once the load ended: 90,000 written past an allowance of 0
+    // (helper-108).
+    const alias = freshAlias();
+    expect((await importFile(alias, [file('refused-base.ndjson', wallpapers(3))])).status).to.equal(0);
+    const [live] = await aliasTargets(es, alias);
+    await es.indices.putSettings({ index: live!, settings: { 'index.blocks.write': true } });
+    try {
+      const rejectsPath = join(dir, 'refused.rejects.ndjson');
+      const run = await importFile(alias, [
+        file('refused.ndjson', wallpapers(40, { startId: 100 })),
+        '--incremental',
+        '--allow-rejects',
+        '3',
+        '--batch-size',
+        '2',
+        '--concurrency',
+        '1',
+        '--rejects',
+        rejectsPath,
+      ]);
+      expect(run.status, run.stderr).to.equal(1);
+      expect(run.stderr).to.include('4 lines rejected, more than --allow-rejects 3; writing stopped at that point');
+      expect(readRejects(rejectsPath).map((reject) => reject.code)).to.deep.equal(Array.from({ length: 4 }, () => 'refused_by_elasticsearch'));
+    } finally {
+      await es.indices.putSettings({ index: live!, settings: { 'index.blocks.write': false } });
+    }
+  });
+
   it('when an incremental import is stopped mid-run, then it says how many records it wrote and where its rejected lines are', async () => {
     // It had said "0 records were upserted" after writing thousands, and never named the file of
     // its rejects (helper-105).

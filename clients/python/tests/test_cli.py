@@ -529,19 +529,28 @@ def test_when_the_folder_takes_no_file_then_download_stops_at_the_first_picture_
 
     from .fakes import item, page, picture_server, serve_api
 
-    opened = os.open
+    opened, unlinked = os.open, Path.unlink
 
-    def full(path: Any, flags: int, mode: int = 0o777, **kwargs: Any) -> int:
-        if str(path).endswith(".part"):
-            raise OSError(errno.ENOSPC, "No space left on device", str(path))
-        return opened(path, flags, mode, **kwargs)
+    for code, said in ((errno.ENOSPC, "No space left on device"), (errno.EROFS, "Read-only file system")):
 
-    with picture_server() as pictures:
-        listed = [item(i, f"{pictures}/{i}.png") for i in range(1, 41)]
-        asked = serve_api(monkeypatch, lambda request: httpx.Response(200, json=page(listed)))
-        monkeypatch.setattr(download.os, "open", full)
-        assert cli.main(["download", "--dir", str(tmp_path / "d"), "--parallel", "2"]) == 1
-    said = capsys.readouterr().err
-    assert said.count("No space left on device") <= 4
-    assert said.rstrip().endswith("No space left on device; run again once the folder can be written")
-    assert len(asked) == 1
+        def refused(path: Any, flags: int, mode: int = 0o777, **kwargs: Any) -> int:
+            if str(path).endswith(".part"):
+                raise OSError(code, said, str(path))
+            return opened(path, flags, mode, **kwargs)
+
+        def unlink(path: Path, missing_ok: bool = False) -> None:
+            # A read-only folder answers EROFS even to removing a file it never made.
+            if code == errno.EROFS and path.name.endswith(".part"):
+                raise OSError(code, said, str(path))
+            unlinked(path, missing_ok=missing_ok)
+
+        with picture_server() as pictures, monkeypatch.context() as patched:
+            listed = [item(i, f"{pictures}/{i}.png") for i in range(1, 41)]
+            asked = serve_api(patched, lambda request: httpx.Response(200, json=page(listed)))
+            patched.setattr(download.os, "open", refused)
+            patched.setattr(Path, "unlink", unlink)
+            assert cli.main(["download", "--dir", str(tmp_path / f"d{code}"), "--parallel", "2"]) == 1
+        err = capsys.readouterr().err
+        assert err.count(said) <= 4, err
+        assert err.rstrip().endswith(f"{said}; run again once the folder can be written"), err
+        assert len(asked) == 1

@@ -135,6 +135,26 @@ def test_when_another_run_finishes_the_picture_while_this_one_asks_for_it_then_i
     assert (tmp_path / "5.jpg").read_bytes() == b"the other run's"
 
 
+def test_when_another_run_holds_a_part_s_lock_then_it_is_not_a_leftover_whatever_pid_it_names(tmp_path: Path) -> None:
+    # Two containers on one folder are both pid 1: the pid alone had taken the other's download
+    # under way for a killed run's and deleted it (helper-108).
+    import fcntl
+
+    under_way = tmp_path / f"5.jpg.{os.getpid()}-0123abcd.part"
+    under_way.write_bytes(b"another container's, with this pid")
+    gone = tmp_path / f"5.png.{dead_pid()}-4567cdef.part"
+    gone.write_bytes(b"another container's, a pid this one lacks")
+    handles = [os.open(path, os.O_RDONLY) for path in (under_way, gone)]
+    try:
+        for handle in handles:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        assert unfinished(tmp_path, 5) == []
+    finally:
+        for handle in handles:
+            os.close(handle)
+    assert sorted(unfinished(tmp_path, 5)) == sorted([under_way, gone])
+
+
 def dead_pid() -> int:
     import subprocess
 

@@ -101,12 +101,16 @@ const noCounts = (): LoadCounts => ({ lines: 0, loaded: 0, rejected: 0, changes:
 async function load(es: Client, index: string, options: ImportOptions, changes: ChangeRecorder, counts: LoadCounts, { shuffle = true } = {}) {
   const { allowRejects, signal, onReject, onProgress } = options;
   const records = new NdjsonRecords(options.input, onReject, { deletions: options.incremental });
+  // Records Elasticsearch refused so far, reported with the rest once the load ends: they count
+  // towards the allowance as they come, or an incremental import wrote to the end of its input
+  // past it (helper-108: "writing stopped at that point" after writing 90,000).
+  let refused = 0;
   async function* loadable(): AsyncGenerator<LoadEntry> {
     try {
       for await (const doc of records.documents()) {
         if (signal?.aborted) return;
         // Past the limit the import has failed: keep reading only to report every reject.
-        if (records.rejected <= allowRejects) yield doc;
+        if (records.rejected + refused <= allowRejects) yield doc;
       }
     } catch (error) {
       // The input was closed because the run was stopped: that is why it ends, not a read error.
@@ -122,7 +126,13 @@ async function load(es: Client, index: string, options: ImportOptions, changes: 
   let done: BulkLoadDone | null = null;
   try {
     const documents = options.enrich ? options.enrich(loadable()) : loadable();
-    done = await bulkLoad(es, index, documents, { batchSize: options.batchSize, concurrency: options.concurrency, changes, shuffle });
+    done = await bulkLoad(es, index, documents, {
+      batchSize: options.batchSize,
+      concurrency: options.concurrency,
+      changes,
+      shuffle,
+      onProgress: ({ failed }) => (refused = failed),
+    });
   } catch (error) {
     if (error instanceof BulkLoadError) done = error.done;
     throw error;

@@ -21,6 +21,16 @@ Params = Mapping[str, Any]
 T = TypeVar("T")
 
 
+def _is_list(value: object) -> bool:
+    return isinstance(value, Iterable) and not isinstance(value, (str, bytes, bytearray, Mapping))
+
+
+def _read_once(params: Params) -> dict[str, Any]:
+    """The parameters of a walk, read once: a list given as a generator would otherwise be used up by
+    the first page, and the next asked without that filter (its cursor then refused)."""
+    return {name: list(value) if _is_list(value) else value for name, value in params.items()}
+
+
 def _query(params: Params) -> dict[str, str]:
     """The contract's query: lists comma-separated (``category=space,nature``), None left out, in a
     list too, and so empty lists (the API refuses an empty ``tags=``). A list is any iterable but
@@ -29,7 +39,7 @@ def _query(params: Params) -> dict[str, str]:
     for name, value in params.items():
         if value is None:
             continue
-        if isinstance(value, Iterable) and not isinstance(value, (str, bytes, bytearray, Mapping)):
+        if _is_list(value):
             given = [str(v) for v in value if v is not None]
             if not given:
                 continue
@@ -144,6 +154,7 @@ class _Resource:
         last (or `limit`), following meta.next_cursor. A random order's later pages need the seed of
         the walk: the one asked, or the one the API picked (meta.seed). `on_page` sees each page as
         it comes, its meta with it."""
+        params = _read_once(params)
         query = {name: value for name, value in params.items() if name not in ("page", "cursor")}
         # Where the walk starts, asked of its first page only: it had been dropped, so `page=3`
         # walked from page 1 (helper-107).
@@ -225,6 +236,7 @@ class Changes(_Resource):
         without a cursor, and drop what that walk does not serve once the catalogue confirms it
         gone (``wallpapers.list(ids=...)``)."""
         seen = Repeats(feed=True)
+        params = _read_once(params)
         while True:
             page = self.page(cursor, **params)
             asked = cursor

@@ -29,6 +29,11 @@ from pathlib import Path
 
 import httpx
 
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; the pid and age rules alone
+    fcntl = None  # type: ignore[assignment]
+
 from .client import is_wallpaper_id
 from .gunzip import Gunzip
 
@@ -137,10 +142,45 @@ def _gone(pid: int, part: Path) -> bool:
     return False
 
 
+def _locked_handle(fd: int) -> int | None:
+    """A second handle on a ``.part`` being written, holding an advisory lock (flock) on it until it
+    is closed, after the rename. A run of any pid namespace sees the lock: in containers every run
+    is pid 1, so the pid alone took another container's download under way on a shared folder for a
+    killed run's, and deleted it (helper-108)."""
+    if fcntl is None:
+        return None
+    held = os.dup(fd)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(held)
+        return None
+    return held
+
+
+def _being_written(path: Path) -> bool:
+    """Whether a run holds the ``.part``'s lock (_locked_handle): it is writing it now."""
+    if fcntl is None:
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return False
+
+
 def _left_over(path: Path, stale: float) -> bool:
     named = PART_NAME.match(path.name)
     try:
-        if not path.is_file():
+        if not path.is_file() or _being_written(path):
             return False
         if named is not None and named.group(2) is not None and _gone(int(named.group(2)), path):
             return True
@@ -272,61 +312,96 @@ def _fetch_picture(
         # A name of its own: another run on the same folder writes its own, and each renames only
         # what it wrote (one had renamed the other's half picture into place).
         part = final.with_name(f"{final.name}.{os.getpid()}-{secrets.token_hex(4)}.part")
-        size = 0
+        held: list[int] = []
         try:
-            # Made anew, never opened through a link left by that name (a shared folder).
-            writing.add(part)
-            _writing_here(part, True)
-            with os.fdopen(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644), "wb") as out:
-                received = 0
-                for raw in response.iter_raw():
-                    if stop is not None and stop.is_set():
-                        raise DownloadError(wallpaper_id, f"{url}: interrupted")
-                    # Counted as it comes too: gzip that inflates to nothing (empty blocks) grows no picture.
-                    received += len(raw)
-                    if received > max_bytes:
-                        raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
-                    elapsed = time.monotonic() - started
-                    if elapsed > allowed and received < MIN_RATE * elapsed:
-                        raise DownloadError(wallpaper_id, f"{url}: {received} bytes in {elapsed:.0f} s, slower than {MIN_RATE} bytes a second")
-                    for chunk in [raw] if inflate is None else inflate.pieces(raw, max_bytes + 1 - size):
-                        size += len(chunk)
-                        if size > max_bytes:
-                            raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
-                        out.write(chunk)
-                if inflate is not None:
-                    inflate.finish()
-        except zlib.error:
-            _drop(part, writing)
-            raise DownloadError(wallpaper_id, f"{url}: its gzip coding is broken") from None
-        except BaseException as error:
-            _drop(part, writing)
-            if isinstance(error, (httpx.HTTPError, OSError)):
-                raise DownloadError(wallpaper_id, f"{url}: {error}") from error
-            raise
-        if declared is not None and size != int(declared):
-            _drop(part, writing)
-            raise DownloadError(wallpaper_id, f"{url}: {size} bytes of the {declared} announced")
-        if have is not None and have != final:
-            have.unlink(missing_ok=True)
-        try:
-            os.replace(part, final)
-        except OSError as error:
-            # Something else by that name (a folder called 5.jpg): no picture, and no .part left behind.
-            _drop(part, writing)
-            raise DownloadError(wallpaper_id, f"{final}: {error.strerror or error}") from error
-        writing.discard(part)
-        _writing_here(part, False)
+            size = _write_part(response, part, writing, held, wallpaper_id, url, max_bytes, inflate, stop, started, allowed)
+            if declared is not None and size != int(declared):
+                _drop(part, writing)
+                raise DownloadError(wallpaper_id, f"{url}: {size} bytes of the {declared} announced")
+            if have is not None and have != final:
+                have.unlink(missing_ok=True)
+            try:
+                os.replace(part, final)
+            except OSError as error:
+                # Something else by that name (a folder called 5.jpg): no picture, and no .part left behind.
+                _drop(part, writing)
+                raise DownloadError(wallpaper_id, f"{final}: {error.strerror or error}") from error
+            writing.discard(part)
+            _writing_here(part, False)
+        finally:
+            for fd in held:
+                os.close(fd)
         # A download cut short before, while the picture came as another type, is done with too.
         for leftover in unfinished(folder, wallpaper_id) if leftovers is None else leftovers.of(wallpaper_id):
             leftover.unlink(missing_ok=True)
         return Fetched(wallpaper_id, final, size, False)
 
 
+def _write_part(
+    response: httpx.Response,
+    part: Path,
+    writing: set[Path],
+    held: list[int],
+    wallpaper_id: int,
+    url: str,
+    max_bytes: int,
+    inflate: Gunzip | None,
+    stop: threading.Event | None,
+    started: float,
+    allowed: float,
+) -> int:
+    """Writes the picture's body to `part`, made anew, and returns its size; its lock's handle goes
+    into `held`, for the caller to close once the ``.part`` is renamed or gone. Any failure removes
+    the ``.part`` and is a DownloadError."""
+    size = 0
+    try:
+        # Made anew, never opened through a link left by that name (a shared folder).
+        writing.add(part)
+        _writing_here(part, True)
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        lock = _locked_handle(fd)
+        if lock is not None:
+            held.append(lock)
+        with os.fdopen(fd, "wb") as out:
+            received = 0
+            for raw in response.iter_raw():
+                if stop is not None and stop.is_set():
+                    raise DownloadError(wallpaper_id, f"{url}: interrupted")
+                # Counted as it comes too: gzip that inflates to nothing (empty blocks) grows no picture.
+                received += len(raw)
+                if received > max_bytes:
+                    raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
+                elapsed = time.monotonic() - started
+                if elapsed > allowed and received < MIN_RATE * elapsed:
+                    raise DownloadError(wallpaper_id, f"{url}: {received} bytes in {elapsed:.0f} s, slower than {MIN_RATE} bytes a second")
+                for chunk in [raw] if inflate is None else inflate.pieces(raw, max_bytes + 1 - size):
+                    size += len(chunk)
+                    if size > max_bytes:
+                        raise DownloadError(wallpaper_id, f"{url}: more than {max_bytes} bytes")
+                    out.write(chunk)
+            if inflate is not None:
+                inflate.finish()
+    except zlib.error:
+        _drop(part, writing)
+        raise DownloadError(wallpaper_id, f"{url}: its gzip coding is broken") from None
+    except BaseException as error:
+        _drop(part, writing)
+        if isinstance(error, (httpx.HTTPError, OSError)):
+            raise DownloadError(wallpaper_id, f"{url}: {error}") from error
+        raise
+    return size
+
+
 def _drop(part: Path, writing: set[Path]) -> None:
-    part.unlink(missing_ok=True)
+    """Lets go of a ``.part`` that will not become a picture. One that cannot be removed is left (a
+    read-only folder answers EROFS even for a file it never made): raising here had replaced the
+    error that says why, and the run could not tell a folder that takes no file (helper-108)."""
     writing.discard(part)
     _writing_here(part, False)
+    try:
+        part.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def picture_client(timeout: float = 60.0, transport: httpx.BaseTransport | None = None) -> httpx.Client:
