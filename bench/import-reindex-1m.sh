@@ -18,7 +18,7 @@ trap cleanup EXIT
 measure() {
   local label="$1"; shift
   INDEX_ALIAS="$ALIAS" /usr/bin/time -v "$@" 2>"$WORK/$label.log" >/dev/null || { cat "$WORK/$label.log" >&2; exit 1; }
-  grep -E '^(import|reindex): (done|[0-9]+ records loaded)|^(imported|copied) [0-9/]+ (records|docs) in' "$WORK/$label.log"
+  grep -E '^(import|reindex): (done|[0-9]+ records loaded)|^(read|imported|copied) [0-9/]+ (records|docs) in' "$WORK/$label.log"
   grep -E 'Elapsed \(wall clock\)|Maximum resident set size' "$WORK/$label.log" | sed 's/^\s*/  /'
 }
 

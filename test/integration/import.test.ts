@@ -66,7 +66,7 @@ describe('npm run import', function () {
     const child = spawnScript('import', ['-'], { env: { INDEX_ALIAS: alias }, cwd: dir });
     const run = finished(child);
     child.stdin.write(toNdjson(wallpapers(3)));
-    await waitForOutput(child, /imported 3 records/);
+    await waitForOutput(child, /read 3 records/);
     const stopped = Date.now();
     child.kill('SIGTERM');
     const { status, stderr } = await run;
@@ -96,7 +96,7 @@ describe('npm run import', function () {
       const closed = new Promise((resolve) => npm.stderr.on('close', resolve));
       const writer = await open(fifo, 'w');
       await writer.write(toNdjson(wallpapers(3)));
-      await until(async () => /imported 3 records/.test(stderr), 20_000);
+      await until(async () => /read 3 records/.test(stderr), 20_000);
       npm.kill(signal);
       await closed;
       await writer.close();
@@ -147,7 +147,7 @@ describe('npm run import', function () {
     });
     const run = finished(child);
     child.stdin.write(toNdjson([...wallpapers(4, { startId: 10 }), 'not json']));
-    await waitForOutput(child, /imported 5 records/);
+    await waitForOutput(child, /read 5 records/);
     expect(await until(async () => (await es.count({ index: alias })).count === 7)).to.equal(true);
     child.kill('SIGINT');
     const { status, stderr } = await run;

@@ -547,9 +547,16 @@ def test_when_the_folder_takes_no_file_then_download_stops_at_the_first_picture_
         with picture_server() as pictures, monkeypatch.context() as patched:
             listed = [item(i, f"{pictures}/{i}.png") for i in range(1, 41)]
             asked = serve_api(patched, lambda request: httpx.Response(200, json=page(listed)))
+            # A killed run's .part there too: a read-only folder will not let it go either, which had
+            # ended the run in a traceback before its first picture (helper-110).
+            folder = tmp_path / f"d{code}"
+            folder.mkdir()
+            ended = subprocess.Popen(["true"])
+            ended.wait()
+            (folder / f"3.png.{ended.pid}-0123abcd.part").write_bytes(b"half")
             patched.setattr(download.os, "open", refused)
             patched.setattr(Path, "unlink", unlink)
-            assert cli.main(["download", "--dir", str(tmp_path / f"d{code}"), "--parallel", "2"]) == 1
+            assert cli.main(["download", "--dir", str(folder), "--parallel", "2"]) == 1
         err = capsys.readouterr().err
         assert err.count(said) <= 4, err
         assert err.rstrip().endswith(f"{said}; run again once the folder can be written"), err

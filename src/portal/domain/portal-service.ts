@@ -152,6 +152,15 @@ export function createPortalService({
           known ? throttle.clear('sign-in-device', device!) : throttle.clear('sign-in-account', email),
         ]);
         const [created, issued] = await Promise.all([sessions.create(account.accountId), known ? device! : devices.issue(account.accountId)]);
+        // A password change may have landed since the hash was read: this sign-in then used the old
+        // password, and its session and browser, made after the change ended the others, had stayed
+        // (helper-110). Read again once they are listed with the account: a change after this read
+        // ends them itself, one before it is seen here.
+        const now = await accounts.byId(account.accountId);
+        if (now?.passwordHash !== account.passwordHash || now.disabled) {
+          await Promise.all([sessions.destroy(created.token), known ? undefined : devices.forget(issued)]);
+          return { outcome: 'refused' };
+        }
         return { outcome: 'signed-in', ...created, device: issued };
       } finally {
         // A place never used (throttled, or Redis failed) goes back; after run() this does nothing.

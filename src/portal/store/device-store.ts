@@ -64,6 +64,14 @@ export function createDeviceStore(redis: Redis | Cluster) {
       await Promise.all(known.map((hash) => redis.del(deviceKey(hash))));
       return known.length;
     },
+    /** Forgets one browser: a sign-in that turned out not to stand (a password changed meanwhile). */
+    async forget(token: string): Promise<void> {
+      if (!TOKEN.test(token)) return;
+      const hash = digest(token);
+      const accountId = await redis.get(deviceKey(hash));
+      if (accountId !== null) await redis.zrem(devicesOf(accountId), hash);
+      await redis.del(deviceKey(hash));
+    },
     /** The account this browser signed in to, or null for an unknown, expired or malformed token. */
     async accountOf(token: string | undefined): Promise<string | null> {
       if (!token || !TOKEN.test(token)) return null;

@@ -79,8 +79,12 @@ export function createSessionStore(redis: Redis | Cluster) {
       return { accountId: record['account_id'], csrf: record['csrf'], createdMs };
     },
 
+    /** Ends one session, and takes it off its account's list, which then names live sessions only. */
     async destroy(token: string): Promise<void> {
-      await redis.del(sessionKey(token));
+      const hash = tokenHash(token);
+      const accountId = await redis.hget(sessionKeyOf(hash), 'account_id');
+      await redis.del(sessionKeyOf(hash));
+      if (accountId !== null) await redis.zrem(sessionsOf(accountId), hash);
     },
 
     /** Ends every session of the account but the one of `keep`; returns how many were ended. */

@@ -223,10 +223,22 @@ class Leftovers:
         removed = 0
         for paths in self._by_id.values():
             for path in [p for p in paths if PART_NAME.match(p.name) and _left_over(p, stale)]:
-                path.unlink(missing_ok=True)
-                paths.remove(path)
-                removed += 1
+                if remove_leftover(path):
+                    paths.remove(path)
+                    removed += 1
         return removed
+
+
+def remove_leftover(path: Path) -> bool:
+    """Removes a ``.part`` a download cut short left; one the folder will not let go (read-only, or
+    another user's in a shared folder) stays for a later run. Raising here had ended a run on a
+    read-only folder in a traceback before its first picture (helper-110), and reported a picture
+    written whole as failed. Returns whether it is gone."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        return False
+    return True
 
 
 def unfinished(folder: Path, wallpaper_id: int) -> list[Path]:
@@ -333,7 +345,7 @@ def _fetch_picture(
                 os.close(fd)
         # A download cut short before, while the picture came as another type, is done with too.
         for leftover in unfinished(folder, wallpaper_id) if leftovers is None else leftovers.of(wallpaper_id):
-            leftover.unlink(missing_ok=True)
+            remove_leftover(leftover)
         return Fetched(wallpaper_id, final, size, False)
 
 
@@ -511,6 +523,6 @@ def fetch_all(
             with report:
                 stop.set()
             for leftover in writing.copy():
-                leftover.unlink(missing_ok=True)
+                remove_leftover(leftover)
             raise
     return done, failed

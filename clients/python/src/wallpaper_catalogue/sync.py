@@ -34,7 +34,7 @@ from typing import Any, cast
 import httpx
 
 from .client import Client, Repeats, feed_step, is_wallpaper_id
-from .download import DownloadError, Fetched, Leftovers, existing, fetch_all, own_file, picture_client
+from .download import DownloadError, Fetched, Leftovers, existing, fetch_all, own_file, picture_client, remove_leftover
 from .errors import ApiError, CursorExpired, QuotaExhausted
 from .models import ChangeItem, WallpaperListItem
 
@@ -550,7 +550,7 @@ def _follow(
         if have is not None:
             have.unlink()
         for leftover in leftovers.of(int(key)):
-            leftover.unlink(missing_ok=True)
+            remove_leftover(leftover)
 
     if manifest.pending:
         owned = {key: own.name for key in manifest.pending if (own := own_picture(manifest, folder, key)) is not None}
