@@ -21,10 +21,10 @@ describe('the TypeScript client, packed', function () {
   const dir = mkdtempSync(join(tmpdir(), 'wpc-client-pack-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  function consumerChecks(source: string): { status: number | null; output: string } {
+  function consumerChecks(source: string, tsconfig = 'tsconfig.json'): { status: number | null; output: string } {
     const consumer = join(dir, 'consumer');
     writeFileSync(join(consumer, 'app.ts'), source);
-    return run(join(BIN, 'tsc'), ['-p', 'tsconfig.json'], consumer);
+    return run(join(BIN, 'tsc'), ['-p', tsconfig], consumer);
   }
 
   before(() => {
@@ -56,6 +56,10 @@ describe('the TypeScript client, packed', function () {
         files: ['app.ts'],
       }),
     );
+    writeFileSync(
+      join(dir, 'consumer/tsconfig.exact.json'),
+      JSON.stringify({ extends: './tsconfig.json', compilerOptions: { exactOptionalPropertyTypes: true, skipLibCheck: true } }),
+    );
   });
 
   it('when a program uses it as its README shows, then it type-checks, libraries included', () => {
@@ -81,5 +85,23 @@ export async function wrong(): Promise<string> {
     expect(checked.status).to.not.equal(0);
     expect(checked.output).to.include('"no-such-category"');
     expect(checked.output).to.match(/Type 'number' is not assignable to type 'string'/);
+  });
+
+  it('when a program sets exactOptionalPropertyTypes, then a filter or a cursor that may be undefined is still taken, as the README says', () => {
+    // `changes.follow({ cursor: saved })` with a saved cursor that may be undefined had not compiled
+    // there (helper-110).
+    const checked = consumerChecks(
+      `import { createWallpaperClient } from '@wallpaper-catalogue/client';
+const client = createWallpaperClient({ baseUrl: 'https://api.example.com', apiKey: 'wpc_x' });
+export async function resume(saved: string | undefined, category: 'space' | undefined): Promise<number> {
+  let seen = 0;
+  for await (const { change } of client.changes.follow({ cursor: saved, untilEnd: true, per_page: undefined })) seen += change.id;
+  const page = await client.wallpapers.list({ category, tags: undefined, per_page: 5 });
+  return seen + page.data.length;
+}
+`,
+      'tsconfig.exact.json',
+    );
+    expect(checked.status, checked.output).to.equal(0);
   });
 });

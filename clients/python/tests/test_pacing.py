@@ -74,6 +74,19 @@ def test_when_the_quota_runs_low_then_requests_are_spread_until_the_reset() -> N
     assert waits and waits[0][1] == "pace" and 15 <= waits[0][0] <= 21
 
 
+@pytest.mark.parametrize("skew", [-30.0, 30.0])
+def test_when_the_server_s_clock_differs_from_this_one_then_the_reset_is_read_from_ratelimit_s_seconds(skew: float) -> None:
+    # X-RateLimit-Reset is Unix time on the server's clock: off by 30 s, the spread was off by as
+    # much (helper-110). RateLimit's t= is seconds from now, whatever either clock says.
+    waits: list[tuple[float, str]] = []
+    low = page(remaining=5, reset_in=100 + skew)
+    low.headers["RateLimit"] = '"free";r=5;t=100'
+    client, _ = client_over([low, page()], waits)
+    client.wallpapers.list()
+    client.wallpapers.list()
+    assert waits and waits[0][1] == "pace" and 19 <= waits[0][0] <= 20
+
+
 def test_when_the_quota_is_spent_for_longer_than_allowed_then_the_next_request_is_not_sent() -> None:
     client, seen = client_over([page(remaining=0, reset_in=3000)], [], max_wait=30)
     client.wallpapers.list()

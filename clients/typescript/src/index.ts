@@ -17,8 +17,10 @@ export type ChangeItem = components['schemas']['ChangeItem'];
 export type ChangeList = components['schemas']['ChangeList'];
 type OneOrMany<T> = T | T[];
 // The list filters take one value or several: `{ category: 'space' }` or `{ color: ['blue', '#1e3a5f'] }`.
+// An optional one may also be given as undefined (left out), also under exactOptionalPropertyTypes:
+// `{ category: chosen }` with `chosen` possibly undefined had not compiled there (helper-110).
 type Lists<Q> = {
-  [K in keyof Q]: NonNullable<Q[K]> extends (infer Item)[] ? OneOrMany<Item> : Q[K];
+  [K in keyof Q]: (NonNullable<Q[K]> extends (infer Item)[] ? OneOrMany<Item> : Q[K]) | (undefined extends Q[K] ? undefined : never);
 };
 type RawListQuery = NonNullable<operations['listWallpapers']['parameters']['query']>;
 type RawSearchQuery = NonNullable<operations['searchWallpapers']['parameters']['query']>;
@@ -31,11 +33,11 @@ export type ChangesQuery = Lists<RawChangesQuery>;
 
 export interface FollowOptions extends Omit<ChangesQuery, 'cursor'> {
   /** Where to resume: a cursor `follow` yielded before; from the start of the feed without one. */
-  cursor?: string;
+  cursor?: string | undefined;
   /** At the end of the feed, stop (true) or wait `pollMs` and ask again (default). */
-  untilEnd?: boolean;
-  pollMs?: number;
-  signal?: AbortSignal;
+  untilEnd?: boolean | undefined;
+  pollMs?: number | undefined;
+  signal?: AbortSignal | undefined;
 }
 
 /**

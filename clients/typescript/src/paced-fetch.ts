@@ -54,6 +54,15 @@ function isBrokenCoding(err: unknown): boolean {
   return typeof code === 'string' && code.startsWith('Z_');
 }
 
+/**
+ * A fetch that failed for good: redirects past fetch's limit (a loop) come back the same every time,
+ * so they are not asked again as a network error would be (84 requests for one call, helper-110).
+ */
+function isRedirectLoop(err: unknown): boolean {
+  const cause = (err as { cause?: { message?: unknown } } | null)?.cause?.message;
+  return err instanceof TypeError && typeof cause === 'string' && /redirect count exceeded/i.test(cause);
+}
+
 /** The answer's body, read up to `max` bytes: past that, the rest is not read and the call fails. */
 async function cappedBody(response: Response, max: number): Promise<ArrayBuffer> {
   const tooLarge = () => new ApiError(response.status, 'unexpected_response', `The answer is larger than ${max} bytes (maxBodyBytes)`);
@@ -151,7 +160,7 @@ export function pacedFetch(base: typeof fetch, options: PacingOptions = {}): typ
       } catch (err) {
         pacer.answered(turn, null, { hung: err instanceof Error && err.name === 'TimeoutError' && !signal.aborted });
         signal.throwIfAborted();
-        if (err instanceof ApiError || !idempotent || failures >= retries) throw err;
+        if (err instanceof ApiError || isRedirectLoop(err) || !idempotent || failures >= retries) throw err;
         await wait(backoffMs * 2 ** failures++ * (0.5 + Math.random() / 2), 'retry', signal);
         continue;
       }

@@ -91,13 +91,17 @@ export class QuotaPacer {
         await this.options.wait(untilReset, signal);
         continue;
       }
-      // Spread what is left until the reset: one spread from now, or after the turns of those
-      // still waiting. Alone, with a spread longer than it may wait, it spends it now (and stops
+      // Spread what is left until the reset: from now, or from the last turn given to those still
+      // waiting, what time is left until the reset over the requests left after theirs (`left`
+      // counts them as spent). Spread from now and added after their turns, the gaps had grown
+      // call by call: 9 calls with 9 left and 31 s had waited until 56 s, and the ninth was refused
+      // (helper-110). Alone, with a spread longer than it may wait, it spends it now (and stops
       // when it is gone, above); behind others, a turn further off than it may wait is refused.
-      const spread = untilReset / left;
       const queued = this.waitingTurns > 0;
+      const from = queued ? Math.max(now, this.lastTurnMs) : now;
+      const spread = Math.max(0, quota.resetMs - from) / left;
       if (!queued && spread > this.options.maxWaitMs) return this.letGo(false);
-      const turn = (queued ? Math.max(now, this.lastTurnMs) : now) + spread;
+      const turn = from + spread;
       if (turn - now > this.options.maxWaitMs) {
         throw spent(
           turn - now,
@@ -160,7 +164,18 @@ export class QuotaPacer {
       return;
     }
     this.mayProbe = true;
-    if (this.quota === null || asked >= this.quota.asked) this.quota = { limit, remaining, resetMs: reset * 1000, asked };
+    if (this.quota === null || asked >= this.quota.asked) this.quota = { limit, remaining, resetMs: this.resetMsOf(response, reset), asked };
+  }
+
+  /**
+   * When the window resets, on this machine's clock: from `RateLimit`'s `t=` (seconds from now)
+   * when the answer has it, else X-RateLimit-Reset (Unix seconds, on the server's clock). A clock
+   * 30 s slow had refused 61 of 100 calls as past the reset's wait, one 30 s fast met 80 429s
+   * (helper-110): an app runs on its users' machines, whose clocks are what they are.
+   */
+  private resetMsOf(response: Response, reset: number): number {
+    const seconds = /(?:^|;)\s*t=(\d+)\s*(?:;|$)/.exec(response.headers.get('RateLimit') ?? '')?.[1];
+    return seconds === undefined ? reset * 1000 : this.now() + Number(seconds) * 1000;
   }
 }
 

@@ -84,10 +84,10 @@ describe('the TypeScript client`s pacing of calls made at once', () => {
 
   it('when callers queue for turns further off than maxWaitMs, then those past it throw QuotaExhausted instead of all going at once', async () => {
     const clock = { now: 1_000_000 };
-    const { pacer, waits } = pacerAt(clock, { maxWaitMs: 6000 });
+    const { pacer, waits } = pacerAt(clock, { maxWaitMs: 5000 });
     const signal = new AbortController().signal;
     const first = await pacer.turn(signal);
-    // 10 left of 100 for 30 s: the first waits 3 s, the next would wait 3 + 3.3 s.
+    // 10 left of 100 for 30 s: the first waits 3 s, the next would wait until 6 s.
     pacer.answered(first, quotaAnswer(10, 30_000, clock.now));
     const turns = Array.from({ length: 4 }, () =>
       pacer.turn(signal).then(
@@ -98,7 +98,35 @@ describe('the TypeScript client`s pacing of calls made at once', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(waits).to.deep.equal([3000]);
     const refused = await Promise.all(turns.slice(1));
-    for (const err of refused) expect(err).to.be.instanceOf(QuotaExhausted).and.have.property('retryAfter', 7);
+    for (const err of refused) expect(err).to.be.instanceOf(QuotaExhausted).and.have.property('retryAfter', 6);
+  });
+
+  it('when calls queue for the turns left, then they are spread evenly until the reset, the last at it', async () => {
+    // Each had been spread from now and added after the turns before it: with 9 left for 31 s,
+    // the waits grew to 56 s and the ninth was refused though the window reset at 31 s (helper-110).
+    const clock = { now: 1_000_000 };
+    const { pacer, waits } = pacerAt(clock);
+    const stop = new AbortController();
+    pacer.answered(await pacer.turn(stop.signal), quotaAnswer(9, 31_000, clock.now));
+    const turns = Array.from({ length: 9 }, () => pacer.turn(stop.signal).catch((err: unknown) => err));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(waits.map((ms) => Math.round(ms))).to.deep.equal(Array.from({ length: 9 }, (_, i) => Math.round(((i + 1) * 31_000) / 9)));
+    stop.abort(new Error('done'));
+    expect((await Promise.all(turns)).every((turn) => turn instanceof Error && !(turn instanceof QuotaExhausted))).to.equal(true);
+  });
+
+  it('when the answer says in how many seconds the window resets (RateLimit t=), then that is the reset, whatever the server`s clock says', async () => {
+    // X-RateLimit-Reset is Unix time on the server's clock: 30 s off, 61 of 100 calls had been
+    // refused or 80 had met 429s (helper-110).
+    const clock = { now: 1_000_000 };
+    const { pacer, waits } = pacerAt(clock);
+    const signal = new AbortController().signal;
+    const skewed = quotaAnswer(5, 100_000 + 30_000, clock.now);
+    skewed.headers.set('RateLimit', '"free";r=5;t=100');
+    pacer.answered(await pacer.turn(signal), skewed);
+    void pacer.turn(signal);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(waits).to.deep.equal([20_000]);
   });
 
   it('when every caller waiting for a turn is stopped, then the turns they held are given back to the next', async () => {

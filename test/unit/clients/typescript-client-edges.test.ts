@@ -297,6 +297,26 @@ describe('the TypeScript client, against answers the API should not give', () =>
     }
   });
 
+  it('when the API redirects in a loop, then the call fails once, not retried as a network error', async () => {
+    // Retried as one, a loop had cost 84 requests for one call (helper-110).
+    let asked = 0;
+    const server = createServer((_request, response) => {
+      asked++;
+      response.writeHead(302, { Location: '/v1/wallpapers' });
+      response.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const client = createWallpaperClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: KEY, backoffMs: 1 });
+      const err = await rejection(client.wallpapers.list());
+      expect(err).to.be.instanceOf(TypeError);
+      expect(asked).to.equal(21);
+    } finally {
+      server.close();
+    }
+  });
+
   it('when the key cannot go into a header, then the client refuses it at once without showing it', () => {
     const secret = 'wpc_SECRETPART';
     for (const key of [`${secret}\n`, `${secret} x`, `${secret}é`]) {

@@ -71,6 +71,12 @@ class Pacing:
             reset = float(response.headers["X-RateLimit-Reset"])
         except (KeyError, ValueError):
             return
+        # When the window resets on this machine's clock: from RateLimit's t= (seconds from now) when
+        # the answer has it, as X-RateLimit-Reset is Unix time on the server's clock; a clock 30 s
+        # slow or fast had paced the TypeScript client by the wrong reset (helper-110).
+        relative = re.search(r"(?:^|;)\s*t=([0-9]{1,9})\s*(?:;|$)", response.headers.get("RateLimit", ""))
+        if relative is not None:
+            reset = time.time() + int(relative.group(1))
         # A reset of inf or nan is no time: waited for, it became "wait inf s" and JSON no parser reads.
         if math.isfinite(reset):
             self._quota = (limit, remaining, reset)
