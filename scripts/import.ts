@@ -86,7 +86,7 @@ const command: CatalogueCommand<ImportArgs> = {
           const source = args.input === '-' ? 'standard input' : total === undefined ? args.input : `${args.input} (${total} lines)`;
           say(args.incremental ? `upserting ${source} into ${index}, the live index of ${alias}` : `loading ${source} into new index ${index}`);
           // Records read, of which some are rejected: what was written is said when the run ends
-          // (a bar that said "imported" had counted 100,000 over an index that took none, helper-110).
+          // (a bar that said "imported" had counted 100,000 over an index that took none, helper-111).
           display.progress = createProgress({ total, label: 'read', unit: 'records', failedWord: 'rejected' });
         },
         onProgress: ({ lines, rejected }) => display.progress?.update(lines, rejected),

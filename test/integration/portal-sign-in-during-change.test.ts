@@ -20,7 +20,7 @@ describe('a portal sign-in while the password changes', function () {
   it('when the owner changes the password between a sign-in reading the account and checking the old password, then that sign-in is refused and leaves no session or browser', async () => {
     // The sign-in had read the old hash, matched the old password, and made its session and
     // browser after the change had ended the others: a session for whoever knew the old password
-    // (helper-110, 4 times in 4 with the sign-in 10-100 ms after the change).
+    // (helper-111, 4 times in 4 with the sign-in 10-100 ms after the change).
     const accounts = createAccountStore(redis);
     const sessions = createSessionStore(redis);
     const devices = createDeviceStore(redis);

@@ -548,7 +548,7 @@ def test_when_the_folder_takes_no_file_then_download_stops_at_the_first_picture_
             listed = [item(i, f"{pictures}/{i}.png") for i in range(1, 41)]
             asked = serve_api(patched, lambda request: httpx.Response(200, json=page(listed)))
             # A killed run's .part there too: a read-only folder will not let it go either, which had
-            # ended the run in a traceback before its first picture (helper-110).
+            # ended the run in a traceback before its first picture (helper-111).
             folder = tmp_path / f"d{code}"
             folder.mkdir()
             ended = subprocess.Popen(["true"])

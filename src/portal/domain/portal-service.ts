@@ -154,7 +154,7 @@ export function createPortalService({
         const [created, issued] = await Promise.all([sessions.create(account.accountId), known ? device! : devices.issue(account.accountId)]);
         // A password change may have landed since the hash was read: this sign-in then used the old
         // password, and its session and browser, made after the change ended the others, had stayed
-        // (helper-110). Read again once they are listed with the account: a change after this read
+        // (helper-111). Read again once they are listed with the account: a change after this read
         // ends them itself, one before it is seen here.
         const now = await accounts.byId(account.accountId);
         if (now?.passwordHash !== account.passwordHash || now.disabled) {

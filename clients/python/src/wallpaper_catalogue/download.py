@@ -232,7 +232,7 @@ class Leftovers:
 def remove_leftover(path: Path) -> bool:
     """Removes a ``.part`` a download cut short left; one the folder will not let go (read-only, or
     another user's in a shared folder) stays for a later run. Raising here had ended a run on a
-    read-only folder in a traceback before its first picture (helper-110), and reported a picture
+    read-only folder in a traceback before its first picture (helper-111), and reported a picture
     written whole as failed. Returns whether it is gone."""
     try:
         path.unlink(missing_ok=True)
