@@ -7,25 +7,25 @@ from typing import Literal, TypeAlias
 from typing_extensions import NotRequired, TypedDict
 
 Category: TypeAlias = Literal[
-    "abstract",
-    "animals",
-    "anime",
-    "architecture",
-    "cars",
-    "cityscapes",
-    "fantasy",
-    "flowers",
-    "food",
-    "games",
-    "landscapes",
-    "minimalist",
-    "movies",
-    "music",
-    "nature",
-    "ocean",
-    "space",
-    "sports",
-    "technology",
+    'abstract',
+    'animals',
+    'anime',
+    'architecture',
+    'cars',
+    'cityscapes',
+    'fantasy',
+    'flowers',
+    'food',
+    'games',
+    'landscapes',
+    'minimalist',
+    'movies',
+    'music',
+    'nature',
+    'ocean',
+    'space',
+    'sports',
+    'technology',
 ]
 
 
@@ -55,7 +55,7 @@ class ResolutionItem(TypedDict, closed=True):
 
 
 class OrientationItem(TypedDict, closed=True):
-    value: Literal["landscape", "portrait", "square"]
+    value: Literal['landscape', 'portrait', 'square']
     count: int
 
 
@@ -66,24 +66,24 @@ class RatioItem(TypedDict, closed=True):
 
 class ColorItem(TypedDict, closed=True):
     value: Literal[
-        "black",
-        "white",
-        "gray",
-        "red",
-        "orange",
-        "yellow",
-        "green",
-        "teal",
-        "blue",
-        "purple",
-        "pink",
-        "brown",
+        'black',
+        'white',
+        'gray',
+        'red',
+        'orange',
+        'yellow',
+        'green',
+        'teal',
+        'blue',
+        'purple',
+        'pink',
+        'brown',
     ]
     count: int
 
 
 class ToneItem(TypedDict, closed=True):
-    value: Literal["light", "dark"]
+    value: Literal['light', 'dark']
     count: int
 
 
@@ -106,41 +106,41 @@ class DidYouMean(TypedDict, closed=True):
 
 class Error(TypedDict, closed=True):
     error: Literal[
-        "invalid_request",
-        "unauthorized",
-        "forbidden",
-        "not_found",
-        "method_not_allowed",
-        "rate_limit_exceeded",
-        "too_many_auth_failures",
-        "internal_error",
-        "service_unavailable",
-        "cursor_expired",
-        "request_too_large",
-        "request_timeout",
+        'invalid_request',
+        'unauthorized',
+        'forbidden',
+        'not_found',
+        'method_not_allowed',
+        'rate_limit_exceeded',
+        'too_many_auth_failures',
+        'internal_error',
+        'service_unavailable',
+        'cursor_expired',
+        'request_too_large',
+        'request_timeout',
     ]
     message: str
     status: int
 
 
 class Health(TypedDict):
-    status: Literal["ok"]
+    status: Literal['ok']
 
 
 class Checks(TypedDict, closed=True):
-    elasticsearch: Literal["ok", "failing"]
-    alias: Literal["ok", "failing"]
-    redis: Literal["ok", "failing"]
-    serving: Literal["ok", "draining"]
+    elasticsearch: Literal['ok', 'failing']
+    alias: Literal['ok', 'failing']
+    redis: Literal['ok', 'failing']
+    serving: Literal['ok', 'draining']
 
 
 class Readiness(TypedDict):
-    status: Literal["ready"]
+    status: Literal['ready']
     checks: Checks
 
 
 class NotReady(TypedDict, closed=True):
-    error: Literal["service_unavailable"]
+    error: Literal['service_unavailable']
     message: str
     status: Literal[503]
     checks: Checks
@@ -161,25 +161,25 @@ class SuggestionList(TypedDict, closed=True):
 
 
 Ratio: TypeAlias = Literal[
-    "32x9",
-    "21x9",
-    "16x9",
-    "16x10",
-    "3x2",
-    "4x3",
-    "5x4",
-    "1x1",
-    "4x5",
-    "3x4",
-    "2x3",
-    "10x16",
-    "9x16",
-    "9x19.5",
-    "9x20",
+    '32x9',
+    '21x9',
+    '16x9',
+    '16x10',
+    '3x2',
+    '4x3',
+    '5x4',
+    '1x1',
+    '4x5',
+    '3x4',
+    '2x3',
+    '10x16',
+    '9x16',
+    '9x19.5',
+    '9x20',
 ]
 
 
-Orientation: TypeAlias = Literal["landscape", "portrait", "square"]
+Orientation: TypeAlias = Literal['landscape', 'portrait', 'square']
 
 
 class Usage(TypedDict, closed=True):
@@ -203,7 +203,7 @@ class ColorShare(TypedDict, closed=True):
     share: float
 
 
-Tone: TypeAlias = Literal["light", "dark"] | None
+Tone: TypeAlias = Literal['light', 'dark'] | None
 
 
 class Meta1(TypedDict, closed=True):
@@ -321,7 +321,7 @@ class ChangeItem(TypedDict, closed=True):
     """
 
     id: int
-    change: Literal["upsert", "delete"]
+    change: Literal['upsert', 'delete']
     at: str
     wallpaper: NotRequired[WallpaperListItem]
 
