@@ -207,14 +207,19 @@ describe('the developer portal', function () {
       expect(await signInStatus(email, OLD)).to.equal(303);
     });
 
+    /** An account signed in from two browsers: its owner's, and someone else's who knows the password. */
+    const ownerAndIntruder = async () => {
+      const email = newEmail();
+      const [owner, intruder] = [browser(), browser()];
+      await signedIn(owner, email, OLD);
+      await signedIn(intruder, email, OLD);
+      return { email, owner, intruder };
+    };
+
     it('when someone else who knows the password spends the tries of their session, then the owner still changes it', async () => {
       // Counted per account, the tries had let whoever knew the password keep its owner from ever
       // changing it, a wrong current password at a time, each window (helper-109).
-      const email = newEmail();
-      const owner = browser();
-      await signedIn(owner, email, OLD);
-      const intruder = browser();
-      await signedIn(intruder, email, OLD);
+      const { owner, intruder } = await ownerAndIntruder();
       const spent: number[] = [];
       for (let i = 0; i <= THROTTLE.passwordChangesPerSession; i++) {
         const answer = await intruder.post('/portal/account/password', await intruder.get('/portal/account'), {
@@ -232,11 +237,7 @@ describe('the developer portal', function () {
     it('when the password changes, then browsers that knew the old one are strangers again under the account`s lockout, and this one is still known', async () => {
       // A device cookie from before had kept a lockout of its own: ten guesses a cookie through a
       // locked account (helper-109).
-      const email = newEmail();
-      const owner = browser();
-      await signedIn(owner, email, OLD);
-      const intruder = browser();
-      await signedIn(intruder, email, OLD);
+      const { email, owner, intruder } = await ownerAndIntruder();
       expect((await owner.post('/portal/account/password', await owner.get('/portal/account'), { current: OLD, password: NEW })).status).to.equal(
         200,
       );
