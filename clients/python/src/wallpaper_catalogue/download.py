@@ -110,29 +110,15 @@ STALE_PART_SECONDS = 600
 PART_NAME = re.compile(r"^([1-9][0-9]{0,15})\.[a-z0-9]+\.(?:([0-9]{1,10})-)?[0-9a-f]{8}\.part$")
 
 
-# The ``.part`` files this process is writing, whichever call or thread writes them. A ``.part``
-# named with this process's pid and not among them is a killed run's that had the same pid: in a
-# container every run is pid 1, and such leftovers had stayed until they were ten minutes old
-# (helper-105).
-_WRITING_HERE: set[str] = set()
-_WRITING_HERE_LOCK = threading.Lock()
-
-
-def _writing_here(part: Path, now: bool) -> None:
-    with _WRITING_HERE_LOCK:
-        if now:
-            _WRITING_HERE.add(part.name)
-        else:
-            _WRITING_HERE.discard(part.name)
-
-
-def _gone(pid: int, part: Path) -> bool:
+def _gone(pid: int) -> bool:
     """Whether no process of this machine has that pid (one of another machine's, on a shared
-    folder, may be taken for gone: its picture then fails and is fetched again next run). With
-    this process's own pid, whether this process is not writing that ``.part``."""
+    folder, may be taken for gone: its picture then fails and is fetched again next run). This
+    process's own pid is gone where locks tell a ``.part`` being written (_being_written, asked
+    first: every one this process writes holds its lock): in a container every run is pid 1, and
+    a killed run's ``.part`` had stayed until it was ten minutes old (helper-105). Without locks
+    (Windows), it is not, and the age rule decides."""
     if pid == os.getpid():
-        with _WRITING_HERE_LOCK:
-            return part.name not in _WRITING_HERE
+        return fcntl is not None
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -182,7 +168,7 @@ def _left_over(path: Path, stale: float) -> bool:
     try:
         if not path.is_file() or _being_written(path):
             return False
-        if named is not None and named.group(2) is not None and _gone(int(named.group(2)), path):
+        if named is not None and named.group(2) is not None and _gone(int(named.group(2))):
             return True
         return path.lstat().st_mtime < stale
     except OSError:
@@ -339,7 +325,6 @@ def _fetch_picture(
                 _drop(part, writing)
                 raise DownloadError(wallpaper_id, f"{final}: {error.strerror or error}") from error
             writing.discard(part)
-            _writing_here(part, False)
         finally:
             for fd in held:
                 os.close(fd)
@@ -369,7 +354,6 @@ def _write_part(
     try:
         # Made anew, never opened through a link left by that name (a shared folder).
         writing.add(part)
-        _writing_here(part, True)
         fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
         lock = _locked_handle(fd)
         if lock is not None:
@@ -409,7 +393,6 @@ def _drop(part: Path, writing: set[Path]) -> None:
     read-only folder answers EROFS even for a file it never made): raising here had replaced the
     error that says why, and the run could not tell a folder that takes no file (helper-108)."""
     writing.discard(part)
-    _writing_here(part, False)
     try:
         part.unlink(missing_ok=True)
     except OSError:
