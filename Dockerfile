@@ -24,7 +24,11 @@ ENV NODE_ENV=production
 ENV HOST=0.0.0.0
 ENV ONNXRUNTIME_NODE_INSTALL=skip
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+COPY docker/prune-node-modules.sh ./docker/
+# In one layer with the install, so neither npm's cache nor the other platforms' binaries stay in the image.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force && sh docker/prune-node-modules.sh
+# CURSOR_SECRET_FILE's home: the API makes the secret there on its first start; compose keeps it in a volume.
+RUN mkdir -p /var/lib/wallpaper-catalogue && chown node:node /var/lib/wallpaper-catalogue
 COPY tsconfig.json ./
 COPY src ./src
 COPY scripts ./scripts

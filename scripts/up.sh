@@ -56,12 +56,10 @@ if [ -n "$ASKED_COUNT" ] && [ "${COUNT:-}" != "$ASKED_COUNT" ]; then
 fi
 # Cursors are sealed with CURSOR_SECRET. Without one, each start of the API picked its own, and
 # every cursor a client kept (a change feed's, a `wallpapers sync` folder's) was refused after the
-# next `up`. One is made once and kept with the stack, readable by its owner only.
+# next `up`. The API makes one on its first start and keeps it with the stack, readable by its
+# owner only (CURSOR_SECRET_FILE, as compose keeps it in a volume).
 if [ -z "${CURSOR_SECRET:-}" ]; then
-  SECRET_FILE="${STACK_DIR:-$ROOT/.stack}/cursor-secret"
-  [ -s "$SECRET_FILE" ] || (umask 077 && mkdir -p "$(dirname "$SECRET_FILE")" && head -c 48 /dev/urandom | base64 | tr -d '\n/+=' > "$SECRET_FILE")
-  CURSOR_SECRET="$(cat "$SECRET_FILE")"
-  export CURSOR_SECRET
+  export CURSOR_SECRET_FILE="${CURSOR_SECRET_FILE:-${STACK_DIR:-$ROOT/.stack}/cursor-secret}"
 fi
 KEY="$(npm run --silent keys -- create --tier free --account demo)"
 [ -n "$KEY" ] || { echo "could not create a demo key" >&2; exit 1; }

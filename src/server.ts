@@ -1,10 +1,11 @@
 import { ConfigError, loadConfig } from './config.js';
+import { withCursorSecretFile } from './infra/cursor-secret-file.js';
 import { startServer } from './start-server.js';
 
 // The launcher: reads the environment, starts the server, and turns signals into a shutdown.
 // SIGTERM comes from an orchestrator: readiness drains first. Ctrl-C stops at once.
 try {
-  const config = loadConfig(process.env);
+  const config = loadConfig(withCursorSecretFile(process.env));
   const server = await startServer(config);
   const stop = (drainMs: number) => {
     void server.close({ drainMs }).then((clean) => process.exit(clean ? 0 : 1));

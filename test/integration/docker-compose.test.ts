@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 function available(command: string, args: string[]): boolean {
   try {
@@ -77,5 +77,28 @@ describe('docker-compose.yml', function () {
     expect(config).to.include('REDIS_URL: redis://redis-1:6379,redis://redis-2:6379,redis://redis-3:6379');
     expect(config.match(/-Xms512m -Xmx512m/g)?.length).to.be.at.least(4);
     expect(config).to.include('--cluster-replicas 1');
+  });
+
+  it('when the API is rebuilt or restarted, then it seals cursors with the secret its volume keeps, so the cursors clients hold still answer', () => {
+    const config = compose('--profile', 'cluster', 'config');
+    for (const service of ['api', 'api-cluster']) {
+      const block = serviceBlock(config, service);
+      const file = /^ {6}CURSOR_SECRET_FILE: (\S+)$/m.exec(block);
+      expect(file, `${service} sets CURSOR_SECRET_FILE`).to.not.equal(null);
+      const folder = dirname(file![1]!);
+      // `config` writes a named volume's target on the line after its source, or in the short form.
+      expect(block, `${service} keeps ${folder} in a named volume`).to.match(
+        new RegExp(`(source: [\\w-]+secrets\\n\\s+target: ${folder}|- [\\w-]+secrets:${folder})\\b`),
+      );
+    }
+  });
+
+  it('when the host restarts or a long-running service exits, then Docker starts it again', () => {
+    const config = compose('--profile', 'cluster', 'config');
+    for (const service of ['elasticsearch', 'redis', 'pictures', 'api', 'es-1', 'es-3', 'redis-1', 'redis-6', 'api-cluster']) {
+      expect(serviceBlock(config, service), service).to.match(/^ {4}restart: unless-stopped$/m);
+    }
+    for (const service of ['seed', 'seed-cluster', 'redis-cluster-init'])
+      expect(serviceBlock(config, service), service).to.match(/^ {4}restart: "?no"?$/m);
   });
 });

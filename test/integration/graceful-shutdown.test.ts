@@ -1,26 +1,12 @@
 import { expect } from 'chai';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
 import { type EsGate, heldPageReads, startEsGate } from '../support/es-gate.js';
 import { freePort } from '../support/free-port.js';
 import { request, testConfig } from '../support/harness.js';
+import { type ServerProcess, spawnServer as spawnServerProcess, waitForLine } from '../support/server-process.js';
 import { sleep, until } from '../support/until.js';
 import { useCatalogue } from './catalogue-context.js';
-
-function waitForLine(child: ChildProcess, text: string, timeoutMs: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`no '${text}' within ${timeoutMs} ms:\n${seen}`)), timeoutMs);
-    child.once('exit', (code) => reject(new Error(`exited (${code}) before '${text}':\n${seen}`)));
-    child.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes(text)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-}
 
 interface Answer {
   status: number;
@@ -66,25 +52,18 @@ describe('graceful shutdown', function () {
   after(() => gate.close());
 
   /** The server as production starts it, through the gate, with `env` over the test's settings; resolves once it listens. */
-  async function spawnServer(env: Record<string, string>) {
-    const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        ELASTICSEARCH_URL: gate.url,
-        INDEX_ALIAS: ctx.alias,
-        LOG_LEVEL: 'info',
-        RATE_LIMIT_TIERS: 'free:100000,premium:100000',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+  async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+    const started = await spawnServerProcess({
+      ...process.env,
+      HOST: '127.0.0.1',
+      ELASTICSEARCH_URL: gate.url,
+      INDEX_ALIAS: ctx.alias,
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_TIERS: 'free:100000,premium:100000',
+      ...env,
     });
-    child = server;
-    let output = '';
-    server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-    await waitForLine(server, '"msg":"listening"', 30_000);
-    return { server, exited, output: () => output };
+    child = started.server;
+    return started;
   }
 
   it('when SIGTERM arrives with requests in flight (metrics on their own port), then every one completes, new connections are refused and it exits 0', async () => {

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { readFileSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { productionNodeFlags } from '../../bench/api/processes.js';
 
@@ -72,5 +74,63 @@ describe('the API image', () => {
     expect(cmd, "the Dockerfile's last stage has an exec-form CMD").to.not.equal(null);
     expect(flags).to.include('--max-semi-space-size=4');
     expect(JSON.parse(cmd![1]!)).to.deep.equal(['node', ...flags, 'dist/server.js']);
+  });
+
+  it("when the image installs its packages, then npm's cache and the binaries of other platforms go in the same step", () => {
+    const install = /^RUN (npm ci --omit=dev.*)$/m.exec(lastStage());
+    expect(install, 'the last stage installs the runtime packages').to.not.equal(null);
+    expect(install![1]).to.include('npm cache clean --force').and.include('sh docker/prune-node-modules.sh');
+    expect(copiedFromContext()).to.include('docker/prune-node-modules.sh');
+  });
+});
+
+describe('docker/prune-node-modules.sh', () => {
+  const binary = 'onnxruntime_binding.node';
+
+  /** onnxruntime-node's layout as the package ships it: a binding for each platform and architecture. */
+  function shippedTree(): string {
+    const modules = mkdtempSync(join(tmpdir(), 'prune-'));
+    for (const target of ['darwin/arm64', 'linux/arm64', 'linux/x64', 'win32/arm64', 'win32/x64']) {
+      mkdirSync(join(modules, 'onnxruntime-node/bin/napi-v6', target), { recursive: true });
+      writeFileSync(join(modules, 'onnxruntime-node/bin/napi-v6', target, binary), target);
+    }
+    mkdirSync(join(modules, 'onnxruntime-node/dist'));
+    writeFileSync(join(modules, 'onnxruntime-node/dist/binding.js'), '');
+    return modules;
+  }
+
+  function prune(modules: string, platform: string, arch: string): void {
+    execFileSync('sh', [join(ROOT, 'docker/prune-node-modules.sh'), modules, platform, arch], { stdio: 'pipe' });
+  }
+
+  for (const arch of ['x64', 'arm64']) {
+    it(`when the image is built for linux/${arch}, then the binding it loads stays and every other platform's is gone`, () => {
+      const modules = shippedTree();
+      prune(modules, 'linux', arch);
+      const napi = join(modules, 'onnxruntime-node/bin/napi-v6');
+      expect(readdirSync(napi)).to.deep.equal(['linux']);
+      expect(readdirSync(join(napi, 'linux'))).to.deep.equal([arch]);
+      expect(readFileSync(join(napi, 'linux', arch, binary), 'utf8')).to.equal(`linux/${arch}`);
+      expect(existsSync(join(modules, 'onnxruntime-node/dist/binding.js'))).to.equal(true);
+    });
+  }
+
+  it('when the package ships no binding for the platform building, then the build fails and nothing is removed', () => {
+    const modules = shippedTree();
+    expect(() => prune(modules, 'linux', 's390x')).to.throw(/no linux\/s390x binary/);
+    expect(readdirSync(join(modules, 'onnxruntime-node/bin/napi-v6'))).to.deep.equal(['darwin', 'linux', 'win32']);
+  });
+});
+
+describe('the Elasticsearch image', () => {
+  it('when it installs the plugin, then no step removes what COPY put there (its steps run as a user who may not)', () => {
+    const dockerfile = readFileSync(join(ROOT, 'docker/elasticsearch/Dockerfile'), 'utf8');
+    const official = dockerfile.split(/^FROM /m).at(-1)!;
+    const copied = [...official.matchAll(/^COPY \S+(?: \S+)* (\S+)$/gm)].map(([, target]) => target!);
+    expect(copied).to.include('/tmp/analysis-english.zip');
+    for (const run of official.matchAll(/^RUN (.*)$/gm)) {
+      for (const target of copied)
+        expect(run[1], `a step removes ${target}`).to.not.match(new RegExp(`\\brm\\b[^&;|]*${target.replace(/[.]/g, '\\.')}`));
+    }
   });
 });

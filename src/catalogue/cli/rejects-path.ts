@@ -44,7 +44,9 @@ export async function checkRejectsPath(path: string, input: Stats): Promise<void
   }
   // Opened without truncating what is there; a file made only to try it is removed again.
   const handle = await open(path, existing === null ? 'wx' : 'a').catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`cannot write rejected lines to ${path}: ${error.code ?? error.message}`);
+    // The default for standard input is the working directory, which a container's image may not
+    // let its user write (/app in ours): the way out is named, not only the failure.
+    throw new UsageError(`cannot write rejected lines to ${path}: ${fileProblem(error)}; name a writable file with --rejects PATH`);
   });
   await handle.close();
   if (existing === null) await rm(path, { force: true });
