@@ -1,4 +1,6 @@
-import { writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { CHANGES_INDEX_DEFINITION, WATERMARK_ID, type Watermark, changesIndexOf } from '../../src/wallpapers/store/change-log.js';
@@ -124,6 +126,35 @@ describe('the change feed across the histories of its record', function () {
       .to.have.property('id')
       .that.is.a('string');
     expect((await walk(app, before.cursor)).items.map((item) => item.id)).to.deep.equal([records[1]!.id]);
+  });
+
+  it('when docs/examples/mirror.py holds a cursor of a record since lost, then it walks again, drops the deleted and keeps one a load under way has yet to serve', async () => {
+    const records = wallpapers(10);
+    const { alias, app } = await catalogue(records);
+    const state = join(dir, `mirror-${++files}.json`);
+    const mirror = () =>
+      promisify(execFile)('clients/python/.venv/bin/python', ['docs/examples/mirror.py', state], {
+        env: { ...process.env, API_URL: app.url, API_KEY: key },
+        timeout: 60_000,
+      });
+    expect((await mirror()).stdout).to.include('applied 10 changes; the copy holds 10 wallpapers');
+    await load(alias, ['--incremental'], [{ id: records[4]!.id, deleted: true }]);
+    await es.indices.delete({ index: changesIndexOf(alias) });
+    await load(alias, ['--incremental'], [{ ...records[0]!, id: 9001, title: 'After the Loss' }]);
+    // A load under way has stamped another wallpaper past the watermark: the feed serves it once
+    // the load moves the watermark, and the catalogue has it all along.
+    const watermark = (await es.get<Watermark>({ index: changesIndexOf(alias), id: WATERMARK_ID }))._source!.change_seq;
+    const [catalogueIndex] = await indicesOf(es, alias);
+    await es.update({ index: catalogueIndex!, id: String(records[1]!.id), doc: { change_seq: watermark + 1000 }, refresh: true });
+
+    expect((await mirror()).stdout).to.include('applied 9 changes; the copy holds 10 wallpapers');
+    const copy = JSON.parse(readFileSync(state, 'utf8')) as { wallpapers: Record<string, unknown> };
+    const expected = [...records.map((w) => w.id).filter((id) => id !== records[4]!.id), 9001].sort((a, b) => a - b);
+    expect(
+      Object.keys(copy.wallpapers)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).to.deep.equal(expected);
   });
 
   it('when the TypeScript client follows from a cursor of a record since lost, then it throws CursorExpired, and following anew gives the catalogue', async () => {

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { useCatalogue } from './catalogue-context.js';
 import { createKey } from '../support/harness.js';
 
@@ -104,4 +105,35 @@ describe('docs/examples, when the key is refused for failed authentications', fu
       expect(Date.now() - started).to.be.below(20_000);
     });
   }
+});
+
+describe('docs/examples/mirror.py, when its quota runs out mid-walk', function () {
+  this.timeout(90_000);
+  const catalogue = () => [...generateWallpapers({ count: 250, seed: 12, imageBaseUrl: 'https://images.wallpapers.example' })];
+  const ctx = useCatalogue({ rateLimit: { tiers: { free: 1000, premium: 10_000, two: 2 } } }, { docs: catalogue });
+
+  it('when a run is cut short by the quota, then it saves how far it got and the next run applies only the rest', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wpc-mirror-'));
+    try {
+      const state = join(dir, 'state.json');
+      const mirror = (key: string) =>
+        run('clients/python/.venv/bin/python', ['docs/examples/mirror.py', state], {
+          env: { ...process.env, API_URL: ctx.app.url, API_KEY: key },
+          timeout: 60_000,
+        });
+      const { apiKey } = await createKey(ctx.redis, 'two');
+      const cut = await mirror(apiKey).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(cut?.code, 'the quota ends the first run').to.equal(1);
+      expect(cut?.stderr).to.include('QuotaExhausted');
+      const saved = JSON.parse(readFileSync(state, 'utf8')) as { cursor: string | null; wallpapers: Record<string, unknown> };
+      expect(Object.keys(saved.wallpapers)).to.have.length(200);
+      expect(saved.cursor).to.be.a('string');
+      expect((await mirror(ctx.key)).stdout).to.include('applied 50 changes; the copy holds 250 wallpapers');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
