@@ -15,6 +15,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from wallpaper_catalogue import Client, CursorExpired
 
@@ -22,7 +23,7 @@ state_path = Path(sys.argv[1] if len(sys.argv) > 1 else "mirror-state.json")
 state = json.loads(state_path.read_text()) if state_path.exists() else {"cursor": None, "wallpapers": {}}
 
 
-def apply_feed(client: Client, copy: dict) -> int:
+def apply_feed(client: Client, copy: dict[str, Any]) -> int:
     applied = 0
     for followed in client.changes.follow(copy["cursor"], until_end=True, per_page=100):
         change = followed.change
@@ -37,7 +38,7 @@ def apply_feed(client: Client, copy: dict) -> int:
     return applied
 
 
-def walk_again(client: Client, copy: dict) -> int:
+def walk_again(client: Client, copy: dict[str, Any]) -> int:
     held = copy["wallpapers"]
     copy.update(cursor=None, wallpapers={})
     applied = apply_feed(client, copy)
