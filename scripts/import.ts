@@ -25,7 +25,7 @@ const command: CatalogueCommand<ImportArgs> = {
   locked: () => true,
   async run({ config, es, say, signal, lock }, args) {
     const alias = config.indexAlias;
-    for (const done of await finishKilledRuns(es, alias)) say(done);
+    for (const done of await finishKilledRuns(es, alias, { fence: async () => lock?.confirm() })) say(done);
     // Opened before anything is created, so an unreadable input fails cleanly and changes nothing.
     const file =
       args.input === '-'

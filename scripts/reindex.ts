@@ -100,7 +100,8 @@ const command: CatalogueCommand<ReindexArgs> = {
   async run(context, args) {
     try {
       if (args.dryRun) return await dryRun(context, args);
-      for (const done of await finishKilledRuns(context.es, context.config.indexAlias)) context.say(done);
+      for (const done of await finishKilledRuns(context.es, context.config.indexAlias, { fence: async () => context.lock?.confirm() }))
+        context.say(done);
       return await (args.rollback ? rollback(context) : reindex(context, args));
     } catch (error) {
       // A rollback stopped before its alias switch has changed nothing a reader sees (reindex says

@@ -91,7 +91,7 @@ async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueL
 }
 
 async function seedUnder(es: Client, args: SeedArgs, config: Config, lock: CatalogueLock, signal: AbortSignal): Promise<number> {
-  for (const done of await finishKilledRuns(es, config.indexAlias)) say(done);
+  for (const done of await finishKilledRuns(es, config.indexAlias, { fence: () => lock.confirm() })) say(done);
   // Again under the lock, for a run that made the catalogue in between.
   const present = args.ifAbsent ? await alreadySeeded(es, config.indexAlias) : null;
   if (present !== null) return present;

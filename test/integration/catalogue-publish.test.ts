@@ -6,6 +6,7 @@ import { planRollback } from '../../src/catalogue/admin/rollback.js';
 import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { bulkLoad } from '../../src/catalogue/ingest/bulk-load.js';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
+import { aliasTargets } from '../support/catalogue-cli.js';
 import { connectEs, dropIndicesOf, uniqueName } from '../support/harness.js';
 
 const IMAGES = 'https://images.wallpapers.example';
@@ -96,17 +97,20 @@ describe('publishing a new catalogue index', function () {
   it('when the lock is lost after the swap, then nothing is pruned', async () => {
     const first = await seed(es);
     const second = await seed(es);
-    let asked = 0;
+    // The lock is asked for before every write of the load too (the change feed's fence): it is
+    // lost the moment the alias has left the index the run replaces.
+    let askedAfterSwap = 0;
     const confirmLock = async () => {
-      asked++;
-      if (asked > 1) throw new LockLostError('wpc:catalogue-lock:test');
+      if ((await aliasTargets(es, alias)).includes(second.index)) return;
+      askedAfterSwap++;
+      throw new LockLostError('wpc:catalogue-lock:test');
     };
     const err = await seed(es, { keep: 1, confirmLock }).then(
       () => null,
       (e: unknown) => e,
     );
     expect(err).to.be.instanceOf(LockLostError);
-    expect(asked, 'asked before the swap and again before pruning').to.equal(2);
+    expect(askedAfterSwap, 'asked again before pruning').to.equal(1);
     const names = (await listVersionedIndices(es, alias)).map((index) => index.name);
     expect(names).to.include(first.index).and.include(second.index);
   });

@@ -12,7 +12,7 @@ import os
 import threading
 import time
 
-from wallpaper_catalogue.download import STALE_PART_SECONDS, DownloadError, existing, fetch_all, fetch_picture, unfinished
+from wallpaper_catalogue.download import LOCK_GRACE_SECONDS, STALE_PART_SECONDS, DownloadError, existing, fetch_all, fetch_picture, unfinished
 
 PICTURE = b"BM" + b"\x00" * 998
 
@@ -104,6 +104,7 @@ def test_when_a_part_has_this_process_pid_then_it_is_a_leftover_unless_this_proc
     # In a container every run is pid 1: a killed run's .part carries the pid of the run after it.
     killed = tmp_path / f"5.gif.{os.getpid()}-0123abcd.part"
     killed.write_bytes(b"a killed run's, with this pid")
+    aged(killed, LOCK_GRACE_SECONDS + 5)
     writing = threading.Event()
     release = threading.Event()
 
@@ -152,6 +153,8 @@ def test_when_another_run_holds_a_part_s_lock_then_it_is_not_a_leftover_whatever
     finally:
         for handle in handles:
             os.close(handle)
+    for path in (under_way, gone):
+        aged(path, LOCK_GRACE_SECONDS + 5)
     assert sorted(unfinished(tmp_path, 5)) == sorted([under_way, gone])
 
 
@@ -163,13 +166,81 @@ def dead_pid() -> int:
     return ended.pid
 
 
-def test_when_a_run_was_killed_moments_ago_then_its_part_is_a_leftover_by_its_process_and_a_run_sweeps_them_all(tmp_path: Path) -> None:
+def test_when_a_part_was_made_moments_ago_and_is_not_locked_yet_then_it_is_not_a_leftover_whatever_pid_it_names(tmp_path: Path) -> None:
+    # A .part is made, then locked: another run (pid 1 in its container, as this one) that looked
+    # between the two had deleted it (helper-112: 2 rounds in 3).
+    just_made = tmp_path / f"5.jpg.{os.getpid()}-0123abcd.part"
+    just_made.write_bytes(b"")
+    other = tmp_path / f"5.png.{dead_pid()}-4567cdef.part"
+    other.write_bytes(b"")
+    assert unfinished(tmp_path, 5) == []
+    aged(just_made, LOCK_GRACE_SECONDS + 5)
+    aged(other, LOCK_GRACE_SECONDS + 5)
+    assert sorted(unfinished(tmp_path, 5)) == sorted([just_made, other])
+
+
+def test_when_a_part_s_lock_cannot_be_read_then_the_age_rule_alone_decides(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another user's .part (cannot be opened) or a folder without locks (NFS without lockd: ENOLCK):
+    # taken for unlocked, another user's and this process's own downloads under way were deleted
+    # (helper-112).
+    import errno
+    import fcntl
+
+    own = tmp_path / f"5.jpg.{os.getpid()}-0123abcd.part"
+    own.write_bytes(b"")
+    aged(own, LOCK_GRACE_SECONDS + 5)
+    gone = tmp_path / f"5.png.{dead_pid()}-4567cdef.part"
+    gone.write_bytes(b"")
+    aged(gone, LOCK_GRACE_SECONDS + 5)
+
+    def no_locks(_fd: int, _operation: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(fcntl, "flock", no_locks)
+        assert unfinished(tmp_path, 5) == []
+        aged(own)
+        aged(gone)
+        assert sorted(unfinished(tmp_path, 5)) == sorted([own, gone])
+
+    unreadable = tmp_path / f"6.jpg.{dead_pid()}-89abcdef.part"
+    unreadable.write_bytes(b"")
+    aged(unreadable, LOCK_GRACE_SECONDS + 5)
+    real_open = os.open
+
+    def refused(path: object, *args: object, **kwargs: object) -> int:
+        if str(path) == str(unreadable):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patched:
+        patched.setattr(os, "open", refused)
+        assert unfinished(tmp_path, 6) == []
+
+
+def test_when_a_part_names_a_pid_no_process_can_have_then_downloads_go_on_and_the_age_rule_decides(tmp_path: Path) -> None:
+    # os.kill raised OverflowError past 2**31: every download and sync of the folder ended in a
+    # traceback until the file was removed by hand (helper-112).
+    odd = tmp_path / "5.jpg.9999999999-deadbeef.part"
+    odd.write_bytes(b"")
+    aged(odd, LOCK_GRACE_SECONDS + 5)
+    assert unfinished(tmp_path, 5) == []
+    with serving("image/jpeg") as http:
+        fetch_all([(7, "http://pictures.test/7")], tmp_path, http=http)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["5.jpg.9999999999-deadbeef.part", "7.jpg"]
+    aged(odd)
+    assert unfinished(tmp_path, 5) == [odd]
+
+
+def test_when_a_run_was_killed_seconds_ago_then_its_part_is_a_leftover_by_its_process_and_a_run_sweeps_them_all(tmp_path: Path) -> None:
     killed = tmp_path / f"5.jpg.{dead_pid()}-0123abcd.part"
     killed.write_bytes(b"half")
+    aged(killed, LOCK_GRACE_SECONDS + 5)
     assert unfinished(tmp_path, 5) == [killed]
     # Of a wallpaper this run does not fetch: swept all the same, and nothing of the user's.
     other = tmp_path / f"73.jpg.{dead_pid()}-4567cdef.part"
     other.write_bytes(b"half")
+    aged(other, LOCK_GRACE_SECONDS + 5)
     (tmp_path / "notes.part").write_text("mine")
     (tmp_path / "8.txt").write_text("mine")
     with serving("image/jpeg") as http:

@@ -6,7 +6,7 @@ import { hasShuffleKeys, isErrorType, readIndexDefinition } from './index-admin.
 import { type CataloguedWallpaper, toDocument } from '../../wallpapers/catalogued.js';
 import { createTitleCarriers, toIndexDocument } from '../../wallpapers/store/index-document.js';
 import { IdList, uniqueSorted } from './id-list.js';
-import { givenIn, readWatermark, standingIn, tombstonesAbove } from './record-reads.js';
+import { type WrittenVersion, givenIn, readWatermarkVersion, standingIn, tombstonesAbove } from './record-reads.js';
 import { ID_PAGE, StampScan, walkInIdOrder } from './stamp-scan.js';
 import { type ChangeStamp, type LoadEntry, type WallpaperDocument, isDeletion, toRecord } from '../../wallpapers/wallpaper.js';
 
@@ -54,6 +54,16 @@ async function* sideBySide<T extends { id: number }>(
   }
 }
 
+/** Another run wrote the watermark since this one last read or wrote it: the record is no longer this run's. */
+export class RecordTakenError extends Error {
+  constructor(record: string) {
+    super(
+      `another catalogue run wrote the change feed's watermark in ${record} since this run last did: this run's lock was lost (the process paused past its TTL?), so it stops writing`,
+    );
+    this.name = 'RecordTakenError';
+  }
+}
+
 /**
  * The writing side of the change feed (see wallpapers/store/change-log.ts), for one load under
  * the catalogue lock: it numbers changes, tells them from rewrites of the same record, and moves
@@ -63,6 +73,13 @@ async function* sideBySide<T extends { id: number }>(
  * or the one a full load replaces (null when there is none). Each batch is compared with it
  * (stamp-scan.ts): a record whose digest is unchanged keeps its stamp, so reloading the same
  * records records nothing.
+ *
+ * One run writes at a time, under the catalogue lock; `fence` (the lock's confirm) is asked before
+ * every write of the record and of stamped documents, so a run whose lock expired while it was
+ * paused (Ctrl-Z, a laptop asleep) writes nothing once it resumes. The watermark is written only
+ * over the write of it this run last saw, and every run writes it as it opens: a run that lost the
+ * lock between its fence and its write still cannot move it (it had moved it back from 39,218 to
+ * 38,585, and numbers were given twice, helper-115).
  */
 export class ChangeRecorder {
   readonly changesIndex: string;
@@ -76,6 +93,8 @@ export class ChangeRecorder {
   private pendingTombstones: Tombstone[] = [];
   private readonly scan: StampScan | null;
   private history: History | undefined;
+  /** The write of the watermark this run last read or made; null: there was none. */
+  private watermarkVersion: WrittenVersion | null = null;
   /** Why this run began a new history of the record, when it did so for readers that had one. */
   began: string | null = null;
   /** Deletions a killed run recorded but never made, taken back when a new history began. */
@@ -91,25 +110,33 @@ export class ChangeRecorder {
     readonly alias: string,
     private readonly against: string | null,
     private readonly collectIds: boolean,
+    private readonly fence: () => Promise<void>,
   ) {
     this.changesIndex = changesIndexOf(alias);
     this.scan = against === null ? null : new StampScan(es, against, collectIds);
   }
 
   /** Opens the record: its index made if missing, the last number given found (what any earlier load left, finished or not). */
-  static async open(es: Client, alias: string, { against, full }: { against: string | null; full: boolean }): Promise<ChangeRecorder> {
-    const recorder = new ChangeRecorder(es, alias, against, full);
+  static async open(
+    es: Client,
+    alias: string,
+    { against, full, fence = () => Promise.resolve() }: { against: string | null; full: boolean; fence?: () => Promise<void> },
+  ): Promise<ChangeRecorder> {
+    const recorder = new ChangeRecorder(es, alias, against, full, fence);
     const found = await ensureRecord(es, recorder.changesIndex);
     // What a run killed within a second of writing it left is not searchable yet: read before a
     // refresh, its tombstones would be neither withdrawn nor counted, and a watermark moved past
     // them would serve deletions that were never made (helper-101).
     await es.indices.refresh({ index: [recorder.changesIndex, ...(against ? [against] : [])] });
     const given = await givenIn(es, [recorder.changesIndex, ...(against ? [against] : [])]);
-    const mark = await readWatermark(es, recorder.changesIndex);
+    const { mark, version } = await readWatermarkVersion(es, recorder.changesIndex);
+    recorder.watermarkVersion = version;
     recorder.committed = mark?.change_seq ?? 0;
     recorder.next = Math.max(given.last, recorder.committed) + 1;
     recorder.tombstoneCount = given.tombstones;
     await recorder.continueHistory(found, mark);
+    // Claimed: a run before this one, paused past its lock, can no longer write the watermark.
+    if (recorder.watermarkVersion === version) await recorder.writeWatermark(recorder.committed);
     return recorder;
   }
 
@@ -170,11 +197,33 @@ export class ChangeRecorder {
     }
   }
 
-  /** The watermark, into the record this run opened. */
+  /** Throws unless this run may still write (its lock held). */
+  async beforeWrite(): Promise<void> {
+    await this.fence();
+  }
+
+  /** The watermark, into the record this run opened, over the write of it this run last saw. */
   private async writeWatermark(mark: number): Promise<void> {
+    await this.fence();
     await this.expectOwnRecord();
     const watermark: Watermark = { kind: 'watermark', change_seq: mark, changed_at: new Date().toISOString(), history: this.history };
-    await this.es.index({ index: this.changesIndex, id: WATERMARK_ID, document: watermark, refresh: true });
+    const over = this.watermarkVersion;
+    const written = await this.es
+      .index({
+        index: this.changesIndex,
+        id: WATERMARK_ID,
+        document: watermark,
+        refresh: true,
+        ...(over === null ? { op_type: 'create' as const } : { if_seq_no: over.seqNo, if_primary_term: over.primaryTerm }),
+      })
+      .catch((error: unknown) => {
+        if (isErrorType(error, 'version_conflict_engine_exception')) throw new RecordTakenError(this.changesIndex);
+        throw error;
+      });
+    // Elasticsearch answers every successful write with both; typed optional for other operations.
+    if (written._seq_no === undefined || written._primary_term === undefined)
+      throw new Error(`the watermark's write in ${this.changesIndex} was answered without its version`);
+    this.watermarkVersion = { seqNo: written._seq_no, primaryTerm: written._primary_term };
   }
 
   /**
@@ -283,6 +332,7 @@ export class ChangeRecorder {
     let withdrawn = 0;
     for await (const standing of standingIn(this.es, index, ids)) {
       if (standing.length === 0) continue;
+      await this.fence();
       const response = await this.es.bulk({
         index: this.changesIndex,
         operations: standing.map((id) => ({ delete: { _id: id } })),
@@ -312,6 +362,7 @@ export class ChangeRecorder {
   async clearReturning(): Promise<void> {
     for (let i = 0; i < this.returningLater.length; i += 2000) {
       const ids = this.returningLater.slice(i, i + 2000);
+      await this.fence();
       await this.es.bulk({ index: this.changesIndex, operations: ids.map((id) => ({ delete: { _id: String(id) } })), filter_path: ['errors'] });
     }
     this.returningLater = [];
@@ -367,6 +418,7 @@ export class ChangeRecorder {
 
   /** Writes tombstones in one request; the ids Elasticsearch refused, with why. */
   async tryTombstones(tombstones: readonly Tombstone[]): Promise<Map<number, estypes.ErrorCause>> {
+    await this.fence();
     // Into a record deleted meanwhile, the write would make one anew without a watermark (helper-100).
     await this.expectOwnRecord();
     const response = await this.es.bulk({
@@ -453,6 +505,7 @@ export class ChangeRecorder {
       const stamped = { ...record, change: { seq, at, hash: contentHash(record) } };
       return [{ index: { _id: String(id) } }, toIndexDocument(stamped, { suggest: carriesTitle(record.title, record.downloads), shuffle })];
     });
+    await this.fence();
     const response = await this.es.bulk({ index, operations, filter_path: ['errors', 'items.*.error'] });
     if (response.errors) throw new Error(`stamps not written: ${JSON.stringify(response.items.find((item) => item.index?.error))}`);
   }
@@ -482,6 +535,7 @@ export class ChangeRecorder {
         const batch = kept.splice(0);
         const tombstoned = [...(await this.withTombstones(batch))];
         if (tombstoned.length > 0) {
+          await this.fence();
           await this.es.bulk({
             index: this.changesIndex,
             operations: tombstoned.map((id) => ({ delete: { _id: String(id) } })),

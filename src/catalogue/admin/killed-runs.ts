@@ -15,7 +15,7 @@ import { AFTER_LEAVING, type VersionedIndex, listVersionedIndices, markIndexStat
  * And a record whose history cannot go on begins a new one (ChangeRecorder.open), said here;
  * and what a run killed mid-load wrote but never served is served: the watermark moves past it.
  */
-export async function finishKilledRuns(es: Client, alias: string): Promise<string[]> {
+export async function finishKilledRuns(es: Client, alias: string, { fence }: { fence?: () => Promise<void> } = {}): Promise<string[]> {
   const indices = await listVersionedIndices(es, alias);
   const said: string[] = [];
   const { orphans, unrecorded } = leftByKilledRuns(indices);
@@ -27,7 +27,7 @@ export async function finishKilledRuns(es: Client, alias: string): Promise<strin
   // A new alias has no record to go on with: none is made before the run changes anything.
   if (live === undefined && !(await es.indices.exists({ index: changesIndexOf(alias) }))) return said;
   // One recorder for all of it: each open reads the record's last number and watermark again.
-  const recorder = await ChangeRecorder.open(es, alias, { against: live?.name ?? null, full: false });
+  const recorder = await ChangeRecorder.open(es, alias, { against: live?.name ?? null, full: false, fence });
   if (recorder.began !== null) {
     said.push(
       `began a new history of the change feed, as ${recorder.began}: its readers are told to walk it again from the start (410 cursor_expired)`,

@@ -8,8 +8,21 @@ import { ID_PAGE } from './stamp-scan.js';
  */
 
 export async function readWatermark(es: Client, record: string): Promise<Watermark | null> {
+  return (await readWatermarkVersion(es, record)).mark;
+}
+
+/** Which write of the watermark document a read saw (Elasticsearch's sequence number and primary term). */
+export interface WrittenVersion {
+  seqNo: number;
+  primaryTerm: number;
+}
+
+/** The watermark, and which write of it this is, for a write that must follow this one and no other. */
+export async function readWatermarkVersion(es: Client, record: string): Promise<{ mark: Watermark | null; version: WrittenVersion | null }> {
   const mark = await es.get<Watermark>({ index: record, id: WATERMARK_ID }, { ignore: [404] });
-  return mark.found ? (mark._source ?? null) : null;
+  if (!mark.found) return { mark: null, version: null };
+  const version = mark._seq_no === undefined || mark._primary_term === undefined ? null : { seqNo: mark._seq_no, primaryTerm: mark._primary_term };
+  return { mark: mark._source ?? null, version };
 }
 
 /** The highest number given in `indices` (the record, the catalogue a run compares with), and the record's tombstones. */

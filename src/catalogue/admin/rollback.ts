@@ -52,7 +52,7 @@ export async function rollbackCatalogue(
   const plan = await planRollback(es, alias);
   await confirmLock?.();
   await ChangeRecorder.prepareLive(es, plan.to);
-  const recorder = await ChangeRecorder.open(es, alias, { against: plan.from, full: false });
+  const recorder = await ChangeRecorder.open(es, alias, { against: plan.from, full: false, fence: confirmLock });
   const changes = await recorder.recordRollback(plan.from, plan.to, signal);
   await confirmLock?.();
   // Stopped before the switch, nothing has changed for a reader. Past it the rollback finishes:

@@ -208,6 +208,8 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
       let bytes = actions[start]!.bytes;
       while (end < actions.length && bytes + actions[end]!.bytes <= maxRequestBytes) bytes += actions[end++]!.bytes;
       const part = actions.slice(start, end);
+      // A run whose lock expired while it was paused writes no stamped document once it resumes.
+      await changes?.beforeWrite();
       // Each item's status and error, in order, is all a load reads: not its _id, version, shards, seq_no.
       const response = await es.bulk(
         { index, operations: part.flatMap((one) => one.lines), filter_path: BULK_RESPONSE_FILTER },

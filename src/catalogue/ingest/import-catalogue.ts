@@ -175,7 +175,7 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
   const { alias, allowRejects, signal } = options;
   // What the load replaces; an alias in any other state than absent or on one index stops it.
   const replaced = await liveIndexOrNone(es, alias);
-  const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true });
+  const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true, fence: options.confirmLock });
   const index = await createVersionedIndex(es, alias);
   options.onTarget?.(index);
   const counts = noCounts();
@@ -222,7 +222,7 @@ async function importIncremental(es: Client, options: ImportOptions, started: nu
   // Keys are not added to an index made before them: half its wallpapers with keys would shuffle
   // badly, so until a reindex gives all of them keys, sort=random scores it (shuffle.ts).
   const shuffle = await hasShuffleKeys(es, index);
-  const changes = await ChangeRecorder.open(es, alias, { against: index, full: false });
+  const changes = await ChangeRecorder.open(es, alias, { against: index, full: false, fence: options.confirmLock });
   options.onTarget?.(index);
   const counts = noCounts();
   // Readers of the feed see the changes as they land, a second or so behind, not only at the end.

@@ -82,7 +82,7 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
   const started = performance.now();
   // What the load replaces; an alias in any other state than absent or on one index stops it.
   const replaced = await liveIndexOrNone(es, alias);
-  const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true });
+  const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true, fence: options.confirmLock });
   const index = await createVersionedIndex(es, alias);
   options.onIndexCreated?.(index);
   try {

@@ -110,20 +110,26 @@ STALE_PART_SECONDS = 600
 PART_NAME = re.compile(r"^([1-9][0-9]{0,15})\.[a-z0-9]+\.(?:([0-9]{1,10})-)?[0-9a-f]{8}\.part$")
 
 
+# A `.part` is made, then locked: one younger than this whose lock nobody holds may be a run's
+# between the two, not a killed run's, whatever its pid says (helper-112 had a run delete another's
+# so, 2 rounds in 3).
+LOCK_GRACE_SECONDS = 5
+
+
 def _gone(pid: int) -> bool:
     """Whether no process of this machine has that pid (one of another machine's, on a shared
-    folder, may be taken for gone: its picture then fails and is fetched again next run). This
-    process's own pid is gone where locks tell a ``.part`` being written (_being_written, asked
-    first: every one this process writes holds its lock): in a container every run is pid 1, and
-    a killed run's ``.part`` had stayed until it was ten minutes old (helper-105). Without locks
-    (Windows), it is not, and the age rule decides."""
+    folder, may be taken for gone: its picture then fails and is fetched again next run). Asked only
+    of a ``.part`` whose lock nobody holds (_lock_state), and every one this process writes holds
+    its lock: so this process's own pid is gone, as in a container every run is pid 1 and a killed
+    run's ``.part`` had stayed until it was ten minutes old (helper-105). A pid no process can have
+    (a name from elsewhere) is not taken for gone: the age rule decides."""
     if pid == os.getpid():
-        return fcntl is not None
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return True
-    except OSError:
+    except (OSError, OverflowError):
         return False
     return False
 
@@ -144,20 +150,24 @@ def _locked_handle(fd: int) -> int | None:
     return held
 
 
-def _being_written(path: Path) -> bool:
-    """Whether a run holds the ``.part``'s lock (_locked_handle): it is writing it now."""
+def _lock_state(path: Path) -> bool | None:
+    """Whether a run holds the ``.part``'s lock (_locked_handle), so writes it now: True or False;
+    None when this cannot be told (the file cannot be opened, as another user's; the folder takes no
+    locks, as NFS without lockd answers ENOLCK; Windows). A ``.part`` whose lock cannot be read is
+    left to the age rule: taken for unlocked, another user's or this process's own downloads under
+    way had been deleted (helper-112)."""
     if fcntl is None:
-        return False
+        return None
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
-        return False
+        return None
     try:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
     except BlockingIOError:
         return True
     except OSError:
-        return False
+        return None
     finally:
         os.close(fd)
     return False
@@ -166,11 +176,15 @@ def _being_written(path: Path) -> bool:
 def _left_over(path: Path, stale: float) -> bool:
     named = PART_NAME.match(path.name)
     try:
-        if not path.is_file() or _being_written(path):
+        if not path.is_file():
             return False
-        if named is not None and named.group(2) is not None and _gone(int(named.group(2))):
+        locked = _lock_state(path)
+        if locked:
+            return False
+        made = path.lstat().st_mtime
+        if locked is False and named is not None and named.group(2) is not None and made < time.time() - LOCK_GRACE_SECONDS and _gone(int(named.group(2))):
             return True
-        return path.lstat().st_mtime < stale
+        return made < stale
     except OSError:
         return False
 
