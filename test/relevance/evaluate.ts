@@ -6,6 +6,8 @@ export interface Judgment {
   q: string;
   /** Regular expressions that must all match the title, description or category. */
   all: string[];
+  /** Instead, the ids of the wallpapers graded 2 and 1 (a judge who graded each wallpaper); the rest are 0. */
+  grades?: { '2': number[]; '1': number[] };
   /** Regular expressions none of which may match. */
   none?: string[];
   /** The resolution a relevant wallpaper must have, where the query names a size. */
@@ -51,6 +53,10 @@ export function readJudgments(file = new URL('./judgments.json', import.meta.url
 
 /** 0 not relevant, 1 relevant (title, description or category), 2 relevant by its title alone. */
 function grader(judgment: Judgment): (w: Wallpaper) => number {
+  if (judgment.grades !== undefined) {
+    const graded = new Map([...judgment.grades['1'].map((id) => [id, 1] as const), ...judgment.grades['2'].map((id) => [id, 2] as const)]);
+    return (w) => graded.get(w.id) ?? 0;
+  }
   const all = judgment.all.map((p) => new RegExp(p, 'i'));
   const none = (judgment.none ?? []).map((p) => new RegExp(p, 'i'));
   return (w) => {

@@ -25,6 +25,19 @@ describe('what WordNet says of a word', () => {
     }
   });
 
+  it('when a noun ends as a comparison would, then it is read as the noun it is, not as the adjective before the ending', async () => {
+    // "forest" had been read as the superlative of "fore", so "dark forest" had no subject (helper-117).
+    const { namesThing } = await classes;
+    for (const word of ['forest', 'forests', 'harvest']) expect(await namesThing(word), word).to.equal(true);
+    for (const word of ['darker', 'darkest', 'finer', 'wildest']) expect(await namesThing(word), word).to.equal(false);
+  });
+
+  it('when a noun is first a group, then it names a thing when a later sense is one (a forest), and none when none is (a team)', async () => {
+    const { namesThing } = await classes;
+    expect(await namesThing('forest')).to.equal(true);
+    for (const word of ['team', 'government', 'crowd', 'army']) expect(await namesThing(word), word).to.equal(false);
+  });
+
   it('when a word is asked in British spelling, then it is read in American, as the index reads it; a compound in the spelling WordNet lists', async () => {
     const { namesThing, isCompound } = await classes;
     // "storey" alone is a floor, "story" first a tale: a search for either searches "story".

@@ -26,7 +26,7 @@ const describeAction = (requestIndex: string) => (action: Operation) => {
 /** A recorder that stamps every deletion with a tombstone and marks id 2 as returning. */
 type FakeRecorder = ChangeRecorder & { settledBatches: number; held: boolean[]; withdrawn: number[][] };
 
-function recorder(es: () => Client, { withdrawing = true } = {}): FakeRecorder {
+function recorder(es: () => Client, { withdrawing = true, fenced = false } = {}): FakeRecorder {
   let seq = 100;
   const fake = {
     changesIndex: 'cat-changes',
@@ -38,6 +38,10 @@ function recorder(es: () => Client, { withdrawing = true } = {}): FakeRecorder {
       for (const entry of batch)
         if ('deleted' in entry) tombstones.set(entry.id, { kind: 'delete', id: entry.id, change_seq: ++seq, changed_at: 'now' });
       return { write: [...batch], unchanged: 0, tombstones, returning: new Set([2]), seqs: [seq] };
+    },
+    // The catalogue lock's confirm, as the real one asks it: refused once the lock is lost.
+    async beforeWrite() {
+      if (fenced) throw new Error('the catalogue lock was lost');
     },
     settled(_batch: StampedBatch, _written: number[], { hold = false } = {}) {
       fake.settledBatches++;
@@ -78,6 +82,20 @@ describe('bulkLoad with deletions and a change recorder', () => {
     expect(requests).to.deep.equal([['index cat-changes 5'], ['index cat-1 1', 'delete cat-1 5', 'index cat-1 2', 'delete cat-changes 2']]);
     expect(result).to.include({ indexed: 3, deleted: 1 });
     expect(changes.settledBatches).to.equal(1);
+  });
+
+  it('when the recorder says the run may no longer write (its lock lost), then no document is sent', async () => {
+    const requests: string[][] = [];
+    const es = {
+      bulk: async ({ index, operations }: { index: string; operations: unknown[] }): Promise<estypes.BulkResponse> => {
+        requests.push(operations.map(parsed).filter(isAction).map(describeAction(index)));
+        return { took: 1, errors: false, items: [] };
+      },
+    } as unknown as Client;
+    const changes = recorder(() => es, { fenced: true });
+    const error = await bulkLoad(es, 'cat-1', [first!, second!], { changes }).catch((e: unknown) => e);
+    expect(String(error)).to.include('the catalogue lock was lost');
+    expect(requests).to.deep.equal([]);
   });
 
   it('when a tombstone is refused, then its deletion is not sent and is reported failed', async () => {
