@@ -38,18 +38,24 @@ def apply_feed(client: Client, copy: dict[str, Any]) -> int:
     return applied
 
 
-def walk_again(client: Client, copy: dict[str, Any]) -> int:
-    held = copy["wallpapers"]
+def begin_again(copy: dict[str, Any]) -> None:
+    """The walk from the start begins; what the copy held waits beside it (saved with it, so a run
+    cut short mid-walk keeps it) until the walk ends."""
+    copy["held"] = {**copy.get("held", {}), **copy["wallpapers"]}
     copy.update(cursor=None, wallpapers={})
-    applied = apply_feed(client, copy)
-    # A wallpaper a load is changing has left its old place in the feed and is not served at its new
-    # one yet: one the walk did not serve is dropped only once the catalogue no longer has it.
+
+
+def keep_what_is_still_there(client: Client, copy: dict[str, Any]) -> None:
+    """Once the walk from the start has ended. A wallpaper a load is changing has left its old place in
+    the feed and is not served at its new one yet: one the walk did not serve is dropped only once
+    the catalogue no longer has it."""
+    held = copy["held"]
     unserved = [key for key in held if key not in copy["wallpapers"]]
     for i in range(0, len(unserved), 100):
         chunk = unserved[i : i + 100]
         still_there = {str(w["id"]) for w in client.wallpapers.list(ids=[int(key) for key in chunk])["data"]}
         copy["wallpapers"].update({key: held[key] for key in chunk if key in still_there})
-    return applied
+    del copy["held"]
 
 
 with Client(base_url=os.environ["API_URL"], api_key=os.environ["API_KEY"]) as client:
@@ -57,7 +63,10 @@ with Client(base_url=os.environ["API_URL"], api_key=os.environ["API_KEY"]) as cl
         try:
             applied = apply_feed(client, state)
         except CursorExpired:
-            applied = walk_again(client, state)
+            begin_again(state)
+            applied = apply_feed(client, state)
+        if "held" in state:
+            keep_what_is_still_there(client, state)
     finally:
         state_path.write_text(json.dumps(state))
 

@@ -1,7 +1,15 @@
 import { type Client, errors } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import { LockLostError } from '../../src/catalogue/admin/catalogue-lock.js';
-import { aliasedIndices, createVersionedIndex, finishLoading, listVersionedIndices } from '../../src/catalogue/admin/index-admin.js';
+import {
+  aliasedIndices,
+  createVersionedIndex,
+  finishLoading,
+  listVersionedIndices,
+  publishIndex,
+  swapAlias,
+} from '../../src/catalogue/admin/index-admin.js';
+import { finishKilledRuns } from '../../src/catalogue/admin/killed-runs.js';
 import { planRollback } from '../../src/catalogue/admin/rollback.js';
 import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { bulkLoad } from '../../src/catalogue/ingest/bulk-load.js';
@@ -113,5 +121,43 @@ describe('publishing a new catalogue index', function () {
     expect(askedAfterSwap, 'asked again before pruning').to.equal(1);
     const names = (await listVersionedIndices(es, alias)).map((index) => index.name);
     expect(names).to.include(first.index).and.include(second.index);
+  });
+
+  it('when the index a run built was deleted and made again by a write (another run that lost its lock removed it), then it is not made live', async () => {
+    const first = await seed(es);
+    const index = await createVersionedIndex(es, alias);
+    await es.indices.delete({ index });
+    // What the run's next bulk request does to a deleted index: Elasticsearch makes it, dynamic.
+    await es.index({ index, id: '1', document: { id: 1, title: 'written after the deletion' }, refresh: true });
+    const err = await publishIndex(es, alias, index, { keep: 2 }).catch((e: unknown) => e);
+    expect(String(err)).to.include('is not an index a catalogue run made');
+    expect(await aliasedIndices(es, alias)).to.deep.equal([first.index]);
+    expect(await es.indices.exists({ index }), 'discarded').to.equal(false);
+  });
+
+  it('when the lock is lost just before the swap (a paused rollback or load), then the alias stays where it was', async () => {
+    const first = await seed(es);
+    const second = await seed(es);
+    let asked = 0;
+    const err = await swapAlias(es, alias, first.index, {
+      leaving: 'rolling-back',
+      confirm: async () => {
+        asked++;
+        throw new LockLostError('wpc:catalogue-lock:test');
+      },
+    }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(LockLostError);
+    expect(asked).to.equal(1);
+    expect(await aliasedIndices(es, alias)).to.deep.equal([second.index]);
+  });
+
+  it("when a run that lost its lock finds another run's index building, then it does not remove it", async () => {
+    await seed(es);
+    const building = await createVersionedIndex(es, alias);
+    const err = await finishKilledRuns(es, alias, {
+      fence: () => Promise.reject(new LockLostError('wpc:catalogue-lock:test')),
+    }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(LockLostError);
+    expect(await es.indices.exists({ index: building })).to.equal(true);
   });
 });

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { CHANGES_INDEX_DEFINITION, WATERMARK_ID, type Watermark, changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import { indicesOf, runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
 import { markIndexState } from '../../src/catalogue/admin/index-admin.js';
-import { type RunningApp, request } from '../support/harness.js';
+import { type RunningApp, createKey, readyRedis, request } from '../support/harness.js';
 import { asBeforeHistories, feedReader, feedSuite, rewrittenWithoutHistory } from '../support/feed-reader.js';
 import { ChangeRecorder } from '../../src/catalogue/admin/change-recorder.js';
 import { CursorExpired, createWallpaperClient } from '../../clients/typescript/src/index.js';
@@ -155,6 +155,43 @@ describe('the change feed across the histories of its record', function () {
         .map(Number)
         .sort((a, b) => a - b),
     ).to.deep.equal(expected);
+  });
+
+  it('when docs/examples/mirror.py is cut short while it walks again, then what it held waits with it, and the run that ends the walk keeps what is still there', async () => {
+    const records = wallpapers(250);
+    const alias = freshAlias();
+    await load(alias, [], records);
+    const app = await apiOn(alias, { rateLimit: { tiers: { free: 1000, premium: 10_000, two: 2 } } });
+    const redis = await readyRedis();
+    const short = (await createKey(redis, 'two')).apiKey;
+    redis.disconnect();
+    const state = join(dir, `mirror-${++files}.json`);
+    const mirror = (apiKey: string) =>
+      promisify(execFile)('clients/python/.venv/bin/python', ['docs/examples/mirror.py', state], {
+        env: { ...process.env, API_URL: app.url, API_KEY: apiKey },
+        timeout: 60_000,
+      });
+    expect((await mirror(key)).stdout).to.include('applied 250 changes; the copy holds 250 wallpapers');
+    await es.indices.delete({ index: changesIndexOf(alias) });
+    await load(alias, ['--incremental'], [{ ...records[0]!, id: 9001, title: 'After the Loss' }]);
+    // A load under way has stamped wallpaper 2 past the watermark: not served yet, still there.
+    const watermark = (await es.get<Watermark>({ index: changesIndexOf(alias), id: WATERMARK_ID }))._source!.change_seq;
+    const [catalogueIndex] = await indicesOf(es, alias);
+    await es.update({ index: catalogueIndex!, id: String(records[1]!.id), doc: { change_seq: watermark + 1000 }, refresh: true });
+
+    const cut = await mirror(short).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(cut?.code, 'the quota ends the walk part way').to.equal(1);
+    const saved = JSON.parse(readFileSync(state, 'utf8')) as { wallpapers: Record<string, unknown>; held?: Record<string, unknown> };
+    expect(Object.keys(saved.held ?? {})).to.have.length(250);
+    expect(Object.keys(saved.wallpapers).length).to.be.below(251);
+
+    await mirror(key);
+    const copy = JSON.parse(readFileSync(state, 'utf8')) as { wallpapers: Record<string, unknown>; held?: unknown };
+    expect(copy.held).to.equal(undefined);
+    expect(Object.keys(copy.wallpapers)).to.include(String(records[1]!.id)).and.include('9001').and.have.length(251);
   });
 
   it('when the TypeScript client follows from a cursor of a record since lost, then it throws CursorExpired, and following anew gives the catalogue', async () => {

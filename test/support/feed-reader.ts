@@ -6,7 +6,18 @@ import { expect } from 'chai';
 import type { Redis } from 'ioredis';
 import { WATERMARK_ID, type Watermark } from '../../src/wallpapers/store/change-log.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
-import { type RunningApp, connectEs, createKey, dropIndicesOf, readyRedis, request, startApp, testConfig, uniqueName } from './harness.js';
+import {
+  type ConfigOverrides,
+  type RunningApp,
+  connectEs,
+  createKey,
+  dropIndicesOf,
+  readyRedis,
+  request,
+  startApp,
+  testConfig,
+  uniqueName,
+} from './harness.js';
 
 export interface FeedItem {
   id: number;
@@ -92,8 +103,8 @@ export function feedSuite(prefix: string) {
     return alias;
   }
 
-  async function apiOn(alias: string): Promise<RunningApp> {
-    const app = await startApp({ config: testConfig({ indexAlias: alias }), es, redis });
+  async function apiOn(alias: string, overrides: ConfigOverrides = {}): Promise<RunningApp> {
+    const app = await startApp({ config: testConfig({ ...overrides, indexAlias: alias }), es, redis });
     apps.push(app);
     return app;
   }

@@ -126,6 +126,21 @@ export async function markIndexState(es: Client, index: string, state: IndexStat
   await es.indices.putMapping({ index, _meta: { state } });
 }
 
+/**
+ * That `index` is one a catalogue run made (its mapping is the catalogue's): a run that lost its lock
+ * had deleted another's index under way, whose next writes made it again, without the mapping,
+ * and that run published it; every search then answered 500 (helper-116).
+ */
+async function expectMadeByARun(es: Client, index: string): Promise<void> {
+  const { mappings } = (await es.indices.getMapping({ index }))[index] ?? {};
+  // Every catalogue index is strict (index-mappings/wallpapers.json), one a write made is not.
+  if (mappings?.dynamic !== 'strict' && mappings?._meta?.['state'] === undefined) {
+    throw new Error(
+      `${index} is not an index a catalogue run made (its mapping is not the catalogue's): it was deleted and made again by a write, so it is not made live`,
+    );
+  }
+}
+
 /** Deletes an index that must not stay around; false when even that failed. */
 export async function discardIndex(es: Client, index: string): Promise<boolean> {
   try {
@@ -186,14 +201,18 @@ export async function swapAlias(
   es: Client,
   alias: string,
   newIndex: string,
-  { leaving = 'complete' }: { leaving?: 'complete' | keyof typeof AFTER_LEAVING } = {},
+  { leaving = 'complete', confirm }: { leaving?: 'complete' | keyof typeof AFTER_LEAVING; confirm?: () => Promise<void> } = {},
 ): Promise<string[]> {
+  await expectMadeByARun(es, newIndex);
   const previous = await aliasedIndices(es, alias);
   for (const index of previous) if (index !== newIndex) await markIndexState(es, index, leaving);
   const actions: estypes.IndicesUpdateAliasesAction[] = [];
   // A wildcard remove also catches an index that gained the alias after the read above.
   if (previous.length > 0) actions.push({ remove: { index: '*', alias, must_exist: false } });
   actions.push({ add: { index: newIndex, alias } });
+  // As late as it can be asked: a run paused past its lock between an earlier check and this call
+  // had moved the alias over another run's changes (helper-116, a rollback).
+  await confirm?.();
   try {
     const response = (await es.indices.updateAliases({ actions })) as { action_results?: AliasActionResult[] };
     const failed = (response.action_results ?? []).filter(
@@ -237,8 +256,7 @@ export async function publishIndex(
 ): Promise<{ previous: string[]; pruned: string[] }> {
   let previous: string[];
   try {
-    await confirmLock?.();
-    previous = await swapAlias(es, alias, index, { leaving: beforePrune ? 'leaving' : 'complete' });
+    previous = await swapAlias(es, alias, index, { leaving: beforePrune ? 'leaving' : 'complete', confirm: confirmLock });
   } catch (error) {
     // Deleted only when it is certainly not live; otherwise it stays `building` for the next run.
     const live = await aliasedIndices(es, alias).catch(() => null);

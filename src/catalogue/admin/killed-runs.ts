@@ -20,6 +20,9 @@ export async function finishKilledRuns(es: Client, alias: string, { fence }: { f
   const said: string[] = [];
   const { orphans, unrecorded } = leftByKilledRuns(indices);
   for (const { name } of orphans) {
+    // Only while the lock is this run's: one paused past it had deleted the index another run was
+    // loading (helper-116).
+    await fence?.();
     await es.indices.delete({ index: name }, { ignore: [404] });
     said.push(`removed ${name}, left unfinished by an earlier run that was killed`);
   }

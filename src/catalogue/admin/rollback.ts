@@ -59,7 +59,7 @@ export async function rollbackCatalogue(
   // the index it leaves is `rolling-back` until its deletions are written, and should this run be
   // killed before, the next catalogue run writes them (finishKilledRuns).
   signal?.throwIfAborted();
-  await swapAlias(es, alias, plan.to, { leaving: 'rolling-back' });
+  await swapAlias(es, alias, plan.to, { leaving: 'rolling-back', confirm: confirmLock });
   await recorder.finishRollback();
   await markIndexState(es, plan.from, AFTER_LEAVING['rolling-back']);
   await recorder.commit([plan.to]);

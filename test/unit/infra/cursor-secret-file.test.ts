@@ -60,12 +60,16 @@ describe('CURSOR_SECRET_FILE', () => {
     expect(readFileSync(path, 'utf8')).to.equal(`${'s'.repeat(40)}\n`);
   });
 
-  it('when the file holds too short a secret, then start-up fails naming the file without showing what it holds', () => {
+  it('when the file holds too short or too long a secret, then start-up fails naming the file without showing what it holds', () => {
     const path = join(scratch(), 'secret');
     writeFileSync(path, 'short-secret-value\n');
     const said = problems(() => withCursorSecretFile({ CURSOR_SECRET_FILE: path }));
-    expect(said).to.include('CURSOR_SECRET_FILE').and.include(path).and.include('at least 32');
+    expect(said).to.include('CURSOR_SECRET_FILE').and.include(path).and.include('32 to 1024');
     expect(said).to.not.include('short-secret-value');
+    writeFileSync(path, 'x'.repeat(1025));
+    expect(problems(() => withCursorSecretFile({ CURSOR_SECRET_FILE: path })))
+      .to.include('CURSOR_SECRET_FILE')
+      .and.include('32 to 1024');
   });
 
   it('when both it and CURSOR_SECRET are set, then start-up fails naming both rather than guessing which seals cursors', () => {
