@@ -9,6 +9,8 @@ export interface SentenceModel {
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /** The whole words of the model's vocabulary: what a misspelt word can be corrected to. */
   readonly words: readonly string[];
+  /** How many word pieces the model reads a text as (a run costs about as much per piece). */
+  pieces(text: string): number;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function loadSentenceModel(dir: string): Promise<SentenceModel> {
 
   return {
     words,
+    pieces: (text) => Math.max(0, tokenizer.encode(text).ids.length - 2),
     async embed(texts) {
       const vectors: Float32Array[] = [];
       for (const text of texts) vectors.push(await embedOne(text));

@@ -7,6 +7,9 @@ import { createSpelling, editDistance } from '../../infra/spelling.js';
 import { type Vocabulary, cosine, memoisedVectors } from '../../infra/nearest-words.js';
 import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
 
+// A word read as more word pieces than this is not looked up in the model (lookUpForms).
+const MAX_MEANING_PIECES = 10;
+
 const COLOUR_WORDS = new Set([...COLOR_NAMES, ...Object.keys(COLOR_ALIASES)]);
 
 export interface MeaningOptions {
@@ -308,6 +311,11 @@ export function createQueryExpansion(
     // "moonscape", and words no guess can reach ("海", "zürich") lost their neighbours; a thesaurus
     // word two edits away replaced a word's neighbours ("moonscape", moon 0.70, as townscape; review,
     // bench/results/meaning-routes.md).
+    // More pieces than an English word has (a made-up string, a hash) places nowhere the model could
+    // say, and its runs block the event loop: four 48-character ones cost a search 67 ms of the
+    // API's CPU against 3.5 ms (helper-118). The longest words people type are 8 ("bioluminescent"
+    // 4, "antidisestablishmentarianism" 8).
+    if (model.pieces(typed) > MAX_MEANING_PIECES) return { terms: [], stranger: true };
     let near = await nearest(await meaningForms(typedForms), vocabulary);
     const nearness = Math.max(0, ...near.values());
     if (nearness < CORRECTED_FLOOR && !compound) {

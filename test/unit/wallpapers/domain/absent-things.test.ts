@@ -5,7 +5,12 @@ import { createAbsentThings } from '../../../../src/wallpapers/domain/absent-thi
 import { occurringIn } from '../../../support/words-occur.js';
 import { createWordOccurrences } from '../../../../src/wallpapers/domain/word-occurrences.js';
 
-const model: SentenceModel = { words: [], embed: (texts) => Promise.resolve(texts.map(() => Float32Array.of(1, 0))), close: () => Promise.resolve() };
+const model: SentenceModel = {
+  words: [],
+  pieces: () => 1,
+  embed: (texts) => Promise.resolve(texts.map(() => Float32Array.of(1, 0))),
+  close: () => Promise.resolve(),
+};
 const things = new Set(['giraffe', 'flamingo', 'tower']);
 const namesThing = (word: string) => Promise.resolve(things.has(word));
 

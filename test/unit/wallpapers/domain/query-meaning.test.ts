@@ -47,6 +47,8 @@ function fakeModel(): SentenceModel & { embedded: string[] } {
   return {
     words: Object.keys(MEANINGS).filter((word) => !word.includes(' ')),
     embedded,
+    // As WordPiece reads a word it does not hold: about four letters a piece.
+    pieces: (text) => Math.ceil(text.length / 4),
     embed: (texts) => {
       embedded.push(...texts);
       return Promise.resolve(texts.map((text) => unit(Object.assign([0, 0, 0, 0, 0], MEANINGS[text] ?? [0.34, 0.33, 0.33]))));
@@ -93,6 +95,19 @@ describe('what a query means in the catalogue words', () => {
     expect((await expand(readSearchText('"kitty automobile"'), vocabulary)).query).to.equal(null);
     expect((await expand(readSearchText('"kitty"'), vocabulary)).query, 'one word in quotes').to.equal(null);
     expect((await expand(readSearchText('kitten'), await buildVocabulary(model, [], new Map()))).query).to.equal(null);
+  });
+
+  it('when a word is read as more word pieces than an English word has, then the model is not run for it and it stands for nothing', async () => {
+    // Four made-up 48-character words had cost a search 67 ms of the API's CPU (helper-118).
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, ['kitten', 'cars'], new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 });
+    model.embedded.length = 0;
+    const madeUp = 'k3b7x9q2m4n8p1r5t6v0w3y7z9a2c4e6g8i0k2m4o6q8s0us';
+    const meaning = await expand(readSearchText(`${madeUp} kitty`), vocabulary);
+    expect(model.embedded.filter((text) => text.startsWith('k3b7'))).to.deep.equal([]);
+    expect(words(meaning)).to.deep.equal([[madeUp], ['kitty', 'kitten']]);
+    expect(meaning.strangers).to.deep.equal([[madeUp]]);
   });
 
   it('when a word is one of the catalogue words (or the plural of one), then it means itself', async () => {
