@@ -16,6 +16,12 @@ export interface WordClasses {
    * (numbers, names, other languages, slang: "2024", "bosque", "selfie").
    */
   namesThing: (word: string) => Promise<boolean>;
+  /**
+   * Whether a query can be of it: a thing, or a group first whose later sense is one ("forest", in
+   * WordNet first "the trees … in a large densely wooded area"). Not namesThing's: a word that
+   * names a thing the catalogue lacks empties a search, and "space colony" had found nothing.
+   */
+  namesSubject: (word: string) => Promise<boolean>;
   /** Whether it is an English word at all, so never a misspelling of another ("flamingo", "wombat"). */
   knows: (word: string) => boolean;
   /** Whether a few words together are one noun of WordNet's ("big cat", "ice cream", "christmas tree"). */
@@ -236,13 +242,22 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     return lower.includes(' ') ? (spellings.find(isNoun) ?? spellings[0]!) : spellings[0]!;
   };
   const nounSenses = (lower: string) => nounForms(lower).flatMap((form) => nouns.senses(lemmaOf(form)));
-  // A noun as it stands is not read as a comparison: "forest" is no superlative of "fore".
+  // A comparison ("cooler", "finest") describes, unless the word is a noun used more than the word
+  // it would compare: "forest" is no superlative of "fore" (its noun 2 tagged senses, the adjective
+  // none), while "cooler" (an ice chest, 1) is cool's (2), "cleaner" clean's (1 against 5).
+  const comparison = (lower: string) =>
+    baseForms(lower, ENDINGS.adj)
+      .slice(1)
+      .some(
+        (base) =>
+          (adjectives.has(base) || adverbs.has(base)) && !(nouns.has(lower) && nouns.uses(lower) > uses(adjectives, [base]) + uses(adverbs, [base])),
+      );
   const describes = (lower: string) =>
-    (nouns.has(lower) ? [lower] : baseForms(lower, ENDINGS.adj)).some((form) => adjectives.has(form) || adverbs.has(form)) ||
-    uses(verbs, baseForms(lower, ENDINGS.verb)) > uses(nouns, nounForms(lower));
+    adjectives.has(lower) || adverbs.has(lower) || comparison(lower) || uses(verbs, baseForms(lower, ENDINGS.verb)) > uses(nouns, nounForms(lower));
   // A word's answer costs a read of the data file per form; the same words come back.
   const named = new Map<string, Promise<boolean>>();
-  async function namesThing(lower: string): Promise<boolean> {
+  const subjects = new Map<string, Promise<boolean>>();
+  async function namesThing(lower: string, groupsToo: boolean): Promise<boolean> {
     if (describes(lower)) return false;
     const formsSenses = nounForms(lower)
       .map((form) => nouns.senses(lemmaOf(form)))
@@ -257,7 +272,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
         // large densely wooded area" and then the wooded land, and "dark forest" had no subject
         // (its "Dark Spaceship" ranked above every forest, helper-117). A group of nothing one
         // pictures (a team, a government) stays none.
-        if (first !== GROUP) return false;
+        if (!groupsToo || first !== GROUP) return false;
         let pictured = false;
         for (const offset of senses.slice(1)) if (PICTURED.has((await readSynset(file, offset)).lexicographerFile)) pictured = true;
         if (!pictured) return false;
@@ -363,7 +378,8 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
   let lastKinds: { key: string; kinds: Promise<(noun: string) => Promise<ReadonlySet<string>>> } | undefined;
   const synonyms = new Map<string, Promise<ReadonlySet<string>>>();
   return {
-    namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase())), false),
+    namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), false), false),
+    namesSubject: (word) => remembered(subjects, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), true), false),
     isCompound: (words) => words.includes(' ') && isNoun(listedSpelling(words.toLowerCase())),
     // The catalogue's words are read again now and then, mostly the same: the last answer stands for the same words.
     kindsAmong(words) {

@@ -96,6 +96,8 @@ export interface Language {
   /** A word of the language, never read as a misspelling of another. */
   knows: (word: string) => boolean;
   namesThing: (word: string) => Promise<boolean>;
+  /** Whether a query can be of it (WordClasses.namesSubject); namesThing's answer where not given. */
+  namesSubject?: (word: string) => Promise<boolean>;
   isCompound: (words: string) => boolean;
   kindsAmong: (words: readonly string[]) => Promise<(noun: string) => Promise<ReadonlySet<string>>>;
   synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
@@ -499,7 +501,7 @@ export function createQueryExpansion(
     if (groups.length < 2) return null;
     for (const group of groups) {
       const head = group[0]!;
-      if (!head.quoted && (await language.namesThing(head.text.toLowerCase()))) return group;
+      if (!head.quoted && (await (language.namesSubject ?? language.namesThing)(head.text.toLowerCase()))) return group;
     }
     return null;
   }

@@ -25,17 +25,26 @@ describe('what WordNet says of a word', () => {
     }
   });
 
-  it('when a noun ends as a comparison would, then it is read as the noun it is, not as the adjective before the ending', async () => {
-    // "forest" had been read as the superlative of "fore", so "dark forest" had no subject (helper-117).
-    const { namesThing } = await classes;
-    for (const word of ['forest', 'forests', 'harvest']) expect(await namesThing(word), word).to.equal(true);
-    for (const word of ['darker', 'darkest', 'finer', 'wildest']) expect(await namesThing(word), word).to.equal(false);
+  it('when a noun ends as a comparison would, then it is the noun when used more than the word it would compare, else the comparison', async () => {
+    // "forest" had been read as the superlative of "fore", so "dark forest" had no subject (helper-117);
+    // reading every such noun as it stands made "cooler", "cleaner", "stranger" things, and
+    // "cooler blue" found nothing (helper-119).
+    const { namesThing, namesSubject } = await classes;
+    expect(await namesSubject('forest')).to.equal(true);
+    for (const word of ['harvest', 'tower']) expect(await namesThing(word), word).to.equal(true);
+    for (const word of ['darker', 'darkest', 'finer', 'wildest', 'cooler', 'cleaner', 'stranger', 'fancier', 'sharper', 'fuller', 'dryer']) {
+      expect(await namesThing(word), word).to.equal(false);
+      expect(await namesSubject(word), word).to.equal(false);
+    }
   });
 
-  it('when a noun is first a group, then it names a thing when a later sense is one (a forest), and none when none is (a team)', async () => {
-    const { namesThing } = await classes;
-    expect(await namesThing('forest')).to.equal(true);
-    for (const word of ['team', 'government', 'crowd', 'army']) expect(await namesThing(word), word).to.equal(false);
+  it('when a noun is first a group, then a query can be of it when a later sense is a thing (a forest), though it names no thing an absent one would empty a search for (a colony)', async () => {
+    const { namesThing, namesSubject } = await classes;
+    for (const word of ['forest', 'colony']) {
+      expect(await namesSubject(word), word).to.equal(true);
+      expect(await namesThing(word), word).to.equal(false);
+    }
+    for (const word of ['team', 'government', 'crowd', 'army']) expect(await namesSubject(word), word).to.equal(false);
   });
 
   it('when a word is asked in British spelling, then it is read in American, as the index reads it; a compound in the spelling WordNet lists', async () => {
