@@ -118,6 +118,9 @@ export interface RedisBreakerConfig {
 /** Defaults of the Elasticsearch read settings, shared with repositories built outside the app (tests, tools). */
 export const ELASTICSEARCH_READ_DEFAULTS = { timeoutMs: 5000, maxInFlight: 4, maxBatchSize: 32, maxQueued: 1000 } as const;
 
+/** How long CURSOR_SECRET may be, wherever it is read from (the environment, CURSOR_SECRET_FILE). */
+export const CURSOR_SECRET_LENGTH = { min: 32, max: 1024 } as const;
+
 const ENV_SCHEMA = {
   type: 'object',
   properties: {
@@ -173,7 +176,7 @@ const ENV_SCHEMA = {
     REDIS_BREAKER_FAILURES: { type: 'integer', minimum: 1, maximum: 1000, default: 3 },
     REDIS_BREAKER_OPEN_MS: { type: 'integer', minimum: 100, maximum: 60000, default: 3000 },
     // Seals cursors; every instance behind one load balancer needs the same one.
-    CURSOR_SECRET: { type: 'string', minLength: 32, maxLength: 1024 },
+    CURSOR_SECRET: { type: 'string', minLength: CURSOR_SECRET_LENGTH.min, maxLength: CURSOR_SECRET_LENGTH.max },
     // The developer portal under /portal (docs/portal.md); its sign-ups start on this tier.
     PORTAL_ENABLED: { type: 'boolean', default: true },
     PORTAL_DEFAULT_TIER: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,31}$', default: 'free' },

@@ -1,11 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { ConfigError } from '../config.js';
-
-// As CURSOR_SECRET's own rule (config.ts), said of the file: the operator set the file, not the variable.
-const MIN_LENGTH = 32;
-const MAX_LENGTH = 1024;
+import { ConfigError, CURSOR_SECRET_LENGTH } from '../config.js';
 
 /**
  * CURSOR_SECRET_FILE: the cursor secret kept in a file, as a container's volume, a secrets mount or
@@ -30,8 +26,10 @@ export function withCursorSecretFile(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv 
     const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
     throw new ConfigError([`CURSOR_SECRET_FILE: cannot read or make ${path}: ${why}`]);
   }
-  if (secret.length < MIN_LENGTH || secret.length > MAX_LENGTH) {
-    throw new ConfigError([`CURSOR_SECRET_FILE: ${path} must hold ${MIN_LENGTH} to ${MAX_LENGTH} characters (value not shown)`]);
+  // CURSOR_SECRET's own rule, said of the file: the operator set the file, not the variable.
+  const { min, max } = CURSOR_SECRET_LENGTH;
+  if (secret.length < min || secret.length > max) {
+    throw new ConfigError([`CURSOR_SECRET_FILE: ${path} must hold ${min} to ${max} characters (value not shown)`]);
   }
   return { ...env, CURSOR_SECRET: secret };
 }

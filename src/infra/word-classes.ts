@@ -272,13 +272,14 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
         // large densely wooded area" and then the wooded land, and "dark forest" had no subject
         // (its "Dark Spaceship" ranked above every forest, helper-117). A group of nothing one
         // pictures (a team, a government) stays none.
-        if (!groupsToo || first !== GROUP) return false;
-        let pictured = false;
-        for (const offset of senses.slice(1)) if (PICTURED.has((await readSynset(file, offset)).lexicographerFile)) pictured = true;
-        if (!pictured) return false;
+        if (!groupsToo || first !== GROUP || !(await anyPictured(file, senses.slice(1)))) return false;
       }
       return true;
     });
+  }
+  async function anyPictured(file: FileHandle, offsets: readonly number[]): Promise<boolean> {
+    for (const offset of offsets) if (PICTURED.has((await readSynset(file, offset)).lexicographerFile)) return true;
+    return false;
   }
   // The data files stay open for the process, as the index files are held: a word first seen costs
   // its reads only (an open and a close had cost a search's first sight of a word 0.1-0.2 ms each).

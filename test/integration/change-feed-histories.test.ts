@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { CHANGES_INDEX_DEFINITION, WATERMARK_ID, type Watermark, changesIndexOf } from '../../src/wallpapers/store/change-log.js';
@@ -8,6 +6,7 @@ import { indicesOf, runScript, toNdjson, wallpapers } from '../support/catalogue
 import { markIndexState } from '../../src/catalogue/admin/index-admin.js';
 import { type RunningApp, createKey, readyRedis, request } from '../support/harness.js';
 import { asBeforeHistories, feedReader, feedSuite, rewrittenWithoutHistory } from '../support/feed-reader.js';
+import { runMirrorExample } from '../support/mirror-example.js';
 import { ChangeRecorder } from '../../src/catalogue/admin/change-recorder.js';
 import { CursorExpired, createWallpaperClient } from '../../clients/typescript/src/index.js';
 
@@ -132,11 +131,7 @@ describe('the change feed across the histories of its record', function () {
     const records = wallpapers(10);
     const { alias, app } = await catalogue(records);
     const state = join(dir, `mirror-${++files}.json`);
-    const mirror = () =>
-      promisify(execFile)('clients/python/.venv/bin/python', ['docs/examples/mirror.py', state], {
-        env: { ...process.env, API_URL: app.url, API_KEY: key },
-        timeout: 60_000,
-      });
+    const mirror = () => runMirrorExample(state, app.url, key);
     expect((await mirror()).stdout).to.include('applied 10 changes; the copy holds 10 wallpapers');
     await load(alias, ['--incremental'], [{ id: records[4]!.id, deleted: true }]);
     await es.indices.delete({ index: changesIndexOf(alias) });
@@ -166,11 +161,7 @@ describe('the change feed across the histories of its record', function () {
     const short = (await createKey(redis, 'two')).apiKey;
     redis.disconnect();
     const state = join(dir, `mirror-${++files}.json`);
-    const mirror = (apiKey: string) =>
-      promisify(execFile)('clients/python/.venv/bin/python', ['docs/examples/mirror.py', state], {
-        env: { ...process.env, API_URL: app.url, API_KEY: apiKey },
-        timeout: 60_000,
-      });
+    const mirror = (apiKey: string) => runMirrorExample(state, app.url, apiKey);
     expect((await mirror(key)).stdout).to.include('applied 250 changes; the copy holds 250 wallpapers');
     await es.indices.delete({ index: changesIndexOf(alias) });
     await load(alias, ['--incremental'], [{ ...records[0]!, id: 9001, title: 'After the Loss' }]);

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { useCatalogue } from './catalogue-context.js';
 import { createKey } from '../support/harness.js';
+import { runMirrorExample } from '../support/mirror-example.js';
 
 const run = promisify(execFile);
 
@@ -35,13 +36,11 @@ describe('docs/examples, run against the stack', function () {
     });
   }
 
-  // The Python client's virtualenv, as scripts/python-env.sh makes it.
   it('when the mirror example runs twice, then the first copies every wallpaper and the second applies nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wpc-mirror-'));
     try {
       const state = join(dir, 'state.json');
-      const env = { ...process.env, API_URL: ctx.app.url, API_KEY: ctx.key };
-      const mirror = () => run('clients/python/.venv/bin/python', ['docs/examples/mirror.py', state], { env, timeout: 60_000 });
+      const mirror = () => runMirrorExample(state, ctx.app.url, ctx.key);
       expect((await mirror()).stdout).to.include(`applied ${ctx.docs.length} changes; the copy holds ${ctx.docs.length} wallpapers`);
       expect((await mirror()).stdout).to.include(`applied 0 changes; the copy holds ${ctx.docs.length} wallpapers`);
     } finally {
@@ -116,11 +115,7 @@ describe('docs/examples/mirror.py, when its quota runs out mid-walk', function (
     const dir = mkdtempSync(join(tmpdir(), 'wpc-mirror-'));
     try {
       const state = join(dir, 'state.json');
-      const mirror = (key: string) =>
-        run('clients/python/.venv/bin/python', ['docs/examples/mirror.py', state], {
-          env: { ...process.env, API_URL: ctx.app.url, API_KEY: key },
-          timeout: 60_000,
-        });
+      const mirror = (key: string) => runMirrorExample(state, ctx.app.url, key);
       const { apiKey } = await createKey(ctx.redis, 'two');
       const cut = await mirror(apiKey).then(
         () => null,

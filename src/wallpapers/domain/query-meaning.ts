@@ -305,6 +305,11 @@ export function createQueryExpansion(
     if (said.some(({ similarity }) => similarity === EVERYDAY_SIMILARITY)) return { terms: said, stranger: false };
     const compound = typed.includes(' ');
     if (!compound && !modelWords.has(typed) && ownSpelling(typed).length > 0) return OWN;
+    // More pieces than an English word has (a made-up string, a hash) places nowhere the model could
+    // say, and its runs block the event loop: four 48-character ones cost a search 67 ms of the
+    // API's CPU against 3.5 ms (helper-118). The longest words people type are 8 ("bioluminescent"
+    // 4, "antidisestablishmentarianism" 8).
+    if (model.pieces(typed) > MAX_MEANING_PIECES) return { terms: [], stranger: true };
     // A word's own neighbours come first; its spelling guesses only where the model places it near
     // no catalogue word surely (below CORRECTED_FLOOR). A word with no neighbour takes the first guess
     // read as a catalogue word; one with some, only a guess one edit away whose reading lands nearer
@@ -313,11 +318,6 @@ export function createQueryExpansion(
     // "moonscape", and words no guess can reach ("海", "zürich") lost their neighbours; a thesaurus
     // word two edits away replaced a word's neighbours ("moonscape", moon 0.70, as townscape; review,
     // bench/results/meaning-routes.md).
-    // More pieces than an English word has (a made-up string, a hash) places nowhere the model could
-    // say, and its runs block the event loop: four 48-character ones cost a search 67 ms of the
-    // API's CPU against 3.5 ms (helper-118). The longest words people type are 8 ("bioluminescent"
-    // 4, "antidisestablishmentarianism" 8).
-    if (model.pieces(typed) > MAX_MEANING_PIECES) return { terms: [], stranger: true };
     let near = await nearest(await meaningForms(typedForms), vocabulary);
     const nearness = Math.max(0, ...near.values());
     if (nearness < CORRECTED_FLOOR && !compound) {
