@@ -222,11 +222,18 @@ export function toneFromLightness(lightness: number): Tone {
 /** A `color` value as the client wrote it: a name (or alias), or a hex with or without '#'. */
 export type ColorAsked = { name: string } | { hex: string; lab: Lab };
 
-export function readColor(value: string): ColorAsked {
-  const lower = value.toLowerCase();
-  // Own properties only: "constructor" is every object's.
+/** The named colour a word of a query is ("Yellow", "grey"), or null. */
+export function colorNameOfWord(word: string): string | null {
+  const lower = word.toLowerCase();
   const name = Object.hasOwn(COLOR_ALIASES, lower) ? COLOR_ALIASES[lower]! : lower;
-  if (Object.hasOwn(NAMED_COLORS, name)) return { name };
+  return Object.hasOwn(NAMED_COLORS, name) ? name : null;
+}
+
+export function readColor(value: string): ColorAsked {
+  // Own properties only: "constructor" is every object's.
+  const name = colorNameOfWord(value);
+  if (name !== null) return { name };
+  const lower = value.toLowerCase();
   const hex = lower.startsWith('#') ? lower : `#${lower}`;
   if (!HEX_COLOR.test(hex)) throw new RangeError(`not a colour: ${value}`);
   return { hex, lab: hexToLab(hex) };

@@ -1,4 +1,4 @@
-import { COLOR_ALIASES, COLOR_NAMES } from '../colors.js';
+import { COLOR_ALIASES, COLOR_NAMES, colorNameOfWord } from '../colors.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import { STOP_WORDS } from '../stop-words.js';
 import type { SentenceModel } from '../../infra/sentence-model.js';
@@ -299,6 +299,10 @@ export function createQueryExpansion(
     const typedForms = forms(typed);
     const own = ownForms(typedForms, vocabulary);
     if (own.length > 0) return synonymsInCatalogue(own, vocabulary);
+    // A colour means itself: the search finds it in the pictures' pixels (store/build-queries.ts).
+    // The model places every colour near the others, and read "yellow", which no tag holds, as
+    // red and blue (red pandas first; helper-120).
+    if (colorNameOfWord(typed) !== null) return OWN;
     const said = everydayTerms(typedForms, vocabulary);
     // A word for the same thing settles it; a class word's catalogue words join the model's own
     // ("wood" holds a wooden table, and is still near oak trees).

@@ -11,6 +11,7 @@ import {
   isNear,
   labToHex,
   namesOf,
+  colorNameOfWord,
   readColor,
   toneOf,
 } from '../../../src/wallpapers/colors.js';
@@ -129,6 +130,12 @@ describe('colours', () => {
     expect(() => readColor('#12345')).to.throw(RangeError);
     for (const name of ['constructor', '__proto__', 'toString']) expect(() => readColor(name), name).to.throw(RangeError);
     expect(COLOR_NAMES).to.have.lengthOf(12);
+  });
+
+  it('when a word of a query is read as a colour, then a name or alias in any case is the name, anything else none', () => {
+    expect(colorNameOfWord('Yellow')).to.equal('yellow');
+    expect(colorNameOfWord('GREY')).to.equal('gray');
+    for (const word of ['yellowish', 'gold', '#f2d338', 'constructor', '__proto__']) expect(colorNameOfWord(word), word).to.equal(null);
   });
 
   it('when a colour goes to CIELAB and back, then it is the same hex', () => {
