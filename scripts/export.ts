@@ -5,7 +5,7 @@ import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { parseArgs } from 'node:util';
 import { generateWallpapers } from '../src/catalogue/generation/generator.js';
-import { integer, UsageError } from '../src/catalogue/cli/cli-args.js';
+import { callersPath, integer, UsageError } from '../src/catalogue/cli/cli-args.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { toRecord } from '../src/wallpapers/wallpaper.js';
 
@@ -28,7 +28,7 @@ async function main(): Promise<number> {
     options = {
       count: integer('count', values.count, 1000, 0, 100_000_000),
       seed: integer('seed', values.seed, 42, 0, 0xffffffff),
-      out: values.out,
+      out: values.out === undefined ? undefined : callersPath(values.out),
       imageBaseUrl: loadConfig().imageBaseUrl,
     };
   } catch (error) {

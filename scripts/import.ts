@@ -51,7 +51,11 @@ const command: CatalogueCommand<ImportArgs> = {
     const summarise = (done: ImportResult) => {
       display.progress?.finish();
       const rejected = done.rejected === 0 ? 'none rejected' : `${done.rejected} rejected (allowed ${args.allowRejects}), listed in ${rejects.path}`;
-      say(`${done.loaded} records loaded from ${done.lines} lines, ${rejected}`);
+      // An incremental run writes only what changes: a record identical to the catalogue's is not rewritten.
+      const loaded = args.incremental
+        ? `${done.loaded} change${done.loaded === 1 ? '' : 's'} (upserts and deletions) written from ${done.lines} lines`
+        : `${done.loaded} records loaded from ${done.lines} lines`;
+      say(`${loaded}, ${rejected}`);
       const { upserts, deletes, unchanged } = done.changes;
       say(`change feed: ${upserts} new or changed, ${deletes} deleted, ${unchanged} unchanged`);
       if (images) say(describeExtraction(extraction));
@@ -107,7 +111,8 @@ const command: CatalogueCommand<ImportArgs> = {
         say(`${error.message}; nothing changed`);
       } else if (args.incremental) {
         say(
-          `${error.message}; ${error.loaded} record${error.loaded === 1 ? ' was' : 's were'} written into ${error.index} before it stopped (upserts and deletions; they stay)`,
+          `${error.message}; ${error.loaded} change${error.loaded === 1 ? ' was' : 's were'} written into ${error.index} before it stopped ` +
+            "(upserts and deletions; they stay; a record identical to the catalogue's is not rewritten)",
         );
       } else {
         const leftover = error.discarded

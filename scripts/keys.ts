@@ -12,8 +12,11 @@ import { printable, printableJson } from '../src/infra/visible-text.js';
 
 const USAGE = `usage:
   keys create --tier TIER [--account ACCOUNT]          prints the new API key alone on stdout (shown once);
-                                                       TIER is one of RATE_LIMIT_TIERS (default free, premium)
-  keys list [--json]                                   key ids, accounts, tiers, created and revoked times
+                                                       TIER is required: one of RATE_LIMIT_TIERS' names
+                                                       (free, premium unless configured); an account
+                                                       that exists keeps its tier (see 'keys tier')
+  keys list [--json]                                   key ids, accounts, tiers, created and revoked times,
+                                                       and when each key's account was disabled
   keys revoke <key-id>                                 revokes the key; takes effect on the next request
   keys tier <account> <tier>                           moves the account to TIER
   keys disable <account>                               its keys answer 403 and it cannot sign in to the portal
@@ -95,8 +98,14 @@ async function main(): Promise<void> {
           process.stdout.write(`${printableJson(keys)}\n`);
           break;
         }
-        const rows = [['KEY ID', 'NAME', 'ACCOUNT', 'ACCOUNT ID', 'TIER', 'CREATED', 'REVOKED']];
-        for (const k of keys) rows.push([k.key_id, k.name || '-', k.account, k.account_id, k.tier, k.created_at, k.revoked_at ?? '-'].map(printable));
+        const rows = [['KEY ID', 'NAME', 'ACCOUNT', 'ACCOUNT ID', 'TIER', 'CREATED', 'REVOKED', 'ACCOUNT DISABLED']];
+        for (const k of keys) {
+          rows.push(
+            [k.key_id, k.name || '-', k.account, k.account_id, k.tier, k.created_at, k.revoked_at ?? '-', k.account_disabled_at ?? '-'].map(
+              printable,
+            ),
+          );
+        }
         const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
         for (const r of rows)
           process.stdout.write(
@@ -110,8 +119,13 @@ async function main(): Promise<void> {
       case 'revoke': {
         const keyId = rest[0];
         if (!keyId) fail(`revoke needs a key id\n${USAGE}`);
-        if (!(await store.revokeKey(keyId))) fail(`no key with id ${printable(keyId)}`, 1);
-        process.stderr.write(`revoked ${printable(keyId)}\n`);
+        const revoked = await store.revokeKey(keyId);
+        if (revoked === null) fail(`no key with id ${printable(keyId)}`, 1);
+        process.stderr.write(
+          revoked.already
+            ? `${printable(keyId)} was already revoked at ${revoked.revokedAt}\n`
+            : `revoked ${printable(keyId)} at ${revoked.revokedAt}\n`,
+        );
         break;
       }
       case 'tier': {

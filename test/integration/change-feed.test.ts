@@ -81,7 +81,7 @@ describe('the change feed, GET /v1/changes', function () {
     const deleted = records[19]!;
     const lines = [records[4], changed, added, { id: deleted.id, deleted: true }];
     const imported = await run('import', alias, ['--incremental', file('delta.ndjson', lines)]);
-    expect(imported.stderr).to.match(/3 records loaded from 4 lines/);
+    expect(imported.stderr).to.match(/3 changes \(upserts and deletions\) written from 4 lines/);
 
     const tail = await walk(app, cursor);
     expect(tail.items.map(({ id, change }) => [id, change])).to.deep.equal([

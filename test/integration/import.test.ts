@@ -152,7 +152,7 @@ describe('npm run import', function () {
     child.kill('SIGINT');
     const { status, stderr } = await run;
     expect(status, stderr).to.equal(130);
-    expect(stderr).to.match(new RegExp(`interrupted by SIGINT; 4 records were written into ${alias}-\\d{17} before it stopped`));
+    expect(stderr).to.match(new RegExp(`interrupted by SIGINT; 4 changes were written into ${alias}-\\d{17} before it stopped`));
     expect(stderr).to.include(`1 rejected line listed in ${rejectsPath}`);
     expect(readRejects(rejectsPath).map((reject) => reject.line)).to.deep.equal([5]);
     child.stdin.destroy();
@@ -363,6 +363,25 @@ describe('npm run import', function () {
     expect(run.stderr).to.include(`loading ${fifo} into new index`);
     expect(await count(alias)).to.equal(25);
     expect(readdirSync(dir).filter((name) => name.startsWith('import-rejects-')).length).to.equal(before + 1);
+  });
+
+  it('when npm started it in the project root for a command typed elsewhere, then paths are read from where it was typed', async () => {
+    const alias = freshAlias();
+    const typedIn = mkdtempSync(join(dir, 'typed-in-'));
+    writeFileSync(join(typedIn, 'week.ndjson'), toNdjson([...wallpapers(12), 'not json']));
+    // What `cd typedIn && npm run import -- week.ndjson` gives the script: npm's working directory is the root.
+    const npm = { INDEX_ALIAS: alias, INIT_CWD: typedIn, npm_package_json: join(ROOT, 'package.json') };
+    const run = await runScript('import', ['week.ndjson', '--allow-rejects', '1'], { env: npm, cwd: ROOT });
+    expect(run.status, run.stderr).to.equal(0);
+    expect(await count(alias)).to.equal(12);
+    expect(existsSync(join(typedIn, 'week.ndjson.rejects.ndjson')), 'the rejects beside the input').to.equal(true);
+
+    const piped = await runScript('import', ['-', '--allow-rejects', '1'], { env: npm, cwd: ROOT, input: toNdjson([...wallpapers(5), 'not json']) });
+    expect(piped.status, piped.stderr).to.equal(0);
+    const written = readdirSync(typedIn).filter((name) => name.startsWith('import-rejects-'));
+    expect(written, "a pipe's rejects where the command was typed").to.have.lengthOf(1);
+    expect(piped.stderr).to.include(join(typedIn, written[0]!));
+    expect(readdirSync(ROOT).filter((name) => name.startsWith('import-rejects-'))).to.deep.equal([]);
   });
 
   it('when the input exists but cannot be opened, then it exits 2 before creating anything', async () => {

@@ -30,7 +30,7 @@ describe('key store', () => {
       const keyId = uniqueName('key_dead');
       await redis.hset(redisKeys.keyIndex, keyId, JSON.stringify({ account_id: accountId, hash: 'f'.repeat(64) }));
       expect((await store.listKeys()).map((k) => k.key_id)).to.not.include(keyId);
-      expect(await store.revokeKey(keyId)).to.equal(true);
+      expect(await store.revokeKey(keyId)).to.include({ already: false });
       expect(await redis.hget(redisKeys.apiKey(accountId, 'f'.repeat(64)), 'key_id')).to.equal(null);
       await redis.hdel(redisKeys.keyIndex, keyId);
     } finally {

@@ -104,6 +104,22 @@ describe('keys CLI', function () {
     }
   });
 
+  it('when a key is revoked again, then it says so and keeps the time of the first revocation', async () => {
+    const created = await keys('create', '--tier', 'free', '--account', uniqueName('twice'));
+    const keyId = /created (key_\S+)/.exec(created.stderr)![1]!;
+    const revokedAt = async () =>
+      (JSON.parse((await keys('list', '--json')).stdout) as { key_id: string; revoked_at: string | null }[]).find((k) => k.key_id === keyId)!
+        .revoked_at;
+    const first = await keys('revoke', keyId);
+    expect(first.stderr).to.include(`revoked ${keyId} at`);
+    const at = await revokedAt();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const again = await keys('revoke', keyId);
+    expect(again.code).to.equal(0);
+    expect(again.stderr).to.equal(`${keyId} was already revoked at ${at}\n`);
+    expect(await revokedAt()).to.equal(at);
+  });
+
   it('when an unknown key id is revoked, then it exits 1 naming it', async () => {
     const res = await keys('revoke', 'key_doesnotexist');
     expect(res.code).to.equal(1);
@@ -116,7 +132,7 @@ describe('keys CLI', function () {
     const res = await keys('create', '--tier', 'premium', '--account', account);
     expect(res.code).to.equal(1);
     expect(res.stdout).to.equal('');
-    expect(res.stderr).to.include(`account '${account}' is on tier 'free'`);
+    expect(res.stderr).to.include(`account '${account}' is on tier 'free'`).and.include(`keys tier ${account} premium`);
   });
 
   it('when an operator changes the tier and disables then enables the account, then the API follows each change', async () => {
@@ -124,10 +140,17 @@ describe('keys CLI', function () {
     const key = (await keys('create', '--tier', 'free', '--account', account)).stdout.trim();
     expect((await keys('tier', account, 'premium')).code).to.equal(0);
     expect((await request(ctx.app.url, '/v1/wallpapers', { key })).headers.get('X-RateLimit-Limit')).to.equal('10000');
+    const disabledAt = async () =>
+      (JSON.parse((await keys('list', '--json')).stdout) as { account: string; account_disabled_at: string | null }[]).find(
+        (k) => k.account === account,
+      )!.account_disabled_at;
+    expect(await disabledAt()).to.equal(null);
     expect((await keys('disable', account)).code).to.equal(0);
     expect((await request(ctx.app.url, '/v1/wallpapers', { key })).status).to.equal(403);
+    expect(await disabledAt(), 'the list says the account is disabled').to.match(/Z$/);
     expect((await keys('enable', account)).code).to.equal(0);
     expect((await request(ctx.app.url, '/v1/wallpapers', { key })).status).to.equal(200);
+    expect(await disabledAt()).to.equal(null);
     const unknown = await keys('disable', uniqueName('nobody'));
     expect(unknown.code).to.equal(1);
     expect(unknown.stderr).to.include('no account');

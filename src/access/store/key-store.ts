@@ -12,6 +12,8 @@ export interface KeySummary {
   tier: string;
   created_at: string;
   revoked_at: string | null;
+  /** When its account was disabled (`keys disable`): its keys answer 403 while it is. */
+  account_disabled_at: string | null;
 }
 
 export interface CreatedKey {
@@ -74,6 +76,17 @@ export const DEAD_KEYS_KEPT = 20;
 // How long one change to an account's keys may hold its lock, should its process die holding it.
 const KEYS_LOCK_MS = 10_000;
 const UNLOCK_LUA = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0";
+// A revocation keeps the time of the first: revoking again (a repeated command, a double click)
+// must not rewrite when a key stopped working, which an audit asks.
+const REVOKE_LUA =
+  "local at = redis.call('HGET', KEYS[1], 'revoked_at') if at and at ~= '' then return {1, at} end " +
+  "redis.call('HSET', KEYS[1], 'revoked_at', ARGV[1]) return {0, ARGV[1]}";
+
+/** A key revoked: when, and whether it had been before this asked. */
+export interface Revoked {
+  revokedAt: string;
+  already: boolean;
+}
 
 interface OwnedKey {
   keyId: string;
@@ -102,7 +115,7 @@ export function createKeyStore(redis: Redis | Cluster) {
       const [current, password] = await redis.hmget(redisKeys.account(existing), 'tier', 'password');
       if (password) throw new KeyStoreError(portalAccountRefused(name));
       if (current !== tier) {
-        throw new KeyStoreError(`account '${name}' is on tier '${current}', not '${tier}'`);
+        throw new KeyStoreError(`account '${name}' is on tier '${current}', not '${tier}' (to move it: keys tier ${name} ${tier})`);
       }
       return existing;
     }
@@ -118,7 +131,11 @@ export function createKeyStore(redis: Redis | Cluster) {
   async function existingAccount(accountId: string, tier: string): Promise<string> {
     const [current, name] = await redis.hmget(redisKeys.account(accountId), 'tier', 'name');
     if (!current) throw new KeyStoreError(`no account with id ${accountId}`);
-    if (current !== tier) throw new KeyStoreError(`account ${accountId} ('${name}') is on tier '${current}', not '${tier}'`);
+    if (current !== tier) {
+      throw new KeyStoreError(
+        `account ${accountId} ('${name}') is on tier '${current}', not '${tier}' (to move it: keys tier id:${accountId} ${tier})`,
+      );
+    }
     return name ?? '';
   }
 
@@ -174,6 +191,11 @@ export function createKeyStore(redis: Redis | Cluster) {
     } finally {
       await redis.eval(UNLOCK_LUA, 1, lock, token);
     }
+  }
+
+  async function revoke(record: string): Promise<Revoked> {
+    const [already, revokedAt] = (await redis.eval(REVOKE_LUA, 1, record, new Date().toISOString())) as [number, string];
+    return { revokedAt, already: already === 1 };
   }
 
   /** The account's keys and Redis's clock, read together: what one change counts and prunes from. */
@@ -287,7 +309,7 @@ export function createKeyStore(redis: Redis | Cluster) {
     async revokeAccountKey(accountId: string, keyId: string): Promise<boolean> {
       const hash = await ownedHash(accountId, keyId);
       if (!hash) return false;
-      await redis.hset(redisKeys.apiKey(accountId, hash), 'revoked_at', new Date().toISOString());
+      await revoke(redisKeys.apiKey(accountId, hash));
       await oneChangeAtATime(accountId, () => forgetOldDeadKeys(accountId)).catch((err: unknown) => {
         // Revoked either way; the next change removes what this one could not.
         if (!(err instanceof KeysBusy)) throw err;
@@ -350,18 +372,18 @@ export function createKeyStore(redis: Redis | Cluster) {
           tier: account['tier'] ?? '?',
           created_at: key['created_at'] ?? '',
           revoked_at: key['revoked_at'] ? key['revoked_at'] : null,
+          account_disabled_at: account['disabled_at'] ? account['disabled_at'] : null,
         });
       }
       return out.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.key_id.localeCompare(b.key_id));
     },
 
-    /** Marks the key revoked; the next request with it is refused. Returns false for an unknown key id. */
-    async revokeKey(keyId: string): Promise<boolean> {
+    /** Revokes a key by its id (the next request with it is refused); null when there is no such key. */
+    async revokeKey(keyId: string): Promise<Revoked | null> {
       const raw = await redis.hget(redisKeys.keyIndex, keyId);
-      if (!raw) return false;
+      if (!raw) return null;
       const { account_id, hash } = JSON.parse(raw) as IndexEntry;
-      await redis.hset(redisKeys.apiKey(account_id, hash), 'revoked_at', new Date().toISOString());
-      return true;
+      return revoke(redisKeys.apiKey(account_id, hash));
     },
   };
 }

@@ -1,3 +1,4 @@
+import { dirname, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 
 export class UsageError extends Error {
@@ -14,6 +15,20 @@ export function integer(name: string, raw: string | undefined, fallback: number,
     throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+/**
+ * A path as the operator typed it, read from the directory they typed it in. `npm run` starts a
+ * script in the project's root, so `cd exports && npm run import -- week.ndjson` had read the root's
+ * week.ndjson (or none) and written a pipe's rejects there; npm says where it was run in INIT_CWD.
+ * Only for the process npm started there (its working directory is the package's): a child started
+ * elsewhere inherits INIT_CWD too. Unchanged where the two directories are one.
+ */
+export function callersPath(path: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  const started = env['INIT_CWD'];
+  const packageJson = env['npm_package_json'];
+  if (!started || !packageJson || resolve(dirname(packageJson)) !== resolve(cwd) || resolve(started) === resolve(cwd)) return path;
+  return resolve(started, path);
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -1,5 +1,5 @@
 import { DEFAULT_IMAGE_SOURCE, type ImageSource } from '../pixels/fetch-image.js';
-import { UsageError, integer } from './cli-args.js';
+import { UsageError, callersPath, integer } from './cli-args.js';
 
 /** How palettes are read from pictures, when they are: the options shared by import and seed. */
 export interface ImageArgs extends ImageSource {
@@ -36,7 +36,7 @@ export function parseImageArgs(values: Values): ImageArgs | null {
     return null;
   }
   return {
-    ...(dir === undefined ? {} : { dir }),
+    ...(dir === undefined ? {} : { dir: callersPath(dir) }),
     concurrency: integer('image-concurrency', values['image-concurrency'], 8, 1, 64),
     timeoutMs: integer('image-timeout-ms', values['image-timeout-ms'], DEFAULT_IMAGE_SOURCE.timeoutMs, 100, 600_000),
     retries: integer('image-retries', values['image-retries'], DEFAULT_IMAGE_SOURCE.retries, 0, 10),

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { MAX_BATCH_SIZE } from '../ingest/bulk-load.js';
-import { UsageError, integer, parseCliArgs } from './cli-args.js';
+import { UsageError, callersPath, integer, parseCliArgs } from './cli-args.js';
 import { IMAGE_OPTIONS, IMAGE_USAGE, type ImageArgs, parseImageArgs } from './image-args.js';
 
 export interface ImportArgs {
@@ -43,7 +43,7 @@ export function defaultRejectsPath(
   { regularFile, now = new Date(), pid = process.pid }: { regularFile: boolean; now?: Date; pid?: number },
 ): string {
   if (input !== '-' && regularFile) return `${input}.rejects.ndjson`;
-  return `import-rejects-${now.toISOString().replace(/\D/g, '').slice(0, 17)}-${pid}.ndjson`;
+  return callersPath(`import-rejects-${now.toISOString().replace(/\D/g, '').slice(0, 17)}-${pid}.ndjson`);
 }
 
 export function parseImportArgs(argv: readonly string[]): ImportArgs {
@@ -68,16 +68,18 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
       positionals.length === 0 ? 'name the NDJSON file to import, or - for standard input' : `one input only, got ${positionals.length}`,
     );
   }
-  const input = positionals[0] ?? '-';
+  const typed = positionals[0] ?? '-';
+  const input = typed === '-' ? typed : callersPath(typed);
   if (values.rejects === '') throw new UsageError('--rejects needs a path');
-  if (values.rejects !== undefined && input !== '-' && resolve(values.rejects) === resolve(input)) {
+  const rejects = values.rejects === undefined ? undefined : callersPath(values.rejects);
+  if (rejects !== undefined && input !== '-' && resolve(rejects) === resolve(input)) {
     throw new UsageError('--rejects must not be the input file, which it would overwrite');
   }
   return {
     input,
     incremental: values.incremental === true,
     allowRejects: integer('allow-rejects', values['allow-rejects'], 0, 0, Number.MAX_SAFE_INTEGER),
-    rejects: values.rejects,
+    rejects,
     keep: integer('keep', values.keep, 2, 1, 1000),
     batchSize: integer('batch-size', values['batch-size'], 2000, 1, MAX_BATCH_SIZE),
     concurrency: integer('concurrency', values.concurrency, 2, 1, 64),

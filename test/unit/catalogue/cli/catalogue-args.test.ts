@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { defaultRejectsPath, parseImportArgs } from '../../../../src/catalogue/cli/import-args.js';
 import { parseReindexArgs } from '../../../../src/catalogue/cli/reindex-args.js';
 import { parseSeedArgs } from '../../../../src/catalogue/cli/seed-args.js';
-import { UsageError } from '../../../../src/catalogue/cli/cli-args.js';
+import { UsageError, callersPath } from '../../../../src/catalogue/cli/cli-args.js';
 
 const NOW = new Date('2026-03-04T05:06:07.890Z');
 
@@ -82,5 +82,20 @@ describe('parseReindexArgs', () => {
 
   it('when --rollback and --dry-run are combined, then both are set', () => {
     expect(parseReindexArgs(['--rollback', '--dry-run'])).to.include({ rollback: true, dryRun: true });
+  });
+});
+
+describe('callersPath', () => {
+  const npm = { INIT_CWD: '/home/op/exports', npm_package_json: '/srv/catalogue/package.json' };
+
+  it('when npm started the script in the package root for a command typed elsewhere, then a relative path is read from there', () => {
+    expect(callersPath('week.ndjson', npm, '/srv/catalogue')).to.equal('/home/op/exports/week.ndjson');
+    expect(callersPath('/data/week.ndjson', npm, '/srv/catalogue')).to.equal('/data/week.ndjson');
+  });
+
+  it('when the process runs elsewhere than the package root, or npm is not its parent, then the path is left as typed', () => {
+    expect(callersPath('week.ndjson', npm, '/tmp/child'), 'a child inherits INIT_CWD').to.equal('week.ndjson');
+    expect(callersPath('week.ndjson', {}, '/srv/catalogue')).to.equal('week.ndjson');
+    expect(callersPath('week.ndjson', { ...npm, INIT_CWD: '/srv/catalogue' }, '/srv/catalogue')).to.equal('week.ndjson');
   });
 });
