@@ -8,7 +8,7 @@ import { parseSeedArgs, SEED_USAGE, type SeedArgs } from '../src/catalogue/cli/s
 import { seedCatalogue, SeedError } from '../src/catalogue/ingest/seed-catalogue.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { cannotReach, ConfigError, displayUrl, loadConfig, type Config } from '../src/config.js';
-import { createEsClient } from '../src/infra/elasticsearch.js';
+import { TOOLS_MAX_ANSWER_BYTES, createEsClient } from '../src/infra/elasticsearch.js';
 import { generateWallpapers } from '../src/catalogue/generation/generator.js';
 import { type ExtractCounts, withExtractedColors } from '../src/catalogue/pixels/extract-colors.js';
 import { describeExtraction } from '../src/catalogue/cli/extraction-report.js';
@@ -63,7 +63,7 @@ async function main(): Promise<number> {
   if (typeof inputs === 'number') return inputs;
   const { args, config } = inputs;
   // Bulk requests and refreshes on a large index take far longer than the API's per-request budget.
-  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 120_000 });
+  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 120_000, maxAnswerBytes: TOOLS_MAX_ANSWER_BYTES });
   try {
     try {
       await es.cluster.health({}, { requestTimeout: 5000 });

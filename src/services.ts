@@ -112,7 +112,9 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
   return {
     repository,
     warm: meaning.ready,
-    ...(config.maxInFlightPerAccount > 0 ? { lanes: createAccountLanes(config.maxInFlightPerAccount, config.maxWaitingPerAccount) } : {}),
+    ...(config.maxInFlightPerAccount > 0
+      ? { lanes: createAccountLanes(config.maxInFlightPerAccount, config.maxWaitingPerAccount, config.elasticsearchTimeoutMs) }
+      : {}),
     ...(config.portal.enabled ? { portal } : {}),
     access: createAccess({ redis, rateLimit: config.rateLimit, redisBreaker: config.redisBreaker, logger, metrics }),
     readiness: readiness ?? createReadiness({ es, redis, alias: config.indexAlias }),

@@ -1,8 +1,9 @@
 import http from 'node:http';
 import { answerClientError } from './http/client-errors.js';
-import { answerConnect, refusedForHost } from './http/protocol-refusals.js';
-import type { ProtocolRefusal } from './http/before-the-app.js';
-import { boundRequestsInFlight } from './http/requests-in-flight.js';
+import { answerConnect, refusedForHost, refusedForTransferCoding } from './http/protocol-refusals.js';
+import { PROTOCOL_REFUSALS, type ProtocolRefusal } from './http/before-the-app.js';
+import { IN_FLIGHT_BOUNDS, boundRequestsInFlight } from './http/requests-in-flight.js';
+import { REFUSAL_REASONS } from './access/edge/refusals.js';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import { createApp } from './app.js';
@@ -81,6 +82,11 @@ function listen(server: http.Server, port: number, host: string): Promise<string
 /** Opens the clients and listeners of one API process. The only place that opens sockets. */
 export async function startServer(config: Config, { logger = createLogger(config.logLevel) }: { logger?: Logger } = {}): Promise<RunningServer> {
   const metrics = createMetrics({ defaults: true });
+  // Every reason a refusal can have is a series from the start, at 0: a dashboard or an alert on a
+  // rate reads 0 before the first refusal, not "no data" (helper-122).
+  for (const reason of REFUSAL_REASONS) metrics.rateLimitRejections.inc({ reason }, 0);
+  for (const reason of PROTOCOL_REFUSALS) metrics.protocolRefusals.inc({ reason }, 0);
+  for (const bound of IN_FLIGHT_BOUNDS) metrics.inFlightRefusals.inc({ bound }, 0);
   const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: config.elasticsearchTimeoutMs });
   const redis = createRedis({ url: config.redisUrl, commandTimeoutMs: config.redisTimeoutMs });
   let redisDown = false;
@@ -125,7 +131,7 @@ export async function startServer(config: Config, { logger = createLogger(config
   const refused = (reason: ProtocolRefusal) => metrics.protocolRefusals.inc({ reason });
   const serve = (req: http.IncomingMessage, res: http.ServerResponse) => {
     if (stopping) res.setHeader('Connection', 'close');
-    if (refusedForHost(req, res, logger, refused)) return;
+    if (refusedForHost(req, res, logger, refused) || refusedForTransferCoding(req, res, logger, refused)) return;
     admit(req, res);
   };
   // The Host check is ours, so that its refusal is answered as every error is (Node's own is a bare 400).

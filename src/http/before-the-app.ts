@@ -39,7 +39,16 @@ export function rawAnswer(status: number, reason: string, headers: Record<string
 }
 
 /** Why a request was answered before the app: a label of wallpapers_protocol_refusals_total. */
-export type ProtocolRefusal = 'malformed' | 'headers_too_large' | 'request_timeout' | 'no_host' | 'several_hosts' | 'connect';
+export const PROTOCOL_REFUSALS = [
+  'malformed',
+  'headers_too_large',
+  'request_timeout',
+  'no_host',
+  'several_hosts',
+  'transfer_coding',
+  'connect',
+] as const;
+export type ProtocolRefusal = (typeof PROTOCOL_REFUSALS)[number];
 
 /** A refused request's path as its log line names it: no query, at most 200 characters, no key. */
 export function loggedPath(req: IncomingMessage): string {

@@ -46,6 +46,32 @@ export function refusedForHost(
   return true;
 }
 
+// RFC 9112 §6.1: a request whose last transfer coding is not chunked has no length a server can
+// tell, and another reader on the way (a proxy) may have read it otherwise: 400, and the connection
+// closed. Node served `Transfer-Encoding: xchunked` (or gzip, identity) and read what followed as
+// the next request (helper-123).
+const CHUNKED_LAST = /(?:^|,)[\t ]*chunked[\t ]*$/i;
+
+/** A request whose Transfer-Encoding does not end in chunked: 400 and the connection closed. True when answered. */
+export function refusedForTransferCoding(
+  req: IncomingMessage,
+  res: ServerResponse,
+  logger: Logger = silentLogger,
+  onRefused?: (reason: ProtocolRefusal) => void,
+): boolean {
+  const coding = req.headers['transfer-encoding'];
+  if (coding === undefined || CHUNKED_LAST.test(coding)) return false;
+  const requestId = randomUUID();
+  const { body, headers } = errorBeforeTheApp(400, 'invalid_request', 'A request must end its Transfer-Encoding in chunked', requestId);
+  logger.info('request', { request_id: requestId, method: req.method, path: loggedPath(req), status: 400, refused_by: 'transfer coding' });
+  onRefused?.('transfer_coding');
+  res.shouldKeepAlive = false;
+  res.writeHead(400, { ...headers, Connection: 'close' });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  req.socket.destroySoon();
+  return true;
+}
+
 /**
  * CONNECT asks the server to be a tunnel, which it is not: 405 naming the methods it takes, and the
  * connection closed (Node hands it over raw, and would otherwise just drop it).

@@ -13,6 +13,10 @@ export interface InFlightBounds {
   perAddress: number;
 }
 
+/** Which bound refused a request: its connection's pipelined requests or its address's. */
+export const IN_FLIGHT_BOUNDS = ['connection', 'address'] as const;
+export type InFlightBound = (typeof IN_FLIGHT_BOUNDS)[number];
+
 /**
  * Bounds how many requests of one connection, and of one address, are worked on at once. HTTP/1.1
  * lets a client send requests without waiting for answers (pipelining), and Node hands every one it
@@ -36,7 +40,7 @@ export interface InFlightBounds {
 export function boundRequestsInFlight(
   handle: Handler,
   { perConnection, perAddress }: InFlightBounds,
-  { logger = silentLogger, onRefused = () => {} }: { logger?: Logger; onRefused?: (bound: 'connection' | 'address') => void } = {},
+  { logger = silentLogger, onRefused = () => {} }: { logger?: Logger; onRefused?: (bound: InFlightBound) => void } = {},
 ): Handler {
   if (perConnection <= 0 && perAddress <= 0) return handle;
   const ofConnection = new WeakMap<Socket, number>();

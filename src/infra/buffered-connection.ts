@@ -39,10 +39,11 @@ function translate(err: Error & { code?: string }, timedOut: boolean): Failure {
  * 51 µs, a search 194 → 175, an mget of 20 132 → 121, with the transport's tracing off. Node choice,
  * retries, sniffing and the parse stay the transport's; failures are the stock connection's errors.
  *
- * One difference, on purpose: a request's own timeout (a hedged read's attempt, see hedged-reads.ts)
- * bounds its whole answer. The stock connection stops its timer at the headers and leaves the body
- * to the pool's timeout, the client's whole request timeout, so a node that hung mid-answer held an
- * attempt past its share of the budget.
+ * One difference, on purpose: a request's timeout (its own, a hedged read's attempt, see
+ * hedged-reads.ts, or else the client's) bounds its whole answer. The stock connection stops its
+ * timer at the headers and leaves the body to the pool's timeouts, which bound the wait for each
+ * chunk, not the answer: a node that hung mid-answer held an attempt past its share of the budget,
+ * and one trickling its answer held a request until the answer ended (helper-123).
  */
 export class BufferedConnection extends UndiciConnection {
   override request(params: ConnectionRequestParams, options: ConnectionRequestOptions): Promise<ConnectionRequestResponse>;
@@ -76,12 +77,15 @@ export class BufferedConnection extends UndiciConnection {
       // and is dropped when its connection comes (onConnect).
       const fail = (failure: Failure) => (abort ? abort(failure) : settle(failure));
       const onAbort = () => fail(new errors.RequestAbortedError('Request aborted'));
+      // Every request's, the client's default too: Undici's body timeout bounds only the gap between
+      // two chunks, so a node trickling its answer (64 KB every 50 ms) held a request for minutes.
+      const whole = timeout ?? this.timeout;
       const timer =
-        timeout != null && timeout !== this.timeout
+        whole != null && whole > 0
           ? setTimeout(() => {
               timedOut = true;
               fail(new errors.TimeoutError('Request timed out'));
-            }, timeout)
+            }, whole)
           : undefined;
       signal?.addEventListener('abort', onAbort, { once: true });
       const settle = (failure: Failure | undefined) => {

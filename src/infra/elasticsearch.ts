@@ -24,7 +24,19 @@ export interface EsClientOptions {
   /** One node's URL, or several separated by commas. */
   url: string;
   requestTimeoutMs: number;
+  /** The largest answer read, compressed or not; a larger one fails as the node's fault (API_MAX_ANSWER_BYTES by default). */
+  maxAnswerBytes?: number;
 }
+
+/**
+ * The largest answer the API reads from Elasticsearch. Its largest own is a page of 100 with tags,
+ * colours and every facet, about 0.4 MB (a reindex's 2,000 records read 1.5 MB). Unbounded, an
+ * answer was read up to the string limit (about 540 MB) within the timeout: five at once from a
+ * misbehaving node or proxy took the process from 0.5 to 3.6 GB, which it kept (helper-123).
+ */
+export const API_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** The catalogue tools read pages of up to 10,000 records and bulk answers of as many items. */
+export const TOOLS_MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 /**
  * One client per process. With one node, retries are off, so a dead node fails fast instead of
@@ -32,11 +44,13 @@ export interface EsClientOptions {
  * answer within its attempt's time) is tried once more on another, and the failed node is left
  * out until it answers again; see attemptTimeoutMs for how the time budget is shared.
  */
-export function createEsClient({ url, requestTimeoutMs }: EsClientOptions): Client {
+export function createEsClient({ url, requestTimeoutMs, maxAnswerBytes = API_MAX_ANSWER_BYTES }: EsClientOptions): Client {
   const nodes = url.split(',');
   return new Client({
     nodes,
     requestTimeout: requestTimeoutMs,
+    maxResponseSize: maxAnswerBytes,
+    maxCompressedResponseSize: maxAnswerBytes,
     maxRetries: nodes.length > 1 ? 1 : 0,
     Transport: nodes.length > 1 ? RetryingOnTimeout : UntracedTransport,
     compression: false,

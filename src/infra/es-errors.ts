@@ -20,6 +20,18 @@ export class EsItemError extends Error {
   }
 }
 
+/**
+ * An answer no Elasticsearch gives: a multi-search of another length, items without a status, a
+ * page without its hits (a proxy's error page, a misrouted request). Read as found, a broken proxy
+ * had served empty pages as the catalogue's, cacheable, and a feed's end (helper-123).
+ */
+export class MalformedAnswer extends Error {
+  constructor(what: string) {
+    super(`elasticsearch answered ${what}`);
+    this.name = 'MalformedAnswer';
+  }
+}
+
 const UNAVAILABLE = 'The search backend is unavailable, please retry shortly';
 
 // Refusals a client's request can cause despite validation: a query past the clause limit, or
@@ -85,6 +97,12 @@ export function translateEsError(err: unknown, logger: Logger, operation: string
     err instanceof errors.RequestAbortedError
   ) {
     logger.warn('elasticsearch unreachable', { operation, reason: err.name, attempts: attemptTrailOf(err) });
+    return new BackendUnavailable('elasticsearch', UNAVAILABLE);
+  }
+  // What the node sent cannot be read (not JSON: a proxy's HTML page, an answer cut short) or is not
+  // an answer of Elasticsearch's: the backend's fault, as if it had not answered.
+  if (err instanceof errors.DeserializationError || err instanceof MalformedAnswer) {
+    logger.error('elasticsearch answered what the API cannot read', { operation, reason: err.name, err: err.message.slice(0, 200) });
     return new BackendUnavailable('elasticsearch', UNAVAILABLE);
   }
   if (err instanceof errors.ResponseError) {

@@ -114,6 +114,28 @@ describe('startServer', function () {
       );
       const statuses = [...afterAnother.received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
       expect(statuses, 'a CONNECT after a pipelined request').to.deep.equal([200, 405]);
+      for (const coding of ['xchunked', 'gzip', 'identity', 'chunked, gzip']) {
+        // A request hidden behind it, which a reader taking the coding as none would run next.
+        const smuggled = await answerTo(
+          server.url,
+          `GET /v1/wallpapers/7 HTTP/1.1\r\nHost: x\r\n${key}Transfer-Encoding: ${coding}\r\n\r\n0\r\n\r\nGET /v1/wallpapers/8 HTTP/1.1\r\nHost: x\r\n${key}\r\n`,
+        );
+        expect(smuggled.status, coding).to.equal(400);
+        // Node's parser refuses some of these itself (a malformed request), the rest are ours to refuse.
+        expect(JSON.parse(smuggled.body).message, coding).to.be.oneOf([
+          'A request must end its Transfer-Encoding in chunked',
+          'Malformed HTTP request',
+        ]);
+        expect(smuggled.head, coding).to.match(/\r\nconnection: close/i);
+        expect([...smuggled.received.matchAll(/HTTP\/1\.1 \d{3} /g)], 'nothing answered after it').to.have.lengthOf(1);
+      }
+      const unknown = await answerTo(server.url, `GET /v1/wallpapers/7 HTTP/1.1\r\nHost: x\r\n${key}Transfer-Encoding: xchunked\r\n\r\n`);
+      expect(JSON.parse(unknown.body).message, 'a coding Node lets through').to.equal('A request must end its Transfer-Encoding in chunked');
+      const chunked = await answerTo(
+        server.url,
+        `GET /v1/wallpapers/7 HTTP/1.1\r\nHost: x\r\n${key}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`,
+      );
+      expect(chunked.status, 'chunked, as HTTP/1.1 allows').to.equal(200);
       const tunnel = await answerTo(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
       expect(tunnel.status).to.equal(405);
       expect(tunnel.head).to.match(/\r\nallow: GET, HEAD/i);
@@ -133,11 +155,22 @@ describe('startServer', function () {
       await answerTo(server.url, `GET /v1/wallpapers HTTP/1.1\r\nHost: x\r\nX-Padding: ${'p'.repeat(17_000)}\r\n\r\n`);
       await answerTo(server.url, 'GET /v1/wallpapers HTTP/1.1\r\nHost x\r\n\r\n');
       await answerTo(server.url, 'GET /v1/wallpapers HTTP/1.1\r\nHost x\r\n\r\n');
+      await answerTo(server.url, 'GET /v1/wallpapers HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n');
       const text = await (await fetch(`${server.metricsUrl}/metrics`)).text();
       const counted = Object.fromEntries(
         [...text.matchAll(/^wallpapers_protocol_refusals_total\{reason="(\w+)"\} (\d+)$/gm)].map((m) => [m[1], Number(m[2])]),
       );
-      expect(counted).to.deep.equal({ no_host: 1, several_hosts: 1, connect: 1, headers_too_large: 1, malformed: 2 });
+      expect(counted).to.deep.equal({
+        no_host: 1,
+        several_hosts: 1,
+        connect: 1,
+        headers_too_large: 1,
+        malformed: 2,
+        transfer_coding: 1,
+        request_timeout: 0,
+      });
+      expect(text, 'every refusal reason a series from the start').to.match(/^wallpapers_rate_limit_rejections_total\{reason="account_busy"\} 0$/m);
+      expect(text).to.match(/^wallpapers_in_flight_refusals_total\{bound="address"\} 0$/m);
       expect(text).to.not.match(/^wallpapers_http_requests_total\{/m);
     } finally {
       await server.close({ drainMs: 0 });

@@ -19,17 +19,19 @@ export interface AccountLanes {
   /**
    * A lane once the account's earlier requests have left enough: first come, first served. Null,
    * at once, when the account already has as many waiting as its line holds. `gone` tells whether
-   * the request's client has hung up: such a request holds no place once the line is full.
+   * the request's client has hung up: such a request holds no place once the line is full. The
+   * promise gives null when the request has waited `maxWaitMs` (createAccountLanes) without one.
    */
-  waitFor(accountId: string, gone?: () => boolean, hold?: Hold): Promise<LeaveLane> | null;
+  waitFor(accountId: string, gone?: () => boolean, hold?: Hold): Promise<LeaveLane | null> | null;
   /**
    * From now on, no account is held to lanes: every request waiting is let in at once, and later
    * ones enter straight away. For shutdown, which must answer what it holds before its deadline.
    */
   openAll(): void;
-  /** Lanes of each account, and places in its line. */
+  /** Lanes of each account, places in its line, and how long a request waits in it at most. */
   readonly perAccount: number;
   readonly waitingPerAccount: number;
+  readonly maxWaitMs: number;
   /** Requests waiting for a lane, every account together. */
   readonly waiting: number;
   /** Accounts with a request in a lane or waiting; an account with neither is forgotten. */
@@ -40,6 +42,9 @@ interface Place {
   letIn: (leave: LeaveLane) => void;
   gone: () => boolean;
 }
+
+// As long as any wait: a timer is set only below it.
+const FOREVER = 2 ** 31 - 1;
 
 interface Line {
   running: number;
@@ -61,9 +66,11 @@ const NOTHING_TO_LEAVE: LeaveLane = () => undefined;
  * more at once is served at the pace of its lanes; past `waitingPerAccount` waiting, the line is
  * full and the request is refused at once. Without that bound, a line would be the one queue of the
  * API that nothing limits: one socket pipelining 5,000 requests held 5,000 of them here (about
- * 135 MB), where Elasticsearch's own queue would have shed them.
+ * 135 MB), where Elasticsearch's own queue would have shed them. And a request waits at most
+ * `maxWaitMs`: behind lanes held by a stalled node, the 40th of one account's requests at once was
+ * answered after 39 s, each lane's request timing out in turn (helper-123).
  */
-export function createAccountLanes(perAccount: number, waitingPerAccount: number): AccountLanes {
+export function createAccountLanes(perAccount: number, waitingPerAccount: number, maxWaitMs = FOREVER): AccountLanes {
   if (!Number.isInteger(perAccount) || perAccount < 1) throw new Error(`lanes per account must be a positive integer, not ${perAccount}`);
   if (!Number.isInteger(waitingPerAccount) || waitingPerAccount < 1)
     throw new Error(`places in line per account must be a positive integer, not ${waitingPerAccount}`);
@@ -153,6 +160,7 @@ export function createAccountLanes(perAccount: number, waitingPerAccount: number
   return {
     perAccount,
     waitingPerAccount,
+    maxWaitMs,
     hold,
     tryEnter,
     openAll() {
@@ -174,7 +182,27 @@ export function createAccountLanes(perAccount: number, waitingPerAccount: number
         if (full()) return null;
       }
       waiting++;
-      return new Promise((letIn) => line.queue.push({ letIn, gone }));
+      return new Promise((answer) => {
+        const place: Place = {
+          letIn: (leave) => {
+            clearTimeout(timer);
+            answer(leave);
+          },
+          gone,
+        };
+        const timer =
+          maxWaitMs >= FOREVER
+            ? undefined
+            : setTimeout(() => {
+                const at = line.queue.indexOf(place);
+                if (at === -1) return;
+                line.queue.splice(at, 1);
+                waiting--;
+                forgetIfIdle(accountId, line);
+                answer(null);
+              }, maxWaitMs);
+        line.queue.push(place);
+      });
     },
     get waiting() {
       return waiting;

@@ -3,6 +3,7 @@ import type { AccountLanes } from '../domain/account-lanes.js';
 import type { Metrics } from '../../infra/metrics.js';
 import type { AuthState } from './access-guard.js';
 import { accountBusy } from './refusals.js';
+import { Overloaded } from '../../errors.js';
 
 /**
  * After the key check and the quota: the request takes one of its account's lanes, waiting in
@@ -21,9 +22,13 @@ export function fairShare({ lanes, metrics }: { lanes: AccountLanes; metrics: Me
       if (!place) throw accountBusy(lanes, metrics);
       metrics.laneWaits.inc();
       metrics.laneWaiting.inc();
-      // Never rejects: a place in line is only ever given, at the latest at shutdown (openAll).
-      leave = await place;
+      // Never rejects: a place in line is given, at the latest at shutdown (openAll), or the wait ends.
+      const entered = await place;
       metrics.laneWaiting.dec();
+      // Its account's lanes held that long: the requests in them wait on a backend that does not
+      // answer, so this one would too. 503 within the time the docs give a request (plus its own).
+      if (entered === null) throw new Overloaded('The service is busy, please retry shortly');
+      leave = entered;
       // A client that hung up while it waited gets no work done for it; 499 (nginx's "client
       // closed request") names it in the log and the metrics.
       if (ctx.req.destroyed || ctx.req.socket.destroyed) {

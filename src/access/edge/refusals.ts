@@ -9,7 +9,8 @@ import { retryMessage } from './rate-limit-headers.js';
  * Why a request got 429: the label of `wallpapers_rate_limit_rejections_total`. `quota_repeated`
  * is Redis's refusal of the key moments ago, given again without asking it.
  */
-export type RefusalReason = 'quota' | 'quota_repeated' | 'fallback_quota' | 'account_busy' | 'auth_failures' | 'usage_reads';
+export const REFUSAL_REASONS = ['quota', 'quota_repeated', 'fallback_quota', 'account_busy', 'auth_failures', 'usage_reads'] as const;
+export type RefusalReason = (typeof REFUSAL_REASONS)[number];
 
 /**
  * A 429 counted by its reason, in the metric and on the request's log lines (its access log line

@@ -2,7 +2,7 @@ import { exitWhenDone } from './exit-when-done.js';
 import type { Client } from '@elastic/elasticsearch';
 import type { RedisClient } from '../../infra/redis.js';
 import { cannotReach, ConfigError, loadConfig, type Config } from '../../config.js';
-import { createEsClient } from '../../infra/elasticsearch.js';
+import { TOOLS_MAX_ANSWER_BYTES, createEsClient } from '../../infra/elasticsearch.js';
 import { connectedRedis } from '../../infra/redis.js';
 import { inTime } from '../../infra/in-time.js';
 import { acquireCatalogueLock, describeHolder, LockHeldError, type CatalogueLock } from '../admin/catalogue-lock.js';
@@ -112,7 +112,7 @@ export async function runCatalogueCommand<A extends { help: boolean }>(command: 
     return EXIT_USAGE;
   }
   // Bulk requests, refreshes and verification queries on a large index outlast the API's budget.
-  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 120_000 });
+  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 120_000, maxAnswerBytes: TOOLS_MAX_ANSWER_BYTES });
   try {
     try {
       await es.cluster.health({}, { requestTimeout: 5000 });

@@ -76,6 +76,13 @@ export function portalRoutes({ service, keys, quota, windowSeconds, trustProxyHo
         ctx.set('Retry-After', String(err.retryAfterSeconds));
         return page(ctx, 503, messagePage('Busy', 'Too many sign-ins are being checked right now. Please try again in a moment.'));
       }
+      // The client hung up, or was cut off for a body slower than the request timeout: no one to
+      // answer, and nothing for an operator to look at (a client could write error lines at will).
+      if (ctx.req.destroyed || ctx.req.socket.destroyed) {
+        logger.info('portal request ended by its client', { path: loggablePath(ctx.path) });
+        ctx.respond = false;
+        return;
+      }
       logger.error('portal request failed', { path: loggablePath(ctx.path), error: err instanceof Error ? err.message : String(err) });
       ctx.set('Retry-After', '5');
       page(ctx, 503, messagePage('Service unavailable', 'The portal cannot reach its data right now. Please try again in a few seconds.'));

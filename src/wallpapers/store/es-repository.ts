@@ -3,6 +3,7 @@ import { attemptTimeoutMs, hedgedReadsOf } from '../../infra/elasticsearch.js';
 import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig } from '../../config.js';
 import { CursorExpired, Overloaded } from '../../errors.js';
 import { EsItemError, type EsFailure, translateEsError } from '../../infra/es-errors.js';
+import { docsOf, expectGot, hitsOf, searchItemsOf, totalOf } from './answer-shapes.js';
 import { inTime } from '../../infra/in-time.js';
 import { type Logger, silentLogger } from '../../infra/logger.js';
 import { createNaturalBatcher } from '../../infra/natural-batcher.js';
@@ -317,7 +318,7 @@ export function createEsRepository(
           ),
         remainingMs,
       );
-      const docs = (response.docs ?? []) as MgetItem[];
+      const docs = docsOf<MgetItem>(response, ids.length);
       return ids.map((id, position) => toDocument(docs[position], id));
     },
   });
@@ -342,18 +343,15 @@ export function createEsRepository(
           );
           // A search the node could not finish (a shard timed out, a full queue) is worth another
           // attempt elsewhere; if none does better, each caller still gets its own item's answer.
-          if ((answer.responses as MsearchItem[]).some(nodeTrouble)) throw new NodeTrouble(answer);
+          if (searchItemsOf<MsearchItem>(answer, batch.length).some(nodeTrouble)) throw new NodeTrouble(answer);
           return answer;
         }, remainingMs)
         .catch((err: unknown) => {
           if (err instanceof NodeTrouble) return err.answer;
           throw err;
         });
-      const items = (response.responses ?? []) as MsearchItem[];
-      return batch.map((one, position) => {
-        const item = items[position];
-        return item ? toPage(item, one) : new Error(`multi-search answered ${items.length} of ${batch.length}`);
-      });
+      const items = response.responses as MsearchItem[];
+      return batch.map((one, position) => toPage(items[position]!, one));
     },
   });
   const searchOf = (params: ListParams, body: SearchBody, index = searchIndex(alias, params)): Search => ({
@@ -409,8 +407,7 @@ export function createEsRepository(
       .then((response): CatalogueExtent => {
         const found = (response.aggregations ?? {}) as Record<string, { value?: number | null }>;
         const value = (name: string) => found[name]?.value ?? 0;
-        const total = response.hits?.total;
-        const count = typeof total === 'number' ? total : (total?.value ?? 0);
+        const count = totalOf(response);
         const fields = Object.fromEntries(
           EXTENT_FIELDS.map((field) => [field, { lowest: value(`${field}_lowest`), highest: value(`${field}_highest`) }]),
         ) as CatalogueExtent['fields'];
@@ -588,7 +585,7 @@ export function createEsRepository(
       (attempt) => es.mget<Wallpaper>({ ...buildIdsRequest(alias, ids), preference: attempt.preference }, attemptOptions(attempt)),
       batching.timeoutMs,
     );
-    const docs = (response.docs ?? []) as MgetItem[];
+    const docs = docsOf<MgetItem>(response, ids.length);
     const items: Wallpaper[] = [];
     const missing: number[] = [];
     for (const [position, id] of ids.entries()) {
@@ -618,11 +615,8 @@ export function createEsRepository(
           ),
         remainingMs,
       );
-      const items = (response.responses ?? []) as SuggestItem[];
-      return requests.map(({ limit }, position) => {
-        const item = items[position];
-        return item ? toSuggestions(item, limit) : new Error(`multi-search answered ${items.length} of ${requests.length}`);
-      });
+      const items = searchItemsOf<SuggestItem>(response, requests.length);
+      return requests.map(({ limit }, position) => toSuggestions(items[position]!, limit));
     },
   });
 
@@ -648,6 +642,7 @@ export function createEsRepository(
         ),
       batching.timeoutMs,
     );
+    expectGot(mark);
     // A catalogue no load has recorded changes for yet has no record of them: it is read alone.
     // The catalogue itself must be there: skipping it too had answered a missing one as an empty
     // feed at its tail, where every other route answers 503 (helper-94).
@@ -670,14 +665,15 @@ export function createEsRepository(
             allow_partial_search_results: false,
             preference: attempt.preference,
             timeout: shardTimeout,
-            filter_path: ['hits.hits._index', 'hits.hits._source', 'hits.hits.sort'],
+            filter_path: ['took', 'hits.hits._index', 'hits.hits._source', 'hits.hits.sort'],
             ...changesBody(watermark, after, perPage + 1),
           },
           attemptOptions(attempt),
         ),
       leftOf(deadline),
     );
-    const hits = ((response.hits?.hits ?? []) as ChangeHit[]).slice(0, perPage);
+    const read = hitsOf<ChangeHit>(response);
+    const hits = read.slice(0, perPage);
     const items = hits.map((hit): Change => {
       const source = hit._source!;
       if (hit._index === changesIndex || source.kind === 'delete') return { id: source.id, change: 'delete', at: source.changed_at! };
@@ -687,7 +683,7 @@ export function createEsRepository(
     const last = hits.at(-1)?.sort;
     return {
       items,
-      more: (response.hits?.hits ?? []).length > perPage,
+      more: read.length > perPage,
       ...(last ? { last: { seq: Number(last[0]), id: Number(last[1]) } } : {}),
       ...(readIn === undefined ? {} : { history: readIn }),
     };

@@ -82,8 +82,17 @@ describe('buffered Elasticsearch connection', () => {
     ({ client, server } = await peer({ chunks: [text.subarray(0, 100)], stall: true, requestTimeoutMs: 300 }));
     const started = Date.now();
     const failure = await client.transport.request({ method: 'GET', path: '/x' }).catch((err: unknown) => err);
-    expect(failure).to.be.instanceOf(errors.ConnectionError);
+    expect(failure).to.be.instanceOf(errors.TimeoutError);
     expect(Date.now() - started).to.be.below(2000);
+  });
+
+  it("when a node trickles its answer steadily, then the request fails at the client's timeout, not when the answer ends", async () => {
+    const chunks = Array.from({ length: 400 }, () => Buffer.from('x'.repeat(100)));
+    ({ client, server } = await peer({ chunks, requestTimeoutMs: 300 }));
+    const started = Date.now();
+    const failure = await client.transport.request({ method: 'GET', path: '/x' }).catch((err: unknown) => err);
+    expect(failure).to.be.instanceOf(errors.TimeoutError);
+    expect(Date.now() - started).to.be.within(250, 1500);
   });
 
   it("when a request has a timeout of its own shorter than the client's and the node hangs mid-answer, then it fails with a timeout at its own, not the client's", async () => {

@@ -16,7 +16,7 @@ describe('account lanes', () => {
     expect(entered).to.equal(false);
     expect(lanes.waiting).to.equal(1);
     first();
-    (await third)();
+    (await third)!();
     expect(entered).to.equal(true);
     expect(lanes.waiting).to.equal(0);
   });
@@ -28,7 +28,7 @@ describe('account lanes', () => {
     const waits = [1, 2, 3].map((n) =>
       lanes.waitFor('a')!.then((leave) => {
         order.push(n);
-        leave();
+        leave!();
       }),
     );
     holder();
@@ -51,7 +51,7 @@ describe('account lanes', () => {
     leave();
     const second = await waiter;
     expect(lanes.tryEnter('a'), 'the lane went to the waiter, and leaving twice gave no second one').to.equal(null);
-    second();
+    second!();
     expect(lanes.tryEnter('a')).to.be.a('function');
   });
 
@@ -66,7 +66,7 @@ describe('account lanes', () => {
     const waited = lanes.waitFor('account-0')!;
     expect(lanes.accounts).to.equal(50);
     for (const leave of leaves) leave();
-    (await waited)();
+    (await waited)!();
     expect(lanes.accounts).to.equal(0);
     expect(lanes.waiting).to.equal(0);
   });
@@ -79,7 +79,7 @@ describe('account lanes', () => {
     const leaves = await Promise.all(waited);
     expect(lanes.waiting).to.equal(0);
     expect(lanes.tryEnter('a'), 'no account is held any more').to.be.a('function');
-    for (const leave of leaves) leave();
+    for (const leave of leaves) leave!();
     holder();
     expect(lanes.accounts, 'nothing kept once the last lane of before is left').to.equal(0);
   });
@@ -93,7 +93,7 @@ describe('account lanes', () => {
     expect(lanes.waiting).to.equal(2);
     expect(lanes.waitFor('b'), 'the other account has its own line').to.be.instanceOf(Promise);
     holders[0]!();
-    (await inLine[0]!)();
+    (await inLine[0]!)!();
     expect(lanes.waitFor('a'), 'a place freed once one left the line').to.be.instanceOf(Promise);
   });
 
@@ -108,11 +108,11 @@ describe('account lanes', () => {
     const newcomer = lanes.waitFor('a');
     expect(newcomer, 'the place of the one gone').to.be.instanceOf(Promise);
     expect(lanes.waiting).to.equal(2);
-    (await gone)();
+    (await gone)!();
     expect(lanes.tryEnter('a'), 'the one gone took no lane: the holder still has it').to.equal(null);
     holder();
-    (await staying)();
-    (await newcomer!)();
+    (await staying)!();
+    (await newcomer!)!();
     expect(lanes.accounts).to.equal(0);
     expect(lanes.waiting).to.equal(0);
   });
@@ -140,7 +140,7 @@ describe('account lanes', () => {
     first.release();
     expect(lanes.hold('a'), 'releasing a redeemed place frees nothing').to.equal(null);
     leave();
-    (await waiting)();
+    (await waiting)!();
     expect(lanes.accounts).to.equal(0);
   });
 
@@ -161,6 +161,22 @@ describe('account lanes', () => {
     for (const hold of holds) hold.release();
     expect(lanes.accounts).to.equal(0);
     lanes.tryEnter('b', lanes.hold('b')!)!();
+    expect(lanes.accounts).to.equal(0);
+  });
+
+  it('when a request has waited its longest for a lane, then it is let go without one, and those behind it keep their places', async () => {
+    const lanes = createAccountLanes(1, 4, 30);
+    const holder = lanes.tryEnter('a')!;
+    const first = lanes.waitFor('a')!;
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    const second = lanes.waitFor('a')!;
+    expect(await first, 'the first waited 30 ms').to.equal(null);
+    expect(lanes.waiting).to.equal(1);
+    holder();
+    const leave = await second;
+    expect(leave, 'the second is let in when the lane frees').to.be.a('function');
+    leave!();
+    expect(lanes.waiting).to.equal(0);
     expect(lanes.accounts).to.equal(0);
   });
 
