@@ -31,6 +31,8 @@ const DOCS = [
   doc(10, 'Rain on Glass', 'A picture.'),
   doc(11, 'Sunrise in the Valley', 'A picture.'),
   doc(12, 'Lighthouse at Dusk', 'A picture.'),
+  doc(13, 'Final Tennis Court', 'A picture.', 'sports'),
+  doc(14, 'Red Sports Car', 'A picture.', 'cars'),
 ];
 
 describe('search ranking rules', function () {
@@ -43,6 +45,12 @@ describe('search ranking rules', function () {
   it('when a word matches one title exactly and another through its stem, then the exact match ranks first', async () => {
     expect(await ids('wolves')).to.deep.equal([1, 2]);
     expect(await ids('wolf')).to.deep.equal([2, 1]);
+  });
+
+  it('when a word names a category, then that category comes before the word found elsewhere', async () => {
+    expect(await ids('sports')).to.deep.equal([13, 14]);
+    expect(await ids('sport')).to.deep.equal([13, 14]);
+    expect(await ids('sports car'), 'a query of more than the category').to.deep.equal([14, 13]);
   });
 
   it('when a word matches some wallpaper as typed, then it is taken as meant: no typo of it is looked for', async () => {

@@ -4,6 +4,7 @@ import { formatResolution, parseResolution, sizeOfWord } from '../resolution.js'
 import type { SearchQuery, Term } from '../search-query.js';
 import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNameOfWord, colorNamesOf, readColor, tierTerm } from '../colors.js';
 import type { WallpaperDetail } from '../wallpaper.js';
+import { CATEGORY_NAMED } from '../categories.js';
 import { type KeyAndId, TOP_KEY, shuffleOf } from './shuffle.js';
 
 /** Documented order of the list: newest first, ties by id descending (matches the index sort). */
@@ -730,9 +731,33 @@ export function withSubject(query: Clause, subject: readonly Term[] | undefined)
   return { bool: { must: [query], should: [tier(groupClause([...subject], 'exact'), SUBJECT)] } };
 }
 
+// A query word that names a category ("sports", "city") ranks that category's wallpapers above
+// matches of the word elsewhere: "sports" had put 46 sports cars before the first wallpaper of the
+// sports category, "city" 48 games set in a Neon City before the cityscapes (helper-120). Above the
+// step between the word typed and the words standing for it in the meaning tier (MEANING_TIER
+// times 1 against 0.9: "city" is the games' Neon City as typed, the cityscapes through meaning),
+// below matching one more group (ALL_GROUPS, or a group's share of MEANING_TIER); like the subject's
+// boost, it matches nothing the query does not.
+const CATEGORY_TIER = 10_000;
+
+/** The query, with the wallpapers of each category one of its groups names (as typed) scored higher. */
+export function withCategoriesNamed(query: Clause, { groups }: SearchQuery): Clause {
+  const named = [
+    ...new Set(
+      groups.flatMap((group) => {
+        const typed = group[0];
+        const category = typed === undefined || typed.similarity !== undefined ? undefined : CATEGORY_NAMED.get(typed.text.toLowerCase());
+        return category === undefined ? [] : [category];
+      }),
+    ),
+  ];
+  if (named.length === 0) return query;
+  return { bool: { must: [query], should: named.map((category) => tier({ term: { category } }, CATEGORY_TIER)) } };
+}
+
 const searchQueryOf = (params: SearchParams): Clause => {
   if (params.nothing) return { match_none: {} };
-  const query = withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject);
+  const query = withCategoriesNamed(withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject), params.text);
   return params.whole ? { bool: { must: [query], filter: [everyGroupInTitles(params.text)] } } : query;
 };
 
