@@ -23,9 +23,10 @@ const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 
  * What a wallpaper app shows anyway, the device or size a wallpaper is for (the filters say that:
  * ratio, min_resolution), and the file it comes as: a pasted file name ("sunset_wallpaper.jpg") or
  * a page's address ("sunset-wallpaper-download") is made of these. A query of filler with one of
- * these ("wallpaper", "hd wallpapers", "iphone wallpaper") asks for wallpapers: it looks for those of these words that occur in the
- * catalogue ("4k" finds the wallpapers described as sharp enough for a 4K monitor) and, when none
- * does, matches every wallpaper rather than none (domain/with-wallpapers-asked.ts).
+ * these ("wallpaper", "hd wallpapers", "iphone wallpaper") asks for wallpapers: those of the shape
+ * its words ask for (shapeAsked: "iphone", "4k"), or else those that hold these of its words that
+ * occur in the catalogue ("hq"), or when none does, every wallpaper rather than none
+ * (domain/with-wallpapers-asked.ts).
  */
 export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'wallpaper', 'wallpapers', 'background', 'backgrounds', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'photo', 'photos',
@@ -33,7 +34,44 @@ export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'iphone', 'ipad', 'android', 'macbook', 'pc', 'laptop', 'tablet', 'monitor', '720p', '1080p', '1440p', '2160p', '2k',
   'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp', 'px',
   'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'imac', 'chromebook',
+  'vertical', 'portrait', 'horizontal', 'widescreen', 'qhd', 'fhd',
 ]); // prettier-ignore
+
+/**
+ * The shape and sharpness a query's words ask for: a phone is held upright, a desktop's screen is
+ * wide, and "4k" is at least 3840 by 2160 either way round. A query with a subject ranks the
+ * wallpapers of that shape first (store/build-queries.ts); one of filler alone ("iphone
+ * wallpapers", "4k") is answered with those wallpapers only (domain/with-wallpapers-asked.ts).
+ * "Landscape" is not here: it names a category.
+ */
+export interface ShapeAsked {
+  orientation?: 'portrait' | 'landscape';
+  /** The shorter and longer side at least. */
+  atLeast?: { short: number; long: number };
+}
+
+const UPRIGHT = ['phone', 'mobile', 'iphone', 'android', 'lockscreen', 'homescreen', 'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'vertical', 'portrait']; // prettier-ignore
+const WIDE = ['desktop', 'pc', 'laptop', 'monitor', 'macbook', 'imac', 'chromebook', 'horizontal', 'widescreen'];
+const SHARPNESS: ReadonlyMap<string, { short: number; long: number }> = new Map([
+  ['720p', { short: 720, long: 1280 }],
+  ['1080p', { short: 1080, long: 1920 }], ['fhd', { short: 1080, long: 1920 }],
+  ['2k', { short: 1440, long: 2560 }], ['1440p', { short: 1440, long: 2560 }], ['qhd', { short: 1440, long: 2560 }],
+  ['4k', { short: 2160, long: 3840 }], ['uhd', { short: 2160, long: 3840 }], ['2160p', { short: 2160, long: 3840 }],
+  ['5k', { short: 2880, long: 5120 }], ['8k', { short: 4320, long: 7680 }],
+]); // prettier-ignore
+
+/** What the words of a query (lower-cased, as typed) ask of a wallpaper's shape; undefined for nothing. Words for both shapes ask neither. */
+export function shapeAsked(words: readonly string[]): ShapeAsked | undefined {
+  const upright = words.some((word) => UPRIGHT.includes(word));
+  const wide = words.some((word) => WIDE.includes(word));
+  const sharpest = words
+    .map((word) => SHARPNESS.get(word))
+    .filter((size) => size !== undefined)
+    .sort((a, b) => b.long - a.long)[0];
+  const orientation = upright === wide ? undefined : upright ? ('portrait' as const) : ('landscape' as const);
+  if (orientation === undefined && sharpest === undefined) return undefined;
+  return { ...(orientation ? { orientation } : {}), ...(sharpest ? { atLeast: sharpest } : {}) };
+}
 
 /**
  * Words of WALLPAPER_WORDS about the offer, not the picture: the price, the praise, the download

@@ -1,4 +1,13 @@
-import { excludedWithoutAddressWords, namesDevice, namesModel, oneWordFor, withoutFiller, withoutModels } from './query-filler.js';
+import {
+  type ShapeAsked,
+  excludedWithoutAddressWords,
+  namesDevice,
+  namesModel,
+  oneWordFor,
+  shapeAsked,
+  withoutFiller,
+  withoutModels,
+} from './query-filler.js';
 import { STOP_WORDS } from './stop-words.js';
 
 /**
@@ -33,6 +42,8 @@ export interface SearchQuery {
   wallpapersAsked?: true;
   /** No group, and every wallpaper matches (domain/with-wallpapers-asked.ts). */
   every?: true;
+  /** The shape and sharpness its words ask for ("iphone", "4k": query-filler.ts). */
+  shape?: ShapeAsked;
   /**
    * Neighbouring plain words typed with nothing but spaces between them, common words aside,
    * lower-cased and joined by a space ("light house"): what may be one word typed in two
@@ -319,10 +330,14 @@ function searchable(term: Term): boolean {
 export function readSearchText(q: string): SearchQuery {
   const { query: parsed, spaced } = parse(q);
   const { groups, wallpapersAsked } = withoutFiller(parsed.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0));
+  // Words in quotes mean themselves, and phrases their words together: neither asks for a shape.
+  const typed = parsed.groups.flat().filter((term) => !term.quoted && !term.phrase);
+  const shape = shapeAsked(typed.flatMap(({ text }) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
   return {
     groups,
     excluded: parsed.excluded.map(excludedWithoutAddressWords),
     ...(wallpapersAsked ? { wallpapersAsked: true as const } : {}),
+    ...(shape ? { shape } : {}),
     ...(spaced.length > 0 ? { spaced } : {}),
   };
 }

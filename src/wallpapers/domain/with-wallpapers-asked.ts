@@ -9,8 +9,9 @@ import type { WordOccurrences } from './word-occurrences.js';
  * "wallpaper", "hd wallpapers", "4k-wallpaper") look only for those of their words asking for
  * wallpapers that occur in the catalogue: searched as typed, the others would find nothing, as no
  * wallpaper pictures a wallpaper. When none occurs, every wallpaper matches.
- * "4k" occurs (it finds the wallpapers described as sharp enough for a 4K monitor): "4k-wallpaper"
- * looks for 4k, and "4k-monitor", whose words both occur, for both. Words of the offer ("free",
+ * One that asks for a shape ("iphone wallpapers", "4k": query-filler.ts's shapeAsked) finds every
+ * wallpaper of that shape. "hq" occurs: "hq-wallpaper" looks for hq, and "hq-screen", whose words
+ * both occur, for both. Words of the offer ("free",
  * "download") are never looked for: "free download" matches every wallpaper. A word Elasticsearch
  * did not answer for counts as occurring, as elsewhere: a search is never changed by an error.
  */
@@ -19,6 +20,10 @@ export function withWallpapersAsked(repository: WallpaperRepository, occurrences
     ...repository,
     async search(params) {
       if (!params.text.wallpapersAsked) return repository.search(params);
+      // A shape or sharpness asked ("iphone wallpapers", "4k") is what such a query wants: the
+      // wallpapers of that shape, not those whose text happens to say the word ("4k" had found the
+      // 525 described as sharp enough for a 4K monitor, of 1,197 at least that sharp; helper-120).
+      if (params.text.shape) return repository.search(everyWallpaper(params));
       const words = [...new Set(params.text.groups.flat().flatMap(({ text }) => text.toLowerCase().split(' ')))].filter((word) =>
         WALLPAPER_WORDS.has(word),
       );
@@ -62,7 +67,7 @@ function everyWallpaper(params: SearchParams): SearchParams {
   const ranked = (tags?.length ?? 0) > 0 || (color?.length ?? 0) > 0;
   return {
     ...params,
-    text: { groups: [], excluded: params.text.excluded, every: true },
+    text: { groups: [], excluded: params.text.excluded, every: true, ...(params.text.shape ? { shape: params.text.shape } : {}) },
     sort: (sort ?? 'relevance') === 'relevance' && !ranked ? 'downloads' : sort,
   };
 }

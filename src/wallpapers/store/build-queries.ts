@@ -2,6 +2,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, Mistyped, Position, SearchParams, SortOrder, SuggestParams } from '../params.js';
 import { formatResolution, parseResolution, sizeOfWord } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
+import type { ShapeAsked } from '../query-filler.js';
 import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNameOfWord, colorNamesOf, readColor, tierTerm } from '../colors.js';
 import type { WallpaperDetail } from '../wallpaper.js';
 import { CATEGORY_NAMED } from '../categories.js';
@@ -647,10 +648,19 @@ export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'meant'>;
  * Every group matched puts it in the top tier; below that, groups matched as typed count a
  * hundred times those matched through a typo.
  */
-export function buildSearchQuery({ groups, excluded }: SearchQuery, { occurring = [], known = [], meant = [] }: TypedWords = {}): Clause {
+export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occurring = [], known = [], meant = [] }: TypedWords = {}): Clause {
   // A query that only asked for wallpapers (SearchQuery.every): all of them score alike, so the
-  // order is the tie-break's, the most downloaded first.
-  if (groups.length === 0) return { bool: { must: [{ match_all: {} }], must_not: excluded.map((term) => termClause(term, 'exact')) } };
+  // order is the tie-break's, the most downloaded first; those of the shape its words ask for
+  // ("iphone wallpapers", "4k") only.
+  if (groups.length === 0) {
+    return {
+      bool: {
+        must: [{ match_all: {} }],
+        ...(shape ? { filter: shapeClauses(shape) } : {}),
+        must_not: excluded.map((term) => termClause(term, 'exact')),
+      },
+    };
+  }
   const typos = typoGroups(groups, new Set(occurring));
   const knownWords = new Set(known);
   const sureTypos = typos.map((terms) => terms.filter((term) => !wordsOf(term).some((word) => knownWords.has(word))));
@@ -755,9 +765,34 @@ export function withCategoriesNamed(query: Clause, { groups }: SearchQuery): Cla
   return { bool: { must: [query], should: named.map((category) => tier({ term: { category } }, CATEGORY_TIER)) } };
 }
 
+// A shape or sharpness the query's words ask for ("sunset iphone", "mountain 4k") ranks the
+// wallpapers that have it first among equal matches of the rest: above BM25's spread within a tier
+// (AS_TYPED times 10-30), below the step between a word as typed and its nearest stand-in in the
+// meaning tier (50,000 times 0.1), so the picture asked for still outweighs its shape.
+const SHAPE_TIER = 4_000;
+
+/** The wallpapers of the orientation and at least the sharpness asked, either way round. */
+function shapeClauses({ orientation, atLeast }: ShapeAsked): Clause[] {
+  const sides = (wide: number, tall: number): Clause => ({
+    bool: { must: [{ range: { width: { gte: wide } } }, { range: { height: { gte: tall } } }] },
+  });
+  return [
+    ...(orientation ? [{ term: { orientation } }] : []),
+    ...(atLeast ? [{ bool: { should: [sides(atLeast.long, atLeast.short), sides(atLeast.short, atLeast.long)], minimum_should_match: 1 } }] : []),
+  ];
+}
+
+/** The query, with the wallpapers of the shape its words ask for scored higher; it matches no more than the query does. */
+export function withShapeAsked(query: Clause, shape: ShapeAsked | undefined): Clause {
+  if (shape === undefined) return query;
+  return { bool: { must: [query], should: shapeClauses(shape).map((clause) => tier(clause, SHAPE_TIER)) } };
+}
+
 const searchQueryOf = (params: SearchParams): Clause => {
   if (params.nothing) return { match_none: {} };
-  const query = withCategoriesNamed(withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject), params.text);
+  const ranked = withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject);
+  // A query of nothing but filler asks for that shape alone: buildSearchQuery filters by it.
+  const query = withCategoriesNamed(params.text.groups.length === 0 ? ranked : withShapeAsked(ranked, params.text.shape), params.text);
   return params.whole ? { bool: { must: [query], filter: [everyGroupInTitles(params.text)] } } : query;
 };
 

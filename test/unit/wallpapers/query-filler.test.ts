@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { readSearchText } from '../../../src/wallpapers/search-query.js';
+import { shapeAsked } from '../../../src/wallpapers/query-filler.js';
 
 const words = (q: string) => readSearchText(q).groups.map((group) => group.map(({ text, phrase }) => (phrase ? `"${text}"` : text)));
 
@@ -208,5 +209,25 @@ describe('filler in what people type', () => {
         q,
       ).to.include('paper');
     }
+  });
+});
+
+describe('the shape a query asks for', () => {
+  it('when its words name a phone or a screen, or a sharpness, then that shape is asked; the sharpest of several', () => {
+    expect(shapeAsked(['iphone', 'wallpaper'])).to.deep.equal({ orientation: 'portrait' });
+    expect(shapeAsked(['vertical'])).to.deep.equal({ orientation: 'portrait' });
+    expect(shapeAsked(['desktop', '4k', '1080p'])).to.deep.equal({ orientation: 'landscape', atLeast: { short: 2160, long: 3840 } });
+    expect(shapeAsked(['8k'])).to.deep.equal({ atLeast: { short: 4320, long: 7680 } });
+  });
+
+  it('when its words name both shapes or none, then no orientation is asked', () => {
+    expect(shapeAsked(['phone', 'desktop'])).to.equal(undefined);
+    expect(shapeAsked(['landscape', 'mountain'])).to.equal(undefined);
+  });
+
+  it('when the words are in quotes or a phrase, then they ask for no shape', () => {
+    expect(readSearchText('"phone" booth').shape).to.equal(undefined);
+    expect(readSearchText('old "phone booth"').shape).to.equal(undefined);
+    expect(readSearchText('ultra hd sunset').shape).to.deep.equal({ atLeast: { short: 2160, long: 3840 } });
   });
 });

@@ -20,18 +20,18 @@ describe('a search that only asks for wallpapers', () => {
   });
 
   it('when its words are of the offer (free, download, a file type), then they are never asked about, even where the catalogue holds them', async () => {
-    const wordsOccur = occurringIn(['free', 'download', 'png', '4k']);
+    const wordsOccur = occurringIn(['free', 'download', 'png', 'hq']);
     const repository = recordingRepository();
     const asked = withWallpapersAsked(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }));
     await asked.search(searchParams({ q: 'hd wallpapers free download', page: 1, per_page: 20 }));
     await asked.search(searchParams({ q: 'free png', page: 1, per_page: 20 }));
-    await asked.search(searchParams({ q: 'free 4k wallpapers', page: 1, per_page: 20 }));
+    await asked.search(searchParams({ q: 'free hq wallpapers', page: 1, per_page: 20 }));
     expect(repository.seen.map(({ text }) => [text.every ?? false, text.groups.map((group) => group.map(({ text }) => text))])).to.deep.equal([
       [true, []],
       [true, []],
-      [false, [['4k']]],
+      [false, [['hq']]],
     ]);
-    expect(wordsOccur.asked, 'free, download and png never; wallpapers once, then remembered').to.deep.equal([['hd', 'wallpapers'], ['4k']]);
+    expect(wordsOccur.asked, 'free, download and png never; wallpapers once, then remembered').to.deep.equal([['hd', 'wallpapers'], ['hq']]);
   });
 
   it('when tags or colours rank it, or another order is asked, then that order stays', async () => {
@@ -49,23 +49,37 @@ describe('a search that only asks for wallpapers', () => {
 
   it('when some of its wallpaper words occur, then only those are looked for, a joined term keeping all of its words that occur', async () => {
     const repository = recordingRepository();
-    const asked = withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn(['4k', 'monitor']), absentMs: 1000 }));
-    for (const q of ['4k wallpaper', '4k-wallpaper', '4k-monitor', 'hd-wallpaper OR 4k-monitor-wallpaper', '4k monitor']) {
+    const asked = withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn(['hq', 'screen']), absentMs: 1000 }));
+    for (const q of ['hq wallpaper', 'hq-wallpaper', 'hq-screen', 'hd-wallpaper OR hq-screen-wallpaper', 'hq screen']) {
       await asked.search(searchParams({ q, page: 1, per_page: 20 }));
     }
     const texts = repository.seen.map((params) => params.text.groups.map((group) => group.map(({ text }) => text)));
-    expect(texts).to.deep.equal([[['4k']], [['4k']], [['4k monitor']], [['4k monitor']], [['4k'], ['monitor']]]);
+    expect(texts).to.deep.equal([[['hq']], [['hq']], [['hq screen']], [['hq screen']], [['hq'], ['screen']]]);
     expect(repository.seen.map((params) => params.text.every)).to.deep.equal([undefined, undefined, undefined, undefined, undefined]);
   });
 
   it('when all of its wallpaper words occur, or Elasticsearch did not say, then it is searched as typed', async () => {
     const repository = recordingRepository();
     const failing = Object.assign(() => Promise.reject(new Error('down')), { asked: [] as string[][] });
-    const fourK = searchParams({ q: '4k-monitor', page: 1, per_page: 20 });
-    await withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn(['4k', 'monitor']), absentMs: 1000 })).search(fourK);
+    const fourK = searchParams({ q: 'hq-screen', page: 1, per_page: 20 });
+    await withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn(['hq', 'screen']), absentMs: 1000 })).search(fourK);
     const wallpaper = searchParams({ q: 'wallpaper', page: 1, per_page: 20 });
     await withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: failing, absentMs: 1000 })).search(wallpaper);
     expect(repository.seen).to.deep.equal([fourK, wallpaper]);
+  });
+
+  it('when its words ask for a shape or a sharpness, then every wallpaper of it is searched for, whatever the text says', async () => {
+    const wordsOccur = occurringIn(['4k', 'phone', 'iphone']);
+    const repository = recordingRepository();
+    const asked = withWallpapersAsked(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }));
+    for (const q of ['iphone wallpapers', '4k', 'ultra hd desktop -space']) await asked.search(searchParams({ q, page: 1, per_page: 20 }));
+    expect(repository.seen.map(({ text, sort }) => [text.groups, text.every, text.shape, sort])).to.deep.equal([
+      [[], true, { orientation: 'portrait' }, 'downloads'],
+      [[], true, { atLeast: { short: 2160, long: 3840 } }, 'downloads'],
+      [[], true, { orientation: 'landscape', atLeast: { short: 2160, long: 3840 } }, 'downloads'],
+    ]);
+    expect(repository.seen[2]!.text.excluded.map(({ text }) => text)).to.deep.equal(['space']);
+    expect(wordsOccur.asked, 'the text is not asked').to.deep.equal([]);
   });
 
   it('when it asks for more than wallpapers, then nothing is asked and the search goes down as it came', async () => {
