@@ -85,6 +85,15 @@ describe('an Elasticsearch that answers wrongly', function () {
     }
   });
 
+  it('when it is slow but answers, then an account with a line longer than the timeout still has every request served', async () => {
+    // 4 lanes, 250 ms a read: the last of 24 at once waits about 1.5 s, past the 1 s timeout, behind reads that are served.
+    faults.set({ kind: 'slow', delayMs: 250 });
+    const statuses = await Promise.all(
+      Array.from({ length: 24 }, async (_, i) => (await request(app.url, `/v1/wallpapers/${i + 1}`, { key: ctx.key })).status),
+    );
+    expect(statuses).to.deep.equal(Array.from({ length: 24 }, () => 200));
+  });
+
   it('when it stalls, then an account with more requests at once than lanes has each answered within twice the timeout', async () => {
     faults.set({ kind: 'stall' });
     const started = performance.now();

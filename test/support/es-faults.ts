@@ -11,7 +11,9 @@ export type EsFault =
   /** A 200 with this body as written (not JSON, or JSON of a shape no Elasticsearch gives). */
   | { kind: 'body'; body: string; contentType?: string }
   /** No answer at all. */
-  | { kind: 'stall' };
+  | { kind: 'stall' }
+  /** The right answer, each after `delayMs`: a node slow but working. */
+  | { kind: 'slow'; delayMs: number };
 
 export interface EsFaults {
   url: string;
@@ -79,6 +81,7 @@ export async function startEsFaults(upstream: string): Promise<EsFaults> {
           timers.add(timer);
           return;
         }
+        case 'slow':
         case 'pass': {
           const forward = httpRequest(
             { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host }, agent },
@@ -88,7 +91,8 @@ export async function startEsFaults(upstream: string): Promise<EsFaults> {
             },
           );
           forward.on('error', () => res.destroy());
-          forward.end(body);
+          if (spoiled.kind === 'slow') setTimeout(() => forward.end(body), spoiled.delayMs);
+          else forward.end(body);
         }
       }
     });

@@ -1,5 +1,8 @@
-/** Gives back a lane; a second call does nothing. */
-export type LeaveLane = () => void;
+/**
+ * Gives back a lane; a second call does nothing. `served` says whether the request was answered
+ * (not failed for a backend that did not answer): what tells a busy line from a stalled one.
+ */
+export type LeaveLane = (served?: boolean) => void;
 
 /** A place kept for a request that will ask for a lane soon; given back when it does not. */
 export interface Hold {
@@ -20,7 +23,8 @@ export interface AccountLanes {
    * A lane once the account's earlier requests have left enough: first come, first served. Null,
    * at once, when the account already has as many waiting as its line holds. `gone` tells whether
    * the request's client has hung up: such a request holds no place once the line is full. The
-   * promise gives null when the request has waited `maxWaitMs` (createAccountLanes) without one.
+   * promise gives null when the account's lanes served nothing for `maxWaitMs` (createAccountLanes)
+   * while the request waited.
    */
   waitFor(accountId: string, gone?: () => boolean, hold?: Hold): Promise<LeaveLane | null> | null;
   /**
@@ -47,6 +51,8 @@ interface Place {
 const FOREVER = 2 ** 31 - 1;
 
 interface Line {
+  /** When a request of the account last left a lane served, or the line began (performance.now()). */
+  lastServed: number;
   running: number;
   queue: Place[];
   /** Places kept for requests on their way (see hold). */
@@ -66,9 +72,11 @@ const NOTHING_TO_LEAVE: LeaveLane = () => undefined;
  * more at once is served at the pace of its lanes; past `waitingPerAccount` waiting, the line is
  * full and the request is refused at once. Without that bound, a line would be the one queue of the
  * API that nothing limits: one socket pipelining 5,000 requests held 5,000 of them here (about
- * 135 MB), where Elasticsearch's own queue would have shed them. And a request waits at most
- * `maxWaitMs`: behind lanes held by a stalled node, the 40th of one account's requests at once was
- * answered after 39 s, each lane's request timing out in turn (helper-123).
+ * 135 MB), where Elasticsearch's own queue would have shed them. And a line that serves nothing
+ * for `maxWaitMs` lets its waiting requests go: behind lanes held by a stalled node, the 40th of one
+ * account's requests at once was answered after 39 s, each lane's request failing in turn at its
+ * timeout (helper-123). Not a bound on each request's wait: 60 searches at once against a node
+ * answering each in 0.5 s are all served, the last after 7.8 s (helper-124).
  */
 export function createAccountLanes(perAccount: number, waitingPerAccount: number, maxWaitMs = FOREVER): AccountLanes {
   if (!Number.isInteger(perAccount) || perAccount < 1) throw new Error(`lanes per account must be a positive integer, not ${perAccount}`);
@@ -80,9 +88,10 @@ export function createAccountLanes(perAccount: number, waitingPerAccount: number
 
   function leaver(accountId: string, line: Line): LeaveLane {
     let left = false;
-    return () => {
+    return (served = true) => {
       if (left) return;
       left = true;
+      if (served) line.lastServed = performance.now();
       // A lane that frees goes straight to the next in line, so nothing can slip in between.
       const next = line.queue.shift();
       if (next) {
@@ -102,7 +111,7 @@ export function createAccountLanes(perAccount: number, waitingPerAccount: number
   function lineOf(accountId: string): Line {
     let line = lines.get(accountId);
     if (!line) {
-      line = { running: 0, queue: [], held: 0 };
+      line = { lastServed: performance.now(), running: 0, queue: [], held: 0 };
       lines.set(accountId, line);
     }
     return line;
@@ -190,17 +199,23 @@ export function createAccountLanes(perAccount: number, waitingPerAccount: number
           },
           gone,
         };
-        const timer =
-          maxWaitMs >= FOREVER
-            ? undefined
-            : setTimeout(() => {
-                const at = line.queue.indexOf(place);
-                if (at === -1) return;
-                line.queue.splice(at, 1);
-                waiting--;
-                forgetIfIdle(accountId, line);
-                answer(null);
-              }, maxWaitMs);
+        const since = performance.now();
+        let timer: NodeJS.Timeout | undefined;
+        // Waits on while the line serves: gives up once nothing was served for maxWaitMs of its wait.
+        const check = () => {
+          const stalledFor = performance.now() - Math.max(since, line.lastServed);
+          if (stalledFor < maxWaitMs) {
+            timer = setTimeout(check, maxWaitMs - stalledFor);
+            return;
+          }
+          const at = line.queue.indexOf(place);
+          if (at === -1) return;
+          line.queue.splice(at, 1);
+          waiting--;
+          forgetIfIdle(accountId, line);
+          answer(null);
+        };
+        if (maxWaitMs < FOREVER) timer = setTimeout(check, maxWaitMs);
         line.queue.push(place);
       });
     },

@@ -3,7 +3,7 @@ import type { AccountLanes } from '../domain/account-lanes.js';
 import type { Metrics } from '../../infra/metrics.js';
 import type { AuthState } from './access-guard.js';
 import { accountBusy } from './refusals.js';
-import { Overloaded } from '../../errors.js';
+import { BackendUnavailable, Overloaded } from '../../errors.js';
 
 /**
  * After the key check and the quota: the request takes one of its account's lanes, waiting in
@@ -25,8 +25,8 @@ export function fairShare({ lanes, metrics }: { lanes: AccountLanes; metrics: Me
       // Never rejects: a place in line is given, at the latest at shutdown (openAll), or the wait ends.
       const entered = await place;
       metrics.laneWaiting.dec();
-      // Its account's lanes held that long: the requests in them wait on a backend that does not
-      // answer, so this one would too. 503 within the time the docs give a request (plus its own).
+      // Its account's lanes served nothing that long: the requests in them wait on a backend that
+      // does not answer, so this one would too. 503 within the time the docs give a request (plus its own).
       if (entered === null) throw new Overloaded('The service is busy, please retry shortly');
       leave = entered;
       // A client that hung up while it waited gets no work done for it; 499 (nginx's "client
@@ -38,10 +38,16 @@ export function fairShare({ lanes, metrics }: { lanes: AccountLanes; metrics: Me
         return;
       }
     }
+    // Served: answered, whatever the answer, but for a backend that did not answer in time.
+    let served = true;
     try {
       await next();
+      served = ctx.status < 500;
+    } catch (err) {
+      served = !(err instanceof BackendUnavailable || err instanceof Overloaded);
+      throw err;
     } finally {
-      leave();
+      leave(served);
     }
   };
 }

@@ -180,6 +180,31 @@ describe('account lanes', () => {
     expect(lanes.accounts).to.equal(0);
   });
 
+  it('when the lanes keep serving, then a request waits past the longest wait without being let go', async () => {
+    const lanes = createAccountLanes(1, 4, 30);
+    const holder = lanes.tryEnter('a')!;
+    const first = lanes.waitFor('a')!;
+    const second = lanes.waitFor('a')!;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    holder();
+    const firstIn = await first;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    firstIn!();
+    expect(await second, '45 ms in line, served all along').to.be.a('function');
+  });
+
+  it('when the lanes are left unserved (their requests failed), then the waiting are let go all the same', async () => {
+    const lanes = createAccountLanes(1, 4, 30);
+    const holder = lanes.tryEnter('a')!;
+    const first = lanes.waitFor('a')!;
+    const second = lanes.waitFor('a')!;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    holder(false);
+    const firstIn = await first;
+    expect(await second, 'nothing served for 30 ms').to.equal(null);
+    firstIn!(false);
+  });
+
   it('when the number of lanes or places in line is not a positive integer, then it refuses', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) {
       expect(() => createAccountLanes(bad, 8), String(bad)).to.throw(/lanes per account must be a positive integer/);
