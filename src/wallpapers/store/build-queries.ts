@@ -485,11 +485,16 @@ const AS_TYPED = 100;
 // then that word, as typed, and not any other a typo reaches ("rain story" is storm, not store).
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
-function termClause({ text, phrase, quoted }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none'): Clause {
+/**
+ * A term's clause. `palette`: a colour typed as a word also matches the pictures that hold it
+ * (colorWordClause); only where a group is scored as typed, never where matching it decides a
+ * tier (every group matched, through a typo or meaning), nor in an exclusion or a stand-in.
+ */
+function termClause({ text, phrase, quoted, similarity }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', palette = false): Clause {
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
   const words = text.split(' ');
   // A quoted colour is the word as typed, in the text alone.
-  const color = mode === 'exact' && !quoted && words.length === 1 ? colorNameOfWord(text) : null;
+  const color = palette && mode === 'exact' && !quoted && similarity === undefined && words.length === 1 ? colorNameOfWord(text) : null;
   if (color !== null) return colorWordClause(text, color);
   const sizes = words.filter(isSize);
   if (sizes.length === 0) return wordsClause(text, mode, zeroTerms);
@@ -617,8 +622,8 @@ export function withWordsMeant(text: SearchQuery, meant: readonly Mistyped[]): S
   return { ...text, groups };
 }
 
-function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number): Clause {
-  const clauses = group.map((term) => termClause(term, mode, zeroTerms));
+function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number, palette = false): Clause {
+  const clauses = group.map((term) => termClause(term, mode, zeroTerms, palette));
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
   return boost === undefined ? clause : { bool: { should: [clause], boost } };
 }
@@ -677,7 +682,10 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
         ...(throughTypos
           ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, corrected[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)]
           : []),
-        ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED)),
+        // Only here is a colour word matched in the pixels too: a picture that merely holds the
+        // colour must not rank as one matching every word ("orange cat" had put anime scenes with
+        // a cat in the corner above the kittens; helper-124).
+        ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, true)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],
       must_not: excluded.map((term) => termClause(term, 'exact')),
@@ -745,24 +753,21 @@ export function withSubject(query: Clause, subject: readonly Term[] | undefined)
 // matches of the word elsewhere: "sports" had put 46 sports cars before the first wallpaper of the
 // sports category, "city" 48 games set in a Neon City before the cityscapes (helper-120). Above the
 // step between the word typed and the words standing for it in the meaning tier (MEANING_TIER
-// times 1 against 0.9: "city" is the games' Neon City as typed, the cityscapes through meaning),
-// below matching one more group (ALL_GROUPS, or a group's share of MEANING_TIER); like the subject's
-// boost, it matches nothing the query does not.
+// times 1 against 0.9: "city" is the games' Neon City as typed, the cityscapes through meaning);
+// like the subject's boost, it matches nothing the query does not.
 const CATEGORY_TIER = 10_000;
 
-/** The query, with the wallpapers of each category one of its groups names (as typed) scored higher. */
+/**
+ * The query, with the wallpapers of the category it names scored higher: only a query of that one
+ * word (filler aside). Beside other words a category word describes them ("food truck", "space
+ * cat", "fantasy football"), and the boost had put the whole food category before the first truck
+ * (helper-124).
+ */
 export function withCategoriesNamed(query: Clause, { groups }: SearchQuery): Clause {
-  const named = [
-    ...new Set(
-      groups.flatMap((group) => {
-        const typed = group[0];
-        const category = typed === undefined || typed.similarity !== undefined ? undefined : CATEGORY_NAMED.get(typed.text.toLowerCase());
-        return category === undefined ? [] : [category];
-      }),
-    ),
-  ];
-  if (named.length === 0) return query;
-  return { bool: { must: [query], should: named.map((category) => tier({ term: { category } }, CATEGORY_TIER)) } };
+  const typed = groups.length === 1 ? groups[0]![0] : undefined;
+  const category = typed === undefined || typed.similarity !== undefined ? undefined : CATEGORY_NAMED.get(typed.text.toLowerCase());
+  if (category === undefined) return query;
+  return { bool: { must: [query], should: [tier({ term: { category } }, CATEGORY_TIER)] } };
 }
 
 // A shape or sharpness the query's words ask for ("sunset iphone", "mountain 4k") ranks the
