@@ -18,6 +18,23 @@ function hostLines({ rawHeaders }: IncomingMessage): number {
   return count;
 }
 
+/** A 400 before the app, logged and counted by its reason, and the connection closed. */
+function refuse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { logger, onRefused }: { logger: Logger; onRefused: ((reason: ProtocolRefusal) => void) | undefined },
+  { reason, message, refusedBy }: { reason: ProtocolRefusal; message: string; refusedBy: string },
+): true {
+  const requestId = randomUUID();
+  const { body, headers } = errorBeforeTheApp(400, 'invalid_request', message, requestId);
+  logger.info('request', { request_id: requestId, method: req.method, path: loggedPath(req), status: 400, refused_by: refusedBy });
+  onRefused?.(reason);
+  res.shouldKeepAlive = false;
+  res.writeHead(400, { ...headers, Connection: 'close' });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+}
+
 /**
  * An HTTP/1.1 request without a Host header, or any request with more than one (RFC 9112 §3.2:
  * Node keeps the first, a proxy may have read the other): 400, before any key check. True when answered.
@@ -30,20 +47,14 @@ export function refusedForHost(
 ): boolean {
   const missing = req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1;
   if (!missing && hostLines(req) <= 1) return false;
-  const requestId = randomUUID();
-  const message = missing ? 'An HTTP/1.1 request must carry a Host header' : 'A request must carry one Host header, not several';
-  const { body, headers } = errorBeforeTheApp(400, 'invalid_request', message, requestId);
-  logger.info('request', {
-    request_id: requestId,
-    method: req.method,
-    path: loggedPath(req),
-    status: 400,
-    refused_by: 'no host',
-  });
-  onRefused?.(missing ? 'no_host' : 'several_hosts');
-  res.writeHead(400, { ...headers, Connection: 'close' });
-  res.end(req.method === 'HEAD' ? undefined : body);
-  return true;
+  return refuse(
+    req,
+    res,
+    { logger, onRefused },
+    missing
+      ? { reason: 'no_host', message: 'An HTTP/1.1 request must carry a Host header', refusedBy: 'no host' }
+      : { reason: 'several_hosts', message: 'A request must carry one Host header, not several', refusedBy: 'no host' },
+  );
 }
 
 // RFC 9112 §6.1: a request whose last transfer coding is not chunked has no length a server can
@@ -61,13 +72,12 @@ export function refusedForTransferCoding(
 ): boolean {
   const coding = req.headers['transfer-encoding'];
   if (coding === undefined || CHUNKED_LAST.test(coding)) return false;
-  const requestId = randomUUID();
-  const { body, headers } = errorBeforeTheApp(400, 'invalid_request', 'A request must end its Transfer-Encoding in chunked', requestId);
-  logger.info('request', { request_id: requestId, method: req.method, path: loggedPath(req), status: 400, refused_by: 'transfer coding' });
-  onRefused?.('transfer_coding');
-  res.shouldKeepAlive = false;
-  res.writeHead(400, { ...headers, Connection: 'close' });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  refuse(
+    req,
+    res,
+    { logger, onRefused },
+    { reason: 'transfer_coding', message: 'A request must end its Transfer-Encoding in chunked', refusedBy: 'transfer coding' },
+  );
   req.socket.destroySoon();
   return true;
 }

@@ -1,4 +1,5 @@
-import { type IncomingMessage, Agent, createServer, request as httpRequest } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import { readBody } from './es-gate.js';
 import type { AddressInfo } from 'node:net';
 
 /** How the proxy answers the reads it is told to spoil; everything else passes. */
@@ -24,15 +25,6 @@ export interface EsFaults {
 // The reads a request of the API makes; cluster health, aliases and the like pass.
 const READS = /\/_(msearch|mget|search|doc)\b/;
 
-function drain(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => resolve(Buffer.concat(parts)));
-    req.on('error', reject);
-  });
-}
-
 /**
  * An HTTP proxy in front of Elasticsearch that misbehaves as told: the answers of a node, or a
  * proxy or balancer in front of one, that is broken rather than down.
@@ -45,7 +37,7 @@ export async function startEsFaults(upstream: string): Promise<EsFaults> {
   const headers = { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch' };
 
   const server = createServer((req, res) => {
-    void drain(req).then((body) => {
+    void readBody(req).then((body) => {
       const spoiled = READS.test(req.url ?? '') ? fault : { kind: 'pass' as const };
       switch (spoiled.kind) {
         case 'stall':

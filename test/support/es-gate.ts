@@ -38,7 +38,8 @@ function searchesIn(path: string, body: Buffer): number {
   return lines.length / 2;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/** A request's whole body. */
+export function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
