@@ -45,11 +45,15 @@ describe('shape and sharpness words in a search', function () {
     expect(ids).to.have.members([1, 2, 3]);
   });
 
-  it('when a query names only a device or a sharpness, then the wallpapers of that shape are all it finds, the most downloaded first', async () => {
-    expect(await found('iphone wallpapers')).to.deep.equal({ ids: [4, 2], total: 2 });
-    expect(await found('desktop')).to.deep.equal({ ids: [1, 5, 3], total: 3 });
-    expect(await found('4k'), 'either way round').to.deep.equal({ ids: [4, 3], total: 2 });
-    expect(await found('ultra hd desktop')).to.deep.equal({ ids: [3], total: 1 });
+  it('when a query names only a device, then every wallpaper is found, those of its shape first', async () => {
+    expect(await found('iphone wallpapers')).to.deep.equal({ ids: [4, 2, 1, 5, 3], total: 5 });
+    expect(await found('desktop')).to.deep.equal({ ids: [1, 5, 3, 4, 2], total: 5 });
+  });
+
+  it('when a query names only a sharpness, then the wallpapers at least that sharp are all it finds, either way round', async () => {
+    expect(await found('4k')).to.deep.equal({ ids: [4, 3], total: 2 });
+    expect(await found('ultra hd desktop'), 'the wide ones first').to.deep.equal({ ids: [3, 4], total: 2 });
+    expect(await found('4k phone wallpaper'), 'no upright one that sharp: the sharp ones').to.deep.equal({ ids: [4, 3], total: 2 });
   });
 
   it('when a device of each shape is named, then no shape is asked', async () => {

@@ -20,9 +20,10 @@ export function withWallpapersAsked(repository: WallpaperRepository, occurrences
     ...repository,
     async search(params) {
       if (!params.text.wallpapersAsked) return repository.search(params);
-      // A shape or sharpness asked ("iphone wallpapers", "4k") is what such a query wants: the
-      // wallpapers of that shape, not those whose text happens to say the word ("4k" had found the
-      // 525 described as sharp enough for a 4K monitor, of 1,197 at least that sharp; helper-120).
+      // A shape or sharpness asked ("iphone wallpapers", "4k") is what such a query wants: every
+      // wallpaper, those of that shape first, or those at least that sharp, not those whose text
+      // happens to say the word ("4k" had found the 525 described as sharp enough for a 4K monitor,
+      // of 1,197 at least that sharp; helper-120).
       if (params.text.shape) return repository.search(everyWallpaper(params));
       const words = [...new Set(params.text.groups.flat().flatMap(({ text }) => text.toLowerCase().split(' ')))].filter((word) =>
         WALLPAPER_WORDS.has(word),
@@ -64,7 +65,8 @@ function withoutWords(groups: readonly Term[][], absent: ReadonlySet<string>): T
  */
 function everyWallpaper(params: SearchParams): SearchParams {
   const { sort, tags, color } = params;
-  const ranked = (tags?.length ?? 0) > 0 || (color?.length ?? 0) > 0;
+  // An orientation asked ranks too (the upright first for "iphone wallpapers").
+  const ranked = (tags?.length ?? 0) > 0 || (color?.length ?? 0) > 0 || params.text.shape?.orientation !== undefined;
   return {
     ...params,
     text: { groups: [], excluded: params.text.excluded, every: true, ...(params.text.shape ? { shape: params.text.shape } : {}) },

@@ -487,8 +487,10 @@ const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
 /**
  * A term's clause. `palette`: a colour typed as a word also matches the pictures that hold it
- * (colorWordClause); only where a group is scored as typed, never where matching it decides a
- * tier (every group matched, through a typo or meaning), nor in an exclusion or a stand-in.
+ * (colorWordClause), where the query's groups are matched as typed: a red rose is a rose whose
+ * pixels are red ("red rose" had ranked red pandas first without it). Never in the meaning tier
+ * nor for a stand-in (`blu` read as blue had matched 7,000 pictures and put the Midnight Blue cars
+ * at 47), nor in an exclusion (`forest -green` had kept 10 forests of 292; helper-124).
  */
 function termClause({ text, phrase, quoted, similarity }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', palette = false): Clause {
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
@@ -596,7 +598,7 @@ export function typoWords({ groups }: SearchQuery): string[] {
  * a real word was typed for (`corrected`: its terms with that word), as typed, and no other.
  */
 function typedOrTypo(group: Term[], typos: Term[], corrected: Term[]): Clause {
-  const typed = groupClause(group, 'exact', 'all');
+  const typed = groupClause(group, 'exact', 'all', undefined, true);
   const others = [...(typos.length > 0 ? [groupClause(typos, 'fuzzy')] : []), ...(corrected.length > 0 ? [groupClause(corrected, 'exact')] : [])];
   return others.length === 0 ? typed : { bool: { should: [typed, ...others], minimum_should_match: 1 } };
 }
@@ -629,7 +631,9 @@ function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'non
 }
 
 /** What matches every group of a query as typed (or through inflections, spellings and accents). */
-const everyGroup = ({ groups }: SearchQuery): Clause => ({ bool: { must: groups.map((group) => groupClause(group, 'exact', 'all')) } });
+const everyGroup = ({ groups }: SearchQuery): Clause => ({
+  bool: { must: groups.map((group) => groupClause(group, 'exact', 'all', undefined, true)) },
+});
 
 /**
  * What has every group of a query in its title (inflections, spellings and accents too): what the
@@ -655,13 +659,17 @@ export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'meant'>;
  */
 export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occurring = [], known = [], meant = [] }: TypedWords = {}): Clause {
   // A query that only asked for wallpapers (SearchQuery.every): all of them score alike, so the
-  // order is the tie-break's, the most downloaded first; those of the shape its words ask for
-  // ("iphone wallpapers", "4k") only.
+  // order is the tie-break's, the most downloaded first. A sharpness its words ask for ("4k") is
+  // what it finds, as a size typed finds that size; an orientation ("iphone wallpapers") ranks
+  // first, as beside a subject: filtered by both, "4k phone wallpaper" had found nothing, as no
+  // upright wallpaper is that sharp (helper-125).
   if (groups.length === 0) {
+    const { orientation, atLeast } = shape ?? {};
     return {
       bool: {
         must: [{ match_all: {} }],
-        ...(shape ? { filter: shapeClauses(shape) } : {}),
+        ...(atLeast ? { filter: shapeClauses({ atLeast }) } : {}),
+        ...(orientation ? { should: shapeClauses({ orientation }).map((clause) => tier(clause, SHAPE_TIER)) } : {}),
         must_not: excluded.map((term) => termClause(term, 'exact')),
       },
     };
@@ -682,9 +690,6 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
         ...(throughTypos
           ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, corrected[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)]
           : []),
-        // Only here is a colour word matched in the pixels too: a picture that merely holds the
-        // colour must not rank as one matching every word ("orange cat" had put anime scenes with
-        // a cat in the corner above the kittens; helper-124).
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, true)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],

@@ -68,15 +68,15 @@ describe('a search that only asks for wallpapers', () => {
     expect(repository.seen).to.deep.equal([fourK, wallpaper]);
   });
 
-  it('when its words ask for a shape or a sharpness, then every wallpaper of it is searched for, whatever the text says', async () => {
+  it('when its words ask for a shape or a sharpness, then every wallpaper is searched for, ranked by an orientation, whatever the text says', async () => {
     const wordsOccur = occurringIn(['4k', 'phone', 'iphone']);
     const repository = recordingRepository();
     const asked = withWallpapersAsked(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }));
     for (const q of ['iphone wallpapers', '4k', 'ultra hd desktop -space']) await asked.search(searchParams({ q, page: 1, per_page: 20 }));
     expect(repository.seen.map(({ text, sort }) => [text.groups, text.every, text.shape, sort])).to.deep.equal([
-      [[], true, { orientation: 'portrait' }, 'downloads'],
+      [[], true, { orientation: 'portrait' }, undefined],
       [[], true, { atLeast: { short: 2160, long: 3840 } }, 'downloads'],
-      [[], true, { orientation: 'landscape', atLeast: { short: 2160, long: 3840 } }, 'downloads'],
+      [[], true, { orientation: 'landscape', atLeast: { short: 2160, long: 3840 } }, undefined],
     ]);
     expect(repository.seen[2]!.text.excluded.map(({ text }) => text)).to.deep.equal(['space']);
     expect(wordsOccur.asked, 'the text is not asked').to.deep.equal([]);
