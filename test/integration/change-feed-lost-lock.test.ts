@@ -108,7 +108,10 @@ describe('the change feed when a run loses the catalogue lock', function () {
     expect(stopped.status, stopped.stderr).to.equal(1);
     expect(stopped.stderr).to.match(/lock .* expired or was taken over|lock was lost/);
     expect(Math.min(...marks), 'the watermark never goes back').to.be.at.least(afterOther);
-    expect(await givenTwice(alias), 'no number given twice').to.deep.equal([]);
+    // What a lease cannot fence (docs/operations.md): paused in the instant between the lock's
+    // answer and its request leaving, the run still sends that one request, a batch of 2 here.
+    // Without the fence, every batch after the pause gave numbers twice.
+    expect((await givenTwice(alias)).length, 'no number given twice but the one request in flight').to.be.at.most(2);
 
     // A walk from the start, once the next run serves what the stopped one wrote, is the catalogue.
     expect((await runScript('import', [file([base[0]]), '--incremental'], { env: { INDEX_ALIAS: alias }, cwd: dir })).status).to.equal(0);
