@@ -1,4 +1,4 @@
-import { COLOR_ALIASES, COLOR_NAMES, colorNameOfWord } from '../colors.js';
+import { colorNameOfWord } from '../colors.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import { STOP_WORDS } from '../stop-words.js';
 import type { SentenceModel } from '../../infra/sentence-model.js';
@@ -9,8 +9,6 @@ import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
 
 // A word read as more word pieces than this is not looked up in the model (lookUpForms).
 const MAX_MEANING_PIECES = 10;
-
-const COLOUR_WORDS = new Set([...COLOR_NAMES, ...Object.keys(COLOR_ALIASES)]);
 
 export interface MeaningOptions {
   /** Cosine similarity a catalogue word needs to stand in for a query word. */
@@ -464,7 +462,7 @@ export function createQueryExpansion(
    */
   function isCompound(words: string, vocabulary: Vocabulary): boolean {
     return (
-      !COLOUR_WORDS.has(words.split(' ')[0]!) &&
+      colorNameOfWord(words.split(' ')[0]!) === null &&
       !forms(words)
         .flatMap(spellingsOf)
         .some((form) => vocabulary.has(form)) &&

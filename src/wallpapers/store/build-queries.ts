@@ -768,7 +768,7 @@ const CATEGORY_TIER = 10_000;
  * cat", "fantasy football"), and the boost had put the whole food category before the first truck
  * (helper-124).
  */
-export function withCategoriesNamed(query: Clause, { groups }: SearchQuery): Clause {
+function withCategoriesNamed(query: Clause, { groups }: SearchQuery): Clause {
   const typed = groups.length === 1 ? groups[0]![0] : undefined;
   const category = typed === undefined || typed.similarity !== undefined ? undefined : CATEGORY_NAMED.get(typed.text.toLowerCase());
   if (category === undefined) return query;
@@ -793,7 +793,7 @@ function shapeClauses({ orientation, atLeast }: ShapeAsked): Clause[] {
 }
 
 /** The query, with the wallpapers of the shape its words ask for scored higher; it matches no more than the query does. */
-export function withShapeAsked(query: Clause, shape: ShapeAsked | undefined): Clause {
+function withShapeAsked(query: Clause, shape: ShapeAsked | undefined): Clause {
   if (shape === undefined) return query;
   return { bool: { must: [query], should: shapeClauses(shape).map((clause) => tier(clause, SHAPE_TIER)) } };
 }
