@@ -20,15 +20,32 @@ import { STOP_WORDS } from './stop-words.js';
 const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 'look', 'search', 'please', 'some', 'any', 'i', 'my', 'you', 'can', 'could', 'would']; // prettier-ignore
 
 /**
+ * Words that praise a picture rather than say what it shows ("beautiful", "aesthetic", "amazing",
+ * "popular"). A catalogue of wallpapers holds pictures chosen to be looked at, so every one of them
+ * answers the praise: beside a subject the word asks nothing more ("aesthetic sunset" is sunset),
+ * and alone it asks for wallpapers, the most downloaded first, as "best" and "wallpaper" do. Typed
+ * as words to look for, they found nothing ("aesthetic", "beautiful", "amazing": no picture is
+ * described so) or what happened to share the word ("nice" the sweets, by meaning; helper-120).
+ * "Aesthetic" is praise here, as on wallpaper sites: a look people like, not one look. Not "cool",
+ * which descriptions use of colour ("in cool, neutral tones"), nor "cute", which names what a
+ * picture shows (thesaurus/broader-words.json), nor "epic", a word of the catalogue's own.
+ */
+const PRAISE = [
+  'beautiful', 'pretty', 'gorgeous', 'stunning', 'amazing', 'awesome', 'nice', 'lovely', 'aesthetic', 'aesthetics', 'great', 'good',
+  'wonderful', 'fantastic', 'incredible', 'breathtaking', 'magnificent', 'popular', 'trending',
+]; // prettier-ignore
+
+/**
  * What a wallpaper app shows anyway, the device or size a wallpaper is for (the filters say that:
  * ratio, min_resolution), and the file it comes as: a pasted file name ("sunset_wallpaper.jpg") or
- * a page's address ("sunset-wallpaper-download") is made of these. A query of filler with one of
+ * a page's address ("sunset-wallpaper-download") is made of these; and the praise (PRAISE). A query of filler with one of
  * these ("wallpaper", "hd wallpapers", "iphone wallpaper") asks for wallpapers: those of the shape
  * its words ask for (shapeAsked: "iphone", "4k"), or else those that hold these of its words that
  * occur in the catalogue ("hq"), or when none does, every wallpaper rather than none
  * (domain/with-wallpapers-asked.ts).
  */
 export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
+  ...PRAISE,
   'wallpaper', 'wallpapers', 'background', 'backgrounds', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'photo', 'photos',
   'desktop', 'phone', 'mobile', 'screen', 'lockscreen', 'homescreen', 'hd', 'uhd', 'hq', '4k', '5k', '8k', 'free', 'best',
   'iphone', 'ipad', 'android', 'macbook', 'pc', 'laptop', 'tablet', 'monitor', '720p', '1080p', '1440p', '2160p', '2k',
@@ -78,7 +95,7 @@ export function shapeAsked(words: readonly string[]): ShapeAsked | undefined {
  * and the file. Never looked for in the catalogue (domain/with-wallpapers-asked.ts): "free" occurs
  * only in "HUD-free view", and "hd wallpapers free download" found 90 game screenshots.
  */
-export const OFFER_WORDS: ReadonlySet<string> = new Set(['free', 'best', 'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp']);
+export const OFFER_WORDS: ReadonlySet<string> = new Set([...PRAISE, 'free', 'best', 'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp']);
 
 const PLACING = [
   'over', 'under', 'up', 'down', 'above', 'below', 'beneath', 'near', 'from', 'across', 'through', 'behind', 'around', 'during', 'after', 'before',
@@ -89,7 +106,7 @@ const PLACING = [
 export const FILLER_WORDS: ReadonlySet<string> = new Set([...ASKING, ...WALLPAPER_WORDS, ...PLACING]);
 
 /** Words of WALLPAPER_WORDS that English compounds are made with: "photo-realistic", "free-range", "best-seller", "phone-booth". */
-const IN_COMPOUNDS = ['free', 'best', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'desktop', 'phone', 'mobile', 'screen', 'pc', 'laptop', 'tablet', 'monitor', 'android']; // prettier-ignore
+const IN_COMPOUNDS = ['free', 'best', 'good', 'great', 'nice', 'pretty', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'desktop', 'phone', 'mobile', 'screen', 'pc', 'laptop', 'tablet', 'monitor', 'android']; // prettier-ignore
 
 /** The words that mark a joined term as a page's address ("mountain-lake-wallpaper-4k"): the wallpaper words no compound is made with. */
 const ADDRESS_WORDS: ReadonlySet<string> = new Set([...WALLPAPER_WORDS].filter((word) => !IN_COMPOUNDS.includes(word)));
@@ -139,9 +156,9 @@ function withHdSaid(words: string[]): string[] {
 }
 
 /**
- * The long words of WALLPAPER_WORDS (wallpaper, background, lockscreen, their plurals), which no
- * English word is one edit away from: a word one edit off ("walpaper", "backgorund") is the one
- * meant. The typo rule corrects only towards the catalogue's words, and "wallpaper" is none.
+ * The long words of WALLPAPER_WORDS (wallpaper, background, lockscreen, their plurals, and the
+ * long praise: beautiful, breathtaking), which no English word is one edit away from: a word one
+ * edit off ("walpaper", "backgorund", "beautifull") is the one meant. The typo rule corrects only towards the catalogue's words, and "wallpaper" is none.
  */
 const LONG_WORDS = [...WALLPAPER_WORDS].filter((word) => word.length >= 9);
 

@@ -34,6 +34,7 @@ async function expectSameFound(ctx: CatalogueContext, q: string, same: string): 
   ).to.deep.equal(other.data.map(({ id }) => id));
 }
 const about = (wallpaper: Wallpaper) => `${wallpaper.title} ${wallpaper.description} ${wallpaper.category}`;
+const about2 = (d: { title: string; description: string }) => `${d.title} ${d.description}`;
 
 describe('search by meaning, on the real model and catalogue', function () {
   this.timeout(120_000);
@@ -302,7 +303,6 @@ describe('search by meaning, on the real model and catalogue', function () {
     expect((await search(ctx, '4k')).total, 'a sharpness').to.equal(fourK);
     expect((await search(ctx, '4k-wallpaper')).total, 'joined, as apart').to.equal(fourK);
     expect((await search(ctx, 'show me 4k wallpapers')).total, 'asking, its words for wallpapers').to.equal(fourK);
-    const about2 = (d: { title: string; description: string }) => `${d.title} ${d.description}`;
     const screenBackground = docs().filter((d) => /\bscreens?\b/i.test(about2(d)) && /\bbackgrounds?\b/i.test(about2(d))).length;
     expect(screenBackground).to.be.within(1, byDownloads.length - 1);
     expect((await search(ctx, 'screen-background')).total, 'filler whose words occur: all of them').to.equal(screenBackground);
@@ -315,6 +315,30 @@ describe('search by meaning, on the real model and catalogue', function () {
     ).to.deep.equal(sunsetBeach.data.map(({ id }) => id));
     expect(address.total).to.equal(sunsetBeach.total);
     expect((await search(ctx, '"wallpaper"')).total, 'quoted, as typed').to.equal(0);
+  });
+
+  it('when a query praises the picture rather than naming it, then alone it finds every wallpaper, the most downloaded first, and beside a subject what the subject finds', async () => {
+    const byDownloads = [...docs()].sort((a, b) => b.downloads - a.downloads || a.id - b.id).map(({ id }) => id);
+    const praise = ['aesthetic', 'beautiful', 'amazing wallpapers', 'Gorgeous HD wallpapers', 'popular', 'beautifull'];
+    expect(docs().filter((d) => /\b(aesthetic|beautiful|amazing|gorgeous|popular)\b/i.test(about2(d)))).to.deep.equal([]);
+    for (const q of praise) {
+      const { data, total } = await search(ctx, q);
+      expect(total, q).to.equal(byDownloads.length);
+      expect(
+        data.map(({ id }) => id),
+        q,
+      ).to.deep.equal(byDownloads.slice(0, 10));
+    }
+    const sunset = await search(ctx, 'sunset');
+    expect(sunset.total).to.be.within(1, byDownloads.length - 1);
+    for (const q of ['aesthetic sunset', 'beautiful sunset wallpaper', 'amazing-sunset-wallpapers']) {
+      const { data, total } = await search(ctx, q);
+      expect(total, q).to.equal(sunset.total);
+      expect(
+        data.map(({ id }) => id),
+        q,
+      ).to.deep.equal(sunset.data.map(({ id }) => id));
+    }
   });
 
   it('when a colour and a thing are searched (WordNet lists "blue sky" as one noun), then they are searched word by word; "ice cream" is still a thing', async () => {

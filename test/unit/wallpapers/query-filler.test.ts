@@ -45,6 +45,18 @@ describe('filler in what people type', () => {
     for (const q of ['over', 'show me', '"wallpaper"', 'wallpapers of the sky']) expect(readSearchText(q).wallpapersAsked, q).to.equal(undefined);
   });
 
+  it('when a word praises the picture rather than naming it, then it asks nothing beside a subject and asks for wallpapers alone', () => {
+    expect(words('aesthetic sunset')).to.deep.equal([['sunset']]);
+    expect(words('beautiful pink flowers')).to.deep.equal([['pink'], ['flowers']]);
+    expect(words('amazing-landscapes-wallpaper')).to.deep.equal([['landscapes']]);
+    expect(words('beautifull mountains'), 'a long praise one letter off').to.deep.equal([['mountains']]);
+    for (const q of ['aesthetic', 'beautiful wallpapers', 'popular', 'Gorgeous HD backgrounds']) {
+      expect(readSearchText(q).wallpapersAsked, q).to.equal(true);
+    }
+    for (const q of ['"aesthetic"', 'cool', 'cute', 'epic']) expect(readSearchText(q).wallpapersAsked, q).to.equal(undefined);
+    expect(words('good-looking cat'), 'a compound of praise and filler is filler').to.deep.equal([['cat']]);
+  });
+
   it('when words joined by punctuation are all filler, common words aside, then the term is filler, all of its words together', () => {
     expect(words('hd-wallpaper of a red_car')).to.deep.equal([['red car']]);
     expect(words('iphone/wallpaper sunset')).to.deep.equal([['sunset']]);
