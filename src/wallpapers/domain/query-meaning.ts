@@ -5,6 +5,7 @@ import type { SentenceModel } from '../../infra/sentence-model.js';
 import { inAmericanSpelling, IRREGULAR_PLURALS, spellingsOf } from '../../infra/word-lists.js';
 import { createSpelling, editDistance } from '../../infra/spelling.js';
 import { type Vocabulary, cosine, memoisedVectors } from '../../infra/nearest-words.js';
+import type { KindsOf } from '../../infra/word-classes.js';
 import { type EverydayWords, NO_EVERYDAY_WORDS } from './everyday-words.js';
 
 // A word read as more word pieces than this is not looked up in the model (lookUpForms).
@@ -97,7 +98,7 @@ export interface Language {
   /** Whether a query can be of it (WordClasses.namesSubject); namesThing's answer where not given. */
   namesSubject?: (word: string) => Promise<boolean>;
   isCompound: (words: string) => boolean;
-  kindsAmong: (words: readonly string[]) => Promise<(noun: string) => Promise<ReadonlySet<string>>>;
+  kindsAmong: (words: readonly string[]) => Promise<KindsOf>;
   synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
 }
 const NO_LANGUAGE: Language = {
@@ -203,7 +204,7 @@ export function createQueryExpansion(
     const best = new Map<string, number>();
     const keep = (entry: string, similarity: number) => best.set(entry, Math.max(best.get(entry) ?? 0, similarity));
     const kindsOf = await lookupsOf(vocabulary).kinds;
-    const kinds = new Set((await Promise.all(words.map(kindsOf))).flatMap((found) => [...found]));
+    const kinds = new Set((await Promise.all(words.map((word) => kindsOf(word)))).flatMap((found) => [...found]));
     const confirmed = (await language.namesThing(words[0]!)) ? UNCONFIRMED_FLOOR : 0;
     for (const word of words) {
       const vector = await vectorOf(word);
@@ -226,7 +227,7 @@ export function createQueryExpansion(
     /** The catalogue's single words a misspelling may stand for. */
     ownSpelling: (word: string) => string[];
     /** The catalogue's words WordNet puts under a noun (Language.kindsAmong). */
-    kinds: Promise<(noun: string) => Promise<ReadonlySet<string>>>;
+    kinds: Promise<KindsOf>;
     /** Its entries of several words written as one ("close-up" closeup, "tall grass" tallgrass). */
     together: ReadonlySet<string>;
   }
@@ -366,23 +367,33 @@ export function createQueryExpansion(
   }
 
   /**
-   * A catalogue word's synonyms by WordNet that are catalogue words too, where the model agrees
-   * (SYNONYM_FLOOR): "sunrise" finds the ocean pictures worded "at dawn". Not the model's own
-   * neighbours: it places opposites close ("sunrise" sunset 0.74, above dawn 0.66).
+   * A catalogue word's synonyms by WordNet that are catalogue words too, and for a word that names
+   * a thing, the catalogue's words for kinds of it, where the model agrees (SYNONYM_FLOOR):
+   * "sunrise" finds the ocean pictures worded "at dawn", "bird" the eagles and owls after its birds
+   * (it had found the 41 minimal birds alone), "planet" Saturn, "valley" the canyons. Kinds only,
+   * each of which is one: not its parts (a stage is no theatre, a tree no forest), nor what it is a
+   * kind or one of (Saturn's "planet"). Not the model's own neighbours: it places opposites close
+   * ("sunrise" sunset 0.74, above dawn 0.66).
    */
   async function synonymsInCatalogue(own: readonly string[], vocabulary: Vocabulary): Promise<Lookup> {
-    const terms: Term[] = [];
+    const best = new Map<string, number>();
+    const kindsOf = await lookupsOf(vocabulary).kinds;
     for (const word of own) {
-      const synonyms = [...(await language.synonymsOf(word))].filter((synonym) => vocabulary.has(synonym) && !own.includes(synonym));
+      const synonyms = [...(await language.synonymsOf(word))];
+      const kinds = (await language.namesThing(word)) ? [...(await kindsOf(word, { kindsOnly: true }))] : [];
       // Both were embedded with the catalogue's words: no model run for a word of the catalogue.
       const vector = vocabulary.vectorOf(word)!;
-      for (const synonym of synonyms) {
-        const similarity = cosine(vector, vocabulary.vectorOf(synonym)!);
-        if (similarity >= SYNONYM_FLOOR) terms.push({ text: synonym, phrase: synonym.includes(' '), similarity });
+      for (const other of [...synonyms, ...kinds]) {
+        if (!vocabulary.has(other) || own.includes(other) || singularOf(other) === word) continue;
+        const similarity = cosine(vector, vocabulary.vectorOf(other)!);
+        if (similarity >= SYNONYM_FLOOR) best.set(other, Math.max(best.get(other) ?? 0, similarity));
       }
     }
-    terms.sort((a, b) => b.similarity! - a.similarity!);
-    return terms.length === 0 ? OWN : { terms: terms.slice(0, options.top), stranger: false };
+    const terms = [...best]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, options.top)
+      .map(([text, similarity]) => ({ text, phrase: text.includes(' '), similarity }));
+    return terms.length === 0 ? OWN : { terms, stranger: false };
   }
 
   const plainWord = (group: readonly Term[]) => group.length === 1 && !group[0]!.phrase && !group[0]!.quoted && !group[0]!.text.includes(' ');

@@ -108,6 +108,22 @@ describe('what WordNet says of a word', () => {
     expect((await kindsOf('snowman')).has('above'), 'a sense it lacks').to.equal(false);
     expect((await kindsOf('insect')).has('drone'), 'a drone bee, three levels down').to.equal(true);
     expect((await kindsOf('feline')).has('kitten'), 'WordNet puts kittens under young mammals').to.equal(false);
+  });
+
+  it('when only the kinds of a noun are asked, then they are its kinds, each of which is one: not its parts, nor what it is a kind or one of', async () => {
+    const { kindsAmong } = await classes;
+    const kindsOf = await kindsAmong(['lion', 'keyboard', 'tree', 'Oak Tree', 'planet', 'saturn', 'eagle', 'owl', 'hummingbird', 'canyon']);
+    const only = (noun: string) => kindsOf(noun, { kindsOnly: true });
+    for (const kind of ['eagle', 'owl', 'hummingbird']) expect((await only('bird')).has(kind), kind).to.equal(true);
+    expect((await only('big cat')).has('lion')).to.equal(true);
+    expect((await only('planet')).has('saturn'), 'one of them').to.equal(true);
+    expect((await only('valley')).has('canyon')).to.equal(true);
+    expect((await only('tree')).has('oak tree')).to.equal(true);
+    expect((await kindsOf('computer')).has('keyboard'), 'a part, asked for all').to.equal(true);
+    expect((await only('computer')).has('keyboard'), 'a part').to.equal(false);
+    expect((await only('saturn')).has('planet'), 'what it is one of').to.equal(false);
+    expect((await only('christmas tree')).has('tree'), 'what it is a kind of').to.equal(false);
+    expect((await only('eagle')).has('bird'), 'above it').to.equal(false);
     expect((await kindsOf('snowman')).size).to.equal(0);
   });
 

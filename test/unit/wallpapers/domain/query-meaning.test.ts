@@ -37,6 +37,11 @@ const MEANINGS: Record<string, number[]> = {
   shark: [0, -0.7, 0.7, 0, 0],
   sunrise: [0, 0, 0, 0, 1],
   dawn: [0, 0.75, 0, 0, 0.66],
+  // A bird, a kind of it the model agrees with, a part of it, and a kind the model places far.
+  bird: [0, 0, 0, 0.8, -0.6],
+  eagle: [0, 0, 0, 0.9, -0.4],
+  wing: [0, 0, 0, 0.7, -0.7],
+  pebble: [0.9, 0, 0, 0, 0.1],
 };
 const unit = (v: number[]) => {
   const norm = Math.hypot(...v);
@@ -374,6 +379,27 @@ describe('what WordNet adds to a query`s meaning', () => {
     const vocabulary = await buildVocabulary(model, ['ocean', 'cars'], new Map());
     const meaning = await createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, language)(readSearchText('big cat'), vocabulary);
     expect(meaning.strangers).to.deep.equal([['big cat']]);
+  });
+
+  it('when a catalogue word names a thing, then the catalogue words for kinds of it that the model agrees with join it; not its parts, nor for a word that names no thing', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, [...catalogue, 'bird', 'eagle', 'wing', 'pebble'], new Map());
+    const birds: Language = {
+      ...language,
+      namesThing: (word) => Promise.resolve(word === 'bird'),
+      kindsAmong: (entries) =>
+        Promise.resolve((noun: string, { kindsOnly = false } = {}) =>
+          Promise.resolve(
+            new Set(noun === 'bird' ? ['eagle', 'pebble', ...(kindsOnly ? [] : ['wing'])].filter((kind) => entries.includes(kind)) : []),
+          ),
+        ),
+    };
+    const meaning = await createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, birds)(readSearchText('bird'), vocabulary);
+    // eagle at 0.97; the pebble, a kind by this WordNet, is far to the model; the wing is a part.
+    expect(words(meaning)).to.deep.equal([['bird', 'eagle']]);
+    expect(meaning.strangers).to.deep.equal([]);
+    const noThing: Language = { ...birds, namesThing: () => Promise.resolve(false) };
+    expect((await createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, noThing)(readSearchText('bird'), vocabulary)).query).to.equal(null);
   });
 
   it('when a catalogue word has synonyms by WordNet among the catalogue words, then those the model agrees with join it', async () => {

@@ -1,0 +1,40 @@
+// Kinds of search timed on two builds side by side, taking turns, each request distinct (a fresh
+// exclude_ids, so neither the response cache nor Elasticsearch's request cache answers it); prints
+// a Markdown table of p50 and p90 per kind. Both APIs serve the same catalogue with RESPONSE_CACHE_MB=0.
+//   BEFORE_URL=http://127.0.0.1:3006 NOW_URL=http://127.0.0.1:3005 API_KEY=… npx tsx bench/search/<script>.ts [rounds]
+
+async function timed(url: string, key: string, q: string): Promise<number> {
+  const exclude = 1 + Math.floor(Math.random() * 10_000);
+  const started = performance.now();
+  const res = await fetch(`${url}/v1/search?per_page=20&q=${encodeURIComponent(q)}&exclude_ids=${exclude}`, {
+    headers: { Authorization: `Bearer ${key}` },
+  });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`${q}: ${res.status}`);
+  return performance.now() - started;
+}
+
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
+
+/** Times every kind's queries on the build before and the build now, `rounds` times each, and prints the table. */
+export async function compareBuilds(kinds: Record<string, string[]>, rounds = Number(process.argv[2] ?? 2)): Promise<void> {
+  const key = process.env['API_KEY']!;
+  const builds = [
+    { name: 'before', url: process.env['BEFORE_URL']! },
+    { name: 'now', url: process.env['NOW_URL']! },
+  ];
+  console.log('| kind | requests per build | before p50 / p90 ms | now p50 / p90 ms | now / before, p50 |');
+  console.log('|---|--:|--:|--:|--:|');
+  for (const [kind, queries] of Object.entries(kinds)) {
+    const times: Record<string, number[]> = { before: [], now: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const [i, q] of queries.entries()) {
+        for (const build of i % 2 === round % 2 ? builds : [...builds].reverse()) times[build.name]!.push(await timed(build.url, key, q));
+      }
+    }
+    const [b, n] = [times['before']!, times['now']!];
+    console.log(
+      `| ${kind} | ${b.length} | ${quantile(b, 0.5).toFixed(1)} / ${quantile(b, 0.9).toFixed(1)} | ${quantile(n, 0.5).toFixed(1)} / ${quantile(n, 0.9).toFixed(1)} | ${(quantile(n, 0.5) / quantile(b, 0.5)).toFixed(2)} |`,
+    );
+  }
+}
