@@ -1,10 +1,12 @@
 import { EXIT_USAGE, failureCode, main, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
+import { finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
+import { dryRunNotes } from '../src/catalogue/cli/dry-run-notes.js';
+import { importDryRun } from '../src/catalogue/cli/import-dry-run.js';
 import { interruptionOf } from '../src/catalogue/cli/interrupt.js';
 import { countLines } from '../src/catalogue/cli/count-lines.js';
 import { openInput } from '../src/catalogue/cli/open-input.js';
 import { defaultRejectsPath, IMPORT_USAGE, parseImportArgs, type ImportArgs } from '../src/catalogue/cli/import-args.js';
 import { importCatalogue, ImportError, type ImportResult } from '../src/catalogue/ingest/import-catalogue.js';
-import { finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { openRejectLog } from '../src/catalogue/ingest/reject-log.js';
 import { UsageError } from '../src/catalogue/cli/cli-args.js';
@@ -22,10 +24,14 @@ const command: CatalogueCommand<ImportArgs> = {
     if (input !== '-' && info.isDirectory()) throw new UsageError(`${input} is a directory`);
     await checkRejectsPath(rejects ?? defaultRejectsPath(input, { regularFile: input !== '-' && info.isFile() }), info);
   },
-  locked: () => true,
-  async run({ config, es, say, signal, lock }, args) {
+  locked: (args) => !args.dryRun,
+  async run(context, args) {
+    const { config, es, say, signal, lock } = context;
     const alias = config.indexAlias;
-    for (const done of await finishKilledRuns(es, alias, { fence: async () => lock?.confirm() })) say(done);
+    if (args.dryRun) {
+      say('dry run: nothing will be written to the catalogue');
+      for (const line of await dryRunNotes(es, context.redis, alias)) say(line);
+    } else for (const done of await finishKilledRuns(es, alias, { fence: async () => lock?.confirm() })) say(done);
     // Opened before anything is created, so an unreadable input fails cleanly and changes nothing.
     const file =
       args.input === '-'
@@ -43,6 +49,14 @@ const command: CatalogueCommand<ImportArgs> = {
     const regularFile = file?.regularFile ?? false;
     const total = regularFile ? await countLines(args.input) : undefined;
     const rejects = openRejectLog(args.rejects ?? defaultRejectsPath(args.input, { regularFile }));
+    if (args.dryRun) {
+      try {
+        return await importDryRun(context, args, { input: file === null ? process.stdin : file.stream, total, rejects });
+      } finally {
+        await rejects.close();
+        file?.stream.destroy();
+      }
+    }
     const display: { progress?: ProgressReporter } = {};
     const print = (line: string) => (display.progress ? display.progress.log(`import: ${line}`) : say(line));
     const images = args.images;

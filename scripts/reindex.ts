@@ -1,8 +1,8 @@
 import { EXIT_FAILED, failureCode, main, type CommandContext, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
 import { interruptionOf } from '../src/catalogue/cli/interrupt.js';
-import { describeHolder, isAbandoned, readLockHolder } from '../src/catalogue/admin/catalogue-lock.js';
+import { dryRunNotes } from '../src/catalogue/cli/dry-run-notes.js';
 import { AliasStateError, listVersionedIndices } from '../src/catalogue/admin/index-admin.js';
-import { afterKilledRuns, describeKilledRuns, finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
+import { afterKilledRuns, finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
 import type { BulkProgress } from '../src/catalogue/ingest/bulk-load.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { parseReindexArgs, REINDEX_USAGE, type ReindexArgs } from '../src/catalogue/cli/reindex-args.js';
@@ -15,15 +15,7 @@ const list = (names: string[]) => names.join(', ') || 'none';
 async function dryRun({ config, es, redis, say }: CommandContext, args: ReindexArgs): Promise<number> {
   const alias = config.indexAlias;
   say('dry run: nothing will be changed');
-  const holder = await readLockHolder(redis, alias);
-  const busy = holder !== null && !isAbandoned(holder);
-  if (holder !== null) {
-    const outcome = busy ? 'a real run would be refused now' : 'that process is gone, so a real run would take the lock over';
-    say(`note: the catalogue lock is held by ${describeHolder(holder)}; ${outcome}`);
-  }
-  // Done first by a real run, rollback or reindex (finishKilledRuns); not while another run holds
-  // the lock, whose index being built is no orphan.
-  if (!busy) for (const line of await describeKilledRuns(es, alias)) say(line);
+  for (const line of await dryRunNotes(es, redis, alias)) say(line);
   // Planned on the indices as the real run will find them, once killed runs are finished.
   const indices = afterKilledRuns(await listVersionedIndices(es, alias));
   if (args.rollback) {

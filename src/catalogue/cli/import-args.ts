@@ -7,6 +7,8 @@ export interface ImportArgs {
   /** A path, or `-` for standard input. */
   input: string;
   incremental: boolean;
+  /** Check the input and say what it would change, writing nothing to the catalogue. */
+  dryRun: boolean;
   allowRejects: number;
   /** Undefined for the default, which depends on what the input is: see defaultRejectsPath. */
   rejects: string | undefined;
@@ -18,10 +20,13 @@ export interface ImportArgs {
   help: boolean;
 }
 
-export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incremental] [--allow-rejects N] [--rejects PATH] [--keep K] [--extract-colors]
+export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incremental] [--dry-run] [--allow-rejects N] [--rejects PATH] [--keep K] [--extract-colors]
   <file.ndjson | ->    one wallpaper JSON object per line (the nine API fields, optionally tags and
                        colors); - reads standard input
   --incremental        upsert into the live index by id instead of building a new index
+  --dry-run            check every line and compare the records with the live catalogue: say what
+                       would be rejected, added, changed and deleted, and whether the import would
+                       succeed (exit 0) or fail (exit 1); writes only the rejects file
   --allow-rejects N    rejected lines tolerated; more fails the import (default 0)
   --rejects PATH       where rejected lines go (default <file>.rejects.ndjson, or
                        import-rejects-<timestamp>-<pid>.ndjson for standard input or a pipe)
@@ -51,6 +56,7 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
     argv,
     {
       incremental: { type: 'boolean', default: false },
+      'dry-run': { type: 'boolean', default: false },
       'allow-rejects': { type: 'string' },
       rejects: { type: 'string' },
       keep: { type: 'string' },
@@ -78,6 +84,7 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
   return {
     input,
     incremental: values.incremental === true,
+    dryRun: values['dry-run'] === true,
     allowRejects: integer('allow-rejects', values['allow-rejects'], 0, 0, Number.MAX_SAFE_INTEGER),
     rejects,
     keep: integer('keep', values.keep, 2, 1, 1000),

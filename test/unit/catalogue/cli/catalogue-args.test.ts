@@ -11,6 +11,7 @@ describe('parseImportArgs', () => {
     expect(parseImportArgs(['data/w.ndjson'])).to.deep.equal({
       input: 'data/w.ndjson',
       incremental: false,
+      dryRun: false,
       allowRejects: 0,
       rejects: undefined,
       images: null,
@@ -23,6 +24,7 @@ describe('parseImportArgs', () => {
 
   it('when the input is a regular file, then rejects go beside it; for standard input or a pipe, to a file named by the time', () => {
     expect(parseImportArgs(['-', '--incremental', '--allow-rejects', '5'])).to.include({ input: '-', incremental: true, allowRejects: 5 });
+    expect(parseImportArgs(['data/w.ndjson', '--dry-run'])).to.include({ dryRun: true, incremental: false });
     expect(defaultRejectsPath('data/w.ndjson', { regularFile: true, now: NOW })).to.equal('data/w.ndjson.rejects.ndjson');
     expect(defaultRejectsPath('-', { regularFile: false, now: NOW, pid: 41 })).to.equal('import-rejects-20260304050607890-41.ndjson');
     expect(defaultRejectsPath('/dev/fd/63', { regularFile: false, now: NOW, pid: 41 })).to.equal('import-rejects-20260304050607890-41.ndjson');

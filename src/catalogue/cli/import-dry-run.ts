@@ -1,0 +1,63 @@
+import type { Readable } from 'node:stream';
+import { EXIT_FAILED, failureCode, type CommandContext } from './catalogue-cli.js';
+import { createProgress } from './progress.js';
+import type { ImportArgs } from './import-args.js';
+import { interruptionOf } from './interrupt.js';
+import { previewImport } from '../ingest/import-preview.js';
+import type { RejectLog } from '../ingest/reject-log.js';
+
+/** Checks every line and compares the records with the live catalogue; exit 0 when the real import would succeed, 1 when not. */
+export async function importDryRun(
+  { config, es, say, signal }: CommandContext,
+  args: ImportArgs,
+  { input, total, rejects }: { input: Readable; total: number | undefined; rejects: RejectLog },
+): Promise<number> {
+  if (args.images) say('pictures are not read in a dry run: a record whose palette --extract-colors would add is compared as it stands');
+  const progress = createProgress({ total, label: 'read', unit: 'records', failedWord: 'rejected' });
+  try {
+    const preview = await previewImport(es, {
+      alias: config.indexAlias,
+      input,
+      incremental: args.incremental,
+      allowRejects: args.allowRejects,
+      batchSize: args.batchSize,
+      signal,
+      onProgress: ({ lines, rejected }) => progress.update(lines, rejected),
+      onReject: async (reject) => {
+        progress.log(
+          `import: line ${reject.line}${reject.id === null ? '' : ` (id ${JSON.stringify(reject.id)})`} would be rejected: ${reject.reason}`,
+        );
+        await rejects.write(reject);
+      },
+    });
+    progress.finish();
+    const rejected =
+      preview.rejected === 0 ? 'none rejected' : `${preview.rejected} rejected (allowed ${args.allowRejects}), listed in ${rejects.path}`;
+    say(`${preview.lines} lines read, ${rejected}`);
+    const against =
+      preview.against === null
+        ? `${config.indexAlias} points at no index`
+        : `${preview.against} (${preview.live} wallpapers, live behind ${config.indexAlias})`;
+    say(`against ${against}:`);
+    const absent = preview.deletionsOfAbsent === 0 ? '' : `, ${preview.deletionsOfAbsent} deletions of ids it does not hold`;
+    const gone = args.incremental ? `${preview.deleted} deleted` : `${preview.deleted} deleted (not in the input)`;
+    say(`  ${preview.added} new, ${preview.changed} changed, ${preview.unchanged} unchanged, ${gone}${absent}`);
+    if (preview.failure !== null) {
+      say(`the import would fail: ${preview.failure}`);
+      return EXIT_FAILED;
+    }
+    say(
+      args.incremental
+        ? 'the import would succeed'
+        : `the import would succeed and replace ${preview.against ?? 'nothing'} behind ${config.indexAlias}`,
+    );
+    return 0;
+  } catch (error) {
+    progress.finish();
+    if (interruptionOf(error)) {
+      say(`${(error as Error).message}; nothing changed`);
+      return failureCode(error);
+    }
+    throw error;
+  }
+}

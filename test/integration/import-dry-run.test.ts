@@ -1,0 +1,146 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { acquireCatalogueLock } from '../../src/catalogue/admin/catalogue-lock.js';
+import type { Reject } from '../../src/catalogue/ingest/ndjson-records.js';
+import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
+import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
+import { aliasTargets, indicesOf, runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
+import { connectEs, dropIndicesOf, readyRedis, uniqueName } from '../support/harness.js';
+
+const es = connectEs(undefined, 60_000);
+const dir = mkdtempSync(join(tmpdir(), 'wpc-import-dry-run-'));
+const aliases: string[] = [];
+
+function freshAlias(): string {
+  const alias = uniqueName('test-dry-run');
+  aliases.push(alias);
+  return alias;
+}
+
+function file(name: string, lines: readonly unknown[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, toNdjson(lines));
+  return path;
+}
+
+const importFile = (alias: string, args: string[]) => runScript('import', args, { env: { INDEX_ALIAS: alias }, cwd: dir });
+
+/** Everything an import could change: the indices, where the alias points, every document, the change feed's record. */
+async function catalogueState(alias: string): Promise<unknown> {
+  await es.indices.refresh({ index: `${alias}*` });
+  const documents = await es.search({ index: alias, size: 1000, sort: [{ id: 'asc' }], _source: { excludes: ['embedding'] } });
+  const record = changesIndexOf(alias);
+  const changes = (await es.indices.exists({ index: record })) ? await es.search({ index: record, size: 1000, sort: ['_doc'] }) : null;
+  return {
+    indices: await indicesOf(es, alias),
+    live: await aliasTargets(es, alias),
+    documents: documents.hits.hits.map((hit) => hit._source),
+    changes: changes?.hits.hits.map((hit) => [hit._id, hit._source]) ?? null,
+  };
+}
+
+describe('npm run import -- --dry-run', function () {
+  this.timeout(60_000);
+  const original = wallpapers(50);
+  const alias = freshAlias();
+
+  before(async () => {
+    const first = await importFile(alias, [file('original.ndjson', original)]);
+    expect(first.status, first.stderr).to.equal(0);
+  });
+
+  after(async () => {
+    for (const name of aliases) await dropIndicesOf(es, name);
+    await es.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when a full import is tried, then it says what would be new, changed, unchanged and deleted, and writes nothing', async () => {
+    const changed = original.slice(0, 3).map((record) => ({ ...record, title: `${record.title} (remastered)` }));
+    // Ids 4 and 5 are left out: a full import deletes them. Two are new.
+    const edited = [...changed, ...original.slice(5), ...wallpapers(2, { startId: 101 })];
+    const path = file('edited.ndjson', edited);
+    const before = await catalogueState(alias);
+    const run = await importFile(alias, [path, '--dry-run']);
+    expect(run.status, run.stderr).to.equal(0);
+    expect(run.stderr).to.include('dry run: nothing will be written to the catalogue');
+    expect(run.stderr).to.include(`${edited.length} lines read, none rejected`);
+    expect(run.stderr).to.match(/2 new, 3 changed, 45 unchanged, 2 deleted \(not in the input\)/);
+    expect(run.stderr).to.include(`the import would succeed and replace ${(await aliasTargets(es, alias))[0]} behind ${alias}`);
+    expect(await catalogueState(alias)).to.deep.equal(before);
+    // The real run does what the dry run said.
+    const real = await importFile(alias, [path]);
+    expect(real.status, real.stderr).to.equal(0);
+    expect(real.stderr).to.match(/change feed: 5 new or changed, 2 deleted, 45 unchanged/);
+  });
+
+  it('when lines would be rejected past the allowance, then it lists them in the rejects file, says the import would fail and exits 1; within it, 0', async () => {
+    const path = file('bad.ndjson', [...original.slice(0, 5), '{"id": 99}', 'not json']);
+    const run = await importFile(alias, [path, '--dry-run']);
+    expect(run.status, run.stderr).to.equal(1);
+    expect(run.stderr).to.match(/line 6 \(id 99\) would be rejected: missing field "title"/);
+    expect(run.stderr).to.include('the import would fail: 2 lines rejected, more than --allow-rejects 0');
+    const rejects = readFileSync(`${path}.rejects.ndjson`, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Reject);
+    expect(rejects.map(({ line, code }) => [line, code])).to.deep.equal([
+      [6, 'invalid_record'],
+      [7, 'invalid_json'],
+    ]);
+    const allowed = await importFile(alias, [path, '--dry-run', '--allow-rejects', '2']);
+    expect(allowed.status, allowed.stderr).to.equal(0);
+  });
+
+  it('when an incremental import is tried, then deletions of held and absent ids are told apart, and writes nothing', async () => {
+    const live = (await es.search<Wallpaper>({ index: alias, size: 1, sort: [{ id: 'asc' }] })).hits.hits[0]!._source!;
+    const path = file('incremental.ndjson', [
+      { id: live.id, deleted: true },
+      { id: 999_999, deleted: true },
+      { ...live, downloads: live.downloads + 1 },
+    ]);
+    const before = await catalogueState(alias);
+    const run = await importFile(alias, [path, '--dry-run', '--incremental']);
+    expect(run.stderr).to.match(/line 3 \(id \d+\) would be rejected/);
+    expect(run.status, run.stderr).to.equal(1);
+    expect(await catalogueState(alias)).to.deep.equal(before);
+    const apart = file('incremental-apart.ndjson', [
+      { id: 4_000, deleted: true },
+      { id: live.id, deleted: true },
+      { ...wallpapers(1, { startId: 7 })[0]! },
+    ]);
+    const second = await importFile(alias, [apart, '--dry-run', '--incremental']);
+    expect(second.status, second.stderr).to.equal(0);
+    expect(second.stderr).to.match(/0 new, \d changed, \d unchanged, 1 deleted, 1 deletions of ids it does not hold/);
+    expect(second.stderr).to.include('the import would succeed');
+    expect(await catalogueState(alias)).to.deep.equal(before);
+  });
+
+  it('when another run holds the catalogue lock, then the dry run still runs and says a real one would be refused', async () => {
+    const redis = await readyRedis();
+    const lock = await acquireCatalogueLock(redis, alias, 'reindex');
+    try {
+      const run = await importFile(alias, [file('again.ndjson', original.slice(0, 3)), '--dry-run']);
+      expect(run.status, run.stderr).to.equal(0);
+      expect(run.stderr).to.match(/the catalogue lock is held by reindex .*; a real run would be refused now/);
+    } finally {
+      await lock.release();
+      redis.disconnect();
+    }
+  });
+
+  it('when the alias points at no index, then a full import would load everything and an incremental one would fail', async () => {
+    const empty = freshAlias();
+    const path = file('fresh.ndjson', original.slice(0, 4));
+    const full = await importFile(empty, [path, '--dry-run']);
+    expect(full.status, full.stderr).to.equal(0);
+    expect(full.stderr).to.include(`against ${empty} points at no index:`);
+    expect(full.stderr).to.match(/4 new, 0 changed, 0 unchanged, 0 deleted/);
+    const incremental = await importFile(empty, [path, '--dry-run', '--incremental']);
+    expect(incremental.status, incremental.stderr).to.equal(1);
+    expect(incremental.stderr).to.include('an incremental import needs exactly one live index');
+    expect(await indicesOf(es, empty)).to.deep.equal([]);
+  });
+});
