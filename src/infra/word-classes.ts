@@ -326,7 +326,10 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
   async function kindsAmong(words: readonly string[]): Promise<KindsOf> {
     // Each synset, with the words that are it, a kind of it (up to KIND_DEPTH below) or a part of it.
     const under = new Map<number, Set<string>>();
-    // Each synset, with the words that are it or a kind of it: those that are one.
+    // Each synset, with the words that are it or a kind of it: those that are one. Not a named
+    // thing, which is one of its kind but rarely what a picture naming it is of: the catalogue's
+    // Saturn and Earth are backdrops ("beyond Saturn", "over the Earth") and its Alps a setting, and
+    // "ringed planet" had ranked a ringed galaxy over the Earth above its planets (helper-128).
     const kindsUnder = new Map<number, Set<string>>();
     // Each synset, with the words that are it.
     const being = new Map<number, Set<string>>();
@@ -338,17 +341,18 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
         return synset;
       };
       for (const word of new Set(words.map((entry) => entry.toLowerCase()))) {
-        let level = nounSenses(word);
+        // Each synset reached, and whether the way up passed through what a named thing is one of.
+        let level = nounSenses(word).map((offset) => ({ offset, named: false }));
         for (let up = 0; up <= KIND_DEPTH && level.length > 0; up++) {
-          const next: number[] = [];
-          for (const offset of level) {
+          const next: { offset: number; named: boolean }[] = [];
+          for (const { offset, named } of level) {
             addTo(under, offset, word);
-            addTo(kindsUnder, offset, word);
+            if (!named) addTo(kindsUnder, offset, word);
             if (up === 0) addTo(being, offset, word);
             if (up === KIND_DEPTH) continue;
             for (const { symbol, offset: target, pos } of (await synsetAt(offset)).pointers) {
               if (pos !== 'n') continue;
-              if (HYPERNYM.has(symbol)) next.push(target);
+              if (HYPERNYM.has(symbol)) next.push({ offset: target, named: named || symbol === INSTANCE_OF });
               // Parts of a word's own senses only: a part of a kind is too far ("vehicle" to "tower").
               else if (up === 0 && HOLONYM.has(symbol)) addTo(under, target, word);
             }

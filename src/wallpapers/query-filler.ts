@@ -20,20 +20,29 @@ import { STOP_WORDS } from './stop-words.js';
 const ASKING = ['show', 'me', 'find', 'get', 'give', 'want', 'need', 'looking', 'look', 'search', 'please', 'some', 'any', 'i', 'my', 'you', 'can', 'could', 'would']; // prettier-ignore
 
 /**
- * Words that praise a picture rather than say what it shows ("beautiful", "aesthetic", "amazing",
- * "popular"). A catalogue of wallpapers holds pictures chosen to be looked at, so every one of them
- * answers the praise: beside a subject the word asks nothing more ("aesthetic sunset" is sunset),
- * and alone it asks for wallpapers, the most downloaded first, as "best" and "wallpaper" do. Typed
- * as words to look for, they found nothing ("aesthetic", "beautiful", "amazing": no picture is
- * described so) or what happened to share the word ("nice" the sweets, by meaning; helper-120).
- * "Aesthetic" is praise here, as on wallpaper sites: a look people like, not one look. Not "cool",
- * which descriptions use of colour ("in cool, neutral tones"), nor "cute", which names what a
- * picture shows (thesaurus/broader-words.json), nor "epic", a word of the catalogue's own.
+ * Words that praise a picture rather than say what it shows ("beautiful", "amazing", "popular"). A
+ * catalogue of wallpapers holds pictures chosen to be looked at, so every one of them answers the
+ * praise: beside a subject the word asks nothing more ("beautiful sunset" is sunset), and alone it
+ * asks for wallpapers, the most downloaded first, as "best" and "wallpaper" do. Typed as words to
+ * look for, they found nothing ("beautiful", "amazing": no picture is described so) or what
+ * happened to share the word ("nice" the sweets, by meaning; helper-120). Not "aesthetic", which
+ * on wallpaper sites names a look (pastel, lo-fi, synthwave: thesaurus/broader-words.json; read as
+ * praise, it found every wallpaper where people mean those, helper-128); not "great", which starts
+ * the names of things ("great britain", "great lakes", "great white shark" had lost their first
+ * word, helper-128); not "cool", which descriptions use of colour ("in cool, neutral tones"); nor
+ * "cute", which names what a picture shows (kittens, puppies), nor "epic", a word of the catalogue's.
  */
 const PRAISE = [
-  'beautiful', 'pretty', 'gorgeous', 'stunning', 'amazing', 'awesome', 'nice', 'lovely', 'aesthetic', 'aesthetics', 'great', 'good',
+  'beautiful', 'pretty', 'gorgeous', 'stunning', 'amazing', 'awesome', 'nice', 'lovely', 'good',
   'wonderful', 'fantastic', 'incredible', 'breathtaking', 'magnificent', 'popular', 'trending',
 ]; // prettier-ignore
+
+/**
+ * Words that say how much or when, put before praise ("most beautiful", "really nice", "so
+ * pretty", "trending now"): filler like it. Left as words, the typo rule read "most" as mist and
+ * "really" as rally (helper-128). Not "quite", more often typed for "quiet" ("quite meadow").
+ */
+const DEGREE = ['very', 'really', 'most', 'so', 'truly', 'absolutely', 'extremely', 'incredibly', 'totally', 'now', 'today'];
 
 /**
  * What a wallpaper app shows anyway, the device or size a wallpaper is for (the filters say that:
@@ -102,11 +111,11 @@ const PLACING = [
   'beside', 'between', 'among', 'along', 'against', 'onto', 'upon', 'about', 'within', 'toward', 'towards', 'inside', 'outside', 'while',
 ]; // prettier-ignore
 
-/** Asking, wallpaper words, and the words that place one thing against another. */
-export const FILLER_WORDS: ReadonlySet<string> = new Set([...ASKING, ...WALLPAPER_WORDS, ...PLACING]);
+/** Asking, degree, wallpaper words, and the words that place one thing against another. */
+export const FILLER_WORDS: ReadonlySet<string> = new Set([...ASKING, ...DEGREE, ...WALLPAPER_WORDS, ...PLACING]);
 
 /** Words of WALLPAPER_WORDS that English compounds are made with: "photo-realistic", "free-range", "best-seller", "phone-booth". */
-const IN_COMPOUNDS = ['free', 'best', 'good', 'great', 'nice', 'pretty', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'desktop', 'phone', 'mobile', 'screen', 'pc', 'laptop', 'tablet', 'monitor', 'android']; // prettier-ignore
+const IN_COMPOUNDS = ['free', 'best', 'photo', 'photos', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'desktop', 'phone', 'mobile', 'screen', 'pc', 'laptop', 'tablet', 'monitor', 'android']; // prettier-ignore
 
 /** The words that mark a joined term as a page's address ("mountain-lake-wallpaper-4k"): the wallpaper words no compound is made with. */
 const ADDRESS_WORDS: ReadonlySet<string> = new Set([...WALLPAPER_WORDS].filter((word) => !IN_COMPOUNDS.includes(word)));

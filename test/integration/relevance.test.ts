@@ -40,10 +40,10 @@ const MIN_PEOPLE_6_PRECISION = 0.97;
 const PEOPLE_6 = new URL('../relevance/judgments-people-6.json', import.meta.url);
 // judgments-people-7.json (44 queries of praise, feelings, class words and seasons, graded the same
 // way by helper-127), held out the same way: 0.752 on the search of 1dc309c, 0.766 once praise was
-// filler, 0.811 with the words for feelings in the thesaurus (helper-126); the kinds of a catalogue
-// word raised what "bird", "planets" and "mountains" find (41 to 193, 76 to 211, 228 to 314), not
-// their first pages. One query of slack.
-const MIN_PEOPLE_7_PRECISION = 0.78;
+// filler, 0.811 with the words for feelings in the thesaurus (helper-126), 0.823 once "aesthetic"
+// was read as a look (helper-128); the kinds of a catalogue word raised what "bird" and "mountains"
+// find (41 to 193, 228 to 314), not their first pages. One query of slack.
+const MIN_PEOPLE_7_PRECISION = 0.8;
 const PEOPLE_7 = new URL('../relevance/judgments-people-7.json', import.meta.url);
 
 describe('search relevance on the demo catalogue', function () {
@@ -168,6 +168,19 @@ describe('search relevance on the demo catalogue', function () {
     expect(saturn.total, 'Saturn, not every planet').to.equal(
       demo.catalogue.filter((wallpaper) => /saturn/i.test(`${wallpaper.title} ${wallpaper.description}`)).length,
     );
+    // A named one is no kind: the demo's Saturn and Earth are backdrops ("beyond Saturn", "over the Earth").
+    const ringed = await demo.search('ringed planet');
+    expect(
+      ringed.hits.map((hit) => hit.title),
+      'planets first, not ringed galaxies over the Earth',
+    ).to.satisfy((titles: string[]) => titles.every((title) => /\bplanet\b/i.test(title)));
+  });
+
+  it('when "aesthetic" is typed, then it finds the looks people mean by it, not every wallpaper', async () => {
+    const look = /\b(pastel|lo-fi|synthwave|holographic|rose gold|nostalgic|dreamlike|beige|soft focus|cherry blossoms?)\b/i;
+    const aesthetic = await demo.search('aesthetic');
+    expect(aesthetic.total).to.be.within(10, demo.catalogue.length / 5);
+    for (const hit of aesthetic.hits) expect(`${hit.title} ${hit.description}`).to.match(look);
   });
 
   it('when a word is written possessive, then it finds what the word finds', async () => {

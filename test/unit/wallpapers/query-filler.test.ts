@@ -46,15 +46,19 @@ describe('filler in what people type', () => {
   });
 
   it('when a word praises the picture rather than naming it, then it asks nothing beside a subject and asks for wallpapers alone', () => {
-    expect(words('aesthetic sunset')).to.deep.equal([['sunset']]);
-    expect(words('beautiful pink flowers')).to.deep.equal([['pink'], ['flowers']]);
+    expect(words('beautiful sunset')).to.deep.equal([['sunset']]);
+    expect(words('pretty pink flowers')).to.deep.equal([['pink'], ['flowers']]);
     expect(words('amazing-landscapes-wallpaper')).to.deep.equal([['landscapes']]);
+    expect(words('nice-sunset'), 'joined, as an address').to.deep.equal([['sunset']]);
     expect(words('beautifull mountains'), 'a long praise one letter off').to.deep.equal([['mountains']]);
-    for (const q of ['aesthetic', 'beautiful wallpapers', 'popular', 'Gorgeous HD backgrounds']) {
+    expect(words('really nice sunset today'), 'how much and when, with praise').to.deep.equal([['sunset']]);
+    for (const q of ['beautiful', 'beautiful wallpapers', 'popular', 'Gorgeous HD backgrounds', 'most beautiful', 'trending now']) {
       expect(readSearchText(q).wallpapersAsked, q).to.equal(true);
     }
-    for (const q of ['"aesthetic"', 'cool', 'cute', 'epic']) expect(readSearchText(q).wallpapersAsked, q).to.equal(undefined);
+    for (const q of ['"beautiful"', 'cool', 'cute', 'epic', 'aesthetic']) expect(readSearchText(q).wallpapersAsked, q).to.equal(undefined);
     expect(words('good-looking cat'), 'a compound of praise and filler is filler').to.deep.equal([['cat']]);
+    expect(words('aesthetic sunset'), 'a look, not praise').to.deep.equal([['aesthetic'], ['sunset']]);
+    expect(words('great britain'), 'the first word of a name').to.deep.equal([['great'], ['britain']]);
   });
 
   it('when words joined by punctuation are all filler, common words aside, then the term is filler, all of its words together', () => {
