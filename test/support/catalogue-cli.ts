@@ -9,7 +9,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // An absolute loader, so a script can run with any working directory.
 export const TSX = import.meta.resolve('tsx');
 
-export type CatalogueScript = 'import' | 'reindex' | 'seed';
+export type CatalogueScript = 'import' | 'reindex' | 'seed' | 'export';
 
 export interface CliRun {
   status: number | null;
