@@ -176,6 +176,19 @@ describe('search relevance on the demo catalogue', function () {
     ).to.satisfy((titles: string[]) => titles.every((title) => /\bplanet\b/i.test(title)));
   });
 
+  it('when a word is what some wallpapers are of and only what others mention, then those it names come first (cat: the kittens)', async () => {
+    for (const q of ['cat', 'cats']) {
+      const { hits } = await demo.search(q);
+      expect(
+        hits.map((hit) => hit.title),
+        q,
+      ).to.satisfy((titles: string[]) => titles.every((title) => /\bkitten\b/i.test(title)));
+    }
+    const mentioned = demo.catalogue.filter((wallpaper) => /\bcat\b/i.test(wallpaper.description) && !/kitten/i.test(wallpaper.title));
+    expect(mentioned.length, 'the demo mentions cats in descriptions').to.be.greaterThan(10);
+    expect((await demo.search('cat')).total, 'still found').to.be.at.least(mentioned.length);
+  });
+
   it('when "aesthetic" is typed, then it finds the looks people mean by it, not every wallpaper', async () => {
     const look = /\b(pastel|lo-fi|synthwave|holographic|rose gold|nostalgic|dreamlike|beige|soft focus|cherry blossoms?)\b/i;
     const aesthetic = await demo.search('aesthetic');

@@ -707,12 +707,33 @@ const MEANING_TIER = 50_000;
 // words as typed (AS_TYPED times BM25, mostly 1,000 to 2,500), a little below it at equal coverage.
 const MEANING_PARTIAL = 1_000;
 
+// A word as typed found only in a wallpaper's description counts this much in the meaning tier of
+// what it counts in its title or category, what the wallpaper is of: below a word standing for it
+// in a title (the thesaurus's 0.8 and 0.9), so "cat" ranks the kittens, cats by the thesaurus, above
+// the anime scenes "with a cat asleep in the corner", which it had ranked first; so had "cats". Not
+// a stand-in: found in a description, it still says what the typed word asks ("skyscraper" is the
+// cities "with fog swallowing the tallest towers", not the fantasy "Crystal Tower" titles).
+const DESCRIBED = 0.7;
+
+/** A term matched where a wallpaper is named, its title or category: what it is of, not what its description mentions. */
+function namedClause({ text, phrase }: Term): Clause {
+  if (phrase) return { match_phrase: { title: { query: text } } };
+  return { multi_match: { query: text, fields: ['title.exact', 'title', 'category.text'], operator: 'and' } };
+}
+
+/** A term of the meaning tier: its weight; for the word as typed, DESCRIBED of it where only described. */
+function meaningTerm(term: Term, weight: number): Clause {
+  // A size is the wallpaper's resolution as much as its text (sizeClause).
+  if (term.similarity !== undefined || term.text.split(' ').some(isSize)) return tier(termClause(term, 'exact'), weight);
+  return { dis_max: { queries: [tier(namedClause(term), weight), tier(termClause(term, 'exact'), weight * DESCRIBED)] } };
+}
+
 function meaningClause({ groups, excluded }: SearchQuery): Clause {
   const perGroup = MEANING_TIER / groups.length;
   const everyGroup: Clause = {
     bool: {
       must: groups.map((group) => ({
-        dis_max: { queries: group.map((term) => tier(termClause(term, 'exact'), perGroup * (term.similarity ?? 1))) },
+        dis_max: { queries: group.map((term) => meaningTerm(term, perGroup * (term.similarity ?? 1))) },
       })),
     },
   };

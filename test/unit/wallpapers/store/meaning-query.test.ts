@@ -23,14 +23,23 @@ describe('the search for what a query means', () => {
     const query = buildMeaningQuery(text, meaning) as { bool: { should: unknown[]; minimum_should_match: number } };
     expect(query.bool.minimum_should_match).to.equal(1);
     expect(query.bool.should[0]).to.deep.equal(buildSearchQuery(text));
-    type Tiered = { dis_max: { queries: { constant_score: { boost: number } }[] } };
+    type Tier = { constant_score: { boost: number; filter: unknown } };
+    type Tiered = { dis_max: { queries: Tier[] } };
     type Partial = { bool: { must: [Tiered]; must_not: unknown[] } };
-    const byMeaning = query.bool.should[1] as { bool: { should: [{ bool: { must: Tiered[] } }, ...Partial[]]; must_not: unknown[] } };
+    const byMeaning = query.bool.should[1] as {
+      bool: { should: [{ bool: { must: { dis_max: { queries: (Tier | Tiered)[] } }[] } }, ...Partial[]]; must_not: unknown[] };
+    };
     const [everyGroup, ...someGroups] = byMeaning.bool.should;
     expect(everyGroup.bool.must).to.have.length(2);
-    const [kitty, kitten] = everyGroup.bool.must[0]!.dis_max.queries.map(({ constant_score }) => constant_score.boost);
-    expect(kitty).to.equal(25_000);
-    expect(kitten).to.be.closeTo(25_000 * 0.78, 1e-6);
+    const [kitty, kitten] = everyGroup.bool.must[0]!.dis_max.queries as [Tiered, Tier];
+    // The word as typed: its full weight in a title or category, less where only a description says it.
+    const [named, described] = kitty.dis_max.queries;
+    expect(named!.constant_score.boost).to.equal(25_000);
+    expect(JSON.stringify(named!.constant_score.filter)).to.not.include('description');
+    expect(described!.constant_score.boost).to.be.closeTo(25_000 * 0.7, 1e-6);
+    expect(described!.constant_score.boost, 'below the nearest stand-in in a title').to.be.below(25_000 * 0.78);
+    // A stand-in weighs its similarity wherever it is found.
+    expect(kitten.constant_score.boost).to.be.closeTo(25_000 * 0.78, 1e-6);
     expect(byMeaning.bool.must_not).to.have.length(1);
     // kitten alone, without snow: a partial match, weighed below what a word as typed scores there,
     // and only where kitty is not matched as typed, so the group counts once.
