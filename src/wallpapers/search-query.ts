@@ -19,6 +19,7 @@ import { STOP_WORDS } from './stop-words.js';
  *   forest -pine          excludes a word; -"castle level" a phrase; -(pine oak) each word in the brackets
  *   sunrise OR sunset     either one (also `|`); OR binds the words or phrases on each side
  *   sunset NOT beach      excludes the next word, phrase or brackets, as `-` does
+ *   beach without people  as NOT (in lower case): how people write an exclusion in words
  *
  * A lone `-`, a leading or trailing OR, and any other punctuation are read as nothing. A query
  * with nothing left to look for (only exclusions, operators or common words such as "the") is
@@ -190,14 +191,20 @@ function tokenize(q: string): Token[] {
         spaced = true;
         continue;
       }
-      if (text === 'NOT' && !excluded && notIsOperator) {
+      // "without" excludes as NOT does: searched as a word it is dropped, and the word after it
+      // was looked for, so "mountains without snow" ranked the snowy mountains first. In lower case
+      // only: in a title pasted ("Journey Without Maps") it is the word.
+      if (((text === 'NOT' && notIsOperator) || text === 'without') && !excluded) {
         not = true;
         spaced = true;
         continue;
       }
     }
-    not = false;
     const words = wordsIn(text);
+    // A common word after NOT is passed over for the word it leads to ("NOT the pine", "without a
+    // cloud"): excluding it excluded nothing, and the word after it was looked for.
+    if (not && !quoted && words.length === 1 && STOP_WORDS.has(words[0]!.toLowerCase())) continue;
+    not = false;
     if (words.length > 0) {
       const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
       if (quoted && words.length === 1) term.quoted = true;

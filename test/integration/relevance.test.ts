@@ -189,6 +189,14 @@ describe('search relevance on the demo catalogue', function () {
     expect((await demo.search('cat')).total, 'still found').to.be.at.least(mentioned.length);
   });
 
+  it('when an exclusion is written in words, then it excludes as a minus does (mountains without snow)', async () => {
+    const [words, minus] = [await demo.search('mountains without snow'), await demo.search('mountains -snow')];
+    expect(words.total).to.be.greaterThan(0);
+    expect(words.total).to.equal(minus.total);
+    expect(words.hits.map(({ id }) => id)).to.deep.equal(minus.hits.map(({ id }) => id));
+    for (const hit of words.hits) expect(`${hit.title} ${hit.description}`).not.to.match(/\bsnow\b/i);
+  });
+
   it('when "aesthetic" is typed, then it finds the looks people mean by it, not every wallpaper', async () => {
     const look = /\b(pastel|lo-fi|synthwave|holographic|rose gold|nostalgic|dreamlike|beige|soft focus|cherry blossoms?)\b/i;
     const aesthetic = await demo.search('aesthetic');

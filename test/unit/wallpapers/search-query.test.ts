@@ -176,6 +176,20 @@ describe('search query syntax', () => {
     });
   });
 
+  it('when an exclusion is written in words (without), then the word after it is excluded, as after NOT; a common word between is passed over', () => {
+    expect(parseSearchQuery('mountains without snow')).to.deep.equal({ groups: [[word('mountains')]], excluded: [word('snow')] });
+    expect(parseSearchQuery('sky without a cloud')).to.deep.equal({ groups: [[word('sky')]], excluded: [word('cloud')] });
+    expect(parseSearchQuery('forest NOT the pine'), 'after NOT too').to.deep.equal({ groups: [[word('forest')]], excluded: [word('pine')] });
+    expect(parseSearchQuery('lake without (pine oak)').excluded).to.deep.equal([word('pine'), word('oak')]);
+    expect(parseSearchQuery('mountains without').groups, 'a trailing without is nothing').to.deep.equal([[word('mountains')]]);
+    expect(parseSearchQuery('Journey Without Maps').groups, 'capitalised, a title pasted: the word').to.deep.equal([
+      [word('Journey')],
+      [word('Without')],
+      [word('Maps')],
+    ]);
+    expect(parseSearchQuery('"without" snow').groups, 'quoted: the word').to.have.length(2);
+  });
+
   it('when words are joined by a +, as an address writes its spaces, then they are words of their own', () => {
     expect(parseSearchQuery('sunset+beach').groups).to.deep.equal([[word('sunset')], [word('beach')]]);
     expect(parseSearchQuery('misty+forest -pine+oak')).to.deep.equal({
