@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { generateWallpapers } from '../src/catalogue/generation/generator.js';
 import { callersPath, integer, UsageError } from '../src/catalogue/cli/cli-args.js';
-import { exportLiveCatalogue } from '../src/catalogue/cli/export-live.js';
-import { writeRecords } from '../src/catalogue/cli/record-writer.js';
+import { EXIT_READER_GONE, exportLiveCatalogue } from '../src/catalogue/cli/export-live.js';
+import { ReaderGone, writeRecords } from '../src/catalogue/cli/record-writer.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { toRecord } from '../src/wallpapers/wallpaper.js';
 
@@ -18,7 +18,8 @@ const USAGE = `usage: npm run --silent export -- [--count N] [--seed S] [--out P
   --live       the catalogue behind INDEX_ALIAS instead, every wallpaper in id order as one
                point in time: what \`npm run import\` reads back unchanged
   --out PATH   file to write, whole or not at all (default: standard output)
-exit codes: 0 done, 1 failed (Elasticsearch, the alias), 2 bad usage, 130/143 interrupted
+exit codes: 0 done, 1 failed (Elasticsearch, the alias, the output), 2 bad usage, 130/143 interrupted,
+            141 standard output closed by its reader (\`| head\`)
 environment: IMAGE_BASE_URL (demo), ELASTICSEARCH_URL and INDEX_ALIAS (--live)`;
 
 const say = (line: string) => process.stderr.write(`export: ${line}\n`);
@@ -55,14 +56,21 @@ async function main(): Promise<number> {
     say(`${error.message}\n${USAGE}`);
     return 2;
   }
+  // A reader gone (`| head -1`) is heard by the writer (ReaderGone), not as an unhandled error.
+  process.stdout.on('error', () => undefined);
   if (options.live) return exportLiveCatalogue(options.config, options.out, say);
   const generated = generateWallpapers({ count: options.count, seed: options.seed, imageBaseUrl: options.config.imageBaseUrl });
-  await writeRecords(
-    (function* () {
-      for (const doc of generated) yield toRecord(doc);
-    })(),
-    options.out,
-  );
+  try {
+    await writeRecords(
+      (function* () {
+        for (const doc of generated) yield toRecord(doc);
+      })(),
+      options.out,
+    );
+  } catch (error) {
+    if (!(error instanceof ReaderGone)) throw error;
+    return EXIT_READER_GONE;
+  }
   if (options.out !== undefined) say(`${options.count} wallpapers written to ${options.out}`);
   return 0;
 }

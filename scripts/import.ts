@@ -28,9 +28,12 @@ const command: CatalogueCommand<ImportArgs> = {
   async run(context, args) {
     const { config, es, say, signal, lock } = context;
     const alias = config.indexAlias;
+    let lockBusy = false;
     if (args.dryRun) {
       say('dry run: nothing will be written to the catalogue');
-      for (const line of await dryRunNotes(es, context.redis, alias)) say(line);
+      const { notes, busy } = await dryRunNotes(es, context.redis, alias);
+      for (const line of notes) say(line);
+      lockBusy = busy;
     } else for (const done of await finishKilledRuns(es, alias, { fence: async () => lock?.confirm() })) say(done);
     // Opened before anything is created, so an unreadable input fails cleanly and changes nothing.
     const file =
@@ -51,7 +54,12 @@ const command: CatalogueCommand<ImportArgs> = {
     const rejects = openRejectLog(args.rejects ?? defaultRejectsPath(args.input, { regularFile }));
     if (args.dryRun) {
       try {
-        return await importDryRun(context, args, { input: file === null ? process.stdin : file.stream, total, rejects });
+        return await importDryRun(context, args, {
+          lockBusy,
+          input: file === null ? process.stdin : file.stream,
+          total,
+          rejects,
+        });
       } finally {
         await rejects.close();
         file?.stream.destroy();

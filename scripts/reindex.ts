@@ -15,7 +15,7 @@ const list = (names: string[]) => names.join(', ') || 'none';
 async function dryRun({ config, es, redis, say }: CommandContext, args: ReindexArgs): Promise<number> {
   const alias = config.indexAlias;
   say('dry run: nothing will be changed');
-  for (const line of await dryRunNotes(es, redis, alias)) say(line);
+  for (const line of (await dryRunNotes(es, redis, alias)).notes) say(line);
   // Planned on the indices as the real run will find them, once killed runs are finished.
   const indices = afterKilledRuns(await listVersionedIndices(es, alias));
   if (args.rollback) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
+import { openSnapshot } from '../../src/catalogue/ingest/index-snapshot.js';
 import { toRecord, type WallpaperRecord } from '../../src/wallpapers/wallpaper.js';
 import { runScript, spawnScript, finished, toNdjson } from '../support/catalogue-cli.js';
 import { connectEs, dropIndicesOf, uniqueName } from '../support/harness.js';
@@ -59,6 +60,52 @@ describe('npm run export -- --live', function () {
     const done = await finished(child);
     expect(done.status, done.stderr).to.equal(0);
     expect(readLines(done.stdout)).to.have.length(300);
+  });
+
+  it('when the catalogue changes while it is read, then what is read is the catalogue as it was when the reading began', async () => {
+    const [live] = Object.keys(await es.indices.getAlias({ name: alias }));
+    const snapshot = await openSnapshot(es, live!, { inIdOrder: true });
+    const read: number[] = [];
+    const titles = new Map<number, string>();
+    try {
+      for await (const doc of snapshot.documents(50)) {
+        read.push(doc.id);
+        titles.set(doc.id, doc.title);
+        // After the first page, an import changes one record further on and deletes another.
+        if (read.length === 50) {
+          await es.update({ index: live!, id: '200', doc: { title: 'Changed meanwhile' }, refresh: true });
+          await es.delete({ index: live!, id: '250', refresh: true });
+        }
+      }
+    } finally {
+      await snapshot.close();
+    }
+    expect(read).to.have.length(300);
+    expect(read).to.deep.equal([...read].sort((a, b) => a - b));
+    expect(titles.get(200)).to.equal(records.find(({ id }) => id === 200)!.title);
+    expect(read).to.include(250);
+    expect(snapshot.total).to.equal(300);
+  });
+
+  it('when the file cannot be written (no such directory, a directory), then it says so before reading anything, exit 1', async () => {
+    for (const [out, reason] of [
+      [join(dir, 'no-such-dir', 'x.ndjson'), /cannot write \S+x\.ndjson: ENOENT/],
+      [dir, /cannot write \S+: \S+ is a directory/],
+    ] as const) {
+      const refused = await run('export', ['--live', '--out', out]);
+      expect(refused.status, out).to.equal(1);
+      expect(refused.stderr, out).to.match(reason);
+    }
+    expect(readdirSync(dir).filter((name) => name.includes('.partial'))).to.deep.equal([]);
+  });
+
+  it('when the reader of standard output goes away, then the export stops with 141, as a process whose pipe closed does', async () => {
+    const child = spawnScript('export', ['--live'], { env: { INDEX_ALIAS: alias }, cwd: dir });
+    child.stdin.end();
+    child.stdout.once('data', () => child.stdout.destroy());
+    const done = await finished(child);
+    expect(done.status, done.stderr).to.equal(141);
+    expect(done.stderr).to.include('standard output closed by its reader');
   });
 
   it('when the alias does not exist, then it exits 1 and writes no file, not even part of one', async () => {

@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { acquireCatalogueLock } from '../../src/catalogue/admin/catalogue-lock.js';
 import type { Reject } from '../../src/catalogue/ingest/ndjson-records.js';
 import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
-import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 import { aliasTargets, indicesOf, runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
 import { connectEs, dropIndicesOf, readyRedis, uniqueName } from '../support/harness.js';
 
@@ -94,28 +93,46 @@ describe('npm run import -- --dry-run', function () {
     expect(allowed.status, allowed.stderr).to.equal(0);
   });
 
-  it('when an incremental import is tried, then deletions of held and absent ids are told apart, and writes nothing', async () => {
-    const live = (await es.search<Wallpaper>({ index: alias, size: 1, sort: [{ id: 'asc' }] })).hits.hits[0]!._source!;
-    const path = file('incremental.ndjson', [
-      { id: live.id, deleted: true },
-      { id: 999_999, deleted: true },
-      { ...live, downloads: live.downloads + 1 },
+  it('when an incremental import is tried, then deletions of held and absent ids are told apart, writes nothing, and the real run does what it said', async () => {
+    // Ids 6 to 50 are in the catalogue as the first import wrote them (the first test changed 1 to 5).
+    const held = original.slice(5, 8);
+    const twice = file('incremental-twice.ndjson', [
+      { id: held[0]!.id, deleted: true },
+      { ...held[0]!, downloads: held[0]!.downloads + 1 },
     ]);
     const before = await catalogueState(alias);
-    const run = await importFile(alias, [path, '--dry-run', '--incremental']);
-    expect(run.stderr).to.match(/line 3 \(id \d+\) would be rejected/);
-    expect(run.status, run.stderr).to.equal(1);
+    const duplicate = await importFile(alias, [twice, '--dry-run', '--incremental']);
+    expect(duplicate.stderr).to.match(/line 2 \(id \d+\) would be rejected: .*duplicate/i);
+    expect(duplicate.status, duplicate.stderr).to.equal(1);
+    // Two held deleted, three absent, one changed, one new: no two counts alike.
+    const lines = [
+      { id: held[0]!.id, deleted: true },
+      { id: held[1]!.id, deleted: true },
+      ...[4_000, 4_001, 4_002].map((id) => ({ id, deleted: true })),
+      { ...held[2]!, downloads: held[2]!.downloads + 1 },
+      ...wallpapers(1, { startId: 5_000 }),
+    ];
+    const path = file('incremental.ndjson', lines);
+    const dry = await importFile(alias, [path, '--dry-run', '--incremental']);
+    expect(dry.status, dry.stderr).to.equal(0);
+    expect(dry.stderr).to.include('1 new, 1 changed, 0 unchanged, 2 deleted, 3 deletions of ids it does not hold');
+    expect(dry.stderr).to.include('the import would succeed');
     expect(await catalogueState(alias)).to.deep.equal(before);
-    const apart = file('incremental-apart.ndjson', [
-      { id: 4_000, deleted: true },
-      { id: live.id, deleted: true },
-      { ...wallpapers(1, { startId: 7 })[0]! },
-    ]);
-    const second = await importFile(alias, [apart, '--dry-run', '--incremental']);
-    expect(second.status, second.stderr).to.equal(0);
-    expect(second.stderr).to.match(/0 new, \d changed, \d unchanged, 1 deleted, 1 deletions of ids it does not hold/);
-    expect(second.stderr).to.include('the import would succeed');
-    expect(await catalogueState(alias)).to.deep.equal(before);
+    const real = await importFile(alias, [path, '--incremental']);
+    expect(real.status, real.stderr).to.equal(0);
+    // The change feed counts a deletion of an absent id as unchanged.
+    expect(real.stderr).to.match(/change feed: 2 new or changed, 2 deleted, 3 unchanged/);
+  });
+
+  it('when an incremental import would go past its allowance, then it says what it would write before it stops, and the real run writes that', async () => {
+    const changed = original.slice(10, 16).map((record) => ({ ...record, title: `${record.title} (again)` }));
+    const path = file('incremental-stops.ndjson', [...changed.slice(0, 4), '{"id": 77}', ...changed.slice(4)]);
+    const dry = await importFile(alias, [path, '--dry-run', '--incremental']);
+    expect(dry.status, dry.stderr).to.equal(1);
+    expect(dry.stderr).to.include('writing would stop at line 5, after 4 changes (0 new, 4 changed, 0 deleted), which would stay');
+    const real = await importFile(alias, [path, '--incremental']);
+    expect(real.status, real.stderr).to.equal(1);
+    expect(real.stderr).to.include('4 changes were written');
   });
 
   it('when another run holds the catalogue lock, then the dry run still runs and says a real one would be refused', async () => {
@@ -131,16 +148,18 @@ describe('npm run import -- --dry-run', function () {
     }
   });
 
-  it('when the alias points at no index, then a full import would load everything and an incremental one would fail', async () => {
+  it('when the alias points at no index, then a full import would load everything and an incremental one would fail before reading, as the real one does', async () => {
     const empty = freshAlias();
-    const path = file('fresh.ndjson', original.slice(0, 4));
-    const full = await importFile(empty, [path, '--dry-run']);
+    const path = file('fresh.ndjson', [...original.slice(0, 4), 'not json']);
+    const full = await importFile(empty, [path, '--dry-run', '--allow-rejects', '1']);
     expect(full.status, full.stderr).to.equal(0);
     expect(full.stderr).to.include(`against ${empty} points at no index:`);
     expect(full.stderr).to.match(/4 new, 0 changed, 0 unchanged, 0 deleted/);
     const incremental = await importFile(empty, [path, '--dry-run', '--incremental']);
     expect(incremental.status, incremental.stderr).to.equal(1);
     expect(incremental.stderr).to.include('an incremental import needs exactly one live index');
+    expect(incremental.stderr).not.to.include('would be rejected');
+    expect(existsSync(`${path}.rejects.ndjson`), 'no rejects: the real run reads no line').to.equal(false);
     expect(await indicesOf(es, empty)).to.deep.equal([]);
   });
 });

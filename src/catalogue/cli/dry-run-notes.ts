@@ -4,11 +4,12 @@ import { describeHolder, isAbandoned, readLockHolder } from '../admin/catalogue-
 import { describeKilledRuns } from '../admin/killed-runs.js';
 
 /**
- * What a dry run says before its plan: who holds the catalogue lock (a dry run takes none), and
+ * What a dry run says before its plan, and whether another run holds the catalogue lock now (a
+ * real run would be refused): who holds it (a dry run takes none), and
  * what a real run would first finish of runs killed before it (finishKilledRuns); not while another
  * run holds the lock, whose index being built is no orphan.
  */
-export async function dryRunNotes(es: Client, redis: RedisClient, alias: string): Promise<string[]> {
+export async function dryRunNotes(es: Client, redis: RedisClient, alias: string): Promise<{ notes: string[]; busy: boolean }> {
   const notes: string[] = [];
   const holder = await readLockHolder(redis, alias);
   const busy = holder !== null && !isAbandoned(holder);
@@ -17,5 +18,5 @@ export async function dryRunNotes(es: Client, redis: RedisClient, alias: string)
     notes.push(`note: the catalogue lock is held by ${describeHolder(holder)}; ${outcome}`);
   }
   if (!busy) notes.push(...(await describeKilledRuns(es, alias)));
-  return notes;
+  return { notes, busy };
 }

@@ -5,12 +5,13 @@ import type { ImportArgs } from './import-args.js';
 import { interruptionOf } from './interrupt.js';
 import { previewImport } from '../ingest/import-preview.js';
 import type { RejectLog } from '../ingest/reject-log.js';
+import { GIVE_UP_AFTER } from '../pixels/extract-colors.js';
 
 /** Checks every line and compares the records with the live catalogue; exit 0 when the real import would succeed, 1 when not. */
 export async function importDryRun(
   { config, es, say, signal }: CommandContext,
   args: ImportArgs,
-  { input, total, rejects }: { input: Readable; total: number | undefined; rejects: RejectLog },
+  { input, total, rejects, lockBusy }: { input: Readable; total: number | undefined; rejects: RejectLog; lockBusy: boolean },
 ): Promise<number> {
   if (args.images) say('pictures are not read in a dry run: a record whose palette --extract-colors would add is compared as it stands');
   const progress = createProgress({ total, label: 'read', unit: 'records', failedWord: 'rejected' });
@@ -46,11 +47,15 @@ export async function importDryRun(
       say(`the import would fail: ${preview.failure}`);
       return EXIT_FAILED;
     }
-    say(
-      args.incremental
-        ? 'the import would succeed'
-        : `the import would succeed and replace ${preview.against ?? 'nothing'} behind ${config.indexAlias}`,
-    );
+    const outcome = args.incremental
+      ? 'the import would succeed'
+      : `the import would succeed and replace ${preview.against ?? 'nothing'} behind ${config.indexAlias}`;
+    // What a dry run cannot see: whether the pictures can be read, and the lock another run holds now.
+    const unless = [
+      ...(args.images ? [`unless the pictures cannot be read (--extract-colors fails a run when none of the first ${GIVE_UP_AFTER} can be)`] : []),
+      ...(lockBusy ? ['once the catalogue lock is free (a real run now would be refused, exit 3)'] : []),
+    ];
+    say([outcome, ...unless].join(', '));
     return 0;
   } catch (error) {
     progress.finish();

@@ -38,6 +38,11 @@ export interface ImportPreview {
   deleted: number;
   /** Deletions of ids the catalogue does not hold, which change nothing (incremental). */
   deletionsOfAbsent: number;
+  /**
+   * An incremental import past its allowance stops writing at the line that goes past it, and what
+   * it wrote before stays: the changes that would be (new, changed, deleted); null when it would not stop.
+   */
+  writtenBeforeStop: { added: number; changed: number; deleted: number; beforeLine: number } | null;
   /** Why the real run would fail; null when it would succeed. */
   failure: string | null;
 }
@@ -65,22 +70,43 @@ export async function previewImport(es: Client, options: ImportPreviewOptions): 
     unchanged: 0,
     deleted: 0,
     deletionsOfAbsent: 0,
+    writtenBeforeStop: null,
     failure: null,
   };
-  const records = new NdjsonRecords(options.input, options.onReject, { deletions: incremental });
+  // The real run fails before it reads a line: no rejects either.
+  if (incremental && against === null) return { ...preview, failure: failureOf(preview, { incremental, allowRejects }) };
+  // Valid records read, and how many of them the real run would write before a reject past the
+  // allowance stops it (import-catalogue.ts: it yields no record after that reject).
+  let read = 0;
+  let stopAt = Number.POSITIVE_INFINITY;
+  let stopLine = 0;
+  const records: NdjsonRecords = new NdjsonRecords(
+    options.input,
+    async (reject) => {
+      if (records.rejected > allowRejects && stopAt === Number.POSITIVE_INFINITY) [stopAt, stopLine] = [read, reject.line];
+      await options.onReject(reject);
+    },
+    { deletions: incremental },
+  );
   const scan = against === null ? null : new StampScan(es, against);
+  const beforeStop = { added: 0, changed: 0, deleted: 0 };
   let held = 0;
-  const compare = async (batch: LoadEntry[]) => {
+  const compare = async (batch: LoadEntry[], first: number) => {
     const stamps = scan === null ? new Map<number, ChangeStamp>() : await scan.lookup(batch.map(({ id }) => id));
-    for (const entry of batch) {
+    for (const [i, entry] of batch.entries()) {
       const stamp = stamps.get(entry.id);
+      const kind = isDeletion(entry)
+        ? stamp === undefined
+          ? 'deletionsOfAbsent'
+          : 'deleted'
+        : stamp === undefined
+          ? 'added'
+          : stamp.hash === contentHash(entry)
+            ? 'unchanged'
+            : 'changed';
       if (stamp !== undefined) held++;
-      if (isDeletion(entry)) {
-        if (stamp === undefined) preview.deletionsOfAbsent++;
-        else preview.deleted++;
-      } else if (stamp === undefined) preview.added++;
-      else if (stamp.hash === contentHash(entry)) preview.unchanged++;
-      else preview.changed++;
+      preview[kind]++;
+      if (first + i < stopAt && (kind === 'added' || kind === 'changed' || kind === 'deleted')) beforeStop[kind]++;
     }
   };
   const report = () => onProgress?.({ lines: records.lines, rejected: records.rejected });
@@ -91,12 +117,13 @@ export async function previewImport(es: Client, options: ImportPreviewOptions): 
     let batch: LoadEntry[] = [];
     for await (const entry of records.documents()) {
       batch.push(entry);
+      read++;
       if (batch.length >= (options.batchSize ?? 2000)) {
-        await compare(batch);
+        await compare(batch, read - batch.length);
         batch = [];
       }
     }
-    await compare(batch);
+    await compare(batch, read - batch.length);
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     throw error;
@@ -109,6 +136,7 @@ export async function previewImport(es: Client, options: ImportPreviewOptions): 
   }
   // A full import's new index holds the input alone: what the catalogue holds beyond it goes.
   if (!incremental) preview.deleted = preview.live - held;
+  if (incremental && stopAt !== Number.POSITIVE_INFINITY) preview.writtenBeforeStop = { ...beforeStop, beforeLine: stopLine };
   preview.failure = failureOf(preview, { incremental, allowRejects });
   return preview;
 }
@@ -117,7 +145,12 @@ export async function previewImport(es: Client, options: ImportPreviewOptions): 
 function failureOf(preview: ImportPreview, { incremental, allowRejects }: { incremental: boolean; allowRejects: number }): string | null {
   if (incremental && preview.against === null) return 'an incremental import needs exactly one live index, and the alias points at none';
   if (preview.rejected > allowRejects) {
-    const stop = incremental ? '; writing would stop at that point' : '';
+    const written = preview.writtenBeforeStop;
+    const stop =
+      written === null
+        ? ''
+        : `; writing would stop at line ${written.beforeLine}, after ${written.added + written.changed + written.deleted} changes ` +
+          `(${written.added} new, ${written.changed} changed, ${written.deleted} deleted), which would stay`;
     return `${preview.rejected} line${preview.rejected === 1 ? '' : 's'} rejected, more than --allow-rejects ${allowRejects}${stop}`;
   }
   if (!incremental && preview.added + preview.changed + preview.unchanged === 0) return 'no valid records to import';
