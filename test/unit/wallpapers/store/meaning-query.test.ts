@@ -36,6 +36,7 @@ describe('the search for what a query means', () => {
     const [named, described] = kitty.dis_max.queries;
     expect(named!.constant_score.boost).to.equal(25_000);
     expect(JSON.stringify(named!.constant_score.filter)).to.not.include('description');
+    expect(JSON.stringify(named!.constant_score.filter), 'the title as written, not stemmed').to.not.include('"title"');
     expect(described!.constant_score.boost).to.be.closeTo(25_000 * 0.7, 1e-6);
     expect(described!.constant_score.boost, 'below the nearest stand-in in a title').to.be.below(25_000 * 0.78);
     // A stand-in weighs its similarity wherever it is found.
