@@ -49,6 +49,8 @@ export interface Position {
   depth?: number;
   /** A sort=random walk along the seed's key (shuffle.ts), not by score: `after` is the key and the id. */
   shuffled?: boolean;
+  /** The relevance scoring the walk's scores come from (build-queries.ts, RANKING); absent in a cursor of a build before it. */
+  ranking?: number;
   /**
    * Where such a walk started (its first wallpaper's key and id): it runs from there to the top of
    * the key, then from the bottom up to there. A walk begun before walks had starts began at the

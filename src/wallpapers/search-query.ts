@@ -32,6 +32,12 @@ export interface Term {
   similarity?: number;
   /** A single word in quotes: matched as typed, never dropped as filler nor read for its meaning. */
   quoted?: true;
+  /**
+   * A word as typed that names a pictured thing (WordNet's, domain/query-meaning.ts): in the
+   * meaning tier its mentions in descriptions weigh less than its stand-ins in titles
+   * (store/build-queries.ts, DESCRIBED).
+   */
+  thing?: true;
 }
 
 export interface SearchQuery {
@@ -139,6 +145,10 @@ function tokenize(q: string): Token[] {
   let depth = 0;
   // After a NOT: the next term, or every term in the brackets that open next, is excluded.
   let not = false;
+  // Just after a term `without` excluded: an "or" or "and" next goes on excluding ("beach without
+  // people or boats"), as people list what they do not want.
+  let withoutList = false;
+  let withoutPending = false;
   const bracket = (c: string) => {
     if (depth > 0 && OPENING.test(c)) depth++;
     else if (depth > 0 && CLOSING.test(c)) depth--;
@@ -186,6 +196,13 @@ function tokenize(q: string): Token[] {
       while (end < q.length && !/[\s"|+]/.test(q[end]!) && !SEPARATOR.test(q[end]!)) end++;
       text = q.slice(i, end);
       i = end;
+      // While an exclusion waits for its word, another operator adds nothing ("without without
+      // snow", "forest without OR pine" had excluded the operator and looked for the word).
+      if (not && (text === 'OR' || text === 'NOT' || text === 'without')) continue;
+      if (withoutList && (text === 'or' || text === 'OR' || text === 'and')) {
+        [not, withoutList, withoutPending] = [true, false, true];
+        continue;
+      }
       if (text === 'OR' && !excluded) {
         tokens.push({ kind: 'or' });
         spaced = true;
@@ -193,9 +210,13 @@ function tokenize(q: string): Token[] {
       }
       // "without" excludes as NOT does: searched as a word it is dropped, and the word after it
       // was looked for, so "mountains without snow" ranked the snowy mountains first. In lower case
-      // only: in a title pasted ("Journey Without Maps") it is the word.
-      if (((text === 'NOT' && notIsOperator) || text === 'without') && !excluded) {
-        not = true;
+      // only (in a title pasted, "Journey Without Maps", it is the word), and after something to
+      // look for: a query that starts with it ("without text") is searched as typed, not refused.
+      const afterTerm = tokens.some(
+        (token) => token.kind === 'term' && !token.excluded && token.term.text.split(' ').some((word) => !STOP_WORDS.has(word.toLowerCase())),
+      );
+      if (((text === 'NOT' && notIsOperator) || (text === 'without' && afterTerm)) && !excluded) {
+        [not, withoutPending] = [true, text === 'without'];
         spaced = true;
         continue;
       }
@@ -204,7 +225,8 @@ function tokenize(q: string): Token[] {
     // A common word after NOT is passed over for the word it leads to ("NOT the pine", "without a
     // cloud"): excluding it excluded nothing, and the word after it was looked for.
     if (not && !quoted && words.length === 1 && STOP_WORDS.has(words[0]!.toLowerCase())) continue;
-    not = false;
+    withoutList = withoutPending && words.length > 0;
+    [not, withoutPending] = [false, false];
     if (words.length > 0) {
       const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
       if (quoted && words.length === 1) term.quoted = true;

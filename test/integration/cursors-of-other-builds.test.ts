@@ -55,6 +55,17 @@ describe('cursors whose position the order cannot continue', function () {
     expect(res.body.error).to.equal('cursor_expired');
   });
 
+  it('when a relevance cursor holds scores of another scoring, or of a build before scorings were numbered, then 410 cursor_expired; other orders go on', async () => {
+    const unnumbered = ({ ranking: _dropped, ...rest }: Position): Position => rest;
+    for (const change of [(p: Position) => ({ ...p, ranking: (p.ranking ?? 0) + 1 }), unnumbered]) {
+      const res = await get(await withPosition('/v1/search?q=picture+desktop&per_page=3', change));
+      expect(res.status).to.equal(410);
+      expect(res.body.error).to.equal('cursor_expired');
+      const newest = await get(await withPosition('/v1/search?q=picture+desktop&per_page=3&sort=newest', change));
+      expect(newest.status, 'scores play no part in sort=newest').to.equal(200);
+    }
+  });
+
   it('when a cursor holds a position that fits its order, then the walk goes on from it', async () => {
     for (const path of [...walks, '/v1/wallpapers?per_page=3&sort=random&seed=7']) {
       const res = await get(await withPosition(path, (p) => p));

@@ -53,10 +53,14 @@ describe('discovery on a real catalogue: sorts, cursors, filters, facets, ids', 
     });
   }
 
-  it('when a walk goes on with a cursor issued before cursors were sealed, then it continues where that cursor stood, and its next cursor is sealed', async () => {
+  it('when a walk goes on with a cursor issued before cursors were sealed, then it continues where that cursor stood, and its next cursor is sealed; one in relevance order has scores of an older scoring and expires', async () => {
+    const relevance = '/v1/search?q=calm%20golden&per_page=3';
+    const old = await get(`${relevance}&cursor=${asIssuedBeforeTheSeal((await get(relevance)).body.meta.next_cursor as string)}`);
+    expect(old.status).to.equal(410);
+    expect(old.body.error).to.equal('cursor_expired');
     for (const path of [
       '/v1/wallpapers?sort=newest&per_page=7',
-      '/v1/search?q=calm%20golden&per_page=3',
+      '/v1/search?q=calm%20golden&per_page=3&sort=newest',
       '/v1/wallpapers?sort=random&seed=tide42&per_page=7',
     ]) {
       const sealed = (await get(path)).body.meta.next_cursor as string;

@@ -1,28 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { acquireCatalogueLock } from '../../src/catalogue/admin/catalogue-lock.js';
 import type { Reject } from '../../src/catalogue/ingest/ndjson-records.js';
 import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
-import { aliasTargets, indicesOf, runScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
-import { connectEs, dropIndicesOf, readyRedis, uniqueName } from '../support/harness.js';
+import { aliasTargets, catalogueScratch, indicesOf, runScript, wallpapers } from '../support/catalogue-cli.js';
+import { connectEs, readyRedis } from '../support/harness.js';
 
 const es = connectEs(undefined, 60_000);
-const dir = mkdtempSync(join(tmpdir(), 'wpc-import-dry-run-'));
-const aliases: string[] = [];
-
-function freshAlias(): string {
-  const alias = uniqueName('test-dry-run');
-  aliases.push(alias);
-  return alias;
-}
-
-function file(name: string, lines: readonly unknown[]): string {
-  const path = join(dir, name);
-  writeFileSync(path, toNdjson(lines));
-  return path;
-}
+const { dir, freshAlias, file, cleanUp } = catalogueScratch('dry-run');
 
 const importFile = (alias: string, args: string[]) => runScript('import', args, { env: { INDEX_ALIAS: alias }, cwd: dir });
 
@@ -51,9 +36,8 @@ describe('npm run import -- --dry-run', function () {
   });
 
   after(async () => {
-    for (const name of aliases) await dropIndicesOf(es, name);
+    await cleanUp(es);
     await es.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('when a full import is tried, then it says what would be new, changed, unchanged and deleted, and writes nothing', async () => {

@@ -1,7 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { createVersionedIndex } from '../../src/catalogue/admin/index-admin.js';
@@ -10,6 +9,7 @@ import type { Wallpaper, WallpaperDocument } from '../../src/wallpapers/wallpape
 import {
   ROOT,
   aliasTargets,
+  catalogueScratch,
   finished,
   indicesOf,
   runScript,
@@ -20,23 +20,10 @@ import {
   wallpapers,
 } from '../support/catalogue-cli.js';
 import { until } from '../support/until.js';
-import { connectEs, dropIndicesOf, uniqueName } from '../support/harness.js';
+import { connectEs } from '../support/harness.js';
 
 const es = connectEs(undefined, 60_000);
-const dir = mkdtempSync(join(tmpdir(), 'wpc-import-'));
-const aliases: string[] = [];
-
-function freshAlias(): string {
-  const alias = uniqueName('test-import');
-  aliases.push(alias);
-  return alias;
-}
-
-function file(name: string, lines: readonly unknown[]): string {
-  const path = join(dir, name);
-  writeFileSync(path, toNdjson(lines));
-  return path;
-}
+const { dir, freshAlias, file, cleanUp } = catalogueScratch('import');
 
 const importFile = (alias: string, args: string[], input?: string) => runScript('import', args, { env: { INDEX_ALIAS: alias }, input, cwd: dir });
 
@@ -55,9 +42,8 @@ describe('npm run import', function () {
   this.timeout(60_000);
 
   after(async () => {
-    for (const alias of aliases) await dropIndicesOf(es, alias);
+    await cleanUp(es);
     await es.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('when an import reading a pipe that stays open is stopped with SIGTERM, then it stops at once, deletes its index and leaves the alias', async () => {

@@ -1,9 +1,13 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@elastic/elasticsearch';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import { toWallpaper, type Wallpaper } from '../../src/wallpapers/wallpaper.js';
+import { dropIndicesOf, uniqueName } from './harness.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // An absolute loader, so a script can run with any working directory.
@@ -97,4 +101,36 @@ export async function indicesOf(es: Client, alias: string): Promise<string[]> {
 export async function stateOf(es: Client, index: string): Promise<unknown> {
   const mapping = await es.indices.getMapping({ index });
   return mapping[index]?.mappings._meta?.['state'];
+}
+
+/** A suite's scratch: a directory for its input files, the aliases it made, and their removal. */
+export interface CatalogueScratch {
+  dir: string;
+  /** An alias no other run uses, removed by cleanUp. */
+  freshAlias: () => string;
+  /** Writes lines as NDJSON into the directory; its path. */
+  file: (name: string, lines: readonly unknown[]) => string;
+  cleanUp: (es: Client) => Promise<void>;
+}
+
+export function catalogueScratch(prefix: string): CatalogueScratch {
+  const dir = mkdtempSync(join(tmpdir(), `wpc-${prefix}-`));
+  const aliases: string[] = [];
+  return {
+    dir,
+    freshAlias: () => {
+      const alias = uniqueName(`test-${prefix}`);
+      aliases.push(alias);
+      return alias;
+    },
+    file: (name, lines) => {
+      const path = join(dir, name);
+      writeFileSync(path, toNdjson(lines));
+      return path;
+    },
+    cleanUp: async (es) => {
+      for (const alias of aliases) await dropIndicesOf(es, alias);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

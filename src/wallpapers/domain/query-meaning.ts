@@ -531,6 +531,17 @@ export function createQueryExpansion(
     return plurals.length === 0 ? (typed as Term[]) : [...typed, ...plurals.map((text) => ({ text, phrase: false }))];
   }
 
+  /**
+   * The groups with each word as typed that names a pictured thing marked (Term.thing): a cat in a
+   * description's corner is a detail, while a quality a description gives ("cold", "aerial") is the
+   * picture's, and a word for it in a title is no better an answer (helper-130).
+   */
+  async function withThingsMarked(groups: readonly Term[][]): Promise<Term[][]> {
+    const marked = async (term: Term): Promise<Term> =>
+      term.similarity === undefined && !term.quoted && (await language.namesThing(term.text.toLowerCase())) ? { ...term, thing: true } : term;
+    return Promise.all(groups.map((group) => Promise.all(group.map(marked))));
+  }
+
   const prepare = async (vocabulary: Vocabulary) => void (await lookupsOf(vocabulary).kinds);
   return Object.assign(
     async (text: SearchQuery, vocabulary: Vocabulary): Promise<QueryMeaning> => {
@@ -559,7 +570,7 @@ export function createQueryExpansion(
       }
       const excluded = excludedAsSearched(text.excluded, vocabulary);
       return {
-        query: gained ? { groups, excluded } : null,
+        query: gained ? { groups: await withThingsMarked(groups), excluded } : null,
         strangers,
         subject: await subjectOf(groups),
         ...(excluded === text.excluded ? {} : { excluded }),

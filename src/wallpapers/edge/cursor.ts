@@ -155,7 +155,17 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
       // `r`, a shuffled walk's start, apart from `s`: an instance of the build before reads such a
       // cursor as a walk begun at the offset, rather than refusing it during a rolling upgrade.
       const shuffled = position.shuffled ? { s: 1, r: position.start } : {};
-      const walk = { i: position.index, a: position.after, t: position.total, ...shuffled, p: page, q: query, c: catalogue, h: history };
+      const walk = {
+        i: position.index,
+        a: position.after,
+        t: position.total,
+        k: position.ranking,
+        ...shuffled,
+        p: page,
+        q: query,
+        c: catalogue,
+        h: history,
+      };
       const state = Buffer.from(JSON.stringify(walk), 'utf8');
       const iv = syntheticIv(state);
       return Buffer.concat([versionByte, iv, ctr(iv, state)]).toString('base64url');
@@ -171,15 +181,16 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
       } catch {
         throw tampered();
       }
-      const { i, a, t, s, r, p, q, c, h } = (state ?? {}) as Record<string, unknown>;
+      const { i, a, t, k, s, r, p, q, c, h } = (state ?? {}) as Record<string, unknown>;
       // A cursor of another catalogue sealed with the same secret (staging and production, two
       // tenants) had read that catalogue's index (helper-94). One issued by a build before `c`
       // must name an index of this catalogue, as the catalogue tools name them.
       if (catalogue !== undefined && (c === undefined ? typeof i !== 'string' || !ownIndex(i) : c !== catalogue)) throw tampered();
       const shuffled = s === 1 ? { shuffled: true, ...(isPlace(r) ? { start: r } : {}) } : {};
-      const position = { index: i, after: a, ...(t === undefined ? {} : { total: t }), ...shuffled };
+      const position = { index: i, after: a, ...(t === undefined ? {} : { total: t }), ...(k === undefined ? {} : { ranking: k }), ...shuffled };
       if (!isPosition(position) || !Number.isSafeInteger(p) || (p as number) < 2 || typeof q !== 'string') throw tampered();
       if (t !== undefined && (!Number.isSafeInteger(t) || (t as number) < 0)) throw tampered();
+      if (k !== undefined && !Number.isSafeInteger(k)) throw tampered();
       if (s !== undefined && s !== 1) throw tampered();
       if (s === 1 && (!isPlace(a) || (r !== undefined && !isPlace(r)))) throw tampered();
       if (s === undefined && r !== undefined) throw tampered();

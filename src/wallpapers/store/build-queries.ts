@@ -27,13 +27,23 @@ const SORTS: Record<SortOrder, estypes.Sort> = {
 const SCORED_RANDOM = SORTS.random;
 
 /**
- * Whether an order continues from a cursor's position: the sort values of one of its hits (all
- * numbers, whole but for a score), or for sort=random a place along the seed's key. A cursor this
- * build sealed always holds one; a cursor kept across an upgrade that changed an order may not,
- * and Elasticsearch would refuse its values as a bad request.
+ * The version of relevance scoring. Raise it with any change that moves scores: a relevance walk's
+ * position holds the score of its last hit, and read against other scores it repeated wallpapers
+ * (a cursor of the build before, for "concert", gave page 1 again as page 2) or ended early
+ * (helper-130). A walk begun on other scores ends with 410 instead, as docs/api.md says.
  */
-export function continuesFrom(sort: SortOrder, { after, shuffled }: Position): boolean {
+export const RANKING = 2;
+
+/**
+ * Whether an order continues from a cursor's position: the sort values of one of its hits (all
+ * numbers, whole but for a score), scored as this build scores (RANKING) when in relevance order,
+ * or for sort=random a place along the seed's key. A cursor this build sealed always holds one; a
+ * cursor kept across an upgrade that changed an order may not, and Elasticsearch would refuse its
+ * values as a bad request.
+ */
+export function continuesFrom(sort: SortOrder, { after, shuffled, ranking }: Position): boolean {
   if (shuffled) return sort === 'random';
+  if (sort === 'relevance' && ranking !== RANKING) return false;
   const fields = SORTS[sort] as readonly unknown[];
   return (
     after.length === fields.length && after.every((value, at) => (fields[at] === '_score' ? Number.isFinite(value) : Number.isSafeInteger(value)))
@@ -707,16 +717,16 @@ const MEANING_TIER = 50_000;
 // words as typed (AS_TYPED times BM25, mostly 1,000 to 2,500), a little below it at equal coverage.
 const MEANING_PARTIAL = 1_000;
 
-// A word as typed found only in a wallpaper's description, or in its title only as another word
-// the stemmer makes the same, counts this much in the meaning tier of what it counts written so in
-// its title or category, what the wallpaper is of: below a word standing for it in a title (the
-// thesaurus's 0.8 and 0.9). So "cat" ranks the kittens, cats by the thesaurus, above the anime
-// scenes "with a cat asleep in the corner", which it had ranked first (so had "cats"); "fall" the
-// autumn pictures above "Falling Petals", and "streams" the creeks above the "Data Stream". Not a
+// A word as typed that names a pictured thing (Term.thing), found only in a wallpaper's description
+// or in its title only as another word the stemmer makes the same, counts this much in the meaning
+// tier of what it counts written so in its title or category, what the wallpaper is of: below a word
+// standing for it in a title (the thesaurus's 0.8 and 0.9). So "cat" ranks the kittens, cats by the
+// thesaurus, above the anime scenes "with a cat asleep in the corner", which it had ranked first (so
+// had "cats"), and "streams" the creeks above the "Data Stream". Only a thing: a quality a
+// description gives is the picture's ("cold", "aerial", "underwater"), and discounted, the words
+// standing for it had come first, opposites among them ("warm" for cold; helper-130). Not a
 // stand-in: found in a description, it still says what the typed word asks ("skyscraper" is the
-// cities "with fog swallowing the tallest towers", not the fantasy "Crystal Tower" titles). A
-// plural typed ("mountains") still ranks its singular's titles first: nothing it stands for in a
-// title comes near 0.7 but its own forms.
+// cities "with fog swallowing the tallest towers", not the fantasy "Crystal Tower" titles).
 const DESCRIBED = 0.7;
 
 /**
@@ -728,10 +738,10 @@ function namedClause({ text, phrase }: Term): Clause {
   return { multi_match: { query: text, fields: ['title.exact', 'category.text'], operator: 'and' } };
 }
 
-/** A term of the meaning tier: its weight; for the word as typed, DESCRIBED of it where only described. */
+/** A term of the meaning tier: its weight; for a thing as typed, DESCRIBED of it where not named. */
 function meaningTerm(term: Term, weight: number): Clause {
   // A size is the wallpaper's resolution as much as its text (sizeClause).
-  if (term.similarity !== undefined || term.text.split(' ').some(isSize)) return tier(termClause(term, 'exact'), weight);
+  if (!term.thing || term.text.split(' ').some(isSize)) return tier(termClause(term, 'exact'), weight);
   return { dis_max: { queries: [tier(namedClause(term), weight), tier(termClause(term, 'exact'), weight * DESCRIBED)] } };
 }
 

@@ -17,6 +17,7 @@ import {
   type PageRead,
   buildIdsRequest,
   continuesFrom,
+  RANKING,
   listBody,
   listFacetsBody,
   searchBody,
@@ -227,7 +228,7 @@ function toPage(item: MsearchItem, { pinned, knownTotal }: Search): Shared<Page>
   const last = hits.at(-1);
   const facets = facetsOf(item);
   return share({
-    ...(last?.sort ? { last: { index: last._index, after: last.sort } } : {}),
+    ...(last?.sort ? { last: { index: last._index, after: last.sort, ranking: RANKING } } : {}),
     ...(facets ? { facets } : {}),
     // filter_path drops hits.hits altogether when nothing matched.
     items: hits.map((hit) => hit._source),

@@ -190,6 +190,28 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('"without" snow').groups, 'quoted: the word').to.have.length(2);
   });
 
+  it('when without starts a query, then it is a word; after it, or and and go on listing what to exclude, and a second operator adds nothing', () => {
+    expect(parseSearchQuery('without snow'), 'nothing before it to exclude from').to.deep.equal({
+      groups: [[word('without')], [word('snow')]],
+      excluded: [],
+    });
+    expect(
+      parseSearchQuery('with or without you')
+        .groups.flat()
+        .map(({ text }) => text),
+    ).to.include('without');
+    expect(parseSearchQuery('beach without people or boats')).to.deep.equal({ groups: [[word('beach')]], excluded: [word('people'), word('boats')] });
+    expect(parseSearchQuery('cats without dogs OR wolves')).to.deep.equal({ groups: [[word('cats')]], excluded: [word('dogs'), word('wolves')] });
+    expect(parseSearchQuery('beach without people and boats').excluded).to.deep.equal([word('people'), word('boats')]);
+    expect(parseSearchQuery('sunset without clouds sea'), 'a word after the list is looked for').to.deep.equal({
+      groups: [[word('sunset')], [word('sea')]],
+      excluded: [word('clouds')],
+    });
+    expect(parseSearchQuery('mountains without without snow')).to.deep.equal({ groups: [[word('mountains')]], excluded: [word('snow')] });
+    expect(parseSearchQuery('forest without OR pine')).to.deep.equal({ groups: [[word('forest')]], excluded: [word('pine')] });
+    expect(parseSearchQuery('forest NOT pine OR oak').groups, 'after NOT, OR binds as ever').to.deep.equal([[word('forest'), word('oak')]]);
+  });
+
   it('when words are joined by a +, as an address writes its spaces, then they are words of their own', () => {
     expect(parseSearchQuery('sunset+beach').groups).to.deep.equal([[word('sunset')], [word('beach')]]);
     expect(parseSearchQuery('misty+forest -pine+oak')).to.deep.equal({

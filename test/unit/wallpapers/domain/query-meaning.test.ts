@@ -381,6 +381,19 @@ describe('what WordNet adds to a query`s meaning', () => {
     expect(meaning.strangers).to.deep.equal([['big cat']]);
   });
 
+  it('when a word as typed names a pictured thing, then it is marked so, and a stand-in or a word that names none is not', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, catalogue, new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, language);
+    const kitty = await expand(readSearchText('kitty'), vocabulary);
+    expect(kitty.query!.groups[0]!.map(({ text, thing }) => [text, thing ?? false])).to.deep.equal([
+      ['kitty', true],
+      ['kitten', false],
+    ]);
+    const sea = await expand(readSearchText('sea'), vocabulary);
+    expect(sea.query!.groups[0]![0]).to.not.have.property('thing');
+  });
+
   it('when a catalogue word names a thing, then the catalogue words for kinds of it that the model agrees with join it; not its parts, nor for a word that names no thing', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, [...catalogue, 'bird', 'eagle', 'wing', 'pebble'], new Map());

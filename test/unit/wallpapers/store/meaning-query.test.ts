@@ -7,7 +7,7 @@ describe('the search for what a query means', () => {
   const meaning = {
     groups: [
       [
-        { text: 'kitty', phrase: false },
+        { text: 'kitty', phrase: false, thing: true as const },
         { text: 'kitten', phrase: false, similarity: 0.78 },
       ],
       [{ text: 'snow', phrase: false }],
@@ -32,7 +32,7 @@ describe('the search for what a query means', () => {
     const [everyGroup, ...someGroups] = byMeaning.bool.should;
     expect(everyGroup.bool.must).to.have.length(2);
     const [kitty, kitten] = everyGroup.bool.must[0]!.dis_max.queries as [Tiered, Tier];
-    // The word as typed: its full weight in a title or category, less where only a description says it.
+    // A thing as typed: its full weight in a title or category as written, less where only a description says it.
     const [named, described] = kitty.dis_max.queries;
     expect(named!.constant_score.boost).to.equal(25_000);
     expect(JSON.stringify(named!.constant_score.filter)).to.not.include('description');
@@ -41,6 +41,9 @@ describe('the search for what a query means', () => {
     expect(described!.constant_score.boost, 'below the nearest stand-in in a title').to.be.below(25_000 * 0.78);
     // A stand-in weighs its similarity wherever it is found.
     expect(kitten.constant_score.boost).to.be.closeTo(25_000 * 0.78, 1e-6);
+    // A word as typed that names no thing ("snow" here) weighs the same wherever it is found.
+    const [snow] = everyGroup.bool.must[1]!.dis_max.queries as [Tier];
+    expect(snow.constant_score.boost).to.equal(25_000);
     expect(byMeaning.bool.must_not).to.have.length(1);
     // kitten alone, without snow: a partial match, weighed below what a word as typed scores there,
     // and only where kitty is not matched as typed, so the group counts once.
