@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import { BackendUnavailable, DomainError, InvalidInput } from '../../src/errors.js';
-import { buildListRequest } from '../../src/wallpapers/store/build-queries.js';
+import { RANKING, buildListRequest } from '../../src/wallpapers/store/build-queries.js';
 import { buildGetRequest, buildSearchRequest } from '../../bench/api/direct-requests.js';
 import type { ListParams, SearchParams } from '../../src/wallpapers/params.js';
 import { createEsRepository } from '../../src/wallpapers/store/es-repository.js';
@@ -21,7 +21,7 @@ async function directSearch(es: Client, request: ReturnType<typeof buildListRequ
   const hits = response.hits.hits ?? [];
   const last = hits.at(-1);
   return {
-    ...(last?.sort ? { last: { index: last._index, after: last.sort as (string | number)[] } } : {}),
+    ...(last?.sort ? { last: { index: last._index, after: last.sort as (string | number)[], ranking: RANKING } } : {}),
     items: hits.map((hit) => hit._source as CataloguedWallpaper),
     total: typeof total === 'number' ? total : (total?.value ?? 0),
   };
