@@ -9,6 +9,7 @@ import { defaultRejectsPath, IMPORT_USAGE, parseImportArgs, type ImportArgs } fr
 import { importCatalogue, ImportError, type ImportResult } from '../src/catalogue/ingest/import-catalogue.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
 import { openRejectLog } from '../src/catalogue/ingest/reject-log.js';
+import { whereRejected } from '../src/catalogue/ingest/ndjson-records.js';
 import { UsageError } from '../src/catalogue/cli/cli-args.js';
 import { checkRejectsPath, fileProblem, inputOnDisk } from '../src/catalogue/cli/rejects-path.js';
 import { type ExtractCounts, withExtractedColors } from '../src/catalogue/pixels/extract-colors.js';
@@ -117,7 +118,7 @@ const command: CatalogueCommand<ImportArgs> = {
         },
         onProgress: ({ lines, rejected }) => display.progress?.update(lines, rejected),
         onReject: async (reject) => {
-          print(`line ${reject.line}${reject.id === null ? '' : ` (id ${JSON.stringify(reject.id)})`} rejected: ${reject.reason}`);
+          print(`${whereRejected(reject)} rejected: ${reject.reason}`);
           await rejects.write(reject);
         },
         onLive: summarise,

@@ -53,7 +53,7 @@ const GROUP = 14;
 /**
  * The words of a catalogue WordNet puts under a noun (WordClasses.kindsAmong); with `kindsOnly`,
  * only its synonyms and the kinds of it, each of which is one ("bird" eagle, owl): not its parts,
- * nor what it is a kind or one of.
+ * nor what it is a kind or one of, nor a named one ("planet" Saturn).
  */
 export type KindsOf = (noun: string, options?: { kindsOnly?: boolean }) => Promise<ReadonlySet<string>>;
 

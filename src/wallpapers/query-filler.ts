@@ -47,11 +47,11 @@ const DEGREE = ['very', 'really', 'most', 'so', 'truly', 'absolutely', 'extremel
 /**
  * What a wallpaper app shows anyway, the device or size a wallpaper is for (the filters say that:
  * ratio, min_resolution), and the file it comes as: a pasted file name ("sunset_wallpaper.jpg") or
- * a page's address ("sunset-wallpaper-download") is made of these; and the praise (PRAISE). A query of filler with one of
- * these ("wallpaper", "hd wallpapers", "iphone wallpaper") asks for wallpapers: those of the shape
- * its words ask for (shapeAsked: "iphone", "4k"), or else those that hold these of its words that
- * occur in the catalogue ("hq"), or when none does, every wallpaper rather than none
- * (domain/with-wallpapers-asked.ts).
+ * a page's address ("sunset-wallpaper-download") is made of these; and the praise (PRAISE). A
+ * query of filler with one of these ("wallpaper", "hd wallpapers", "iphone wallpaper") asks for
+ * wallpapers: those of the shape its words ask for (shapeAsked: "iphone", "4k"), or else those that
+ * hold these of its words that occur in the catalogue ("hq"), or when none does, every wallpaper
+ * rather than none (domain/with-wallpapers-asked.ts).
  */
 export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   ...PRAISE,
@@ -167,7 +167,8 @@ function withHdSaid(words: string[]): string[] {
 /**
  * The long words of WALLPAPER_WORDS (wallpaper, background, lockscreen, their plurals, and the
  * long praise: beautiful, breathtaking), which no English word is one edit away from: a word one
- * edit off ("walpaper", "backgorund", "beautifull") is the one meant. The typo rule corrects only towards the catalogue's words, and "wallpaper" is none.
+ * edit off ("walpaper", "backgorund", "beautifull") is the one meant. The typo rule corrects only
+ * towards the catalogue's words, and "wallpaper" is none.
  */
 const LONG_WORDS = [...WALLPAPER_WORDS].filter((word) => word.length >= 9);
 

@@ -92,6 +92,25 @@ export async function withCatalogueLock(
   }
 }
 
+/**
+ * The catalogue tools' Elasticsearch client: bulk requests, refreshes and verification queries on a
+ * large index outlast the API's budget, and their answers its size cap.
+ */
+export function toolsClient(config: Config): Client {
+  return createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 120_000, maxAnswerBytes: TOOLS_MAX_ANSWER_BYTES });
+}
+
+/** Whether Elasticsearch answers within 5 s; when not, says so, naming where it was looked for. */
+export async function reachable(es: Client, config: Config, say: Say): Promise<boolean> {
+  try {
+    await es.cluster.health({}, { requestTimeout: 5000 });
+    return true;
+  } catch (error) {
+    say(cannotReach('Elasticsearch', config.elasticsearchUrl, message(error)));
+    return false;
+  }
+}
+
 /** Parses, connects, takes the lock when the run changes anything, traps signals, runs, cleans up. */
 export async function runCatalogueCommand<A extends { help: boolean }>(command: CatalogueCommand<A>, argv = process.argv.slice(2)): Promise<number> {
   const say: Say = (line) => process.stderr.write(`${command.name}: ${line}\n`);
@@ -111,15 +130,9 @@ export async function runCatalogueCommand<A extends { help: boolean }>(command: 
     else throw error;
     return EXIT_USAGE;
   }
-  // Bulk requests, refreshes and verification queries on a large index outlast the API's budget.
-  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 120_000, maxAnswerBytes: TOOLS_MAX_ANSWER_BYTES });
+  const es = toolsClient(config);
   try {
-    try {
-      await es.cluster.health({}, { requestTimeout: 5000 });
-    } catch (error) {
-      say(cannotReach('Elasticsearch', config.elasticsearchUrl, message(error)));
-      return EXIT_FAILED;
-    }
+    if (!(await reachable(es, config, say))) return EXIT_FAILED;
     const run = async (lock: CatalogueLock | null, redis: RedisClient) => {
       const interrupts = trapInterrupts((reason) => say(stopping(reason)));
       try {

@@ -1,9 +1,8 @@
 import type { Config } from '../../config.js';
-import { cannotReach } from '../../config.js';
-import { TOOLS_MAX_ANSWER_BYTES, createEsClient } from '../../infra/elasticsearch.js';
 import { toRecord } from '../../wallpapers/wallpaper.js';
 import { liveIndex } from '../admin/index-admin.js';
 import { openSnapshot } from '../ingest/index-snapshot.js';
+import { reachable, toolsClient } from './catalogue-cli.js';
 import { interruptionOf, stopping, trapInterrupts } from './interrupt.js';
 import { ReaderGone, type RecordSink, openRecordSink } from './record-writer.js';
 
@@ -31,14 +30,11 @@ export async function exportLiveCatalogue(config: Config, out: string | undefine
     return 1;
   }
   const notWritten = out === undefined ? 'the output is incomplete' : `${out} not written`;
-  const es = createEsClient({ url: config.elasticsearchUrl, requestTimeoutMs: 120_000, maxAnswerBytes: TOOLS_MAX_ANSWER_BYTES });
+  const es = toolsClient(config);
   const interrupts = trapInterrupts((reason) => say(stopping(reason)));
   let index: string | null = null;
   try {
-    try {
-      await es.cluster.health({}, { requestTimeout: 5000 });
-    } catch (error) {
-      say(cannotReach('Elasticsearch', config.elasticsearchUrl, messageOf(error)));
+    if (!(await reachable(es, config, say))) {
       await sink.abort();
       return 1;
     }

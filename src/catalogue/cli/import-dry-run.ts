@@ -5,6 +5,7 @@ import type { ImportArgs } from './import-args.js';
 import { interruptionOf } from './interrupt.js';
 import { previewImport } from '../ingest/import-preview.js';
 import type { RejectLog } from '../ingest/reject-log.js';
+import { whereRejected } from '../ingest/ndjson-records.js';
 import { GIVE_UP_AFTER } from '../pixels/extract-colors.js';
 
 /** Checks every line and compares the records with the live catalogue; exit 0 when the real import would succeed, 1 when not. */
@@ -25,9 +26,7 @@ export async function importDryRun(
       signal,
       onProgress: ({ lines, rejected }) => progress.update(lines, rejected),
       onReject: async (reject) => {
-        progress.log(
-          `import: line ${reject.line}${reject.id === null ? '' : ` (id ${JSON.stringify(reject.id)})`} would be rejected: ${reject.reason}`,
-        );
+        progress.log(`import: ${whereRejected(reject)} would be rejected: ${reject.reason}`);
         await rejects.write(reject);
       },
     });

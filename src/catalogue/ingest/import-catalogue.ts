@@ -79,7 +79,11 @@ export class ImportError extends Error {
   }
 }
 
-const PROGRESS_EVERY_MS = 250;
+export const NO_VALID_RECORDS = 'no valid records to import';
+export const NEEDS_LIVE_INDEX = 'an incremental import needs exactly one live index';
+
+/** How often a load (or its dry run, import-preview.ts) reports how far it has read. */
+export const PROGRESS_EVERY_MS = 250;
 // How often an incremental import moves the change feed's watermark while it writes.
 const COMMIT_EVERY_MS = 1000;
 
@@ -162,7 +166,8 @@ async function load(es: Client, index: string, options: ImportOptions, changes: 
   }
 }
 
-function tooManyRejects(rejected: number, allowRejects: number): string {
+/** Why a run past --allow-rejects fails, as the import and its dry run both say it. */
+export function tooManyRejects(rejected: number, allowRejects: number): string {
   return `${rejected} line${rejected === 1 ? '' : 's'} rejected, more than --allow-rejects ${allowRejects}`;
 }
 
@@ -183,7 +188,7 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     await load(es, index, options, changes, counts);
     signal?.throwIfAborted();
     if (counts.rejected > allowRejects) throw new Error(tooManyRejects(counts.rejected, allowRejects));
-    if (counts.loaded === 0) throw new Error('no valid records to import');
+    if (counts.loaded === 0) throw new Error(NO_VALID_RECORDS);
     await finishLoading(es, index);
     const stored = (await es.count({ index })).count;
     if (stored !== counts.loaded) throw new Error(`index ${index} holds ${stored} documents, expected ${counts.loaded}`);
@@ -216,7 +221,7 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
 async function importIncremental(es: Client, options: ImportOptions, started: number): Promise<ImportResult> {
   const { alias, allowRejects, signal } = options;
   const index = await liveIndex(es, alias).catch((error: Error) => {
-    throw new ImportError(`${error.message}; an incremental import needs exactly one live index`, null, 0, 0, { cause: error });
+    throw new ImportError(`${error.message}; ${NEEDS_LIVE_INDEX}`, null, 0, 0, { cause: error });
   });
   await ChangeRecorder.prepareLive(es, index);
   // Keys are not added to an index made before them: half its wallpapers with keys would shuffle

@@ -5,7 +5,7 @@ import { contentHash } from '../admin/change-recorder.js';
 import { liveIndexOrNone } from '../admin/index-admin.js';
 import { StampScan } from '../admin/stamp-scan.js';
 import { NdjsonRecords, type RejectHandler } from './ndjson-records.js';
-import type { ImportProgress } from './import-catalogue.js';
+import { type ImportProgress, NEEDS_LIVE_INDEX, NO_VALID_RECORDS, PROGRESS_EVERY_MS, tooManyRejects } from './import-catalogue.js';
 
 export interface ImportPreviewOptions {
   alias: string;
@@ -46,8 +46,6 @@ export interface ImportPreview {
   /** Why the real run would fail; null when it would succeed. */
   failure: string | null;
 }
-
-const PROGRESS_EVERY_MS = 250;
 
 /**
  * Reads and checks the input as an import would (the same reader, the same rejects) and compares
@@ -95,15 +93,7 @@ export async function previewImport(es: Client, options: ImportPreviewOptions): 
     const stamps = scan === null ? new Map<number, ChangeStamp>() : await scan.lookup(batch.map(({ id }) => id));
     for (const [i, entry] of batch.entries()) {
       const stamp = stamps.get(entry.id);
-      const kind = isDeletion(entry)
-        ? stamp === undefined
-          ? 'deletionsOfAbsent'
-          : 'deleted'
-        : stamp === undefined
-          ? 'added'
-          : stamp.hash === contentHash(entry)
-            ? 'unchanged'
-            : 'changed';
+      const kind = changeOf(entry, stamp);
       if (stamp !== undefined) held++;
       preview[kind]++;
       if (first + i < stopAt && (kind === 'added' || kind === 'changed' || kind === 'deleted')) beforeStop[kind]++;
@@ -141,9 +131,16 @@ export async function previewImport(es: Client, options: ImportPreviewOptions): 
   return preview;
 }
 
+/** What an entry would do to the catalogue, by the stamp of its id there (none: absent). */
+function changeOf(entry: LoadEntry, stamp: ChangeStamp | undefined): 'added' | 'changed' | 'unchanged' | 'deleted' | 'deletionsOfAbsent' {
+  if (isDeletion(entry)) return stamp === undefined ? 'deletionsOfAbsent' : 'deleted';
+  if (stamp === undefined) return 'added';
+  return stamp.hash === contentHash(entry) ? 'unchanged' : 'changed';
+}
+
 /** Why a real import would fail, as the import itself would say it; null when it would not. */
 function failureOf(preview: ImportPreview, { incremental, allowRejects }: { incremental: boolean; allowRejects: number }): string | null {
-  if (incremental && preview.against === null) return 'an incremental import needs exactly one live index, and the alias points at none';
+  if (incremental && preview.against === null) return `${NEEDS_LIVE_INDEX}, and the alias points at none`;
   if (preview.rejected > allowRejects) {
     const written = preview.writtenBeforeStop;
     const stop =
@@ -151,8 +148,8 @@ function failureOf(preview: ImportPreview, { incremental, allowRejects }: { incr
         ? ''
         : `; writing would stop at line ${written.beforeLine}, after ${written.added + written.changed + written.deleted} changes ` +
           `(${written.added} new, ${written.changed} changed, ${written.deleted} deleted), which would stay`;
-    return `${preview.rejected} line${preview.rejected === 1 ? '' : 's'} rejected, more than --allow-rejects ${allowRejects}${stop}`;
+    return `${tooManyRejects(preview.rejected, allowRejects)}${stop}`;
   }
-  if (!incremental && preview.added + preview.changed + preview.unchanged === 0) return 'no valid records to import';
+  if (!incremental && preview.added + preview.changed + preview.unchanged === 0) return NO_VALID_RECORDS;
   return null;
 }

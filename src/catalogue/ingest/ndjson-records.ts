@@ -23,6 +23,9 @@ export interface Reject {
 
 export type RejectHandler = (reject: Reject) => void | Promise<void>;
 
+/** Where a rejected line stands, as the import names it: its number and, when it has one, its id. */
+export const whereRejected = ({ line, id }: Reject): string => `line ${line}${id === null ? '' : ` (id ${JSON.stringify(id)})`}`;
+
 /**
  * Reads NDJSON wallpapers line by line (never the whole input at once), yields the valid ones
  * as documents (and, with `deletions`, the deletions) and hands every other line to `onReject`:

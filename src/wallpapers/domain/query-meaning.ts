@@ -370,9 +370,9 @@ export function createQueryExpansion(
    * A catalogue word's synonyms by WordNet that are catalogue words too, and for a word that names
    * a thing, the catalogue's words for kinds of it, where the model agrees (SYNONYM_FLOOR):
    * "sunrise" finds the ocean pictures worded "at dawn", "bird" the eagles and owls after its birds
-   * (it had found the 41 minimal birds alone), "planet" Saturn, "valley" the canyons. Kinds only,
-   * each of which is one: not its parts (a stage is no theatre, a tree no forest), nor what it is a
-   * kind or one of (Saturn's "planet"). Not the model's own neighbours: it places opposites close
+   * (it had found the 41 minimal birds alone), "valley" the canyons. Kinds only, each of which is
+   * one: not its parts (a stage is no theatre, a tree no forest), nor what it is a kind or one of
+   * (Saturn's "planet"), nor a named one (word-classes.ts's kindsOnly). Not the model's own neighbours: it places opposites close
    * ("sunrise" sunset 0.74, above dawn 0.66).
    */
   async function synonymsInCatalogue(own: readonly string[], vocabulary: Vocabulary): Promise<Lookup> {

@@ -730,8 +730,9 @@ const MEANING_PARTIAL = 1_000;
 const DESCRIBED = 0.7;
 
 /**
- * A term matched where a wallpaper is named, as written (the unstemmed title, the category's name):
- * what it is of, not what its description mentions nor a word the stemmer reads alike.
+ * A term matched where a wallpaper is named: a word as written (the unstemmed title, the category's
+ * name), a phrase in the title; what it is of, not what its description mentions nor a word the
+ * stemmer reads alike.
  */
 function namedClause({ text, phrase }: Term): Clause {
   if (phrase) return { match_phrase: { title: { query: text } } };
