@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { type EsGate, heldPageReads, startEsGate } from '../support/es-gate.js';
-import { type RunningApp, connectEs, createKey, request, startApp, testConfig } from '../support/harness.js';
+import { type RunningApp, connectEs, connectRedis, createKey, request, startApp, testConfig } from '../support/harness.js';
 import { countedInRedis } from '../support/admission-log.js';
+import { RedisServer } from '../support/redis-server.js';
 import { sleep, until } from '../support/until.js';
 import { useCatalogue } from './catalogue-context.js';
 
@@ -101,6 +102,48 @@ describe('fair share between accounts (real Elasticsearch and Redis)', function 
     expect(forTheLine.length).to.be.within(60, 150 - 68);
     for (const refused of forTheLine) expect(refused.headers.get('x-ratelimit-remaining')).to.equal(null);
     expect(await countedInRedis(ctx.redis, busy.accountId), 'the warm-up and every request let in').to.equal(1 + 150 - forTheLine.length);
+  });
+
+  it('when a key new to the process sends more than its line holds and Redis admits them all at once, then the rest are 429 for the line, counted and told their quota', async () => {
+    // A key's account is known only from Redis's answer, so a key the process has not served
+    // meets its line after its quota was counted. Replies arrive together when Redis was slow (a
+    // loaded machine); here a private Redis is stopped until every admission waits on it.
+    const server = await RedisServer.start();
+    const redis = connectRedis(server.url, 30_000);
+    try {
+      await new Promise((resolve) => redis.once('ready', resolve));
+      const config = testConfig(
+        { indexAlias: ctx.alias, maxInFlightPerAccount: 4, maxWaitingPerAccount: 64 },
+        { tiers: { free: 100, premium: 400 } },
+      );
+      const running = await startApp({ config, es: ctx.es, redis });
+      app = running;
+      const warm = await createKey(redis, 'premium');
+      expect((await request(running.url, '/v1/wallpapers/1', { key: warm.apiKey })).status, 'warm-up').to.equal(200);
+      const fresh = await createKey(redis, 'free');
+      server.pause();
+      const burst = Array.from({ length: 150 }, () => request(running.url, '/v1/wallpapers/1', { key: fresh.apiKey }));
+      expect(await until(async () => redis.commandQueue.length >= 150, 20_000), 'every admission sent to Redis').to.equal(true);
+      server.resume();
+      const answers = await Promise.all(burst);
+      const forTheLine = answers.filter((a) => a.status === 429 && /^Too many requests of this account at once/.test(a.body.message as string));
+      const forTheQuota = answers.filter((a) => a.status === 429 && /^Rate limit exceeded/.test(a.body.message as string));
+      const served = answers.filter((a) => a.status === 200);
+      expect(forTheQuota, 'the quota refuses what is past it').to.have.length(50);
+      expect(served.length, 'the lanes and the line').to.equal(4 + 64);
+      expect(forTheLine, 'the rest of those admitted').to.have.length(100 - 68);
+      for (const refused of forTheLine) {
+        expect(refused.headers.get('retry-after')).to.equal('1');
+        expect(refused.headers.get('x-ratelimit-limit')).to.equal('100');
+      }
+      expect(await countedInRedis(redis, fresh.accountId), 'counted: refused after the quota').to.equal(100);
+    } finally {
+      server.resume();
+      await app?.close();
+      app = undefined;
+      redis.disconnect();
+      await server.destroy();
+    }
   });
 
   it('when MAX_IN_FLIGHT_PER_ACCOUNT is 0, then an account has no lanes: every search of it reaches Elasticsearch at once', async () => {

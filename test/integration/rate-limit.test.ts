@@ -26,6 +26,16 @@ function parseRateLimit(res: TestResponse) {
   };
 }
 
+/** How many of each status, and each distinct refusal, for an assertion's message. */
+function tally(responses: TestResponse[]): string {
+  const counts = new Map<string, number>();
+  for (const r of responses) {
+    const what = r.status === 200 ? '200' : `${r.status} ${String(r.body?.message).slice(0, 60)}`;
+    counts.set(what, (counts.get(what) ?? 0) + 1);
+  }
+  return [...counts].map(([what, n]) => `${n} × ${what}`).join('; ');
+}
+
 function expectConsistentHeaders(res: TestResponse, tier: string, limit: number, windowSeconds: number) {
   const h = parseRateLimit(res);
   expect(h.limit).to.equal(limit);
@@ -66,9 +76,17 @@ describe('rate limiting', function () {
    * app whose Elasticsearch client was then closed had 1,000 answered 200. Read from Elasticsearch,
    * a burst's requests share one get, and a busy node (another test file loading beside this one)
    * failing it had turned 254 admitted requests into 503s.
+   *
+   * Its accounts have no lanes (MAX_IN_FLIGHT_PER_ACCOUNT=0): a key new to the process meets its
+   * line only after its quota was counted, so when Redis answers many admissions at once (a loaded
+   * machine) all but 68 of them are refused for the line, counted; a CI run had 9 of 100 so. The
+   * lanes and that case are tested in fair-share.test.ts.
    */
   async function burstApp(rateLimit: Partial<Config['rateLimit']>, path = '/v1/wallpapers/1'): Promise<RunningApp> {
-    const app = await appWith(rateLimit, { responseCache: { maxBytes: 16 * 1024 * 1024, ttlMs: 600_000, checkIntervalMs: 600_000 } });
+    const app = await appWith(rateLimit, {
+      maxInFlightPerAccount: 0,
+      responseCache: { maxBytes: 16 * 1024 * 1024, ttlMs: 600_000, checkIntervalMs: 600_000 },
+    });
     const { apiKey } = await createKey(ctx.redis, 'premium');
     // The first read confirms the catalogue (in the background) and goes straight to the
     // repository; the next, once it is confirmed, is kept.
@@ -88,7 +106,10 @@ describe('rate limiting', function () {
       const { apiKey, accountId } = await createKey(ctx.redis, tier);
       const responses = await burst(app, apiKey, limit + 50);
       const statuses = responses.map((r) => r.status);
-      expect(statuses.filter((s) => s === 200)).to.have.length(limit);
+      expect(
+        statuses.filter((s) => s === 200),
+        tally(responses),
+      ).to.have.length(limit);
       expect(statuses.filter((s) => s === 429)).to.have.length(50);
       expect(await countedInRedis(ctx.redis, accountId)).to.equal(limit);
     });
@@ -98,11 +119,11 @@ describe('rate limiting', function () {
     this.timeout(120_000);
     const app = await burstApp({ tiers: { free: 1000, premium: 10000 }, windowSeconds: 3600 });
     const { apiKey } = await createKey(ctx.redis, 'free');
-    const statuses = (await burst(app, apiKey, 1050)).map((r) => r.status);
-    const counts = JSON.stringify(statuses.reduce<Record<number, number>>((seen, s) => ({ ...seen, [s]: (seen[s] ?? 0) + 1 }), {}));
+    const responses = await burst(app, apiKey, 1050);
+    const statuses = responses.map((r) => r.status);
     expect(
       statuses.filter((s) => s === 200),
-      counts,
+      tally(responses),
     ).to.have.length(1000);
     expect(statuses.filter((s) => s === 429)).to.have.length(50);
   });
