@@ -132,7 +132,10 @@ export type ChangeHit = { _index: string; _source: (CataloguedWallpaper & Partia
 /**
  * The search of one page of the feed: changes after `after`, at most the watermark, in order. Past
  * the unstamped, the position is also a range on `change_seq`, so a read at the tail visits only
- * the few changes after it (points), not the whole catalogue below the watermark. Without a
+ * the few changes from it (points), not the whole catalogue below the watermark. The range
+ * includes the position's own number and `search_after` steps past it by id: a run's request in
+ * flight past its lost lock can give a number twice (docs/operations.md), and a range after the
+ * number would hide the second wallpaper whenever a page ended between the two. Without a
  * watermark (no record, or one made anew by Elasticsearch) no load of this build is under way (one
  * writes its watermark before anything else), so every stamp is served.
  */
@@ -140,7 +143,7 @@ export function changesBody(watermark: number | null, after: ChangePosition | nu
   const unstamped: estypes.QueryDslQueryContainer = {
     bool: { must_not: { exists: { field: 'change_seq' } }, ...(after ? { filter: { range: { id: { gt: after.id } } } } : {}) },
   };
-  const bounds = { ...(watermark === null ? {} : { lte: watermark }), ...(after && after.seq > 0 ? { gt: after.seq } : {}) };
+  const bounds = { ...(watermark === null ? {} : { lte: watermark }), ...(after && after.seq > 0 ? { gte: after.seq } : {}) };
   const stamped: estypes.QueryDslQueryContainer =
     Object.keys(bounds).length > 0 ? { range: { change_seq: bounds } } : { exists: { field: 'change_seq' } };
   return {
@@ -152,7 +155,7 @@ export function changesBody(watermark: number | null, after: ChangePosition | nu
         must_not: [{ term: { kind: 'watermark' } }],
       },
     },
-    // Unique: numbers are never given twice, and the unstamped (0) are told apart by id.
+    // Unique: a number given twice, and the unstamped (0), are told apart by id.
     sort: [{ change_seq: { order: 'asc', missing: 0, unmapped_type: 'long' } }, { id: { order: 'asc', unmapped_type: 'long' } }],
     ...(after ? { search_after: [after.seq, after.id] } : {}),
   };

@@ -53,12 +53,12 @@ describe('the record of changes', () => {
 
     it('when there is a watermark, then nothing above it is served', () => {
       expect(stampedOf(changesBody(9, null, 21))).to.contain('{"range":{"change_seq":{"lte":9}}}');
-      expect(stampedOf(changesBody(9, { seq: 4, id: 1 }, 21))).to.contain('{"range":{"change_seq":{"lte":9,"gt":4}}}');
+      expect(stampedOf(changesBody(9, { seq: 4, id: 1 }, 21))).to.contain('{"range":{"change_seq":{"lte":9,"gte":4}}}');
     });
 
     it('when there is no record, then every stamp is served: from the start, and after a position', () => {
       expect(stampedOf(changesBody(null, null, 21))).to.contain('{"exists":{"field":"change_seq"}}');
-      expect(stampedOf(changesBody(null, { seq: 4, id: 1 }, 21))).to.contain('{"range":{"change_seq":{"gt":4}}}');
+      expect(stampedOf(changesBody(null, { seq: 4, id: 1 }, 21))).to.contain('{"range":{"change_seq":{"gte":4}}}');
       expect(stampedOf(changesBody(null, { seq: 4, id: 1 }, 21))).to.not.contain('"lte"');
     });
   });
