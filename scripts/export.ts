@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { generateWallpapers } from '../src/catalogue/generation/generator.js';
 import { callersPath, integer, UsageError } from '../src/catalogue/cli/cli-args.js';
 import { EXIT_READER_GONE, exportLiveCatalogue } from '../src/catalogue/cli/export-live.js';
+import { interruptionOf, stopping, trapInterrupts } from '../src/catalogue/cli/interrupt.js';
 import { ReaderGone, writeRecords } from '../src/catalogue/cli/record-writer.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { toRecord } from '../src/wallpapers/wallpaper.js';
@@ -60,16 +61,29 @@ async function main(): Promise<number> {
   process.stdout.on('error', () => undefined);
   if (options.live) return exportLiveCatalogue(options.config, options.out, say);
   const generated = generateWallpapers({ count: options.count, seed: options.seed, imageBaseUrl: options.config.imageBaseUrl });
+  // Ctrl-C stops the export at its next write and removes the file it was writing.
+  const interrupts = trapInterrupts((reason) => say(stopping(reason)));
+  const { signal } = interrupts;
   try {
     await writeRecords(
       (function* () {
-        for (const doc of generated) yield toRecord(doc);
+        for (const doc of generated) {
+          signal.throwIfAborted();
+          yield toRecord(doc);
+        }
       })(),
       options.out,
     );
   } catch (error) {
+    const interrupted = interruptionOf(error);
+    if (interrupted) {
+      say(`${interrupted.message}; ${options.out === undefined ? 'the output is incomplete' : `${options.out} not written`}`);
+      return interrupted.exitCode;
+    }
     if (!(error instanceof ReaderGone)) throw error;
     return EXIT_READER_GONE;
+  } finally {
+    interrupts.dispose();
   }
   if (options.out !== undefined) say(`${options.count} wallpapers written to ${options.out}`);
   return 0;

@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -40,16 +40,22 @@ export async function openRecordSink(out: string | undefined): Promise<RecordSin
   const partial = `${out}.partial-${process.pid}`;
   const file = createWriteStream(partial);
   await opened(file);
+  // A second Ctrl-C exits at once (interrupt.ts), with no time for `abort`: the temporary file goes
+  // with the process. Only SIGKILL leaves it.
+  const removeOnExit = () => rmSync(partial, { force: true });
+  process.on('exit', removeOnExit);
   return {
     write: (records) => writeTo(file, records, false),
     async commit() {
       file.end();
       await once(file, 'close');
       await rename(partial, out);
+      process.off('exit', removeOnExit);
     },
     async abort() {
       file.destroy();
       await rm(partial, { force: true });
+      process.off('exit', removeOnExit);
     },
   };
 }
