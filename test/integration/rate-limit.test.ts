@@ -6,6 +6,7 @@ import { createKeyStore } from '../../src/access/store/key-store.js';
 import { rateLimitKey, redisKeys } from '../../src/access/store/redis-keys.js';
 import { type RunningApp, type TestResponse, createKey, request, startApp, testConfig } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
+import { tally } from '../support/tally.js';
 import { admissionLog, countedInRedis, redisNowMs } from '../support/admission-log.js';
 import { monitorAccount } from '../support/redis-monitor.js';
 import { sleep } from '../support/until.js';
@@ -24,16 +25,6 @@ function parseRateLimit(res: TestResponse) {
     policy: { tier: policy![1], q: Number(policy![2]), w: Number(policy![3]) },
     current: { tier: current![1], r: Number(current![2]), t: Number(current![3]) },
   };
-}
-
-/** How many of each status, and each distinct refusal, for an assertion's message. */
-function tally(responses: TestResponse[]): string {
-  const counts = new Map<string, number>();
-  for (const r of responses) {
-    const what = r.status === 200 ? '200' : `${r.status} ${String(r.body?.message).slice(0, 60)}`;
-    counts.set(what, (counts.get(what) ?? 0) + 1);
-  }
-  return [...counts].map(([what, n]) => `${n} × ${what}`).join('; ');
 }
 
 function expectConsistentHeaders(res: TestResponse, tier: string, limit: number, windowSeconds: number) {

@@ -126,6 +126,8 @@ export function inMemoryAccess(
     failWith: null,
     used: new Map(),
     accountWithRoom: (apiKey) => (served.has(apiKey) && (access.used.get(apiKey) ?? 0) < (keys[apiKey]?.limit ?? 0) ? `acct_${apiKey}` : null),
+    // Admission here answers at once: no request waits for another's.
+    firstAnswer: () => null,
     async admit(apiKey: string): Promise<Admission> {
       if (access.failWith) throw access.failWith;
       const key = keys[apiKey];

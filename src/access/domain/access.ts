@@ -20,6 +20,11 @@ export interface Access {
    * Redis's last report left the account quota, asking nothing; else null.
    */
   accountWithRoom(apiKey: string): string | null;
+  /**
+   * Settles once the admission under way of a key this process has not verified yet is decided;
+   * null when none is. Asks nothing.
+   */
+  firstAnswer(apiKey: string): Promise<void> | null;
   /** Seconds a client must wait because it failed authentication too often, or 0. */
   blockedFor(client: string): number;
   /** Records one failed authentication; seconds to wait when this one crossed the limit, else 0. */
@@ -59,6 +64,7 @@ export function createAccess({ redis, rateLimit, redisBreaker, logger, metrics }
   return {
     admit,
     accountWithRoom: admit.accountWithRoom,
+    firstAnswer: admit.firstAnswer,
     usage,
     blockedFor: (client) => failures.blockedFor(client),
     recordFailure: (client) => failures.recordFailure(client),

@@ -325,7 +325,38 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     return last !== undefined && last.remaining === 0 && Date.now() < last.resetMs ? null : accountId;
   }
 
-  return Object.assign(admit, { accountWithRoom });
+  // The admission under way of each key this process has not verified, by hash: the first request
+  // of a key new to the process asks Redis alone (see firstAnswer).
+  const firstAsked = new Map<string, Promise<void>>();
+
+  /**
+   * Settles once the admission under way of a key this process has not verified yet is decided
+   * (whatever the decision); null when none is. A request of the same key that waits for it learns
+   * its account first, so its line is checked before its quota is counted (accessGuard): a burst of
+   * a key new to the process had its line's refusals counted against its hour.
+   */
+  function firstAnswer(apiKey: string): Promise<void> | null {
+    const location = locateKey(apiKey);
+    return (location && firstAsked.get(location.hash)) ?? null;
+  }
+
+  return Object.assign(admit, { accountWithRoom, firstAnswer });
+
+  async function admit(apiKey: string): Promise<Admission> {
+    const location = locateKey(apiKey);
+    if (!location) return { outcome: 'invalid' };
+    if (recentlyVerified.has(location.hash) || firstAsked.has(location.hash)) return decide(location);
+    const decided = decide(location);
+    // A turn after the decision: the request that asked goes on first (to its lane, fair-share.ts),
+    // and only then do the others keep their places; first, they had filled the line before it.
+    const settled = decided.then(
+      () => new Promise<void>((resolve) => setImmediate(resolve)),
+      () => new Promise<void>((resolve) => setImmediate(resolve)),
+    );
+    firstAsked.set(location.hash, settled);
+    void settled.then(() => firstAsked.delete(location.hash));
+    return decided;
+  }
 
   /**
    * Keeps Redis's answer to a key if it refused it as spent, from when the call was sent: Redis
@@ -359,9 +390,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     return { outcome: 'limited', principal, quota: { ...quota, nowMs: quota.nowMs + (localMs - kept.at) }, source: 'repeated' };
   }
 
-  async function admit(apiKey: string): Promise<Admission> {
-    const location = locateKey(apiKey);
-    if (!location) return { outcome: 'invalid' };
+  async function decide(location: KeyLocation): Promise<Admission> {
     const repeated = repeatedRefusal(location);
     if (repeated) return repeated;
     // What this key owes from an outage reaches Redis before its next admission is decided there,

@@ -98,9 +98,11 @@ export function presentedKey(options: AccessGuardOptions) {
  * line holds is refused there, 429 with `Retry-After: 1`, uncounted and without asking Redis. A
  * refusal after the quota is checked is counted (one round trip admits and counts), and a burst
  * of a busy client had spent 92 % of its hour's quota on refusals (review). A key new to the
- * process goes to the quota first: its account is not known to be its own until Redis says so.
- * So does an account Redis last reported spent: its requests will not run, and kept places would
- * have called it busy instead of spent (review).
+ * process sends its first request to the quota alone: its account is not known to be its own
+ * until Redis says so. The requests of that key arriving meanwhile wait for that answer (one
+ * round trip), then keep their places as any served key's do. An account Redis last reported
+ * spent goes to the quota first: its requests will not run, and kept places would have called it
+ * busy instead of spent (review).
  */
 export function accessGuard(options: AccessGuardOptions & { lanes?: AccountLanes }) {
   const { access, metrics, lanes } = options;
@@ -109,7 +111,14 @@ export function accessGuard(options: AccessGuardOptions & { lanes?: AccountLanes
 
   return async function guard(ctx: Context, next: Next): Promise<void> {
     const token = await keyOf(ctx);
-    const account = lanes ? access.accountWithRoom(token) : null;
+    let account = lanes ? access.accountWithRoom(token) : null;
+    // A key new to the process whose first request is at Redis: the rest of its burst waits for
+    // that answer, which names the account, so that its line refuses them before they are counted.
+    const first = lanes && account === null ? access.firstAnswer(token) : null;
+    if (first) {
+      await first;
+      account = access.accountWithRoom(token);
+    }
     const hold = account !== null ? (lanes!.hold(account) ?? null) : undefined;
     if (hold === null) throw accountBusy(lanes!, metrics);
     try {

@@ -9,8 +9,10 @@ import { BackendUnavailable, Overloaded } from '../../errors.js';
  * After the key check and the quota: the request takes one of its account's lanes, waiting in
  * line when they are all taken, and gives it back when its handler is done (see createAccountLanes).
  * A key the process has served had its place kept before its quota was checked (accessGuard), so
- * a full line refused it uncounted. A key new to the process finds out here, after its quota was
- * counted: then a full line is 429 with `Retry-After: 1` and its quota headers, counted.
+ * a full line refused it uncounted; so did the rest of a new key's first burst, which waited for
+ * its first request's answer to learn the account. A request that finds the line full only here,
+ * after its quota was counted (that first request, when another key of its account took the last
+ * place meanwhile), is 429 with `Retry-After: 1` and its quota headers, counted.
  */
 export function fairShare({ lanes, metrics }: { lanes: AccountLanes; metrics: Metrics }) {
   return async function shareLanes(ctx: Context, next: Next): Promise<void> {

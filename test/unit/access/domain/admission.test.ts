@@ -35,6 +35,38 @@ describe('admission while Redis answers', () => {
     expect(admit.accountWithRoom(key), 'revoked').to.equal(null);
   });
 
+  it('when a key new to the process is at Redis, then its other requests can wait for that answer, which names its account; a verified key has none to wait for', async () => {
+    const { admit, store } = admissionKit({ free: 100 });
+    const key = store.addKey({ tier: 'free', limit: 5, resetInMs: 60_000 });
+    expect(admit.firstAnswer(key), 'nothing asked yet').to.equal(null);
+    let answer!: () => void;
+    store.stall = new Promise<void>((resolve) => (answer = resolve));
+    const first = admit(key);
+    const waiting = admit.firstAnswer(key);
+    expect(waiting, 'the first at Redis').to.not.equal(null);
+    expect(admit.accountWithRoom(key)).to.equal(null);
+    store.stall = null;
+    answer();
+    await waiting;
+    expect(admit.accountWithRoom(key), 'known once answered').to.be.a('string');
+    expect((await first).outcome).to.equal('allowed');
+    expect(admit.firstAnswer(key), 'verified').to.equal(null);
+    expect(store.admitted).to.have.length(1);
+  });
+
+  it('when the first admission of a key fails (Redis down, no copy knows it), then those waiting for it are let go', async () => {
+    const { admit, store } = admissionKit();
+    const key = store.addKey({ tier: 'free', limit: 3 });
+    store.down = new Error('connection refused');
+    store.copiesDown = new Error('connection refused');
+    const first = admit(key).catch((error: unknown) => error);
+    const waiting = admit.firstAnswer(key);
+    expect(waiting).to.not.equal(null);
+    await waiting;
+    expect(await first).to.be.instanceOf(Error);
+    expect(admit.firstAnswer(key)).to.equal(null);
+  });
+
   it('when quota remains, then the request is allowed with the principal and the quota Redis reported', async () => {
     const { admit, store } = admissionKit();
     const key = store.addKey({ tier: 'premium', limit: 5, resetInMs: 90_000 });
