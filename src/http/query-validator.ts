@@ -2,6 +2,7 @@ import { countWords } from '../wallpapers/search-query.js';
 import { Ajv, type ErrorObject } from 'ajv';
 import type { ParamsSchema } from '../openapi/parameters.js';
 import { ERROR_MESSAGE_MAX, invalidRequest } from './http-error.js';
+import { printable } from '../infra/visible-text.js';
 
 export type RawParams = Record<string, string | string[] | undefined>;
 
@@ -42,9 +43,11 @@ const INTEGER_TEXT = /^-?(0|[1-9]\d*)$/;
 const SHOWN_NAME_MAX = 40;
 const SHOWN_NAMES_MAX = 5;
 
+// Shown as `\u{…}`, a character that would not show as itself (a right-to-left override, a zero
+// width space) cannot turn the rest of the message round, or hide in it, where a client prints it.
 function quoted(name: string): string {
   const chars = [...name];
-  return `'${chars.length > SHOWN_NAME_MAX ? `${chars.slice(0, SHOWN_NAME_MAX).join('')}…` : name}'`;
+  return `'${printable(chars.length > SHOWN_NAME_MAX ? `${chars.slice(0, SHOWN_NAME_MAX).join('')}…` : name)}'`;
 }
 
 function unknownMessage(names: string[], schema: ParamsSchema, location: string): string {

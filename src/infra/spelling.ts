@@ -20,16 +20,26 @@ function filed(words: Iterable<string>, keysOf: (word: string) => string[]): Map
   return byKey;
 }
 
-/** Of `candidates`, those other than `word` within `allowed` edits of it, with their distance. */
-function withinEdits(word: string, candidates: Iterable<string>, allowed: number): { candidate: string; distance: number }[] {
-  const found: { candidate: string; distance: number }[] = [];
+/**
+ * Of `candidates`, those other than `word` within `allowed` edits of it, with their distance; those
+ * in `skip` are not looked at (already looked at, from another list).
+ */
+function withinEdits(
+  word: string,
+  candidates: Iterable<string>,
+  allowed: number,
+  skip?: ReadonlySet<string>,
+  found: { candidate: string; distance: number }[] = [],
+): { candidate: string; distance: number }[] {
   for (const candidate of candidates) {
-    if (candidate === word || Math.abs(candidate.length - word.length) > allowed) continue;
+    if (candidate === word || Math.abs(candidate.length - word.length) > allowed || skip?.has(candidate)) continue;
     const distance = editDistance(word, candidate, allowed);
     if (distance <= allowed) found.push({ candidate, distance });
   }
   return found;
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 /**
  * The words a misspelt one may have meant, among known words: the closest ones, one edit away (a
@@ -42,8 +52,9 @@ export function createSpelling(known: readonly string[]): (word: string) => stri
   return (word) => {
     const allowed = members.has(word) ? 0 : editsAllowed(word);
     if (allowed === 0) return [];
-    const candidates = new Set([...(byLetter.get(`0${word[0]}`) ?? []), ...(byLetter.get(`1${word[1]}`) ?? [])]);
-    const found = withinEdits(word, candidates, allowed);
+    // The two lists walked in turn, not copied into one set: the copy cost as much as the distances.
+    const first = byLetter.get(`0${word[0]}`) ?? NONE;
+    const found = withinEdits(word, byLetter.get(`1${word[1]}`) ?? NONE, allowed, first, withinEdits(word, first, allowed));
     const nearest = Math.min(...found.map(({ distance }) => distance));
     return found.filter(({ distance }) => distance === nearest).map(({ candidate }) => candidate);
   };
@@ -65,24 +76,34 @@ export function createNeighbours(known: readonly string[]): (word: string) => st
   };
 }
 
-/** Optimal string alignment distance (swaps count once), or more than `limit` once it must be. */
+// Three rows of the distance table, kept between calls and grown as needed: a search's spelling
+// guesses compare a word with thousands of known ones, and a new array per row was most of it.
+let rows = [new Int32Array(32), new Int32Array(32), new Int32Array(32)] as const;
+
+/**
+ * Optimal string alignment distance (swaps count once), up to `limit`; `limit + 1` once it must be
+ * more.
+ */
 export function editDistance(a: string, b: string, limit: number): number {
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const n = b.length;
+  if (Math.abs(a.length - n) > limit) return limit + 1;
+  if (rows[0].length <= n) rows = [new Int32Array(2 * n + 2), new Int32Array(2 * n + 2), new Int32Array(2 * n + 2)];
+  let [before, previous, current] = rows;
+  for (let j = 0; j <= n; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const current = new Array<number>(b.length + 1).fill(0);
+    const here = a.charCodeAt(i - 1);
+    const last = i > 1 ? a.charCodeAt(i - 2) : -1;
     current[0] = i;
-    let rowBest = current[0];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+    let rowBest = i;
+    for (let j = 1; j <= n; j++) {
+      const there = b.charCodeAt(j - 1);
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (here === there ? 0 : 1));
+      if (j > 1 && last === there && here === b.charCodeAt(j - 2)) value = Math.min(value, before[j - 2]! + 1);
       current[j] = value;
-      rowBest = Math.min(rowBest, value);
+      if (value < rowBest) rowBest = value;
     }
     if (rowBest > limit) return limit + 1;
-    before = previous;
-    previous = current;
+    [before, previous, current] = [previous, current, before];
   }
-  return previous[b.length]!;
+  return Math.min(previous[n]!, limit + 1);
 }

@@ -140,6 +140,12 @@ describe('query parameter validation', () => {
     expect(message.length).to.be.below(300);
   });
 
+  it('when a parameter name holds characters that do not show as themselves, then they are echoed escaped', () => {
+    const message = rejection(() => parseList({ 'a\u202ebc\u200b': 'x' })).message;
+    expect(message).to.include("Unknown query parameter 'a\\u{202e}bc\\u{200b}'");
+    expect(message).to.not.match(/[\u202e\u200b]/);
+  });
+
   it('when every parameter breaks its rules, then the message stays within the contract`s bound and counts what it left out', () => {
     const everyRule = {
       page: 'x',

@@ -14,6 +14,27 @@ describe('spelling correction', () => {
     expect(editDistance('mountain', 'xylophone', 1)).to.equal(2);
   });
 
+  it('when words of every length are compared in turn (the rows are reused), then each distance is the textbook one, or just past the limit', () => {
+    // The optimal string alignment distance, whole table, no limit.
+    const reference = (a: string, b: string): number => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+          d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+        }
+      }
+      return d[a.length]![b.length]!;
+    };
+    let seed = 3;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed / 2 ** 31);
+    const word = () => Array.from({ length: Math.floor(random() * 40) }, () => 'abcd'[Math.floor(random() * 4)]).join('');
+    for (let i = 0; i < 3000; i++) {
+      const [a, b, limit] = [word(), word(), Math.floor(random() * 4)];
+      expect(editDistance(a, b, limit), `${a} ${b} ${limit}`).to.equal(Math.min(reference(a, b), limit + 1));
+    }
+  });
+
   it('when a word is misspelt, then the closest known words are offered, sharing its first or second letter', () => {
     const correct = createSpelling(['kitty', 'kitten', 'cosmos', 'computer', 'automobile', 'blooms', 'blows']);
     expect(correct('kittty')).to.deep.equal(['kitty']);
