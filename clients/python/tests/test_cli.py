@@ -531,7 +531,13 @@ def test_when_the_folder_takes_no_file_then_download_stops_at_the_first_picture_
 
     opened, unlinked = os.open, Path.unlink
 
-    for code, said in ((errno.ENOSPC, "No space left on device"), (errno.EROFS, "Read-only file system")):
+    # EPERM: an immutable folder (chattr +i); EFBIG: past the process's file size limit (ulimit -f).
+    for code, said in (
+        (errno.ENOSPC, "No space left on device"),
+        (errno.EROFS, "Read-only file system"),
+        (errno.EPERM, "Operation not permitted"),
+        (errno.EFBIG, "File too large"),
+    ):
 
         def refused(path: Any, flags: int, mode: int = 0o777, **kwargs: Any) -> int:
             if str(path).endswith(".part"):

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from wallpaper_catalogue import cli, sync
+from wallpaper_catalogue import cli, download, sync
 from wallpaper_catalogue.sync import MANIFEST, Manifest
 
 from .fakes import PICTURE, feed, item, serve_api
@@ -375,3 +375,36 @@ def test_when_a_walk_again_misses_a_wallpaper_the_catalogue_still_holds_then_its
     assert asked_ids == ["2,3"]
     assert sorted(p.name for p in folder.iterdir()) == sorted([MANIFEST, "1.png", "2.png"])
     assert sorted(Manifest.open(folder, {}).files) == ["1", "2"]
+
+
+def test_when_a_sync_is_stopped_part_way_through_a_page_then_the_pictures_it_fetched_are_kept_and_the_next_run_fetches_only_the_rest(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A page of six; Ctrl-C as the fourth picture is fetched. Each run stopped so had fetched the
+    # whole page again, and one stopped every time never got past it (helper-131).
+    folder = tmp_path / "mirror"
+    serve_api(monkeypatch, feed(lambda: [upsert(i, pictures) for i in range(1, 7)]))
+    real = download.fetch_picture
+    fetched: list[int] = []
+
+    def stopped_at_the_fourth(http: Any, url: str, into: Path, wallpaper_id: int, **kwargs: Any) -> Any:
+        if len(fetched) == 3:
+            raise KeyboardInterrupt
+        fetched.append(wallpaper_id)
+        return real(http, url, into, wallpaper_id, **kwargs)
+
+    monkeypatch.setattr(download, "fetch_picture", stopped_at_the_fourth)
+    assert cli.main(["sync", "--dir", str(folder), "--quiet", "--parallel", "1"]) == 130
+    assert sorted(Manifest.open(folder, {}).pending) == ["4", "5", "6"]
+    inodes = {p.name: p.stat().st_ino for p in folder.iterdir() if p.name != MANIFEST}
+    assert sorted(inodes) == ["1.png", "2.png", "3.png"]
+
+    monkeypatch.setattr(download, "fetch_picture", real)
+    asked: list[int] = []
+    monkeypatch.setattr(
+        download, "fetch_picture", lambda http, url, into, wallpaper_id, **kw: asked.append(wallpaper_id) or real(http, url, into, wallpaper_id, **kw)
+    )
+    assert cli.main(["sync", "--dir", str(folder), "--quiet"]) == 0
+    assert sorted(asked) == [4, 5, 6]
+    assert {name: (folder / name).stat().st_ino for name in inodes} == inodes
+    assert sorted(Manifest.open(folder, {}).files) == [str(i) for i in range(1, 7)]

@@ -288,8 +288,9 @@ def _closing(bar: tqdm[Any]) -> Iterator[None]:
         bar.close()
 
 
-# What a folder answers when it takes no new file at all: read-only, full, over quota, not ours.
-FOLDER_REFUSES = {errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES}
+# What a folder answers when it takes no new file at all: read-only, full, over quota, not ours,
+# immutable (chattr +i: EPERM), or past the process's file size limit (ulimit -f: EFBIG; helper-131).
+FOLDER_REFUSES = {errno.EROFS, errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EFBIG}
 
 
 class _FolderRefuses(Exception):

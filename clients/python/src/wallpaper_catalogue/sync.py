@@ -25,8 +25,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -485,6 +486,10 @@ def _sync(
         return _follow(client, manifest, report, http, parallel=parallel, page_size=page_size, on_progress=on_progress)
 
 
+# How often the pictures fetched so far are saved while a page is fetched.
+SAVE_EVERY_S = 5.0
+
+
 def _follow(
     client: Client,
     manifest: Manifest,
@@ -510,10 +515,13 @@ def _follow(
             failures[key] = text
         report.failed = list(failures.values())
 
+    saved_at = time.monotonic()
+
     def fetch(jobs: dict[str, str], replace: dict[str, str]) -> None:
         """Fetches each job; `replace` names the picture of this mirror's that each replaces."""
 
         def done(result: Fetched | DownloadError) -> None:
+            nonlocal saved_at
             key = str(result.wallpaper_id)
             if isinstance(result, Fetched):
                 manifest.fetched(key, result.path.name)
@@ -522,6 +530,13 @@ def _follow(
             else:
                 manifest.pend({key: jobs[key]})
                 failed(key, str(result))
+            # What is fetched is saved as it comes, at most every few seconds (one appended line),
+            # besides at the page's end: a run killed outright (SIGKILL, a power cut) part way
+            # through a page of slow pictures loses only the last few seconds of them. The workers
+            # call this one at a time while the run waits for them, so nothing else writes meanwhile.
+            if time.monotonic() - saved_at >= SAVE_EVERY_S:
+                manifest.save()
+                saved_at = time.monotonic()
             on_progress(report)
 
         fetch_all(
@@ -552,12 +567,12 @@ def _follow(
         for leftover in leftovers.of(int(key)):
             remove_leftover(leftover)
 
-    if manifest.pending:
-        owned = {key: own.name for key in manifest.pending if (own := own_picture(manifest, folder, key)) is not None}
-        fetch(dict(manifest.pending), owned)
-        manifest.save()
     seen = Repeats(feed=True)
     try:
+        if manifest.pending:
+            owned = {key: own.name for key in manifest.pending if (own := own_picture(manifest, folder, key)) is not None}
+            fetch(dict(manifest.pending), owned)
+            manifest.save()
         while True:
             try:
                 page = client.changes.page(manifest.cursor, per_page=page_size, include=["dimensions", "tags", "colors"])
@@ -600,6 +615,14 @@ def _follow(
         manifest.save()
         report.quota_spent, report.quota_message = spent.retry_after, spent.message
         return report
+    except BaseException:
+        # A run stopped part way through a page (Ctrl-C, SIGTERM, a failure) keeps what it fetched:
+        # the manifest had moved on only at a page's end, and the next run fetched the whole page
+        # again, so a sync stopped on every run (`timeout` in a cron job) never got past that page
+        # (helper-131). A folder that takes no more writes keeps what was saved before.
+        with suppress(OSError):
+            manifest.save()
+        raise
 
 
 def confirmed_gone(client: Client, keys: list[str]) -> list[str]:
