@@ -6,9 +6,9 @@
 import { parseArgs } from 'node:util';
 import { generateWallpapers } from '../src/catalogue/generation/generator.js';
 import { callersPath, integer, UsageError } from '../src/catalogue/cli/cli-args.js';
-import { EXIT_READER_GONE, exportLiveCatalogue } from '../src/catalogue/cli/export-live.js';
-import { interruptionOf, stopping, trapInterrupts } from '../src/catalogue/cli/interrupt.js';
-import { ReaderGone, writeRecords } from '../src/catalogue/cli/record-writer.js';
+import { exportLiveCatalogue, stoppedShort } from '../src/catalogue/cli/export-live.js';
+import { stopping, trapInterrupts } from '../src/catalogue/cli/interrupt.js';
+import { writeRecords } from '../src/catalogue/cli/record-writer.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { toRecord } from '../src/wallpapers/wallpaper.js';
 
@@ -75,13 +75,9 @@ async function main(): Promise<number> {
       options.out,
     );
   } catch (error) {
-    const interrupted = interruptionOf(error);
-    if (interrupted) {
-      say(`${interrupted.message}; ${options.out === undefined ? 'the output is incomplete' : `${options.out} not written`}`);
-      return interrupted.exitCode;
-    }
-    if (!(error instanceof ReaderGone)) throw error;
-    return EXIT_READER_GONE;
+    const code = stoppedShort(error, options.out, say);
+    if (code === null) throw error;
+    return code;
   } finally {
     interrupts.dispose();
   }

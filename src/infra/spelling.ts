@@ -21,21 +21,23 @@ function filed(words: Iterable<string>, keysOf: (word: string) => string[]): Map
 }
 
 /**
- * Of `candidates`, those other than `word` within `allowed` edits of it, with their distance; those
- * in `skip` are not looked at (already looked at, from another list).
+ * Of the words in `lists`, those other than `word` within `allowed` edits of it, with their
+ * distance, each once. The lists are walked in turn, a word already in an earlier one passed over:
+ * copied into one set, they had cost as much as the distances.
  */
-function withinEdits(
-  word: string,
-  candidates: Iterable<string>,
-  allowed: number,
-  skip?: ReadonlySet<string>,
-  found: { candidate: string; distance: number }[] = [],
-): { candidate: string; distance: number }[] {
-  for (const candidate of candidates) {
-    if (candidate === word || Math.abs(candidate.length - word.length) > allowed || skip?.has(candidate)) continue;
-    const distance = editDistance(word, candidate, allowed);
-    if (distance <= allowed) found.push({ candidate, distance });
-  }
+function withinEdits(word: string, lists: readonly ReadonlySet<string>[], allowed: number): { candidate: string; distance: number }[] {
+  const found: { candidate: string; distance: number }[] = [];
+  const inEarlier = (candidate: string, i: number) => {
+    for (let earlier = 0; earlier < i; earlier++) if (lists[earlier]!.has(candidate)) return true;
+    return false;
+  };
+  lists.forEach((list, i) => {
+    for (const candidate of list) {
+      if (candidate === word || Math.abs(candidate.length - word.length) > allowed || inEarlier(candidate, i)) continue;
+      const distance = editDistance(word, candidate, allowed);
+      if (distance <= allowed) found.push({ candidate, distance });
+    }
+  });
   return found;
 }
 
@@ -52,9 +54,7 @@ export function createSpelling(known: readonly string[]): (word: string) => stri
   return (word) => {
     const allowed = members.has(word) ? 0 : editsAllowed(word);
     if (allowed === 0) return [];
-    // The two lists walked in turn, not copied into one set: the copy cost as much as the distances.
-    const first = byLetter.get(`0${word[0]}`) ?? NONE;
-    const found = withinEdits(word, byLetter.get(`1${word[1]}`) ?? NONE, allowed, first, withinEdits(word, first, allowed));
+    const found = withinEdits(word, [byLetter.get(`0${word[0]}`) ?? NONE, byLetter.get(`1${word[1]}`) ?? NONE], allowed);
     const nearest = Math.min(...found.map(({ distance }) => distance));
     return found.filter(({ distance }) => distance === nearest).map(({ candidate }) => candidate);
   };
@@ -70,7 +70,7 @@ export function createNeighbours(known: readonly string[]): (word: string) => st
   return (word) => {
     const allowed = editsAllowed(word);
     if (allowed === 0) return [];
-    return withinEdits(word, byFirst.get(word[0]!) ?? [], allowed)
+    return withinEdits(word, [byFirst.get(word[0]!) ?? NONE], allowed)
       .sort((a, b) => a.distance - b.distance)
       .map(({ candidate }) => candidate);
   };

@@ -349,12 +349,11 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     const decided = decide(location);
     // A turn after the decision: the request that asked goes on first (to its lane, fair-share.ts),
     // and only then do the others keep their places; first, they had filled the line before it.
-    const settled = decided.then(
-      () => new Promise<void>((resolve) => setImmediate(resolve)),
-      () => new Promise<void>((resolve) => setImmediate(resolve)),
+    const aTurnLater = () => new Promise<void>((resolve) => setImmediate(resolve));
+    firstAsked.set(
+      location.hash,
+      decided.then(aTurnLater, aTurnLater).finally(() => firstAsked.delete(location.hash)),
     );
-    firstAsked.set(location.hash, settled);
-    void settled.then(() => firstAsked.delete(location.hash));
     return decided;
   }
 

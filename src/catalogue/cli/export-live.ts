@@ -12,6 +12,24 @@ const PAGE = 1000;
 export const EXIT_READER_GONE = 141;
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const notWritten = (out: string | undefined) => (out === undefined ? 'the output is incomplete' : `${out} not written`);
+
+/**
+ * The exit code of an export stopped short by its user (Ctrl-C: 130/143) or by its reader (`| head`:
+ * 141), having said so; null for any other failure.
+ */
+export function stoppedShort(error: unknown, out: string | undefined, say: (line: string) => void): number | null {
+  const interrupted = interruptionOf(error);
+  if (interrupted) {
+    say(`${interrupted.message}; ${notWritten(out)}`);
+    return interrupted.exitCode;
+  }
+  if (error instanceof ReaderGone) {
+    say(`${error.message}; the export stopped there`);
+    return EXIT_READER_GONE;
+  }
+  return null;
+}
 
 /**
  * Writes the catalogue behind the alias as NDJSON in id order: the records as an import reads them
@@ -29,7 +47,6 @@ export async function exportLiveCatalogue(config: Config, out: string | undefine
     say(`cannot write ${out}: ${messageOf(error)}`);
     return 1;
   }
-  const notWritten = out === undefined ? 'the output is incomplete' : `${out} not written`;
   const es = toolsClient(config);
   const interrupts = trapInterrupts((reason) => say(stopping(reason)));
   let index: string | null = null;
@@ -56,18 +73,11 @@ export async function exportLiveCatalogue(config: Config, out: string | undefine
     }
   } catch (error) {
     await sink.abort();
-    const interrupted = interruptionOf(error);
-    if (interrupted) {
-      say(`${interrupted.message}; ${notWritten}`);
-      return interrupted.exitCode;
-    }
-    if (error instanceof ReaderGone) {
-      say(`${error.message}; the export stopped there`);
-      return EXIT_READER_GONE;
-    }
+    const code = stoppedShort(error, out, say);
+    if (code !== null) return code;
     // An index pruned under the export (an import or reindex with --keep) answers with no shards.
     const gone = index !== null && (await es.indices.exists({ index }).catch(() => true)) === false;
-    say(`${gone ? `${index} was deleted while it was exported (pruned by an import or a reindex)` : messageOf(error)}; ${notWritten}`);
+    say(`${gone ? `${index} was deleted while it was exported (pruned by an import or a reindex)` : messageOf(error)}; ${notWritten(out)}`);
     return 1;
   } finally {
     interrupts.dispose();
