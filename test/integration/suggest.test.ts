@@ -36,6 +36,16 @@ describe('GET /v1/search/suggest', () => {
     expect(res.body.meta).to.deep.equal({ q: 'calm', limit: 2 });
   });
 
+  it('when tabs or line breaks are typed (around or between words), then they are spaces, as in a search', async () => {
+    const spaced = await suggest(`q=${encodeURIComponent('aurora bor')}`);
+    expect(texts(spaced.body)).to.deep.equal(['Aurora Borealis over Frozen Lake']);
+    for (const space of ['\t', '\n', '\u000b', '\f', '\r', '\u0085']) {
+      const res = await suggest(`q=${encodeURIComponent(`${space}aurora${space}bor${space}`)}`);
+      expect(res.status, JSON.stringify(space)).to.equal(200);
+      expect(res.body, JSON.stringify(space)).to.deep.equal({ ...spaced.body, meta: { q: 'aurora bor', limit: 5 } });
+    }
+  });
+
   it('when it is asked without a key, then 401; with one, it counts against the quota', async () => {
     expect((await suggest('q=auro', null)).status).to.equal(401);
     const first = await suggest('q=auro');
@@ -111,7 +121,7 @@ describe('GET /v1/search/suggest on a catalogue indexed before suggestions exist
   });
 
   it('when the prefix holds a control character (the completion field reserves U+001F; C1 controls as in search), then 400 names q instead of a 500', async () => {
-    for (const control of ['\u001f', '\u0000', '\u007f', '\u0085', '\u009f']) {
+    for (const control of ['\u001f', '\u0000', '\u0008', '\u000e', '\u007f', '\u0084', '\u009f']) {
       const res = await request(ctx.app.url, `/v1/search/suggest?q=${encodeURIComponent(`moun${control}tain`)}`, { key: ctx.key });
       expect(res.status, JSON.stringify(control)).to.equal(400);
       expect(res.body.message).to.include("'q'");

@@ -705,7 +705,7 @@ export interface components {
         id: number;
         /** @description An ETag from an earlier response; 304 when it still matches */
         IfNoneMatch: string;
-        /** @description What has been typed so far: 1–50 characters after trimming; text without any letter or digit is a 400. Each word of a title can start a completion (`light` completes `Wild Lighthouse`), and a small typo is forgiven past the first letter. */
+        /** @description What has been typed so far: 1–50 characters after trimming; text without any letter or digit is a 400. Tabs and line breaks (U+0009–U+000D, U+0085) are spaces, as in a search's `q`; any other control character (U+0000–U+001F, U+007F–U+009F) is a 400. Each word of a title can start a completion (`light` completes `Wild Lighthouse`), and a small typo is forgiven past the first letter. */
         suggest_q: string;
         /** @description How many completions at most */
         suggest_limit: number;
@@ -1103,7 +1103,7 @@ export interface operations {
     suggestTitles: {
         parameters: {
             query: {
-                /** @description What has been typed so far: 1–50 characters after trimming; text without any letter or digit is a 400. Each word of a title can start a completion (`light` completes `Wild Lighthouse`), and a small typo is forgiven past the first letter. */
+                /** @description What has been typed so far: 1–50 characters after trimming; text without any letter or digit is a 400. Tabs and line breaks (U+0009–U+000D, U+0085) are spaces, as in a search's `q`; any other control character (U+0000–U+001F, U+007F–U+009F) is a 400. Each word of a title can start a completion (`light` completes `Wild Lighthouse`), and a small typo is forgiven past the first letter. */
                 q: components["parameters"]["suggest_q"];
                 /** @description How many completions at most */
                 limit?: components["parameters"]["suggest_limit"];

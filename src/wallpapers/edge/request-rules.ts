@@ -177,8 +177,13 @@ export function readSimilarRequest(ctx: Context & { params: Record<string, strin
   return readIdAndQuery(ctx, checkSimilar);
 }
 
+// Tabs and line breaks are spaces in what is typed, as in a search's q; the contract refuses every
+// other control character (the completion field reserves U+001F). Read here, one spelling reaches
+// the cache, the batch and the suggester, and meta.q shows the text as it was read.
+const LINE_SPACE = /[\t\n\v\f\r\u0085]/g;
+
 export function readSuggestRequest(ctx: Context): SuggestParams {
   const params = parseSuggest(ctx.query);
   if (!HAS_WORD.test(params.q)) throw invalidRequest("Invalid query parameter 'q': must contain at least one letter or digit");
-  return params;
+  return { ...params, q: params.q.replace(LINE_SPACE, ' ').trim() };
 }
