@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The Python client's models (TypedDicts), generated from openapi/openapi.json by
-# datamodel-code-generator. `--check` fails when the committed ones differ from what the contract
+# datamodel-code-generator, and its query parameters by scripts/python-params.py. `--check` fails when the committed ones differ from what the contract
 # generates (as check:client does for the TypeScript client).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PY="$ROOT/clients/python"
 OUT="$PY/src/wallpaper_catalogue/models.py"
+PARAMS="$PY/src/wallpaper_catalogue/params.py"
 generate() {
   "$PY/.venv/bin/datamodel-codegen" --input "$ROOT/openapi/openapi.json" --input-file-type openapi \
     --output-model-type typing.TypedDict --target-python-version 3.10 --use-standard-collections \
@@ -13,11 +14,19 @@ generate() {
     --custom-file-header '"""The API'"'"'s schemas as TypedDicts, generated from openapi/openapi.json by scripts/python-models.sh: do not edit."""' \
     --output "$1"
 }
+# The query parameters of the client's methods (params.py), formatted as the package is.
+generate_params() {
+  "$PY/.venv/bin/python" "$ROOT/scripts/python-params.py" "$1"
+  "$PY/.venv/bin/black" --quiet --config "$PY/pyproject.toml" "$1"
+}
 if [ "${1:-}" = "--check" ]; then
   mkdir -p "$ROOT/test-output"
   generate "$ROOT/test-output/python-models.py"
   diff -u "$OUT" "$ROOT/test-output/python-models.py"
-  echo "python models match the contract"
+  generate_params "$ROOT/test-output/python-params.py"
+  diff -u "$PARAMS" "$ROOT/test-output/python-params.py"
+  echo "python models and parameters match the contract"
 else
   generate "$OUT"
+  generate_params "$PARAMS"
 fi

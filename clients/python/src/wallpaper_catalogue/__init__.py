@@ -3,5 +3,6 @@
 from ._pacing import Pacing
 from .client import Client, FollowedChange
 from .errors import ApiError, CursorExpired, QuotaExhausted
+from .params import ChangesParams, ListParams, SearchParams, SimilarParams
 
-__all__ = ["ApiError", "Client", "CursorExpired", "FollowedChange", "Pacing", "QuotaExhausted"]
+__all__ = ["ApiError", "ChangesParams", "Client", "CursorExpired", "FollowedChange", "ListParams", "Pacing", "QuotaExhausted", "SearchParams", "SimilarParams"]

@@ -10,10 +10,12 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 import httpx
+from typing_extensions import Unpack
 
 from ._pacing import Pacing
 from .errors import ApiError
 from .models import ChangeItem, ChangeList, SuggestionList, Usage, WallpaperDetail, WallpaperList, WallpaperListItem
+from .params import ChangesParams, ListParams, SearchParams, SimilarParams
 
 __all__ = ["Client", "FollowedChange"]
 
@@ -185,7 +187,7 @@ class _Resource:
 
 
 class Wallpapers(_Resource):
-    def list(self, **params: Any) -> WallpaperList:
+    def list(self, **params: Unpack[ListParams]) -> WallpaperList:
         """One page of the list: every filter of the contract (`category`, `resolution`, `tags`, ...)."""
         return self._get_page("/v1/wallpapers", params, WallpaperList)
 
@@ -195,20 +197,22 @@ class Wallpapers(_Resource):
             raise ApiError(200, "unexpected_response", "The answer is not a wallpaper of the API")
         return cast(WallpaperDetail, body)
 
-    def similar(self, wallpaper_id: int, **params: Any) -> WallpaperList:
+    def similar(self, wallpaper_id: int, **params: Unpack[SimilarParams]) -> WallpaperList:
         """The wallpapers most like this one, best first: one page of `per_page` (at most 100)."""
         return self._get_page(f"/v1/wallpapers/{int(wallpaper_id)}/similar", params, WallpaperList)
 
-    def all(self, *, limit: int | None = None, **params: Any) -> Iterator[WallpaperListItem]:
+    def all(self, *, limit: int | None = None, **params: Unpack[ListParams]) -> Iterator[WallpaperListItem]:
         """``for w in client.wallpapers.all(category="space")`` walks a whole listing."""
         return self._walk("/v1/wallpapers", params, limit)
 
 
 class Search(_Resource):
-    def query(self, q: str, **params: Any) -> WallpaperList:
+    def query(self, q: str, **params: Unpack[SearchParams]) -> WallpaperList:
         return self._get_page("/v1/search", {"q": q, **params}, WallpaperList)
 
-    def all(self, q: str, *, limit: int | None = None, on_page: Callable[[WallpaperList], None] | None = None, **params: Any) -> Iterator[WallpaperListItem]:
+    def all(
+        self, q: str, *, limit: int | None = None, on_page: Callable[[WallpaperList], None] | None = None, **params: Unpack[SearchParams]
+    ) -> Iterator[WallpaperListItem]:
         """Every result; `on_page` sees each page, for its meta: ``meta.did_you_mean`` suggests
         another reading of a query that found nothing, or found only wallpapers without a word typed."""
         return self._walk("/v1/search", {"q": q, **params}, limit, on_page)
@@ -218,7 +222,7 @@ class Search(_Resource):
 
 
 class Changes(_Resource):
-    def page(self, cursor: str | None = None, **params: Any) -> ChangeList:
+    def page(self, cursor: str | None = None, **params: Unpack[ChangesParams]) -> ChangeList:
         """One page of the change feed: ``{data, meta: {next_cursor, has_more}}``."""
         return self._get_page("/v1/changes", {"cursor": cursor, **params}, ChangeList)
 
@@ -228,7 +232,7 @@ class Changes(_Resource):
         *,
         until_end: bool = False,
         poll: float = 60.0,
-        **params: Any,
+        **params: Unpack[ChangesParams],
     ) -> Iterator[FollowedChange]:
         """The feed from `cursor` (from the start without one), page after page; at its end, waits
         `poll` seconds and asks again, or stops with `until_end`. Raises CursorExpired when the
@@ -236,9 +240,9 @@ class Changes(_Resource):
         without a cursor, and drop what that walk does not serve once the catalogue confirms it
         gone (``wallpapers.list(ids=...)``)."""
         seen = Repeats(feed=True)
-        params = _read_once(params)
+        once = _read_once(params)
         while True:
-            page = self.page(cursor, **params)
+            page = self._get_page("/v1/changes", {"cursor": cursor, **once}, ChangeList)
             asked = cursor
             cursor, more = feed_step(page, asked, seen)
             for i, change in enumerate(page["data"]):
