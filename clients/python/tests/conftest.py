@@ -17,6 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from wallpaper_catalogue import download
+
 ROOT = Path(__file__).resolve().parents[3]
 # The project's Node (npm's `node` package), as npm runs its scripts with.
 NODE = str(ROOT / "node_modules" / ".bin" / "node")
@@ -130,3 +132,10 @@ def pictures() -> Iterator[str]:
 
     with picture_server() as address:
         yield address
+
+
+@pytest.fixture(autouse=True)
+def quick_picture_retries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A picture's "not now" tried again at once: how long the tool waits is not what a test is
+    about (test_download.py holds the waits to their bounds)."""
+    monkeypatch.setattr(download, "RETRY_DELAYS", (0.0, 0.0))

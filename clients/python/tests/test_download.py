@@ -12,6 +12,7 @@ import os
 import threading
 import time
 
+from wallpaper_catalogue import download
 from wallpaper_catalogue.download import LOCK_GRACE_SECONDS, STALE_PART_SECONDS, DownloadError, existing, fetch_all, fetch_picture, unfinished
 
 PICTURE = b"BM" + b"\x00" * 998
@@ -527,3 +528,106 @@ def test_when_two_runs_fetch_one_picture_at_once_then_each_renames_only_what_it_
     runner.join(10)
     assert (tmp_path / "7.png").read_bytes() == PICTURE
     assert [p.name for p in tmp_path.iterdir()] == ["7.png"]
+
+
+Answer = Callable[[], httpx.Response] | Exception
+
+
+def answering(*answers: Answer) -> tuple[httpx.Client, list[httpx.Request]]:
+    """A picture host that gives `answers` in turn (made anew: a response is read once), the last one
+    for good, and the requests it got."""
+    asked: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(request)
+        given = answers[min(len(asked), len(answers)) - 1]
+        if isinstance(given, Exception):
+            raise given
+        return given()
+
+    return httpx.Client(transport=httpx.MockTransport(answer)), asked
+
+
+def picture() -> httpx.Response:
+    return httpx.Response(200, headers={"Content-Type": "image/bmp"}, stream=Chunks(lambda: iter([PICTURE])))
+
+
+def status(code: int, **headers: str) -> Callable[[], httpx.Response]:
+    return lambda: httpx.Response(code, headers=headers)
+
+
+@pytest.mark.parametrize("code", [429, 500, 502, 503, 504])
+def test_when_the_host_says_not_now_twice_then_the_picture_is_tried_again_and_comes_whole(tmp_path: Path, code: int) -> None:
+    http, asked = answering(status(code), status(code), picture)
+    with http:
+        fetched = fetch_picture(http, "http://pictures.test/8", tmp_path, 8)
+    assert len(asked) == 3
+    assert fetched.path.read_bytes() == PICTURE
+
+
+def test_when_the_host_says_not_now_every_time_then_the_picture_fails_after_three_tries_naming_the_answer(tmp_path: Path) -> None:
+    http, asked = answering(status(503))
+    with http, pytest.raises(DownloadError) as refused:
+        fetch_picture(http, "http://pictures.test/8", tmp_path, 8)
+    assert len(asked) == 3
+    assert str(refused.value) == "http://pictures.test/8: HTTP 503"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_when_a_connection_drops_mid_picture_then_the_picture_is_tried_again_and_no_part_is_left(tmp_path: Path) -> None:
+    def cut() -> Iterator[bytes]:
+        yield PICTURE[:500]
+        raise httpx.RemoteProtocolError("peer closed connection without sending complete message body")
+
+    def dropped() -> httpx.Response:
+        return httpx.Response(200, headers={"Content-Type": "image/bmp", "Content-Length": str(len(PICTURE))}, stream=Chunks(cut))
+
+    http, asked = answering(dropped, picture)
+    with http:
+        fetched = fetch_picture(http, "http://pictures.test/8", tmp_path, 8)
+    assert len(asked) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["8.bmp"] and fetched.size == len(PICTURE)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        status(404),
+        status(403),
+        status(503, **{"Retry-After": "3600"}),
+        httpx.ConnectError("[Errno 111] Connection refused"),
+        httpx.ReadTimeout("timed out"),
+    ],
+    ids=["404", "403", "503 for an hour", "refused", "stalled"],
+)
+def test_when_the_host_says_no_or_is_not_there_then_the_picture_is_tried_once(tmp_path: Path, answer: Answer) -> None:
+    http, asked = answering(answer, picture)
+    with http, pytest.raises(DownloadError):
+        fetch_picture(http, "http://pictures.test/8", tmp_path, 8)
+    assert len(asked) == 1
+
+
+def test_when_the_run_is_stopping_then_a_picture_is_not_tried_again(tmp_path: Path) -> None:
+    stop = threading.Event()
+    stop.set()
+    http, asked = answering(status(503), picture)
+    with http, pytest.raises(DownloadError):
+        fetch_picture(http, "http://pictures.test/8", tmp_path, 8, stop=stop)
+    assert len(asked) == 1
+
+
+def test_when_a_picture_is_tried_again_then_it_waits_about_its_delay_or_what_retry_after_asks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(download, "RETRY_DELAYS", (1.0, 3.0))
+    waited: list[float] = []
+    monkeypatch.setattr(download.time, "sleep", waited.append)
+    for folder, answers in (
+        ("a", [status(503), status(503), picture]),
+        ("b", [status(429, **{"Retry-After": "7"}), picture]),
+    ):
+        http, _asked = answering(*answers)
+        (tmp_path / folder).mkdir()
+        with http:
+            fetch_picture(http, "http://pictures.test/8", tmp_path / folder, 8)
+    first, second, asked = waited
+    assert 0.75 <= first <= 1.25 and 2.25 <= second <= 3.75
+    assert asked == 7.0

@@ -3,7 +3,8 @@
 Reads ``API_KEY`` and ``WALLPAPERS_URL`` (default http://127.0.0.1:3000) from the environment.
 Exit codes: 0 done (a sync stopped by a spent quota included: it resumes next time; output cut
 short by its reader, as by ``| head``, too), 1 some pictures failed, the API refused or the quota
-ran out mid-listing, 2 bad usage, 130 interrupted (Ctrl-C).
+ran out mid-listing, 2 bad usage, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up
+(SIGHUP).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import errno
 import ipaddress
 import json
 import os
+import signal
 import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -52,6 +54,53 @@ def shown(value: object) -> str:
 
 class UsageError(Exception):
     """Bad usage found after parsing: exit 2, as argparse's own."""
+
+
+class Terminated(KeyboardInterrupt):
+    """Stopped by a signal that asks a program to end (SIGTERM from `timeout`, a scheduler or a
+    container's stop; SIGHUP from a closed terminal). A KeyboardInterrupt, so the run ends as Ctrl-C
+    ends it, through the same paths: pictures under way stop at their next chunk and their .part
+    files are removed, a sync saves what it fetched. Python's default had ended the process where it
+    stood, leaving both to the next run (helper-131)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+# Signals handled as Ctrl-C is, where the platform has them (Windows has no SIGHUP).
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextmanager
+def ending_signals_as_interrupts() -> Iterator[None]:
+    """While a command runs, SIGTERM and SIGHUP raise Terminated in the main thread. A second one
+    while the first is being handled is ignored, so the clean-up it started is not cut short in turn
+    (it is bounded: workers stop at their next chunk); a supervisor that will not wait sends
+    SIGKILL. The handlers before are put back after, for a program that calls main() itself; off the
+    main thread, where Python allows no handler, nothing changes."""
+    try:
+        before = {signum: signal.getsignal(signum) for signum in ENDING_SIGNALS}
+    except ValueError:
+        yield
+        return
+
+    def end(signum: int, _frame: object) -> None:
+        for other in ENDING_SIGNALS:
+            signal.signal(other, signal.SIG_IGN)
+        raise Terminated(signum)
+
+    try:
+        for signum in ENDING_SIGNALS:
+            signal.signal(signum, end)
+    except ValueError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
 
 
 def positive(text: str) -> int:
@@ -458,10 +507,14 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return int(args.run(args))
+        with ending_signals_as_interrupts():
+            return int(args.run(args))
     except UsageError as error:
         print(f"wallpapers: {error}", file=sys.stderr)
         return 2
+    except Terminated as ended:
+        print(f"wallpapers: stopped by {ended}", file=sys.stderr)
+        return 128 + ended.signum
     except KeyboardInterrupt:
         print("wallpapers: interrupted", file=sys.stderr)
         return 130

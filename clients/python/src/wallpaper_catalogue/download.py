@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import queue
+import random
 import re
 import secrets
 import threading
@@ -45,12 +46,23 @@ IMAGE_EXTENSIONS = tuple(dict.fromkeys([*EXTENSIONS.values(), "bmp", "tiff", "he
 # byte a second would otherwise hold a worker for as long as each read came within the timeout (64
 # MiB at this rate is about 70 minutes; 100,000 bytes at a byte a second had taken 28 hours).
 MIN_RATE = 16 * 1024
+# A picture host's "not now" (a burst refused, a CDN node restarting, a connection dropped mid-body)
+# is tried again in the run, after about 1 s and then 3 s (jittered, so parallel workers do not come
+# back together), or after its Retry-After when that is at most RETRY_AFTER_MAX: a download had
+# failed the picture and a sync left it to its next run. A refused connection, a timeout and any
+# other answer are not: a host that is not there, or stalls, would cost each picture its retries.
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+RETRY_DELAYS = (1.0, 3.0)
+RETRY_AFTER_MAX = 30.0
+DROPPED = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError)
 
 
 class DownloadError(Exception):
-    def __init__(self, wallpaper_id: int, message: str) -> None:
+    def __init__(self, wallpaper_id: int, message: str, *, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.wallpaper_id = wallpaper_id
+        # Set when the host said "not now" (RETRY_STATUSES): how long it asked to wait, 0 unsaid.
+        self.retry_after = retry_after
 
     def __reduce__(self) -> tuple[type[DownloadError], tuple[int, str]]:
         # Pickled as its own arguments, so it crosses a process pool (errors.py's ApiError says why).
@@ -269,11 +281,42 @@ def fetch_picture(
     ``.part`` while it is written, for a caller that must remove it should the program end first.
     Every failure is a DownloadError naming the picture: one before the picture's first byte (a
     refused connection, a stalled server, a redirect loop) had reached the user as the bare
-    "timed out"."""
-    try:
-        return _fetch_picture(http, url, folder, wallpaper_id, max_bytes, replacing, stop, set() if writing is None else writing, leftovers)
-    except httpx.HTTPError as error:
-        raise DownloadError(wallpaper_id, f"{url}: {error or type(error).__name__}") from error
+    "timed out". A "not now" is tried again (RETRY_STATUSES, DROPPED), unless `stop` is set while
+    it waits."""
+    parts = set() if writing is None else writing
+
+    def attempt() -> Fetched:
+        try:
+            return _fetch_picture(http, url, folder, wallpaper_id, max_bytes, replacing, stop, parts, leftovers)
+        except httpx.HTTPError as error:
+            raise DownloadError(wallpaper_id, f"{url}: {error or type(error).__name__}") from error
+
+    delays = iter(RETRY_DELAYS)
+    while True:
+        try:
+            return attempt()
+        except DownloadError as error:
+            wait = _retry_wait(error, next(delays, None))
+            if wait is None:
+                raise
+            if stop is None:
+                time.sleep(wait)
+            elif stop.wait(wait):
+                raise
+
+
+def _retry_wait(error: DownloadError, delay: float | None) -> float | None:
+    """How long to wait before trying a failed picture again, or None when it is not tried again."""
+    if delay is None:
+        return None
+    if error.retry_after is not None:
+        if error.retry_after > RETRY_AFTER_MAX:
+            return None
+        if error.retry_after > 0:
+            return error.retry_after
+    elif not isinstance(error.__cause__, DROPPED):
+        return None
+    return delay * random.uniform(0.75, 1.25)
 
 
 def _fetch_picture(
@@ -300,7 +343,7 @@ def _fetch_picture(
     # gzipped twice ("gzip, gzip") had held 2.1 GB.
     with http.stream("GET", url, headers={"Accept-Encoding": "identity"}) as response:
         if response.status_code != 200:
-            raise DownloadError(wallpaper_id, f"{url}: HTTP {response.status_code}")
+            raise DownloadError(wallpaper_id, f"{url}: HTTP {response.status_code}", retry_after=_asked_wait(response))
         kind = response.headers.get("Content-Type", "").split(";")[0].strip().lower()
         if not kind.startswith("image/"):
             raise DownloadError(wallpaper_id, f"{url}: not a picture (Content-Type {kind or 'none'})")
@@ -346,6 +389,15 @@ def _fetch_picture(
         for leftover in unfinished(folder, wallpaper_id) if leftovers is None else leftovers.of(wallpaper_id):
             remove_leftover(leftover)
         return Fetched(wallpaper_id, final, size, False)
+
+
+def _asked_wait(response: httpx.Response) -> float | None:
+    """For an answer that means "not now", how long it asks to wait in seconds (0 when it does not
+    say, or says it as a date); None for any other answer."""
+    if response.status_code not in RETRY_STATUSES:
+        return None
+    said = response.headers.get("Retry-After", "").strip()
+    return float(said) if said.isdigit() else 0.0
 
 
 def _write_part(

@@ -7,7 +7,8 @@ follows ``GET /v1/changes`` from the saved cursor (from the start on the first r
 a snapshot): it fetches what is new or changed and matches the filters, deletes what was removed
 or no longer matches, and saves the cursor after each page it has applied. A run that meets a
 spent quota saves where it stands and stops; the next run resumes there. Pictures that failed to
-download are kept as pending and tried again at the start of the next run.
+download are kept as pending and tried again by the next run once it has read the feed (to its
+end, or as far as the quota lets it), so one deleted or changed meanwhile is not fetched in vain.
 
 A cursor the API no longer continues (410 ``cursor_expired``: the record of changes it was read in
 was lost, restored or begun anew, so deletions may be missing after it) starts a new walk from the
@@ -500,7 +501,8 @@ def _follow(
     page_size: int,
     on_progress: Callable[[SyncReport], None],
 ) -> SyncReport:
-    """Fetches what an earlier run left pending, then applies the feed page after page."""
+    """Applies the feed page after page, then fetches what an earlier run left pending that the feed
+    did not fetch again nor remove."""
     folder = manifest.folder
     # Listed once for the run: each page's fetch, and each removal, had listed the folder again.
     leftovers = Leftovers(folder)
@@ -516,9 +518,13 @@ def _follow(
         report.failed = list(failures.values())
 
     saved_at = time.monotonic()
+    # What earlier runs left pending, and what this run has tried to fetch.
+    carried = set(manifest.pending)
+    tried: set[str] = set()
 
     def fetch(jobs: dict[str, str], replace: dict[str, str]) -> None:
         """Fetches each job; `replace` names the picture of this mirror's that each replaces."""
+        tried.update(jobs)
 
         def done(result: Fetched | DownloadError) -> None:
             nonlocal saved_at
@@ -567,53 +573,65 @@ def _follow(
         for leftover in leftovers.of(int(key)):
             remove_leftover(leftover)
 
-    seen = Repeats(feed=True)
-    try:
-        if manifest.pending:
-            owned = {key: own.name for key in manifest.pending if (own := own_picture(manifest, folder, key)) is not None}
-            fetch(dict(manifest.pending), owned)
-            manifest.save()
-        while True:
-            try:
-                page = client.changes.page(manifest.cursor, per_page=page_size, include=["dimensions", "tags", "colors"])
-            except CursorExpired as expired:
-                # A walk from the start has no cursor to expire: a 410 to it is the API's fault.
-                if manifest.cursor is None:
-                    raise
-                manifest.begin_again()
-                manifest.save()
-                report.walked_again, seen = expired.message, Repeats(feed=True)
-                continue
-            following, more = feed_step(page, manifest.cursor, seen)
-            jobs: dict[str, str] = {}
-            replace: dict[str, str] = {}
-            manifest.served += len(page["data"]) if manifest.sweeping else 0
-            for change in page["data"]:
-                report.changes += 1
-                apply(_checked(change), manifest, jobs, replace, remove, report, folder)
-            if jobs:
-                # Pending before they are fetched, saved: a run cut short mid-page left pictures the
-                # manifest did not name, which the next run would take for a user's own.
-                manifest.pend(jobs)
-                manifest.save()
-                fetch(jobs, replace)
-            manifest.cursor = following
-            if not more and manifest.sweeping:
-                # A catalogue is never empty (an import refuses to load nothing): a walk that served
-                # nothing is a feed that is not whole, not a snapshot, and deletes nothing.
-                if manifest.served == 0:
-                    report.not_swept = True
-                else:
-                    for key in confirmed_gone(client, manifest.unserved()):
-                        remove(key)
-                manifest.sweeping = False
+    def fetch_carried() -> None:
+        # After the feed, not before: a wallpaper deleted since is removed from pending by the feed,
+        # and one changed is fetched at its new address, where the pending retry first had fetched
+        # them in vain (a picture host that no longer answers cost a minute before the first change
+        # was read, helper-131). What this run tried already waits for the next run.
+        left = {key: url for key, url in manifest.pending.items() if key in carried and key not in tried}
+        if left:
+            owned = {key: own.name for key in left if (own := own_picture(manifest, folder, key)) is not None}
+            fetch(left, owned)
             manifest.save()
             on_progress(report)
-            if not more:
-                return report
-    except QuotaExhausted as spent:
-        manifest.save()
-        report.quota_spent, report.quota_message = spent.retry_after, spent.message
+
+    seen = Repeats(feed=True)
+    try:
+        try:
+            while True:
+                try:
+                    page = client.changes.page(manifest.cursor, per_page=page_size, include=["dimensions", "tags", "colors"])
+                except CursorExpired as expired:
+                    # A walk from the start has no cursor to expire: a 410 to it is the API's fault.
+                    if manifest.cursor is None:
+                        raise
+                    manifest.begin_again()
+                    manifest.save()
+                    report.walked_again, seen = expired.message, Repeats(feed=True)
+                    continue
+                following, more = feed_step(page, manifest.cursor, seen)
+                jobs: dict[str, str] = {}
+                replace: dict[str, str] = {}
+                manifest.served += len(page["data"]) if manifest.sweeping else 0
+                for change in page["data"]:
+                    report.changes += 1
+                    apply(_checked(change), manifest, jobs, replace, remove, report, folder)
+                if jobs:
+                    # Pending before they are fetched, saved: a run cut short mid-page left pictures the
+                    # manifest did not name, which the next run would take for a user's own.
+                    manifest.pend(jobs)
+                    manifest.save()
+                    fetch(jobs, replace)
+                manifest.cursor = following
+                if not more and manifest.sweeping:
+                    # A catalogue is never empty (an import refuses to load nothing): a walk that served
+                    # nothing is a feed that is not whole, not a snapshot, and deletes nothing.
+                    if manifest.served == 0:
+                        report.not_swept = True
+                    else:
+                        for key in confirmed_gone(client, manifest.unserved()):
+                            remove(key)
+                    manifest.sweeping = False
+                manifest.save()
+                on_progress(report)
+                if not more:
+                    break
+        except QuotaExhausted as spent:
+            manifest.save()
+            report.quota_spent, report.quota_message = spent.retry_after, spent.message
+        # Pictures are not the API's to count: what is pending is fetched though the quota stopped
+        # the feed short, or a mirror whose every run spends the quota would never get them.
+        fetch_carried()
         return report
     except BaseException:
         # A run stopped part way through a page (Ctrl-C, SIGTERM, a failure) keeps what it fetched:
