@@ -49,27 +49,42 @@ def python_type(schema: dict[str, Any], models: set[str]) -> str:
     return SCALARS[str(schema["type"])]
 
 
+# Parameters that these operations take alike, held once in a class both derive from.
+SHARED = ("Filters", ("listWallpapers", "searchWallpapers"))
+
+
+def fields_of(document: dict[str, Any], operation: dict[str, Any], by_name: tuple[str, ...], models: set[str]) -> dict[str, str]:
+    """Each query parameter's name and its type, in the contract's order."""
+    fields: dict[str, str] = {}
+    for parameter in operation.get("parameters", []):
+        if "$ref" in parameter:
+            parameter = resolve(document, parameter["$ref"])
+        if parameter["in"] == "query" and parameter["name"] not in by_name:
+            # None is left out of the query, as the client has always read it.
+            fields[parameter["name"]] = f"{python_type(parameter['schema'], models)} | None"
+    return fields
+
+
+def typed_dict(name: str, base: str, doc: str, fields: dict[str, str]) -> str:
+    return "\n".join([f"class {name}({base}, total=False):", f'    """{doc}"""', "", *(f"    {field}: {kind}" for field, kind in fields.items())])
+
+
 def render(document: dict[str, Any], models: set[str]) -> str:
     operations = {op["operationId"]: op for path in document["paths"].values() for op in path.values() if isinstance(op, dict) and "operationId" in op}
-    used: set[str] = set()
-    classes: list[str] = []
+    fields = {operation_id: fields_of(document, operations[operation_id], by_name, models) for operation_id, (_name, by_name) in OPERATIONS.items()}
+    shared_name, sharing = SHARED
+    first, *others = (fields[operation_id] for operation_id in sharing)
+    shared = {field: kind for field, kind in first.items() if all(other.get(field) == kind for other in others)}
+    classes = [typed_dict(shared_name, "TypedDict", f"The query parameters {' and '.join(sharing)} take alike.", shared)]
     for operation_id, (name, by_name) in OPERATIONS.items():
-        lines = [
-            f"class {name}(TypedDict, total=False):",
-            f'    """The query parameters of {operation_id}{", but " + ", ".join(by_name) if by_name else ""}."""',
-            "",
-        ]
-        for parameter in operations[operation_id].get("parameters", []):
-            if "$ref" in parameter:
-                parameter = resolve(document, parameter["$ref"])
-            if parameter["in"] != "query" or parameter["name"] in by_name:
-                continue
-            # None is left out of the query, as the client has always read it.
-            kind = f'{python_type(parameter["schema"], models)} | None'
-            used.update(word for word in models if word in kind.replace("[", " ").replace("]", " ").replace("|", " ").split())
-            lines.append(f"    {parameter['name']}: {kind}")
-        classes.append("\n".join(lines))
-    imports = f"from .models import {', '.join(sorted(used))}\n" if used else ""
+        base = shared_name if operation_id in sharing else "TypedDict"
+        own = {field: kind for field, kind in fields[operation_id].items() if base == "TypedDict" or field not in shared}
+        but = f", but {', '.join(by_name)}" if by_name else ""
+        classes.append(typed_dict(name, base, f"The query parameters of {operation_id}{but}.", own))
+    words = {word for kinds in fields.values() for kind in kinds.values() for word in kind.replace("[", " ").replace("]", " ").replace("|", " ").split()}
+    used = sorted(models & words)
+    imports = f"from .models import {', '.join(used)}\n" if used else ""
+    names = [shared_name, *(name for name, _ in OPERATIONS.values())]
     return (
         '"""The query parameters of the API\'s operations as TypedDicts, generated from openapi/openapi.json by\n'
         'scripts/python-params.py: do not edit."""\n\n'
@@ -77,7 +92,7 @@ def render(document: dict[str, Any], models: set[str]) -> str:
         "from collections.abc import Iterable\n"
         "from typing import Literal\n\n"
         "from typing_extensions import TypedDict\n\n"
-        f"{imports}\n\n" + "\n\n\n".join(classes) + "\n\n\n__all__ = [" + ", ".join(json.dumps(name) for name, _ in OPERATIONS.values()) + "]\n"
+        f"{imports}\n\n" + "\n\n\n".join(classes) + "\n\n\n__all__ = [" + ", ".join(json.dumps(name) for name in names) + "]\n"
     )
 
 

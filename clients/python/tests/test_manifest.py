@@ -431,30 +431,48 @@ def test_when_a_walk_again_misses_a_wallpaper_the_catalogue_still_holds_then_its
     assert sorted(Manifest.open(folder, {}).files) == ["1", "2"]
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+@pytest.mark.parametrize(
+    ("name", "code", "said"), [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "stopped by SIGTERM"), ("SIGHUP", 129, "stopped by SIGHUP")]
+)
 def test_when_a_sync_is_stopped_part_way_through_a_page_then_the_pictures_it_fetched_are_kept_and_the_next_run_fetches_only_the_rest(
-    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, code: int, said: str
 ) -> None:
-    # A page of six; Ctrl-C as the fourth picture is fetched. Each run stopped so had fetched the
-    # whole page again, and one stopped every time never got past it (helper-131).
+    # A page of six; Ctrl-C (SIGINT), or what `timeout` in a cron job, a scheduler or a container's
+    # stop sends (SIGTERM), or a closed terminal (SIGHUP), as the fourth picture is fetched. Each run
+    # stopped so had fetched the whole page again, and one stopped every time never got past it;
+    # SIGTERM and SIGHUP had ended the run where it stood, a .part left (helper-131).
+    signum = getattr(signal, name)
     folder = tmp_path / "mirror"
     serve_api(monkeypatch, feed(lambda: [upsert(i, pictures) for i in range(1, 7)]))
     real = download.fetch_picture
-    fetched: list[int] = []
+    asked: list[int] = []
 
-    def stopped_at_the_fourth(http: Any, url: str, into: Path, wallpaper_id: int, **kwargs: Any) -> Any:
-        if len(fetched) == 3:
-            raise KeyboardInterrupt
-        fetched.append(wallpaper_id)
+    def ended_at_the_fourth(http: Any, url: str, into: Path, wallpaper_id: int, **kwargs: Any) -> Any:
+        asked.append(wallpaper_id)
+        if len(asked) == 4:
+            os.kill(os.getpid(), signum)
+            # Under way until the run stops it: then it ends as a picture cut short does.
+            kwargs["stop"].wait(10)
         return real(http, url, into, wallpaper_id, **kwargs)
 
-    monkeypatch.setattr(download, "fetch_picture", stopped_at_the_fourth)
-    assert cli.main(["sync", "--dir", str(folder), "--quiet", "--parallel", "1"]) == 130
+    def not_handled(_signum: int, _frame: object) -> None:
+        raise AssertionError(f"{name} reached the test's handler, not the command's")
+
+    # Python's own handler for SIGINT raises KeyboardInterrupt; the others would end pytest.
+    before = signal.signal(signum, not_handled) if name != "SIGINT" else signal.getsignal(signum)
+    try:
+        monkeypatch.setattr(download, "fetch_picture", ended_at_the_fourth)
+        assert cli.main(["sync", "--dir", str(folder), "--quiet", "--parallel", "1"]) == code
+        assert signal.getsignal(signum) is (before if name == "SIGINT" else not_handled)
+    finally:
+        signal.signal(signum, before)
+    assert said in capsys.readouterr().err
     assert sorted(Manifest.open(folder, {}).pending) == ["4", "5", "6"]
     inodes = {p.name: p.stat().st_ino for p in folder.iterdir() if p.name != MANIFEST}
     assert sorted(inodes) == ["1.png", "2.png", "3.png"]
 
-    monkeypatch.setattr(download, "fetch_picture", real)
-    asked: list[int] = []
+    asked.clear()
     monkeypatch.setattr(
         download, "fetch_picture", lambda http, url, into, wallpaper_id, **kw: asked.append(wallpaper_id) or real(http, url, into, wallpaper_id, **kw)
     )
@@ -462,40 +480,3 @@ def test_when_a_sync_is_stopped_part_way_through_a_page_then_the_pictures_it_fet
     assert sorted(asked) == [4, 5, 6]
     assert {name: (folder / name).stat().st_ino for name in inodes} == inodes
     assert sorted(Manifest.open(folder, {}).files) == [str(i) for i in range(1, 7)]
-
-
-@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
-@pytest.mark.parametrize(("name", "code"), [("SIGTERM", 143), ("SIGHUP", 129)])
-def test_when_a_sync_is_told_to_end_by_a_signal_then_it_stops_as_ctrl_c_stops_it_keeping_what_it_fetched(
-    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, code: int
-) -> None:
-    # `timeout` in a cron job, a scheduler or a container's stop sends SIGTERM; a closed terminal
-    # SIGHUP. Python's default had ended the run where it stood: the fetched pictures unsaved, a
-    # .part left (helper-131).
-    signum = getattr(signal, name)
-    folder = tmp_path / "mirror"
-    serve_api(monkeypatch, feed(lambda: [upsert(i, pictures) for i in range(1, 7)]))
-    real = download.fetch_picture
-    fetched: list[int] = []
-
-    def ended_at_the_fourth(http: Any, url: str, into: Path, wallpaper_id: int, **kwargs: Any) -> Any:
-        if len(fetched) == 3:
-            os.kill(os.getpid(), signum)
-            # Under way until the run stops it: then it ends as a picture cut short does.
-            kwargs["stop"].wait(10)
-        fetched.append(wallpaper_id)
-        return real(http, url, into, wallpaper_id, **kwargs)
-
-    def not_handled(_signum: int, _frame: object) -> None:
-        raise AssertionError(f"{name} reached the test's handler, not the command's")
-
-    before = signal.signal(signum, not_handled)
-    try:
-        monkeypatch.setattr(download, "fetch_picture", ended_at_the_fourth)
-        assert cli.main(["sync", "--dir", str(folder), "--quiet", "--parallel", "1"]) == code
-        assert signal.getsignal(signum) is not_handled
-    finally:
-        signal.signal(signum, before)
-    assert f"stopped by {name}" in capsys.readouterr().err
-    assert sorted(Manifest.open(folder, {}).pending) == ["4", "5", "6"]
-    assert sorted(p.name for p in folder.iterdir() if p.name != MANIFEST) == ["1.png", "2.png", "3.png"]

@@ -11,13 +11,12 @@ from typing_extensions import TypedDict
 from .models import Category, Orientation, Ratio, Resolution
 
 
-class ListParams(TypedDict, total=False):
-    """The query parameters of listWallpapers."""
+class Filters(TypedDict, total=False):
+    """The query parameters listWallpapers and searchWallpapers take alike."""
 
     page: int | None
     per_page: int | None
     cursor: str | None
-    sort: Literal["newest", "oldest", "downloads", "relevance", "random"] | None
     seed: str | None
     category: Category | Iterable[Category] | None
     resolution: Resolution | Iterable[Resolution] | None
@@ -35,33 +34,19 @@ class ListParams(TypedDict, total=False):
         | None
     )
     include: Literal["tags", "colors", "dimensions"] | Iterable[Literal["tags", "colors", "dimensions"]] | None
+
+
+class ListParams(Filters, total=False):
+    """The query parameters of listWallpapers."""
+
+    sort: Literal["newest", "oldest", "downloads", "relevance", "random"] | None
     ids: int | Iterable[int] | None
 
 
-class SearchParams(TypedDict, total=False):
+class SearchParams(Filters, total=False):
     """The query parameters of searchWallpapers, but q."""
 
-    page: int | None
-    per_page: int | None
-    cursor: str | None
     sort: Literal["relevance", "newest", "oldest", "downloads", "random"] | None
-    seed: str | None
-    category: Category | Iterable[Category] | None
-    resolution: Resolution | Iterable[Resolution] | None
-    ratio: Ratio | Iterable[Ratio] | None
-    orientation: Orientation | None
-    min_resolution: Resolution | None
-    tags: str | Iterable[str] | None
-    exclude_tags: str | Iterable[str] | None
-    exclude_ids: int | Iterable[int] | None
-    color: str | Iterable[str] | None
-    tone: Literal["light", "dark"] | None
-    facets: (
-        Literal["category", "resolution", "orientation", "ratio", "tags", "color", "tone"]
-        | Iterable[Literal["category", "resolution", "orientation", "ratio", "tags", "color", "tone"]]
-        | None
-    )
-    include: Literal["tags", "colors", "dimensions"] | Iterable[Literal["tags", "colors", "dimensions"]] | None
 
 
 class SimilarParams(TypedDict, total=False):
@@ -78,4 +63,4 @@ class ChangesParams(TypedDict, total=False):
     include: Literal["tags", "colors", "dimensions"] | Iterable[Literal["tags", "colors", "dimensions"]] | None
 
 
-__all__ = ["ListParams", "SearchParams", "SimilarParams", "ChangesParams"]
+__all__ = ["Filters", "ListParams", "SearchParams", "SimilarParams", "ChangesParams"]
