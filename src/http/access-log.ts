@@ -11,11 +11,15 @@ interface MatchedLayer {
 /**
  * The route pattern that served the request (e.g. `/v1/wallpapers/:id`), from the layers the
  * routers matched, so a request refused by a router's own middleware (401, 429) is still
- * labelled with its route; `unmatched` when no route has this path and method.
+ * labelled with its route. A method the route does not take (OPTIONS, answered with Allow; DELETE,
+ * 405) is labelled with the route of its path too: `unmatched`, which had counted them, now means
+ * that no route has the path, as a scan of made-up paths shows. The methods a route takes, not
+ * its middleware's (which take none), name it.
  */
 export function routeOf(ctx: Context): string {
   const matched = (ctx as Context & { matched?: MatchedLayer[] }).matched;
-  return matched?.findLast((layer) => layer.methods.includes(ctx.method))?.path ?? 'unmatched';
+  const route = matched?.findLast((layer) => layer.methods.includes(ctx.method)) ?? matched?.findLast((layer) => layer.methods.length > 0);
+  return route?.path ?? 'unmatched';
 }
 
 // The methods a label keeps; any other of the 34 Node accepts (ACL, PROPFIND, …) is `other`, so

@@ -124,6 +124,9 @@ describe('operational endpoints', () => {
       // A word of the catalogue's own: a word that is not would first be looked for (one more multi-search).
       await request(app.url, '/v1/search?q=space', { key: ctx.key });
       await request(app.url, '/v1/wallpapers/1', { key: ctx.key });
+      await fetch(`${app.url}/v1/wallpapers`, { method: 'OPTIONS' });
+      await fetch(`${app.url}/v1/wallpapers/7`, { method: 'DELETE' });
+      await fetch(`${app.url}/v1/made-up`);
       const res = await fetch(`${metricsListener.url}/metrics`, { headers: { Origin: 'https://example.org' } });
       expect(res.headers.get('access-control-allow-origin'), 'outside CORS').to.equal(null);
       expect(res.status).to.equal(200);
@@ -132,6 +135,10 @@ describe('operational endpoints', () => {
       expect(text).to.match(/wallpapers_http_requests_total\{method="GET",route="\/v1\/wallpapers",status="200"\} 1/);
       expect(text).to.match(/wallpapers_http_requests_total\{method="GET",route="\/v1\/wallpapers\/:id",status="429"\} 1/);
       expect(text).to.match(/wallpapers_http_request_duration_seconds_bucket\{le="0\.05",method="GET",route="\/v1\/search",status="200"\} \d/);
+      // A method a route does not take counts under that route; only a path no route has is unmatched.
+      expect(text).to.match(/wallpapers_http_requests_total\{method="OPTIONS",route="\/v1\/wallpapers",status="200"\} 1/);
+      expect(text).to.match(/wallpapers_http_requests_total\{method="DELETE",route="\/v1\/wallpapers\/:id",status="405"\} 1/);
+      expect(text).to.match(/wallpapers_http_requests_total\{method="GET",route="unmatched",status="404"\} 1/);
       // The list and the search go out as multi-searches, the get as a multi-get; the response cache adds its own size-0 searches.
       // So does the question whether "space" occurs as typed (its typo is looked for only if not): three.
       expect(text).to.match(/wallpapers_elasticsearch_request_duration_seconds_count\{operation="msearch",outcome="ok"\} 3/);
