@@ -47,6 +47,20 @@ describe('search by meaning, on the real model and catalogue', function () {
     return { data, total: meta.total_items, suggestion: meta.did_you_mean };
   };
 
+  it('when a phrase people use for a catalogue word is typed, then what it stands for comes first, not wallpapers holding its words apart', async () => {
+    // Word by word as typed, "fall leaves" had put "… under Falling Petals" ("Leaves room … for
+    // desktop icons") above every autumn wallpaper, as a query's words as typed rank above what
+    // they stand for.
+    for (const q of ['fall leaves', 'fall colours']) {
+      const { data } = await search(ctx, q);
+      expect(data.length, q).to.be.greaterThan(0);
+      expect(
+        data.map((wallpaper) => wallpaper.title),
+        q,
+      ).to.satisfy((titles: string[]) => titles.every((title) => /\bautumn\b/i.test(title)));
+    }
+  });
+
   it('when a word the catalogue never uses is searched, then wallpapers of its meaning are found, best first', async () => {
     for (const [q, wanted] of [
       ['kitty', /\bkittens?\b/i],

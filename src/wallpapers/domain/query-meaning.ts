@@ -38,6 +38,14 @@ export interface QueryMeaning {
   subject: Term[] | null;
   /** The exclusions as the search applies them, when they are more than those typed (see excludedAsSearched). */
   excluded?: Term[];
+  /**
+   * The groups as typed, with each phrase people type for a catalogue word one phrase group ("fall
+   * leaves", "northern lights", "big apple"), when the query holds one. Such a phrase means what
+   * its words together do, not each of them: matched word by word as typed, "fall leaves" put the
+   * 70 "… under Falling Petals" whose descriptions say "Leaves room … for desktop icons" above
+   * every autumn wallpaper, as a query's words as typed rank above what they stand for.
+   */
+  typed?: Term[][];
 }
 
 export type ExpandQuery = ((text: SearchQuery, vocabulary: Vocabulary) => Promise<QueryMeaning>) & {
@@ -432,16 +440,22 @@ export function createQueryExpansion(
    * Neighbouring plain words people type together for one catalogue word become one group: the
    * phrase as typed, or the catalogue words it stands for. The longest such run wins.
    */
-  function joinPhrases(groups: readonly Term[][], vocabulary: Vocabulary): { groups: Term[][]; joined: boolean; compounds: Set<number> } {
+  function joinPhrases(
+    groups: readonly Term[][],
+    vocabulary: Vocabulary,
+  ): { groups: Term[][]; joined: boolean; compounds: Set<number>; typed: Term[][] | null } {
     const compounds = new Set<number>();
     // Respelling costs a scan of the known words, so only the words whose meaning is looked up (the
     // first few) are respelt: 32 unknown words had cost a search 50-120 ms of the process's time.
     let respellable = MAX_MEANING_WORDS;
     const mayRespell = groups.map((group) => plainWord(group) && respellable-- > 0);
     const out: Term[][] = [];
+    const typed: Term[][] = [];
+    let everydayPhrases = false;
     let joined = false;
     for (let i = 0; i < groups.length; i++) {
       let merged: Term[] | null = null;
+      let phraseAsTyped: Term[][] | null = null;
       let run = 0;
       const longest = Math.max(everyday.longest, MAX_COMPOUND);
       while (i + run < groups.length && plainWord(groups[i + run]!) && run < longest + 2) run++;
@@ -450,18 +464,24 @@ export function createQueryExpansion(
         const key = words.filter((word) => !STOP_WORDS.has(word.toLowerCase()));
         if (key.length < 2 || key.length > longest || STOP_WORDS.has(words[0]!.toLowerCase())) continue;
         const said = key.length <= everyday.longest ? everydayPhrase(words, mayRespell.slice(i, i + n), vocabulary) : [];
-        if (said.length > 0) merged = [{ text: words.join(' '), phrase: true }, ...said];
-        else if (n === key.length && key.length <= MAX_COMPOUND && isCompound(key.join(' ').toLowerCase(), vocabulary)) {
+        if (said.length > 0) {
+          merged = [{ text: words.join(' '), phrase: true }, ...said];
+          phraseAsTyped = [[{ text: words.join(' '), phrase: true }]];
+          everydayPhrases = true;
+        } else if (n === key.length && key.length <= MAX_COMPOUND && isCompound(key.join(' ').toLowerCase(), vocabulary)) {
           // One thing of several words ("ice cream", "big cat"): looked up whole, for what it is, not word by word.
           compounds.add(out.length);
           merged = [{ text: words.join(' '), phrase: true }];
+          // A compound's words as typed are the thing's own: "big cat" matches a big cat word by word.
+          phraseAsTyped = groups.slice(i, i + n).map((group) => [...group]);
         } else continue;
         i += n - 1;
       }
       out.push(merged ?? [...groups[i]!]);
+      typed.push(...(phraseAsTyped ?? [[...groups[i]!]]));
       joined ||= merged !== null;
     }
-    return { groups: out, joined, compounds };
+    return { groups: out, joined, compounds, typed: everydayPhrases ? typed : null };
   }
 
   /**
@@ -574,6 +594,7 @@ export function createQueryExpansion(
         strangers,
         subject: await subjectOf(groups),
         ...(excluded === text.excluded ? {} : { excluded }),
+        ...(phrased.typed === null ? {} : { typed: phrased.typed }),
       };
     },
     { prepare },

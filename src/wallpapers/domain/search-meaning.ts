@@ -24,6 +24,8 @@ export interface MeaningOfQuery {
   subject: Term[] | null;
   /** The exclusions as the search applies them, when they are more than those typed (QueryMeaning.excluded). */
   excluded?: Term[];
+  /** The groups as typed, with the phrases people type for a catalogue word as phrases (QueryMeaning.typed). */
+  typed?: Term[][];
 }
 
 export interface SearchMeaning {
@@ -225,12 +227,13 @@ export function createSearchMeaning({
       await ready;
       const words = vocabulary;
       if (expandQuery === null || words === null) return AS_TYPED;
-      const { query, strangers, subject, excluded } = await expandQuery(text, words);
+      const { query, strangers, subject, excluded, typed } = await expandQuery(text, words);
       return {
         query,
         nothing: absentThings !== null && (await absentThings(strangers, words)),
         subject,
         ...(excluded === undefined ? {} : { excluded }),
+        ...(typed === undefined ? {} : { typed }),
       };
     },
     // The model stays loaded for the process (it is shared); only the rereading stops. A load still

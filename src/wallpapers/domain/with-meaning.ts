@@ -6,10 +6,12 @@ export function withMeaning(repository: WallpaperRepository, meaning: SearchMean
   return {
     ...repository,
     async search(params) {
-      const { query, nothing, subject, excluded } = await meaning.expand(params.text);
+      const { query, nothing, subject, excluded, typed } = await meaning.expand(params.text);
       return repository.search({
         ...params,
-        ...(excluded === undefined ? {} : { text: { ...params.text, excluded } }),
+        ...(excluded === undefined && typed === undefined
+          ? {}
+          : { text: { ...params.text, ...(excluded === undefined ? {} : { excluded }), ...(typed === undefined ? {} : { groups: typed }) } }),
         ...(query === null ? {} : { meaning: query }),
         ...(nothing ? { nothing } : {}),
         ...(subject === null ? {} : { subject }),

@@ -220,6 +220,22 @@ describe('what a query means in the catalogue words', () => {
       expect(words(await expand(readSearchText('northern -lights'), vocabulary)), 'one excluded').to.deep.equal(undefined);
     });
 
+    it('when a phrase people use for a catalogue word is typed, then its words as typed are one phrase too, not words apart', async () => {
+      // Word by word, "fall leaves" as typed had ranked "… under Falling Petals" ("Leaves room for
+      // desktop icons") above every autumn wallpaper.
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'aurora'], new Map());
+      const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday);
+      const asTyped = (meaning: QueryMeaning) =>
+        meaning.typed?.map((group) => group.map(({ text, phrase }) => `${text}${phrase ? ' (phrase)' : ''}`));
+      expect(asTyped(await expand(readSearchText('northern lights kitty'), vocabulary))).to.deep.equal([['northern lights (phrase)'], ['kitty']]);
+      expect(asTyped(await expand(readSearchText('kitty northen lights'), vocabulary)), 'a word of it misspelt').to.deep.equal([
+        ['kitty'],
+        ['northen lights (phrase)'],
+      ]);
+      expect(asTyped(await expand(readSearchText('kitty cars'), vocabulary)), 'no such phrase').to.equal(undefined);
+    });
+
     it('when a joined term holds a misspelt word, then it stands for what the same words typed apart do', async () => {
       const model = fakeModel();
       const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'aurora'], new Map());
