@@ -35,15 +35,17 @@ def resolve(document: dict[str, Any], ref: str) -> dict[str, Any]:
 
 def python_type(schema: dict[str, Any], models: set[str]) -> str:
     """A value's type: a schema models.py names is used by that name; a list is any iterable of its
-    items, or one of them alone (the client joins lists with commas)."""
+    items, or one of them alone (the client joins lists with commas). A mapping is an iterable to a
+    type checker, though the client sends it as one value: typing cannot say "but not a mapping"."""
     if "$ref" in schema:
         name = str(schema["$ref"]).split("/")[-1]
         if name not in models:
             raise SystemExit(f"python-params: {name} is not in models.py")
         return name
     if schema.get("type") == "array":
+        # None in a list is left out, as the client has always read it.
         item = python_type(schema["items"], models)
-        return f"{item} | Iterable[{item}]"
+        return f"{item} | Iterable[{item} | None]"
     if "enum" in schema:
         return "Literal[" + ", ".join(json.dumps(value) for value in schema["enum"]) + "]"
     return SCALARS[str(schema["type"])]

@@ -631,3 +631,44 @@ def test_when_a_picture_is_tried_again_then_it_waits_about_its_delay_or_what_ret
     first, second, asked = waited
     assert 0.75 <= first <= 1.25 and 2.25 <= second <= 3.75
     assert asked == 7.0
+
+
+def test_when_a_host_keeps_saying_not_now_then_after_three_pictures_the_rest_of_its_pictures_are_tried_once(tmp_path: Path) -> None:
+    # A host that is down had cost each of its pictures its waits: 300 behind a 503 with
+    # Retry-After: 30 about 37 minutes (helper-133). Another host's pictures are not held to it.
+    asked: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(request.url.host)
+        if request.url.host == "down.test":
+            return httpx.Response(503)
+        return picture()
+
+    jobs = [(i, f"http://{'down' if i % 2 else 'up'}.test/{i}") for i in range(1, 13)]
+    done, failed = fetch_all(jobs, tmp_path, parallel=1, transport=httpx.MockTransport(answer))
+    assert sorted(f.wallpaper_id for f in done) == [2, 4, 6, 8, 10, 12]
+    assert sorted(f.wallpaper_id for f in failed) == [1, 3, 5, 7, 9, 11]
+    assert asked.count("down.test") == 3 * 3 + 3
+    assert asked.count("up.test") == 6
+
+
+def test_when_a_host_comes_back_then_its_pictures_are_tried_again_as_before(tmp_path: Path) -> None:
+    answers = iter([503] * 9 + [200, 503, 503, 503])
+
+    def answer(_request: httpx.Request) -> httpx.Response:
+        return picture() if next(answers) == 200 else httpx.Response(503)
+
+    jobs = [(i, f"http://flaky.test/{i}") for i in range(1, 6)]
+    done, failed = fetch_all(jobs, tmp_path, parallel=1, transport=httpx.MockTransport(answer))
+    # Three failed after three tries each; the fourth, tried once, came whole; the fifth had its tries again.
+    assert [f.wallpaper_id for f in done] == [4]
+    assert sorted(f.wallpaper_id for f in failed) == [1, 2, 3, 5]
+    assert next(answers, None) is None
+
+
+def test_when_retry_after_is_not_plain_digits_then_it_is_read_as_unsaid_and_the_picture_is_named(tmp_path: Path) -> None:
+    http, asked = answering(lambda: httpx.Response(503, headers=[(b"Retry-After", "²".encode())]))
+    with http, pytest.raises(DownloadError) as refused:
+        fetch_picture(http, "http://pictures.test/8", tmp_path, 8)
+    assert len(asked) == 3
+    assert str(refused.value) == "http://pictures.test/8: HTTP 503"

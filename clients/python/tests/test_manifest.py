@@ -480,3 +480,38 @@ def test_when_a_sync_is_stopped_part_way_through_a_page_then_the_pictures_it_fet
     assert sorted(asked) == [4, 5, 6]
     assert {name: (folder / name).stat().st_ino for name in inodes} == inodes
     assert sorted(Manifest.open(folder, {}).files) == [str(i) for i in range(1, 7)]
+
+
+class ClosedTerminal:
+    """Standard error on a terminal that has closed: every write fails (EIO)."""
+
+    def write(self, _text: str) -> int:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    def flush(self) -> None:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_when_the_terminal_closes_under_a_sync_then_it_still_exits_129_having_saved_what_it_fetched(
+    tmp_path: Path, pictures: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Writing why it stopped to the closed terminal had raised EIO: exit 1 and a traceback (helper-133).
+    folder = tmp_path / "mirror"
+    serve_api(monkeypatch, feed(lambda: [upsert(i, pictures) for i in range(1, 4)]))
+    real = download.fetch_picture
+
+    def hung_up_at_the_second(http: Any, url: str, into: Path, wallpaper_id: int, **kwargs: Any) -> Any:
+        if wallpaper_id == 2:
+            monkeypatch.setattr(sys, "stderr", ClosedTerminal())
+            os.kill(os.getpid(), signal.SIGHUP)
+            kwargs["stop"].wait(10)
+        return real(http, url, into, wallpaper_id, **kwargs)
+
+    before = signal.getsignal(signal.SIGHUP)
+    try:
+        monkeypatch.setattr(download, "fetch_picture", hung_up_at_the_second)
+        assert cli.main(["sync", "--dir", str(folder), "--quiet", "--parallel", "1"]) == 129
+    finally:
+        signal.signal(signal.SIGHUP, before)
+    assert sorted(Manifest.open(folder, {}).pending) == ["2", "3"]

@@ -13,7 +13,7 @@ PROGRAM = """
 from wallpaper_catalogue import Client, ListParams
 
 client = Client(base_url="http://127.0.0.1:3000", api_key="k")
-client.wallpapers.list(category=["space", "nature"], tags=("sea",), tone=None, include="tags", per_page=5)
+client.wallpapers.list(category=["space", None], tags=("sea",), tone=None, include="tags", per_page=5)
 client.search.all("sea", limit=3, sort="random", seed="s1", exclude_ids=[1, 2])
 client.wallpapers.similar(7, per_page=3)
 list(client.changes.follow(until_end=True, per_page=100, include=["dimensions"]))

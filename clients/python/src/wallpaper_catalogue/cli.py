@@ -504,6 +504,15 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _last_word(text: str) -> None:
+    """Says why the run stopped, where no one may be listening: after SIGHUP from a terminal that
+    closed, writing to it fails (EIO), and the traceback had turned exit 129 into 1 (helper-133)."""
+    try:
+        print(f"wallpapers: {text}", file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
@@ -513,10 +522,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"wallpapers: {error}", file=sys.stderr)
         return 2
     except Terminated as ended:
-        print(f"wallpapers: stopped by {ended}", file=sys.stderr)
+        _last_word(f"stopped by {ended}")
         return 128 + ended.signum
     except KeyboardInterrupt:
-        print("wallpapers: interrupted", file=sys.stderr)
+        _last_word("interrupted")
         return 130
     except BrokenPipeError:
         # The reader stopped reading (`| head`): what it wanted is printed. Python would complain

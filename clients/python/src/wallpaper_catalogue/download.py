@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -55,6 +56,11 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 RETRY_DELAYS = (1.0, 3.0)
 RETRY_AFTER_MAX = 30.0
 DROPPED = (httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError)
+# Once this many pictures of one host in a row have failed so after their retries, the rest of its
+# pictures in the run are tried once: a host that is down had cost each picture its waits (300
+# pictures behind a 503 with Retry-After: 30 about 37 minutes before exit 1, helper-133), a cron
+# job's whole time. A picture of it that comes whole makes it well again.
+UNWELL_AFTER = 3
 
 
 class DownloadError(Exception):
@@ -274,6 +280,7 @@ def fetch_picture(
     stop: threading.Event | None = None,
     writing: set[Path] | None = None,
     leftovers: Leftovers | None = None,
+    retry_delays: tuple[float, ...] | None = None,
 ) -> Fetched:
     """Downloads one picture unless one of this wallpaper is there already; with `replacing` (the
     name of the picture fetched before, from a mirror's manifest), replaces that one, and no file
@@ -281,8 +288,8 @@ def fetch_picture(
     ``.part`` while it is written, for a caller that must remove it should the program end first.
     Every failure is a DownloadError naming the picture: one before the picture's first byte (a
     refused connection, a stalled server, a redirect loop) had reached the user as the bare
-    "timed out". A "not now" is tried again (RETRY_STATUSES, DROPPED), unless `stop` is set while
-    it waits."""
+    "timed out". A "not now" is tried again (RETRY_STATUSES, DROPPED) after each of `retry_delays`
+    (RETRY_DELAYS unless given), unless `stop` is set while it waits."""
     parts = set() if writing is None else writing
 
     def attempt() -> Fetched:
@@ -291,7 +298,7 @@ def fetch_picture(
         except httpx.HTTPError as error:
             raise DownloadError(wallpaper_id, f"{url}: {error or type(error).__name__}") from error
 
-    delays = iter(RETRY_DELAYS)
+    delays = iter(RETRY_DELAYS if retry_delays is None else retry_delays)
     while True:
         try:
             return attempt()
@@ -305,6 +312,11 @@ def fetch_picture(
                 raise
 
 
+def said_not_now(error: DownloadError) -> bool:
+    """Whether a picture failed on a "not now": an answer of RETRY_STATUSES, or a connection dropped."""
+    return error.retry_after is not None or isinstance(error.__cause__, DROPPED)
+
+
 def _retry_wait(error: DownloadError, delay: float | None) -> float | None:
     """How long to wait before trying a failed picture again, or None when it is not tried again."""
     if delay is None:
@@ -314,7 +326,7 @@ def _retry_wait(error: DownloadError, delay: float | None) -> float | None:
             return None
         if error.retry_after > 0:
             return error.retry_after
-    elif not isinstance(error.__cause__, DROPPED):
+    elif not said_not_now(error):
         return None
     return delay * random.uniform(0.75, 1.25)
 
@@ -397,7 +409,8 @@ def _asked_wait(response: httpx.Response) -> float | None:
     if response.status_code not in RETRY_STATUSES:
         return None
     said = response.headers.get("Retry-After", "").strip()
-    return float(said) if said.isdigit() else 0.0
+    # ASCII digits only: str.isdigit() also takes "²", which float() refuses.
+    return float(said) if said.isascii() and said.isdigit() else 0.0
 
 
 def _write_part(
@@ -508,6 +521,8 @@ def fetch_all(
     # reader that stopped reading). The listing and the join look for it: they had waited for ever
     # on workers that were gone, holding a sync's folder lock with them.
     fatal: list[BaseException] = []
+    # Per host, how many of its pictures in a row failed on a "not now" after their retries (UNWELL_AFTER).
+    unwell: dict[str, int] = {}
 
     def put(job: tuple[int, str] | None) -> None:
         while True:
@@ -531,23 +546,38 @@ def fetch_all(
         def fetch_each() -> None:
             while (job := work.get()) is not None:
                 wallpaper_id, url = job
+                host = urlsplit(url).netloc
                 result: Fetched | DownloadError
                 try:
-                    result = fetch_picture(http, url, folder, wallpaper_id, replacing=replacing(wallpaper_id), stop=stop, writing=writing, leftovers=leftovers)
+                    result = fetch_picture(
+                        http,
+                        url,
+                        folder,
+                        wallpaper_id,
+                        replacing=replacing(wallpaper_id),
+                        stop=stop,
+                        writing=writing,
+                        leftovers=leftovers,
+                        retry_delays=() if unwell.get(host, 0) >= UNWELL_AFTER else None,
+                    )
                 except DownloadError as error:
                     result = error
                 # Whatever else one picture raises is that picture's failure: a worker that died
                 # would leave the listing waiting for it for ever.
                 except Exception as error:
-                    result = DownloadError(wallpaper_id, str(error))
+                    result = DownloadError(wallpaper_id, f"{url}: {error}")
                 with report:
                     if stop.is_set():
                         return
                     finished.add(wallpaper_id)
                     if isinstance(result, Fetched):
                         done.append(result)
+                        if not result.skipped:
+                            unwell[host] = 0
                     else:
                         failed.append(result)
+                        if said_not_now(result):
+                            unwell[host] = unwell.get(host, 0) + 1
                     on_done(result)
 
         workers = [threading.Thread(target=worker, daemon=True) for _ in range(parallel)]

@@ -18,29 +18,29 @@ class Filters(TypedDict, total=False):
     per_page: int | None
     cursor: str | None
     seed: str | None
-    category: Category | Iterable[Category] | None
-    resolution: Resolution | Iterable[Resolution] | None
-    ratio: Ratio | Iterable[Ratio] | None
+    category: Category | Iterable[Category | None] | None
+    resolution: Resolution | Iterable[Resolution | None] | None
+    ratio: Ratio | Iterable[Ratio | None] | None
     orientation: Orientation | None
     min_resolution: Resolution | None
-    tags: str | Iterable[str] | None
-    exclude_tags: str | Iterable[str] | None
-    exclude_ids: int | Iterable[int] | None
-    color: str | Iterable[str] | None
+    tags: str | Iterable[str | None] | None
+    exclude_tags: str | Iterable[str | None] | None
+    exclude_ids: int | Iterable[int | None] | None
+    color: str | Iterable[str | None] | None
     tone: Literal["light", "dark"] | None
     facets: (
         Literal["category", "resolution", "orientation", "ratio", "tags", "color", "tone"]
-        | Iterable[Literal["category", "resolution", "orientation", "ratio", "tags", "color", "tone"]]
+        | Iterable[Literal["category", "resolution", "orientation", "ratio", "tags", "color", "tone"] | None]
         | None
     )
-    include: Literal["tags", "colors", "dimensions"] | Iterable[Literal["tags", "colors", "dimensions"]] | None
+    include: Literal["tags", "colors", "dimensions"] | Iterable[Literal["tags", "colors", "dimensions"] | None] | None
 
 
 class ListParams(Filters, total=False):
     """The query parameters of listWallpapers."""
 
     sort: Literal["newest", "oldest", "downloads", "relevance", "random"] | None
-    ids: int | Iterable[int] | None
+    ids: int | Iterable[int | None] | None
 
 
 class SearchParams(Filters, total=False):
@@ -53,14 +53,14 @@ class SimilarParams(TypedDict, total=False):
     """The query parameters of getSimilarWallpapers."""
 
     per_page: int | None
-    include: Literal["tags", "colors", "dimensions"] | Iterable[Literal["tags", "colors", "dimensions"]] | None
+    include: Literal["tags", "colors", "dimensions"] | Iterable[Literal["tags", "colors", "dimensions"] | None] | None
 
 
 class ChangesParams(TypedDict, total=False):
     """The query parameters of listChanges, but cursor."""
 
     per_page: int | None
-    include: Literal["tags", "colors", "dimensions"] | Iterable[Literal["tags", "colors", "dimensions"]] | None
+    include: Literal["tags", "colors", "dimensions"] | Iterable[Literal["tags", "colors", "dimensions"] | None] | None
 
 
 __all__ = ["Filters", "ListParams", "SearchParams", "SimilarParams", "ChangesParams"]
