@@ -44,8 +44,9 @@ const PEOPLE_6 = new URL('../relevance/judgments-people-6.json', import.meta.url
 // was read as a look (helper-128); the kinds of a catalogue word raised what "bird" and "mountains"
 // find (41 to 193, 228 to 314), not their first pages; 0.845 once a phrase people type for a
 // catalogue word matched as typed only as a phrase ("fall leaves": 0 to 1, the other sets unchanged;
-// that query steered the change, so this set no longer holds it out). One query of slack.
-const MIN_PEOPLE_7_PRECISION = 0.82;
+// that query steered the change, so this set no longer holds it out); 0.868 with the class words
+// helper-134 wrote blind ("sea animals", the plural of a listed phrase read as it). One query of slack.
+const MIN_PEOPLE_7_PRECISION = 0.84;
 const PEOPLE_7 = new URL('../relevance/judgments-people-7.json', import.meta.url);
 
 describe('search relevance on the demo catalogue', function () {

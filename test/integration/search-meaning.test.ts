@@ -61,6 +61,19 @@ describe('search by meaning, on the real model and catalogue', function () {
     }
   });
 
+  it('when a class of things is asked in the plural, then the things it holds are found, best first (sports venues, sea animals)', async () => {
+    // "sports venues" had found nothing: the thesaurus lists "sports venue", and "venues" alone is a
+    // thing the catalogue lacks.
+    for (const [q, wanted] of [
+      ['sports venues', /\b(court|pitch|skatepark|stadium|arena)\b/i],
+      ['sea animals', /\b(whale|sea turtle|jellyfish)\b/i],
+    ] as const) {
+      const { data } = await search(ctx, q);
+      expect(data.length, q).to.be.greaterThan(0);
+      for (const wallpaper of data.slice(0, 5)) expect(wallpaper.title, q).to.match(wanted);
+    }
+  });
+
   it('when a word the catalogue never uses is searched, then wallpapers of its meaning are found, best first', async () => {
     for (const [q, wanted] of [
       ['kitty', /\bkittens?\b/i],

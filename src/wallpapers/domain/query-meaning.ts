@@ -40,10 +40,12 @@ export interface QueryMeaning {
   excluded?: Term[];
   /**
    * The groups as typed, with each phrase people type for a catalogue word one phrase group ("fall
-   * leaves", "northern lights", "big apple"), when the query holds one. Such a phrase means what
-   * its words together do, not each of them: matched word by word as typed, "fall leaves" put the
-   * 70 "… under Falling Petals" whose descriptions say "Leaves room … for desktop icons" above
-   * every autumn wallpaper, as a query's words as typed rank above what they stand for.
+   * leaves", "northern lights", "big apple", "night sky"), when the query holds one. Such a phrase
+   * means what its words together do, not each of them: matched word by word as typed, "fall
+   * leaves" put the 70 "… under Falling Petals" whose descriptions say "Leaves room … for desktop
+   * icons" above every autumn wallpaper, as a query's words as typed rank above what they stand
+   * for. So the thesaurus leaves out phrases that mean their words ("spring flowers" are flowers in
+   * spring): listed, one would find only the catalogue words it names.
    */
   typed?: Term[][];
 }
@@ -412,8 +414,12 @@ export function createQueryExpansion(
    */
   function everydayPhrase(words: readonly string[], mayRespell: readonly boolean[], vocabulary: Vocabulary): Term[] {
     const typed = words.join(' ').toLowerCase();
-    if (vocabulary.has(typed)) return [];
-    const said = everydayTerms([typed], vocabulary);
+    // In the plural too, as a word is read ("sports venues" as "sports venue"; "sea turtles" is the
+    // catalogue's own): the files list a phrase once, and "sports venues" had found nothing at all,
+    // its "venues" a thing the catalogue lacks.
+    const singular = typed.replace(/\S+$/, singularOf);
+    if (vocabulary.has(typed) || vocabulary.has(singular)) return [];
+    const said = everydayTerms(singular === typed ? [typed] : [typed, singular], vocabulary);
     if (said.length > 0 || !mayRespell.some(Boolean)) return said;
     const respelt = words.map((word, i) => {
       const lower = word.toLowerCase();

@@ -220,6 +220,22 @@ describe('what a query means in the catalogue words', () => {
       expect(words(await expand(readSearchText('northern -lights'), vocabulary)), 'one excluded').to.deep.equal(undefined);
     });
 
+    it('when a phrase people use for a catalogue word is typed in the plural, then it stands for what the phrase does', async () => {
+      // "sports venues" had found nothing at all: the file lists "sports venue", and "venues" alone
+      // is a thing the catalogue lacks.
+      const model = fakeModel();
+      const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'race car'], new Map());
+      const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({}, { cars: ['fast machine'] }));
+      expect(words(await expand(readSearchText('fast machines'), vocabulary))).to.deep.equal([['fast machines', 'cars']]);
+      expect(words(await expand(readSearchText('fast machine'), vocabulary))).to.deep.equal([['fast machine', 'cars']]);
+      const own = await createQueryExpansion(
+        model,
+        { floor: 0.6, top: 4 },
+        everydayWords({}, { cars: ['race car'] }),
+      )(readSearchText('race cars'), vocabulary);
+      expect(own.typed, "the catalogue's own phrase in the plural means itself").to.equal(undefined);
+    });
+
     it('when a phrase people use for a catalogue word is typed, then its words as typed are one phrase too, not words apart', async () => {
       // Word by word, "fall leaves" as typed had ranked "… under Falling Petals" ("Leaves room for
       // desktop icons") above every autumn wallpaper.
