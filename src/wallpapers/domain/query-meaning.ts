@@ -460,8 +460,10 @@ export function createQueryExpansion(
     let everydayPhrases = false;
     let joined = false;
     for (let i = 0; i < groups.length; i++) {
+      const start = i;
       let merged: Term[] | null = null;
-      let phraseAsTyped: Term[][] | null = null;
+      // A phrase people type for a catalogue word, which its words as typed match only together.
+      let together: Term | null = null;
       let run = 0;
       const longest = Math.max(everyday.longest, MAX_COMPOUND);
       while (i + run < groups.length && plainWord(groups[i + run]!) && run < longest + 2) run++;
@@ -471,20 +473,19 @@ export function createQueryExpansion(
         if (key.length < 2 || key.length > longest || STOP_WORDS.has(words[0]!.toLowerCase())) continue;
         const said = key.length <= everyday.longest ? everydayPhrase(words, mayRespell.slice(i, i + n), vocabulary) : [];
         if (said.length > 0) {
-          merged = [{ text: words.join(' '), phrase: true }, ...said];
-          phraseAsTyped = [[{ text: words.join(' '), phrase: true }]];
-          everydayPhrases = true;
+          together = { text: words.join(' '), phrase: true };
+          merged = [together, ...said];
         } else if (n === key.length && key.length <= MAX_COMPOUND && isCompound(key.join(' ').toLowerCase(), vocabulary)) {
           // One thing of several words ("ice cream", "big cat"): looked up whole, for what it is, not word by word.
           compounds.add(out.length);
           merged = [{ text: words.join(' '), phrase: true }];
-          // A compound's words as typed are the thing's own: "big cat" matches a big cat word by word.
-          phraseAsTyped = groups.slice(i, i + n).map((group) => [...group]);
         } else continue;
         i += n - 1;
       }
       out.push(merged ?? [...groups[i]!]);
-      typed.push(...(phraseAsTyped ?? [[...groups[i]!]]));
+      // A compound's words as typed are the thing's own ("big cat" matches a big cat word by word).
+      typed.push(...(together === null ? groups.slice(start, i + 1).map((group) => [...group]) : [[together]]));
+      everydayPhrases ||= together !== null;
       joined ||= merged !== null;
     }
     return { groups: out, joined, compounds, typed: everydayPhrases ? typed : null };

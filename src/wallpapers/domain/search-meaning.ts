@@ -227,14 +227,8 @@ export function createSearchMeaning({
       await ready;
       const words = vocabulary;
       if (expandQuery === null || words === null) return AS_TYPED;
-      const { query, strangers, subject, excluded, typed } = await expandQuery(text, words);
-      return {
-        query,
-        nothing: absentThings !== null && (await absentThings(strangers, words)),
-        subject,
-        ...(excluded === undefined ? {} : { excluded }),
-        ...(typed === undefined ? {} : { typed }),
-      };
+      const { strangers, ...meaning } = await expandQuery(text, words);
+      return { ...meaning, nothing: absentThings !== null && (await absentThings(strangers, words)) };
     },
     // The model stays loaded for the process (it is shared); only the rereading stops. A load still
     // in flight is not waited for: it may be waiting on an Elasticsearch that does not answer.

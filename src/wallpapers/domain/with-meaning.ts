@@ -9,9 +9,7 @@ export function withMeaning(repository: WallpaperRepository, meaning: SearchMean
       const { query, nothing, subject, excluded, typed } = await meaning.expand(params.text);
       return repository.search({
         ...params,
-        ...(excluded === undefined && typed === undefined
-          ? {}
-          : { text: { ...params.text, ...(excluded === undefined ? {} : { excluded }), ...(typed === undefined ? {} : { groups: typed }) } }),
+        text: { ...params.text, ...(typed === undefined ? {} : { groups: typed }), ...(excluded === undefined ? {} : { excluded }) },
         ...(query === null ? {} : { meaning: query }),
         ...(nothing ? { nothing } : {}),
         ...(subject === null ? {} : { subject }),

@@ -16,6 +16,7 @@ import json
 import os
 import signal
 import sys
+import threading
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -79,9 +80,7 @@ def ending_signals_as_interrupts() -> Iterator[None]:
     (it is bounded: workers stop at their next chunk); a supervisor that will not wait sends
     SIGKILL. The handlers before are put back after, for a program that calls main() itself; off the
     main thread, where Python allows no handler, nothing changes."""
-    try:
-        before = {signum: signal.getsignal(signum) for signum in ENDING_SIGNALS}
-    except ValueError:
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
 
@@ -90,12 +89,7 @@ def ending_signals_as_interrupts() -> Iterator[None]:
             signal.signal(other, signal.SIG_IGN)
         raise Terminated(signum)
 
-    try:
-        for signum in ENDING_SIGNALS:
-            signal.signal(signum, end)
-    except ValueError:
-        yield
-        return
+    before = {signum: signal.signal(signum, end) for signum in ENDING_SIGNALS}
     try:
         yield
     finally:
