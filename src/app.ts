@@ -13,7 +13,7 @@ import { corsPolicy } from './http/cors.js';
 import { errorHandler } from './http/error-handler.js';
 import { routeFallbacks } from './http/route-fallbacks.js';
 import { withRequestId } from './http/request-id.js';
-import { createRouter } from './http/router.js';
+import { createRouter, routePattern } from './http/router.js';
 import { securityHeaders } from './http/security-headers.js';
 import { type Logger, silentLogger } from './infra/logger.js';
 import { type Metrics, createMetrics } from './infra/metrics.js';
@@ -75,7 +75,7 @@ export function createApp(services: AppServices, settings: AppSettings): Koa {
   if (services.portal) app.use(portalRoutes({ ...services.portal, trustProxyHops: settings.trustProxyHops, logger }));
   const ops = opsRoutes({ readiness });
   const routers = [ops, v1, usage];
-  app.use(corsPolicy({ serves: (path) => routers.some((router) => router.match(path, 'GET').route) }));
+  app.use(corsPolicy({ routeOf: (path) => routePattern(routers, path) }));
   app.use(compression());
   app.use(errorHandler(logger));
   app.use(conditionalGet);

@@ -19,7 +19,17 @@ interface MatchedLayer {
 export function routeOf(ctx: Context): string {
   const matched = (ctx as Context & { matched?: MatchedLayer[] }).matched;
   const route = matched?.findLast((layer) => layer.methods.includes(ctx.method)) ?? matched?.findLast((layer) => layer.methods.length > 0);
-  return route?.path ?? 'unmatched';
+  return route?.path ?? (ctx.state as { [ANSWERED_FOR]?: string })[ANSWERED_FOR] ?? 'unmatched';
+}
+
+const ANSWERED_FOR = Symbol('route answered for');
+
+/**
+ * Names the route a request was answered for by middleware that runs before the routers (a CORS
+ * preflight), which leaves no matched layers behind.
+ */
+export function answeredFor(ctx: Context, route: string): void {
+  (ctx.state as { [ANSWERED_FOR]?: string })[ANSWERED_FOR] = route;
 }
 
 // The methods a label keeps; any other of the 34 Node accepts (ACL, PROPFIND, …) is `other`, so

@@ -125,6 +125,10 @@ describe('operational endpoints', () => {
       await request(app.url, '/v1/search?q=space', { key: ctx.key });
       await request(app.url, '/v1/wallpapers/1', { key: ctx.key });
       await fetch(`${app.url}/v1/wallpapers`, { method: 'OPTIONS' });
+      await fetch(`${app.url}/v1/wallpapers/7`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://example.org', 'Access-Control-Request-Method': 'GET' },
+      });
       await fetch(`${app.url}/v1/wallpapers/7`, { method: 'DELETE' });
       await fetch(`${app.url}/v1/made-up`);
       const res = await fetch(`${metricsListener.url}/metrics`, { headers: { Origin: 'https://example.org' } });
@@ -138,6 +142,8 @@ describe('operational endpoints', () => {
       // A method a route does not take counts under that route; only a path no route has is unmatched.
       expect(text).to.match(/wallpapers_http_requests_total\{method="OPTIONS",route="\/v1\/wallpapers",status="200"\} 1/);
       expect(text).to.match(/wallpapers_http_requests_total\{method="DELETE",route="\/v1\/wallpapers\/:id",status="405"\} 1/);
+      // A preflight, answered before the routers, counts under the route it asked about too.
+      expect(text).to.match(/wallpapers_http_requests_total\{method="OPTIONS",route="\/v1\/wallpapers\/:id",status="204"\} 1/);
       expect(text).to.match(/wallpapers_http_requests_total\{method="GET",route="unmatched",status="404"\} 1/);
       // The list and the search go out as multi-searches, the get as a multi-get; the response cache adds its own size-0 searches.
       // So does the question whether "space" occurs as typed (its typo is looked for only if not): three.
