@@ -19,7 +19,8 @@ import { STOP_WORDS } from './stop-words.js';
  *   forest -pine          excludes a word; -"castle level" a phrase; -(pine oak) each word in the brackets
  *   sunrise OR sunset     either one (also `|`); OR binds the words or phrases on each side
  *   sunset NOT beach      excludes the next word, phrase or brackets, as `-` does
- *   beach without people  as NOT (in lower case): how people write an exclusion in words
+ *   beach without people  as NOT (in lower case, as are `no` and `not`: cars not red, space no
+ *                         planets): how people write an exclusion in words
  *
  * A lone `-`, a leading or trailing OR, and any other punctuation are read as nothing. A query
  * with nothing left to look for (only exclusions, operators or common words such as "the") is
@@ -135,6 +136,10 @@ const SEPARATOR = /[,;:!?()[\]{}<>\u3001\u3002\u3008-\u3011\u3014-\u301b]/;
 const OPENING = /[([{<\u3008\u300a\u300c\u300e\u3010\u3014\u3016\u3018\u301a]/;
 const CLOSING = /[)\]}>\u3009\u300b\u300d\u300f\u3011\u3015\u3017\u3019\u301b]/;
 
+// The words people write an exclusion with, in lower case ("beach without people", "cars not red",
+// "space no planets"); what follows one is excluded as after NOT.
+const EXCLUDING_WORDS = new Set(['without', 'not', 'no']);
+
 function tokenize(q: string): Token[] {
   const tokens: Token[] = [];
   // NOT is an operator among words in lower case; in text all in capitals ("CITY THAT DOES NOT
@@ -198,7 +203,7 @@ function tokenize(q: string): Token[] {
       i = end;
       // While an exclusion waits for its word, another operator adds nothing ("without without
       // snow", "forest without OR pine" had excluded the operator and looked for the word).
-      if (not && (text === 'OR' || text === 'NOT' || text === 'without')) continue;
+      if (not && (text === 'OR' || text === 'NOT' || EXCLUDING_WORDS.has(text))) continue;
       if (withoutList && (text === 'or' || text === 'OR' || text === 'and')) {
         [not, withoutList, withoutPending] = [true, false, true];
         continue;
@@ -208,15 +213,17 @@ function tokenize(q: string): Token[] {
         spaced = true;
         continue;
       }
-      // "without" excludes as NOT does: searched as a word it is dropped, and the word after it
-      // was looked for, so "mountains without snow" ranked the snowy mountains first. In lower case
-      // only (in a title pasted, "Journey Without Maps", it is the word), and after something to
-      // look for: a query that starts with it ("without text") is searched as typed, not refused.
+      // "without", "no" and "not" exclude as NOT does: searched as words they are dropped (common
+      // words), and the word after them was looked for, so "mountains without snow" and "cars not
+      // red" ranked the snowy mountains and the red cars first. In lower case only (in a title
+      // pasted, "Journey Without Maps", "No Man's Land", it is the word), and after something to
+      // look for: a query that starts with one ("without text", "no limits") is searched as typed,
+      // not refused, and a trailing one ("forget me not") excludes nothing.
       const afterTerm = tokens.some(
         (token) => token.kind === 'term' && !token.excluded && token.term.text.split(' ').some((word) => !STOP_WORDS.has(word.toLowerCase())),
       );
-      if (((text === 'NOT' && notIsOperator) || (text === 'without' && afterTerm)) && !excluded) {
-        [not, withoutPending] = [true, text === 'without'];
+      if (((text === 'NOT' && notIsOperator) || (EXCLUDING_WORDS.has(text) && afterTerm)) && !excluded) {
+        [not, withoutPending] = [true, EXCLUDING_WORDS.has(text)];
         spaced = true;
         continue;
       }

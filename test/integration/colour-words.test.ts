@@ -96,9 +96,12 @@ describe('colour words in a search', function () {
     expect(await found('"yellow"')).to.deep.equal([3]);
   });
 
-  it('when a colour is excluded, then the wallpapers whose text names it are left out, not those that merely hold it', async () => {
-    expect(await found('quiet -yellow')).to.have.members([1, 2, 4, 7]);
+  it('when a colour is excluded, then the wallpapers whose text names it or whose pixels are a third of it or more are left out, not those that merely hold it', async () => {
+    expect(await found('quiet -yellow'), 'the meadow is 60 % yellow; the harbour holds a tenth, the dunes 3 %').to.have.members([2, 4, 7]);
+    expect(await found('quiet not yellow'), 'in words').to.have.members([2, 4, 7]);
+    expect(await found('forest -green'), 'the pine forest is 70 % green').to.deep.equal([5]);
     expect(await found('yellow -kayak')).to.deep.equal([1, 2]);
     expect(await found('kayak -yellow'), 'its text names it').to.deep.equal([]);
+    expect(await found('quiet -"yellow"'), 'quoted, the word alone').to.have.members([1, 2, 4, 7]);
   });
 });

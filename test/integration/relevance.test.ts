@@ -48,6 +48,14 @@ const PEOPLE_6 = new URL('../relevance/judgments-people-6.json', import.meta.url
 // helper-134 wrote blind ("sea animals", the plural of a listed phrase read as it). One query of slack.
 const MIN_PEOPLE_7_PRECISION = 0.84;
 const PEOPLE_7 = new URL('../relevance/judgments-people-7.json', import.meta.url);
+// judgments-people-8.json (54 queries: things together, exclusions in plain words, colours,
+// activities, places, vague wishes; graded by helper-135, who never saw how search ranks), held out
+// the same way: 0.739 on the search of cea0888; 0.830 once not and no excluded as without does
+// ("cars not red", "space no planets": five of its seven exclusions had ranked what they excluded
+// first) and an excluded colour left out the pictures mostly of it ("flowers but not pink"). Those
+// queries steered the change, so the set no longer holds them out. One query of slack.
+const MIN_PEOPLE_8_PRECISION = 0.81;
+const PEOPLE_8 = new URL('../relevance/judgments-people-8.json', import.meta.url);
 
 describe('search relevance on the demo catalogue', function () {
   this.timeout(120_000);
@@ -62,6 +70,7 @@ describe('search relevance on the demo catalogue', function () {
   let people5: RelevanceReport;
   let people6: RelevanceReport;
   let people7: RelevanceReport;
+  let people8: RelevanceReport;
 
   before(async () => {
     const redis = await readyRedis();
@@ -74,6 +83,7 @@ describe('search relevance on the demo catalogue', function () {
     people5 = await evaluate(readJudgments(PEOPLE_5), demo.catalogue, (q) => demo.search(q));
     people6 = await evaluate(readJudgments(PEOPLE_6), demo.catalogue, (q) => demo.search(q));
     people7 = await evaluate(readJudgments(PEOPLE_7), demo.catalogue, (q) => demo.search(q));
+    people8 = await evaluate(readJudgments(PEOPLE_8), demo.catalogue, (q) => demo.search(q));
     redis.disconnect();
   });
 
@@ -117,6 +127,10 @@ describe('search relevance on the demo catalogue', function () {
 
   it(`when people ask for a feeling, praise a picture or name a class of things, then mean precision@k is at least ${MIN_PEOPLE_7_PRECISION}`, () => {
     expect(people7.meanPrecision, markdownReport(people7, readJudgments(PEOPLE_7).k)).to.be.at.least(MIN_PEOPLE_7_PRECISION);
+  });
+
+  it(`when people write things together, exclusions in words, colours, places or vague wishes, then mean precision@k is at least ${MIN_PEOPLE_8_PRECISION}`, () => {
+    expect(people8.meanPrecision, markdownReport(people8, readJudgments(PEOPLE_8).k)).to.be.at.least(MIN_PEOPLE_8_PRECISION);
   });
 
   it('when an adjective comes before the thing a query is of, then the thing ranks first (dark forest, green forest)', async () => {
@@ -200,12 +214,18 @@ describe('search relevance on the demo catalogue', function () {
     expect((await demo.search('cat')).total, 'still found').to.be.at.least(mentioned.length);
   });
 
-  it('when an exclusion is written in words, then it excludes as a minus does (mountains without snow)', async () => {
-    const [words, minus] = [await demo.search('mountains without snow'), await demo.search('mountains -snow')];
-    expect(words.total).to.be.greaterThan(0);
-    expect(words.total).to.equal(minus.total);
-    expect(words.hits.map(({ id }) => id)).to.deep.equal(minus.hits.map(({ id }) => id));
-    for (const hit of words.hits) expect(`${hit.title} ${hit.description}`).not.to.match(/\bsnow\b/i);
+  it('when an exclusion is written in words, then it excludes as a minus does (mountains without snow, cars not red, space no planets)', async () => {
+    for (const [inWords, withMinus, excluded] of [
+      ['mountains without snow', 'mountains -snow', /\bsnow\b/i],
+      ['cars not red', 'cars -red', /\bred\b/i],
+      ['space no planets', 'space -planets', /\bplanets?\b/i],
+    ] as const) {
+      const [words, minus] = [await demo.search(inWords), await demo.search(withMinus)];
+      expect(words.total, inWords).to.be.greaterThan(0);
+      expect(words.total, inWords).to.equal(minus.total);
+      expect(words.hits.map(({ id }) => id)).to.deep.equal(minus.hits.map(({ id }) => id));
+      for (const hit of words.hits) expect(`${hit.title} ${hit.description}`, inWords).not.to.match(excluded);
+    }
   });
 
   it('when "aesthetic" is typed, then it finds the looks people mean by it, not every wallpaper', async () => {

@@ -500,7 +500,7 @@ const ALL_GROUPS_THROUGH_TYPOS = 50_000;
  * (colorWordClause), where the query's groups are matched as typed: a red rose is a rose whose
  * pixels are red ("red rose" had ranked red pandas first without it). Never in the meaning tier
  * nor for a stand-in (`blu` read as blue had matched 7,000 pictures and put the Midnight Blue cars
- * at 47), nor in an exclusion (`forest -green` had kept 10 forests of 292; helper-124).
+ * at 47); an exclusion reads the pixels by a share of its own (exclusionClause).
  */
 function termClause({ text, phrase, quoted, similarity }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', palette = false): Clause {
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
@@ -540,6 +540,20 @@ const PALETTE_WEIGHT = 30;
 function colorWordClause(word: string, name: string): Clause {
   const palette: Clause = { dis_max: { queries: SHARE_TIERS.map((share) => sizedClause([name], share, 'color_names', PALETTE_WEIGHT * share)) } };
   return { bool: { should: [wordsClause(word, 'exact', 'none'), palette], minimum_should_match: 1 } };
+}
+
+// An excluded colour ("flowers but not pink", "forest -green") leaves out the pictures it covers
+// EXCLUDED_SHARE or more of, as well as the text that names it: a picture mostly pink is pink
+// whether or not its title says so. Not the pictures that merely hold it: most demo cars carry a
+// tenth of red, nearly every forest some green (at MIN_SHARE, `forest -green` had kept 10 forests
+// of 292; helper-124). A quoted colour is the word alone, as it is when looked for.
+const EXCLUDED_SHARE = 0.3;
+
+function exclusionClause(term: Term): Clause {
+  const color = term.phrase || term.quoted || term.text.includes(' ') ? null : colorNameOfWord(term.text);
+  if (color === null) return termClause(term, 'exact');
+  const covering = SHARE_TIERS.filter((share) => share >= EXCLUDED_SHARE).map((share) => tierTerm(color, share));
+  return { bool: { should: [wordsClause(term.text, 'exact', 'none'), { terms: { color_ranks: covering } }], minimum_should_match: 1 } };
 }
 
 // A size typed as a word ("1920x1080 mountain") is the wallpapers of that resolution, as well as
@@ -680,7 +694,7 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
         must: [{ match_all: {} }],
         ...(atLeast ? { filter: shapeClauses({ atLeast }) } : {}),
         ...(orientation ? { should: shapeClauses({ orientation }).map((clause) => tier(clause, SHAPE_TIER)) } : {}),
-        must_not: excluded.map((term) => termClause(term, 'exact')),
+        must_not: excluded.map(exclusionClause),
       },
     };
   }
@@ -703,7 +717,7 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, true)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],
-      must_not: excluded.map((term) => termClause(term, 'exact')),
+      must_not: excluded.map(exclusionClause),
     },
   };
 }
@@ -770,7 +784,7 @@ function meaningClause({ groups, excluded }: SearchQuery): Clause {
     bool: {
       should: [everyGroup, ...someGroups],
       minimum_should_match: 1,
-      must_not: excluded.map((term) => termClause(term, 'exact')),
+      must_not: excluded.map(exclusionClause),
     },
   };
 }

@@ -161,7 +161,7 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('fox or wolf').groups, 'lower-case or is a word').to.deep.equal([[word('fox')], [word('or')], [word('wolf')]]);
   });
 
-  it('when NOT comes before a word, a phrase or brackets, then they are excluded, as after a minus; lower-case not is a word', () => {
+  it('when NOT comes before a word, a phrase or brackets, then they are excluded, as after a minus', () => {
     expect(parseSearchQuery('sunset NOT beach')).to.deep.equal({ groups: [[word('sunset')]], excluded: [word('beach')] });
     expect(parseSearchQuery('sunset NOT "low tide" NOT (sea sand) forest')).to.deep.equal({
       groups: [[word('sunset')], [word('forest')]],
@@ -169,7 +169,7 @@ describe('search query syntax', () => {
     });
     expect(parseSearchQuery('sunset NOT').groups, 'a trailing NOT is nothing').to.deep.equal([[word('sunset')]]);
     expect(parseSearchQuery('NOT beach sunset').groups, 'only the next term').to.deep.equal([[word('sunset')]]);
-    expect(parseSearchQuery('sunset not beach').groups).to.deep.equal([[word('sunset')], [word('not')], [word('beach')]]);
+    expect(parseSearchQuery('sunset not beach'), 'lower-case not too').to.deep.equal({ groups: [[word('sunset')]], excluded: [word('beach')] });
     expect(parseSearchQuery('CITY THAT DOES NOT SLEEP'), 'all in capitals, a title pasted: NOT is the word').to.deep.equal({
       groups: ['CITY', 'THAT', 'DOES', 'NOT', 'SLEEP'].map((text) => [word(text)]),
       excluded: [],
@@ -210,6 +210,28 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('mountains without without snow')).to.deep.equal({ groups: [[word('mountains')]], excluded: [word('snow')] });
     expect(parseSearchQuery('forest without OR pine')).to.deep.equal({ groups: [[word('forest')]], excluded: [word('pine')] });
     expect(parseSearchQuery('forest NOT pine OR oak').groups, 'after NOT, OR binds as ever').to.deep.equal([[word('forest'), word('oak')]]);
+  });
+
+  it('when an exclusion is written with not or no, then the word after it is excluded, as after without', () => {
+    expect(parseSearchQuery('cars not red')).to.deep.equal({ groups: [[word('cars')]], excluded: [word('red')] });
+    expect(parseSearchQuery('space no planets')).to.deep.equal({ groups: [[word('space')]], excluded: [word('planets')] });
+    expect(parseSearchQuery('city but not at night'), 'a common word between is passed over').to.deep.equal({
+      groups: [[word('city')], [word('but')]],
+      excluded: [word('night')],
+    });
+    expect(parseSearchQuery('beach with no people or boats').excluded, 'a list, as after without').to.deep.equal([word('people'), word('boats')]);
+    expect(parseSearchQuery('sunset not "red car"').excluded, 'a phrase').to.deep.equal([{ text: 'red car', phrase: true }]);
+  });
+
+  it('when not or no starts or ends a query, or is capitalised, then it is a word', () => {
+    expect(parseSearchQuery('no limits'), 'nothing before it to exclude from').to.deep.equal({
+      groups: [[word('no')], [word('limits')]],
+      excluded: [],
+    });
+    expect(parseSearchQuery('forget me not').excluded, 'a trailing one excludes nothing').to.deep.equal([]);
+    expect(parseSearchQuery("No Man's Land").excluded, 'a title pasted').to.deep.equal([]);
+    expect(parseSearchQuery('Cars Not Red').excluded).to.deep.equal([]);
+    expect(parseSearchQuery('cars "not" red').excluded, 'quoted').to.deep.equal([]);
   });
 
   it('when words are joined by a +, as an address writes its spaces, then they are words of their own', () => {
