@@ -45,7 +45,9 @@ const PEOPLE_6 = new URL('../relevance/judgments-people-6.json', import.meta.url
 // find (41 to 193, 228 to 314), not their first pages; 0.845 once a phrase people type for a
 // catalogue word matched as typed only as a phrase ("fall leaves": 0 to 1, the other sets unchanged;
 // that query steered the change, so this set no longer holds it out); 0.868 with the class words
-// helper-134 wrote blind ("sea animals", the plural of a listed phrase read as it). One query of slack.
+// helper-134 wrote blind ("sea animals", the plural of a listed phrase read as it); 0.891 once a word
+// the thesaurus lists for a catalogue word weighed less in descriptions ("fall": 0 to 1, after
+// people-8 found "running"). One query of slack.
 const MIN_PEOPLE_7_PRECISION = 0.84;
 const PEOPLE_7 = new URL('../relevance/judgments-people-7.json', import.meta.url);
 // judgments-people-8.json (54 queries: things together, exclusions in plain words, colours,
@@ -53,8 +55,11 @@ const PEOPLE_7 = new URL('../relevance/judgments-people-7.json', import.meta.url
 // the same way: 0.739 on the search of cea0888; 0.830 once not and no excluded as without does
 // ("cars not red", "space no planets": five of its seven exclusions had ranked what they excluded
 // first) and an excluded colour left out the pictures mostly of it ("flowers but not pink"). Those
-// queries steered the change, so the set no longer holds them out. One query of slack.
-const MIN_PEOPLE_8_PRECISION = 0.81;
+// queries steered the change, so the set no longer holds them out; 0.849 once a word the thesaurus
+// lists for a catalogue word weighed less in descriptions than that word in a title ("running":
+// the runners, not "traces of light running along the paths"; the first set's "running", an
+// inflection test graded by \brun(s|ning)?\b, went 1 to 0, and that set to 0.979). One query of slack.
+const MIN_PEOPLE_8_PRECISION = 0.83;
 const PEOPLE_8 = new URL('../relevance/judgments-people-8.json', import.meta.url);
 
 describe('search relevance on the demo catalogue', function () {
@@ -212,6 +217,18 @@ describe('search relevance on the demo catalogue', function () {
     const mentioned = demo.catalogue.filter((wallpaper) => /\bcat\b/i.test(wallpaper.description) && !/kitten/i.test(wallpaper.title));
     expect(mentioned.length, 'the demo mentions cats in descriptions').to.be.greaterThan(10);
     expect((await demo.search('cat')).total, 'still found').to.be.at.least(mentioned.length);
+  });
+
+  it("when a word the thesaurus lists for a catalogue word is typed, then that word's wallpapers come before other text that holds it (running, fall)", async () => {
+    // The descriptions' "traces of light running along the paths" and the "Falling Petals" had come first.
+    const runners = demo.catalogue.filter((wallpaper) => /\brunner\b/i.test(wallpaper.title));
+    expect(runners.length, 'the demo holds runners').to.be.at.least(10);
+    expect((await demo.search('running')).hits.map((hit) => hit.title)).to.satisfy((titles: string[]) =>
+      titles.every((title) => /\brunner\b/i.test(title)),
+    );
+    expect((await demo.search('fall')).hits.map((hit) => hit.title)).to.satisfy((titles: string[]) =>
+      titles.every((title) => /\bautumn\b/i.test(title)),
+    );
   });
 
   it('when an exclusion is written in words, then it excludes as a minus does (mountains without snow, cars not red, space no planets)', async () => {

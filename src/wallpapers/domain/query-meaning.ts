@@ -561,12 +561,22 @@ export function createQueryExpansion(
   /**
    * The groups with each word as typed that names a pictured thing marked (Term.thing): a cat in a
    * description's corner is a detail, while a quality a description gives ("cold", "aerial") is the
-   * picture's, and a word for it in a title is no better an answer (helper-130).
+   * picture's, and a word for it in a title is no better an answer (helper-130). So is a word the
+   * thesaurus lists for a catalogue word (a stand-in at EVERYDAY_SIMILARITY): it names what that
+   * word's wallpapers are of, and `running` is the runners, not the "traces of light running along
+   * the paths" of a description, which it had ranked first (helper-135).
    */
   async function withThingsMarked(groups: readonly Term[][]): Promise<Term[][]> {
-    const marked = async (term: Term): Promise<Term> =>
-      term.similarity === undefined && !term.quoted && (await language.namesThing(term.text.toLowerCase())) ? { ...term, thing: true } : term;
-    return Promise.all(groups.map((group) => Promise.all(group.map(marked))));
+    const marked = async (term: Term, listed: boolean): Promise<Term> =>
+      term.similarity === undefined && !term.quoted && (listed || (await language.namesThing(term.text.toLowerCase())))
+        ? { ...term, thing: true }
+        : term;
+    return Promise.all(
+      groups.map((group) => {
+        const listed = group.some(({ similarity }) => similarity === EVERYDAY_SIMILARITY);
+        return Promise.all(group.map((term) => marked(term, listed)));
+      }),
+    );
   }
 
   const prepare = async (vocabulary: Vocabulary) => void (await lookupsOf(vocabulary).kinds);

@@ -212,7 +212,11 @@ describe('what a query means in the catalogue words', () => {
         ['northern lights', 'aurora'],
         ['kitty', 'kitten'],
       ]);
-      expect(meaning.query!.groups[0]![0]).to.deep.equal({ text: 'northern lights', phrase: true });
+      expect(meaning.query!.groups[0]![0], 'a phrase, naming what its catalogue word is of').to.deep.equal({
+        text: 'northern lights',
+        phrase: true,
+        thing: true,
+      });
       expect(words(await expand(readSearchText('northen lights'), vocabulary)), 'a word of it misspelt').to.deep.equal([
         ['northen lights', 'aurora'],
       ]);
@@ -424,6 +428,17 @@ describe('what WordNet adds to a query`s meaning', () => {
     ]);
     const sea = await expand(readSearchText('sea'), vocabulary);
     expect(sea.query!.groups[0]![0]).to.not.have.property('thing');
+  });
+
+  it('when the thesaurus lists a word for a catalogue word, then the word as typed is marked as naming a thing, though WordNet says it names none', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, catalogue, new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({ cars: ['motoring'] }), language);
+    const motoring = await expand(readSearchText('motoring'), vocabulary);
+    expect(motoring.query!.groups[0]!.map(({ text, thing }) => [text, thing ?? false])).to.deep.equal([
+      ['motoring', true],
+      ['cars', false],
+    ]);
   });
 
   it('when a catalogue word names a thing, then the catalogue words for kinds of it that the model agrees with join it; not its parts, nor for a word that names no thing', async () => {
