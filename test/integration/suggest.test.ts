@@ -105,6 +105,33 @@ describe('GET /v1/search/suggest, titles that end alike', () => {
   });
 });
 
+describe('GET /v1/search/suggest, titles with numbers and accents', () => {
+  // The completion field had read titles as letters only: a number typed completed nothing, and
+  // "harbor number 4" gave the other numbers, most popular first (helper-136).
+  const numbered = () => {
+    const [four, nine, cafe, ...rest] = fixtureWallpapers();
+    return [
+      { ...four!, title: 'Quiet Harbor Number 4', downloads: 10 },
+      { ...nine!, title: 'Quiet Harbor Number 9', downloads: 900 },
+      { ...cafe!, title: 'Café at Dusk', downloads: 50 },
+      ...rest,
+    ];
+  };
+  const ctx = useCatalogue({}, { docs: numbered });
+  const suggest = async (q: string) => texts((await request(ctx.app.url, `/v1/search/suggest?q=${encodeURIComponent(q)}`, { key: ctx.key })).body);
+
+  it('when a number of a title is typed, then the title it completes is suggested, before more popular titles with other numbers', async () => {
+    expect((await suggest('harbor number 4'))[0], 'as typed, before 9 through a typo').to.equal('Quiet Harbor Number 4');
+    expect((await suggest('number 4'))[0], 'from a later word').to.equal('Quiet Harbor Number 4');
+    expect(await suggest('harbor number')).to.deep.equal(['Quiet Harbor Number 9', 'Quiet Harbor Number 4']);
+  });
+
+  it('when a word is typed with or without its accents, then the title is suggested as written', async () => {
+    expect(await suggest('cafe at')).to.deep.equal(['Café at Dusk']);
+    expect(await suggest('café')).to.deep.equal(['Café at Dusk']);
+  });
+});
+
 describe('GET /v1/search/suggest on a catalogue indexed before suggestions existed', () => {
   const before = JSON.parse(readFileSync(new URL('../fixtures/mapping-standard-analyzer.json', import.meta.url), 'utf8')) as object;
   const ctx = useCatalogue({}, { mapping: before });

@@ -2,6 +2,7 @@ import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { createTitleCarriers, toIndexDocument } from '../../wallpapers/store/index-document.js';
 import { type LoadEntry, isDeletion } from '../../wallpapers/wallpaper.js';
 import type { ChangeRecorder, StampedBatch } from '../admin/change-recorder.js';
+import type { TouchedTitles } from '../admin/title-carriers.js';
 
 export interface BulkFailure {
   id: number;
@@ -30,6 +31,8 @@ export interface BulkLoadOptions {
   shuffle?: boolean;
   /** The most bytes one bulk request carries (MAX_BULK_BYTES); a batch past it goes as several. */
   maxRequestBytes?: number;
+  /** An incremental import's: the titles each batch touches are noted before it is written (title-carriers.ts). */
+  titles?: TouchedTitles;
 }
 
 export interface BulkLoadResult {
@@ -172,6 +175,7 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
     changes,
     shuffle = true,
     maxRequestBytes = MAX_BULK_BYTES,
+    titles,
   } = options;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize must be a positive integer, got ${batchSize}`);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
@@ -272,6 +276,9 @@ export async function bulkLoad(es: Client, index: string, docs: DocSource, optio
       return false;
     });
     const stamped = changes ? await changes.stamp(checked) : null;
+    // The titles whose completions the batch moves: only what it changes or deletes can, so a
+    // record the import brings again unchanged costs nothing more.
+    await titles?.note(stamped ? stamped.write : checked);
     const written: number[] = [];
     // Deletions whose tombstones are written, those Elasticsearch confirmed, and those it refused.
     let tombstoned: number[] = [];

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Client } from '@elastic/elasticsearch';
 import { type LoadEntry, isDeletion, toRecord } from '../../wallpapers/wallpaper.js';
 import { bulkLoad, BulkLoadError, type BulkLoadDone } from './bulk-load.js';
+import { TouchedTitles } from '../admin/title-carriers.js';
 import { ChangeRecorder } from '../admin/change-recorder.js';
 import {
   type Compaction,
@@ -102,7 +103,14 @@ const noCounts = (): LoadCounts => ({ lines: 0, loaded: 0, rejected: 0, changes:
  * interrupted run, Elasticsearch gone): an incremental import's writes stay, so a stopped one must
  * say how many landed, and every record Elasticsearch refused is reported either way.
  */
-async function load(es: Client, index: string, options: ImportOptions, changes: ChangeRecorder, counts: LoadCounts, { shuffle = true } = {}) {
+async function load(
+  es: Client,
+  index: string,
+  options: ImportOptions,
+  changes: ChangeRecorder,
+  counts: LoadCounts,
+  { shuffle = true, titles }: { shuffle?: boolean; titles?: TouchedTitles } = {},
+) {
   const { allowRejects, signal, onReject, onProgress } = options;
   const records = new NdjsonRecords(options.input, onReject, { deletions: options.incremental });
   // Records Elasticsearch refused so far, reported with the rest once the load ends: they count
@@ -135,6 +143,7 @@ async function load(es: Client, index: string, options: ImportOptions, changes: 
       concurrency: options.concurrency,
       changes,
       shuffle,
+      ...(titles ? { titles } : {}),
       onProgress: ({ failed }) => (refused = failed),
     });
   } catch (error) {
@@ -228,6 +237,8 @@ async function importIncremental(es: Client, options: ImportOptions, started: nu
   // badly, so until a reindex gives all of them keys, sort=random scores it (shuffle.ts).
   const shuffle = await hasShuffleKeys(es, index);
   const changes = await ChangeRecorder.open(es, alias, { against: index, full: false, fence: options.confirmLock });
+  // Each title it touches keeps its completions with its most popular wallpaper (title-carriers.ts).
+  const titles = new TouchedTitles(es, index, shuffle);
   options.onTarget?.(index);
   const counts = noCounts();
   // Readers of the feed see the changes as they land, a second or so behind, not only at the end.
@@ -236,14 +247,18 @@ async function importIncremental(es: Client, options: ImportOptions, started: nu
     committing = committing.then(() => changes.commit([index])).catch(() => 0);
   }, COMMIT_EVERY_MS);
   try {
-    await load(es, index, options, changes, counts, { shuffle });
+    await load(es, index, options, changes, counts, { shuffle, titles });
     signal?.throwIfAborted();
     if (counts.rejected > allowRejects) throw new Error(`${tooManyRejects(counts.rejected, allowRejects)}; writing stopped at that point`);
+    await titles.elect(options.confirmLock);
   } catch (error) {
-    // What was written before it stopped is recorded all the same.
+    // What was written before it stopped is recorded all the same, and its titles keep their
+    // completions where Elasticsearch still answers (a run stopped by its user, past its rejects);
+    // else the next import that touches them, or a reindex, mends them.
     clearInterval(committer);
     await committing;
     await changes.commit([index]).catch(() => undefined);
+    await titles.elect(options.confirmLock).catch(() => 0);
     throw new ImportError(error instanceof Error ? error.message : String(error), index, counts.loaded, counts.rejected, { cause: error });
   }
   clearInterval(committer);

@@ -1,0 +1,53 @@
+import { Readable } from 'node:stream';
+import { expect } from 'chai';
+import { importCatalogue } from '../../src/catalogue/ingest/import-catalogue.js';
+import type { LoadEntry, Wallpaper } from '../../src/wallpapers/wallpaper.js';
+import { toNdjson, wallpapers } from '../support/catalogue-cli.js';
+import { feedSuite } from '../support/feed-reader.js';
+import { request } from '../support/harness.js';
+
+// A title's completions are carried by some of its wallpapers only (createTitleCarriers); an
+// incremental import that deletes, renames or lowers one of them must leave the title with its
+// most popular live wallpaper carrying it (helper-136).
+describe('suggestions after an incremental import', () => {
+  const { es, key, freshAlias, apiOn } = feedSuite('suggest-import');
+  const template = wallpapers(8);
+  const wallpaper = (id: number, title: string, downloads: number): Wallpaper => ({ ...template[id - 1]!, id, title, downloads });
+  // In id order, the first of each title carries it: 1, 3, 5 and 7.
+  const catalogue = [
+    wallpaper(1, 'Lagoon in the Maldives', 100),
+    wallpaper(2, 'Lagoon in the Maldives', 50),
+    wallpaper(3, 'Sea Stack at Dawn', 90),
+    wallpaper(4, 'Sea Stack at Dawn', 40),
+    wallpaper(5, 'Terminal at Night', 300),
+    wallpaper(6, 'Terminal at Night', 200),
+    wallpaper(7, 'Holographic Terminal at Night', 97),
+  ];
+  const load = (alias: string, entries: readonly (Wallpaper | LoadEntry)[], incremental: boolean) =>
+    importCatalogue(es, { alias, input: Readable.from([toNdjson(entries)]), incremental, allowRejects: 0, keep: 2, onReject: () => undefined });
+  const texts = async (url: string, q: string) =>
+    ((await request(url, `/v1/search/suggest?q=${encodeURIComponent(q)}`, { key: key() })).body as { data: { text: string }[] }).data.map(
+      ({ text }) => text,
+    );
+  const stamps = async (alias: string, ids: number[]) =>
+    (await es.mget<{ change_seq: number }>({ index: alias, ids: ids.map(String), _source: ['change_seq'] })).docs.map((doc) =>
+      'found' in doc && doc.found ? doc._source!.change_seq : null,
+    );
+
+  it('when a carrier is deleted, renamed or made less popular, then its title is still suggested, as high as its most popular wallpaper, and the feed records only what the file changed', async () => {
+    const alias = freshAlias();
+    await load(alias, catalogue, false);
+    const app = await apiOn(alias);
+    expect(await texts(app.url, 'Terminal at Ni'), 'before').to.deep.equal(['Terminal at Night', 'Holographic Terminal at Night']);
+    const before = await stamps(alias, [2, 4, 6]);
+    const result = await load(alias, [{ id: 1, deleted: true }, wallpaper(3, 'Sea Stack at Noon', 90), wallpaper(5, 'Terminal at Night', 1)], true);
+    expect(result.changes).to.deep.equal({ upserts: 2, deletes: 1, unchanged: 0 });
+    expect(await texts(app.url, 'Lagoon in the Mal'), 'a deleted carrier').to.deep.equal(['Lagoon in the Maldives']);
+    expect(await texts(app.url, 'Sea Stack at'), 'a renamed carrier').to.have.members(['Sea Stack at Dawn', 'Sea Stack at Noon']);
+    expect(await texts(app.url, 'Terminal at Ni'), 'a carrier made less popular: 200 downloads against 97').to.deep.equal([
+      'Terminal at Night',
+      'Holographic Terminal at Night',
+    ]);
+    expect(await stamps(alias, [2, 4, 6]), 'the wallpapers that now carry their titles are otherwise unchanged').to.deep.equal(before);
+  });
+});
