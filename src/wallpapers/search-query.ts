@@ -137,8 +137,37 @@ const OPENING = /[([{<\u3008\u300a\u300c\u300e\u3010\u3014\u3016\u3018\u301a]/;
 const CLOSING = /[)\]}>\u3009\u300b\u300d\u300f\u3011\u3015\u3017\u3019\u301b]/;
 
 // The words people write an exclusion with, in lower case ("beach without people", "cars not red",
-// "space no planets"); what follows one is excluded as after NOT.
+// "beach with no people"); what follows one is excluded as after NOT, where the word before says
+// so (excludes).
 const EXCLUDING_WORDS = new Set(['without', 'not', 'no']);
+
+// Before `not`, words that make it negate a verb or a person rather than exclude a thing ("we are
+// not alone", "i can not sleep", "forget me not flowers", "touch me not plant"): pronouns and the
+// verbs that take `not`.
+const NEGATING = new Set(
+  'i me you we us he him she her it they them my your our one who am is are was were be been being do does did can could will would shall should may might must have has had aint dont doesnt didnt cant wont isnt arent'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Whether `word` (`without`, `not` or `no`, in lower case) excludes what follows it, given the
+ * plain words before it. `without` does after any word to look for. `not` does after a word that
+ * is neither common nor one that makes it negate a verb, a `but` or `and` between passed over
+ * ("cars not red", "city but not at night"). `no` does only after `with`, `but` or `and` ("beach
+ * with no people"): after other words it is an idiom or a particle, as in "no way home", "say no
+ * more" and the Japanese titles people type in letters ("boku no hero academia", "yoru no tokyo"),
+ * where excluding the word after it had emptied the search or lost its subject (helper-137).
+ */
+function excludes(word: string, before: readonly string[]): boolean {
+  const content = (w: string) => !STOP_WORDS.has(w) && !NEGATING.has(w.replace(/['’]/g, ''));
+  if (word === 'without') return before.some(content);
+  const last = before.at(-1);
+  if (last === undefined) return false;
+  if (word === 'no') return last === 'with' || last === 'but' || last === 'and';
+  const previous = last === 'but' || last === 'and' ? before.at(-2) : last;
+  return previous !== undefined && content(previous);
+}
 
 function tokenize(q: string): Token[] {
   const tokens: Token[] = [];
@@ -219,10 +248,8 @@ function tokenize(q: string): Token[] {
       // pasted, "Journey Without Maps", "No Man's Land", it is the word), and after something to
       // look for: a query that starts with one ("without text", "no limits") is searched as typed,
       // not refused, and a trailing one ("forget me not") excludes nothing.
-      const afterTerm = tokens.some(
-        (token) => token.kind === 'term' && !token.excluded && token.term.text.split(' ').some((word) => !STOP_WORDS.has(word.toLowerCase())),
-      );
-      if (((text === 'NOT' && notIsOperator) || (EXCLUDING_WORDS.has(text) && afterTerm)) && !excluded) {
+      const before = tokens.flatMap((token) => (token.kind === 'term' && !token.excluded ? token.term.text.toLowerCase().split(' ') : []));
+      if (((text === 'NOT' && notIsOperator) || (EXCLUDING_WORDS.has(text) && excludes(text, before))) && !excluded) {
         [not, withoutPending] = [true, EXCLUDING_WORDS.has(text)];
         spaced = true;
         continue;

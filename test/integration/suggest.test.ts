@@ -126,6 +126,15 @@ describe('GET /v1/search/suggest, titles with numbers and accents', () => {
     expect(await suggest('harbor number')).to.deep.equal(['Quiet Harbor Number 9', 'Quiet Harbor Number 4']);
   });
 
+  it('when emoji or symbols are typed beside words, or a number no title holds, then the words still complete (helper-137)', async () => {
+    expect((await suggest('harbor number 4 🌅'))[0]).to.equal('Quiet Harbor Number 4');
+    expect(await suggest('quiet harbor ✨')).to.have.members(['Quiet Harbor Number 9', 'Quiet Harbor Number 4']);
+    expect(await suggest('quiet harbor 2024'), 'after every completion with the number: none here').to.have.members([
+      'Quiet Harbor Number 9',
+      'Quiet Harbor Number 4',
+    ]);
+  });
+
   it('when a word is typed with or without its accents, then the title is suggested as written', async () => {
     expect(await suggest('cafe at')).to.deep.equal(['Café at Dusk']);
     expect(await suggest('café')).to.deep.equal(['Café at Dusk']);

@@ -6,8 +6,8 @@ import { type LoadEntry, isDeletion } from '../../wallpapers/wallpaper.js';
 // Titles asked about in one multi-search, and wallpapers of a title read per page while looking
 // for the most popular one whose title is exactly it (a phrase also finds longer titles).
 const TITLES_PER_SEARCH = 50;
-const PAGE = 50;
-const MAX_PAGES = 20;
+const PAGE = 100;
+const MAX_PAGES = 100;
 // Ids of a batch asked about at once: below the index's result window (10,100).
 const IDS_PER_READ = 5_000;
 

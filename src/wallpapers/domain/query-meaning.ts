@@ -562,19 +562,28 @@ export function createQueryExpansion(
    * The groups with each word as typed that names a pictured thing marked (Term.thing): a cat in a
    * description's corner is a detail, while a quality a description gives ("cold", "aerial") is the
    * picture's, and a word for it in a title is no better an answer (helper-130). So is a word the
-   * thesaurus lists for a catalogue word (a stand-in at EVERYDAY_SIMILARITY): it names what that
-   * word's wallpapers are of, and `running` is the runners, not the "traces of light running along
-   * the paths" of a description, which it had ranked first (helper-135).
+   * thesaurus lists for a catalogue word that names a pictured thing (a stand-in at
+   * EVERYDAY_SIMILARITY): it names that thing, and `running` is the runners, not the "traces of light
+   * running along the paths" of a description, which it had ranked first (helper-135). Not for a
+   * catalogue word that names none: `aerial` (above), `macro` (close-up) and `flat lay` are how a
+   * picture was taken, which its description says (helper-137).
    */
   async function withThingsMarked(groups: readonly Term[][]): Promise<Term[][]> {
-    const marked = async (term: Term, listed: boolean): Promise<Term> =>
-      term.similarity === undefined && !term.quoted && (listed || (await language.namesThing(term.text.toLowerCase())))
-        ? { ...term, thing: true }
-        : term;
+    const namesThing = (term: Term) => language.namesThing(term.text.toLowerCase());
     return Promise.all(
-      groups.map((group) => {
-        const listed = group.some(({ similarity }) => similarity === EVERYDAY_SIMILARITY);
-        return Promise.all(group.map((term) => marked(term, listed)));
+      groups.map(async (group) => {
+        let listed: Promise<boolean> | undefined;
+        const listsThing = () =>
+          (listed ??= Promise.all(group.filter(({ similarity }) => similarity === EVERYDAY_SIMILARITY).map(namesThing)).then((said) =>
+            said.some(Boolean),
+          ));
+        return Promise.all(
+          group.map(async (term) =>
+            term.similarity === undefined && !term.quoted && ((await namesThing(term)) || (await listsThing()))
+              ? { ...term, thing: true as const }
+              : term,
+          ),
+        );
       }),
     );
   }

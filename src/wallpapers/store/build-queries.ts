@@ -500,7 +500,7 @@ const ALL_GROUPS_THROUGH_TYPOS = 50_000;
  * (colorWordClause), where the query's groups are matched as typed: a red rose is a rose whose
  * pixels are red ("red rose" had ranked red pandas first without it). Never in the meaning tier
  * nor for a stand-in (`blu` read as blue had matched 7,000 pictures and put the Midnight Blue cars
- * at 47); an exclusion reads the pixels by a share of its own (exclusionClause).
+ * at 47), nor in an exclusion, which ranks the pictures it covers lower instead (EXCLUDED_SHARE).
  */
 function termClause({ text, phrase, quoted, similarity }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', palette = false): Clause {
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
@@ -542,18 +542,21 @@ function colorWordClause(word: string, name: string): Clause {
   return { bool: { should: [wordsClause(word, 'exact', 'none'), palette], minimum_should_match: 1 } };
 }
 
-// An excluded colour ("flowers but not pink", "forest -green") leaves out the pictures it covers
-// EXCLUDED_SHARE or more of, as well as the text that names it: a picture mostly pink is pink
-// whether or not its title says so. Not the pictures that merely hold it: most demo cars carry a
-// tenth of red, nearly every forest some green (at MIN_SHARE, `forest -green` had kept 10 forests
-// of 292; helper-124). A quoted colour is the word alone, as it is when looked for.
+// An excluded colour ("flowers but not pink") is the text that names it, which no result may
+// hold, and the pictures it covers a third or more of (EXCLUDED_SHARE: the tiers at and above it),
+// which rank below the others the query finds rather than go: a palette is the whole picture, not
+// its subject, so leaving them out had left `forest -green` no forest (every demo forest is green),
+// `roses -red` no rose and `cars -black` a seventh of the cars, whose dark backgrounds are black
+// (helper-137). Demoted by what a subject match adds (SUBJECT), within the tier a wallpaper is in.
 const EXCLUDED_SHARE = 0.3;
 
-function exclusionClause(term: Term): Clause {
-  const color = term.phrase || term.quoted || term.text.includes(' ') ? null : colorNameOfWord(term.text);
-  if (color === null) return termClause(term, 'exact');
-  const covering = SHARE_TIERS.filter((share) => share >= EXCLUDED_SHARE).map((share) => tierTerm(color, share));
-  return { bool: { should: [wordsClause(term.text, 'exact', 'none'), { terms: { color_ranks: covering } }], minimum_should_match: 1 } };
+/** The palettes' tier terms of the colours a query excludes by word, unquoted; none without. */
+function excludedColors({ excluded }: SearchQuery): string[] {
+  const covering = SHARE_TIERS.filter((share) => share >= EXCLUDED_SHARE);
+  return excluded.flatMap((term) => {
+    const color = term.phrase || term.quoted || term.text.includes(' ') ? null : colorNameOfWord(term.text);
+    return color === null ? [] : covering.map((share) => tierTerm(color, share));
+  });
 }
 
 // A size typed as a word ("1920x1080 mountain") is the wallpapers of that resolution, as well as
@@ -694,7 +697,7 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
         must: [{ match_all: {} }],
         ...(atLeast ? { filter: shapeClauses({ atLeast }) } : {}),
         ...(orientation ? { should: shapeClauses({ orientation }).map((clause) => tier(clause, SHAPE_TIER)) } : {}),
-        must_not: excluded.map(exclusionClause),
+        must_not: excluded.map((term) => termClause(term, 'exact')),
       },
     };
   }
@@ -717,7 +720,7 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
         ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, true)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],
-      must_not: excluded.map(exclusionClause),
+      must_not: excluded.map((term) => termClause(term, 'exact')),
     },
   };
 }
@@ -784,7 +787,7 @@ function meaningClause({ groups, excluded }: SearchQuery): Clause {
     bool: {
       should: [everyGroup, ...someGroups],
       minimum_should_match: 1,
-      must_not: excluded.map(exclusionClause),
+      must_not: excluded.map((term) => termClause(term, 'exact')),
     },
   };
 }
@@ -845,6 +848,13 @@ function shapeClauses({ orientation, atLeast }: ShapeAsked): Clause[] {
   ];
 }
 
+/** The query, with the pictures that an excluded colour does not cover a third of scored higher (EXCLUDED_SHARE); it matches no more than the query does. */
+function withoutColorsFirst(query: Clause, text: SearchQuery): Clause {
+  const colors = excludedColors(text);
+  if (colors.length === 0) return query;
+  return { bool: { must: [query], should: [tier({ bool: { must_not: [{ terms: { color_ranks: colors } }] } }, SUBJECT)] } };
+}
+
 /** The query, with the wallpapers of the shape its words ask for scored higher; it matches no more than the query does. */
 function withShapeAsked(query: Clause, shape: ShapeAsked | undefined): Clause {
   if (shape === undefined) return query;
@@ -855,7 +865,10 @@ const searchQueryOf = (params: SearchParams): Clause => {
   if (params.nothing) return { match_none: {} };
   const ranked = withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject);
   // A query of nothing but filler asks for that shape alone: buildSearchQuery filters by it.
-  const query = withCategoriesNamed(params.text.groups.length === 0 ? ranked : withShapeAsked(ranked, params.text.shape), params.text);
+  const query = withoutColorsFirst(
+    withCategoriesNamed(params.text.groups.length === 0 ? ranked : withShapeAsked(ranked, params.text.shape), params.text),
+    params.text,
+  );
   return params.whole ? { bool: { must: [query], filter: [everyGroupInTitles(params.text)] } } : query;
 };
 
@@ -931,7 +944,15 @@ const FUZZY_SUGGEST_FROM = 4;
  * edits; each asks a few more than the limit, as the titles are made distinct afterwards.
  */
 export function suggestBody({ q, limit }: SuggestParams): SuggestBody {
-  const prefix = q.trim();
+  // Emoji and other symbols are no part of a title's words: the completion field's tokenizer keeps
+  // them as words of their own, and "sunset 🌅" had completed nothing (helper-137).
+  const prefix = q.replace(SYMBOLS, ' ').replace(/\s+/g, ' ').trim();
+  // Numbers complete as written ("harbor number 4"); a number no title holds ("sunset 2024") is
+  // read without, after every completion with it.
+  const words = prefix
+    .replace(/\p{N}+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   // Not skip_duplicates: it compares the input that matched, and every title ending "… at Sunset"
   // matches through the same input "Sunset", so it kept the most popular of them alone. The
   // suggester answers each document once; equal titles are made one by toSuggestions.
@@ -944,6 +965,10 @@ export function suggestBody({ q, limit }: SuggestParams): SuggestBody {
       ...(prefix.length >= FUZZY_SUGGEST_FROM
         ? { typos: { prefix, completion: { ...completion, fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } } } }
         : {}),
+      ...(words !== prefix && words !== '' ? { words: { prefix: words, completion } } : {}),
     },
   };
 }
+
+// Pictographs (emoji and their joiners and variation selectors) and symbols: ©, ™, ★, ✨, ❤.
+const SYMBOLS = /[\p{Extended_Pictographic}\p{So}\p{Sk}\p{Sm}]|\u200d|\ufe0e|\ufe0f/gu;

@@ -251,10 +251,13 @@ const MSUGGEST_RESPONSE_FILTER = [
 ];
 
 // Several inputs of one title, or equal titles of several wallpapers, can complete the same
-// prefix: the answer keeps each title once, completions as typed before those through a typo.
+// prefix: the answer keeps each title once, completions as typed before those through a typo, and
+// those before completions of the words without their numbers (suggestBody).
 function toSuggestions(item: SuggestItem, limit: number): Shared<Suggestions> | Error {
   if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
-  const options = [...(item.suggest?.titles ?? []), ...(item.suggest?.typos ?? [])].flatMap((entry) => entry.options ?? []);
+  const options = [...(item.suggest?.titles ?? []), ...(item.suggest?.typos ?? []), ...(item.suggest?.words ?? [])].flatMap(
+    (entry) => entry.options ?? [],
+  );
   const titles = options.map((option) => option._source?.title);
   const texts = [...new Set(titles.filter((title): title is string => typeof title === 'string'))].slice(0, limit);
   return share({ texts });

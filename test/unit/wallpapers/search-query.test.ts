@@ -212,15 +212,35 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('forest NOT pine OR oak').groups, 'after NOT, OR binds as ever').to.deep.equal([[word('forest'), word('oak')]]);
   });
 
-  it('when an exclusion is written with not or no, then the word after it is excluded, as after without', () => {
+  it('when an exclusion is written with not after a thing, or with no after with, but or and, then the word after it is excluded, as after without', () => {
     expect(parseSearchQuery('cars not red')).to.deep.equal({ groups: [[word('cars')]], excluded: [word('red')] });
-    expect(parseSearchQuery('space no planets')).to.deep.equal({ groups: [[word('space')]], excluded: [word('planets')] });
-    expect(parseSearchQuery('city but not at night'), 'a common word between is passed over').to.deep.equal({
+    expect(parseSearchQuery('city but not at night'), 'a but passed over before, a common word after').to.deep.equal({
       groups: [[word('city')], [word('but')]],
       excluded: [word('night')],
     });
+    expect(parseSearchQuery('beach with no people')).to.deep.equal({ groups: [[word('beach')], [word('with')]], excluded: [word('people')] });
     expect(parseSearchQuery('beach with no people or boats').excluded, 'a list, as after without').to.deep.equal([word('people'), word('boats')]);
     expect(parseSearchQuery('sunset not "red car"').excluded, 'a phrase').to.deep.equal([{ text: 'red car', phrase: true }]);
+  });
+
+  it('when not negates a verb or a person, or no is an idiom or a particle, then they are words (helper-137)', () => {
+    for (const q of [
+      'we are not alone',
+      'i can not sleep',
+      'all who wander are not lost',
+      'forget me not flowers',
+      'touch me not plant',
+      'i not pink',
+      'say no more',
+      'never give up no matter what',
+      "ain't no mountain high enough",
+      'spiderman no way home',
+      'boku no hero academia',
+      'yoru no tokyo',
+      'space no planets',
+    ]) {
+      expect(parseSearchQuery(q).excluded, q).to.deep.equal([]);
+    }
   });
 
   it('when not or no starts or ends a query, or is capitalised, then it is a word', () => {

@@ -212,11 +212,7 @@ describe('what a query means in the catalogue words', () => {
         ['northern lights', 'aurora'],
         ['kitty', 'kitten'],
       ]);
-      expect(meaning.query!.groups[0]![0], 'a phrase, naming what its catalogue word is of').to.deep.equal({
-        text: 'northern lights',
-        phrase: true,
-        thing: true,
-      });
+      expect(meaning.query!.groups[0]![0]).to.deep.equal({ text: 'northern lights', phrase: true });
       expect(words(await expand(readSearchText('northen lights'), vocabulary)), 'a word of it misspelt').to.deep.equal([
         ['northen lights', 'aurora'],
       ]);
@@ -430,15 +426,18 @@ describe('what WordNet adds to a query`s meaning', () => {
     expect(sea.query!.groups[0]![0]).to.not.have.property('thing');
   });
 
-  it('when the thesaurus lists a word for a catalogue word, then the word as typed is marked as naming a thing, though WordNet says it names none', async () => {
+  it('when the thesaurus lists a word for a catalogue word that names a thing, then the word as typed is marked as naming it; for one that names none, not', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, catalogue, new Map());
-    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({ cars: ['motoring'] }), language);
+    const carsAreThings: Language = { ...language, namesThing: (word) => Promise.resolve(word === 'cars' || things.has(word)) };
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({ cars: ['motoring'], sunrise: ['daybreak'] }), carsAreThings);
     const motoring = await expand(readSearchText('motoring'), vocabulary);
     expect(motoring.query!.groups[0]!.map(({ text, thing }) => [text, thing ?? false])).to.deep.equal([
       ['motoring', true],
       ['cars', false],
     ]);
+    const daybreak = await expand(readSearchText('daybreak'), vocabulary);
+    expect(daybreak.query!.groups[0]![0], 'a time of day is no thing').to.not.have.property('thing');
   });
 
   it('when a catalogue word names a thing, then the catalogue words for kinds of it that the model agrees with join it; not its parts, nor for a word that names no thing', async () => {

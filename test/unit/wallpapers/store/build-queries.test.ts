@@ -242,6 +242,15 @@ describe('Elasticsearch query building', () => {
     });
   });
 
+  it('when a suggestion prefix holds emoji or symbols, then they are left out; with a number, its words without it are a last suggester', () => {
+    const body = suggestBody({ q: 'sunset 🌅 ✨ 2024 ™', limit: 3 });
+    expect(body.suggest.titles).to.deep.equal({ prefix: 'sunset 2024', completion: { field: 'suggest', size: 6 } });
+    expect(Object.keys(body.suggest)).to.deep.equal(['titles', 'typos', 'words']);
+    expect(body.suggest['words']).to.deep.equal({ prefix: 'sunset', completion: { field: 'suggest', size: 6 } });
+    expect(Object.keys(suggestBody({ q: 'sunset', limit: 3 }).suggest), 'no number, no last suggester').to.deep.equal(['titles', 'typos']);
+    expect(Object.keys(suggestBody({ q: '2024', limit: 3 }).suggest), 'nothing but a number: as typed').to.deep.equal(['titles', 'typos']);
+  });
+
   it('when a sort is asked, then every order ends with id, so it is total', () => {
     const sortOf = (sort: SortOrder) => buildListRequest('w', { page: 1, per_page: 5, sort }).sort;
     expect(sortOf('newest')).to.deep.equal([{ created_at: { order: 'desc' } }, { id: { order: 'desc' } }]);
