@@ -141,32 +141,48 @@ const CLOSING = /[)\]}>\u3009\u300b\u300d\u300f\u3011\u3015\u3017\u3019\u301b]/;
 // so (excludes).
 const EXCLUDING_WORDS = new Set(['without', 'not', 'no']);
 
-// Before `not`, words that make it negate a verb or a person rather than exclude a thing ("we are
-// not alone", "i can not sleep", "forget me not flowers", "touch me not plant"): pronouns and the
-// verbs that take `not`.
+// Before `not`, words that make it negate a verb, a person or a wish rather than exclude a thing
+// ("we are not alone", "i can not sleep", "forget me not flowers", "why not me"): pronouns, the
+// verbs that take `not`, and the adverbs and question words it follows. The pieces of a
+// contraction count as the word ("i'm" reads as "i m", "don't" as "don t": helper-138).
 const NEGATING = new Set(
-  'i me you we us he him she her it they them my your our one who am is are was were be been being do does did can could will would shall should may might must have has had aint dont doesnt didnt cant wont isnt arent'.split(
-    ' ',
-  ),
+  [
+    'i me you we us he him she her it they them my your our one who',
+    'am is are was were be been being do does did can could will would shall should may might must have has had',
+    'm re ve d ll t s im youre theyre ive id youll yall aint ain dont doesnt didnt cant wont isnt arent wasnt werent',
+    'why what how when where whether perhaps maybe still just really probably certainly definitely absolutely surely simply also even never ever yet please',
+  ]
+    .join(' ')
+    .split(' '),
 );
+
+// After `not`, words that make it say how much rather than what ("snow not too white", "flowers
+// not so pink"): excluding them excluded nothing, and the word after them was looked for.
+const DEGREE = new Set(['too', 'so', 'very', 'quite', 'really', 'that', 'exactly', 'all', 'much', 'as', 'only', 'always', 'even']);
 
 /**
  * Whether `word` (`without`, `not` or `no`, in lower case) excludes what follows it, given the
- * plain words before it. `without` does after any word to look for. `not` does after a word that
- * is neither common nor one that makes it negate a verb, a `but` or `and` between passed over
- * ("cars not red", "city but not at night"). `no` does only after `with`, `but` or `and` ("beach
- * with no people"): after other words it is an idiom or a particle, as in "no way home", "say no
- * more" and the Japanese titles people type in letters ("boku no hero academia", "yoru no tokyo"),
- * where excluding the word after it had emptied the search or lost its subject (helper-137).
+ * plain words before it and the word after it. `without` does after any word to look for. `not`
+ * does after a word that is neither common nor one that makes it negate (NEGATING), a `but` or
+ * `and` between passed over ("cars not red", "city but not at night"), unless a word of degree
+ * follows. `no` does only after `with`, `but` or `and` ("beach with no people"): after other words
+ * it is an idiom or a particle, as in "no way home", "say no more" and the Japanese titles people
+ * type in letters ("boku no hero academia", "yoru no tokyo"), where excluding the word after it had
+ * emptied the search or lost its subject (helper-137).
  */
-function excludes(word: string, before: readonly string[]): boolean {
+function excludes(word: string, before: readonly string[], after: string): boolean {
   const content = (w: string) => !STOP_WORDS.has(w) && !NEGATING.has(w.replace(/['’]/g, ''));
   if (word === 'without') return before.some(content);
   const last = before.at(-1);
   if (last === undefined) return false;
   if (word === 'no') return last === 'with' || last === 'but' || last === 'and';
   const previous = last === 'but' || last === 'and' ? before.at(-2) : last;
-  return previous !== undefined && content(previous);
+  return previous !== undefined && content(previous) && !DEGREE.has(after);
+}
+
+/** The word that starts at or after `i` in `q`, lower-cased: a run of letters. */
+function wordAt(q: string, i: number): string {
+  return (/^[^\p{L}]*(\p{L}+)/u.exec(q.slice(i, i + 64))?.[1] ?? '').toLowerCase();
 }
 
 function tokenize(q: string): Token[] {
@@ -249,7 +265,7 @@ function tokenize(q: string): Token[] {
       // look for: a query that starts with one ("without text", "no limits") is searched as typed,
       // not refused, and a trailing one ("forget me not") excludes nothing.
       const before = tokens.flatMap((token) => (token.kind === 'term' && !token.excluded ? token.term.text.toLowerCase().split(' ') : []));
-      if (((text === 'NOT' && notIsOperator) || (EXCLUDING_WORDS.has(text) && excludes(text, before))) && !excluded) {
+      if (((text === 'NOT' && notIsOperator) || (EXCLUDING_WORDS.has(text) && excludes(text, before, wordAt(q, i)))) && !excluded) {
         [not, withoutPending] = [true, EXCLUDING_WORDS.has(text)];
         spaced = true;
         continue;

@@ -133,6 +133,11 @@ describe('GET /v1/search/suggest, titles with numbers and accents', () => {
       'Quiet Harbor Number 9',
       'Quiet Harbor Number 4',
     ]);
+    expect(await suggest('quiet harbor 4k'), 'a word with a number goes whole (helper-138)').to.have.members([
+      'Quiet Harbor Number 9',
+      'Quiet Harbor Number 4',
+    ]);
+    expect(await suggest('4k'), 'not a stray k').to.deep.equal([]);
   });
 
   it('when a word is typed with or without its accents, then the title is suggested as written', async () => {

@@ -947,12 +947,13 @@ export function suggestBody({ q, limit }: SuggestParams): SuggestBody {
   // Emoji and other symbols are no part of a title's words: the completion field's tokenizer keeps
   // them as words of their own, and "sunset 🌅" had completed nothing (helper-137).
   const prefix = q.replace(SYMBOLS, ' ').replace(/\s+/g, ' ').trim();
-  // Numbers complete as written ("harbor number 4"); a number no title holds ("sunset 2024") is
-  // read without, after every completion with it.
+  // Numbers complete as written ("harbor number 4"); a word with a number no title holds ("sunset
+  // 2024", "sunset 4k") is read without, after every completion with it. The whole word goes, not
+  // its digits: "4k" without them was "k", which completed "Knight" (helper-138).
   const words = prefix
-    .replace(/\p{N}+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .split(' ')
+    .filter((word) => !/\p{N}/u.test(word))
+    .join(' ');
   // Not skip_duplicates: it compares the input that matched, and every title ending "… at Sunset"
   // matches through the same input "Sunset", so it kept the most popular of them alone. The
   // suggester answers each document once; equal titles are made one by toSuggestions.

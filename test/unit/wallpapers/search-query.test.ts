@@ -238,6 +238,14 @@ describe('search query syntax', () => {
       'boku no hero academia',
       'yoru no tokyo',
       'space no planets',
+      "i'm not a robot",
+      'i’m not in love',
+      "you're not alone",
+      'youre not busy',
+      'why not the tree',
+      'maybe not car',
+      'snow not too white',
+      'flowers but not so pink',
     ]) {
       expect(parseSearchQuery(q).excluded, q).to.deep.equal([]);
     }

@@ -249,6 +249,11 @@ describe('Elasticsearch query building', () => {
     expect(body.suggest['words']).to.deep.equal({ prefix: 'sunset', completion: { field: 'suggest', size: 6 } });
     expect(Object.keys(suggestBody({ q: 'sunset', limit: 3 }).suggest), 'no number, no last suggester').to.deep.equal(['titles', 'typos']);
     expect(Object.keys(suggestBody({ q: '2024', limit: 3 }).suggest), 'nothing but a number: as typed').to.deep.equal(['titles', 'typos']);
+    expect(suggestBody({ q: 'sunset 4k', limit: 3 }).suggest['words'], 'the whole word goes, not its digits').to.deep.equal({
+      prefix: 'sunset',
+      completion: { field: 'suggest', size: 6 },
+    });
+    expect(Object.keys(suggestBody({ q: '4k', limit: 3 }).suggest), 'not a stray letter').to.deep.equal(['titles']);
   });
 
   it('when a sort is asked, then every order ends with id, so it is total', () => {
