@@ -19,8 +19,8 @@ import { STOP_WORDS } from './stop-words.js';
  *   forest -pine          excludes a word; -"castle level" a phrase; -(pine oak) each word in the brackets
  *   sunrise OR sunset     either one (also `|`); OR binds the words or phrases on each side
  *   sunset NOT beach      excludes the next word, phrase or brackets, as `-` does
- *   beach without people  as NOT (in lower case, as are `no` and `not`: cars not red, space no
- *                         planets): how people write an exclusion in words
+ *   beach without people  as NOT (in lower case, as are `not` and `no` where the words around
+ *                         them say so: cars not red, beach with no people): an exclusion in words
  *
  * A lone `-`, a leading or trailing OR, and any other punctuation are read as nothing. A query
  * with nothing left to look for (only exclusions, operators or common words such as "the") is
@@ -171,13 +171,18 @@ const DEGREE = new Set(['too', 'so', 'very', 'quite', 'really', 'that', 'exactly
  * emptied the search or lost its subject (helper-137).
  */
 function excludes(word: string, before: readonly string[], after: string): boolean {
-  const content = (w: string) => !STOP_WORDS.has(w) && !NEGATING.has(w.replace(/['’]/g, ''));
+  const content = (w: string) => !STOP_WORDS.has(w) && !NEGATING.has(w);
   if (word === 'without') return before.some(content);
   const last = before.at(-1);
   if (last === undefined) return false;
   if (word === 'no') return last === 'with' || last === 'but' || last === 'and';
   const previous = last === 'but' || last === 'and' ? before.at(-2) : last;
   return previous !== undefined && content(previous) && !DEGREE.has(after);
+}
+
+/** The words of the terms read so far that are looked for (not excluded), lower-cased. */
+function plainWordsIn(tokens: readonly Token[]): string[] {
+  return tokens.flatMap((token) => (token.kind === 'term' && !token.excluded ? token.term.text.toLowerCase().split(' ') : []));
 }
 
 /** The word that starts at or after `i` in `q`, lower-cased: a run of letters. */
@@ -258,14 +263,12 @@ function tokenize(q: string): Token[] {
         spaced = true;
         continue;
       }
-      // "without", "no" and "not" exclude as NOT does: searched as words they are dropped (common
-      // words), and the word after them was looked for, so "mountains without snow" and "cars not
-      // red" ranked the snowy mountains and the red cars first. In lower case only (in a title
-      // pasted, "Journey Without Maps", "No Man's Land", it is the word), and after something to
-      // look for: a query that starts with one ("without text", "no limits") is searched as typed,
-      // not refused, and a trailing one ("forget me not") excludes nothing.
-      const before = tokens.flatMap((token) => (token.kind === 'term' && !token.excluded ? token.term.text.toLowerCase().split(' ') : []));
-      if (((text === 'NOT' && notIsOperator) || (EXCLUDING_WORDS.has(text) && excludes(text, before, wordAt(q, i)))) && !excluded) {
+      // "without", "no" and "not" exclude as NOT does where the words around them say so
+      // (excludes): searched as words they are dropped (common words), and the word after them was
+      // looked for, so "mountains without snow" and "cars not red" ranked the snowy mountains and
+      // the red cars first. In lower case only (in a title pasted, "Journey Without Maps", "No
+      // Man's Land", it is the word); a trailing one ("forget me not") excludes nothing.
+      if (((text === 'NOT' && notIsOperator) || (EXCLUDING_WORDS.has(text) && excludes(text, plainWordsIn(tokens), wordAt(q, i)))) && !excluded) {
         [not, withoutPending] = [true, EXCLUDING_WORDS.has(text)];
         spaced = true;
         continue;

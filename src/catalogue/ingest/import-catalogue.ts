@@ -246,19 +246,22 @@ async function importIncremental(es: Client, options: ImportOptions, started: nu
   const committer = setInterval(() => {
     committing = committing.then(() => changes.commit([index])).catch(() => 0);
   }, COMMIT_EVERY_MS);
+  // Whether the titles were being mended when it stopped: then they are not tried a second time.
+  let mending = false;
   try {
     await load(es, index, options, changes, counts, { shuffle, titles });
     signal?.throwIfAborted();
     if (counts.rejected > allowRejects) throw new Error(`${tooManyRejects(counts.rejected, allowRejects)}; writing stopped at that point`);
+    mending = true;
     await titles.elect(options.confirmLock);
   } catch (error) {
     // What was written before it stopped is recorded all the same, and its titles keep their
     // completions where Elasticsearch still answers (a run stopped by its user, past its rejects);
-    // else the next import that touches them, or a reindex, mends them.
+    // else a reindex mends them (docs/operations.md, "Suggestions").
     clearInterval(committer);
     await committing;
     await changes.commit([index]).catch(() => undefined);
-    await titles.elect(options.confirmLock).catch(() => 0);
+    if (!mending) await titles.elect(options.confirmLock).catch(() => 0);
     throw new ImportError(error instanceof Error ? error.message : String(error), index, counts.loaded, counts.rejected, { cause: error });
   }
   clearInterval(committer);

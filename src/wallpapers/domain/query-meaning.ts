@@ -572,18 +572,11 @@ export function createQueryExpansion(
     const namesThing = (term: Term) => language.namesThing(term.text.toLowerCase());
     return Promise.all(
       groups.map(async (group) => {
-        let listed: Promise<boolean> | undefined;
-        const listsThing = () =>
-          (listed ??= Promise.all(group.filter(({ similarity }) => similarity === EVERYDAY_SIMILARITY).map(namesThing)).then((said) =>
-            said.some(Boolean),
-          ));
-        return Promise.all(
-          group.map(async (term) =>
-            term.similarity === undefined && !term.quoted && ((await namesThing(term)) || (await listsThing()))
-              ? { ...term, thing: true as const }
-              : term,
-          ),
-        );
+        const listed = group.filter(({ similarity }) => similarity === EVERYDAY_SIMILARITY);
+        const listsThing = (await Promise.all(listed.map(namesThing))).some(Boolean);
+        const marked = async (term: Term): Promise<Term> =>
+          term.similarity === undefined && !term.quoted && (listsThing || (await namesThing(term))) ? { ...term, thing: true } : term;
+        return Promise.all(group.map(marked));
       }),
     );
   }

@@ -543,7 +543,7 @@ function colorWordClause(word: string, name: string): Clause {
 }
 
 // An excluded colour ("flowers but not pink") is the text that names it, which no result may
-// hold, and the pictures it covers a third or more of (EXCLUDED_SHARE: the tiers at and above it),
+// hold, and the pictures it covers 30 % or more of (EXCLUDED_SHARE: the tiers at and above it),
 // which rank below the others the query finds rather than go: a palette is the whole picture, not
 // its subject, so leaving them out had left `forest -green` no forest (every demo forest is green),
 // `roses -red` no rose and `cars -black` a seventh of the cars, whose dark backgrounds are black
@@ -848,7 +848,7 @@ function shapeClauses({ orientation, atLeast }: ShapeAsked): Clause[] {
   ];
 }
 
-/** The query, with the pictures that an excluded colour does not cover a third of scored higher (EXCLUDED_SHARE); it matches no more than the query does. */
+/** The query, with the pictures that an excluded colour covers less than EXCLUDED_SHARE of scored higher; it matches no more than the query does. */
 function withoutColorsFirst(query: Clause, text: SearchQuery): Clause {
   const colors = excludedColors(text);
   if (colors.length === 0) return query;
