@@ -941,9 +941,10 @@ const FUZZY_SUGGEST_FROM = 4;
 /**
  * As-you-type completions from the `suggest` completion field (every title, from each of its words
  * on): `titles` completes the prefix as typed, `typos` (from four characters) forgives one or two
- * edits; each asks a few more than the limit, as the titles are made distinct afterwards.
+ * edits; each asks `size` options, a few more than the limit at first, as the titles are made
+ * distinct afterwards (and more again when they fall short: es-repository.ts).
  */
-export function suggestBody({ q, limit }: SuggestParams): SuggestBody {
+export function suggestBody({ q, limit }: SuggestParams, size = limit * 2): SuggestBody {
   // Emoji and other symbols are no part of a title's words: the completion field's tokenizer keeps
   // them as words of their own, and "sunset 🌅" had completed nothing (helper-137).
   const prefix = q.replace(SYMBOLS, ' ').replace(/\s+/g, ' ').trim();
@@ -957,7 +958,7 @@ export function suggestBody({ q, limit }: SuggestParams): SuggestBody {
   // Not skip_duplicates: it compares the input that matched, and every title ending "… at Sunset"
   // matches through the same input "Sunset", so it kept the most popular of them alone. The
   // suggester answers each document once; equal titles are made one by toSuggestions.
-  const completion = { field: 'suggest', size: limit * 2 };
+  const completion = { field: 'suggest', size };
   return {
     size: 0,
     _source: ['title'],

@@ -250,17 +250,35 @@ const MSUGGEST_RESPONSE_FILTER = [
   'responses.suggest.*.options._source.title',
 ];
 
+/** The titles one suggestion request completed, and whether a suggester may hold more than it answered. */
+interface Completions {
+  texts: string[];
+  more: boolean;
+}
+
 // Several inputs of one title, or equal titles of several wallpapers, can complete the same
 // prefix: the answer keeps each title once, completions as typed before those through a typo, and
 // those before completions of the words without their numbers (suggestBody).
-function toSuggestions(item: SuggestItem, limit: number): Shared<Suggestions> | Error {
+function toCompletions(item: SuggestItem, limit: number, size: number): Completions | Error {
   if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
-  const options = [...(item.suggest?.titles ?? []), ...(item.suggest?.typos ?? []), ...(item.suggest?.words ?? [])].flatMap(
-    (entry) => entry.options ?? [],
+  const answered = [item.suggest?.titles, item.suggest?.typos, item.suggest?.words].map((entries) =>
+    (entries ?? []).flatMap((entry) => entry.options ?? []),
   );
-  const titles = options.map((option) => option._source?.title);
+  const titles = answered.flat().map((option) => option._source?.title);
   const texts = [...new Set(titles.filter((title): title is string => typeof title === 'string'))].slice(0, limit);
-  return share({ texts });
+  return { texts, more: answered.some((options) => options.length >= size) };
+}
+
+// A title's completions ride on several of its wallpapers (createTitleCarriers), and the suggester
+// answers each wallpaper once, so the carriers of one popular title can fill every option asked:
+// a title of twelve carriers left `limit=2` one title. When the titles made distinct fall short of
+// the limit and a suggester answered all it was asked, the request asks again for more, a few
+// times at most; on a catalogue as loaded (one to ten carriers a title), the first ask suffices.
+const SUGGEST_GROWTH = 4;
+const MAX_SUGGEST_SIZE = 500;
+
+function asksAgain(answer: Completions | Error, limit: number, size: number): boolean {
+  return !(answer instanceof Error) && answer.more && answer.texts.length < limit && size < MAX_SUGGEST_SIZE;
 }
 
 function toDocument(item: MgetItem | undefined, id: string): Shared<WallpaperDetail> | null | Error {
@@ -606,23 +624,59 @@ export function createEsRepository(
     overloaded,
     keyOf: ({ q, limit }) => JSON.stringify([q.trim(), limit]),
     onBatch: (size) => onBatch?.('msearch', size),
-    run: async (requests, remainingMs) => {
-      const response = await hedged.run(
-        (attempt) =>
-          es.msearch(
-            {
-              index: alias,
-              searches: requests.flatMap((params): estypes.MsearchRequestItem[] => [{ preference: attempt.preference }, suggestBody(params)]),
-              filter_path: MSUGGEST_RESPONSE_FILTER,
-            },
-            attemptOptions(attempt),
-          ),
-        remainingMs,
-      );
-      const items = searchItemsOf<SuggestItem>(response, requests.length);
-      return requests.map(({ limit }, position) => toSuggestions(items[position]!, limit));
-    },
+    run: async (requests, remainingMs) =>
+      (await completeAll(requests, remainingMs)).map((answer) => (answer instanceof Error ? answer : share({ texts: answer.texts }))),
   });
+
+  /**
+   * Asks each request's completions, then again for more while its titles made distinct fall short
+   * of its limit (asksAgain). When a later ask fails (or its item does) or finds no time left, the
+   * titles found so far are the answer: fewer, each in its place, rather than a 503 for a read that
+   * succeeded.
+   */
+  async function completeAll(requests: readonly SuggestParams[], remainingMs: number): Promise<(Completions | Error)[]> {
+    const deadline = Date.now() + remainingMs;
+    const sizes = requests.map(({ limit }) => limit * 2);
+    const answers = await completions(requests, sizes, remainingMs);
+    for (;;) {
+      const again = requests.flatMap(({ limit }, i) => (asksAgain(answers[i]!, limit, sizes[i]!) ? [i] : []));
+      // Half of what is left, so that a hung ask leaves time to answer what the others found.
+      const left = (deadline - Date.now()) / 2;
+      if (again.length === 0 || left < 1) return answers;
+      for (const i of again) sizes[i] = Math.min(sizes[i]! * SUGGEST_GROWTH, MAX_SUGGEST_SIZE);
+      const more = await completions(
+        again.map((i) => requests[i]!),
+        again.map((i) => sizes[i]!),
+        left,
+      ).catch(() => null);
+      if (!more) return answers;
+      again.forEach((i, position) => {
+        const answer = more[position]!;
+        if (answer instanceof Error) sizes[i] = MAX_SUGGEST_SIZE;
+        else answers[i] = answer;
+      });
+    }
+  }
+
+  async function completions(requests: readonly SuggestParams[], sizes: readonly number[], remainingMs: number): Promise<(Completions | Error)[]> {
+    const response = await hedged.run(
+      (attempt) =>
+        es.msearch(
+          {
+            index: alias,
+            searches: requests.flatMap((params, i): estypes.MsearchRequestItem[] => [
+              { preference: attempt.preference },
+              suggestBody(params, sizes[i]),
+            ]),
+            filter_path: MSUGGEST_RESPONSE_FILTER,
+          },
+          attemptOptions(attempt),
+        ),
+      remainingMs,
+    );
+    const items = searchItemsOf<SuggestItem>(response, requests.length);
+    return requests.map(({ limit }, position) => toCompletions(items[position]!, limit, sizes[position]!));
+  }
 
   /**
    * What is left for the next of a request's reads one after another, which have the time budget
