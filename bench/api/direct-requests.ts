@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchParams, SuggestParams } from '../../src/wallpapers/params.js';
 import { readSearchText } from '../../src/wallpapers/search-query.js';
-import { SOURCE, buildListRequest, searchBody, suggestBody } from '../../src/wallpapers/store/build-queries.js';
+import { SOURCE, buildListRequest, firstSuggestSize, searchBody, suggestBody } from '../../src/wallpapers/store/build-queries.js';
 
 // The API's requests as a client would send them straight to Elasticsearch, one at a time: what
 // the benchmark measures the API against, and what the tests compare its batched reads with.
@@ -19,5 +19,5 @@ export function buildSearchRequest(alias: string, params: Omit<SearchParams, 'te
 }
 
 export function buildSuggestRequest(alias: string, params: SuggestParams): estypes.SearchRequest {
-  return { index: alias, filter_path: ['suggest.*.options._source.title'], ...suggestBody(params) };
+  return { index: alias, filter_path: ['suggest.*.options._source.title'], ...suggestBody(params.q, firstSuggestSize(params.limit)) };
 }

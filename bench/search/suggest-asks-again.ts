@@ -26,8 +26,33 @@ const prefixes = (length: number) =>
     'garden',
   ].map((word) => word.slice(0, length));
 
+// Most of a title typed: few titles complete it, so the slots the options took are counted.
+const mostOfTitles = [
+  'foggy redw',
+  'pine forest at d',
+  'bird on s',
+  'endless sea tur',
+  'creek in the r',
+  'smoky saxophone on',
+  'lush redwoods at fir',
+  'dark boss f',
+  'elven temple beyond',
+  'vivid sunflowers in',
+  'silent black hole fr',
+  'hummingbird in tall',
+  'pixel me',
+  'old intersec',
+  'open-world controller',
+  'sleepy classr',
+];
+
 await compareBuilds(
-  { 'two letters': prefixes(2), 'three letters': prefixes(3), 'five letters (typos asked too)': prefixes(5) },
+  {
+    'two letters': prefixes(2),
+    'three letters': prefixes(3),
+    'five letters (typos asked too)': prefixes(5),
+    'most of a title (few complete it)': mostOfTitles,
+  },
   Number(process.argv[2] ?? 2),
   (q) => `/v1/search/suggest?q=${encodeURIComponent(q)}&limit=10`,
 );

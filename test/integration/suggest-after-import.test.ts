@@ -50,4 +50,24 @@ describe('suggestions after an incremental import', () => {
     ]);
     expect(await stamps(alias, [2, 4, 6]), 'the wallpapers that now carry their titles are otherwise unchanged').to.deep.equal(before);
   });
+
+  it('when imports lower the most popular wallpaper of a title again and again, then the title keeps one carrier, the most popular, and its stamps', async () => {
+    const alias = freshAlias();
+    // Loaded from the least to the most popular: each of the eight carries the title.
+    const quasars = Array.from({ length: 8 }, (_, i) => wallpaper(i + 1, 'Quasar Drift', 100 * (i + 1)));
+    await load(alias, quasars, false);
+    const app = await apiOn(alias);
+    const carriers = async () =>
+      (await es.search<{ id: number }>({ index: alias, size: 100, _source: ['id'], query: { exists: { field: 'suggest' } } })).hits.hits.map(
+        (hit) => hit._source!.id,
+      );
+    expect(await carriers(), 'as loaded').to.have.length(8);
+    for (const [round, top] of [8, 7, 6].entries()) {
+      const before = await stamps(alias, [top - 1]);
+      await load(alias, [{ ...quasars[top - 1]!, downloads: round + 1 }], true);
+      expect(await carriers(), `after lowering ${top}`).to.deep.equal([top - 1]);
+      expect(await stamps(alias, [top - 1]), 'the new carrier is otherwise unchanged').to.deep.equal(before);
+    }
+    expect(await texts(app.url, 'quasar')).to.deep.equal(['Quasar Drift']);
+  });
 });

@@ -10,6 +10,9 @@ const PAGE = 100;
 const MAX_PAGES = 100;
 // Ids of a batch asked about at once: below the index's result window (10,100).
 const IDS_PER_READ = 5_000;
+// Carriers of a title (and of longer titles holding it) read at once to be left without: a title of
+// n wallpapers has about ln n + 0.6 (10 at most in 200,000 demo wallpapers), plus one per import.
+const CARRIERS_READ = 1_000;
 
 /**
  * Keeps each title's completions with its most popular live wallpaper through an incremental
@@ -19,8 +22,9 @@ const IDS_PER_READ = 5_000;
  * the title left the suggestions or fell below titles less popular (helper-136). So the import
  * notes the titles whose carriers it deletes, re-titles or makes less popular, and once it has
  * written, the most popular wallpaper of each is written again as a carrier, unchanged otherwise:
- * its stamp stays, so the change feed records nothing. A wallpaper that carried before goes on
- * carrying beside it; suggestions skip duplicates.
+ * its stamp stays, so the change feed records nothing. The title's other carriers are written
+ * again without the completions, as unchanged otherwise: each lowering import had added one, and a
+ * title of many carriers fills the suggester's slots (helper-139: 4 carriers to 26 after 25 imports).
  */
 export class TouchedTitles {
   private readonly titles = new Map<string, string>();
@@ -58,8 +62,8 @@ export class TouchedTitles {
   }
 
   /**
-   * Writes the most popular live wallpaper of every title noted again as its carrier. `beforeWrite`
-   * is the import's lock check. Returns how many were written.
+   * Writes the most popular live wallpaper of every title noted again as its only carrier.
+   * `beforeWrite` is the import's lock check. Returns how many were written.
    */
   async elect(beforeWrite: () => Promise<void> = () => Promise.resolve()): Promise<number> {
     if (this.titles.size === 0) return 0;
@@ -67,12 +71,15 @@ export class TouchedTitles {
     const titles = [...this.titles.values()];
     let written = 0;
     for (let start = 0; start < titles.length; start += TITLES_PER_SEARCH) {
-      const ids = await this.mostPopular(titles.slice(start, start + TITLES_PER_SEARCH));
+      const group = titles.slice(start, start + TITLES_PER_SEARCH);
+      const ids = await this.mostPopular(group);
       if (ids.length === 0) continue;
-      const kept = await this.es.mget<CataloguedWallpaper>({ index: this.index, ids: ids.map(String) });
+      const elected = new Set(ids);
+      const others = (await this.carriersOf(group)).filter((id) => !elected.has(id));
+      const kept = await this.es.mget<CataloguedWallpaper>({ index: this.index, ids: [...ids, ...others].map(String) });
       const operations = kept.docs.flatMap((doc) =>
         'found' in doc && doc.found && doc._source
-          ? [{ index: { _id: doc._id } }, toIndexDocument(toDocument(doc._source), { suggest: true, shuffle: this.shuffle })]
+          ? [{ index: { _id: doc._id } }, toIndexDocument(toDocument(doc._source), { suggest: elected.has(doc._source.id), shuffle: this.shuffle })]
           : [],
       );
       if (operations.length === 0) continue;
@@ -87,6 +94,27 @@ export class TouchedTitles {
   private add(title: string): void {
     const key = title.toLowerCase();
     if (!this.titles.has(key)) this.titles.set(key, title);
+  }
+
+  /** The wallpapers that carry each title's completions now (a title has few: createTitleCarriers). */
+  private async carriersOf(titles: readonly string[]): Promise<number[]> {
+    const { responses } = await this.es.msearch<Pick<CataloguedWallpaper, 'title' | 'id'>>({
+      index: this.index,
+      searches: titles.flatMap((title) => [
+        {},
+        {
+          query: { bool: { filter: [{ match_phrase: { 'title.exact': title } }, { exists: { field: 'suggest' } }] } },
+          size: CARRIERS_READ,
+          _source: ['title', 'id'],
+          track_total_hits: false,
+        },
+      ]),
+    });
+    return responses.flatMap((response, i) => {
+      if ('error' in response) throw new Error(`completions not kept: ${JSON.stringify(response.error)}`);
+      const title = titles[i]!.toLowerCase();
+      return response.hits.hits.flatMap(({ _source: held }) => (held && held.title.toLowerCase() === title ? [held.id] : []));
+    });
   }
 
   /** The id of the most popular live wallpaper of each title (fewest id among equals); none for a title no wallpaper has. */

@@ -1,5 +1,5 @@
 import type { estypes } from '@elastic/elasticsearch';
-import type { Facet, Filters, ListParams, Mistyped, Position, SearchParams, SortOrder, SuggestParams } from '../params.js';
+import type { Facet, Filters, ListParams, Mistyped, Position, SearchParams, SortOrder } from '../params.js';
 import { formatResolution, parseResolution, sizeOfWord } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import type { ShapeAsked } from '../query-filler.js';
@@ -938,13 +938,17 @@ export type SuggestBody = Required<Pick<estypes.MsearchMultisearchBody, 'size' |
 // would outrank "Mountain" for "moun". Every completion of the prefix as typed comes first.
 const FUZZY_SUGGEST_FROM = 4;
 
-/**
- * As-you-type completions from the `suggest` completion field (every title, from each of its words
- * on): `titles` completes the prefix as typed, `typos` (from four characters) forgives one or two
- * edits; each asks `size` options, a few more than the limit at first, as the titles are made
- * distinct afterwards (and more again when they fall short: es-repository.ts).
- */
-export function suggestBody({ q, limit }: SuggestParams, size = limit * 2): SuggestBody {
+/** The slots a request's first ask gives each suggester: twice its limit, as a title may have several carriers. */
+export const firstSuggestSize = (limit: number): number => limit * 2;
+
+/** What each suggester completes: the text as typed, and that text without its words with numbers. */
+export interface SuggestPrefixes {
+  prefix: string;
+  /** Absent when no word holds a number, or every word does. */
+  words?: string;
+}
+
+export function suggestPrefixes(q: string): SuggestPrefixes {
   // Emoji and other symbols are no part of a title's words: the completion field's tokenizer keeps
   // them as words of their own, and "sunset 🌅" had completed nothing (helper-137).
   const prefix = q.replace(SYMBOLS, ' ').replace(/\s+/g, ' ').trim();
@@ -955,9 +959,21 @@ export function suggestBody({ q, limit }: SuggestParams, size = limit * 2): Sugg
     .split(' ')
     .filter((word) => !/\p{N}/u.test(word))
     .join(' ');
+  return words !== prefix && words !== '' ? { prefix, words } : { prefix };
+}
+
+/**
+ * As-you-type completions from the `suggest` completion field (every title, from each of its words
+ * on): `titles` completes the prefix as typed, `typos` (from four characters) forgives one or two
+ * edits, `words` completes the words without numbers; each asks `size` options, more than the
+ * limit, as the titles are made distinct afterwards (and more again when they fall short:
+ * es-repository.ts).
+ */
+export function suggestBody(q: string, size: number): SuggestBody {
+  const { prefix, words } = suggestPrefixes(q);
   // Not skip_duplicates: it compares the input that matched, and every title ending "… at Sunset"
   // matches through the same input "Sunset", so it kept the most popular of them alone. The
-  // suggester answers each document once; equal titles are made one by toSuggestions.
+  // suggester answers each document once; equal titles are made one by toCompletions.
   const completion = { field: 'suggest', size };
   return {
     size: 0,
@@ -967,7 +983,7 @@ export function suggestBody({ q, limit }: SuggestParams, size = limit * 2): Sugg
       ...(prefix.length >= FUZZY_SUGGEST_FROM
         ? { typos: { prefix, completion: { ...completion, fuzzy: { fuzziness: 'AUTO', prefix_length: 1 } } } }
         : {}),
-      ...(words !== prefix && words !== '' ? { words: { prefix: words, completion } } : {}),
+      ...(words === undefined ? {} : { words: { prefix: words, completion } }),
     },
   };
 }

@@ -4,6 +4,7 @@ import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig } from '.
 import { CursorExpired, Overloaded } from '../../errors.js';
 import { EsItemError, type EsFailure, translateEsError } from '../../infra/es-errors.js';
 import { docsOf, expectGot, hitsOf, searchItemsOf, totalOf } from './answer-shapes.js';
+import { slotsTaken } from './completion-slots.js';
 import { inTime } from '../../infra/in-time.js';
 import { type Logger, silentLogger } from '../../infra/logger.js';
 import { createNaturalBatcher } from '../../infra/natural-batcher.js';
@@ -24,7 +25,9 @@ import {
   searchFacetsBody,
   searchIndex,
   filterClauses,
+  firstSuggestSize,
   suggestBody,
+  suggestPrefixes,
   similarBody,
   walkTotal,
   WINDOWED_ORDERS,
@@ -250,36 +253,50 @@ const MSUGGEST_RESPONSE_FILTER = [
   'responses.suggest.*.options._source.title',
 ];
 
-/** The titles one suggestion request completed, and whether a suggester may hold more than it answered. */
+/** One ask of the suggesters: a request and how many slots each suggester is given. */
+interface SuggestAsk extends SuggestParams {
+  size: number;
+}
+
+/** The titles one ask completed, and whether asking for more slots could change them. */
 interface Completions {
   texts: string[];
   more: boolean;
 }
 
+const SUGGESTERS = ['titles', 'typos', 'words'] as const;
+
 // Several inputs of one title, or equal titles of several wallpapers, can complete the same
-// prefix: the answer keeps each title once, completions as typed before those through a typo, and
-// those before completions of the words without their numbers (suggestBody).
-function toCompletions(item: SuggestItem, limit: number, size: number): Completions | Error {
+// prefix: the answer keeps each title once (in any case, as a load picks its carriers: "Harbor
+// Lights" and "HARBOR LIGHTS" are one title, helper-139), completions as typed before those through
+// a typo, and those before completions of the words without their numbers (suggestBody). A
+// suggester whose options took every slot it was given may hold more; when the titles gathered up
+// to it fall short of the limit, the answer could change, and a typo must not take the place of a
+// completion as typed that more slots would have found (helper-139).
+function toCompletions(item: SuggestItem, { q, limit, size }: SuggestAsk): Completions | Error {
   if (item.error || (item.status !== undefined && item.status !== 200)) return new EsItemError(item.status ?? 500, item.error);
-  const answered = [item.suggest?.titles, item.suggest?.typos, item.suggest?.words].map((entries) =>
-    (entries ?? []).flatMap((entry) => entry.options ?? []),
-  );
-  const titles = answered.flat().map((option) => option._source?.title);
-  const texts = [...new Set(titles.filter((title): title is string => typeof title === 'string'))].slice(0, limit);
-  return { texts, more: answered.some((options) => options.length >= size) };
+  const { prefix, words } = suggestPrefixes(q);
+  const texts = new Map<string, string>();
+  for (const name of SUGGESTERS) {
+    const titles = (item.suggest?.[name] ?? [])
+      .flatMap((entry) => entry.options ?? [])
+      .map((option) => option._source?.title)
+      .filter((title): title is string => typeof title === 'string');
+    for (const title of titles) if (!texts.has(title.toLowerCase())) texts.set(title.toLowerCase(), title);
+    if (texts.size >= limit) break;
+    const taken = titles.reduce((sum, title) => sum + slotsTaken(title, name === 'words' ? (words ?? prefix) : prefix, name === 'typos'), 0);
+    if (taken >= size) return { texts: [...texts.values()], more: true };
+  }
+  return { texts: [...texts.values()].slice(0, limit), more: false };
 }
 
-// A title's completions ride on several of its wallpapers (createTitleCarriers), and the suggester
-// answers each wallpaper once, so the carriers of one popular title can fill every option asked:
-// a title of twelve carriers left `limit=2` one title. When the titles made distinct fall short of
-// the limit and a suggester answered all it was asked, the request asks again for more, a few
-// times at most; on a catalogue as loaded (one to ten carriers a title), the first ask suffices.
+// A title's completions ride on several of its wallpapers (createTitleCarriers, and each
+// incremental import that lowers one), and a carrier takes a slot for every input that completes
+// the prefix, so one title can fill every slot asked: twelve carriers left `limit=2` one title.
+// While the answer could change (toCompletions), the request asks again for four times the slots,
+// up to 500; on a catalogue as loaded (one to ten carriers a title) the first ask suffices.
 const SUGGEST_GROWTH = 4;
 const MAX_SUGGEST_SIZE = 500;
-
-function asksAgain(answer: Completions | Error, limit: number, size: number): boolean {
-  return !(answer instanceof Error) && answer.more && answer.texts.length < limit && size < MAX_SUGGEST_SIZE;
-}
 
 function toDocument(item: MgetItem | undefined, id: string): Shared<WallpaperDetail> | null | Error {
   if (!item || item._id !== id) return new Error(`multi-get answered ${item?._id ?? 'nothing'} for ${id}`);
@@ -619,63 +636,52 @@ export function createEsRepository(
     return share({ items, missing });
   }
 
-  const suggest = createNaturalBatcher<SuggestParams, Shared<Suggestions>>({
+  const askSuggesters = createNaturalBatcher<SuggestAsk, Completions>({
     ...limits,
     overloaded,
-    keyOf: ({ q, limit }) => JSON.stringify([q.trim(), limit]),
+    keyOf: ({ q, limit, size }) => JSON.stringify([q.trim(), limit, size]),
     onBatch: (size) => onBatch?.('msearch', size),
-    run: async (requests, remainingMs) =>
-      (await completeAll(requests, remainingMs)).map((answer) => (answer instanceof Error ? answer : share({ texts: answer.texts }))),
+    run: async (asks, remainingMs) => {
+      const response = await hedged.run(
+        (attempt) =>
+          es.msearch(
+            {
+              index: alias,
+              searches: asks.flatMap(({ q, size }): estypes.MsearchRequestItem[] => [{ preference: attempt.preference }, suggestBody(q, size)]),
+              filter_path: MSUGGEST_RESPONSE_FILTER,
+            },
+            attemptOptions(attempt),
+          ),
+        remainingMs,
+      );
+      const items = searchItemsOf<SuggestItem>(response, asks.length);
+      return asks.map((ask, position) => toCompletions(items[position]!, ask));
+    },
   });
 
   /**
-   * Asks each request's completions, then again for more while its titles made distinct fall short
-   * of its limit (asksAgain). When a later ask fails (or its item does) or finds no time left, the
-   * titles found so far are the answer: fewer, each in its place, rather than a 503 for a read that
-   * succeeded.
+   * A request's completions: a first ask, then more slots while the answer could change, each ask
+   * a batch input of its own, so a request that needs no more is answered after its first (its
+   * batchmates wait for nobody's later asks). A later ask has half of what is left of the request's
+   * own budget; when it fails or runs out, the titles found so far are the answer: fewer, each in
+   * its place, rather than a 503 for a read that succeeded.
    */
-  async function completeAll(requests: readonly SuggestParams[], remainingMs: number): Promise<(Completions | Error)[]> {
-    const deadline = Date.now() + remainingMs;
-    const sizes = requests.map(({ limit }) => limit * 2);
-    const answers = await completions(requests, sizes, remainingMs);
-    for (;;) {
-      const again = requests.flatMap(({ limit }, i) => (asksAgain(answers[i]!, limit, sizes[i]!) ? [i] : []));
-      // Half of what is left, so that a hung ask leaves time to answer what the others found.
-      const left = (deadline - Date.now()) / 2;
-      if (again.length === 0 || left < 1) return answers;
-      for (const i of again) sizes[i] = Math.min(sizes[i]! * SUGGEST_GROWTH, MAX_SUGGEST_SIZE);
-      const more = await completions(
-        again.map((i) => requests[i]!),
-        again.map((i) => sizes[i]!),
-        left,
-      ).catch(() => null);
-      if (!more) return answers;
-      again.forEach((i, position) => {
-        const answer = more[position]!;
-        if (answer instanceof Error) sizes[i] = MAX_SUGGEST_SIZE;
-        else answers[i] = answer;
-      });
+  async function suggest(params: SuggestParams): Promise<Shared<Suggestions>> {
+    const deadline = Date.now() + batching.timeoutMs;
+    let size = firstSuggestSize(params.limit);
+    let answer = await askSuggesters({ ...params, size });
+    while (answer.more && size < MAX_SUGGEST_SIZE) {
+      const leftMs = (deadline - Date.now()) / 2;
+      if (leftMs < 1) break;
+      size = Math.min(size * SUGGEST_GROWTH, MAX_SUGGEST_SIZE);
+      try {
+        answer = await askSuggesters({ ...params, size }, { leftMs });
+      } catch (err) {
+        logger.warn('suggestions: a further ask failed; answering the titles found', { size, reason: err instanceof Error ? err.name : String(err) });
+        break;
+      }
     }
-  }
-
-  async function completions(requests: readonly SuggestParams[], sizes: readonly number[], remainingMs: number): Promise<(Completions | Error)[]> {
-    const response = await hedged.run(
-      (attempt) =>
-        es.msearch(
-          {
-            index: alias,
-            searches: requests.flatMap((params, i): estypes.MsearchRequestItem[] => [
-              { preference: attempt.preference },
-              suggestBody(params, sizes[i]),
-            ]),
-            filter_path: MSUGGEST_RESPONSE_FILTER,
-          },
-          attemptOptions(attempt),
-        ),
-      remainingMs,
-    );
-    const items = searchItemsOf<SuggestItem>(response, requests.length);
-    return requests.map(({ limit }, position) => toCompletions(items[position]!, limit, sizes[position]!));
+    return share({ texts: answer.texts.slice(0, params.limit) });
   }
 
   /**

@@ -228,13 +228,13 @@ describe('Elasticsearch query building', () => {
   });
 
   it('when a suggestion prefix is shorter than four characters, then only completions as typed are asked', () => {
-    const body = suggestBody({ q: ' mou ', limit: 5 });
+    const body = suggestBody(' mou ', 10);
     expect(Object.keys(body.suggest)).to.deep.equal(['titles']);
     expect(body.suggest.titles).to.deep.equal({ prefix: 'mou', completion: { field: 'suggest', size: 10 } });
   });
 
   it('when a suggestion prefix has four characters or more, then typo completions are a second suggester, not an option of the first', () => {
-    const body = suggestBody({ q: 'moun', limit: 3 });
+    const body = suggestBody('moun', 6);
     expect(body.suggest.titles).to.deep.equal({ prefix: 'moun', completion: { field: 'suggest', size: 6 } });
     expect(body.suggest.typos).to.deep.equal({
       prefix: 'moun',
@@ -243,17 +243,17 @@ describe('Elasticsearch query building', () => {
   });
 
   it('when a suggestion prefix holds emoji or symbols, then they are left out; with a number, its words without it are a last suggester', () => {
-    const body = suggestBody({ q: 'sunset 🌅 ✨ 2024 ™', limit: 3 });
+    const body = suggestBody('sunset 🌅 ✨ 2024 ™', 6);
     expect(body.suggest.titles).to.deep.equal({ prefix: 'sunset 2024', completion: { field: 'suggest', size: 6 } });
     expect(Object.keys(body.suggest)).to.deep.equal(['titles', 'typos', 'words']);
     expect(body.suggest['words']).to.deep.equal({ prefix: 'sunset', completion: { field: 'suggest', size: 6 } });
-    expect(Object.keys(suggestBody({ q: 'sunset', limit: 3 }).suggest), 'no number, no last suggester').to.deep.equal(['titles', 'typos']);
-    expect(Object.keys(suggestBody({ q: '2024', limit: 3 }).suggest), 'nothing but a number: as typed').to.deep.equal(['titles', 'typos']);
-    expect(suggestBody({ q: 'sunset 4k', limit: 3 }).suggest['words'], 'the whole word goes, not its digits').to.deep.equal({
+    expect(Object.keys(suggestBody('sunset', 6).suggest), 'no number, no last suggester').to.deep.equal(['titles', 'typos']);
+    expect(Object.keys(suggestBody('2024', 6).suggest), 'nothing but a number: as typed').to.deep.equal(['titles', 'typos']);
+    expect(suggestBody('sunset 4k', 6).suggest['words'], 'the whole word goes, not its digits').to.deep.equal({
       prefix: 'sunset',
       completion: { field: 'suggest', size: 6 },
     });
-    expect(Object.keys(suggestBody({ q: '4k', limit: 3 }).suggest), 'not a stray letter').to.deep.equal(['titles']);
+    expect(Object.keys(suggestBody('4k', 6).suggest), 'not a stray letter').to.deep.equal(['titles']);
   });
 
   it('when a sort is asked, then every order ends with id, so it is total', () => {
