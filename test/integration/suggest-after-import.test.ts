@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
+import { TouchedTitles } from '../../src/catalogue/admin/title-carriers.js';
 import { importCatalogue } from '../../src/catalogue/ingest/import-catalogue.js';
 import type { LoadEntry, Wallpaper } from '../../src/wallpapers/wallpaper.js';
 import { toNdjson, wallpapers } from '../support/catalogue-cli.js';
@@ -69,5 +70,33 @@ describe('suggestions after an incremental import', () => {
       expect(await stamps(alias, [top - 1]), 'the new carrier is otherwise unchanged').to.deep.equal(before);
     }
     expect(await texts(app.url, 'quasar')).to.deep.equal(['Quasar Drift']);
+  });
+
+  it('when a title`s most popular wallpaper is not found among the longer titles holding it, then that title keeps its carriers while the others mended beside it lose theirs', async () => {
+    const alias = freshAlias();
+    // In id order: both Sunsets and all three Harbor Lights carry their titles; the 120 longer,
+    // more popular titles holding "Sunset" fill the one page of phrase matches read here.
+    const bays = Array.from({ length: 120 }, (_, i) => ({ ...wallpaper(1, 'Sunset over the Bay', 1_000 + i), id: 100 + i }));
+    const harbors = [1, 2, 3].map((n) => ({ ...wallpaper(1, 'Harbor Lights', 10 * n), id: 10 + n }));
+    await load(alias, [wallpaper(1, 'Sunset', 10), wallpaper(2, 'Sunset', 20), ...harbors, ...bays], false);
+    const index = Object.keys(await es.indices.getAlias({ name: alias }))[0]!;
+    const titles = new TouchedTitles(es, index, true, 1);
+    // What an import about to lower them would hand it: Sunset's more popular carrier, the most popular Harbor Lights.
+    const asLoaded = (one: Wallpaper): LoadEntry => {
+      const [width, height] = one.resolution.split('x').map(Number);
+      return { ...one, width: width!, height: height! };
+    };
+    await titles.note([asLoaded(wallpaper(2, 'Sunset', 5)), asLoaded({ ...harbors[2]!, downloads: 1 })]);
+    await titles.elect();
+    await es.indices.refresh({ index });
+    const carriersOf = async (title: string) =>
+      (
+        await es.search<{ id: number; title: string }>({ index, size: 200, _source: ['id', 'title'], query: { exists: { field: 'suggest' } } })
+      ).hits.hits
+        .filter((hit) => hit._source!.title === title)
+        .map((hit) => hit._source!.id)
+        .sort((a, b) => a - b);
+    expect(await carriersOf('Sunset'), 'not found: as they were').to.deep.equal([1, 2]);
+    expect(await carriersOf('Harbor Lights'), 'found: the most popular alone').to.deep.equal([13]);
   });
 });

@@ -29,10 +29,12 @@ const CARRIERS_READ = 1_000;
 export class TouchedTitles {
   private readonly titles = new Map<string, string>();
 
+  /** `pagesPerTitle`: how many pages of a title's phrase matches are read for its most popular wallpaper. */
   constructor(
     private readonly es: Client,
     private readonly index: string,
     private readonly shuffle: boolean,
+    private readonly pagesPerTitle = MAX_PAGES,
   ) {}
 
   /**
@@ -71,12 +73,13 @@ export class TouchedTitles {
     const titles = [...this.titles.values()];
     let written = 0;
     for (let start = 0; start < titles.length; start += TITLES_PER_SEARCH) {
-      const group = titles.slice(start, start + TITLES_PER_SEARCH);
-      const ids = await this.mostPopular(group);
-      if (ids.length === 0) continue;
-      const elected = new Set(ids);
-      const others = (await this.carriersOf(group)).filter((id) => !elected.has(id));
-      const kept = await this.es.mget<CataloguedWallpaper>({ index: this.index, ids: [...ids, ...others].map(String) });
+      const found = await this.mostPopular(titles.slice(start, start + TITLES_PER_SEARCH));
+      if (found.size === 0) continue;
+      // Only the titles whose most popular wallpaper was found lose their other carriers: one not
+      // found (inside more than MAX_PAGES pages of longer titles) keeps them (helper-140).
+      const elected = new Set(found.values());
+      const others = (await this.carriersOf([...found.keys()])).filter((id) => !elected.has(id));
+      const kept = await this.es.mget<CataloguedWallpaper>({ index: this.index, ids: [...elected, ...others].map(String) });
       const operations = kept.docs.flatMap((doc) =>
         'found' in doc && doc.found && doc._source
           ? [{ index: { _id: doc._id } }, toIndexDocument(toDocument(doc._source), { suggest: elected.has(doc._source.id), shuffle: this.shuffle })]
@@ -118,10 +121,10 @@ export class TouchedTitles {
   }
 
   /** The id of the most popular live wallpaper of each title (fewest id among equals); none for a title no wallpaper has. */
-  private async mostPopular(titles: readonly string[]): Promise<number[]> {
-    const found: number[] = [];
+  private async mostPopular(titles: readonly string[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>();
     let open = titles.map((title) => ({ title, after: undefined as estypes.SortResults | undefined }));
-    for (let page = 0; page < MAX_PAGES && open.length > 0; page++) {
+    for (let page = 0; page < this.pagesPerTitle && open.length > 0; page++) {
       const { responses } = await this.es.msearch<Pick<CataloguedWallpaper, 'title' | 'id'>>({
         index: this.index,
         searches: open.flatMap(({ title, after }) => [
@@ -142,7 +145,7 @@ export class TouchedTitles {
         const { title } = open[i]!;
         const hits = response.hits.hits;
         const exact = hits.find((hit) => hit._source?.title.toLowerCase() === title.toLowerCase());
-        if (exact?._source) found.push(exact._source.id);
+        if (exact?._source) found.set(title, exact._source.id);
         else if (hits.length === PAGE) next.push({ title, after: hits.at(-1)!.sort });
       });
       open = next;

@@ -9,7 +9,8 @@ import { suggestInputs } from './index-document.js';
  * slots the options took are. As Elasticsearch reads them: the completion field's words (standard
  * tokenizer, lower case, accents folded), a typo prefix within the edits `fuzziness: AUTO` allows,
  * its first letter as typed. An estimate that errs high costs one more ask, one that errs low a
- * shorter answer, as it was before slots were counted.
+ * shorter answer; so every option answered counts one slot at least (toCompletions), whatever
+ * folding or byte-wise fuzzy matching Elasticsearch did that this reading does not (helper-140).
  */
 export function slotsTaken(title: string, prefix: string, typos: boolean): number {
   const typed = wordsOf(prefix);
@@ -17,11 +18,15 @@ export function slotsTaken(title: string, prefix: string, typos: boolean): numbe
   return suggestInputs(title).filter((input) => startsWithin(wordsOf(input), typed, edits)).length;
 }
 
+// Letters ASCII folding spells out that are no accented letter to take apart (NFKD leaves them).
+const FOLDED: Readonly<Record<string, string>> = { ø: 'o', æ: 'ae', ł: 'l', đ: 'd', œ: 'oe', ß: 'ss', þ: 'th', ð: 'd', ı: 'i' };
+
 function wordsOf(text: string): string {
   return text
+    .toLowerCase()
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
-    .toLowerCase()
+    .replace(/[øæłđœßþðı]/g, (letter) => FOLDED[letter]!)
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }

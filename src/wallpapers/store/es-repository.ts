@@ -284,7 +284,10 @@ function toCompletions(item: SuggestItem, { q, limit, size }: SuggestAsk): Compl
       .filter((title): title is string => typeof title === 'string');
     for (const title of titles) if (!texts.has(title.toLowerCase())) texts.set(title.toLowerCase(), title);
     if (texts.size >= limit) break;
-    const taken = titles.reduce((sum, title) => sum + slotsTaken(title, name === 'words' ? (words ?? prefix) : prefix, name === 'typos'), 0);
+    const taken = titles.reduce(
+      (sum, title) => sum + Math.max(1, slotsTaken(title, name === 'words' ? (words ?? prefix) : prefix, name === 'typos')),
+      0,
+    );
     if (taken >= size) return { texts: [...texts.values()], more: true };
   }
   return { texts: [...texts.values()].slice(0, limit), more: false };
@@ -663,15 +666,17 @@ export function createEsRepository(
    * A request's completions: a first ask, then more slots while the answer could change, each ask
    * a batch input of its own, so a request that needs no more is answered after its first (its
    * batchmates wait for nobody's later asks). A later ask has half of what is left of the request's
-   * own budget; when it fails or runs out, the titles found so far are the answer: fewer, each in
-   * its place, rather than a 503 for a read that succeeded.
+   * own budget, a quarter of a budget at most; when it fails or runs out, the titles found so far
+   * are the answer: fewer, each in its place, rather than a 503 for a read that succeeded.
    */
   async function suggest(params: SuggestParams): Promise<Shared<Suggestions>> {
     const deadline = Date.now() + batching.timeoutMs;
     let size = firstSuggestSize(params.limit);
     let answer = await askSuggesters({ ...params, size });
     while (answer.more && size < MAX_SUGGEST_SIZE) {
-      const leftMs = (deadline - Date.now()) / 2;
+      // Half of what is left, and a quarter of a budget at most: a request holds one of its
+      // account's lanes while it asks (helper-140), and 500 slots take tens of milliseconds.
+      const leftMs = Math.min((deadline - Date.now()) / 2, batching.timeoutMs / 4);
       if (leftMs < 1) break;
       size = Math.min(size * SUGGEST_GROWTH, MAX_SUGGEST_SIZE);
       try {

@@ -14,6 +14,13 @@ describe('the slots a carrier takes among a suggester`s', () => {
     expect(slotsTaken('NEON  Alley', 'neon al', false)).to.equal(1);
   });
 
+  it('when a title holds letters ASCII folding spells out, then they are read as spelt out (helper-140)', () => {
+    expect(slotsTaken('Øresund Bridge', 'ores', false)).to.equal(1);
+    expect(slotsTaken('Æther Glow', 'aeth', false)).to.equal(1);
+    expect(slotsTaken('Łódź Night', 'lodz', false)).to.equal(1);
+    expect(slotsTaken('Straße at Night', 'strasse', false)).to.equal(1);
+  });
+
   it('when the prefix is read with typos, then an input within the edits allowed takes a slot, its first letter as typed', () => {
     expect(slotsTaken('Nebula from Orbit', 'nebla', true), 'a letter left out').to.equal(1);
     expect(slotsTaken('Moon behind the Moon', 'moun', true), 'a letter changed, in both places').to.equal(2);

@@ -92,6 +92,16 @@ describe('suggestions when one title takes the slots asked', () => {
     expect(asks.map(({ size }) => size)).to.deep.equal([4, 16, 64, 8, 32, 128]);
   });
 
+  it('when options take slots this reading does not see, then each still counts one (helper-140)', async () => {
+    // Elasticsearch's fuzzy completion keeps the first byte, not the first letter: п and м share
+    // theirs, so "пост" completes "Мост Ночь" through a typo, which a reading by letters misses.
+    const { repository, asks } = suggester((size) => ({
+      typos: size <= 6 ? Array(6).fill('Мост Ночь') : ['Мост Ночь', 'Мостик Дня', 'Мостик Утро'],
+    }));
+    expect((await repository.suggest({ q: 'пост', limit: 3 })).texts).to.deep.equal(['Мост Ночь', 'Мостик Дня', 'Мостик Утро']);
+    expect(asks.map(({ size }) => size)).to.deep.equal([6, 24]);
+  });
+
   it('when titles differ only in case, then they are one, the spelling of the first (the most popular)', async () => {
     const { repository } = suggester(() => ({ titles: ['HARBOR LIGHTS', 'harbor lights', 'Harbor Lights', 'Harbour in Hong Kong'] }));
     expect((await repository.suggest({ q: 'harb', limit: 3 })).texts).to.deep.equal(['HARBOR LIGHTS', 'Harbour in Hong Kong']);
@@ -108,8 +118,8 @@ describe('suggestions when one title takes the slots asked', () => {
       const { repository, asks } = suggester((size, ask) => (ask === 1 ? { titles: crowded(12, [])(size) } : trouble));
       const started = performance.now();
       expect((await repository.suggest({ q: 'vort', limit: 3 })).texts, trouble).to.deep.equal(['Vortex Bloom']);
-      expect(performance.now() - started, trouble).to.be.below(BUDGET_MS + 150);
-      expect(asks[1]!.requestTimeout, `${trouble}: half of what is left of one budget`).to.be.at.most(BUDGET_MS / 2);
+      expect(performance.now() - started, trouble).to.be.below(BUDGET_MS / 4 + 150);
+      expect(asks[1]!.requestTimeout, `${trouble}: a quarter of a budget at most`).to.be.at.most(BUDGET_MS / 4);
     }
   });
 
