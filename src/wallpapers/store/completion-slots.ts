@@ -13,9 +13,14 @@ import { suggestInputs } from './index-document.js';
  * folding or byte-wise fuzzy matching Elasticsearch did that this reading does not (helper-140).
  */
 export function slotsTaken(title: string, prefix: string, typos: boolean): number {
+  return slotCounter(prefix, typos)(title);
+}
+
+/** slotsTaken for one prefix and suggester, the prefix read once for every title it is asked about. */
+export function slotCounter(prefix: string, typos: boolean): (title: string) => number {
   const typed = wordsOf(prefix);
   const edits = typos ? typosAllowed(typed) : 0;
-  return suggestInputs(title).filter((input) => startsWithin(wordsOf(input), typed, edits)).length;
+  return (title) => suggestInputs(title).filter((input) => startsWithin(wordsOf(input), typed, edits)).length;
 }
 
 // Letters ASCII folding spells out that are no accented letter to take apart (NFKD leaves them).

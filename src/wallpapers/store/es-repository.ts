@@ -4,7 +4,7 @@ import { ELASTICSEARCH_READ_DEFAULTS, type ElasticsearchBatchingConfig } from '.
 import { CursorExpired, Overloaded } from '../../errors.js';
 import { EsItemError, type EsFailure, translateEsError } from '../../infra/es-errors.js';
 import { docsOf, expectGot, hitsOf, searchItemsOf, totalOf } from './answer-shapes.js';
-import { slotsTaken } from './completion-slots.js';
+import { slotCounter } from './completion-slots.js';
 import { inTime } from '../../infra/in-time.js';
 import { type Logger, silentLogger } from '../../infra/logger.js';
 import { createNaturalBatcher } from '../../infra/natural-batcher.js';
@@ -282,12 +282,13 @@ function toCompletions(item: SuggestItem, { q, limit, size }: SuggestAsk): Compl
       .flatMap((entry) => entry.options ?? [])
       .map((option) => option._source?.title)
       .filter((title): title is string => typeof title === 'string');
-    for (const title of titles) if (!texts.has(title.toLowerCase())) texts.set(title.toLowerCase(), title);
+    for (const title of titles) {
+      const key = title.toLowerCase();
+      if (!texts.has(key)) texts.set(key, title);
+    }
     if (texts.size >= limit) break;
-    const taken = titles.reduce(
-      (sum, title) => sum + Math.max(1, slotsTaken(title, name === 'words' ? (words ?? prefix) : prefix, name === 'typos')),
-      0,
-    );
+    const slotsOf = slotCounter(name === 'words' ? (words ?? prefix) : prefix, name === 'typos');
+    const taken = titles.reduce((sum, title) => sum + Math.max(1, slotsOf(title)), 0);
     if (taken >= size) return { texts: [...texts.values()], more: true };
   }
   return { texts: [...texts.values()].slice(0, limit), more: false };
