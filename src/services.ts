@@ -18,7 +18,7 @@ import type { RedisClient } from './infra/redis.js';
 import { type Readiness, createReadiness } from './ops/store/readiness.js';
 import { withResponseCache } from './wallpapers/store/cached-repository.js';
 import { createEsRepository } from './wallpapers/store/es-repository.js';
-import { loadCatalogueWords } from './wallpapers/store/catalogue-words.js';
+import { loadCatalogueWords, readAsIndexed } from './wallpapers/store/catalogue-words.js';
 import { createSearchMeaning, noMeaning } from './wallpapers/domain/search-meaning.js';
 import { withMeaning } from './wallpapers/domain/with-meaning.js';
 import { withSuggestion } from './wallpapers/domain/with-suggestion.js';
@@ -57,6 +57,7 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
           modelDir,
           ...meaningOptions,
           loadWords: (timeoutMs) => loadCatalogueWords(es, config.indexAlias, timeoutMs),
+          readAsIndexed: (words, timeoutMs) => readAsIndexed(es, config.indexAlias, words, timeoutMs),
           occurrences,
           logger,
         });

@@ -45,8 +45,11 @@ const PEOPLE_6 = new URL('../relevance/judgments-people-6.json', import.meta.url
 // find (41 to 193, 228 to 314), not their first pages; 0.845 once a phrase people type for a
 // catalogue word matched as typed only as a phrase ("fall leaves": 0 to 1, the other sets unchanged;
 // that query steered the change, so this set no longer holds it out); 0.868 with the class words
-// helper-134 wrote blind ("sea animals", the plural of a listed phrase read as it). One query of slack.
-const MIN_PEOPLE_7_PRECISION = 0.84;
+// helper-134 wrote blind ("sea animals", the plural of a listed phrase read as it); 0.891 once a word
+// the thesaurus lists that the stemmer reads as another catalogue word counted below what it is
+// listed for ("fall": the autumn wallpapers, not "Falling Petals"; 0 to 1, the other sets unchanged;
+// that query steered the change). One query of slack.
+const MIN_PEOPLE_7_PRECISION = 0.86;
 const PEOPLE_7 = new URL('../relevance/judgments-people-7.json', import.meta.url);
 // judgments-people-8.json (54 queries: things together, exclusions in plain words, colours,
 // activities, places, vague wishes; graded by helper-135, who never saw how search ranks), held out
@@ -229,6 +232,26 @@ describe('search relevance on the demo catalogue', function () {
         (await demo.search(q)).hits.map((hit) => hit.title),
         q,
       ).to.satisfy((titles: string[]) => titles.every((title) => thing.test(title)));
+    }
+  });
+
+  it('when the index reads a word the thesaurus lists as another of the catalogue`s words, then what the word is listed for comes first (fall: autumn, not falling petals)', async () => {
+    // The stemmer reads "falling" as fall, "snow" as snowing's, "rain" as raining's: 70 anime scenes
+    // "under Falling Petals" had come before every autumn wallpaper, and the snow leopards before snowfall.
+    for (const [q, listed, readAlike] of [
+      ['fall', /\bautumn\b/i, /\bfalling\b/i],
+      ['snowing', /\bsnowfall\b/i, /\bsnow\b/i],
+      ['raining', /\brainy\b/i, /\brain\b/i],
+    ] as const) {
+      expect(demo.catalogue.filter((wallpaper) => listed.test(wallpaper.title)).length, `the demo holds what ${q} means`).to.be.at.least(10);
+      const found = await demo.search(q);
+      expect(
+        found.hits.map((hit) => hit.title),
+        q,
+      ).to.satisfy((titles: string[]) => titles.every((title) => listed.test(title)));
+      const alike = demo.catalogue.filter((wallpaper) => readAlike.test(wallpaper.title) && !listed.test(wallpaper.title)).length;
+      expect(alike, `the demo holds titles ${q} is read alike in`).to.be.at.least(10);
+      expect(found.total, `${q} still finds them`).to.be.at.least(alike);
     }
   });
 

@@ -529,6 +529,22 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     await meaning.close();
   });
 
+  it('when how the index reads the words does not come at start, then it has what the words left of the same bound, and searches go on with the words typed', async () => {
+    const asked: (number | undefined)[] = [];
+    const hanging = (_words: readonly string[], timeoutMs?: number) => {
+      asked.push(timeoutMs);
+      return new Promise<string[]>((_, reject) => setTimeout(() => reject(new Error('no answer')), timeoutMs ?? 60_000));
+    };
+    const loadWords = () => new Promise<string[]>((resolve) => setTimeout(() => resolve(['kitten', 'cars']), 100));
+    const meaning = createSearchMeaning({ ...options, loadWords, readAsIndexed: hanging, firstReadMs: 300 });
+    const started = performance.now();
+    expect((await meaning.expand(readSearchText('kitty'))).query).to.equal(null);
+    expect(asked).to.have.length(1);
+    expect(asked[0]).to.be.within(1, 200);
+    expect(performance.now() - started).to.be.below(3000);
+    await meaning.close();
+  });
+
   it('when whether a word occurs cannot be told, then the search goes on as typed; when it can, it is asked once a while', async () => {
     const loadWords = () => Promise.resolve(['kitten', 'cars']);
     let failures = 0;

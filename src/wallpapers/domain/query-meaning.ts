@@ -51,8 +51,12 @@ export interface QueryMeaning {
 }
 
 export type ExpandQuery = ((text: SearchQuery, vocabulary: Vocabulary) => Promise<QueryMeaning>) & {
-  /** Reads what the catalogue's words are by WordNet, once per set of words, so that no search waits for it. */
-  prepare(vocabulary: Vocabulary): Promise<void>;
+  /**
+   * Reads what the catalogue's words are by WordNet and how the index reads the thesaurus's words
+   * beside them, once per set of words, so that no search waits for it; rejects when the index
+   * could not be read within timeoutMs.
+   */
+  prepare(vocabulary: Vocabulary, timeoutMs?: number): Promise<void>;
 };
 
 /** What a word stands for in the catalogue's words; `stranger` when it stands for none and is none of them. */
@@ -111,6 +115,14 @@ export interface Language {
   kindsAmong: (words: readonly string[]) => Promise<KindsOf>;
   synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
 }
+/**
+ * How the index reads words (store/catalogue-words.ts): the one term its analyzer makes of each, or
+ * undefined where it makes none or several; given up on after timeoutMs.
+ */
+export type IndexReading = (words: readonly string[], timeoutMs?: number) => Promise<readonly (string | undefined)[]>;
+
+const NONE: ReadonlySet<string> = new Set();
+
 const NO_LANGUAGE: Language = {
   synonymsOf: () => Promise.resolve(new Set()),
   knows: () => false,
@@ -145,6 +157,7 @@ export function createQueryExpansion(
   options: MeaningOptions,
   everyday: EverydayWords = NO_EVERYDAY_WORDS,
   language: Language = NO_LANGUAGE,
+  readAsIndexed?: IndexReading,
 ): ExpandQuery {
   const isWord = language.knows;
   const modelSpelling = createSpelling(model.words);
@@ -240,6 +253,8 @@ export function createQueryExpansion(
     kinds: Promise<KindsOf>;
     /** Its entries of several words written as one ("close-up" closeup, "tall grass" tallgrass). */
     together: ReadonlySet<string>;
+    /** The thesaurus's words the index reads as another word of the catalogue's (readAlike). */
+    readAlike?: Promise<ReadonlySet<string>>;
   }
   const found = new WeakMap<Vocabulary, Lookups>();
 
@@ -566,22 +581,63 @@ export function createQueryExpansion(
    * EVERYDAY_SIMILARITY): it names that thing, and `running` is the runners, not the "traces of light
    * running along the paths" of a description, which it had ranked first (helper-135). Not for a
    * catalogue word that names none: `aerial` (above), `macro` (close-up) and `flat lay` are how a
-   * picture was taken, which its description says (helper-137).
+   * picture was taken, which its description says (helper-137). And so is a word the thesaurus lists
+   * that the index reads as another of the catalogue's words (readAlikeAs: `fall`, not falling).
    */
-  async function withThingsMarked(groups: readonly Term[][]): Promise<Term[][]> {
+  async function withThingsMarked(groups: readonly Term[][], vocabulary: Vocabulary): Promise<Term[][]> {
     const namesThing = (term: Term) => language.namesThing(term.text.toLowerCase());
+    const alike = (await lookupsOf(vocabulary).readAlike?.catch(() => NONE)) ?? NONE;
     return Promise.all(
       groups.map(async (group) => {
         const listed = group.filter(({ similarity }) => similarity === EVERYDAY_SIMILARITY);
         const listsThing = (await Promise.all(listed.map(namesThing))).some(Boolean);
         const marked = async (term: Term): Promise<Term> =>
-          term.similarity === undefined && !term.quoted && (listsThing || (await namesThing(term))) ? { ...term, thing: true } : term;
+          term.similarity === undefined && !term.quoted && (listsThing || alike.has(term.text.toLowerCase()) || (await namesThing(term)))
+            ? { ...term, thing: true }
+            : term;
         return Promise.all(group.map(marked));
       }),
     );
   }
 
-  const prepare = async (vocabulary: Vocabulary) => void (await lookupsOf(vocabulary).kinds);
+  /**
+   * The single words the thesaurus lists that the index reads as another of the catalogue's words,
+   * none of the words it lists them for: its stemmer makes "fall" of the "falling" of falling petals
+   * and "desert" of "deserted", while people typing "fall" mean autumn and "deserted" abandoned or
+   * empty places. Such a word is marked as naming a thing (withThingsMarked), so where a wallpaper
+   * holds it only so, or in its description, it counts below the words the thesaurus lists: `fall`
+   * had ranked 70 anime scenes "under Falling Petals" before its 159 autumn wallpapers, `deserted`
+   * the deserts first. Not a word the index reads as one it is listed for ("frost", the catalogue's
+   * frosted): there the two are one answer.
+   */
+  async function readAlikeAs(vocabulary: Vocabulary, timeoutMs?: number): Promise<ReadonlySet<string>> {
+    if (readAsIndexed === undefined) return NONE;
+    const ownWords = [...new Set(vocabulary.entries.flatMap((entry) => entry.split(/[\s-]+/)))];
+    const own = new Set(ownWords);
+    const listedWords = everyday.words.filter((word) => /^\p{L}+$/u.test(word) && !own.has(word));
+    const read = await readAsIndexed([...ownWords, ...listedWords], timeoutMs);
+    const ownByTerm = new Map<string, string[]>();
+    ownWords.forEach((word, i) => {
+      const term = read[i];
+      if (term !== undefined) ownByTerm.set(term, [...(ownByTerm.get(term) ?? []), word]);
+    });
+    const alike = new Set<string>();
+    listedWords.forEach((word, i) => {
+      const term = read[ownWords.length + i];
+      const others = term === undefined ? [] : (ownByTerm.get(term) ?? []);
+      const listed = [...everyday.lookUp(word), ...everyday.kindsOf(word)].filter((entry) => vocabulary.has(entry));
+      const listedOwn = new Set(listed.flatMap((entry) => entry.split(/[\s-]+/)));
+      if (others.length > 0 && listed.length > 0 && !others.some((other) => listedOwn.has(other))) alike.add(word);
+    });
+    return alike;
+  }
+
+  // Ready before the vocabulary is used; a failure to read leaves it unused (search-meaning.ts keeps the last).
+  const prepare = async (vocabulary: Vocabulary, timeoutMs?: number) => {
+    const lookups = lookupsOf(vocabulary);
+    lookups.readAlike ??= readAlikeAs(vocabulary, timeoutMs);
+    await Promise.all([lookups.kinds, lookups.readAlike]);
+  };
   return Object.assign(
     async (text: SearchQuery, vocabulary: Vocabulary): Promise<QueryMeaning> => {
       if (vocabulary.entries.length === 0) return { query: null, strangers: [], subject: null };
@@ -609,7 +665,7 @@ export function createQueryExpansion(
       }
       const excluded = excludedAsSearched(text.excluded, vocabulary);
       return {
-        query: gained ? { groups: await withThingsMarked(groups), excluded } : null,
+        query: gained ? { groups: await withThingsMarked(groups, vocabulary), excluded } : null,
         strangers,
         subject: await subjectOf(groups),
         ...(excluded === text.excluded ? {} : { excluded }),

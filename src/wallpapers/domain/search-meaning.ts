@@ -1,6 +1,6 @@
 import type { Logger } from '../../infra/logger.js';
 import type { SearchQuery, Term } from '../search-query.js';
-import { type Language, type MeaningOptions, createQueryExpansion } from './query-meaning.js';
+import { type IndexReading, type Language, type MeaningOptions, createQueryExpansion } from './query-meaning.js';
 import { type EverydayWords, readEverydayWords } from './everyday-words.js';
 import { type SentenceModel, loadSentenceModel } from '../../infra/sentence-model.js';
 import { type Vocabulary, buildVocabulary, memoisedVectors } from '../../infra/nearest-words.js';
@@ -55,6 +55,8 @@ export interface SearchMeaningOptions extends MeaningOptions {
   modelDir: string;
   /** The catalogue's words (tags and categories), read again every refreshMs; given up on after timeoutMs. */
   loadWords: (timeoutMs?: number) => Promise<string[]>;
+  /** How the index reads words (query-meaning.ts, IndexReading), read with the catalogue's words; without it, as if the stemmer read every word apart. */
+  readAsIndexed?: IndexReading;
   refreshMs: number;
   logger: Logger;
   /**
@@ -121,6 +123,7 @@ const RETRY_MS = 10_000;
 export function createSearchMeaning({
   modelDir,
   loadWords,
+  readAsIndexed,
   refreshMs,
   logger,
   firstReadMs = FIRST_READ_MS,
@@ -142,8 +145,11 @@ export function createSearchMeaning({
   async function refresh(timeoutMs?: number): Promise<void> {
     if (model === null) return;
     const started = performance.now();
-    const words = await buildVocabulary(model, await loadWords(timeoutMs), known);
-    await expandQuery?.prepare(words);
+    const entries = await loadWords(timeoutMs);
+    // One bound for what is asked of Elasticsearch: the words, then how the index reads them.
+    const left = timeoutMs === undefined ? undefined : Math.max(1, timeoutMs - (performance.now() - started));
+    const words = await buildVocabulary(model, entries, known);
+    await expandQuery?.prepare(words, left);
     vocabulary = words;
     logger.info('search meaning: catalogue words ready', { words: vocabulary.entries.length, ms: Math.round(performance.now() - started) });
   }
@@ -179,7 +185,7 @@ export function createSearchMeaning({
       model = await loadingModel;
       known = wordVectors.get(model) ?? known;
       wordVectors.set(model, known);
-      expandQuery = createQueryExpansion(model, options, everydayWords ?? readEverydayWords(), language);
+      expandQuery = createQueryExpansion(model, options, everydayWords ?? readEverydayWords(), language, readAsIndexed);
       if (occurrences !== undefined) {
         const embedded = memoisedVectors(model);
         realWordTypos = createRealWordTypos({

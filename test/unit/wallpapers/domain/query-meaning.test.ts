@@ -440,6 +440,51 @@ describe('what WordNet adds to a query`s meaning', () => {
     expect(daybreak.query!.groups[0]![0], 'a time of day is no thing').to.not.have.property('thing');
   });
 
+  it('when the index reads a word the thesaurus lists as another of the catalogue`s words, then the word as typed is marked as naming a thing; read as a word it is listed for, or without the reading, not', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, [...catalogue, 'falling petals', 'frosted'], new Map());
+    // As the index's stemmer reads them: "fall" is the "falling" of falling petals, "frost" the catalogue's frosted.
+    const stems: Record<string, string> = { falling: 'fall', fall: 'fall', frosted: 'frost', frost: 'frost', petals: 'petal' };
+    const asked: { words: string[]; timeoutMs: number | undefined }[] = [];
+    const readAsIndexed = (words: readonly string[], timeoutMs?: number) => {
+      asked.push({ words: [...words], timeoutMs });
+      return Promise.resolve(words.map((word) => stems[word] ?? word));
+    };
+    const thesaurus = everydayWords({ sunrise: ['fall'], frosted: ['frost'] });
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, thesaurus, language, readAsIndexed);
+    await expand.prepare(vocabulary, 250);
+    expect(asked.map(({ timeoutMs }) => timeoutMs)).to.deep.equal([250]);
+    expect(asked[0]!.words).to.include.members(['falling', 'petals', 'frosted', 'fall', 'frost']);
+    const marked = async (q: string) =>
+      (await expand(readSearchText(q), vocabulary)).query!.groups[0]!.map(({ text, thing }) => [text, thing ?? false]);
+    expect(await marked('fall')).to.deep.equal([
+      ['fall', true],
+      ['sunrise', false],
+    ]);
+    expect(await marked('frost')).to.deep.equal([
+      ['frost', false],
+      ['frosted', false],
+    ]);
+    expect((await expand(readSearchText('"fall" kitty'), vocabulary)).query!.groups[0]![0], 'quoted, the word is as typed').to.not.have.property(
+      'thing',
+    );
+    const unread = createQueryExpansion(model, { floor: 0.6, top: 4 }, thesaurus, language);
+    await unread.prepare(vocabulary);
+    expect((await unread(readSearchText('fall'), vocabulary)).query!.groups[0]![0]).to.not.have.property('thing');
+  });
+
+  it('when the index cannot read the thesaurus`s words, then preparing the catalogue words fails, and a search on them goes on unmarked', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, [...catalogue, 'falling petals'], new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({ sunrise: ['fall'] }), language, () =>
+      Promise.reject(new Error('no answer')),
+    );
+    let failed: unknown;
+    await expand.prepare(vocabulary).catch((error: unknown) => (failed = error));
+    expect(failed).to.be.instanceOf(Error);
+    expect((await expand(readSearchText('fall'), vocabulary)).query!.groups[0]![0]).to.not.have.property('thing');
+  });
+
   it('when a catalogue word names a thing, then the catalogue words for kinds of it that the model agrees with join it; not its parts, nor for a word that names no thing', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, [...catalogue, 'bird', 'eagle', 'wing', 'pebble'], new Map());
