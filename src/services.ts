@@ -20,6 +20,7 @@ import { withResponseCache } from './wallpapers/store/cached-repository.js';
 import { createEsRepository } from './wallpapers/store/es-repository.js';
 import { loadCatalogueWords, readAsIndexed } from './wallpapers/store/catalogue-words.js';
 import { createSearchMeaning, noMeaning } from './wallpapers/domain/search-meaning.js';
+import { withShorthandExclusions } from './wallpapers/domain/with-shorthand-exclusions.js';
 import { withMeaning } from './wallpapers/domain/with-meaning.js';
 import { withSuggestion } from './wallpapers/domain/with-suggestion.js';
 import { withJoinedWords } from './wallpapers/domain/with-joined-words.js';
@@ -62,31 +63,34 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
           logger,
         });
   const repository = withResponseCache(
-    withSuggestion(
-      withWallpapersAsked(
-        withJoinedWords(
-          withTypos(
-            withMeaning(
-              createEsRepository(es, config.indexAlias, {
-                logger,
-                resultWindow: config.maxResultWindow,
-                batching: {
-                  ...config.elasticsearchBatching,
-                  timeoutMs: config.elasticsearchTimeoutMs,
-                  onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
-                },
-              }),
+    withShorthandExclusions(
+      withSuggestion(
+        withWallpapersAsked(
+          withJoinedWords(
+            withTypos(
+              withMeaning(
+                createEsRepository(es, config.indexAlias, {
+                  logger,
+                  resultWindow: config.maxResultWindow,
+                  batching: {
+                    ...config.elasticsearchBatching,
+                    timeoutMs: config.elasticsearchTimeoutMs,
+                    onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
+                  },
+                }),
+                meaning,
+              ),
+              occurrences,
               meaning,
             ),
             occurrences,
             meaning,
           ),
           occurrences,
-          meaning,
         ),
         occurrences,
+        meaning,
       ),
-      occurrences,
       meaning,
     ),
     { es, alias: config.indexAlias, logger, ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },

@@ -24,6 +24,11 @@ export interface WordClasses {
   namesSubject: (word: string) => Promise<boolean>;
   /** Whether it is an English word at all, so never a misspelling of another ("flamingo", "wombat"). */
   knows: (word: string) => boolean;
+  /**
+   * Whether it is a noun more than a describing word, in any form WordNet knows ("snow", "people",
+   * "planets"; not "say", used more as a verb, nor "more", nor a word WordNet does not know: "boku").
+   */
+  namesNoun: (word: string) => boolean;
   /** Whether a few words together are one noun of WordNet's ("big cat", "ice cream", "christmas tree"). */
   isCompound: (words: string) => boolean;
   /**
@@ -400,6 +405,10 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), false), false),
     namesSubject: (word) => remembered(subjects, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), true), false),
     isCompound: (words) => words.includes(' ') && isNoun(listedSpelling(words.toLowerCase())),
+    namesNoun: (word) => {
+      const lower = listedSpelling(word.toLowerCase());
+      return !lower.includes(' ') && isNoun(lower) && !describes(lower);
+    },
     // The catalogue's words are read again now and then, mostly the same: the last answer stands for the same words.
     kindsAmong(words) {
       const key = [...words].sort().join('\n');

@@ -39,6 +39,12 @@ export interface Term {
    * (store/build-queries.ts, DESCRIBED).
    */
   thing?: true;
+  /**
+   * A word typed right after a `no` between two words that `excludes` does not read ("mountains no
+   * snow", "boku no hero"): the word before that `no`, lower-cased. Whether it is shorthand for an
+   * exclusion is for the words either side to say (domain/with-shorthand-exclusions.ts).
+   */
+  afterNo?: string;
 }
 
 export interface SearchQuery {
@@ -168,7 +174,8 @@ const DEGREE = new Set(['too', 'so', 'very', 'quite', 'really', 'that', 'exactly
  * follows. `no` does only after `with`, `but` or `and` ("beach with no people"): after other words
  * it is an idiom or a particle, as in "no way home", "say no more" and the Japanese titles people
  * type in letters ("boku no hero academia", "yoru no tokyo"), where excluding the word after it had
- * emptied the search or lost its subject (helper-137).
+ * emptied the search or lost its subject (helper-137). Between two nouns it is shorthand
+ * ("mountains no snow"), which only WordNet can tell: the word after it is marked (Term.afterNo).
  */
 function excludes(word: string, before: readonly string[], after: string): boolean {
   const content = (w: string) => !STOP_WORDS.has(w) && !NEGATING.has(w);
@@ -204,6 +211,13 @@ function tokenize(q: string): Token[] {
   // people or boats"), as people list what they do not want.
   let withoutList = false;
   let withoutPending = false;
+  // The word before a `no` that may be shorthand for an exclusion (Term.afterNo), until the next
+  // term; and after such a term, for an "or" or "and" that goes on listing ("beach no people or boats").
+  let afterNo: string | undefined;
+  let noList: string | undefined;
+  // A query that starts with `no` is a title or a saying ("no game no life", "no pain no gain"):
+  // every `no` in it is the word.
+  const startsWithNo = /^[^\p{L}\p{N}]*no(?![\p{L}\p{N}])/iu.test(q);
   const bracket = (c: string) => {
     if (depth > 0 && OPENING.test(c)) depth++;
     else if (depth > 0 && CLOSING.test(c)) depth--;
@@ -273,6 +287,22 @@ function tokenize(q: string): Token[] {
         spaced = true;
         continue;
       }
+      if (text === 'no' && !excluded && !startsWithNo) {
+        const before = tokens.at(-1);
+        const word = before?.kind === 'term' && !before.excluded && !before.term.phrase && !before.term.quoted ? before.term.text : undefined;
+        if (word !== undefined && /^\p{L}+$/u.test(word)) {
+          tokens.push({ kind: 'term', term: { text, phrase: false }, excluded, spaced });
+          [afterNo, noList] = [word.toLowerCase(), undefined];
+          spaced = true;
+          continue;
+        }
+      }
+      if ((text === 'or' || text === 'and') && noList !== undefined && !excluded) {
+        tokens.push({ kind: 'term', term: { text, phrase: false }, excluded, spaced });
+        [afterNo, noList] = [noList, undefined];
+        spaced = true;
+        continue;
+      }
     }
     const words = wordsIn(text);
     // A common word after NOT is passed over for the word it leads to ("NOT the pine", "without a
@@ -280,9 +310,15 @@ function tokenize(q: string): Token[] {
     if (not && !quoted && words.length === 1 && STOP_WORDS.has(words[0]!.toLowerCase())) continue;
     withoutList = withoutPending && words.length > 0;
     [not, withoutPending] = [false, false];
+    const noBefore = afterNo;
+    [afterNo, noList] = [undefined, undefined];
     if (words.length > 0) {
       const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
       if (quoted && words.length === 1) term.quoted = true;
+      else if (noBefore !== undefined && !excluded && spaced && words.length === 1 && /^\p{L}+$/u.test(text)) {
+        term.afterNo = noBefore;
+        noList = noBefore;
+      }
       tokens.push({ kind: 'term', term, excluded, spaced });
       spaced = true;
     }

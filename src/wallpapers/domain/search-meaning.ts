@@ -46,6 +46,8 @@ export interface SearchMeaning {
   ownWord(word: string): boolean | undefined;
   /** Whether a word names a pictured thing (WordNet's: infra/word-classes.ts); false without WordNet. */
   namesThing(word: string): Promise<boolean>;
+  /** Whether a word is a noun more than a describing word (WordClasses.namesNoun); undefined before WordNet is read, or without it. */
+  namesNoun(word: string): boolean | undefined;
   /** Settles once the model, WordNet and the catalogue's words are loaded, or given up on. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -101,6 +103,7 @@ export const noMeaning: SearchMeaning = {
   misspelt: () => Promise.resolve([]),
   ownWord: () => undefined,
   namesThing: () => Promise.resolve(false),
+  namesNoun: () => undefined,
   ready: Promise.resolve(),
   close: () => Promise.resolve(),
 };
@@ -224,6 +227,7 @@ export function createSearchMeaning({
     knows: (word) => wordNet?.knows(word),
     ownWord: (word) => ownWordsNow()?.has(word),
     namesThing: async (word) => (wordNet === null ? false : wordNet.namesThing(word)),
+    namesNoun: (word) => wordNet?.namesNoun(word),
     async misspelt(text, words, margin) {
       if (words.length === 0) return [];
       await ready;

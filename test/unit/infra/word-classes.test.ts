@@ -18,6 +18,12 @@ describe('what WordNet says of a word', () => {
     }
   });
 
+  it('when a word is a noun more than a describing word, in any form, then it names a noun; a verb, an adjective or a word WordNet does not know, not', async () => {
+    const { namesNoun } = await classes;
+    for (const word of ['snow', 'people', 'Planets', 'space', 'mountains', 'clouds', 'theatre']) expect(namesNoun(word), word).to.equal(true);
+    for (const word of ['say', 'more', 'red', 'up', 'boku', 'tonari', 'spiderman', '4k', 'big cat']) expect(namesNoun(word), word).to.equal(false);
+  });
+
   it('when a noun is abstract or a substance, in any of its forms, or WordNet does not know it, then it names no thing', async () => {
     const { namesThing } = await classes;
     for (const word of ['vibes', 'harmony', 'wanderlust', 'portrait', 'oil', 'stuff', 'people', 'christmas', '2024', 'bosque', 'selfie', '日落']) {

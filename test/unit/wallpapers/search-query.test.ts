@@ -223,7 +223,7 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('sunset not "red car"').excluded, 'a phrase').to.deep.equal([{ text: 'red car', phrase: true }]);
   });
 
-  it('when not negates a verb or a person, or no is an idiom or a particle, then they are words (helper-137)', () => {
+  it('when not negates a verb or a person, or no follows a word other than with, but or and, then the parse excludes nothing (helper-137)', () => {
     for (const q of [
       'we are not alone',
       'i can not sleep',
@@ -249,6 +249,36 @@ describe('search query syntax', () => {
     ]) {
       expect(parseSearchQuery(q).excluded, q).to.deep.equal([]);
     }
+  });
+
+  it('when no stands between two words without with, but or and, then the word after it is marked with the word before, for the words either side to read', () => {
+    const marked = (q: string) =>
+      readSearchText(q)
+        .groups.flat()
+        .filter(({ afterNo }) => afterNo !== undefined)
+        .map(({ text, afterNo }) => [afterNo, text]);
+    expect(marked('mountains no snow')).to.deep.equal([['mountains', 'snow']]);
+    expect(marked('Space no Planets'), 'the word before in lower case').to.deep.equal([['space', 'Planets']]);
+    expect(marked('mountains, no snow'), 'after a comma').to.deep.equal([['mountains', 'snow']]);
+    expect(marked('beach no people or boats at sunset'), 'a list goes on with or and and').to.deep.equal([
+      ['beach', 'people'],
+      ['beach', 'boats'],
+    ]);
+    expect(marked('boku no hero academia')).to.deep.equal([['boku', 'hero']]);
+    for (const q of [
+      'no game no life',
+      'No pain no gain',
+      'Mountains No Snow',
+      'mountains no "snow"',
+      'mountains no snow-capped',
+      '"red car" no roof',
+      "ain't no mountain high enough",
+      'mountains no',
+      'mountains no 4k',
+    ]) {
+      expect(marked(q), q).to.deep.equal([]);
+    }
+    expect(readSearchText('mountains no snow').excluded, 'the parse excludes nothing').to.deep.equal([]);
   });
 
   it('when not or no starts or ends a query, or is capitalised, then it is a word', () => {

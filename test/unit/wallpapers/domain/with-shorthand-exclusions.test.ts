@@ -1,0 +1,65 @@
+import { expect } from 'chai';
+import type { SearchParams } from '../../../../src/wallpapers/params.js';
+import { readSearchText } from '../../../../src/wallpapers/search-query.js';
+import type { WallpaperRepository } from '../../../../src/wallpapers/store/repository.js';
+import { type Nouns, withShorthandExclusions, withShorthandRead } from '../../../../src/wallpapers/domain/with-shorthand-exclusions.js';
+
+// As WordNet reads them: nouns more than describing words; say a verb, more and boku no nouns.
+const NOUNS = new Set(['mountains', 'snow', 'space', 'planets', 'beach', 'people', 'boats', 'hero', 'sunset', 'wallpaper']);
+const wordNet: Nouns = { namesNoun: (word) => NOUNS.has(word.toLowerCase()), ready: Promise.resolve() };
+const unread: Nouns = { namesNoun: () => undefined, ready: Promise.resolve() };
+const texts = (terms: readonly { text: string }[]) => terms.map(({ text }) => text);
+
+describe('a no between two nouns, read as an exclusion', () => {
+  it('when no stands between two nouns, then the word after it is excluded, and the words of a list after it', () => {
+    const mountains = withShorthandRead(readSearchText('mountains no snow'), wordNet);
+    expect(mountains.groups.map(texts)).to.deep.equal([['mountains']]);
+    expect(texts(mountains.excluded)).to.deep.equal(['snow']);
+    const beach = withShorthandRead(readSearchText('beach no people or boats at sunset'), wordNet);
+    expect(beach.groups.map(texts)).to.deep.equal([['beach'], ['sunset']]);
+    expect(texts(beach.excluded)).to.deep.equal(['people', 'boats']);
+    expect(texts(withShorthandRead(readSearchText('space no planets -moon'), wordNet).excluded), 'beside a minus').to.deep.equal(['moon', 'planets']);
+  });
+
+  it('when a word either side is no noun, the word after is one of alternatives, or WordNet is not read, then the query is as typed', () => {
+    for (const q of ['say no more', 'boku no hero academia', 'beach no people OR boats', 'mountains no snow']) {
+      const text = readSearchText(q);
+      const nouns = q === 'mountains no snow' ? unread : wordNet;
+      expect(withShorthandRead(text, nouns), q).to.equal(text);
+    }
+  });
+
+  it('when the word after no is all the query looks for, then it stays looked for', () => {
+    const text = readSearchText('wallpaper no people');
+    expect(withShorthandRead(text, wordNet)).to.equal(text);
+  });
+
+  it('when a repository is asked, then it is asked with the exclusion, after WordNet is read; a query without such a no goes through untouched', async () => {
+    const asked: SearchParams[] = [];
+    let read = false;
+    const nouns: Nouns = {
+      namesNoun: (word) => (read ? NOUNS.has(word) : undefined),
+      ready: new Promise((resolve) =>
+        setTimeout(() => {
+          read = true;
+          resolve();
+        }, 20),
+      ),
+    };
+    const repository = withShorthandExclusions(
+      {
+        search: (params: SearchParams) => {
+          asked.push(params);
+          return Promise.resolve({}) as never;
+        },
+      } as unknown as WallpaperRepository,
+      nouns,
+    );
+    const params = (q: string) => ({ text: readSearchText(q), page: 1, perPage: 10 }) as unknown as SearchParams;
+    await repository.search(params('mountains no snow'));
+    expect(texts(asked[0]!.text.excluded)).to.deep.equal(['snow']);
+    const plain = params('mountains -snow');
+    await repository.search(plain);
+    expect(asked[1]).to.equal(plain);
+  });
+});
