@@ -1,0 +1,20 @@
+// Searches with a no between two words (the word after it now excluded when both are nouns, read
+// by WordNet before the query goes on) and words the index's stemmer reads as another catalogue
+// word (now counted below what the thesaurus lists them for), timed against the build before;
+// plain searches beside them as the control. See side-by-side.ts for how to run it.
+import { compareBuilds } from './side-by-side.js';
+
+await compareBuilds({
+  'no between words': [
+    'mountains no snow',
+    'space no planets',
+    'beach no people or boats',
+    'sunset no clouds',
+    'city no cars',
+    'forest no fog',
+    'boku no hero academia',
+    'say no more',
+  ],
+  'read alike': ['fall', 'snowing', 'raining', 'deserted', 'films', 'fall forest', 'snowing mountains', 'raining city'],
+  'plain words': ['mountain sunset', 'neon city', 'calm ocean', 'dark forest', 'red car', 'snowy cabin', 'space nebula', 'lighthouse'],
+});
