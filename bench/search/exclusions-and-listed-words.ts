@@ -2,7 +2,7 @@
 // an excluded colour its pictures too) and single words the thesaurus lists ("running", "fall": the
 // word as typed now weighs less in descriptions), timed against the build before; plain searches
 // beside them as the control. See side-by-side.ts for how to run it.
-import { compareBuilds } from './side-by-side.js';
+import { PLAIN_SEARCHES, compareBuilds } from './side-by-side.js';
 
 await compareBuilds({
   'exclusions in words': [
@@ -16,5 +16,5 @@ await compareBuilds({
     'beach with no people',
   ],
   'listed words': ['running', 'fall', 'kitty', 'doggo', 'sakura', 'woods', 'automobile', 'surfing'],
-  'plain words': ['mountain sunset', 'neon city', 'calm ocean', 'dark forest', 'red car', 'snowy cabin', 'space nebula', 'lighthouse'],
+  'plain words': PLAIN_SEARCHES,
 });

@@ -22,6 +22,9 @@ const quantile = (values: number[], q: number) => [...values].sort((a, b) => a -
  * Times every kind's queries on the build before and the build now, `rounds` times each, and prints
  * the table. `pathOf` makes a query a request (a search by default).
  */
+/** Plain searches timed beside the kinds a change is about, as the control. */
+export const PLAIN_SEARCHES = ['mountain sunset', 'neon city', 'calm ocean', 'dark forest', 'red car', 'snowy cabin', 'space nebula', 'lighthouse'];
+
 export async function compareBuilds(
   kinds: Record<string, string[]>,
   rounds = Number(process.argv[2] ?? 2),

@@ -237,24 +237,19 @@ describe('search relevance on the demo catalogue', function () {
     }
   });
 
-  it('when the index reads a word the thesaurus lists as another of the catalogue`s words, then what the word is listed for comes first (fall: autumn, not falling petals)', async () => {
-    // The stemmer reads "falling" as fall, "snow" as snowing's, "rain" as raining's: 70 anime scenes
-    // "under Falling Petals" had come before every autumn wallpaper, and the snow leopards before snowfall.
-    for (const [q, listed, readAlike] of [
-      ['fall', /\bautumn\b/i, /\bfalling\b/i],
-      ['snowing', /\bsnowfall\b/i, /\bsnow\b/i],
-      ['raining', /\brainy\b/i, /\brain\b/i],
-    ] as const) {
-      expect(demo.catalogue.filter((wallpaper) => listed.test(wallpaper.title)).length, `the demo holds what ${q} means`).to.be.at.least(10);
-      const found = await demo.search(q);
-      expect(
-        found.hits.map((hit) => hit.title),
-        q,
-      ).to.satisfy((titles: string[]) => titles.every((title) => listed.test(title)));
-      const alike = demo.catalogue.filter((wallpaper) => readAlike.test(wallpaper.title) && !listed.test(wallpaper.title)).length;
-      expect(alike, `the demo holds titles ${q} is read alike in`).to.be.at.least(10);
-      expect(found.total, `${q} still finds them`).to.be.at.least(alike);
-    }
+  it('when the index reads a word the thesaurus lists as another of the catalogue`s words, far in meaning, then what the word is listed for comes first (fall: autumn, not falling petals); as the same word in another form, not (blossoming)', async () => {
+    // The stemmer reads "fall" as the "falling" of falling petals: 70 anime scenes "under Falling
+    // Petals" had come before every autumn wallpaper.
+    const autumn = /\bautumn\b/i;
+    const petals = demo.catalogue.filter((wallpaper) => /\bfalling\b/i.test(wallpaper.title) && !autumn.test(wallpaper.title)).length;
+    expect(petals, 'the demo holds titles fall is read alike in').to.be.at.least(10);
+    const fall = await demo.search('fall');
+    expect(fall.hits.map((hit) => hit.title)).to.satisfy((titles: string[]) => titles.every((title) => autumn.test(title)));
+    expect(fall.total, 'fall still finds them').to.be.at.least(petals);
+    // "blossoming" is read as blossom, the same word: the blossoms stay first, not the "Blooming"
+    // flowers the thesaurus lists it for (helper-141).
+    const blossoming = await demo.search('blossoming');
+    expect(blossoming.hits.map((hit) => hit.title)).to.satisfy((titles: string[]) => titles.every((title) => /\bblossoms?\b/i.test(title)));
   });
 
   it('when an exclusion is written in words, then it excludes as a minus does (mountains without snow, cars not red, beach with no people, mountains no snow)', async () => {

@@ -4,9 +4,10 @@ import { buildVocabulary } from '../../src/infra/nearest-words.js';
 import { loadSentenceModel } from '../../src/infra/sentence-model.js';
 import { silentLogger } from '../../src/infra/logger.js';
 import { createWordOccurrences } from '../../src/wallpapers/domain/word-occurrences.js';
+import { everydayWords } from '../../src/wallpapers/domain/everyday-words.js';
 import { createSearchMeaning } from '../../src/wallpapers/domain/search-meaning.js';
 import { SUGGESTION_BUDGET_MS } from '../../src/wallpapers/domain/with-suggestion.js';
-import { readSearchText } from '../../src/wallpapers/search-query.js';
+import { type SearchQuery, readSearchText } from '../../src/wallpapers/search-query.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 import { contractViolations } from '../support/contract.js';
 import { startEsGate } from '../support/es-gate.js';
@@ -509,6 +510,7 @@ describe('the catalogue words on the real model', () => {
 });
 
 describe('search meaning when Elasticsearch does not answer at start', function () {
+  const words = (query: SearchQuery | null) => query?.groups.map((group) => group.map(({ text }) => text));
   this.timeout(30_000);
   const options = { modelDir: 'models/minilm', floor: 0.6, top: 4, refreshMs: 300_000, logger: silentLogger };
 
@@ -529,7 +531,7 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     await meaning.close();
   });
 
-  it('when how the index reads the words does not come at start, then it has what the words left of the same bound, and searches go on with the words typed', async () => {
+  it('when how the index reads the words does not come at start, then it has what the words left of the same bound, and searches go on with the catalogue`s words, nothing read alike', async () => {
     const asked: (number | undefined)[] = [];
     const hanging = (_words: readonly string[], timeoutMs?: number) => {
       asked.push(timeoutMs);
@@ -538,10 +540,33 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     const loadWords = () => new Promise<string[]>((resolve) => setTimeout(() => resolve(['kitten', 'cars']), 100));
     const meaning = createSearchMeaning({ ...options, loadWords, readAsIndexed: hanging, firstReadMs: 300 });
     const started = performance.now();
-    expect((await meaning.expand(readSearchText('kitty'))).query).to.equal(null);
+    expect(words((await meaning.expand(readSearchText('kitty'))).query)).to.deep.equal([['kitty', 'kitten']]);
     expect(asked).to.have.length(1);
     expect(asked[0]).to.be.within(1, 200);
     expect(performance.now() - started).to.be.below(3000);
+    await meaning.close();
+  });
+
+  it('when the index refuses to say how it reads the words, then the catalogue`s words still serve, nothing is read alike, and a warning says so', async () => {
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message) };
+    const refusing = () => Promise.reject(new Error('action [indices:data/read/tv] is unauthorized'));
+    const meaning = createSearchMeaning({
+      ...options,
+      logger,
+      loadWords: () => Promise.resolve(['kitten', 'cars', 'falling petals', 'sunrise']),
+      readAsIndexed: refusing,
+      everydayWords: everydayWords({ sunrise: ['fall'] }),
+    });
+    const fall = await meaning.expand(readSearchText('fall'));
+    expect(words(fall.query)).to.deep.equal([['fall', 'sunrise']]);
+    expect(fall.query!.groups[0]![0]).to.not.have.property('thing');
+    expect(words((await meaning.expand(readSearchText('kitty'))).query)).to.deep.equal([['kitty', 'kitten']]);
+    expect(warnings.filter((warning) => /how the index reads/.test(warning))).to.have.length(1);
+    expect(
+      warnings.some((warning) => /catalogue words could not be read/.test(warning)),
+      'the words were read',
+    ).to.equal(false);
     await meaning.close();
   });
 

@@ -52,11 +52,13 @@ export interface QueryMeaning {
 
 export type ExpandQuery = ((text: SearchQuery, vocabulary: Vocabulary) => Promise<QueryMeaning>) & {
   /**
-   * Reads what the catalogue's words are by WordNet and how the index reads the thesaurus's words
-   * beside them, once per set of words, so that no search waits for it; rejects when the index
-   * could not be read within timeoutMs.
+   * Reads what the catalogue's words are by WordNet, and which of the thesaurus's words the index
+   * reads as others far in meaning (`reading`, from readAlike, or read now), once per set of words,
+   * so that no search waits for it; rejects when the index could not be read.
    */
-  prepare(vocabulary: Vocabulary, timeoutMs?: number): Promise<void>;
+  prepare(vocabulary: Vocabulary, reading?: Promise<ReadAlike>): Promise<void>;
+  /** How the index reads the thesaurus's words beside the catalogue's entries (IndexReading), asked within timeoutMs. */
+  readAlike(entries: readonly string[], timeoutMs?: number): Promise<ReadAlike>;
 };
 
 /** What a word stands for in the catalogue's words; `stranger` when it stands for none and is none of them. */
@@ -122,6 +124,17 @@ export interface Language {
 export type IndexReading = (words: readonly string[], timeoutMs?: number) => Promise<readonly (string | undefined)[]>;
 
 const NONE: ReadonlySet<string> = new Set();
+
+/** The thesaurus's single words the index reads as other words of the catalogue's, with those words. */
+export type ReadAlike = ReadonlyMap<string, readonly string[]>;
+
+// A word the thesaurus lists that the index reads as one of the catalogue's words is read as another
+// word when that word is further in meaning than this from every word it is listed for (the sentence
+// model's cosine similarity; as near as a synonym counts, SYNONYM_FLOOR): "fall" as falling (0.48
+// from autumn), "deserted" as desert (0.32 from empty), "skier" as sky (0.21 from ski slope). Nearer,
+// it is the same word in another form: "blossoming" blossom (0.60 from blooming), "surfing" surf
+// (0.74), "films" film (0.81), "raining" rain (0.91). Measured on the demo catalogue's eleven such words.
+const READ_ALIKE_CEILING = 0.55;
 
 const NO_LANGUAGE: Language = {
   synonymsOf: () => Promise.resolve(new Set()),
@@ -582,7 +595,7 @@ export function createQueryExpansion(
    * running along the paths" of a description, which it had ranked first (helper-135). Not for a
    * catalogue word that names none: `aerial` (above), `macro` (close-up) and `flat lay` are how a
    * picture was taken, which its description says (helper-137). And so is a word the thesaurus lists
-   * that the index reads as another of the catalogue's words (readAlikeAs: `fall`, not falling).
+   * that the index reads as another of the catalogue's words far in meaning from what it is listed for (farInMeaning: `fall`, not falling).
    */
   async function withThingsMarked(groups: readonly Term[][], vocabulary: Vocabulary): Promise<Term[][]> {
     const namesThing = (term: Term) => language.namesThing(term.text.toLowerCase());
@@ -601,19 +614,16 @@ export function createQueryExpansion(
   }
 
   /**
-   * The single words the thesaurus lists that the index reads as another of the catalogue's words,
-   * none of the words it lists them for: its stemmer makes "fall" of the "falling" of falling petals
-   * and "desert" of "deserted", while people typing "fall" mean autumn and "deserted" abandoned or
-   * empty places. Such a word is marked as naming a thing (withThingsMarked), so where a wallpaper
-   * holds it only so, or in its description, it counts below the words the thesaurus lists: `fall`
-   * had ranked 70 anime scenes "under Falling Petals" before its 159 autumn wallpapers, `deserted`
-   * the deserts first. Not a word the index reads as one it is listed for ("frost", the catalogue's
-   * frosted): there the two are one answer.
+   * The single words the thesaurus lists that the index reads as other words of the catalogue's
+   * (its stemmer makes "fall" of the "falling" of falling petals, "deserted" of desert, "blossoming"
+   * of blossom), with those words; none of the words they are listed for. Read from the catalogue's
+   * entries, so that it can be asked while their vectors are made.
    */
-  async function readAlikeAs(vocabulary: Vocabulary, timeoutMs?: number): Promise<ReadonlySet<string>> {
-    if (readAsIndexed === undefined) return NONE;
-    const ownWords = [...new Set(vocabulary.entries.flatMap((entry) => entry.split(/[\s-]+/)))];
+  async function readAlike(entries: readonly string[], timeoutMs?: number): Promise<ReadAlike> {
+    if (readAsIndexed === undefined) return new Map();
+    const ownWords = [...new Set(entries.flatMap((entry) => entry.split(/[\s-]+/)))];
     const own = new Set(ownWords);
+    const held = new Set(entries);
     const listedWords = everyday.words.filter((word) => /^\p{L}+$/u.test(word) && !own.has(word));
     const read = await readAsIndexed([...ownWords, ...listedWords], timeoutMs);
     const ownByTerm = new Map<string, string[]>();
@@ -621,21 +631,44 @@ export function createQueryExpansion(
       const term = read[i];
       if (term !== undefined) ownByTerm.set(term, [...(ownByTerm.get(term) ?? []), word]);
     });
-    const alike = new Set<string>();
+    const alike = new Map<string, string[]>();
     listedWords.forEach((word, i) => {
       const term = read[ownWords.length + i];
       const others = term === undefined ? [] : (ownByTerm.get(term) ?? []);
-      const listed = [...everyday.lookUp(word), ...everyday.kindsOf(word)].filter((entry) => vocabulary.has(entry));
-      const listedOwn = new Set(listed.flatMap((entry) => entry.split(/[\s-]+/)));
-      if (others.length > 0 && listed.length > 0 && !others.some((other) => listedOwn.has(other))) alike.add(word);
+      const listedOwn = new Set(listedFor(word, held).flatMap((entry) => entry.split(/[\s-]+/)));
+      if (others.length > 0 && listedOwn.size > 0 && !others.some((other) => listedOwn.has(other))) alike.set(word, others);
     });
     return alike;
   }
 
-  // Ready before the vocabulary is used; a failure to read leaves it unused (search-meaning.ts keeps the last).
-  const prepare = async (vocabulary: Vocabulary, timeoutMs?: number) => {
+  /** The catalogue's entries the thesaurus lists a word for. */
+  const listedFor = (word: string, held: { has(entry: string): boolean }) =>
+    [...everyday.lookUp(word), ...everyday.kindsOf(word)].filter((entry) => held.has(entry));
+
+  /**
+   * Of the words read alike, those whose every reading is far in meaning from all the word is
+   * listed for (READ_ALIKE_CEILING): the index reads them as another word ("fall", "deserted"), not
+   * as the same word in another form ("blossoming" is blossom, "raining" rain).
+   */
+  async function farInMeaning(vocabulary: Vocabulary, alike: ReadAlike): Promise<ReadonlySet<string>> {
+    const far = new Set<string>();
+    for (const [word, others] of alike) {
+      const listed = listedFor(word, vocabulary).flatMap((entry) => vocabulary.vectorOf(entry) ?? []);
+      let near = false;
+      for (const other of others) {
+        const reading = await vectorOf(other);
+        if (listed.some((vector) => cosine(vector, reading) >= READ_ALIKE_CEILING)) near = true;
+      }
+      if (!near && listed.length > 0) far.add(word);
+    }
+    return far;
+  }
+
+  // Ready before the vocabulary is used: rejects when the index could not be read (search-meaning.ts
+  // reads it so that a failure reads nothing alike).
+  const prepare = async (vocabulary: Vocabulary, reading?: Promise<ReadAlike>) => {
     const lookups = lookupsOf(vocabulary);
-    lookups.readAlike ??= readAlikeAs(vocabulary, timeoutMs);
+    lookups.readAlike ??= (reading ?? readAlike(vocabulary.entries)).then((alike) => farInMeaning(vocabulary, alike));
     await Promise.all([lookups.kinds, lookups.readAlike]);
   };
   return Object.assign(
@@ -672,6 +705,6 @@ export function createQueryExpansion(
         ...(phrased.typed === null ? {} : { typed: phrased.typed }),
       };
     },
-    { prepare },
+    { prepare, readAlike },
   );
 }

@@ -145,14 +145,32 @@ export function createSearchMeaning({
   let wordNet: WordClasses | null = null;
   let realWordTypos: RealWordTypos | null = null;
 
+  // How the index reads words, or, when it cannot be asked, no word read as another: the catalogue's
+  // words still serve, and it is asked again with them (helper-141: a failed read had left search
+  // with the words typed only).
+  const readingOrNone: IndexReading | undefined =
+    readAsIndexed &&
+    ((words, timeoutMs) =>
+      readAsIndexed(words, timeoutMs).catch((error: unknown) => {
+        logger.warn(
+          'search meaning: how the index reads the thesaurus`s words could not be read; each is read as typed until the catalogue`s words are read again',
+          {
+            error: error instanceof Error ? error.message : String(error),
+          },
+        );
+        return words.map(() => undefined);
+      }));
+
   async function refresh(timeoutMs?: number): Promise<void> {
     if (model === null) return;
     const started = performance.now();
     const entries = await loadWords(timeoutMs);
-    // One bound for what is asked of Elasticsearch: the words, then how the index reads them.
+    // One bound for what is asked of Elasticsearch: the words, then how the index reads them, asked
+    // while the words' vectors are made.
     const left = timeoutMs === undefined ? undefined : Math.max(1, timeoutMs - (performance.now() - started));
+    const reading = expandQuery?.readAlike(entries, left);
     const words = await buildVocabulary(model, entries, known);
-    await expandQuery?.prepare(words, left);
+    await expandQuery?.prepare(words, reading);
     vocabulary = words;
     logger.info('search meaning: catalogue words ready', { words: vocabulary.entries.length, ms: Math.round(performance.now() - started) });
   }
@@ -188,7 +206,7 @@ export function createSearchMeaning({
       model = await loadingModel;
       known = wordVectors.get(model) ?? known;
       wordVectors.set(model, known);
-      expandQuery = createQueryExpansion(model, options, everydayWords ?? readEverydayWords(), language, readAsIndexed);
+      expandQuery = createQueryExpansion(model, options, everydayWords ?? readEverydayWords(), language, readingOrNone);
       if (occurrences !== undefined) {
         const embedded = memoisedVectors(model);
         realWordTypos = createRealWordTypos({

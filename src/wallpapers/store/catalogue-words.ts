@@ -14,16 +14,20 @@ export async function loadCatalogueWords(es: Client, alias: string, timeoutMs?: 
   return [...new Set([...tags, ...CATEGORIES])];
 }
 
-// The analyzer the index reads titles, descriptions and category names with (index-mappings/wallpapers.json).
-const TEXT_ANALYZER = 'english_text';
-// Words per request: well within what Elasticsearch analyzes in one (index.analyze.max_token_count,
-// 10,000 terms), as a word makes one term or two.
+// The field whose analysis search reads words with: the title's, as the description's and the
+// category's name (english_text, index-mappings/wallpapers.json).
+const TEXT_FIELD = 'title';
+// Words per request, so that no request grows with the catalogue.
 const WORDS_PER_READ = 4_000;
+
+type TermVectors = { term_vectors?: Record<string, { terms?: Record<string, { tokens?: { start_offset?: number }[] }> }> };
 
 /**
  * How the index reads each word: the one term its analyzer makes of it ("falling" fall, "deserted"
  * desert), or undefined where it makes none (a common word) or several. The words go a space apart
- * in one text per request, and each term's offset says whose it is. Given up on after timeoutMs in all.
+ * in the title of a document made up for the asking (term vectors of an artificial document: what
+ * a search may ask, where the analyze API needs the right to manage the index), and each term's
+ * offset says whose it is. Given up on after timeoutMs in all.
  */
 export async function readAsIndexed(es: Client, alias: string, words: readonly string[], timeoutMs?: number): Promise<(string | undefined)[]> {
   const read: (string | undefined)[] = [];
@@ -37,17 +41,29 @@ export async function readAsIndexed(es: Client, alias: string, words: readonly s
       starts.push(offset);
       offset += word.length + 1;
     }
-    const { tokens = [] } = await es.indices.analyze(
-      { index: alias, analyzer: TEXT_ANALYZER, text: chunk.join(' ') },
+    const response = (await es.termvectors(
+      {
+        index: alias,
+        doc: { [TEXT_FIELD]: chunk.join(' ') },
+        fields: [TEXT_FIELD],
+        offsets: true,
+        positions: false,
+        payloads: false,
+        term_statistics: false,
+        field_statistics: false,
+      },
       deadline === undefined ? {} : { requestTimeout: Math.max(1, deadline - performance.now()), maxRetries: 0 },
-    );
+    )) as TermVectors;
+    const found = Object.entries(response.term_vectors?.[TEXT_FIELD]?.terms ?? {})
+      .flatMap(([term, { tokens = [] }]) => tokens.map(({ start_offset: start = 0 }) => ({ term, start })))
+      .sort((a, b) => a.start - b.start);
     const terms = chunk.map((): string[] => []);
     let word = 0;
-    for (const { token, start_offset: start } of tokens) {
+    for (const { term, start } of found) {
       while (word + 1 < starts.length && starts[word + 1]! <= start) word++;
-      terms[word]!.push(token);
+      terms[word]!.push(term);
     }
-    read.push(...terms.map((found) => (found.length === 1 ? found[0] : undefined)));
+    read.push(...terms.map((made) => (made.length === 1 ? made[0] : undefined)));
   }
   return read;
 }

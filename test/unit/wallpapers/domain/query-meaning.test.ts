@@ -440,27 +440,33 @@ describe('what WordNet adds to a query`s meaning', () => {
     expect(daybreak.query!.groups[0]![0], 'a time of day is no thing').to.not.have.property('thing');
   });
 
-  it('when the index reads a word the thesaurus lists as another of the catalogue`s words, then the word as typed is marked as naming a thing; read as a word it is listed for, or without the reading, not', async () => {
+  it('when the index reads a word the thesaurus lists as another of the catalogue`s words far in meaning, then the word as typed is marked as naming a thing; read as a near one, as one it is listed for, or without the reading, not', async () => {
     const model = fakeModel();
-    const vocabulary = await buildVocabulary(model, [...catalogue, 'falling petals', 'frosted'], new Map());
-    // As the index's stemmer reads them: "fall" is the "falling" of falling petals, "frost" the catalogue's frosted.
-    const stems: Record<string, string> = { falling: 'fall', fall: 'fall', frosted: 'frost', frost: 'frost', petals: 'petal' };
+    const entries = [...catalogue, 'falling petals', 'frosted', 'cat'];
+    const vocabulary = await buildVocabulary(model, entries, new Map());
+    // As the index's stemmer reads them: "fall" is the "falling" of falling petals (far from sunrise,
+    // which the thesaurus lists it for), "catting" the catalogue's cat (near kitten), "frost" the
+    // catalogue's frosted, which it is listed for.
+    const stems: Record<string, string> = { falling: 'fall', fall: 'fall', frosted: 'frost', frost: 'frost', petals: 'petal', catting: 'cat' };
     const asked: { words: string[]; timeoutMs: number | undefined }[] = [];
     const readAsIndexed = (words: readonly string[], timeoutMs?: number) => {
       asked.push({ words: [...words], timeoutMs });
       return Promise.resolve(words.map((word) => stems[word] ?? word));
     };
-    const thesaurus = everydayWords({ sunrise: ['fall'], frosted: ['frost'] });
+    const thesaurus = everydayWords({ sunrise: ['fall'], frosted: ['frost'], kitten: ['catting'] });
     const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, thesaurus, language, readAsIndexed);
-    await expand.prepare(vocabulary, 250);
+    const reading = expand.readAlike(entries, 250);
+    expect([...(await reading).keys()].sort()).to.deep.equal(['catting', 'fall']);
+    await expand.prepare(vocabulary, reading);
     expect(asked.map(({ timeoutMs }) => timeoutMs)).to.deep.equal([250]);
-    expect(asked[0]!.words).to.include.members(['falling', 'petals', 'frosted', 'fall', 'frost']);
+    expect(asked[0]!.words).to.include.members(['falling', 'petals', 'frosted', 'fall', 'frost', 'catting']);
     const marked = async (q: string) =>
       (await expand(readSearchText(q), vocabulary)).query!.groups[0]!.map(({ text, thing }) => [text, thing ?? false]);
     expect(await marked('fall')).to.deep.equal([
       ['fall', true],
       ['sunrise', false],
     ]);
+    expect((await marked('catting'))[0], 'read as a word near what it is listed for').to.deep.equal(['catting', false]);
     expect(await marked('frost')).to.deep.equal([
       ['frost', false],
       ['frosted', false],
