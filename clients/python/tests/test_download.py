@@ -13,7 +13,7 @@ import threading
 import time
 
 from wallpaper_catalogue import download
-from wallpaper_catalogue.download import LOCK_GRACE_SECONDS, STALE_PART_SECONDS, DownloadError, existing, fetch_all, fetch_picture, unfinished
+from wallpaper_catalogue.download import LOCK_GRACE_SECONDS, STALE_PART_SECONDS, DownloadError, PartsUnderWay, existing, fetch_all, fetch_picture, unfinished
 
 PICTURE = b"BM" + b"\x00" * 998
 
@@ -55,6 +55,29 @@ def test_when_the_type_is_not_a_plain_word_then_the_file_is_named_img_and_stays_
         fetched = fetch_picture(http, "http://pictures.test/9", folder, 9)
     assert fetched.path == folder / "9.img"
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["9.img", "mirror"]
+
+
+def test_when_the_run_has_taken_its_parts_then_a_worker_that_had_not_made_its_part_yet_makes_none(tmp_path: Path) -> None:
+    # The interrupted run removes the .part files under way and ends; a worker that asked for its
+    # picture just before had made its .part after that, and the ending program left it (CI, SIGHUP).
+    writing = PartsUnderWay()
+    assert writing.close() == []
+    with serving("image/png") as http, pytest.raises(DownloadError, match="interrupted"):
+        fetch_picture(http, "http://pictures.test/4", tmp_path, 4, writing=writing)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_when_the_run_takes_its_parts_then_it_gets_each_made_and_not_yet_renamed(tmp_path: Path) -> None:
+    writing = PartsUnderWay()
+    made, renamed = tmp_path / "1.png.1-aaaaaaaa.part", tmp_path / "2.png.1-bbbbbbbb.part"
+    for part in (made, renamed):
+        fd = writing.make(part)
+        assert fd is not None
+        os.close(fd)
+    writing.discard(renamed)
+    assert writing.close() == [made]
+    assert writing.make(tmp_path / "3.png.1-cccccccc.part") is None
+    assert not (tmp_path / "3.png.1-cccccccc.part").exists()
 
 
 def test_when_the_server_hangs_up_mid_picture_then_no_part_is_left_and_the_error_names_the_picture(tmp_path: Path) -> None:

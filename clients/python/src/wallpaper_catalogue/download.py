@@ -269,6 +269,38 @@ def sweep(folder: Path) -> int:
     return Leftovers(folder).sweep()
 
 
+class PartsUnderWay:
+    """The ``.part`` files a run's workers are writing, which an interrupted run removes (another run
+    on the folder may be writing its own). Once the run has taken them (`close`), no worker makes a
+    new one: a worker that had not made its ``.part`` yet when the run stopped had made it after the
+    run removed the rest, and the program, ending with its daemon workers, left it behind."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._parts: set[Path] = set()
+        self._closed = False
+
+    def make(self, part: Path) -> int | None:
+        """Makes `part` anew, never through a link left by that name (a shared folder), and returns
+        its descriptor; None after `close`, having made nothing."""
+        with self._lock:
+            if self._closed:
+                return None
+            fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+            self._parts.add(part)
+            return fd
+
+    def discard(self, part: Path) -> None:
+        with self._lock:
+            self._parts.discard(part)
+
+    def close(self) -> list[Path]:
+        """The ``.part`` files under way now, the last this run makes."""
+        with self._lock:
+            self._closed = True
+            return list(self._parts)
+
+
 def fetch_picture(
     http: httpx.Client,
     url: str,
@@ -278,7 +310,7 @@ def fetch_picture(
     max_bytes: int = MAX_BYTES,
     replacing: str | None = None,
     stop: threading.Event | None = None,
-    writing: set[Path] | None = None,
+    writing: PartsUnderWay | None = None,
     leftovers: Leftovers | None = None,
     retry_delays: tuple[float, ...] | None = None,
 ) -> Fetched:
@@ -290,7 +322,7 @@ def fetch_picture(
     refused connection, a stalled server, a redirect loop) had reached the user as the bare
     "timed out". A "not now" is tried again (RETRY_STATUSES, DROPPED) after each of `retry_delays`
     (RETRY_DELAYS unless given), unless `stop` is set while it waits."""
-    parts = set() if writing is None else writing
+    parts = PartsUnderWay() if writing is None else writing
 
     def attempt() -> Fetched:
         try:
@@ -339,7 +371,7 @@ def _fetch_picture(
     max_bytes: int,
     replacing: str | None,
     stop: threading.Event | None,
-    writing: set[Path],
+    writing: PartsUnderWay,
     leftovers: Leftovers | None,
 ) -> Fetched:
     if replacing is None:
@@ -416,7 +448,7 @@ def _asked_wait(response: httpx.Response) -> float | None:
 def _write_part(
     response: httpx.Response,
     part: Path,
-    writing: set[Path],
+    writing: PartsUnderWay,
     held: list[int],
     wallpaper_id: int,
     url: str,
@@ -431,9 +463,9 @@ def _write_part(
     the ``.part`` and is a DownloadError."""
     size = 0
     try:
-        # Made anew, never opened through a link left by that name (a shared folder).
-        writing.add(part)
-        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        fd = writing.make(part)
+        if fd is None:
+            raise DownloadError(wallpaper_id, f"{url}: interrupted")
         lock = _locked_handle(fd)
         if lock is not None:
             held.append(lock)
@@ -467,7 +499,7 @@ def _write_part(
     return size
 
 
-def _drop(part: Path, writing: set[Path]) -> None:
+def _drop(part: Path, writing: PartsUnderWay) -> None:
     """Lets go of a ``.part`` that will not become a picture. One that cannot be removed is left (a
     read-only folder answers EROFS even for a file it never made): raising here had replaced the
     error that says why, and the run could not tell a folder that takes no file (helper-108)."""
@@ -514,9 +546,7 @@ def fetch_all(
     work: queue.Queue[tuple[int, str] | None] = queue.Queue(maxsize=parallel)
     started: set[int] = set()
     finished: set[int] = set()
-    # The .part files this run's workers are writing: all an interrupted run removes (another run on
-    # the folder may be writing its own).
-    writing: set[Path] = set()
+    writing = PartsUnderWay()
     # What ended a worker other than its pictures (on_done raising: a progress line written to a
     # reader that stopped reading). The listing and the join look for it: they had waited for ever
     # on workers that were gone, holding a sync's folder lock with them.
@@ -601,7 +631,7 @@ def fetch_all(
         except BaseException:
             with report:
                 stop.set()
-            for leftover in writing.copy():
+            for leftover in writing.close():
                 remove_leftover(leftover)
             raise
     return done, failed
