@@ -462,10 +462,15 @@ def _write_part(
     into `held`, for the caller to close once the ``.part`` is renamed or gone. Any failure removes
     the ``.part`` and is a DownloadError."""
     size = 0
+    # Made before the try whose failures remove the .part: a name this run did not make (the run
+    # over, or O_EXCL finding another's file by that name) is not this run's to remove.
     try:
         fd = writing.make(part)
-        if fd is None:
-            raise DownloadError(wallpaper_id, f"{url}: interrupted")
+    except OSError as error:
+        raise DownloadError(wallpaper_id, f"{url}: {error}") from error
+    if fd is None:
+        raise DownloadError(wallpaper_id, f"{url}: interrupted")
+    try:
         lock = _locked_handle(fd)
         if lock is not None:
             held.append(lock)
