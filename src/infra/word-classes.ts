@@ -25,10 +25,14 @@ export interface WordClasses {
   /** Whether it is an English word at all, so never a misspelling of another ("flamingo", "wombat"). */
   knows: (word: string) => boolean;
   /**
-   * Whether it is a noun more than a describing word, in any form WordNet knows ("snow", "people",
-   * "planets"; not "say", used more as a verb, nor "more", nor a word WordNet does not know: "boku").
+   * Whether it is a noun more than another part of speech, by how many of its senses WordNet's
+   * tagged texts met, in any form WordNet knows ("snow", "people", "planets", "sunset", "light"; not
+   * "say", used more as a verb, nor "more" or "good", more often describing, nor a word WordNet does
+   * not know: "boku"). A plural names things whatever its singular also is ("stars", "lights").
+   * `afterDeterminer`: the word follows one ("no leaves"), so it can be no verb, and only its
+   * describing senses weigh against it.
    */
-  namesNoun: (word: string) => boolean;
+  namesNoun: (word: string, afterDeterminer?: boolean) => boolean;
   /** Whether a few words together are one noun of WordNet's ("big cat", "ice cream", "christmas tree"). */
   isCompound: (words: string) => boolean;
   /**
@@ -405,9 +409,19 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), false), false),
     namesSubject: (word) => remembered(subjects, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), true), false),
     isCompound: (words) => words.includes(' ') && isNoun(listedSpelling(words.toLowerCase())),
-    namesNoun: (word) => {
+    namesNoun: (word, afterDeterminer = false) => {
       const lower = listedSpelling(word.toLowerCase());
-      return !lower.includes(' ') && isNoun(lower) && !describes(lower);
+      if (lower.includes(' ') || !isNoun(lower) || comparison(lower)) return false;
+      const noun = uses(nouns, nounForms(lower));
+      // Ties go to the noun: "sunset" (an adjective of no tagged sense) and "light" (12 and 12) name things.
+      const plural =
+        !adjectives.has(lower) &&
+        !adverbs.has(lower) &&
+        nounForms(lower)
+          .slice(1)
+          .some((form) => nouns.has(form));
+      if (!plural && uses(adjectives, [lower]) + uses(adverbs, [lower]) > noun) return false;
+      return afterDeterminer || uses(verbs, baseForms(lower, ENDINGS.verb)) <= noun;
     },
     // The catalogue's words are read again now and then, mostly the same: the last answer stands for the same words.
     kindsAmong(words) {

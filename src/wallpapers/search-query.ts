@@ -197,6 +197,51 @@ function wordAt(q: string, i: number): string {
   return (/^[^\p{L}]*(\p{L}+)/u.exec(q.slice(i, i + 64))?.[1] ?? '').toLowerCase();
 }
 
+/** The next `count` words at or after `i` in `q`, lower-cased: runs of letters. */
+function wordsAt(q: string, i: number, count: number): string[] {
+  return [...q.slice(i, i + 96).matchAll(/\p{L}+/gu)].slice(0, count).map(([word]) => word.toLowerCase());
+}
+
+// After `no`, words that make a set phrase of it rather than name a thing left out: what signs say
+// and sayings ("road no entry sign" is a sign, "love no limits" and "band no doubt" are words;
+// helper-143).
+const NO_PHRASES = new Set(
+  'entry exit parking smoking trespassing stopping littering swimming fishing admittance vacancy limit limits doubt mercy fear regrets escape surrender'.split(
+    ' ',
+  ),
+);
+// Sayings of two `no`s, by their two words ("no pain no gain"), read as such wherever they stand:
+// "gym no pain no gain" had looked for the gym and the gain without pain. Not every "no … no …": a
+// list of what to leave out is written so too ("mountains no snow no trees").
+const NO_SAYINGS = new Set(['pain gain', 'game life', 'guts glory', 'risk reward', 'music life', 'rain flowers', 'rain rainbow', 'rain rainbows']);
+
+/**
+ * Whether the `no` before index `i` of `q` is part of a set phrase or a saying rather than shorthand
+ * for without: a sign's text or a saying after it (NO_PHRASES), or a saying of two `no`s
+ * (NO_SAYINGS), whether this `no` is its first or its second. `before`: where the term before it is.
+ */
+function noSaying(q: string, i: number, tokens: readonly Token[], before: number): boolean {
+  const [next, then, last] = wordsAt(q, i, 3);
+  if (next === undefined || NO_PHRASES.has(next) || (then === 'no' && NO_SAYINGS.has(`${next} ${last}`))) return true;
+  const first = tokens[before];
+  const earlier = tokens[before - 1];
+  return (
+    first?.kind === 'term' &&
+    earlier?.kind === 'term' &&
+    earlier.term.text.toLowerCase() === 'no' &&
+    NO_SAYINGS.has(`${first.term.text.toLowerCase()} ${next}`)
+  );
+}
+
+/** Where the last token is that a `no` may follow as shorthand: an excluded term is passed over ("forest -pine no fog"); -1 when none. */
+function lastLookedFor(tokens: readonly Token[]): number {
+  for (let at = tokens.length - 1; at >= 0; at--) {
+    const token = tokens[at]!;
+    if (token.kind === 'or' || !token.excluded) return at;
+  }
+  return -1;
+}
+
 function tokenize(q: string): Token[] {
   const tokens: Token[] = [];
   // NOT is an operator among words in lower case; in text all in capitals ("CITY THAT DOES NOT
@@ -215,9 +260,6 @@ function tokenize(q: string): Token[] {
   // term; and after such a term, for an "or" or "and" that goes on listing ("beach no people or boats").
   let afterNo: string | undefined;
   let noList: string | undefined;
-  // A query that starts with `no` is a title or a saying ("no game no life", "no pain no gain"):
-  // every `no` in it is the word.
-  const startsWithNo = /^[^\p{L}\p{N}]*no(?![\p{L}\p{N}])/iu.test(q);
   const bracket = (c: string) => {
     if (depth > 0 && OPENING.test(c)) depth++;
     else if (depth > 0 && CLOSING.test(c)) depth--;
@@ -238,12 +280,13 @@ function tokenize(q: string): Token[] {
     if (q[i] === '|') {
       tokens.push({ kind: 'or' });
       i++;
-      spaced = true;
+      [spaced, afterNo, noList] = [true, undefined, undefined];
       continue;
     }
     let minus = false;
     while (q[i] === '-' || q[i] === '+' || (i < q.length && SEPARATOR.test(q[i]!))) {
-      spaced = false;
+      // A + is a space written in an address ("mountains+no+snow").
+      if (q[i] !== '+') spaced = false;
       if (q[i] === '-') minus = true;
       else if (depth === 0 && minus && OPENING.test(q[i]!)) depth = 1;
       else bracket(q[i]!);
@@ -274,7 +317,7 @@ function tokenize(q: string): Token[] {
       }
       if (text === 'OR' && !excluded) {
         tokens.push({ kind: 'or' });
-        spaced = true;
+        [spaced, afterNo, noList] = [true, undefined, undefined];
         continue;
       }
       // "without", "no" and "not" exclude as NOT does where the words around them say so
@@ -287,10 +330,13 @@ function tokenize(q: string): Token[] {
         spaced = true;
         continue;
       }
-      if (text === 'no' && !excluded && !startsWithNo) {
-        const before = tokens.at(-1);
-        const word = before?.kind === 'term' && !before.excluded && !before.term.phrase && !before.term.quoted ? before.term.text : undefined;
-        if (word !== undefined && /^\p{L}+$/u.test(word)) {
+      // A `no` said twice is one ("mountains no no snow").
+      if (text === 'no' && !excluded && afterNo !== undefined && noList === undefined) continue;
+      if (text === 'no' && !excluded) {
+        const at = lastLookedFor(tokens);
+        const before = tokens[at];
+        const word = plainTerm(before) ? before.term.text : undefined;
+        if (word !== undefined && /^\p{L}+$/u.test(word) && !noSaying(q, i, tokens, at)) {
           tokens.push({ kind: 'term', term: { text, phrase: false }, excluded, spaced });
           [afterNo, noList] = [word.toLowerCase(), undefined];
           spaced = true;
@@ -310,9 +356,10 @@ function tokenize(q: string): Token[] {
     if (not && !quoted && words.length === 1 && STOP_WORDS.has(words[0]!.toLowerCase())) continue;
     withoutList = withoutPending && words.length > 0;
     [not, withoutPending] = [false, false];
-    const noBefore = afterNo;
-    [afterNo, noList] = [undefined, undefined];
     if (words.length > 0) {
+      // A `no` waits for the next term with words: a symbol between is passed over ("mountains no 🏔 snow").
+      const noBefore = afterNo;
+      [afterNo, noList] = [undefined, undefined];
       const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
       if (quoted && words.length === 1) term.quoted = true;
       else if (noBefore !== undefined && !excluded && spaced && words.length === 1 && /^\p{L}+$/u.test(text)) {

@@ -570,6 +570,33 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     await meaning.close();
   });
 
+  it('when how the index reads the words fails at first, then it is asked again a retry later, not at the next refresh, and the log says once that it stopped and once that it is back (helper-143)', async () => {
+    const warnings: string[] = [];
+    const infos: string[] = [];
+    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message), info: (message: string) => void infos.push(message) };
+    let refusals = 3;
+    const stems: Record<string, string> = { falling: 'fall', fall: 'fall' };
+    const reading = (words: readonly string[]) =>
+      refusals-- > 0 ? Promise.reject(new Error('Request timed out')) : Promise.resolve(words.map((word) => stems[word] ?? word));
+    const meaning = createSearchMeaning({
+      ...options,
+      logger,
+      retryMs: 100,
+      loadWords: () => Promise.resolve(['kitten', 'falling petals', 'autumn']),
+      readAsIndexed: reading,
+      everydayWords: everydayWords({ autumn: ['fall'] }),
+    });
+    const fallMarked = async () => (await meaning.expand(readSearchText('fall'))).query!.groups[0]![0]!.thing === true;
+    expect(await fallMarked(), 'unread, nothing is read alike').to.equal(false);
+    const until = performance.now() + 10_000;
+    while (!(await fallMarked()) && performance.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await fallMarked(), 'read on a retry: fall is read as falling, far from autumn').to.equal(true);
+    expect(refusals).to.equal(-1);
+    expect(warnings.filter((warning) => /how the index reads/.test(warning))).to.have.length(1);
+    expect(infos.filter((message) => /read again/.test(message))).to.have.length(1);
+    await meaning.close();
+  });
+
   it('when whether a word occurs cannot be told, then the search goes on as typed; when it can, it is asked once a while', async () => {
     const loadWords = () => Promise.resolve(['kitten', 'cars']);
     let failures = 0;

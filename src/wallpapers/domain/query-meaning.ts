@@ -135,6 +135,11 @@ export type ReadAlike = ReadonlyMap<string, readonly string[]>;
 // it is the same word in another form: "blossoming" blossom (0.60 from blooming), "surfing" surf
 // (0.74), "films" film (0.81), "raining" rain (0.91). Measured on the demo catalogue's eleven such words.
 const READ_ALIKE_CEILING = 0.55;
+// And further by this much than the word itself is: a word the thesaurus lists for what the model
+// places it far from is read as another word only when that word is further still. "desolation",
+// listed for wasteland (0.23), is read as desolate (0.24), its own adjective, not another word
+// (helper-143); "fall" is 0.64 from autumn and its reading, falling, 0.48.
+const READ_ALIKE_MARGIN = 0.1;
 
 const NO_LANGUAGE: Language = {
   synonymsOf: () => Promise.resolve(new Set()),
@@ -652,14 +657,14 @@ export function createQueryExpansion(
    */
   async function farInMeaning(vocabulary: Vocabulary, alike: ReadAlike): Promise<ReadonlySet<string>> {
     const far = new Set<string>();
+    const nearest = (vector: Float32Array, listed: readonly Float32Array[]) => Math.max(...listed.map((other) => cosine(vector, other)));
     for (const [word, others] of alike) {
       const listed = listedFor(word, vocabulary).flatMap((entry) => vocabulary.vectorOf(entry) ?? []);
+      if (listed.length === 0) continue;
+      const bound = Math.min(READ_ALIKE_CEILING, nearest(await vectorOf(word), listed) - READ_ALIKE_MARGIN);
       let near = false;
-      for (const other of others) {
-        const reading = await vectorOf(other);
-        if (listed.some((vector) => cosine(vector, reading) >= READ_ALIKE_CEILING)) near = true;
-      }
-      if (!near && listed.length > 0) far.add(word);
+      for (const other of others) if (nearest(await vectorOf(other), listed) >= bound) near = true;
+      if (!near) far.add(word);
     }
     return far;
   }

@@ -9,6 +9,7 @@ import { type AbsentThings, createAbsentThings } from './absent-things.js';
 import type { WordOccurrences } from './word-occurrences.js';
 import { type RealWordTypos, createRealWordTypos } from './real-word-typos.js';
 import type { Mistyped } from '../params.js';
+import { createSpelling } from '../../infra/spelling.js';
 
 export interface MeaningOfQuery {
   /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
@@ -46,8 +47,14 @@ export interface SearchMeaning {
   ownWord(word: string): boolean | undefined;
   /** Whether a word names a pictured thing (WordNet's: infra/word-classes.ts); false without WordNet. */
   namesThing(word: string): Promise<boolean>;
-  /** Whether a word is a noun more than a describing word (WordClasses.namesNoun); undefined before WordNet is read, or without it. */
-  namesNoun(word: string): boolean | undefined;
+  /** Whether a word is a noun more than anything else (WordClasses.namesNoun); undefined before WordNet is read, or without it. */
+  namesNoun(word: string, afterDeterminer?: boolean): boolean | undefined;
+  /**
+   * The catalogue's single words a word WordNet does not know may be a misspelling of, the closest
+   * (an edit for 4 to 7 letters, two from 8: infra/spelling.ts); none for a word it knows, or before
+   * the catalogue's words are read.
+   */
+  respelt(word: string): readonly string[];
   /** Settles once the model, WordNet and the catalogue's words are loaded, or given up on. */
   readonly ready: Promise<void>;
   close(): Promise<void>;
@@ -104,6 +111,7 @@ export const noMeaning: SearchMeaning = {
   ownWord: () => undefined,
   namesThing: () => Promise.resolve(false),
   namesNoun: () => undefined,
+  respelt: () => NO_WORDS,
   ready: Promise.resolve(),
   close: () => Promise.resolve(),
 };
@@ -145,21 +153,43 @@ export function createSearchMeaning({
   let wordNet: WordClasses | null = null;
   let realWordTypos: RealWordTypos | null = null;
 
-  // How the index reads words, or, when it cannot be asked, no word read as another: the catalogue's
-  // words still serve, and it is asked again with them (helper-141: a failed read had left search
-  // with the words typed only).
+  // How the index reads words. When it cannot be asked: the last reading of the same words, or none
+  // read as another, as the catalogue's words still serve (helper-141: a failed read had left search
+  // with the words typed only); asked again RETRY_MS later, not at the next refresh (helper-143: a
+  // slow first read had kept "fall" wrong for five minutes). The log says when reading stops and
+  // when it comes back, not at every failed try.
+  let lastReading: { words: string; read: readonly (string | undefined)[] } | undefined;
+  let readingFailed = false;
   const readingOrNone: IndexReading | undefined =
     readAsIndexed &&
     ((words, timeoutMs) =>
-      readAsIndexed(words, timeoutMs).catch((error: unknown) => {
-        logger.warn(
-          'search meaning: how the index reads the thesaurus`s words could not be read; each is read as typed until the catalogue`s words are read again',
-          {
-            error: error instanceof Error ? error.message : String(error),
-          },
-        );
-        return words.map(() => undefined);
-      }));
+      readAsIndexed(words, timeoutMs).then(
+        (read) => {
+          if (readingFailed) logger.info('search meaning: how the index reads the thesaurus words is read again');
+          readingFailed = false;
+          lastReading = { words: words.join('\n'), read };
+          return read;
+        },
+        (error: unknown) => {
+          if (!readingFailed) {
+            logger.warn('search meaning: how the index reads the thesaurus words could not be read; none is read as another word until it is', {
+              error: error instanceof Error ? error.message : String(error),
+              retryMs,
+            });
+          }
+          readingFailed = true;
+          return lastReading?.words === words.join('\n') ? lastReading.read : words.map(() => undefined);
+        },
+      ));
+
+  function retryLater(): void {
+    if (retry !== undefined) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void refreshOrWarn(true);
+    }, retryMs);
+    retry.unref();
+  }
 
   async function refresh(timeoutMs?: number): Promise<void> {
     if (model === null) return;
@@ -173,6 +203,7 @@ export function createSearchMeaning({
     await expandQuery?.prepare(words, reading);
     vocabulary = words;
     logger.info('search meaning: catalogue words ready', { words: vocabulary.entries.length, ms: Math.round(performance.now() - started) });
+    if (readingFailed) retryLater();
   }
 
   function refreshOrWarn(retryIfNone: boolean, timeoutMs?: number): Promise<void> {
@@ -180,10 +211,7 @@ export function createSearchMeaning({
       logger.warn('search meaning: the catalogue words could not be read; searches match the words typed until they are', {
         error: error instanceof Error ? error.message : String(error),
       });
-      if (retryIfNone && vocabulary === null) {
-        retry = setTimeout(() => void refreshOrWarn(true), retryMs);
-        retry.unref();
-      }
+      if (retryIfNone && vocabulary === null) retryLater();
     });
   }
 
@@ -232,20 +260,27 @@ export function createSearchMeaning({
   const timer = setInterval(() => void refreshOrWarn(false), refreshMs);
   timer.unref();
 
-  // The words of the catalogue's tags and category names, split as the vocabulary is reread.
-  let ownWords: { of: Vocabulary; words: ReadonlySet<string> } | null = null;
-  const ownWordsNow = (): ReadonlySet<string> | undefined => {
+  // The words of the catalogue's tags and category names, split as the vocabulary is reread, and
+  // their spellings, made when first asked.
+  let ownWords: { of: Vocabulary; words: ReadonlySet<string>; spelling?: (word: string) => string[] } | null = null;
+  const ownWordsNow = () => {
     if (vocabulary === null) return undefined;
     if (ownWords?.of !== vocabulary) ownWords = { of: vocabulary, words: new Set(vocabulary.entries.flatMap((entry) => entry.split(/[\s-]+/))) };
-    return ownWords.words;
+    return ownWords;
   };
 
   return {
     ready,
     knows: (word) => wordNet?.knows(word),
-    ownWord: (word) => ownWordsNow()?.has(word),
+    ownWord: (word) => ownWordsNow()?.words.has(word),
     namesThing: async (word) => (wordNet === null ? false : wordNet.namesThing(word)),
-    namesNoun: (word) => wordNet?.namesNoun(word),
+    namesNoun: (word, afterDeterminer) => wordNet?.namesNoun(word, afterDeterminer),
+    respelt(word) {
+      const own = ownWordsNow();
+      if (own === undefined || wordNet === null || wordNet.knows(word)) return NO_WORDS;
+      own.spelling ??= createSpelling([...own.words]);
+      return own.spelling(word);
+    },
     async misspelt(text, words, margin) {
       if (words.length === 0) return [];
       await ready;

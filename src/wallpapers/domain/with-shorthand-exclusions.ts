@@ -1,11 +1,34 @@
 import type { SearchQuery, Term } from '../search-query.js';
 import type { WallpaperRepository } from '../store/repository.js';
+import { everyWallpaper } from './with-wallpapers-asked.js';
 
-/** Whether a word is a noun more than a describing word (WordNet's); undefined before WordNet is read, or without it. */
+/** What WordNet says of the words around a `no`; undefined before WordNet is read, or without it. */
 export interface Nouns {
-  namesNoun(word: string): boolean | undefined;
-  /** Settles once WordNet is read, or given up on. */
+  /**
+   * Whether a word is a noun more than anything else (WordClasses.namesNoun); `afterDeterminer`,
+   * for the word after the `no`, which can be no verb.
+   */
+  namesNoun(word: string, afterDeterminer?: boolean): boolean | undefined;
+  /** Whether a word is one of the language's (WordNet's); undefined when it cannot say. */
+  knows(word: string): boolean | undefined;
+  /** The catalogue's words a word the language does not know may be a misspelling of (SearchMeaning.respelt). */
+  respelt(word: string): readonly string[];
+  /** Settles once WordNet and the catalogue's words are read, or given up on. */
   readonly ready: Promise<void>;
+}
+
+/**
+ * Whether the word before a `no` is a noun, or a misspelling of the catalogue's words only nouns
+ * spell: "mountians no snow" is mountains without snow, as "mountains no snow" is (helper-143: it
+ * had looked for snow). Not the word after it, which is excluded as typed, so a misspelling there
+ * would exclude nothing, and the words people type in letters from other languages are often an
+ * edit from a catalogue word ("tokyo no yoru": york).
+ */
+function nounBefore(nouns: Nouns, word: string): boolean {
+  if (nouns.namesNoun(word) === true) return true;
+  if (nouns.knows(word) !== false) return false;
+  const meant = nouns.respelt(word.toLowerCase());
+  return meant.length > 0 && meant.every((spelling) => nouns.namesNoun(spelling) === true);
 }
 
 /**
@@ -14,20 +37,22 @@ export interface Nouns {
  * the same query when there is none. Between other words a `no` is an idiom or a particle and stays
  * a word: "say no more" (say is a verb, more no noun), the Japanese titles people type in letters
  * ("boku no hero academia", "tonari no totoro": boku and tonari are no English words). A word in a
- * group of alternatives, and a query that would be left with nothing to look for ("wallpaper no
- * people", its wallpaper being filler), stay as typed.
+ * group of alternatives stays as typed. A query left with nothing to look for once its filler is
+ * dropped ("wallpaper no people", "iphone no text") asks for every wallpaper without those words, as
+ * "wallpaper -people" does (SearchQuery.every).
  */
 export function withShorthandRead(text: SearchQuery, nouns: Nouns): SearchQuery {
   const excluded: Term[] = [];
   const groups = text.groups.filter((group) => {
     const [term] = group;
     const shorthand =
-      group.length === 1 && term?.afterNo !== undefined && nouns.namesNoun(term.afterNo) === true && nouns.namesNoun(term.text) === true;
+      group.length === 1 && term?.afterNo !== undefined && nounBefore(nouns, term.afterNo) && nouns.namesNoun(term.text, true) === true;
     if (shorthand) excluded.push({ text: term.text, phrase: false });
     return !shorthand;
   });
-  if (excluded.length === 0 || groups.length === 0) return text;
-  return { ...text, groups, excluded: [...text.excluded, ...excluded] };
+  if (excluded.length === 0) return text;
+  const read = { ...text, groups, excluded: [...text.excluded, ...excluded] };
+  return groups.length === 0 ? { ...read, every: true } : read;
 }
 
 /**
@@ -41,7 +66,8 @@ export function withShorthandExclusions(repository: WallpaperRepository, nouns: 
       if (!params.text.groups.some((group) => group.some((term) => term.afterNo !== undefined))) return repository.search(params);
       await nouns.ready;
       const text = withShorthandRead(params.text, nouns);
-      return repository.search(text === params.text ? params : { ...params, text });
+      if (text === params.text) return repository.search(params);
+      return repository.search(text.every ? everyWallpaper({ ...params, text }) : { ...params, text });
     },
   };
 }

@@ -63,7 +63,7 @@ function withoutWords(groups: readonly Term[][], absent: ReadonlySet<string>): T
  * refused as expired (its cursor holds no score: build-queries.ts's continuesFrom); one ranked by
  * relevance goes on ranked by the words that now occur, as any relevance walk across an import.
  */
-function everyWallpaper(params: SearchParams): SearchParams {
+export function everyWallpaper(params: SearchParams): SearchParams {
   const { sort, tags, color } = params;
   // An orientation asked ranks too (the upright first for "iphone wallpapers").
   const ranked = (tags?.length ?? 0) > 0 || (color?.length ?? 0) > 0 || params.text.shape?.orientation !== undefined;

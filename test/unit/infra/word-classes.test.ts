@@ -18,10 +18,21 @@ describe('what WordNet says of a word', () => {
     }
   });
 
-  it('when a word is a noun more than a describing word, in any form, then it names a noun; a verb, an adjective or a word WordNet does not know, not', async () => {
+  it('when a word is a noun more than anything else, in any form, then it names a noun; a verb, an adjective or a word WordNet does not know, not', async () => {
     const { namesNoun } = await classes;
     for (const word of ['snow', 'people', 'Planets', 'space', 'mountains', 'clouds', 'theatre']) expect(namesNoun(word), word).to.equal(true);
-    for (const word of ['say', 'more', 'red', 'up', 'boku', 'tonari', 'spiderman', '4k', 'big cat']) expect(namesNoun(word), word).to.equal(false);
+    for (const word of ['say', 'more', 'good', 'human', 'up', 'boku', 'tonari', 'spiderman', '4k', 'big cat'])
+      expect(namesNoun(word), word).to.equal(false);
+  });
+
+  it('when a word is also an adjective as often, or a plural, then it names a noun; after a determiner its verb senses do not count (helper-143)', async () => {
+    const { namesNoun } = await classes;
+    for (const word of ['sunset', 'light', 'star', 'stars', 'lights', 'humans', 'color']) expect(namesNoun(word), word).to.equal(true);
+    for (const word of ['leaves', 'kids', 'crowd', 'fire']) {
+      expect(namesNoun(word), word).to.equal(false);
+      expect(namesNoun(word, true), `no ${word}`).to.equal(true);
+    }
+    for (const word of ['more', 'good', 'longer']) expect(namesNoun(word, true), `no ${word}`).to.equal(false);
   });
 
   it('when a noun is abstract or a substance, in any of its forms, or WordNet does not know it, then it names no thing', async () => {

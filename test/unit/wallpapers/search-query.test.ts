@@ -281,6 +281,46 @@ describe('search query syntax', () => {
     expect(readSearchText('mountains no snow').excluded, 'the parse excludes nothing').to.deep.equal([]);
   });
 
+  it('when no follows an excluded word, a +, a symbol or a no, then the word after it is marked with the last word looked for (helper-143)', () => {
+    const marked = (q: string) =>
+      readSearchText(q)
+        .groups.flat()
+        .filter(({ afterNo }) => afterNo !== undefined)
+        .map(({ text, afterNo }) => [afterNo, text]);
+    expect(marked('forest -pine no fog')).to.deep.equal([['forest', 'fog']]);
+    expect(marked('mountains without snow no trees')).to.deep.equal([['mountains', 'trees']]);
+    expect(marked('city NOT night no cars')).to.deep.equal([['city', 'cars']]);
+    expect(marked('mountains+no+snow'), 'a + is a space').to.deep.equal([['mountains', 'snow']]);
+    expect(marked('mountains no no snow')).to.deep.equal([['mountains', 'snow']]);
+    expect(marked('mountains no 🏔 snow')).to.deep.equal([['mountains', 'snow']]);
+    expect(marked('"no limits" city no cars'), 'a no at the start says nothing of the rest').to.deep.equal([['city', 'cars']]);
+    expect(marked("No Man's Sky planets no ships")).to.deep.equal([['planets', 'ships']]);
+    expect(marked('mountains no snow no trees'), 'a list of no, no saying').to.deep.equal([
+      ['mountains', 'snow'],
+      ['snow', 'trees'],
+    ]);
+  });
+
+  it('when no makes a sign, a saying or a phrase, or an OR parts it from the word after, then nothing is marked (helper-143)', () => {
+    const marked = (q: string) =>
+      readSearchText(q)
+        .groups.flat()
+        .filter(({ afterNo }) => afterNo !== undefined);
+    for (const q of [
+      'road no entry sign',
+      'street no parking sign',
+      'dead end no exit',
+      'motivation no pain no gain',
+      'gym no pain no gain',
+      'love no limits',
+      'band no doubt',
+      'mountains no | snow',
+      'mountains no OR snow',
+    ]) {
+      expect(marked(q), q).to.deep.equal([]);
+    }
+  });
+
   it('when not or no starts or ends a query, or is capitalised, then it is a word', () => {
     expect(parseSearchQuery('no limits'), 'nothing before it to exclude from').to.deep.equal({
       groups: [[word('no')], [word('limits')]],

@@ -37,6 +37,8 @@ const MEANINGS: Record<string, number[]> = {
   shark: [0, -0.7, 0.7, 0, 0],
   sunrise: [0, 0, 0, 0, 1],
   dawn: [0, 0.75, 0, 0, 0.66],
+  // A word the thesaurus lists for sunrise, near it.
+  fall: [0, 0, 0, 0.6, 0.8],
   // A bird, a kind of it the model agrees with, a part of it, and a kind the model places far.
   bird: [0, 0, 0, 0.8, -0.6],
   eagle: [0, 0, 0, 0.9, -0.4],
@@ -442,21 +444,31 @@ describe('what WordNet adds to a query`s meaning', () => {
 
   it('when the index reads a word the thesaurus lists as another of the catalogue`s words far in meaning, then the word as typed is marked as naming a thing; read as a near one, as one it is listed for, or without the reading, not', async () => {
     const model = fakeModel();
-    const entries = [...catalogue, 'falling petals', 'frosted', 'cat'];
+    const entries = [...catalogue, 'falling petals', 'frosted', 'cat', 'desolate'];
     const vocabulary = await buildVocabulary(model, entries, new Map());
     // As the index's stemmer reads them: "fall" is the "falling" of falling petals (far from sunrise,
-    // which the thesaurus lists it for), "catting" the catalogue's cat (near kitten), "frost" the
-    // catalogue's frosted, which it is listed for.
-    const stems: Record<string, string> = { falling: 'fall', fall: 'fall', frosted: 'frost', frost: 'frost', petals: 'petal', catting: 'cat' };
+    // which the thesaurus lists it for, and "fall" is near), "catting" the catalogue's cat (near
+    // kitten), "frost" the catalogue's frosted, which it is listed for, and "desolation" the
+    // catalogue's desolate, as far from sunrise as "desolation" is itself (helper-143).
+    const stems: Record<string, string> = {
+      falling: 'fall',
+      fall: 'fall',
+      frosted: 'frost',
+      frost: 'frost',
+      petals: 'petal',
+      catting: 'cat',
+      desolation: 'desol',
+      desolate: 'desol',
+    };
     const asked: { words: string[]; timeoutMs: number | undefined }[] = [];
     const readAsIndexed = (words: readonly string[], timeoutMs?: number) => {
       asked.push({ words: [...words], timeoutMs });
       return Promise.resolve(words.map((word) => stems[word] ?? word));
     };
-    const thesaurus = everydayWords({ sunrise: ['fall'], frosted: ['frost'], kitten: ['catting'] });
+    const thesaurus = everydayWords({ sunrise: ['fall', 'desolation'], frosted: ['frost'], kitten: ['catting'] });
     const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, thesaurus, language, readAsIndexed);
     const reading = expand.readAlike(entries, 250);
-    expect([...(await reading).keys()].sort()).to.deep.equal(['catting', 'fall']);
+    expect([...(await reading).keys()].sort()).to.deep.equal(['catting', 'desolation', 'fall']);
     await expand.prepare(vocabulary, reading);
     expect(asked.map(({ timeoutMs }) => timeoutMs)).to.deep.equal([250]);
     expect(asked[0]!.words).to.include.members(['falling', 'petals', 'frosted', 'fall', 'frost', 'catting']);
@@ -467,6 +479,7 @@ describe('what WordNet adds to a query`s meaning', () => {
       ['sunrise', false],
     ]);
     expect((await marked('catting'))[0], 'read as a word near what it is listed for').to.deep.equal(['catting', false]);
+    expect((await marked('desolation'))[0], 'read as a word no further than itself').to.deep.equal(['desolation', false]);
     expect(await marked('frost')).to.deep.equal([
       ['frost', false],
       ['frosted', false],

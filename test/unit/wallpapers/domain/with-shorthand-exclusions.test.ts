@@ -4,10 +4,17 @@ import { readSearchText } from '../../../../src/wallpapers/search-query.js';
 import type { WallpaperRepository } from '../../../../src/wallpapers/store/repository.js';
 import { type Nouns, withShorthandExclusions, withShorthandRead } from '../../../../src/wallpapers/domain/with-shorthand-exclusions.js';
 
-// As WordNet reads them: nouns more than describing words; say a verb, more and boku no nouns.
-const NOUNS = new Set(['mountains', 'snow', 'space', 'planets', 'beach', 'people', 'boats', 'hero', 'sunset', 'wallpaper']);
-const wordNet: Nouns = { namesNoun: (word) => NOUNS.has(word.toLowerCase()), ready: Promise.resolve() };
-const unread: Nouns = { namesNoun: () => undefined, ready: Promise.resolve() };
+// As WordNet reads them: nouns more than describing words; say a verb, more and boku no nouns;
+// leaves a noun only after a determiner (else the verb leave); mountians a misspelling of mountains.
+const NOUNS = new Set(['mountains', 'snow', 'space', 'planets', 'beach', 'people', 'boats', 'hero', 'sunset', 'wallpaper', 'tree', 'iphone', 'text']);
+const KNOWN = new Set([...NOUNS, 'say', 'more', 'leaves']);
+const wordNet: Nouns = {
+  namesNoun: (word, afterDeterminer) => NOUNS.has(word.toLowerCase()) || (afterDeterminer === true && word === 'leaves'),
+  knows: (word) => KNOWN.has(word.toLowerCase()),
+  respelt: (word) => ({ mountians: ['mountains'], poeple: ['people'], boku: [] as string[], sayy: ['say'] })[word] ?? [],
+  ready: Promise.resolve(),
+};
+const unread: Nouns = { namesNoun: () => undefined, knows: () => undefined, respelt: () => [], ready: Promise.resolve() };
 const texts = (terms: readonly { text: string }[]) => terms.map(({ text }) => text);
 
 describe('a no between two nouns, read as an exclusion', () => {
@@ -29,8 +36,26 @@ describe('a no between two nouns, read as an exclusion', () => {
     }
   });
 
-  it('when the word after no is all the query looks for, then it stays looked for', () => {
-    const text = readSearchText('wallpaper no people');
+  it('when filler stands before no, then the query asks for every wallpaper without the word after it, as with a minus (helper-143)', () => {
+    for (const q of ['wallpaper no people', 'iphone no text']) {
+      const read = withShorthandRead(readSearchText(q), wordNet);
+      expect(read.groups, q).to.deep.equal([]);
+      expect(read.every, q).to.equal(true);
+      expect(texts(read.excluded), q).to.deep.equal([q.endsWith('text') ? 'text' : 'people']);
+    }
+  });
+
+  it("when the word before no is a misspelling of the catalogue's nouns only, then it reads as that noun; the word after no is read as typed (helper-143)", () => {
+    expect(texts(withShorthandRead(readSearchText('mountians no snow'), wordNet).excluded)).to.deep.equal(['snow']);
+    for (const q of ['sayy no snow', 'boku no hero', 'beach no poeple']) {
+      const text = readSearchText(q);
+      expect(withShorthandRead(text, wordNet), q).to.equal(text);
+    }
+  });
+
+  it('when the word after no is a noun only after a determiner, then it is excluded; before no it must be a noun on its own', () => {
+    expect(texts(withShorthandRead(readSearchText('tree no leaves'), wordNet).excluded)).to.deep.equal(['leaves']);
+    const text = readSearchText('leaves no tree');
     expect(withShorthandRead(text, wordNet)).to.equal(text);
   });
 
@@ -39,6 +64,8 @@ describe('a no between two nouns, read as an exclusion', () => {
     let read = false;
     const nouns: Nouns = {
       namesNoun: (word) => (read ? NOUNS.has(word) : undefined),
+      knows: (word) => (read ? KNOWN.has(word) : undefined),
+      respelt: () => [],
       ready: new Promise((resolve) =>
         setTimeout(() => {
           read = true;
@@ -61,5 +88,8 @@ describe('a no between two nouns, read as an exclusion', () => {
     const plain = params('mountains -snow');
     await repository.search(plain);
     expect(asked[1]).to.equal(plain);
+    await repository.search(params('wallpaper no snow'));
+    expect(asked[2]!.text, 'every wallpaper').to.deep.include({ groups: [], every: true });
+    expect(asked[2]!.sort, 'as every wallpaper is read, by downloads').to.equal('downloads');
   });
 });
