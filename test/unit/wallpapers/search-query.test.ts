@@ -5,6 +5,13 @@ import { countWords, parseSearchQuery, readSearchText } from '../../../src/wallp
 const word = (text: string) => ({ text, phrase: false });
 const phrase = (text: string) => ({ text, phrase: true });
 
+/** The words a query marks as typed after a `no`, each with the word before it. */
+const marked = (q: string) =>
+  readSearchText(q)
+    .groups.flat()
+    .filter(({ afterNo }) => afterNo !== undefined)
+    .map(({ text, afterNo }) => [afterNo, text]);
+
 describe('search query syntax', () => {
   it('when plain words are given, then each is a group of its own', () => {
     expect(parseSearchQuery('mountain  sunset')).to.deep.equal({ groups: [[word('mountain')], [word('sunset')]], excluded: [] });
@@ -252,11 +259,6 @@ describe('search query syntax', () => {
   });
 
   it('when no stands between two words without with, but or and, then the word after it is marked with the word before, for the words either side to read', () => {
-    const marked = (q: string) =>
-      readSearchText(q)
-        .groups.flat()
-        .filter(({ afterNo }) => afterNo !== undefined)
-        .map(({ text, afterNo }) => [afterNo, text]);
     expect(marked('mountains no snow')).to.deep.equal([['mountains', 'snow']]);
     expect(marked('Space no Planets'), 'the word before in lower case').to.deep.equal([['space', 'Planets']]);
     expect(marked('mountains, no snow'), 'after a comma').to.deep.equal([['mountains', 'snow']]);
@@ -282,11 +284,6 @@ describe('search query syntax', () => {
   });
 
   it('when no follows an excluded word, a +, a symbol or a no, then the word after it is marked with the last word looked for (helper-143)', () => {
-    const marked = (q: string) =>
-      readSearchText(q)
-        .groups.flat()
-        .filter(({ afterNo }) => afterNo !== undefined)
-        .map(({ text, afterNo }) => [afterNo, text]);
     expect(marked('forest -pine no fog')).to.deep.equal([['forest', 'fog']]);
     expect(marked('mountains without snow no trees')).to.deep.equal([['mountains', 'trees']]);
     expect(marked('city NOT night no cars')).to.deep.equal([['city', 'cars']]);
@@ -302,10 +299,6 @@ describe('search query syntax', () => {
   });
 
   it('when no makes a sign, a saying or a phrase, or an OR parts it from the word after, then nothing is marked (helper-143)', () => {
-    const marked = (q: string) =>
-      readSearchText(q)
-        .groups.flat()
-        .filter(({ afterNo }) => afterNo !== undefined);
     for (const q of [
       'road no entry sign',
       'street no parking sign',
