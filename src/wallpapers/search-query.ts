@@ -1,5 +1,6 @@
 import {
   type ShapeAsked,
+  WALLPAPER_WORDS,
   excludedWithoutAddressWords,
   namesDevice,
   namesModel,
@@ -58,6 +59,12 @@ export interface SearchQuery {
   every?: true;
   /** The shape and sharpness its words ask for ("iphone", "4k": query-filler.ts). */
   shape?: ShapeAsked;
+  /**
+   * When every group is a word typed after a `no` (Term.afterNo: "wallpaper no people", "hd
+   * wallpaper no people"), the query its other words make, which are filler: what is left to look for
+   * should each be excluded (domain/with-shorthand-exclusions.ts), as "hd wallpaper -people" reads.
+   */
+  filler?: { groups: Term[][]; wallpapersAsked?: true };
   /**
    * Neighbouring plain words typed with nothing but spaces between them, common words aside,
    * lower-cased and joined by a space ("light house"): what may be one word typed in two
@@ -205,32 +212,30 @@ function wordsAt(q: string, i: number, count: number): string[] {
 // After `no`, words that make a set phrase of it rather than name a thing left out: what signs say
 // and sayings ("road no entry sign" is a sign, "love no limits" and "band no doubt" are words;
 // helper-143).
-const NO_PHRASES = new Set(
-  'entry exit parking smoking trespassing stopping littering swimming fishing admittance vacancy limit limits doubt mercy fear regrets escape surrender'.split(
-    ' ',
-  ),
-);
+const NO_PHRASES = new Set([
+  ...'entry exit parking smoking trespassing stopping littering swimming fishing admittance vacancy signal service'.split(' '),
+  ...'way limit limits doubt mercy fear regrets escape surrender'.split(' '),
+]);
 // Sayings of two `no`s, by their two words ("no pain no gain"), read as such wherever they stand:
 // "gym no pain no gain" had looked for the gym and the gain without pain. Not every "no … no …": a
-// list of what to leave out is written so too ("mountains no snow no trees").
+// list of what to leave out is written so too ("mountains no snow no trees"). A query that starts
+// so is a saying or a title, whatever its words ("no justice no peace", "no coffee no life":
+// helper-144).
 const NO_SAYINGS = new Set(['pain gain', 'game life', 'guts glory', 'risk reward', 'music life', 'rain flowers', 'rain rainbow', 'rain rainbows']);
 
 /**
  * Whether the `no` before index `i` of `q` is part of a set phrase or a saying rather than shorthand
  * for without: a sign's text or a saying after it (NO_PHRASES), or a saying of two `no`s
- * (NO_SAYINGS), whether this `no` is its first or its second. `before`: where the term before it is.
+ * (NO_SAYINGS, or any that starts the query), whether this `no` is its first or its second.
+ * `before`: where the term before it is.
  */
 function noSaying(q: string, i: number, tokens: readonly Token[], before: number): boolean {
   const [next, then, last] = wordsAt(q, i, 3);
   if (next === undefined || NO_PHRASES.has(next) || (then === 'no' && NO_SAYINGS.has(`${next} ${last}`))) return true;
   const first = tokens[before];
   const earlier = tokens[before - 1];
-  return (
-    first?.kind === 'term' &&
-    earlier?.kind === 'term' &&
-    earlier.term.text.toLowerCase() === 'no' &&
-    NO_SAYINGS.has(`${first.term.text.toLowerCase()} ${next}`)
-  );
+  if (first?.kind !== 'term' || earlier?.kind !== 'term' || earlier.term.text.toLowerCase() !== 'no') return false;
+  return before === 1 || NO_SAYINGS.has(`${first.term.text.toLowerCase()} ${next}`);
 }
 
 /** Where the last token is that a `no` may follow as shorthand: an excluded term is passed over ("forest -pine no fog"); -1 when none. */
@@ -336,7 +341,9 @@ function tokenize(q: string): Token[] {
         const at = lastLookedFor(tokens);
         const before = tokens[at];
         const word = plainTerm(before) ? before.term.text : undefined;
-        if (word !== undefined && /^\p{L}+$/u.test(word) && !noSaying(q, i, tokens, at)) {
+        // A word, or filler of digits too ("4k no people").
+        const named = word !== undefined && (/^\p{L}+$/u.test(word) || WALLPAPER_WORDS.has(word.toLowerCase()));
+        if (named && !noSaying(q, i, tokens, at)) {
           tokens.push({ kind: 'term', term: { text, phrase: false }, excluded, spaced });
           [afterNo, noList] = [word.toLowerCase(), undefined];
           spaced = true;
@@ -362,7 +369,8 @@ function tokenize(q: string): Token[] {
       [afterNo, noList] = [undefined, undefined];
       const term: Term = { text: words.join(' '), phrase: quoted && words.length > 1 };
       if (quoted && words.length === 1) term.quoted = true;
-      else if (noBefore !== undefined && !excluded && spaced && words.length === 1 && /^\p{L}+$/u.test(text)) {
+      // A full stop may end the query ("mountains no snow.").
+      else if (noBefore !== undefined && !excluded && spaced && words.length === 1 && /^\p{L}+(?:\.+|…)?$/u.test(text)) {
         term.afterNo = noBefore;
         noList = noBefore;
       }
@@ -494,7 +502,10 @@ function searchable(term: Term): boolean {
  */
 export function readSearchText(q: string): SearchQuery {
   const { query: parsed, spaced } = parse(q);
-  const { groups, wallpapersAsked } = withoutFiller(parsed.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0));
+  const searched = parsed.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0);
+  const { groups, wallpapersAsked } = withoutFiller(searched);
+  const afterNo = (group: readonly Term[]) => group.length === 1 && group[0]!.afterNo !== undefined;
+  const filler = groups.length > 0 && groups.every(afterNo) ? withoutFiller(searched.filter((group) => !afterNo(group))) : undefined;
   // Words in quotes mean themselves, and phrases their words together: neither asks for a shape.
   const typed = parsed.groups.flat().filter((term) => !term.quoted && !term.phrase);
   const shape = shapeAsked(typed.flatMap(({ text }) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
@@ -504,5 +515,8 @@ export function readSearchText(q: string): SearchQuery {
     ...(wallpapersAsked ? { wallpapersAsked: true as const } : {}),
     ...(shape ? { shape } : {}),
     ...(spaced.length > 0 ? { spaced } : {}),
+    ...(filler && filler.groups.length > 0
+      ? { filler: { groups: filler.groups, ...(filler.wallpapersAsked ? { wallpapersAsked: true as const } : {}) } }
+      : {}),
   };
 }

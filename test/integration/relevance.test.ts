@@ -268,6 +268,10 @@ describe('search relevance on the demo catalogue', function () {
       ['wallpaper no people', 'wallpaper -people', /\bpeople\b/i],
       ['beach no sunset', 'beach -sunset', /\bsunset\b/i],
       ['tree no leaves', 'tree -leaves', /\bleaves\b/i],
+      // Filler before it reads as filler does with a minus; a full stop may end the query (helper-144).
+      ['iphone no text', 'iphone -text', /\btext\b/i],
+      ['background no people', 'background -people', /\bpeople\b/i],
+      ['mountains no snow.', 'mountains -snow', /\bsnow\b/i],
     ] as const) {
       const [words, minus] = [await demo.search(inWords), await demo.search(withMinus)];
       expect(words.total, inWords).to.be.greaterThan(0);
@@ -281,6 +285,8 @@ describe('search relevance on the demo catalogue', function () {
       ['say no more', 'say more'],
       ['No Game no Life', 'game life'],
       ['street no parking sign', 'street parking sign'],
+      ['no war no peace', 'war peace'],
+      ['surf no mar', 'surf mar'],
     ] as const) {
       const [typed, apart] = [await demo.search(q), await demo.search(words)];
       expect(typed.total, q).to.be.greaterThan(0);

@@ -594,6 +594,10 @@ describe('search meaning when Elasticsearch does not answer at start', function 
     expect(refusals).to.equal(-1);
     expect(warnings.filter((warning) => /how the index reads/.test(warning))).to.have.length(1);
     expect(infos.filter((message) => /read again/.test(message))).to.have.length(1);
+    expect(
+      infos.filter((message) => /catalogue words ready/.test(message)),
+      'the same words reread on each retry are said once',
+    ).to.have.length(1);
     await meaning.close();
   });
 

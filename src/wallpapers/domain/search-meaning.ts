@@ -182,8 +182,10 @@ export function createSearchMeaning({
         },
       ));
 
+  // A refresh under way when the service closes arms no retry (helper-144).
+  let closed = false;
   function retryLater(): void {
-    if (retry !== undefined) return;
+    if (retry !== undefined || closed) return;
     retry = setTimeout(() => {
       retry = undefined;
       void refreshOrWarn(true);
@@ -201,8 +203,12 @@ export function createSearchMeaning({
     const reading = expandQuery?.readAlike(entries, left);
     const words = await buildVocabulary(model, entries, known);
     await expandQuery?.prepare(words, reading);
+    // Said when the words change, not at every reread (a retry comes every RETRY_MS: helper-144).
+    const changed = vocabulary === null || vocabulary.entries.join('\n') !== words.entries.join('\n');
     vocabulary = words;
-    logger.info('search meaning: catalogue words ready', { words: vocabulary.entries.length, ms: Math.round(performance.now() - started) });
+    const fields = { words: vocabulary.entries.length, ms: Math.round(performance.now() - started) };
+    if (changed) logger.info('search meaning: catalogue words ready', fields);
+    else logger.debug('search meaning: catalogue words ready', fields);
     if (readingFailed) retryLater();
   }
 
@@ -296,6 +302,7 @@ export function createSearchMeaning({
     // The model stays loaded for the process (it is shared); only the rereading stops. A load still
     // in flight is not waited for: it may be waiting on an Elasticsearch that does not answer.
     close() {
+      closed = true;
       clearInterval(timer);
       clearTimeout(retry);
       return Promise.resolve();

@@ -1,5 +1,6 @@
 import type { SearchQuery, Term } from '../search-query.js';
 import type { WallpaperRepository } from '../store/repository.js';
+import { WALLPAPER_WORDS } from '../query-filler.js';
 import { everyWallpaper } from './with-wallpapers-asked.js';
 
 /** What WordNet says of the words around a `no`; undefined before WordNet is read, or without it. */
@@ -25,7 +26,8 @@ export interface Nouns {
  * edit from a catalogue word ("tokyo no yoru": york).
  */
 function nounBefore(nouns: Nouns, word: string): boolean {
-  if (nouns.namesNoun(word) === true) return true;
+  // Filler names what is asked for: a wallpaper, a screen, a device ("iphone no text", "4k no people").
+  if (WALLPAPER_WORDS.has(word.toLowerCase()) || nouns.namesNoun(word) === true) return true;
   if (nouns.knows(word) !== false) return false;
   const meant = nouns.respelt(word.toLowerCase());
   return meant.length > 0 && meant.every((spelling) => nouns.namesNoun(spelling) === true);
@@ -37,9 +39,10 @@ function nounBefore(nouns: Nouns, word: string): boolean {
  * the same query when there is none. Between other words a `no` is an idiom or a particle and stays
  * a word: "say no more" (say is a verb, more no noun), the Japanese titles people type in letters
  * ("boku no hero academia", "tonari no totoro": boku and tonari are no English words). A word in a
- * group of alternatives stays as typed. A query left with nothing to look for once its filler is
- * dropped ("wallpaper no people", "iphone no text") asks for every wallpaper without those words, as
- * "wallpaper -people" does (SearchQuery.every).
+ * group of alternatives stays as typed. A query left with nothing else to look for reads as its
+ * filler with those words excluded (SearchQuery.filler): "wallpaper no people" as "wallpaper
+ * -people", every wallpaper but those, "background no people" as "background -people" (helper-144:
+ * it had been every wallpaper), and where there is no filler ("the no people"), every wallpaper.
  */
 export function withShorthandRead(text: SearchQuery, nouns: Nouns): SearchQuery {
   const excluded: Term[] = [];
@@ -51,8 +54,9 @@ export function withShorthandRead(text: SearchQuery, nouns: Nouns): SearchQuery 
     return !shorthand;
   });
   if (excluded.length === 0) return text;
-  const read = { ...text, groups, excluded: [...text.excluded, ...excluded] };
-  return groups.length === 0 ? { ...read, every: true } : read;
+  const { filler, ...read } = { ...text, groups, excluded: [...text.excluded, ...excluded] };
+  if (groups.length > 0) return read;
+  return filler === undefined ? { ...read, every: true } : { ...read, ...filler };
 }
 
 /**

@@ -292,6 +292,8 @@ describe('search query syntax', () => {
     expect(marked('mountains no 🏔 snow')).to.deep.equal([['mountains', 'snow']]);
     expect(marked('"no limits" city no cars'), 'a no at the start says nothing of the rest').to.deep.equal([['city', 'cars']]);
     expect(marked("No Man's Sky planets no ships")).to.deep.equal([['planets', 'ships']]);
+    expect(marked('mountains no snow.'), 'a full stop at the end').to.deep.equal([['mountains', 'snow']]);
+    expect(marked('4k no people'), 'filler of digits before it').to.deep.equal([['4k', 'people']]);
     expect(marked('mountains no snow no trees'), 'a list of no, no saying').to.deep.equal([
       ['mountains', 'snow'],
       ['snow', 'trees'],
@@ -308,6 +310,10 @@ describe('search query syntax', () => {
       'love no limits',
       'band no doubt',
       'mountains no | snow',
+      'no justice no peace',
+      'no coffee no life wallpaper',
+      'spider man no way home',
+      'phone no signal',
       'mountains no OR snow',
     ]) {
       expect(marked(q), q).to.deep.equal([]);

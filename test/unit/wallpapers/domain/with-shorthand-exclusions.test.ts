@@ -6,7 +6,7 @@ import { type Nouns, withShorthandExclusions, withShorthandRead } from '../../..
 
 // As WordNet reads them: nouns more than describing words; say a verb, more and boku no nouns;
 // leaves a noun only after a determiner (else the verb leave); mountians a misspelling of mountains.
-const NOUNS = new Set(['mountains', 'snow', 'space', 'planets', 'beach', 'people', 'boats', 'hero', 'sunset', 'wallpaper', 'tree', 'iphone', 'text']);
+const NOUNS = new Set(['mountains', 'snow', 'space', 'planets', 'beach', 'people', 'boats', 'hero', 'sunset', 'wallpaper', 'tree', 'text', 'the']);
 const KNOWN = new Set([...NOUNS, 'say', 'more', 'leaves']);
 const wordNet: Nouns = {
   namesNoun: (word, afterDeterminer) => NOUNS.has(word.toLowerCase()) || (afterDeterminer === true && word === 'leaves'),
@@ -36,12 +36,17 @@ describe('a no between two nouns, read as an exclusion', () => {
     }
   });
 
-  it('when filler stands before no, then the query asks for every wallpaper without the word after it, as with a minus (helper-143)', () => {
-    for (const q of ['wallpaper no people', 'iphone no text']) {
-      const read = withShorthandRead(readSearchText(q), wordNet);
-      expect(read.groups, q).to.deep.equal([]);
-      expect(read.every, q).to.equal(true);
-      expect(texts(read.excluded), q).to.deep.equal([q.endsWith('text') ? 'text' : 'people']);
+  it('when filler stands before no, then the query reads as its filler with the word after it excluded, as with a minus (helper-143, helper-144)', () => {
+    for (const [q, minus] of [
+      ['wallpaper no people', 'wallpaper -people'],
+      ['hd wallpaper no people', 'hd wallpaper -people'],
+      ['iphone no text', 'iphone -text'],
+      ['4k no people', '4k -people'],
+      ['background no people', 'background -people'],
+    ] as const) {
+      const { spaced: _spaced, ...read } = withShorthandRead(readSearchText(q), wordNet);
+      const { spaced: _minusSpaced, ...asMinus } = readSearchText(minus);
+      expect(read, q).to.deep.equal(asMinus);
     }
   });
 
@@ -89,7 +94,12 @@ describe('a no between two nouns, read as an exclusion', () => {
     await repository.search(plain);
     expect(asked[1]).to.equal(plain);
     await repository.search(params('wallpaper no snow'));
-    expect(asked[2]!.text, 'every wallpaper').to.deep.include({ groups: [], every: true });
-    expect(asked[2]!.sort, 'as every wallpaper is read, by downloads').to.equal('downloads');
+    expect(asked[2]!.text, 'the filler, to be read as filler below').to.deep.include({
+      groups: [[{ text: 'wallpaper', phrase: false }]],
+      wallpapersAsked: true,
+    });
+    await repository.search(params('the no snow'));
+    expect(asked[3]!.text, 'no filler: every wallpaper').to.deep.include({ groups: [], every: true });
+    expect(asked[3]!.sort, 'as every wallpaper is read, by downloads').to.equal('downloads');
   });
 });
