@@ -29,9 +29,9 @@ export interface WordClasses {
    * tagged texts met, in any form WordNet knows ("snow", "people", "planets", "sunset", "light"; not
    * "say", used more as a verb, nor "more" or "good", more often describing, nor a word WordNet does
    * not know: "boku"). A plural names things whatever its singular also is ("stars", "lights").
-   * `afterDeterminer`: the word follows one ("no leaves"), so a plural there is no verb, and only
-   * its describing senses weigh against it; a singular is weighed as anywhere ("surf no mar", the
-   * Portuguese "in the sea", is no surf without a mar: helper-144).
+   * `afterDeterminer`: the word follows one ("no leaves", "no fire"), so it is no verb there, and
+   * only its describing senses weigh against it, if a plural or ever tagged as a noun: "mar" never
+   * was, and "surf no mar", the Portuguese "in the sea", is no surf without a mar (helper-144, helper-145).
    */
   namesNoun: (word: string, afterDeterminer?: boolean) => boolean;
   /** Whether a few words together are one noun of WordNet's ("big cat", "ice cream", "christmas tree"). */
@@ -422,7 +422,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
           .slice(1)
           .some((form) => nouns.has(form));
       if (!plural && uses(adjectives, [lower]) + uses(adverbs, [lower]) > noun) return false;
-      return (afterDeterminer && plural) || uses(verbs, baseForms(lower, ENDINGS.verb)) <= noun;
+      return (afterDeterminer && (plural || noun > 0)) || uses(verbs, baseForms(lower, ENDINGS.verb)) <= noun;
     },
     // The catalogue's words are read again now and then, mostly the same: the last answer stands for the same words.
     kindsAmong(words) {

@@ -195,6 +195,9 @@ function fillerWord(word: string): string | undefined {
 
 const isStopWord = (word: string): boolean => STOP_WORDS.has(word.toLowerCase());
 
+/** Whether a word asks for wallpapers (WALLPAPER_WORDS), or misspells a long one that does ("walpaper"). */
+export const asksForWallpapers = (word: string): boolean => WALLPAPER_WORDS.has(fillerWord(word) ?? '');
+
 /** A term of a parsed query (search-query.ts's Term). */
 interface QueryTerm {
   text: string;

@@ -1,6 +1,6 @@
 import {
   type ShapeAsked,
-  WALLPAPER_WORDS,
+  asksForWallpapers,
   excludedWithoutAddressWords,
   namesDevice,
   namesModel,
@@ -234,8 +234,20 @@ function noSaying(q: string, i: number, tokens: readonly Token[], before: number
   if (next === undefined || NO_PHRASES.has(next) || (then === 'no' && NO_SAYINGS.has(`${next} ${last}`))) return true;
   const first = tokens[before];
   const earlier = tokens[before - 1];
-  if (first?.kind !== 'term' || earlier?.kind !== 'term' || earlier.term.text.toLowerCase() !== 'no') return false;
+  if (first?.kind !== 'term' || earlier?.kind !== 'term' || earlier.term.quoted || earlier.term.text.toLowerCase() !== 'no') return false;
   return before === 1 || NO_SAYINGS.has(`${first.term.text.toLowerCase()} ${next}`);
+}
+
+/**
+ * The device a model's words at `at` follow ("iphone 15", "galaxy s23"), which stands for them
+ * before a `no` ("iphone 15 no text" is "iphone no text": helper-145); undefined for any other term.
+ */
+function deviceOf(tokens: readonly Token[], at: number): string | undefined {
+  const model = (token: Token | undefined) => plainTerm(token) && namesModel(token.term.text);
+  let start = at;
+  while (start > 0 && model(tokens[start])) start--;
+  const device = tokens[start];
+  return start < at && plainTerm(device) && namesDevice(device.term.text) ? device.term.text : undefined;
 }
 
 /** Where the last token is that a `no` may follow as shorthand: an excluded term is passed over ("forest -pine no fog"); -1 when none. */
@@ -340,9 +352,9 @@ function tokenize(q: string): Token[] {
       if (text === 'no' && !excluded) {
         const at = lastLookedFor(tokens);
         const before = tokens[at];
-        const word = plainTerm(before) ? before.term.text : undefined;
+        const word = plainTerm(before) ? (deviceOf(tokens, at) ?? before.term.text) : undefined;
         // A word, or filler of digits too ("4k no people").
-        const named = word !== undefined && (/^\p{L}+$/u.test(word) || WALLPAPER_WORDS.has(word.toLowerCase()));
+        const named = word !== undefined && (/^\p{L}+$/u.test(word) || asksForWallpapers(word));
         if (named && !noSaying(q, i, tokens, at)) {
           tokens.push({ kind: 'term', term: { text, phrase: false }, excluded, spaced });
           [afterNo, noList] = [word.toLowerCase(), undefined];

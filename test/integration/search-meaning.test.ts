@@ -509,6 +509,14 @@ describe('the catalogue words on the real model', () => {
   });
 });
 
+/** A logger that keeps its warnings and infos. */
+function recordingLogger() {
+  const warnings: string[] = [];
+  const infos: string[] = [];
+  const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message), info: (message: string) => void infos.push(message) };
+  return { logger, warnings, infos };
+}
+
 describe('search meaning when Elasticsearch does not answer at start', function () {
   const words = (query: SearchQuery | null) => query?.groups.map((group) => group.map(({ text }) => text));
   this.timeout(30_000);
@@ -571,9 +579,7 @@ describe('search meaning when Elasticsearch does not answer at start', function 
   });
 
   it('when how the index reads the words fails at first, then it is asked again a retry later, not at the next refresh, and the log says once that it stopped and once that it is back (helper-143)', async () => {
-    const warnings: string[] = [];
-    const infos: string[] = [];
-    const logger = { ...silentLogger, warn: (message: string) => void warnings.push(message), info: (message: string) => void infos.push(message) };
+    const { logger, warnings, infos } = recordingLogger();
     let refusals = 3;
     const stems: Record<string, string> = { falling: 'fall', fall: 'fall' };
     const reading = (words: readonly string[]) =>
@@ -598,6 +604,21 @@ describe('search meaning when Elasticsearch does not answer at start', function 
       infos.filter((message) => /catalogue words ready/.test(message)),
       'the same words reread on each retry are said once',
     ).to.have.length(1);
+    await meaning.close();
+  });
+
+  it('when the catalogue words cannot be read at start, then they are tried again, and the log says once that they stopped and once that they are back (helper-145)', async () => {
+    const { logger, warnings, infos } = recordingLogger();
+    let refusals = 3;
+    const loadWords = () => (refusals-- > 0 ? Promise.reject(new Error('connect ECONNREFUSED')) : Promise.resolve(['kitten', 'cars']));
+    const meaning = createSearchMeaning({ ...options, logger, retryMs: 100, loadWords });
+    const until = performance.now() + 10_000;
+    while ((await meaning.expand(readSearchText('kitty'))).query === null && performance.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(words((await meaning.expand(readSearchText('kitty'))).query)).to.deep.equal([['kitty', 'kitten']]);
+    expect(refusals).to.equal(-1);
+    expect(warnings.filter((warning) => /catalogue words could not be read/.test(warning))).to.have.length(1);
+    expect(infos.filter((message) => /catalogue words are read again/.test(message))).to.have.length(1);
     await meaning.close();
   });
 

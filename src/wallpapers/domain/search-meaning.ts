@@ -127,6 +127,27 @@ const FIRST_READ_MS = 1000;
 const RETRY_MS = 10_000;
 
 /**
+ * A read tried again until it answers, whose log says when it stops answering and when it answers
+ * again, not at every try.
+ */
+function readOutage(logger: Logger, stopped: string, back: string, retryMs: number) {
+  let down = false;
+  return {
+    get down() {
+      return down;
+    },
+    failed(error: unknown) {
+      if (!down) logger.warn(stopped, { error: error instanceof Error ? error.message : String(error), retryMs });
+      down = true;
+    },
+    succeeded() {
+      if (down) logger.info(back);
+      down = false;
+    },
+  };
+}
+
+/**
  * Loads the sentence model and the catalogue's words at start, then rereads the words in the
  * background. Without the model (not fetched, or failing to load), search keeps to the words typed
  * and the log says so once; without the words (Elasticsearch not answering), until they are read.
@@ -159,25 +180,23 @@ export function createSearchMeaning({
   // slow first read had kept "fall" wrong for five minutes). The log says when reading stops and
   // when it comes back, not at every failed try.
   let lastReading: { words: string; read: readonly (string | undefined)[] } | undefined;
-  let readingFailed = false;
+  const indexRead = readOutage(
+    logger,
+    'search meaning: how the index reads the thesaurus words could not be read; none is read as another word until it is',
+    'search meaning: how the index reads the thesaurus words is read again',
+    retryMs,
+  );
   const readingOrNone: IndexReading | undefined =
     readAsIndexed &&
     ((words, timeoutMs) =>
       readAsIndexed(words, timeoutMs).then(
         (read) => {
-          if (readingFailed) logger.info('search meaning: how the index reads the thesaurus words is read again');
-          readingFailed = false;
+          indexRead.succeeded();
           lastReading = { words: words.join('\n'), read };
           return read;
         },
         (error: unknown) => {
-          if (!readingFailed) {
-            logger.warn('search meaning: how the index reads the thesaurus words could not be read; none is read as another word until it is', {
-              error: error instanceof Error ? error.message : String(error),
-              retryMs,
-            });
-          }
-          readingFailed = true;
+          indexRead.failed(error);
           return lastReading?.words === words.join('\n') ? lastReading.read : words.map(() => undefined);
         },
       ));
@@ -209,16 +228,25 @@ export function createSearchMeaning({
     const fields = { words: vocabulary.entries.length, ms: Math.round(performance.now() - started) };
     if (changed) logger.info('search meaning: catalogue words ready', fields);
     else logger.debug('search meaning: catalogue words ready', fields);
-    if (readingFailed) retryLater();
+    if (indexRead.down) retryLater();
   }
 
+  // Said when reading the catalogue's words stops and when it comes back, not at every retry
+  // (helper-145: every 10 s while Elasticsearch was down at start).
+  const wordsRead = readOutage(
+    logger,
+    'search meaning: the catalogue words could not be read; searches match the words typed until they are',
+    'search meaning: the catalogue words are read again',
+    retryMs,
+  );
   function refreshOrWarn(retryIfNone: boolean, timeoutMs?: number): Promise<void> {
-    return refresh(timeoutMs).catch((error: unknown) => {
-      logger.warn('search meaning: the catalogue words could not be read; searches match the words typed until they are', {
-        error: error instanceof Error ? error.message : String(error),
-      });
-      if (retryIfNone && vocabulary === null) retryLater();
-    });
+    return refresh(timeoutMs).then(
+      () => wordsRead.succeeded(),
+      (error: unknown) => {
+        wordsRead.failed(error);
+        if (retryIfNone && vocabulary === null) retryLater();
+      },
+    );
   }
 
   const ready = (async () => {

@@ -1,6 +1,6 @@
 import type { SearchQuery, Term } from '../search-query.js';
 import type { WallpaperRepository } from '../store/repository.js';
-import { WALLPAPER_WORDS } from '../query-filler.js';
+import { asksForWallpapers } from '../query-filler.js';
 import { everyWallpaper } from './with-wallpapers-asked.js';
 
 /** What WordNet says of the words around a `no`; undefined before WordNet is read, or without it. */
@@ -26,8 +26,9 @@ export interface Nouns {
  * edit from a catalogue word ("tokyo no yoru": york).
  */
 function nounBefore(nouns: Nouns, word: string): boolean {
-  // Filler names what is asked for: a wallpaper, a screen, a device ("iphone no text", "4k no people").
-  if (WALLPAPER_WORDS.has(word.toLowerCase()) || nouns.namesNoun(word) === true) return true;
+  // Filler names what is asked for: a wallpaper, a screen, a device ("iphone no text", "4k no
+  // people"), misspelt too ("walpaper no night": helper-145).
+  if (asksForWallpapers(word) || nouns.namesNoun(word) === true) return true;
   if (nouns.knows(word) !== false) return false;
   const meant = nouns.respelt(word.toLowerCase());
   return meant.length > 0 && meant.every((spelling) => nouns.namesNoun(spelling) === true);
@@ -42,7 +43,7 @@ function nounBefore(nouns: Nouns, word: string): boolean {
  * group of alternatives stays as typed. A query left with nothing else to look for reads as its
  * filler with those words excluded (SearchQuery.filler): "wallpaper no people" as "wallpaper
  * -people", every wallpaper but those, "background no people" as "background -people" (helper-144:
- * it had been every wallpaper), and where there is no filler ("the no people"), every wallpaper.
+ * it had been every wallpaper); should no filler be left either, every wallpaper.
  */
 export function withShorthandRead(text: SearchQuery, nouns: Nouns): SearchQuery {
   const excluded: Term[] = [];

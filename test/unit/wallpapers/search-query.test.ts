@@ -294,6 +294,10 @@ describe('search query syntax', () => {
     expect(marked("No Man's Sky planets no ships")).to.deep.equal([['planets', 'ships']]);
     expect(marked('mountains no snow.'), 'a full stop at the end').to.deep.equal([['mountains', 'snow']]);
     expect(marked('4k no people'), 'filler of digits before it').to.deep.equal([['4k', 'people']]);
+    expect(marked('walpaper no night'), 'misspelt filler').to.deep.equal([['walpaper', 'night']]);
+    expect(marked('iphone 15 pro no text'), "a device's model stands for the device").to.deep.equal([['iphone', 'text']]);
+    expect(marked('galaxy s23 no night')).to.deep.equal([['galaxy', 'night']]);
+    expect(marked('"no" mountains no snow'), 'a quoted no makes no saying').to.deep.equal([['mountains', 'snow']]);
     expect(marked('mountains no snow no trees'), 'a list of no, no saying').to.deep.equal([
       ['mountains', 'snow'],
       ['snow', 'trees'],
