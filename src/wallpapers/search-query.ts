@@ -199,11 +199,6 @@ function plainWordsIn(tokens: readonly Token[]): string[] {
   return tokens.flatMap((token) => (token.kind === 'term' && !token.excluded ? token.term.text.toLowerCase().split(' ') : []));
 }
 
-/** The word that starts at or after `i` in `q`, lower-cased: a run of letters. */
-function wordAt(q: string, i: number): string {
-  return (/^[^\p{L}]*(\p{L}+)/u.exec(q.slice(i, i + 64))?.[1] ?? '').toLowerCase();
-}
-
 /** The next `count` words at or after `i` in `q`, lower-cased: runs of letters. */
 function wordsAt(q: string, i: number, count: number): string[] {
   return [...q.slice(i, i + 96).matchAll(/\p{L}+/gu)].slice(0, count).map(([word]) => word.toLowerCase());
@@ -342,7 +337,10 @@ function tokenize(q: string): Token[] {
       // looked for, so "mountains without snow" and "cars not red" ranked the snowy mountains and
       // the red cars first. In lower case only (in a title pasted, "Journey Without Maps", "No
       // Man's Land", it is the word); a trailing one ("forget me not") excludes nothing.
-      if (((text === 'NOT' && notIsOperator) || (EXCLUDING_WORDS.has(text) && excludes(text, plainWordsIn(tokens), wordAt(q, i)))) && !excluded) {
+      if (
+        ((text === 'NOT' && notIsOperator) || (EXCLUDING_WORDS.has(text) && excludes(text, plainWordsIn(tokens), wordsAt(q, i, 1)[0] ?? ''))) &&
+        !excluded
+      ) {
         [not, withoutPending] = [true, EXCLUDING_WORDS.has(text)];
         spaced = true;
         continue;

@@ -59,6 +59,8 @@ export type ExpandQuery = ((text: SearchQuery, vocabulary: Vocabulary) => Promis
   prepare(vocabulary: Vocabulary, reading?: Promise<ReadAlike>): Promise<void>;
   /** How the index reads the thesaurus's words beside the catalogue's entries (IndexReading), asked within timeoutMs. */
   readAlike(entries: readonly string[], timeoutMs?: number): Promise<ReadAlike>;
+  /** The catalogue's single words a misspelt word may stand for (infra/spelling.ts), kept per set of words. */
+  ownSpelling(vocabulary: Vocabulary, word: string): string[];
 };
 
 /** What a word stands for in the catalogue's words; `stranger` when it stands for none and is none of them. */
@@ -710,6 +712,6 @@ export function createQueryExpansion(
         ...(phrased.typed === null ? {} : { typed: phrased.typed }),
       };
     },
-    { prepare, readAlike },
+    { prepare, readAlike, ownSpelling: (vocabulary: Vocabulary, word: string) => lookupsOf(vocabulary).ownSpelling(word) },
   );
 }

@@ -9,7 +9,6 @@ import { type AbsentThings, createAbsentThings } from './absent-things.js';
 import type { WordOccurrences } from './word-occurrences.js';
 import { type RealWordTypos, createRealWordTypos } from './real-word-typos.js';
 import type { Mistyped } from '../params.js';
-import { createSpelling } from '../../infra/spelling.js';
 
 export interface MeaningOfQuery {
   /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
@@ -294,27 +293,22 @@ export function createSearchMeaning({
   const timer = setInterval(() => void refreshOrWarn(false), refreshMs);
   timer.unref();
 
-  // The words of the catalogue's tags and category names, split as the vocabulary is reread, and
-  // their spellings, made when first asked.
-  let ownWords: { of: Vocabulary; words: ReadonlySet<string>; spelling?: (word: string) => string[] } | null = null;
-  const ownWordsNow = () => {
+  // The words of the catalogue's tags and category names, split as the vocabulary is reread.
+  let ownWords: { of: Vocabulary; words: ReadonlySet<string> } | null = null;
+  const ownWordsNow = (): ReadonlySet<string> | undefined => {
     if (vocabulary === null) return undefined;
     if (ownWords?.of !== vocabulary) ownWords = { of: vocabulary, words: new Set(vocabulary.entries.flatMap((entry) => entry.split(/[\s-]+/))) };
-    return ownWords;
+    return ownWords.words;
   };
 
   return {
     ready,
     knows: (word) => wordNet?.knows(word),
-    ownWord: (word) => ownWordsNow()?.words.has(word),
+    ownWord: (word) => ownWordsNow()?.has(word),
     namesThing: async (word) => (wordNet === null ? false : wordNet.namesThing(word)),
     namesNoun: (word, afterDeterminer) => wordNet?.namesNoun(word, afterDeterminer),
-    respelt(word) {
-      const own = ownWordsNow();
-      if (own === undefined || wordNet === null || wordNet.knows(word)) return NO_WORDS;
-      own.spelling ??= createSpelling([...own.words]);
-      return own.spelling(word);
-    },
+    respelt: (word) =>
+      vocabulary === null || expandQuery === null || wordNet === null || wordNet.knows(word) ? NO_WORDS : expandQuery.ownSpelling(vocabulary, word),
     async misspelt(text, words, margin) {
       if (words.length === 0) return [];
       await ready;
