@@ -23,6 +23,17 @@ const KEY_LIKE = /(?:w|%77)(?:p|%70)(?:c|%63)(?:_|%5f)(?:[0-9a-z_]|%[0-9a-f]{2})
 // secret. No path of the API has one, so nothing a log reader needs is lost.
 const SECRET_LIKE = /(?:[0-9a-z_]|%[0-9a-f]{2}){40,}/gi;
 
+/**
+ * Whether a client's text may hold a key, or a key's body without its prefix, to keep it out of
+ * values that are logged whole (a request id). Narrower than withoutKeys: a secret is base62, so
+ * a run as long as a secret holds both cases in all but about one in 10^10 keys, while the ids
+ * tracing tools make (a SHA-1 or SHA-256 in hex, `trace-<hex>`) hold one case and are taken.
+ */
+export function holdsKey(text: string): boolean {
+  if (text.search(KEY_LIKE) !== -1) return true;
+  return (text.match(SECRET_LIKE) ?? []).some((run) => /[a-z]/.test(run) && /[A-Z]/.test(run));
+}
+
 /** The text with every key-like run replaced, for logging what a client sent. */
 export function withoutKeys(text: string): string {
   return text.replace(KEY_LIKE, `${KEY_PREFIX}[redacted]`).replace(SECRET_LIKE, '[redacted]');

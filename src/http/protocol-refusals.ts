@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { type Logger, silentLogger } from '../infra/logger.js';
 import { errorBeforeTheApp, loggedPath, type ProtocolRefusal, rawAnswer } from './before-the-app.js';
 import { afterEarlierAnswers } from './client-errors.js';
+import { allowedMethods } from './route-fallbacks.js';
 
 /**
  * Requests HTTP itself refuses, which Node's server would otherwise answer on its own (a bare 400
@@ -82,6 +83,9 @@ export function refusedForTransferCoding(
   return true;
 }
 
+// Every path of the API answers the same methods.
+const ALLOW = allowedMethods('').join(', ');
+
 /**
  * CONNECT asks the server to be a tunnel, which it is not: 405 naming the methods it takes, and the
  * connection closed (Node hands it over raw, and would otherwise just drop it).
@@ -90,9 +94,9 @@ export function answerConnect(socket: Socket, logger: Logger = silentLogger, onR
   // Requests before it on the connection (pipelined) are answered first, in their order.
   afterEarlierAnswers(socket, () => {
     const requestId = randomUUID();
-    const { body, headers } = errorBeforeTheApp(405, 'method_not_allowed', 'Method not allowed; allowed: GET, HEAD', requestId);
+    const { body, headers } = errorBeforeTheApp(405, 'method_not_allowed', `Method not allowed; allowed: ${ALLOW}`, requestId);
     logger.info('request', { request_id: requestId, method: 'CONNECT', status: 405, refused_by: 'connect' });
     onRefused?.('connect');
-    socket.end(rawAnswer(405, 'Method Not Allowed', { ...headers, Allow: 'GET, HEAD' }, body));
+    socket.end(rawAnswer(405, 'Method Not Allowed', { ...headers, Allow: ALLOW }, body));
   });
 }

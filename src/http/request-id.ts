@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { requestContext } from '../infra/request-context.js';
-import { withoutKeys } from '../access/api-key.js';
+import { holdsKey } from '../access/api-key.js';
 
 const WELL_FORMED_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * The client's X-Request-Id when it is well formed, else a new UUID. One shaped like a key is not
+ * The client's X-Request-Id when it is well formed, else a new UUID. One that may hold a key is not
  * taken: every log line of the request carries the id, and the key would be written with it.
  */
 export function requestIdFrom(given: string | undefined): string {
-  return given !== undefined && WELL_FORMED_ID.test(given) && withoutKeys(given) === given ? given : randomUUID();
+  return given !== undefined && WELL_FORMED_ID.test(given) && !holdsKey(given) ? given : randomUUID();
 }
 
 /**

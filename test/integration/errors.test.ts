@@ -96,7 +96,8 @@ describe('error responses', () => {
       it(`when ${method} is sent to a GET endpoint, then 405 with an Allow header`, async () => {
         const res = await get('/v1/wallpapers', method);
         expectError(res, 405, 'method_not_allowed');
-        expect(res.headers.get('allow')).to.include('GET');
+        expect(res.headers.get('allow')).to.equal('GET, HEAD, OPTIONS');
+        expect(res.body.message).to.equal('Method not allowed; allowed: GET, HEAD, OPTIONS');
         // Answered before the key is checked: no rate-limit headers, nothing counted.
         expect(res.headers.get('x-ratelimit-remaining')).to.equal(null);
       });

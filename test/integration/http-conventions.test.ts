@@ -161,6 +161,16 @@ describe('HTTP conventions', () => {
       }
     });
 
+    it('when OPTIONS or another method asks what a path takes, then every path says GET, HEAD, OPTIONS in that order', async () => {
+      for (const path of ['/v1/wallpapers', '/v1/wallpapers/1/similar', '/v1/usage', '/healthz', '/v1/openapi.json']) {
+        for (const method of ['OPTIONS', 'POST', 'PROPFIND']) {
+          const res = await request(ctx.app.url, path, { method, contract: false });
+          expect(res.status, `${method} ${path}`).to.equal(method === 'OPTIONS' ? 200 : 405);
+          expect(res.headers.get('allow'), `${method} ${path}`).to.equal('GET, HEAD, OPTIONS');
+        }
+      }
+    });
+
     it('when a browser reads a response, then the rate-limit headers, Retry-After, X-Request-Id and Link are exposed', async () => {
       const res = await get('/v1/wallpapers', { Origin: 'https://app.example' });
       expect(res.headers.get('access-control-allow-origin')).to.equal('*');

@@ -64,6 +64,21 @@ describe('sort=random through the API, on a catalogue below the size shuffled al
     expect(orders[0]).to.not.deep.equal(orders[1]);
   });
 
+  it('when a walk without a seed is followed by meta.next_cursor alone, then it keeps the seed picked and gives each wallpaper once', async () => {
+    const seen: number[] = [];
+    let res = await get('/v1/wallpapers?sort=random&per_page=9');
+    const seed = res.body.meta.seed as string;
+    for (;;) {
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      expect(res.body.meta.seed).to.equal(seed);
+      seen.push(...ids(res));
+      if (res.body.meta.next_cursor === null) break;
+      res = await get(`/v1/wallpapers?sort=random&per_page=9&cursor=${res.body.meta.next_cursor as string}`);
+    }
+    expect(seen).to.deep.equal(await walk.byNumber(`/v1/wallpapers?sort=random&seed=${seed}`, 9, ctx.docs.length));
+    expect(sorted(seen)).to.deep.equal(sorted(ctx.docs.map((doc) => doc.id)));
+  });
+
   it('when filters or a search narrow it, then every match comes once, and the total is exact', async () => {
     const space = ctx.docs.filter((doc) => doc.category === 'space');
     const res = await get('/v1/wallpapers?sort=random&seed=tide42&category=space&per_page=100');

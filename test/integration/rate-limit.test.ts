@@ -206,7 +206,7 @@ describe('rate limiting', function () {
     expect(await countedInRedis(ctx.redis, accountId)).to.equal(8);
   });
 
-  it('when instances run with different windows on one account, then each counts true times and no count stays charged past the longest window', async function () {
+  it('when instances run with different windows on one account, then each counts true times, the shorter forgets what the longer would count, and no count stays charged past the longest window', async function () {
     this.timeout(20_000);
     const short = await appWith({ tiers: { free: 4, premium: 40 }, windowSeconds: 1 });
     const long = await appWith({ tiers: { free: 4, premium: 40 }, windowSeconds: 2 });
@@ -218,6 +218,11 @@ describe('rate limiting', function () {
     const shortAfter = await request(short.url, '/v1/wallpapers/1', { key: apiKey });
     expect(shortAfter.status, 'the 1 s instance sees them gone').to.equal(200);
     expect(shortAfter.headers.get('x-ratelimit-remaining')).to.equal('3');
+    const longMeanwhile = await request(long.url, '/v1/wallpapers/1', { key: apiKey });
+    expect(
+      longMeanwhile.headers.get('x-ratelimit-remaining'),
+      'the 1 s instance dropped what the 2 s window still held: charged less, never more',
+    ).to.equal('2');
     await sleep(2100);
     const longAfter = await request(long.url, '/v1/wallpapers/1', { key: apiKey });
     expect(longAfter.status).to.equal(200);

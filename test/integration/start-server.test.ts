@@ -138,8 +138,12 @@ describe('startServer', function () {
       expect(chunked.status, 'chunked, as HTTP/1.1 allows').to.equal(200);
       const tunnel = await answerTo(server.url, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
       expect(tunnel.status).to.equal(405);
-      expect(tunnel.head).to.match(/\r\nallow: GET, HEAD/i);
-      expect(JSON.parse(tunnel.body)).to.deep.equal({ error: 'method_not_allowed', message: 'Method not allowed; allowed: GET, HEAD', status: 405 });
+      expect(tunnel.head).to.match(/\r\nallow: GET, HEAD, OPTIONS\r\n/i);
+      expect(JSON.parse(tunnel.body)).to.deep.equal({
+        error: 'method_not_allowed',
+        message: 'Method not allowed; allowed: GET, HEAD, OPTIONS',
+        status: 405,
+      });
     } finally {
       await server.close({ drainMs: 0 });
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { generateApiKey } from '../../src/access/api-key.js';
 import { expect } from 'chai';
 import { createApp } from '../../src/app.js';
@@ -161,8 +162,23 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
 
     it('when the request id given is shaped like a key, then it is replaced, so no log line of the request carries a key', async () => {
       const key = generateApiKey('AbCdEfGhIjKl');
-      for (const given of [key, key.slice(4), `x_${key.slice(17)}`]) {
+      for (const given of [key, key.slice(4), `x_${key.slice(17)}`, `req-${key.slice(17)}.1`, 'wpc_abcdefgh']) {
         expect((await get('/v1/wallpapers', KEY, { 'X-Request-Id': given })).headers.get('x-request-id'), given).to.match(/^[0-9a-f-]{36}$/);
+      }
+    });
+
+    it('when the request id given is a tracing tool’s (a hash in hex, one case throughout), then it is echoed, however long', async () => {
+      const hex = createHash('sha256').update('trace').digest('hex');
+      for (const given of [
+        hex.slice(0, 40),
+        hex,
+        hex.toUpperCase(),
+        `trace-${hex}`,
+        `00-${hex.slice(0, 32)}-${hex.slice(32, 48)}-01`,
+        'a'.repeat(128),
+        'span_'.repeat(25),
+      ]) {
+        expect((await get('/v1/wallpapers', KEY, { 'X-Request-Id': given })).headers.get('x-request-id'), given).to.equal(given);
       }
     });
 

@@ -204,8 +204,9 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
 
   /**
    * Every result from the first page (or the `page` or `cursor` given: a walk resumed) to the last,
-   * following meta.next_cursor. A random order's later pages need the seed of the walk: the one
-   * asked, or the one the API picked (meta.seed).
+   * following meta.next_cursor. A random order's later pages are sent with the walk's seed, the
+   * one asked or the one the API picked (meta.seed): the cursor carries it too, but an API
+   * instance older than that asks for it.
    */
   async function* walk<Q extends { page?: number; cursor?: string; seed?: string }>(
     query: Q,

@@ -586,19 +586,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the account already has as many requests waiting as this process lets wait (`Retry-After: 1`; not counted and without X-RateLimit headers, unless the key was new to the API process: then it was admitted first, so it counts and carries them); or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, without X-RateLimit headers. Too many failed authentications (`too_many_auth_failures`): the client IP failed authentication too often, and this request's key is not accepted either (a valid key is still served); it lasts until `Retry-After`, without X-RateLimit headers, and waiting it out with the same key only gets 401 or 403 after it */
+        /** @description Rate limit exceeded (`rate_limit_exceeded`): the account's quota is spent; or the account already has as many requests waiting as this process lets wait (`Retry-After: 1`; not counted and without X-RateLimit headers, a first burst of a key new to the API process too, since its requests wait for the first one's answer; only a key's first request that finds the line taken after its quota was counted, by a request of another key of its account meanwhile, counts and carries them); or (`GET /v1/usage`) the key read its usage more than 60 times in a minute, without X-RateLimit headers. Too many failed authentications (`too_many_auth_failures`): the client IP failed authentication too often, and this request's key is not accepted either (a valid key is still served); it lasts until `Retry-After`, without X-RateLimit headers, and waiting it out with the same key only gets 401 or 403 after it */
         TooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
-                /** @description Requests per window for the account's tier (on a spent quota, and on a busy account's refusal when its key was new to the API process; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
+                /** @description Requests per window for the account's tier (on a spent quota, and on a busy account's refusal that came after the quota was counted, a key's first request to the API process whose last place another key of its account took meanwhile; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
                 "X-RateLimit-Limit"?: number;
-                /** @description Requests left in the sliding window (on a spent quota, and on a busy account's refusal when its key was new to the API process; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
+                /** @description Requests left in the sliding window (on a spent quota, and on a busy account's refusal that came after the quota was counted, a key's first request to the API process whose last place another key of its account took meanwhile; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
                 "X-RateLimit-Remaining"?: number;
-                /** @description Unix time (seconds) when the oldest counted requests leave the window: when Remaining is 0, the earliest moment a request is admitted again (on a spent quota, and on a busy account's refusal when its key was new to the API process; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
+                /** @description Unix time (seconds) when the oldest counted requests leave the window: when Remaining is 0, the earliest moment a request is admitted again (on a spent quota, and on a busy account's refusal that came after the quota was counted, a key's first request to the API process whose last place another key of its account took meanwhile; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
                 "X-RateLimit-Reset"?: number;
-                /** @description draft-ietf-httpapi-ratelimit-headers-10: `"<tier>";q=<limit>;w=<window seconds>` (on a spent quota, and on a busy account's refusal when its key was new to the API process; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
+                /** @description draft-ietf-httpapi-ratelimit-headers-10: `"<tier>";q=<limit>;w=<window seconds>` (on a spent quota, and on a busy account's refusal that came after the quota was counted, a key's first request to the API process whose last place another key of its account took meanwhile; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
                 "RateLimit-Policy"?: string;
-                /** @description draft-ietf-httpapi-ratelimit-headers-10: `"<tier>";r=<remaining>;t=<seconds until reset>` (on a spent quota, and on a busy account's refusal when its key was new to the API process; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
+                /** @description draft-ietf-httpapi-ratelimit-headers-10: `"<tier>";r=<remaining>;t=<seconds until reset>` (on a spent quota, and on a busy account's refusal that came after the quota was counted, a key's first request to the API process whose last place another key of its account took meanwhile; not on other busy refusals, nor on the refusals of failed authentication or of reading usage too often) */
                 RateLimit?: string;
                 "X-Request-Id": components["headers"]["X-Request-Id"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -719,7 +719,7 @@ export interface components {
         list_sort: "newest" | "oldest" | "downloads" | "relevance" | "random";
         /** @description Order: `relevance` (the default; see the description of `q`; with `tags`, more of the tags asked rank first; with `color`, closer and larger colours rank higher), `newest`, `oldest`, `downloads` or `random` (a shuffle of the matches fixed by `seed`). Every order ends with `id`, so pages never overlap or skip. */
         search_sort: "relevance" | "newest" | "oldest" | "downloads" | "random";
-        /** @description With `sort=random`: the shuffle's seed. The same seed on the same catalogue gives the same order on every page; without one the API picks a seed and returns it in `meta.seed`. Only with `sort=random`. */
+        /** @description With `sort=random`: the shuffle's seed. The same seed on the same catalogue gives the same order on every page; without one the API picks a seed and returns it in `meta.seed`. A walk's `meta.next_cursor` carries its seed, so with `cursor` the seed may be left out (sent, it must be the walk's). Only with `sort=random`. */
         seed: string;
         /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and sealed (encrypted and authenticated): a modified one is a 400 (one issued before cursors were sealed, which holds a dot, is still taken), and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. So does a cursor kept across an upgrade of the API that changed how its order walks. */
         cursor: string;
@@ -756,13 +756,13 @@ export interface components {
         RateLimit: string;
         /** @description Seconds to wait before retrying */
         "Retry-After": number;
-        /** @description The client's well-formed X-Request-Id, or one generated by the server */
+        /** @description The client's X-Request-Id when it matches the pattern and cannot hold an API key (it holds no `wpc_` followed by 8 or more characters, and no run of 40 or more letters, digits and underscores that mixes upper and lower case: hex hashes and trace ids are taken), else a UUID generated by the server */
         "X-Request-Id": string;
         /** @description Strong entity tag of the representation */
         ETag: string;
         /** @description `private, max-age=60` on catalogue reads; `no-cache` on the change feed, which is revalidated on every read; `public, max-age=300` on this document. */
         "Cache-Control": string;
-        /** @description Methods the resource supports */
+        /** @description Methods the resource supports: `GET, HEAD, OPTIONS` */
         Allow: string;
         /** @description `Bearer realm="wallpapers"` */
         "WWW-Authenticate": string;
@@ -786,7 +786,7 @@ export interface operations {
                 cursor?: components["parameters"]["cursor"];
                 /** @description Order: `newest` (created_at descending, ties by id descending), `oldest` (created_at ascending, ties by id ascending), `downloads` (descending, ties by id ascending), `relevance` (with `tags`: more of the tags asked first; with `color`: closer and larger colours first; ties by downloads descending, then id) or `random` (a shuffle fixed by `seed`, ties by id ascending) */
                 sort?: components["parameters"]["list_sort"];
-                /** @description With `sort=random`: the shuffle's seed. The same seed on the same catalogue gives the same order on every page; without one the API picks a seed and returns it in `meta.seed`. Only with `sort=random`. */
+                /** @description With `sort=random`: the shuffle's seed. The same seed on the same catalogue gives the same order on every page; without one the API picks a seed and returns it in `meta.seed`. A walk's `meta.next_cursor` carries its seed, so with `cursor` the seed may be left out (sent, it must be the walk's). Only with `sort=random`. */
                 seed?: components["parameters"]["seed"];
                 /** @description Filter by category; a comma-separated list (at most 20) matches any of them */
                 category?: components["parameters"]["category"];
@@ -1016,7 +1016,7 @@ export interface operations {
                 cursor?: components["parameters"]["cursor"];
                 /** @description Order: `relevance` (the default; see the description of `q`; with `tags`, more of the tags asked rank first; with `color`, closer and larger colours rank higher), `newest`, `oldest`, `downloads` or `random` (a shuffle of the matches fixed by `seed`). Every order ends with `id`, so pages never overlap or skip. */
                 sort?: components["parameters"]["search_sort"];
-                /** @description With `sort=random`: the shuffle's seed. The same seed on the same catalogue gives the same order on every page; without one the API picks a seed and returns it in `meta.seed`. Only with `sort=random`. */
+                /** @description With `sort=random`: the shuffle's seed. The same seed on the same catalogue gives the same order on every page; without one the API picks a seed and returns it in `meta.seed`. A walk's `meta.next_cursor` carries its seed, so with `cursor` the seed may be left out (sent, it must be the walk's). Only with `sort=random`. */
                 seed?: components["parameters"]["seed"];
                 /** @description Filter by category; a comma-separated list (at most 20) matches any of them */
                 category?: components["parameters"]["category"];
@@ -1300,6 +1300,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["UnknownParameter"];
+            405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
@@ -1326,6 +1327,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UnknownParameter"];
+            405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];
@@ -1352,6 +1354,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["UnknownParameter"];
+            405: components["responses"]["MethodNotAllowed"];
             408: components["responses"]["RequestTimeout"];
             431: components["responses"]["RequestTooLarge"];
             500: components["responses"]["InternalError"];

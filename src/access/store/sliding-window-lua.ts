@@ -46,7 +46,8 @@ const USAGE_HISTORY_LUA = `
  *    Retry-After are never more than one window away;
  *  - nothing depends on how time is cut into buckets: instances with different windows or limits
  *    (a configuration change, a rolling deploy) read and write the same true times, so none
- *    leaves a counter overcharged;
+ *    leaves a counter overcharged; each drops what left its own window, so while windows differ
+ *    the shorter one forgets requests the longer one would count (charged less, never more);
  *  - after a tier downgrade the log may hold more requests than the new limit: remaining is 0
  *    until enough of them leave, never negative.
  * Cost per request: the header, the oldest entry (and the second oldest when the oldest left),

@@ -13,6 +13,11 @@ export interface CursorState {
   query: string;
   /** A change-feed position's history (change-log.ts); a build before histories ignores it. */
   history?: string;
+  /**
+   * A sort=random walk's seed, so that following `meta.next_cursor` alone goes on with the seed the
+   * walk began with, also one the API picked; a build before it ignores it (and asks for the seed).
+   */
+  seed?: string;
 }
 
 export interface CursorCodec {
@@ -30,6 +35,8 @@ const IV_BYTES = MAC_BYTES;
 const INDEX_NAME = /^[a-z0-9][a-z0-9_.-]{0,254}$/;
 // As the catalogue tools write a history's id (change-recorder.ts), with room to spare.
 const HISTORY = /^[A-Za-z0-9_-]{1,64}$/;
+// As the contract's `seed` parameter takes it.
+const SEED = /^[A-Za-z0-9]{1,32}$/;
 /** The `index` of a change-feed position (change-feed.ts), which reads no index by that name. */
 export const FEED_POSITION = 'changes';
 
@@ -151,7 +158,7 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
   }
 
   return {
-    encode({ position, page, query, history }) {
+    encode({ position, page, query, history, seed }) {
       // `r`, a shuffled walk's start, apart from `s`: an instance of the build before reads such a
       // cursor as a walk begun at the offset, rather than refusing it during a rolling upgrade.
       const shuffled = position.shuffled ? { s: 1, r: position.start } : {};
@@ -165,6 +172,7 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
         q: query,
         c: catalogue,
         h: history,
+        e: seed,
       };
       const state = Buffer.from(JSON.stringify(walk), 'utf8');
       const iv = syntheticIv(state);
@@ -181,7 +189,7 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
       } catch {
         throw tampered();
       }
-      const { i, a, t, k, s, r, p, q, c, h } = (state ?? {}) as Record<string, unknown>;
+      const { i, a, t, k, s, r, p, q, c, h, e } = (state ?? {}) as Record<string, unknown>;
       // A cursor of another catalogue sealed with the same secret (staging and production, two
       // tenants) had read that catalogue's index (helper-94). One issued by a build before `c`
       // must name an index of this catalogue, as the catalogue tools name them.
@@ -195,7 +203,8 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
       if (s === 1 && (!isPlace(a) || (r !== undefined && !isPlace(r)))) throw tampered();
       if (s === undefined && r !== undefined) throw tampered();
       if (h !== undefined && (typeof h !== 'string' || !HISTORY.test(h))) throw tampered();
-      return { position, page: p as number, query: q, ...(h === undefined ? {} : { history: h }) };
+      if (e !== undefined && (typeof e !== 'string' || !SEED.test(e))) throw tampered();
+      return { position, page: p as number, query: q, ...(h === undefined ? {} : { history: h }), ...(e === undefined ? {} : { seed: e }) };
     },
   };
 }

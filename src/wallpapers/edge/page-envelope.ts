@@ -42,7 +42,12 @@ function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: Curs
   const served = (request.currentPage - 1) * per_page + items.length;
   const next =
     last && walkGoesOn(result, per_page, served)
-      ? cursors.encode({ position: { ...last, total }, page: request.currentPage + 1, query: request.digest })
+      ? cursors.encode({
+          position: { ...last, total },
+          page: request.currentPage + 1,
+          query: request.digest,
+          ...(request.params.sort === 'random' && seed !== undefined ? { seed } : {}),
+        })
       : null;
   return {
     data: items.map((item) => toListItem(item, request.params.include)),

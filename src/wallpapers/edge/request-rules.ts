@@ -28,7 +28,7 @@ export interface PageRequest<P extends ListParams = ListParams> {
   currentPage: number;
   /** Names the query (not the page) in the cursors it issues. */
   digest: string;
-  /** The seed the API picked, which the next page's link must carry. */
+  /** A seed the client did not send: the one the API picked, or its cursor carried. The next page's link carries it. */
   pickedSeed?: string;
 }
 
@@ -98,29 +98,35 @@ function pageRequest<P extends ListParams & { cursor?: string }>(
   if (params.seed !== undefined && params.sort !== 'random') {
     throw invalidRequest("Invalid query parameter 'seed': only with sort=random");
   }
-  let pickedSeed: string | undefined;
-  if (params.sort === 'random' && params.seed === undefined) {
-    if (cursor !== undefined)
-      throw invalidRequest("Invalid query parameter 'seed': a cursor of sort=random needs the seed of its walk (the Link header has it)");
-    pickedSeed = pickSeed();
-    params.seed = pickedSeed;
-  }
-  const digest = queryDigest(route, params);
   if (cursor === undefined) {
+    let pickedSeed: string | undefined;
+    if (params.sort === 'random' && params.seed === undefined) params.seed = pickedSeed = pickSeed();
     assertWithinWindow(params, maxResultWindow);
-    return { params, currentPage: params.page, digest, pickedSeed };
+    return { params, currentPage: params.page, digest: queryDigest(route, params), pickedSeed };
   }
   if (ctx.query['page'] !== undefined) {
     throw invalidRequest("Invalid query parameter 'page': cannot be combined with 'cursor', which already says which page comes next");
   }
   const state = cursors.decode(cursor);
+  // A walk's cursor carries its seed, so `meta.next_cursor` alone goes on as the Link header does
+  // (the seed in the Link's query is the same one); a seed sent with it is bound like any parameter.
+  // A cursor a build before issued carries none.
+  let pickedSeed: string | undefined;
+  if (params.sort === 'random' && params.seed === undefined) {
+    if (state.seed === undefined)
+      throw invalidRequest(
+        "Invalid query parameter 'seed': this cursor of sort=random was issued without its seed; send the seed of its walk (meta.seed, or the Link header's query)",
+      );
+    params.seed = pickedSeed = state.seed;
+  }
+  const digest = queryDigest(route, params);
   if (state.query !== digest) {
     throw invalidRequest(
       "Invalid query parameter 'cursor': it belongs to a different query; send it with the same parameters as the page it came from (its Link header has them), or start again without a cursor",
     );
   }
   const depth = (state.page - 1) * params.per_page;
-  return { params: { ...params, position: { ...state.position, depth } }, currentPage: state.page, digest };
+  return { params: { ...params, position: { ...state.position, depth } }, currentPage: state.page, digest, pickedSeed };
 }
 
 /** GET /v1/wallpapers: a page of the list, or, with `ids` (alone), those wallpapers. */

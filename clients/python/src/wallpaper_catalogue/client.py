@@ -153,9 +153,10 @@ class _Resource:
 
     def _walk(self, path: str, params: Params, limit: int | None, on_page: Callable[[WallpaperList], None] | None = None) -> Iterator[WallpaperListItem]:
         """Every result from the first page (or the `page` or `cursor` given: a walk resumed) to the
-        last (or `limit`), following meta.next_cursor. A random order's later pages need the seed of
-        the walk: the one asked, or the one the API picked (meta.seed). `on_page` sees each page as
-        it comes, its meta with it."""
+        last (or `limit`), following meta.next_cursor. A random order's later pages are sent with the
+        walk's seed, the one asked or the one the API picked (meta.seed): the cursor carries it too,
+        but an API instance older than that asks for it. `on_page` sees each page as it comes, its
+        meta with it."""
         params = _read_once(params)
         query = {name: value for name, value in params.items() if name not in ("page", "cursor")}
         # Where the walk starts, asked of its first page only: it had been dropped, so `page=3`

@@ -122,6 +122,17 @@ describe('cursors', () => {
     });
   });
 
+  it("when a random walk's seed is encoded, then it comes back with it; one the seed parameter would refuse is refused", () => {
+    const seeded: CursorState = { ...state, seed: 'tide42' };
+    expect(codec.decode(codec.encode(seeded))).to.deep.equal(seeded);
+    expect(codec.decode(codec.encode(state))).to.not.have.property('seed');
+    for (const seed of ['', 'a b', 'x'.repeat(33), 7])
+      expect(
+        refusal(() => codec.decode(sealAsDocumented({ i: 'w-1', a: [1, 2], p: 2, q: 'abc', e: seed }))),
+        String(seed),
+      ).to.match(/'cursor': not a cursor this API issued/);
+  });
+
   it('when any character of a cursor is changed, then it is refused as not issued here', () => {
     const text = codec.encode(state);
     for (let i = 0; i < text.length; i++) {

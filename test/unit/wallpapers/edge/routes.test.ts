@@ -5,6 +5,7 @@ import { createMetrics } from '../../../../src/infra/metrics.js';
 import { share } from '../../../../src/infra/shared-result.js';
 import type { Position } from '../../../../src/wallpapers/params.js';
 import { asIssuedBeforeTheSeal } from '../../../support/legacy-cursor.js';
+import { createCursorCodec } from '../../../../src/wallpapers/edge/cursor.js';
 import { toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
 import { fixtureWallpapers } from '../../../support/fixtures.js';
 import { type RunningApp, type TestResponse, listen, request } from '../../../support/harness.js';
@@ -172,10 +173,30 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     expect(nextLink(res)).to.include(`seed=${res.body.meta.seed as string}`);
     const seeded = await get('/v1/wallpapers?sort=random&seed=abc&per_page=5');
     expect(seeded.body.meta.seed).to.equal('abc');
-    invalid(
-      await get(`/v1/wallpapers?sort=random&per_page=5&cursor=${seeded.body.meta.next_cursor as string}`),
-      /'seed': a cursor of sort=random needs the seed/,
+  });
+
+  it('when a random walk’s next_cursor is followed without its seed, then the walk goes on with the seed it began with', async () => {
+    const first = await get('/v1/wallpapers?sort=random&per_page=5');
+    const seed = first.body.meta.seed as string;
+    const cursor = first.body.meta.next_cursor as string;
+    const next = await get(`/v1/wallpapers?sort=random&per_page=5&cursor=${cursor}`);
+    expect(next.status).to.equal(200);
+    expect(next.body.meta.seed).to.equal(seed);
+    expect(next.body.meta.current_page).to.equal(2);
+    expect(nextLink(next)).to.include(`seed=${seed}`);
+    expect(next.body.data).to.deep.equal((await get(`/v1/wallpapers?sort=random&seed=${seed}&per_page=5&page=2`)).body.data);
+    expect((await get(`/v1/wallpapers?sort=random&seed=${seed}&per_page=5&cursor=${cursor}`)).body).to.deep.equal(next.body);
+    invalid(await get(`/v1/wallpapers?sort=random&seed=other&per_page=5&cursor=${cursor}`), /'cursor': it belongs to a different query/);
+  });
+
+  it('when a random walk’s cursor issued without its seed comes without one, then 400 names seed and where to find it', async () => {
+    const codec = createCursorCodec('x'.repeat(32));
+    const { seed: _carried, ...withoutSeed } = codec.decode(
+      (await get('/v1/wallpapers?sort=random&seed=abc&per_page=5')).body.meta.next_cursor as string,
     );
+    const res = await get(`/v1/wallpapers?sort=random&per_page=5&cursor=${codec.encode(withoutSeed)}`);
+    invalid(res, /^Invalid query parameter 'seed': this cursor of sort=random was issued without its seed; send the seed of its walk \(meta.seed/);
+    expect((await get(`/v1/wallpapers?sort=random&seed=abc&per_page=5&cursor=${codec.encode(withoutSeed)}`)).status).to.equal(200);
   });
 
   it('when seed comes without sort=random, or an unknown order is asked, then 400 names the rule', async () => {
