@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { getEventListeners } from 'node:events';
 import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, QuotaExhausted, type Wallpaper, createWallpaperClient } from '../../clients/typescript/src/index.js';
+import { ApiError, QuotaExhausted, type Wallpaper, type WallpaperList, createWallpaperClient } from '../../clients/typescript/src/index.js';
 import { createKey, startApp } from '../support/harness.js';
 import { hungServer } from '../support/hung-server.js';
 import { useCatalogue } from './catalogue-context.js';
@@ -34,6 +34,34 @@ describe('the TypeScript client against the real stack', function () {
     const fromCursor: number[] = [];
     for await (const wallpaper of client().wallpapers.all({ category, per_page: 2, cursor: first.meta.next_cursor! })) fromCursor.push(wallpaper.id);
     expect(fromCursor).to.deep.equal(whole.slice(2));
+  });
+
+  it('when all() names no page size, then it asks pages of 100, and a walk resumed keeps the API’s', async () => {
+    // The API's 20 had made a whole walk cost five times the requests of the quota (helper-147).
+    const pages: WallpaperList[] = [];
+    const whole: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({}, { onPage: (page) => pages.push(page) })) whole.push(wallpaper.id);
+    expect(pages.map((page) => page.meta.per_page)).to.deep.equal(pages.map(() => 100));
+    expect(whole).to.have.length(pages[0]!.meta.total_items);
+    // A cursor is bound to the page size it was issued for: one of the API's default goes on with it.
+    const first = await client().wallpapers.list();
+    const resumed: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({ cursor: first.meta.next_cursor! })) resumed.push(wallpaper.id);
+    expect(resumed).to.deep.equal(whole.slice(20));
+  });
+
+  it('when a walk stops part way, then the cursor of the last page onPage saw resumes it', async () => {
+    const whole: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({ per_page: 7 })) whole.push(wallpaper.id);
+    const pages: WallpaperList[] = [];
+    const first: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({ per_page: 7 }, { onPage: (page) => pages.push(page) })) {
+      first.push(wallpaper.id);
+      if (first.length === 7) break;
+    }
+    const resumed: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({ per_page: 7, cursor: pages.at(-1)!.meta.next_cursor! })) resumed.push(wallpaper.id);
+    expect([...first, ...resumed]).to.deep.equal(whole);
   });
 
   it('when filters are given as lists, then they are sent comma-separated and OR-ed', async () => {

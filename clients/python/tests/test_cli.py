@@ -187,6 +187,8 @@ def test_when_usage_is_wrong_then_it_says_so_with_2_before_asking_anything(stack
         ["list", "--tags", ","],
         ["sync", "--dir", str(tmp_path / "m"), "--category", "space", "--tags", " "],
         ["list", "--ids", ""],
+        ["sync", "--dir", str(tmp_path / "m"), "--max-wait", "-1"],
+        ["sync", "--dir", str(tmp_path / "m"), "--max-wait", "nan"],
     ):
         done = wallpapers(stack, "wpc_never_used", *args)
         assert done.returncode == 2 and "Traceback" not in done.stderr, (args, done.stderr)
@@ -259,6 +261,35 @@ def test_when_the_quota_runs_out_before_a_download_s_listing_ends_then_what_was_
     assert cli.main(["download", "--dir", str(tmp_path), "--quiet"]) == 1
     assert pictures_in(tmp_path) == {int(str(r["id"])) for r in listed}
     assert "spent (asked to wait 3600 s) before the listing ended: run again then to continue" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("status", "error", "said"),
+    [(500, "internal_error", "500 internal_error: broke"), (410, "cursor_expired", "410 cursor_expired: broke")],
+    ids=["500", "410"],
+)
+def test_when_a_later_listing_page_fails_then_what_was_listed_is_fetched_and_it_says_where_the_listing_stopped(
+    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], status: int, error: str, said: str
+) -> None:
+    from wallpaper_catalogue import Client, cli
+    from wallpaper_catalogue._pacing import Pacing
+
+    listed = stack.records(3)
+
+    def api(request: httpx.Request) -> httpx.Response:
+        if "cursor" not in request.url.params:
+            meta = {"current_page": 1, "per_page": 3, "total_items": 9, "total_pages": 3, "next_cursor": "page-2"}
+            return httpx.Response(200, json={"data": listed, "meta": meta})
+        return httpx.Response(status, json={"error": error, "message": "broke", "status": status})
+
+    monkeypatch.setattr(
+        cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
+    )
+    assert cli.main(["download", "--dir", str(tmp_path), "--quiet"]) == 1
+    assert pictures_in(tmp_path) == {int(str(r["id"])) for r in listed}
+    err = capsys.readouterr().err
+    assert "3 downloaded, 0 already there, 0 failed" in err
+    assert f"wallpapers: the listing stopped part way ({said}): run again to continue" in err
 
 
 def test_when_the_first_answer_is_a_429_then_the_api_s_own_reason_is_printed(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from wallpaper_catalogue import ApiError, Client, QuotaExhausted
+from wallpaper_catalogue.models import WallpaperList
 
 from .conftest import AUTH_FAILURES, Stack, wait_until
 
@@ -43,6 +44,29 @@ def test_when_a_walk_is_given_a_page_or_a_cursor_then_it_starts_there_and_goes_o
     cursor = client.wallpapers.list(per_page=3)["meta"]["next_cursor"]
     assert [w["id"] for w in client.wallpapers.all(per_page=3, cursor=cursor)] == whole[3:]
     assert [w["id"] for w in client.search.all("sunset", per_page=2, page=2, limit=3)] == [w["id"] for w in client.search.all("sunset", per_page=2)][2:5]
+
+
+def test_when_a_walk_names_no_page_size_then_it_asks_pages_of_100_or_of_its_limit_and_a_resumed_walk_keeps_the_api_s(client: Client) -> None:
+    # The API's 20 had made a whole walk cost five times the requests of the quota (helper-147).
+    whole: list[WallpaperList] = []
+    ids = [w["id"] for w in client.wallpapers.all(on_page=whole.append)]
+    assert [p["meta"]["per_page"] for p in whole] == [100] and len(ids) == whole[0]["meta"]["total_items"]
+    few: list[WallpaperList] = []
+    assert len(list(client.wallpapers.all(limit=5, on_page=few.append))) == 5
+    assert [p["meta"]["per_page"] for p in few] == [5]
+    # A cursor is bound to the page size it was issued for: one of the API's default goes on with it.
+    cursor = client.wallpapers.list()["meta"]["next_cursor"]
+    assert [w["id"] for w in client.wallpapers.all(cursor=cursor)] == ids[20:]
+
+
+def test_when_a_walk_stops_part_way_then_the_last_page_s_cursor_handed_to_on_page_resumes_it(client: Client) -> None:
+    whole = [w["id"] for w in client.wallpapers.all(per_page=7)]
+    pages: list[WallpaperList] = []
+    walk = client.wallpapers.all(per_page=7, on_page=pages.append)
+    first = [next(walk)["id"] for _ in range(7)]
+    walk.close()
+    resumed = [w["id"] for w in client.wallpapers.all(per_page=7, cursor=pages[-1]["meta"]["next_cursor"])]
+    assert first + resumed == whole
 
 
 def test_when_a_walk_is_given_a_filter_as_a_generator_then_every_page_keeps_it(client: Client) -> None:

@@ -675,6 +675,26 @@ def test_when_a_host_keeps_saying_not_now_then_after_three_pictures_the_rest_of_
     assert asked.count("up.test") == 6
 
 
+def test_when_the_caller_keeps_the_hosts_health_across_pages_then_a_host_down_on_one_has_its_pictures_tried_once_on_the_next(tmp_path: Path) -> None:
+    # A sync fetches page after page: each page had trusted a down host afresh, its pictures costing
+    # their waits again, and a sync of a hundred pages hours (helper-147).
+    asked: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(request.url.path)
+        return httpx.Response(503)
+
+    unwell: dict[str, int] = {}
+    for page in range(2):
+        jobs = [(i, f"http://down.test/{i}") for i in range(page * 3 + 1, page * 3 + 4)]
+        _done, failed = fetch_all(jobs, tmp_path, parallel=1, transport=httpx.MockTransport(answer), unwell=unwell)
+        assert len(failed) == 3
+    assert len(asked) == 3 * 3 + 3
+    assert unwell == {"down.test": 6}
+    _done, _failed = fetch_all([(7, "http://down.test/7")], tmp_path, parallel=1, transport=httpx.MockTransport(answer))
+    assert len(asked) == 12 + 3, "a run of its own starts trusting the host"
+
+
 def test_when_a_host_comes_back_then_its_pictures_are_tried_again_as_before(tmp_path: Path) -> None:
     answers = iter([503] * 9 + [200, 503, 503, 503])
 

@@ -32,3 +32,8 @@ def test_when_an_api_error_is_pickled_or_copied_then_it_keeps_its_class_status_e
 def test_when_a_download_error_is_pickled_then_it_keeps_the_wallpaper_and_the_message() -> None:
     again = pickle.loads(pickle.dumps(DownloadError(5, "http://pictures.test/5: HTTP 404")))
     assert (again.wallpaper_id, str(again)) == (5, "http://pictures.test/5: HTTP 404")
+
+
+def test_when_an_exhausted_quota_is_shown_then_its_repr_names_its_class_and_its_wait() -> None:
+    shown = repr(QuotaExhausted(429, "rate_limit_exceeded", "spent", 12.5))
+    assert shown == "QuotaExhausted(status=429, error='rate_limit_exceeded', message='spent', retry_after=12.5)"

@@ -256,3 +256,11 @@ def test_when_retry_after_is_more_digits_than_a_float_holds_then_it_is_a_long_wa
 
     response = httpx.Response(429, headers={"Retry-After": "9" * 400})
     assert Pacing._retry_after(response) == YEAR
+
+
+@pytest.mark.parametrize("name", ["retries", "backoff", "max_wait", "rate_limit_waits", "pace_below"])
+def test_when_a_pacing_figure_is_negative_or_not_a_number_then_it_is_refused_naming_it(name: str) -> None:
+    # A negative max_wait had passed: a 503 was then never retried, and every wait shrank to 0 (helper-147).
+    for value in (-1, float("nan")):
+        with pytest.raises(ValueError, match=f"Pacing.{name} must be 0 or more"):
+            Pacing(**{name: value})

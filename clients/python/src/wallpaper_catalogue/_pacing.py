@@ -58,6 +58,13 @@ class Pacing:
     on_wait: Callable[[float, WaitReason], None] | None = None
     _quota: tuple[int, int, float] | None = field(default=None, init=False, repr=False)
 
+    def __post_init__(self) -> None:
+        # A negative wait had passed: a 503 was then never retried, and every wait shrank to 0.
+        for name in ("retries", "backoff", "max_wait", "rate_limit_waits", "pace_below"):
+            value = getattr(self, name)
+            if not value >= 0:
+                raise ValueError(f"Pacing.{name} must be 0 or more (got {value})")
+
     def _wait(self, seconds: float, reason: WaitReason) -> None:
         bounded = max(0.0, min(seconds, self.max_wait))
         if self.on_wait is not None:

@@ -104,6 +104,17 @@ def positive(text: str) -> int:
     return value
 
 
+def seconds(text: str) -> float:
+    """A wait in seconds, 0 or more: a negative one had passed, never retrying a 503."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds (got {text})") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds (got {text})")
+    return value
+
+
 def _folder(path: str) -> Path:
     """A folder to put pictures in, made before any request: refused when something else has its
     name or it cannot be made (below a file, in a place one may not write)."""
@@ -360,14 +371,25 @@ def cmd_download(args: argparse.Namespace) -> int:
                 raise _FolderRefuses(result.__cause__)
         err.check()
 
+    broken: list[ApiError | httpx.HTTPError] = []
+
     # Pictures are fetched as the listing comes, so a quota spent part way still leaves what was
-    # listed on disk, and the next run resumes, skipping what is there.
+    # listed on disk, and the next run resumes, skipping what is there. So does a listing that
+    # fails on a later page (a 500, a 503 or the network past the client's retries, a walk's 410):
+    # it had thrown away the pictures listed and not yet fetched (helper-147). On its first page it
+    # is the run's answer, as for any command.
     def jobs(client: Client) -> Iterator[tuple[int, str]]:
+        listed = 0
         try:
             for item in _listing(client, args, LISTING):
+                listed += 1
                 yield item["id"], item["url"]
         except QuotaExhausted as error:
             spent.append(error)
+        except (ApiError, httpx.HTTPError) as error:
+            if listed == 0:
+                raise
+            broken.append(error)
 
     try:
         with _client(args) as client, _closing(bar):
@@ -379,9 +401,11 @@ def cmd_download(args: argparse.Namespace) -> int:
     print(f"{new} downloaded, {len(fetched) - new} already there, {len(failures)} failed, in {folder}", file=sys.stderr)
     if spent:
         print(f"wallpapers: {_stopped_by(spent[0].message, spent[0].retry_after)} before the listing ended: run again then to continue", file=sys.stderr)
+    if broken:
+        print(f"wallpapers: the listing stopped part way ({_failure(broken[0])}): run again to continue", file=sys.stderr)
     if args.json:
         print(json.dumps([{"id": f.wallpaper_id, "file": str(f.path), "bytes": f.size} for f in sorted(fetched, key=lambda f: f.wallpaper_id)], indent=1))
-    return 1 if failures or spent else 0
+    return 1 if failures or spent or broken else 0
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
@@ -491,7 +515,7 @@ def parser() -> argparse.ArgumentParser:
     mirror.add_argument("--restart", action="store_true", help="mirror anew (other filters than the folder's)")
     mirror.add_argument("--parallel", type=positive, default=4)
     mirror.add_argument("--page-size", type=positive, default=100, help="changes per request (1-100)")
-    mirror.add_argument("--max-wait", type=float, default=30.0, help="longest wait for the quota, in seconds, before stopping to resume later")
+    mirror.add_argument("--max-wait", type=seconds, default=30.0, help="longest wait for the quota, in seconds, before stopping to resume later")
     mirror.add_argument("--quiet", action="store_true", help="no progress bar")
     _add_filters(mirror, SYNC_FILTERS)
     mirror.set_defaults(run=cmd_sync)
@@ -537,14 +561,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except QuotaExhausted as spent:
         print(f"wallpapers: {_stopped_by(spent.message, spent.retry_after)}", file=sys.stderr)
         return 1
-    except ApiError as error:
+    except (ApiError, httpx.HTTPError) as error:
+        print(f"wallpapers: {_failure(error)}", file=sys.stderr)
+        return 1
+
+
+def _failure(error: ApiError | httpx.HTTPError) -> str:
+    """What the API, or the network, answered, in a line."""
+    if isinstance(error, ApiError):
         advice = " (check API_KEY)" if error.error in KEY_REFUSED else ""
-        print(f"wallpapers: {error.status} {shown(error.error)}: {shown(error.message)}{advice}", file=sys.stderr)
-        return 1
-    except httpx.HTTPError as error:
-        # The client has already retried with backoff: what is left is the network's answer.
-        print(f"wallpapers: cannot reach {shown(_api_url())}: {error}", file=sys.stderr)
-        return 1
+        return f"{error.status} {shown(error.error)}: {shown(error.message)}{advice}"
+    # The client has already retried with backoff: what is left is the network's answer.
+    return f"cannot reach {shown(_api_url())}: {error}"
 
 
 if __name__ == "__main__":

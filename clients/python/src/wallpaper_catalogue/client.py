@@ -21,6 +21,8 @@ __all__ = ["Client", "FollowedChange"]
 
 Params = Mapping[str, Any]
 T = TypeVar("T")
+# The page size of a walk from the start that names none: the API's largest.
+WALK_PAGE = 100
 
 
 def _is_list(value: object) -> bool:
@@ -164,6 +166,12 @@ class _Resource:
         start = {name: params[name] for name in ("page", "cursor") if params.get(name) is not None}
         if limit is not None and limit < 1:
             return
+        # A walk from the start asks for pages of WALK_PAGE, or of `limit` when fewer: each page is a
+        # request of the quota, and the API's 20 had made a whole walk cost five times the requests
+        # (helper-147). A walk resumed keeps the API's: a cursor is bound to the page size it was
+        # issued for, and a page number counts pages of it.
+        if query.get("per_page") is None and not start:
+            query["per_page"] = WALK_PAGE if limit is None else min(WALK_PAGE, limit)
         cursor: str | None = None
         seen = Repeats(feed=False)
         served = 0
@@ -202,9 +210,12 @@ class Wallpapers(_Resource):
         """The wallpapers most like this one, best first: one page of `per_page` (at most 100)."""
         return self._get_page(f"/v1/wallpapers/{int(wallpaper_id)}/similar", params, WallpaperList)
 
-    def all(self, *, limit: int | None = None, **params: Unpack[ListParams]) -> Iterator[WallpaperListItem]:
-        """``for w in client.wallpapers.all(category="space")`` walks a whole listing."""
-        return self._walk("/v1/wallpapers", params, limit)
+    def all(
+        self, *, limit: int | None = None, on_page: Callable[[WallpaperList], None] | None = None, **params: Unpack[ListParams]
+    ) -> Iterator[WallpaperListItem]:
+        """``for w in client.wallpapers.all(category="space")`` walks a whole listing; `on_page` sees
+        each page, for its meta (``meta.next_cursor``: where a walk stopped part way resumes)."""
+        return self._walk("/v1/wallpapers", params, limit, on_page)
 
 
 class Search(_Resource):

@@ -530,6 +530,7 @@ def fetch_all(
     transport: httpx.BaseTransport | None = None,
     http: httpx.Client | None = None,
     leftovers: Leftovers | None = None,
+    unwell: dict[str, int] | None = None,
 ) -> tuple[list[Fetched], list[DownloadError]]:
     """Downloads each (id, url) with `parallel` at once, starting as the jobs come (a listing still
     being read); every outcome reaches `on_done`, one at a time.
@@ -540,7 +541,12 @@ def fetch_all(
     that is joined would wait for it, at exit too).
 
     `http`, when given, fetches the pictures and is left open: a caller that fetches page after
-    page (a sync) keeps one, as a new client loads the system's certificates again (50 ms)."""
+    page (a sync) keeps one, as a new client loads the system's certificates again (50 ms).
+
+    `unwell`, per host, how many of its pictures in a row failed on a "not now" after their
+    retries: a caller that fetches page after page (a sync) keeps one for its run, so a host found
+    down on one page has its pictures tried once on the next ones too, not retried afresh on each
+    (a sync of 100 pages had taken hours against a host answering 503)."""
     folder.mkdir(parents=True, exist_ok=True)
     leftovers = Leftovers(folder) if leftovers is None else leftovers
     leftovers.sweep()
@@ -557,7 +563,7 @@ def fetch_all(
     # on workers that were gone, holding a sync's folder lock with them.
     fatal: list[BaseException] = []
     # Per host, how many of its pictures in a row failed on a "not now" after their retries (UNWELL_AFTER).
-    unwell: dict[str, int] = {}
+    unwell = {} if unwell is None else unwell
 
     def put(job: tuple[int, str] | None) -> None:
         while True:

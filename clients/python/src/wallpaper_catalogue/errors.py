@@ -30,6 +30,9 @@ class QuotaExhausted(ApiError):
         super().__init__(status, error, message)
         self.retry_after = retry_after
 
+    def __repr__(self) -> str:
+        return f"QuotaExhausted(status={self.status}, error={self.error!r}, message={self.message!r}, retry_after={self.retry_after!r})"
+
     def __reduce__(self) -> tuple[Any, ...]:
         return (QuotaExhausted, (self.status, self.error, self.message, self.retry_after))
 

@@ -281,6 +281,7 @@ def _same_filters(saved: Any, asked: Mapping[str, Any]) -> bool:
     def unordered(filters: Any) -> Any:
         if not isinstance(filters, dict):
             return filters
+        filters = as_read(filters)
         return {
             name: sorted({str(item).lower() if name in _CASELESS else str(item) for item in value}) if isinstance(value, list) else value
             for name, value in filters.items()
@@ -427,7 +428,23 @@ def sync(
     on_progress: Callable[[SyncReport], None] = lambda _r: None,
 ) -> SyncReport:
     with _alone_in(folder):
-        return _sync(client, folder, filters, restart=restart, parallel=parallel, page_size=page_size, on_progress=on_progress)
+        return _sync(client, folder, as_read(filters), restart=restart, parallel=parallel, page_size=page_size, on_progress=on_progress)
+
+
+def as_read(filters: Mapping[str, Any]) -> dict[str, Any]:
+    """The filters as the API reads them: white space around a value is none of it. The API trims
+    what it is sent, so `--tone "light "` (or a value read from a file with CRLF line ends) passed
+    its check, and the mirror then compared each wallpaper with the untrimmed text, mirroring
+    nothing (helper-147)."""
+
+    def trimmed(value: Any) -> Any:
+        if isinstance(value, str):
+            return value.strip()
+        if isinstance(value, (list, tuple)):
+            return [trimmed(item) for item in value]
+        return value
+
+    return {name: trimmed(value) for name, value in filters.items()}
 
 
 @contextmanager
@@ -506,6 +523,8 @@ def _follow(
     folder = manifest.folder
     # Listed once for the run: each page's fetch, and each removal, had listed the folder again.
     leftovers = Leftovers(folder)
+    # Which hosts keep failing, for the whole run: each page had started trusting a down host again.
+    unwell: dict[str, int] = {}
     # Each wallpaper's latest failure this run: one fetched or removed later in the run is no
     # failure ("tried again next run" had been said of a picture whose wallpaper the run deleted).
     failures: dict[str, str] = {}
@@ -553,6 +572,7 @@ def _follow(
             on_done=done,
             http=http,
             leftovers=leftovers,
+            unwell=unwell,
         )
 
     def remove(key: str) -> None:
