@@ -241,9 +241,9 @@ def test_when_a_listing_asks_for_ids_or_more_fields_then_those_are_listed(stack:
     assert [w["id"] for w in json.loads(unknown.stdout)] == [first[0]["id"]]
 
 
-def test_when_the_quota_runs_out_before_a_download_s_listing_ends_then_what_was_listed_is_fetched_and_it_says_so(
-    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def download_listing_three_then(stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, later: httpx.Response) -> tuple[int, list[dict[str, object]]]:
+    """`download` of a listing whose first page lists three wallpapers and whose next page answers
+    `later`: its exit code, and the three listed."""
     from wallpaper_catalogue import Client, cli
     from wallpaper_catalogue._pacing import Pacing
 
@@ -253,12 +253,20 @@ def test_when_the_quota_runs_out_before_a_download_s_listing_ends_then_what_was_
         if "cursor" not in request.url.params:
             meta = {"current_page": 1, "per_page": 3, "total_items": 9, "total_pages": 3, "next_cursor": "page-2"}
             return httpx.Response(200, json={"data": listed, "meta": meta})
-        return httpx.Response(429, headers={"Retry-After": "3600"}, json={"error": "rate_limit_exceeded", "message": "spent", "status": 429})
+        return later
 
     monkeypatch.setattr(
         cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
     )
-    assert cli.main(["download", "--dir", str(tmp_path), "--quiet"]) == 1
+    return cli.main(["download", "--dir", str(tmp_path), "--quiet"]), listed
+
+
+def test_when_the_quota_runs_out_before_a_download_s_listing_ends_then_what_was_listed_is_fetched_and_it_says_so(
+    stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spent = httpx.Response(429, headers={"Retry-After": "3600"}, json={"error": "rate_limit_exceeded", "message": "spent", "status": 429})
+    code, listed = download_listing_three_then(stack, tmp_path, monkeypatch, spent)
+    assert code == 1
     assert pictures_in(tmp_path) == {int(str(r["id"])) for r in listed}
     assert "spent (asked to wait 3600 s) before the listing ended: run again then to continue" in capsys.readouterr().err
 
@@ -271,21 +279,9 @@ def test_when_the_quota_runs_out_before_a_download_s_listing_ends_then_what_was_
 def test_when_a_later_listing_page_fails_then_what_was_listed_is_fetched_and_it_says_where_the_listing_stopped(
     stack: Stack, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], status: int, error: str, said: str
 ) -> None:
-    from wallpaper_catalogue import Client, cli
-    from wallpaper_catalogue._pacing import Pacing
-
-    listed = stack.records(3)
-
-    def api(request: httpx.Request) -> httpx.Response:
-        if "cursor" not in request.url.params:
-            meta = {"current_page": 1, "per_page": 3, "total_items": 9, "total_pages": 3, "next_cursor": "page-2"}
-            return httpx.Response(200, json={"data": listed, "meta": meta})
-        return httpx.Response(status, json={"error": error, "message": "broke", "status": status})
-
-    monkeypatch.setattr(
-        cli, "_client", lambda _args, **_kw: Client(base_url="http://api.test", api_key="k", pacing=Pacing(), transport=httpx.MockTransport(api))
-    )
-    assert cli.main(["download", "--dir", str(tmp_path), "--quiet"]) == 1
+    broke = httpx.Response(status, json={"error": error, "message": "broke", "status": status})
+    code, listed = download_listing_three_then(stack, tmp_path, monkeypatch, broke)
+    assert code == 1
     assert pictures_in(tmp_path) == {int(str(r["id"])) for r in listed}
     err = capsys.readouterr().err
     assert "3 downloaded, 0 already there, 0 failed" in err
