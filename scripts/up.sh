@@ -16,11 +16,20 @@ case "$DEMO_COUNT" in
   *) bad_count=$((DEMO_COUNT > 100000000)) ;;
 esac
 if [ "$bad_count" = 1 ]; then say "DEMO_COUNT must be a whole number from 1 to 100000000, got '$DEMO_COUNT'"; exit 2; fi
-# The API's ports are looked at first, so a taken one is said before a minute of seeding, not after.
-for name in PORT METRICS_PORT; do
+# The API's ports are looked at first, so a taken one (or one that is no port) is said before a
+# minute of seeding, not after.
+for name in PORT METRICS_PORT PICTURES_PORT; do
   port="${!name:-}"
+  [ "$name" = PORT ] && port="${port:-3000}"
   [ "$name" = METRICS_PORT ] && port="${port:-9464}"
-  if [ "$port" != 0 ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+  [ "$name" = PICTURES_PORT ] && port="${port:-3100}"
+  case "$port" in
+    0) [ "$name" = METRICS_PORT ] || { say "$name must be a port from 1 to 65535, got '$port'"; exit 2; } ;;
+    '' | *[!0-9]* | 0* | ??????*) say "$name must be a port from 1 to 65535, got '$port'"; exit 2 ;;
+    *) if [ "$port" -gt 65535 ]; then say "$name must be a port from 1 to 65535, got '$port'"; exit 2; fi ;;
+  esac
+  # The pictures' port may already serve them (stack.sh pictures-start keeps a server it finds).
+  if [ "$name" != PICTURES_PORT ] && [ "$port" != 0 ] && (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
     say "port $port is taken (an earlier npm run up still serving?): stop that, or set $name"
     exit 1
   fi
@@ -47,12 +56,19 @@ CATALOGUE="$(curl -fsS --max-time 10 "${ELASTICSEARCH_URL%%,*}/$ALIAS/_search?si
 COUNT="$(printf '%s' "$CATALOGUE" | sed -nE 's/.*"value":([0-9]+).*/\1/p')"
 PICTURES_AT="$(printf '%s' "$CATALOGUE" | sed -nE 's#.*"url":"(https?://[^/"]*).*#\1#p')"
 SERVED_AT="$(printf '%s' "$IMAGE_BASE_URL" | sed -nE 's#^(https?://[^/]*).*#\1#p')"
+# What a seed pasted from here needs to replace this catalogue: where the pictures are served, and
+# the stack and alias this up uses when they are not the defaults.
+SEED_ENV="IMAGE_BASE_URL=$IMAGE_BASE_URL"
+[ "$ELASTICSEARCH_URL" = http://127.0.0.1:9200 ] || SEED_ENV="$SEED_ENV ELASTICSEARCH_URL=$ELASTICSEARCH_URL"
+[ -z "${INDEX_ALIAS:-}" ] || SEED_ENV="$SEED_ENV INDEX_ALIAS=$INDEX_ALIAS"
 if [ -n "$PICTURES_AT" ] && [ "$PICTURES_AT" != "$SERVED_AT" ]; then
-  say "the catalogue kept names its pictures at $PICTURES_AT, not $IMAGE_BASE_URL: serve them there, or replace it (npm run seed -- --count ${COUNT:-$DEMO_COUNT} --seed 42 --extract-colors)"
+  say "the catalogue kept names its pictures at $PICTURES_AT, not $IMAGE_BASE_URL: serve them there, or replace it while this up serves them ($SEED_ENV npm run seed -- --count ${COUNT:-$DEMO_COUNT} --seed 42 --extract-colors)"
 fi
 if [ -n "$ASKED_COUNT" ] && [ "${COUNT:-}" != "$ASKED_COUNT" ]; then
-  say "DEMO_COUNT=$ASKED_COUNT: the catalogue already there was kept; to replace it with $ASKED_COUNT demo wallpapers:"
-  say "  npm run seed -- --count $ASKED_COUNT --seed 42 --extract-colors"
+  say "DEMO_COUNT=$ASKED_COUNT: the catalogue already there was kept; to replace it with $ASKED_COUNT demo wallpapers, while this up serves their pictures:"
+  # The seed reads the pictures where this up serves them: without IMAGE_BASE_URL it would read
+  # them at the configuration's default address, which serves none (helper-149).
+  say "  $SEED_ENV npm run seed -- --count $ASKED_COUNT --seed 42 --extract-colors"
 fi
 # Cursors are sealed with CURSOR_SECRET. Without one, each start of the API picked its own, and
 # every cursor a client kept (a change feed's, a `wallpapers sync` folder's) was refused after the

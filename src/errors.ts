@@ -23,6 +23,13 @@ export class BackendUnavailable extends DomainError {
 /** Too much is already waiting: the request is shed at once rather than queued without bound. */
 export class Overloaded extends DomainError {}
 
+/**
+ * The key's account has a tier this process has no limit for (RATE_LIMIT_TIERS lacks it): the
+ * service's configuration, not the client's doing, and one a rolling deploy that adds a tier
+ * meets on the instances not yet updated, so the client is told to come back shortly.
+ */
+export class TierNotServed extends DomainError {}
+
 /** The request asks for something that cannot be served as given; `parameter` names what to change. */
 export class InvalidInput extends DomainError {
   constructor(

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { BackendUnavailable, CursorExpired, DomainError, InvalidInput, Overloaded } from '../errors.js';
+import { BackendUnavailable, CursorExpired, DomainError, InvalidInput, Overloaded, TierNotServed } from '../errors.js';
 import type { Logger } from '../infra/logger.js';
 import { loggablePath } from './logged-path.js';
 import { ERROR_MESSAGE_MAX, HttpError, cursorExpired, internalError, invalidRequest, serviceUnavailable } from './http-error.js';
@@ -7,7 +7,7 @@ import { ERROR_MESSAGE_MAX, HttpError, cursorExpired, internalError, invalidRequ
 /** The one place where the domain's failures become statuses. */
 function toHttp(err: DomainError): HttpError {
   if (err instanceof InvalidInput) return invalidRequest(err.message);
-  if (err instanceof BackendUnavailable || err instanceof Overloaded) return serviceUnavailable(err.message);
+  if (err instanceof BackendUnavailable || err instanceof Overloaded || err instanceof TierNotServed) return serviceUnavailable(err.message);
   if (err instanceof CursorExpired) return cursorExpired(err.message);
   return internalError();
 }

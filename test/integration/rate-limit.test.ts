@@ -193,6 +193,23 @@ describe('rate limiting', function () {
     expect(retryAfter).to.be.within(Math.floor((leavesAt - answeredAt) / 1000), Math.ceil((leavesAt - askedAt) / 1000));
   });
 
+  it('when an account has a tier the API has no limit for, then its requests get 503 to retry, counted nowhere, never a 500', async () => {
+    const app = await appWith({ tiers: { free: 3, premium: 10 }, windowSeconds: 600 });
+    const { apiKey, accountId } = await createKey(ctx.redis, 'premium');
+    await ctx.redis.hset(redisKeys.account(accountId), 'tier', 'gold');
+    for (const path of ['/v1/wallpapers/1', '/v1/usage']) {
+      const res = await request(app.url, path, { key: apiKey });
+      expect(res.status, path).to.equal(503);
+      expect(res.headers.get('retry-after')).to.equal('1');
+      expect(res.body).to.deep.equal({
+        error: 'service_unavailable',
+        message: "This key's tier is not served by this instance of the API; please retry shortly",
+        status: 503,
+      });
+    }
+    expect(await countedInRedis(ctx.redis, accountId)).to.equal(0);
+  });
+
   it('when an account is downgraded below what it used, then Remaining is 0, never negative, until enough requests leave', async () => {
     const app = await appWith({ tiers: { free: 3, premium: 10 }, windowSeconds: 600 });
     const { apiKey, accountId } = await createKey(ctx.redis, 'premium');

@@ -51,6 +51,7 @@ describe('npm run up (scripts/up.sh)', function () {
   let env: NodeJS.ProcessEnv;
   let es: Client;
   let feedCursor: string;
+  let seedEnv: string;
 
   before(async function () {
     // Read here, not where the suite is declared: the global setup names the stack after files load.
@@ -74,6 +75,13 @@ describe('npm run up (scripts/up.sh)', function () {
       LOG_LEVEL: 'warn',
     };
     es = new Client({ node: `http://127.0.0.1:${esPort}` });
+    // What the printed seed needs to replace this catalogue, as pasted (helper-149: without the
+    // pictures' address it read them where none are served).
+    seedEnv = [
+      `IMAGE_BASE_URL=${imageBaseUrl}`,
+      ...(esPort === '9200' ? [] : [`ELASTICSEARCH_URL=http://127.0.0.1:${esPort}`]),
+      `INDEX_ALIAS=${alias}`,
+    ].join(' ');
   });
 
   after(async () => {
@@ -87,6 +95,23 @@ describe('npm run up (scripts/up.sh)', function () {
     expect(printed && run.child.exitCode === null, run.output()).to.equal(true);
     return printedRequests(run.output());
   }
+
+  it('when a port is no port, then it says which before installing or seeding anything, with 2', async () => {
+    for (const [name, value] of [
+      ['PORT', 'abc'],
+      ['METRICS_PORT', '70000'],
+      ['PICTURES_PORT', '0'],
+    ]) {
+      const run = up({ ...env, [name!]: value });
+      try {
+        expect(await until(async () => run.child.exitCode !== null, 20_000, 50), run.output()).to.equal(true);
+        expect(run.child.exitCode, run.output()).to.equal(2);
+        expect(run.output()).to.include(`${name} must be a port from 1 to 65535, got '${value}'`);
+      } finally {
+        await interrupt(run);
+      }
+    }
+  });
 
   it('when run on an empty stack, then it loads DEMO_COUNT demo wallpapers and prints a key and three requests that answer 200', async () => {
     const run = up({ ...env, DEMO_COUNT: '20' });
@@ -119,7 +144,7 @@ describe('npm run up (scripts/up.sh)', function () {
       const [list] = await served(run);
       expect(run.output())
         .to.include('DEMO_COUNT=30: the catalogue already there was kept')
-        .and.include('npm run seed -- --count 30 --seed 42 --extract-colors')
+        .and.include(`  ${seedEnv} npm run seed -- --count 30 --seed 42 --extract-colors\n`)
         .and.include('(20 wallpapers)');
       const answer = (await (await fetch(list!.url, { headers: { Authorization: `Bearer ${list!.key}` } })).json()) as {
         meta: { total_items: number };

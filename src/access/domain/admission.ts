@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RateLimitConfig } from '../../config.js';
-import { BackendUnavailable } from '../../errors.js';
+import { BackendUnavailable, TierNotServed } from '../../errors.js';
 import { type CircuitBreaker, CircuitOpenError } from '../../infra/circuit-breaker.js';
 import { inTime } from '../../infra/in-time.js';
 import type { Logger } from '../../infra/logger.js';
@@ -66,18 +66,31 @@ const LATE_CEILING_MS = 250;
 const LATE = Symbol('late');
 const late = (): typeof LATE => LATE;
 
-/** A known key's reply (status 1, 2 or 4) in the domain's terms; null for an unknown key; throws for an unknown tier. */
+/**
+ * Says once per tier that the process has no limit for it, naming the variable to fix: every
+ * request of such an account meets it, and a line each would flood the log.
+ */
+function unservedTiers(logger: Logger): (tier: string, keyId: string) => void {
+  const told = new Set<string>();
+  return (tier, keyId) => {
+    if (told.has(tier)) return;
+    told.add(tier);
+    logger.error('account tier has no configured limit: its keys get 503 until RATE_LIMIT_TIERS names it', { keyId, tier });
+  };
+}
+
+/** A known key's reply (status 1, 2 or 4) in the domain's terms; null for an unknown key; TierNotServed for a tier without a limit here. */
 function readReply(
   reply: AdmissionReply,
   location: KeyLocation,
   config: RateLimitConfig,
-  logger: Logger,
+  unserved: (tier: string, keyId: string) => void,
 ): { principal: Principal; quota: Quota } | null {
   const [status, keyId, tier, limit, remaining, resetMs, nowMs] = reply;
   if (status === 0) return null;
   if (status === 3) {
-    logger.error('account tier has no configured limit', { keyId, tier });
-    throw new Error(`account tier '${tier}' has no configured limit`);
+    unserved(tier!, keyId!);
+    throw new TierNotServed("This key's tier is not served by this instance of the API; please retry shortly");
   }
   return {
     principal: { keyId: keyId!, accountId: location.accountId, tier: tier! },
@@ -126,6 +139,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
   let settling = false;
   let degraded = false;
   const deadline = createLatencyDeadline({ floorMs: LATE_FLOOR_MS, ceilingMs: LATE_CEILING_MS });
+  const unserved = unservedTiers(logger);
 
   function owe(location: KeyLocation): void {
     const entry = owed.get(location.hash) ?? { location, count: 0, unanswered: [] };
@@ -431,7 +445,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
       degraded = false;
       logger.info('redis answering again: admission back on the shared limiter');
     }
-    const known = readReply(reply, location, config, logger);
+    const known = readReply(reply, location, config, unserved);
     if (!known) {
       // Revoked, or never was: no longer one this process has served, nor one to refuse as spent.
       recentlyVerified.delete(location.hash);
@@ -453,6 +467,7 @@ export type Admit = ReturnType<typeof createAdmission>;
  * small cap of their own per key. Without Redis there is nothing true to report: 503.
  */
 export function createUsageReader({ store, breaker, config, logger, metrics }: AdmissionOptions) {
+  const unserved = unservedTiers(logger);
   return async function readUsage(apiKey: string): Promise<UsageReading> {
     const location = locateKey(apiKey);
     if (!location) return { outcome: 'invalid' };
@@ -463,7 +478,7 @@ export function createUsageReader({ store, breaker, config, logger, metrics }: A
       if (!(err instanceof CircuitOpenError)) metrics.redisFailures.inc({ operation: 'usage' });
       throw new BackendUnavailable('redis', 'Usage is temporarily unavailable, please retry shortly');
     }
-    const known = readReply(reply, location, config, logger);
+    const known = readReply(reply, location, config, unserved);
     if (!known) return { outcome: 'invalid' };
     if (reply[0] === 4) return { outcome: 'capped', principal: known.principal, retryAfterSeconds: secondsUntilReset(known.quota) };
     return { outcome: 'read', ...known };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { admissionKit, admitTimes, outcomes } from '../../../support/admission-kit.js';
+import { TierNotServed } from '../../../../src/errors.js';
 
 describe('admission while Redis answers', () => {
   it('when the key is malformed, then it is invalid and Redis is not asked', async () => {
@@ -87,13 +88,17 @@ describe('admission while Redis answers', () => {
     expect(store.admitted).to.have.length(4);
   });
 
-  it('when Redis reports a tier without a configured limit, then admission fails loudly and logs the tier', async () => {
+  it('when Redis reports a tier without a configured limit, then admission is refused as not served here and the tier is logged once, naming the variable', async () => {
     const { admit, store, logs } = admissionKit();
     const key = store.addKey({ tier: 'gold', limit: 3 });
     store.unknownTier(key);
-    let failure: unknown;
-    await admit(key).catch((err: unknown) => (failure = err));
-    expect(String(failure)).to.contain("tier 'gold'");
-    expect(logs.text()).to.contain('account tier has no configured limit');
+    for (let i = 0; i < 3; i++) {
+      let failure: unknown;
+      await admit(key).catch((err: unknown) => (failure = err));
+      expect(failure).to.be.instanceOf(TierNotServed);
+      expect((failure as Error).message).to.equal("This key's tier is not served by this instance of the API; please retry shortly");
+    }
+    expect(logs.text().match(/account tier has no configured limit: its keys get 503 until RATE_LIMIT_TIERS names it/g)).to.have.length(1);
+    expect(logs.text()).to.contain('"tier":"gold"');
   });
 });
