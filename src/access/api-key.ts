@@ -9,6 +9,7 @@ import { crc32 } from 'node:zlib';
 //    authentication and rate limiting run as one script on Redis Cluster;
 //  - the CRC32 checksum rejects typos and garbage without a Redis round trip.
 export const KEY_PREFIX = 'wpc_';
+const KEY_PREFIX_HEX = Buffer.from(KEY_PREFIX).toString('hex');
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const ACCOUNT_ID_LENGTH = 12;
 const SECRET_LENGTH = 40;
@@ -30,7 +31,8 @@ const SECRET_LIKE = /(?:[0-9a-z_]|%[0-9a-f]{2}){40,}/gi;
  * tracing tools make (a SHA-1 or SHA-256 in hex, `trace-<hex>`) hold one case and are taken.
  */
 export function holdsKey(text: string): boolean {
-  if (text.search(KEY_LIKE) !== -1) return true;
+  // A key in hex (126 characters, within a request id's 128) starts with the prefix's bytes.
+  if (text.search(KEY_LIKE) !== -1 || text.toLowerCase().includes(KEY_PREFIX_HEX)) return true;
   return (text.match(SECRET_LIKE) ?? []).some((run) => /[a-z]/.test(run) && /[A-Z]/.test(run));
 }
 

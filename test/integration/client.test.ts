@@ -50,6 +50,16 @@ describe('the TypeScript client against the real stack', function () {
     expect(resumed).to.deep.equal(whole.slice(20));
   });
 
+  it('when all() is of ids, then it sends no page size, which the API refuses beside them', async () => {
+    const ids = ctx.docs
+      .slice(0, 3)
+      .map((doc) => doc.id)
+      .reverse();
+    const seen: number[] = [];
+    for await (const wallpaper of client().wallpapers.all({ ids })) seen.push(wallpaper.id);
+    expect(seen).to.deep.equal(ids);
+  });
+
   it('when a walk stops part way, then the cursor of the last page onPage saw resumes it', async () => {
     const whole: number[] = [];
     for await (const wallpaper of client().wallpapers.all({ per_page: 7 })) whole.push(wallpaper.id);

@@ -59,6 +59,11 @@ def test_when_a_walk_names_no_page_size_then_it_asks_pages_of_100_or_of_its_limi
     assert [w["id"] for w in client.wallpapers.all(cursor=cursor)] == ids[20:]
 
 
+def test_when_a_walk_is_of_ids_then_it_sends_no_page_size_which_the_api_refuses_beside_them(client: Client) -> None:
+    ids = [w["id"] for w in client.wallpapers.all(per_page=3, limit=3)]
+    assert [w["id"] for w in client.wallpapers.all(ids=list(reversed(ids)))] == list(reversed(ids))
+
+
 def test_when_a_walk_stops_part_way_then_the_last_page_s_cursor_handed_to_on_page_resumes_it(client: Client) -> None:
     whole = [w["id"] for w in client.wallpapers.all(per_page=7)]
     pages: list[WallpaperList] = []

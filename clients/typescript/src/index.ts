@@ -229,7 +229,9 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     // the API's 20 had made a whole walk cost five times the requests (helper-147). A walk resumed
     // keeps the API's: a cursor is bound to the page size it was issued for, and a page number
     // counts pages of it.
-    const size = rest.per_page === undefined && page === undefined && from === undefined ? { per_page: WALK_PAGE } : {};
+    // Not with `ids`, which the API takes alone.
+    const fresh = page === undefined && from === undefined && !('ids' in rest && rest.ids !== undefined);
+    const size = rest.per_page === undefined && fresh ? { per_page: WALK_PAGE } : {};
     let cursor: string | null = null;
     let seed = query.seed;
     const again = repeats({ feed: false });

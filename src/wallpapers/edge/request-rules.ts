@@ -113,9 +113,11 @@ function pageRequest<P extends ListParams & { cursor?: string }>(
   // A cursor a build before issued carries none.
   let pickedSeed: string | undefined;
   if (params.sort === 'random' && params.seed === undefined) {
+    // Without a seed inside, the cursor is of another order's walk, or of a random walk a build
+    // before issued (random_score positions do not say which): both are told, naming the cursor.
     if (state.seed === undefined)
       throw invalidRequest(
-        "Invalid query parameter 'seed': this cursor of sort=random was issued without its seed; send the seed of its walk (meta.seed, or the Link header's query)",
+        "Invalid query parameter 'cursor': it carries no seed of a sort=random walk: a cursor of a random walk begun before an upgrade needs its seed sent with it (meta.seed, or the Link header's query); one of another order belongs to a different query",
       );
     params.seed = pickedSeed = state.seed;
   }

@@ -170,7 +170,8 @@ class _Resource:
         # request of the quota, and the API's 20 had made a whole walk cost five times the requests
         # (helper-147). A walk resumed keeps the API's: a cursor is bound to the page size it was
         # issued for, and a page number counts pages of it.
-        if query.get("per_page") is None and not start:
+        # Not with `ids`, which the API takes alone.
+        if query.get("per_page") is None and not start and query.get("ids") is None:
             query["per_page"] = WALK_PAGE if limit is None else min(WALK_PAGE, limit)
         cursor: str | None = None
         seen = Repeats(feed=False)

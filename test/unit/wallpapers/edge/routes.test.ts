@@ -189,13 +189,18 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     invalid(await get(`/v1/wallpapers?sort=random&seed=other&per_page=5&cursor=${cursor}`), /'cursor': it belongs to a different query/);
   });
 
-  it('when a random walk’s cursor issued without its seed comes without one, then 400 names seed and where to find it', async () => {
+  it('when a cursor without a seed comes with sort=random and no seed, then 400 names cursor and says where a random walk’s seed is', async () => {
     const codec = createCursorCodec('x'.repeat(32));
     const { seed: _carried, ...withoutSeed } = codec.decode(
       (await get('/v1/wallpapers?sort=random&seed=abc&per_page=5')).body.meta.next_cursor as string,
     );
     const res = await get(`/v1/wallpapers?sort=random&per_page=5&cursor=${codec.encode(withoutSeed)}`);
-    invalid(res, /^Invalid query parameter 'seed': this cursor of sort=random was issued without its seed; send the seed of its walk \(meta.seed/);
+    invalid(
+      res,
+      /^Invalid query parameter 'cursor': it carries no seed of a sort=random walk: a cursor of a random walk begun before an upgrade needs its seed/,
+    );
+    const newest = (await get('/v1/wallpapers?per_page=5')).body.meta.next_cursor as string;
+    invalid(await get(`/v1/wallpapers?sort=random&per_page=5&cursor=${newest}`), /^Invalid query parameter 'cursor'/);
     expect((await get(`/v1/wallpapers?sort=random&seed=abc&per_page=5&cursor=${codec.encode(withoutSeed)}`)).status).to.equal(200);
   });
 
