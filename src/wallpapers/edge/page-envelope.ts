@@ -38,7 +38,9 @@ export function walkGoesOn({ items, total, last, more }: Page, perPage: number, 
 
 function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: CursorCodec): Envelope {
   const { items, total, last, facets, suggestion } = result;
-  const { per_page, seed } = request.params;
+  const { per_page } = request.params;
+  // The walk's seed, told in meta and carried by its cursor.
+  const seed = request.params.sort === 'random' ? request.params.seed : undefined;
   const served = (request.currentPage - 1) * per_page + items.length;
   const next =
     last && walkGoesOn(result, per_page, served)
@@ -46,7 +48,7 @@ function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: Curs
           position: { ...last, total },
           page: request.currentPage + 1,
           query: request.digest,
-          ...(request.params.sort === 'random' && seed !== undefined ? { seed } : {}),
+          ...(seed !== undefined ? { seed } : {}),
         })
       : null;
   return {
@@ -57,7 +59,7 @@ function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: Curs
       total_items: total,
       total_pages: Math.ceil(total / per_page),
       next_cursor: next,
-      ...(request.params.sort === 'random' && seed !== undefined ? { seed } : {}),
+      ...(seed !== undefined ? { seed } : {}),
       ...(facets ? { facets } : {}),
       ...(suggestion ? { did_you_mean: { corrections: suggestion.corrections, total_items: suggestion.total } } : {}),
     },
