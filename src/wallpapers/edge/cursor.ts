@@ -1,5 +1,6 @@
 import { createCipheriv, createHmac, createSecretKey, hash, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { invalidRequest } from '../../http/http-error.js';
+import { type JsonObject, openApiDocument } from '../../openapi/document.js';
 import type { Position } from '../params.js';
 import { versionedNamePattern } from '../store/index-names.js';
 import { BOTTOM_KEY, TOP_KEY } from '../store/shuffle.js';
@@ -36,7 +37,9 @@ const INDEX_NAME = /^[a-z0-9][a-z0-9_.-]{0,254}$/;
 // As the catalogue tools write a history's id (change-recorder.ts), with room to spare.
 const HISTORY = /^[A-Za-z0-9_-]{1,64}$/;
 // As the contract's `seed` parameter takes it.
-const SEED = /^[A-Za-z0-9]{1,32}$/;
+const seedSchema = (((openApiDocument['components'] as JsonObject)['parameters'] as JsonObject)['seed'] as JsonObject)['schema'] as JsonObject;
+const SEED = new RegExp(seedSchema['pattern'] as string);
+const isSeed = (value: string) => SEED.test(value) && value.length >= seedSchema['minLength'] && value.length <= seedSchema['maxLength'];
 /** The `index` of a change-feed position (change-feed.ts), which reads no index by that name. */
 export const FEED_POSITION = 'changes';
 
@@ -203,7 +206,7 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
       if (s === 1 && (!isPlace(a) || (r !== undefined && !isPlace(r)))) throw tampered();
       if (s === undefined && r !== undefined) throw tampered();
       if (h !== undefined && (typeof h !== 'string' || !HISTORY.test(h))) throw tampered();
-      if (e !== undefined && (typeof e !== 'string' || !SEED.test(e))) throw tampered();
+      if (e !== undefined && (typeof e !== 'string' || !isSeed(e))) throw tampered();
       return { position, page: p as number, query: q, ...(h === undefined ? {} : { history: h }), ...(e === undefined ? {} : { seed: e }) };
     },
   };
