@@ -147,14 +147,20 @@ describe('the TypeScript client against the real stack', function () {
     const counting = createWallpaperClient({
       baseUrl: ctx.app.url,
       apiKey: ctx.key,
-      fetch: (input, init) => {
-        pages.push(Date.now());
-        return fetch(input, init);
+      // Stopped by the count of asks, not by a timer: a loaded machine had taken 250 ms for two.
+      fetch: async (input, init) => {
+        pages.push(performance.now());
+        const response = await fetch(input, init);
+        if (pages.length === 4) controller.abort();
+        return response;
       },
     });
-    setTimeout(() => controller.abort(), 250);
+    const feedPages = Math.ceil(ctx.docs.length / 100);
     for await (const _ of counting.changes.follow({ per_page: 100, pollMs: 50, signal: controller.signal })) void _;
-    expect(pages.length).to.be.at.least(3);
+    expect(feedPages, 'the feed ends before the asks stop').to.be.below(3);
+    expect(pages).to.have.lengthOf(4);
+    // The asks past the end come a pollMs apart (less a timer's early fraction of a millisecond).
+    expect(pages[3]! - pages[2]!).to.be.at.least(49);
   });
 
   it('when a search is walked to the end, then its pages add up to its total', async () => {
