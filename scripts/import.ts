@@ -91,9 +91,12 @@ const command: CatalogueCommand<ImportArgs> = {
     try {
       const result = await importCatalogue(es, {
         alias,
+        resultWindow: config.maxResultWindow,
         input: file === null ? process.stdin : file.stream,
         incremental: args.incremental,
         allowRejects: args.allowRejects,
+        ...(args.allowDeletes === undefined ? {} : { allowDeletes: args.allowDeletes }),
+        ...(args.allowDeletes === undefined ? {} : { allowDeletes: args.allowDeletes }),
         keep: args.keep,
         batchSize: args.batchSize,
         concurrency: args.concurrency,
@@ -110,6 +113,7 @@ const command: CatalogueCommand<ImportArgs> = {
         signal,
         confirmLock: async () => lock?.confirm(),
         onTarget: (index) => {
+          rejects.begin();
           const source = args.input === '-' ? 'standard input' : total === undefined ? args.input : `${args.input} (${total} lines)`;
           say(args.incremental ? `upserting ${source} into ${index}, the live index of ${alias}` : `loading ${source} into new index ${index}`);
           // Records read, of which some are rejected: what was written is said when the run ends

@@ -149,7 +149,7 @@ describe('the catalogue lock', function () {
     }
 
     it('when a run finishes, then it has released the lock', async () => {
-      const run = await runScript('import', [path], { env: { INDEX_ALIAS: alias } });
+      const run = await runScript('import', [path, '--allow-deletes', 'all'], { env: { INDEX_ALIAS: alias } });
       expect(run.status, run.stderr).to.equal(0);
       expect(await readLockHolder(redis, alias)).to.equal(null);
     });

@@ -141,7 +141,7 @@ describe('the change feed, GET /v1/changes', function () {
     // Batches of five: 21..30 in order (read with the replaced catalogue's pages), then 8..5
     // backwards (asked for by id); 1..4, 9..20 and 31..40 are left out.
     const next = [...records.slice(20, 30), ...records.slice(4, 8).reverse()];
-    const done = await run('import', alias, ['--batch-size', '5', file('order-v2.ndjson', next)]);
+    const done = await run('import', alias, ['--batch-size', '5', '--allow-deletes', 'all', file('order-v2.ndjson', next)]);
     expect(done.stderr).to.not.match(/error/i);
     const deleted = (await walk(app, cursor)).items.filter(({ change }) => change === 'delete').map(({ id }) => id);
     const expected = [1, 2, 3, 4, ...Array.from({ length: 12 }, (_, i) => 9 + i), ...Array.from({ length: 10 }, (_, i) => 31 + i)];
@@ -186,7 +186,7 @@ describe('the change feed, GET /v1/changes', function () {
     // A review killed a rollback there: 98,000 of 100,000 deletions were lost from the feed for good.
     const alias = freshAlias();
     await run('import', alias, ['--keep', '5', file('k1.ndjson', wallpapers(20))]);
-    await run('import', alias, ['--keep', '5', file('k2.ndjson', wallpapers(20, { startId: 101 }))]);
+    await run('import', alias, ['--keep', '5', '--allow-deletes', 'all', file('k2.ndjson', wallpapers(20, { startId: 101 }))]);
     const [older, newer] = (await indicesOf(es, alias)) as [string, string];
     const app = await apiOn(alias);
     const { cursor } = await walk(app);
@@ -271,7 +271,7 @@ describe('the change feed, GET /v1/changes', function () {
   it('when a rollback is stopped before its alias switch, then nothing changes for a reader and it ends as interrupted', async () => {
     const alias = freshAlias();
     await run('import', alias, ['--keep', '5', file('s1.ndjson', wallpapers(5))]);
-    await run('import', alias, ['--keep', '5', file('s2.ndjson', wallpapers(5, { startId: 50 }))]);
+    await run('import', alias, ['--keep', '5', '--allow-deletes', 'all', file('s2.ndjson', wallpapers(5, { startId: 50 }))]);
     const [older, newer] = (await indicesOf(es, alias)) as [string, string];
     const stopped = rollbackCatalogue(es, alias, { signal: AbortSignal.abort(new Interrupted('SIGTERM')) });
     expect(
@@ -288,7 +288,7 @@ describe('the change feed, GET /v1/changes', function () {
     const alias = freshAlias();
     // 4,100 wallpapers only the older index holds: three writes of new numbers (2,000 at a time).
     await run('import', alias, ['--keep', '5', file('w1.ndjson', wallpapers(4100))]);
-    await run('import', alias, ['--keep', '5', file('w2.ndjson', wallpapers(4100, { startId: 10_001 }))]);
+    await run('import', alias, ['--keep', '5', '--allow-deletes', 'all', file('w2.ndjson', wallpapers(4100, { startId: 10_001 }))]);
     const [older, newer] = (await indicesOf(es, alias)) as [string, string];
     const app = await apiOn(alias);
     const { cursor } = await walk(app);
@@ -322,7 +322,7 @@ describe('the change feed, GET /v1/changes', function () {
   it('when a full import was killed after its alias switch, before its deletions were written, then the next catalogue run writes the missing ones', async () => {
     const alias = freshAlias();
     await run('import', alias, ['--keep', '5', file('f1.ndjson', wallpapers(30))]);
-    await run('import', alias, ['--keep', '5', file('f2.ndjson', wallpapers(10))]);
+    await run('import', alias, ['--keep', '5', '--allow-deletes', '20', file('f2.ndjson', wallpapers(10))]);
     const [older] = (await indicesOf(es, alias)) as [string, string];
     // Killed part way through its deletions: the last ten never written.
     const changes = changesIndexOf(alias);

@@ -357,12 +357,16 @@ describe('npm run import', function () {
     writeFileSync(join(typedIn, 'week.ndjson'), toNdjson([...wallpapers(12), 'not json']));
     // What `cd typedIn && npm run import -- week.ndjson` gives the script: npm's working directory is the root.
     const npm = { INDEX_ALIAS: alias, INIT_CWD: typedIn, npm_package_json: join(ROOT, 'package.json') };
-    const run = await runScript('import', ['week.ndjson', '--allow-rejects', '1'], { env: npm, cwd: ROOT });
+    const run = await runScript('import', ['week.ndjson', '--allow-rejects', '1', '--allow-deletes', 'all'], { env: npm, cwd: ROOT });
     expect(run.status, run.stderr).to.equal(0);
     expect(await count(alias)).to.equal(12);
     expect(existsSync(join(typedIn, 'week.ndjson.rejects.ndjson')), 'the rejects beside the input').to.equal(true);
 
-    const piped = await runScript('import', ['-', '--allow-rejects', '1'], { env: npm, cwd: ROOT, input: toNdjson([...wallpapers(5), 'not json']) });
+    const piped = await runScript('import', ['-', '--allow-rejects', '1', '--allow-deletes', 'all'], {
+      env: npm,
+      cwd: ROOT,
+      input: toNdjson([...wallpapers(5), 'not json']),
+    });
     expect(piped.status, piped.stderr).to.equal(0);
     const written = readdirSync(typedIn).filter((name) => name.startsWith('import-rejects-'));
     expect(written, "a pipe's rejects where the command was typed").to.have.lengthOf(1);
@@ -448,6 +452,29 @@ describe('npm run import', function () {
       const run = await importFile(freshAlias(), [updates, '--incremental']);
       expect(run.status).to.equal(1);
       expect(run.stderr).to.match(/alias \S+ does not exist; an incremental import needs exactly one live index/);
+    });
+
+    it('when an import stops before reading its input, then the rejects file an earlier run left is kept; a run that reads it clean removes it', async () => {
+      const path = file('kept-rejects.ndjson', [...wallpapers(2, { startId: 70 }), '{"id": 98}']);
+      const earlier = await importFile(alias, [path, '--incremental', '--allow-rejects', '1']);
+      expect(earlier.status, earlier.stderr).to.equal(0);
+      const listed = readFileSync(`${path}.rejects.ndjson`, 'utf8');
+      expect(listed).to.include('"id":98');
+      const refused = await importFile(freshAlias(), [path, '--incremental', '--allow-rejects', '1']);
+      expect(refused.status).to.equal(1);
+      expect(readFileSync(`${path}.rejects.ndjson`, 'utf8')).to.equal(listed);
+      const dry = await importFile(freshAlias(), [path, '--incremental', '--dry-run', '--allow-rejects', '1']);
+      expect(dry.status).to.equal(1);
+      expect(readFileSync(`${path}.rejects.ndjson`, 'utf8')).to.equal(listed);
+      writeFileSync(
+        path,
+        wallpapers(2, { startId: 70 })
+          .map((record) => `${JSON.stringify(record)}\n`)
+          .join(''),
+      );
+      const clean = await importFile(alias, [path, '--incremental']);
+      expect(clean.status, clean.stderr).to.equal(0);
+      expect(existsSync(`${path}.rejects.ndjson`)).to.equal(false);
     });
   });
 });

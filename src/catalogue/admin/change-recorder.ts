@@ -369,28 +369,37 @@ export class ChangeRecorder {
   }
 
   /**
-   * A full load's deletions, once its new index is live (not before: a load that then failed
-   * would leave deletions of wallpapers that still exist): what the catalogue it replaced holds
-   * and the load did not write gets a tombstone, in id order. Returns how many.
+   * What a full load leaves out of the catalogue it replaces, in id order, and how many wallpapers
+   * that catalogue holds: read before the new index goes live, so an import can refuse to delete
+   * more than its operator allowed (import-catalogue.ts).
    */
-  async recordMissing(): Promise<number> {
-    if (this.against === null) return 0;
+  async missing(): Promise<{ gone: number[]; replaced: number }> {
+    if (this.against === null) return { gone: [], replaced: 0 };
     // Only a full load knows what it wrote: on any other, every wallpaper would look left out.
-    if (!this.collectIds) throw new Error('recordMissing is for a full load');
+    if (!this.collectIds) throw new Error('missing is for a full load');
     const loaded = this.loaded.sortedUnique();
+    const replaced = await this.idsOfReplaced(this.against);
     const gone: number[] = [];
     let j = 0;
-    for (const id of await this.idsOfReplaced(this.against)) {
+    for (const id of replaced) {
       while (j < loaded.length && loaded[j]! < id) j++;
       if (j === loaded.length || loaded[j] !== id) gone.push(id);
     }
+    return { gone, replaced: replaced.length };
+  }
+
+  /**
+   * A full load's deletions, once its new index is live (not before: a load that then failed
+   * would leave deletions of wallpapers that still exist): each id `missing` found gets a
+   * tombstone, in id order. Returns how many.
+   */
+  async recordMissing(gone?: readonly number[]): Promise<number> {
+    const ids = gone ?? (await this.missing()).gone;
     const at = new Date().toISOString();
-    for (let i = 0; i < gone.length; i += ID_PAGE) {
-      await this.writeTombstones(
-        gone.slice(i, i + ID_PAGE).map((id): Tombstone => ({ kind: 'delete', id, change_seq: this.next++, changed_at: at })),
-      );
+    for (let i = 0; i < ids.length; i += ID_PAGE) {
+      await this.writeTombstones(ids.slice(i, i + ID_PAGE).map((id): Tombstone => ({ kind: 'delete', id, change_seq: this.next++, changed_at: at })));
     }
-    return gone.length;
+    return ids.length;
   }
 
   /**

@@ -38,6 +38,13 @@ export function parseCliArgs<O extends Options, P extends boolean>(argv: readonl
   try {
     return parseArgs({ args: [...argv], strict: true, allowPositionals, options });
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    const message = error instanceof Error ? error.message : String(error);
+    // Node's words for `--seed -1` ("argument is ambiguous", three lines) do not say the rule.
+    const dashed = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
+    if (dashed)
+      throw new UsageError(
+        `${dashed[1]} needs a value; one starting with a dash is read as an option (write ${dashed[1]}=VALUE to pass it as typed)`,
+      );
+    throw new UsageError(message);
   }
 }

@@ -10,6 +10,8 @@ export interface ImportArgs {
   /** Check the input and say what it would change, writing nothing to the catalogue. */
   dryRun: boolean;
   allowRejects: number;
+  /** Wallpapers a full import may delete; undefined for the default (half the live catalogue), Infinity for all. */
+  allowDeletes: number | undefined;
   /** Undefined for the default, which depends on what the input is: see defaultRejectsPath. */
   rejects: string | undefined;
   keep: number;
@@ -20,7 +22,7 @@ export interface ImportArgs {
   help: boolean;
 }
 
-export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incremental] [--dry-run] [--allow-rejects N] [--rejects PATH] [--keep K] [--extract-colors]
+export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incremental] [--dry-run] [--allow-rejects N] [--allow-deletes N|all] [--rejects PATH] [--keep K] [--extract-colors]
   <file.ndjson | ->    one wallpaper JSON object per line (the nine API fields, optionally tags and
                        colors); - reads standard input
   --incremental        upsert into the live index by id instead of building a new index
@@ -28,6 +30,8 @@ export const IMPORT_USAGE = `usage: npm run import -- <file.ndjson | -> [--incre
                        would be rejected, added, changed and deleted, and whether the import would
                        succeed (exit 0) or fail (exit 1); writes only the rejects file
   --allow-rejects N    rejected lines tolerated; more fails the import (default 0)
+  --allow-deletes N    live wallpapers a full import may delete by leaving them out of its input;
+                       more fails it, changing nothing (default half the live catalogue; all: no bound)
   --rejects PATH       where rejected lines go (default <file>.rejects.ndjson, or
                        import-rejects-<timestamp>-<pid>.ndjson for standard input or a pipe)
   --keep K             versioned indices to keep after a full import, the live one included (default 2)
@@ -58,6 +62,7 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
       incremental: { type: 'boolean', default: false },
       'dry-run': { type: 'boolean', default: false },
       'allow-rejects': { type: 'string' },
+      'allow-deletes': { type: 'string' },
       rejects: { type: 'string' },
       keep: { type: 'string' },
       'batch-size': { type: 'string' },
@@ -81,11 +86,25 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
   if (rejects !== undefined && input !== '-' && resolve(rejects) === resolve(input)) {
     throw new UsageError('--rejects must not be the input file, which it would overwrite');
   }
+  const incremental = values.incremental === true;
+  const deletes = values['allow-deletes'];
+  // An incremental import deletes only the ids its input names, each on purpose.
+  // A flag of the other kind of import would be read and do nothing: refused, so its user learns why.
+  if (values.keep !== undefined && incremental)
+    throw new UsageError('--keep is for a full import: an incremental one writes into the live index and prunes none');
+  if (deletes !== undefined && incremental)
+    throw new UsageError('--allow-deletes is for a full import: an incremental one deletes only the ids its lines name');
   return {
     input,
-    incremental: values.incremental === true,
+    incremental,
     dryRun: values['dry-run'] === true,
     allowRejects: integer('allow-rejects', values['allow-rejects'], 0, 0, Number.MAX_SAFE_INTEGER),
+    allowDeletes:
+      deletes === 'all'
+        ? Number.POSITIVE_INFINITY
+        : deletes === undefined
+          ? undefined
+          : integer('allow-deletes', deletes, 0, 0, Number.MAX_SAFE_INTEGER),
     rejects,
     keep: integer('keep', values.keep, 2, 1, 1000),
     batchSize: integer('batch-size', values['batch-size'], 2000, 1, MAX_BATCH_SIZE),

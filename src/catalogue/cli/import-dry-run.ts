@@ -22,8 +22,10 @@ export async function importDryRun(
       input,
       incremental: args.incremental,
       allowRejects: args.allowRejects,
+      ...(args.allowDeletes === undefined ? {} : { allowDeletes: args.allowDeletes }),
       batchSize: args.batchSize,
       signal,
+      onRead: () => rejects.begin(),
       onProgress: ({ lines, rejected }) => progress.update(lines, rejected),
       onReject: async (reject) => {
         progress.log(`import: ${whereRejected(reject)} would be rejected: ${reject.reason}`);

@@ -24,11 +24,18 @@ export interface ImportProgress {
 
 export interface ImportOptions {
   alias: string;
+  /** MAX_RESULT_WINDOW, which a new index serves (createVersionedIndex); undefined: the mapping file's. */
+  resultWindow?: number;
   input: Readable;
   /** Upsert into the live index instead of building a new one. */
   incremental: boolean;
   /** Rejected lines tolerated before the import counts as failed. */
   allowRejects: number;
+  /**
+   * Wallpapers a full import may delete (those of the catalogue it replaces that its input lacks)
+   * before it counts as failed; undefined for the default, half that catalogue (deletesAllowed).
+   */
+  allowDeletes?: number;
   /** Versioned indices to keep after a full import, the live one included. */
   keep: number;
   batchSize?: number;
@@ -181,18 +188,38 @@ export function tooManyRejects(rejected: number, allowRejects: number): string {
 }
 
 /**
+ * How many wallpapers a full import may delete. By default half the catalogue it replaces: a
+ * truncated or wrong file (the first shard of an export, yesterday's test file) would otherwise
+ * delete the rest, and every mirror following the change feed would delete it too; pruning up to
+ * half in one run stays an ordinary import. A larger cut is named with --allow-deletes.
+ */
+export function deletesAllowed(allowDeletes: number | undefined, live: number): number {
+  return allowDeletes ?? Math.floor(live / 2);
+}
+
+/** Why a full import past its deletions allowance fails, as the import and its dry run both say it. */
+export function tooManyDeletes(deletes: number, live: number, allowDeletes: number | undefined): string {
+  const allowance = allowDeletes === undefined ? `half of them (the default of --allow-deletes)` : `--allow-deletes ${allowDeletes}`;
+  return (
+    `${deletes} of the ${live} live wallpapers are not in the input and would be deleted, more than ${allowance}; ` +
+    `if that is meant, pass --allow-deletes ${deletes} (or all)`
+  );
+}
+
+/**
  * Full import: every valid record into a new versioned index, which replaces the live one only
- * when the load succeeded, the count matches and the rejects are within `allowRejects`;
- * otherwise the new index is deleted and the alias never moves.
+ * when the load succeeded, the count matches, the rejects are within `allowRejects` and the
+ * deletions within `allowDeletes`; otherwise the new index is deleted and the alias never moves.
  */
 async function importFull(es: Client, options: ImportOptions, started: number): Promise<ImportResult> {
   const { alias, allowRejects, signal } = options;
   // What the load replaces; an alias in any other state than absent or on one index stops it.
   const replaced = await liveIndexOrNone(es, alias);
   const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true, fence: options.confirmLock });
-  const index = await createVersionedIndex(es, alias);
+  const index = await createVersionedIndex(es, alias, { resultWindow: options.resultWindow });
   options.onTarget?.(index);
   const counts = noCounts();
+  let missing = { gone: [] as number[], replaced: 0 };
   try {
     await load(es, index, options, changes, counts);
     signal?.throwIfAborted();
@@ -201,6 +228,10 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     await finishLoading(es, index);
     const stored = (await es.count({ index })).count;
     if (stored !== counts.loaded) throw new Error(`index ${index} holds ${stored} documents, expected ${counts.loaded}`);
+    missing = await changes.missing();
+    if (missing.gone.length > deletesAllowed(options.allowDeletes, missing.replaced)) {
+      throw new Error(tooManyDeletes(missing.gone.length, missing.replaced, options.allowDeletes));
+    }
     signal?.throwIfAborted();
     await options.confirmLock?.();
   } catch (error) {
@@ -209,12 +240,12 @@ async function importFull(es: Client, options: ImportOptions, started: number): 
     throw failure;
   }
   // Only once the new index is live, and before the one it replaced may be pruned: what the file
-  // leaves out of that catalogue is deleted, and what it brings back is no longer.
+  // leaves out of that catalogue is recorded as deleted, and what it brings back is no longer.
   const { previous, pruned } = await publishIndex(es, alias, index, {
     keep: options.keep,
     confirmLock: options.confirmLock,
     beforePrune: async () => {
-      counts.changes.deletes = await changes.recordMissing();
+      counts.changes.deletes = await changes.recordMissing(missing.gone);
       await changes.clearReturning();
       await changes.commit([index]);
     },

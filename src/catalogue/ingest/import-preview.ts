@@ -5,7 +5,15 @@ import { contentHash } from '../admin/change-recorder.js';
 import { liveIndexOrNone } from '../admin/index-admin.js';
 import { StampScan } from '../admin/stamp-scan.js';
 import { NdjsonRecords, type RejectHandler } from './ndjson-records.js';
-import { type ImportProgress, NEEDS_LIVE_INDEX, NO_VALID_RECORDS, PROGRESS_EVERY_MS, tooManyRejects } from './import-catalogue.js';
+import {
+  type ImportProgress,
+  NEEDS_LIVE_INDEX,
+  NO_VALID_RECORDS,
+  PROGRESS_EVERY_MS,
+  deletesAllowed,
+  tooManyDeletes,
+  tooManyRejects,
+} from './import-catalogue.js';
 
 export interface ImportPreviewOptions {
   alias: string;
@@ -13,10 +21,14 @@ export interface ImportPreviewOptions {
   incremental: boolean;
   /** Rejected lines tolerated before the import counts as failed. */
   allowRejects: number;
+  /** Deletions a full import may imply (import-catalogue.ts, deletesAllowed); undefined for the default. */
+  allowDeletes?: number;
   /** Records compared with the catalogue at a time. */
   batchSize?: number;
   signal?: AbortSignal;
   onReject: RejectHandler;
+  /** The input starts being read (a run that fails before reads none). */
+  onRead?: () => void;
   onProgress?: (progress: ImportProgress) => void;
 }
 
@@ -72,7 +84,7 @@ export async function previewImport(es: Client, options: ImportPreviewOptions): 
     failure: null,
   };
   // The real run fails before it reads a line: no rejects either.
-  if (incremental && against === null) return { ...preview, failure: failureOf(preview, { incremental, allowRejects }) };
+  if (incremental && against === null) return { ...preview, failure: failureOf(preview, options) };
   // Valid records read, and how many of them the real run would write before a reject past the
   // allowance stops it (import-catalogue.ts: it yields no record after that reject).
   let read = 0;
@@ -99,6 +111,7 @@ export async function previewImport(es: Client, options: ImportPreviewOptions): 
       if (first + i < stopAt && (kind === 'added' || kind === 'changed' || kind === 'deleted')) beforeStop[kind]++;
     }
   };
+  options.onRead?.();
   const report = () => onProgress?.({ lines: records.lines, rejected: records.rejected });
   const timer = setInterval(report, PROGRESS_EVERY_MS);
   const stopReading = () => options.input.destroy();
@@ -127,7 +140,7 @@ export async function previewImport(es: Client, options: ImportPreviewOptions): 
   // A full import's new index holds the input alone: what the catalogue holds beyond it goes.
   if (!incremental) preview.deleted = preview.live - held;
   if (incremental && stopAt !== Number.POSITIVE_INFINITY) preview.writtenBeforeStop = { ...beforeStop, beforeLine: stopLine };
-  preview.failure = failureOf(preview, { incremental, allowRejects });
+  preview.failure = failureOf(preview, options);
   return preview;
 }
 
@@ -139,7 +152,7 @@ function changeOf(entry: LoadEntry, stamp: ChangeStamp | undefined): 'added' | '
 }
 
 /** Why a real import would fail, as the import itself would say it; null when it would not. */
-function failureOf(preview: ImportPreview, { incremental, allowRejects }: { incremental: boolean; allowRejects: number }): string | null {
+function failureOf(preview: ImportPreview, { incremental, allowRejects, allowDeletes }: ImportPreviewOptions): string | null {
   if (incremental && preview.against === null) return `${NEEDS_LIVE_INDEX}, and the alias points at none`;
   if (preview.rejected > allowRejects) {
     const written = preview.writtenBeforeStop;
@@ -151,5 +164,7 @@ function failureOf(preview: ImportPreview, { incremental, allowRejects }: { incr
     return `${tooManyRejects(preview.rejected, allowRejects)}${stop}`;
   }
   if (!incremental && preview.added + preview.changed + preview.unchanged === 0) return NO_VALID_RECORDS;
+  if (!incremental && preview.deleted > deletesAllowed(allowDeletes, preview.live))
+    return tooManyDeletes(preview.deleted, preview.live, allowDeletes);
   return null;
 }

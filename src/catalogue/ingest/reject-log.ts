@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Reject } from './ndjson-records.js';
@@ -6,34 +6,47 @@ import type { Reject } from './ndjson-records.js';
 export interface RejectLog {
   readonly path: string;
   readonly count: number;
+  /** The run starts reading its input: an earlier run's file no longer describes it, and goes at close when nothing is rejected. */
+  begin(): void;
   write(reject: Reject): Promise<void>;
-  /** Closes the file; an empty one is removed, so the file exists exactly when this run rejected something. */
+  /**
+   * Closes the file. Once the run began reading, the file exists exactly when it rejected
+   * something; a run that stopped before (no live index, Elasticsearch gone) leaves an earlier
+   * run's file as it was, the only account of what that run refused.
+   */
   close(): Promise<void>;
 }
 
-/** One JSON object per rejected line. Truncates an existing file, so it never mixes in an earlier run's lines. */
+/** One JSON object per rejected line, in a file made at the first one: it never mixes in an earlier run's lines. */
 export function openRejectLog(path: string): RejectLog {
-  const stream = createWriteStream(path, { flags: 'w' });
+  let stream: WriteStream | null = null;
+  let began = false;
   let count = 0;
   let failure: Error | null = null;
-  stream.on('error', (error) => (failure ??= error));
   return {
     path,
     get count() {
       return count;
     },
+    begin() {
+      began = true;
+    },
     async write(reject) {
+      if (stream === null) {
+        stream = createWriteStream(path, { flags: 'w' });
+        stream.on('error', (error) => (failure ??= error));
+      }
       if (failure !== null) throw failure;
       count++;
       if (!stream.write(`${JSON.stringify(reject)}\n`)) await once(stream, 'drain');
     },
     async close() {
-      if (!stream.closed) {
+      if (stream !== null && !stream.closed) {
         stream.end();
         await once(stream, 'close');
       }
       if (failure !== null) throw failure;
-      if (count === 0) await rm(path, { force: true });
+      if (count === 0 && began) await rm(path, { force: true });
     },
   };
 }

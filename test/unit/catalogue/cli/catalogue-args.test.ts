@@ -13,6 +13,7 @@ describe('parseImportArgs', () => {
       incremental: false,
       dryRun: false,
       allowRejects: 0,
+      allowDeletes: undefined,
       rejects: undefined,
       images: null,
       keep: 2,
@@ -46,6 +47,31 @@ describe('parseImportArgs', () => {
     expect(() => parseSeedArgs(['--batch-size', '100000'])).to.throw(UsageError, /--batch-size must be an integer from 1 to 10000/);
     expect(() => parseReindexArgs(['--batch-size', '10001'])).to.throw(UsageError, /--batch-size/);
     expect(parseImportArgs(['w.ndjson', '--batch-size', '10000']).batchSize).to.equal(10_000);
+  });
+
+  it('when --allow-deletes is given, then it is a count or all (no bound); absent, the import applies its default', () => {
+    expect(parseImportArgs(['w.ndjson', '--allow-deletes', '0']).allowDeletes).to.equal(0);
+    expect(parseImportArgs(['w.ndjson', '--allow-deletes', '1200']).allowDeletes).to.equal(1200);
+    expect(parseImportArgs(['w.ndjson', '--allow-deletes', 'all']).allowDeletes).to.equal(Number.POSITIVE_INFINITY);
+    expect(parseImportArgs(['w.ndjson']).allowDeletes).to.equal(undefined);
+    expect(() => parseImportArgs(['w.ndjson', '--allow-deletes', '1.5'])).to.throw(UsageError, /--allow-deletes must be an integer/);
+    expect(() => parseImportArgs(['w.ndjson', '--allow-deletes', 'All'])).to.throw(UsageError, /--allow-deletes must be an integer/);
+  });
+
+  it('when --keep comes with --incremental, then it is refused: that import prunes no index', () => {
+    expect(() => parseImportArgs(['w.ndjson', '--incremental', '--keep', '3'])).to.throw(UsageError, /--keep is for a full import/);
+  });
+
+  it('when a value starts with a dash, then the usage error says to write it joined to its option, in one line', () => {
+    expect(() => parseSeedArgs(['--seed', '-1'])).to.throw(
+      UsageError,
+      /^--seed needs a value; one starting with a dash is read as an option \(write --seed=VALUE/,
+    );
+    expect(() => parseSeedArgs(['--seed=-1'])).to.throw(UsageError, /--seed must be an integer from 0/);
+  });
+
+  it('when --allow-deletes comes with --incremental, then it is refused: that import deletes only the ids its lines name', () => {
+    expect(() => parseImportArgs(['w.ndjson', '--incremental', '--allow-deletes', '5'])).to.throw(UsageError, /--allow-deletes is for a full import/);
   });
 
   it('when no input or two inputs are named, or a number is malformed, then it is a usage error', () => {
