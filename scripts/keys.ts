@@ -90,6 +90,13 @@ async function main(): Promise<void> {
           `created ${created.keyId} for account '${printable(created.account)}' (id ${created.accountId}, ${created.tier}); the key is shown once:\n`,
         );
         process.stdout.write(`${created.apiKey}\n`);
+        // Made all the same (an operator may ready a key before enabling the account), but never unsaid.
+        if (created.disabledAt !== null) {
+          const ref = `id:${created.accountId}`;
+          process.stderr.write(
+            `account '${printable(created.account)}' is disabled (since ${created.disabledAt}): this key answers 403 until keys enable ${ref}\n`,
+          );
+        }
         break;
       }
       case 'list': {
@@ -131,7 +138,8 @@ async function main(): Promise<void> {
       case 'tier': {
         const [account, tier] = rest;
         const tiers = Object.keys(config.rateLimit.tiers);
-        if (!account || !tier || !tiers.includes(tier)) fail(`tier needs an account and one of ${tiers.join(', ')}\n${USAGE}`);
+        if (!account || !tier) fail(`tier needs an account and one of ${tiers.join(', ')}\n${USAGE}`);
+        if (!tiers.includes(tier)) fail(`tier '${printable(tier)}' is not one of ${tiers.join(', ')} (RATE_LIMIT_TIERS)`);
         const ref = parseAccountRef(account);
         reportChange(await accounts.setTier(ref, tier), ref);
         process.stderr.write(`account ${named(ref)} is now on tier '${tier}'\n`);

@@ -42,6 +42,7 @@ async function reindex({ config, es, say, signal, lock }: CommandContext, args: 
   try {
     const result = await reindexCatalogue(es, {
       alias,
+      resultWindow: config.maxResultWindow,
       keep: args.keep,
       batchSize: args.batchSize,
       concurrency: args.concurrency,

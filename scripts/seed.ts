@@ -104,6 +104,7 @@ async function seedUnder(es: Client, args: SeedArgs, config: Config, lock: Catal
   try {
     const result = await seedCatalogue(es, {
       alias: config.indexAlias,
+      resultWindow: config.maxResultWindow,
       count: args.count,
       seed: args.seed,
       imageBaseUrl: config.imageBaseUrl,

@@ -246,11 +246,18 @@ export function displayUrl(url: string): string {
     parsed.hash = '';
     return hidden ? `${parsed.toString()}?***` : parsed.toString();
   } catch {
-    return '(unparseable URL)';
+    // Not shown: a value that does not parse may still hold a password (user:secret@host:9200).
+    return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? '(unparseable URL)' : '(not shown: no scheme such as http://)';
   }
 }
 
 const URL_KEYS = new Set(['ELASTICSEARCH_URL', 'REDIS_URL', 'IMAGE_BASE_URL']);
+
+// What a URL key takes, said when its value breaks the schema's pattern or format.
+const URL_RULES: Record<string, string> = {
+  ELASTICSEARCH_URL: 'must be one or more http:// or https:// URLs, comma-separated, e.g. http://127.0.0.1:9200',
+  IMAGE_BASE_URL: 'must be an http:// or https:// URL, e.g. https://images.example.com',
+};
 
 // Keys that changed meaning: set, they would be silently ignored, so they are refused by name.
 const REPLACED: Record<string, string> = {
@@ -346,11 +353,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       delete raw[key];
     }
   }
+  // A URL's rule said in words, once, rather than as the schema's pattern and format in turn.
+  const ruled = new Set<string>();
   if (!validateEnv(raw)) {
     for (const e of validateEnv.errors ?? []) {
       const key = e.instancePath.replace(/^\//, '') || String(e.params['missingProperty'] ?? '');
       if (SECRET_KEYS.has(key)) {
         problems.push(`${key}: ${e.message} (value not shown)`);
+        continue;
+      }
+      const rule = URL_RULES[key];
+      if (rule !== undefined && (e.keyword === 'pattern' || e.keyword === 'format')) {
+        if (!ruled.has(key)) problems.push(`${key}: ${rule} (got ${JSON.stringify(displayUrl(env[key] ?? ''))})`);
+        ruled.add(key);
         continue;
       }
       const got = URL_KEYS.has(key) && env[key] !== undefined ? displayUrl(env[key]) : env[key];
@@ -365,7 +380,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   for (const key of ['ELASTICSEARCH_URL', 'REDIS_URL'] as const) {
     const value = raw[key];
-    if (typeof value !== 'string') continue;
+    if (typeof value !== 'string' || ruled.has(key)) continue;
     const bad = value.split(',').filter((url) => !URL.canParse(url) || !decodable(url));
     if (bad.length > 0) problems.push(`${key}: not a URL: ${bad.map(displayUrl).join(', ')}`);
     else if (value.startsWith(UNIX_SCHEME)) {

@@ -15,7 +15,7 @@ import { createRedis } from './infra/redis.js';
 import { createMetricsApp } from './ops/edge/metrics-app.js';
 import { createReadiness } from './ops/store/readiness.js';
 import { buildServices } from './services.js';
-import { checkResultWindow } from './wallpapers/store/result-window.js';
+import { checkCatalogueAtStart } from './wallpapers/store/catalogue-at-start.js';
 
 // Idle keep-alive sockets are kept this long after the listener closes (a request may already
 // be on its way on one), then swept every IDLE_SWEEP_MS.
@@ -69,9 +69,27 @@ export interface RunningServer {
 // The longest a start waits for search meaning before it listens anyway.
 const WARM_MAX_MS = 10_000;
 
-function listen(server: http.Server, port: number, host: string): Promise<string> {
+/** Why a listener could not open, naming the settings that choose it: Node's own says only `listen EADDRINUSE`. */
+export function listenProblem(error: NodeJS.ErrnoException, port: number, host: string, names: { port: string; host: string }): string {
+  const where = `${names.host}=${host} ${names.port}=${port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `cannot listen on ${where}: another process holds that port; stop it or set ${names.port} to a free one`;
+    case 'EACCES':
+      return `cannot listen on ${where}: this user may not open that port (below 1024 needs privileges); set ${names.port} to 1024 or above`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${where}: no interface of this machine has that address; set ${names.host} to one it has (0.0.0.0 for all)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot listen on ${where}: ${names.host} does not resolve to an address; set it to an address or a name this machine resolves`;
+    default:
+      return `cannot listen on ${where}: ${error.message}`;
+  }
+}
+
+function listen(server: http.Server, port: number, host: string, names: { port: string; host: string }): Promise<string> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => reject(new Error(listenProblem(error, port, host, names), { cause: error })));
     server.listen(port, host, () => {
       const { address, port: bound } = server.address() as AddressInfo;
       resolve(`http://${address.includes(':') ? `[${address}]` : address}:${bound}`);
@@ -108,7 +126,11 @@ export async function startServer(config: Config, { logger = createLogger(config
   if (config.cursorSecret === null) {
     logger.warn('CURSOR_SECRET is not set: cursors are sealed with a secret of this process, so they fail after a restart or on another instance');
   }
-  void checkResultWindow(es, config.indexAlias, config.maxResultWindow, logger);
+  void checkCatalogueAtStart(
+    es,
+    { alias: config.indexAlias, elasticsearchUrl: config.elasticsearchUrl, resultWindow: config.maxResultWindow },
+    logger,
+  );
   const readiness = createReadiness({ es, redis, alias: config.indexAlias });
   const services = buildServices(config, { es, redis, logger, metrics, readiness });
   const app = createApp(services, config);
@@ -151,7 +173,7 @@ export async function startServer(config: Config, { logger = createLogger(config
   server.on('checkExpectation', serve);
   server.on('connect', (_req: http.IncomingMessage, socket: net.Socket) => answerConnect(socket, logger, refused));
   if (maxConnectionsPerAddress > 0) capConnectionsPerAddress(server, maxConnectionsPerAddress, logger);
-  const url = await listen(server, config.port, config.host);
+  const url = await listen(server, config.port, config.host, { port: 'PORT', host: 'HOST' });
   logger.info('listening', { host: config.host, port: config.port, alias: config.indexAlias });
 
   let metricsServer: http.Server | null = null;
@@ -159,7 +181,7 @@ export async function startServer(config: Config, { logger = createLogger(config
   if (config.metricsPort !== 0) {
     const handleMetrics = createMetricsApp(metrics).callback();
     metricsServer = http.createServer((req, res) => void handleMetrics(req, res));
-    metricsUrl = await listen(metricsServer, config.metricsPort, config.metricsHost);
+    metricsUrl = await listen(metricsServer, config.metricsPort, config.metricsHost, { port: 'METRICS_PORT', host: 'METRICS_HOST' });
     logger.info('metrics listening', { host: config.metricsHost, port: config.metricsPort });
   }
 

@@ -1,14 +1,19 @@
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
-import { checkResultWindow } from '../../src/wallpapers/store/result-window.js';
+import { checkCatalogueAtStart } from '../../src/wallpapers/store/catalogue-at-start.js';
 import { captureLogs } from '../support/log-capture.js';
-import { connectEs, createIndexWithDocs, dropIndicesOf, uniqueName } from '../support/harness.js';
+import { freePort } from '../support/free-port.js';
+import { connectEs, createIndexWithDocs, dropIndicesOf, testConfig, uniqueName } from '../support/harness.js';
 
-describe('the result window the catalogue index serves, checked at start-up', function () {
+describe('the catalogue, checked at start-up', function () {
   this.timeout(30_000);
   let es: Client;
   let alias: string;
   let index: string;
+  const check =
+    (client: Client, name: string, url = testConfig().elasticsearchUrl) =>
+    (logs: ReturnType<typeof captureLogs>) =>
+      checkCatalogueAtStart(client, { alias: name, elasticsearchUrl: url, resultWindow: 10_000 }, logs.logger);
 
   before(async () => {
     es = connectEs();
@@ -23,20 +28,34 @@ describe('the result window the catalogue index serves, checked at start-up', fu
 
   it('when the index is made from the mapping, then it serves a page past MAX_RESULT_WINDOW and nothing is said', async () => {
     const logs = captureLogs();
-    await checkResultWindow(es, alias, 10_000, logs.logger);
+    await check(es, alias)(logs);
     expect(logs.text()).to.equal('');
   });
 
   it('when the index serves no more than the window, as one made before, then a warning says how to raise it without a reindex', async () => {
     await es.indices.putSettings({ index, settings: { max_result_window: 10_000 } });
     const logs = captureLogs();
-    await checkResultWindow(es, alias, 10_000, logs.logger);
+    await check(es, alias)(logs);
     expect(logs.text()).to.include('"level":"warn"').and.include(`PUT /${index}/_settings {\\"index.max_result_window\\": 10100}`);
   });
 
-  it('when the settings cannot be read, then starting goes on, and it is said at debug', async () => {
+  it('when the alias names no index, then one warning names INDEX_ALIAS and how to load a catalogue, not Elasticsearch words', async () => {
     const logs = captureLogs();
-    await checkResultWindow(es, uniqueName('no-such-alias'), 10_000, logs.logger);
-    expect(logs.text()).to.include('"level":"debug"').and.not.include('"level":"warn"');
+    const missing = uniqueName('no-such-alias');
+    await check(es, missing)(logs);
+    expect(logs.text()).to.include('"level":"warn"').and.include(`INDEX_ALIAS ${missing} names no index on Elasticsearch at`);
+    expect(logs.text()).to.include('npm run seed').and.not.include('index_not_found_exception');
+  });
+
+  it('when Elasticsearch does not answer, then one warning names ELASTICSEARCH_URL and how to start the local stack', async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const closed = connectEs(url, 2000);
+    try {
+      const logs = captureLogs();
+      await check(closed, alias, url)(logs);
+      expect(logs.text()).to.include(`cannot reach Elasticsearch at ${url} (ELASTICSEARCH_URL)`).and.include('npm run stack:start');
+    } finally {
+      await closed.close();
+    }
   });
 });

@@ -154,7 +154,27 @@ describe('keys CLI', function () {
     const unknown = await keys('disable', uniqueName('nobody'));
     expect(unknown.code).to.equal(1);
     expect(unknown.stderr).to.include('no account');
-    expect((await keys('tier', account, 'platinum')).code).to.equal(2);
+    const unknownTier = await keys('tier', account, 'platinum');
+    expect(unknownTier.code).to.equal(2);
+    expect(unknownTier.stderr).to.include("tier 'platinum' is not one of free, premium");
+  });
+
+  it('when a key is made for a disabled account, then it is made but the operator is told it answers 403 until the account is enabled', async () => {
+    const account = uniqueName('dormant');
+    expect((await keys('create', '--tier', 'free', '--account', account)).code).to.equal(0);
+    expect((await keys('disable', account)).code).to.equal(0);
+    const created = await keys('create', '--tier', 'free', '--account', account);
+    expect(created.code).to.equal(0);
+    const key = created.stdout.trim();
+    const accountId = /\(id (\S+), free\)/.exec(created.stderr)![1]!;
+    expect(created.stderr).to.match(
+      new RegExp(`account '${account}' is disabled \\(since [^)]+Z\\): this key answers 403 until keys enable id:${accountId}`),
+    );
+    expect((await request(ctx.app.url, '/v1/wallpapers', { key })).status).to.equal(403);
+    expect((await keys('enable', `id:${accountId}`)).code).to.equal(0);
+    expect((await request(ctx.app.url, '/v1/wallpapers', { key })).status).to.equal(200);
+    const enabled = await keys('create', '--tier', 'free', '--account', account);
+    expect(enabled.stderr).to.not.include('is disabled');
   });
 
   describe('portal accounts', () => {

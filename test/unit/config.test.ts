@@ -124,6 +124,20 @@ describe('configuration', () => {
     expect(shown[6]).to.equal('unix:///run/redis.sock?***,(not shown: not a URL)');
   });
 
+  it('when a URL key lacks its scheme, then the one problem says the rule in words, never the schema pattern nor the value', () => {
+    try {
+      loadConfig({ ELASTICSEARCH_URL: 'elastic:s3cret@127.0.0.1:9200', IMAGE_BASE_URL: 'cdn.example/img' });
+      expect.fail('expected ConfigError');
+    } catch (err) {
+      expect(err).to.be.instanceOf(ConfigError);
+      const problems = (err as ConfigError).problems;
+      expect(problems).to.deep.equal([
+        'ELASTICSEARCH_URL: must be one or more http:// or https:// URLs, comma-separated, e.g. http://127.0.0.1:9200 (got "(not shown: not a URL)")',
+        'IMAGE_BASE_URL: must be an http:// or https:// URL, e.g. https://images.example.com (got "(not shown: no scheme such as http://)")',
+      ]);
+    }
+  });
+
   it('when a whole number is written otherwise than in decimal digits (hex, exponent, fraction), then it is refused naming the key, not read as JavaScript reads it', () => {
     for (const value of ['0x10', '1e3', '4.0', '+4', '4x', 'Infinity']) {
       try {

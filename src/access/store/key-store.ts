@@ -22,6 +22,8 @@ export interface CreatedKey {
   accountId: string;
   account: string;
   tier: string;
+  /** When its account was disabled: the key answers 403 until the account is enabled. */
+  disabledAt: string | null;
 }
 
 export class KeyStoreError extends Error {}
@@ -109,34 +111,34 @@ interface KeysNow {
  * listed (so it can be revoked) before it can authenticate.
  */
 export function createKeyStore(redis: Redis | Cluster) {
-  async function accountIdFor(name: string, tier: string): Promise<string> {
+  async function accountIdFor(name: string, tier: string): Promise<{ accountId: string; disabledAt: string | null }> {
     const existing = await redis.hget(redisKeys.accountNames, name);
     if (existing) {
-      const [current, password] = await redis.hmget(redisKeys.account(existing), 'tier', 'password');
+      const [current, password, disabledAt] = await redis.hmget(redisKeys.account(existing), 'tier', 'password', 'disabled_at');
       if (password) throw new KeyStoreError(portalAccountRefused(name));
       if (current !== tier) {
         throw new KeyStoreError(`account '${name}' is on tier '${current}', not '${tier}' (to move it: keys tier ${name} ${tier})`);
       }
-      return existing;
+      return { accountId: existing, disabledAt: disabledAt || null };
     }
     const accountId = newAccountId();
     await redis.hset(redisKeys.account(accountId), { account_id: accountId, name, tier, created_at: new Date().toISOString() });
     const claimed = await redis.hsetnx(redisKeys.accountNames, name, accountId);
-    if (claimed === 1) return accountId;
+    if (claimed === 1) return { accountId, disabledAt: null };
     // Another run claimed the name first: its account is the one; ours was never reachable.
     await redis.del(redisKeys.account(accountId));
     return accountIdFor(name, tier);
   }
 
-  async function existingAccount(accountId: string, tier: string): Promise<string> {
-    const [current, name] = await redis.hmget(redisKeys.account(accountId), 'tier', 'name');
+  async function existingAccount(accountId: string, tier: string): Promise<{ name: string; disabledAt: string | null }> {
+    const [current, name, disabledAt] = await redis.hmget(redisKeys.account(accountId), 'tier', 'name', 'disabled_at');
     if (!current) throw new KeyStoreError(`no account with id ${accountId}`);
     if (current !== tier) {
       throw new KeyStoreError(
         `account ${accountId} ('${name}') is on tier '${current}', not '${tier}' (to move it: keys tier id:${accountId} ${tier})`,
       );
     }
-    return name ?? '';
+    return { name: name ?? '', disabledAt: disabledAt || null };
   }
 
   // Listed in both indexes (so it can be found and revoked) before its record lets it authenticate.
@@ -249,15 +251,16 @@ export function createKeyStore(redis: Redis | Cluster) {
     }): Promise<CreatedKey> {
       let accountName: string;
       let accountId: string;
+      let disabledAt: string | null;
       if (givenId !== undefined) {
         accountId = givenId;
-        accountName = await existingAccount(givenId, tier);
+        ({ name: accountName, disabledAt } = await existingAccount(givenId, tier));
       } else {
         accountName = account ?? `account-${randomBase62(8).toLowerCase()}`;
-        accountId = await accountIdFor(accountName, tier);
+        ({ accountId, disabledAt } = await accountIdFor(accountName, tier));
       }
       const { apiKey, keyId } = await addKey(accountId, name);
-      return { apiKey, keyId, accountId, account: accountName, tier };
+      return { apiKey, keyId, accountId, account: accountName, tier, disabledAt };
     },
 
     /**

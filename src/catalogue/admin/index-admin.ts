@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { errors, type Client, type estypes } from '@elastic/elasticsearch';
 import { versionedIndexName, versionedNamePattern } from '../../wallpapers/store/index-names.js';
 import { SHUFFLE_FIELDS } from '../../wallpapers/store/shuffle.js';
+import { windowServing } from '../../wallpapers/store/result-window.js';
 
 export interface IndexDefinition {
   settings: estypes.IndicesIndexSettings;
@@ -52,10 +53,19 @@ export function isErrorType(error: unknown, type: string): boolean {
 
 /**
  * Creates `${alias}-yyyyMMddHHmmssSSS` (plus `-N` when taken) with refresh disabled for bulk
- * loading, marked `building`.
+ * loading, marked `building`. `resultWindow` is the API's MAX_RESULT_WINDOW: the index serves at
+ * least that and the largest page, or a setting raised on the live index by hand would be lost at
+ * the next import, seed or reindex, and its deepest pages would answer 400 again.
  */
-export async function createVersionedIndex(es: Client, alias: string, { now = new Date() }: { now?: Date } = {}): Promise<string> {
+export async function createVersionedIndex(
+  es: Client,
+  alias: string,
+  { now = new Date(), resultWindow }: { now?: Date; resultWindow?: number | undefined } = {},
+): Promise<string> {
   const { settings, mappings } = readIndexDefinition();
+  if (resultWindow !== undefined) {
+    settings['max_result_window'] = Math.max(Number(settings['max_result_window'] ?? 10_000), windowServing(resultWindow));
+  }
   const base = versionedIndexName(alias, now);
   const building = { ...mappings, _meta: { ...mappings._meta, state: 'building' satisfies IndexState } };
   for (let attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {

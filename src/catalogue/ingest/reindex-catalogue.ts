@@ -19,6 +19,8 @@ import { verifyCopy, type CopyCheck } from './verify-copy.js';
 
 export interface ReindexOptions {
   alias: string;
+  /** MAX_RESULT_WINDOW, which a new index serves (createVersionedIndex); undefined: the mapping file's. */
+  resultWindow?: number;
   /** Versioned indices to keep afterwards, the new live one included. */
   keep: number;
   batchSize?: number;
@@ -104,7 +106,7 @@ export async function reindexCatalogue(es: Client, options: ReindexOptions): Pro
   let index: string | null = null;
   let checks: CopyCheck[] = [];
   try {
-    index = await createVersionedIndex(es, alias);
+    index = await createVersionedIndex(es, alias, { resultWindow: options.resultWindow });
     options.onCopyStart?.({ source, index, total: snapshot.total });
     const copied = await bulkLoad(es, index, snapshot.documents(batchSize, signal), {
       batchSize,

@@ -15,6 +15,8 @@ import { ChangeRecorder } from '../admin/change-recorder.js';
 
 export interface SeedOptions {
   alias: string;
+  /** MAX_RESULT_WINDOW, which a new index serves (createVersionedIndex); undefined: the mapping file's. */
+  resultWindow?: number;
   count: number;
   seed: number;
   imageBaseUrl: string;
@@ -83,7 +85,7 @@ export async function seedCatalogue(es: Client, options: SeedOptions): Promise<S
   // What the load replaces; an alias in any other state than absent or on one index stops it.
   const replaced = await liveIndexOrNone(es, alias);
   const changes = await ChangeRecorder.open(es, alias, { against: replaced, full: true, fence: options.confirmLock });
-  const index = await createVersionedIndex(es, alias);
+  const index = await createVersionedIndex(es, alias, { resultWindow: options.resultWindow });
   options.onIndexCreated?.(index);
   try {
     const generated = options.documents ?? generateWallpapers({ count, seed, imageBaseUrl });
