@@ -23,17 +23,23 @@ const KEY_LIKE = /(?:w|%77)(?:p|%70)(?:c|%63)(?:_|%5f)(?:[0-9a-z_]|%[0-9a-f]{2})
 // A key's body without its prefix, or behind one encoded twice (`w%2570c_`): any run as long as a
 // secret. No path of the API has one, so nothing a log reader needs is lost.
 const SECRET_LIKE = /(?:[0-9a-z_]|%[0-9a-f]{2}){40,}/gi;
+// A key's secret and checksum (46 letters and digits) lower- or upper-cased by some tool: still a
+// key, since its case comes back in about 2^34 guesses that the checksum narrows offline to about a
+// hundred. Such a run holds a letter past f in all but about 1 in 10^20 keys; a hash in hex never does.
+const ONE_CASE_SECRET = /[0-9a-z]{40,}/gi;
 
 /**
  * Whether a client's text may hold a key, or a key's body without its prefix, to keep it out of
  * values that are logged whole (a request id). Narrower than withoutKeys: a secret is base62, so
- * a run as long as a secret holds both cases in all but about one in 10^10 keys, while the ids
- * tracing tools make (a SHA-1 or SHA-256 in hex, `trace-<hex>`) hold one case and are taken.
+ * a run as long as a secret holds both cases in all but about one in 10^10 keys, or, put in one
+ * case, a letter past f; the ids tracing tools make (a SHA-1 or SHA-256 in hex, `trace-<hex>`,
+ * snake_case names, whose underscores break the run) are taken.
  */
 export function holdsKey(text: string): boolean {
   // A key in hex (126 characters, within a request id's 128) starts with the prefix's bytes.
   if (text.search(KEY_LIKE) !== -1 || text.toLowerCase().includes(KEY_PREFIX_HEX)) return true;
-  return (text.match(SECRET_LIKE) ?? []).some((run) => /[a-z]/.test(run) && /[A-Z]/.test(run));
+  if ((text.match(SECRET_LIKE) ?? []).some((run) => /[a-z]/.test(run) && /[A-Z]/.test(run))) return true;
+  return (text.match(ONE_CASE_SECRET) ?? []).some((run) => /[g-z]/i.test(run));
 }
 
 /** The text with every key-like run replaced, for logging what a client sent. */

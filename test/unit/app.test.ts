@@ -160,7 +160,7 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
       expect((await get('/v1/wallpapers', KEY, { 'X-Request-Id': 'bad id!' })).headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
     });
 
-    it('when the request id given is shaped like a key, then it is replaced, so no log line of the request carries a key', async () => {
+    it('when the request id given is shaped like a key, or a key put in one case, then it is replaced, so no log line of the request carries a key', async () => {
       const key = generateApiKey('AbCdEfGhIjKl');
       for (const given of [
         key,
@@ -169,12 +169,15 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
         `req-${key.slice(17)}.1`,
         'wpc_abcdefgh',
         Buffer.from(key).toString('hex').toUpperCase(),
+        key.slice(17).toLowerCase(),
+        key.slice(17).toUpperCase(),
+        `req-${key.slice(17).toLowerCase()}.1`,
       ]) {
         expect((await get('/v1/wallpapers', KEY, { 'X-Request-Id': given })).headers.get('x-request-id'), given).to.match(/^[0-9a-f-]{36}$/);
       }
     });
 
-    it('when the request id given is a tracing tool’s (a hash in hex, one case throughout), then it is echoed, however long', async () => {
+    it('when the request id given is a tracing tool’s (a hash in hex, one case throughout, or words joined by underscores), then it is echoed, however long', async () => {
       const hex = createHash('sha256').update('trace').digest('hex');
       for (const given of [
         hex.slice(0, 40),
@@ -184,6 +187,7 @@ describe('the HTTP edge (createApp over in-memory services)', () => {
         `00-${hex.slice(0, 32)}-${hex.slice(32, 48)}-01`,
         'a'.repeat(128),
         'span_'.repeat(25),
+        'checkout_service_payment_request_20261205_000001',
       ]) {
         expect((await get('/v1/wallpapers', KEY, { 'X-Request-Id': given })).headers.get('x-request-id'), given).to.equal(given);
       }
