@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import { createVersionedIndex } from '../../src/catalogue/admin/index-admin.js';
 import type { Reject } from '../../src/catalogue/ingest/ndjson-records.js';
 import type { Wallpaper, WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import {
   ROOT,
   aliasTargets,
@@ -452,6 +453,30 @@ describe('npm run import', function () {
       const run = await importFile(freshAlias(), [updates, '--incremental']);
       expect(run.status).to.equal(1);
       expect(run.stderr).to.match(/alias \S+ does not exist; an incremental import needs exactly one live index/);
+    });
+
+    it('when INDEX_ALIAS names an index, then imports, their dry run and a reindex refuse before reading or making anything, naming it', async () => {
+      const taken = freshAlias();
+      await es.indices.create({ index: taken });
+      try {
+        const path = file('over-an-index.ndjson', [...wallpapers(3), '{"id": 97}']);
+        const runs = [
+          await importFile(taken, [path]),
+          await importFile(taken, [path, '--dry-run']),
+          await importFile(taken, [path, '--incremental']),
+          await runScript('reindex', [], { env: { INDEX_ALIAS: taken }, cwd: dir }),
+        ];
+        for (const run of runs) {
+          expect(run.status, run.stderr).to.equal(1);
+          expect(run.stderr).to.include(`INDEX_ALIAS ${taken} names an index, not an alias`);
+          expect(run.stderr).not.to.match(/rejected|loading/);
+        }
+        expect(existsSync(`${path}.rejects.ndjson`), 'no line was read').to.equal(false);
+        expect(await indicesOf(es, taken)).to.deep.equal([]);
+        expect((await es.indices.exists({ index: changesIndexOf(taken) })) as boolean, 'no change log was made').to.equal(false);
+      } finally {
+        await es.indices.delete({ index: taken });
+      }
     });
 
     it('when an import stops before reading its input, then the rejects file an earlier run left is kept; a run that reads it clean removes it', async () => {

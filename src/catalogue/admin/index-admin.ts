@@ -183,12 +183,22 @@ export async function liveIndex(es: Client, alias: string): Promise<string> {
   return live;
 }
 
-/** The live index, or null when the alias does not exist yet (a first load); any other state throws. */
+/**
+ * The live index, or null when the alias does not exist yet (a first load); any other state throws,
+ * a name already taken by an index too: Elasticsearch refuses an alias of that name, so a run would
+ * load the whole input and only then fail at its switch.
+ */
 export async function liveIndexOrNone(es: Client, alias: string): Promise<string | null> {
   const targets = await aliasedIndices(es, alias);
-  if (targets.length === 0) return null;
   if (targets.length === 1) return targets[0] as string;
-  throw new AliasStateError(`alias ${alias} points at ${targets.length} indices (${targets.join(', ')})`);
+  if (targets.length > 1) throw new AliasStateError(`alias ${alias} points at ${targets.length} indices (${targets.join(', ')})`);
+  if (await es.indices.exists({ index: alias })) {
+    throw new AliasStateError(
+      `INDEX_ALIAS ${alias} names an index, not an alias, and a catalogue run points an alias of that name at the index it makes: ` +
+        `set INDEX_ALIAS to another name, or delete the index ${alias} if nothing reads it`,
+    );
+  }
+  return null;
 }
 
 interface AliasActionResult {
