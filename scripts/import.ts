@@ -96,7 +96,6 @@ const command: CatalogueCommand<ImportArgs> = {
         incremental: args.incremental,
         allowRejects: args.allowRejects,
         ...(args.allowDeletes === undefined ? {} : { allowDeletes: args.allowDeletes }),
-        ...(args.allowDeletes === undefined ? {} : { allowDeletes: args.allowDeletes }),
         keep: args.keep,
         batchSize: args.batchSize,
         concurrency: args.concurrency,

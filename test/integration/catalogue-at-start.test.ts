@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { Client } from '@elastic/elasticsearch';
 import { checkCatalogueAtStart } from '../../src/wallpapers/store/catalogue-at-start.js';
@@ -56,6 +58,50 @@ describe('the catalogue, checked at start-up', function () {
       expect(logs.text()).to.include(`cannot reach Elasticsearch at ${url} (ELASTICSEARCH_URL)`).and.include('npm run stack:start');
     } finally {
       await closed.close();
+    }
+  });
+
+  it('when something else answers at ELASTICSEARCH_URL, or Elasticsearch refuses its credentials, then one warning says which (ELASTICSEARCH_URL, its credentials, or only the check lost)', async () => {
+    const answers = [
+      { status: 404, type: 'text/html', body: '<html>Not Found</html>', said: /\(ELASTICSEARCH_URL\) is not Elasticsearch: it answered 404/ },
+      {
+        status: 401,
+        type: 'application/json',
+        body: '{"error":{"type":"security_exception"},"status":401}',
+        said: /\(ELASTICSEARCH_URL\) did not accept its credentials \(401\)/,
+      },
+      {
+        status: 403,
+        type: 'application/json',
+        body: '{"error":{"type":"security_exception"},"status":403}',
+        said: /refused to show the settings of INDEX_ALIAS .* serving needs only read/,
+      },
+      {
+        status: 500,
+        type: 'application/json',
+        body: '{"error":{"type":"x_exception"},"status":500}',
+        said: /\(ELASTICSEARCH_URL\) answered 500 x_exception/,
+      },
+    ];
+    for (const answer of answers) {
+      const server = createServer((_req, res) => {
+        res.writeHead(answer.status, {
+          'content-type': answer.type,
+          ...(answer.type === 'application/json' ? { 'x-elastic-product': 'Elasticsearch' } : {}),
+        });
+        res.end(answer.body);
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const other = connectEs(url, 2000);
+      try {
+        const logs = captureLogs();
+        await check(other, alias, url)(logs);
+        expect(logs.text(), answer.body).to.include('"level":"warn"').and.match(answer.said);
+      } finally {
+        await other.close();
+        server.close();
+      }
     }
   });
 });

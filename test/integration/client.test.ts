@@ -60,7 +60,7 @@ describe('the TypeScript client against the real stack', function () {
     expect(seen).to.deep.equal(ids);
   });
 
-  it('when a walk stops part way, then the cursor of the last page onPage saw resumes it', async () => {
+  it('when a walk stops part way, then the cursor of the last page onPage saw resumes it, in its own page size without per_page', async () => {
     const whole: number[] = [];
     for await (const wallpaper of client().wallpapers.all({ per_page: 7 })) whole.push(wallpaper.id);
     const pages: WallpaperList[] = [];
@@ -70,8 +70,11 @@ describe('the TypeScript client against the real stack', function () {
       if (first.length === 7) break;
     }
     const resumed: number[] = [];
-    for await (const wallpaper of client().wallpapers.all({ per_page: 7, cursor: pages.at(-1)!.meta.next_cursor! })) resumed.push(wallpaper.id);
+    const resumedPages: WallpaperList[] = [];
+    const from = { cursor: pages.at(-1)!.meta.next_cursor! };
+    for await (const wallpaper of client().wallpapers.all(from, { onPage: (page) => resumedPages.push(page) })) resumed.push(wallpaper.id);
     expect([...first, ...resumed]).to.deep.equal(whole);
+    expect(new Set(resumedPages.map((page) => page.meta.per_page))).to.deep.equal(new Set([7]));
   });
 
   it('when filters are given as lists, then they are sent comma-separated and OR-ed', async () => {

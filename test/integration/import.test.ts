@@ -473,7 +473,7 @@ describe('npm run import', function () {
         }
         expect(existsSync(`${path}.rejects.ndjson`), 'no line was read').to.equal(false);
         expect(await indicesOf(es, taken)).to.deep.equal([]);
-        expect((await es.indices.exists({ index: changesIndexOf(taken) })) as boolean, 'no change log was made').to.equal(false);
+        expect(await es.indices.exists({ index: changesIndexOf(taken) }), 'no change log was made').to.equal(false);
       } finally {
         await es.indices.delete({ index: taken });
       }

@@ -64,14 +64,17 @@ def test_when_a_walk_is_of_ids_then_it_sends_no_page_size_which_the_api_refuses_
     assert [w["id"] for w in client.wallpapers.all(ids=list(reversed(ids)))] == list(reversed(ids))
 
 
-def test_when_a_walk_stops_part_way_then_the_last_page_s_cursor_handed_to_on_page_resumes_it(client: Client) -> None:
+def test_when_a_walk_stops_part_way_then_the_last_page_s_cursor_handed_to_on_page_resumes_it_in_its_own_page_size(client: Client) -> None:
     whole = [w["id"] for w in client.wallpapers.all(per_page=7)]
     pages: list[WallpaperList] = []
     walk = client.wallpapers.all(per_page=7, on_page=pages.append)
     first = [next(walk)["id"] for _ in range(7)]
     walk.close()
-    resumed = [w["id"] for w in client.wallpapers.all(per_page=7, cursor=pages[-1]["meta"]["next_cursor"])]
+    # Without per_page: the cursor carries the size it was issued for.
+    again: list[WallpaperList] = []
+    resumed = [w["id"] for w in client.wallpapers.all(cursor=pages[-1]["meta"]["next_cursor"], on_page=again.append)]
     assert first + resumed == whole
+    assert {p["meta"]["per_page"] for p in again} == {7}
 
 
 def test_when_a_walk_is_given_a_filter_as_a_generator_then_every_page_keeps_it(client: Client) -> None:

@@ -227,8 +227,8 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     const start = { ...(page !== undefined ? { page } : {}), ...(from !== undefined ? { cursor: from } : {}) };
     // A walk from the start asks for pages of WALK_PAGE: each page is a request of the quota, and
     // the API's 20 had made a whole walk cost five times the requests (helper-147). A walk resumed
-    // keeps the API's: a cursor is bound to the page size it was issued for, and a page number
-    // counts pages of it.
+    // sends none: a cursor carries the page size it was issued for (an API older than that takes
+    // its default, so pass the walk's `per_page` to it), and a page number counts pages of the API's.
     // Not with `ids`, which the API takes alone.
     const fresh = page === undefined && from === undefined && !('ids' in rest && rest.ids !== undefined);
     const size = rest.per_page === undefined && fresh ? { per_page: WALK_PAGE } : {};

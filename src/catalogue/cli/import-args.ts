@@ -99,12 +99,7 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
     incremental,
     dryRun: values['dry-run'] === true,
     allowRejects: integer('allow-rejects', values['allow-rejects'], 0, 0, Number.MAX_SAFE_INTEGER),
-    allowDeletes:
-      deletes === 'all'
-        ? Number.POSITIVE_INFINITY
-        : deletes === undefined
-          ? undefined
-          : integer('allow-deletes', deletes, 0, 0, Number.MAX_SAFE_INTEGER),
+    allowDeletes: deletesAllowedArg(deletes),
     rejects,
     keep: integer('keep', values.keep, 2, 1, 1000),
     batchSize: integer('batch-size', values['batch-size'], 2000, 1, MAX_BATCH_SIZE),
@@ -112,4 +107,12 @@ export function parseImportArgs(argv: readonly string[]): ImportArgs {
     images: parseImageArgs(values),
     help,
   };
+}
+
+/** `--allow-deletes`: a count, or `all` (any case) for no bound. */
+function deletesAllowedArg(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (raw.toLowerCase() === 'all') return Number.POSITIVE_INFINITY;
+  if (/^\d+$/.test(raw) && Number.isSafeInteger(Number(raw))) return Number(raw);
+  throw new UsageError(`--allow-deletes must be all or an integer from 0 to ${Number.MAX_SAFE_INTEGER}, got ${JSON.stringify(raw)}`);
 }

@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import type { Reject } from './ndjson-records.js';
@@ -6,7 +6,10 @@ import type { Reject } from './ndjson-records.js';
 export interface RejectLog {
   readonly path: string;
   readonly count: number;
-  /** The run starts reading its input: an earlier run's file no longer describes it, and goes at close when nothing is rejected. */
+  /**
+   * The run starts reading its input: an earlier run's file no longer describes it and goes now, so
+   * a run killed before its first reject leaves none rather than another input's lines.
+   */
   begin(): void;
   write(reject: Reject): Promise<void>;
   /**
@@ -30,6 +33,14 @@ export function openRejectLog(path: string): RejectLog {
     },
     begin() {
       began = true;
+      // A file that cannot be removed here is tried again at close, which reports it.
+      if (stream === null) {
+        try {
+          rmSync(path, { force: true });
+        } catch {
+          // Left to close.
+        }
+      }
     },
     async write(reject) {
       if (stream === null) {

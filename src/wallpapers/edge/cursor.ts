@@ -19,6 +19,12 @@ export interface CursorState {
    * walk began with, also one the API picked; a build before it ignores it (and asks for the seed).
    */
   seed?: string;
+  /**
+   * The walk's page size, so that a cursor sent without `per_page` goes on in the pages it was issued
+   * for, not in the default's (a client resuming a stopped walk holds the cursor, not the size); a
+   * build before it ignores it, and a cursor it issued carries none.
+   */
+  perPage?: number;
 }
 
 export interface CursorCodec {
@@ -161,7 +167,7 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
   }
 
   return {
-    encode({ position, page, query, history, seed }) {
+    encode({ position, page, query, history, seed, perPage }) {
       // `r`, a shuffled walk's start, apart from `s`: an instance of the build before reads such a
       // cursor as a walk begun at the offset, rather than refusing it during a rolling upgrade.
       const shuffled = position.shuffled ? { s: 1, r: position.start } : {};
@@ -176,6 +182,7 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
         c: catalogue,
         h: history,
         e: seed,
+        n: perPage,
       };
       const state = Buffer.from(JSON.stringify(walk), 'utf8');
       const iv = syntheticIv(state);
@@ -192,7 +199,7 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
       } catch {
         throw tampered();
       }
-      const { i, a, t, k, s, r, p, q, c, h, e } = (state ?? {}) as Record<string, unknown>;
+      const { i, a, t, k, s, r, p, q, c, h, e, n } = (state ?? {}) as Record<string, unknown>;
       // A cursor of another catalogue sealed with the same secret (staging and production, two
       // tenants) had read that catalogue's index (helper-94). One issued by a build before `c`
       // must name an index of this catalogue, as the catalogue tools name them.
@@ -207,7 +214,15 @@ export function createCursorCodec(secret: string, { onLegacyRead, catalogue }: {
       if (s === undefined && r !== undefined) throw tampered();
       if (h !== undefined && (typeof h !== 'string' || !HISTORY.test(h))) throw tampered();
       if (e !== undefined && (typeof e !== 'string' || !isSeed(e))) throw tampered();
-      return { position, page: p as number, query: q, ...(h === undefined ? {} : { history: h }), ...(e === undefined ? {} : { seed: e }) };
+      if (n !== undefined && (!Number.isSafeInteger(n) || (n as number) < 1)) throw tampered();
+      return {
+        position,
+        page: p as number,
+        query: q,
+        ...(h === undefined ? {} : { history: h }),
+        ...(e === undefined ? {} : { seed: e }),
+        ...(n === undefined ? {} : { perPage: n as number }),
+      };
     },
   };
 }

@@ -49,6 +49,7 @@ function buildEnvelope(result: Shared<Page>, request: PageRequest, cursors: Curs
           page: request.currentPage + 1,
           query: request.digest,
           ...(seed !== undefined ? { seed } : {}),
+          perPage: per_page,
         })
       : null;
   return {

@@ -121,6 +121,8 @@ function pageRequest<P extends ListParams & { cursor?: string }>(
       );
     params.seed = pickedSeed = state.seed;
   }
+  // Its page size likewise: a `per_page` sent is bound, one left out is the walk's, not the default.
+  if (ctx.query['per_page'] === undefined && state.perPage !== undefined) params.per_page = state.perPage;
   const digest = queryDigest(route, params);
   if (state.query !== digest) {
     throw invalidRequest(

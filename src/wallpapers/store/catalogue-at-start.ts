@@ -30,12 +30,29 @@ function problemOf(err: unknown, alias: string, url: string): string | null {
   if (err instanceof errors.ConnectionError || err instanceof errors.TimeoutError || err instanceof errors.NoLivingConnectionsError) {
     return `${cannotReach('Elasticsearch', url, err.message, 'ELASTICSEARCH_URL')}; requests answer 503 until it answers`;
   }
-  const type = err instanceof errors.ResponseError ? (err.body as { error?: { type?: string } } | undefined)?.error?.type : undefined;
+  // A wrong port or host where something else listens (a web server, a proxy's error page).
+  if (err instanceof errors.ProductNotSupportedError || err instanceof errors.DeserializationError) {
+    return `what answers at ${displayUrl(url)} (ELASTICSEARCH_URL) is not Elasticsearch: ${err.message}; requests answer 503 until it is`;
+  }
+  if (!(err instanceof errors.ResponseError)) return null;
+  // Elasticsearch names itself on every answer, errors included.
+  if (err.meta.headers?.['x-elastic-product'] !== 'Elasticsearch') {
+    return `what answers at ${displayUrl(url)} (ELASTICSEARCH_URL) is not Elasticsearch: it answered ${err.statusCode ?? 'without a status'}; requests answer 503 until it is`;
+  }
+  const type = (err.body as { error?: { type?: string } } | undefined)?.error?.type;
   if (type === 'index_not_found_exception') {
     return (
       `INDEX_ALIAS ${alias} names no index on Elasticsearch at ${displayUrl(url)}: load a catalogue (npm run seed, or npm run import -- FILE) ` +
       'or set INDEX_ALIAS to the alias it is under; requests answer 503 until then'
     );
   }
-  return null;
+  const status = err.statusCode ?? 0;
+  if (status === 401) {
+    return `Elasticsearch at ${displayUrl(url)} (ELASTICSEARCH_URL) did not accept its credentials (401): the URL needs a user and password it knows; requests answer 503 until then`;
+  }
+  // A user that may read the catalogue but not its settings serves well: only this check is lost.
+  if (status === 403) {
+    return `Elasticsearch at ${displayUrl(url)} refused to show the settings of INDEX_ALIAS ${alias} (403), so its result window was not checked; serving needs only read, this check view_index_metadata`;
+  }
+  return `Elasticsearch at ${displayUrl(url)} (ELASTICSEARCH_URL) answered ${status}${type === undefined ? '' : ` ${type}`} when INDEX_ALIAS ${alias} was read; requests may answer 503`;
 }

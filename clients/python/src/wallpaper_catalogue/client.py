@@ -168,8 +168,9 @@ class _Resource:
             return
         # A walk from the start asks for pages of WALK_PAGE, or of `limit` when fewer: each page is a
         # request of the quota, and the API's 20 had made a whole walk cost five times the requests
-        # (helper-147). A walk resumed keeps the API's: a cursor is bound to the page size it was
-        # issued for, and a page number counts pages of it.
+        # (helper-147). A walk resumed sends none: a cursor carries the page size it was issued for
+        # (an API older than that takes its default, so pass the walk's per_page to it), and a page
+        # number counts pages of the API's.
         # Not with `ids`, which the API takes alone.
         if query.get("per_page") is None and not start and query.get("ids") is None:
             query["per_page"] = WALK_PAGE if limit is None else min(WALK_PAGE, limit)

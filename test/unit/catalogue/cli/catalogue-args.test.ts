@@ -49,13 +49,18 @@ describe('parseImportArgs', () => {
     expect(parseImportArgs(['w.ndjson', '--batch-size', '10000']).batchSize).to.equal(10_000);
   });
 
-  it('when --allow-deletes is given, then it is a count or all (no bound); absent, the import applies its default', () => {
+  it('when --allow-deletes is given, then it is a count or all in any case (no bound); absent, the import applies its default', () => {
     expect(parseImportArgs(['w.ndjson', '--allow-deletes', '0']).allowDeletes).to.equal(0);
     expect(parseImportArgs(['w.ndjson', '--allow-deletes', '1200']).allowDeletes).to.equal(1200);
     expect(parseImportArgs(['w.ndjson', '--allow-deletes', 'all']).allowDeletes).to.equal(Number.POSITIVE_INFINITY);
     expect(parseImportArgs(['w.ndjson']).allowDeletes).to.equal(undefined);
-    expect(() => parseImportArgs(['w.ndjson', '--allow-deletes', '1.5'])).to.throw(UsageError, /--allow-deletes must be an integer/);
-    expect(() => parseImportArgs(['w.ndjson', '--allow-deletes', 'All'])).to.throw(UsageError, /--allow-deletes must be an integer/);
+    expect(parseImportArgs(['w.ndjson', '--allow-deletes', 'ALL']).allowDeletes).to.equal(Number.POSITIVE_INFINITY);
+    for (const wrong of ['1.5', 'any', '-1x', '9007199254740992']) {
+      expect(() => parseImportArgs(['w.ndjson', `--allow-deletes=${wrong}`]), wrong).to.throw(
+        UsageError,
+        /^--allow-deletes must be all or an integer from 0 to/,
+      );
+    }
   });
 
   it('when --keep comes with --incremental, then it is refused: that import prunes no index', () => {

@@ -32,6 +32,11 @@ describe('openRejectLog', () => {
     expect(existsSync(path)).to.equal(false);
   });
 
+  it('when the run begins reading, then an earlier run file is gone at once, so a run killed before its first reject leaves none', () => {
+    openRejectLog(path).begin();
+    expect(existsSync(path)).to.equal(false);
+  });
+
   it('when the run stopped before reading, then an earlier run file is left as it was', async () => {
     await openRejectLog(path).close();
     expect(readFileSync(path, 'utf8')).to.equal('{"line":1}\n');

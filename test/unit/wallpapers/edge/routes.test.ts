@@ -189,6 +189,22 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     invalid(await get(`/v1/wallpapers?sort=random&seed=other&per_page=5&cursor=${cursor}`), /'cursor': it belongs to a different query/);
   });
 
+  it('when a next_cursor is sent without per_page, then the walk goes on in its own page size; another size is a 400 naming cursor', async () => {
+    const first = await get('/v1/wallpapers?per_page=7');
+    const cursor = first.body.meta.next_cursor as string;
+    const next = await get(`/v1/wallpapers?cursor=${cursor}`);
+    expect(next.status, JSON.stringify(next.body)).to.equal(200);
+    expect(next.body.meta.per_page).to.equal(7);
+    expect(next.body.data).to.have.lengthOf(7);
+    expect(next.body.data).to.deep.equal((await get('/v1/wallpapers?per_page=7&page=2')).body.data);
+    expect((await get(`/v1/wallpapers?per_page=7&cursor=${cursor}`)).body).to.deep.equal(next.body);
+    invalid(await get(`/v1/wallpapers?per_page=20&cursor=${cursor}`), /'cursor': it belongs to a different query/);
+    const { perPage: _carried, ...withoutSize } = createCursorCodec('x'.repeat(32)).decode(cursor);
+    const issuedBefore = createCursorCodec('x'.repeat(32)).encode(withoutSize);
+    invalid(await get(`/v1/wallpapers?cursor=${issuedBefore}`), /'cursor': it belongs to a different query/);
+    expect((await get(`/v1/wallpapers?per_page=7&cursor=${issuedBefore}`)).body.data).to.deep.equal(next.body.data);
+  });
+
   it('when a cursor without a seed comes with sort=random and no seed, then 400 names cursor and says where a random walk’s seed is', async () => {
     const codec = createCursorCodec('x'.repeat(32));
     const { seed: _carried, ...withoutSeed } = codec.decode(
