@@ -689,7 +689,7 @@ export interface components {
     parameters: {
         /** @description Page number */
         page: number;
-        /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
+        /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100. Left out beside a `cursor`, the size of the walk the cursor came from */
         per_page: number;
         /** @description Filter by category; a comma-separated list (at most 20) matches any of them */
         category: components["schemas"]["Category"][];
@@ -780,7 +780,7 @@ export interface operations {
             query?: {
                 /** @description Page number */
                 page?: components["parameters"]["page"];
-                /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
+                /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100. Left out beside a `cursor`, the size of the walk the cursor came from */
                 per_page?: components["parameters"]["per_page"];
                 /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and sealed (encrypted and authenticated): a modified one is a 400 (one issued before cursors were sealed, which holds a dot, is still taken), and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. Left out, `per_page` (and, for `sort=random`, `seed`) is the walk's own, which the cursor carries, not the default. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. So does a cursor kept across an upgrade of the API that changed how its order walks. */
                 cursor?: components["parameters"]["cursor"];
@@ -936,7 +936,7 @@ export interface operations {
     getSimilarWallpapers: {
         parameters: {
             query?: {
-                /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
+                /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100. Left out beside a `cursor`, the size of the walk the cursor came from */
                 per_page?: components["parameters"]["per_page"];
                 /** @description Adds fields to each item, comma-separated: `tags`, `colors` (colors and tone), `dimensions` (width, height, ratio, orientation). Without it an item has the nine fields of the Wallpaper resource. */
                 include?: components["parameters"]["include"];
@@ -1010,7 +1010,7 @@ export interface operations {
                 q: components["parameters"]["q"];
                 /** @description Page number */
                 page?: components["parameters"]["page"];
-                /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
+                /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100. Left out beside a `cursor`, the size of the walk the cursor came from */
                 per_page?: components["parameters"]["per_page"];
                 /** @description Where to continue: the `meta.next_cursor` of the previous page (also in its `Link: <...>; rel="next"` header, with every other parameter). Cursors go to the end of any result set, past the 10,000 that page numbers reach. A cursor is opaque and sealed (encrypted and authenticated): a modified one is a 400 (one issued before cursors were sealed, which holds a dot, is still taken), and so is one sent with any parameter other than `cursor`, `facets` and `include` changed, or with `page`. Left out, `per_page` (and, for `sort=random`, `seed`) is the walk's own, which the cursor carries, not the default. A walk reads the catalogue as it was when it began: it returns every wallpaper exactly once even if the catalogue is reindexed meanwhile, until the index it began on is deleted (two reindexes later by default); then the cursor answers 410 `cursor_expired` and the walk must start again. So does a cursor kept across an upgrade of the API that changed how its order walks. */
                 cursor?: components["parameters"]["cursor"];
@@ -1203,7 +1203,7 @@ export interface operations {
             query?: {
                 /** @description Where to continue the feed: the `meta.next_cursor` of the previous page, unchanged. Opaque and sealed (encrypted and authenticated): a modified one is a 400; one issued before cursors were sealed, which holds a dot, is still taken. It stays valid across reloads, reindexes and rollbacks of the catalogue, not across the loss or restore of the record of changes it was read in: then it is a 410 `cursor_expired`. */
                 cursor?: components["parameters"]["change_cursor"];
-                /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100 */
+                /** @description Items per page; values above 100 are served at 100 and `meta.per_page` reports 100. Left out beside a `cursor`, the size of the walk the cursor came from */
                 per_page?: components["parameters"]["per_page"];
                 /** @description Adds fields to each item, comma-separated: `tags`, `colors` (colors and tone), `dimensions` (width, height, ratio, orientation). Without it an item has the nine fields of the Wallpaper resource. */
                 include?: components["parameters"]["include"];
