@@ -71,10 +71,20 @@ describe('the TypeScript client against the real stack', function () {
     }
     const resumed: number[] = [];
     const resumedPages: WallpaperList[] = [];
+    const asked: URL[] = [];
+    const recording = client(ctx.key, {
+      fetch: (input: Request | URL | string, init?: RequestInit) => {
+        asked.push(new URL(input instanceof Request ? input.url : input));
+        return fetch(input, init);
+      },
+    });
     const from = { cursor: pages.at(-1)!.meta.next_cursor! };
-    for await (const wallpaper of client().wallpapers.all(from, { onPage: (page) => resumedPages.push(page) })) resumed.push(wallpaper.id);
+    for await (const wallpaper of recording.wallpapers.all(from, { onPage: (page) => resumedPages.push(page) })) resumed.push(wallpaper.id);
     expect([...first, ...resumed]).to.deep.equal(whole);
     expect(new Set(resumedPages.map((page) => page.meta.per_page))).to.deep.equal(new Set([7]));
+    // Later pages name the size, for an API instance older than cursors that carry it.
+    expect(asked.length).to.be.greaterThan(2);
+    expect(asked.map((url) => url.searchParams.get('per_page'))).to.deep.equal([null, ...asked.slice(1).map(() => '7')]);
   });
 
   it('when filters are given as lists, then they are sent comma-separated and OR-ed', async () => {

@@ -230,8 +230,9 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
     // sends none: a cursor carries the page size it was issued for (an API older than that takes
     // its default, so pass the walk's `per_page` to it), and a page number counts pages of the API's.
     // Not with `ids`, which the API takes alone.
-    const fresh = page === undefined && from === undefined && !('ids' in rest && rest.ids !== undefined);
-    const size = rest.per_page === undefined && fresh ? { per_page: WALK_PAGE } : {};
+    const ofIds = 'ids' in rest && rest.ids !== undefined;
+    const fresh = page === undefined && from === undefined && !ofIds;
+    let size: { per_page?: number } = rest.per_page === undefined && fresh ? { per_page: WALK_PAGE } : {};
     let cursor: string | null = null;
     let seed = query.seed;
     const again = repeats({ feed: false });
@@ -241,6 +242,9 @@ export function createWallpaperClient({ baseUrl, apiKey, fetch: base = globalThi
       onPage?.(next);
       yield* next.data;
       seed ??= next.meta.seed;
+      // A resumed walk's later pages name the size its first was served in, as the seed: an API
+      // instance older than cursors that carry it takes the default otherwise, and refuses them.
+      if (rest.per_page === undefined && size.per_page === undefined && !ofIds) size = { per_page: next.meta.per_page };
       cursor = next.meta.next_cursor ?? null;
       if (cursor && again(cursor, next.data)) throw looping();
     } while (cursor);

@@ -103,12 +103,14 @@ export function foundEnvelope({ items, missing }: Found, asked: number): Envelop
 
 /**
  * The next page's parameters but its cursor: this request's parameters as the client spelled them,
- * trimmed as they are read, less `page` and `cursor`, plus the seed the API picked.
+ * trimmed as they are read, less `page` and `cursor`, plus the seed the API picked and the page
+ * size a cursor carried: a link any instance follows, a build before these were carried too.
  */
-export function nextLinkQuery(querystring: string, pickedSeed: string | undefined): string {
+export function nextLinkQuery(querystring: string, pickedSeed: string | undefined, carriedPerPage?: number): string {
   const query = new URLSearchParams();
   for (const [name, value] of new URLSearchParams(querystring)) if (name !== 'page' && name !== 'cursor') query.append(name, value.trim());
   if (pickedSeed !== undefined) query.set('seed', pickedSeed);
+  if (carriedPerPage !== undefined) query.set('per_page', String(carriedPerPage));
   return query.toString();
 }
 

@@ -30,6 +30,8 @@ export interface PageRequest<P extends ListParams = ListParams> {
   digest: string;
   /** A seed the client did not send: the one the API picked, or its cursor carried. The next page's link carries it. */
   pickedSeed?: string;
+  /** A page size the client did not send, which its cursor carried. The next page's link carries it, for a build before that reads none from the cursor. */
+  carriedPerPage?: number;
 }
 
 export interface PageRules {
@@ -122,7 +124,8 @@ function pageRequest<P extends ListParams & { cursor?: string }>(
     params.seed = pickedSeed = state.seed;
   }
   // Its page size likewise: a `per_page` sent is bound, one left out is the walk's, not the default.
-  if (ctx.query['per_page'] === undefined && state.perPage !== undefined) params.per_page = state.perPage;
+  const carriedPerPage = ctx.query['per_page'] === undefined ? state.perPage : undefined;
+  if (carriedPerPage !== undefined) params.per_page = carriedPerPage;
   const digest = queryDigest(route, params);
   if (state.query !== digest) {
     throw invalidRequest(
@@ -130,7 +133,7 @@ function pageRequest<P extends ListParams & { cursor?: string }>(
     );
   }
   const depth = (state.page - 1) * params.per_page;
-  return { params: { ...params, position: { ...state.position, depth } }, currentPage: state.page, digest, pickedSeed };
+  return { params: { ...params, position: { ...state.position, depth } }, currentPage: state.page, digest, pickedSeed, carriedPerPage };
 }
 
 /** GET /v1/wallpapers: a page of the list, or, with `ids` (alone), those wallpapers. */

@@ -42,7 +42,7 @@ export function wallpaperRoutes({ repository, maxResultWindow, cursors }: Wallpa
   const searchPrepared = createPreparedQueries<PageRequest>(PREPARED);
 
   function prepared(memo: typeof listPrepared, ctx: Context, request: PageRequest, fromCursor: boolean): Prepared {
-    const entry = { request, linkQuery: nextLinkQuery(ctx.querystring, request.pickedSeed) };
+    const entry = { request, linkQuery: nextLinkQuery(ctx.querystring, request.pickedSeed, request.carriedPerPage) };
     if (!fromCursor && request.pickedSeed === undefined) memo.keep(ctx.querystring, entry);
     return entry;
   }

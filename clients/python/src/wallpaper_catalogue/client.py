@@ -181,6 +181,11 @@ class _Resource:
             page = self._get_page(path, {**query, **({"cursor": cursor} if cursor else start)}, WallpaperList)
             if query.get("seed") is None and page["meta"].get("seed"):
                 query["seed"] = page["meta"]["seed"]
+            # A resumed walk's later pages name the size its first was served in, as the seed: an
+            # API instance older than cursors that carry it takes the default otherwise, and
+            # refuses them.
+            if query.get("per_page") is None and query.get("ids") is None:
+                query["per_page"] = page["meta"]["per_page"]
             if on_page is not None:
                 on_page(page)
             for item in page["data"]:

@@ -189,13 +189,14 @@ describe('wallpaper routes: cursors, sorts and ids at the edge', () => {
     invalid(await get(`/v1/wallpapers?sort=random&seed=other&per_page=5&cursor=${cursor}`), /'cursor': it belongs to a different query/);
   });
 
-  it('when a next_cursor is sent without per_page, then the walk goes on in its own page size; another size is a 400 naming cursor', async () => {
+  it('when a next_cursor is sent without per_page, then the walk goes on in its own page size, and its next link names it; another size is a 400 naming cursor', async () => {
     const first = await get('/v1/wallpapers?per_page=7');
     const cursor = first.body.meta.next_cursor as string;
     const next = await get(`/v1/wallpapers?cursor=${cursor}`);
     expect(next.status, JSON.stringify(next.body)).to.equal(200);
     expect(next.body.meta.per_page).to.equal(7);
     expect(next.body.data).to.have.lengthOf(7);
+    expect(nextLink(next), 'a link a build before, which reads no size from a cursor, follows too').to.include('per_page=7');
     expect(next.body.data).to.deep.equal((await get('/v1/wallpapers?per_page=7&page=2')).body.data);
     expect((await get(`/v1/wallpapers?per_page=7&cursor=${cursor}`)).body).to.deep.equal(next.body);
     invalid(await get(`/v1/wallpapers?per_page=20&cursor=${cursor}`), /'cursor': it belongs to a different query/);
