@@ -122,6 +122,14 @@ describe('the portal`s forms', function () {
       });
     }
 
+    it('when an email mixes a Cyrillic letter into Latin ones (аlice beside alice), then sign-up refuses it, saying why, and makes no account', async () => {
+      const address = `\u0430lice${randomInt(1e9)}@example.com`;
+      const refused = await signUp(browser(), address);
+      expect(refused.status).to.equal(400);
+      expect(refused.html).to.include('may not mix Latin, Cyrillic and Greek letters');
+      expect(await createAccountStore(ctx.redis).byName(address)).to.equal(null);
+    });
+
     it('when a key is named with 64 characters that are two UTF-16 units each, then it is made; with 65, refused', async () => {
       const b = browser();
       const keys = await signedIn(b, newEmail());

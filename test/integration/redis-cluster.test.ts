@@ -3,6 +3,7 @@ import { Cluster, Redis } from 'ioredis';
 import { createAdmissionStore } from '../../src/access/store/admission-store.js';
 import { locateKey } from '../../src/access/store/authenticate-lua.js';
 import { createKeyStore } from '../../src/access/store/key-store.js';
+import { createWithdrawalLog } from '../../src/access/store/withdrawal-log.js';
 import { createRedis } from '../../src/infra/redis.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { connectEs, createIndexWithDocs, dropIndicesOf, request, startApp, testConfig, uniqueName } from '../support/harness.js';
@@ -36,6 +37,24 @@ describe('on Redis Cluster', function () {
     expect(second.accountId).to.equal(first.accountId);
     expect((await store.listKeys()).map((k) => k.key_id)).to.include.members([first.keyId, second.keyId]);
     expect(await store.revokeKey(first.keyId)).to.include({ already: false });
+  });
+
+  it('when keys are revoked and rotated out, then the withdrawal log records each, read back on the cluster in order', async () => {
+    const store = createKeyStore(cluster);
+    const log = createWithdrawalLog(cluster);
+    let after = '0-0';
+    for (let read = await log.readAfter(after); read.last !== after; read = await log.readAfter(after)) after = read.last;
+    const revoked = await store.createKey({ tier: 'free', account: 'cluster-d' });
+    const rotated = await store.createKey({ tier: 'free', account: 'cluster-d' });
+    await store.revokeKey(revoked.keyId);
+    const rotation = await store.rotateAccountKey(rotated.accountId, rotated.keyId, 60);
+    const { withdrawals } = await log.readAfter(after);
+    expect(withdrawals.map((w) => (w.kind === 'key' ? w.hash : w.accountId))).to.deep.equal([
+      locateKey(revoked.apiKey)!.hash,
+      locateKey(rotated.apiKey)!.hash,
+    ]);
+    expect(withdrawals[0]!.fromMs).to.equal(0);
+    expect(withdrawals[1]!.fromMs).to.equal(Date.parse(rotation!.expiresAt));
   });
 
   it('when the API admits requests, then authentication and the rate limit run as one script in one slot', async () => {

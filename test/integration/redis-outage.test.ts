@@ -18,6 +18,8 @@ import { type CapturedLogs, captureLogs } from '../support/log-capture.js';
 import { RedisServer } from '../support/redis-server.js';
 import { admissionLog } from '../support/admission-log.js';
 import { sleep, until } from '../support/until.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
+import { createAccountStore } from '../../src/access/store/account-store.js';
 
 const COMMAND_TIMEOUT_MS = 300;
 
@@ -126,6 +128,56 @@ describe('when Redis fails', function () {
     // during, then this one.
     expect(await until(async () => (await admissionLog(setup, verified.accountId)).times.length === 3)).to.equal(true);
     expect((await get(verified.apiKey)).headers.get('x-ratelimit-remaining')).to.equal('996');
+  });
+
+  it('when keys it served are revoked, rotated out or their account disabled, and it then stops, then the fallback refuses them with 503 within a second of the change, and serves the rest', async function () {
+    this.timeout(30_000);
+    // A grace of a minute, as in production: without the withdrawal log every key here would be
+    // admitted on this process's word.
+    const client = connectRedis(server.url, COMMAND_TIMEOUT_MS);
+    await new Promise((resolve) => client.once('ready', resolve));
+    const patient = await startApp({
+      config: testConfig(
+        { indexAlias: alias, redisBreaker: { failureThreshold: 3, openMs: 400 } },
+        { tiers: { free: 1000, premium: 10000 }, authGraceMs: 60_000 },
+      ),
+      es,
+      redis: client,
+      logger: logs.logger,
+      metrics: createMetrics(),
+    });
+    try {
+      const ask = (key: string) => request(patient.url, '/v1/wallpapers/1', { key });
+      const keys = createKeyStore(setup);
+      const kept = await createKey(setup, 'free');
+      const revoked = await createKey(setup, 'free');
+      const rotated = await createKey(setup, 'free');
+      const retiring = await createKey(setup, 'free');
+      const disabledAccount = uniqueName('acct');
+      const disabled = await createKey(setup, 'free', disabledAccount);
+      for (const key of [kept, revoked, rotated, retiring, disabled]) expect((await ask(key.apiKey)).status).to.equal(200);
+
+      await keys.revokeKey(revoked.keyId);
+      expect(await keys.rotateAccountKey(rotated.accountId, rotated.keyId, 0)).to.not.equal(null);
+      const rotatedWithGraceAt = Date.now();
+      expect(await keys.rotateAccountKey(retiring.accountId, retiring.keyId, 4)).to.not.equal(null);
+      expect(await createAccountStore(setup).setDisabled({ name: disabledAccount }, true)).to.equal('done');
+      await sleep(1_500);
+      // Redis answered the kept key last: every verification above is well within the grace.
+      expect((await ask(kept.apiKey)).status).to.equal(200);
+
+      await server.stop();
+      for (const key of [revoked, rotated, disabled]) expect((await ask(key.apiKey)).status, key.keyId).to.equal(503);
+      expect((await ask(kept.apiKey)).status).to.equal(200);
+      // Rotated with a grace of 4 s: served by the fallback until it ends, refused after.
+      if (Date.now() - rotatedWithGraceAt < 3_500) expect((await ask(retiring.apiKey)).status).to.equal(200);
+      await sleep(Math.max(0, rotatedWithGraceAt + 4_000 + 1_500 - Date.now()));
+      expect((await ask(retiring.apiKey)).status).to.equal(503);
+      expect((await ask(kept.apiKey)).status).to.equal(200);
+    } finally {
+      await patient.close();
+      client.disconnect();
+    }
   });
 
   it('when it stops while an account has little quota left, then the fallback admits only what Redis last said remained, and charges it once Redis is back', async () => {

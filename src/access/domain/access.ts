@@ -6,6 +6,8 @@ import type { RedisClient } from '../../infra/redis.js';
 import { type Admission, type UsageReading, createAdmission, createUsageReader } from './admission.js';
 import { createAdmissionStore } from '../store/admission-store.js';
 import { createAuthFailureLimiter } from '../store/auth-failures.js';
+import { type Withdrawal, createWithdrawalLog } from '../store/withdrawal-log.js';
+import { watchWithdrawals } from './withdrawal-watch.js';
 
 /**
  * Who may use the API and how much: authentication and quota together, as the HTTP edge asks
@@ -39,6 +41,51 @@ export interface AccessOptions {
   metrics: Metrics;
 }
 
+/** What hears of withdrawn keys: an admission (admission.ts). */
+interface WithdrawalListener {
+  withdraw(withdrawal: Withdrawal): void;
+  retireDue(): void;
+}
+
+// One watch per Redis client, however many Access share it (tests build many apps on one client),
+// each heard while something still holds it.
+const listenersOf = new WeakMap<RedisClient, Set<WeakRef<WithdrawalListener>>>();
+
+/**
+ * Has `listener` hear of every withdrawal (withdrawal-watch.ts) for as long as it lives. The log
+ * is read on a connection of its own: the request path's carries one command a request.
+ */
+function hearWithdrawals(redis: RedisClient, logger: Logger, listener: WithdrawalListener): void {
+  const known = listenersOf.get(redis);
+  if (known) {
+    known.add(new WeakRef(listener));
+    return;
+  }
+  const listeners = new Set([new WeakRef(listener)]);
+  listenersOf.set(redis, listeners);
+  const each = (call: (heard: WithdrawalListener) => void) => {
+    for (const ref of listeners) {
+      const heard = ref.deref();
+      if (heard) call(heard);
+      else listeners.delete(ref);
+    }
+  };
+  const reader = redis.duplicate();
+  reader.on('error', () => undefined);
+  if (reader.status === 'wait') reader.connect().catch(() => undefined);
+  const watch = watchWithdrawals({
+    log: createWithdrawalLog(reader),
+    ready: () => reader.status === 'ready',
+    onWithdrawal: (withdrawal) => each((heard) => heard.withdraw(withdrawal)),
+    onTick: () => each((heard) => heard.retireDue()),
+    logger,
+  });
+  redis.once('end', () => {
+    watch.stop();
+    reader.disconnect();
+  });
+}
+
 /** Access on Redis: every call on the request path goes through one circuit breaker (see createCircuitBreaker). */
 export function createAccess({ redis, rateLimit, redisBreaker, logger, metrics }: AccessOptions): Access {
   const breaker = createCircuitBreaker({
@@ -60,6 +107,7 @@ export function createAccess({ redis, rateLimit, redisBreaker, logger, metrics }
   const store = createAdmissionStore(redis, { windowMs: rateLimit.windowSeconds * 1000, tiers: rateLimit.tiers });
   const admit = createAdmission({ store, breaker, config: rateLimit, logger, metrics });
   const usage = createUsageReader({ store, breaker, config: rateLimit, logger, metrics });
+  hearWithdrawals(redis, logger, admit);
   const failures = createAuthFailureLimiter(redis, rateLimit, breaker);
   return {
     admit,

@@ -8,6 +8,7 @@ import { createLatencyDeadline } from '../../infra/latency-deadline.js';
 import { type Metrics, timed } from '../../infra/metrics.js';
 import type { AdmissionReply, AdmissionStore } from '../store/admission-store.js';
 import { type KeyLocation, locateKey } from '../store/authenticate-lua.js';
+import type { Withdrawal } from '../store/withdrawal-log.js';
 import { createFallbackLimiter } from './fallback-limiter.js';
 import { type Quota, secondsUntilReset } from '../quota.js';
 
@@ -116,8 +117,10 @@ export interface AdmissionOptions {
  * Any other key (one this process never saw, as after a restart, or one past the grace) is
  * verified on the other copies of its slot, which a Redis Cluster has while a master is down or
  * hung: known there, the fallback admits it too; unknown there, or no copy answers, it fails closed
- * with 503 (never 403: a replica may not have a key created a moment ago). A key revoked before
- * the outage therefore never comes back. No key waits for a Redis that is merely slow to answer
+ * with 503 (never 403: a replica may not have a key created a moment ago). A key withdrawn
+ * (revoked, rotated out, its account disabled) is forgotten once this process reads of it in the
+ * withdrawal log (`withdraw`, polled every second by withdrawal-watch.ts), so one withdrawn more
+ * than that before Redis stopped answering never comes back. No key waits for a Redis that is merely slow to answer
  * (a hung master) past the admission deadline either: the fallback admits it then (see
  * admitWhileLate).
  */
@@ -191,6 +194,39 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     recentlyVerified.set(hash, { principal, at: Date.now() });
     if (recentlyVerified.size > RECENT_KEYS_MAX) {
       recentlyVerified.delete(recentlyVerified.keys().next().value as string);
+    }
+  }
+
+  // Keys rotated out whose grace ends later (Redis's clock, read on this one), by hash.
+  const retiring = new Map<string, number>();
+
+  /**
+   * Forgets what Redis verified of a withdrawn key, or of every key of a disabled account, so the
+   * fallback does not admit it on this process's word: while Redis does not answer, the copies of
+   * its slot decide, or it gets 503. A key rotated out is forgotten when its grace ends
+   * (retireDue). An admission sent before the withdrawal whose answer comes after it is read
+   * verifies the key again; the next answer of Redis forgets it.
+   */
+  function withdraw(withdrawal: Withdrawal, nowMs = Date.now()): void {
+    if (withdrawal.kind === 'account') {
+      for (const [hash, { principal }] of recentlyVerified) if (principal.accountId === withdrawal.accountId) recentlyVerified.delete(hash);
+      return;
+    }
+    if (withdrawal.fromMs > nowMs) {
+      retiring.set(withdrawal.hash, withdrawal.fromMs);
+      if (retiring.size > RECENT_KEYS_MAX) retiring.delete(retiring.keys().next().value as string);
+      return;
+    }
+    retiring.delete(withdrawal.hash);
+    recentlyVerified.delete(withdrawal.hash);
+  }
+
+  /** Forgets the rotated keys whose grace has ended. */
+  function retireDue(nowMs = Date.now()): void {
+    for (const [hash, endsMs] of retiring) {
+      if (endsMs > nowMs) continue;
+      retiring.delete(hash);
+      recentlyVerified.delete(hash);
     }
   }
 
@@ -354,7 +390,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     return (location && firstAsked.get(location.hash)) ?? null;
   }
 
-  return Object.assign(admit, { accountWithRoom, firstAnswer });
+  return Object.assign(admit, { accountWithRoom, firstAnswer, withdraw, retireDue });
 
   async function admit(apiKey: string): Promise<Admission> {
     const location = locateKey(apiKey);

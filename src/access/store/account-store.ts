@@ -1,6 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { newAccountId } from '../api-key.js';
 import { redisKeys } from './redis-keys.js';
+import { createWithdrawalLog } from './withdrawal-log.js';
 
 /** An account as the portal and the operators' CLI see it. */
 export interface Account {
@@ -30,6 +31,7 @@ export type OperatorChange = 'done' | 'no-account' | 'portal-account';
  * account. Operators reach a portal account only by its id (see portalAccountRefused).
  */
 export function createAccountStore(redis: Redis | Cluster) {
+  const withdrawals = createWithdrawalLog(redis);
   async function byId(accountId: string): Promise<Account | null> {
     const record = await redis.hgetall(redisKeys.account(accountId));
     if (!record['tier']) return null;
@@ -79,14 +81,19 @@ export function createAccountStore(redis: Redis | Cluster) {
       return false;
     },
 
-    /** A portal account's new password hash; false when there is no such account with a password. */
-    async setPassword(accountId: string, passwordHash: string): Promise<boolean> {
+    /**
+     * A portal account's new password hash, over the one the current password was checked against;
+     * false when the account holds another (an operator's account has none, so never gains one
+     * here). Two changes made at once, each with the right password, both passed the check: the
+     * first to write wins, and the other, whose session the first ends, is refused.
+     */
+    async setPassword(accountId: string, checkedHash: string, passwordHash: string): Promise<boolean> {
       const key = redisKeys.account(accountId);
-      // Only over a password already there: an operator's account (no password) never gains one here.
       const done = await redis.eval(
-        "if redis.call('HGET', KEYS[1], 'password') then redis.call('HSET', KEYS[1], 'password', ARGV[1]) return 1 end return 0",
+        "if redis.call('HGET', KEYS[1], 'password') == ARGV[1] then redis.call('HSET', KEYS[1], 'password', ARGV[2]) return 1 end return 0",
         1,
         key,
+        checkedHash,
         passwordHash,
       );
       return done === 1;
@@ -104,6 +111,7 @@ export function createAccountStore(redis: Redis | Cluster) {
     async setDisabled(ref: AccountRef, disabled: boolean): Promise<OperatorChange> {
       const found = await operatorAccount(ref);
       if (typeof found === 'string') return found;
+      if (disabled) await withdrawals.announce({ kind: 'account', accountId: found.accountId, fromMs: 0 });
       await redis.hset(redisKeys.account(found.accountId), 'disabled_at', disabled ? new Date().toISOString() : '');
       return 'done';
     },

@@ -1,6 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { generateApiKey, hashApiKey, newAccountId, randomBase62 } from '../api-key.js';
 import { redisKeys } from './redis-keys.js';
+import { createWithdrawalLog } from './withdrawal-log.js';
 import { HISTORY } from './sliding-window-lua.js';
 import { printable } from '../../infra/visible-text.js';
 
@@ -111,6 +112,7 @@ interface KeysNow {
  * listed (so it can be revoked) before it can authenticate.
  */
 export function createKeyStore(redis: Redis | Cluster) {
+  const withdrawals = createWithdrawalLog(redis);
   async function accountIdFor(name: string, tier: string): Promise<{ accountId: string; disabledAt: string | null }> {
     const existing = await redis.hget(redisKeys.accountNames, name);
     if (existing) {
@@ -195,8 +197,9 @@ export function createKeyStore(redis: Redis | Cluster) {
     }
   }
 
-  async function revoke(record: string): Promise<Revoked> {
-    const [already, revokedAt] = (await redis.eval(REVOKE_LUA, 1, record, new Date().toISOString())) as [number, string];
+  async function revoke(accountId: string, hash: string): Promise<Revoked> {
+    await withdrawals.announce({ kind: 'key', hash, fromMs: 0 });
+    const [already, revokedAt] = (await redis.eval(REVOKE_LUA, 1, redisKeys.apiKey(accountId, hash), new Date().toISOString())) as [number, string];
     return { revokedAt, already: already === 1 };
   }
 
@@ -312,7 +315,7 @@ export function createKeyStore(redis: Redis | Cluster) {
     async revokeAccountKey(accountId: string, keyId: string): Promise<boolean> {
       const hash = await ownedHash(accountId, keyId);
       if (!hash) return false;
-      await revoke(redisKeys.apiKey(accountId, hash));
+      await revoke(accountId, hash);
       await oneChangeAtATime(accountId, () => forgetOldDeadKeys(accountId)).catch((err: unknown) => {
         // Revoked either way; the next change removes what this one could not.
         if (!(err instanceof KeysBusy)) throw err;
@@ -343,6 +346,7 @@ export function createKeyStore(redis: Redis | Cluster) {
         const name = old[0] ?? '';
         const created = await addKey(accountId, name);
         const expiresAtMs = (await redisNowMs()) + graceSeconds * 1000;
+        await withdrawals.announce({ kind: 'key', hash, fromMs: expiresAtMs });
         await redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String(expiresAtMs));
         await forgetOldDeadKeys(accountId);
         return { ...created, name, expiresAt: new Date(expiresAtMs).toISOString() };
@@ -386,7 +390,7 @@ export function createKeyStore(redis: Redis | Cluster) {
       const raw = await redis.hget(redisKeys.keyIndex, keyId);
       if (!raw) return null;
       const { account_id, hash } = JSON.parse(raw) as IndexEntry;
-      return revoke(redisKeys.apiKey(account_id, hash));
+      return revoke(account_id, hash);
     },
   };
 }

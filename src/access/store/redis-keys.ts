@@ -5,6 +5,8 @@ export const redisKeys = {
   apiKey: (accountId: string, hash: string) => `wpc:{${accountId}}:key:${hash}`,
   accountNames: 'wpc:account-names',
   keyIndex: 'wpc:key-index',
+  /** Keys and accounts that stopped authenticating, for every API process to hear of (see withdrawal-log.ts). */
+  withdrawals: 'wpc:withdrawals',
   /** The account's keys: key id -> key hash (the portal's list). */
   accountKeys: (accountId: string) => `wpc:{${accountId}}:keys`,
   // Held while one change to the account's keys counts them and adds one (key-store.ts).

@@ -6,6 +6,7 @@ import type { WorkBudget } from '../../infra/work-budget.js';
 import type { DeviceStore } from '../store/device-store.js';
 import { passwordProblem } from './password-policy.js';
 import type { Session, SessionStore } from '../store/session-store.js';
+import { mixesLookAlikeScripts } from './look-alike.js';
 import type { ThrottleStore } from '../store/throttle-store.js';
 
 /** What the portal needs of the key store (createKeyStore). */
@@ -109,6 +110,10 @@ export function createPortalService({
     async signUp(emailText: string, password: string, client: string): Promise<SignUpResult> {
       const email = normalizeEmail(emailText);
       if (!email) return { outcome: 'invalid', field: 'email', message: 'Enter an email address such as name@example.com.' };
+      // At sign-up only: an account made before the rule still signs in.
+      if (mixesLookAlikeScripts(email.slice(0, email.lastIndexOf('@')))) {
+        return { outcome: 'invalid', field: 'email', message: 'An email address may not mix Latin, Cyrillic and Greek letters, which look alike.' };
+      }
       const problem = passwordProblem(password, { email });
       if (problem) return { outcome: 'invalid', field: 'password', message: problem };
       const slot = hashing.reserve(client);
@@ -198,8 +203,8 @@ export function createPortalService({
           if (!account?.passwordHash || !(await verifyPassword(current, account.passwordHash))) return null;
           return hashPassword(next);
         });
-        if (checked === null || account === null || account.disabled) return { outcome: 'refused' } satisfies PasswordChange;
-        if (!(await accounts.setPassword(signed.accountId, checked))) return { outcome: 'refused' } satisfies PasswordChange;
+        if (checked === null || !account?.passwordHash || account.disabled) return { outcome: 'refused' } satisfies PasswordChange;
+        if (!(await accounts.setPassword(signed.accountId, account.passwordHash, checked))) return { outcome: 'refused' } satisfies PasswordChange;
         await throttle.clear('password-change', signed.token);
         const keep = (await devices.accountOf(signed.device)) === signed.accountId ? signed.device : undefined;
         const [signedOut] = await Promise.all([sessions.destroyOthers(signed.accountId, signed.token), devices.forgetOthers(signed.accountId, keep)]);
