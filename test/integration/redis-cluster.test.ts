@@ -4,6 +4,7 @@ import { createAdmissionStore } from '../../src/access/store/admission-store.js'
 import { locateKey } from '../../src/access/store/authenticate-lua.js';
 import { createKeyStore } from '../../src/access/store/key-store.js';
 import { createWithdrawalLog } from '../../src/access/store/withdrawal-log.js';
+import { createAccountStore } from '../../src/access/store/account-store.js';
 import { createRedis } from '../../src/infra/redis.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { connectEs, createIndexWithDocs, dropIndicesOf, request, startApp, testConfig, uniqueName } from '../support/harness.js';
@@ -39,7 +40,7 @@ describe('on Redis Cluster', function () {
     expect(await store.revokeKey(first.keyId)).to.include({ already: false });
   });
 
-  it('when keys are revoked and rotated out, then the withdrawal log records each, read back on the cluster in order', async () => {
+  it('when keys are revoked and rotated out and an account disabled and enabled, then the withdrawal log records each, read back on the cluster in order', async () => {
     const store = createKeyStore(cluster);
     const log = createWithdrawalLog(cluster);
     let after = '0-0';
@@ -48,13 +49,18 @@ describe('on Redis Cluster', function () {
     const rotated = await store.createKey({ tier: 'free', account: 'cluster-d' });
     await store.revokeKey(revoked.keyId);
     const rotation = await store.rotateAccountKey(rotated.accountId, rotated.keyId, 60);
+    const accounts = createAccountStore(cluster);
+    expect(await accounts.setDisabled({ name: 'cluster-d' }, true)).to.equal('done');
+    expect(await accounts.setDisabled({ name: 'cluster-d' }, false)).to.equal('done');
     const { withdrawals } = await log.readAfter(after);
-    expect(withdrawals.map((w) => (w.kind === 'key' ? w.hash : w.accountId))).to.deep.equal([
-      locateKey(revoked.apiKey)!.hash,
-      locateKey(rotated.apiKey)!.hash,
+    expect(withdrawals.map((w) => [w.kind, w.kind === 'key' ? w.hash : w.accountId])).to.deep.equal([
+      ['key', locateKey(revoked.apiKey)!.hash],
+      ['key', locateKey(rotated.apiKey)!.hash],
+      ['account', revoked.accountId],
+      ['account-restored', revoked.accountId],
     ]);
-    expect(withdrawals[0]!.fromMs).to.equal(0);
-    expect(withdrawals[1]!.fromMs).to.equal(Date.parse(rotation!.expiresAt));
+    expect(withdrawals.map((w) => (w.kind === 'key' ? w.fromMs : null))).to.deep.equal([0, Date.parse(rotation!.expiresAt), null, null]);
+    expect(await log.oldest()).to.not.equal(null);
   });
 
   it('when the API admits requests, then authentication and the rate limit run as one script in one slot', async () => {

@@ -4,6 +4,7 @@ import { type CircuitBreaker, CircuitOpenError } from '../../src/infra/circuit-b
 import { createMetrics } from '../../src/infra/metrics.js';
 import { captureLogs } from './log-capture.js';
 import { inMemoryAdmissionStore } from './in-memory-admission-store.js';
+import { createWithdrawnKeys } from '../../src/access/domain/withdrawn-keys.js';
 
 export const GRACE_MS = 60_000;
 
@@ -37,11 +38,13 @@ export function admissionKit(tiers: Record<string, number> = { free: 3, premium:
   const logs = captureLogs('info');
   const metrics = createMetrics();
   const config: RateLimitConfig = { tiers, windowSeconds: 3600, authFailureLimit: 10, authFailureWindowSeconds: 60, authGraceMs: GRACE_MS };
-  const options = { store, breaker, config, logger: logs.logger, metrics };
+  const withdrawn = createWithdrawnKeys();
+  const options = { store, breaker, config, logger: logs.logger, metrics, withdrawn };
   return {
     store,
     breaker,
     logs,
+    withdrawn,
     admit: createAdmission(options),
     usage: createUsageReader(options),
     counter: async (name: string) => (await metrics.registry.getSingleMetric(name)!.get()).values.reduce((sum, v) => sum + v.value, 0),

@@ -1,3 +1,4 @@
+import { Cluster } from 'ioredis';
 import type { RateLimitConfig, RedisBreakerConfig } from '../../config.js';
 import { createCircuitBreaker } from '../../infra/circuit-breaker.js';
 import type { Logger } from '../../infra/logger.js';
@@ -6,7 +7,8 @@ import type { RedisClient } from '../../infra/redis.js';
 import { type Admission, type UsageReading, createAdmission, createUsageReader } from './admission.js';
 import { createAdmissionStore } from '../store/admission-store.js';
 import { createAuthFailureLimiter } from '../store/auth-failures.js';
-import { type Withdrawal, createWithdrawalLog } from '../store/withdrawal-log.js';
+import { createWithdrawalLog } from '../store/withdrawal-log.js';
+import { type WithdrawnKeys, createWithdrawnKeys } from './withdrawn-keys.js';
 import { watchWithdrawals } from './withdrawal-watch.js';
 
 /**
@@ -41,49 +43,37 @@ export interface AccessOptions {
   metrics: Metrics;
 }
 
-/** What hears of withdrawn keys: an admission (admission.ts). */
-interface WithdrawalListener {
-  withdraw(withdrawal: Withdrawal): void;
-  retireDue(): void;
-}
-
-// One watch per Redis client, however many Access share it (tests build many apps on one client),
-// each heard while something still holds it.
-const listenersOf = new WeakMap<RedisClient, Set<WeakRef<WithdrawalListener>>>();
+// One watch per Redis client, however many Access share it (tests build many apps on one client).
+const withdrawnOf = new WeakMap<RedisClient, WithdrawnKeys>();
 
 /**
- * Has `listener` hear of every withdrawal (withdrawal-watch.ts) for as long as it lives. The log
- * is read on a connection of its own: the request path's carries one command a request.
+ * What this process hears of withdrawn keys (withdrawal-watch.ts), read on a connection of its
+ * own: the request path's carries one command a request. Stops when the client ends.
  */
-function hearWithdrawals(redis: RedisClient, logger: Logger, listener: WithdrawalListener): void {
-  const known = listenersOf.get(redis);
-  if (known) {
-    known.add(new WeakRef(listener));
-    return;
-  }
-  const listeners = new Set([new WeakRef(listener)]);
-  listenersOf.set(redis, listeners);
-  const each = (call: (heard: WithdrawalListener) => void) => {
-    for (const ref of listeners) {
-      const heard = ref.deref();
-      if (heard) call(heard);
-      else listeners.delete(ref);
-    }
-  };
-  const reader = redis.duplicate();
+function withdrawnKeysOf(redis: RedisClient, logger: Logger): WithdrawnKeys {
+  const known = withdrawnOf.get(redis);
+  if (known) return known;
+  const withdrawn = createWithdrawnKeys();
+  if (redis.status === 'end') return withdrawn;
+  withdrawnOf.set(redis, withdrawn);
+  // A Cluster's copy rereads the slot map less often than the request path's: a read that meets a
+  // moved slot is redirected, and rereads it then.
+  const reader = redis instanceof Cluster ? redis.duplicate([], { slotsRefreshInterval: 5_000 }) : redis.duplicate();
   reader.on('error', () => undefined);
   if (reader.status === 'wait') reader.connect().catch(() => undefined);
   const watch = watchWithdrawals({
     log: createWithdrawalLog(reader),
     ready: () => reader.status === 'ready',
-    onWithdrawal: (withdrawal) => each((heard) => heard.withdraw(withdrawal)),
-    onTick: () => each((heard) => heard.retireDue()),
+    onWithdrawal: (withdrawal) => withdrawn.note(withdrawal),
+    onGap: () => withdrawn.lostSome(),
     logger,
   });
   redis.once('end', () => {
+    withdrawnOf.delete(redis);
     watch.stop();
     reader.disconnect();
   });
+  return withdrawn;
 }
 
 /** Access on Redis: every call on the request path goes through one circuit breaker (see createCircuitBreaker). */
@@ -105,9 +95,8 @@ export function createAccess({ redis, rateLimit, redisBreaker, logger, metrics }
     },
   });
   const store = createAdmissionStore(redis, { windowMs: rateLimit.windowSeconds * 1000, tiers: rateLimit.tiers });
-  const admit = createAdmission({ store, breaker, config: rateLimit, logger, metrics });
+  const admit = createAdmission({ store, breaker, config: rateLimit, logger, metrics, withdrawn: withdrawnKeysOf(redis, logger) });
   const usage = createUsageReader({ store, breaker, config: rateLimit, logger, metrics });
-  hearWithdrawals(redis, logger, admit);
   const failures = createAuthFailureLimiter(redis, rateLimit, breaker);
   return {
     admit,

@@ -8,7 +8,7 @@ import { createLatencyDeadline } from '../../infra/latency-deadline.js';
 import { type Metrics, timed } from '../../infra/metrics.js';
 import type { AdmissionReply, AdmissionStore } from '../store/admission-store.js';
 import { type KeyLocation, locateKey } from '../store/authenticate-lua.js';
-import type { Withdrawal } from '../store/withdrawal-log.js';
+import type { WithdrawnKeys } from './withdrawn-keys.js';
 import { createFallbackLimiter } from './fallback-limiter.js';
 import { type Quota, secondsUntilReset } from '../quota.js';
 
@@ -106,6 +106,8 @@ export interface AdmissionOptions {
   config: RateLimitConfig;
   logger: Logger;
   metrics: Metrics;
+  /** Keys withdrawn since Redis verified them (withdrawn-keys.ts): the fallback does not admit them. */
+  withdrawn?: Pick<WithdrawnKeys, 'isWithdrawn'>;
 }
 
 /**
@@ -118,13 +120,13 @@ export interface AdmissionOptions {
  * verified on the other copies of its slot, which a Redis Cluster has while a master is down or
  * hung: known there, the fallback admits it too; unknown there, or no copy answers, it fails closed
  * with 503 (never 403: a replica may not have a key created a moment ago). A key withdrawn
- * (revoked, rotated out, its account disabled) is forgotten once this process reads of it in the
- * withdrawal log (`withdraw`, polled every second by withdrawal-watch.ts), so one withdrawn more
- * than that before Redis stopped answering never comes back. No key waits for a Redis that is merely slow to answer
+ * (revoked, rotated out, its account disabled) is not admitted by the fallback once this process
+ * has read of it in the withdrawal log (`withdrawn`, read every second by withdrawal-watch.ts), so
+ * one withdrawn more than that before Redis stopped answering never comes back. No key waits for a Redis that is merely slow to answer
  * (a hung master) past the admission deadline either: the fallback admits it then (see
  * admitWhileLate).
  */
-export function createAdmission({ store, breaker, config, logger, metrics }: AdmissionOptions) {
+export function createAdmission({ store, breaker, config, logger, metrics, withdrawn }: AdmissionOptions) {
   const recentlyVerified = new Map<string, { principal: Principal; at: number }>();
   // What Redis last reported of each account's quota: during an outage an account gets at most
   // what was left of it (until that reset), so a failover does not hand an account at its limit
@@ -194,39 +196,6 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     recentlyVerified.set(hash, { principal, at: Date.now() });
     if (recentlyVerified.size > RECENT_KEYS_MAX) {
       recentlyVerified.delete(recentlyVerified.keys().next().value as string);
-    }
-  }
-
-  // Keys rotated out whose grace ends later (Redis's clock, read on this one), by hash.
-  const retiring = new Map<string, number>();
-
-  /**
-   * Forgets what Redis verified of a withdrawn key, or of every key of a disabled account, so the
-   * fallback does not admit it on this process's word: while Redis does not answer, the copies of
-   * its slot decide, or it gets 503. A key rotated out is forgotten when its grace ends
-   * (retireDue). An admission sent before the withdrawal whose answer comes after it is read
-   * verifies the key again; the next answer of Redis forgets it.
-   */
-  function withdraw(withdrawal: Withdrawal, nowMs = Date.now()): void {
-    if (withdrawal.kind === 'account') {
-      for (const [hash, { principal }] of recentlyVerified) if (principal.accountId === withdrawal.accountId) recentlyVerified.delete(hash);
-      return;
-    }
-    if (withdrawal.fromMs > nowMs) {
-      retiring.set(withdrawal.hash, withdrawal.fromMs);
-      if (retiring.size > RECENT_KEYS_MAX) retiring.delete(retiring.keys().next().value as string);
-      return;
-    }
-    retiring.delete(withdrawal.hash);
-    recentlyVerified.delete(withdrawal.hash);
-  }
-
-  /** Forgets the rotated keys whose grace has ended. */
-  function retireDue(nowMs = Date.now()): void {
-    for (const [hash, endsMs] of retiring) {
-      if (endsMs > nowMs) continue;
-      retiring.delete(hash);
-      recentlyVerified.delete(hash);
     }
   }
 
@@ -358,7 +327,11 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
       });
     }
     const recent = recentlyVerified.get(location.hash);
-    const principal = recent && breaker.lastSuccessAt - recent.at <= config.authGraceMs ? recent.principal : await verifyElsewhere(location);
+    const trusted =
+      recent !== undefined &&
+      breaker.lastSuccessAt - recent.at <= config.authGraceMs &&
+      !withdrawn?.isWithdrawn(location.hash, recent.principal.accountId, recent.at);
+    const principal = trusted ? recent.principal : await verifyElsewhere(location);
     if (!principal) throw new BackendUnavailable('redis', 'Authentication is temporarily unavailable, please retry shortly');
     const seeded = fromLastQuota(principal, err === null);
     if (seeded) return seeded;
@@ -390,7 +363,7 @@ export function createAdmission({ store, breaker, config, logger, metrics }: Adm
     return (location && firstAsked.get(location.hash)) ?? null;
   }
 
-  return Object.assign(admit, { accountWithRoom, firstAnswer, withdraw, retireDue });
+  return Object.assign(admit, { accountWithRoom, firstAnswer });
 
   async function admit(apiKey: string): Promise<Admission> {
     const location = locateKey(apiKey);

@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { newAccountId } from '../api-key.js';
 import { redisKeys } from './redis-keys.js';
-import { createWithdrawalLog } from './withdrawal-log.js';
+import { announced, createWithdrawalLog } from './withdrawal-log.js';
 
 /** An account as the portal and the operators' CLI see it. */
 export interface Account {
@@ -111,8 +111,18 @@ export function createAccountStore(redis: Redis | Cluster) {
     async setDisabled(ref: AccountRef, disabled: boolean): Promise<OperatorChange> {
       const found = await operatorAccount(ref);
       if (typeof found === 'string') return found;
-      if (disabled) await withdrawals.announce({ kind: 'account', accountId: found.accountId, fromMs: 0 });
-      await redis.hset(redisKeys.account(found.accountId), 'disabled_at', disabled ? new Date().toISOString() : '');
+      const { accountId } = found;
+      if (disabled) {
+        await announced(withdrawals, { kind: 'account', accountId }, () =>
+          redis.hset(redisKeys.account(accountId), 'disabled_at', new Date().toISOString()),
+        );
+        return 'done';
+      }
+      await redis.hset(redisKeys.account(accountId), 'disabled_at', '');
+      // Said after the change: until it is read, the fallback only goes on refusing the account's
+      // keys on its own word, as it did while the account was disabled; a log that cannot be
+      // written leaves it so until the process restarts, which fails closed, never open.
+      await withdrawals.announce({ kind: 'account-restored', accountId }).catch(() => undefined);
       return 'done';
     },
   };

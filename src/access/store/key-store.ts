@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { generateApiKey, hashApiKey, newAccountId, randomBase62 } from '../api-key.js';
 import { redisKeys } from './redis-keys.js';
-import { createWithdrawalLog } from './withdrawal-log.js';
+import { announced, createWithdrawalLog } from './withdrawal-log.js';
 import { HISTORY } from './sliding-window-lua.js';
 import { printable } from '../../infra/visible-text.js';
 
@@ -198,8 +198,9 @@ export function createKeyStore(redis: Redis | Cluster) {
   }
 
   async function revoke(accountId: string, hash: string): Promise<Revoked> {
-    await withdrawals.announce({ kind: 'key', hash, fromMs: 0 });
-    const [already, revokedAt] = (await redis.eval(REVOKE_LUA, 1, redisKeys.apiKey(accountId, hash), new Date().toISOString())) as [number, string];
+    const [already, revokedAt] = (await announced(withdrawals, { kind: 'key', hash, fromMs: 0 }, () =>
+      redis.eval(REVOKE_LUA, 1, redisKeys.apiKey(accountId, hash), new Date().toISOString()),
+    )) as [number, string];
     return { revokedAt, already: already === 1 };
   }
 
@@ -346,8 +347,9 @@ export function createKeyStore(redis: Redis | Cluster) {
         const name = old[0] ?? '';
         const created = await addKey(accountId, name);
         const expiresAtMs = (await redisNowMs()) + graceSeconds * 1000;
-        await withdrawals.announce({ kind: 'key', hash, fromMs: expiresAtMs });
-        await redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String(expiresAtMs));
+        await announced(withdrawals, { kind: 'key', hash, fromMs: expiresAtMs }, () =>
+          redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String(expiresAtMs)),
+        );
         await forgetOldDeadKeys(accountId);
         return { ...created, name, expiresAt: new Date(expiresAtMs).toISOString() };
       });

@@ -2,27 +2,56 @@ import type { RedisClient } from '../../infra/redis.js';
 import { redisKeys } from './redis-keys.js';
 
 /**
- * A key that stops authenticating (revoked, or rotated out at `fromMs`, Redis's clock), or every
- * key of an account (disabled). `fromMs` 0: at once.
+ * What stopped authenticating, or may again: a key revoked (`fromMs` 0) or rotated out when its
+ * grace ends (`fromMs`, Redis's clock); every key of an account disabled; an account enabled again.
  */
-export type Withdrawal = { kind: 'key'; hash: string; fromMs: number } | { kind: 'account'; accountId: string; fromMs: number };
+export type WithdrawalNotice =
+  { kind: 'key'; hash: string; fromMs: number } | { kind: 'account'; accountId: string } | { kind: 'account-restored'; accountId: string };
 
-// Entries kept: a process that polls every second misses none unless ten thousand keys are
-// revoked in one second.
+/** A notice as read: with when Redis wrote it (its entry id's time), on Redis's clock. */
+export type Withdrawal = WithdrawalNotice & { writtenMs: number };
+
+// Entries kept, at least (MAXLEN ~ trims whole nodes of the stream, so a few more are kept): a
+// process that reads every second misses none unless ten thousand are written meanwhile, and
+// then it knows (oldest).
 const KEPT = 10_000;
 const READ_PAGE = 1_000;
 
+/** Whether stream entry id `a` comes after `b`. */
+export function entryAfter(a: string, b: string): boolean {
+  const [am, as] = a.split('-').map(BigInt) as [bigint, bigint];
+  const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
+  return am > bm || (am === bm && as > bs);
+}
+
+function noticeOf(fields: string[]): WithdrawalNotice | null {
+  const entry = new Map<string, string>();
+  for (let i = 0; i + 1 < fields.length; i += 2) entry.set(fields[i]!, fields[i + 1]!);
+  const id = entry.get('id') ?? '';
+  switch (entry.get('kind')) {
+    case 'key':
+      return { kind: 'key', hash: id, fromMs: Number(entry.get('from')) || 0 };
+    case 'account':
+      return { kind: 'account', accountId: id };
+    case 'account-restored':
+      return { kind: 'account-restored', accountId: id };
+    default:
+      return null;
+  }
+}
+
 /**
- * The log of withdrawals, a Redis stream: written before the change it announces, so a process
- * that reads of one may find the key still working (harmless: it asks Redis again), never the
- * reverse. The admission script stays the authority; the log only tells each process which of
- * the keys it verified it must not admit on its own while Redis does not answer (admission.ts).
+ * The log of withdrawals, a Redis stream. A withdrawal is written before the change it announces,
+ * so a process may hear of a key that still works (harmless: it asks Redis again) rather than
+ * miss one. The admission script stays the authority; the log only tells each process which keys
+ * it must not admit on its own word while Redis does not answer (withdrawn-keys.ts).
  */
 export function createWithdrawalLog(redis: RedisClient) {
   return {
-    async announce(withdrawal: Withdrawal): Promise<void> {
-      const id = withdrawal.kind === 'key' ? withdrawal.hash : withdrawal.accountId;
-      await redis.xadd(redisKeys.withdrawals, 'MAXLEN', '~', String(KEPT), '*', 'kind', withdrawal.kind, 'id', id, 'from', String(withdrawal.fromMs));
+    async announce(notice: WithdrawalNotice): Promise<void> {
+      const id = notice.kind === 'key' ? notice.hash : notice.accountId;
+      const from = notice.kind === 'key' ? notice.fromMs : 0;
+      await redis.xadd(redisKeys.withdrawals, 'MAXLEN', '~', String(KEPT), '*', 'kind', notice.kind, 'id', id, 'from', String(from));
     },
 
     /** The withdrawals after entry `after` ('0-0': from the oldest kept), at most a page, and the last entry read. */
@@ -30,17 +59,34 @@ export function createWithdrawalLog(redis: RedisClient) {
       const reply = await redis.xread('COUNT', READ_PAGE, 'STREAMS', redisKeys.withdrawals, after);
       const entries = reply?.[0]?.[1] ?? [];
       const withdrawals: Withdrawal[] = [];
-      for (const [, fields] of entries) {
-        const entry = new Map<string, string>();
-        for (let i = 0; i + 1 < fields.length; i += 2) entry.set(fields[i]!, fields[i + 1]!);
-        const id = entry.get('id') ?? '';
-        const fromMs = Number(entry.get('from')) || 0;
-        if (entry.get('kind') === 'key') withdrawals.push({ kind: 'key', hash: id, fromMs });
-        else if (entry.get('kind') === 'account') withdrawals.push({ kind: 'account', accountId: id, fromMs });
+      for (const [entryId, fields] of entries) {
+        const notice = noticeOf(fields);
+        if (notice) withdrawals.push({ ...notice, writtenMs: Number(entryId.split('-')[0]) });
       }
       return { last: entries.at(-1)?.[0] ?? after, withdrawals };
+    },
+
+    /** The oldest entry kept, or null when the log is empty. */
+    async oldest(): Promise<string | null> {
+      const first = await redis.xrange(redisKeys.withdrawals, '-', '+', 'COUNT', 1);
+      return first[0]?.[0] ?? null;
     },
   };
 }
 
 export type WithdrawalLog = ReturnType<typeof createWithdrawalLog>;
+
+/**
+ * Runs `change` with its withdrawal announced first. When the log cannot be written (on a Redis
+ * Cluster its shard may be down while the key's is not), the change is made all the same, being
+ * the authority, and the log is tried once more after it: a revocation must not wait on the log.
+ */
+export async function announced<T>(log: WithdrawalLog, notice: WithdrawalNotice, change: () => Promise<T>): Promise<T> {
+  const before = await log.announce(notice).then(
+    () => true,
+    () => false,
+  );
+  const result = await change();
+  if (!before) await log.announce(notice).catch(() => undefined);
+  return result;
+}

@@ -48,7 +48,13 @@ export type SignInResult = { outcome: 'signed-in'; token: string; session: Sessi
 
 export type SignUpResult = { outcome: 'done' } | { outcome: 'invalid'; field: 'email' | 'password'; message: string } | Throttled;
 
-export type PasswordChange = { outcome: 'changed'; signedOut: number } | { outcome: 'refused' } | { outcome: 'invalid'; message: string } | Throttled;
+export type PasswordChange =
+  | { outcome: 'changed'; signedOut: number }
+  | { outcome: 'refused' }
+  // The current password was right, but another change was written first (its session ended this one).
+  | { outcome: 'changed-elsewhere' }
+  | { outcome: 'invalid'; message: string }
+  | Throttled;
 
 /**
  * One spelling per address: NFKC (full-width letters, compatibility forms and NFC/NFD spellings
@@ -204,7 +210,8 @@ export function createPortalService({
           return hashPassword(next);
         });
         if (checked === null || !account?.passwordHash || account.disabled) return { outcome: 'refused' } satisfies PasswordChange;
-        if (!(await accounts.setPassword(signed.accountId, account.passwordHash, checked))) return { outcome: 'refused' } satisfies PasswordChange;
+        if (!(await accounts.setPassword(signed.accountId, account.passwordHash, checked)))
+          return { outcome: 'changed-elsewhere' } satisfies PasswordChange;
         await throttle.clear('password-change', signed.token);
         const keep = (await devices.accountOf(signed.device)) === signed.accountId ? signed.device : undefined;
         const [signedOut] = await Promise.all([sessions.destroyOthers(signed.accountId, signed.token), devices.forgetOthers(signed.accountId, keep)]);

@@ -36,6 +36,14 @@ export function accountRoutes(router: Router, kit: PortalKit, service: PortalSer
         return page(ctx, 400, accountPage(chrome, { field: 'password', error: result.message }));
       case 'refused':
         return page(ctx, 401, accountPage(chrome, { field: 'current', error: 'The current password is not right.' }));
+      case 'changed-elsewhere':
+        return page(
+          ctx,
+          409,
+          accountPage(chrome, {
+            error: 'The password was changed in another browser a moment ago, so this change was not made. Sign in again with the new password.',
+          }),
+        );
       case 'throttled': {
         ctx.set('Retry-After', String(result.retryAfterSeconds));
         const minutes = Math.ceil(result.retryAfterSeconds / 60);
