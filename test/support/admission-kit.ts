@@ -58,3 +58,16 @@ export async function admitTimes(admit: (key: string) => Promise<Admission>, key
   for (let i = 0; i < n; i++) answers.push(await admit(key));
   return answers;
 }
+
+/** What a store throws while Redis does not answer. */
+export const redisDown = () => new Error('connect ECONNREFUSED 127.0.0.1:6379');
+
+/** The error `call` fails with; it must fail. */
+export async function refusal(call: Promise<unknown>): Promise<unknown> {
+  try {
+    await call;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a refusal');
+}

@@ -1,21 +1,11 @@
 import { expect } from 'chai';
 import { BackendUnavailable } from '../../../../src/errors.js';
-import { GRACE_MS, admissionKit, admitTimes, outcomes } from '../../../support/admission-kit.js';
+import { GRACE_MS, admissionKit, admitTimes, outcomes, redisDown, refusal } from '../../../support/admission-kit.js';
 import { until } from '../../../support/until.js';
 import { generateApiKey } from '../../../../src/access/api-key.js';
 import { locateKey } from '../../../../src/access/store/authenticate-lua.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const redisDown = () => new Error('connect ECONNREFUSED 127.0.0.1:6379');
-
-async function refusal(call: Promise<unknown>): Promise<unknown> {
-  try {
-    await call;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('admission while Redis does not answer', () => {
   it('when a key was never verified and no replica answers either, then it fails closed with Redis unavailable', async () => {

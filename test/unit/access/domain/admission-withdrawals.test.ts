@@ -1,18 +1,7 @@
 import { expect } from 'chai';
 import { BackendUnavailable } from '../../../../src/errors.js';
-import { admissionKit } from '../../../support/admission-kit.js';
+import { admissionKit, redisDown, refusal } from '../../../support/admission-kit.js';
 import { locateKey } from '../../../../src/access/store/authenticate-lua.js';
-
-const redisDown = () => new Error('connect ECONNREFUSED 127.0.0.1:6379');
-
-async function refusal(call: Promise<unknown>): Promise<unknown> {
-  try {
-    await call;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a refusal');
-}
 
 /** A kit whose keys Redis verified; `down` then stops Redis and every copy of it. */
 async function verified(keys: number) {

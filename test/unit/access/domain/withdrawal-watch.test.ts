@@ -29,113 +29,90 @@ function fakeLog(entries: Withdrawal[]) {
 
 const hashes = (seen: Withdrawal[]) => seen.map((w) => (w.kind === 'key' ? w.hash : w.accountId));
 
+/** A watch every 5 ms on a fake log of `entries`, with what it heard and said. */
+function watchOn(entries: Withdrawal[], ready: () => boolean = () => true) {
+  const log = fakeLog(entries);
+  const logs = captureLogs('info');
+  const heard = { log, logs, seen: [] as Withdrawal[], gaps: 0 };
+  const watch = watchWithdrawals({
+    log,
+    ready,
+    onWithdrawal: (w) => heard.seen.push(w),
+    onGap: () => heard.gaps++,
+    logger: logs.logger,
+    everyMs: 5,
+  });
+  return { heard, stop: () => watch.stop() };
+}
+
 const key = (n: number): Withdrawal => ({ kind: 'key', hash: `h${n}`, fromMs: 0, writtenMs: n });
 
 describe('the watch on withdrawn keys', () => {
   it('when it starts, then it reads the whole log page by page, then only what is added, each withdrawal once', async () => {
     const entries = [key(1), key(2), key(3)];
-    const log = fakeLog(entries);
-    const seen: Withdrawal[] = [];
-    const watch = watchWithdrawals({
-      log,
-      ready: () => true,
-      onWithdrawal: (w) => seen.push(w),
-      onGap: () => undefined,
-      logger: captureLogs('info').logger,
-      everyMs: 5,
-    });
+    const { heard, stop } = watchOn(entries);
     try {
-      expect(await until(async () => seen.length === 3, 2_000)).to.equal(true);
+      expect(await until(async () => heard.seen.length === 3, 2_000)).to.equal(true);
       entries.push(key(4));
-      expect(await until(async () => seen.length === 4, 2_000)).to.equal(true);
-      const reads = log.reads;
-      expect(await until(async () => log.reads > reads + 3, 2_000)).to.equal(true);
-      expect(hashes(seen)).to.deep.equal(['h1', 'h2', 'h3', 'h4']);
+      expect(await until(async () => heard.seen.length === 4, 2_000)).to.equal(true);
+      const reads = heard.log.reads;
+      expect(await until(async () => heard.log.reads > reads + 3, 2_000)).to.equal(true);
+      expect(hashes(heard.seen)).to.deep.equal(['h1', 'h2', 'h3', 'h4']);
     } finally {
-      watch.stop();
+      stop();
     }
   });
 
   it('when the log cannot be read, then it says so once, keeps trying, and reads what it missed once the log answers, with no gap', async () => {
     const entries = [key(1)];
-    const log = fakeLog(entries);
-    const logs = captureLogs('info');
-    const seen: Withdrawal[] = [];
-    let gaps = 0;
-    const watch = watchWithdrawals({
-      log,
-      ready: () => true,
-      onWithdrawal: (w) => seen.push(w),
-      onGap: () => gaps++,
-      logger: logs.logger,
-      everyMs: 5,
-    });
+    const { heard, stop } = watchOn(entries);
     try {
-      expect(await until(async () => seen.length === 1, 2_000)).to.equal(true);
-      log.failure = new Error('connect ECONNREFUSED');
+      expect(await until(async () => heard.seen.length === 1, 2_000)).to.equal(true);
+      heard.log.failure = new Error('connect ECONNREFUSED');
       entries.push(key(2));
-      const reads = log.reads;
-      expect(await until(async () => log.reads > reads + 5, 2_000)).to.equal(true);
-      expect(seen).to.have.length(1);
-      expect(logs.text().match(/cannot read withdrawn keys/g)).to.have.length(1);
-      log.failure = null;
-      expect(await until(async () => seen.length === 2, 2_000)).to.equal(true);
-      expect(await until(async () => logs.text().includes('withdrawn keys readable again'), 2_000)).to.equal(true);
-      expect(gaps).to.equal(0);
+      const reads = heard.log.reads;
+      expect(await until(async () => heard.log.reads > reads + 5, 2_000)).to.equal(true);
+      expect(heard.seen).to.have.length(1);
+      expect(heard.logs.text().match(/cannot read withdrawn keys/g)).to.have.length(1);
+      heard.log.failure = null;
+      expect(await until(async () => heard.seen.length === 2, 2_000)).to.equal(true);
+      expect(await until(async () => heard.logs.text().includes('withdrawn keys readable again'), 2_000)).to.equal(true);
+      expect(heard.gaps).to.equal(0);
     } finally {
-      watch.stop();
+      stop();
     }
   });
 
   it('when the log was trimmed past what it had read while it could not read, then it says there is a gap, once, and reads on from the oldest kept', async () => {
     const entries = [key(1)];
-    const log = fakeLog(entries);
-    const seen: Withdrawal[] = [];
-    let gaps = 0;
-    const watch = watchWithdrawals({
-      log,
-      ready: () => true,
-      onWithdrawal: (w) => seen.push(w),
-      onGap: () => gaps++,
-      logger: captureLogs('info').logger,
-      everyMs: 5,
-    });
+    const { heard, stop } = watchOn(entries);
     try {
-      expect(await until(async () => seen.length === 1, 2_000)).to.equal(true);
-      log.failure = new Error('connect ECONNREFUSED');
+      expect(await until(async () => heard.seen.length === 1, 2_000)).to.equal(true);
+      heard.log.failure = new Error('connect ECONNREFUSED');
       entries.push(key(2), key(3), key(4));
-      log.trimmed = 2;
+      heard.log.trimmed = 2;
       await new Promise((resolve) => setTimeout(resolve, 30));
-      log.failure = null;
-      expect(await until(async () => seen.length === 3, 2_000)).to.equal(true);
-      expect(hashes(seen)).to.deep.equal(['h1', 'h3', 'h4']);
-      expect(gaps).to.equal(1);
+      heard.log.failure = null;
+      expect(await until(async () => heard.seen.length === 3, 2_000)).to.equal(true);
+      expect(hashes(heard.seen)).to.deep.equal(['h1', 'h3', 'h4']);
+      expect(heard.gaps).to.equal(1);
     } finally {
-      watch.stop();
+      stop();
     }
   });
 
   it('when its connection is not up, then it skips the read without a word, and when stopped it reads no more', async () => {
-    const log = fakeLog([key(1)]);
     let up = false;
     let ticks = 0;
-    const logs = captureLogs('info');
-    const watch = watchWithdrawals({
-      log,
-      ready: () => (ticks++, up),
-      onWithdrawal: () => undefined,
-      onGap: () => undefined,
-      logger: logs.logger,
-      everyMs: 5,
-    });
+    const { heard, stop } = watchOn([key(1)], () => (ticks++, up));
     expect(await until(async () => ticks > 3, 2_000)).to.equal(true);
-    expect(log.reads).to.equal(0);
-    expect(logs.text()).to.equal('');
+    expect(heard.log.reads).to.equal(0);
+    expect(heard.logs.text()).to.equal('');
     up = true;
-    expect(await until(async () => log.reads > 0, 2_000)).to.equal(true);
-    watch.stop();
-    const reads = log.reads;
+    expect(await until(async () => heard.log.reads > 0, 2_000)).to.equal(true);
+    stop();
+    const reads = heard.log.reads;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(log.reads).to.be.at.most(reads + 1);
+    expect(heard.log.reads).to.be.at.most(reads + 1);
   });
 });
