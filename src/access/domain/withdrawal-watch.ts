@@ -18,25 +18,26 @@ export interface WithdrawalWatchOptions {
 /**
  * Reads the withdrawal log from its oldest kept entry, then every `everyMs`, one read at a time,
  * and hands each withdrawal on. Failures are logged once until a read succeeds (Redis being down
- * is said by the request path too); what the watch missed meanwhile it reads once Redis is back,
- * unless the log was trimmed past it, which it then says (onGap).
+ * is said by the request path too); what the watch missed meanwhile it reads once Redis is back.
+ * Before each read it asks for the oldest entry kept: a log trimmed past what was read is said
+ * (onGap).
  */
 export function watchWithdrawals({ log, ready, onWithdrawal, onGap, logger, everyMs = WITHDRAWALS_READ_EVERY_MS }: WithdrawalWatchOptions): {
   stop(): void;
 } {
   let after = '0-0';
   let failing = false;
-  // A tick skipped or failed: the log may have been trimmed past what was read.
-  let behind = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 
   async function readAll(): Promise<void> {
-    if (behind && after !== '0-0') {
-      const oldest = await log.oldest();
-      if (oldest !== null && entryAfter(oldest, after)) onGap();
-    }
     for (;;) {
+      // Trimmed past what was read: while this process could not read, or when more than the log
+      // keeps were written between two reads (a mass revocation).
+      if (after !== '0-0') {
+        const oldest = await log.oldest();
+        if (oldest !== null && entryAfter(oldest, after)) onGap();
+      }
       const { last, withdrawals } = await log.readAfter(after);
       if (last === after) return;
       after = last;
@@ -50,7 +51,6 @@ export function watchWithdrawals({ log, ready, onWithdrawal, onGap, logger, ever
         await readAll();
         if (failing) logger.info('withdrawn keys readable again');
         failing = false;
-        behind = false;
       } catch (err) {
         if (!failing) {
           logger.warn('cannot read withdrawn keys: a key revoked meanwhile may be admitted by the fallback until Redis answers', {
@@ -58,10 +58,7 @@ export function watchWithdrawals({ log, ready, onWithdrawal, onGap, logger, ever
           });
         }
         failing = true;
-        behind = true;
       }
-    } else {
-      behind = true;
     }
     if (stopped) return;
     timer = setTimeout(() => void tick(), everyMs);

@@ -53,6 +53,8 @@ describe('admission of withdrawn keys while Redis does not answer', () => {
     expect(await admit(other)).to.include({ outcome: 'allowed', source: 'fallback' });
     up();
     withdrawn.note({ kind: 'account-restored', accountId: accountOf(keys[0]!), writtenMs: Date.now() });
+    // Only a verification after the enable is heard is relied on.
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await admit(keys[0]!)).to.include({ source: 'redis' });
     down();
     expect(await admit(keys[0]!)).to.include({ outcome: 'allowed', source: 'fallback' });
