@@ -19,8 +19,8 @@ export interface WithdrawalWatchOptions {
  * Reads the withdrawal log from its oldest kept entry, then every `everyMs`, one read at a time,
  * and hands each withdrawal on. Failures are logged once until a read succeeds (Redis being down
  * is said by the request path too); what the watch missed meanwhile it reads once Redis is back.
- * Before each read it asks for the oldest entry kept: a log trimmed past what was read is said
- * (onGap).
+ * After each read it asks for the oldest entry kept: a log trimmed past what was read before is
+ * said (onGap).
  */
 export function watchWithdrawals({ log, ready, onWithdrawal, onGap, logger, everyMs = WITHDRAWALS_READ_EVERY_MS }: WithdrawalWatchOptions): {
   stop(): void;
@@ -32,13 +32,15 @@ export function watchWithdrawals({ log, ready, onWithdrawal, onGap, logger, ever
 
   async function readAll(): Promise<void> {
     for (;;) {
-      // Trimmed past what was read: while this process could not read, or when more than the log
-      // keeps were written between two reads (a mass revocation).
-      if (after !== '0-0') {
+      const from = after;
+      const { last, withdrawals } = await log.readAfter(from);
+      // Trimmed past what was read before (while this process could not read, or when more than
+      // the log keeps were written between two reads): asked after the read, as trimming only
+      // moves on, so an entry trimmed before the read is never missed.
+      if (from !== '0-0') {
         const oldest = await log.oldest();
-        if (oldest !== null && entryAfter(oldest, after)) onGap();
+        if (oldest !== null && entryAfter(oldest, from)) onGap();
       }
-      const { last, withdrawals } = await log.readAfter(after);
       if (last === after) return;
       after = last;
       for (const withdrawal of withdrawals) onWithdrawal(withdrawal);

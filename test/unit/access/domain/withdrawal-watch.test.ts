@@ -101,6 +101,21 @@ describe('the watch on withdrawn keys', () => {
     }
   });
 
+  it('when more entries than the log keeps are written between two reads, then it says there is a gap', async () => {
+    const entries = [key(1)];
+    const { heard, stop } = watchOn(entries);
+    try {
+      expect(await until(async () => heard.seen.length === 1, 2_000)).to.equal(true);
+      entries.push(key(2), key(3), key(4));
+      heard.log.trimmed = 2;
+      expect(await until(async () => heard.seen.length === 3, 2_000)).to.equal(true);
+      expect(heard.gaps).to.equal(1);
+      expect(heard.logs.text()).to.equal('');
+    } finally {
+      stop();
+    }
+  });
+
   it('when its connection is not up, then it skips the read without a word, and when stopped it reads no more', async () => {
     let up = false;
     let ticks = 0;
