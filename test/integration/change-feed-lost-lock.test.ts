@@ -106,7 +106,7 @@ describe('the change feed when a run loses the catalogue lock', function () {
     marks.push(await watermarkOf(alias));
 
     expect(stopped.status, stopped.stderr).to.equal(1);
-    expect(stopped.stderr).to.match(/lock .* expired or was taken over|lock was lost/);
+    expect(stopped.stderr, stopped.stderr).to.match(/lock .* expired or was taken over|lock was lost/);
     expect(Math.min(...marks), 'the watermark never goes back').to.be.at.least(afterOther);
     // What a lease cannot fence (docs/operations.md): paused in the instant between the lock's
     // answer and its request leaving, the run still sends that one request, a batch of 2 here.

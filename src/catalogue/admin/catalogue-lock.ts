@@ -43,6 +43,8 @@ export interface CatalogueLock {
 export interface LockOptions {
   ttlMs?: number;
   renewEveryMs?: number;
+  /** Pause between two asks of a confirmation Redis did not answer. */
+  retryEveryMs?: number;
 }
 
 // Compare-and-act in one step, so a run whose lock expired never touches its successor's.
@@ -70,6 +72,20 @@ export class LockLostError extends Error {
   constructor(readonly key: string) {
     super(`the catalogue lock ${key} expired or was taken over; stopping without switching the alias`);
     this.name = 'LockLostError';
+  }
+}
+
+/**
+ * Redis gave no answer to the lock's renewals for a whole lease: the lock may have expired and
+ * another run taken it, so this run can no longer say it holds it.
+ */
+export class LockUnconfirmedError extends LockLostError {
+  constructor(key: string, silentMs: number, cause: unknown) {
+    super(key);
+    this.message =
+      `could not confirm the catalogue lock ${key}: Redis has not answered for ${(silentMs / 1000).toFixed(1)} s, ` +
+      `the lock's whole lease (last: ${cause instanceof Error ? cause.message : String(cause)}); stopping without switching the alias`;
+    this.name = 'LockUnconfirmedError';
   }
 }
 
@@ -117,7 +133,7 @@ export async function acquireCatalogueLock(
   redis: RedisClient,
   alias: string,
   command: string,
-  { ttlMs = DEFAULT_LOCK_TTL_MS, renewEveryMs = Math.floor(ttlMs / 3) }: LockOptions = {},
+  { ttlMs = DEFAULT_LOCK_TTL_MS, renewEveryMs = Math.floor(ttlMs / 3), retryEveryMs = 250 }: LockOptions = {},
 ): Promise<CatalogueLock & { tookOver: LockHolder | null }> {
   const key = lockKey(alias);
   const holder: LockHolder = {
@@ -141,14 +157,31 @@ export async function acquireCatalogueLock(
   }
 
   const lost = new AbortController();
-  const renew = async (): Promise<boolean> => (await redis.eval(RENEW, 1, key, value, ttlMs)) === 1;
+  // When the last renewal Redis said yes to was sent: the lease runs from then at the latest.
+  let leaseFrom = performance.now();
+  const renew = async (): Promise<boolean> => {
+    const asked = performance.now();
+    const held = (await redis.eval(RENEW, 1, key, value, ttlMs)) === 1;
+    if (held) leaseFrom = Math.max(leaseFrom, asked);
+    return held;
+  };
+  // A renewal Redis did not answer (a command timeout, a connection being remade) says nothing of
+  // the lock: within the lease it is asked again, and only a lease gone by unconfirmed stops the
+  // run. Otherwise a Redis stalled a few seconds (a failover, a snapshot's fork, a paused VM) would
+  // stop an import with "Command timed out".
+  const leaseGone = (error: unknown): LockUnconfirmedError | null => {
+    const silentMs = performance.now() - leaseFrom;
+    return silentMs >= ttlMs ? new LockUnconfirmedError(key, silentMs, error) : null;
+  };
   const timer = setInterval(() => {
     renew().then(
       (held) => {
         if (!held) lost.abort(new LockLostError(key));
       },
-      // A missed renewal is retried at the next tick; the TTL covers the gap.
-      () => undefined,
+      (error: unknown) => {
+        const gone = leaseGone(error);
+        if (gone) lost.abort(gone);
+      },
     );
   }, renewEveryMs);
   timer.unref();
@@ -158,10 +191,22 @@ export async function acquireCatalogueLock(
     holder,
     tookOver,
     lost: lost.signal,
+    // Nothing is written while it waits: its caller's write follows a yes from Redis, or nothing.
     async confirm() {
-      if (lost.signal.aborted || !(await renew())) {
-        lost.abort(new LockLostError(key));
-        throw new LockLostError(key);
+      for (;;) {
+        if (lost.signal.aborted) throw lost.signal.reason;
+        let held: boolean;
+        try {
+          held = await renew();
+        } catch (error) {
+          const gone = leaseGone(error);
+          if (gone) lost.abort(gone);
+          else await new Promise((resolve) => setTimeout(resolve, retryEveryMs));
+          continue;
+        }
+        if (!held) lost.abort(new LockLostError(key));
+        if (lost.signal.aborted) throw lost.signal.reason;
+        return;
       }
     },
     async release() {
