@@ -212,6 +212,7 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
  * A command's line for a service it could not reach: where (as displayUrl shows it, with `role`
  * after it) and why; and, when the service is on this machine, how to start it, as a local stack
  * that is not running is what a developer meets most. A remote one is the operator's to know.
+ * One that answered nothing in time is said to be running but stalled, wherever it is.
  */
 export function cannotReach(service: 'Elasticsearch' | 'Redis', url: string, why: string, role = ''): string {
   const onThisMachine = url.split(',').every((piece) => {
@@ -221,7 +222,14 @@ export function cannotReach(service: 'Elasticsearch' | 'Redis', url: string, why
       return false;
     }
   });
-  const hint = onThisMachine ? '; if it is the local stack, start it with: npm run stack:start' : '';
+  // A server that took the connection and then said nothing is running already: starting it is
+  // not the cure (a Redis stopped with SIGSTOP, or busy in a long script).
+  const hint =
+    /timed? ?out/i.test(why) && !/connect/i.test(why)
+      ? '; it took the connection but did not answer in time: it is running, but stalled or overloaded'
+      : onThisMachine
+        ? '; if it is the local stack, start it with: npm run stack:start'
+        : '';
   return `cannot reach ${service} at ${displayUrl(url)}${role === '' ? '' : ` (${role})`}: ${why}${hint}`;
 }
 

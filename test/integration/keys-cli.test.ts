@@ -8,6 +8,7 @@ import { hashPassword } from '../../src/infra/password-hash.js';
 import { hasInvisible } from '../../src/infra/visible-text.js';
 import { TSX } from '../support/catalogue-cli.js';
 import { request, uniqueName } from '../support/harness.js';
+import { hungServer } from '../support/hung-server.js';
 import { useCatalogue } from './catalogue-context.js';
 
 const run = promisify(execFile);
@@ -52,6 +53,19 @@ describe('keys CLI', function () {
     const missing = await keysWith({ REDIS_URL: 'unix:///tmp/no-redis-here.sock' }, 'list');
     expect(missing.code).to.equal(1);
     expect(missing.stderr).to.match(/cannot reach Redis at unix:\/\/\/tmp\/no-redis-here\.sock: connect ENOENT/);
+  });
+
+  it('when Redis takes the connection and answers nothing, then it says Redis is running but stalled, not to start it', async () => {
+    const hung = await hungServer();
+    try {
+      const url = hung.url.replace('http:', 'redis:');
+      const stalled = await keysWith({ REDIS_URL: url }, 'revoke', 'wpc_k_nothing');
+      expect(stalled.code).to.equal(1);
+      expect(stalled.stderr).to.include(`cannot reach Redis at ${url}: Command timed out; it took the connection but did not answer in time`);
+      expect(stalled.stderr).not.to.include('stack:start');
+    } finally {
+      await hung.close();
+    }
   });
 
   it('when given an option it does not know, then it prints its usage and exits 2, with no stack trace; --help prints it and exits 0', async () => {

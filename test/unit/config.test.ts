@@ -103,6 +103,20 @@ describe('configuration', () => {
     }
   });
 
+  it('when a service took the connection but answered nothing in time, then it is said to be running but stalled, not to be started', () => {
+    for (const url of ['redis://127.0.0.1:6379', 'redis://redis:6379']) {
+      const said = cannotReach('Redis', url, 'Command timed out');
+      expect(said, url).to.equal(
+        `cannot reach Redis at ${url}: Command timed out; it took the connection but did not answer in time: it is running, but stalled or overloaded`,
+      );
+      expect(said, url).not.to.include('npm run stack:start');
+    }
+    expect(cannotReach('Elasticsearch', 'http://127.0.0.1:9200', 'Request timed out')).to.include('stalled or overloaded');
+    // Timed out connecting: nothing took the connection.
+    for (const why of ['connect ETIMEDOUT', 'Connect Timeout Error'])
+      expect(cannotReach('Redis', 'redis://127.0.0.1:6379', why), why).to.include('npm run stack:start');
+  });
+
   it('when a URL is shown in a message or a log, then its user, password, query and fragment are not, nor a piece that is not a URL', () => {
     expect(displayUrl('redis://127.0.0.1:6379')).to.equal('redis://127.0.0.1:6379');
     expect(displayUrl('http://es:9200')).to.equal('http://es:9200');
