@@ -1,7 +1,7 @@
 import { EXIT_FAILED, failureCode, main, type CommandContext, type CatalogueCommand } from '../src/catalogue/cli/catalogue-cli.js';
 import { interruptionOf } from '../src/catalogue/cli/interrupt.js';
 import { dryRunNotes } from '../src/catalogue/cli/dry-run-notes.js';
-import { AliasStateError, listVersionedIndices } from '../src/catalogue/admin/index-admin.js';
+import { AliasStateError, PublishError, listVersionedIndices } from '../src/catalogue/admin/index-admin.js';
 import { afterKilledRuns, finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
 import type { BulkProgress } from '../src/catalogue/ingest/bulk-load.js';
 import { createProgress, type ProgressReporter } from '../src/catalogue/cli/progress.js';
@@ -100,6 +100,10 @@ const command: CatalogueCommand<ReindexArgs> = {
       // A rollback stopped before its alias switch has changed nothing a reader sees (reindex says
       // so itself): the index it would have gone back to may hold new numbers, which no reader sees
       // and the next rollback gives again.
+      if (error instanceof PublishError) {
+        context.say(error.message);
+        return failureCode(error);
+      }
       const stopped = interruptionOf(error);
       if (stopped) {
         context.say(`${stopped.message}; nothing a reader sees changed`);

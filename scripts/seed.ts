@@ -2,7 +2,7 @@ import { errors, type Client } from '@elastic/elasticsearch';
 import { failureCode, withCatalogueLock } from '../src/catalogue/cli/catalogue-cli.js';
 import { stopping, trapInterrupts } from '../src/catalogue/cli/interrupt.js';
 import { finishKilledRuns } from '../src/catalogue/admin/killed-runs.js';
-import type { CatalogueLock } from '../src/catalogue/admin/catalogue-lock.js';
+import { heedingInterrupts, type CatalogueLock } from '../src/catalogue/admin/catalogue-lock.js';
 import { UsageError } from '../src/catalogue/cli/cli-args.js';
 import { parseSeedArgs, SEED_USAGE, type SeedArgs } from '../src/catalogue/cli/seed-args.js';
 import { seedCatalogue, SeedError } from '../src/catalogue/ingest/seed-catalogue.js';
@@ -84,7 +84,7 @@ async function main(): Promise<number> {
 async function seed(es: Client, args: SeedArgs, config: Config, lock: CatalogueLock): Promise<number> {
   const interrupts = trapInterrupts((reason) => say(stopping(reason)));
   try {
-    return await seedUnder(es, args, config, lock, AbortSignal.any([interrupts.signal, lock.lost]));
+    return await seedUnder(es, args, config, heedingInterrupts(lock, interrupts.signal), AbortSignal.any([interrupts.signal, lock.lost]));
   } finally {
     interrupts.dispose();
   }
@@ -157,6 +157,6 @@ main().then(
   (code) => exitWhenDone(code, say),
   (error: unknown) => {
     say(error instanceof Error ? error.message : String(error));
-    exitWhenDone(1, say);
+    exitWhenDone(failureCode(error), say);
   },
 );

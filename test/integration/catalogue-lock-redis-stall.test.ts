@@ -1,10 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
 import { lockKey } from '../../src/catalogue/admin/catalogue-lock.js';
-import { WATERMARK_ID, type Watermark, changesIndexOf } from '../../src/wallpapers/store/change-log.js';
-import { finished, runScript, spawnScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
+import { finished, runScript, spawnScript, wallpapers } from '../support/catalogue-cli.js';
 import { feedSuite } from '../support/feed-reader.js';
 import { RedisServer } from '../support/redis-server.js';
 import { sleep } from '../support/until.js';
@@ -17,7 +14,7 @@ import { sleep } from '../support/until.js';
  */
 describe('the catalogue lock when Redis stalls during a run', function () {
   this.timeout(180_000);
-  const { es, dir, freshAlias } = feedSuite('lock-stall');
+  const { es, dir, freshAlias, file, watermarkOf } = feedSuite('lock-stall');
   let server: RedisServer;
   let redis: Redis;
   before(async () => {
@@ -29,28 +26,17 @@ describe('the catalogue lock when Redis stalls during a run', function () {
     await server.destroy();
   });
 
-  let files = 0;
-  function file(records: readonly unknown[]): string {
-    const path = join(dir, `${++files}.ndjson`);
-    writeFileSync(path, toNdjson(records));
-    return path;
-  }
-
-  async function watermarkOf(alias: string): Promise<number> {
-    return (await es.get<Watermark>({ index: changesIndexOf(alias), id: WATERMARK_ID }))._source!.change_seq;
-  }
-
   async function storedIn(alias: string): Promise<number> {
     await es.indices.refresh({ index: alias });
     return (await es.count({ index: alias })).count;
   }
 
-  /** An incremental import in small batches, paused on Redis's side once it is writing. */
-  async function importAcrossStall(alias: string, stallMs: number) {
+  /** An incremental import in small batches, and Redis paused on its side once the run is writing. */
+  async function freezeRedisMidRun(alias: string) {
     expect((await runScript('import', [file(wallpapers(20))], { env: { INDEX_ALIAS: alias, REDIS_URL: server.url }, cwd: dir })).status).to.equal(0);
     const slow = wallpapers(600, { startId: 10_001 });
     const run = spawnScript('import', [file(slow), '--incremental', '--batch-size', '2', '--concurrency', '1'], {
-      env: { INDEX_ALIAS: alias, REDIS_URL: server.url, REDIS_TIMEOUT_MS: '300' },
+      env: { INDEX_ALIAS: alias, REDIS_URL: server.url },
       cwd: dir,
     });
     const ended = finished(run);
@@ -59,20 +45,47 @@ describe('the catalogue lock when Redis stalls during a run', function () {
     expect(await watermarkOf(alias), 'the run was writing').to.be.above(opened);
     server.pause();
     const frozenAt = await storedIn(alias);
-    await sleep(stallMs);
-    const duringStall = await storedIn(alias);
-    server.resume();
-    return { ended: await ended, frozenAt, duringStall, total: 20 + slow.length };
+    return { run, ended, frozenAt, total: 20 + slow.length };
   }
 
-  it('when Redis is frozen for several command timeouts mid-run, then the run waits, writes nothing meanwhile, and finishes every record', async () => {
+  // The tools' Redis commands time out after 2 s (REDIS_TIMEOUT_MS, at least 2 s for them): a
+  // freeze of 4 s is two of them.
+  it('when Redis is frozen for two command timeouts mid-run, then the run says it waits, writes nothing meanwhile, and finishes every record', async () => {
     const alias = freshAlias();
-    const { ended, total, frozenAt, duringStall } = await importAcrossStall(alias, 2500);
+    const { ended, total, frozenAt } = await freezeRedisMidRun(alias);
+    await sleep(4000);
+    const duringStall = await storedIn(alias);
+    server.resume();
+    const { status, stderr } = await ended;
     // A batch whose lock was confirmed as Redis froze still lands: 2 records here.
     expect(duringStall - frozenAt, 'written while Redis was frozen').to.be.at.most(2);
-    expect(ended.status, ended.stderr).to.equal(0);
+    expect(status, stderr).to.equal(0);
+    expect(stderr).to.match(
+      /import: Redis is not answering the catalogue lock's renewal \(Command timed out\); nothing is written while it waits, for up to \d+ s more\n/,
+    );
+    expect(stderr).to.match(/import: Redis answered the catalogue lock again after \d+\.\d s\n/);
     await es.indices.refresh({ index: alias });
     expect((await es.count({ index: alias })).count).to.equal(total);
     expect(await redis.exists(lockKey(alias)), 'the lock released at the end').to.equal(0);
+  });
+
+  it('when the operator presses Ctrl-C while the run waits for a frozen Redis, then it stops within seconds as interrupted (130), writing nothing more', async () => {
+    const alias = freshAlias();
+    const { run, ended, frozenAt } = await freezeRedisMidRun(alias);
+    try {
+      // Past one command timeout: the run is waiting on the lock.
+      await sleep(3000);
+      const interruptedAt = performance.now();
+      run.kill('SIGINT');
+      const { status, stderr } = await ended;
+      const tookMs = performance.now() - interruptedAt;
+      expect(status, stderr).to.equal(130);
+      // Its lock's release is given up after Redis's 2 s command timeout; the lease is 30 s.
+      expect(tookMs, 'not at the end of the lease').to.be.below(10_000);
+      expect(stderr).to.include('interrupted by SIGINT');
+      expect((await storedIn(alias)) - frozenAt, 'written after Redis froze').to.be.at.most(2);
+    } finally {
+      server.resume();
+    }
   });
 });

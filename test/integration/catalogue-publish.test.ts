@@ -6,6 +6,7 @@ import {
   createVersionedIndex,
   finishLoading,
   listVersionedIndices,
+  PublishError,
   publishIndex,
   swapAlias,
 } from '../../src/catalogue/admin/index-admin.js';
@@ -66,7 +67,10 @@ describe('publishing a new catalogue index', function () {
       () => null,
       (e: unknown) => e,
     );
-    expect(failed).to.be.instanceOf(Error);
+    expect(failed).to.be.instanceOf(PublishError).and.include({ switched: false });
+    expect((failed as Error).message).to.match(
+      new RegExp(`^injected: the _aliases call failed; alias ${alias} left unchanged, ${alias}-\\S+ deleted$`),
+    );
     expect(await aliasedIndices(es, alias)).to.deep.equal([second.index]);
     const left = await listVersionedIndices(es, alias);
     expect(left.filter((index) => !index.live && index.state === 'complete').length, 'no complete index that never went live').to.equal(1);
@@ -117,10 +121,36 @@ describe('publishing a new catalogue index', function () {
       () => null,
       (e: unknown) => e,
     );
-    expect(err).to.be.instanceOf(LockLostError);
+    expect(err).to.be.instanceOf(PublishError).and.include({ switched: true });
+    expect((err as Error).cause).to.be.instanceOf(LockLostError);
+    const live = (await aliasedIndices(es, alias))[0]!;
+    expect((err as Error).message, 'says the alias moved').to.equal(
+      `the catalogue lock wpc:catalogue-lock:test expired or was taken over; alias ${alias} -> ${live} is live, nothing was pruned (the next run prunes beyond --keep)`,
+    );
     expect(askedAfterSwap, 'asked again before pruning').to.equal(1);
     const names = (await listVersionedIndices(es, alias)).map((index) => index.name);
     expect(names).to.include(first.index).and.include(second.index);
+  });
+
+  it('when the lock is lost while the change feed records what the switch replaced, then the run says the new index is live and the next run writes that record', async () => {
+    await seed(es);
+    const second = await seed(es);
+    const index = await createVersionedIndex(es, alias);
+    await bulkLoad(es, index, generateWallpapers({ count: 20, seed: 9, imageBaseUrl: IMAGES }), {});
+    await finishLoading(es, index);
+    const err = await publishIndex(es, alias, index, {
+      keep: 1,
+      confirmLock: async () => undefined,
+      beforePrune: () => Promise.reject(new LockLostError('wpc:catalogue-lock:test')),
+    }).catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(PublishError).and.include({ switched: true });
+    expect((err as Error).message).to.equal(
+      `the catalogue lock wpc:catalogue-lock:test expired or was taken over; alias ${alias} -> ${index} is live, ` +
+        "the change feed's record of what it replaced is written by the next catalogue run, and nothing was pruned",
+    );
+    expect(await aliasedIndices(es, alias)).to.deep.equal([index]);
+    const left = (await listVersionedIndices(es, alias)).find((each) => each.name === second.index);
+    expect(left?.state, 'kept, though --keep 1, and marked for the next run').to.equal('leaving');
   });
 
   it('when the index a run built was deleted and made again by a write (another run that lost its lock removed it), then it is not made live', async () => {

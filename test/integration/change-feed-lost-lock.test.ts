@@ -1,11 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { expect } from 'chai';
 import { lockKey } from '../../src/catalogue/admin/catalogue-lock.js';
 import { ChangeRecorder, RecordTakenError } from '../../src/catalogue/admin/change-recorder.js';
-import { WATERMARK_ID, type Watermark, changesIndexOf } from '../../src/wallpapers/store/change-log.js';
-import { finished, indicesOf, runScript, spawnScript, toNdjson, wallpapers } from '../support/catalogue-cli.js';
+import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
+import { finished, indicesOf, runScript, spawnScript, wallpapers } from '../support/catalogue-cli.js';
 import { feedReader, feedSuite } from '../support/feed-reader.js';
 import { readyRedis } from '../support/harness.js';
 import { sleep } from '../support/until.js';
@@ -18,24 +16,13 @@ import { sleep } from '../support/until.js';
  */
 describe('the change feed when a run loses the catalogue lock', function () {
   this.timeout(180_000);
-  const { es, dir, key: keyOf, freshAlias, apiOn } = feedSuite('lost-lock');
+  const { es, dir, key: keyOf, freshAlias, apiOn, file, watermarkOf } = feedSuite('lost-lock');
   const { walk } = feedReader(keyOf);
   let redis: Redis;
   before(async () => {
     redis = await readyRedis();
   });
   after(() => redis.disconnect());
-
-  let files = 0;
-  function file(records: readonly unknown[]): string {
-    const path = join(dir, `${++files}.ndjson`);
-    writeFileSync(path, toNdjson(records));
-    return path;
-  }
-
-  async function watermarkOf(alias: string): Promise<number> {
-    return (await es.get<Watermark>({ index: changesIndexOf(alias), id: WATERMARK_ID }))._source!.change_seq;
-  }
 
   /** Numbers given to more than one wallpaper or tombstone. */
   async function givenTwice(alias: string): Promise<number[]> {

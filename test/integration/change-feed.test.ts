@@ -10,7 +10,8 @@ import { importCatalogue } from '../../src/catalogue/ingest/import-catalogue.js'
 import { aliasTargets, indicesOf, runScript, stateOf, toNdjson, wallpapers } from '../support/catalogue-cli.js';
 import { rollbackCatalogue } from '../../src/catalogue/admin/rollback.js';
 import { Interrupted } from '../../src/catalogue/cli/interrupt.js';
-import { markIndexState, swapAlias } from '../../src/catalogue/admin/index-admin.js';
+import { PublishError, markIndexState, swapAlias } from '../../src/catalogue/admin/index-admin.js';
+import { LockLostError } from '../../src/catalogue/admin/catalogue-lock.js';
 import { type RunningApp, connectEs, createIndexWithDocs, request } from '../support/harness.js';
 import { fixtureWallpapers } from '../support/fixtures.js';
 import { asIssuedBeforeTheSeal } from '../support/legacy-cursor.js';
@@ -282,6 +283,33 @@ describe('the change feed, GET /v1/changes', function () {
     ).to.be.instanceOf(Interrupted);
     expect(await aliasTargets(es, alias)).to.deep.equal([newer]);
     expect(await stateOf(es, older)).to.equal('complete');
+  });
+
+  it('when a rollback loses its lock after its alias switch, then it says the older index is live, and the next catalogue run writes what it undid', async () => {
+    const alias = freshAlias();
+    await run('import', alias, ['--keep', '5', file('l1.ndjson', wallpapers(5))]);
+    await run('import', alias, ['--keep', '5', '--allow-deletes', 'all', file('l2.ndjson', wallpapers(5, { startId: 50 }))]);
+    const [older, newer] = (await indicesOf(es, alias)) as [string, string];
+    // Held until the alias has moved, lost at the next ask.
+    const confirmLock = async () => {
+      if ((await aliasTargets(es, alias)).includes(older)) throw new LockLostError('wpc:catalogue-lock:test');
+    };
+    const error = await rollbackCatalogue(es, alias, { confirmLock }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).to.be.instanceOf(PublishError).and.include({ switched: true });
+    expect((error as Error).message).to.equal(
+      `the catalogue lock wpc:catalogue-lock:test expired or was taken over; alias ${alias} -> ${older} is live, ` +
+        "the change feed's record of what it undid is written by the next catalogue run",
+    );
+    expect(await aliasTargets(es, alias)).to.deep.equal([older]);
+    expect(await stateOf(es, newer)).to.equal('rolling-back');
+    const next = await run('import', alias, ['--incremental', file('l3.ndjson', wallpapers(1, { startId: 900 }))]);
+    expect(next.stderr).to.match(
+      new RegExp(`recorded \\d+ deletions of ${newer} for the change feed, left unwritten by an earlier run killed after its alias switch`),
+    );
+    expect(await stateOf(es, newer)).to.equal('rolled-back');
   });
 
   it('when a rollback is stopped while it numbers wallpapers again, then it stops at its next record, not after the whole walk, and a later rollback records everything', async () => {

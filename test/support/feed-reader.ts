@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
-import { WATERMARK_ID, type Watermark } from '../../src/wallpapers/store/change-log.js';
+import { WATERMARK_ID, type Watermark, changesIndexOf } from '../../src/wallpapers/store/change-log.js';
+import { toNdjson } from './catalogue-cli.js';
 import type { Wallpaper } from '../../src/wallpapers/wallpaper.js';
 import {
   type ConfigOverrides,
@@ -109,5 +110,18 @@ export function feedSuite(prefix: string) {
     return app;
   }
 
-  return { es, dir, key: () => key, freshAlias, apiOn };
+  let files = 0;
+  /** The records as a new NDJSON file in the suite's directory, for an import to read. */
+  function file(records: readonly unknown[]): string {
+    const path = join(dir, `${++files}.ndjson`);
+    writeFileSync(path, toNdjson(records));
+    return path;
+  }
+
+  /** The last number the alias's change feed has given. */
+  async function watermarkOf(alias: string): Promise<number> {
+    return (await es.get<Watermark>({ index: changesIndexOf(alias), id: WATERMARK_ID }))._source!.change_seq;
+  }
+
+  return { es, dir, key: () => key, freshAlias, apiOn, file, watermarkOf };
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { ReplyError } from 'ioredis';
 import type { RedisClient } from '../../infra/redis.js';
+import { messageOf } from './index-admin.js';
 
 /** Who holds the lock, stored as the key's JSON value. */
 export interface LockHolder {
@@ -34,10 +36,21 @@ export interface CatalogueLock {
   readonly holder: LockHolder;
   /** Aborted when a renewal finds the lock gone or taken: the run must not switch the alias then. */
   readonly lost: AbortSignal;
-  /** Throws unless the lock is still ours; extends it on success. */
-  confirm(): Promise<void>;
+  /**
+   * Throws unless the lock is still ours; extends it on success. While Redis does not answer it
+   * waits, within the lease, and `interrupt` ends that wait with its reason.
+   */
+  confirm(interrupt?: AbortSignal): Promise<void>;
   /** Deletes the key only if it is still ours. */
   release(): Promise<void>;
+}
+
+/**
+ * The lock, its confirmations ended by `interrupt` when they wait for a silent Redis: a Ctrl-C
+ * then stops the run at once, not at the lease's end.
+ */
+export function heedingInterrupts(lock: CatalogueLock, interrupt: AbortSignal): CatalogueLock {
+  return { ...lock, confirm: () => lock.confirm(interrupt) };
 }
 
 export interface LockOptions {
@@ -45,6 +58,8 @@ export interface LockOptions {
   renewEveryMs?: number;
   /** Pause between two asks of a confirmation Redis did not answer. */
   retryEveryMs?: number;
+  /** Told once when Redis stops answering the lock's renewals, and once when it answers again. */
+  onSilence?: (line: string) => void;
 }
 
 // Compare-and-act in one step, so a run whose lock expired never touches its successor's.
@@ -68,25 +83,54 @@ export class LockHeldError extends Error {
   }
 }
 
+/**
+ * The run no longer holds its lock. The message says only that: what the run had done by then
+ * (switched the alias or not, written some changes) is said by the run, which knows.
+ */
 export class LockLostError extends Error {
-  constructor(readonly key: string) {
-    super(`the catalogue lock ${key} expired or was taken over; stopping without switching the alias`);
+  constructor(
+    readonly key: string,
+    message = `the catalogue lock ${key} expired or was taken over`,
+  ) {
+    super(message);
     this.name = 'LockLostError';
   }
 }
 
 /**
- * Redis gave no answer to the lock's renewals for a whole lease: the lock may have expired and
- * another run taken it, so this run can no longer say it holds it.
+ * Redis gave no answer to the lock's renewals for a whole lease, or refused them: the lock may
+ * have expired and another run taken it, so this run can no longer say it holds it.
  */
 export class LockUnconfirmedError extends LockLostError {
-  constructor(key: string, silentMs: number, cause: unknown) {
-    super(key);
-    this.message =
-      `could not confirm the catalogue lock ${key}: Redis has not answered for ${(silentMs / 1000).toFixed(1)} s, ` +
-      `the lock's whole lease (last: ${cause instanceof Error ? cause.message : String(cause)}); stopping without switching the alias`;
+  constructor(key: string, why: string) {
+    super(key, `could not confirm the catalogue lock ${key}: ${why}`);
     this.name = 'LockUnconfirmedError';
   }
+}
+
+// Redis's answers that say it cannot serve the command just now (a replica promoted, a data set
+// loading, a script running, a cluster moving slots), not that the command is wrong.
+const TRANSIENT_REPLY = /^(READONLY|LOADING|BUSY|TRYAGAIN|CLUSTERDOWN|MASTERDOWN|MOVED|ASK)\b/;
+
+/**
+ * Whether a failed renewal says nothing of the lock: no answer (a command timeout, a connection
+ * closed or being remade, a cluster with no node reachable) or a transient refusal. Any other
+ * answer (NOPERM for an ACL user without EVAL, a script error) will not change by asking again.
+ */
+export function isSilence(error: unknown): boolean {
+  return !(error instanceof ReplyError) || TRANSIENT_REPLY.test((error as Error).message);
+}
+
+/** `work`, or the signal's reason as soon as it is aborted. */
+function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  return new Promise((resolve, reject) => {
+    // An abort reason is an Error here (Interrupted, LockLostError), as AbortSignal.abort() makes one.
+    const onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 export function describeHolder(holder: LockHolder | string): string {
@@ -133,7 +177,7 @@ export async function acquireCatalogueLock(
   redis: RedisClient,
   alias: string,
   command: string,
-  { ttlMs = DEFAULT_LOCK_TTL_MS, renewEveryMs = Math.floor(ttlMs / 3), retryEveryMs = 250 }: LockOptions = {},
+  { ttlMs = DEFAULT_LOCK_TTL_MS, renewEveryMs = Math.floor(ttlMs / 3), retryEveryMs = 250, onSilence = () => undefined }: LockOptions = {},
 ): Promise<CatalogueLock & { tookOver: LockHolder | null }> {
   const key = lockKey(alias);
   const holder: LockHolder = {
@@ -159,19 +203,41 @@ export async function acquireCatalogueLock(
   const lost = new AbortController();
   // When the last renewal Redis said yes to was sent: the lease runs from then at the latest.
   let leaseFrom = performance.now();
+  // Since when Redis has not answered, once the operator has been told; null while it answers.
+  let silentSince: number | null = null;
   const renew = async (): Promise<boolean> => {
     const asked = performance.now();
     const held = (await redis.eval(RENEW, 1, key, value, ttlMs)) === 1;
     if (held) leaseFrom = Math.max(leaseFrom, asked);
+    if (silentSince !== null) {
+      onSilence(`Redis answered the catalogue lock again after ${((performance.now() - silentSince) / 1000).toFixed(1)} s`);
+      silentSince = null;
+    }
     return held;
   };
   // A renewal Redis did not answer (a command timeout, a connection being remade) says nothing of
   // the lock: within the lease it is asked again, and only a lease gone by unconfirmed stops the
   // run. Otherwise a Redis stalled a few seconds (a failover, a snapshot's fork, a paused VM) would
-  // stop an import with "Command timed out".
-  const leaseGone = (error: unknown): LockUnconfirmedError | null => {
-    const silentMs = performance.now() - leaseFrom;
-    return silentMs >= ttlMs ? new LockUnconfirmedError(key, silentMs, error) : null;
+  // stop an import with "Command timed out". A refusal that asking again will not change stops it
+  // at once. Null: ask again.
+  const failure = (error: unknown): LockUnconfirmedError | null => {
+    if (!isSilence(error)) return new LockUnconfirmedError(key, `Redis refused its renewal: ${messageOf(error)}`);
+    const now = performance.now();
+    const silentMs = now - leaseFrom;
+    if (silentMs >= ttlMs) {
+      return new LockUnconfirmedError(
+        key,
+        `Redis has not answered for ${(silentMs / 1000).toFixed(1)} s, the lock's whole lease (last: ${messageOf(error)})`,
+      );
+    }
+    if (silentSince === null) {
+      silentSince = now;
+      onSilence(
+        `Redis is not answering the catalogue lock's renewal (${messageOf(error)}); ` +
+          `nothing is written while it waits, for up to ${((ttlMs - silentMs) / 1000).toFixed(0)} s more`,
+      );
+    }
+    return null;
   };
   const timer = setInterval(() => {
     renew().then(
@@ -179,8 +245,8 @@ export async function acquireCatalogueLock(
         if (!held) lost.abort(new LockLostError(key));
       },
       (error: unknown) => {
-        const gone = leaseGone(error);
-        if (gone) lost.abort(gone);
+        const failed = failure(error);
+        if (failed) lost.abort(failed);
       },
     );
   }, renewEveryMs);
@@ -192,16 +258,18 @@ export async function acquireCatalogueLock(
     tookOver,
     lost: lost.signal,
     // Nothing is written while it waits: its caller's write follows a yes from Redis, or nothing.
-    async confirm() {
+    async confirm(interrupt) {
       for (;;) {
         if (lost.signal.aborted) throw lost.signal.reason;
+        interrupt?.throwIfAborted();
         let held: boolean;
         try {
-          held = await renew();
+          held = await unlessAborted(renew(), interrupt);
         } catch (error) {
-          const gone = leaseGone(error);
-          if (gone) lost.abort(gone);
-          else await new Promise((resolve) => setTimeout(resolve, retryEveryMs));
+          interrupt?.throwIfAborted();
+          const failed = failure(error);
+          if (failed) lost.abort(failed);
+          else await unlessAborted(new Promise((resolve) => setTimeout(resolve, retryEveryMs)), interrupt);
           continue;
         }
         if (!held) lost.abort(new LockLostError(key));

@@ -264,30 +264,63 @@ export interface PublishOptions {
 }
 
 /**
- * Makes a loaded, checked index live and prunes beyond `keep`. If the swap fails, the new index
- * is deleted (or, when even that fails, left `building` for the next run to remove), so it can
- * never take the place of the true rollback target.
+ * A run stopped while moving its alias (a lost lock, Elasticsearch failing): what a reader now
+ * sees depends on whether the alias had moved, so the message says which, and what is left for the
+ * next run. A stop after the switch still fails the run (exit 1): it holds no lock then, or its
+ * change feed is not complete, and either wants the operator's eye.
  */
+export class PublishError extends Error {
+  constructor(
+    readonly switched: boolean,
+    message: string,
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+    this.name = 'PublishError';
+  }
+}
+
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The swap, or a PublishError saying whether it was done: a failed swap discards the new index
+ * when it is certainly not live (and otherwise leaves it `building` for the next run to remove),
+ * so it can never take the place of the true rollback target.
+ */
+async function swapOrSay(es: Client, alias: string, index: string, options: Parameters<typeof swapAlias>[3]): Promise<string[]> {
+  try {
+    return await swapAlias(es, alias, index, options);
+  } catch (error) {
+    const live = await aliasedIndices(es, alias).catch(() => null);
+    if (live?.includes(index)) throw new PublishError(true, `${messageOf(error)}; alias ${alias} -> ${index} is live`, { cause: error });
+    const left = live !== null && (await discardIndex(es, index)) ? `${index} deleted` : `${index} left marked building, for the next run to remove`;
+    throw new PublishError(false, `${messageOf(error)}; alias ${alias} left unchanged, ${left}`, { cause: error });
+  }
+}
+
+/** Makes a loaded, checked index live and prunes beyond `keep`. */
 export async function publishIndex(
   es: Client,
   alias: string,
   index: string,
   { keep, confirmLock, beforePrune }: PublishOptions,
 ): Promise<{ previous: string[]; pruned: string[] }> {
-  let previous: string[];
+  const previous = await swapOrSay(es, alias, index, { leaving: beforePrune ? 'leaving' : 'complete', confirm: confirmLock });
+  let recorded = beforePrune === undefined;
   try {
-    previous = await swapAlias(es, alias, index, { leaving: beforePrune ? 'leaving' : 'complete', confirm: confirmLock });
+    if (beforePrune) {
+      await beforePrune();
+      for (const left of previous) await markIndexState(es, left, AFTER_LEAVING.leaving);
+      recorded = true;
+    }
+    await confirmLock?.();
   } catch (error) {
-    // Deleted only when it is certainly not live; otherwise it stays `building` for the next run.
-    const live = await aliasedIndices(es, alias).catch(() => null);
-    if (live !== null && !live.includes(index)) await discardIndex(es, index);
-    throw error;
+    // The replaced index stays marked `leaving` until what it held is recorded (finishKilledRuns).
+    const left = recorded
+      ? 'nothing was pruned (the next run prunes beyond --keep)'
+      : "the change feed's record of what it replaced is written by the next catalogue run, and nothing was pruned";
+    throw new PublishError(true, `${messageOf(error)}; alias ${alias} -> ${index} is live, ${left}`, { cause: error });
   }
-  if (beforePrune) {
-    await beforePrune();
-    for (const left of previous) await markIndexState(es, left, AFTER_LEAVING.leaving);
-  }
-  await confirmLock?.();
   const pruned = await pruneOldIndices(es, alias, keep);
   return { previous, pruned };
 }

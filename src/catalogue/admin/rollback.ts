@@ -1,6 +1,15 @@
 import type { Client } from '@elastic/elasticsearch';
 import { ChangeRecorder } from './change-recorder.js';
-import { AFTER_LEAVING, type VersionedIndex, listVersionedIndices, markIndexState, swapAlias } from './index-admin.js';
+import {
+  AFTER_LEAVING,
+  PublishError,
+  type VersionedIndex,
+  aliasedIndices,
+  listVersionedIndices,
+  markIndexState,
+  messageOf,
+  swapAlias,
+} from './index-admin.js';
 
 export interface RollbackPlan {
   from: string;
@@ -13,8 +22,8 @@ export interface RollbackResult extends RollbackPlan {
 }
 
 export class RollbackError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause: unknown }) {
+    super(message, options);
     this.name = 'RollbackError';
   }
 }
@@ -59,9 +68,23 @@ export async function rollbackCatalogue(
   // the index it leaves is `rolling-back` until its deletions are written, and should this run be
   // killed before, the next catalogue run writes them (finishKilledRuns).
   signal?.throwIfAborted();
-  await swapAlias(es, alias, plan.to, { leaving: 'rolling-back', confirm: confirmLock });
-  await recorder.finishRollback();
-  await markIndexState(es, plan.from, AFTER_LEAVING['rolling-back']);
-  await recorder.commit([plan.to]);
+  try {
+    await swapAlias(es, alias, plan.to, { leaving: 'rolling-back', confirm: confirmLock });
+  } catch (error) {
+    const live = await aliasedIndices(es, alias).catch((): string[] => []);
+    if (!live.includes(plan.to)) throw new RollbackError(messageOf(error), { cause: error });
+    throw new PublishError(true, `${messageOf(error)}; alias ${alias} -> ${plan.to} is live`, { cause: error });
+  }
+  try {
+    await recorder.finishRollback();
+    await markIndexState(es, plan.from, AFTER_LEAVING['rolling-back']);
+    await recorder.commit([plan.to]);
+  } catch (error) {
+    throw new PublishError(
+      true,
+      `${messageOf(error)}; alias ${alias} -> ${plan.to} is live, the change feed's record of what it undid is written by the next catalogue run`,
+      { cause: error },
+    );
+  }
   return { ...plan, changes };
 }

@@ -5,7 +5,7 @@ import { cannotReach, ConfigError, loadConfig, type Config } from '../../config.
 import { TOOLS_MAX_ANSWER_BYTES, createEsClient } from '../../infra/elasticsearch.js';
 import { connectedRedis } from '../../infra/redis.js';
 import { inTime } from '../../infra/in-time.js';
-import { acquireCatalogueLock, describeHolder, LockHeldError, type CatalogueLock } from '../admin/catalogue-lock.js';
+import { acquireCatalogueLock, describeHolder, heedingInterrupts, LockHeldError, type CatalogueLock } from '../admin/catalogue-lock.js';
 import { interruptionOf, stopping, trapInterrupts } from './interrupt.js';
 import { UsageError } from './cli-args.js';
 
@@ -73,7 +73,7 @@ export async function withCatalogueLock(
   try {
     let lock;
     try {
-      lock = await acquireCatalogueLock(redis, config.indexAlias, command);
+      lock = await acquireCatalogueLock(redis, config.indexAlias, command, { onSilence: say });
     } catch (error) {
       if (!(error instanceof LockHeldError)) throw error;
       say(`${error.message}; refusing to run alongside it, try again once it has finished`);
@@ -136,8 +136,11 @@ export async function runCatalogueCommand<A extends { help: boolean }>(command: 
     const run = async (lock: CatalogueLock | null, redis: RedisClient) => {
       const interrupts = trapInterrupts((reason) => say(stopping(reason)));
       try {
-        const signal = lock === null ? interrupts.signal : AbortSignal.any([interrupts.signal, lock.lost]);
-        return await command.run({ config, es, redis, say, lock, signal }, args);
+        if (lock === null) return await command.run({ config, es, redis, say, lock, signal: interrupts.signal }, args);
+        return await command.run(
+          { config, es, redis, say, lock: heedingInterrupts(lock, interrupts.signal), signal: AbortSignal.any([interrupts.signal, lock.lost]) },
+          args,
+        );
       } finally {
         interrupts.dispose();
       }
@@ -170,7 +173,7 @@ export function main<A extends { help: boolean }>(command: CatalogueCommand<A>):
     (code) => exitWhenDone(code, say),
     (error: unknown) => {
       say(message(error));
-      exitWhenDone(EXIT_FAILED, say);
+      exitWhenDone(failureCode(error), say);
     },
   );
 }

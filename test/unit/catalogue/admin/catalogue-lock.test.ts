@@ -1,10 +1,17 @@
 import { expect } from 'chai';
-import { LockLostError, LockUnconfirmedError, acquireCatalogueLock } from '../../../../src/catalogue/admin/catalogue-lock.js';
+import { ReplyError } from 'ioredis';
+import { LockLostError, LockUnconfirmedError, acquireCatalogueLock, isSilence } from '../../../../src/catalogue/admin/catalogue-lock.js';
+import { Interrupted } from '../../../../src/catalogue/cli/interrupt.js';
 import type { RedisClient } from '../../../../src/infra/redis.js';
 
-type Answer = 'yes' | 'no' | 'silent';
+type Answer = 'yes' | 'no' | 'silent' | 'late yes' | 'refused' | 'loading';
 
-/** A Redis that grants the lock, then answers each renewal as scripted (the last answer repeats). */
+const LATE_MS = 200;
+
+/**
+ * A Redis that grants the lock, then answers each renewal as scripted (the last answer repeats):
+ * a late yes comes LATE_MS after it was asked.
+ */
 function scriptedRedis(answers: Answer[]) {
   const asked: Answer[] = [];
   const client = {
@@ -13,7 +20,10 @@ function scriptedRedis(answers: Answer[]) {
       const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
       asked.push(answer);
       if (answer === 'silent') throw new Error('Command timed out');
-      return answer === 'yes' ? 1 : 0;
+      if (answer === 'refused') throw new ReplyError('NOPERM this user has no permissions to run the eval command');
+      if (answer === 'loading') throw new ReplyError('LOADING Redis is loading the dataset in memory');
+      if (answer === 'late yes') await new Promise((resolve) => setTimeout(resolve, LATE_MS));
+      return answer === 'no' ? 0 : 1;
     },
   };
   return { redis: client as unknown as RedisClient, asked };
@@ -73,5 +83,94 @@ describe('the catalogue lock when Redis does not answer', () => {
     await aborted;
     expect(lock.lost.reason).to.be.instanceOf(LockUnconfirmedError);
     await lock.release().catch(() => undefined);
+  });
+
+  it('when a yes comes late, then the lease runs from when the renewal was sent, not from when the yes came', async () => {
+    const { redis } = scriptedRedis(['late yes', 'silent']);
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ttlMs: 400, ...fast });
+    const sent = performance.now();
+    await lock.confirm();
+    const answered = performance.now();
+    const error = await lock.confirm().catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(LockUnconfirmedError);
+    // From the answer, the lease had 400 ms more; from the sending, 400 - LATE_MS.
+    expect(performance.now() - answered, 'ended a lease after the sending').to.be.below(400 - LATE_MS / 2);
+    expect(performance.now() - sent).to.be.at.least(395);
+    await lock.release().catch(() => undefined);
+  });
+
+  it('when Redis fails each renewal at once, then the lock asks again only after a pause, not in a loop', async () => {
+    const { redis, asked } = scriptedRedis(['silent']);
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ttlMs: 500, renewEveryMs: 60_000, retryEveryMs: 50 });
+    await lock.confirm().catch(() => undefined);
+    expect(asked.length, 'about one ask every 50 ms of a 500 ms lease').to.be.within(2, 12);
+    await lock.release().catch(() => undefined);
+  });
+
+  it('when Redis refuses the renewal (NOPERM), then the confirmation fails at once with its answer, without waiting out the lease', async () => {
+    const { redis, asked } = scriptedRedis(['refused']);
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ttlMs: 60_000, ...fast });
+    const error = await lock.confirm().catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(LockUnconfirmedError);
+    expect((error as Error).message).to.equal(
+      'could not confirm the catalogue lock wpc:catalogue-lock:wallpapers: Redis refused its renewal: NOPERM this user has no permissions to run the eval command',
+    );
+    expect(asked).to.deep.equal(['refused']);
+    expect(lock.lost.reason).to.equal(error);
+    await lock.release().catch(() => undefined);
+  });
+
+  it('when Redis answers that it is loading, then that is waited out like silence', async () => {
+    const { redis, asked } = scriptedRedis(['loading', 'loading', 'yes']);
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ttlMs: 1000, ...fast });
+    await lock.confirm();
+    expect(asked).to.deep.equal(['loading', 'loading', 'yes']);
+    expect(lock.lost.aborted).to.equal(false);
+    await lock.release();
+  });
+
+  it('when the run is interrupted while the lock waits for Redis, then the confirmation ends at once with the interruption, and the lock is not called lost', async () => {
+    const { redis } = scriptedRedis(['silent']);
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ttlMs: 60_000, renewEveryMs: 60_000, retryEveryMs: 1000 });
+    const interrupt = new AbortController();
+    setTimeout(() => interrupt.abort(new Interrupted('SIGINT')), 20);
+    const started = performance.now();
+    const error = await lock.confirm(interrupt.signal).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(Interrupted);
+    expect(performance.now() - started, 'not at the next ask, a second later').to.be.below(900);
+    expect(lock.lost.aborted).to.equal(false);
+    await lock.release().catch(() => undefined);
+  });
+
+  it('when Redis goes silent and then answers, then the operator is told once of each, not at every ask', async () => {
+    const { redis } = scriptedRedis(['silent', 'silent', 'silent', 'yes', 'yes']);
+    const told: string[] = [];
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ttlMs: 30_000, ...fast, onSilence: (line) => told.push(line) });
+    await lock.confirm();
+    await lock.confirm();
+    expect(told).to.have.length(2);
+    expect(told[0]).to.match(
+      /^Redis is not answering the catalogue lock's renewal \(Command timed out\); nothing is written while it waits, for up to 30 s more$/,
+    );
+    expect(told[1]).to.match(/^Redis answered the catalogue lock again after 0\.\d s$/);
+    await lock.release();
+  });
+});
+
+describe('which failed renewals say nothing of the lock', () => {
+  it('when a renewal times out, its connection closes or Redis says it is loading, busy, read-only or moving slots, then it is silence; when Redis refuses it otherwise, then it is not', () => {
+    for (const silent of [
+      new Error('Command timed out'),
+      new Error('Connection is closed.'),
+      new Error("Stream isn't writeable and enableOfflineQueue options is false"),
+      new ReplyError("READONLY You can't write against a read only replica."),
+      new ReplyError('LOADING Redis is loading the dataset in memory'),
+      new ReplyError('BUSY Redis is busy running a script.'),
+      new ReplyError('TRYAGAIN Multiple keys request during rehashing of slot'),
+      new ReplyError('CLUSTERDOWN The cluster is down'),
+    ])
+      expect(isSilence(silent), (silent as Error).message).to.equal(true);
+    for (const refused of [new ReplyError('NOPERM this user has no permissions to run the eval command'), new ReplyError('ERR Error running script')])
+      expect(isSilence(refused), (refused as Error).message).to.equal(false);
   });
 });
