@@ -1,4 +1,4 @@
-import { type Client, errors } from '@elastic/elasticsearch';
+import type { Client } from '@elastic/elasticsearch';
 import { expect } from 'chai';
 import { LockLostError } from '../../src/catalogue/admin/catalogue-lock.js';
 import {
@@ -11,35 +11,15 @@ import {
   swapAlias,
 } from '../../src/catalogue/admin/index-admin.js';
 import { finishKilledRuns } from '../../src/catalogue/admin/killed-runs.js';
-import { planRollback } from '../../src/catalogue/admin/rollback.js';
+import { planRollback, rollbackCatalogue, RollbackError } from '../../src/catalogue/admin/rollback.js';
 import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { bulkLoad } from '../../src/catalogue/ingest/bulk-load.js';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
-import { aliasTargets } from '../support/catalogue-cli.js';
+import { aliasTargets, stateOf } from '../support/catalogue-cli.js';
+import { failingAliasSwap } from '../support/failing-alias-swap.js';
 import { connectEs, dropIndicesOf, uniqueName } from '../support/harness.js';
 
 const IMAGES = 'https://images.wallpapers.example';
-
-/**
- * The real client with one fault injected into `_aliases`: the call fails before reaching
- * Elasticsearch, or is applied and then reported as failed (a timeout after the fact).
- */
-function failingAliasSwap(es: Client, mode: 'refused' | 'applied-then-lost'): Client {
-  const bind = (target: object, prop: string | symbol) => {
-    const value = Reflect.get(target, prop) as unknown;
-    return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-  };
-  const indices = new Proxy(es.indices, {
-    get(target, prop) {
-      if (prop !== 'updateAliases') return bind(target, prop);
-      return async (...args: Parameters<Client['indices']['updateAliases']>) => {
-        if (mode === 'applied-then-lost') await target.updateAliases(...args);
-        throw new errors.ConnectionError('injected: the _aliases call failed');
-      };
-    },
-  });
-  return new Proxy(es, { get: (target, prop) => (prop === 'indices' ? indices : bind(target, prop)) });
-}
 
 describe('publishing a new catalogue index', function () {
   this.timeout(60_000);
@@ -87,6 +67,47 @@ describe('publishing a new catalogue index', function () {
     const live = (await listVersionedIndices(es, alias)).find((index) => index.live)!;
     expect(live.name).to.equal(result.index);
     expect(live.state).to.equal('complete');
+  });
+
+  it('when the swap was applied but neither its answer nor the alias read-back came, then the run says it cannot tell, keeps the index, and the next run finds it live', async () => {
+    const first = await seed(es);
+    const failed = await seed(failingAliasSwap(es, 'applied-then-silent')).catch((e: unknown) => e);
+    expect(failed).to.be.instanceOf(PublishError).and.include({ switched: 'unknown' });
+    const [live] = await aliasedIndices(es, alias);
+    expect(live).to.not.equal(first.index);
+    expect((failed as Error).message).to.equal(
+      `injected: the _aliases call failed; whether alias ${alias} moved to ${live} is unknown (Elasticsearch did not answer its read-back), ` +
+        `${live} left marked building (the next catalogue run removes it unless it is live)`,
+    );
+    expect(await stateOf(es, live!)).to.equal('building');
+
+    const next = await seed(es);
+    expect(next.previous, 'the index that did go live is what the next run replaces').to.deep.equal([live]);
+    expect(await stateOf(es, live!), 'repaired when the alias left it').to.equal('complete');
+  });
+
+  it('when a rollback cannot tell whether its alias moved, then it does not say nothing changed, and the next run finishes it', async () => {
+    const first = await seed(es, { keep: 3 });
+    const second = await seed(es, { keep: 3 });
+    const silent = await rollbackCatalogue(failingAliasSwap(es, 'applied-then-silent'), alias).catch((e: unknown) => e);
+    expect(silent).to.not.be.instanceOf(RollbackError);
+    expect(silent).to.be.instanceOf(PublishError).and.include({ switched: 'unknown' });
+    expect((silent as Error).message).to.equal(
+      `injected: the _aliases call failed; whether alias ${alias} moved to ${first.index} is unknown (Elasticsearch did not answer its read-back)`,
+    );
+    expect(await aliasedIndices(es, alias)).to.deep.equal([first.index]);
+    expect(await stateOf(es, second.index)).to.equal('rolling-back');
+    const said = await finishKilledRuns(es, alias);
+    expect(said.join('\n')).to.match(new RegExp(`deletions of ${second.index}`));
+    expect(await stateOf(es, second.index)).to.equal('rolled-back');
+  });
+
+  it("when a rollback's swap is refused, then it says nothing changed", async () => {
+    await seed(es, { keep: 3 });
+    const second = await seed(es, { keep: 3 });
+    const refused = await rollbackCatalogue(failingAliasSwap(es, 'refused'), alias).catch((e: unknown) => e);
+    expect(refused).to.be.instanceOf(RollbackError);
+    expect(await aliasedIndices(es, alias)).to.deep.equal([second.index]);
   });
 
   it('when a run died between its swap and its mark, then the live index counts as complete and survives as the next rollback target', async () => {

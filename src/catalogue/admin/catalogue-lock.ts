@@ -121,15 +121,26 @@ export function isSilence(error: unknown): boolean {
   return !(error instanceof ReplyError) || TRANSIENT_REPLY.test((error as Error).message);
 }
 
+// One abort listener per signal, however many confirmations wait on it at once (every loader
+// confirms the lock before its write): a listener each piled up with --concurrency, and Node 20
+// warned of a leak (MaxListenersExceededWarning) from 11.
+const waiting = new WeakMap<AbortSignal, Set<(reason: Error) => void>>();
+
 /** `work`, or the signal's reason as soon as it is aborted. */
 function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return work;
-  return new Promise((resolve, reject) => {
-    // An abort reason is an Error here (Interrupted, LockLostError), as AbortSignal.abort() makes one.
-    const onAbort = () => reject(signal.reason as Error);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  // An abort reason is an Error here (Interrupted, LockLostError), as AbortSignal.abort() makes one.
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  let rejecters = waiting.get(signal);
+  if (rejecters === undefined) {
+    const all = new Set<(reason: Error) => void>();
+    signal.addEventListener('abort', () => all.forEach((reject) => reject(signal.reason as Error)), { once: true });
+    waiting.set(signal, (rejecters = all));
+  }
+  const waiters = rejecters;
+  return new Promise<T>((resolve, reject) => {
+    waiters.add(reject);
+    work.then(resolve, reject).finally(() => waiters.delete(reject));
   });
 }
 
@@ -201,29 +212,36 @@ export async function acquireCatalogueLock(
   }
 
   const lost = new AbortController();
+  let released = false;
   // When the last renewal Redis said yes to was sent: the lease runs from then at the latest.
   let leaseFrom = performance.now();
-  // Since when Redis has not answered, once the operator has been told; null while it answers.
+  // When the first renewal Redis left unanswered was sent, once the operator has been told; null
+  // while it answers. The silence is counted from there, not from when its timeout was noticed.
   let silentSince: number | null = null;
-  const renew = async (): Promise<boolean> => {
+  type Renewal = { held: boolean } | { failed: unknown; asked: number };
+  const renew = async (): Promise<Renewal> => {
     const asked = performance.now();
-    const held = (await redis.eval(RENEW, 1, key, value, ttlMs)) === 1;
+    let held: boolean;
+    try {
+      held = (await redis.eval(RENEW, 1, key, value, ttlMs)) === 1;
+    } catch (failed) {
+      return { failed, asked };
+    }
     if (held) leaseFrom = Math.max(leaseFrom, asked);
     if (silentSince !== null) {
-      onSilence(`Redis answered the catalogue lock again after ${((performance.now() - silentSince) / 1000).toFixed(1)} s`);
+      onSilence(`Redis answered the catalogue lock again after ${((performance.now() - silentSince) / 1000).toFixed(1)} s of silence`);
       silentSince = null;
     }
-    return held;
+    return { held };
   };
   // A renewal Redis did not answer (a command timeout, a connection being remade) says nothing of
   // the lock: within the lease it is asked again, and only a lease gone by unconfirmed stops the
   // run. Otherwise a Redis stalled a few seconds (a failover, a snapshot's fork, a paused VM) would
   // stop an import with "Command timed out". A refusal that asking again will not change stops it
   // at once. Null: ask again.
-  const failure = (error: unknown): LockUnconfirmedError | null => {
+  const failure = ({ failed: error, asked }: { failed: unknown; asked: number }): LockUnconfirmedError | null => {
     if (!isSilence(error)) return new LockUnconfirmedError(key, `Redis refused its renewal: ${messageOf(error)}`);
-    const now = performance.now();
-    const silentMs = now - leaseFrom;
+    const silentMs = performance.now() - leaseFrom;
     if (silentMs >= ttlMs) {
       return new LockUnconfirmedError(
         key,
@@ -231,7 +249,7 @@ export async function acquireCatalogueLock(
       );
     }
     if (silentSince === null) {
-      silentSince = now;
+      silentSince = asked;
       onSilence(
         `Redis is not answering the catalogue lock's renewal (${messageOf(error)}); ` +
           `nothing is written while it waits, for up to ${((ttlMs - silentMs) / 1000).toFixed(0)} s more`,
@@ -239,16 +257,19 @@ export async function acquireCatalogueLock(
     }
     return null;
   };
+  // The answer to a renewal of the lock in its own time; one that comes after the run released
+  // the lock, or lost it, says nothing the run still needs.
+  const settle = (renewal: Renewal): LockLostError | null => {
+    if ('held' in renewal) return renewal.held ? null : new LockLostError(key);
+    return failure(renewal);
+  };
   const timer = setInterval(() => {
-    renew().then(
-      (held) => {
-        if (!held) lost.abort(new LockLostError(key));
-      },
-      (error: unknown) => {
-        const failed = failure(error);
-        if (failed) lost.abort(failed);
-      },
-    );
+    if (released || lost.signal.aborted) return;
+    void renew().then((renewal) => {
+      if (released || lost.signal.aborted) return;
+      const failed = settle(renewal);
+      if (failed) lost.abort(failed);
+    });
   }, renewEveryMs);
   timer.unref();
 
@@ -262,22 +283,16 @@ export async function acquireCatalogueLock(
       for (;;) {
         if (lost.signal.aborted) throw lost.signal.reason;
         interrupt?.throwIfAborted();
-        let held: boolean;
-        try {
-          held = await unlessAborted(renew(), interrupt);
-        } catch (error) {
-          interrupt?.throwIfAborted();
-          const failed = failure(error);
-          if (failed) lost.abort(failed);
-          else await unlessAborted(new Promise((resolve) => setTimeout(resolve, retryEveryMs)), interrupt);
-          continue;
-        }
-        if (!held) lost.abort(new LockLostError(key));
+        const renewal = await unlessAborted(renew(), interrupt);
+        const failed = settle(renewal);
+        if (failed) lost.abort(failed);
         if (lost.signal.aborted) throw lost.signal.reason;
-        return;
+        if ('held' in renewal) return;
+        await unlessAborted(new Promise((resolve) => setTimeout(resolve, retryEveryMs)), interrupt);
       }
     },
     async release() {
+      released = true;
       clearInterval(timer);
       await redis.eval(RELEASE, 1, key, value);
     },

@@ -266,12 +266,13 @@ export interface PublishOptions {
 /**
  * A run stopped while moving its alias (a lost lock, Elasticsearch failing): what a reader now
  * sees depends on whether the alias had moved, so the message says which, and what is left for the
- * next run. A stop after the switch still fails the run (exit 1): it holds no lock then, or its
- * change feed is not complete, and either wants the operator's eye.
+ * next run. `unknown` when the alias could not be read back either: the message then says so
+ * rather than guess. A stop after the switch still fails the run (exit 1): it holds no lock then,
+ * or its change feed is not complete, and either wants the operator's eye.
  */
 export class PublishError extends Error {
   constructor(
-    readonly switched: boolean,
+    readonly switched: boolean | 'unknown',
     message: string,
     options: { cause: unknown },
   ) {
@@ -283,17 +284,32 @@ export class PublishError extends Error {
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
+ * Whether the alias points at `index` after a failed move, read back; `unknown` when Elasticsearch
+ * does not answer that either (a proxy that dropped the answer may have let the move through).
+ */
+export async function aliasMovedTo(es: Client, alias: string, index: string): Promise<boolean | 'unknown'> {
+  const live = await aliasedIndices(es, alias).catch(() => null);
+  return live === null ? 'unknown' : live.includes(index);
+}
+
+/** The operator's sentence for an alias whose move could not be confirmed. */
+export const unknownMove = (alias: string, index: string): string =>
+  `whether alias ${alias} moved to ${index} is unknown (Elasticsearch did not answer its read-back)`;
+
+/**
  * The swap, or a PublishError saying whether it was done: a failed swap discards the new index
- * when it is certainly not live (and otherwise leaves it `building` for the next run to remove),
- * so it can never take the place of the true rollback target.
+ * when it is certainly not live (and otherwise leaves it `building`: the next run removes it
+ * unless it is live), so it can never take the place of the true rollback target.
  */
 async function swapOrSay(es: Client, alias: string, index: string, options: Parameters<typeof swapAlias>[3]): Promise<string[]> {
   try {
     return await swapAlias(es, alias, index, options);
   } catch (error) {
-    const live = await aliasedIndices(es, alias).catch(() => null);
-    if (live?.includes(index)) throw new PublishError(true, `${messageOf(error)}; alias ${alias} -> ${index} is live`, { cause: error });
-    const left = live !== null && (await discardIndex(es, index)) ? `${index} deleted` : `${index} left marked building, for the next run to remove`;
+    const moved = await aliasMovedTo(es, alias, index);
+    if (moved === true) throw new PublishError(true, `${messageOf(error)}; alias ${alias} -> ${index} is live`, { cause: error });
+    const kept = `${index} left marked building (the next catalogue run removes it unless it is live)`;
+    if (moved === 'unknown') throw new PublishError('unknown', `${messageOf(error)}; ${unknownMove(alias, index)}, ${kept}`, { cause: error });
+    const left = (await discardIndex(es, index)) ? `${index} deleted` : kept;
     throw new PublishError(false, `${messageOf(error)}; alias ${alias} left unchanged, ${left}`, { cause: error });
   }
 }

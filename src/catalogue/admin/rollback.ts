@@ -4,11 +4,12 @@ import {
   AFTER_LEAVING,
   PublishError,
   type VersionedIndex,
-  aliasedIndices,
+  aliasMovedTo,
   listVersionedIndices,
   markIndexState,
   messageOf,
   swapAlias,
+  unknownMove,
 } from './index-admin.js';
 
 export interface RollbackPlan {
@@ -71,9 +72,11 @@ export async function rollbackCatalogue(
   try {
     await swapAlias(es, alias, plan.to, { leaving: 'rolling-back', confirm: confirmLock });
   } catch (error) {
-    const live = await aliasedIndices(es, alias).catch((): string[] => []);
-    if (!live.includes(plan.to)) throw new RollbackError(messageOf(error), { cause: error });
-    throw new PublishError(true, `${messageOf(error)}; alias ${alias} -> ${plan.to} is live`, { cause: error });
+    const moved = await aliasMovedTo(es, alias, plan.to);
+    if (moved === false) throw new RollbackError(messageOf(error), { cause: error });
+    // Unknown is not "nothing changed": the next catalogue run finishes a rollback that did move.
+    const where = moved === true ? `alias ${alias} -> ${plan.to} is live` : unknownMove(alias, plan.to);
+    throw new PublishError(moved, `${messageOf(error)}; ${where}`, { cause: error });
   }
   try {
     await recorder.finishRollback();

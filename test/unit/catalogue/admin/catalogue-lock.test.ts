@@ -1,16 +1,17 @@
+import { getEventListeners } from 'node:events';
 import { expect } from 'chai';
 import { ReplyError } from 'ioredis';
 import { LockLostError, LockUnconfirmedError, acquireCatalogueLock, isSilence } from '../../../../src/catalogue/admin/catalogue-lock.js';
 import { Interrupted } from '../../../../src/catalogue/cli/interrupt.js';
 import type { RedisClient } from '../../../../src/infra/redis.js';
 
-type Answer = 'yes' | 'no' | 'silent' | 'late yes' | 'refused' | 'loading';
+type Answer = 'yes' | 'no' | 'silent' | 'late yes' | 'late silence' | 'refused' | 'loading';
 
 const LATE_MS = 200;
 
 /**
  * A Redis that grants the lock, then answers each renewal as scripted (the last answer repeats):
- * a late yes comes LATE_MS after it was asked.
+ * a late yes, or a late timeout (a real one takes the command timeout), comes LATE_MS after it was asked.
  */
 function scriptedRedis(answers: Answer[]) {
   const asked: Answer[] = [];
@@ -19,10 +20,10 @@ function scriptedRedis(answers: Answer[]) {
     eval: async () => {
       const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
       asked.push(answer);
-      if (answer === 'silent') throw new Error('Command timed out');
+      if (answer.startsWith('late ')) await new Promise((resolve) => setTimeout(resolve, LATE_MS));
+      if (answer === 'silent' || answer === 'late silence') throw new Error('Command timed out');
       if (answer === 'refused') throw new ReplyError('NOPERM this user has no permissions to run the eval command');
       if (answer === 'loading') throw new ReplyError('LOADING Redis is loading the dataset in memory');
-      if (answer === 'late yes') await new Promise((resolve) => setTimeout(resolve, LATE_MS));
       return answer === 'no' ? 0 : 1;
     },
   };
@@ -152,7 +153,46 @@ describe('the catalogue lock when Redis does not answer', () => {
     expect(told[0]).to.match(
       /^Redis is not answering the catalogue lock's renewal \(Command timed out\); nothing is written while it waits, for up to 30 s more$/,
     );
-    expect(told[1]).to.match(/^Redis answered the catalogue lock again after 0\.\d s$/);
+    expect(told[1]).to.match(/^Redis answered the catalogue lock again after 0\.\d s of silence$/);
+    await lock.release();
+  });
+
+  it('when Redis answers again, then the silence told is counted from when the first unanswered renewal was sent, its timeout included', async () => {
+    const { redis } = scriptedRedis(['late silence', 'yes']);
+    const told: string[] = [];
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ttlMs: 30_000, ...fast, onSilence: (line) => told.push(line) });
+    await lock.confirm();
+    const seconds = Number(/after (\d+\.\d) s of silence$/.exec(told[1] ?? '')?.[1]);
+    expect(seconds, told.join(' | ')).to.be.at.least((LATE_MS - 50) / 1000);
+    await lock.release();
+  });
+
+  it('when a background renewal is answered after the lock was released, then the operator is told nothing and the lock is not called lost', async () => {
+    const { redis } = scriptedRedis(['late silence']);
+    const told: string[] = [];
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
+      ttlMs: 30_000,
+      renewEveryMs: 10,
+      retryEveryMs: 5,
+      onSilence: (line) => told.push(line),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await lock.release().catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, LATE_MS * 2));
+    expect(told).to.deep.equal([]);
+    expect(lock.lost.aborted).to.equal(false);
+  });
+
+  it('when many loaders confirm the lock at once under one interrupt, then the interrupt holds one listener, and its abort ends every wait', async () => {
+    const { redis } = scriptedRedis(['late yes']);
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ttlMs: 30_000, ...fast });
+    const interrupt = new AbortController();
+    const confirms = Array.from({ length: 40 }, () => lock.confirm(interrupt.signal));
+    expect(getEventListeners(interrupt.signal, 'abort').length).to.be.at.most(1);
+    await Promise.all(confirms);
+    const stopped = Array.from({ length: 40 }, () => lock.confirm(interrupt.signal).catch((e: unknown) => e));
+    interrupt.abort(new Interrupted('SIGINT'));
+    for (const error of await Promise.all(stopped)) expect(error).to.be.instanceOf(Interrupted);
     await lock.release();
   });
 });
@@ -168,6 +208,9 @@ describe('which failed renewals say nothing of the lock', () => {
       new ReplyError('BUSY Redis is busy running a script.'),
       new ReplyError('TRYAGAIN Multiple keys request during rehashing of slot'),
       new ReplyError('CLUSTERDOWN The cluster is down'),
+      new ReplyError('MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to no.'),
+      new ReplyError('MOVED 3999 127.0.0.1:6381'),
+      new ReplyError('ASK 3999 127.0.0.1:6381'),
     ])
       expect(isSilence(silent), (silent as Error).message).to.equal(true);
     for (const refused of [new ReplyError('NOPERM this user has no permissions to run the eval command'), new ReplyError('ERR Error running script')])
