@@ -295,7 +295,7 @@ describe('the change feed across the histories of its record', function () {
     };
     await es.index({ index: live, id: String(records[5]!.id), document: { ...written, change_seq: mark.change_seq + 3 }, refresh: true });
     expect((await walk(app, reader.cursor)).items).to.deep.equal([]);
-    const move = `from ${mark.change_seq} to ${mark.change_seq + 3}, past changes an earlier run wrote but was killed before serving`;
+    const move = `from ${mark.change_seq} to ${mark.change_seq + 3}, past changes an earlier run wrote but stopped before serving`;
     const dry = await runScript('reindex', ['--dry-run'], { env: { INDEX_ALIAS: alias }, cwd: dir });
     expect(dry.stderr).to.include(`would move the change feed's watermark ${move}`);
     expect((await walk(app, reader.cursor)).items, 'a dry run serves nothing').to.deep.equal([]);
@@ -329,7 +329,7 @@ describe('the change feed across the histories of its record', function () {
     const reader = await walk(app);
 
     const dry = await runScript('reindex', ['--dry-run', '--keep', '2'], { env: { INDEX_ALIAS: alias }, cwd: dir });
-    const move = `from ${mark.change_seq} to ${mark.change_seq + 2}, past changes an earlier run wrote but was killed before serving`;
+    const move = `from ${mark.change_seq} to ${mark.change_seq + 2}, past changes an earlier run wrote but stopped before serving`;
     expect(dry.stderr).to.include(`would move the change feed's watermark ${move}`);
     expect(dry.stderr).to.include(`would record the deletions of ${older} for the change feed`);
     expect(dry.stderr).to.include(`keep 2 versioned indices and prune: ${older}`);

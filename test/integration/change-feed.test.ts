@@ -196,7 +196,7 @@ describe('the change feed, GET /v1/changes', function () {
     await swapAlias(es, alias, older, { leaving: 'rolling-back' });
     const next = await run('import', alias, ['--incremental', file('k3.ndjson', [])]);
     expect(next.stderr).to.include(
-      `recorded 20 deletions of ${newer} for the change feed, left unwritten by an earlier run killed after its alias switch`,
+      `recorded 20 deletions of ${newer} for the change feed, left unwritten by an earlier run stopped after its alias switch`,
     );
     expect(await stateOf(es, newer)).to.equal('rolled-back');
     const after = await walk(app, cursor);
@@ -307,7 +307,7 @@ describe('the change feed, GET /v1/changes', function () {
     expect(await stateOf(es, newer)).to.equal('rolling-back');
     const next = await run('import', alias, ['--incremental', file('l3.ndjson', wallpapers(1, { startId: 900 }))]);
     expect(next.stderr).to.match(
-      new RegExp(`recorded \\d+ deletions of ${newer} for the change feed, left unwritten by an earlier run killed after its alias switch`),
+      new RegExp(`recorded \\d+ deletions of ${newer} for the change feed, left unwritten by an earlier run stopped after its alias switch`),
     );
     expect(await stateOf(es, newer)).to.equal('rolled-back');
   });
@@ -360,7 +360,7 @@ describe('the change feed, GET /v1/changes', function () {
     await markIndexState(es, older, 'leaving');
     const dry = await run('reindex', alias, ['--dry-run']);
     expect(dry.stderr).to.include(
-      `would record the deletions of ${older} for the change feed, left unwritten by an earlier run killed after its alias switch`,
+      `would record the deletions of ${older} for the change feed, left unwritten by an earlier run stopped after its alias switch`,
     );
     expect(await stateOf(es, older), 'a dry run changes nothing').to.equal('leaving');
     // A rollback's dry run plans as the real one will, once the killed run's work is done: back to

@@ -403,7 +403,7 @@ describe('npm run import', function () {
     const orphan = await createVersionedIndex(es, alias, { now: new Date(Date.UTC(2020, 0, 1)) });
     const run = await importFile(alias, [file('after-orphan.ndjson', wallpapers(10))]);
     expect(run.status, run.stderr).to.equal(0);
-    expect(run.stderr).to.include(`removed ${orphan}, left unfinished by an earlier run that was killed`);
+    expect(run.stderr).to.include(`removed ${orphan}, left unfinished by an earlier run that stopped`);
     expect(await es.indices.exists({ index: orphan })).to.equal(false);
   });
 

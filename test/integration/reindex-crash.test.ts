@@ -102,7 +102,7 @@ describe('reindex crash safety', function () {
       expect(run.status, run.stderr).to.equal(0);
       expect(run.stderr).to.include(`from reindex (pid ${pid} on`);
       expect(run.stderr).to.include('which no longer runs');
-      expect(run.stderr).to.include(`removed ${orphan}, left unfinished by an earlier run that was killed`);
+      expect(run.stderr).to.include(`removed ${orphan}, left unfinished by an earlier run that stopped`);
       expect(await es.indices.exists({ index: orphan })).to.equal(false);
       const [now] = await aliasTargets(es, alias);
       expect(now).to.not.equal(live);

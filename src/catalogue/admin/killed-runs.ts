@@ -24,7 +24,7 @@ export async function finishKilledRuns(es: Client, alias: string, { fence }: { f
     // loading (helper-116).
     await fence?.();
     await es.indices.delete({ index: name }, { ignore: [404] });
-    said.push(`removed ${name}, left unfinished by an earlier run that was killed`);
+    said.push(`removed ${name}, left unfinished by an earlier run that stopped`);
   }
   const live = indices.find((index) => index.live);
   // A new alias has no record to go on with: none is made before the run changes anything.
@@ -49,12 +49,12 @@ export async function finishKilledRuns(es: Client, alias: string, { fence }: { f
   // had counted the deletions written next as changes a killed run left unserved (helper-105).
   const served = await recorder.commit([live.name]);
   if (served > before)
-    said.push(`moved the change feed's watermark from ${before} to ${served}, past changes an earlier run wrote but was killed before serving`);
+    said.push(`moved the change feed's watermark from ${before} to ${served}, past changes an earlier run wrote but stopped before serving`);
   for (const left of unrecorded) {
     const deletes = await recorder.recordLeft(left.name, live.name);
     await recorder.commit([live.name]);
     await markIndexState(es, left.name, AFTER_LEAVING[left.state]);
-    said.push(`recorded ${deletes} deletions of ${left.name} for the change feed, left unwritten by an earlier run killed after its alias switch`);
+    said.push(`recorded ${deletes} deletions of ${left.name} for the change feed, left unwritten by an earlier run stopped after its alias switch`);
   }
   return said;
 }
@@ -102,10 +102,10 @@ export async function describeKilledRuns(es: Client, alias: string): Promise<str
   }
   const { from, to } = record.watermark;
   if (to > from) {
-    lines.push(`would move the change feed's watermark from ${from} to ${to}, past changes an earlier run wrote but was killed before serving`);
+    lines.push(`would move the change feed's watermark from ${from} to ${to}, past changes an earlier run wrote but stopped before serving`);
   }
   for (const { name } of unrecorded) {
-    lines.push(`would record the deletions of ${name} for the change feed, left unwritten by an earlier run killed after its alias switch`);
+    lines.push(`would record the deletions of ${name} for the change feed, left unwritten by an earlier run stopped after its alias switch`);
   }
   return lines;
 }
