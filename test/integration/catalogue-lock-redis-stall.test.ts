@@ -61,7 +61,7 @@ describe('the catalogue lock when Redis stalls during a run', function () {
     expect(duringStall - frozenAt, 'written while Redis was frozen').to.be.at.most(2);
     expect(status, stderr).to.equal(0);
     expect(stderr).to.match(
-      /import: Redis is not answering the catalogue lock's renewal \(Command timed out\); nothing is written while it waits, for up to \d+ s more\n/,
+      /import: Redis is not answering the catalogue lock's renewal \(Command timed out\); the run writes nothing more until it does, for up to \d+ s\n/,
     );
     const silence = /import: Redis answered the catalogue lock again after (\d+\.\d) s of silence\n/.exec(stderr);
     expect(silence, stderr).to.not.equal(null);

@@ -69,37 +69,71 @@ describe('publishing a new catalogue index', function () {
     expect(live.state).to.equal('complete');
   });
 
-  it('when the swap was applied but neither its answer nor the alias read-back came, then the run says it cannot tell, keeps the index, and the next run finds it live', async () => {
+  const unknownPublish = (index: string) =>
+    `injected: the _aliases call failed; whether alias ${alias} moved to ${index} is unknown (Elasticsearch did not answer its read-back); ` +
+    `${index} left marked building: the next catalogue run removes it if the alias did not move, and finishes the switch, the change feed's record of it included, if it did`;
+  const unknownRollback = (index: string) =>
+    `injected: the _aliases call failed; whether alias ${alias} moved to ${index} is unknown (Elasticsearch did not answer its read-back): ` +
+    'the next catalogue run finishes the rollback if it did; see where the alias is with `npm run reindex -- --rollback --dry-run` ' +
+    'before rolling back again (if it moved, another rollback goes one version further back)';
+
+  it('when the swap was applied but neither its answer nor the alias read-back came, then the run says it cannot tell, keeps the index, and the next run keeps it as the live one', async () => {
     const first = await seed(es);
     const failed = await seed(failingAliasSwap(es, 'applied-then-silent')).catch((e: unknown) => e);
     expect(failed).to.be.instanceOf(PublishError).and.include({ switched: 'unknown' });
     const [live] = await aliasedIndices(es, alias);
     expect(live).to.not.equal(first.index);
-    expect((failed as Error).message).to.equal(
-      `injected: the _aliases call failed; whether alias ${alias} moved to ${live} is unknown (Elasticsearch did not answer its read-back), ` +
-        `${live} left marked building (the next catalogue run removes it unless it is live)`,
-    );
+    expect((failed as Error).message).to.equal(unknownPublish(live!));
     expect(await stateOf(es, live!)).to.equal('building');
 
+    // What every catalogue run does first: never removes a live index, though marked building.
+    const said = (await finishKilledRuns(es, alias)).join('\n');
+    expect(said).to.not.include(`removed ${live}`);
+    expect(said, "the change feed's record of the switch").to.include(`deletions of ${first.index} for the change feed`);
+    expect(await es.indices.exists({ index: live! })).to.equal(true);
     const next = await seed(es);
     expect(next.previous, 'the index that did go live is what the next run replaces').to.deep.equal([live]);
     expect(await stateOf(es, live!), 'repaired when the alias left it').to.equal('complete');
   });
 
-  it('when a rollback cannot tell whether its alias moved, then it does not say nothing changed, and the next run finishes it', async () => {
+  it('when the swap was refused and the alias read-back did not come, then the run says it cannot tell, keeps the index, and the next run removes it', async () => {
+    const first = await seed(es);
+    const failed = await seed(failingAliasSwap(es, 'refused-then-silent')).catch((e: unknown) => e);
+    expect(failed).to.be.instanceOf(PublishError).and.include({ switched: 'unknown' });
+    const built = /moved to (\S+) is unknown/.exec((failed as Error).message)?.[1];
+    expect((failed as Error).message).to.equal(unknownPublish(built!));
+    expect(await aliasedIndices(es, alias)).to.deep.equal([first.index]);
+    expect(await stateOf(es, built!)).to.equal('building');
+
+    expect(await finishKilledRuns(es, alias)).to.include(`removed ${built}, left unfinished by an earlier run that stopped`);
+    expect(await es.indices.exists({ index: built! })).to.equal(false);
+  });
+
+  it('when a rollback cannot tell whether its alias moved, and it did, then it does not say nothing changed, and the next run finishes it', async () => {
     const first = await seed(es, { keep: 3 });
     const second = await seed(es, { keep: 3 });
     const silent = await rollbackCatalogue(failingAliasSwap(es, 'applied-then-silent'), alias).catch((e: unknown) => e);
     expect(silent).to.not.be.instanceOf(RollbackError);
     expect(silent).to.be.instanceOf(PublishError).and.include({ switched: 'unknown' });
-    expect((silent as Error).message).to.equal(
-      `injected: the _aliases call failed; whether alias ${alias} moved to ${first.index} is unknown (Elasticsearch did not answer its read-back)`,
-    );
+    expect((silent as Error).message).to.equal(unknownRollback(first.index));
     expect(await aliasedIndices(es, alias)).to.deep.equal([first.index]);
     expect(await stateOf(es, second.index)).to.equal('rolling-back');
     const said = await finishKilledRuns(es, alias);
     expect(said.join('\n')).to.match(new RegExp(`deletions of ${second.index}`));
     expect(await stateOf(es, second.index)).to.equal('rolled-back');
+  });
+
+  it('when a rollback cannot tell whether its alias moved, and it did not, then the alias serves as before and the rollback can be run again', async () => {
+    const first = await seed(es, { keep: 3 });
+    const second = await seed(es, { keep: 3 });
+    const silent = await rollbackCatalogue(failingAliasSwap(es, 'refused-then-silent'), alias).catch((e: unknown) => e);
+    expect(silent).to.be.instanceOf(PublishError).and.include({ switched: 'unknown' });
+    expect((silent as Error).message).to.equal(unknownRollback(first.index));
+    expect(await aliasedIndices(es, alias)).to.deep.equal([second.index]);
+    expect(await finishKilledRuns(es, alias), 'nothing to finish: the live index is not one being left').to.deep.equal([]);
+    const again = await rollbackCatalogue(es, alias);
+    expect(again).to.include({ from: second.index, to: first.index });
+    expect(await aliasedIndices(es, alias)).to.deep.equal([first.index]);
   });
 
   it("when a rollback's swap is refused, then it says nothing changed", async () => {

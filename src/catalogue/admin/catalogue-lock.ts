@@ -218,28 +218,33 @@ export async function acquireCatalogueLock(
   // When the first renewal Redis left unanswered was sent, once the operator has been told; null
   // while it answers. The silence is counted from there, not from when its timeout was noticed.
   let silentSince: number | null = null;
-  type Renewal = { held: boolean } | { failed: unknown; asked: number };
+  type Renewal = { held: boolean; asked: number } | { failed: unknown; asked: number };
   const renew = async (): Promise<Renewal> => {
     const asked = performance.now();
-    let held: boolean;
     try {
-      held = (await redis.eval(RENEW, 1, key, value, ttlMs)) === 1;
+      return { held: (await redis.eval(RENEW, 1, key, value, ttlMs)) === 1, asked };
     } catch (failed) {
       return { failed, asked };
     }
-    if (held) leaseFrom = Math.max(leaseFrom, asked);
-    if (silentSince !== null) {
-      onSilence(`Redis answered the catalogue lock again after ${((performance.now() - silentSince) / 1000).toFixed(1)} s of silence`);
-      silentSince = null;
-    }
-    return { held };
+  };
+  const answered = () => {
+    if (silentSince === null) return;
+    onSilence(`Redis answered the catalogue lock again after ${((performance.now() - silentSince) / 1000).toFixed(1)} s of silence`);
+    silentSince = null;
   };
   // A renewal Redis did not answer (a command timeout, a connection being remade) says nothing of
   // the lock: within the lease it is asked again, and only a lease gone by unconfirmed stops the
   // run. Otherwise a Redis stalled a few seconds (a failover, a snapshot's fork, a paused VM) would
   // stop an import with "Command timed out". A refusal that asking again will not change stops it
-  // at once. Null: ask again.
-  const failure = ({ failed: error, asked }: { failed: unknown; asked: number }): LockUnconfirmedError | null => {
+  // at once. Read only while the run holds the lock: an answer that comes after it released or lost
+  // it says nothing the run still needs, and nothing is printed after the run's last line.
+  const settle = (renewal: Renewal): LockLostError | null => {
+    if ('held' in renewal) {
+      if (renewal.held) leaseFrom = Math.max(leaseFrom, renewal.asked);
+      answered();
+      return renewal.held ? null : new LockLostError(key);
+    }
+    const error = renewal.failed;
     if (!isSilence(error)) return new LockUnconfirmedError(key, `Redis refused its renewal: ${messageOf(error)}`);
     const silentMs = performance.now() - leaseFrom;
     if (silentMs >= ttlMs) {
@@ -249,29 +254,34 @@ export async function acquireCatalogueLock(
       );
     }
     if (silentSince === null) {
-      silentSince = asked;
+      silentSince = renewal.asked;
       onSilence(
         `Redis is not answering the catalogue lock's renewal (${messageOf(error)}); ` +
-          `nothing is written while it waits, for up to ${((ttlMs - silentMs) / 1000).toFixed(0)} s more`,
+          `the run writes nothing more until it does, for up to ${((ttlMs - silentMs) / 1000).toFixed(0)} s`,
       );
     }
     return null;
   };
-  // The answer to a renewal of the lock in its own time; one that comes after the run released
-  // the lock, or lost it, says nothing the run still needs.
-  const settle = (renewal: Renewal): LockLostError | null => {
-    if ('held' in renewal) return renewal.held ? null : new LockLostError(key);
-    return failure(renewal);
+  // One renewal at a time, the next `renewEveryMs` after the last answer; while Redis is silent,
+  // every `retryEveryMs`, so the silence told ends when Redis answers, not at the next 10 s tick.
+  // Each ends within the client's command timeout (the tools set one), so the chain never stalls.
+  let timer: NodeJS.Timeout;
+  const renewLater = () => {
+    timer = setTimeout(
+      () => {
+        if (released || lost.signal.aborted) return;
+        void renew().then((renewal) => {
+          if (released || lost.signal.aborted) return;
+          const failed = settle(renewal);
+          if (failed) lost.abort(failed);
+          else renewLater();
+        });
+      },
+      silentSince === null ? renewEveryMs : retryEveryMs,
+    );
+    timer.unref();
   };
-  const timer = setInterval(() => {
-    if (released || lost.signal.aborted) return;
-    void renew().then((renewal) => {
-      if (released || lost.signal.aborted) return;
-      const failed = settle(renewal);
-      if (failed) lost.abort(failed);
-    });
-  }, renewEveryMs);
-  timer.unref();
+  renewLater();
 
   return {
     key,
@@ -284,17 +294,22 @@ export async function acquireCatalogueLock(
         if (lost.signal.aborted) throw lost.signal.reason;
         interrupt?.throwIfAborted();
         const renewal = await unlessAborted(renew(), interrupt);
-        const failed = settle(renewal);
-        if (failed) lost.abort(failed);
         if (lost.signal.aborted) throw lost.signal.reason;
+        const failed = settle(renewal);
+        if (failed) {
+          lost.abort(failed);
+          throw failed;
+        }
         if ('held' in renewal) return;
         await unlessAborted(new Promise((resolve) => setTimeout(resolve, retryEveryMs)), interrupt);
       }
     },
     async release() {
       released = true;
-      clearInterval(timer);
+      clearTimeout(timer);
       await redis.eval(RELEASE, 1, key, value);
+      // Its answer is Redis answering: the operator told of a silence hears that it ended.
+      if (!lost.signal.aborted) answered();
     },
   };
 }

@@ -307,9 +307,13 @@ async function swapOrSay(es: Client, alias: string, index: string, options: Para
   } catch (error) {
     const moved = await aliasMovedTo(es, alias, index);
     if (moved === true) throw new PublishError(true, `${messageOf(error)}; alias ${alias} -> ${index} is live`, { cause: error });
-    const kept = `${index} left marked building (the next catalogue run removes it unless it is live)`;
-    if (moved === 'unknown') throw new PublishError('unknown', `${messageOf(error)}; ${unknownMove(alias, index)}, ${kept}`, { cause: error });
-    const left = (await discardIndex(es, index)) ? `${index} deleted` : kept;
+    if (moved === 'unknown') {
+      const next = `the next catalogue run removes it if the alias did not move, and finishes the switch, the change feed's record of it included, if it did`;
+      throw new PublishError('unknown', `${messageOf(error)}; ${unknownMove(alias, index)}; ${index} left marked building: ${next}`, {
+        cause: error,
+      });
+    }
+    const left = (await discardIndex(es, index)) ? `${index} deleted` : `${index} left marked building, for the next catalogue run to remove`;
     throw new PublishError(false, `${messageOf(error)}; alias ${alias} left unchanged, ${left}`, { cause: error });
   }
 }

@@ -74,8 +74,14 @@ export async function rollbackCatalogue(
   } catch (error) {
     const moved = await aliasMovedTo(es, alias, plan.to);
     if (moved === false) throw new RollbackError(messageOf(error), { cause: error });
-    // Unknown is not "nothing changed": the next catalogue run finishes a rollback that did move.
-    const where = moved === true ? `alias ${alias} -> ${plan.to} is live` : unknownMove(alias, plan.to);
+    // Unknown is not "nothing changed": the next catalogue run finishes a rollback that did move,
+    // and a rollback run again blind would then go one version further back.
+    const where =
+      moved === true
+        ? `alias ${alias} -> ${plan.to} is live`
+        : `${unknownMove(alias, plan.to)}: the next catalogue run finishes the rollback if it did; ` +
+          'see where the alias is with `npm run reindex -- --rollback --dry-run` before rolling back again ' +
+          '(if it moved, another rollback goes one version further back)';
     throw new PublishError(moved, `${messageOf(error)}; ${where}`, { cause: error });
   }
   try {

@@ -17,7 +17,9 @@ function scriptedRedis(answers: Answer[]) {
   const asked: Answer[] = [];
   const client = {
     set: async () => 'OK',
-    eval: async () => {
+    // The release (one argument after the key: the holder) is answered yes at once, not scripted.
+    eval: async (_script: string, _keys: number, _key: string, ...args: unknown[]) => {
+      if (args.length === 1) return 1;
       const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
       asked.push(answer);
       if (answer.startsWith('late ')) await new Promise((resolve) => setTimeout(resolve, LATE_MS));
@@ -31,6 +33,12 @@ function scriptedRedis(answers: Answer[]) {
 }
 
 const fast = { renewEveryMs: 60_000, retryEveryMs: 5 };
+
+async function until(done: () => boolean, withinMs = 1000): Promise<void> {
+  for (const started = performance.now(); !done(); await new Promise((resolve) => setTimeout(resolve, 2))) {
+    if (performance.now() - started > withinMs) throw new Error(`not within ${withinMs} ms`);
+  }
+}
 
 describe('the catalogue lock when Redis does not answer', () => {
   it('when a renewal times out and the next is answered yes, then the confirmation succeeds and the lock is not lost', async () => {
@@ -151,7 +159,7 @@ describe('the catalogue lock when Redis does not answer', () => {
     await lock.confirm();
     expect(told).to.have.length(2);
     expect(told[0]).to.match(
-      /^Redis is not answering the catalogue lock's renewal \(Command timed out\); nothing is written while it waits, for up to 30 s more$/,
+      /^Redis is not answering the catalogue lock's renewal \(Command timed out\); the run writes nothing more until it does, for up to 30 s$/,
     );
     expect(told[1]).to.match(/^Redis answered the catalogue lock again after 0\.\d s of silence$/);
     await lock.release();
@@ -167,8 +175,10 @@ describe('the catalogue lock when Redis does not answer', () => {
     await lock.release();
   });
 
-  it('when a background renewal is answered after the lock was released, then the operator is told nothing and the lock is not called lost', async () => {
-    const { redis } = scriptedRedis(['late silence']);
+  it('when a background renewal is answered after the lock was released, then nothing is said after the release', async () => {
+    // The background renewal times out (the operator is told), the next is in flight at the
+    // release and answered yes after it.
+    const { redis } = scriptedRedis(['silent', 'late yes']);
     const told: string[] = [];
     const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
       ttlMs: 30_000,
@@ -176,11 +186,47 @@ describe('the catalogue lock when Redis does not answer', () => {
       retryEveryMs: 5,
       onSilence: (line) => told.push(line),
     });
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await lock.release().catch(() => undefined);
+    await until(() => told.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await lock.release();
+    const atRelease = [...told];
+    expect(atRelease[1], 'the release answered: the silence ended').to.match(/^Redis answered the catalogue lock again after 0\.\d s of silence$/);
     await new Promise((resolve) => setTimeout(resolve, LATE_MS * 2));
-    expect(told).to.deep.equal([]);
+    expect(told, 'said after the release').to.deep.equal(atRelease);
+  });
+
+  it('when a background renewal is answered after the lock was lost (its lease gone unconfirmed), then nothing more is said', async () => {
+    // The background renewal times out (the operator is told), the next is in flight while the
+    // run's own asks go unanswered past the lease, and it is answered yes after that.
+    const { redis, asked } = scriptedRedis(['silent', 'late yes', 'silent']);
+    const told: string[] = [];
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
+      ttlMs: 80,
+      renewEveryMs: 10,
+      retryEveryMs: 5,
+      onSilence: (line) => told.push(line),
+    });
+    await until(() => asked.length === 2);
+    expect(await lock.confirm().catch((e: unknown) => e)).to.be.instanceOf(LockUnconfirmedError);
+    const atLoss = [...told];
+    await new Promise((resolve) => setTimeout(resolve, LATE_MS * 2));
+    expect(told, 'said after the loss').to.deep.equal(atLoss);
+    await lock.release().catch(() => undefined);
+  });
+
+  it('when the background renewal finds Redis silent, then it asks again at the retry pause, so the silence told ends when Redis answers, not at the next renewal', async () => {
+    const { redis } = scriptedRedis(['silent', 'silent', 'silent', 'yes']);
+    const told: string[] = [];
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
+      ttlMs: 30_000,
+      renewEveryMs: 400,
+      retryEveryMs: 5,
+      onSilence: (line) => told.push(line),
+    });
+    await until(() => told.length === 2, 3000);
+    expect(told[1]).to.equal('Redis answered the catalogue lock again after 0.0 s of silence');
     expect(lock.lost.aborted).to.equal(false);
+    await lock.release();
   });
 
   it('when many loaders confirm the lock at once under one interrupt, then the interrupt holds one listener, and its abort ends every wait', async () => {
