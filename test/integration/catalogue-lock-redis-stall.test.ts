@@ -34,16 +34,21 @@ describe('the catalogue lock when Redis stalls during a run', function () {
   /** An incremental import in small batches, and Redis paused on its side once the run is writing. */
   async function freezeRedisMidRun(alias: string) {
     expect((await runScript('import', [file(wallpapers(20))], { env: { INDEX_ALIAS: alias, REDIS_URL: server.url }, cwd: dir })).status).to.equal(0);
-    const slow = wallpapers(600, { startId: 10_001 });
+    // Long enough (about 7 s on an idle machine) that Redis freezes mid-run: the watermark first
+    // moves at the run's first commit, a second in, and 600 records had all been written by then.
+    const slow = wallpapers(4000, { startId: 10_001 });
     const run = spawnScript('import', [file(slow), '--incremental', '--batch-size', '2', '--concurrency', '1'], {
       env: { INDEX_ALIAS: alias, REDIS_URL: server.url },
       cwd: dir,
     });
     const ended = finished(run);
+    let over = false;
+    void ended.then(() => (over = true));
     const opened = await watermarkOf(alias);
     for (let i = 0; i < 300 && (await watermarkOf(alias)) === opened; i++) await sleep(50);
     expect(await watermarkOf(alias), 'the run was writing').to.be.above(opened);
     server.pause();
+    expect(over, 'the run was still writing when Redis froze').to.equal(false);
     const frozenAt = await storedIn(alias);
     return { run, ended, frozenAt, total: 20 + slow.length };
   }
@@ -60,7 +65,7 @@ describe('the catalogue lock when Redis stalls during a run', function () {
     // A batch whose lock was confirmed as Redis froze still lands: 2 records here.
     expect(duringStall - frozenAt, 'written while Redis was frozen').to.be.at.most(2);
     expect(status, stderr).to.equal(0);
-    expect(stderr).to.match(
+    expect(stderr, stderr).to.match(
       /import: Redis is not answering the catalogue lock's renewal \(Command timed out\); the run writes nothing more until it does, for up to \d+ s\n/,
     );
     const silence = /import: Redis answered the catalogue lock again after (\d+\.\d) s of silence\n/.exec(stderr);

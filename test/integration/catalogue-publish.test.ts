@@ -10,7 +10,7 @@ import {
   publishIndex,
   swapAlias,
 } from '../../src/catalogue/admin/index-admin.js';
-import { finishKilledRuns } from '../../src/catalogue/admin/killed-runs.js';
+import { describeKilledRuns, finishKilledRuns } from '../../src/catalogue/admin/killed-runs.js';
 import { planRollback, rollbackCatalogue, RollbackError } from '../../src/catalogue/admin/rollback.js';
 import { seedCatalogue } from '../../src/catalogue/ingest/seed-catalogue.js';
 import { bulkLoad } from '../../src/catalogue/ingest/bulk-load.js';
@@ -118,6 +118,13 @@ describe('publishing a new catalogue index', function () {
     expect((silent as Error).message).to.equal(unknownRollback(first.index));
     expect(await aliasedIndices(es, alias)).to.deep.equal([first.index]);
     expect(await stateOf(es, second.index)).to.equal('rolling-back');
+    // What the message sends the operator to (reindex --rollback --dry-run) says where the alias is.
+    const dry = await describeKilledRuns(es, alias);
+    expect(dry[0]).to.equal(`alias ${alias} points at ${first.index}`);
+    expect(dry).to.include(
+      `would finish the rollback from ${second.index} to ${first.index}: record the deletions of ${second.index} for the change feed, ` +
+        `left unwritten by an earlier run stopped after its alias switch, and mark ${second.index} rolled back`,
+    );
     const said = await finishKilledRuns(es, alias);
     expect(said.join('\n')).to.match(new RegExp(`deletions of ${second.index}`));
     expect(await stateOf(es, second.index)).to.equal('rolled-back');
@@ -130,6 +137,9 @@ describe('publishing a new catalogue index', function () {
     expect(silent).to.be.instanceOf(PublishError).and.include({ switched: 'unknown' });
     expect((silent as Error).message).to.equal(unknownRollback(first.index));
     expect(await aliasedIndices(es, alias)).to.deep.equal([second.index]);
+    const dry = await describeKilledRuns(es, alias);
+    expect(dry[0]).to.equal(`alias ${alias} points at ${second.index}`);
+    expect(dry.join('\n')).to.not.include('would finish the rollback');
     expect(await finishKilledRuns(es, alias), 'nothing to finish: the live index is not one being left').to.deep.equal([]);
     const again = await rollbackCatalogue(es, alias);
     expect(again).to.include({ from: second.index, to: first.index });

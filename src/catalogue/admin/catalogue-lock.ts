@@ -144,6 +144,12 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Pr
   });
 }
 
+/** Seconds of silence, as a range when what the lock knows of it spans more than half a second. */
+function silence(atLeastMs: number, atMostMs: number): string {
+  const seconds = (ms: number) => (ms / 1000).toFixed(1);
+  return atMostMs - atLeastMs < 500 ? `${seconds(atLeastMs)} s` : `between ${seconds(atLeastMs)} and ${seconds(atMostMs)} s`;
+}
+
 export function describeHolder(holder: LockHolder | string): string {
   if (typeof holder === 'string') return holder;
   return `${holder.command} (pid ${holder.pid} on ${holder.host}, since ${holder.since})`;
@@ -218,19 +224,24 @@ export async function acquireCatalogueLock(
   // When the first renewal Redis left unanswered was sent, once the operator has been told; null
   // while it answers. The silence is counted from there, not from when its timeout was noticed.
   let silentSince: number | null = null;
+  // When Redis last answered the lock. Between writes the lock asks only every `renewEveryMs`, so
+  // Redis may have been silent since any time after this: the silence told is a range then.
+  let heardAt = performance.now();
   type Renewal = { held: boolean; asked: number } | { failed: unknown; asked: number };
   const renew = async (): Promise<Renewal> => {
     const asked = performance.now();
     try {
-      return { held: (await redis.eval(RENEW, 1, key, value, ttlMs)) === 1, asked };
+      const held = (await redis.eval(RENEW, 1, key, value, ttlMs)) === 1;
+      return { held, asked };
     } catch (failed) {
       return { failed, asked };
     }
   };
   const answered = () => {
-    if (silentSince === null) return;
-    onSilence(`Redis answered the catalogue lock again after ${((performance.now() - silentSince) / 1000).toFixed(1)} s of silence`);
+    const now = performance.now();
+    if (silentSince !== null) onSilence(`Redis answered the catalogue lock again after ${silence(now - silentSince, now - heardAt)} of silence`);
     silentSince = null;
+    heardAt = now;
   };
   // A renewal Redis did not answer (a command timeout, a connection being remade) says nothing of
   // the lock: within the lease it is asked again, and only a lease gone by unconfirmed stops the

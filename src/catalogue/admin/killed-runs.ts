@@ -88,8 +88,14 @@ export function afterKilledRuns(indices: readonly VersionedIndex[]): VersionedIn
 export async function describeKilledRuns(es: Client, alias: string): Promise<string[]> {
   const indices = await listVersionedIndices(es, alias);
   const { orphans, unrecorded } = leftByKilledRuns(indices);
-  const lines = [`would remove orphaned indices: ${orphans.map(({ name }) => name).join(', ') || 'none'}`];
   const live = indices.find((index) => index.live)?.name ?? null;
+  // Where the alias is, first: after a run that could not tell whether it moved the alias (an
+  // answer lost), this line is how the operator learns it.
+  const serving = indices.filter((index) => index.live).map(({ name }) => name);
+  const lines = [
+    serving.length === 0 ? `alias ${alias} points at no versioned index` : `alias ${alias} points at ${serving.join(', ')}`,
+    `would remove orphaned indices: ${orphans.map(({ name }) => name).join(', ') || 'none'}`,
+  ];
   const record = await previewRecord(es, alias, live);
   if (record === null) return lines;
   if (record.begins !== null) {
@@ -104,8 +110,12 @@ export async function describeKilledRuns(es: Client, alias: string): Promise<str
   if (to > from) {
     lines.push(`would move the change feed's watermark from ${from} to ${to}, past changes an earlier run wrote but stopped before serving`);
   }
-  for (const { name } of unrecorded) {
-    lines.push(`would record the deletions of ${name} for the change feed, left unwritten by an earlier run stopped after its alias switch`);
+  for (const { name, state } of unrecorded) {
+    lines.push(
+      state === 'rolling-back'
+        ? `would finish the rollback from ${name} to ${live}: record the deletions of ${name} for the change feed, left unwritten by an earlier run stopped after its alias switch, and mark ${name} rolled back`
+        : `would record the deletions of ${name} for the change feed, left unwritten by an earlier run stopped after its alias switch`,
+    );
   }
   return lines;
 }

@@ -13,13 +13,16 @@ const LATE_MS = 200;
  * A Redis that grants the lock, then answers each renewal as scripted (the last answer repeats):
  * a late yes, or a late timeout (a real one takes the command timeout), comes LATE_MS after it was asked.
  */
-function scriptedRedis(answers: Answer[]) {
+function scriptedRedis(answers: Answer[], { release = 'yes' }: { release?: 'yes' | 'silent' } = {}) {
   const asked: Answer[] = [];
   const client = {
     set: async () => 'OK',
-    // The release (one argument after the key: the holder) is answered yes at once, not scripted.
+    // The release (one argument after the key: the holder) is answered at once, as told, not scripted.
     eval: async (_script: string, _keys: number, _key: string, ...args: unknown[]) => {
-      if (args.length === 1) return 1;
+      if (args.length === 1) {
+        if (release === 'silent') throw new Error('Command timed out');
+        return 1;
+      }
       const answer = answers.length > 1 ? answers.shift()! : answers[0]!;
       asked.push(answer);
       if (answer.startsWith('late ')) await new Promise((resolve) => setTimeout(resolve, LATE_MS));
@@ -175,9 +178,7 @@ describe('the catalogue lock when Redis does not answer', () => {
     await lock.release();
   });
 
-  it('when a background renewal is answered after the lock was released, then nothing is said after the release', async () => {
-    // The background renewal times out (the operator is told), the next is in flight at the
-    // release and answered yes after it.
+  it('when the lock is released while Redis was silent, and the release is answered, then the operator hears that the silence ended', async () => {
     const { redis } = scriptedRedis(['silent', 'late yes']);
     const told: string[] = [];
     const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
@@ -187,12 +188,31 @@ describe('the catalogue lock when Redis does not answer', () => {
       onSilence: (line) => told.push(line),
     });
     await until(() => told.length === 1);
-    await new Promise((resolve) => setTimeout(resolve, 20));
     await lock.release();
-    const atRelease = [...told];
-    expect(atRelease[1], 'the release answered: the silence ended').to.match(/^Redis answered the catalogue lock again after 0\.\d s of silence$/);
+    expect(told[1]).to.match(/^Redis answered the catalogue lock again after 0\.\d s of silence$/);
     await new Promise((resolve) => setTimeout(resolve, LATE_MS * 2));
-    expect(told, 'said after the release').to.deep.equal(atRelease);
+    expect(told, 'said after the release').to.have.length(2);
+  });
+
+  it('when a background renewal is answered after a release Redis did not answer, then nothing is said after the release and nothing more is asked', async () => {
+    // The background renewal times out (the operator is told), the next is in flight at the
+    // release and answered yes after it.
+    const { redis, asked } = scriptedRedis(['silent', 'late yes'], { release: 'silent' });
+    const told: string[] = [];
+    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
+      ttlMs: 30_000,
+      renewEveryMs: 10,
+      retryEveryMs: 5,
+      onSilence: (line) => told.push(line),
+    });
+    await until(() => asked.length === 2);
+    expect(await lock.release().catch((e: unknown) => e)).to.be.instanceOf(Error);
+    const atRelease = { told: [...told], asked: asked.length };
+    expect(atRelease.told).to.have.length(1);
+    await new Promise((resolve) => setTimeout(resolve, LATE_MS * 2));
+    expect(told, 'said after the release').to.deep.equal(atRelease.told);
+    expect(asked.length, 'renewals asked after the release').to.equal(atRelease.asked);
+    expect(lock.lost.aborted).to.equal(false);
   });
 
   it('when a background renewal is answered after the lock was lost (its lease gone unconfirmed), then nothing more is said', async () => {
@@ -214,17 +234,18 @@ describe('the catalogue lock when Redis does not answer', () => {
     await lock.release().catch(() => undefined);
   });
 
-  it('when the background renewal finds Redis silent, then it asks again at the retry pause, so the silence told ends when Redis answers, not at the next renewal', async () => {
+  it('when the background renewal finds Redis silent, then it asks again at the retry pause, and the silence told runs from the last answer at most and from the renewal that timed out at least', async () => {
     const { redis } = scriptedRedis(['silent', 'silent', 'silent', 'yes']);
     const told: string[] = [];
     const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
       ttlMs: 30_000,
-      renewEveryMs: 400,
+      renewEveryMs: 800,
       retryEveryMs: 5,
       onSilence: (line) => told.push(line),
     });
     await until(() => told.length === 2, 3000);
-    expect(told[1]).to.equal('Redis answered the catalogue lock again after 0.0 s of silence');
+    // Silent since the last answer (the lock taken) at most, since the renewal that timed out at least.
+    expect(told[1]).to.match(/^Redis answered the catalogue lock again after between 0\.0 and 0\.[89] s of silence$/);
     expect(lock.lost.aborted).to.equal(false);
     await lock.release();
   });
