@@ -1,7 +1,13 @@
 import { getEventListeners } from 'node:events';
 import { expect } from 'chai';
 import { ReplyError } from 'ioredis';
-import { LockLostError, LockUnconfirmedError, acquireCatalogueLock, isSilence } from '../../../../src/catalogue/admin/catalogue-lock.js';
+import {
+  type LockOptions,
+  LockLostError,
+  LockUnconfirmedError,
+  acquireCatalogueLock,
+  isSilence,
+} from '../../../../src/catalogue/admin/catalogue-lock.js';
 import { Interrupted } from '../../../../src/catalogue/cli/interrupt.js';
 import type { RedisClient } from '../../../../src/infra/redis.js';
 
@@ -36,6 +42,13 @@ function scriptedRedis(answers: Answer[], { release = 'yes' }: { release?: 'yes'
 }
 
 const fast = { renewEveryMs: 60_000, retryEveryMs: 5 };
+
+/** The lock on `redis`, and what it tells the operator, line by line. */
+async function telling(redis: RedisClient, options: LockOptions) {
+  const told: string[] = [];
+  const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ...options, onSilence: (line) => told.push(line) });
+  return { lock, told };
+}
 
 async function until(done: () => boolean, withinMs = 1000): Promise<void> {
   for (const started = performance.now(); !done(); await new Promise((resolve) => setTimeout(resolve, 2))) {
@@ -156,8 +169,7 @@ describe('the catalogue lock when Redis does not answer', () => {
 
   it('when Redis goes silent and then answers, then the operator is told once of each, not at every ask', async () => {
     const { redis } = scriptedRedis(['silent', 'silent', 'silent', 'yes', 'yes']);
-    const told: string[] = [];
-    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ttlMs: 30_000, ...fast, onSilence: (line) => told.push(line) });
+    const { lock, told } = await telling(redis, { ttlMs: 30_000, ...fast });
     await lock.confirm();
     await lock.confirm();
     expect(told).to.have.length(2);
@@ -170,8 +182,7 @@ describe('the catalogue lock when Redis does not answer', () => {
 
   it('when Redis answers again, then the silence told is counted from when the first unanswered renewal was sent, its timeout included', async () => {
     const { redis } = scriptedRedis(['late silence', 'yes']);
-    const told: string[] = [];
-    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', { ttlMs: 30_000, ...fast, onSilence: (line) => told.push(line) });
+    const { lock, told } = await telling(redis, { ttlMs: 30_000, ...fast });
     await lock.confirm();
     const seconds = Number(/after (\d+\.\d) s of silence$/.exec(told[1] ?? '')?.[1]);
     expect(seconds, told.join(' | ')).to.be.at.least((LATE_MS - 50) / 1000);
@@ -180,13 +191,7 @@ describe('the catalogue lock when Redis does not answer', () => {
 
   it('when the lock is released while Redis was silent, and the release is answered, then the operator hears that the silence ended', async () => {
     const { redis } = scriptedRedis(['silent', 'late yes']);
-    const told: string[] = [];
-    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
-      ttlMs: 30_000,
-      renewEveryMs: 10,
-      retryEveryMs: 5,
-      onSilence: (line) => told.push(line),
-    });
+    const { lock, told } = await telling(redis, { ttlMs: 30_000, renewEveryMs: 10, retryEveryMs: 5 });
     await until(() => told.length === 1);
     await lock.release();
     expect(told[1]).to.match(/^Redis answered the catalogue lock again after 0\.\d s of silence$/);
@@ -198,13 +203,7 @@ describe('the catalogue lock when Redis does not answer', () => {
     // The background renewal times out (the operator is told), the next is in flight at the
     // release and answered yes after it.
     const { redis, asked } = scriptedRedis(['silent', 'late yes'], { release: 'silent' });
-    const told: string[] = [];
-    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
-      ttlMs: 30_000,
-      renewEveryMs: 10,
-      retryEveryMs: 5,
-      onSilence: (line) => told.push(line),
-    });
+    const { lock, told } = await telling(redis, { ttlMs: 30_000, renewEveryMs: 10, retryEveryMs: 5 });
     await until(() => asked.length === 2);
     expect(await lock.release().catch((e: unknown) => e)).to.be.instanceOf(Error);
     const atRelease = { told: [...told], asked: asked.length };
@@ -219,13 +218,7 @@ describe('the catalogue lock when Redis does not answer', () => {
     // The background renewal times out (the operator is told), the next is in flight while the
     // run's own asks go unanswered past the lease, and it is answered yes after that.
     const { redis, asked } = scriptedRedis(['silent', 'late yes', 'silent']);
-    const told: string[] = [];
-    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
-      ttlMs: 80,
-      renewEveryMs: 10,
-      retryEveryMs: 5,
-      onSilence: (line) => told.push(line),
-    });
+    const { lock, told } = await telling(redis, { ttlMs: 80, renewEveryMs: 10, retryEveryMs: 5 });
     await until(() => asked.length === 2);
     expect(await lock.confirm().catch((e: unknown) => e)).to.be.instanceOf(LockUnconfirmedError);
     const atLoss = [...told];
@@ -236,13 +229,7 @@ describe('the catalogue lock when Redis does not answer', () => {
 
   it('when the background renewal finds Redis silent, then it asks again at the retry pause, and the silence told runs from the last answer at most and from the renewal that timed out at least', async () => {
     const { redis } = scriptedRedis(['silent', 'silent', 'silent', 'yes']);
-    const told: string[] = [];
-    const lock = await acquireCatalogueLock(redis, 'wallpapers', 'import', {
-      ttlMs: 30_000,
-      renewEveryMs: 800,
-      retryEveryMs: 5,
-      onSilence: (line) => told.push(line),
-    });
+    const { lock, told } = await telling(redis, { ttlMs: 30_000, renewEveryMs: 800, retryEveryMs: 5 });
     await until(() => told.length === 2, 3000);
     // Silent since the last answer (the lock taken) at most, since the renewal that timed out at least.
     expect(told[1]).to.match(/^Redis answered the catalogue lock again after between 0\.0 and 0\.[89] s of silence$/);
