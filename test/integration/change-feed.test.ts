@@ -196,7 +196,8 @@ describe('the change feed, GET /v1/changes', function () {
     await swapAlias(es, alias, older, { leaving: 'rolling-back' });
     const next = await run('import', alias, ['--incremental', file('k3.ndjson', [])]);
     expect(next.stderr).to.include(
-      `recorded 20 deletions of ${newer} for the change feed, left unwritten by an earlier run stopped after its alias switch`,
+      `finished the rollback from ${newer} to ${older}: recorded 20 deletions of ${newer} for the change feed, ` +
+        `left unwritten by an earlier run stopped after its alias switch, and marked ${newer} rolled back`,
     );
     expect(await stateOf(es, newer)).to.equal('rolled-back');
     const after = await walk(app, cursor);
@@ -307,7 +308,9 @@ describe('the change feed, GET /v1/changes', function () {
     expect(await stateOf(es, newer)).to.equal('rolling-back');
     const next = await run('import', alias, ['--incremental', file('l3.ndjson', wallpapers(1, { startId: 900 }))]);
     expect(next.stderr).to.match(
-      new RegExp(`recorded \\d+ deletions of ${newer} for the change feed, left unwritten by an earlier run stopped after its alias switch`),
+      new RegExp(
+        `finished the rollback from ${newer} to ${older}: recorded \\d+ deletions of ${newer} for the change feed, left unwritten by an earlier run stopped after its alias switch, and marked ${newer} rolled back`,
+      ),
     );
     expect(await stateOf(es, newer)).to.equal('rolled-back');
   });

@@ -54,7 +54,12 @@ export async function finishKilledRuns(es: Client, alias: string, { fence }: { f
     const deletes = await recorder.recordLeft(left.name, live.name);
     await recorder.commit([live.name]);
     await markIndexState(es, left.name, AFTER_LEAVING[left.state]);
-    said.push(`recorded ${deletes} deletions of ${left.name} for the change feed, left unwritten by an earlier run stopped after its alias switch`);
+    const recorded = `recorded ${deletes} deletions of ${left.name} for the change feed, left unwritten by an earlier run stopped after its alias switch`;
+    said.push(
+      left.state === 'rolling-back'
+        ? `finished the rollback from ${left.name} to ${live.name}: ${recorded}, and marked ${left.name} rolled back`
+        : recorded,
+    );
   }
   return said;
 }
