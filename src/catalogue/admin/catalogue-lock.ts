@@ -126,18 +126,20 @@ export function isSilence(error: unknown): boolean {
 // warned of a leak (MaxListenersExceededWarning) from 11.
 const waiting = new WeakMap<AbortSignal, Set<(reason: Error) => void>>();
 
+/** The signal's one listener, rejecting every wait registered with it. */
+function listenOnce(signal: AbortSignal): Set<(reason: Error) => void> {
+  const waiters = new Set<(reason: Error) => void>();
+  signal.addEventListener('abort', () => waiters.forEach((reject) => reject(signal.reason as Error)), { once: true });
+  waiting.set(signal, waiters);
+  return waiters;
+}
+
 /** `work`, or the signal's reason as soon as it is aborted. */
 function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return work;
   // An abort reason is an Error here (Interrupted, LockLostError), as AbortSignal.abort() makes one.
   if (signal.aborted) return Promise.reject(signal.reason as Error);
-  let rejecters = waiting.get(signal);
-  if (rejecters === undefined) {
-    const all = new Set<(reason: Error) => void>();
-    signal.addEventListener('abort', () => all.forEach((reject) => reject(signal.reason as Error)), { once: true });
-    waiting.set(signal, (rejecters = all));
-  }
-  const waiters = rejecters;
+  const waiters = waiting.get(signal) ?? listenOnce(signal);
   return new Promise<T>((resolve, reject) => {
     waiters.add(reject);
     work.then(resolve, reject).finally(() => waiters.delete(reject));
@@ -219,6 +221,7 @@ export async function acquireCatalogueLock(
 
   const lost = new AbortController();
   let released = false;
+  const holding = () => !released && !lost.signal.aborted;
   // When the last renewal Redis said yes to was sent: the lease runs from then at the latest.
   let leaseFrom = performance.now();
   // When the first renewal Redis left unanswered was sent, once the operator has been told; null
@@ -280,9 +283,9 @@ export async function acquireCatalogueLock(
   const renewLater = () => {
     timer = setTimeout(
       () => {
-        if (released || lost.signal.aborted) return;
+        if (!holding()) return;
         void renew().then((renewal) => {
-          if (released || lost.signal.aborted) return;
+          if (!holding()) return;
           const failed = settle(renewal);
           if (failed) lost.abort(failed);
           else renewLater();

@@ -15,6 +15,9 @@ import { AFTER_LEAVING, type VersionedIndex, listVersionedIndices, markIndexStat
  * And a record whose history cannot go on begins a new one (ChangeRecorder.open), said here;
  * and what a run killed mid-load wrote but never served is served: the watermark moves past it.
  */
+// What a run stopped after its alias switch left: said alike by the run that writes it and the dry run.
+const UNWRITTEN = 'for the change feed, left unwritten by an earlier run stopped after its alias switch';
+
 export async function finishKilledRuns(es: Client, alias: string, { fence }: { fence?: () => Promise<void> } = {}): Promise<string[]> {
   const indices = await listVersionedIndices(es, alias);
   const said: string[] = [];
@@ -54,7 +57,7 @@ export async function finishKilledRuns(es: Client, alias: string, { fence }: { f
     const deletes = await recorder.recordLeft(left.name, live.name);
     await recorder.commit([live.name]);
     await markIndexState(es, left.name, AFTER_LEAVING[left.state]);
-    const recorded = `recorded ${deletes} deletions of ${left.name} for the change feed, left unwritten by an earlier run stopped after its alias switch`;
+    const recorded = `recorded ${deletes} deletions of ${left.name} ${UNWRITTEN}`;
     said.push(
       left.state === 'rolling-back'
         ? `finished the rollback from ${left.name} to ${live.name}: ${recorded}, and marked ${left.name} rolled back`
@@ -93,10 +96,10 @@ export function afterKilledRuns(indices: readonly VersionedIndex[]): VersionedIn
 export async function describeKilledRuns(es: Client, alias: string): Promise<string[]> {
   const indices = await listVersionedIndices(es, alias);
   const { orphans, unrecorded } = leftByKilledRuns(indices);
-  const live = indices.find((index) => index.live)?.name ?? null;
   // Where the alias is, first: after a run that could not tell whether it moved the alias (an
   // answer lost), this line is how the operator learns it.
   const serving = indices.filter((index) => index.live).map(({ name }) => name);
+  const live = serving[0] ?? null;
   const lines = [
     serving.length === 0 ? `alias ${alias} points at no versioned index` : `alias ${alias} points at ${serving.join(', ')}`,
     `would remove orphaned indices: ${orphans.map(({ name }) => name).join(', ') || 'none'}`,
@@ -118,8 +121,8 @@ export async function describeKilledRuns(es: Client, alias: string): Promise<str
   for (const { name, state } of unrecorded) {
     lines.push(
       state === 'rolling-back'
-        ? `would finish the rollback from ${name} to ${live}: record the deletions of ${name} for the change feed, left unwritten by an earlier run stopped after its alias switch, and mark ${name} rolled back`
-        : `would record the deletions of ${name} for the change feed, left unwritten by an earlier run stopped after its alias switch`,
+        ? `would finish the rollback from ${name} to ${live}: record the deletions of ${name} ${UNWRITTEN}, and mark ${name} rolled back`
+        : `would record the deletions of ${name} ${UNWRITTEN}`,
     );
   }
   return lines;
