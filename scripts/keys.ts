@@ -9,6 +9,7 @@ import { connectedRedis } from '../src/infra/redis.js';
 import { KeyStoreError, createKeyStore, portalAccountRefused } from '../src/access/store/key-store.js';
 import { type AccountRef, type OperatorChange, createAccountStore, parseAccountRef } from '../src/access/store/account-store.js';
 import { printable, printableJson } from '../src/infra/visible-text.js';
+import { type UnloggedWithdrawal, unloggedSentence } from '../src/access/store/withdrawal-log.js';
 
 const USAGE = `usage:
   keys create --tier TIER [--account ACCOUNT]          prints the new API key alone on stdout (shown once);
@@ -74,8 +75,11 @@ async function main(): Promise<void> {
   } catch (err) {
     fail(cannotReach('Redis', config.redisUrl, err instanceof Error ? err.message : String(err)), 1);
   }
-  const store = createKeyStore(redis);
-  const accounts = createAccountStore(redis);
+  // Said after the command's own line: the change is made, and this is what it leaves open.
+  const unlogged: string[] = [];
+  const onUnlogged = (u: UnloggedWithdrawal) => unlogged.push(`warning: ${printable(unloggedSentence(u))}\n`);
+  const store = createKeyStore(redis, { onUnlogged });
+  const accounts = createAccountStore(redis, { onUnlogged });
   try {
     switch (command) {
       case 'create': {
@@ -157,6 +161,7 @@ async function main(): Promise<void> {
       default:
         fail(`unknown command '${printable(command)}'\n${USAGE}`);
     }
+    for (const line of unlogged) process.stderr.write(line);
   } catch (err) {
     if (err instanceof KeyStoreError) fail(err.message, 1);
     throw err;

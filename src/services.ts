@@ -3,6 +3,7 @@ import { createAccess } from './access/domain/access.js';
 import { createAccountStore } from './access/store/account-store.js';
 import { createAccountQuotaReader } from './access/store/admission-store.js';
 import { createKeyStore } from './access/store/key-store.js';
+import { unloggedSentence } from './access/store/withdrawal-log.js';
 import { createPortalService } from './portal/domain/portal-service.js';
 import { createSessionStore } from './portal/store/session-store.js';
 import { createThrottleStore } from './portal/store/throttle-store.js';
@@ -95,7 +96,11 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
     ),
     { es, alias: config.indexAlias, logger, ...config.responseCache, onLookup: (result) => metrics.cacheLookups.inc({ result }) },
   );
-  const keys = createKeyStore(redis);
+  // A portal user's revoke or rotate whose withdrawal the log lost: the operator reads it here.
+  const keys = createKeyStore(redis, {
+    onUnlogged: (unlogged) =>
+      logger.warn(unloggedSentence(unlogged), { account_id: unlogged.accountId, key_id: unlogged.keyId, reason: unlogged.reason }),
+  });
   const portal = {
     service: createPortalService({
       accounts: createAccountStore(redis),

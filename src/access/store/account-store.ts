@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { newAccountId } from '../api-key.js';
 import { redisKeys } from './redis-keys.js';
-import { announced, createWithdrawalLog } from './withdrawal-log.js';
+import { type OnUnlogged, type WithdrawalNotice, announced, createWithdrawalLog } from './withdrawal-log.js';
 
 /** An account as the portal and the operators' CLI see it. */
 export interface Account {
@@ -30,8 +30,9 @@ export type OperatorChange = 'done' | 'no-account' | 'portal-account';
  * named by their email and operators' accounts by any name, in one index, so a name is one
  * account. Operators reach a portal account only by its id (see portalAccountRefused).
  */
-export function createAccountStore(redis: Redis | Cluster) {
+export function createAccountStore(redis: Redis | Cluster, { onUnlogged }: { onUnlogged?: OnUnlogged } = {}) {
   const withdrawals = createWithdrawalLog(redis);
+  const unlogged = (notice: WithdrawalNotice, accountId: string) => (reason: string) => onUnlogged?.({ notice, accountId, reason });
   async function byId(accountId: string): Promise<Account | null> {
     const record = await redis.hgetall(redisKeys.account(accountId));
     if (!record['tier']) return null;
@@ -113,8 +114,12 @@ export function createAccountStore(redis: Redis | Cluster) {
       if (typeof found === 'string') return found;
       const { accountId } = found;
       if (disabled) {
-        await announced(withdrawals, { kind: 'account', accountId }, () =>
-          redis.hset(redisKeys.account(accountId), 'disabled_at', new Date().toISOString()),
+        const notice = { kind: 'account', accountId } as const;
+        await announced(
+          withdrawals,
+          notice,
+          () => redis.hset(redisKeys.account(accountId), 'disabled_at', new Date().toISOString()),
+          unlogged(notice, accountId),
         );
         return 'done';
       }
@@ -122,7 +127,10 @@ export function createAccountStore(redis: Redis | Cluster) {
       // Said after the change: until it is read, the fallback only goes on refusing the account's
       // keys on its own word, as it did while the account was disabled; a log that cannot be
       // written leaves it so until the process restarts, which fails closed, never open.
-      await withdrawals.announce({ kind: 'account-restored', accountId }).catch(() => undefined);
+      const notice = { kind: 'account-restored', accountId } as const;
+      await withdrawals
+        .announce(notice)
+        .catch((error: unknown) => unlogged(notice, accountId)(error instanceof Error ? error.message : String(error)));
       return 'done';
     },
   };

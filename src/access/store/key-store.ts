@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { generateApiKey, hashApiKey, newAccountId, randomBase62 } from '../api-key.js';
 import { redisKeys } from './redis-keys.js';
-import { announced, createWithdrawalLog } from './withdrawal-log.js';
+import { type OnUnlogged, type WithdrawalNotice, announced, createWithdrawalLog } from './withdrawal-log.js';
 import { HISTORY } from './sliding-window-lua.js';
 import { printable } from '../../infra/visible-text.js';
 
@@ -111,8 +111,10 @@ interface KeysNow {
  * works half-way: a name is claimed only for an account whose record is complete, and a key is
  * listed (so it can be revoked) before it can authenticate.
  */
-export function createKeyStore(redis: Redis | Cluster) {
+export function createKeyStore(redis: Redis | Cluster, { onUnlogged }: { onUnlogged?: OnUnlogged } = {}) {
   const withdrawals = createWithdrawalLog(redis);
+  const withdrawn = <T>(notice: WithdrawalNotice, accountId: string, keyId: string, change: () => Promise<T>): Promise<T> =>
+    announced(withdrawals, notice, change, (reason) => onUnlogged?.({ notice, accountId, keyId, reason }));
   async function accountIdFor(name: string, tier: string): Promise<{ accountId: string; disabledAt: string | null }> {
     const existing = await redis.hget(redisKeys.accountNames, name);
     if (existing) {
@@ -197,8 +199,8 @@ export function createKeyStore(redis: Redis | Cluster) {
     }
   }
 
-  async function revoke(accountId: string, hash: string): Promise<Revoked> {
-    const [already, revokedAt] = (await announced(withdrawals, { kind: 'key', hash, fromMs: 0 }, () =>
+  async function revoke(accountId: string, hash: string, keyId: string): Promise<Revoked> {
+    const [already, revokedAt] = (await withdrawn({ kind: 'key', hash, fromMs: 0 }, accountId, keyId, () =>
       redis.eval(REVOKE_LUA, 1, redisKeys.apiKey(accountId, hash), new Date().toISOString()),
     )) as [number, string];
     return { revokedAt, already: already === 1 };
@@ -316,7 +318,7 @@ export function createKeyStore(redis: Redis | Cluster) {
     async revokeAccountKey(accountId: string, keyId: string): Promise<boolean> {
       const hash = await ownedHash(accountId, keyId);
       if (!hash) return false;
-      await revoke(accountId, hash);
+      await revoke(accountId, hash, keyId);
       await oneChangeAtATime(accountId, () => forgetOldDeadKeys(accountId)).catch((err: unknown) => {
         // Revoked either way; the next change removes what this one could not.
         if (!(err instanceof KeysBusy)) throw err;
@@ -347,7 +349,7 @@ export function createKeyStore(redis: Redis | Cluster) {
         const name = old[0] ?? '';
         const created = await addKey(accountId, name);
         const expiresAtMs = (await redisNowMs()) + graceSeconds * 1000;
-        await announced(withdrawals, { kind: 'key', hash, fromMs: expiresAtMs }, () =>
+        await withdrawn({ kind: 'key', hash, fromMs: expiresAtMs }, accountId, keyId, () =>
           redis.hset(redisKeys.apiKey(accountId, hash), 'expires_at', String(expiresAtMs)),
         );
         await forgetOldDeadKeys(accountId);
@@ -392,7 +394,7 @@ export function createKeyStore(redis: Redis | Cluster) {
       const raw = await redis.hget(redisKeys.keyIndex, keyId);
       if (!raw) return null;
       const { account_id, hash } = JSON.parse(raw) as IndexEntry;
-      return revoke(account_id, hash);
+      return revoke(account_id, hash, keyId);
     },
   };
 }

@@ -76,17 +76,56 @@ export function createWithdrawalLog(redis: RedisClient) {
 
 export type WithdrawalLog = ReturnType<typeof createWithdrawalLog>;
 
+/** A change made while its withdrawal could not be logged, for the operator. */
+export interface UnloggedWithdrawal {
+  notice: WithdrawalNotice;
+  accountId: string;
+  /** The key's id, for a key's withdrawal. */
+  keyId?: string;
+  /** Why the second write failed too. */
+  reason: string;
+}
+
+/** Told of a change whose withdrawal could not be logged; the stores' callers say it to the operator. */
+export type OnUnlogged = (unlogged: UnloggedWithdrawal) => void;
+
+/**
+ * What a missing log entry leaves open: the log only matters while Redis does not answer, when a
+ * process admits keys on Redis's earlier verification (AUTH_GRACE_MS) unless it has read their
+ * withdrawal. An enable unsaid fails closed instead.
+ */
+export function unloggedSentence({ notice, accountId, keyId, reason }: UnloggedWithdrawal): string {
+  const cannot = `the withdrawal log could not be written (${reason})`;
+  const lost = 'an API process that loses Redis within AUTH_GRACE_MS of verifying';
+  switch (notice.kind) {
+    case 'key':
+      return notice.fromMs > 0
+        ? `key ${keyId ?? '?'} rotated, but ${cannot}: ${lost} it may admit it past its grace, until Redis answers again`
+        : `key ${keyId ?? '?'} revoked, but ${cannot}: ${lost} it may admit it until Redis answers again`;
+    case 'account':
+      return `account id:${accountId} disabled, but ${cannot}: ${lost} one of its keys may admit that key until Redis answers again`;
+    case 'account-restored':
+      return `account id:${accountId} enabled, but ${cannot}: an API process that heard of its disable goes on refusing its keys while it cannot reach Redis, until it restarts`;
+  }
+}
+
 /**
  * Runs `change` with its withdrawal announced first. When the log cannot be written (on a Redis
  * Cluster its shard may be down while the key's is not), the change is made all the same, being
  * the authority, and the log is tried once more after it: a revocation must not wait on the log.
+ * Should that fail too, `onUnlogged` is told, so the operator learns what the log leaves open.
  */
-export async function announced<T>(log: WithdrawalLog, notice: WithdrawalNotice, change: () => Promise<T>): Promise<T> {
+export async function announced<T>(
+  log: WithdrawalLog,
+  notice: WithdrawalNotice,
+  change: () => Promise<T>,
+  onUnlogged?: (reason: string) => void,
+): Promise<T> {
   const before = await log.announce(notice).then(
     () => true,
     () => false,
   );
   const result = await change();
-  if (!before) await log.announce(notice).catch(() => undefined);
+  if (!before) await log.announce(notice).catch((error: unknown) => onUnlogged?.(error instanceof Error ? error.message : String(error)));
   return result;
 }
