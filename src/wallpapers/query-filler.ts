@@ -60,7 +60,7 @@ export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'iphone', 'ipad', 'android', 'macbook', 'pc', 'laptop', 'tablet', 'monitor', '720p', '1080p', '1440p', '2160p', '2k',
   'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp', 'px',
   'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'imac', 'chromebook',
-  'vertical', 'portrait', 'horizontal', 'widescreen', 'qhd', 'fhd',
+  'vertical', 'portrait', 'horizontal', 'widescreen', 'qhd', 'fhd', 'ultrawide', 'dualscreen', 'dualmonitor',
 ]); // prettier-ignore
 
 /**
@@ -74,10 +74,23 @@ export interface ShapeAsked {
   orientation?: 'portrait' | 'landscape';
   /** The shorter and longer side at least. */
   atLeast?: { short: number; long: number };
+  /** The nominal ratios of the screen its words name (aspect-ratio.ts), any of them. */
+  ratios?: readonly string[];
 }
 
 const UPRIGHT = ['phone', 'mobile', 'iphone', 'android', 'lockscreen', 'homescreen', 'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'vertical', 'portrait']; // prettier-ignore
-const WIDE = ['desktop', 'pc', 'laptop', 'monitor', 'macbook', 'imac', 'chromebook', 'horizontal', 'widescreen'];
+const WIDE = ['desktop', 'pc', 'laptop', 'monitor', 'macbook', 'imac', 'chromebook', 'horizontal', 'widescreen', 'ultrawide', 'dualscreen', 'dualmonitor']; // prettier-ignore
+/**
+ * Screens whose shape a ratio says better than an orientation. A tablet is 3:4 (iPad), 2:3 (iPad
+ * Air, Surface) or 10:16 (Android), held either way; 16:10 is left out, as most desktops are so. An
+ * ultrawide monitor is 21:9, or 32:9 (super ultrawide), which is also two 16:9 screens side by
+ * side: "dual monitor" had found nothing, and "ipad" every wallpaper in downloads order, as no
+ * wallpaper says either (helper-160).
+ */
+const SCREEN_RATIOS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['ipad', ['3x4', '4x3', '2x3', '3x2', '10x16']], ['tablet', ['3x4', '4x3', '2x3', '3x2', '10x16']],
+  ['ultrawide', ['21x9', '32x9']], ['dualscreen', ['32x9']], ['dualmonitor', ['32x9']],
+]); // prettier-ignore
 const SHARPNESS: ReadonlyMap<string, { short: number; long: number }> = new Map([
   ['720p', { short: 720, long: 1280 }],
   ['1080p', { short: 1080, long: 1920 }], ['fhd', { short: 1080, long: 1920 }],
@@ -95,8 +108,9 @@ export function shapeAsked(words: readonly string[]): ShapeAsked | undefined {
     .filter((size) => size !== undefined)
     .sort((a, b) => b.long - a.long)[0];
   const orientation = upright === wide ? undefined : upright ? ('portrait' as const) : ('landscape' as const);
-  if (orientation === undefined && sharpest === undefined) return undefined;
-  return { ...(orientation ? { orientation } : {}), ...(sharpest ? { atLeast: sharpest } : {}) };
+  const ratios = [...new Set(words.flatMap((word) => SCREEN_RATIOS.get(word) ?? []))];
+  if (orientation === undefined && sharpest === undefined && ratios.length === 0) return undefined;
+  return { ...(orientation ? { orientation } : {}), ...(sharpest ? { atLeast: sharpest } : {}), ...(ratios.length > 0 ? { ratios } : {}) };
 }
 
 /**
@@ -143,18 +157,35 @@ const SAYING_HD: ReadonlyMap<string, string> = new Map([
   ['high quality', 'hq'], ['ultra hd', '4k'], ['ultra hq', '4k'], ['uhd', '4k'],
 ]); // prettier-ignore
 
-/** The one word of filler two words stand for ("wall paper", "high resolution"), if any. */
+/**
+ * Two words that name a screen of SCREEN_RATIOS, read as its one word wherever they stand, as
+ * SAYING_HD's are. "super ultra wide" is read twice: "ultra wide" is ultrawide, and "super
+ * ultrawide" is 32:9, as two screens are.
+ */
+const SAYING_SCREEN: ReadonlyMap<string, string> = new Map([
+  ['ultra wide', 'ultrawide'], ['super ultrawide', 'dualscreen'],
+  ...['dual', 'double', 'multi', 'multiple'].flatMap((many) =>
+    ['monitor', 'monitors', 'screen', 'screens', 'display', 'displays'].map((screen) => [`${many} ${screen}`, 'dualscreen'] as const),
+  ),
+]); // prettier-ignore
+
+const pairSaid = (pair: string): string | undefined => SAYING_HD.get(pair) ?? SAYING_SCREEN.get(pair);
+
+/** The one word of filler two words stand for ("wall paper", "high resolution", "dual monitor"), if any. */
 export const oneWordFor = (words: string): string | undefined => {
   const lower = words.toLowerCase();
-  return WRITTEN_APART.get(lower) ?? SAYING_HD.get(lower);
+  return WRITTEN_APART.get(lower) ?? pairSaid(lower);
 };
 
 /** The one word the last two of a run of words say ("high resolution" is hd), if any. */
 const lastPairSaid = (said: readonly string[]): string | undefined =>
-  said.length < 2 ? undefined : SAYING_HD.get(`${said[said.length - 2]} ${said[said.length - 1]}`.toLowerCase());
+  said.length < 2 ? undefined : pairSaid(`${said[said.length - 2]} ${said[said.length - 1]}`.toLowerCase());
 
-/** A run of words with each pair saying hd as its one word ("sunset wallpaper high resolution" is sunset wallpaper hd). */
-function withHdSaid(words: string[]): string[] {
+/**
+ * A run of words with each pair saying one word as that word ("sunset wallpaper high resolution" is
+ * sunset wallpaper hd, "dual-monitor-wallpaper" is dualscreen wallpaper).
+ */
+export function withPairsSaid(words: string[]): string[] {
   if (words.length < 3) return words;
   const said: string[] = [];
   for (const word of words) {
@@ -264,9 +295,9 @@ export function withoutModels(words: readonly string[]): (string | undefined)[] 
   return read;
 }
 
-/** A plain term's words as filler reads them: pairs saying hd as hd, a device's model gone. */
+/** A plain term's words as filler reads them: pairs saying one word as that word, a device's model gone. */
 function wordsRead(term: QueryTerm): string[] {
-  const words = withHdSaid(term.text.split(' '));
+  const words = withPairsSaid(term.text.split(' '));
   return words.length < 2 ? words : withoutModels(words).filter((word) => word !== undefined);
 }
 

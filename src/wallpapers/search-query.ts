@@ -6,6 +6,7 @@ import {
   namesModel,
   oneWordFor,
   shapeAsked,
+  withPairsSaid,
   withoutFiller,
   withoutModels,
 } from './query-filler.js';
@@ -518,7 +519,7 @@ export function readSearchText(q: string): SearchQuery {
   const filler = groups.length > 0 && groups.every(afterNo) ? withoutFiller(searched.filter((group) => !afterNo(group))) : undefined;
   // Words in quotes mean themselves, and phrases their words together: neither asks for a shape.
   const typed = parsed.groups.flat().filter((term) => !term.quoted && !term.phrase);
-  const shape = shapeAsked(typed.flatMap(({ text }) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
+  const shape = shapeAsked(typed.flatMap(({ text }) => withPairsSaid(text.toLowerCase().split(/[^\p{L}\p{N}]+/u))));
   return {
     groups,
     excluded: parsed.excluded.map(excludedWithoutAddressWords),

@@ -65,8 +65,9 @@ function withoutWords(groups: readonly Term[][], absent: ReadonlySet<string>): T
  */
 export function everyWallpaper(params: SearchParams): SearchParams {
   const { sort, tags, color } = params;
-  // An orientation asked ranks too (the upright first for "iphone wallpapers").
-  const ranked = (tags?.length ?? 0) > 0 || (color?.length ?? 0) > 0 || params.text.shape?.orientation !== undefined;
+  // An orientation or a screen's ratios asked rank too (the upright first for "iphone wallpapers").
+  const { orientation, ratios } = params.text.shape ?? {};
+  const ranked = (tags?.length ?? 0) > 0 || (color?.length ?? 0) > 0 || orientation !== undefined || ratios !== undefined;
   return {
     ...params,
     text: { groups: [], excluded: params.text.excluded, every: true, ...(params.text.shape ? { shape: params.text.shape } : {}) },

@@ -687,16 +687,17 @@ export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'meant'>;
 export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occurring = [], known = [], meant = [] }: TypedWords = {}): Clause {
   // A query that only asked for wallpapers (SearchQuery.every): all of them score alike, so the
   // order is the tie-break's, the most downloaded first. A sharpness its words ask for ("4k") is
-  // what it finds, as a size typed finds that size; an orientation ("iphone wallpapers") ranks
-  // first, as beside a subject: filtered by both, "4k phone wallpaper" had found nothing, as no
-  // upright wallpaper is that sharp (helper-125).
+  // what it finds, as a size typed finds that size; an orientation ("iphone wallpapers") or a
+  // screen's ratios ("ipad") rank first, as beside a subject: filtered by both, "4k phone
+  // wallpaper" had found nothing, as no upright wallpaper is that sharp (helper-125).
   if (groups.length === 0) {
-    const { orientation, atLeast } = shape ?? {};
+    const { atLeast, ...ranked } = shape ?? {};
+    const ranks = shapeClauses(ranked);
     return {
       bool: {
         must: [{ match_all: {} }],
         ...(atLeast ? { filter: shapeClauses({ atLeast }) } : {}),
-        ...(orientation ? { should: shapeClauses({ orientation }).map((clause) => tier(clause, SHAPE_TIER)) } : {}),
+        ...(ranks.length > 0 ? { should: ranks.map((clause) => tier(clause, SHAPE_TIER)) } : {}),
         must_not: excluded.map((term) => termClause(term, 'exact')),
       },
     };
@@ -837,14 +838,15 @@ function withCategoriesNamed(query: Clause, { groups }: SearchQuery): Clause {
 // meaning tier (50,000 times 0.1), so the picture asked for still outweighs its shape.
 const SHAPE_TIER = 4_000;
 
-/** The wallpapers of the orientation and at least the sharpness asked, either way round. */
-function shapeClauses({ orientation, atLeast }: ShapeAsked): Clause[] {
+/** The wallpapers of the orientation, at least the sharpness asked (either way round), and of one of the ratios. */
+function shapeClauses({ orientation, atLeast, ratios }: ShapeAsked): Clause[] {
   const sides = (wide: number, tall: number): Clause => ({
     bool: { must: [{ range: { width: { gte: wide } } }, { range: { height: { gte: tall } } }] },
   });
   return [
     ...(orientation ? [{ term: { orientation } }] : []),
     ...(atLeast ? [{ bool: { should: [sides(atLeast.long, atLeast.short), sides(atLeast.short, atLeast.long)], minimum_should_match: 1 } }] : []),
+    ...(ratios ? [{ terms: { ratio: [...ratios] } }] : []),
   ];
 }
 

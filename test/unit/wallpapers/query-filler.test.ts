@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readSearchText } from '../../../src/wallpapers/search-query.js';
-import { shapeAsked } from '../../../src/wallpapers/query-filler.js';
+import { shapeAsked, withPairsSaid } from '../../../src/wallpapers/query-filler.js';
+import { RATIOS } from '../../../src/wallpapers/aspect-ratio.js';
 
 const words = (q: string) => readSearchText(q).groups.map((group) => group.map(({ text, phrase }) => (phrase ? `"${text}"` : text)));
 
@@ -234,6 +235,33 @@ describe('the shape a query asks for', () => {
     expect(shapeAsked(['vertical'])).to.deep.equal({ orientation: 'portrait' });
     expect(shapeAsked(['desktop', '4k', '1080p'])).to.deep.equal({ orientation: 'landscape', atLeast: { short: 2160, long: 3840 } });
     expect(shapeAsked(['8k'])).to.deep.equal({ atLeast: { short: 4320, long: 7680 } });
+  });
+
+  it('when its words name a tablet or a screen wider than most, then the ratios of that screen are asked', () => {
+    expect(shapeAsked(['ipad'])).to.deep.equal({ ratios: ['3x4', '4x3', '2x3', '3x2', '10x16'] });
+    expect(shapeAsked(['ultrawide', 'space'])).to.deep.equal({ orientation: 'landscape', ratios: ['21x9', '32x9'] });
+    expect(shapeAsked(['dualscreen', 'ultrawide'])).to.deep.equal({ orientation: 'landscape', ratios: ['32x9', '21x9'] });
+    expect(shapeAsked(['tablet', '4k'])).to.deep.equal({ atLeast: { short: 2160, long: 3840 }, ratios: ['3x4', '4x3', '2x3', '3x2', '10x16'] });
+    for (const word of ['ipad', 'tablet', 'ultrawide', 'dualscreen', 'dualmonitor']) {
+      expect(RATIOS, word).to.include.members([...shapeAsked([word])!.ratios!]);
+    }
+  });
+
+  it('when two words name a screen, wherever they stand, then they are read as its one word', () => {
+    expect(withPairsSaid(['space', 'dual', 'monitor', 'wallpaper'])).to.deep.equal(['space', 'dualscreen', 'wallpaper']);
+    expect(withPairsSaid(['super', 'ultra', 'wide'])).to.deep.equal(['dualscreen']);
+    expect(withPairsSaid(['ultra', 'wide', 'city'])).to.deep.equal(['ultrawide', 'city']);
+    expect(withPairsSaid(['dual', 'lake'])).to.deep.equal(['dual', 'lake']);
+    expect(readSearchText('dual-monitor-wallpaper').shape).to.deep.equal({ orientation: 'landscape', ratios: ['32x9'] });
+    expect(readSearchText('multiple screens sunset').shape).to.deep.equal({ orientation: 'landscape', ratios: ['32x9'] });
+    expect(readSearchText('ultra wide').shape).to.deep.equal({ orientation: 'landscape', ratios: ['21x9', '32x9'] });
+    expect(readSearchText('"dual monitor"').shape, 'a phrase means its words').to.equal(undefined);
+  });
+
+  it('when a screen is named beside a subject, then only the subject is looked for', () => {
+    expect(words('sunset dual monitor')).to.deep.equal([['sunset']]);
+    expect(words('space wallpaper for dual screens')).to.deep.equal([['space']]);
+    expect(words('ipad mountains')).to.deep.equal([['mountains']]);
   });
 
   it('when its words name both shapes or none, then no orientation is asked', () => {

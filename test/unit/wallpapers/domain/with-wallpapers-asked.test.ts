@@ -82,6 +82,16 @@ describe('a search that only asks for wallpapers', () => {
     expect(wordsOccur.asked, 'the text is not asked').to.deep.equal([]);
   });
 
+  it('when its words name a tablet or a wide screen, then every wallpaper is searched for, ranked by its ratios, in the tie-break order', async () => {
+    const repository = recordingRepository();
+    const asked = withWallpapersAsked(repository, createWordOccurrences({ wordsOccur: occurringIn([]), absentMs: 1000 }));
+    for (const q of ['ipad', 'dual monitor wallpaper']) await asked.search(searchParams({ q, page: 1, per_page: 20 }));
+    expect(repository.seen.map(({ text, sort }) => [text.groups, text.every, text.shape, sort])).to.deep.equal([
+      [[], true, { ratios: ['3x4', '4x3', '2x3', '3x2', '10x16'] }, undefined],
+      [[], true, { orientation: 'landscape', ratios: ['32x9'] }, undefined],
+    ]);
+  });
+
   it('when it asks for more than wallpapers, then nothing is asked and the search goes down as it came', async () => {
     const wordsOccur = occurringIn([]);
     const repository = recordingRepository();

@@ -215,6 +215,17 @@ describe('Elasticsearch query building', () => {
     expect(fuzzy.map((c) => c.multi_match.query)).to.deep.equal(['lake']);
   });
 
+  it('when a query asks only for wallpapers of a shape, then its sharpness filters and its orientation and ratios rank', () => {
+    const shape = { orientation: 'landscape' as const, atLeast: { short: 1440, long: 2560 }, ratios: ['21x9', '32x9'] };
+    const bool = (buildSearchQuery({ groups: [], excluded: [], shape }) as any).bool;
+    expect(bool.filter).to.have.length(1);
+    expect(JSON.stringify(bool.filter)).to.include('"gte":2560').and.include('"gte":1440');
+    const ranks = JSON.stringify(bool.should);
+    expect(bool.should).to.have.length(2);
+    expect(ranks).to.include('{"term":{"orientation":"landscape"}}').and.include('{"terms":{"ratio":["21x9","32x9"]}}');
+    expect((buildSearchQuery({ groups: [], excluded: [], shape: { ratios: ['3x4'] } }) as any).bool).to.not.have.property('filter');
+  });
+
   it('when the query has one group, then there is no separate every-group tier', () => {
     const bool = (buildSearchRequest('w', { q: 'lighthouses', page: 1, per_page: 20 }).query as any).bool;
     expect(bool.should.some((c: any) => c.constant_score)).to.equal(false);

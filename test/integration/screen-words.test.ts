@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { fixtureWallpapers } from '../support/fixtures.js';
+import { request } from '../support/harness.js';
+import { useCatalogue } from './catalogue-context.js';
+
+// A tablet or a screen wider than most is asked by its ratios (docs/api.md, "What matches"): no
+// wallpaper's words say "ipad" or "dual monitor", so these had found every wallpaper by downloads,
+// or nothing.
+const [template] = fixtureWallpapers() as [WallpaperDocument];
+const doc = (id: number, title: string, resolution: string, downloads: number): WallpaperDocument => {
+  const [width, height] = resolution.split('x').map(Number) as [number, number];
+  return { ...template, id, title, description: 'A picture.', category: 'nature', resolution, width, height, downloads };
+};
+const DOCS = [
+  doc(1, 'Sunset', '1920x1080', 90),
+  doc(2, 'Sunset over the Bay', '5120x1440', 10),
+  doc(3, 'Quiet Street', '2048x2732', 20),
+  doc(4, 'Calm Lake', '3440x1440', 30),
+  doc(5, 'Sunset Road', '1080x2340', 80),
+];
+
+describe('screen words in a search', function () {
+  this.timeout(60_000);
+  const ctx = useCatalogue({}, { docs: () => DOCS });
+
+  const found = async (q: string) => {
+    const res = await request(ctx.app.url, `/v1/search?q=${encodeURIComponent(q)}`, { key: ctx.key });
+    expect(res.status, JSON.stringify(res.body)).to.equal(200);
+    const body = res.body as { data: { id: number }[]; meta: { total_items: number } };
+    return { ids: body.data.map((w) => w.id), total: body.meta.total_items };
+  };
+
+  it('when a query names only a tablet, then every wallpaper is found, those of a tablet ratio first', async () => {
+    expect(await found('ipad')).to.deep.equal({ ids: [3, 1, 5, 4, 2], total: 5 });
+    expect(await found('ipad pro 12.9 wallpaper')).to.deep.equal({ ids: [3, 1, 5, 4, 2], total: 5 });
+  });
+
+  it('when a query names two screens or an ultrawide one, then those of its ratios come first, however it is written', async () => {
+    for (const q of ['dual monitor', 'dual-monitor-wallpaper', 'wallpapers for multiple screens', 'super ultra wide']) {
+      expect(await found(q), q).to.deep.equal({ ids: [2, 1, 4, 5, 3], total: 5 });
+    }
+    expect(await found('ultrawide')).to.deep.equal({ ids: [4, 2, 1, 5, 3], total: 5 });
+  });
+
+  it('when a screen is named beside a subject, then the subject is what is found, that screen first', async () => {
+    const { ids, total } = await found('sunset dual monitor');
+    expect(ids[0]).to.equal(2);
+    expect(ids).to.have.members([1, 2, 5]);
+    expect(total).to.equal(3);
+  });
+});
