@@ -219,6 +219,27 @@ export function toneFromLightness(lightness: number): Tone {
   return lightness >= LIGHT_FROM ? 'light' : 'dark';
 }
 
+// Words that say a picture is dark: that name the tone, whatever the picture shows (an AMOLED
+// wallpaper is black for the screens that light no black pixel), and that name what has it (a
+// night scene). No word says light as surely: "light" and "bright" name the light in a picture as
+// often ("northern lights", "light rays", "bright stars" over a dark sky), and "white" and
+// "pastel" are colours of their own.
+const NAMING_DARK: ReadonlySet<string> = new Set(['dark', 'darker', 'darkest', 'darkness', 'amoled']);
+const IMPLYING_DARK: ReadonlySet<string> = new Set(['night', 'nights', 'nighttime', 'midnight']);
+
+/** A word's tone, and whether the word names it (`dark`) or names what has it (`night`). */
+export interface ToneOfWord {
+  tone: Tone;
+  named: boolean;
+}
+
+/** The tone a word of a query says its picture has ("dark", "night"), or null. */
+export function toneOfWord(word: string): ToneOfWord | null {
+  const lower = word.toLowerCase();
+  if (NAMING_DARK.has(lower)) return { tone: 'dark', named: true };
+  return IMPLYING_DARK.has(lower) ? { tone: 'dark', named: false } : null;
+}
+
 /** A `color` value as the client wrote it: a name (or alias), or a hex with or without '#'. */
 export type ColorAsked = { name: string } | { hex: string; lab: Lab };
 

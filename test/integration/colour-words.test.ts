@@ -84,7 +84,13 @@ describe('colour words in a search', function () {
     expect(await found('green forest')).to.deep.equal([6, 5]);
     const red = await found('red forest');
     expect(red[0], 'both asked').to.equal(5);
-    expect(red, 'either asked').to.have.members([5, 6, 4]);
+    expect(red, 'the forests; the red dunes say no forest nor red').to.deep.equal([5, 6]);
+  });
+
+  it('when a colour is searched beside a thing, then its pixels rank what the words find and find nothing on their own', async () => {
+    expect(await found('red dunes'), 'the red dunes, then the panda whose tags say red').to.deep.equal([4, 5]);
+    expect(await found('red meadow'), 'not the dunes, red but saying neither').to.have.members([1, 5]);
+    expect(await found('yellow harbor'), 'the harbour holds yellow; the kayak says it').to.deep.equal([2, 3]);
   });
 
   it('when a colour is spelt the British way, then it finds what the American spelling finds', async () => {

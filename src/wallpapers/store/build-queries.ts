@@ -3,7 +3,18 @@ import type { Facet, Filters, ListParams, Mistyped, Position, SearchParams, Sort
 import { formatResolution, parseResolution, sizeOfWord } from '../resolution.js';
 import type { SearchQuery, Term } from '../search-query.js';
 import type { ShapeAsked } from '../query-filler.js';
-import { COLOR_NAMES, HEX_CLOSENESS, MIN_SHARE, SHARE_TIERS, cellsNear, colorNameOfWord, colorNamesOf, readColor, tierTerm } from '../colors.js';
+import {
+  COLOR_NAMES,
+  HEX_CLOSENESS,
+  MIN_SHARE,
+  SHARE_TIERS,
+  cellsNear,
+  colorNameOfWord,
+  colorNamesOf,
+  readColor,
+  tierTerm,
+  toneOfWord,
+} from '../colors.js';
 import type { WallpaperDetail } from '../wallpaper.js';
 import { CATEGORY_NAMED } from '../categories.js';
 import { type KeyAndId, TOP_KEY, shuffleOf } from './shuffle.js';
@@ -496,18 +507,25 @@ const AS_TYPED = 100;
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
 /**
- * A term's clause. `palette`: a colour typed as a word also matches the pictures that hold it
- * (colorWordClause), where the query's groups are matched as typed: a red rose is a rose whose
- * pixels are red ("red rose" had ranked red pandas first without it). Never in the meaning tier
- * nor for a stand-in (`blu` read as blue had matched 7,000 pictures and put the Midnight Blue cars
- * at 47), nor in an exclusion, which ranks the pictures it covers lower instead (EXCLUDED_SHARE).
+ * Which pictures a term's clause matches besides its text (pixelsOfWord): none; those holding the
+ * colour or having the tone its word names (`red`, `dark`); or also those having the tone it implies
+ * (`night`).
  */
-function termClause({ text, phrase, quoted, similarity }: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', palette = false): Clause {
+type Pixels = 'none' | 'named' | 'implied';
+
+/**
+ * A term's clause. `pixels`: a colour or tone typed as a word also matches the pictures that have
+ * it, where the query's groups are matched as typed: a red rose is a rose whose pixels are red
+ * ("red rose" had ranked red pandas first without it). Never in the meaning tier nor for a stand-in
+ * (`blu` read as blue had matched 7,000 pictures and put the Midnight Blue cars at 47), nor in an
+ * exclusion, which ranks the pictures it covers lower instead (EXCLUDED_SHARE).
+ */
+function termClause(term: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', pixels: Pixels = 'none'): Clause {
+  const { text, phrase } = term;
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
+  const held = pixels !== 'none' && mode === 'exact' ? pixelsOfWord(term, pixels === 'implied') : null;
+  if (held !== null) return { bool: { should: [wordsClause(text, 'exact', 'none'), held], minimum_should_match: 1 } };
   const words = text.split(' ');
-  // A quoted colour is the word as typed, in the text alone.
-  const color = palette && mode === 'exact' && !quoted && similarity === undefined && words.length === 1 ? colorNameOfWord(text) : null;
-  if (color !== null) return colorWordClause(text, color);
   const sizes = words.filter(isSize);
   if (sizes.length === 0) return wordsClause(text, mode, zeroTerms);
   // A size in a joined term that stays one (among alternatives, or excluded: "-sunset-1920x1080";
@@ -537,9 +555,26 @@ const isSize = (word: string): boolean => sizeOfWord(word) !== null;
 // colour is another word ("mellow").
 const PALETTE_WEIGHT = 30;
 
-function colorWordClause(word: string, name: string): Clause {
-  const palette: Clause = { dis_max: { queries: SHARE_TIERS.map((share) => sizedClause([name], share, 'color_names', PALETTE_WEIGHT * share)) } };
-  return { bool: { should: [wordsClause(word, 'exact', 'none'), palette], minimum_should_match: 1 } };
+// A word that says a tone ("dark forest", "city at night", colors.ts) is, as a colour word is, the
+// wallpapers whose pixels have it as well as any whose text says it: the demo catalogue's dark
+// forests are "Forest at Twilight" and "Pine Forest at Dusk", and "dark forest" had ranked the light
+// "Ancient Forest" scenes first, "dark nature" the "Dark Spaceship" of the games (helper-160). The
+// tone weighs as a colour covering half the picture (PALETTE_WEIGHT times 0.5): it is the whole
+// picture's, and a title that says the word still ranks above a picture that only is so. A word
+// that names what has the tone ("night") only ranks by it alone: a dark picture is no night scene.
+const TONE_WEIGHT = PALETTE_WEIGHT / 2;
+
+/**
+ * The pictures a colour or tone word typed plainly has (a quoted one is the word as typed, in the
+ * text alone), scored as above; with `implied`, also the tone of what a word names ("night");
+ * null for any other term.
+ */
+function pixelsOfWord({ text, phrase, quoted, similarity }: Term, implied: boolean): Clause | null {
+  if (phrase || quoted || similarity !== undefined || text.includes(' ')) return null;
+  const color = colorNameOfWord(text);
+  if (color !== null) return { dis_max: { queries: SHARE_TIERS.map((share) => sizedClause([color], share, 'color_names', PALETTE_WEIGHT * share)) } };
+  const tone = toneOfWord(text);
+  return tone === null || !(tone.named || implied) ? null : tier({ term: { tone: tone.tone } }, TONE_WEIGHT);
 }
 
 // An excluded colour ("flowers but not pink") is the text that names it, which no result may
@@ -550,13 +585,21 @@ function colorWordClause(word: string, name: string): Clause {
 // (helper-137). Demoted by what a subject match adds (SUBJECT), within the tier a wallpaper is in.
 const EXCLUDED_SHARE = 0.3;
 
-/** The palettes' tier terms of the colours a query excludes by word, unquoted; none without. */
-function excludedColors({ excluded }: SearchQuery): string[] {
+/**
+ * What the pictures hold of the colours and tones a query excludes by word, unquoted ("city but not
+ * at night" ranks the dark cities last, as an excluded colour does the pictures it covers); null
+ * without.
+ */
+function excludedPixels({ excluded }: SearchQuery): Clause | null {
   const covering = SHARE_TIERS.filter((share) => share >= EXCLUDED_SHARE);
-  return excluded.flatMap((term) => {
-    const color = term.phrase || term.quoted || term.text.includes(' ') ? null : colorNameOfWord(term.text);
-    return color === null ? [] : covering.map((share) => tierTerm(color, share));
-  });
+  const plain = excluded.filter((term) => !term.phrase && !term.quoted && !term.text.includes(' '));
+  const colors = plain.flatMap(({ text }) => colorNameOfWord(text) ?? []).flatMap((color) => covering.map((share) => tierTerm(color, share)));
+  const tones = [...new Set(plain.flatMap(({ text }) => toneOfWord(text)?.tone ?? []))];
+  const held: Clause[] = [
+    ...(colors.length > 0 ? [{ terms: { color_ranks: colors } }] : []),
+    ...(tones.length > 0 ? [{ terms: { tone: tones } }] : []),
+  ];
+  return held.length === 0 ? null : { bool: { should: held, minimum_should_match: 1 } };
 }
 
 // A size typed as a word ("1920x1080 mountain") is the wallpapers of that resolution, as well as
@@ -581,7 +624,7 @@ function sizeClause(word: string): Clause {
 const TYPO_WORD = /^(?=.*\p{L})[\p{Script=Latin}\p{N}]{4,12}$/u;
 const MAX_TYPO_TERMS = 3;
 // A word in quotes keeps its exact meaning: never a typo, as never a meaning (docs/api.md). Nor is
-// a colour (colorWordClause).
+// a colour (pixelsOfWord).
 const typoTolerant = (term: Term) => {
   const words = term.phrase || term.quoted || colorNameOfWord(term.text) !== null ? [] : wordsOf(term);
   return words.length > 0 && words.every((word) => TYPO_WORD.test(word));
@@ -625,7 +668,7 @@ export function typoWords({ groups }: SearchQuery): string[] {
  * a real word was typed for (`corrected`: its terms with that word), as typed, and no other.
  */
 function typedOrTypo(group: Term[], typos: Term[], corrected: Term[]): Clause {
-  const typed = groupClause(group, 'exact', 'all', undefined, true);
+  const typed = groupClause(group, 'exact', 'all', undefined, 'implied');
   const others = [...(typos.length > 0 ? [groupClause(typos, 'fuzzy')] : []), ...(corrected.length > 0 ? [groupClause(corrected, 'exact')] : [])];
   return others.length === 0 ? typed : { bool: { should: [typed, ...others], minimum_should_match: 1 } };
 }
@@ -651,15 +694,15 @@ export function withWordsMeant(text: SearchQuery, meant: readonly Mistyped[]): S
   return { ...text, groups };
 }
 
-function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number, palette = false): Clause {
-  const clauses = group.map((term) => termClause(term, mode, zeroTerms, palette));
+function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number, pixels: Pixels = 'none'): Clause {
+  const clauses = group.map((term) => termClause(term, mode, zeroTerms, pixels));
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
   return boost === undefined ? clause : { bool: { should: [clause], boost } };
 }
 
 /** What matches every group of a query as typed (or through inflections, spellings and accents). */
 const everyGroup = ({ groups }: SearchQuery): Clause => ({
-  bool: { must: groups.map((group) => groupClause(group, 'exact', 'all', undefined, true)) },
+  bool: { must: groups.map((group) => groupClause(group, 'exact', 'all', undefined, 'implied')) },
 });
 
 /**
@@ -708,7 +751,14 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
   const meantFor = new Map(meant.map(({ typed, meant: word }) => [typed, word]));
   const corrected = groups.map((group) => correctedTerms(group, meantFor));
   const throughTypos = groups.length > 1 && [...sureTypos, ...corrected].some((terms) => terms.length > 0);
-  return {
+  // Beside other words, a colour or tone word's pixels count where every group matches and rank
+  // what the words find; they find nothing on their own: "red car" is the cars, red ones first, and
+  // what says red, not every red picture (1,888 of the demo catalogue's 10,000), and "dark forest"
+  // not every dark one (4,320). Alone ("red", "dark"), the word finds its pictures; "night" alone
+  // ranks the dark ones first of what says night.
+  const alone = groups.length === 1;
+  const ranks = groups.flat().flatMap((term) => (alone && pixelsOfWord(term, false) !== null ? [] : (pixelsOfWord(term, true) ?? [])));
+  const query: Clause = {
     bool: {
       minimum_should_match: 1,
       should: [
@@ -718,12 +768,13 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
         ...(throughTypos
           ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, corrected[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)]
           : []),
-        ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, true)),
+        ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, alone ? 'named' : 'none')),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],
       must_not: excluded.map((term) => termClause(term, 'exact')),
     },
   };
+  return ranks.length === 0 ? query : { bool: { must: [query], should: ranks.map((clause) => ({ bool: { should: [clause], boost: AS_TYPED } })) } };
 }
 
 // What a query means, when the words typed alone miss: every group matched by a word of the same
@@ -850,11 +901,11 @@ function shapeClauses({ orientation, atLeast, ratios }: ShapeAsked): Clause[] {
   ];
 }
 
-/** The query, with the pictures that an excluded colour covers less than EXCLUDED_SHARE of scored higher; it matches no more than the query does. */
-function withoutColorsFirst(query: Clause, text: SearchQuery): Clause {
-  const colors = excludedColors(text);
-  if (colors.length === 0) return query;
-  return { bool: { must: [query], should: [tier({ bool: { must_not: [{ terms: { color_ranks: colors } }] } }, SUBJECT)] } };
+/** The query, with the pictures that an excluded colour covers EXCLUDED_SHARE or more of, or an excluded tone is, scored lower; it matches no more than the query does. */
+function withExcludedPixelsLast(query: Clause, text: SearchQuery): Clause {
+  const held = excludedPixels(text);
+  if (held === null) return query;
+  return { bool: { must: [query], should: [tier({ bool: { must_not: [held] } }, SUBJECT)] } };
 }
 
 /** The query, with the wallpapers of the shape its words ask for scored higher; it matches no more than the query does. */
@@ -867,7 +918,7 @@ const searchQueryOf = (params: SearchParams): Clause => {
   if (params.nothing) return { match_none: {} };
   const ranked = withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject);
   // A query of nothing but filler asks for that shape alone: buildSearchQuery filters by it.
-  const query = withoutColorsFirst(
+  const query = withExcludedPixelsLast(
     withCategoriesNamed(params.text.groups.length === 0 ? ranked : withShapeAsked(ranked, params.text.shape), params.text),
     params.text,
   );

@@ -14,6 +14,7 @@ import {
   colorNameOfWord,
   readColor,
   toneOf,
+  toneOfWord,
 } from '../../../src/wallpapers/colors.js';
 import { Random } from '../../../src/catalogue/generation/prng.js';
 
@@ -136,6 +137,12 @@ describe('colours', () => {
     expect(colorNameOfWord('Yellow')).to.equal('yellow');
     expect(colorNameOfWord('GREY')).to.equal('gray');
     for (const word of ['yellowish', 'gold', '#f2d338', 'constructor', '__proto__']) expect(colorNameOfWord(word), word).to.equal(null);
+  });
+
+  it('when a word of a query says a dark picture, then its tone is dark in any case, named or implied; no word says light', () => {
+    for (const word of ['dark', 'DARK', 'darkness', 'amoled']) expect(toneOfWord(word), word).to.deep.equal({ tone: 'dark', named: true });
+    for (const word of ['Night', 'MIDNIGHT', 'nighttime']) expect(toneOfWord(word), word).to.deep.equal({ tone: 'dark', named: false });
+    for (const word of ['light', 'bright', 'white', 'darkroom', 'knight', 'constructor']) expect(toneOfWord(word), word).to.equal(null);
   });
 
   it('when a colour goes to CIELAB and back, then it is the same hex', () => {

@@ -215,6 +215,39 @@ describe('Elasticsearch query building', () => {
     expect(fuzzy.map((c) => c.multi_match.query)).to.deep.equal(['lake']);
   });
 
+  it('when a colour or a word naming a tone is the whole query, then its pixels match as its text does', () => {
+    for (const [q, pixels] of [
+      ['red', '{"term":{"color_names":"red"}}'],
+      ['dark', '{"term":{"tone":"dark"}}'],
+    ] as const) {
+      const query = buildSearchQuery(readSearchText(q), { occurring: [q] }) as any;
+      expect(query.bool.should, q).to.have.length(1);
+      expect(JSON.stringify(query.bool.should[0]), q).to.include(pixels);
+    }
+  });
+
+  it('when a word implying a tone is the whole query, then its pixels rank what its text finds', () => {
+    const query = buildSearchQuery(readSearchText('night'), { occurring: ['night'] }) as any;
+    expect(JSON.stringify(query.bool.must[0])).to.not.include('"tone"');
+    expect(query.bool.should).to.deep.equal([
+      { bool: { should: [{ constant_score: { filter: { term: { tone: 'dark' } }, boost: 15 } }], boost: 100 } },
+    ]);
+  });
+
+  it('when a colour or tone word stands beside other words, then its pixels count in the every-group tier and rank the rest, finding nothing alone', () => {
+    const query = buildSearchQuery(readSearchText('night red forest'), { occurring: ['night', 'red', 'forest'] }) as any;
+    const [found, ...ranks] = [query.bool.must[0], ...query.bool.should];
+    const [everyGroup, ...perGroup] = found.bool.should;
+    expect(JSON.stringify(everyGroup)).to.include('{"term":{"tone":"dark"}}').and.include('{"term":{"color_names":"red"}}');
+    expect(JSON.stringify(perGroup)).to.not.include('"tone"').and.not.include('color_names');
+    expect(ranks.map((rank: any) => rank.bool.boost)).to.deep.equal([100, 100]);
+    expect(JSON.stringify(ranks)).to.include('{"term":{"tone":"dark"}}').and.include('{"term":{"color_names":"red"}}');
+    expect(
+      buildSearchQuery(readSearchText('"dark" forest'), { occurring: ['dark', 'forest'] }) as any,
+      'in quotes, the word',
+    ).to.not.have.nested.property('bool.must');
+  });
+
   it('when a query asks only for wallpapers of a shape, then its sharpness filters and its orientation and ratios rank', () => {
     const shape = { orientation: 'landscape' as const, atLeast: { short: 1440, long: 2560 }, ratios: ['21x9', '32x9'] };
     const bool = (buildSearchQuery({ groups: [], excluded: [], shape }) as any).bool;
