@@ -1,17 +1,10 @@
 import { expect } from 'chai';
-import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
-import { fixtureWallpapers } from '../support/fixtures.js';
-import { request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
+import { searchFound, wallpaperSized as doc } from './search-words-context.js';
 
 // A tablet or a screen wider than most is asked by its ratios (docs/api.md, "What matches"): no
 // wallpaper's words say "ipad" or "dual monitor", so these had found every wallpaper by downloads,
 // or nothing.
-const [template] = fixtureWallpapers() as [WallpaperDocument];
-const doc = (id: number, title: string, resolution: string, downloads: number): WallpaperDocument => {
-  const [width, height] = resolution.split('x').map(Number) as [number, number];
-  return { ...template, id, title, description: 'A picture.', category: 'nature', resolution, width, height, downloads };
-};
 const DOCS = [
   doc(1, 'Sunset', '1920x1080', 90),
   doc(2, 'Sunset over the Bay', '5120x1440', 10),
@@ -24,12 +17,7 @@ describe('screen words in a search', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({}, { docs: () => DOCS });
 
-  const found = async (q: string) => {
-    const res = await request(ctx.app.url, `/v1/search?q=${encodeURIComponent(q)}`, { key: ctx.key });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const body = res.body as { data: { id: number }[]; meta: { total_items: number } };
-    return { ids: body.data.map((w) => w.id), total: body.meta.total_items };
-  };
+  const found = searchFound(ctx);
 
   it('when a query names only a tablet, then every wallpaper is found, those of a tablet ratio first', async () => {
     expect(await found('ipad')).to.deep.equal({ ids: [3, 1, 5, 4, 2], total: 5 });

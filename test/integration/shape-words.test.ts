@@ -1,16 +1,9 @@
 import { expect } from 'chai';
-import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
-import { fixtureWallpapers } from '../support/fixtures.js';
-import { request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
+import { searchFound, wallpaperSized as doc } from './search-words-context.js';
 
 // Device and sharpness words ask for a shape (docs/api.md, "What matches"): with a subject, its
 // wallpapers of that shape first; alone, those wallpapers only.
-const [template] = fixtureWallpapers() as [WallpaperDocument];
-const doc = (id: number, title: string, resolution: string, downloads: number): WallpaperDocument => {
-  const [width, height] = resolution.split('x').map(Number) as [number, number];
-  return { ...template, id, title, description: 'A picture.', category: 'nature', resolution, width, height, downloads };
-};
 const DOCS = [
   // The plainest sunset ranks first on its words: a shape asked has to lift the others above it.
   doc(1, 'Sunset', '1920x1080', 90),
@@ -24,12 +17,7 @@ describe('shape and sharpness words in a search', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({}, { docs: () => DOCS });
 
-  const found = async (q: string) => {
-    const res = await request(ctx.app.url, `/v1/search?q=${encodeURIComponent(q)}`, { key: ctx.key });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const body = res.body as { data: { id: number }[]; meta: { total_items: number } };
-    return { ids: body.data.map((w) => w.id), total: body.meta.total_items };
-  };
+  const found = searchFound(ctx);
 
   it('when a phone is named beside a subject, then its upright wallpapers come first and the others still follow', async () => {
     for (const q of ['sunset iphone', 'sunset phone wallpaper', 'vertical sunset']) {

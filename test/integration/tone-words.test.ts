@@ -1,27 +1,17 @@
 import { expect } from 'chai';
 import type { ColorShare } from '../../src/wallpapers/colors.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
-import { fixtureWallpapers } from '../support/fixtures.js';
-import { request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
+import { searchFound, wallpaperWith } from './search-words-context.js';
 
 // A word that says a tone ("dark", "night") finds the pictures of that tone as a colour word finds
 // its colour: alone, all of them with those whose text says it ("night", which names what has the
 // tone, ranks by it what says night); beside other words, it ranks what they find (docs/api.md,
 // "What matches").
-const [template] = fixtureWallpapers() as [WallpaperDocument];
 const DARK: ColorShare[] = [{ hex: '#14182b', share: 1 }];
 const LIGHT: ColorShare[] = [{ hex: '#f0e6d2', share: 1 }];
-const doc = (id: number, title: string, colors: ColorShare[], downloads: number): WallpaperDocument => ({
-  ...template,
-  id,
-  title,
-  description: 'A picture.',
-  category: 'nature',
-  downloads,
-  colors,
-  tags: [],
-});
+const doc = (id: number, title: string, colors: ColorShare[], downloads: number): WallpaperDocument =>
+  wallpaperWith({ id, title, colors, downloads, tags: [] });
 const DOCS = [
   // The light forest is the more downloaded, and ranks first on the words alone.
   doc(1, 'Forest Path at Dusk', DARK, 10),
@@ -39,12 +29,7 @@ describe('tone words in a search', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({}, { docs: () => DOCS });
 
-  const found = async (q: string) => {
-    const res = await request(ctx.app.url, `/v1/search?q=${encodeURIComponent(q)}`, { key: ctx.key });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    const body = res.body as { data: { id: number }[]; meta: { total_items: number } };
-    return { ids: body.data.map((w) => w.id), total: body.meta.total_items };
-  };
+  const found = searchFound(ctx);
 
   it('when a tone word is searched beside a thing, then the things of that tone come first, and nothing is found by the tone alone', async () => {
     for (const q of ['dark forest', 'night forest', 'forest at midnight', 'amoled forest']) {
