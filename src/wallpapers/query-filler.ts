@@ -87,6 +87,7 @@ const WIDE = ['desktop', 'pc', 'laptop', 'monitor', 'macbook', 'imac', 'chromebo
  * side: "dual monitor" had found nothing, and "ipad" every wallpaper in downloads order, as no
  * wallpaper says either (helper-160).
  */
+const TABLETS = ['ipad', 'tablet'];
 const SCREEN_RATIOS: ReadonlyMap<string, readonly string[]> = new Map([
   ['ipad', ['3x4', '4x3', '2x3', '3x2', '10x16']], ['tablet', ['3x4', '4x3', '2x3', '3x2', '10x16']],
   ['ultrawide', ['21x9', '32x9']], ['dualscreen', ['32x9']], ['dualmonitor', ['32x9']],
@@ -99,9 +100,14 @@ const SHARPNESS: ReadonlyMap<string, { short: number; long: number }> = new Map(
   ['5k', { short: 2880, long: 5120 }], ['8k', { short: 4320, long: 7680 }],
 ]); // prettier-ignore
 
-/** What the words of a query (lower-cased, as typed) ask of a wallpaper's shape; undefined for nothing. Words for both shapes ask neither. */
+/**
+ * What the words of a query (lower-cased, as typed) ask of a wallpaper's shape; undefined for
+ * nothing. Words for both shapes ask neither. A tablet named with a phone's system or maker
+ * ("android tablet", "samsung galaxy tab") is the tablet, held either way.
+ */
 export function shapeAsked(words: readonly string[]): ShapeAsked | undefined {
-  const upright = words.some((word) => UPRIGHT.includes(word));
+  const tablet = words.some((word) => TABLETS.includes(word));
+  const upright = !tablet && words.some((word) => UPRIGHT.includes(word));
   const wide = words.some((word) => WIDE.includes(word));
   const sharpest = words
     .map((word) => SHARPNESS.get(word))
@@ -289,7 +295,8 @@ export function withoutModels(words: readonly string[]): (string | undefined)[] 
     if (MODELS.has(lower)) device = lower;
     else if (lower === 'galaxy' && device === 'samsung') read[i] = undefined;
     else if (lower === 'galaxy' && samsungAt(words, i)) [read[i], device] = ['samsung', 'samsung'];
-    else if (device !== undefined && isModelOf(device, lower)) read[i] = undefined;
+    // Samsung's Tab is a tablet, and its shape is a tablet's ("galaxy tab s9": shapeAsked).
+    else if (device !== undefined && isModelOf(device, lower)) read[i] = device === 'samsung' && lower === 'tab' ? 'tablet' : undefined;
     else device = undefined;
   });
   return read;

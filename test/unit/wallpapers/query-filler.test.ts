@@ -163,7 +163,8 @@ describe('filler in what people type', () => {
       expect(words(`${q} sunset`), q).to.deep.equal([['sunset']]);
     for (const q of ['macbook air m2', 'ipad pro 12.9', 'macbook pro 16-inch', 'redmi note 12'])
       expect(words(`${q} sunset`), q).to.deep.equal([['sunset']]);
-    for (const q of ['galaxy z fold 5', 'galaxy note 20', 'galaxy tab s9']) expect(words(q), q).to.deep.equal([['samsung']]);
+    for (const q of ['galaxy z fold 5', 'galaxy note 20']) expect(words(q), q).to.deep.equal([['samsung']]);
+    expect(words('galaxy tab s9'), "Samsung's tablet").to.deep.equal([['samsung'], ['tablet']]);
   });
 
   it('when model words or numbers follow no device, or name the picture, then they are words', () => {
@@ -245,6 +246,15 @@ describe('the shape a query asks for', () => {
     for (const word of ['ipad', 'tablet', 'ultrawide', 'dualscreen', 'dualmonitor']) {
       expect(RATIOS, word).to.include.members([...shapeAsked([word])!.ratios!]);
     }
+  });
+
+  it('when a tablet is named with a phone system or maker, then it is the tablet, held either way', () => {
+    const tablet = { ratios: ['3x4', '4x3', '2x3', '3x2', '10x16'] };
+    for (const q of ['android tablet', 'samsung galaxy tab s9 wallpaper', 'galaxy tab s8 sunset', 'samsung tab', 'iphone ipad']) {
+      expect(readSearchText(q).shape, q).to.deep.equal(tablet);
+    }
+    expect(readSearchText('samsung galaxy s24').shape, 'the phone').to.deep.equal({ orientation: 'portrait' });
+    expect(readSearchText('tab key').shape, 'no device before it').to.equal(undefined);
   });
 
   it('when two words name a screen, wherever they stand, then they are read as its one word', () => {
