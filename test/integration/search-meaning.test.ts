@@ -378,6 +378,21 @@ describe('search by meaning, on the real model and catalogue', function () {
     }
   });
 
+  it('when a colour or tone word stands beside a thing found through meaning, then the things of that colour or tone come first; a dark picture is no night scene', async () => {
+    const firstTen = async (q: string) => {
+      const res = await request(ctx.app.url, `/v1/search?per_page=10&include=colors&q=${encodeURIComponent(q)}`, { key: ctx.key });
+      expect(res.status, JSON.stringify(res.body)).to.equal(200);
+      return (res.body as { data: (Wallpaper & { tone: string | null })[] }).data;
+    };
+    const atNight = await firstTen('city at night');
+    expect(atNight.filter((w) => /night/i.test(about(w)) && w.category === 'cityscapes').length, 'city at night').to.be.at.least(9);
+    const cars = (await firstTen('dark automobile')).slice(0, 5);
+    expect(
+      cars.map((w) => `${w.category} ${w.tone}`),
+      'dark automobile',
+    ).to.deep.equal(Array(5).fill('cars dark'));
+  });
+
   it('when a colour and a thing are searched (WordNet lists "blue sky" as one noun), then they are searched word by word; "ice cream" is still a thing', async () => {
     const both = (w: Wallpaper) => /\bblue\b/i.test(about(w)) && /\bsk(y|ies)\b/i.test(about(w));
     const { data, total } = await search(ctx, 'blue sky');

@@ -507,23 +507,16 @@ const AS_TYPED = 100;
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
 /**
- * Which pictures a term's clause matches besides its text (pixelsOfWord): none; those holding the
- * colour or having the tone its word names (`red`, `dark`); or also those having the tone it implies
- * (`night`).
+ * A term's clause. `palette`: a colour or tone typed as a word also matches the pictures that have
+ * it (pixelsOfWord), where the query's groups are matched as typed: a red rose is a rose whose
+ * pixels are red ("red rose" had ranked red pandas first without it). Never in the meaning tier nor
+ * for a stand-in (`blu` read as blue had matched 7,000 pictures and put the Midnight Blue cars at
+ * 47), nor in an exclusion, which ranks the pictures it covers lower instead (EXCLUDED_SHARE).
  */
-type Pixels = 'none' | 'named' | 'implied';
-
-/**
- * A term's clause. `pixels`: a colour or tone typed as a word also matches the pictures that have
- * it, where the query's groups are matched as typed: a red rose is a rose whose pixels are red
- * ("red rose" had ranked red pandas first without it). Never in the meaning tier nor for a stand-in
- * (`blu` read as blue had matched 7,000 pictures and put the Midnight Blue cars at 47), nor in an
- * exclusion, which ranks the pictures it covers lower instead (EXCLUDED_SHARE).
- */
-function termClause(term: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', pixels: Pixels = 'none'): Clause {
+function termClause(term: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', palette = false): Clause {
   const { text, phrase } = term;
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
-  const held = pixels !== 'none' && mode === 'exact' ? pixelsOfWord(term, pixels === 'implied') : null;
+  const held = palette && mode === 'exact' ? pixelsOfWord(term) : null;
   if (held !== null) return { bool: { should: [wordsClause(text, 'exact', 'none'), held], minimum_should_match: 1 } };
   const words = text.split(' ');
   const sizes = words.filter(isSize);
@@ -555,26 +548,40 @@ const isSize = (word: string): boolean => sizeOfWord(word) !== null;
 // colour is another word ("mellow").
 const PALETTE_WEIGHT = 30;
 
-// A word that says a tone ("dark forest", "city at night", colors.ts) is, as a colour word is, the
+// A word that names a tone ("dark forest", "amoled", colors.ts) is, as a colour word is, the
 // wallpapers whose pixels have it as well as any whose text says it: the demo catalogue's dark
 // forests are "Forest at Twilight" and "Pine Forest at Dusk", and "dark forest" had ranked the light
 // "Ancient Forest" scenes first, "dark nature" the "Dark Spaceship" of the games (helper-160). The
 // tone weighs as a colour covering half the picture (PALETTE_WEIGHT times 0.5): it is the whole
 // picture's, and a title that says the word still ranks above a picture that only is so. A word
-// that names what has the tone ("night") only ranks by it alone: a dark picture is no night scene.
+// that names what has the tone ("night") only ranks by it: a dark picture is no night scene, and
+// matched, the dark games "in Neon City" had outranked the cities at night for "city at night"
+// (helper-161).
 const TONE_WEIGHT = PALETTE_WEIGHT / 2;
 
-/**
- * The pictures a colour or tone word typed plainly has (a quoted one is the word as typed, in the
- * text alone), scored as above; with `implied`, also the tone of what a word names ("night");
- * null for any other term.
- */
-function pixelsOfWord({ text, phrase, quoted, similarity }: Term, implied: boolean): Clause | null {
-  if (phrase || quoted || similarity !== undefined || text.includes(' ')) return null;
+/** The pictures a colour word holds, scored by the share it covers; null for another word. */
+function paletteOfWord(text: string): Clause | null {
   const color = colorNameOfWord(text);
-  if (color !== null) return { dis_max: { queries: SHARE_TIERS.map((share) => sizedClause([color], share, 'color_names', PALETTE_WEIGHT * share)) } };
-  const tone = toneOfWord(text);
-  return tone === null || !(tone.named || implied) ? null : tier({ term: { tone: tone.tone } }, TONE_WEIGHT);
+  return color === null
+    ? null
+    : { dis_max: { queries: SHARE_TIERS.map((share) => sizedClause([color], share, 'color_names', PALETTE_WEIGHT * share)) } };
+}
+
+/** Whether a term is one word typed plainly: a quoted one is the word as typed, in the text alone. */
+const plainWord = ({ text, phrase, quoted, similarity }: Term): boolean => !phrase && !quoted && similarity === undefined && !text.includes(' ');
+
+/** The pictures a colour word or a word naming a tone typed plainly has, scored as above; null for any other term. */
+function pixelsOfWord(term: Term): Clause | null {
+  if (!plainWord(term)) return null;
+  const tone = toneOfWord(term.text);
+  return paletteOfWord(term.text) ?? (tone?.named ? tier({ term: { tone: tone.tone } }, TONE_WEIGHT) : null);
+}
+
+/** What a colour or tone word typed plainly ranks by: the colour's share, the tone it names or implies; null for any other term. */
+function pixelsRankOfWord(term: Term): Clause | null {
+  if (!plainWord(term)) return null;
+  const tone = toneOfWord(term.text);
+  return paletteOfWord(term.text) ?? (tone ? tier({ term: { tone: tone.tone } }, TONE_WEIGHT) : null);
 }
 
 // An excluded colour ("flowers but not pink") is the text that names it, which no result may
@@ -668,7 +675,7 @@ export function typoWords({ groups }: SearchQuery): string[] {
  * a real word was typed for (`corrected`: its terms with that word), as typed, and no other.
  */
 function typedOrTypo(group: Term[], typos: Term[], corrected: Term[]): Clause {
-  const typed = groupClause(group, 'exact', 'all', undefined, 'implied');
+  const typed = groupClause(group, 'exact', 'all', undefined, true);
   const others = [...(typos.length > 0 ? [groupClause(typos, 'fuzzy')] : []), ...(corrected.length > 0 ? [groupClause(corrected, 'exact')] : [])];
   return others.length === 0 ? typed : { bool: { should: [typed, ...others], minimum_should_match: 1 } };
 }
@@ -694,15 +701,15 @@ export function withWordsMeant(text: SearchQuery, meant: readonly Mistyped[]): S
   return { ...text, groups };
 }
 
-function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number, pixels: Pixels = 'none'): Clause {
-  const clauses = group.map((term) => termClause(term, mode, zeroTerms, pixels));
+function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number, palette = false): Clause {
+  const clauses = group.map((term) => termClause(term, mode, zeroTerms, palette));
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
   return boost === undefined ? clause : { bool: { should: [clause], boost } };
 }
 
 /** What matches every group of a query as typed (or through inflections, spellings and accents). */
 const everyGroup = ({ groups }: SearchQuery): Clause => ({
-  bool: { must: groups.map((group) => groupClause(group, 'exact', 'all', undefined, 'implied')) },
+  bool: { must: groups.map((group) => groupClause(group, 'exact', 'all', undefined, true)) },
 });
 
 /**
@@ -751,14 +758,12 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
   const meantFor = new Map(meant.map(({ typed, meant: word }) => [typed, word]));
   const corrected = groups.map((group) => correctedTerms(group, meantFor));
   const throughTypos = groups.length > 1 && [...sureTypos, ...corrected].some((terms) => terms.length > 0);
-  // Beside other words, a colour or tone word's pixels count where every group matches and rank
-  // what the words find; they find nothing on their own: "red car" is the cars, red ones first, and
-  // what says red, not every red picture (1,888 of the demo catalogue's 10,000), and "dark forest"
-  // not every dark one (4,320). Alone ("red", "dark"), the word finds its pictures; "night" alone
-  // ranks the dark ones first of what says night.
+  // Beside other words, a colour or tone word's pixels count where every group matches, and find
+  // nothing on their own: "red car" is the cars and what says red, not every red picture (1,888 of
+  // the demo catalogue's 10,000), and "dark forest" not every dark one (4,320); withPixelsRanked
+  // orders them. Alone ("red", "dark"), the word finds its pictures.
   const alone = groups.length === 1;
-  const ranks = groups.flat().flatMap((term) => (alone && pixelsOfWord(term, false) !== null ? [] : (pixelsOfWord(term, true) ?? [])));
-  const query: Clause = {
+  return {
     bool: {
       minimum_should_match: 1,
       should: [
@@ -768,13 +773,12 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
         ...(throughTypos
           ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, corrected[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)]
           : []),
-        ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, alone ? 'named' : 'none')),
+        ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, alone)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],
       must_not: excluded.map((term) => termClause(term, 'exact')),
     },
   };
-  return ranks.length === 0 ? query : { bool: { must: [query], should: ranks.map((clause) => ({ bool: { should: [clause], boost: AS_TYPED } })) } };
 }
 
 // What a query means, when the words typed alone miss: every group matched by a word of the same
@@ -908,6 +912,20 @@ function withExcludedPixelsLast(query: Clause, text: SearchQuery): Clause {
   return { bool: { must: [query], should: [tier({ bool: { must_not: [held] } }, SUBJECT)] } };
 }
 
+/**
+ * The query, with what it finds ranked by the colours and tones its words say (pixelsRankOfWord),
+ * as a group matched as typed weighs (AS_TYPED): the every-group tier scores alike, and what the
+ * meaning tier finds never matches a colour (`white cat`: the white kittens first, `dark automobile`
+ * the dark cars). It matches no more than the query does. A word alone that matches its pictures
+ * is scored where it matches.
+ */
+function withPixelsRanked(query: Clause, { groups }: SearchQuery): Clause {
+  const alone = groups.length === 1;
+  const ranks = groups.flat().flatMap((term) => (alone && pixelsOfWord(term) !== null ? [] : (pixelsRankOfWord(term) ?? [])));
+  if (ranks.length === 0) return query;
+  return { bool: { must: [query], should: ranks.map((clause) => ({ bool: { should: [clause], boost: AS_TYPED } })) } };
+}
+
 /** The query, with the wallpapers of the shape its words ask for scored higher; it matches no more than the query does. */
 function withShapeAsked(query: Clause, shape: ShapeAsked | undefined): Clause {
   if (shape === undefined) return query;
@@ -916,7 +934,7 @@ function withShapeAsked(query: Clause, shape: ShapeAsked | undefined): Clause {
 
 const searchQueryOf = (params: SearchParams): Clause => {
   if (params.nothing) return { match_none: {} };
-  const ranked = withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject);
+  const ranked = withPixelsRanked(withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject), params.text);
   // A query of nothing but filler asks for that shape alone: buildSearchQuery filters by it.
   const query = withExcludedPixelsLast(
     withCategoriesNamed(params.text.groups.length === 0 ? ranked : withShapeAsked(ranked, params.text.shape), params.text),

@@ -6,11 +6,13 @@ import {
   buildListRequest,
   buildSearchQuery,
   listBody,
+  searchBody,
   listFacetsBody,
   suggestBody,
   typoWords,
 } from '../../../../src/wallpapers/store/build-queries.js';
 import { readSearchText } from '../../../../src/wallpapers/search-query.js';
+import { searchParams } from '../../../support/search-params.js';
 import { shuffleOf } from '../../../../src/wallpapers/store/shuffle.js';
 import { buildSearchRequest } from '../../../../bench/api/direct-requests.js';
 import { WALLPAPER_FIELDS, toWallpaper } from '../../../../src/wallpapers/wallpaper.js';
@@ -226,26 +228,29 @@ describe('Elasticsearch query building', () => {
     }
   });
 
-  it('when a word implying a tone is the whole query, then its pixels rank what its text finds', () => {
-    const query = buildSearchQuery(readSearchText('night'), { occurring: ['night'] }) as any;
+  it('when a word implying a tone is the whole query, then it matches its text only, and the tone ranks what that finds', () => {
+    const query = searchBody(searchParams({ q: 'night', page: 1, per_page: 20, occurring: ['night'] })).query as any;
     expect(JSON.stringify(query.bool.must[0])).to.not.include('"tone"');
     expect(query.bool.should).to.deep.equal([
       { bool: { should: [{ constant_score: { filter: { term: { tone: 'dark' } }, boost: 15 } }], boost: 100 } },
     ]);
   });
 
-  it('when a colour or tone word stands beside other words, then its pixels count in the every-group tier and rank the rest, finding nothing alone', () => {
-    const query = buildSearchQuery(readSearchText('night red forest'), { occurring: ['night', 'red', 'forest'] }) as any;
-    const [found, ...ranks] = [query.bool.must[0], ...query.bool.should];
-    const [everyGroup, ...perGroup] = found.bool.should;
+  it('when a colour or tone word stands beside other words, then a colour and a named tone count in the every-group tier, and all of them rank what the query finds', () => {
+    const typed = buildSearchQuery(readSearchText('night red dark forest'), { occurring: ['night', 'red', 'dark', 'forest'] }) as any;
+    const [everyGroup, ...perGroup] = typed.bool.should;
     expect(JSON.stringify(everyGroup)).to.include('{"term":{"tone":"dark"}}').and.include('{"term":{"color_names":"red"}}');
+    expect(JSON.stringify(everyGroup.constant_score.filter.bool.must[0]), 'night: a dark picture is no night scene').to.not.include('"tone"');
     expect(JSON.stringify(perGroup)).to.not.include('"tone"').and.not.include('color_names');
-    expect(ranks.map((rank: any) => rank.bool.boost)).to.deep.equal([100, 100]);
-    expect(JSON.stringify(ranks)).to.include('{"term":{"tone":"dark"}}').and.include('{"term":{"color_names":"red"}}');
-    expect(
-      buildSearchQuery(readSearchText('"dark" forest'), { occurring: ['dark', 'forest'] }) as any,
-      'in quotes, the word',
-    ).to.not.have.nested.property('bool.must');
+    const query = searchBody(searchParams({ q: 'night red dark forest', page: 1, per_page: 20, occurring: ['night', 'red', 'dark', 'forest'] }))
+      .query as any;
+    const ranks = query.bool.should as any[];
+    expect(ranks.map((rank) => rank.bool.boost)).to.deep.equal([100, 100, 100]);
+    expect(ranks.map((rank) => JSON.stringify(rank))).to.satisfy((all: string[]) =>
+      ['"tone":"dark"', '"color_names":"red"', '"tone":"dark"'].every((held, i) => all[i]!.includes(held)),
+    );
+    const quoted = searchBody(searchParams({ q: '"red" forest', page: 1, per_page: 20, occurring: ['red', 'forest'] })).query as any;
+    expect(JSON.stringify(quoted), 'in quotes, the word').to.not.include('color_names');
   });
 
   it('when a query asks only for wallpapers of a shape, then its sharpness filters and its orientation and ratios rank', () => {
