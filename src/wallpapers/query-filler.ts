@@ -88,8 +88,9 @@ const WIDE = ['desktop', 'pc', 'laptop', 'monitor', 'macbook', 'imac', 'chromebo
  * wallpaper says either (helper-160).
  */
 const TABLETS = ['ipad', 'tablet'];
+const TABLET_RATIOS = ['3x4', '4x3', '2x3', '3x2', '10x16'];
 const SCREEN_RATIOS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['ipad', ['3x4', '4x3', '2x3', '3x2', '10x16']], ['tablet', ['3x4', '4x3', '2x3', '3x2', '10x16']],
+  ...TABLETS.map((tablet) => [tablet, TABLET_RATIOS] as const),
   ['ultrawide', ['21x9', '32x9']], ['dualscreen', ['32x9']], ['dualmonitor', ['32x9']],
 ]); // prettier-ignore
 const SHARPNESS: ReadonlyMap<string, { short: number; long: number }> = new Map([

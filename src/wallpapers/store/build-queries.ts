@@ -570,18 +570,15 @@ function paletteOfWord(text: string): Clause | null {
 /** Whether a term is one word typed plainly: a quoted one is the word as typed, in the text alone. */
 const plainWord = ({ text, phrase, quoted, similarity }: Term): boolean => !phrase && !quoted && similarity === undefined && !text.includes(' ');
 
-/** The pictures a colour word or a word naming a tone typed plainly has, scored as above; null for any other term. */
-function pixelsOfWord(term: Term): Clause | null {
+/**
+ * The pictures a colour word or a word naming a tone typed plainly has, scored as above; with
+ * `implied`, also those of the tone a word implies ("night"), which rank but do not match. Null
+ * for any other term.
+ */
+function pixelsOfWord(term: Term, implied = false): Clause | null {
   if (!plainWord(term)) return null;
   const tone = toneOfWord(term.text);
-  return paletteOfWord(term.text) ?? (tone?.named ? tier({ term: { tone: tone.tone } }, TONE_WEIGHT) : null);
-}
-
-/** What a colour or tone word typed plainly ranks by: the colour's share, the tone it names or implies; null for any other term. */
-function pixelsRankOfWord(term: Term): Clause | null {
-  if (!plainWord(term)) return null;
-  const tone = toneOfWord(term.text);
-  return paletteOfWord(term.text) ?? (tone ? tier({ term: { tone: tone.tone } }, TONE_WEIGHT) : null);
+  return paletteOfWord(term.text) ?? (tone && (tone.named || implied) ? tier({ term: { tone: tone.tone } }, TONE_WEIGHT) : null);
 }
 
 // An excluded colour ("flowers but not pink") is the text that names it, which no result may
@@ -599,7 +596,7 @@ const EXCLUDED_SHARE = 0.3;
  */
 function excludedPixels({ excluded }: SearchQuery): Clause | null {
   const covering = SHARE_TIERS.filter((share) => share >= EXCLUDED_SHARE);
-  const plain = excluded.filter((term) => !term.phrase && !term.quoted && !term.text.includes(' '));
+  const plain = excluded.filter(plainWord);
   const colors = plain.flatMap(({ text }) => colorNameOfWord(text) ?? []).flatMap((color) => covering.map((share) => tierTerm(color, share)));
   const tones = [...new Set(plain.flatMap(({ text }) => toneOfWord(text)?.tone ?? []))];
   const held: Clause[] = [
@@ -913,7 +910,7 @@ function withExcludedPixelsLast(query: Clause, text: SearchQuery): Clause {
 }
 
 /**
- * The query, with what it finds ranked by the colours and tones its words say (pixelsRankOfWord),
+ * The query, with what it finds ranked by the colours and tones its words say (pixelsOfWord),
  * as a group matched as typed weighs (AS_TYPED): the every-group tier scores alike, and what the
  * meaning tier finds never matches a colour (`white cat`: the white kittens first, `dark automobile`
  * the dark cars). It matches no more than the query does. A word alone that matches its pictures
@@ -921,7 +918,7 @@ function withExcludedPixelsLast(query: Clause, text: SearchQuery): Clause {
  */
 function withPixelsRanked(query: Clause, { groups }: SearchQuery): Clause {
   const alone = groups.length === 1;
-  const ranks = groups.flat().flatMap((term) => (alone && pixelsOfWord(term) !== null ? [] : (pixelsRankOfWord(term) ?? [])));
+  const ranks = groups.flat().flatMap((term) => (alone && pixelsOfWord(term) !== null ? [] : (pixelsOfWord(term, true) ?? [])));
   if (ranks.length === 0) return query;
   return { bool: { must: [query], should: ranks.map((clause) => ({ bool: { should: [clause], boost: AS_TYPED } })) } };
 }
