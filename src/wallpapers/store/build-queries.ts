@@ -698,10 +698,31 @@ export function withWordsMeant(text: SearchQuery, meant: readonly Mistyped[]): S
   return { ...text, groups };
 }
 
+// A word in the head of a title (`title.head`: its words before the first that begins a setting,
+// "at", "in", "beyond", …, the analysis plugin's wpc_title_head) adds this much to a group matched
+// as typed, about what the word in a title scores (BM25 5-10 at the title's weight): the wallpaper
+// is of it. Without it the word as written in a setting outranked it as the subject, the unstemmed
+// title weighing more than the stemmed one and the rarer form scoring higher: "mountains" ranked
+// every "… beyond the Mountains" above the mountains. Kept at index time: a query asking where a
+// word stands in the title cost 1.15-2.3 times the search (bench/results/title-head.md). An index
+// made before the field has none, and ranks as before until reindexed.
+const HEAD_WEIGHT = 10;
+
+/** The wallpapers with a word in their title's head, inflections too. */
+const inTitleHead = (word: string): Clause => ({ match: { 'title.head': word } });
+
+/** A term's word in the head of a title, weighed HEAD_WEIGHT; a phrase, a stand-in or several words have none. */
+const headOf = (term: Term): Clause[] =>
+  term.phrase || term.similarity !== undefined || term.text.includes(' ') ? [] : [tier(inTitleHead(term.text), HEAD_WEIGHT)];
+
+/**
+ * A group's clause; with a boost (the tier of groups matched as typed), a term in a title's head
+ * scores HEAD_WEIGHT more, matching nothing its term does not.
+ */
 function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number, palette = false): Clause {
   const clauses = group.map((term) => termClause(term, mode, zeroTerms, palette));
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
-  return boost === undefined ? clause : { bool: { should: [clause], boost } };
+  return boost === undefined ? clause : { bool: { should: [clause, ...(mode === 'exact' ? group.flatMap(headOf) : [])], boost } };
 }
 
 /** What matches every group of a query as typed (or through inflections, spellings and accents). */
@@ -787,9 +808,10 @@ const MEANING_TIER = 50_000;
 // words as typed (AS_TYPED times BM25, mostly 1,000 to 2,500), a little below it at equal coverage.
 const MEANING_PARTIAL = 1_000;
 
-// A word as typed that names a pictured thing (Term.thing), found only in a wallpaper's description
-// or in its title only as another word the stemmer makes the same, counts this much in the meaning
-// tier of what it counts written so in its title or category, what the wallpaper is of: below a word
+// A word as typed that names a pictured thing (Term.thing), found only in a wallpaper's description,
+// in its title's setting ("Castle beyond the Mountains" for mountains), or in its title only as
+// another word the stemmer makes the same, counts this much in the meaning tier of what it counts
+// written so in its title's head or category, what the wallpaper is of: below a word
 // standing for it in a title (the thesaurus's 0.8 and 0.9). So "cat" ranks the kittens, cats by the
 // thesaurus, above the anime scenes "with a cat asleep in the corner", which it had ranked first (so
 // had "cats"), and "streams" the creeks above the "Data Stream". Only a thing: a quality a
@@ -800,13 +822,15 @@ const MEANING_PARTIAL = 1_000;
 const DESCRIBED = 0.7;
 
 /**
- * A term matched where a wallpaper is named: a word as written (the unstemmed title, the category's
- * name), a phrase in the title; what it is of, not what its description mentions nor a word the
- * stemmer reads alike.
+ * A term matched where a wallpaper is named: a word as written in the title and in its head (before
+ * any setting), or in the category's name, a phrase in the title; what it is of, not what its
+ * description or setting mentions nor a word the stemmer reads alike.
  */
 function namedClause({ text, phrase }: Term): Clause {
   if (phrase) return { match_phrase: { title: { query: text } } };
-  return { multi_match: { query: text, fields: ['title.exact', 'category.text'], operator: 'and' } };
+  if (text.includes(' ')) return { multi_match: { query: text, fields: ['title.exact', 'category.text'], operator: 'and' } };
+  const inHead: Clause = { bool: { must: [{ match: { 'title.exact': text } }, inTitleHead(text)] } };
+  return { bool: { should: [inHead, { match: { 'category.text': text } }], minimum_should_match: 1 } };
 }
 
 /** A term of the meaning tier: its weight; for a thing as typed, DESCRIBED of it where not named. */

@@ -1,0 +1,55 @@
+package example.wallpapers.analysis;
+
+import java.io.IOException;
+import java.util.List;
+
+import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.TokenFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+
+/**
+ * Keeps the head of a title: its tokens before the first word that begins a setting. A title names
+ * its subject first and where or when it stands after ("Castle beyond the Mountains", "Kitten in
+ * the Rain"), so the head is what the wallpaper is of. "of" begins no setting: what follows it is
+ * often what is pictured ("Field of Sunflowers").
+ *
+ * <p>The words are lower case, so put {@code lowercase} before this filter. The rest of the stream
+ * is read through and dropped, so the tokenizer ends where the text does.
+ */
+final class TitleHeadFilter extends TokenFilter {
+
+    static final CharArraySet SETTING_WORDS = CharArraySet.unmodifiableSet(new CharArraySet(List.of(
+        "above", "across", "after", "against", "along", "amid", "among", "around", "at", "before",
+        "behind", "below", "beneath", "beside", "between", "beyond", "by", "during", "from", "in",
+        "inside", "into", "near", "off", "on", "outside", "over", "past", "through", "toward",
+        "towards", "under", "underneath", "upon", "with", "within"), false));
+
+    private final CharTermAttribute termAtt = addAttribute(CharTermAttribute.class);
+    private boolean ended;
+
+    TitleHeadFilter(TokenStream input) {
+        super(input);
+    }
+
+    @Override
+    public boolean incrementToken() throws IOException {
+        if (ended || input.incrementToken() == false) {
+            return false;
+        }
+        if (SETTING_WORDS.contains(termAtt.buffer(), 0, termAtt.length())) {
+            ended = true;
+            while (input.incrementToken()) {
+                // the setting: read through, kept out of the head
+            }
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public void reset() throws IOException {
+        super.reset();
+        ended = false;
+    }
+}
