@@ -829,8 +829,12 @@ const DESCRIBED = 0.7;
 function namedClause({ text, phrase }: Term): Clause {
   if (phrase) return { match_phrase: { title: { query: text } } };
   if (text.includes(' ')) return { multi_match: { query: text, fields: ['title.exact', 'category.text'], operator: 'and' } };
-  const inHead: Clause = { bool: { must: [{ match: { 'title.exact': text } }, inTitleHead(text)] } };
-  return { bool: { should: [inHead, { match: { 'category.text': text } }], minimum_should_match: 1 } };
+  const asWritten: Clause = { match: { 'title.exact': text } };
+  // A title with no head (an index made before the field, or "In the Rain") is named by its words anywhere.
+  const headless: Clause = { bool: { must: [asWritten], must_not: [{ exists: { field: 'title.head' } }] } };
+  return {
+    bool: { should: [{ bool: { must: [asWritten, inTitleHead(text)] } }, headless, { match: { 'category.text': text } }], minimum_should_match: 1 },
+  };
 }
 
 /** A term of the meaning tier: its weight; for a thing as typed, DESCRIBED of it where not named. */

@@ -37,6 +37,11 @@ describe('the search for what a query means', () => {
     expect(named!.constant_score.boost).to.equal(25_000);
     expect(JSON.stringify(named!.constant_score.filter)).to.not.include('description');
     expect(JSON.stringify(named!.constant_score.filter), 'the title as written, not stemmed').to.not.include('"title"');
+    // In the title's head (before any setting); where a title has none (an index made before title
+    // heads, or a title that begins with its setting), anywhere in it.
+    const namedBy = (named!.constant_score.filter as { bool: { should: unknown[] } }).bool.should.map((clause) => JSON.stringify(clause));
+    expect(namedBy.filter((c) => c.includes('"title.exact"') && c.includes('"title.head"') && !c.includes('exists'))).to.have.length(1);
+    expect(namedBy.filter((c) => c.includes('"title.exact"') && c.includes('"must_not":[{"exists":{"field":"title.head"}}]'))).to.have.length(1);
     expect(described!.constant_score.boost).to.be.closeTo(25_000 * 0.7, 1e-6);
     expect(described!.constant_score.boost, 'below the nearest stand-in in a title').to.be.below(25_000 * 0.78);
     // A stand-in weighs its similarity wherever it is found.
