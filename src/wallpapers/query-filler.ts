@@ -59,7 +59,7 @@ export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'desktop', 'phone', 'mobile', 'screen', 'lockscreen', 'homescreen', 'hd', 'uhd', 'hq', '4k', '5k', '8k', 'free', 'best',
   'iphone', 'ipad', 'android', 'macbook', 'pc', 'laptop', 'tablet', 'monitor', '720p', '1080p', '1440p', '2160p', '2k',
   'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp', 'px',
-  'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'imac', 'chromebook',
+  'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'imac', 'chromebook', 'kindle',
   'vertical', 'portrait', 'horizontal', 'widescreen', 'qhd', 'fhd', 'ultrawide', 'dualscreen', 'dualmonitor',
 ]); // prettier-ignore
 
@@ -81,13 +81,13 @@ export interface ShapeAsked {
 const UPRIGHT = ['phone', 'mobile', 'iphone', 'android', 'lockscreen', 'homescreen', 'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'vertical', 'portrait']; // prettier-ignore
 const WIDE = ['desktop', 'pc', 'laptop', 'monitor', 'macbook', 'imac', 'chromebook', 'horizontal', 'widescreen', 'ultrawide', 'dualscreen', 'dualmonitor']; // prettier-ignore
 /**
- * Screens whose shape a ratio says better than an orientation. A tablet is 3:4 (iPad), 2:3 (iPad
- * Air, Surface) or 10:16 (Android), held either way; 16:10 is left out, as most desktops are so. An
+ * Screens whose shape a ratio says better than an orientation. A tablet is 3:4 (iPad, a Kindle
+ * reader), 2:3 (iPad Air, Surface) or 10:16 (Android, Amazon's Fire), held either way; 16:10 is left out, as most desktops are so. An
  * ultrawide monitor is 21:9, or 32:9 (super ultrawide), which is also two 16:9 screens side by
  * side: "dual monitor" had found nothing, and "ipad" every wallpaper in downloads order, as no
  * wallpaper says either (helper-160).
  */
-const TABLETS = ['ipad', 'tablet'];
+const TABLETS = ['ipad', 'tablet', 'kindle'];
 const TABLET_RATIOS = ['3x4', '4x3', '2x3', '3x2', '10x16'];
 const SCREEN_RATIOS: ReadonlyMap<string, readonly string[]> = new Map([
   ...TABLETS.map((tablet) => [tablet, TABLET_RATIOS] as const),
@@ -171,6 +171,8 @@ const SAYING_HD: ReadonlyMap<string, string> = new Map([
  */
 const SAYING_SCREEN: ReadonlyMap<string, string> = new Map([
   ['ultra wide', 'ultrawide'], ['super ultrawide', 'dualscreen'],
+  // Microsoft's Surface, only named with its line: "surface" alone is the picture's ("moon surface").
+  ['surface pro', 'tablet'], ['surface go', 'tablet'], ['surface laptop', 'laptop'], ['surface book', 'laptop'],
   ...['dual', 'double', 'multi', 'multiple'].flatMap((many) =>
     ['monitor', 'monitors', 'screen', 'screens', 'display', 'displays'].map((screen) => [`${many} ${screen}`, 'dualscreen'] as const),
   ),
@@ -255,7 +257,10 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
  * - Apple: a digit and an s ("6s"), pro, max, plus, mini, air, se, xr, xs, inch, and for the
  *   iPad and the Macs, the chip ("m2");
  * - Samsung and the other phone makers: a letter and one or two digits ("s24", "a54"), and ultra,
- *   plus, pro, lite, fe, note, tab, z, fold, flip, edge.
+ *   plus, pro, lite, fe, note, tab, z, fold, flip, edge;
+ * - Amazon's Kindle: paperwhite, oasis, scribe, colorsoft, basic, kids, fire, hd ("kindle fire hd
+ *   10" is kindle, not fire);
+ * - a tablet or laptop: a number, inch ("surface pro 9", read as tablet 9).
  * "galaxy" is Samsung's only after "samsung" or before a Samsung model ("galaxy s24", "galaxy tab
  * s9", "galaxy z fold 5"); alone or otherwise ("iphone galaxy", "galaxy 3d", "galaxy m31") it is
  * the night sky's. "pixel" is never read as Google's phone: "pixel 8 bit" is a style.
@@ -264,10 +269,14 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
 const IPHONE_MODEL = /^(?:[1-9]\d?|[1-9]s|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
 const APPLE_MODEL = /^(?:[1-9]\d?|[1-9]s|m[1-9]|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
 const PHONE_MODEL = /^(?:[1-9]\d?|[a-z]\d\d?|ultra|plus|pro|lite|fe|note|tab|z|fold|flip|edge)$/i;
+const KINDLE_MODEL = /^(?:[1-9]\d?|paperwhite|oasis|scribe|colorsoft|basic|kids|fire|hd)$/i;
+// A tablet or laptop named by its line ("surface pro 9" is tablet 9): its generation or size.
+const SIZE_MODEL = /^(?:[1-9]\d?|inch)$/i;
 // A Map, not an object: a word typed is looked up in it, and "constructor" is every object's (review).
 const MODELS: ReadonlyMap<string, RegExp> = new Map([
   ['iphone', IPHONE_MODEL], ['ipad', APPLE_MODEL], ['macbook', APPLE_MODEL], ['imac', APPLE_MODEL],
   ['samsung', PHONE_MODEL], ['oneplus', PHONE_MODEL], ['xiaomi', PHONE_MODEL], ['redmi', PHONE_MODEL], ['huawei', PHONE_MODEL],
+  ['kindle', KINDLE_MODEL], ['tablet', SIZE_MODEL], ['laptop', SIZE_MODEL],
 ]); // prettier-ignore
 const SAMSUNG_MODEL = /^[sa]\d\d$/i;
 

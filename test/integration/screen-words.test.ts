@@ -21,7 +21,14 @@ describe('screen words in a search', function () {
 
   it('when a query names only a tablet, then every wallpaper is found, those of a tablet ratio first', async () => {
     expect(await found('ipad')).to.deep.equal({ ids: [3, 1, 5, 4, 2], total: 5 });
-    for (const q of ['ipad pro 12.9 wallpaper', 'samsung galaxy tab s9', 'android tablet']) {
+    for (const q of [
+      'ipad pro 12.9 wallpaper',
+      'samsung galaxy tab s9',
+      'android tablet',
+      'surface pro 9',
+      'kindle paperwhite',
+      'kindle fire hd 10',
+    ]) {
       expect(await found(q), q).to.deep.equal({ ids: [3, 1, 5, 4, 2], total: 5 });
     }
   });

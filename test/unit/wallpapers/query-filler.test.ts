@@ -257,6 +257,19 @@ describe('the shape a query asks for', () => {
     expect(readSearchText('tab key').shape, 'no device before it').to.equal(undefined);
   });
 
+  it("when Microsoft's Surface is named with its line, or Amazon's Kindle with its model, then it is that tablet or laptop, filler like it", () => {
+    const tablet = { ratios: ['3x4', '4x3', '2x3', '3x2', '10x16'] };
+    for (const q of ['surface pro', 'surface pro 9 wallpaper', 'surface go 3', 'kindle', 'kindle paperwhite wallpaper', 'kindle fire hd 10']) {
+      expect(readSearchText(q).shape, q).to.deep.equal(tablet);
+    }
+    expect(words('forest surface pro 9')).to.deep.equal([['forest']]);
+    expect(words('kindle fire hd 10 forest'), 'the Fire is the tablet, not fire').to.deep.equal([['forest']]);
+    expect(readSearchText('surface laptop 5 sunset').shape).to.deep.equal({ orientation: 'landscape' });
+    expect(words('laptop 15 inch sunset'), "a laptop's size").to.deep.equal([['sunset']]);
+    for (const q of ['moon surface', 'water surface', 'surface', 'fire']) expect(readSearchText(q).shape, q).to.equal(undefined);
+    expect(words('moon surface')).to.deep.equal([['moon'], ['surface']]);
+  });
+
   it('when two words name a screen, wherever they stand, then they are read as its one word', () => {
     expect(withPairsSaid(['space', 'dual', 'monitor', 'wallpaper'])).to.deep.equal(['space', 'dualscreen', 'wallpaper']);
     expect(withPairsSaid(['super', 'ultra', 'wide'])).to.deep.equal(['dualscreen']);
