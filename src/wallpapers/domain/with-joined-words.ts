@@ -20,19 +20,35 @@ const plainWord = (group: readonly Term[]): string | null => {
 };
 
 /**
- * Neighbouring plain words whose joining is a word of the language, each word in one pair at most,
- * typed with nothing but spaces between them (SearchQuery.spaced): not across a comma, a bracket,
- * an exclusion or a common word dropped ("sun, flower", "sun -moon flower", "cat and walk").
+ * Neighbouring plain words whose joining is a word (`wordOf`: the word, or undefined), each word in
+ * one pair at most, typed with nothing but spaces between them (SearchQuery.spaced): not across a
+ * comma, a bracket, an exclusion or a common word dropped ("sun, flower", "sun -moon flower", "cat
+ * and walk").
  */
-export function joinablePairs({ groups, spaced = [] }: SearchQuery, isWord: (word: string) => boolean): Joinable[] {
+export function joinablePairs({ groups, spaced = [] }: SearchQuery, wordOf: (first: string, second: string) => string | undefined): Joinable[] {
   const pairs: Joinable[] = [];
   for (let at = 0; at + 1 < groups.length && pairs.length < MAX_PAIRS; at++) {
     const [first, second] = [plainWord(groups[at]!), plainWord(groups[at + 1]!)];
-    if (first === null || second === null || !spaced.includes(`${first} ${second}`) || !isWord(`${first}${second}`)) continue;
-    pairs.push({ at, joined: `${first}${second}` });
+    const joined = first === null || second === null || !spaced.includes(`${first} ${second}`) ? undefined : wordOf(first, second);
+    if (joined === undefined) continue;
+    pairs.push({ at, joined });
     at++;
   }
   return pairs;
+}
+
+/**
+ * The word two words join into: their joining where it is a word of the language; else, where one
+ * of the two is none of the catalogue's own words, the catalogue's word their joining is likely a
+ * misspelling of ("huming bird" hummingbird: one edit from 4 to 7 letters, two from 8,
+ * SearchMeaning.respelt). Not "none of the language's": WordNet reads "huming" as a form of hum.
+ * Two of the catalogue's words are never respelt together ("red car" is no "racecar").
+ */
+export function joinedWord(sense: Pick<SearchMeaning, 'knows' | 'ownWord' | 'respelt'>, first: string, second: string): string | undefined {
+  const joined = `${first}${second}`;
+  if (sense.knows(joined) === true) return joined;
+  if (sense.ownWord(first) !== false && sense.ownWord(second) !== false) return undefined;
+  return sense.respelt(joined)[0];
 }
 
 /** The query with each pair one group: the word joined, or the two words as a phrase. */
@@ -58,8 +74,8 @@ export function withPairsJoined(text: SearchQuery, pairs: readonly Joinable[]): 
 /**
  * A repository whose searches read a word typed in two as that word ("light house" lighthouse, "sky
  * line" skyline, "bed room" bedroom): two neighbouring plain words, typed with spaces between, whose
- * joining is a word of the language (WordNet's) that occurs in the catalogue are one group, the
- * word or the two as a phrase. Read apart, "light house" had found 1,340 wallpapers with a light
+ * joining is a word of the language (WordNet's), or a misspelling of the catalogue's ("huming bird",
+ * joinedWord), that occurs in the catalogue are one group, the word or the two as a phrase. Read apart, "light house" had found 1,340 wallpapers with a light
  * and a house, castles first, and "bed room" none (a bed is a thing the catalogue holds nowhere).
  * The catalogue decides: "dark room", "green house" and "cat walk" stay two words where no
  * wallpaper says darkroom, greenhouse or catwalk. Joining where one of the two words occurs nowhere
@@ -70,12 +86,12 @@ export function withPairsJoined(text: SearchQuery, pairs: readonly Joinable[]): 
 export function withJoinedWords(
   repository: WallpaperRepository,
   occurrences: WordOccurrences,
-  sense: Pick<SearchMeaning, 'knows'>,
+  sense: Pick<SearchMeaning, 'knows' | 'ownWord' | 'respelt'>,
 ): WallpaperRepository {
   return {
     ...repository,
     async search(params) {
-      const pairs = joinablePairs(params.text, (word) => sense.knows(word) === true);
+      const pairs = joinablePairs(params.text, (first, second) => joinedWord(sense, first, second));
       if (pairs.length === 0) return repository.search(params);
       const answers = await occurrences.of(pairs.map(({ joined }) => joined));
       const found = pairs.filter((_, i) => answers[i] === true);

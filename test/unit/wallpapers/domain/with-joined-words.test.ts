@@ -1,18 +1,32 @@
 import { expect } from 'chai';
-import { joinablePairs, withJoinedWords } from '../../../../src/wallpapers/domain/with-joined-words.js';
+import { joinablePairs, joinedWord, withJoinedWords } from '../../../../src/wallpapers/domain/with-joined-words.js';
 import { createWordOccurrences } from '../../../../src/wallpapers/domain/word-occurrences.js';
 import { readSearchText } from '../../../../src/wallpapers/search-query.js';
 import { occurringIn } from '../../../support/words-occur.js';
 import { searchParams } from '../../../support/search-params.js';
 import { recordingRepository } from '../../../support/recording-repository.js';
 
-const WORDS = new Set(['lighthouse', 'skyscraper', 'darkroom', 'sunset', 'bedroom']);
+// WordNet reads "huming" as a form of hum.
+const WORDS = new Set(['lighthouse', 'skyscraper', 'darkroom', 'sunset', 'bedroom', 'bird', 'red', 'car', 'sun', 'flower', 'huming']);
 const knows = (word: string) => WORDS.has(word);
+// The catalogue's words a joining is a misspelling of, as SearchMeaning.respelt answers.
+const MISSPELT = new Map([
+  ['humingbird', ['hummingbird']],
+  ['redcar', ['racecar']],
+  ['sunflwer', ['sunflower']],
+]);
+const respelt = (word: string) => MISSPELT.get(word) ?? [];
+// The catalogue's own words (its tags' words); "huming" and "flwer" are none, though WordNet may read them as forms.
+const OWN = new Set(['lighthouse', 'sunset', 'bird', 'red', 'car', 'sun', 'flower', 'dawn', 'light', 'house', 'dark', 'room', 'sky']);
+const ownWord = (word: string) => OWN.has(word);
+const sense = { knows, ownWord, respelt };
 
-async function groupsSearched(q: string, present: readonly string[], sense = { knows }) {
+async function groupsSearched(q: string, present: readonly string[], meaning: Parameters<typeof withJoinedWords>[2] = sense) {
   const repository = recordingRepository();
   const wordsOccur = occurringIn(present);
-  await withJoinedWords(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), sense).search(searchParams({ q, page: 1, per_page: 20 }));
+  await withJoinedWords(repository, createWordOccurrences({ wordsOccur, absentMs: 1000 }), meaning).search(
+    searchParams({ q, page: 1, per_page: 20 }),
+  );
   return {
     groups: repository.seen[0]!.text.groups.map((group) => group.map(({ text, phrase }) => (phrase ? `"${text}"` : text))),
     asked: wordsOccur.asked,
@@ -21,7 +35,7 @@ async function groupsSearched(q: string, present: readonly string[], sense = { k
 
 describe('a word typed in two', () => {
   it('when two neighbouring plain words typed with spaces between join into a word of the language, then they are a pair, each word in one pair at most', () => {
-    const pairs = (q: string) => joinablePairs(readSearchText(q), knows).map(({ joined }) => joined);
+    const pairs = (q: string) => joinablePairs(readSearchText(q), (first, second) => joinedWord(sense, first, second)).map(({ joined }) => joined);
     expect(pairs('light house sun set')).to.deep.equal(['lighthouse', 'sunset']);
     expect(pairs('Light   House set')).to.deep.equal(['lighthouse']);
     for (const q of ['"light house"', 'light OR dark house', 'light -house', 'light-house', 'lighthouse', 'light beach house'])
@@ -36,6 +50,13 @@ describe('a word typed in two', () => {
     expect(asked, 'one question for the pairs').to.deep.equal([['lighthouse']]);
   });
 
+  it('when a word of the two is none of the language and their joining is a misspelling of a catalogue word, then they are that word', async () => {
+    const { groups } = await groupsSearched('huming bird at dawn', ['hummingbird', 'bird', 'dawn']);
+    expect(groups).to.deep.equal([['hummingbird', '"huming bird"'], ['dawn']]);
+    expect((await groupsSearched('sun flwer', ['sunflower', 'sun'])).groups).to.deep.equal([['sunflower', '"sun flwer"']]);
+    expect((await groupsSearched('red car', ['racecar', 'red', 'car'])).groups, "two of the catalogue's words").to.deep.equal([['red'], ['car']]);
+  });
+
   it('when both words occur apart and the joined word does not, then they stay two words: the catalogue decides', async () => {
     expect((await groupsSearched('dark room', ['dark', 'room'])).groups).to.deep.equal([['dark'], ['room']]);
   });
@@ -46,7 +67,7 @@ describe('a word typed in two', () => {
 
   it('when no pair joins into a word, or WordNet is not read, then nothing is asked and the search goes down as it came', async () => {
     expect(await groupsSearched('sunset beach', ['sunset', 'beach'])).to.deep.equal({ groups: [['sunset'], ['beach']], asked: [] });
-    expect(await groupsSearched('light house', [], { knows: () => undefined as unknown as boolean })).to.deep.equal({
+    expect(await groupsSearched('light house', [], { knows: () => undefined, ownWord: () => undefined, respelt })).to.deep.equal({
       groups: [['light'], ['house']],
       asked: [],
     });
@@ -55,7 +76,7 @@ describe('a word typed in two', () => {
   it('when Elasticsearch does not say whether the joined word occurs, then the words stay apart', async () => {
     const repository = recordingRepository();
     const occurrences = createWordOccurrences({ wordsOccur: () => Promise.reject(new Error('timeout')), absentMs: 1000 });
-    await withJoinedWords(repository, occurrences, { knows }).search(searchParams({ q: 'bed room', page: 1, per_page: 20 }));
+    await withJoinedWords(repository, occurrences, sense).search(searchParams({ q: 'bed room', page: 1, per_page: 20 }));
     expect(repository.seen[0]!.text.groups.map((group) => group.map(({ text }) => text))).to.deep.equal([['bed'], ['room']]);
   });
 });
