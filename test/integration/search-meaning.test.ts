@@ -88,6 +88,13 @@ describe('search by meaning, on the real model and catalogue', function () {
     }
   });
 
+  it("when a phrase names a game's city to its players and a city at night to everyone else, then it is read as its words", async () => {
+    // Read as neon city (thesaurus/README.md), "night city" had found only the games "in Neon City".
+    const { data, total } = await search(ctx, 'night city');
+    for (const wallpaper of data.slice(0, 5)) expect(wallpaper.category).to.equal('cityscapes');
+    expect(total).to.be.greaterThan((await search(ctx, 'neon city')).total);
+  });
+
   it('when a word is typed in two with a typo, then it is read as the catalogue word it most likely is', async () => {
     // "huming bird" had found birds of every kind: WordNet reads "huming" as a form of hum, and
     // "humingbird" is no word (with-joined-words.ts). The catalogue's words are read once the app is
