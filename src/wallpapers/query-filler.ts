@@ -305,8 +305,10 @@ export function withoutModels(words: readonly string[]): (string | undefined)[] 
     if (MODELS.has(lower)) device = lower;
     else if (lower === 'galaxy' && device === 'samsung') read[i] = undefined;
     else if (lower === 'galaxy' && samsungAt(words, i)) [read[i], device] = ['samsung', 'samsung'];
-    // Samsung's Tab is a tablet, and its shape is a tablet's ("galaxy tab s9": shapeAsked).
-    else if (device !== undefined && isModelOf(device, lower)) read[i] = device === 'samsung' && lower === 'tab' ? 'tablet' : undefined;
+    // Samsung's Tab is a tablet, and its shape is a tablet's ("galaxy tab s9": shapeAsked). A number
+    // before "bit" is a style ("laptop 8 bit" had found nothing, as "iphone 8 bit" had: helper-164).
+    else if (device !== undefined && isModelOf(device, lower) && !/^bits?$/i.test(words[i + 1] ?? ''))
+      read[i] = device === 'samsung' && lower === 'tab' ? 'tablet' : undefined;
     else device = undefined;
   });
   return read;

@@ -451,12 +451,12 @@ export function createQueryExpansion(
     const typed = words.join(' ').toLowerCase();
     // In the plural too, as a word is read ("sports venues" as "sports venue"; "sea turtles" is the
     // catalogue's own): the files list a phrase once, and "sports venues" had found nothing at all,
-    // its "venues" a thing the catalogue lacks. And with every word singular, as a compound's first
-    // words are however they are typed: "mountains lake" had found every mountain and every lake
-    // (422), none with both, not the alpine lakes "mountain lake" finds (helper-163).
-    const forms = [...new Set([typed, typed.replace(/\S+$/, singularOf), typed.split(' ').map(singularOf).join(' ')])];
-    if (forms.some((form) => vocabulary.has(form))) return [];
-    const said = everydayTerms(forms, vocabulary);
+    // its "venues" a thing the catalogue lacks. Not every word singular: "roses in the garden" would
+    // read as the list's "rose garden" and "sunflowers in a field" as "sunflower field", and lose
+    // the wallpapers that have those very titles (helper-164).
+    const singular = typed.replace(/\S+$/, singularOf);
+    if (vocabulary.has(typed) || vocabulary.has(singular)) return [];
+    const said = everydayTerms(singular === typed ? [typed] : [typed, singular], vocabulary);
     if (said.length > 0 || !mayRespell.some(Boolean)) return said;
     const respelt = words.map((word, i) => {
       const lower = word.toLowerCase();

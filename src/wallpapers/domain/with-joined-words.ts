@@ -39,15 +39,16 @@ export function joinablePairs({ groups, spaced = [] }: SearchQuery, wordOf: (fir
 
 /**
  * The word two words join into: their joining where it is a word of the language; else, where one
- * of the two is none of the catalogue's own words, the catalogue's word their joining is likely a
- * misspelling of ("huming bird" hummingbird: one edit from 4 to 7 letters, two from 8,
- * SearchMeaning.respelt). Not "none of the language's": WordNet reads "huming" as a form of hum.
- * Two of the catalogue's words are never respelt together ("red car" is no "racecar").
+ * of the two is none of the language's, the catalogue's word their joining is likely a misspelling
+ * of ("sun flwer" sunflower: one edit from 4 to 7 letters, two from 8, SearchMeaning.respelt). Two
+ * words of the language are never respelt together, however near their joining is to a catalogue
+ * word: "light horse", "night house" and "state park" had read as lighthouse and skatepark
+ * (helper-164). So "huming bird" stays two words: WordNet reads "huming" as a form of hum.
  */
-export function joinedWord(sense: Pick<SearchMeaning, 'knows' | 'ownWord' | 'respelt'>, first: string, second: string): string | undefined {
+export function joinedWord(sense: Pick<SearchMeaning, 'knows' | 'respelt'>, first: string, second: string): string | undefined {
   const joined = `${first}${second}`;
   if (sense.knows(joined) === true) return joined;
-  if (sense.ownWord(first) !== false && sense.ownWord(second) !== false) return undefined;
+  if (sense.knows(first) !== false && sense.knows(second) !== false) return undefined;
   return sense.respelt(joined)[0];
 }
 
@@ -74,7 +75,7 @@ export function withPairsJoined(text: SearchQuery, pairs: readonly Joinable[]): 
 /**
  * A repository whose searches read a word typed in two as that word ("light house" lighthouse, "sky
  * line" skyline, "bed room" bedroom): two neighbouring plain words, typed with spaces between, whose
- * joining is a word of the language (WordNet's), or a misspelling of the catalogue's ("huming bird",
+ * joining is a word of the language (WordNet's), or a misspelling of the catalogue's ("sun flwer",
  * joinedWord), that occurs in the catalogue are one group, the word or the two as a phrase. Read apart, "light house" had found 1,340 wallpapers with a light
  * and a house, castles first, and "bed room" none (a bed is a thing the catalogue holds nowhere).
  * The catalogue decides: "dark room", "green house" and "cat walk" stay two words where no
@@ -86,7 +87,7 @@ export function withPairsJoined(text: SearchQuery, pairs: readonly Joinable[]): 
 export function withJoinedWords(
   repository: WallpaperRepository,
   occurrences: WordOccurrences,
-  sense: Pick<SearchMeaning, 'knows' | 'ownWord' | 'respelt'>,
+  sense: Pick<SearchMeaning, 'knows' | 'respelt'>,
 ): WallpaperRepository {
   return {
     ...repository,

@@ -266,6 +266,8 @@ describe('the shape a query asks for', () => {
     expect(words('kindle fire hd 10 forest'), 'the Fire is the tablet, not fire').to.deep.equal([['forest']]);
     expect(readSearchText('surface laptop 5 sunset').shape).to.deep.equal({ orientation: 'landscape' });
     expect(words('laptop 15 inch sunset'), "a laptop's size").to.deep.equal([['sunset']]);
+    for (const q of ['laptop 8 bit', 'iphone 8 bit', 'kindle 16 bits'])
+      expect(words(q).flat(), q).to.include.members([q.split(' ')[1]!, q.split(' ')[2]!]);
     for (const q of ['moon surface', 'water surface', 'surface', 'fire']) expect(readSearchText(q).shape, q).to.equal(undefined);
     expect(words('moon surface')).to.deep.equal([['moon'], ['surface']]);
   });

@@ -222,7 +222,7 @@ describe('what a query means in the catalogue words', () => {
       expect(words(await expand(readSearchText('northern -lights'), vocabulary)), 'one excluded').to.deep.equal(undefined);
     });
 
-    it('when a phrase people use for a catalogue word is typed in the plural, any of its words, then it stands for what the phrase does', async () => {
+    it('when a phrase people use for a catalogue word is typed in the plural, then it stands for what the phrase does', async () => {
       // "sports venues" had found nothing at all: the file lists "sports venue", and "venues" alone
       // is a thing the catalogue lacks.
       const model = fakeModel();
@@ -230,10 +230,8 @@ describe('what a query means in the catalogue words', () => {
       const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({}, { cars: ['fast machine'] }));
       expect(words(await expand(readSearchText('fast machines'), vocabulary))).to.deep.equal([['fast machines', 'cars']]);
       expect(words(await expand(readSearchText('fast machine'), vocabulary))).to.deep.equal([['fast machine', 'cars']]);
-      expect(words(await expand(readSearchText('fasts machine'), vocabulary)), 'its first word in the plural').to.deep.equal([
-        ['fasts machine', 'cars'],
-      ]);
-      expect(words(await expand(readSearchText('fasts machines'), vocabulary)), 'every word').to.deep.equal([['fasts machines', 'cars']]);
+      const firstInPlural = words(await expand(readSearchText('fasts machine'), vocabulary));
+      expect(firstInPlural, 'only the last word read singular: a title may say the words so').to.not.deep.include(['fasts machine', 'cars']);
       const own = await createQueryExpansion(
         model,
         { floor: 0.6, top: 4 },

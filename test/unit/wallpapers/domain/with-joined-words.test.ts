@@ -6,20 +6,17 @@ import { occurringIn } from '../../../support/words-occur.js';
 import { searchParams } from '../../../support/search-params.js';
 import { recordingRepository } from '../../../support/recording-repository.js';
 
-// WordNet reads "huming" as a form of hum.
-const WORDS = new Set(['lighthouse', 'skyscraper', 'darkroom', 'sunset', 'bedroom', 'bird', 'red', 'car', 'sun', 'flower', 'huming']);
+const WORDS = new Set(['lighthouse', 'skyscraper', 'darkroom', 'sunset', 'bedroom', 'bird', 'red', 'car', 'sun', 'flower', 'light', 'horse', 'dawn']);
 const knows = (word: string) => WORDS.has(word);
 // The catalogue's words a joining is a misspelling of, as SearchMeaning.respelt answers.
 const MISSPELT = new Map([
   ['humingbird', ['hummingbird']],
+  ['lighthorse', ['lighthouse']],
   ['redcar', ['racecar']],
   ['sunflwer', ['sunflower']],
 ]);
 const respelt = (word: string) => MISSPELT.get(word) ?? [];
-// The catalogue's own words (its tags' words); "huming" and "flwer" are none, though WordNet may read them as forms.
-const OWN = new Set(['lighthouse', 'sunset', 'bird', 'red', 'car', 'sun', 'flower', 'dawn', 'light', 'house', 'dark', 'room', 'sky']);
-const ownWord = (word: string) => OWN.has(word);
-const sense = { knows, ownWord, respelt };
+const sense = { knows, respelt };
 
 async function groupsSearched(q: string, present: readonly string[], meaning: Parameters<typeof withJoinedWords>[2] = sense) {
   const repository = recordingRepository();
@@ -54,7 +51,11 @@ describe('a word typed in two', () => {
     const { groups } = await groupsSearched('huming bird at dawn', ['hummingbird', 'bird', 'dawn']);
     expect(groups).to.deep.equal([['hummingbird', '"huming bird"'], ['dawn']]);
     expect((await groupsSearched('sun flwer', ['sunflower', 'sun'])).groups).to.deep.equal([['sunflower', '"sun flwer"']]);
-    expect((await groupsSearched('red car', ['racecar', 'red', 'car'])).groups, "two of the catalogue's words").to.deep.equal([['red'], ['car']]);
+  });
+
+  it('when both words are of the language, then their joining is never respelt, however near a catalogue word it is', async () => {
+    expect((await groupsSearched('red car', ['racecar', 'red', 'car'])).groups).to.deep.equal([['red'], ['car']]);
+    expect((await groupsSearched('light horse', ['lighthouse', 'light'])).groups).to.deep.equal([['light'], ['horse']]);
   });
 
   it('when both words occur apart and the joined word does not, then they stay two words: the catalogue decides', async () => {
@@ -67,7 +68,7 @@ describe('a word typed in two', () => {
 
   it('when no pair joins into a word, or WordNet is not read, then nothing is asked and the search goes down as it came', async () => {
     expect(await groupsSearched('sunset beach', ['sunset', 'beach'])).to.deep.equal({ groups: [['sunset'], ['beach']], asked: [] });
-    expect(await groupsSearched('light house', [], { knows: () => undefined, ownWord: () => undefined, respelt })).to.deep.equal({
+    expect(await groupsSearched('light house', [], { knows: () => undefined, respelt })).to.deep.equal({
       groups: [['light'], ['house']],
       asked: [],
     });

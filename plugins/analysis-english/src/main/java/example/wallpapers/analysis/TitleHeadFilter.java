@@ -9,10 +9,12 @@ import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 
 /**
- * Keeps the head of a title: its tokens before the first word that begins a setting. A title names
- * its subject first and where or when it stands after ("Castle beyond the Mountains", "Kitten in
- * the Rain"), so the head is what the wallpaper is of. "of" begins no setting: what follows it is
- * often what is pictured ("Field of Sunflowers").
+ * Keeps the head of a title: the last of its words before the first word that begins a setting,
+ * the noun the words before it describe. A title names its subject first and where or when it
+ * stands after ("Castle beyond the Mountains", "Kitten in the Rain"), and its subject's last word
+ * is what it is ("Snow Leopard" is a leopard, "Midnight Blue Roadster" a roadster, "Mountain
+ * Range" a range). "of" begins no setting: what follows it is often what is pictured ("Field of
+ * Sunflowers": sunflowers).
  *
  * <p>The words are lower case, so put {@code lowercase} before this filter. The rest of the stream
  * is read through and dropped, so the tokenizer ends where the text does.
@@ -26,7 +28,7 @@ final class TitleHeadFilter extends TokenFilter {
         "towards", "under", "underneath", "upon", "with", "within"), false));
 
     private final CharTermAttribute termAtt = addAttribute(CharTermAttribute.class);
-    private boolean ended;
+    private boolean done;
 
     TitleHeadFilter(TokenStream input) {
         super(input);
@@ -34,22 +36,30 @@ final class TitleHeadFilter extends TokenFilter {
 
     @Override
     public boolean incrementToken() throws IOException {
-        if (ended || input.incrementToken() == false) {
+        if (done) {
             return false;
         }
-        if (SETTING_WORDS.contains(termAtt.buffer(), 0, termAtt.length())) {
-            ended = true;
-            while (input.incrementToken()) {
-                // the setting: read through, kept out of the head
+        done = true;
+        State head = null;
+        while (input.incrementToken()) {
+            if (SETTING_WORDS.contains(termAtt.buffer(), 0, termAtt.length())) {
+                while (input.incrementToken()) {
+                    // the setting: read through, kept out of the head
+                }
+                break;
             }
+            head = captureState();
+        }
+        if (head == null) {
             return false;
         }
+        restoreState(head);
         return true;
     }
 
     @Override
     public void reset() throws IOException {
         super.reset();
-        ended = false;
+        done = false;
     }
 }

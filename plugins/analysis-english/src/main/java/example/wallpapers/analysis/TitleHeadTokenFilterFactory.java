@@ -5,8 +5,8 @@ import org.elasticsearch.plugin.NamedComponent;
 import org.elasticsearch.plugin.analysis.TokenFilterFactory;
 
 /**
- * {@code wpc_title_head}: keeps a title's words before the first word that begins a setting
- * ({@link TitleHeadFilter}). Put {@code lowercase} before it.
+ * {@code wpc_title_head}: keeps a title's last word before the first word that begins a setting,
+ * its head noun ({@link TitleHeadFilter}). Put {@code lowercase} before it.
  *
  * <p>Not applied in {@link #normalize(TokenStream)}: normalisation must keep the single query
  * term, never remove it.
