@@ -811,9 +811,9 @@ const MEANING_TIER = 50_000;
 const MEANING_PARTIAL = 1_000;
 
 // A word as typed that names a pictured thing (Term.thing), found only in a wallpaper's description,
-// in its title's setting ("Castle beyond the Mountains" for mountains), or in its title only as
-// another word the stemmer makes the same, counts this much in the meaning tier of what it counts
-// written so in its title's head or category, what the wallpaper is of: below a word
+// alone in its title's setting ("Castle beyond the Mountains" for mountains), or in its title only
+// as another word the stemmer makes the same, counts this much in the meaning tier of what it counts
+// written so in its title or category, what the wallpaper is of (namedClause): below a word
 // standing for it in a title (the thesaurus's 0.8 and 0.9). So "cat" ranks the kittens, cats by the
 // thesaurus, above the anime scenes "with a cat asleep in the corner", which it had ranked first (so
 // had "cats"), and "streams" the creeks above the "Data Stream". Only a thing: a quality a
@@ -824,26 +824,34 @@ const MEANING_PARTIAL = 1_000;
 const DESCRIBED = 0.7;
 
 /**
- * A term matched where a wallpaper is named: a word as written in the title and in its head (before
- * any setting), or in the category's name, a phrase in the title; what it is of, not what its
- * description or setting mentions nor a word the stemmer reads alike.
+ * A term matched where a wallpaper is named: a word as written in the title, or in the category's
+ * name, a phrase in the title; what it is of, not what its description mentions nor a word the
+ * stemmer reads alike. `alone` (the query's only group): in the title's subject only (its words
+ * before any setting, `title.subject`), so "mountains" is not what "Castle beyond the Mountains"
+ * is of. Beside other words a setting may be what is asked ("mountain road" is the roads "on a
+ * Mountain Road", not the mountain ranges). Named by its head only, "alpine" had ranked the "… in
+ * the Alps" (a stand-in, anywhere) above the alpine lakes, "sky" the clouds above the sky islands
+ * (helper-165).
  */
-function namedClause({ text, phrase }: Term): Clause {
+function namedClause({ text, phrase }: Term, alone: boolean): Clause {
   if (phrase) return { match_phrase: { title: { query: text } } };
-  if (text.includes(' ')) return { multi_match: { query: text, fields: ['title.exact', 'category.text'], operator: 'and' } };
+  if (!alone || text.includes(' ')) return { multi_match: { query: text, fields: ['title.exact', 'category.text'], operator: 'and' } };
   const asWritten: Clause = { match: { 'title.exact': text } };
-  // A title with no head (an index made before the field, or "In the Rain") is named by its words anywhere.
-  const headless: Clause = { bool: { must: [asWritten], must_not: [{ exists: { field: 'title.head' } }] } };
+  // An index made before the field is named by a title's words anywhere. Every title of a newer one has
+  // a subject (the whole title when it begins with its setting), and the field keeps norms, so
+  // Elasticsearch reads "no subject" there as matching nothing and drops this clause: asked of each
+  // document, it had cost 16 alternatives 1.35-1.49 times their p50 at 1M (bench/results/title-head.md).
+  const subjectless: Clause = { bool: { must: [asWritten], must_not: [{ exists: { field: 'title.subject' } }] } };
   return {
-    bool: { should: [{ bool: { must: [asWritten, inTitleHead(text)] } }, headless, { match: { 'category.text': text } }], minimum_should_match: 1 },
+    bool: { should: [{ match: { 'title.subject': text } }, subjectless, { match: { 'category.text': text } }], minimum_should_match: 1 },
   };
 }
 
-/** A term of the meaning tier: its weight; for a thing as typed, DESCRIBED of it where not named. */
-function meaningTerm(term: Term, weight: number): Clause {
+/** A term of the meaning tier: its weight; for a thing as typed, DESCRIBED of it where not named (namedClause: `alone`). */
+function meaningTerm(term: Term, weight: number, alone: boolean): Clause {
   // A size is the wallpaper's resolution as much as its text (sizeClause).
   if (!term.thing || term.text.split(' ').some(isSize)) return tier(termClause(term, 'exact'), weight);
-  return { dis_max: { queries: [tier(namedClause(term), weight), tier(termClause(term, 'exact'), weight * DESCRIBED)] } };
+  return { dis_max: { queries: [tier(namedClause(term, alone), weight), tier(termClause(term, 'exact'), weight * DESCRIBED)] } };
 }
 
 function meaningClause({ groups, excluded }: SearchQuery): Clause {
@@ -851,7 +859,7 @@ function meaningClause({ groups, excluded }: SearchQuery): Clause {
   const everyGroup: Clause = {
     bool: {
       must: groups.map((group) => ({
-        dis_max: { queries: group.map((term) => meaningTerm(term, perGroup * (term.similarity ?? 1))) },
+        dis_max: { queries: group.map((term) => meaningTerm(term, perGroup * (term.similarity ?? 1), groups.length === 1)) },
       })),
     },
   };

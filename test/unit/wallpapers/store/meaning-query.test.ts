@@ -37,11 +37,8 @@ describe('the search for what a query means', () => {
     expect(named!.constant_score.boost).to.equal(25_000);
     expect(JSON.stringify(named!.constant_score.filter)).to.not.include('description');
     expect(JSON.stringify(named!.constant_score.filter), 'the title as written, not stemmed').to.not.include('"title"');
-    // In the title's head (before any setting); where a title has none (an index made before title
-    // heads, or a title that begins with its setting), anywhere in it.
-    const namedBy = (named!.constant_score.filter as { bool: { should: unknown[] } }).bool.should.map((clause) => JSON.stringify(clause));
-    expect(namedBy.filter((c) => c.includes('"title.exact"') && c.includes('"title.head"') && !c.includes('exists'))).to.have.length(1);
-    expect(namedBy.filter((c) => c.includes('"title.exact"') && c.includes('"must_not":[{"exists":{"field":"title.head"}}]'))).to.have.length(1);
+    // Beside another group, named by a word anywhere in the title, a setting too ("mountain road").
+    expect(JSON.stringify(named!.constant_score.filter)).to.not.include('title.subject');
     expect(described!.constant_score.boost).to.be.closeTo(25_000 * 0.7, 1e-6);
     expect(described!.constant_score.boost, 'below the nearest stand-in in a title').to.be.below(25_000 * 0.78);
     // A stand-in weighs its similarity wherever it is found.
@@ -55,6 +52,19 @@ describe('the search for what a query means', () => {
     expect(someGroups).to.have.length(1);
     expect(someGroups[0]!.bool.must[0].dis_max.queries.map(({ constant_score }) => constant_score.boost)).to.deep.equal([780]);
     expect(JSON.stringify(someGroups[0]!.bool.must_not)).to.include('"query":"kitty"');
+  });
+
+  it("when a thing is the query's only group, then it is named by its title's subject only, or anywhere in a title that has none", () => {
+    const alone = readSearchText('kitty');
+    const query = buildMeaningQuery(alone, { groups: [meaning.groups[0]!], excluded: [] }) as { bool: { should: unknown[] } };
+    type Tier = { constant_score: { filter: { bool: { should: unknown[] } } } };
+    const byMeaning = query.bool.should[1] as {
+      bool: { should: [{ bool: { must: { dis_max: { queries: [{ dis_max: { queries: [Tier] } }] } }[] } }] };
+    };
+    const [named] = byMeaning.bool.should[0].bool.must[0]!.dis_max.queries[0].dis_max.queries;
+    const namedBy = named.constant_score.filter.bool.should.map((clause) => JSON.stringify(clause));
+    expect(namedBy).to.include(JSON.stringify({ match: { 'title.subject': 'kitty' } }));
+    expect(namedBy.filter((c) => c.includes('"title.exact"') && c.includes('"must_not":[{"exists":{"field":"title.subject"}}]'))).to.have.length(1);
   });
 
   it('when the query has a subject, then matching it scores more, and what the query matches or excludes is unchanged', () => {

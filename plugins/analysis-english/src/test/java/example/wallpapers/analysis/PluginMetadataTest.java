@@ -37,7 +37,8 @@ class PluginMetadataTest {
         "wpc_ascii_folding", AsciiFoldingTokenFilterFactory.class.getName(),
         "wpc_american_spelling", AmericanSpellingTokenFilterFactory.class.getName(),
         "wpc_english_irregular", IrregularPluralTokenFilterFactory.class.getName(),
-        "wpc_title_head", TitleHeadTokenFilterFactory.class.getName());
+        "wpc_title_head", TitleHeadTokenFilterFactory.class.getName(),
+        "wpc_title_subject", TitleSubjectTokenFilterFactory.class.getName());
 
     private static Path metadataDir() {
         String dir = System.getProperty("plugin.metadata.dir", "src/main/plugin-metadata");

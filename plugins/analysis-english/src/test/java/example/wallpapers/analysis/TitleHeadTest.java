@@ -45,7 +45,7 @@ class TitleHeadTest {
     @Test
     void whenTheStreamIsReusedThenEachTitleHasItsOwnHead() throws IOException {
         Tokenizer tokenizer = new StandardTokenizer();
-        TokenStream stream = new TitleHeadFilter(new LowerCaseFilter(tokenizer));
+        TokenStream stream = new TitleHeadFilter(new LowerCaseFilter(tokenizer), false);
         for (String title : List.of("Kitten in the Rain", "Misty Mountain Range")) {
             tokenizer.setReader(new StringReader(title));
             stream.reset();
@@ -58,6 +58,15 @@ class TitleHeadTest {
             stream.close();
             assertEquals(List.of(title.startsWith("Kitten") ? "kitten" : "range"), kept, "a head ended before is not carried over");
         }
+    }
+
+    @Test
+    void whenTheWholeSubjectIsAskedThenEveryWordBeforeTheSettingIsKept() throws IOException {
+        TitleSubjectTokenFilterFactory subject = new TitleSubjectTokenFilterFactory();
+        assertEquals(List.of("castle"), lowercaseThen("Castle beyond the Mountains", subject));
+        assertEquals(List.of("silent", "mountain", "range"), lowercaseThen("Silent Mountain Range under the Milky Way", subject));
+        assertEquals(List.of("alpine", "lake"), lowercaseThen("Alpine Lake", subject));
+        assertEquals(List.of("in", "the", "rain"), lowercaseThen("In the Rain", subject), "a title that begins with its setting is its own subject");
     }
 
     @Test
