@@ -82,8 +82,8 @@ const UPRIGHT = ['phone', 'mobile', 'iphone', 'android', 'lockscreen', 'homescre
 const WIDE = ['desktop', 'pc', 'laptop', 'monitor', 'macbook', 'imac', 'chromebook', 'horizontal', 'widescreen', 'ultrawide', 'dualscreen', 'dualmonitor']; // prettier-ignore
 /**
  * Screens whose shape a ratio says better than an orientation. A tablet is 3:4 (iPad, a Kindle
- * reader), 2:3 (iPad Air, Surface) or 10:16 (Android, Amazon's Fire), held either way; 16:10 is left out, as most desktops are so. An
- * ultrawide monitor is 21:9, or 32:9 (super ultrawide), which is also two 16:9 screens side by
+ * reader), 2:3 (iPad Air, Surface) or 10:16 (Android, Amazon's Fire), held either way; 16:10 is
+ * left out, as most desktops are so. An ultrawide monitor is 21:9, or 32:9 (super ultrawide), which is also two 16:9 screens side by
  * side: "dual monitor" had found nothing, and "ipad" every wallpaper in downloads order, as no
  * wallpaper says either (helper-160).
  */

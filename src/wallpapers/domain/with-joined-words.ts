@@ -76,9 +76,9 @@ export function withPairsJoined(text: SearchQuery, pairs: readonly Joinable[]): 
  * A repository whose searches read a word typed in two as that word ("light house" lighthouse, "sky
  * line" skyline, "bed room" bedroom): two neighbouring plain words, typed with spaces between, whose
  * joining is a word of the language (WordNet's), or a misspelling of the catalogue's ("sun flwer",
- * joinedWord), that occurs in the catalogue are one group, the word or the two as a phrase. Read apart, "light house" had found 1,340 wallpapers with a light
- * and a house, castles first, and "bed room" none (a bed is a thing the catalogue holds nowhere).
- * The catalogue decides: "dark room", "green house" and "cat walk" stay two words where no
+ * joinedWord), that occurs in the catalogue are one group, the word or the two as a phrase. Read
+ * apart, "light house" had found 1,340 wallpapers with a light and a house, castles first, and
+ * "bed room" none (a bed is a thing the catalogue holds nowhere). The catalogue decides: "dark room", "green house" and "cat walk" stay two words where no
  * wallpaper says darkroom, greenhouse or catwalk. Joining where one of the two words occurs nowhere
  * (so that "sky scraper" would mean what "skyscraper" means) emptied "cat walk", "space walk" and
  * "short grass", and dropped both words from "cozy book store" (helper-84). A word Elasticsearch

@@ -701,13 +701,14 @@ export function withWordsMeant(text: SearchQuery, meant: readonly Mistyped[]): S
 // A word that is the head of a title (`title.head`: its last word before the first that begins a
 // setting, "at", "in", "beyond", …, the noun the words before it describe: "Snow Leopard" is a
 // leopard; the analysis plugin's wpc_title_head) adds this much to a group matched as typed, about
-// what the word in a title scores (BM25 5-10 at the title's weight): the wallpaper is of it. Every
-// word before the setting had counted, and "midnight" ranked the "Midnight Blue" cars above every
-// scene at midnight, "mountain road" the mountain ranges above the mountain roads (helper-164). Without it the word as written in a setting outranked it as the subject, the unstemmed
-// title weighing more than the stemmed one and the rarer form scoring higher: "mountains" ranked
-// every "… beyond the Mountains" above the mountains. Kept at index time: a query asking where a
-// word stands in the title cost 1.15-2.3 times the search (bench/results/title-head.md). An index
-// made before the field has none, and ranks as before until reindexed.
+// what the word in a title scores (BM25 5-10 at the title's weight): the wallpaper is of it.
+// Without it the word as written in a setting outranked it as the subject, the unstemmed title
+// weighing more than the stemmed one and the rarer form scoring higher: "mountains" ranked every
+// "… beyond the Mountains" above the mountains. Only the last word: when every word before the
+// setting counted, "midnight" ranked the "Midnight Blue" cars above every scene at midnight and
+// "mountain road" the mountain ranges above the mountain roads (helper-164). Kept at index time: a
+// query asking where a word stands cost 1.15-2.3 times the search (bench/results/title-head.md).
+// An index made before the field has none, and ranks as before until reindexed.
 const HEAD_WEIGHT = 10;
 
 /** The wallpapers whose title's head is a word, inflections too. */

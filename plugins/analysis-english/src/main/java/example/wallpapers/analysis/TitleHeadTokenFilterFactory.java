@@ -16,6 +16,6 @@ public class TitleHeadTokenFilterFactory implements TokenFilterFactory {
 
     @Override
     public TokenStream create(TokenStream tokenStream) {
-        return new TitleHeadFilter(tokenStream, false);
+        return new TitleHeadFilter(tokenStream);
     }
 }

@@ -6,7 +6,7 @@ import org.elasticsearch.plugin.analysis.TokenFilterFactory;
 
 /**
  * {@code wpc_title_subject}: keeps a title's words before the first word that begins a setting,
- * its subject ({@link TitleHeadFilter}). Put {@code lowercase} before it.
+ * its subject ({@link TitleSubjectFilter}). Put {@code lowercase} before it.
  *
  * <p>Not applied in {@link #normalize(TokenStream)}: normalisation must keep the single query
  * term, never remove it.
@@ -16,6 +16,6 @@ public class TitleSubjectTokenFilterFactory implements TokenFilterFactory {
 
     @Override
     public TokenStream create(TokenStream tokenStream) {
-        return new TitleHeadFilter(tokenStream, true);
+        return new TitleSubjectFilter(tokenStream);
     }
 }

@@ -45,7 +45,7 @@ class TitleHeadTest {
     @Test
     void whenTheStreamIsReusedThenEachTitleHasItsOwnHead() throws IOException {
         Tokenizer tokenizer = new StandardTokenizer();
-        TokenStream stream = new TitleHeadFilter(new LowerCaseFilter(tokenizer), false);
+        TokenStream stream = new TitleHeadFilter(new LowerCaseFilter(tokenizer));
         for (String title : List.of("Kitten in the Rain", "Misty Mountain Range")) {
             tokenizer.setReader(new StringReader(title));
             stream.reset();
