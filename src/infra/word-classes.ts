@@ -22,6 +22,13 @@ export interface WordClasses {
    * names a thing the catalogue lacks empties a search, and "space colony" had found nothing.
    */
   namesSubject: (word: string) => Promise<boolean>;
+  /**
+   * Whether it names a thing a picture may hold as one figure in its scene: a thing (namesThing)
+   * that is an animal, a made thing, a body part, a food, a person or a plant ("cat", "car",
+   * "girl"); not a natural object or a place, which a picture of it is filled with ("sky", "sea",
+   * "mountain", "city").
+   */
+  namesFigure: (word: string) => Promise<boolean>;
   /** Whether it is an English word at all, so never a misspelling of another ("flamingo", "wombat"). */
   knows: (word: string) => boolean;
   /**
@@ -57,6 +64,9 @@ export interface WordClasses {
 // noun.plant 20). Abstract nouns (act, attribute, feeling, state, communication…), substances,
 // groups, times and shapes are left out: a query names a picture's subject with the former.
 const PICTURED = new Set([5, 6, 8, 13, 15, 17, 18, 20]);
+// Of those, the things a scene may hold in a corner (WordClasses.namesFigure): all but noun.location
+// and noun.object.
+const FIGURES = new Set([5, 6, 8, 13, 18, 20]);
 // noun.group: a word whose first sense is a group names a thing when a later sense is pictured.
 const GROUP = 14;
 
@@ -274,7 +284,8 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
   // A word's answer costs a read of the data file per form; the same words come back.
   const named = new Map<string, Promise<boolean>>();
   const subjects = new Map<string, Promise<boolean>>();
-  async function namesThing(lower: string, groupsToo: boolean): Promise<boolean> {
+  const figures = new Map<string, Promise<boolean>>();
+  async function namesThing(lower: string, groupsToo: boolean, pictured = PICTURED): Promise<boolean> {
     if (describes(lower)) return false;
     const formsSenses = nounForms(lower)
       .map((form) => nouns.senses(lemmaOf(form)))
@@ -284,7 +295,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     return withData(async (file) => {
       for (const senses of formsSenses) {
         const first = (await readSynset(file, senses[0]!)).lexicographerFile;
-        if (PICTURED.has(first)) continue;
+        if (pictured.has(first)) continue;
         // A group first, the thing it makes next: WordNet's forest is first "the trees … in a
         // large densely wooded area" and then the wooded land, and "dark forest" had no subject
         // (its "Dark Spaceship" ranked above every forest, helper-117). A group of nothing one
@@ -409,6 +420,7 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
   return {
     namesThing: (word) => remembered(named, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), false), false),
     namesSubject: (word) => remembered(subjects, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), true), false),
+    namesFigure: (word) => remembered(figures, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), false, FIGURES), false),
     isCompound: (words) => words.includes(' ') && isNoun(listedSpelling(words.toLowerCase())),
     namesNoun: (word, afterDeterminer = false) => {
       const lower = listedSpelling(word.toLowerCase());

@@ -42,6 +42,12 @@ export interface Term {
    */
   thing?: true;
   /**
+   * The word as typed of a query's subject (QueryMeaning.subject) that names a figure a scene may
+   * hold in a corner (an animal, a person, a made thing; not the sky, the sea, a place): a colour
+   * beside it describes the picture, not the figure (store/build-queries.ts, pixelsNamingSubject).
+   */
+  figure?: true;
+  /**
    * A word typed right after a `no` between two words that `excludes` does not read ("mountains no
    * snow", "boku no hero"): the word before that `no`, lower-cased. Whether it is shorthand for an
    * exclusion is for the words either side to say (domain/with-shorthand-exclusions.ts).

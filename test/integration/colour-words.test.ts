@@ -12,6 +12,7 @@ const YELLOW = '#f2d338';
 const BLUE = '#2a5bd7';
 const RED = '#c62828';
 const GREEN = '#3c9a3c';
+const ORANGE = '#f08a24';
 const doc = (id: number, title: string, colors: ColorShare[], tags: string[] = []): WallpaperDocument => ({
   ...template,
   id,
@@ -57,6 +58,16 @@ const DOCS = [
     ['forest'],
   ),
   doc(7, 'Quiet Street', [{ hex: '#808080', share: 1 }]),
+  // A cat in a corner of its description, in an orange picture; the catalogue calls cats kittens.
+  {
+    ...doc(8, 'Empty Schoolyard', [
+      { hex: ORANGE, share: 0.8 },
+      { hex: BLUE, share: 0.2 },
+    ]),
+    description: 'Empty schoolyard, with a cat asleep in the corner.',
+  },
+  doc(9, 'Sleepy Kitten', [{ hex: BLUE, share: 1 }], ['kitten']),
+  doc(10, 'Kitten on a Sofa', [{ hex: ORANGE, share: 1 }], ['kitten']),
 ];
 
 describe('colour words in a search', function () {
@@ -91,6 +102,12 @@ describe('colour words in a search', function () {
     expect(await found('red dunes'), 'the red dunes, then the panda whose tags say red').to.deep.equal([4, 5]);
     expect(await found('red meadow'), 'not the dunes, red but saying neither').to.have.members([1, 5]);
     expect(await found('yellow harbor'), 'the harbour holds yellow; the kayak says it').to.deep.equal([2, 3]);
+  });
+
+  it('when a colour is searched beside a figure the titles call by another word, then the pictures named for it come first, of that colour first', async () => {
+    const ids = await found('orange cat');
+    expect(ids.slice(0, 2), 'the kittens, the orange one first').to.deep.equal([10, 9]);
+    expect(ids, 'the orange schoolyard whose description has a cat in a corner, after them').to.include(8);
   });
 
   it('when a colour is spelt the British way, then it finds what the American spelling finds', async () => {

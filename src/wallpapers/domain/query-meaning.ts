@@ -115,6 +115,8 @@ export interface Language {
   namesThing: (word: string) => Promise<boolean>;
   /** Whether a query can be of it (WordClasses.namesSubject); namesThing's answer where not given. */
   namesSubject?: (word: string) => Promise<boolean>;
+  /** Whether a picture may hold it as one figure in its scene (WordClasses.namesFigure); no where not given. */
+  namesFigure?: (word: string) => Promise<boolean>;
   isCompound: (words: string) => boolean;
   kindsAmong: (words: readonly string[]) => Promise<KindsOf>;
   synonymsOf: (noun: string) => Promise<ReadonlySet<string>>;
@@ -573,12 +575,17 @@ export function createQueryExpansion(
     return alternatives(term, vocabulary);
   }
 
-  /** The first group that names a pictured thing, when there are several groups (see QueryMeaning.subject). */
+  /**
+   * The first group that names a pictured thing, when there are several groups (see
+   * QueryMeaning.subject), its word as typed marked when it names a figure (Term.figure).
+   */
   async function subjectOf(groups: readonly Term[][]): Promise<Term[] | null> {
     if (groups.length < 2) return null;
     for (const group of groups) {
       const head = group[0]!;
-      if (!head.quoted && (await (language.namesSubject ?? language.namesThing)(head.text.toLowerCase()))) return group;
+      const word = head.text.toLowerCase();
+      if (head.quoted || !(await (language.namesSubject ?? language.namesThing)(word))) continue;
+      return (await language.namesFigure?.(word)) ? [{ ...head, figure: true }, ...group.slice(1)] : group;
     }
     return null;
   }

@@ -507,17 +507,21 @@ const AS_TYPED = 100;
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
 /**
- * A term's clause. `palette`: a colour or tone typed as a word also matches the pictures that have
- * it (pixelsOfWord), where the query's groups are matched as typed: a red rose is a rose whose
- * pixels are red ("red rose" had ranked red pandas first without it). Never in the meaning tier nor
- * for a stand-in (`blu` read as blue had matched 7,000 pictures and put the Midnight Blue cars at
- * 47), nor in an exclusion, which ranks the pictures it covers lower instead (EXCLUDED_SHARE).
+ * A term's clause. `pixelsWhere`: a colour or tone typed as a word also matches the pictures that
+ * have it (pixelsOfWord) and match this clause (pixelsNamingSubject), where the query's groups are
+ * matched as typed: a red rose is a rose whose pixels are red ("red rose" had ranked red pandas
+ * first without it). Never in the meaning tier nor for a stand-in (`blu` read as blue had matched
+ * 7,000 pictures and put the Midnight Blue cars at 47), nor in an exclusion, which ranks the
+ * pictures it covers lower instead (EXCLUDED_SHARE).
  */
-function termClause(term: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', palette = false): Clause {
+function termClause(term: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', pixelsWhere?: Clause): Clause {
   const { text, phrase } = term;
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
-  const held = palette && mode === 'exact' ? pixelsOfWord(term) : null;
-  if (held !== null) return { bool: { should: [wordsClause(text, 'exact', 'none'), held], minimum_should_match: 1 } };
+  const held = pixelsWhere !== undefined && mode === 'exact' ? pixelsOfWord(term) : null;
+  if (held !== null) {
+    const pixels = 'match_all' in pixelsWhere! ? held : { bool: { must: [held], filter: [pixelsWhere!] } };
+    return { bool: { should: [wordsClause(text, 'exact', 'none'), pixels], minimum_should_match: 1 } };
+  }
   const words = text.split(' ');
   const sizes = words.filter(isSize);
   if (sizes.length === 0) return wordsClause(text, mode, zeroTerms);
@@ -671,8 +675,8 @@ export function typoWords({ groups }: SearchQuery): string[] {
  * A group matched as typed or, where a typo is looked for in it, through one; or through the word
  * a real word was typed for (`corrected`: its terms with that word), as typed, and no other.
  */
-function typedOrTypo(group: Term[], typos: Term[], corrected: Term[]): Clause {
-  const typed = groupClause(group, 'exact', 'all', undefined, true);
+function typedOrTypo(group: Term[], typos: Term[], corrected: Term[], pixelsWhere: Clause): Clause {
+  const typed = groupClause(group, 'exact', 'all', undefined, pixelsWhere);
   const others = [...(typos.length > 0 ? [groupClause(typos, 'fuzzy')] : []), ...(corrected.length > 0 ? [groupClause(corrected, 'exact')] : [])];
   return others.length === 0 ? typed : { bool: { should: [typed, ...others], minimum_should_match: 1 } };
 }
@@ -722,16 +726,40 @@ const headOf = (term: Term): Clause[] =>
  * A group's clause; with a boost (the tier of groups matched as typed), a term in a title's head
  * scores HEAD_WEIGHT more, matching nothing its term does not.
  */
-function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number, palette = false): Clause {
-  const clauses = group.map((term) => termClause(term, mode, zeroTerms, palette));
+function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number, pixelsWhere?: Clause): Clause {
+  const clauses = group.map((term) => termClause(term, mode, zeroTerms, pixelsWhere));
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
   return boost === undefined ? clause : { bool: { should: [clause, ...(mode === 'exact' ? group.flatMap(headOf) : [])], boost } };
 }
 
-/** What matches every group of a query as typed (or through inflections, spellings and accents). */
-const everyGroup = ({ groups }: SearchQuery): Clause => ({
-  bool: { must: groups.map((group) => groupClause(group, 'exact', 'all', undefined, true)) },
+/** What matches every group of a query as typed (or through inflections, spellings and accents), a colour's pixels where `pixelsWhere` matches. */
+const everyGroup = ({ groups }: SearchQuery, pixelsWhere: Clause): Clause => ({
+  bool: { must: groups.map((group) => groupClause(group, 'exact', 'all', undefined, pixelsWhere)) },
 });
+
+const ANYWHERE: Clause = { match_all: {} };
+
+/**
+ * Where a colour's or tone's pixels answer for its word beside the query's subject, when that is a
+ * figure (Term.figure) the catalogue's titles call by other words (stand-ins: `cat`, the kittens):
+ * where a title or category names it, by its word or a stand-in. The pixels are the whole
+ * picture's, so they describe what it is of, not a figure in a corner of its description: the dark
+ * anime scenes "with a cat asleep in the corner" matched every group of `black cat` as typed, the
+ * kittens none, and `orange cat` ranked the "… under Falling Petals" above every kitten. Anywhere
+ * otherwise. A subject that fills its picture is as its description says ("red sky": the glaciers
+ * at sunrise "under a sky …", not every sky island, whatever its colour). Named as typed, its
+ * titles match every group too and rank first by their words ("red lighthouse"); named by no
+ * title, a description is all there is ("dark anime girl": the dark scenes "with a girl watching
+ * the clouds go by").
+ */
+function pixelsNamingSubject(subject: readonly Term[] | undefined): Clause {
+  const named = (subject ?? []).filter((term) => pixelsOfWord(term) === null);
+  if (!named.some((term) => term.figure) || !named.some((term) => term.similarity !== undefined)) return ANYWHERE;
+  const inTitle = ({ text, phrase }: Term): Clause => ({
+    multi_match: { query: text, fields: ['title.exact', 'title', 'category.text'], ...(phrase ? { type: 'phrase' } : { operator: 'and' }) },
+  });
+  return named.length === 1 ? inTitle(named[0]!) : { bool: { should: named.map(inTitle), minimum_should_match: 1 } };
+}
 
 /**
  * What has every group of a query in its title (inflections, spellings and accents too): what the
@@ -746,7 +774,7 @@ function everyGroupInTitles({ groups }: SearchQuery): Clause {
 }
 
 /** What is known of a query's words as typed (domain/with-typos.ts). */
-export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'meant'>;
+export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'meant' | 'subject'>;
 
 /**
  * The search for a parsed query: a result must match at least one group (as typed or with a
@@ -755,7 +783,10 @@ export type TypedWords = Pick<SearchParams, 'occurring' | 'known' | 'meant'>;
  * Every group matched puts it in the top tier; below that, groups matched as typed count a
  * hundred times those matched through a typo.
  */
-export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occurring = [], known = [], meant = [] }: TypedWords = {}): Clause {
+export function buildSearchQuery(
+  { groups, excluded, shape }: SearchQuery,
+  { occurring = [], known = [], meant = [], subject }: TypedWords = {},
+): Clause {
   // A query that only asked for wallpapers (SearchQuery.every): all of them score alike, so the
   // order is the tie-break's, the most downloaded first. A sharpness its words ask for ("4k") is
   // what it finds, as a size typed finds that size; an orientation ("iphone wallpapers") or a
@@ -784,17 +815,23 @@ export function buildSearchQuery({ groups, excluded, shape }: SearchQuery, { occ
   // the demo catalogue's 10,000), and "dark forest" not every dark one (4,320); withPixelsRanked
   // orders them. Alone ("red", "dark"), the word finds its pictures.
   const alone = groups.length === 1;
+  const pixelsWhere = pixelsNamingSubject(subject);
   return {
     bool: {
       minimum_should_match: 1,
       should: [
         // With one group the per-group tier says it all. Common words in a group are dropped by the
         // analyzer; such a group stands aside here.
-        ...(groups.length > 1 ? [tier(everyGroup({ groups, excluded }), ALL_GROUPS)] : []),
+        ...(groups.length > 1 ? [tier(everyGroup({ groups, excluded }, pixelsWhere), ALL_GROUPS)] : []),
         ...(throughTypos
-          ? [tier({ bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, corrected[i]!)) } }, ALL_GROUPS_THROUGH_TYPOS)]
+          ? [
+              tier(
+                { bool: { must: groups.map((group, i) => typedOrTypo(group, sureTypos[i]!, corrected[i]!, pixelsWhere)) } },
+                ALL_GROUPS_THROUGH_TYPOS,
+              ),
+            ]
           : []),
-        ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, alone)),
+        ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, alone ? ANYWHERE : undefined)),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],
       must_not: excluded.map((term) => termClause(term, 'exact')),
@@ -952,14 +989,18 @@ function withExcludedPixelsLast(query: Clause, text: SearchQuery): Clause {
  * The query, with what it finds ranked by the colours and tones its words say (pixelsOfWord),
  * as a group matched as typed weighs (AS_TYPED): the every-group tier scores alike, and what the
  * meaning tier finds never matches a colour (`white cat`: the white kittens first, `dark automobile`
- * the dark cars). It matches no more than the query does. A word alone that matches its pictures
- * is scored where it matches.
+ * the dark cars). Beside a subject, only where a title names it (pixelsNamingSubject): the dark
+ * scenes with a cat in their description's corner had outranked the kittens for `black cat`. It
+ * matches no more than the query does. A word alone that matches its pictures is scored where it
+ * matches.
  */
-function withPixelsRanked(query: Clause, { groups }: SearchQuery): Clause {
+function withPixelsRanked(query: Clause, { groups }: SearchQuery, subject: readonly Term[] | undefined): Clause {
   const alone = groups.length === 1;
   const ranks = groups.flat().flatMap((term) => (alone && pixelsOfWord(term) !== null ? [] : (pixelsOfWord(term, true) ?? [])));
   if (ranks.length === 0) return query;
-  return { bool: { must: [query], should: ranks.map((clause) => ({ bool: { should: [clause], boost: AS_TYPED } })) } };
+  const where = pixelsNamingSubject(subject);
+  const ranked = (clause: Clause): Clause => ('match_all' in where ? clause : { bool: { must: [clause], filter: [where] } });
+  return { bool: { must: [query], should: ranks.map((clause) => ({ bool: { should: [ranked(clause)], boost: AS_TYPED } })) } };
 }
 
 /** The query, with the wallpapers of the shape its words ask for scored higher; it matches no more than the query does. */
@@ -970,7 +1011,7 @@ function withShapeAsked(query: Clause, shape: ShapeAsked | undefined): Clause {
 
 const searchQueryOf = (params: SearchParams): Clause => {
   if (params.nothing) return { match_none: {} };
-  const ranked = withPixelsRanked(withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject), params.text);
+  const ranked = withPixelsRanked(withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject), params.text, params.subject);
   // A query of nothing but filler asks for that shape alone: buildSearchQuery filters by it.
   const query = withExcludedPixelsLast(
     withCategoriesNamed(params.text.groups.length === 0 ? ranked : withShapeAsked(ranked, params.text.shape), params.text),

@@ -64,6 +64,14 @@ describe('what WordNet says of a word', () => {
     for (const word of ['team', 'government', 'crowd', 'army']) expect(await namesSubject(word), word).to.equal(false);
   });
 
+  it('when a thing may stand in a corner of a scene, then it names a figure; what a picture of it is filled with, a place or a natural object, does not', async () => {
+    const { namesFigure } = await classes;
+    for (const word of ['cat', 'kittens', 'dog', 'girl', 'car', 'lighthouse', 'tree', 'guitar']) expect(await namesFigure(word), word).to.equal(true);
+    for (const word of ['sky', 'sea', 'ocean', 'mountain', 'city', 'beach', 'moon', 'forest', 'dark', 'vibes']) {
+      expect(await namesFigure(word), word).to.equal(false);
+    }
+  });
+
   it('when a word is asked in British spelling, then it is read in American, as the index reads it; a compound in the spelling WordNet lists', async () => {
     const { namesThing, isCompound } = await classes;
     // "storey" alone is a floor, "story" first a tale: a search for either searches "story".

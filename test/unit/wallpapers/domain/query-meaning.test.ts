@@ -410,6 +410,19 @@ describe('what WordNet adds to a query`s meaning', () => {
     expect(await subjectOf('"shark" ocean'), 'a quoted word is not read').to.equal(undefined);
   });
 
+  it('when the subject names a figure a scene may hold in a corner, then its word as typed is marked so; otherwise not', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, catalogue, new Map());
+    const figures: Language = { ...language, namesFigure: (word) => Promise.resolve(word === 'shark') };
+    const figureOf = async (q: string, reading: Language) =>
+      (await createQueryExpansion(model, { floor: 0.6, top: 4 }, undefined, reading)(readSearchText(q), vocabulary)).subject?.map(
+        ({ figure }) => figure,
+      );
+    expect(await figureOf('ocean shark', figures)).to.deep.equal([true]);
+    expect(await figureOf('big cat in the snow', figures), 'the big cat fills no corner here').to.deep.equal([undefined, undefined]);
+    expect(await figureOf('ocean shark', language), 'without the question, none').to.deep.equal([undefined]);
+  });
+
   it('when a compound has no catalogue word for it, then it is a stranger as a whole', async () => {
     const model = fakeModel();
     const vocabulary = await buildVocabulary(model, ['ocean', 'cars'], new Map());

@@ -11,7 +11,7 @@ import {
   suggestBody,
   typoWords,
 } from '../../../../src/wallpapers/store/build-queries.js';
-import { readSearchText } from '../../../../src/wallpapers/search-query.js';
+import { type Term, readSearchText } from '../../../../src/wallpapers/search-query.js';
 import { searchParams } from '../../../support/search-params.js';
 import { shuffleOf } from '../../../../src/wallpapers/store/shuffle.js';
 import { buildSearchRequest } from '../../../../bench/api/direct-requests.js';
@@ -251,6 +251,47 @@ describe('Elasticsearch query building', () => {
     );
     const quoted = searchBody(searchParams({ q: '"red" forest', page: 1, per_page: 20, occurring: ['red', 'forest'] })).query as any;
     expect(JSON.stringify(quoted), 'in quotes, the word').to.not.include('color_names');
+  });
+
+  describe("when a colour stands beside the query's subject", () => {
+    const words = { occurring: ['black', 'cat', 'sky'] };
+    const subjectNamed = '"fields":["title.exact","title","category.text"]';
+    const built = (q: string, subject: Term[]) => ({
+      typed: buildSearchQuery(readSearchText(q), { ...words, subject }) as any,
+      ranked: searchBody(searchParams({ q, page: 1, per_page: 20, ...words, subject })).query as any,
+    });
+
+    it('when it is a figure the titles call by another word, then its pixels count and rank only where a title names it, by either word', () => {
+      const { typed, ranked } = built('black cat', [
+        { text: 'cat', phrase: false, figure: true },
+        { text: 'kitten', phrase: false, similarity: 0.8 },
+      ]);
+      const [everyGroup] = typed.bool.should;
+      const pixels = everyGroup.constant_score.filter.bool.must[0].bool.should[1];
+      expect(JSON.stringify(pixels.bool.must)).to.include('"color_names":"black"');
+      expect(JSON.stringify(pixels.bool.filter)).to.include(subjectNamed).and.include('"query":"cat"').and.include('"query":"kitten"');
+      const ranks = ranked.bool.should as any[];
+      expect(ranks).to.have.length(1);
+      expect(JSON.stringify(ranks[0].bool.should[0].bool.filter)).to.include(subjectNamed);
+    });
+
+    const cases: [string, Term[]][] = [
+      ['a figure the titles call by its own word', [{ text: 'cat', phrase: false, figure: true }]],
+      [
+        'what fills its picture',
+        [
+          { text: 'sky', phrase: false },
+          { text: 'clouds', phrase: false, similarity: 0.8 },
+        ],
+      ],
+    ];
+    for (const [why, subject] of cases) {
+      it(`when it is ${why}, then its pixels count wherever its words match`, () => {
+        const { typed, ranked } = built(`black ${subject[0]!.text}`, subject);
+        expect(JSON.stringify(typed)).to.include('"color_names":"black"').and.not.include(subjectNamed);
+        expect(JSON.stringify(ranked)).to.not.include(subjectNamed);
+      });
+    }
   });
 
   it('when a query asks only for wallpapers of a shape, then its sharpness filters and its orientation and ratios rank', () => {
