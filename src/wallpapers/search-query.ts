@@ -42,6 +42,14 @@ export interface Term {
    */
   thing?: true;
   /**
+   * The words of a phrase people type for a catalogue word (domain/query-meaning.ts), matched where
+   * a title holds every one of them, in any order and with any words between: what a title says in
+   * those words is what was asked before what the phrase stands for ("rose garden": the "Roses in
+   * the Garden" before the other roses). Never in a description, where the words of "fall leaves"
+   * are the falling petals' and the "Leaves room … for desktop icons"; never through a typo.
+   */
+  titled?: true;
+  /**
    * The word as typed of a query's subject (QueryMeaning.subject) that names a figure a scene may
    * hold in a corner (an animal, a person, a made thing; not the sky, the sea, a place): a colour
    * beside it describes the picture, not the figure (store/build-queries.ts, pixelsNamingSubject).

@@ -447,18 +447,21 @@ export function createQueryExpansion(
 
   /**
    * A phrase people type for a catalogue word, as typed or with its unknown words respelt (those
-   * `mayRespell` allows): the catalogue words it stands for.
+   * `mayRespell` allows): the catalogue words it stands for. `together`: its words were typed with
+   * nothing but spaces between them (SearchQuery.spaced), or joined.
    */
-  function everydayPhrase(words: readonly string[], mayRespell: readonly boolean[], vocabulary: Vocabulary): Term[] {
+  function everydayPhrase(words: readonly string[], mayRespell: readonly boolean[], vocabulary: Vocabulary, together: boolean): Term[] {
     const typed = words.join(' ').toLowerCase();
     // In the plural too, as a word is read ("sports venues" as "sports venue"; "sea turtles" is the
     // catalogue's own): the files list a phrase once, and "sports venues" had found nothing at all,
-    // its "venues" a thing the catalogue lacks. Not every word singular: "roses in the garden" would
-    // read as the list's "rose garden" and "sunflowers in a field" as "sunflower field", and lose
-    // the wallpapers that have those very titles (helper-164).
+    // its "venues" a thing the catalogue lacks. Every word singular only where they stand together,
+    // with no word between to say how ("mountains lake" as "mountain lake"): "roses in the garden"
+    // would read as the list's "rose garden" and "sunflowers in a field" as "sunflower field", and
+    // lose the wallpapers that have those very titles (helper-164).
     const singular = typed.replace(/\S+$/, singularOf);
+    const singulars = together ? words.map((word) => forms(word.toLowerCase()).at(-1)!).join(' ') : singular;
     if (vocabulary.has(typed) || vocabulary.has(singular)) return [];
-    const said = everydayTerms(singular === typed ? [typed] : [typed, singular], vocabulary);
+    const said = everydayTerms([...new Set([typed, singular, singulars])], vocabulary);
     if (said.length > 0 || !mayRespell.some(Boolean)) return said;
     const respelt = words.map((word, i) => {
       const lower = word.toLowerCase();
@@ -474,20 +477,22 @@ export function createQueryExpansion(
    * typed stand for nothing and one of them is unknown.
    */
   function joinedTermStandsFor(words: readonly string[], vocabulary: Vocabulary, budget: { left: number }): Term[] {
-    const asTyped = everydayPhrase(words, [], vocabulary);
+    const asTyped = everydayPhrase(words, [], vocabulary, true);
     const unknown = words.map((word) => !modelWords.has(word) && !vocabulary.has(word));
     if (asTyped.length > 0 || budget.left <= 0 || !unknown.some(Boolean)) return asTyped;
     budget.left--;
-    return everydayPhrase(words, unknown, vocabulary);
+    return everydayPhrase(words, unknown, vocabulary, true);
   }
 
   /**
    * Neighbouring plain words people type together for one catalogue word become one group: the
-   * phrase as typed, or the catalogue words it stands for. The longest such run wins.
+   * phrase as typed, or the catalogue words it stands for. The longest such run wins. `spaced`:
+   * the neighbouring words typed with nothing but spaces between them (SearchQuery.spaced).
    */
   function joinPhrases(
     groups: readonly Term[][],
     vocabulary: Vocabulary,
+    spaced: ReadonlySet<string>,
   ): { groups: Term[][]; joined: boolean; compounds: Set<number>; typed: Term[][] | null } {
     const compounds = new Set<number>();
     // Respelling costs a scan of the known words, so only the words whose meaning is looked up (the
@@ -510,10 +515,11 @@ export function createQueryExpansion(
         const words = groups.slice(i, i + n).map((group) => group[0]!.text);
         const key = words.filter((word) => !STOP_WORDS.has(word.toLowerCase()));
         if (key.length < 2 || key.length > longest || STOP_WORDS.has(words[0]!.toLowerCase())) continue;
-        const said = key.length <= everyday.longest ? everydayPhrase(words, mayRespell.slice(i, i + n), vocabulary) : [];
+        const side = words.every((word, k) => k === 0 || spaced.has(`${words[k - 1]!} ${word}`.toLowerCase()));
+        const said = key.length <= everyday.longest ? everydayPhrase(words, mayRespell.slice(i, i + n), vocabulary, side) : [];
         if (said.length > 0) {
           together = { text: words.join(' '), phrase: true };
-          merged = [together, ...said];
+          merged = [together, { text: together.text, phrase: false, titled: true }, ...said];
         } else if (n === key.length && key.length <= MAX_COMPOUND && isCompound(key.join(' ').toLowerCase(), vocabulary)) {
           // One thing of several words ("ice cream", "big cat"): looked up whole, for what it is, not word by word.
           compounds.add(out.length);
@@ -523,7 +529,7 @@ export function createQueryExpansion(
       }
       out.push(merged ?? [...groups[i]!]);
       // A compound's words as typed are the thing's own ("big cat" matches a big cat word by word).
-      typed.push(...(together === null ? groups.slice(start, i + 1).map((group) => [...group]) : [[together]]));
+      typed.push(...(together === null ? groups.slice(start, i + 1).map((group) => [...group]) : [merged!.slice(0, 2)]));
       everydayPhrases ||= together !== null;
       joined ||= merged !== null;
     }
@@ -621,7 +627,10 @@ export function createQueryExpansion(
         const listed = group.filter(({ similarity }) => similarity === EVERYDAY_SIMILARITY);
         const listsThing = (await Promise.all(listed.map(namesThing))).some(Boolean);
         const marked = async (term: Term): Promise<Term> =>
-          term.similarity === undefined && !term.quoted && (listsThing || alike.has(term.text.toLowerCase()) || (await namesThing(term)))
+          term.similarity === undefined &&
+          !term.quoted &&
+          !term.titled &&
+          (listsThing || alike.has(term.text.toLowerCase()) || (await namesThing(term)))
             ? { ...term, thing: true }
             : term;
         return Promise.all(group.map(marked));
@@ -690,7 +699,7 @@ export function createQueryExpansion(
   return Object.assign(
     async (text: SearchQuery, vocabulary: Vocabulary): Promise<QueryMeaning> => {
       if (vocabulary.entries.length === 0) return { query: null, strangers: [], subject: null };
-      const phrased = joinPhrases(text.groups, vocabulary);
+      const phrased = joinPhrases(text.groups, vocabulary, new Set(text.spaced));
       let gained = phrased.joined;
       const groups: Term[][] = [];
       const strangers: string[][] = [];

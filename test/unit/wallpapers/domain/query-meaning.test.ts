@@ -71,7 +71,8 @@ function placing(word: string, at: number[]): SentenceModel {
 }
 
 describe('what a query means in the catalogue words', () => {
-  const words = (meaning: QueryMeaning) => meaning.query?.groups.map((group) => group.map(({ text }) => text));
+  // A phrase's words in a title (Term.titled) are asserted apart.
+  const words = (meaning: QueryMeaning) => meaning.query?.groups.map((group) => group.filter(({ titled }) => !titled).map(({ text }) => text));
 
   it('when a word the catalogue does not use is asked, then its nearest catalogue words join it, closest first, with their similarity', async () => {
     const model = fakeModel();
@@ -230,8 +231,11 @@ describe('what a query means in the catalogue words', () => {
       const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({}, { cars: ['fast machine'] }));
       expect(words(await expand(readSearchText('fast machines'), vocabulary))).to.deep.equal([['fast machines', 'cars']]);
       expect(words(await expand(readSearchText('fast machine'), vocabulary))).to.deep.equal([['fast machine', 'cars']]);
-      const firstInPlural = words(await expand(readSearchText('fasts machine'), vocabulary));
-      expect(firstInPlural, 'only the last word read singular: a title may say the words so').to.not.deep.include(['fasts machine', 'cars']);
+      expect(words(await expand(readSearchText('fasts machines'), vocabulary)), 'typed side by side, every word singular').to.deep.equal([
+        ['fasts machines', 'cars'],
+      ]);
+      const apart = words(await expand(readSearchText('fasts, machine'), vocabulary));
+      expect(apart, 'apart, only the last word: "roses in the garden" is no "rose garden"').to.not.deep.include(['fasts machine', 'cars']);
       const own = await createQueryExpansion(
         model,
         { floor: 0.6, top: 4 },
@@ -247,11 +251,19 @@ describe('what a query means in the catalogue words', () => {
       const vocabulary = await buildVocabulary(model, ['kitten', 'cars', 'aurora'], new Map());
       const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everyday);
       const asTyped = (meaning: QueryMeaning) =>
-        meaning.typed?.map((group) => group.map(({ text, phrase }) => `${text}${phrase ? ' (phrase)' : ''}`));
-      expect(asTyped(await expand(readSearchText('northern lights kitty'), vocabulary))).to.deep.equal([['northern lights (phrase)'], ['kitty']]);
+        meaning.typed?.map((group) => group.map(({ text, phrase, titled }) => `${text}${phrase ? ' (phrase)' : ''}${titled ? ' (titled)' : ''}`));
+      expect(asTyped(await expand(readSearchText('northern lights kitty'), vocabulary))).to.deep.equal([
+        ['northern lights (phrase)', 'northern lights (titled)'],
+        ['kitty'],
+      ]);
       expect(asTyped(await expand(readSearchText('kitty northen lights'), vocabulary)), 'a word of it misspelt').to.deep.equal([
         ['kitty'],
-        ['northen lights (phrase)'],
+        ['northen lights (phrase)', 'northen lights (titled)'],
+      ]);
+      const meaning = await expand(readSearchText('northern lights kitty'), vocabulary);
+      expect(meaning.query!.groups[0]!.slice(0, 2), 'in the meaning too, as typed').to.deep.equal([
+        { text: 'northern lights', phrase: true },
+        { text: 'northern lights', phrase: false, titled: true },
       ]);
       expect(asTyped(await expand(readSearchText('kitty cars'), vocabulary)), 'no such phrase').to.equal(undefined);
     });

@@ -253,6 +253,15 @@ describe('Elasticsearch query building', () => {
     expect(JSON.stringify(quoted), 'in quotes, the word').to.not.include('color_names');
   });
 
+  it('when a phrase people type for a catalogue word is matched by its words, then its first word heads a title and the others are in it, never through a typo', () => {
+    const titled: Term = { text: 'rose garden', phrase: false, titled: true };
+    const query = buildSearchQuery({ groups: [[{ text: 'rose garden', phrase: true }, titled]], excluded: [] }, { occurring: [] }) as any;
+    const clauses = JSON.stringify(query);
+    expect(clauses).to.include('{"bool":{"must":[{"match":{"title.head":"rose"}},{"match":{"title":{"query":"garden","operator":"and"}}}]}}');
+    expect(clauses, 'no typo').to.not.include('fuzziness');
+    expect(typoWords({ groups: [[titled]], excluded: [] })).to.deep.equal([]);
+  });
+
   describe("when a colour stands beside the query's subject", () => {
     const words = { occurring: ['black', 'cat', 'sky'] };
     const subjectNamed = '"fields":["title.exact","title","category.text"]';
