@@ -221,11 +221,13 @@ export function toneFromLightness(lightness: number): Tone {
 
 // Words that say a picture is dark: that name the tone, whatever the picture shows (an AMOLED
 // wallpaper is black for the screens that light no black pixel), and that name what has it (a
-// night scene). No word says light as surely: "light" and "bright" name the light in a picture as
+// night scene), and "black", a colour of its own, which a picture's palette may not hold where the
+// picture is black (none of the demo catalogue's kittens holds it, five are dark) and which ranks
+// the dark pictures as a night does. No word says light as surely: "light" and "bright" name the light in a picture as
 // often ("northern lights", "light rays", "bright stars" over a dark sky), and "white" and
 // "pastel" are colours of their own.
 const NAMING_DARK: ReadonlySet<string> = new Set(['dark', 'darker', 'darkest', 'darkness', 'amoled']);
-const IMPLYING_DARK: ReadonlySet<string> = new Set(['night', 'nights', 'nighttime', 'midnight']);
+const IMPLYING_DARK: ReadonlySet<string> = new Set(['night', 'nights', 'nighttime', 'midnight', 'black']);
 
 /** A word's tone, and whether the word names it (`dark`) or names what has it (`night`). */
 export interface ToneOfWord {

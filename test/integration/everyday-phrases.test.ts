@@ -19,6 +19,9 @@ const DOCS = [
   doc(7, 'Alpine Lake at Dawn', 5, ['alpine lake']),
   doc(8, 'Misty Mountain', 60, ['mountain']),
   doc(9, 'Castle beyond the Mountains', 85, ['castle']),
+  // More downloaded, and of a word typed beside a phrase.
+  doc(10, 'Roadster at Night', 99, ['roadster']),
+  doc(11, 'Owl at Dawn', 98, ['owl']),
 ];
 
 describe('phrases people type for a catalogue word', function () {
@@ -39,5 +42,10 @@ describe('phrases people type for a catalogue word', function () {
     for (const q of ['mountain lake', 'mountains lake', 'mountains lakes']) {
       expect((await found(q)).ids[0], q).to.equal(7);
     }
+  });
+
+  it('when another word follows the phrase, then what the phrase stands for stays first, above what the other word alone finds', async () => {
+    expect((await found('mountains lake at night')).ids[0], 'the lake, not the roadster').to.equal(7);
+    expect((await found('roses garden at dawn')).ids[0], 'the roses, not the owl').to.equal(3);
   });
 });

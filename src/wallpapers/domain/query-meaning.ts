@@ -454,14 +454,26 @@ export function createQueryExpansion(
     const typed = words.join(' ').toLowerCase();
     // In the plural too, as a word is read ("sports venues" as "sports venue"; "sea turtles" is the
     // catalogue's own): the files list a phrase once, and "sports venues" had found nothing at all,
-    // its "venues" a thing the catalogue lacks. Every word singular only where they stand together,
-    // with no word between to say how ("mountains lake" as "mountain lake"): "roses in the garden"
-    // would read as the list's "rose garden" and "sunflowers in a field" as "sunflower field", and
-    // lose the wallpapers that have those very titles (helper-164).
+    // its "venues" a thing the catalogue lacks. The other words singular only where the phrase reads
+    // nothing so and they stand together, with no word between to say how ("mountains lake" as
+    // "mountain lake"): "roses in the garden" would read as the list's "rose garden" and "sunflowers
+    // in a field" as "sunflower field", and lose the wallpapers that have those very titles
+    // (helper-164). The last word as typed first: every word singular, "cities lights" had read as
+    // the city of light, Paris, where "city lights" are the cityscapes (helper-167).
     const singular = typed.replace(/\S+$/, singularOf);
-    const singulars = together ? words.map((word) => forms(word.toLowerCase()).at(-1)!).join(' ') : singular;
     if (vocabulary.has(typed) || vocabulary.has(singular)) return [];
-    const said = everydayTerms([...new Set([typed, singular, singulars])], vocabulary);
+    const said = everydayTerms(singular === typed ? [typed] : [typed, singular], vocabulary);
+    if (said.length > 0 || !together) return saidOrRespelt(said, words, mayRespell, vocabulary);
+    const leading = words.map((word, i) => (i < words.length - 1 ? forms(word.toLowerCase()).at(-1)! : word.toLowerCase()));
+    for (const reading of new Set([leading.join(' '), leading.join(' ').replace(/\S+$/, singularOf)])) {
+      const read = everydayTerms([reading], vocabulary);
+      if (read.length > 0) return read;
+    }
+    return saidOrRespelt(said, words, mayRespell, vocabulary);
+  }
+
+  /** What a phrase as typed says, or when it says nothing, what it does with its unknown words respelt (those `mayRespell` allows). */
+  function saidOrRespelt(said: Term[], words: readonly string[], mayRespell: readonly boolean[], vocabulary: Vocabulary): Term[] {
     if (said.length > 0 || !mayRespell.some(Boolean)) return said;
     const respelt = words.map((word, i) => {
       const lower = word.toLowerCase();
@@ -587,10 +599,15 @@ export function createQueryExpansion(
    */
   async function subjectOf(groups: readonly Term[][]): Promise<Term[] | null> {
     if (groups.length < 2) return null;
+    const names = (word: string) => (language.namesSubject ?? language.namesThing)(word);
     for (const group of groups) {
       const head = group[0]!;
-      const word = head.text.toLowerCase();
-      if (head.quoted || !(await (language.namesSubject ?? language.namesThing)(word))) continue;
+      const typed = head.text.toLowerCase();
+      // A phrase WordNet does not know is of its last word, as a compound is ("mountain lake" is a
+      // lake, "rose garden" a garden): without a subject, "mountains lake at night" had ranked the
+      // "Roadster at Night" above every alpine lake (helper-167).
+      const word = head.phrase && typed.includes(' ') && !(await names(typed)) ? typed.slice(typed.lastIndexOf(' ') + 1) : typed;
+      if (head.quoted || !(await names(word))) continue;
       return (await language.namesFigure?.(word)) ? [{ ...head, figure: true }, ...group.slice(1)] : group;
     }
     return null;

@@ -490,6 +490,8 @@ type Mode = 'exact' | 'fuzzy';
 const FUZZINESS = 'AUTO:4,8';
 const MAX_EXPANSIONS = 10;
 const PHRASE_FIELDS = ['title^3', 'description'];
+// Where a phrase's words in a title are scored (titledClause), as MATCH_FIELDS weighs a title.
+const TITLE_FIELDS = ['title.exact^4', 'title^3'];
 /**
  * The titles that say a phrase people type for a catalogue word in its own words (Term.titled): its
  * first word their head (title.head), what the title is of, and its others anywhere in them, the
@@ -501,7 +503,15 @@ const PHRASE_FIELDS = ['title^3', 'description'];
  */
 function titledClause(text: string): Clause {
   const [head, ...others] = text.split(' ');
-  return { bool: { must: [inTitleHead(head!), { match: { title: { query: others.join(' '), operator: 'and' } } }] } };
+  return {
+    bool: {
+      filter: [inTitleHead(head!), { match: { title: { query: others.join(' '), operator: 'and' } } }],
+      // Scored as its words in a title are when typed apart, every one of them: beside another word
+      // ("sunflowers field sunset"), the phrase weighs as the two words it is. Scored as one word,
+      // the "Racer at Sunset" had ranked above every sunflower field (helper-167).
+      must: [{ multi_match: { query: text, fields: TITLE_FIELDS } }],
+    },
+  };
 }
 
 // How matches weigh: matching every group is a tier of its own, far above any sum of the rest; a
@@ -590,13 +600,16 @@ const plainWord = ({ text, phrase, quoted, similarity }: Term): boolean => !phra
 
 /**
  * The pictures a colour word or a word naming a tone typed plainly has, scored as above; with
- * `implied`, also those of the tone a word implies ("night"), which rank but do not match. Null
- * for any other term.
+ * `implied`, also those of the tone a word implies ("night"), which rank but do not match, and for
+ * a colour that implies one ("black"), the more of its palette's score and its tone's. Null for any
+ * other term.
  */
 function pixelsOfWord(term: Term, implied = false): Clause | null {
   if (!plainWord(term)) return null;
   const tone = toneOfWord(term.text);
-  return paletteOfWord(term.text) ?? (tone && (tone.named || implied) ? tier({ term: { tone: tone.tone } }, TONE_WEIGHT) : null);
+  const palette = paletteOfWord(term.text);
+  const toned = tone && (tone.named || implied) ? tier({ term: { tone: tone.tone } }, TONE_WEIGHT) : null;
+  return palette !== null && toned !== null ? { dis_max: { queries: [palette, toned] } } : (palette ?? toned);
 }
 
 // An excluded colour ("flowers but not pink") is the text that names it, which no result may

@@ -141,7 +141,7 @@ describe('colours', () => {
 
   it('when a word of a query says a dark picture, then its tone is dark in any case, named or implied; no word says light', () => {
     for (const word of ['dark', 'DARK', 'darkness', 'amoled']) expect(toneOfWord(word), word).to.deep.equal({ tone: 'dark', named: true });
-    for (const word of ['Night', 'MIDNIGHT', 'nighttime']) expect(toneOfWord(word), word).to.deep.equal({ tone: 'dark', named: false });
+    for (const word of ['Night', 'MIDNIGHT', 'nighttime', 'black']) expect(toneOfWord(word), word).to.deep.equal({ tone: 'dark', named: false });
     for (const word of ['light', 'bright', 'white', 'darkroom', 'knight', 'constructor']) expect(toneOfWord(word), word).to.equal(null);
   });
 

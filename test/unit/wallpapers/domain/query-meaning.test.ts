@@ -234,6 +234,11 @@ describe('what a query means in the catalogue words', () => {
       expect(words(await expand(readSearchText('fasts machines'), vocabulary)), 'typed side by side, every word singular').to.deep.equal([
         ['fasts machines', 'cars'],
       ]);
+      const lights = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({}, { kitten: ['city lights'], cars: ['city of light'] }));
+      expect(
+        words(await lights(readSearchText('cities lights'), vocabulary)),
+        'the last word as typed first: city lights, not the city of light',
+      ).to.deep.equal([['cities lights', 'kitten']]);
       const apart = words(await expand(readSearchText('fasts, machine'), vocabulary));
       expect(apart, 'apart, only the last word: "roses in the garden" is no "rose garden"').to.not.deep.include(['fasts machine', 'cars']);
       const own = await createQueryExpansion(
@@ -420,6 +425,15 @@ describe('what WordNet adds to a query`s meaning', () => {
     expect(await subjectOf('shark')).to.equal(undefined);
     expect(await subjectOf('ocean sunrise')).to.equal(undefined);
     expect(await subjectOf('"shark" ocean'), 'a quoted word is not read').to.equal(undefined);
+  });
+
+  it('when a phrase WordNet does not know leads a query, then its last word says whether it is the subject', async () => {
+    const model = fakeModel();
+    const vocabulary = await buildVocabulary(model, catalogue, new Map());
+    const expand = createQueryExpansion(model, { floor: 0.6, top: 4 }, everydayWords({ aurora: ['shark lights', 'lights shark'] }), language);
+    const subjectOf = async (q: string) => (await expand(readSearchText(q), vocabulary)).subject?.[0]?.text;
+    expect(await subjectOf('lights shark ocean'), 'a shark').to.equal('lights shark');
+    expect(await subjectOf('shark lights ocean'), 'lights, no thing to this WordNet').to.equal(undefined);
   });
 
   it('when the subject names a figure a scene may hold in a corner, then its word as typed is marked so; otherwise not', async () => {

@@ -253,11 +253,25 @@ describe('Elasticsearch query building', () => {
     expect(JSON.stringify(quoted), 'in quotes, the word').to.not.include('color_names');
   });
 
+  it('when black stands beside other words, then the black in a picture or its dark tone ranks what the query finds, the more of the two; it finds by its palette only', () => {
+    const words = { occurring: ['black', 'forest'] };
+    const query = searchBody(searchParams({ q: 'black forest', page: 1, per_page: 20, ...words })).query as any;
+    const [rank] = query.bool.should as any[];
+    const [palette, tone] = rank.bool.should[0].dis_max.queries;
+    expect(JSON.stringify(palette)).to.include('"color_names":"black"');
+    expect(tone).to.deep.equal({ constant_score: { filter: { term: { tone: 'dark' } }, boost: 15 } });
+    const [everyGroup] = (buildSearchQuery(readSearchText('black forest'), words) as any).bool.should;
+    expect(JSON.stringify(everyGroup), 'a dark picture is not black').to.not.include('"tone"');
+  });
+
   it('when a phrase people type for a catalogue word is matched by its words, then its first word heads a title and the others are in it, never through a typo', () => {
     const titled: Term = { text: 'rose garden', phrase: false, titled: true };
     const query = buildSearchQuery({ groups: [[{ text: 'rose garden', phrase: true }, titled]], excluded: [] }, { occurring: [] }) as any;
     const clauses = JSON.stringify(query);
-    expect(clauses).to.include('{"bool":{"must":[{"match":{"title.head":"rose"}},{"match":{"title":{"query":"garden","operator":"and"}}}]}}');
+    expect(clauses, 'where').to.include('"filter":[{"match":{"title.head":"rose"}},{"match":{"title":{"query":"garden","operator":"and"}}}]');
+    expect(clauses, 'scored as its words in a title').to.include(
+      '"must":[{"multi_match":{"query":"rose garden","fields":["title.exact^4","title^3"]}}]',
+    );
     expect(clauses, 'no typo').to.not.include('fuzziness');
     expect(typoWords({ groups: [[titled]], excluded: [] })).to.deep.equal([]);
   });
