@@ -1025,9 +1025,20 @@ function withPixelsRanked(query: Clause, { groups }: SearchQuery, subject: reado
   const alone = groups.length === 1;
   const ranks = groups.flat().flatMap((term) => (alone && pixelsOfWord(term) !== null ? [] : (pixelsOfWord(term, true) ?? [])));
   if (ranks.length === 0) return query;
-  const where = pixelsNamingSubject(subject);
+  const where = pixelsRankedWhere(subject);
   const ranked = (clause: Clause): Clause => ('match_all' in where ? clause : { bool: { must: [clause], filter: [where] } });
   return { bool: { must: [query], should: ranks.map((clause) => ({ bool: { should: [ranked(clause)], boost: AS_TYPED } })) } };
+}
+
+/**
+ * Where the colours and tones a query's words say rank what it finds: beside a subject, the
+ * wallpapers of it (pixelsNamingSubject, or else its words anywhere): a colour describes what the
+ * query is of, and ranked wherever its word matched, `pink ocean` had put four pink flowers above
+ * every ocean (helper-166). Anywhere without one.
+ */
+function pixelsRankedWhere(subject: readonly Term[] | undefined): Clause {
+  const named = pixelsNamingSubject(subject);
+  return 'match_all' in named && subject !== undefined ? groupClause([...subject], 'exact') : named;
 }
 
 /** The query, with the wallpapers of the shape its words ask for scored higher; it matches no more than the query does. */

@@ -309,10 +309,12 @@ describe('Elasticsearch query building', () => {
       ],
     ];
     for (const [why, subject] of cases) {
-      it(`when it is ${why}, then its pixels count wherever its words match`, () => {
+      it(`when it is ${why}, then its pixels count wherever its words match, and rank the wallpapers of it`, () => {
         const { typed, ranked } = built(`black ${subject[0]!.text}`, subject);
         expect(JSON.stringify(typed)).to.include('"color_names":"black"').and.not.include(subjectNamed);
         expect(JSON.stringify(ranked)).to.not.include(subjectNamed);
+        const where = JSON.stringify((ranked.bool.should as any[])[0].bool.should[0].bool.filter);
+        expect(where, 'the subject, anywhere').to.include(`"query":"${subject[0]!.text}"`).and.include('"description"');
       });
     }
   });
