@@ -115,7 +115,7 @@ export interface Language {
   namesThing: (word: string) => Promise<boolean>;
   /** Whether a query can be of it (WordClasses.namesSubject); namesThing's answer where not given. */
   namesSubject?: (word: string) => Promise<boolean>;
-  /** Whether a picture may hold it as one figure in its scene (WordClasses.namesFigure); no where not given. */
+  /** Whether a picture may hold it as one figure in its scene (WordClasses.namesFigure); false where not given. */
   namesFigure?: (word: string) => Promise<boolean>;
   isCompound: (words: string) => boolean;
   kindsAmong: (words: readonly string[]) => Promise<KindsOf>;
@@ -527,8 +527,8 @@ export function createQueryExpansion(
         const words = groups.slice(i, i + n).map((group) => group[0]!.text);
         const key = words.filter((word) => !STOP_WORDS.has(word.toLowerCase()));
         if (key.length < 2 || key.length > longest || STOP_WORDS.has(words[0]!.toLowerCase())) continue;
-        const side = words.every((word, k) => k === 0 || spaced.has(`${words[k - 1]!} ${word}`.toLowerCase()));
-        const said = key.length <= everyday.longest ? everydayPhrase(words, mayRespell.slice(i, i + n), vocabulary, side) : [];
+        const sideBySide = words.every((word, k) => k === 0 || spaced.has(`${words[k - 1]!} ${word}`.toLowerCase()));
+        const said = key.length <= everyday.longest ? everydayPhrase(words, mayRespell.slice(i, i + n), vocabulary, sideBySide) : [];
         if (said.length > 0) {
           together = { text: words.join(' '), phrase: true };
           merged = [together, { text: together.text, phrase: false, titled: true }, ...said];

@@ -1016,7 +1016,7 @@ function withExcludedPixelsLast(query: Clause, text: SearchQuery): Clause {
  * The query, with what it finds ranked by the colours and tones its words say (pixelsOfWord),
  * as a group matched as typed weighs (AS_TYPED): the every-group tier scores alike, and what the
  * meaning tier finds never matches a colour (`white cat`: the white kittens first, `dark automobile`
- * the dark cars). Beside a subject, only where a title names it (pixelsNamingSubject): the dark
+ * the dark cars). Beside a subject, only the wallpapers of it (pixelsRankedWhere): the dark
  * scenes with a cat in their description's corner had outranked the kittens for `black cat`. It
  * matches no more than the query does. A word alone that matches its pictures is scored where it
  * matches.
