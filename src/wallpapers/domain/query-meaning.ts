@@ -153,6 +153,12 @@ const NO_LANGUAGE: Language = {
   kindsAmong: () => Promise.resolve(() => Promise.resolve(new Set())),
 };
 
+/** A phrase with its last word singular ("sports venues" as "sports venue"). */
+const lastSingular = (phrase: string): string => phrase.replace(/\S+$/, singularOf);
+
+/** A phrase's words, matched where a title says them (Term.titled). */
+const wordsInTitles = ({ text }: Term): Term => ({ text, phrase: false, titled: true });
+
 /**
  * A plural's singular: an irregular one as listed ("mice" mouse, "people" person), else by the
  * regular rules ("kitties" kitty, "churches" church, "fortresses" fortress); else the word.
@@ -460,12 +466,12 @@ export function createQueryExpansion(
     // in a field" as "sunflower field", and lose the wallpapers that have those very titles
     // (helper-164). The last word as typed first: every word singular, "cities lights" had read as
     // the city of light, Paris, where "city lights" are the cityscapes (helper-167).
-    const singular = typed.replace(/\S+$/, singularOf);
+    const singular = lastSingular(typed);
     if (vocabulary.has(typed) || vocabulary.has(singular)) return [];
     const said = everydayTerms(singular === typed ? [typed] : [typed, singular], vocabulary);
     if (said.length > 0 || !together) return saidOrRespelt(said, words, mayRespell, vocabulary);
     const leading = words.map((word, i) => (i < words.length - 1 ? forms(word.toLowerCase()).at(-1)! : word.toLowerCase()));
-    for (const reading of new Set([leading.join(' '), leading.join(' ').replace(/\S+$/, singularOf)])) {
+    for (const reading of new Set([leading.join(' '), lastSingular(leading.join(' '))])) {
       const read = everydayTerms([reading], vocabulary);
       if (read.length > 0) return read;
     }
@@ -531,7 +537,7 @@ export function createQueryExpansion(
         const said = key.length <= everyday.longest ? everydayPhrase(words, mayRespell.slice(i, i + n), vocabulary, sideBySide) : [];
         if (said.length > 0) {
           together = { text: words.join(' '), phrase: true };
-          merged = [together, { text: together.text, phrase: false, titled: true }, ...said];
+          merged = [together, wordsInTitles(together), ...said];
         } else if (n === key.length && key.length <= MAX_COMPOUND && isCompound(key.join(' ').toLowerCase(), vocabulary)) {
           // One thing of several words ("ice cream", "big cat"): looked up whole, for what it is, not word by word.
           compounds.add(out.length);
@@ -541,7 +547,7 @@ export function createQueryExpansion(
       }
       out.push(merged ?? [...groups[i]!]);
       // A compound's words as typed are the thing's own ("big cat" matches a big cat word by word).
-      typed.push(...(together === null ? groups.slice(start, i + 1).map((group) => [...group]) : [merged!.slice(0, 2)]));
+      typed.push(...(together === null ? groups.slice(start, i + 1).map((group) => [...group]) : [[together, wordsInTitles(together)]]));
       everydayPhrases ||= together !== null;
       joined ||= merged !== null;
     }

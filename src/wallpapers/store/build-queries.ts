@@ -543,8 +543,7 @@ function termClause(term: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', 
   if (term.titled) return titledClause(text);
   const held = pixelsWhere !== undefined && mode === 'exact' ? pixelsOfWord(term) : null;
   if (held !== null) {
-    const pixels = 'match_all' in pixelsWhere! ? held : { bool: { must: [held], filter: [pixelsWhere!] } };
-    return { bool: { should: [wordsClause(text, 'exact', 'none'), pixels], minimum_should_match: 1 } };
+    return { bool: { should: [wordsClause(text, 'exact', 'none'), onlyWhere(held, pixelsWhere!)], minimum_should_match: 1 } };
   }
   const words = text.split(' ');
   const sizes = words.filter(isSize);
@@ -766,6 +765,14 @@ const everyGroup = ({ groups }: SearchQuery, pixelsWhere: Clause): Clause => ({
 
 const ANYWHERE: Clause = { match_all: {} };
 
+/** A clause, matching only where `where` does (ANYWHERE: as it is). */
+const onlyWhere = (clause: Clause, where: Clause): Clause => (where === ANYWHERE ? clause : { bool: { must: [clause], filter: [where] } });
+
+/** A term matched in `fields` alone: a phrase as a phrase, several words every one of them. */
+const termIn = (fields: string[], { text, phrase }: Term, zeroTerms?: 'all'): Clause => ({
+  multi_match: { query: text, fields, ...(phrase ? { type: 'phrase' } : { operator: 'and' }), ...(zeroTerms ? { zero_terms_query: zeroTerms } : {}) },
+});
+
 /**
  * Where a colour's or tone's pixels answer for its word beside the query's subject, when that is a
  * figure (Term.figure) the catalogue's titles call by other words (stand-ins: `cat`, the kittens):
@@ -782,9 +789,7 @@ const ANYWHERE: Clause = { match_all: {} };
 function pixelsNamingSubject(subject: readonly Term[] | undefined): Clause {
   const named = (subject ?? []).filter((term) => pixelsOfWord(term) === null);
   if (!named.some((term) => term.figure) || !named.some((term) => term.similarity !== undefined)) return ANYWHERE;
-  const inTitle = ({ text, phrase }: Term): Clause => ({
-    multi_match: { query: text, fields: ['title.exact', 'title', 'category.text'], ...(phrase ? { type: 'phrase' } : { operator: 'and' }) },
-  });
+  const inTitle = (term: Term): Clause => termIn(['title.exact', 'title', 'category.text'], term);
   return named.length === 1 ? inTitle(named[0]!) : { bool: { should: named.map(inTitle), minimum_should_match: 1 } };
 }
 
@@ -794,9 +799,7 @@ function pixelsNamingSubject(subject: readonly Term[] | undefined): Clause {
  * icons" is in one description in eight of the demo catalogue's).
  */
 function everyGroupInTitles({ groups }: SearchQuery): Clause {
-  const inTitle = ({ text, phrase }: Term): Clause => ({
-    multi_match: { query: text, fields: ['title.exact', 'title'], ...(phrase ? { type: 'phrase' } : { operator: 'and' }), zero_terms_query: 'all' },
-  });
+  const inTitle = (term: Term): Clause => termIn(['title.exact', 'title'], term, 'all');
   return { bool: { must: groups.map((group) => ({ bool: { should: group.map(inTitle), minimum_should_match: 1 } })) } };
 }
 
@@ -1026,8 +1029,7 @@ function withPixelsRanked(query: Clause, { groups }: SearchQuery, subject: reado
   const ranks = groups.flat().flatMap((term) => (alone && pixelsOfWord(term) !== null ? [] : (pixelsOfWord(term, true) ?? [])));
   if (ranks.length === 0) return query;
   const where = pixelsRankedWhere(subject);
-  const ranked = (clause: Clause): Clause => ('match_all' in where ? clause : { bool: { must: [clause], filter: [where] } });
-  return { bool: { must: [query], should: ranks.map((clause) => ({ bool: { should: [ranked(clause)], boost: AS_TYPED } })) } };
+  return { bool: { must: [query], should: ranks.map((clause) => ({ bool: { should: [onlyWhere(clause, where)], boost: AS_TYPED } })) } };
 }
 
 /**
@@ -1038,7 +1040,7 @@ function withPixelsRanked(query: Clause, { groups }: SearchQuery, subject: reado
  */
 function pixelsRankedWhere(subject: readonly Term[] | undefined): Clause {
   const named = pixelsNamingSubject(subject);
-  return 'match_all' in named && subject !== undefined ? groupClause([...subject], 'exact') : named;
+  return named === ANYWHERE && subject !== undefined ? groupClause([...subject], 'exact') : named;
 }
 
 /** The query, with the wallpapers of the shape its words ask for scored higher; it matches no more than the query does. */
