@@ -36,6 +36,21 @@ describe('GET /v1/search', () => {
     expect(without.body.data.every((w: { resolution: string }) => w.resolution !== '1920x1080')).to.equal(true);
   });
 
+  it('when a size is typed beside other words, then it finds what they find, that size first, and no other wallpaper of that size', async () => {
+    // 13 is 3840x2160, 14 (far more downloaded) 1080x2340; 20 of the 60 are 3840x2160.
+    const res = await get('/v1/search?q=3840x2160+lighthouse&per_page=100');
+    expect(ids(res.body)).to.deep.equal([13, 14]);
+    expect(res.body.meta.total_items).to.equal(2);
+    const nebula = await get('/v1/search?q=nebula+1920x1080&per_page=100');
+    expect(ids(nebula.body)).to.deep.equal([21]);
+  });
+
+  it('when only sizes are typed, then the wallpapers of any of them are found', async () => {
+    const sized = ctx.docs.filter((d) => d.resolution === '1920x1080' || d.resolution === '3840x2160').map((d) => d.id);
+    const res = await get('/v1/search?q=1920x1080+3840x2160&per_page=100');
+    expect(ids(res.body)).to.have.members(sized);
+  });
+
   it("when a size is typed with spaces or a times sign, or stands in a file's name, then it is read as the size", async () => {
     const sized = ctx.docs.filter((d) => d.resolution === '1920x1080').map((d) => d.id);
     for (const q of ['1920 x 1080', '1920×1080', '1920*1080']) {

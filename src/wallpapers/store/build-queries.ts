@@ -530,28 +530,36 @@ const AS_TYPED = 100;
 const ALL_GROUPS_THROUGH_TYPOS = 50_000;
 
 /**
- * A term's clause. `pixelsWhere`: a colour or tone typed as a word also matches the pictures that
- * have it (pixelsOfWord) and match this clause (pixelsNamingSubject), where the query's groups are
- * matched as typed: a red rose is a rose whose pixels are red ("red rose" had ranked red pandas
- * first without it). Never in the meaning tier nor for a stand-in (`blu` read as blue had matched
- * 7,000 pictures and put the Midnight Blue cars at 47), nor in an exclusion, which ranks the
- * pictures it covers lower instead (EXCLUDED_SHARE).
+ * What of a picture a word typed matches besides its text. `sizes`: a size, the wallpapers of that
+ * resolution (sizeClause). `pixelsWhere`: a colour or tone, the pictures that have it
+ * (pixelsOfWord) and match this clause (pixelsNamingSubject), where the query's groups are matched
+ * as typed: a red rose is a rose whose pixels are red ("red rose" had ranked red pandas first
+ * without it). Pixels never count in the meaning tier nor for a stand-in (`blu` read as blue had
+ * matched 7,000 pictures and put the Midnight Blue cars at 47), nor in an exclusion, which ranks
+ * the pictures it covers lower instead (EXCLUDED_SHARE).
  */
-function termClause(term: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', pixelsWhere?: Clause): Clause {
+type Picture = { sizes: boolean; pixelsWhere?: Clause };
+const SIZES: Picture = { sizes: true };
+// Beside other words, a size or a colour finds nothing on its own, as buildSearchQuery says.
+const TEXT_ONLY: Picture = { sizes: false };
+
+/** A term's clause: its words in the text and, as `picture` says, in the picture. */
+function termClause(term: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', picture: Picture = SIZES): Clause {
   const { text, phrase } = term;
   if (phrase) return { multi_match: { query: text, type: 'phrase', fields: PHRASE_FIELDS, zero_terms_query: zeroTerms } };
   if (term.titled) return titledClause(text);
+  const { pixelsWhere } = picture;
   const held = pixelsWhere !== undefined && mode === 'exact' ? pixelsOfWord(term) : null;
   if (held !== null) {
     return { bool: { should: [wordsClause(text, 'exact', 'none'), onlyWhere(held, pixelsWhere!)], minimum_should_match: 1 } };
   }
   const words = text.split(' ');
   const sizes = words.filter(isSize);
-  if (sizes.length === 0) return wordsClause(text, mode, zeroTerms);
+  const others = words.filter((word) => !isSize(word));
+  if (sizes.length === 0 || (others.length === 0 && !picture.sizes)) return wordsClause(text, mode, zeroTerms);
   // A size in a joined term that stays one (among alternatives, or excluded: "-sunset-1920x1080";
   // elsewhere a file's name is read apart, query-filler.ts) is matched as a size, beside the other
   // words, all of which the term still needs.
-  const others = words.filter((word) => !isSize(word));
   const clauses = [...(others.length > 0 ? [wordsClause(others.join(' '), mode, zeroTerms)] : []), ...sizes.map(sizeClause)];
   return clauses.length === 1 ? clauses[0]! : { bool: { must: clauses } };
 }
@@ -566,6 +574,12 @@ function wordsClause(text: string, mode: Mode, zeroTerms: 'all' | 'none'): Claus
 }
 
 const isSize = (word: string): boolean => sizeOfWord(word) !== null;
+
+/** A term of sizes alone ("1920x1080"), not one joined to words ("sunset-1920x1080"). */
+const onlySizes = ({ text, phrase }: Term): boolean => !phrase && text.split(' ').every(isSize);
+
+/** Whether a query's groups set words beside its sizes, which then rank what the words find (buildSearchQuery). */
+const wordsBesideSizes = (groups: readonly Term[][]): boolean => groups.length > 1 && !groups.every((group) => group.every(onlySizes));
 
 // A colour typed as a word ("yellow", "green forest") is the wallpapers whose pixels hold it
 // (MIN_SHARE or more, as the `color` filter reads it), as well as any whose text says it: most
@@ -636,9 +650,10 @@ function excludedPixels({ excluded }: SearchQuery): Clause | null {
   return held.length === 0 ? null : { bool: { should: held, minimum_should_match: 1 } };
 }
 
-// A size typed as a word ("1920x1080 mountain") is the wallpapers of that resolution, as well as
-// any whose text says it: people search by the size of their screen. Never through a typo: one
-// edit from a size is another size.
+// A size typed as a word is the wallpapers of that resolution, as well as any whose text says it:
+// people search by the size of their screen. Alone ("1920x1080") it finds them; beside other words
+// ("1920x1080 mountain") it ranks what they find (Picture). Never through a typo: one edit from a
+// size is another size.
 function sizeClause(word: string): Clause {
   const resolution = formatResolution(sizeOfWord(word)!);
   return {
@@ -702,7 +717,7 @@ export function typoWords({ groups }: SearchQuery): string[] {
  * a real word was typed for (`corrected`: its terms with that word), as typed, and no other.
  */
 function typedOrTypo(group: Term[], typos: Term[], corrected: Term[], pixelsWhere: Clause): Clause {
-  const typed = groupClause(group, 'exact', 'all', undefined, pixelsWhere);
+  const typed = groupClause(group, 'exact', 'all', undefined, { sizes: true, pixelsWhere });
   const others = [...(typos.length > 0 ? [groupClause(typos, 'fuzzy')] : []), ...(corrected.length > 0 ? [groupClause(corrected, 'exact')] : [])];
   return others.length === 0 ? typed : { bool: { should: [typed, ...others], minimum_should_match: 1 } };
 }
@@ -752,15 +767,15 @@ const headOf = (term: Term): Clause[] =>
  * A group's clause; with a boost (the tier of groups matched as typed), a term in a title's head
  * scores HEAD_WEIGHT more, matching nothing its term does not.
  */
-function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number, pixelsWhere?: Clause): Clause {
-  const clauses = group.map((term) => termClause(term, mode, zeroTerms, pixelsWhere));
+function groupClause(group: Term[], mode: Mode, zeroTerms: 'all' | 'none' = 'none', boost?: number, picture: Picture = SIZES): Clause {
+  const clauses = group.map((term) => termClause(term, mode, zeroTerms, picture));
   const clause = clauses.length === 1 ? clauses[0]! : { bool: { should: clauses, minimum_should_match: 1 } };
   return boost === undefined ? clause : { bool: { should: [clause, ...(mode === 'exact' ? group.flatMap(headOf) : [])], boost } };
 }
 
-/** What matches every group of a query as typed (or through inflections, spellings and accents), a colour's pixels where `pixelsWhere` matches. */
+/** What matches every group of a query as typed (or through inflections, spellings and accents), a size's resolution, a colour's pixels where `pixelsWhere` matches. */
 const everyGroup = ({ groups }: SearchQuery, pixelsWhere: Clause): Clause => ({
-  bool: { must: groups.map((group) => groupClause(group, 'exact', 'all', undefined, pixelsWhere)) },
+  bool: { must: groups.map((group) => groupClause(group, 'exact', 'all', undefined, { sizes: true, pixelsWhere })) },
 });
 
 const ANYWHERE: Clause = { match_all: {} };
@@ -843,8 +858,13 @@ export function buildSearchQuery(
   // Beside other words, a colour or tone word's pixels count where every group matches, and find
   // nothing on their own: "red car" is the cars and what says red, not every red picture (1,888 of
   // the demo catalogue's 10,000), and "dark forest" not every dark one (4,320); withPixelsRanked
-  // orders them. Alone ("red", "dark"), the word finds its pictures.
+  // orders them. Alone ("red", "dark"), the word finds its pictures. So does a size: "1920x1080
+  // lake" is the lakes, that size first, and what says 1920x1080, not every wallpaper of that size
+  // (2,121 of the 10,000; the lakes were 108 of the 2,201 it found), as "lake 4k" is the lakes;
+  // withSizesRanked orders them. Sizes with no word beside them ("1920x1080 or 2560x1440") find
+  // their wallpapers, either size: one picture never has two.
   const alone = groups.length === 1;
+  const sizesBeside = wordsBesideSizes(groups);
   const pixelsWhere = pixelsNamingSubject(subject);
   return {
     bool: {
@@ -861,7 +881,9 @@ export function buildSearchQuery(
               ),
             ]
           : []),
-        ...groups.map((group) => groupClause(group, 'exact', 'none', AS_TYPED, alone ? ANYWHERE : undefined)),
+        ...groups.map((group) =>
+          groupClause(group, 'exact', 'none', AS_TYPED, alone ? { sizes: true, pixelsWhere: ANYWHERE } : sizesBeside ? TEXT_ONLY : SIZES),
+        ),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
       ],
       must_not: excluded.map((term) => termClause(term, 'exact')),
@@ -1043,6 +1065,26 @@ function pixelsRankedWhere(subject: readonly Term[] | undefined): Clause {
   return named === ANYWHERE && subject !== undefined ? groupClause([...subject], 'exact') : named;
 }
 
+/**
+ * The query, with the wallpapers of a size typed beside words (buildSearchQuery) scored as a group
+ * matched as typed, as when the size found them: "1920x1080 lakes and mountains" ranks the
+ * mountains of that size above the others, whichever tier they are in. It matches no more than the
+ * query does.
+ */
+function withSizesRanked(query: Clause, { groups }: SearchQuery): Clause {
+  if (!wordsBesideSizes(groups)) return query;
+  const resolutions = [
+    ...new Set(
+      groups
+        .flat()
+        .filter(onlySizes)
+        .flatMap(({ text }) => text.split(' '))
+        .map((word) => formatResolution(sizeOfWord(word)!)),
+    ),
+  ];
+  return resolutions.length === 0 ? query : { bool: { must: [query], should: [tier({ terms: { resolution: resolutions } }, AS_TYPED)] } };
+}
+
 /** The query, with the wallpapers of the shape its words ask for scored higher; it matches no more than the query does. */
 function withShapeAsked(query: Clause, shape: ShapeAsked | undefined): Clause {
   if (shape === undefined) return query;
@@ -1051,7 +1093,11 @@ function withShapeAsked(query: Clause, shape: ShapeAsked | undefined): Clause {
 
 const searchQueryOf = (params: SearchParams): Clause => {
   if (params.nothing) return { match_none: {} };
-  const ranked = withPixelsRanked(withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject), params.text, params.subject);
+  const ranked = withPixelsRanked(
+    withSizesRanked(withSubject(buildMeaningQuery(params.text, params.meaning, params), params.subject), params.text),
+    params.text,
+    params.subject,
+  );
   // A query of nothing but filler asks for that shape alone: buildSearchQuery filters by it.
   const query = withExcludedPixelsLast(
     withCategoriesNamed(params.text.groups.length === 0 ? ranked : withShapeAsked(ranked, params.text.shape), params.text),

@@ -157,6 +157,28 @@ describe('Elasticsearch query building', () => {
     expect(typoWords(readSearchText('1920x1080'))).to.deep.equal([]);
   });
 
+  it('when a size is typed beside words, then its resolution matches only with every group, and ranks what the words find', () => {
+    const resolution = { term: { resolution: '1920x1080' } };
+    const holdsResolution = (clause: unknown) => JSON.stringify(clause).includes(JSON.stringify(resolution));
+    const [every, ...partial] = (buildSearchQuery(readSearchText('lake 1920x1080'), { occurring: ['lake'] }) as any).bool.should;
+    expect(every.constant_score.boost, 'the tier of every group').to.equal(100_000);
+    expect(holdsResolution(every)).to.equal(true);
+    expect(partial.filter(holdsResolution), 'no partial match by the size').to.deep.equal([]);
+    const query = searchBody(searchParams({ q: 'lake 1920x1080', page: 1, per_page: 20, occurring: ['lake'] })).query as any;
+    const rank = { constant_score: { filter: { terms: { resolution: ['1920x1080'] } }, boost: 100 } };
+    expect(JSON.stringify(query)).to.include(JSON.stringify({ should: [rank] }).slice(1, -1));
+  });
+
+  it('when only sizes are typed, then each matches its resolution on its own', () => {
+    const { should } = (buildSearchQuery(readSearchText('1920x1080 2560x1440')) as any).bool;
+    const asPartial = should.filter((clause: any) => clause.bool?.boost === 100).map((clause: any) => JSON.stringify(clause));
+    expect(asPartial).to.have.length(2);
+    expect(asPartial[0]).to.include('"resolution":"1920x1080"');
+    expect(asPartial[1]).to.include('"resolution":"2560x1440"');
+    const query = searchBody(searchParams({ q: '1920x1080 2560x1440', page: 1, per_page: 20 })).query as any;
+    expect(JSON.stringify(query), 'no ranking beside no word').to.not.include('"terms":{"resolution"');
+  });
+
   it('when every group matches but some only through a typo, then that is a tier of its own, below every group as typed', () => {
     const should = (buildSearchQuery(readSearchText('sunsett beach'), { occurring: ['beach'] }) as any).bool.should as any[];
     const tiers = should.filter((c) => c.constant_score).map((c) => c.constant_score);
