@@ -27,6 +27,7 @@ import { withSuggestion } from './wallpapers/domain/with-suggestion.js';
 import { withJoinedWords } from './wallpapers/domain/with-joined-words.js';
 import { withTypos } from './wallpapers/domain/with-typos.js';
 import { withWallpapersAsked } from './wallpapers/domain/with-wallpapers-asked.js';
+import { withSizesFound } from './wallpapers/domain/with-sizes-found.js';
 import { createWordOccurrences } from './wallpapers/domain/word-occurrences.js';
 import { wordsOccur } from './wallpapers/store/word-occurrence.js';
 
@@ -70,15 +71,17 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
           withJoinedWords(
             withTypos(
               withMeaning(
-                createEsRepository(es, config.indexAlias, {
-                  logger,
-                  resultWindow: config.maxResultWindow,
-                  batching: {
-                    ...config.elasticsearchBatching,
-                    timeoutMs: config.elasticsearchTimeoutMs,
-                    onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
-                  },
-                }),
+                withSizesFound(
+                  createEsRepository(es, config.indexAlias, {
+                    logger,
+                    resultWindow: config.maxResultWindow,
+                    batching: {
+                      ...config.elasticsearchBatching,
+                      timeoutMs: config.elasticsearchTimeoutMs,
+                      onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
+                    },
+                  }),
+                ),
                 meaning,
               ),
               occurrences,

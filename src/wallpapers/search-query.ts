@@ -11,6 +11,7 @@ import {
   withoutModels,
 } from './query-filler.js';
 import { STOP_WORDS } from './stop-words.js';
+import { sizeOfWord } from './resolution.js';
 
 /**
  * The search syntax of `q`, in the spirit of Elasticsearch's simple_query_string, read by the API
@@ -515,6 +516,20 @@ function parse(q: string): { query: SearchQuery; spaced: string[] } {
   return { query: { groups, excluded }, spaced };
 }
 
+/** A term of sizes only ("1920x1080"), not one joined to words ("sunset-1920x1080"). */
+export const namesSizesOnly = ({ text, phrase }: Term): boolean => !phrase && text.split(' ').every((word) => sizeOfWord(word) !== null);
+
+/**
+ * The groups with every group of sizes only in one, the first's place: a wallpaper has one size, so
+ * sizes typed apart ("1920x1080 2560x1440", "red 1920x1080 2560x1440") are alternatives, as with
+ * OR between them. Each wanted, no wallpaper had matched them all.
+ */
+function withSizesAsAlternatives(groups: Term[][]): Term[][] {
+  const sizes = groups.filter((group) => group.every(namesSizesOnly));
+  if (sizes.length < 2) return groups;
+  return groups.flatMap((group) => (group === sizes[0] ? [sizes.flat()] : sizes.includes(group) ? [] : [group]));
+}
+
 /** A term that still means something once common words are dropped. */
 function searchable(term: Term): boolean {
   return (term.text.match(WORD) ?? []).some((word) => !STOP_WORDS.has(word.toLowerCase()));
@@ -528,7 +543,8 @@ function searchable(term: Term): boolean {
 export function readSearchText(q: string): SearchQuery {
   const { query: parsed, spaced } = parse(q);
   const searched = parsed.groups.map((group) => group.filter(searchable)).filter((group) => group.length > 0);
-  const { groups, wallpapersAsked } = withoutFiller(searched);
+  const { groups: read, wallpapersAsked } = withoutFiller(searched);
+  const groups = withSizesAsAlternatives(read);
   const afterNo = (group: readonly Term[]) => group.length === 1 && group[0]!.afterNo !== undefined;
   const filler = groups.length > 0 && groups.every(afterNo) ? withoutFiller(searched.filter((group) => !afterNo(group))) : undefined;
   // Words in quotes mean themselves, and phrases their words together: neither asks for a shape.

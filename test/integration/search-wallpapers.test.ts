@@ -45,6 +45,24 @@ describe('GET /v1/search', () => {
     expect(ids(nebula.body)).to.deep.equal([21]);
   });
 
+  it('when the words beside a size find nothing, then the wallpapers of that size are found, page by page and by cursor', async () => {
+    const sized = ctx.docs.filter((d) => d.resolution === '3840x2160').map((d) => d.id);
+    const res = await get('/v1/search?q=IMG_3840x2160.jpg&per_page=100');
+    expect(ids(res.body)).to.have.members(sized);
+    const walked: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await get(`/v1/search?q=xyzzy+3840x2160&per_page=6${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      walked.push(...ids(page.body));
+      cursor = page.body.meta.next_cursor;
+    } while (cursor !== null && walked.length <= sized.length);
+    expect(walked).to.have.members(sized);
+    const lighthouses = await get('/v1/search?q=3840x2160+lighthouse&per_page=1');
+    const next = await get(`/v1/search?q=3840x2160+lighthouse&per_page=1&cursor=${encodeURIComponent(lighthouses.body.meta.next_cursor)}`);
+    expect([...ids(lighthouses.body), ...ids(next.body)], 'a walk of what the words find ends with them').to.deep.equal([13, 14]);
+    expect(next.body.meta.next_cursor).to.equal(null);
+  });
+
   it('when only sizes are typed, then the wallpapers of any of them are found', async () => {
     const sized = ctx.docs.filter((d) => d.resolution === '1920x1080' || d.resolution === '3840x2160').map((d) => d.id);
     const res = await get('/v1/search?q=1920x1080+3840x2160&per_page=100');

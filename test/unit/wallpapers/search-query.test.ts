@@ -101,6 +101,14 @@ describe('search query syntax', () => {
     expect(parseSearchQuery('sunset_1920×1080.jpg').groups).to.deep.equal([[word('sunset 1920x1080 jpg')]]);
   });
 
+  it('when sizes are typed apart, then they are one group of alternatives, where the first stood', () => {
+    const groups = (q: string) => readSearchText(q).groups.map((group) => group.map(({ text }) => text));
+    expect(groups('1920x1080 2560x1440')).to.deep.equal([['1920x1080', '2560x1440']]);
+    expect(groups('red 1920 x 1080 lake 2560x1440')).to.deep.equal([['red'], ['1920x1080', '2560x1440'], ['lake']]);
+    expect(groups('1920x1080 OR sunset 2560x1440'), 'a size among words stays there').to.deep.equal([['1920x1080', 'sunset'], ['2560x1440']]);
+    expect(groups('lake 1920x1080'), 'one size as typed').to.deep.equal([['lake'], ['1920x1080']]);
+  });
+
   it('when numbers beside an x are not a screen size, then they stay words', () => {
     expect(parseSearchQuery('2 x 4').groups).to.deep.equal([[word('2')], [word('x')], [word('4')]]);
     expect(parseSearchQuery('a1920 x 1080').groups).to.deep.equal([[word('a1920')], [word('x')], [word('1080')]]);
