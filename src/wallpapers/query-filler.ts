@@ -44,6 +44,11 @@ const PRAISE = [
  */
 const DEGREE = ['very', 'really', 'most', 'so', 'truly', 'absolutely', 'extremely', 'incredibly', 'totally', 'now', 'today'];
 
+// Phone makers, each named with or without a model ("oppo a78", "realme 11 pro"). Left as words,
+// none of the catalogue's, "oppo wallpaper" and "nokia 1080x2400" found nothing and "realme" the
+// kingdoms of a typo (helper-169).
+const PHONE_MAKERS = ['samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'oppo', 'vivo', 'motorola', 'poco', 'nokia', 'realme', 'tecno', 'infinix']; // prettier-ignore
+
 /**
  * What a wallpaper app shows anyway, the device or size a wallpaper is for (the filters say that:
  * ratio, min_resolution), and the file it comes as: a pasted file name ("sunset_wallpaper.jpg") or
@@ -59,7 +64,7 @@ export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'desktop', 'phone', 'mobile', 'screen', 'lockscreen', 'homescreen', 'hd', 'uhd', 'hq', '4k', '5k', '8k', 'free', 'best',
   'iphone', 'ipad', 'android', 'macbook', 'pc', 'laptop', 'tablet', 'monitor', '720p', '1080p', '1440p', '2160p', '2k',
   'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp', 'px',
-  'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'imac', 'chromebook', 'kindle',
+  ...PHONE_MAKERS, 'imac', 'chromebook', 'kindle', 'tv', 'television',
   'vertical', 'portrait', 'horizontal', 'widescreen', 'qhd', 'fhd', 'ultrawide', 'dualscreen', 'dualmonitor',
 ]); // prettier-ignore
 
@@ -78,8 +83,8 @@ export interface ShapeAsked {
   ratios?: readonly string[];
 }
 
-const UPRIGHT = ['phone', 'mobile', 'iphone', 'android', 'lockscreen', 'homescreen', 'samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'vertical', 'portrait']; // prettier-ignore
-const WIDE = ['desktop', 'pc', 'laptop', 'monitor', 'macbook', 'imac', 'chromebook', 'horizontal', 'widescreen', 'ultrawide', 'dualscreen', 'dualmonitor']; // prettier-ignore
+const UPRIGHT = ['phone', 'mobile', 'iphone', 'android', 'lockscreen', 'homescreen', ...PHONE_MAKERS, 'vertical', 'portrait']; // prettier-ignore
+const WIDE = ['desktop', 'pc', 'laptop', 'monitor', 'macbook', 'imac', 'chromebook', 'tv', 'television', 'horizontal', 'widescreen', 'ultrawide', 'dualscreen', 'dualmonitor']; // prettier-ignore
 /**
  * Screens whose shape a ratio says better than an orientation. A tablet is 3:4 (iPad, a Kindle
  * reader), 2:3 (iPad Air, Surface) or 10:16 (Android, Amazon's Fire), held either way; 16:10 is
@@ -173,6 +178,10 @@ const SAYING_SCREEN: ReadonlyMap<string, string> = new Map([
   ['ultra wide', 'ultrawide'], ['super ultrawide', 'dualscreen'],
   // Microsoft's Surface, only named with its line: "surface" alone is the picture's ("moon surface").
   ['surface pro', 'tablet'], ['surface go', 'tablet'], ['surface laptop', 'laptop'], ['surface book', 'laptop'],
+  // Windows, only named with its version: "windows" alone is the picture's ("bedroom windows").
+  // Left as words, "windows 11 wallpaper" found the 257 bedroom windows (helper-169).
+  ...['7', '8', '10', '11', 'xp', 'vista'].map((version) => [`windows ${version}`, 'pc'] as const),
+  ['smart tv', 'tv'],
   ...['dual', 'double', 'multi', 'multiple'].flatMap((many) =>
     ['monitor', 'monitors', 'screen', 'screens', 'display', 'displays'].map((screen) => [`${many} ${screen}`, 'dualscreen'] as const),
   ),
@@ -275,7 +284,7 @@ const SIZE_MODEL = /^(?:[1-9]\d?|inch)$/i;
 // A Map, not an object: a word typed is looked up in it, and "constructor" is every object's (review).
 const MODELS: ReadonlyMap<string, RegExp> = new Map([
   ['iphone', IPHONE_MODEL], ['ipad', APPLE_MODEL], ['macbook', APPLE_MODEL], ['imac', APPLE_MODEL],
-  ['samsung', PHONE_MODEL], ['oneplus', PHONE_MODEL], ['xiaomi', PHONE_MODEL], ['redmi', PHONE_MODEL], ['huawei', PHONE_MODEL],
+  ...PHONE_MAKERS.map((maker) => [maker, PHONE_MODEL] as const),
   ['kindle', KINDLE_MODEL], ['tablet', SIZE_MODEL], ['laptop', SIZE_MODEL],
 ]); // prettier-ignore
 const SAMSUNG_MODEL = /^[sa]\d\d$/i;

@@ -272,6 +272,20 @@ describe('the shape a query asks for', () => {
     expect(words('moon surface')).to.deep.equal([['moon'], ['surface']]);
   });
 
+  it('when a phone maker, a television or Windows with its version is named, then that shape is asked, the words filler; "windows" alone is a word', () => {
+    for (const q of ['oppo wallpaper', 'vivo', 'realme 11 pro', 'motorola edge sunset', 'nokia 1080x2400', 'poco f5', 'tecno', 'infinix']) {
+      expect(readSearchText(q).shape, q).to.deep.equal({ orientation: 'portrait' });
+    }
+    for (const q of ['tv wallpaper', 'smart tv', 'television', 'windows 11 wallpaper', 'windows xp', 'sunset windows 10']) {
+      expect(readSearchText(q).shape, q).to.deep.equal({ orientation: 'landscape' });
+    }
+    expect(words('motorola edge sunset')).to.deep.equal([['sunset']]);
+    expect(words('1920x1080 windows 11')).to.deep.equal([['1920x1080']]);
+    expect(words('bedroom windows'), "the picture's windows").to.deep.equal([['bedroom'], ['windows']]);
+    expect(readSearchText('windows').shape).to.equal(undefined);
+    expect(readSearchText('movie projector').shape, 'a thing pictured').to.equal(undefined);
+  });
+
   it('when two words name a screen, wherever they stand, then they are read as its one word', () => {
     expect(withPairsSaid(['space', 'dual', 'monitor', 'wallpaper'])).to.deep.equal(['space', 'dualscreen', 'wallpaper']);
     expect(withPairsSaid(['super', 'ultra', 'wide'])).to.deep.equal(['dualscreen']);
