@@ -1,3 +1,4 @@
+import { RATIOS } from './aspect-ratio.js';
 import { sizeOfWord } from './resolution.js';
 import { STOP_WORDS } from './stop-words.js';
 
@@ -58,6 +59,13 @@ const PHONE_MAKERS = ['samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'oppo',
  * hold these of its words that occur in the catalogue ("hq"), or when none does, every wallpaper
  * rather than none (domain/with-wallpapers-asked.ts).
  */
+// The catalogue's ratios as one word each ("21x9", typed "21:9" too: search-query.ts), but those
+// whose name holds a point, which ends a word ("9x19.5").
+const RATIO_WORDS = RATIOS.filter((ratio) => !ratio.includes('.'));
+
+/** Whether a word names a ratio of the catalogue's ("21x9", "16x9"). */
+export const namesRatio = (word: string): boolean => RATIO_WORDS.includes(word.toLowerCase());
+
 export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   ...PRAISE,
   'wallpaper', 'wallpapers', 'background', 'backgrounds', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'photo', 'photos',
@@ -66,6 +74,7 @@ export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   'download', 'downloads', 'jpg', 'jpeg', 'png', 'webp', 'px',
   ...PHONE_MAKERS, 'imac', 'chromebook', 'kindle', 'tv', 'television',
   'vertical', 'portrait', 'horizontal', 'widescreen', 'qhd', 'fhd', 'ultrawide', 'dualscreen', 'dualmonitor',
+  ...RATIO_WORDS,
 ]); // prettier-ignore
 
 /**
@@ -97,6 +106,8 @@ const TABLET_RATIOS = ['3x4', '4x3', '2x3', '3x2', '10x16'];
 const SCREEN_RATIOS: ReadonlyMap<string, readonly string[]> = new Map([
   ...TABLETS.map((tablet) => [tablet, TABLET_RATIOS] as const),
   ['ultrawide', ['21x9', '32x9']], ['dualscreen', ['32x9']], ['dualmonitor', ['32x9']],
+  // A ratio named asks for itself ("21:9 wallpaper", "16x9 sunset").
+  ...RATIO_WORDS.map((ratio): [string, string[]] => [ratio, [ratio]]),
 ]); // prettier-ignore
 const SHARPNESS: ReadonlyMap<string, { short: number; long: number }> = new Map([
   ['720p', { short: 720, long: 1280 }],

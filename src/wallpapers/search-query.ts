@@ -11,6 +11,7 @@ import {
   withoutModels,
 } from './query-filler.js';
 import { STOP_WORDS } from './stop-words.js';
+import { namesRatio } from './query-filler.js';
 import { sizeOfWord } from './resolution.js';
 
 /**
@@ -153,7 +154,18 @@ export function countWords(text: string): number {
 // are: "2 x 4" stays words.
 const SIZE_TYPED = /(?<![\p{L}\p{N}])([1-9]\d{2,4})(?:\s*[x×*хХ✕]\s*|\s+by\s+)([1-9]\d{2,4})(?:\s*(?:px|pixels?))?(?![\p{L}\p{N}])/giu;
 
-const withSizesAsWords = (text: string): string => (/\d/.test(text) ? text.replace(SIZE_TYPED, '$1x$2') : text);
+// A screen's ratio as people type it ("21:9", "16 x 9", "16×9"): the one word of that ratio's name
+// (aspect-ratio.ts), which asks for wallpapers of it (query-filler.ts); else its two numbers were
+// words, and "21:9 wallpaper" found the "Young Deer", 21 read as young. Only a ratio the catalogue
+// names: "2 x 4" and "10:30" stay words.
+const RATIO_TYPED = /(?<![\p{L}\p{N}.:])([1-9]\d?)\s*[:x×]\s*([1-9]\d?)(?![\p{L}\p{N}.:])/giu;
+
+const withSizesAsWords = (text: string): string =>
+  /\d/.test(text)
+    ? text
+        .replace(SIZE_TYPED, '$1x$2')
+        .replace(RATIO_TYPED, (typed, width: string, height: string) => (namesRatio(`${width}x${height}`) ? `${width}x${height}` : typed))
+    : text;
 
 // `spaced`: nothing but spaces between the term and the token before it.
 type Token = { kind: 'term'; term: Term; excluded: boolean; spaced: boolean } | { kind: 'or' };

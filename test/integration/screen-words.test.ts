@@ -40,6 +40,14 @@ describe('screen words in a search', function () {
     expect(await found('ultrawide')).to.deep.equal({ ids: [4, 2, 1, 5, 3], total: 5 });
   });
 
+  it('when a ratio is typed, as people write it, then every wallpaper is found, those of that ratio first; beside a subject, its wallpapers', async () => {
+    for (const q of ['21:9', '21:9 wallpaper', '21 x 9', '21×9 wallpapers', '21x9']) {
+      expect(await found(q), q).to.deep.equal({ ids: [4, 1, 5, 3, 2], total: 5 });
+    }
+    const { ids, total } = await found('32:9 sunset');
+    expect([ids[0], total]).to.deep.equal([2, 3]);
+  });
+
   it('when a screen is named beside a subject, then the subject is what is found, that screen first', async () => {
     const { ids, total } = await found('sunset dual monitor');
     expect(ids[0]).to.equal(2);

@@ -248,6 +248,14 @@ describe('the shape a query asks for', () => {
     }
   });
 
+  it('when a ratio of the catalogue is named, then that ratio is asked, the word filler', () => {
+    expect(readSearchText('21:9 mountains').shape).to.deep.equal({ ratios: ['21x9'] });
+    expect(words('21:9 mountains')).to.deep.equal([['mountains']]);
+    expect(readSearchText('9:16 wallpaper').shape).to.deep.equal({ ratios: ['9x16'] });
+    expect(readSearchText('sunset_16x9.jpg').shape).to.deep.equal({ ratios: ['16x9'] });
+    expect(readSearchText('2 x 4').shape).to.equal(undefined);
+  });
+
   it('when a tablet is named with a phone system or maker, then it is the tablet, held either way', () => {
     const tablet = { ratios: ['3x4', '4x3', '2x3', '3x2', '10x16'] };
     for (const q of ['android tablet', 'samsung galaxy tab s9 wallpaper', 'galaxy tab s8 sunset', 'samsung tab', 'iphone ipad']) {

@@ -109,6 +109,19 @@ describe('search query syntax', () => {
     expect(groups('lake 1920x1080'), 'one size as typed').to.deep.equal([['lake'], ['1920x1080']]);
   });
 
+  it("when a screen's ratio is typed with a colon, an x or a times sign, then it is the one word of that ratio; other pairs of numbers stay words", () => {
+    for (const q of ['21:9', '21 : 9', '21 x 9', '21×9', '21X9']) expect(parseSearchQuery(q).groups, q).to.deep.equal([[word('21x9')]]);
+    expect(parseSearchQuery('16:9 sunset').groups).to.deep.equal([[word('16x9')], [word('sunset')]]);
+    for (const q of ['10:30', '12:34', '2 x 4', '16:9:3', '9:19.5'])
+      expect(
+        parseSearchQuery(q)
+          .groups.flat()
+          .map(({ text }) => text),
+        q,
+      ).to.not.include('16x9');
+    expect(parseSearchQuery('10:30').groups).to.deep.equal([[word('10')], [word('30')]]);
+  });
+
   it('when numbers beside an x are not a screen size, then they stay words', () => {
     expect(parseSearchQuery('2 x 4').groups).to.deep.equal([[word('2')], [word('x')], [word('4')]]);
     expect(parseSearchQuery('a1920 x 1080').groups).to.deep.equal([[word('a1920')], [word('x')], [word('1080')]]);
