@@ -1,6 +1,7 @@
 // Searches with a size typed beside other words (ranking what the words find since that change,
 // where it had found every wallpaper of that size too), beside words that find nothing (searched
-// again for the size alone), sizes alone, and plain searches, on two builds side by side
+// again for the size alone), ratios typed (21:9: a shape since that change), sizes alone, and plain
+// searches, on two builds side by side
 // (side-by-side.ts).
 //   BEFORE_URL=http://127.0.0.1:3006 NOW_URL=http://127.0.0.1:3005 API_KEY=… npx tsx bench/search/sizes-beside-words.ts [rounds]
 import { PLAIN_SEARCHES, compareBuilds } from './side-by-side.js';
@@ -11,6 +12,7 @@ const WORDS = ['lake', 'sunset', 'mountain lake', 'black cat', 'neon city', 'spa
 await compareBuilds({
   'a size beside words': WORDS.map((words, i) => (i % 2 === 0 ? `${SIZES[i % SIZES.length]} ${words}` : `${words} ${SIZES[i % SIZES.length]}`)),
   'a size beside words that find nothing': ['IMG_1920x1080.jpg', '1920x1080 resolution', 'oppo 1080x2400', 'xyzzy 2560x1440'],
+  'a ratio typed': ['21:9 mountains', '16:9 sunset', '21:9 wallpaper', '9:16 city'],
   'sizes alone': ['1920x1080', '2560x1440', '1920x1080 2560x1440', '3840x2160 wallpaper'],
   'plain searches': PLAIN_SEARCHES,
 });

@@ -186,7 +186,9 @@ const SAYING_HD: ReadonlyMap<string, string> = new Map([
  * ultrawide" is 32:9, as two screens are.
  */
 const SAYING_SCREEN: ReadonlyMap<string, string> = new Map([
-  ['ultra wide', 'ultrawide'], ['super ultrawide', 'dualscreen'],
+  ['ultra wide', 'ultrawide'], ['super ultrawide', 'dualscreen'], ['wide screen', 'widescreen'],
+  // A wallpaper fills the screen: "1920x1080 full screen" had found what "full" says (helper-170).
+  ['full screen', 'screen'],
   // Microsoft's Surface, only named with its line: "surface" alone is the picture's ("moon surface").
   ['surface pro', 'tablet'], ['surface go', 'tablet'], ['surface laptop', 'laptop'], ['surface book', 'laptop'],
   // Windows, only named with its version: "windows" alone is the picture's ("bedroom windows").
@@ -198,17 +200,23 @@ const SAYING_SCREEN: ReadonlyMap<string, string> = new Map([
   ),
 ]); // prettier-ignore
 
-const pairSaid = (pair: string): string | undefined => SAYING_HD.get(pair) ?? SAYING_SCREEN.get(pair);
+// A number before "bit" is a style, as after a device (withoutModels): "windows 8 bit" is the
+// pixel-art windows, not Windows 8 (helper-170).
+const STYLE = /^bits?$/i;
 
-/** The one word of filler two words stand for ("wall paper", "high resolution", "dual monitor"), if any. */
-export const oneWordFor = (words: string): string | undefined => {
+/** The one word two words say, unless the word after them (`next`) makes the second a style. */
+const pairSaid = (pair: string, next?: string): string | undefined =>
+  /\d$/.test(pair) && STYLE.test(next ?? '') ? undefined : (SAYING_HD.get(pair) ?? SAYING_SCREEN.get(pair));
+
+/** The one word of filler two words stand for ("wall paper", "high resolution", "dual monitor"), if any; `next`, the word after them. */
+export const oneWordFor = (words: string, next?: string): string | undefined => {
   const lower = words.toLowerCase();
-  return WRITTEN_APART.get(lower) ?? pairSaid(lower);
+  return WRITTEN_APART.get(lower) ?? pairSaid(lower, next);
 };
 
-/** The one word the last two of a run of words say ("high resolution" is hd), if any. */
-const lastPairSaid = (said: readonly string[]): string | undefined =>
-  said.length < 2 ? undefined : pairSaid(`${said[said.length - 2]} ${said[said.length - 1]}`.toLowerCase());
+/** The one word the last two of a run of words say ("high resolution" is hd), if any; `next`, the word after them. */
+const lastPairSaid = (said: readonly string[], next: string | undefined): string | undefined =>
+  said.length < 2 ? undefined : pairSaid(`${said[said.length - 2]} ${said[said.length - 1]}`.toLowerCase(), next);
 
 /**
  * A run of words with each pair saying one word as that word ("sunset wallpaper high resolution" is
@@ -217,9 +225,9 @@ const lastPairSaid = (said: readonly string[]): string | undefined =>
 export function withPairsSaid(words: string[]): string[] {
   if (words.length < 3) return words;
   const said: string[] = [];
-  for (const word of words) {
+  for (const [i, word] of words.entries()) {
     said.push(word);
-    for (let one = lastPairSaid(said); one !== undefined; one = lastPairSaid(said)) said.splice(-2, 2, one);
+    for (let one = lastPairSaid(said, words[i + 1]); one !== undefined; one = lastPairSaid(said, words[i + 1])) said.splice(-2, 2, one);
   }
   return said;
 }

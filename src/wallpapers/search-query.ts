@@ -430,17 +430,19 @@ const plainTerm = (token: Token | undefined): token is Token & { kind: 'term' } 
  */
 function joinWrittenApart(tokens: readonly Token[]): Token[] {
   const joined: Token[] = [];
-  for (const token of tokens) {
+  for (const [i, token] of tokens.entries()) {
     if (!plainTerm(token)) {
       joined.push(token);
       continue;
     }
-    let current: Token & { kind: 'term' } = { ...token, term: { ...token.term, text: oneWordFor(token.term.text) ?? token.term.text } };
+    const after = tokens[i + 1];
+    const next = plainTerm(after) ? after.term.text.split(' ')[0] : undefined;
+    let current: Token & { kind: 'term' } = { ...token, term: { ...token.term, text: oneWordFor(token.term.text, next) ?? token.term.text } };
     // A word read from two is read again with the one before it ("ultra high definition").
     for (;;) {
       const before = joined.at(-1);
       if (!plainTerm(before) || !current.spaced) break;
-      const one = oneWordFor(`${before.term.text} ${current.term.text}`);
+      const one = oneWordFor(`${before.term.text} ${current.term.text}`, next);
       if (one === undefined) break;
       joined.pop();
       current = { ...before, term: { ...before.term, text: one } };

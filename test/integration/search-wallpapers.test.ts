@@ -61,6 +61,8 @@ describe('GET /v1/search', () => {
     const next = await get(`/v1/search?q=3840x2160+lighthouse&per_page=1&cursor=${encodeURIComponent(lighthouses.body.meta.next_cursor)}`);
     expect([...ids(lighthouses.body), ...ids(next.body)], 'a walk of what the words find ends with them').to.deep.equal([13, 14]);
     expect(next.body.meta.next_cursor).to.equal(null);
+    const filtered = await get('/v1/search?q=3840x2160+lighthouse&category=space&per_page=100');
+    expect(filtered.body.meta.total_items, 'a filter leaving the words nothing leaves nothing').to.equal(0);
   });
 
   it('when only sizes are typed, then the wallpapers of any of them are found', async () => {

@@ -12,10 +12,11 @@ import type { WallpaperRepository } from '../store/repository.js';
  * `1920x1080 壁纸`): there the size is all the query asks, as a word is in `lake xyzzy`
  * (helper-169). Not when the search reads a thing the catalogue lacks (`1920x1080 unicorn`: nothing).
  *
- * A page with wallpapers shows the words found some. An empty one is either past the last of what
- * they find or all of it: a page counted as empty says so, and otherwise (a cursor's page carries
- * its walk's count) a count of the search's first page does. So a walk of the size's wallpapers
- * asks that count on each page, and one of what the words find once, at its end.
+ * Whether the words find nothing is asked of the whole catalogue, with no filter nor exclusion: a
+ * filter that leaves them nothing leaves nothing (`1920x1080 lake&category=space`, as `lake` with
+ * it), and so does hiding what they found (`exclude_ids`), where the size's wallpapers had come
+ * instead and a facet's count had disagreed with the page its value gave (helper-170). A page with
+ * wallpapers shows they find some; an empty one asks, with a count of one page.
  */
 export function withSizesFound(repository: WallpaperRepository): WallpaperRepository {
   return {
@@ -24,16 +25,26 @@ export function withSizesFound(repository: WallpaperRepository): WallpaperReposi
       if (params.nothing || params.whole || !wordsBesideSizes(params.text.groups)) return repository.search(params);
       const page = await repository.search(params);
       if (page.items.length > 0) return page;
-      const found = page.total === 0 ? 0 : (await repository.search(firstPageCounted(params))).total;
-      return found > 0 ? page : repository.search(sizesAlone(params));
+      const { total } = await repository.search(wordsAnywhere(params));
+      return total > 0 ? page : repository.search(sizesAlone(params));
     },
   };
 }
 
-/** The search's first page of one wallpaper, in its own order, for its count. */
-function firstPageCounted(params: SearchParams): SearchParams {
-  const { position: _position, facets: _facets, include: _include, sort: _sort, ...rest } = params;
-  return { ...rest, page: 1, per_page: 1 };
+/** The search of its words over the whole catalogue, exclusions, filters and order aside: a first page of one, for its count. */
+function wordsAnywhere({ q, text, meaning, subject, occurring, known, meant, budgetMs }: SearchParams): SearchParams {
+  return {
+    q,
+    text: { ...text, excluded: [] },
+    page: 1,
+    per_page: 1,
+    ...(meaning ? { meaning: { ...meaning, excluded: [] } } : {}),
+    ...(subject ? { subject } : {}),
+    ...(occurring ? { occurring } : {}),
+    ...(known ? { known } : {}),
+    ...(meant ? { meant } : {}),
+    ...(budgetMs !== undefined ? { budgetMs } : {}),
+  };
 }
 
 /** The search of its sizes alone: their wallpapers, with its filters, exclusions and order. */

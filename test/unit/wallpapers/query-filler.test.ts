@@ -291,6 +291,8 @@ describe('the shape a query asks for', () => {
     expect(words('1920x1080 windows 11')).to.deep.equal([['1920x1080']]);
     expect(words('bedroom windows'), "the picture's windows").to.deep.equal([['bedroom'], ['windows']]);
     expect(readSearchText('windows').shape).to.equal(undefined);
+    expect(words('windows 8 bit'), 'a number before bit is a style').to.deep.equal([['windows'], ['8'], ['bit']]);
+    expect(readSearchText('windows 8 bits').shape).to.equal(undefined);
     expect(readSearchText('movie projector').shape, 'a thing pictured').to.equal(undefined);
   });
 
@@ -299,6 +301,9 @@ describe('the shape a query asks for', () => {
     expect(withPairsSaid(['super', 'ultra', 'wide'])).to.deep.equal(['dualscreen']);
     expect(withPairsSaid(['ultra', 'wide', 'city'])).to.deep.equal(['ultrawide', 'city']);
     expect(withPairsSaid(['dual', 'lake'])).to.deep.equal(['dual', 'lake']);
+    expect(withPairsSaid(['sunset', 'wide', 'screen'])).to.deep.equal(['sunset', 'widescreen']);
+    expect(words('1920x1080 full screen')).to.deep.equal([['1920x1080']]);
+    expect(words('full moon')).to.deep.equal([['full'], ['moon']]);
     expect(readSearchText('dual-monitor-wallpaper').shape).to.deep.equal({ orientation: 'landscape', ratios: ['32x9'] });
     expect(readSearchText('multiple screens sunset').shape).to.deep.equal({ orientation: 'landscape', ratios: ['32x9'] });
     expect(readSearchText('ultra wide').shape).to.deep.equal({ orientation: 'landscape', ratios: ['21x9', '32x9'] });

@@ -33,7 +33,9 @@ describe('a search with a size beside words', () => {
     const params = searchParams({ q: 'img 1920x1080 2560x1440 -sunset', page: 2, per_page: 20, category: ['space'], sort: 'downloads' });
     const page = await withSizesFound(repository).search({ ...params, meaning: params.text, subject: params.text.groups[0]! });
     expect(page.items).to.have.length(1);
-    const [, alone] = repository.seen;
+    const [, asked, alone] = repository.seen;
+    expect(asked!.text.excluded, 'whether the words find anything, asked without exclusions').to.deep.equal([]);
+    expect([asked!.category, asked!.sort, asked!.page, asked!.per_page], 'nor filters').to.deep.equal([undefined, undefined, 1, 1]);
     expect(words(alone!)).to.deep.equal([['1920x1080', '2560x1440']]);
     expect(alone!.text.excluded.map(({ text }) => text)).to.deep.equal(['sunset']);
     expect([alone!.category, alone!.sort, alone!.page, alone!.meaning, alone!.subject]).to.deep.equal([
@@ -58,6 +60,15 @@ describe('a search with a size beside words', () => {
     const walked = await withSizesFound(none).search({ ...searchParams({ q: 'xyzzy 1920x1080', page: 1, per_page: 20 }), position });
     expect(walked.items).to.have.length(1);
     expect(none.seen.at(-1)!.position, 'the walk goes on from where it was').to.equal(position);
+  });
+
+  it('when a filter or an exclusion leaves the words nothing but they find some elsewhere, then the page stays empty', async () => {
+    const repository = answering((params) =>
+      params.category || params.text.excluded.length > 0 ? { items: [], total: 0 } : { items: [], total: 108 },
+    );
+    const page = await withSizesFound(repository).search(searchParams({ q: 'lake 1920x1080 -alpine', page: 1, per_page: 20, category: ['space'] }));
+    expect(page.items).to.deep.equal([]);
+    expect(repository.seen, 'no search of the size alone').to.have.length(2);
   });
 
   it('when the search reads a thing the catalogue lacks, or has no size beside words, then nothing else is searched for', async () => {
