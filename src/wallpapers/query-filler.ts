@@ -284,8 +284,10 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
  * - every maker: a number of one or two digits ("15", "12.9"; not "3d", "80s", "4th");
  * - Apple: a digit and an s ("6s"), pro, max, plus, mini, air, se, xr, xs, inch, and for the
  *   iPad and the Macs, the chip ("m2");
- * - Samsung and the other phone makers: a letter and one or two digits ("s24", "a54"), and ultra,
- *   plus, pro, lite, fe, note, tab, z, fold, flip, edge;
+ * - Samsung and the other phone makers: a letter and one to three digits ("s24", "a54", "x100"),
+ *   and ultra, plus, pro, lite, fe, note, tab, z, fold, flip, edge, neo, and the makers' lines:
+ *   Oppo's reno and find, OnePlus's nord, Nokia's lumia, Tecno's spark and camon, Infinix's hot,
+ *   Motorola's razr ("vivo x100 pro", "oppo reno 10" and "nokia lumia" had found nothing);
  * - Amazon's Kindle: paperwhite, oasis, scribe, colorsoft, basic, kids, fire, hd ("kindle fire hd
  *   10" is kindle, not fire);
  * - a tablet or laptop: a number, inch ("surface pro 9", read as tablet 9).
@@ -296,7 +298,7 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
 // A maker's model words, each with a number of one or two digits; the iPad and the Macs add the chip.
 const IPHONE_MODEL = /^(?:[1-9]\d?|[1-9]s|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
 const APPLE_MODEL = /^(?:[1-9]\d?|[1-9]s|m[1-9]|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
-const PHONE_MODEL = /^(?:[1-9]\d?|[a-z]\d\d?|ultra|plus|pro|lite|fe|note|tab|z|fold|flip|edge)$/i;
+const PHONE_MODEL = /^(?:[1-9]\d?|[a-z]\d{1,3}|ultra|plus|pro|lite|fe|note|tab|z|fold|flip|edge|neo|reno|find|nord|lumia|spark|camon|hot|razr)$/i;
 const KINDLE_MODEL = /^(?:[1-9]\d?|paperwhite|oasis|scribe|colorsoft|basic|kids|fire|hd)$/i;
 // A tablet or laptop named by its line ("surface pro 9" is tablet 9): its generation or size.
 const SIZE_MODEL = /^(?:[1-9]\d?|inch)$/i;

@@ -164,6 +164,18 @@ describe('filler in what people type', () => {
     for (const q of ['macbook air m2', 'ipad pro 12.9', 'macbook pro 16-inch', 'redmi note 12'])
       expect(words(`${q} sunset`), q).to.deep.equal([['sunset']]);
     for (const q of ['galaxy z fold 5', 'galaxy note 20']) expect(words(q), q).to.deep.equal([['samsung']]);
+    for (const q of [
+      'vivo x100 pro',
+      'oppo reno 10',
+      'oppo find x6',
+      'nokia lumia',
+      'infinix hot 40',
+      'tecno spark 20',
+      'oneplus nord',
+      'motorola razr',
+    ])
+      expect(words(`${q} sunset`), q).to.deep.equal([['sunset']]);
+    expect(words('hot sunset'), 'a line is read after its maker only').to.deep.equal([['hot'], ['sunset']]);
     expect(words('galaxy tab s9'), "Samsung's tablet").to.deep.equal([['samsung'], ['tablet']]);
   });
 
