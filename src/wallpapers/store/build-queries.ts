@@ -862,8 +862,8 @@ export function buildSearchQuery(
   // orders them. Alone ("red", "dark"), the word finds its pictures. So does a size: "1920x1080
   // lake" is the lakes, that size first, and what says 1920x1080, not every wallpaper of that size
   // (2,121 of the 10,000; the lakes were 108 of the 2,201 it found), as "lake 4k" is the lakes;
-  // withSizesRanked orders them. Sizes with no word beside them ("1920x1080 or 2560x1440") find
-  // their wallpapers, either size: one picture never has two.
+  // withSizesRanked orders them. Sizes typed apart are one group (readSearchText), so alone they find
+  // their wallpapers; beside words that find nothing, domain/with-sizes-found.ts finds them.
   const alone = groups.length === 1;
   const sizesBeside = wordsBesideSizes(groups);
   const pixelsWhere = pixelsNamingSubject(subject);
