@@ -298,14 +298,24 @@ const plain = ({ phrase, quoted }: QueryTerm): boolean => !phrase && !quoted;
 // A maker's model words, each with a number of one or two digits; the iPad and the Macs add the chip.
 const IPHONE_MODEL = /^(?:[1-9]\d?|[1-9]s|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
 const APPLE_MODEL = /^(?:[1-9]\d?|[1-9]s|m[1-9]|pro|max|plus|mini|air|se|xr|xs|inch)$/i;
-const PHONE_MODEL = /^(?:[1-9]\d?|[a-z]\d{1,3}|ultra|plus|pro|lite|fe|note|tab|z|fold|flip|edge|neo|reno|find|nord|lumia|spark|camon|hot|razr)$/i;
+const PHONE_MODEL_WORDS = String.raw`[1-9]\d?|[a-z]\d{1,3}|ultra|plus|pro|lite|fe|note|tab|z|fold|flip|edge|neo`;
+const modelOf = (words: string): RegExp => new RegExp(`^(?:${words})$`, 'i');
+const PHONE_MODEL = modelOf(PHONE_MODEL_WORDS);
+// A maker's own lines, read after that maker only: "samsung hot chocolate" keeps its hot.
+const PHONE_LINES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['oppo', ['reno', 'find']], ['oneplus', ['nord']], ['nokia', ['lumia']], ['tecno', ['spark', 'camon']], ['infinix', ['hot']], ['motorola', ['razr']],
+]); // prettier-ignore
+const phoneModel = (maker: string): RegExp => {
+  const lines = PHONE_LINES.get(maker);
+  return lines === undefined ? PHONE_MODEL : modelOf(`${PHONE_MODEL_WORDS}|${lines.join('|')}`);
+};
 const KINDLE_MODEL = /^(?:[1-9]\d?|paperwhite|oasis|scribe|colorsoft|basic|kids|fire|hd)$/i;
 // A tablet or laptop named by its line ("surface pro 9" is tablet 9): its generation or size.
 const SIZE_MODEL = /^(?:[1-9]\d?|inch)$/i;
 // A Map, not an object: a word typed is looked up in it, and "constructor" is every object's (review).
 const MODELS: ReadonlyMap<string, RegExp> = new Map([
   ['iphone', IPHONE_MODEL], ['ipad', APPLE_MODEL], ['macbook', APPLE_MODEL], ['imac', APPLE_MODEL],
-  ...PHONE_MAKERS.map((maker) => [maker, PHONE_MODEL] as const),
+  ...PHONE_MAKERS.map((maker) => [maker, phoneModel(maker)] as const),
   ['kindle', KINDLE_MODEL], ['tablet', SIZE_MODEL], ['laptop', SIZE_MODEL],
 ]); // prettier-ignore
 const SAMSUNG_MODEL = /^[sa]\d\d$/i;

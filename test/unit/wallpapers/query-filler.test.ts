@@ -176,6 +176,7 @@ describe('filler in what people type', () => {
     ])
       expect(words(`${q} sunset`), q).to.deep.equal([['sunset']]);
     expect(words('hot sunset'), 'a line is read after its maker only').to.deep.equal([['hot'], ['sunset']]);
+    expect(words('samsung hot chocolate'), "and its own maker's").to.deep.equal([['hot'], ['chocolate']]);
     expect(words('galaxy tab s9'), "Samsung's tablet").to.deep.equal([['samsung'], ['tablet']]);
   });
 
