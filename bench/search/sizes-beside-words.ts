@@ -11,7 +11,7 @@ const WORDS = ['lake', 'sunset', 'mountain lake', 'black cat', 'neon city', 'spa
 
 await compareBuilds({
   'a size beside words': WORDS.map((words, i) => (i % 2 === 0 ? `${SIZES[i % SIZES.length]} ${words}` : `${words} ${SIZES[i % SIZES.length]}`)),
-  'a size beside words that find nothing': ['IMG_1920x1080.jpg', '1920x1080 resolution', 'oppo 1080x2400', 'xyzzy 2560x1440'],
+  'a size beside words that find nothing': ['IMG_1920x1080.jpg', '1920x1080 resolution', '1920x1080 aspect ratio', 'xyzzy 2560x1440'],
   'a ratio typed': ['21:9 mountains', '16:9 sunset', '21:9 wallpaper', '9:16 city'],
   'sizes alone': ['1920x1080', '2560x1440', '1920x1080 2560x1440', '3840x2160 wallpaper'],
   'plain searches': PLAIN_SEARCHES,

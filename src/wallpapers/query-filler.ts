@@ -50,6 +50,13 @@ const DEGREE = ['very', 'really', 'most', 'so', 'truly', 'absolutely', 'extremel
 // kingdoms of a typo (helper-169).
 const PHONE_MAKERS = ['samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'oppo', 'vivo', 'motorola', 'poco', 'nokia', 'realme', 'tecno', 'infinix']; // prettier-ignore
 
+// The catalogue's ratios as one word each ("21x9", typed "21:9" too: search-query.ts), but those
+// whose name holds a point, which ends a word ("9x19.5").
+const RATIO_WORDS = RATIOS.filter((ratio) => !ratio.includes('.'));
+
+/** Whether a word names a ratio of the catalogue's ("21x9", "16x9"). */
+export const namesRatio = (word: string): boolean => RATIO_WORDS.includes(word.toLowerCase());
+
 /**
  * What a wallpaper app shows anyway, the device or size a wallpaper is for (the filters say that:
  * ratio, min_resolution), and the file it comes as: a pasted file name ("sunset_wallpaper.jpg") or
@@ -59,13 +66,6 @@ const PHONE_MAKERS = ['samsung', 'oneplus', 'xiaomi', 'redmi', 'huawei', 'oppo',
  * hold these of its words that occur in the catalogue ("hq"), or when none does, every wallpaper
  * rather than none (domain/with-wallpapers-asked.ts).
  */
-// The catalogue's ratios as one word each ("21x9", typed "21:9" too: search-query.ts), but those
-// whose name holds a point, which ends a word ("9x19.5").
-const RATIO_WORDS = RATIOS.filter((ratio) => !ratio.includes('.'));
-
-/** Whether a word names a ratio of the catalogue's ("21x9", "16x9"). */
-export const namesRatio = (word: string): boolean => RATIO_WORDS.includes(word.toLowerCase());
-
 export const WALLPAPER_WORDS: ReadonlySet<string> = new Set([
   ...PRAISE,
   'wallpaper', 'wallpapers', 'background', 'backgrounds', 'picture', 'pictures', 'pic', 'pics', 'image', 'images', 'photo', 'photos',

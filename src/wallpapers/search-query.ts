@@ -4,6 +4,7 @@ import {
   excludedWithoutAddressWords,
   namesDevice,
   namesModel,
+  namesRatio,
   oneWordFor,
   shapeAsked,
   withPairsSaid,
@@ -11,7 +12,6 @@ import {
   withoutModels,
 } from './query-filler.js';
 import { STOP_WORDS } from './stop-words.js';
-import { namesRatio } from './query-filler.js';
 import { sizeOfWord } from './resolution.js';
 
 /**

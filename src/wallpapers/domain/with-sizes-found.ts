@@ -8,7 +8,7 @@ import type { WallpaperRepository } from '../store/repository.js';
  * that size. Beside words a size ranks what they find and finds nothing on its own
  * (build-queries.ts): `1920x1080 lake` is the lakes, not every wallpaper of that size. But the
  * words beside a size are often about the screen or the file rather than the picture, and the
- * catalogue holds none of them (`IMG_1920x1080.jpg`, `1920x1080 resolution`, `oppo 1080x2400`,
+ * catalogue holds none of them (`IMG_1920x1080.jpg`, `1920x1080 resolution`, `1920x1080 aspect ratio`,
  * `1920x1080 壁纸`): there the size is all the query asks, as a word is in `lake xyzzy`
  * (helper-169). Not when the search reads a thing the catalogue lacks (`1920x1080 unicorn`: nothing).
  *
