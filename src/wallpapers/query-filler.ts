@@ -194,6 +194,8 @@ const SAYING_SCREEN: ReadonlyMap<string, string> = new Map([
   // Windows, only named with its version: "windows" alone is the picture's ("bedroom windows").
   // Left as words, "windows 11 wallpaper" found the 257 bedroom windows (helper-169).
   ...['7', '8', '10', '11', 'xp', 'vista'].map((version) => [`windows ${version}`, 'pc'] as const),
+  // And its edition, read with it ("windows 10 pro" had found nothing, pro left as a word).
+  ...['pro', 'professional', 'home', 'enterprise', 'education', 'ultimate'].map((edition) => [`pc ${edition}`, 'pc'] as const),
   ['smart tv', 'tv'],
   ...['dual', 'double', 'multi', 'multiple'].flatMap((many) =>
     ['monitor', 'monitors', 'screen', 'screens', 'display', 'displays'].map((screen) => [`${many} ${screen}`, 'dualscreen'] as const),

@@ -302,6 +302,8 @@ describe('the shape a query asks for', () => {
     }
     expect(words('motorola edge sunset')).to.deep.equal([['sunset']]);
     expect(words('1920x1080 windows 11')).to.deep.equal([['1920x1080']]);
+    expect(words('windows 10 pro sunset'), 'its edition').to.deep.equal([['sunset']]);
+    expect(readSearchText('windows 11 home').shape).to.deep.equal({ orientation: 'landscape' });
     expect(words('bedroom windows'), "the picture's windows").to.deep.equal([['bedroom'], ['windows']]);
     expect(readSearchText('windows').shape).to.equal(undefined);
     expect(words('windows 8 bit'), 'a number before bit is a style').to.deep.equal([['windows'], ['8'], ['bit']]);
