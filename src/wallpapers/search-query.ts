@@ -533,13 +533,23 @@ function parse(q: string): { query: SearchQuery; spaced: string[] } {
 /** A term of sizes only ("1920x1080"), not one joined to words ("sunset-1920x1080"). */
 export const namesSizesOnly = ({ text, phrase }: Term): boolean => !phrase && text.split(' ').every((word) => sizeOfWord(word) !== null);
 
+/** A group of sizes only: alternatives that one wallpaper answers with its resolution. */
+export const isSizesGroup = (group: readonly Term[]): boolean => group.every(namesSizesOnly);
+
+/**
+ * Whether a query sets words beside a group of sizes (readSearchText makes them one), which then
+ * ranks what the words find (store/build-queries.ts). A size among words as alternatives ("sunset
+ * OR 1920x1080") is one of them, as typed.
+ */
+export const wordsBesideSizes = (groups: readonly Term[][]): boolean => groups.length > 1 && groups.some(isSizesGroup);
+
 /**
  * The groups with every group of sizes only in one, the first's place: a wallpaper has one size, so
  * sizes typed apart ("1920x1080 2560x1440", "red 1920x1080 2560x1440") are alternatives, as with
  * OR between them. Each wanted, no wallpaper had matched them all.
  */
 function withSizesAsAlternatives(groups: Term[][]): Term[][] {
-  const sizes = groups.filter((group) => group.every(namesSizesOnly));
+  const sizes = groups.filter(isSizesGroup);
   if (sizes.length < 2) return groups;
   return groups.flatMap((group) => (group === sizes[0] ? [sizes.flat()] : sizes.includes(group) ? [] : [group]));
 }

@@ -1,6 +1,5 @@
 import type { SearchParams } from '../params.js';
-import { namesSizesOnly } from '../search-query.js';
-import { wordsBesideSizes } from '../store/build-queries.js';
+import { isSizesGroup, wordsBesideSizes } from '../search-query.js';
 import type { WallpaperRepository } from '../store/repository.js';
 
 /**
@@ -50,5 +49,5 @@ function wordsAnywhere({ q, text, meaning, subject, occurring, known, meant, bud
 /** The search of its sizes alone: their wallpapers, with its filters, exclusions and order. */
 function sizesAlone(params: SearchParams): SearchParams {
   const { meaning: _meaning, subject: _subject, ...rest } = params;
-  return { ...rest, text: { ...params.text, groups: params.text.groups.filter((group) => group.every(namesSizesOnly)) } };
+  return { ...rest, text: { ...params.text, groups: params.text.groups.filter(isSizesGroup) } };
 }

@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, Mistyped, Position, SearchParams, SortOrder } from '../params.js';
 import { formatResolution, parseResolution, sizeOfWord } from '../resolution.js';
-import { type SearchQuery, type Term, namesSizesOnly } from '../search-query.js';
+import { type SearchQuery, type Term, namesSizesOnly, wordsBesideSizes } from '../search-query.js';
 import type { ShapeAsked } from '../query-filler.js';
 import {
   COLOR_NAMES,
@@ -574,13 +574,6 @@ function wordsClause(text: string, mode: Mode, zeroTerms: 'all' | 'none'): Claus
 }
 
 const isSize = (word: string): boolean => sizeOfWord(word) !== null;
-
-/**
- * Whether a query sets words beside a group of sizes (readSearchText makes them one), which then
- * ranks what the words find (buildSearchQuery). A size among words as alternatives ("sunset OR
- * 1920x1080") is one of them, as typed.
- */
-export const wordsBesideSizes = (groups: readonly Term[][]): boolean => groups.length > 1 && groups.some((group) => group.every(namesSizesOnly));
 
 // A colour typed as a word ("yellow", "green forest") is the wallpapers whose pixels hold it
 // (MIN_SHARE or more, as the `color` filter reads it), as well as any whose text says it: most
