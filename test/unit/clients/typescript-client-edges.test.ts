@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ApiError, QuotaExhausted, createWallpaperClient } from '../../../clients/typescript/src/index.js';
 import { retryAfterMs } from '../../../clients/typescript/src/paced-fetch.js';
 
@@ -16,18 +18,24 @@ const refusal = (status: number, headers: Record<string, string> = {}) =>
     headers: { 'Content-Type': 'application/json', ...headers },
   });
 
-/** A fetch that answers from `answer`, recording the URLs asked. */
+/**
+ * A fetch that answers from `answer`, recording the URLs asked. It holds every request it was
+ * given, as a real fetch holds one in flight: a Request's signal follows the caller's only through
+ * a weak reference, so a request nothing holds can be collected while it waits, and its abort never
+ * arrives (the test that waits on `hung` timed out in CI whenever a collection came first).
+ */
 function fake(answer: (request: Request, asked: number) => Response | Promise<Response>) {
   const urls: string[] = [];
+  const inFlight: Request[] = [];
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(input, init);
+    inFlight.push(request);
     urls.push(request.url);
     return answer(request, urls.length);
   };
   return { fetch, urls };
 }
 
-/** A server that never answers, until the request is aborted. */
 // A server that never answers, as fetch meets it: the call ends when its signal aborts, at once when
 // it came aborted (under load the caller's abort had come before the request, and the call never ended).
 const hung = (request: Request) =>
@@ -36,6 +44,10 @@ const hung = (request: Request) =>
     if (request.signal.aborted) fail();
     else request.signal.addEventListener('abort', fail, { once: true });
   });
+
+/** A full collection now, as one may come at any moment under load. */
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
 
 const rejection = (promise: Promise<unknown>) =>
   promise.then(
@@ -54,6 +66,7 @@ describe('the TypeScript client, against answers the API should not give', () =>
       const { fetch, urls } = fake(hung);
       const client = createWallpaperClient({ baseUrl: 'http://api.test', apiKey: KEY, fetch, timeoutMs: 2000, backoffMs: 1 });
       const stop = new AbortController();
+      setTimeout(collect, 25);
       setTimeout(() => stop.abort(new Error('stopped by the caller')), 50);
       const started = performance.now();
       const err = await rejection(client.wallpapers.list({}, { signal: stop.signal }));
@@ -276,6 +289,28 @@ describe('the TypeScript client, against answers the API should not give', () =>
       expect(sentChunks).to.be.below(40);
     });
   }
+
+  it('when the heap is collected while calls wait on a server that never answers, then their signal and their timeout still end them', async () => {
+    // The client joins the caller's signal and its timeout with AbortSignal.any, whose sources hold
+    // it weakly: whatever holds it while the request waits must hold it through a collection.
+    const server = createServer(() => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const collecting = setInterval(collect, 10);
+    try {
+      const { port } = server.address() as AddressInfo;
+      const baseUrl = `http://127.0.0.1:${port}`;
+      const stop = new AbortController();
+      setTimeout(() => stop.abort(new Error('stopped by the caller')), 100);
+      const stopped = rejection(createWallpaperClient({ baseUrl, apiKey: KEY, retries: 0 }).wallpapers.list({}, { signal: stop.signal }));
+      const timedOut = rejection(createWallpaperClient({ baseUrl, apiKey: KEY, retries: 0, timeoutMs: 150 }).wallpapers.list());
+      expect(((await stopped) as Error).message).to.equal('stopped by the caller');
+      expect(((await timedOut) as Error).name).to.equal('TimeoutError');
+    } finally {
+      clearInterval(collecting);
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 
   it('when an answer`s gzip is broken, then the call fails with an ApiError at once, not retried as a network error', async () => {
     let asked = 0;
