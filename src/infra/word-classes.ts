@@ -44,6 +44,14 @@ export interface WordClasses {
   /** Whether a few words together are one noun of WordNet's ("big cat", "ice cream", "christmas tree"). */
   isCompound: (words: string) => boolean;
   /**
+   * Whether a compound noun is of a word it holds: in one of its first few senses, WordNet lists the
+   * word with it or defines it by the word or a form of it ("mountain range", "a series of hills or
+   * mountains"; "christmas tree"; "race car", "a fast car that competes in races"). Not "snow
+   * leopard" ("large feline of upland central Asia having long thick whitish fur") nor "rose
+   * window", whose word is only part of another thing's name. False for what is no compound.
+   */
+  compoundIsOf: (compound: string, word: string) => Promise<boolean>;
+  /**
    * Of `words` (a catalogue's), those WordNet puts under a noun, in their first few senses and its:
    * its synonyms, the kinds of it (three levels down: "big cat" lion, tiger; "feline" lion) and its
    * parts and members ("computer" keyboard); for a compound, the words it is a kind of, two levels
@@ -174,6 +182,8 @@ async function readIndex(dir: string, file: string): Promise<PartOfSpeech> {
 interface Synset {
   lexicographerFile: number;
   words: string[];
+  /** Its definition and examples, lower-cased. */
+  gloss: string;
   /** `pos` is the part of speech pointed to; `word` the word there a word-to-word pointer names (1-based), 0 for the whole synset. */
   pointers: { symbol: string; offset: number; pos: string; word: number }[];
 }
@@ -189,7 +199,8 @@ async function readSynset(file: FileHandle, offset: number): Promise<Synset> {
     if (bytesRead === 0) break;
     line += buffer.toString('latin1', 0, bytesRead);
   }
-  const parts = line.slice(0, line.indexOf('\n')).split(' ');
+  const whole = line.slice(0, line.indexOf('\n'));
+  const parts = whole.split(' ');
   const count = parseInt(parts[3]!, 16);
   const words = Array.from({ length: count }, (_, i) =>
     parts[4 + 2 * i]!.toLowerCase()
@@ -202,7 +213,8 @@ async function readSynset(file: FileHandle, offset: number): Promise<Synset> {
     const [symbol, target, pos, sourceTarget] = parts.slice(at + 1 + 4 * i, at + 5 + 4 * i);
     pointers.push({ symbol: symbol!, offset: Number(target), pos: pos!, word: parseInt(sourceTarget!.slice(2), 16) });
   }
-  return { lexicographerFile: Number(parts[1]), words, pointers };
+  const bar = whole.indexOf(' | ');
+  return { lexicographerFile: Number(parts[1]), words, pointers, gloss: bar < 0 ? '' : whole.slice(bar + 3).toLowerCase() };
 }
 const SYNSET_READ = 1024;
 
@@ -415,6 +427,29 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
       return kinds;
     };
   }
+  async function compoundIsOf(compound: string, word: string): Promise<boolean> {
+    if (!compound.includes(' ')) return false;
+    const senses = nounSenses(listedSpelling(compound));
+    if (senses.length === 0) return false;
+    // A form of the word shares its stem: the definition says "mountains", "races" or "skiing" for
+    // the word, "boxers" for "boxing" ("boxing ring", "a square ring where boxers fight"): a common
+    // start of 3 letters or more, each word at most 3 letters longer. Loose, in the safe direction:
+    // a compound wrongly read as of the word ranks as before.
+    const formOf = (said: string) => {
+      let common = 0;
+      while (common < said.length && said[common] === word[common]) common++;
+      return common >= 3 && word.length - common <= 3 && said.length - common <= 3;
+    };
+    const saysWord = (text: string) => text.split(/[^a-z]+/).some(formOf);
+    return withData(async (file) => {
+      for (const offset of senses) {
+        const { words, gloss } = await readSynset(file, offset);
+        if (words.includes(word) || saysWord(gloss)) return true;
+      }
+      return false;
+    });
+  }
+  const compoundsOf = new Map<string, Promise<boolean>>();
   let lastKinds: { key: string; kinds: Promise<KindsOf> } | undefined;
   const synonyms = new Map<string, Promise<ReadonlySet<string>>>();
   return {
@@ -422,6 +457,14 @@ export async function loadWordClasses(dir: string = WORDNET_DIR): Promise<WordCl
     namesSubject: (word) => remembered(subjects, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), true), false),
     namesFigure: (word) => remembered(figures, word.toLowerCase(), () => namesThing(listedSpelling(word.toLowerCase()), false, FIGURES), false),
     isCompound: (words) => words.includes(' ') && isNoun(listedSpelling(words.toLowerCase())),
+    // A failed read says yes: the word then counts in the compound as it did before.
+    compoundIsOf: (compound, word) =>
+      remembered(
+        compoundsOf,
+        `${compound.toLowerCase()}\n${word.toLowerCase()}`,
+        () => compoundIsOf(compound.toLowerCase(), word.toLowerCase()),
+        true,
+      ),
     namesNoun: (word, afterDeterminer = false) => {
       const lower = listedSpelling(word.toLowerCase());
       if (lower.includes(' ') || !isNoun(lower) || comparison(lower)) return false;

@@ -58,6 +58,13 @@ export interface Term {
    */
   figure?: true;
   /**
+   * The catalogue's compound words holding this plain word as typed that name another thing
+   * (domain/compounds-apart.ts: "snow leopard" for snow, "red panda" for red). Where the word stands
+   * only inside one of them it is that thing's name, not the word: "Snow Leopard at Sunset" says
+   * no snow. Such a wallpaper still matches, ranked below every other (store/build-queries.ts).
+   */
+  apart?: readonly string[];
+  /**
    * A word typed right after a `no` between two words that `excludes` does not read ("mountains no
    * snow", "boku no hero"): the word before that `no`, lower-cased. Whether it is shorthand for an
    * exclusion is for the words either side to say (domain/with-shorthand-exclusions.ts).

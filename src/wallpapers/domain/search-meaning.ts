@@ -9,6 +9,7 @@ import { type AbsentThings, createAbsentThings } from './absent-things.js';
 import type { WordOccurrences } from './word-occurrences.js';
 import { type RealWordTypos, createRealWordTypos } from './real-word-typos.js';
 import type { Mistyped } from '../params.js';
+import { compoundsByWord, compoundsNotOf, withCompoundsApart } from './compounds-apart.js';
 
 export interface MeaningOfQuery {
   /** The query in the catalogue's words, or null when it gains none (or meaning is off). */
@@ -301,6 +302,13 @@ export function createSearchMeaning({
     return ownWords.words;
   };
 
+  // The catalogue's compounds by the words they hold, as the vocabulary is reread.
+  let compounds: { of: Vocabulary; byWord: ReadonlyMap<string, readonly string[]> } | null = null;
+  const compoundsNow = (words: Vocabulary, classes: WordClasses) => {
+    if (compounds?.of !== words) compounds = { of: words, byWord: compoundsByWord(words.entries, classes) };
+    return compounds.byWord;
+  };
+
   return {
     ready,
     knows: (word) => wordNet?.knows(word),
@@ -319,7 +327,11 @@ export function createSearchMeaning({
       const words = vocabulary;
       if (expandQuery === null || words === null) return AS_TYPED;
       const { strangers, ...meaning } = await expandQuery(text, words);
-      return { ...meaning, nothing: absentThings !== null && (await absentThings(strangers, words)) };
+      const expanded = { ...meaning, nothing: absentThings !== null && (await absentThings(strangers, words)) };
+      const classes = wordNet;
+      if (classes === null) return expanded;
+      const byWord = compoundsNow(words, classes);
+      return withCompoundsApart(text, expanded, (word) => compoundsNotOf(word, byWord, classes));
     },
     // The model stays loaded for the process (it is shared); only the rereading stops. A load still
     // in flight is not waited for: it may be waiting on an Elasticsearch that does not answer.

@@ -551,12 +551,13 @@ function termClause(term: Term, mode: Mode, zeroTerms: 'all' | 'none' = 'none', 
   const { pixelsWhere } = picture;
   const held = pixelsWhere !== undefined && mode === 'exact' ? pixelsOfWord(term) : null;
   if (held !== null) {
-    return { bool: { should: [wordsClause(text, 'exact', 'none'), onlyWhere(held, pixelsWhere!)], minimum_should_match: 1 } };
+    return { bool: { should: [outsideCompounds(wordsClause(text, 'exact', 'none'), term), onlyWhere(held, pixelsWhere!)], minimum_should_match: 1 } };
   }
   const words = text.split(' ');
   const sizes = words.filter(isSize);
   const others = words.filter((word) => !isSize(word));
-  if (sizes.length === 0 || (others.length === 0 && !picture.sizes)) return wordsClause(text, mode, zeroTerms);
+  if (sizes.length === 0 || (others.length === 0 && !picture.sizes))
+    return mode === 'exact' ? outsideCompounds(wordsClause(text, mode, zeroTerms), term) : wordsClause(text, mode, zeroTerms);
   // A size in a joined term that stays one (among alternatives, or excluded: "-sunset-1920x1080";
   // elsewhere a file's name is read apart, query-filler.ts) is matched as a size, beside the other
   // words, all of which the term still needs.
@@ -574,6 +575,31 @@ function wordsClause(text: string, mode: Mode, zeroTerms: 'all' | 'none'): Claus
 }
 
 const isSize = (word: string): boolean => sizeOfWord(word) !== null;
+
+// The text fields where a word stands outside the compounds that hold it (Term.apart), as the
+// search reads them (stemmed: "Snow Leopards" is as much a snow leopard); the category's name is
+// never one.
+const APART_FIELDS = ['title', 'description'];
+
+/**
+ * A word's clause, matching only where the word stands outside the catalogue's compounds that name
+ * another thing with it (Term.apart): "Snow Leopard in the Snow" says snow, "Snow Leopard at
+ * Sunset" does not. As it is for any other term. Intervals are read where the clause matches only,
+ * and only for such a word (bench/results/compounds-apart.md).
+ */
+function outsideCompounds(clause: Clause, { text, apart }: Term): Clause {
+  if (apart === undefined || apart.length === 0) return clause;
+  const notWithin = {
+    not_overlapping: { any_of: { intervals: apart.map((compound) => ({ match: { query: compound, ordered: true, max_gaps: 0 } })) } },
+  };
+  const standsOutside: Clause[] = APART_FIELDS.map((field) => ({ intervals: { [field]: { match: { query: text, filter: notWithin } } } }));
+  return {
+    bool: { must: [clause], filter: [{ bool: { should: [...standsOutside, { match: { 'category.text': text } }], minimum_should_match: 1 } }] },
+  };
+}
+
+/** A term without its compounds apart: what matched before they were known (buildSearchQuery's last resort). */
+const withoutApart = ({ apart: _, ...term }: Term): Term => term;
 
 // A colour typed as a word ("yellow", "green forest") is the wallpapers whose pixels hold it
 // (MIN_SHARE or more, as the `color` filter reads it), as well as any whose text says it: most
@@ -879,6 +905,9 @@ export function buildSearchQuery(
           groupClause(group, 'exact', 'none', AS_TYPED, alone ? { sizes: true, pixelsWhere: ANYWHERE } : sizesBeside ? TEXT_ONLY : SIZES),
         ),
         ...typos.filter((terms) => terms.length > 0).map((terms) => groupClause(terms, 'fuzzy')),
+        // A word standing only inside a compound naming another thing still matches, as a typo
+        // does: below every other result, and never lost.
+        ...groups.filter((group) => group.some((term) => term.apart !== undefined)).map((group) => groupClause(group.map(withoutApart), 'exact')),
       ],
       must_not: excluded.map((term) => termClause(term, 'exact')),
     },
@@ -917,8 +946,16 @@ const DESCRIBED = 0.7;
  * the Alps" (a stand-in, anywhere) above the alpine lakes, "sky" the clouds above the sky islands
  * (helper-165).
  */
-function namedClause({ text, phrase }: Term, alone: boolean): Clause {
+function namedClause(term: Term, alone: boolean): Clause {
+  const { text, phrase, apart = [] } = term;
   if (phrase) return { match_phrase: { title: { query: text } } };
+  const named = namedAs(text, alone);
+  // A title naming a compound that holds the word names that thing ("Snow Leopard at Dawn"): the
+  // title's subject field keeps no positions to say whether the word also stands apart in it.
+  return apart.length === 0 ? named : { bool: { must: [named], must_not: apart.map((compound) => ({ match_phrase: { title: compound } })) } };
+}
+
+function namedAs(text: string, alone: boolean): Clause {
   if (!alone || text.includes(' ')) return { multi_match: { query: text, fields: ['title.exact', 'category.text'], operator: 'and' } };
   const asWritten: Clause = { match: { 'title.exact': text } };
   // An index made before the field is named by a title's words anywhere. Every title of a newer one has

@@ -164,6 +164,27 @@ describe('what WordNet says of a word', () => {
     expect((await synonymsOf('dog')).has('puppy'), 'a kind, not a synonym').to.equal(false);
   });
 
+  it('when a compound is asked whether it is of a word it holds, then it is where WordNet lists or defines it by the word, in any form', async () => {
+    const { compoundIsOf } = await classes;
+    for (const [compound, word] of [
+      ['mountain range', 'mountain'],
+      ['christmas tree', 'christmas'],
+      ['race car', 'race'],
+      ['boxing ring', 'boxing'],
+      ['oak tree', 'oak'],
+    ]) {
+      expect(await compoundIsOf(compound!, word!), compound).to.equal(true);
+    }
+    for (const [compound, word] of [
+      ['snow leopard', 'snow'],
+      ['rose window', 'rose'],
+      ['sports car', 'sports'],
+    ]) {
+      expect(await compoundIsOf(compound!, word!), compound).to.equal(false);
+    }
+    expect(await compoundIsOf('snow', 'snow'), 'no compound').to.equal(false);
+  });
+
   it('when a plural is irregular, then it is read as its listed singular, as morphy reads WordNet`s exceptions', async () => {
     const { knows, namesThing } = await classes;
     for (const word of ['mice', 'geese', 'wolves', 'children', 'cacti', 'feet']) {

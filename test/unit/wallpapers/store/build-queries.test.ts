@@ -4,6 +4,7 @@ import {
   LIST_SORT,
   SEARCH_SORT,
   buildListRequest,
+  buildMeaningQuery,
   buildSearchQuery,
   listBody,
   searchBody,
@@ -77,6 +78,22 @@ describe('Elasticsearch query building', () => {
     ]);
     expect(bool.must_not.map((c: any) => c.multi_match.query)).to.deep.equal(['truck']);
     expect(req.sort).to.deep.equal(SEARCH_SORT);
+  });
+
+  it('when a word stands in compounds naming another thing, then it matches where it stands outside them, and elsewhere only as a last resort', () => {
+    const snow: Term = { text: 'snow', phrase: false, apart: ['snow leopard'] };
+    const json = (clause: unknown) => JSON.stringify(clause);
+    const query = buildSearchQuery({ groups: [[snow]], excluded: [] }) as any;
+    const [typed, lastResort] = query.bool.should;
+    expect(json(typed)).to.include('"not_overlapping"').and.include('"snow leopard"');
+    expect(json(typed.bool.should[0].bool.filter)).to.include('"intervals"');
+    expect(json(lastResort), 'the word as it matched before, scored as a typo is').to.not.include('snow leopard');
+    expect(lastResort.multi_match.query).to.equal('snow');
+    const named = buildMeaningQuery({ groups: [[snow]], excluded: [] }, { groups: [[{ ...snow, thing: true }]], excluded: [] }) as any;
+    expect(json(named.bool.should[1]), 'a title naming the compound names no snow').to.include(
+      '"must_not":[{"match_phrase":{"title":"snow leopard"}}]',
+    );
+    expect(json(buildSearchQuery({ groups: [[{ text: 'snow', phrase: false }]], excluded: [] }))).to.not.include('intervals');
   });
 
   it('when a search asks for what has every group in its title (whole), then the search as ranked is kept to those, filters too', () => {
