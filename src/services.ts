@@ -28,6 +28,7 @@ import { withJoinedWords } from './wallpapers/domain/with-joined-words.js';
 import { withTypos } from './wallpapers/domain/with-typos.js';
 import { withWallpapersAsked } from './wallpapers/domain/with-wallpapers-asked.js';
 import { withSizesFound } from './wallpapers/domain/with-sizes-found.js';
+import { withSplitWords } from './wallpapers/domain/with-split-words.js';
 import { createWordOccurrences } from './wallpapers/domain/word-occurrences.js';
 import { wordsOccur } from './wallpapers/store/word-occurrence.js';
 
@@ -68,20 +69,24 @@ export function buildServices(config: Config, { es, redis, logger = silentLogger
     withShorthandExclusions(
       withSuggestion(
         withWallpapersAsked(
-          withJoinedWords(
-            withTypos(
-              withMeaning(
-                withSizesFound(
-                  createEsRepository(es, config.indexAlias, {
-                    logger,
-                    resultWindow: config.maxResultWindow,
-                    batching: {
-                      ...config.elasticsearchBatching,
-                      timeoutMs: config.elasticsearchTimeoutMs,
-                      onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
-                    },
-                  }),
+          withSplitWords(
+            withJoinedWords(
+              withTypos(
+                withMeaning(
+                  withSizesFound(
+                    createEsRepository(es, config.indexAlias, {
+                      logger,
+                      resultWindow: config.maxResultWindow,
+                      batching: {
+                        ...config.elasticsearchBatching,
+                        timeoutMs: config.elasticsearchTimeoutMs,
+                        onBatch: (operation, size) => metrics.elasticsearchBatchSize.observe({ operation }, size),
+                      },
+                    }),
+                  ),
+                  meaning,
                 ),
+                occurrences,
                 meaning,
               ),
               occurrences,

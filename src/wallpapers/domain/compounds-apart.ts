@@ -25,14 +25,16 @@ export function compoundsByWord(entries: readonly string[], reading: CompoundRea
 }
 
 /**
- * Of the compounds holding a word, those that name another thing: any, for a colour (the
- * picture's pixels say whether a "Red Panda" is red, not its name), and for another word those
- * WordNet neither lists with it nor defines by it ("snow leopard", "rose window"; not "mountain
- * range", "a series of hills or mountains", whose pictures are of mountains).
+ * Of the compounds holding a word, those that name another thing: those WordNet neither lists with
+ * it nor defines by it ("snow leopard", "rose window"; not "mountain range", "a series of hills or
+ * mountains", whose pictures are of mountains). None for a colour: a compound holding one is mostly
+ * a picture of that colour, as its pixels say (all 62 red pandas and 60 black holes of the demo
+ * catalogue hold their colour), and set apart, "black space" had lost its black holes to the space
+ * stations (helper-171).
  */
 export async function compoundsNotOf(word: string, byWord: ReadonlyMap<string, readonly string[]>, reading: CompoundReading): Promise<string[]> {
   const compounds = byWord.get(word) ?? [];
-  if (compounds.length === 0 || colorNameOfWord(word) !== null) return [...compounds];
+  if (compounds.length === 0 || colorNameOfWord(word) !== null) return [];
   const of = await Promise.all(compounds.map((compound) => reading.compoundIsOf(compound, word)));
   return compounds.filter((_, i) => !of[i]);
 }
@@ -58,8 +60,8 @@ const plainTyped = (term: Term): boolean => !term.phrase && !term.quoted && !ter
  * The query's meaning with each plain word as typed marked with the catalogue's compounds that hold
  * it and name another thing (Term.apart), in the groups as typed, in its meaning and in its
  * subject, unless the query says the compound's other words too ("snow leopard" typed is the snow
- * leopards): "snow" had ranked 112 snow leopards and animals first, 60 of them in no snow, above
- * every snowy landscape, and "red" 70 red pandas above every red picture.
+ * leopards): "snow" had ranked 112 snow leopards and animals first, 55 of the leopards in no snow,
+ * above every snowy landscape.
  */
 export async function withCompoundsApart<M extends QueryReadings>(
   text: SearchQuery,

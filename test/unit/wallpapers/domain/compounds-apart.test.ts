@@ -4,7 +4,7 @@ import type { MeaningOfQuery } from '../../../../src/wallpapers/domain/search-me
 import { type SearchQuery, readSearchText } from '../../../../src/wallpapers/search-query.js';
 
 // WordNet as it reads these: each compound and the words it is of.
-const OF: Record<string, string[]> = { 'snow leopard': [], 'mountain range': ['mountain'], 'red panda': ['red'], 'rose window': [] };
+const OF: Record<string, string[]> = { 'snow leopard': [], 'mountain range': ['mountain'], 'red panda': [], 'rose window': [] };
 const reading: CompoundReading = {
   isCompound: (words) => words in OF,
   compoundIsOf: (compound, word) => Promise.resolve(OF[compound]?.includes(word) ?? true),
@@ -36,8 +36,9 @@ describe('the catalogue`s compounds a word stands in', () => {
     expect(await notOf('leopard'), 'the word a compound is').to.deep.equal([]);
   });
 
-  it('when the word is a colour, then every compound holding it is apart, whatever WordNet says: the pixels say the colour', async () => {
-    expect(await notOf('red')).to.deep.equal(['red panda']);
+  it('when the word is a colour, then no compound is apart, whatever WordNet says: such a picture mostly has the colour', async () => {
+    expect(await notOf('red')).to.deep.equal([]);
+    expect(await apartIn('red')).to.deep.equal([['red', []]]);
   });
 
   it('when a plain word is typed, then it is marked with its compounds apart, its plural by its singular', async () => {
