@@ -1,23 +1,12 @@
 import { expect } from 'chai';
-import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
-import { fixtureWallpapers } from '../support/fixtures.js';
-import { request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
+import { searchFound, wallpaperWith } from './search-words-context.js';
 
 // A word inside a compound of the catalogue's that names another thing is that thing's name, not
 // the word: "Snow Leopard at Sunset" says no snow (docs/api.md, "What matches").
-const [template] = fixtureWallpapers() as [WallpaperDocument];
-const doc = (id: number, title: string, tags: string[], description = 'A picture.'): WallpaperDocument => ({
-  ...template,
-  id,
-  title,
-  description,
-  category: 'nature',
-  // The leopards are the most downloaded: only the words may rank them below.
-  downloads: 1000 - id,
-  colors: [{ hex: '#808080', share: 1 }],
-  tags,
-});
+// The leopards are the most downloaded: only the words may rank them below.
+const doc = (id: number, title: string, tags: string[], description = 'A picture.') =>
+  wallpaperWith({ id, title, tags, description, downloads: 1000 - id, colors: [{ hex: '#808080', share: 1 }] });
 const DOCS = [
   doc(1, 'Snow Leopard at Sunset', ['snow leopard'], 'A snow leopard resting on a rock.'),
   doc(2, 'Snow Leopard in the Snow', ['snow leopard', 'snow']),
@@ -32,11 +21,7 @@ describe('a word inside a compound that names another thing', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({}, { docs: () => DOCS });
 
-  const found = async (q: string) => {
-    const res = await request(ctx.app.url, `/v1/search?q=${encodeURIComponent(q)}`, { key: ctx.key });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return (res.body.data as { id: number }[]).map((w) => w.id);
-  };
+  const found = async (q: string) => (await searchFound(ctx)(q)).ids;
 
   it('when the word is searched, then what says it apart comes first and what says it only inside the compound last, still found', async () => {
     const ids = await found('snow');

@@ -1,22 +1,11 @@
 import { expect } from 'chai';
-import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
-import { fixtureWallpapers } from '../support/fixtures.js';
-import { request } from '../support/harness.js';
 import { useCatalogue } from './catalogue-context.js';
+import { searchFound, wallpaperWith } from './search-words-context.js';
 
 // A word typed as one, as hashtags are written, is the two words it joins where the catalogue holds
 // it nowhere (docs/api.md, "What matches").
-const [template] = fixtureWallpapers() as [WallpaperDocument];
-const doc = (id: number, title: string, tags: string[]): WallpaperDocument => ({
-  ...template,
-  id,
-  title,
-  description: 'A picture.',
-  category: 'nature',
-  downloads: 100 - id,
-  colors: [{ hex: '#808080', share: 1 }],
-  tags,
-});
+const doc = (id: number, title: string, tags: string[]) =>
+  wallpaperWith({ id, title, tags, downloads: 100 - id, colors: [{ hex: '#808080', share: 1 }] });
 const DOCS = [
   doc(1, 'Snow Leopard on a Ridge', ['snow leopard']),
   doc(2, 'Roses in the Garden', ['rose', 'garden']),
@@ -30,11 +19,7 @@ describe('a word typed as one', function () {
   this.timeout(60_000);
   const ctx = useCatalogue({}, { docs: () => DOCS });
 
-  const search = async (q: string) => {
-    const res = await request(ctx.app.url, `/v1/search?q=${encodeURIComponent(q)}`, { key: ctx.key });
-    expect(res.status, JSON.stringify(res.body)).to.equal(200);
-    return { ids: (res.body.data as { id: number }[]).map((w) => w.id), total: res.body.meta.total_items as number };
-  };
+  const search = (q: string) => searchFound(ctx)(q);
 
   it('when the word occurs nowhere, then it finds what its two words typed apart find', async () => {
     for (const [joined, apart] of [
