@@ -59,9 +59,10 @@ export interface Term {
   figure?: true;
   /**
    * The catalogue's compound words holding this plain word as typed that name another thing
-   * (domain/compounds-apart.ts: "snow leopard" for snow, "red panda" for red). Where the word stands
+   * (domain/compounds-apart.ts: "snow leopard" for snow; none for a colour). Where the word stands
    * only inside one of them it is that thing's name, not the word: "Snow Leopard at Sunset" says
-   * no snow. Such a wallpaper still matches, ranked below every other (store/build-queries.ts).
+   * no snow. Such a wallpaper still matches, as a typo does, below those saying the word apart
+   * (store/build-queries.ts).
    */
   apart?: readonly string[];
   /**
@@ -71,6 +72,10 @@ export interface Term {
    */
   afterNo?: string;
 }
+
+/** Whether a term is one word typed plainly: not quoted, not a phrase, not a word standing in for one typed. */
+export const isPlainWord = ({ text, phrase, quoted, similarity }: Term): boolean =>
+  !phrase && !quoted && similarity === undefined && !text.includes(' ');
 
 export interface SearchQuery {
   /** What to look for: every group is wanted, and a group matches when any of its terms does. */

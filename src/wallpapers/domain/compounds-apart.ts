@@ -1,6 +1,6 @@
 import { editDistance } from '../../infra/spelling.js';
 import { colorNameOfWord } from '../colors.js';
-import type { SearchQuery, Term } from '../search-query.js';
+import { type SearchQuery, type Term, isPlainWord } from '../search-query.js';
 import { singularOf } from './query-meaning.js';
 
 /** What WordNet says of a catalogue's compound and a word it holds (WordClasses). */
@@ -53,9 +53,6 @@ interface QueryReadings {
   typed?: Term[][];
 }
 
-/** A word as typed, plainly (not quoted, not a phrase, not a stand-in): the terms a compound's word can be mistaken in. */
-const plainTyped = (term: Term): boolean => !term.phrase && !term.quoted && !term.titled && term.similarity === undefined && !term.text.includes(' ');
-
 /**
  * The query's meaning with each plain word as typed marked with the catalogue's compounds that hold
  * it and name another thing (Term.apart), in the groups as typed, in its meaning and in its
@@ -78,7 +75,7 @@ export async function withCompoundsApart<M extends QueryReadings>(
     ),
   );
   const apartOf = new Map<string, readonly string[]>();
-  for (const term of [...typed.flat(), ...(meaning.query?.groups.flat() ?? []), ...(meaning.subject ?? [])].filter(plainTyped)) {
+  for (const term of [...typed.flat(), ...(meaning.query?.groups.flat() ?? []), ...(meaning.subject ?? [])].filter(isPlainWord)) {
     const word = term.text.toLowerCase();
     if (apartOf.has(word)) continue;
     const singular = singularOf(word);
@@ -90,7 +87,7 @@ export async function withCompoundsApart<M extends QueryReadings>(
   }
   if (![...apartOf.values()].some((compounds) => compounds.length > 0)) return meaning;
   const mark = (term: Term): Term => {
-    const apart = plainTyped(term) ? apartOf.get(term.text.toLowerCase()) : undefined;
+    const apart = isPlainWord(term) ? apartOf.get(term.text.toLowerCase()) : undefined;
     return apart === undefined || apart.length === 0 ? term : { ...term, apart };
   };
   return {

@@ -1,4 +1,4 @@
-import type { SearchQuery, Term } from '../search-query.js';
+import { type SearchQuery, type Term, isPlainWord } from '../search-query.js';
 import type { WallpaperRepository } from '../store/repository.js';
 import type { SearchMeaning } from './search-meaning.js';
 import type { WordOccurrences } from './word-occurrences.js';
@@ -13,10 +13,10 @@ interface Joinable {
 const MAX_PAIRS = 4;
 const PLAIN_WORD = /^\p{L}{2,}$/u;
 
-const plainWord = (group: readonly Term[]): string | null => {
+/** A group's one plain word of letters, lower-cased; null for any other group. */
+export const plainWord = (group: readonly Term[]): string | null => {
   const [term] = group;
-  if (group.length !== 1 || term === undefined || term.phrase || term.quoted || term.similarity !== undefined) return null;
-  return PLAIN_WORD.test(term.text) ? term.text.toLowerCase() : null;
+  return group.length === 1 && term !== undefined && isPlainWord(term) && PLAIN_WORD.test(term.text) ? term.text.toLowerCase() : null;
 };
 
 /**

@@ -2,12 +2,13 @@ import type { SearchQuery, Term } from '../search-query.js';
 import type { WallpaperRepository } from '../store/repository.js';
 import type { SearchMeaning } from './search-meaning.js';
 import type { WordOccurrences } from './word-occurrences.js';
+import { plainWord } from './with-joined-words.js';
 
 // Words typed as one asked about per query, at most: one request for all of them.
 const MAX_SPLIT = 4;
 // Each part at least this long: shorter ones are mostly letters left over ("a", "of", "ar").
 const MIN_PART = 3;
-const PLAIN_WORD = /^\p{L}{6,}$/u;
+const LONG_WORD = /^\p{L}{6,}$/u;
 
 /** What is known of words: the language's, the catalogue's own, and a misspelling of one. */
 type Sense = Pick<SearchMeaning, 'knows' | 'ownWord' | 'respelt' | 'ready'>;
@@ -20,7 +21,7 @@ type Sense = Pick<SearchMeaning, 'knows' | 'ownWord' | 'respelt' | 'ready'>;
  * brake, "skyscrappers" sky and scrappers), and a plural the rest of the catalogue ("supercars").
  */
 export function splitWord(sense: Omit<Sense, 'ready'>, word: string): [string, string] | undefined {
-  if (!PLAIN_WORD.test(word) || sense.knows(word) !== false || sense.respelt(word).length > 0) return undefined;
+  if (!LONG_WORD.test(word) || sense.knows(word) !== false || sense.respelt(word).length > 0) return undefined;
   const splits: [string, string][] = [];
   for (let at = MIN_PART; at <= word.length - MIN_PART; at++) {
     const parts: [string, string] = [word.slice(0, at), word.slice(at)];
@@ -29,14 +30,12 @@ export function splitWord(sense: Omit<Sense, 'ready'>, word: string): [string, s
   return splits.length === 1 ? splits[0] : undefined;
 }
 
-/** Each plain word of a query alone in its group, lower-cased, with where it stands. */
-function plainWords({ groups }: SearchQuery): { at: number; word: string }[] {
-  return groups.flatMap((group, at) => {
-    const [term] = group;
-    const plain = group.length === 1 && term !== undefined && !term.phrase && !term.quoted && term.similarity === undefined;
-    return plain ? [{ at, word: term.text.toLowerCase() }] : [];
+/** Each plain word of a query alone in its group, long enough to be two, with where it stands. */
+const longWords = ({ groups }: SearchQuery): { at: number; word: string }[] =>
+  groups.flatMap((group, at) => {
+    const word = plainWord(group);
+    return word !== null && LONG_WORD.test(word) ? [{ at, word }] : [];
   });
-}
 
 /** The query with each word split as `splits` says, its two words two groups, as if typed apart. */
 export function withWordsSplit(text: SearchQuery, splits: ReadonlyMap<number, readonly [string, string]>): SearchQuery {
@@ -59,7 +58,7 @@ export function withSplitWords(repository: WallpaperRepository, occurrences: Wor
   return {
     ...repository,
     async search(params) {
-      const words = plainWords(params.text).filter(({ word }) => PLAIN_WORD.test(word));
+      const words = longWords(params.text);
       if (words.length === 0) return repository.search(params);
       // What words are is read at start: the search waits for it anyway (with-meaning.ts).
       await sense.ready;

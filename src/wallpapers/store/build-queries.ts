@@ -1,7 +1,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { Facet, Filters, ListParams, Mistyped, Position, SearchParams, SortOrder } from '../params.js';
 import { formatResolution, parseResolution, sizeOfWord } from '../resolution.js';
-import { type SearchQuery, type Term, namesSizesOnly, wordsBesideSizes } from '../search-query.js';
+import { type SearchQuery, type Term, isPlainWord, namesSizesOnly, wordsBesideSizes } from '../search-query.js';
 import type { ShapeAsked } from '../query-filler.js';
 import {
   COLOR_NAMES,
@@ -628,9 +628,6 @@ function paletteOfWord(text: string): Clause | null {
     : { dis_max: { queries: SHARE_TIERS.map((share) => sizedClause([color], share, 'color_names', PALETTE_WEIGHT * share)) } };
 }
 
-/** Whether a term is one word typed plainly: a quoted one is the word as typed, in the text alone. */
-const plainWord = ({ text, phrase, quoted, similarity }: Term): boolean => !phrase && !quoted && similarity === undefined && !text.includes(' ');
-
 /**
  * The pictures a colour word or a word naming a tone typed plainly has, scored as above; with
  * `implied`, also those of the tone a word implies ("night"), which rank but do not match, and for
@@ -638,7 +635,8 @@ const plainWord = ({ text, phrase, quoted, similarity }: Term): boolean => !phra
  * other term.
  */
 function pixelsOfWord(term: Term, implied = false): Clause | null {
-  if (!plainWord(term)) return null;
+  // A quoted word is the word as typed, in the text alone: never its pixels.
+  if (!isPlainWord(term)) return null;
   const tone = toneOfWord(term.text);
   const palette = paletteOfWord(term.text);
   const toned = tone && (tone.named || implied) ? tier({ term: { tone: tone.tone } }, TONE_WEIGHT) : null;
@@ -660,7 +658,7 @@ const EXCLUDED_SHARE = 0.3;
  */
 function excludedPixels({ excluded }: SearchQuery): Clause | null {
   const covering = SHARE_TIERS.filter((share) => share >= EXCLUDED_SHARE);
-  const plain = excluded.filter(plainWord);
+  const plain = excluded.filter(isPlainWord);
   const colors = plain.flatMap(({ text }) => colorNameOfWord(text) ?? []).flatMap((color) => covering.map((share) => tierTerm(color, share)));
   const tones = [...new Set(plain.flatMap(({ text }) => toneOfWord(text)?.tone ?? []))];
   const held: Clause[] = [
