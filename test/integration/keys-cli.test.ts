@@ -6,7 +6,7 @@ import { createAccountStore } from '../../src/access/store/account-store.js';
 import { createKeyStore } from '../../src/access/store/key-store.js';
 import { hashPassword } from '../../src/infra/password-hash.js';
 import { hasInvisible } from '../../src/infra/visible-text.js';
-import { TSX } from '../support/catalogue-cli.js';
+import { nodeArgsFor } from '../support/compiled-scripts.js';
 import { request, uniqueName } from '../support/harness.js';
 import { hungServer } from '../support/hung-server.js';
 import { useCatalogue } from './catalogue-context.js';
@@ -15,9 +15,9 @@ const run = promisify(execFile);
 
 async function keysWith(env: Record<string, string>, ...args: string[]) {
   try {
-    // The script as its own process under the loader `npm run keys` uses, without npx and the tsx
-    // command's extra process in between (1.2 s against 0.4 s a call, of which this suite makes dozens).
-    const { stdout, stderr } = await run(process.execPath, ['--import', TSX, 'scripts/keys.ts', ...args], {
+    // The script as its own process, without npx and the tsx command's extra process in between
+    // (1.2 s against 0.4 s a call, of which this suite makes dozens), compiled once per run.
+    const { stdout, stderr } = await run(process.execPath, [...nodeArgsFor('scripts/keys.ts'), ...args], {
       env: { ...process.env, ...env },
       timeout: 30_000,
       // `keys list` prints every key of the shared test Redis, which grows with every run.

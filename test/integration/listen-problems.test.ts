@@ -2,12 +2,13 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { once } from 'node:events';
 import { expect } from 'chai';
+import { nodeArgsFor } from '../support/compiled-scripts.js';
 import { freePort } from '../support/free-port.js';
 import { testConfig } from '../support/harness.js';
 
 /** src/server.ts as production starts it, run to its exit: its code and what it wrote to stderr. */
 async function startFailing(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, nodeArgsFor('src/server.ts'), {
     env: {
       ...process.env,
       HOST: '127.0.0.1',

@@ -17,6 +17,7 @@ import {
 } from '../../src/catalogue/admin/index-admin.js';
 import { seedCatalogue, SeedError } from '../../src/catalogue/ingest/seed-catalogue.js';
 import type { WallpaperDocument } from '../../src/wallpapers/wallpaper.js';
+import { nodeArgsFor } from '../support/compiled-scripts.js';
 import { readyRedis, storedSource, unstamped } from '../support/harness.js';
 import { lockKey } from '../../src/catalogue/admin/catalogue-lock.js';
 
@@ -43,7 +44,7 @@ function seed(alias: string, count: number, extra: Partial<Parameters<typeof see
 }
 
 function runSeedScript(args: string[], env: Record<string, string>) {
-  return spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', ...args], {
+  return spawnSync(process.execPath, [...nodeArgsFor('scripts/seed.ts'), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     encoding: 'utf8',
@@ -332,7 +333,7 @@ describe('seeding the catalogue into Elasticsearch', function () {
     it('when stopped with SIGTERM while it loads, then it deletes its index, releases the lock and leaves the alias, exit 143', async () => {
       // It had died at once, leaving a building index and its lock (review).
       const alias = freshAlias();
-      const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--count', '2000000', '--batch-size', '500'], {
+      const child = spawn(process.execPath, [...nodeArgsFor('scripts/seed.ts'), '--count', '2000000', '--batch-size', '500'], {
         cwd: ROOT,
         env: { ...process.env, INDEX_ALIAS: alias, ELASTICSEARCH_URL: ES_URL },
       });

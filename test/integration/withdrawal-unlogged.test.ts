@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Redis } from 'ioredis';
 import { createKeyStore } from '../../src/access/store/key-store.js';
-import { TSX } from '../support/catalogue-cli.js';
+import { nodeArgsFor } from '../support/compiled-scripts.js';
 import { readyRedis, request, startApp, testConfig, uniqueName } from '../support/harness.js';
 import { captureLogs } from '../support/log-capture.js';
 import { browserFor, keyIds, newEmail, shownKey, signedIn, type PortalBrowser, type PortalPage } from '../support/portal-browser.js';
@@ -42,7 +42,7 @@ describe('a withdrawal the log could not take', function () {
   });
 
   async function keys(redisUrl: string, ...args: string[]) {
-    const { stdout, stderr } = await run(process.execPath, ['--import', TSX, 'scripts/keys.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...nodeArgsFor('scripts/keys.ts'), ...args], {
       env: { ...process.env, REDIS_URL: redisUrl },
       timeout: 30_000,
       maxBuffer: 256 * 1024 * 1024,

@@ -7,11 +7,10 @@ import type { Client } from '@elastic/elasticsearch';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import { toWallpaper, type Wallpaper } from '../../src/wallpapers/wallpaper.js';
+import { nodeArgsFor } from './compiled-scripts.js';
 import { dropIndicesOf, uniqueName } from './harness.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-// An absolute loader, so a script can run with any working directory.
-export const TSX = import.meta.resolve('tsx');
 
 export type CatalogueScript = 'import' | 'reindex' | 'seed' | 'export';
 
@@ -28,9 +27,9 @@ export interface CliOptions {
   cwd?: string;
 }
 
-/** The CLI as its own process (`node --import tsx`, no wrapper in between, so signals reach it). */
+/** The CLI as its own process (no wrapper in between, so signals reach it), compiled once per run (compiled-scripts.ts). */
 export function spawnScript(script: CatalogueScript, args: string[], { env = {}, cwd = ROOT }: CliOptions = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', TSX, `${ROOT}scripts/${script}.ts`, ...args], {
+  return spawn(process.execPath, [...nodeArgsFor(`scripts/${script}.ts`), ...args], {
     cwd,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
   });

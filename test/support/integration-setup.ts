@@ -1,3 +1,4 @@
+import { compileScripts } from './compiled-scripts.js';
 import { type StackEndpoints, resolveStack } from './stack.js';
 
 let stack: StackEndpoints | undefined;
@@ -33,6 +34,8 @@ async function assertReachable(url: string, what: string, probe: () => Promise<u
 }
 
 export async function mochaGlobalSetup(): Promise<void> {
+  // Before any worker starts: they inherit where the compiled scripts are.
+  await compileScripts();
   stack = await resolveStack();
   process.env['ELASTICSEARCH_URL'] = stack.elasticsearchUrl;
   process.env['REDIS_URL'] = stack.redisUrl;

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { nodeArgsFor } from './compiled-scripts.js';
 
 /** Resolves once the child writes `text` to its standard output; rejects if it exits first or takes longer than `timeoutMs`. */
 export function waitForLine(child: ChildProcess, text: string, timeoutMs: number): Promise<void> {
@@ -27,7 +28,7 @@ export interface ServerProcess {
  * resolves once it listens. One that does not listen in time is killed, not left behind.
  */
 export async function spawnServer(env: NodeJS.ProcessEnv): Promise<ServerProcess> {
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, nodeArgsFor('src/server.ts'), { env, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
