@@ -9,4 +9,7 @@ VENV="$PY/.venv"
 bash "$ROOT/scripts/python-env.sh"
 bash "$ROOT/scripts/python-models.sh" --check
 (cd "$PY" && "$VENV/bin/mypy" --no-error-summary)
+# The scripts and the API the tests start, transpiled once (test/support/compiled-scripts.ts).
+COMPILED_SCRIPTS_DIR="$(cd "$ROOT" && node_modules/.bin/node --import tsx test/support/compile-scripts-cli.ts compiled-python)"
+export COMPILED_SCRIPTS_DIR
 cd "$PY" && "$VENV/bin/pytest" -q "$@"

@@ -3,7 +3,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transform } from 'esbuild';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 // What a spawned process runs: the service's code and its scripts.
 const SOURCES = ['src', 'scripts'];
 // Set by the run's global setup (integration-setup.ts), inherited by the workers.
