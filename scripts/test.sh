@@ -46,7 +46,7 @@ lap "type check, lint and client pack"
 waited "the Python client's virtualenv" "$PYENV_PID" "$PYENV_LOG"
 lap "stack and Python env (what was left of them)"
 status=0
-timeout 300 npx mocha 'test/unit/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
+timeout 300 npx mocha --parallel --jobs 4 'test/unit/**/*.test.ts' 2>&1 | tee -a "$LOG" || status=1
 lap "unit tests"
 # Two files at a time: most of a file's time is spent waiting on Elasticsearch, Redis and the
 # scripts it spawns, so two workers take the suite from about 680 s to 420 s on two cores. Each

@@ -51,8 +51,9 @@ export function withWordsSplit(text: SearchQuery, splits: ReadonlyMap<number, re
  * A repository whose searches read a word typed as one as the two words it joins ("snowleopard",
  * "nightsky", "darkforest", as hashtags are written; splitWord), where it occurs nowhere in the
  * catalogue. Whole, such a word found nothing ("snowleopard") or what the model placed near it:
- * "rosegarden" the "… in Rose Gold" abstracts, "blackcat" the black-and-white moons, "redcar" the
- * hypercars. A word the catalogue holds, or one Elasticsearch did not answer for, is left whole.
+ * "rosegarden" the "… in Rose Gold" abstracts, "redcar" the hypercars. A word the catalogue holds,
+ * or one Elasticsearch did not answer for, is left whole; so is "blackcat", whose cat is no word of
+ * the catalogue's (its kittens are found through meaning, which a split does not ask).
  */
 export function withSplitWords(repository: WallpaperRepository, occurrences: WordOccurrences, sense: Sense): WallpaperRepository {
   return {
