@@ -2,15 +2,14 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Client } from '@elastic/elasticsearch';
 import { generateWallpapers } from '../../src/catalogue/generation/generator.js';
 import { changesIndexOf } from '../../src/wallpapers/store/change-log.js';
 import { toWallpaper, type Wallpaper } from '../../src/wallpapers/wallpaper.js';
-import { nodeArgsFor } from './compiled-scripts.js';
+import { ROOT, nodeArgsFor } from './compiled-scripts.js';
 import { dropIndicesOf, uniqueName } from './harness.js';
 
-export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export { ROOT };
 
 export type CatalogueScript = 'import' | 'reindex' | 'seed' | 'export';
 
