@@ -26,9 +26,9 @@ ST="$(command -v st || echo "python3 -m schemathesis.cli")"
 npx tsx scripts/seed.ts --count 500 --seed 7 --keep 1 >&2
 KEY="$(npx tsx scripts/keys.ts create --tier fuzz --account fuzz-runner)"
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-# The production build, started as one process: through npx the trap killed only the wrapper and
-# left the server running after the fuzz.
-npm run --silent build >&2
+# The production build (built already when SKIP_BUILD=1: npm test builds it once), started as one
+# process: through npx the trap killed only the wrapper and left the server running after the fuzz.
+[ "${SKIP_BUILD:-}" = "1" ] || npm run --silent build >&2
 PORT="$PORT" HOST=127.0.0.1 METRICS_PORT=0 node dist/server.js > "${TMPDIR:-/tmp}/fuzz-api.log" 2>&1 &
 API_PID=$!
 trap 'kill "$API_PID" 2>/dev/null || true; wait "$API_PID" 2>/dev/null || true' EXIT

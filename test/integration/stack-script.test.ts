@@ -96,6 +96,22 @@ describe('scripts/stack.sh', function () {
     expect(res.stderr).to.include('Redis already answering').and.include('Elasticsearch already answering');
   });
 
+  it('when the stack is already running and another start holds the lock (the cluster topology`s), then start reuses both nodes without waiting', async () => {
+    const lock = join('.stack', 'start.lock');
+    if (existsSync(lock)) throw new Error(`${lock} is held by a start under way`);
+    mkdirSync(lock, { recursive: true });
+    try {
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      const began = Date.now();
+      const res = await stack({ START_WAIT_SECONDS: '5' });
+      expect(res.code, res.stderr).to.equal(0);
+      expect(Date.now() - began).to.be.below(5000);
+      expect(existsSync(lock), 'the other start`s lock is left to it').to.equal(true);
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  });
+
   it('when the stack`s Redis writes its snapshot and append-only files, then only their owner can read them', async function () {
     const redis = await readyRedis();
     try {
