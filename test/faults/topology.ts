@@ -20,7 +20,7 @@ export async function stack(...args: string[]): Promise<void> {
 export const esPid = (node: number) => Number(readFileSync(join(STACK, `cluster/es-${node}/es.pid`), 'utf8').trim());
 export const redisPid = (port: number) => Number(readFileSync(join(STACK, `cluster/redis-${port}/redis.pid`), 'utf8').trim());
 
-async function esGet<T>(path: string, ports = ES_PORTS): Promise<T> {
+export async function esGet<T>(path: string, ports = ES_PORTS): Promise<T> {
   for (const port of ports) {
     try {
       const res = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(5000) });
