@@ -420,7 +420,16 @@ start_redis_cluster() {
   mkdir -p "$CLUSTER_DIR"
   local port nodes=()
   for port in $(redis_cluster_ports); do start_redis_node "$port"; nodes+=("127.0.0.1:$port"); done
-  if ! redis-cli -p "$REDIS_CLUSTER_PORT" cluster info 2>/dev/null | grep -q 'cluster_state:ok'; then
+  local info known
+  info="$(redis-cli -p "$REDIS_CLUSTER_PORT" cluster info 2>/dev/null || true)"
+  known="$(sed -n 's/^cluster_known_nodes:\([0-9]*\).*/\1/p' <<<"$info")"
+  if grep -q 'cluster_state:ok' <<<"$info"; then
+    :
+  elif [ "${known:-0}" -gt 1 ]; then
+    # Nodes stopped without a word (SIGKILL, a crash) and started again know each other from their
+    # nodes.conf and settle by themselves; create refuses them ("is not empty").
+    say "the Redis Cluster's nodes know each other from before: waiting for it to settle"
+  else
     say "creating a Redis Cluster of 3 masters and 3 replicas on 127.0.0.1:$REDIS_CLUSTER_PORT-$((REDIS_CLUSTER_PORT + REDIS_CLUSTER_SIZE - 1))"
     redis-cli --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes >"$CLUSTER_DIR/redis-create.log" 2>&1 \
       || { tail -20 "$CLUSTER_DIR/redis-create.log" >&2; die "redis-cli --cluster create failed"; }

@@ -3,7 +3,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readyRedis } from '../support/harness.js';
@@ -147,6 +147,41 @@ describe('scripts/stack.sh', function () {
       expect(res.stderr).to.include(`port ${port} is taken by something that is not the demo pictures (set PICTURES_PORT)`);
     } finally {
       server.close();
+    }
+  });
+
+  it('when the Redis Cluster`s nodes were killed and a start brings them back, then it waits for them to settle instead of creating a cluster', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'stack-cluster-'));
+    // Six free ports in a row, and an Elasticsearch port that answers as a node not started from
+    // this directory: the start stops there, after the Redis Cluster, without starting a JVM.
+    const base = 17_000 + Math.floor(Math.random() * 2000) * 10;
+    const fake = createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{"cluster_name":"elsewhere"}');
+    });
+    await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+    const env = { STACK_DIR: dir, REDIS_CLUSTER: '1', REDIS_CLUSTER_PORT: String(base), ES_PORT: String((fake.address() as AddressInfo).port) };
+    const start = () =>
+      run('bash', ['scripts/stack.sh', 'start'], { env: { ...process.env, ...env }, timeout: 60_000 }).then(
+        (res) => res.stderr,
+        (err: { stderr: string }) => err.stderr,
+      );
+    const pids = () =>
+      readdirSync(join(dir, 'cluster')).flatMap((node) =>
+        /^redis-\d+$/.test(node) ? [Number(readFileSync(join(dir, 'cluster', node, 'redis.pid'), 'utf8'))] : [],
+      );
+    try {
+      expect(await start())
+        .to.include('creating a Redis Cluster')
+        .and.include('Redis Cluster ready');
+      for (const pid of pids()) process.kill(pid, 'SIGKILL');
+      const again = await start();
+      expect(again).to.include('know each other from before').and.include('Redis Cluster ready');
+      expect(again).not.to.include('create failed');
+    } finally {
+      await run('bash', ['scripts/stack.sh', 'stop-cluster'], { env: { ...process.env, ...env } }).catch(() => undefined);
+      fake.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
