@@ -88,6 +88,11 @@ refuse_second_from_dir() {
   fi
 }
 
+# The node on ES_PORT runs the plugin.
+plugin_loaded() {
+  curl -fsS --max-time 2 "http://127.0.0.1:$ES_PORT/_cat/plugins?h=component" 2>/dev/null | grep -qx "$PLUGIN_NAME"
+}
+
 es_answers() {
   curl -fsS --max-time 2 "http://127.0.0.1:$ES_PORT/_cluster/health" 2>/dev/null | grep -q '"cluster_name"'
 }
@@ -147,11 +152,16 @@ plugin_fingerprint() {
   (cd "$PLUGIN_DIR" && find pom.xml src ../../thesaurus/irregular-plurals.txt ../../thesaurus/british-spellings.txt -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
 }
 
+# The plugin's build is of its sources as they are now.
+plugin_built() {
+  [ -f "$PLUGIN_ZIP" ] && [ "$(cat "$PLUGIN_BUILT" 2>/dev/null)" = "$(plugin_fingerprint)" ]
+}
+
 # Builds the plugin (its tests included) when its sources changed since the last build.
 build_plugin() {
   local fingerprint
+  plugin_built && return
   fingerprint="$(plugin_fingerprint)"
-  if [ -f "$PLUGIN_ZIP" ] && [ "$(cat "$PLUGIN_BUILT" 2>/dev/null)" = "$fingerprint" ]; then return; fi
   command -v mvn >/dev/null 2>&1 || die "mvn not found: install Maven (apt-get install maven) to build $PLUGIN_DIR"
   say "building the $PLUGIN_NAME plugin (mvn package, with its tests)"
   (cd "$PLUGIN_DIR" && mvn -q -B package) >"$STACK_DIR/plugin-build.log" 2>&1 \
@@ -200,7 +210,7 @@ start_es() {
   mkdir -p "$STACK_DIR"
   build_plugin
   if es_answers; then
-    if plugin_current && curl -fsS --max-time 2 "http://127.0.0.1:$ES_PORT/_cat/plugins?h=component" 2>/dev/null | grep -qx "$PLUGIN_NAME"; then
+    if plugin_current && plugin_loaded; then
       say "Elasticsearch already answering on 127.0.0.1:$ES_PORT"
       return
     fi
@@ -423,16 +433,16 @@ start_redis_cluster() {
   local info known
   info="$(redis-cli -p "$REDIS_CLUSTER_PORT" cluster info 2>/dev/null || true)"
   known="$(sed -n 's/^cluster_known_nodes:\([0-9]*\).*/\1/p' <<<"$info")"
-  if grep -q 'cluster_state:ok' <<<"$info"; then
-    :
-  elif [ "${known:-0}" -gt 1 ]; then
-    # Nodes stopped without a word (SIGKILL, a crash) and started again know each other from their
-    # nodes.conf and settle by themselves; create refuses them ("is not empty").
-    say "the Redis Cluster's nodes know each other from before: waiting for it to settle"
-  else
-    say "creating a Redis Cluster of 3 masters and 3 replicas on 127.0.0.1:$REDIS_CLUSTER_PORT-$((REDIS_CLUSTER_PORT + REDIS_CLUSTER_SIZE - 1))"
-    redis-cli --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes >"$CLUSTER_DIR/redis-create.log" 2>&1 \
-      || { tail -20 "$CLUSTER_DIR/redis-create.log" >&2; die "redis-cli --cluster create failed"; }
+  if ! grep -q 'cluster_state:ok' <<<"$info"; then
+    if [ "${known:-0}" -gt 1 ]; then
+      # Nodes stopped without a word (SIGKILL, a crash) and started again know each other from their
+      # nodes.conf and settle by themselves; create refuses them ("is not empty").
+      say "the Redis Cluster's nodes know each other from before: waiting for it to settle"
+    else
+      say "creating a Redis Cluster of 3 masters and 3 replicas on 127.0.0.1:$REDIS_CLUSTER_PORT-$((REDIS_CLUSTER_PORT + REDIS_CLUSTER_SIZE - 1))"
+      redis-cli --cluster create "${nodes[@]}" --cluster-replicas 1 --cluster-yes >"$CLUSTER_DIR/redis-create.log" 2>&1 \
+        || { tail -20 "$CLUSTER_DIR/redis-create.log" >&2; die "redis-cli --cluster create failed"; }
+    fi
   fi
   local waited=0
   until redis-cli -p "$REDIS_CLUSTER_PORT" cluster info 2>/dev/null | grep -q 'cluster_state:ok'; do
@@ -461,9 +471,7 @@ parse_start_args() {
 # starts the topology for the fault suite) had waited all of it.
 single_stack_current() {
   [ "$ES_NODES" -eq 1 ] && [ "$REDIS_CLUSTER" != "1" ] || return 1
-  [ -f "$PLUGIN_ZIP" ] && [ "$(cat "$PLUGIN_BUILT" 2>/dev/null)" = "$(plugin_fingerprint)" ] && plugin_current || return 1
-  es_answers && redis_answers || return 1
-  curl -fsS --max-time 2 "http://127.0.0.1:$ES_PORT/_cat/plugins?h=component" 2>/dev/null | grep -qx "$PLUGIN_NAME"
+  plugin_built && plugin_current && es_answers && redis_answers && plugin_loaded
 }
 
 case "${1:-}" in

@@ -3,9 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { Client } from '@elastic/elasticsearch';
 import { watchNodes } from '../../../src/infra/es-nodes.js';
-import { until } from '../../support/until.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { sleep, until } from '../../support/until.js';
 
 /** A pool of nodes answering the probe with their ids, unless `hung` (never answers) or `down` (refuses). */
 function fakeClient(ids: string[]) {
