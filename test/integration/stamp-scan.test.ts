@@ -103,4 +103,26 @@ describe('stamp lookups of a load (StampScan), on a real index', function () {
     const ids = range(1, 25_000).reverse();
     expectStamps(ids, await scan.lookup(ids));
   });
+
+  it('when the index was made before the change feed (no stamp in its mapping), then every id it holds is found, without a stamp', async () => {
+    const bare = uniqueName('test-stamp-scan-bare');
+    const { settings, mappings } = readIndexDefinition();
+    const { change_seq: _seq, changed_at: _at, content_hash: _hash, ...properties } = mappings.properties!;
+    await es.indices.create({ index: bare, settings: { ...settings, number_of_replicas: 0 }, mappings: { ...mappings, properties } });
+    try {
+      const ids = range(1, 12_000).filter(held);
+      for (let i = 0; i < ids.length; i += 5000) {
+        await es.bulk({ index: bare, operations: ids.slice(i, i + 5000).flatMap((id) => [{ index: { _id: String(id) } }, { id }]) });
+      }
+      await es.indices.refresh({ index: bare });
+      const none: ChangeStamp = { seq: 0, at: '', hash: '' };
+      const inOrder = await new StampScan(es, bare).lookup(range(1, 12_000));
+      const byId = await new StampScan(es, bare).lookup([11_000, 5, 3]);
+      expect([...inOrder.keys()].sort((a, b) => a - b), 'walked in id order').to.deep.equal(ids);
+      expect([...inOrder.values()].every((stamp) => JSON.stringify(stamp) === JSON.stringify(none))).to.equal(true);
+      expect(byId, 'asked for by id').to.deep.equal(new Map([[11_000, none], [5, none], [3, none]].filter(([id]) => held(id as number)) as [number, ChangeStamp][]));
+    } finally {
+      await es.indices.delete({ index: bare }, { ignore: [404] });
+    }
+  });
 });
