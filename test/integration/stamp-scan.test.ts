@@ -118,9 +118,20 @@ describe('stamp lookups of a load (StampScan), on a real index', function () {
       const none: ChangeStamp = { seq: 0, at: '', hash: '' };
       const inOrder = await new StampScan(es, bare).lookup(range(1, 12_000));
       const byId = await new StampScan(es, bare).lookup([11_000, 5, 3]);
-      expect([...inOrder.keys()].sort((a, b) => a - b), 'walked in id order').to.deep.equal(ids);
+      expect(
+        [...inOrder.keys()].sort((a, b) => a - b),
+        'walked in id order',
+      ).to.deep.equal(ids);
       expect([...inOrder.values()].every((stamp) => JSON.stringify(stamp) === JSON.stringify(none))).to.equal(true);
-      expect(byId, 'asked for by id').to.deep.equal(new Map([[11_000, none], [5, none], [3, none]].filter(([id]) => held(id as number)) as [number, ChangeStamp][]));
+      expect(byId, 'asked for by id').to.deep.equal(
+        new Map(
+          [
+            [11_000, none],
+            [5, none],
+            [3, none],
+          ].filter(([id]) => held(id as number)) as [number, ChangeStamp][],
+        ),
+      );
     } finally {
       await es.indices.delete({ index: bare }, { ignore: [404] });
     }

@@ -186,7 +186,7 @@ export class StampScan {
         filter_path: ['hits.hits.fields', 'hits.hits.sort'],
       });
       for (const hit of response.hits?.hits ?? []) {
-        const { id, stamp } = stampOf(hit as { sort?: unknown[]; fields?: Record<string, unknown[]> });
+        const { id, stamp } = stampOf(hit);
         found.set(id, stamp);
       }
     }
@@ -234,9 +234,7 @@ export async function pageInIdOrder(
     filter_path: withStamps ? ['hits.hits.fields', 'hits.hits.sort'] : ['hits.hits.sort'],
   });
   const hits = found.hits?.hits ?? [];
-  const entries = withStamps
-    ? hits.map((hit) => stampOf(hit as { sort?: unknown[]; fields?: Record<string, unknown[]> }))
-    : hits.map((hit) => ({ id: Number(hit.sort![0]) }));
+  const entries = withStamps ? hits.map((hit) => stampOf(hit)) : hits.map((hit) => ({ id: Number(hit.sort![0]) }));
   return { entries, last: hits.length < ID_PAGE };
 }
 
