@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The importer's rate with change recording against the importer without it, side by side,
 # alternating: a full import into a fresh alias, the same file again (a full import that compares
-# every batch with the catalogue it replaces), and the same file as an incremental import (compares,
-# writes nothing). Records per second as the importer reports them ("live in" / "done in").
+# every batch with the catalogue it replaces), and the same file as an incremental import. Records
+# per second as the importer reports them ("live in" / "done in").
 #   bash bench/change-feed-import.sh [count] [rounds]    (default 200,000 and 2)
 # "before" is by default the committed build with recording turned off (recording-off.patch: no
-# stamps, no comparison, no walk of what a full load replaces), so commit what is measured; or
-# BEFORE=<git ref>, a build as it was (5c64bb7, the last before the feed, in the results up to
-# 2026-11-27).
+# digest, no stamps, no comparison, no walk of what a full load replaces; the lock's confirm before
+# each bulk request goes with it, about 0.1 %), so commit what is measured; or BEFORE=<git ref>, a
+# build as it was (5c64bb7, the last before the feed, in the results up to 2026-11-27). The two
+# full imports measure what recording costs. The incremental column does not: with recording it
+# writes none of the unchanged records, without it every one.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 COUNT="${1:-200000}"

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
-import { StampScan } from '../../src/catalogue/admin/stamp-scan.js';
+import { StampScan, pageInIdOrder, walkInIdOrder } from '../../src/catalogue/admin/stamp-scan.js';
 import type { ChangeStamp } from '../../src/wallpapers/wallpaper.js';
 import { connectEs, uniqueName } from '../support/harness.js';
 
@@ -134,6 +134,61 @@ describe('stamp lookups of a load (StampScan), on a real index', function () {
       );
     } finally {
       await es.indices.delete({ index: bare }, { ignore: [404] });
+    }
+  });
+
+  it('when stamps are partial or at the ends of time, then each is read as the document holds it, and a page from an id leaves that id out', async () => {
+    const odd = uniqueName('test-stamp-scan-odd');
+    const { settings, mappings } = readIndexDefinition();
+    await es.indices.create({ index: odd, settings: { ...settings, number_of_replicas: 0 }, mappings });
+    // Written by hand: the importer writes all three or none, numbered from 1, at times JavaScript makes.
+    const docs: [Record<string, unknown>, ChangeStamp][] = [
+      [
+        { change_seq: 0, changed_at: '2020-01-01T00:00:00Z', content_hash: 'a' },
+        { seq: 0, at: '2020-01-01T00:00:00.000Z', hash: 'a' },
+      ],
+      [
+        { changed_at: '2020-01-01T00:00:00Z', content_hash: 'b' },
+        { seq: 0, at: '2020-01-01T00:00:00.000Z', hash: 'b' },
+      ],
+      [
+        { change_seq: 7, content_hash: 'c' },
+        { seq: 7, at: '', hash: 'c' },
+      ],
+      [
+        { change_seq: 8, changed_at: 8.64e15, content_hash: 'd' },
+        { seq: 8, at: '+275760-09-13T00:00:00.000Z', hash: 'd' },
+      ],
+      [
+        { change_seq: 9, changed_at: '1970-01-01T00:00:00Z', content_hash: 'e' },
+        { seq: 9, at: '1970-01-01T00:00:00.000Z', hash: 'e' },
+      ],
+      [
+        { change_seq: Number.MAX_SAFE_INTEGER, changed_at: -1 },
+        { seq: Number.MAX_SAFE_INTEGER, at: '1969-12-31T23:59:59.999Z', hash: '' },
+      ],
+      [
+        { change_seq: 10, changed_at: 9e15, content_hash: 'g' },
+        { seq: 10, at: '', hash: 'g' },
+      ],
+    ];
+    try {
+      await es.bulk({
+        index: odd,
+        refresh: true,
+        operations: docs.flatMap(([doc], i) => [{ index: { _id: String(i + 1) } }, { id: i + 1, ...doc }]),
+      });
+      const expected = docs.map(([, stamp], i) => ({ id: i + 1, stamp }));
+      const walked = [];
+      for await (const page of walkInIdOrder(es, odd, true)) walked.push(...page);
+      expect(walked).to.deep.equal(expected);
+      for (let after = 1; after < docs.length; after++) {
+        expect((await pageInIdOrder(es, odd, after, true)).entries[0]!.id, `the page after ${after}`).to.equal(after + 1);
+      }
+      const byId = await new StampScan(es, odd).lookup([7, 3, 1]);
+      expect(byId).to.deep.equal(new Map([7, 3, 1].map((id) => [id, expected[id - 1]!.stamp])));
+    } finally {
+      await es.indices.delete({ index: odd }, { ignore: [404] });
     }
   });
 });

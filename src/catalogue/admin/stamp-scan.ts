@@ -5,20 +5,24 @@ import { IdList } from './id-list.js';
 // Elasticsearch's result window: a search returns at most this many hits.
 export const ID_PAGE = 10_000;
 
-// Doc values only, no stored field (not even _id): fetching 2,000 stamps took 23 ms so, 56 ms with
-// _id and formatted dates (measured). The id, the time and the number come as sort values, raw
-// numbers: as fields, the time was formatted for every hit. A walk of 200,000 stamps took
-// Elasticsearch 436 ms with all three as fields and 352 ms so, and the answer is a fifth smaller.
-// Ids are unique, so the later keys never change the order.
+// Doc values only, no stored field (not even _id), and the time and number as sort values: a date
+// fetched as a doc-value field is formatted for every hit, even as epoch_millis, where a sort value
+// is the raw long. A walk of 200,000 stamps cost Elasticsearch 352 ms so, 436 ms with all three as
+// doc-value fields (bench/results/change-feed.md). Ids are unique, so the later keys never change
+// the order. A missing value sorts first, as Long.MIN_VALUE, which no stamp holds: unstamped.
 const STAMP_SORT = [
   { id: 'asc' },
-  { changed_at: { order: 'asc', missing: 0, unmapped_type: 'date' } },
-  { change_seq: { order: 'asc', missing: 0, unmapped_type: 'long' } },
+  { changed_at: { order: 'asc', missing: '_first', unmapped_type: 'date' } },
+  { change_seq: { order: 'asc', missing: '_first', unmapped_type: 'long' } },
 ] as const;
 const HASH_FIELDS = ['content_hash'];
-// After the id, a time no stamp reaches (JavaScript's last date): a page from `after` leaves out
-// the document with id `after` whatever its stamp.
-const PAST_ANY_STAMP = [8.64e15, 0];
+// The largest time and number a document can hold: a page from `after` leaves out the document with
+// id `after` whatever its stamp. As strings, which Elasticsearch reads as longs and JSON's numbers
+// cannot carry exactly.
+const LONG_MAX = '9223372036854775807';
+const PAST_ANY_STAMP = [LONG_MAX, LONG_MAX];
+// JavaScript's dates end 8.64e15 ms either side of 1970.
+const LAST_DATE_MS = 8.64e15;
 
 interface Page {
   /** The highest id it holds, or of the search it ended (the index holds nothing above it when `last`). */
@@ -27,16 +31,18 @@ interface Page {
   stamps: Map<number, ChangeStamp>;
 }
 
-/** One hit's stamp from its sort values; a record loaded before the change feed has none: known to exist, with no digest to compare. */
+/**
+ * One hit's stamp from its sort values, each field read as the document holds it: a record loaded
+ * before the change feed has none (known to exist, with no digest to compare).
+ */
 function stampOf(hit: { sort?: unknown[]; fields?: Record<string, unknown[]> }): { id: number; stamp: ChangeStamp } {
   const [id, at, seq] = (hit.sort ?? []) as number[];
   const digest = hit.fields?.['content_hash']?.[0];
-  const stamped = typeof seq === 'number' && seq > 0;
   return {
     id: Number(id),
     stamp: {
-      seq: stamped ? seq : 0,
-      at: stamped && Number.isFinite(at) ? new Date(at!).toISOString() : '',
+      seq: Number.isSafeInteger(seq) ? seq! : 0,
+      at: typeof at === 'number' && Math.abs(at) <= LAST_DATE_MS ? new Date(at).toISOString() : '',
       hash: typeof digest === 'string' ? digest : '',
     },
   };
@@ -181,6 +187,7 @@ export class StampScan {
         _source: false,
         stored_fields: ['_none_'],
         query: { ids: { values: slice.map(String) } },
+        // Not for the order, which a batch's lookup does not need: for the stamps as sort values.
         sort: [...STAMP_SORT],
         docvalue_fields: HASH_FIELDS,
         filter_path: ['hits.hits.fields', 'hits.hits.sort'],
