@@ -2,7 +2,8 @@
 # Every lint: ESLint with type information, beside the rest one after the other (Prettier, the layer
 # rules, the contract's lints and the client's drift check). Each is one process on about one core,
 # ESLint about as long as the rest together, so two lanes take the lint from about 60 s to 47 s on
-# an idle two-core machine (none where the cores are busy already, as in npm test's first phase). Each lane's output is shown whole; the lint fails when either does.
+# an idle two-core machine (none where the cores are busy already, as in npm test's first phase).
+# Each lane's output is shown whole; the lint fails when either does.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { estypes } from '@elastic/elasticsearch';
 import { readIndexDefinition } from '../../src/catalogue/admin/index-admin.js';
 import { StampScan, pageInIdOrder, walkInIdOrder } from '../../src/catalogue/admin/stamp-scan.js';
 import type { ChangeStamp } from '../../src/wallpapers/wallpaper.js';
@@ -20,9 +21,18 @@ describe('stamp lookups of a load (StampScan), on a real index', function () {
     if (event?.meta.request.params.path.includes('/_search')) searches++;
   });
 
-  before(async () => {
+  /** An index as the catalogue tools make one, without replicas; `properties` in place of the mapping's. */
+  async function createIndex(name: string, properties?: Record<string, estypes.MappingProperty>): Promise<void> {
     const { settings, mappings } = readIndexDefinition();
-    await es.indices.create({ index, settings: { ...settings, number_of_replicas: 0 }, mappings });
+    await es.indices.create({
+      index: name,
+      settings: { ...settings, number_of_replicas: 0 },
+      mappings: { ...mappings, properties: properties ?? mappings.properties },
+    });
+  }
+
+  before(async () => {
+    await createIndex(index);
     const ids = Array.from({ length: HIGHEST + 10 }, (_, i) => i + 1).filter(held);
     for (let i = 0; i < ids.length; i += 5000) {
       const operations = ids.slice(i, i + 5000).flatMap((id) => {
@@ -106,9 +116,8 @@ describe('stamp lookups of a load (StampScan), on a real index', function () {
 
   it('when the index was made before the change feed (no stamp in its mapping), then every id it holds is found, without a stamp', async () => {
     const bare = uniqueName('test-stamp-scan-bare');
-    const { settings, mappings } = readIndexDefinition();
-    const { change_seq: _seq, changed_at: _at, content_hash: _hash, ...properties } = mappings.properties!;
-    await es.indices.create({ index: bare, settings: { ...settings, number_of_replicas: 0 }, mappings: { ...mappings, properties } });
+    const { change_seq: _seq, changed_at: _at, content_hash: _hash, ...properties } = readIndexDefinition().mappings.properties!;
+    await createIndex(bare, properties);
     try {
       const ids = range(1, 12_000).filter(held);
       for (let i = 0; i < ids.length; i += 5000) {
@@ -139,8 +148,7 @@ describe('stamp lookups of a load (StampScan), on a real index', function () {
 
   it('when stamps are partial or at the ends of time, then each is read as the document holds it, and a page from an id leaves that id out', async () => {
     const odd = uniqueName('test-stamp-scan-odd');
-    const { settings, mappings } = readIndexDefinition();
-    await es.indices.create({ index: odd, settings: { ...settings, number_of_replicas: 0 }, mappings });
+    await createIndex(odd);
     // Written by hand: the importer writes all three or none, numbered from 1, at times JavaScript makes.
     const docs: [Record<string, unknown>, ChangeStamp][] = [
       [

@@ -241,7 +241,7 @@ export async function pageInIdOrder(
     filter_path: withStamps ? ['hits.hits.fields', 'hits.hits.sort'] : ['hits.hits.sort'],
   });
   const hits = found.hits?.hits ?? [];
-  const entries = withStamps ? hits.map((hit) => stampOf(hit)) : hits.map((hit) => ({ id: Number(hit.sort![0]) }));
+  const entries = withStamps ? hits.map(stampOf) : hits.map((hit) => ({ id: Number(hit.sort![0]) }));
   return { entries, last: hits.length < ID_PAGE };
 }
 
