@@ -1,4 +1,4 @@
-// Compiled and started by startBareKoa (bench/api/processes.ts): node bench/tmp/bare-koa/bare-koa.js <port> <json body file>
+// Compiled and started by startBareKoa (bench/api/processes.ts): node bench/tmp/bare-koa/bench/api/bare-koa.js <port> <json body file>
 import { readFileSync } from 'node:fs';
 import Koa from 'koa';
 

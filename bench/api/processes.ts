@@ -1,7 +1,7 @@
 import { BENCH_CURSOR_SECRET } from './cursor-workload.js';
 import { pinned } from './cpu-pinning.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -214,43 +214,57 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
   return { pid: child.pid!, url, stop: stopper(child) };
 }
 
-/** The framework's ceiling: Koa answering a fixed JSON body, no authentication, no backend; compiled like the API. */
-export async function startBareKoa(cwd: string, bodyFile: string): Promise<Running> {
-  const outDir = join(cwd, 'bench/tmp/bare-koa');
+/**
+ * Compiles one bench server (a file under bench/api, with whatever of src/ it imports) like the
+ * API, and starts it with the production node flags: `node <out> <port> ...args`.
+ */
+async function startCompiledServer(cwd: string, name: string, args: readonly string[], ready: (url: string) => Promise<boolean>): Promise<Running> {
+  const outDir = join(cwd, 'bench/tmp', name);
   mkdirSync(outDir, { recursive: true });
-  await execFileAsync(
-    'npx',
-    [
-      'tsc',
-      'bench/api/bare-koa.ts',
-      '--outDir',
-      outDir,
-      '--rootDir',
-      'bench/api',
-      '--module',
-      'nodenext',
-      '--moduleResolution',
-      'nodenext',
-      '--target',
-      'es2022',
-      '--strict',
-      '--skipLibCheck',
-      '--types',
-      'node',
-    ],
-    { cwd },
-  );
+  const compilerFlags = [
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--target',
+    'es2022',
+    '--strict',
+    '--skipLibCheck',
+    '--types',
+    'node',
+  ];
+  await execFileAsync('npx', ['tsc', `bench/api/${name}.ts`, '--outDir', outDir, '--rootDir', '.', ...compilerFlags], { cwd });
+  // Compiled src/ reads the contract from ../../openapi, as dist/ does: the same place beside the build.
+  if (!existsSync(join(outDir, 'openapi'))) symlinkSync(join(cwd, 'openapi'), join(outDir, 'openapi'));
   const port = await freePort();
+  const entry = join(outDir, 'bench/api', `${name}.js`);
   const child = track(
-    spawn(...pinned('server', process.execPath, [...productionNodeFlags(cwd), join(outDir, 'bare-koa.js'), String(port), bodyFile]), {
+    spawn(...pinned('server', process.execPath, [...productionNodeFlags(cwd), entry, String(port), ...args]), {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
   const output = collect(child);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor('bare Koa', child, async () => (await fetch(url)).ok, output);
+  await waitFor(name, child, () => ready(url), output);
   return { pid: child.pid!, url, stop: stopper(child) };
+}
+
+/** The framework's ceiling: Koa answering a fixed JSON body, no authentication, no backend; compiled like the API. */
+export function startBareKoa(cwd: string, bodyFile: string): Promise<Running> {
+  return startCompiledServer(cwd, 'bare-koa', [bodyFile], async (url) => (await fetch(url)).ok);
+}
+
+/**
+ * The design's floor: bare Koa plus the API's one admission round trip per request and its quota
+ * headers (bench/api/admission-floor.ts). Ready once `key` is admitted through it.
+ */
+export function startAdmissionFloor(cwd: string, bodyFile: string, redisUrl: string, key: string): Promise<Running> {
+  return startCompiledServer(cwd, 'admission-floor', [bodyFile, redisUrl], async (url) => {
+    const res = await fetch(url, { headers: { Authorization: `Bearer ${key}` } });
+    await res.arrayBuffer();
+    return res.status === 200;
+  });
 }
 
 export function rssKb(pid: number): number {

@@ -55,4 +55,39 @@ describe('benchmark harness (smoke)', function () {
     expect(table).to.include('## Throughput').and.include('| list-page1 |').and.include('| get-random |');
     expect(readFileSync(join(out, 'api-bench-500.svg'), 'utf8')).to.match(/^<svg /);
   });
+
+  it('when the floor is measured, then every target answers without failures and the floor admits each request in one EVALSHA', async function () {
+    if (!(await hasWrk())) this.skip();
+    const file = join(out, 'floor.md');
+    await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bench/api/floor.ts',
+        '--size',
+        '500',
+        '--scenarios',
+        'get-random',
+        '--rounds',
+        '1',
+        '--duration',
+        '1',
+        '--warmup',
+        '0',
+        '--out',
+        file,
+      ],
+      { env: process.env, maxBuffer: 16 * 1024 * 1024, timeout: 170_000, killSignal: 'SIGTERM' },
+    );
+    const rows = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('| get-random |'))
+      .map((line) => line.split('|').map((cell) => cell.trim()));
+    expect(rows.map((cells) => cells[2])).to.deep.equal(['es', 'api', 'floor', 'koa']);
+    for (const cells of rows) expect(Number(cells[3]), cells[2]).to.be.greaterThan(0);
+    // The last column: EVALSHA calls per request, counted by Redis itself.
+    const evalsha = Object.fromEntries(rows.map((cells) => [cells[2], cells.at(-2)]));
+    expect(evalsha).to.deep.equal({ es: '–', api: '1.00', floor: '1.00', koa: '–' });
+  });
 });
