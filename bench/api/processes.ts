@@ -1,7 +1,7 @@
 import { BENCH_CURSOR_SECRET } from './cursor-workload.js';
 import { pinned } from './cpu-pinning.js';
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -215,8 +215,8 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
 }
 
 /**
- * Compiles one bench server (a file under bench/api, with whatever of src/ it imports) like the
- * API, and starts it with the production node flags: `node <out> <port> ...args`.
+ * Compiles one bench server (a file under bench/api, with whatever of src/ it imports) for the
+ * API's target, and starts it with the production node flags: `node <out> <port> ...args`.
  */
 async function startCompiledServer(cwd: string, name: string, args: readonly string[], ready: (url: string) => Promise<boolean>): Promise<Running> {
   const outDir = join(cwd, 'bench/tmp', name);
@@ -227,15 +227,18 @@ async function startCompiledServer(cwd: string, name: string, args: readonly str
     '--moduleResolution',
     'nodenext',
     '--target',
-    'es2022',
+    'es2023',
     '--strict',
     '--skipLibCheck',
     '--types',
     'node',
   ];
   await execFileAsync('npx', ['tsc', `bench/api/${name}.ts`, '--outDir', outDir, '--rootDir', '.', ...compilerFlags], { cwd });
-  // Compiled src/ reads the contract from ../../openapi, as dist/ does: the same place beside the build.
-  if (!existsSync(join(outDir, 'openapi'))) symlinkSync(join(cwd, 'openapi'), join(outDir, 'openapi'));
+  // Compiled src/ reads the contract from ../../openapi, as dist/ does: the same place beside the
+  // build. Made afresh, so a link left by a moved or deleted tree does not stand in the way.
+  const contract = join(outDir, 'openapi');
+  rmSync(contract, { force: true });
+  symlinkSync(join(cwd, 'openapi'), contract);
   const port = await freePort();
   const entry = join(outDir, 'bench/api', `${name}.js`);
   const child = track(
@@ -256,7 +259,7 @@ export function startBareKoa(cwd: string, bodyFile: string): Promise<Running> {
 }
 
 /**
- * The design's floor: bare Koa plus the API's one admission round trip per request and its quota
+ * A reference minimum: bare Koa plus the API's one admission round trip per request and its quota
  * headers (bench/api/admission-floor.ts). Ready once `key` is admitted through it.
  */
 export function startAdmissionFloor(cwd: string, bodyFile: string, redisUrl: string, key: string): Promise<Running> {

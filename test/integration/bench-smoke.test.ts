@@ -1,9 +1,13 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
+import { startAdmissionFloor } from '../../bench/api/processes.js';
+import { createKeyStore } from '../../src/access/store/key-store.js';
+import { loadConfig } from '../../src/config.js';
 
 const run = promisify(execFile);
 
@@ -86,8 +90,45 @@ describe('benchmark harness (smoke)', function () {
       .map((line) => line.split('|').map((cell) => cell.trim()));
     expect(rows.map((cells) => cells[2])).to.deep.equal(['es', 'api', 'floor', 'koa']);
     for (const cells of rows) expect(Number(cells[3]), cells[2]).to.be.greaterThan(0);
+    expect(readFileSync(file, 'utf8')).not.to.include('not a valid comparison');
     // The last column: EVALSHA calls per request, counted by Redis itself.
     const evalsha = Object.fromEntries(rows.map((cells) => [cells[2], cells.at(-2)]));
     expect(evalsha).to.deep.equal({ es: '–', api: '1.00', floor: '1.00', koa: '–' });
+  });
+
+  it('when a key goes through the floor, then each request is counted against its tier, with the API`s quota headers, and a malformed key is refused', async function () {
+    const redisUrl = process.env['REDIS_URL'] as string;
+    const redis = new Redis(redisUrl);
+    const { apiKey } = await createKeyStore(redis).createKey({ tier: 'premium', account: `floor-${Date.now()}` });
+    const bodyFile = join(out, 'floor-body.json');
+    writeFileSync(bodyFile, '{"id":7,"title":"Fixed"}');
+    const floor = await startAdmissionFloor(process.cwd(), bodyFile, redisUrl, apiKey);
+    try {
+      const { windowSeconds, tiers } = loadConfig(process.env).rateLimit;
+      const ask = async () => {
+        const res = await fetch(floor.url, { headers: { Authorization: `Bearer ${apiKey}` } });
+        return {
+          status: res.status,
+          body: await res.text(),
+          limit: res.headers.get('x-ratelimit-limit'),
+          remaining: Number(res.headers.get('x-ratelimit-remaining')),
+          policy: res.headers.get('ratelimit-policy'),
+        };
+      };
+      const first = await ask();
+      const second = await ask();
+      expect(first).to.deep.include({
+        status: 200,
+        body: '{"id":7,"title":"Fixed"}',
+        limit: String(tiers['premium']),
+        policy: `"premium";q=${tiers['premium']};w=${windowSeconds}`,
+      });
+      expect(second.remaining).to.equal(first.remaining - 1);
+      const malformed = await fetch(floor.url, { headers: { Authorization: 'Bearer wpc_not-a-key' } });
+      expect(malformed.status).to.equal(401);
+    } finally {
+      await floor.stop();
+      redis.disconnect();
+    }
   });
 });

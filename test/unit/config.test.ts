@@ -18,6 +18,11 @@ describe('configuration', () => {
     });
   });
 
+  it('when RESPONSE_CACHE_MB is not set, then results are cached in 32 MB for 5 s, and 0 turns the cache off', () => {
+    expect(loadConfig({}).responseCache).to.deep.equal({ maxBytes: 32 * 1024 * 1024, ttlMs: 5000, checkIntervalMs: 1000 });
+    expect(loadConfig({ RESPONSE_CACHE_MB: '0' }).responseCache.maxBytes).to.equal(0);
+  });
+
   it('when HOST is not set, then the server binds loopback only, and the portal checks origins against the address connected to', () => {
     const config = loadConfig({});
     expect(config.host).to.equal('127.0.0.1');
