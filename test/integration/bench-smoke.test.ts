@@ -91,9 +91,11 @@ describe('benchmark harness (smoke)', function () {
     expect(rows.map((cells) => cells[2])).to.deep.equal(['es', 'api', 'floor', 'koa']);
     for (const cells of rows) expect(Number(cells[3]), cells[2]).to.be.greaterThan(0);
     expect(readFileSync(file, 'utf8')).not.to.include('not a valid comparison');
-    // The last column: EVALSHA calls per request, counted by Redis itself.
+    // The last column: EVALSHA calls per request, counted by Redis itself. Redis also counts the
+    // requests in flight when wrk stops, which wrk does not: 1.01 in a 1 s run of a few thousand.
     const evalsha = Object.fromEntries(rows.map((cells) => [cells[2], cells.at(-2)]));
-    expect(evalsha).to.deep.equal({ es: '–', api: '1.00', floor: '1.00', koa: '–' });
+    expect(evalsha).to.deep.include({ es: '–', koa: '–' });
+    for (const target of ['api', 'floor']) expect(Number(evalsha[target]), target).to.be.within(1, 1.05);
   });
 
   it('when a key goes through the floor, then each request is counted against its tier, with the API`s quota headers, and a malformed key is refused', async function () {
