@@ -25,7 +25,7 @@ import { captureEsRequests } from './capture-es.js';
 import { pinElasticsearch, pinningNote } from './cpu-pinning.js';
 import { datasetAlias, ensureDataset } from './datasets.js';
 import { type Measurement, type Target, measure } from './measure.js';
-import { SCENARIOS, type Scenario, parseSize, sizeLabel } from './options.js';
+import { parseScenario, parseSize, sizeLabel } from './options.js';
 import { type Running, createBenchKeys, startAdmissionFloor, startApi, startBareKoa, startRedis } from './processes.js';
 import { readRequestFile, writeRequestFiles } from './request-files.js';
 import { buildWorkload } from './workloads.js';
@@ -44,10 +44,7 @@ const { values } = parseArgs({
     out: { type: 'string' },
   },
 });
-const scenarios = values.scenarios.split(',').map((name) => {
-  if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`--scenarios: ${name} is not one of ${SCENARIOS.join(', ')}`);
-  return name as Scenario;
-});
+const scenarios = values.scenarios.split(',').map(parseScenario);
 const size = parseSize(values.size);
 const rounds = Number(values.rounds);
 const seconds = Number(values.duration);

@@ -63,6 +63,12 @@ export const BENCH_USAGE = `usage: npm run bench -- [options]
   --accept-encoding 'gzip, deflate, br'   sent with every API request, as clients do (default: none)
   --smoke                    ~500 documents, 1 s per run, two scenarios, no series (CI)`;
 
+/** A scenario's name as given on a command line, or an error naming the known ones. */
+export function parseScenario(name: string): Scenario {
+  if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name} (known: ${SCENARIOS.join(', ')})`);
+  return name as Scenario;
+}
+
 export function parseSize(text: string): number {
   const match = /^(\d+)(k|m)?$/i.exec(text.trim());
   if (!match) throw new Error(`not a size: ${text} (use e.g. 500, 10k, 1m)`);
@@ -118,10 +124,7 @@ export function parseBenchArgs(argv: string[]): BenchOptions | 'help' {
   });
   if (values.help) return 'help';
   const smoke = values.smoke;
-  const scenarios = list(values.scenarios ?? (smoke ? 'list-page1,get-random' : SCENARIOS.join(',')), (name) => {
-    if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name} (known: ${SCENARIOS.join(', ')})`);
-    return name as Scenario;
-  });
+  const scenarios = list(values.scenarios ?? (smoke ? 'list-page1,get-random' : SCENARIOS.join(',')), parseScenario);
   return {
     size: parseSize(values.size ?? (smoke ? '500' : '1m')),
     scalingSizes: list(values.sizes ?? (smoke ? '' : '10k,100k,1m'), parseSize),

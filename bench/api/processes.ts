@@ -214,12 +214,23 @@ export async function startApi({ cwd, alias, redisUrl, key, env = {}, nodeArgs =
   return { pid: child.pid!, url, stop: stopper(child) };
 }
 
+const compiledServers = new Map<string, Promise<string>>();
+
 /**
  * Compiles one bench server (a file under bench/api, with whatever of src/ it imports) for the
- * API's target, and starts it with the production node flags: `node <out> <port> ...args`.
+ * API's target, once per tree per harness run; resolves to the compiled entry.
  */
-async function startCompiledServer(cwd: string, name: string, args: readonly string[], ready: (url: string) => Promise<boolean>): Promise<Running> {
+function compileServer(cwd: string, name: string): Promise<string> {
   const outDir = join(cwd, 'bench/tmp', name);
+  let compiled = compiledServers.get(outDir);
+  if (!compiled) {
+    compiled = compileServerInto(cwd, name, outDir);
+    compiledServers.set(outDir, compiled);
+  }
+  return compiled;
+}
+
+async function compileServerInto(cwd: string, name: string, outDir: string): Promise<string> {
   mkdirSync(outDir, { recursive: true });
   const compilerFlags = [
     '--module',
@@ -239,8 +250,13 @@ async function startCompiledServer(cwd: string, name: string, args: readonly str
   const contract = join(outDir, 'openapi');
   rmSync(contract, { force: true });
   symlinkSync(join(cwd, 'openapi'), contract);
+  return join(outDir, 'bench/api', `${name}.js`);
+}
+
+/** Starts a compiled bench server with the production node flags: `node <entry> <port> ...args`. */
+async function startCompiledServer(cwd: string, name: string, args: readonly string[], ready: (url: string) => Promise<boolean>): Promise<Running> {
+  const entry = await compileServer(cwd, name);
   const port = await freePort();
-  const entry = join(outDir, 'bench/api', `${name}.js`);
   const child = track(
     spawn(...pinned('server', process.execPath, [...productionNodeFlags(cwd), entry, String(port), ...args]), {
       cwd,
